@@ -1,0 +1,49 @@
+package org.sessionj.api.spi;
+
+import java.util.ServiceLoader;
+import org.sessionj.api.SJServerSocket;
+import org.sessionj.api.SJService;
+import org.sessionj.api.SJSelector;
+import org.sessionj.api.SJSocket;
+
+/**
+ * The bridge from the public API's static factories to a session runtime (sj-runtime provides one,
+ * found with {@link ServiceLoader}). Applications never call it.
+ */
+public interface SessionRuntimeProvider {
+
+    /** The runtime on the class path; fails with a clear message when there is none. */
+    static SessionRuntimeProvider get() {
+        return Holder.INSTANCE;
+    }
+
+    /** See {@link SJService#create}. */
+    SJService createService(Class<?> protocol, String host, int port);
+
+    /** See {@link SJServerSocket#create}. */
+    SJServerSocket createServerSocket(Class<?> protocol, int port);
+
+    /** See {@link SJSelector#open}. */
+    SJSelector openSelector();
+
+    /** See {@link org.sessionj.api.SJ#outwhile}. */
+    boolean multicastOutwhile(boolean condition, SJSocket... sockets);
+
+    /** See {@link org.sessionj.api.SJ#inwhile}. */
+    boolean multicastInwhile(SJSocket... sockets);
+
+    /** Loads the provider once, on first use. */
+    final class Holder {
+        static final SessionRuntimeProvider INSTANCE = load();
+
+        private Holder() {
+        }
+
+        private static SessionRuntimeProvider load() {
+            return ServiceLoader.load(SessionRuntimeProvider.class, SessionRuntimeProvider.class.getClassLoader())
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException(
+                            "no SJ session runtime on the class path: add the org.sessionj:sj-runtime dependency"));
+        }
+    }
+}
