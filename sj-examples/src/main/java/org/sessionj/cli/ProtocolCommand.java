@@ -10,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import org.sessionj.types.ProtocolException;
 import org.sessionj.types.ProtocolResolver;
 import org.sessionj.types.SessionType;
@@ -24,10 +23,15 @@ import picocli.CommandLine.Parameters;
 @Command(name = "protocol",
         mixinStandardHelpOptions = true,
         description = "Check, print, dualise or draw a protocol written in SJ notation.")
-final class ProtocolCommand {
+final class ProtocolCommand implements Runnable {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand");
+    }
 
     @Command(description = "Report syntax and well-formedness errors (exit status 1 when there are any).")
     int check(@CommandLine.Mixin Input input) {
