@@ -21,7 +21,37 @@ public final class SjCommand implements Runnable {
 
     /** Runs the command line and returns its exit status (0 ok, 1 failure, 2 usage error). */
     public static int run(String... args) {
-        return new CommandLine(new SjCommand()).execute(args);
+        return execute(commandLine(), args);
+    }
+
+    /** Executes {@code cli} and flushes its output and error writers (picocli buffers them). */
+    static int execute(CommandLine cli, String... args) {
+        int status = cli.execute(args);
+        cli.getOut().flush();
+        cli.getErr().flush();
+        return status;
+    }
+
+    /**
+     * The command line, with failures reported as one line ({@code SJ_DEBUG=1} adds the stack trace)
+     * and output flushed before the exit status is returned.
+     */
+    static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new SjCommand());
+        cli.setExecutionExceptionHandler((failure, commandLine, parseResult) -> {
+            commandLine.getErr().println("sj: " + describe(failure));
+            if (System.getenv("SJ_DEBUG") != null) {
+                failure.printStackTrace(commandLine.getErr());
+            }
+            commandLine.getErr().flush();
+            return 1;
+        });
+        return cli;
+    }
+
+    private static String describe(Throwable failure) {
+        String message = failure.getMessage();
+        return message == null ? failure.getClass().getSimpleName() : message;
     }
 
     @Override

@@ -52,6 +52,13 @@ class LauncherScriptTest {
     }
 
     @Test
+    void fsmOutputReachesStdout() throws Exception {
+        Result result = launch(System.getProperty("java.home"), "protocol", "fsm", "cbegin.![!<int>]*");
+        assertThat(result.status()).as(result.err()).isZero();
+        assertThat(result.out()).startsWith("digraph").contains("!<int>");
+    }
+
+    @Test
     void errorsExitWithOne() throws Exception {
         Result result = launch(System.getProperty("java.home"), "protocol", "check", "cbegin.?(int");
         assertThat(result.status()).isEqualTo(1);

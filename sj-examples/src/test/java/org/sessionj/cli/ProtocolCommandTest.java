@@ -2,6 +2,7 @@ package org.sessionj.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.BufferedWriter;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -19,10 +20,11 @@ class ProtocolCommandTest {
     static Run sj(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = new CommandLine(new SjCommand());
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        int status = cli.execute(args);
+        CommandLine cli = SjCommand.commandLine();
+        // Buffered, like picocli's own writers: output that is never flushed is lost, and the test sees it.
+        cli.setOut(new PrintWriter(new BufferedWriter(out)));
+        cli.setErr(new PrintWriter(new BufferedWriter(err)));
+        int status = SjCommand.execute(cli, args);
         return new Run(status, out.toString(), err.toString());
     }
 
