@@ -98,7 +98,15 @@ final class Initiation {
             reject(connection, REFUSED, reason);
             throw new SJIOException(reason, e);
         }
-        if (!SessionTypes.compatible(requester, mine, JavaSubtyping.reflective(protocol.loader()))) {
+        boolean compatible;
+        try {
+            compatible = SessionTypes.compatible(requester, mine, JavaSubtyping.reflective(protocol.loader()));
+        } catch (RuntimeException e) {
+            String reason = "the requester's session type " + theirs + " is not well-formed: " + e.getMessage();
+            reject(connection, REFUSED, reason);
+            throw new SJIOException(reason, e);
+        }
+        if (!compatible) {
             String reason = "incompatible session types: the requester's " + theirs
                     + " is not dual (up to subtyping) to the accepter's " + SessionTypes.print(mine);
             reject(connection, INCOMPATIBLE, reason);
