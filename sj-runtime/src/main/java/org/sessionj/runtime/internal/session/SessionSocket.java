@@ -582,8 +582,33 @@ public final class SessionSocket implements SJSocket {
             connection.write(o);
             connection.flush();
         } catch (IOException e) {
-            throw fail("the connection failed while sending: " + e.getMessage(), false, e);
+            String reason = peerFailureNotice();
+            throw fail(reason != null ? "the peer failed the session: " + reason
+                    : "the connection failed while sending: " + e.getMessage(), false, e);
         }
+    }
+
+    /** The reason in a failure notice the peer sent before it closed, if one is waiting; never blocks. */
+    private String peerFailureNotice() {
+        try {
+            while (connection.isReadable()) {
+                ByteBuf frame = connection.read(0);
+                if (frame == null) {
+                    return null;
+                }
+                try {
+                    if (frame.isReadable() && frame.getByte(frame.readerIndex()) == Tags.FAIL) {
+                        frame.skipBytes(1);
+                        return ValueCodec.readString(frame);
+                    }
+                } finally {
+                    frame.release();
+                }
+            }
+        } catch (IOException | MalformedInputException e) {
+            // no notice to be had
+        }
+        return null;
     }
 
     /** Called by {@link PendingOutputs} before the thread blocks. */
