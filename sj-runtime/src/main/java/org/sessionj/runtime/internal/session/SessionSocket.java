@@ -172,11 +172,16 @@ public final class SessionSocket implements SJSocket {
         if (settings.monitor() && !type.accepts(message)) {
             throw violation(s, "!<" + typeOf(message) + ">");
         }
+        ByteBuf buf = output();
+        int mark = buf.writerIndex();
         try {
             writeValue(type, message, pass);
-        } catch (ClassCastException e) {
+        } catch (ClassCastException | com.fasterxml.jackson.databind.exc.InvalidDefinitionException e) {
+            // Only reachable with the monitor off: the typed encoder refused the value. Nothing is sent.
+            buf.writerIndex(mark);
             throw violation(s, "!<" + typeOf(message) + ">");
         } catch (IOException e) {
+            buf.writerIndex(mark);
             throw fail("could not send a " + type + ": " + e.getMessage(), true, e);
         }
         advance(s.next());
