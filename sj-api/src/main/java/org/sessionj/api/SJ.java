@@ -17,6 +17,11 @@ public final class SJ {
         return SessionRuntimeProvider.get().multicastInwhile(sockets);
     }
 
+    /** A new, empty scope of sessions that fail together (see {@link SJScope}). */
+    public static SJScope scope() {
+        return SessionRuntimeProvider.get().openScope();
+    }
+
     /**
      * Sends a copy of {@code message} on every socket. One {@code Object} overload on purpose:
      * primitive overloads next to it make {@code SJ.send(5, s1, s2)} ambiguous under varargs; a boxed

@@ -31,6 +31,9 @@ public interface SessionRuntimeProvider {
     /** See {@link SJSelector#open}. */
     SJSelector openSelector();
 
+    /** See {@link org.sessionj.api.SJ#scope}. */
+    org.sessionj.api.SJScope openScope();
+
     /** See {@link org.sessionj.api.SJ#outwhile}. */
     boolean multicastOutwhile(boolean condition, SJSocket... sockets);
 

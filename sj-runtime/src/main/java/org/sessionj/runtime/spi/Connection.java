@@ -1,0 +1,69 @@
+package org.sessionj.runtime.spi;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.io.IOException;
+
+/**
+ * One end of a reliable, ordered, full-duplex frame connection (the paper's {@code SJConnection}).
+ * Frames arrive whole and in order; a stream transport frames them itself (docs/wire-format.md).
+ *
+ * <p>Threading: one thread writes and one thread reads at a time (they may differ); {@link #close}
+ * may be called from any thread. Closing is asynchronous: the peer detects it on its next read,
+ * after it has read every frame written before the close, and a blocked read wakes up in bounded time.
+ *
+ * <p>Optional capabilities (such as {@link LocalConnection}) are discovered with {@link #capability}.
+ */
+public interface Connection extends AutoCloseable {
+
+    /** The allocator for frames written to this connection (pooled). */
+    ByteBufAllocator alloc();
+
+    /**
+     * Queues {@code frame} for the peer; the connection takes ownership (releases it, or hands it to
+     * the peer who does). It may not be sent before {@link #flush()}.
+     *
+     * @throws IOException if this end or the peer has closed; the frame is released
+     */
+    void write(ByteBuf frame) throws IOException;
+
+    /** Sends everything written so far. */
+    void flush() throws IOException;
+
+    /**
+     * Waits for the next frame; the caller owns (and must release) it.
+     *
+     * @param timeoutNanos how long to wait; negative waits forever
+     * @return the frame, or {@code null} if the timeout passed first
+     * @throws IOException if the peer closed (after every earlier frame was read) or the connection broke
+     */
+    ByteBuf read(long timeoutNanos) throws IOException;
+
+    /** Whether a {@link #read} would return at once (a frame, or the close). Called by the reading thread. */
+    boolean isReadable();
+
+    /**
+     * Sets the one listener run whenever this end may have become readable (a frame arrived or the
+     * peer closed); {@code null} removes it. It runs on the writer's or closer's thread, so it must be
+     * short and must not block. Used by selectors.
+     */
+    void readinessListener(Runnable listener);
+
+    /** The name of the transport that made this connection. */
+    String transportName();
+
+    /** Whether this end has been closed (by {@link #close}). */
+    boolean isClosed();
+
+    /** Closes this end; the peer's next read reports it. Idempotent. */
+    @Override
+    void close();
+
+    /**
+     * This connection as the capability {@code type} (e.g. {@link LocalConnection}), or {@code null} if
+     * it does not have it. The default answers by {@code instanceof}; wrappers may delegate.
+     */
+    default <C> C capability(Class<C> type) {
+        return type.isInstance(this) ? type.cast(this) : null;
+    }
+}

@@ -1,0 +1,37 @@
+package org.sessionj.runtime.spi;
+
+import java.io.IOException;
+
+/**
+ * A concrete transport as seen by the session runtime (the paper's {@code SJTransport}): it opens
+ * acceptors on session ports, connects to them, and says which peers it can reach. Implementations
+ * are found with {@link java.util.ServiceLoader} (register with {@code @AutoService(Transport.class)})
+ * and must have a public no-argument constructor.
+ */
+public interface Transport {
+
+    /** The short name used in configuration, e.g. {@code "shm"} or {@code "tcp"}; unique per runtime. */
+    String name();
+
+    /**
+     * Opens an acceptor on session port {@code port}; {@code 0} picks a free port
+     * ({@link ConnectionAcceptor#port()} tells which).
+     *
+     * @throws IOException if the port is taken or the transport cannot listen
+     */
+    ConnectionAcceptor listen(int port) throws IOException;
+
+    /**
+     * Connects to the acceptor on {@code host:port}.
+     *
+     * @param timeoutNanos how long to wait for the connection; negative waits forever
+     * @throws IOException if nobody listens there or the connection fails
+     */
+    Connection connect(String host, int port, long timeoutNanos) throws IOException;
+
+    /**
+     * Whether this transport could connect to {@code host:port} at all (for example, the in-JVM
+     * transport reaches only acceptors in this JVM). A cheap check: it need not connect.
+     */
+    boolean canReach(String host, int port);
+}

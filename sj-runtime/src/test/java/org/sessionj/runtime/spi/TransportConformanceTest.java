@@ -1,0 +1,310 @@
+package org.sessionj.runtime.spi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The Abstract Transport contract, checked against one transport. Every transport module extends
+ * this class in its tests (it ships in sj-runtime's test-jar) and supplies {@link #transport()}.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+public abstract class TransportConformanceTest {
+    private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+
+    private final List<AutoCloseable> opened = new ArrayList<>();
+
+    /** The transport under test. */
+    protected abstract Transport transport();
+
+    /** The host name under which this machine reaches the transport's acceptors. */
+    protected String host() {
+        return "localhost";
+    }
+
+    @AfterEach
+    void closeEverything() throws Exception {
+        for (AutoCloseable c : opened) {
+            c.close();
+        }
+    }
+
+    private <T extends AutoCloseable> T track(T closeable) {
+        opened.add(closeable);
+        return closeable;
+    }
+
+    /** A connected pair: [0] the connecting end, [1] the accepted end. */
+    protected Connection[] connectedPair() throws IOException {
+        ConnectionAcceptor acceptor = track(transport().listen(0));
+        Connection requester = track(transport().connect(host(), acceptor.port(), 10 * SECOND));
+        Connection accepter = track(acceptor.accept(10 * SECOND));
+        assertThat(accepter).as("accepted connection").isNotNull();
+        return new Connection[] {requester, accepter};
+    }
+
+    private static ByteBuf frame(Connection c, String text) {
+        ByteBuf buf = c.alloc().buffer();
+        buf.writeCharSequence(text, StandardCharsets.UTF_8);
+        return buf;
+    }
+
+    private static String text(ByteBuf frame) {
+        try {
+            return frame.toString(StandardCharsets.UTF_8);
+        } finally {
+            frame.release();
+        }
+    }
+
+    @Test
+    void hasAName() {
+        assertThat(transport().name()).isNotBlank();
+    }
+
+    @Test
+    void listenOnPortZeroPicksAPort() throws IOException {
+        ConnectionAcceptor acceptor = track(transport().listen(0));
+        assertThat(acceptor.port()).isBetween(1, 65535);
+        assertThat(transport().canReach(host(), acceptor.port())).isTrue();
+    }
+
+    @Test
+    void listeningTwiceOnOnePortFails() throws IOException {
+        ConnectionAcceptor acceptor = track(transport().listen(0));
+        assertThatThrownBy(() -> track(transport().listen(acceptor.port()))).isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void framesArriveWholeAndInOrderBothWays() throws IOException {
+        Connection[] ends = connectedPair();
+        for (int i = 0; i < 10; i++) {
+            ends[0].write(frame(ends[0], "to accepter " + i));
+        }
+        ends[0].flush();
+        ends[1].write(frame(ends[1], "to requester"));
+        ends[1].flush();
+        for (int i = 0; i < 10; i++) {
+            assertThat(text(ends[1].read(10 * SECOND))).isEqualTo("to accepter " + i);
+        }
+        assertThat(text(ends[0].read(10 * SECOND))).isEqualTo("to requester");
+    }
+
+    @Test
+    void readTimesOutWithNull() throws IOException {
+        Connection[] ends = connectedPair();
+        assertThat(ends[0].read(TimeUnit.MILLISECONDS.toNanos(20))).isNull();
+        assertThat(ends[0].isReadable()).isFalse();
+    }
+
+    @Test
+    void isReadableOnceAFrameArrived() throws Exception {
+        Connection[] ends = connectedPair();
+        ends[1].write(frame(ends[1], "x"));
+        ends[1].flush();
+        long deadline = System.nanoTime() + 10 * SECOND;
+        while (!ends[0].isReadable()) {
+            assertThat(System.nanoTime()).as("frame became readable in time").isLessThan(deadline);
+            Thread.onSpinWait();
+        }
+        assertThat(text(ends[0].read(0))).isEqualTo("x");
+    }
+
+    @Test
+    void readinessListenerRunsWhenAFrameArrives() throws Exception {
+        Connection[] ends = connectedPair();
+        CountDownLatch signalled = new CountDownLatch(1);
+        ends[0].readinessListener(signalled::countDown);
+        ends[1].write(frame(ends[1], "x"));
+        ends[1].flush();
+        assertThat(signalled.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(text(ends[0].read(SECOND))).isEqualTo("x");
+    }
+
+    @Test
+    void closeIsDetectedByThePeersNextReadAfterEarlierFrames() throws IOException {
+        Connection[] ends = connectedPair();
+        ends[0].write(frame(ends[0], "last words"));
+        ends[0].flush();
+        ends[0].close();
+        assertThat(ends[0].isClosed()).isTrue();
+        assertThat(text(ends[1].read(10 * SECOND))).isEqualTo("last words");
+        assertThatThrownBy(() -> ends[1].read(10 * SECOND)).isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void closeWakesABlockedReader() throws Exception {
+        Connection[] ends = connectedPair();
+        CountDownLatch reading = new CountDownLatch(1);
+        CompletableFuture<Throwable> outcome = CompletableFuture.supplyAsync(() -> {
+            reading.countDown();
+            try {
+                ByteBuf unexpected = ends[1].read(-1);
+                unexpected.release();
+                return null;
+            } catch (IOException e) {
+                return e;
+            }
+        });
+        reading.await();
+        ends[0].close();
+        assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void closeRunsTheReadinessListener() throws Exception {
+        Connection[] ends = connectedPair();
+        CountDownLatch signalled = new CountDownLatch(1);
+        ends[1].readinessListener(signalled::countDown);
+        ends[0].close();
+        assertThat(signalled.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(ends[1].isReadable()).as("the close is readable").isTrue();
+    }
+
+    @Test
+    void writingAfterTheLocalCloseFails() throws IOException {
+        Connection[] ends = connectedPair();
+        ends[0].close();
+        assertThatThrownBy(() -> {
+            ends[0].write(frame(ends[0], "too late"));
+            ends[0].flush();
+        }).isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void connectingToAPortNobodyListensOnFails() throws IOException {
+        ConnectionAcceptor acceptor = transport().listen(0);
+        int port = acceptor.port();
+        acceptor.close();
+        assertThat(transport().canReach(host(), port)).isFalse();
+        assertThatThrownBy(() -> track(transport().connect(host(), port, SECOND))).isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void acceptTimesOutWithNull() throws IOException {
+        ConnectionAcceptor acceptor = track(transport().listen(0));
+        assertThat(acceptor.accept(TimeUnit.MILLISECONDS.toNanos(20))).isNull();
+    }
+
+    @Test
+    void closingTheAcceptorFailsAWaitingAccept() throws Exception {
+        ConnectionAcceptor acceptor = transport().listen(0);
+        CountDownLatch accepting = new CountDownLatch(1);
+        CompletableFuture<Throwable> outcome = CompletableFuture.supplyAsync(() -> {
+            accepting.countDown();
+            try {
+                track(acceptor.accept(-1));
+                return null;
+            } catch (IOException e) {
+                return e;
+            }
+        });
+        accepting.await();
+        acceptor.close();
+        assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void aLargeFrameArrivesIntact() throws IOException {
+        Connection[] ends = connectedPair();
+        ByteBuf big = ends[0].alloc().buffer(1 << 20);
+        for (int i = 0; i < (1 << 18); i++) {
+            big.writeInt(i);
+        }
+        ends[0].write(big);
+        ends[0].flush();
+        ByteBuf received = ends[1].read(10 * SECOND);
+        try {
+            assertThat(received.readableBytes()).isEqualTo(1 << 20);
+            for (int i = 0; i < (1 << 18); i++) {
+                assertThat(received.readInt()).isEqualTo(i);
+            }
+        } finally {
+            received.release();
+        }
+    }
+
+    @Test
+    void aStreamBetweenVirtualThreadsKeepsOrder() throws Exception {
+        Connection[] ends = connectedPair();
+        int count = 20_000;
+        Thread writer = Thread.ofVirtual().start(() -> {
+            try {
+                for (int i = 0; i < count; i++) {
+                    ByteBuf buf = ends[0].alloc().buffer(4);
+                    buf.writeInt(i);
+                    ends[0].write(buf);
+                    if (i % 64 == 0) {
+                        ends[0].flush();
+                    }
+                }
+                ends[0].flush();
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        AtomicInteger next = new AtomicInteger();
+        Thread reader = Thread.ofVirtual().start(() -> {
+            try {
+                while (next.get() < count) {
+                    ByteBuf buf = ends[1].read(10 * SECOND);
+                    if (buf == null) {
+                        return;
+                    }
+                    try {
+                        while (buf.isReadable()) {
+                            if (buf.readInt() != next.get()) {
+                                return;
+                            }
+                            next.incrementAndGet();
+                        }
+                    } finally {
+                        buf.release();
+                    }
+                }
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        writer.join();
+        reader.join();
+        assertThat(next.get()).isEqualTo(count);
+    }
+
+    @Test
+    void localConnectionsPassReferencesInOrderWithFrames() throws IOException {
+        Connection[] ends = connectedPair();
+        LocalConnection sender = ends[0].capability(LocalConnection.class);
+        LocalConnection receiver = ends[1].capability(LocalConnection.class);
+        if (sender == null) {
+            assertThat(receiver).isNull();
+            return; // not a local transport: nothing more to check
+        }
+        int[] first = {1};
+        Object second = new Object();
+        sender.writeReference(first);
+        sender.writeReference(second);
+        sender.write(frame(ends[0], "two references"));
+        sender.writeReference(null);
+        sender.write(frame(ends[0], "one null"));
+        sender.flush();
+        assertThat(text(receiver.read(SECOND))).isEqualTo("two references");
+        assertThat(receiver.readReference()).isSameAs(first);
+        assertThat(receiver.readReference()).isSameAs(second);
+        assertThat(text(receiver.read(SECOND))).isEqualTo("one null");
+        assertThat(receiver.readReference()).isNull();
+        assertThatThrownBy(receiver::readReference).isInstanceOf(IOException.class);
+    }
+}

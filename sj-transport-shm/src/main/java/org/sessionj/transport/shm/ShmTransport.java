@@ -1,0 +1,80 @@
+package org.sessionj.transport.shm;
+
+import com.google.auto.service.AutoService;
+import io.netty.buffer.ByteBufAllocator;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
+import java.util.concurrent.ConcurrentHashMap;
+import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.ConnectionAcceptor;
+import org.sessionj.runtime.spi.Transport;
+
+/**
+ * The in-JVM transport ({@code "shm"}): peers in one JVM talk through a pair of lock-free SPSC
+ * queues, and {@code pass} hands over references. It reaches a port only when an acceptor for it is
+ * open in this JVM and the host names this machine.
+ */
+@AutoService(Transport.class)
+public final class ShmTransport implements Transport {
+    /** The configuration name of this transport. */
+    public static final String NAME = "shm";
+
+    private static final ShmPortRegistry PORTS = new ShmPortRegistry();
+    private static final ConcurrentHashMap<String, Boolean> LOCAL_HOSTS = new ConcurrentHashMap<>();
+
+    private final ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
+
+    /** Creates the transport (the port table is JVM-wide, shared by every instance). */
+    public ShmTransport() {
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public ConnectionAcceptor listen(int port) throws IOException {
+        return PORTS.bind(port);
+    }
+
+    @Override
+    public Connection connect(String host, int port, long timeoutNanos) throws IOException {
+        if (!isLocal(host)) {
+            throw new IOException("the in-JVM transport cannot reach host " + host);
+        }
+        ShmAcceptor acceptor = PORTS.lookup(port);
+        if (acceptor == null) {
+            throw new IOException("connection refused: no in-JVM acceptor on session port " + port);
+        }
+        ShmConnection[] ends = ShmConnection.pair(alloc);
+        acceptor.enqueue(ends[1]);
+        return ends[0];
+    }
+
+    @Override
+    public boolean canReach(String host, int port) {
+        return PORTS.lookup(port) != null && isLocal(host);
+    }
+
+    /** Whether {@code host} names this machine (resolved once per name). */
+    static boolean isLocal(String host) {
+        return LOCAL_HOSTS.computeIfAbsent(host.toLowerCase(java.util.Locale.ROOT), ShmTransport::resolveLocal);
+    }
+
+    private static boolean resolveLocal(String host) {
+        if (host.isEmpty() || host.equals("localhost")) {
+            return true;
+        }
+        try {
+            InetAddress address = InetAddress.getByName(host);
+            return address.isLoopbackAddress() || address.isAnyLocalAddress()
+                    || NetworkInterface.getByInetAddress(address) != null;
+        } catch (UnknownHostException | SocketException e) {
+            return false;
+        }
+    }
+}
