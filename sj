@@ -45,9 +45,14 @@ needs_build() {
         \( -name '*.java' -o -name 'pom.xml' -o -path '*/src/main/resources/*' \) -newer "$CLASSPATH_FILE" -print -quit)" ]
 }
 
+# JCTools and Netty use sun.misc.Unsafe for their queues and buffers; JDK 23+ warns about that on
+# every start unless told that this application allows it.
+JAVA_OPTS=()
+[ "$(jdk_major "$JDK")" -ge 23 ] && JAVA_OPTS+=(--sun-misc-unsafe-memory-access=allow)
+
 if [ -n "${SJ_CLASSPATH:-}" ]; then
     # Tests (and IDE users) run the launcher against a class path they already have.
-    exec "$JDK/bin/java" ${SJ_JAVA_OPTS:-} -cp "$SJ_CLASSPATH" "$MAIN_CLASS" "$@"
+    exec "$JDK/bin/java" "${JAVA_OPTS[@]}" ${SJ_JAVA_OPTS:-} -cp "$SJ_CLASSPATH" "$MAIN_CLASS" "$@"
 fi
 
 if needs_build; then
@@ -64,4 +69,4 @@ if needs_build; then
     mv "$CLASSPATH_FILE.tmp" "$CLASSPATH_FILE"
 fi
 
-exec "$JDK/bin/java" ${SJ_JAVA_OPTS:-} -cp "$(cat "$CLASSPATH_FILE")" "$MAIN_CLASS" "$@"
+exec "$JDK/bin/java" "${JAVA_OPTS[@]}" ${SJ_JAVA_OPTS:-} -cp "$(cat "$CLASSPATH_FILE")" "$MAIN_CLASS" "$@"
