@@ -109,7 +109,7 @@ class SubtypingTest {
             "!{A: , B: }                              | !{A: }                             | false",
             "![!<int>]*                               | rec X[![!<int>]*]                  | true",
             "!<Integer>                               | !<Number>                          | false",
-            // capture-avoiding unfolding: the inner rec Y shadows the outer one
+            // shadowing: the inner rec Y hides the outer one, whatever the names
             "rec Y[rec X[!{a: rec Y[?{c: #X, d: #Y}], b: #Y}]] | rec Y[rec X[!{a: rec Z[?{c: #X, d: #Z}], b: #Y}]] | true",
             "rec Y[rec X[!{a: rec Y[?{c: #X, d: #Y}], b: #Y}]] | rec Y[rec X[!{a: rec Z[?{c: #X, d: #Y}], b: #Y}]] | false",
     })

@@ -17,25 +17,6 @@ public final class FreeVariables {
         return free;
     }
 
-    /** Whether {@code variable} occurs anywhere in {@code type} (also bound, not in payloads). */
-    static boolean mentions(SessionType type, String variable) {
-        for (Action action : type.actions()) {
-            boolean found = switch (action) {
-                case Action.RecVar v -> v.variable().equals(variable);
-                case Action.Rec rec -> rec.variable().equals(variable) || mentions(rec.body(), variable);
-                case Action.Select s -> s.branches().values().stream().anyMatch(b -> mentions(b, variable));
-                case Action.Branch b -> b.branches().values().stream().anyMatch(t -> mentions(t, variable));
-                case Action.OutWhile loop -> mentions(loop.body(), variable);
-                case Action.InWhile loop -> mentions(loop.body(), variable);
-                default -> false;
-            };
-            if (found) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private static void collect(SessionType type, Set<String> bound, Set<String> free) {
         for (Action action : type.actions()) {
             switch (action) {

@@ -11,7 +11,7 @@ import org.sessionj.types.SessionType;
 
 /**
  * Views a session type as a state of a state machine: its first observable step after unfolding
- * recursion. {@code rec X[S].T} unfolds to {@code S[rec X[S]/#X].T} (capture-avoiding);
+ * recursion. {@code rec X[S].T} unfolds to {@code S[rec X[S]/#X].T};
  * a loop {@code ![S]*.T} is a two-way choice made by this side between iterating
  * ({@code S.![S]*.T}) and exiting ({@code T}), {@code ?[S]*.T} the same choice made by the peer.
  * Reachable states are suffixes of the type with unfolded recursion, so a well-formed type has
@@ -91,31 +91,22 @@ public final class Unfolding {
         return result;
     }
 
-    /** {@code type} with the free occurrences of {@code #x} replaced by {@code replacement}. */
+    /**
+     * {@code type} with the free occurrences of {@code #x} replaced by {@code replacement}.
+     * Unfolding works outermost-first on closed (well-formed) types, so every replacement is
+     * closed and substitution cannot capture a variable even when binders shadow each other.
+     */
     static SessionType substitute(SessionType type, String x, Action.Rec replacement) {
-        Set<String> replacementFree = FreeVariables.of(SessionType.of(replacement));
-        return substitute(type, x, replacement, replacementFree);
-    }
-
-    private static SessionType substitute(SessionType type, String x, Action replacement, Set<String> free) {
         List<Action> actions = new ArrayList<>(type.actions().size());
         for (Action action : type.actions()) {
             actions.add(switch (action) {
                 case Action.RecVar variable when variable.variable().equals(x) -> replacement;
                 case Action.Rec rec when rec.variable().equals(x) -> rec;
-                case Action.Rec rec -> {
-                    Action.Rec target = rec;
-                    if (free.contains(rec.variable()) && FreeVariables.mentions(rec.body(), x)) {
-                        String fresh = fresh(rec, free);
-                        target = new Action.Rec(fresh, substitute(rec.body(), rec.variable(),
-                                new Action.RecVar(fresh), Set.of()));
-                    }
-                    yield new Action.Rec(target.variable(), substitute(target.body(), x, replacement, free));
-                }
-                case Action.Select select -> new Action.Select(substitute(select.branches(), x, replacement, free));
-                case Action.Branch branch -> new Action.Branch(substitute(branch.branches(), x, replacement, free));
-                case Action.OutWhile loop -> new Action.OutWhile(substitute(loop.body(), x, replacement, free));
-                case Action.InWhile loop -> new Action.InWhile(substitute(loop.body(), x, replacement, free));
+                case Action.Rec rec -> new Action.Rec(rec.variable(), substitute(rec.body(), x, replacement));
+                case Action.Select select -> new Action.Select(substitute(select.branches(), x, replacement));
+                case Action.Branch branch -> new Action.Branch(substitute(branch.branches(), x, replacement));
+                case Action.OutWhile loop -> new Action.OutWhile(substitute(loop.body(), x, replacement));
+                case Action.InWhile loop -> new Action.InWhile(substitute(loop.body(), x, replacement));
                 default -> action;
             });
         }
@@ -123,18 +114,9 @@ public final class Unfolding {
     }
 
     private static Map<String, SessionType> substitute(Map<String, SessionType> branches, String x,
-                                                       Action replacement, Set<String> free) {
+                                                       Action.Rec replacement) {
         Map<String, SessionType> result = new LinkedHashMap<>();
-        branches.forEach((label, branch) -> result.put(label, substitute(branch, x, replacement, free)));
+        branches.forEach((label, branch) -> result.put(label, substitute(branch, x, replacement)));
         return result;
-    }
-
-    private static String fresh(Action.Rec rec, Set<String> avoid) {
-        for (int i = 1; ; i++) {
-            String candidate = rec.variable() + "_" + i;
-            if (!avoid.contains(candidate) && !FreeVariables.mentions(rec.body(), candidate)) {
-                return candidate;
-            }
-        }
     }
 }
