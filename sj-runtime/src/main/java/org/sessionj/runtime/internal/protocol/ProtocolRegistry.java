@@ -46,7 +46,7 @@ public final class ProtocolRegistry {
         SessionType type = descriptor(protocol, loader).orElseGet(() -> fromAnnotation(protocol, loader));
         SessionTypes.checkWellFormed(type);
         State start = StateMachine.compile(type, loader);
-        return new CompiledProtocol(protocol.getName(), type, SessionTypes.print(type), start, loader);
+        return new CompiledProtocol(protocol.getName(), type, start, loader);
     }
 
     private static ClassLoader loaderOf(Class<?> protocol) {

@@ -10,8 +10,6 @@ import org.sessionj.runtime.internal.protocol.CompiledProtocol;
 import org.sessionj.runtime.internal.wire.MalformedInputException;
 import org.sessionj.runtime.internal.wire.Tags;
 import org.sessionj.runtime.internal.wire.ValueCodec;
-import org.sessionj.types.JavaSubtyping;
-import org.sessionj.types.SessionType;
 import org.sessionj.types.SessionTypes;
 import org.sessionj.types.Side;
 
@@ -31,8 +29,7 @@ final class Initiation {
     /** Requester: sends the type, waits for the verdict. */
     static SessionSocket request(org.sessionj.runtime.spi.Connection connection, CompiledProtocol protocol,
             SJRuntimeConfig config) {
-        SessionType type = protocol.typeFor(Side.REQUEST);
-        String text = SessionTypes.print(type);
+        String text = protocol.textFor(Side.REQUEST);
         try {
             ByteBuf request = connection.alloc().buffer();
             request.writeByte(Tags.REQUEST).writeByte(Tags.MAGIC_0).writeByte(Tags.MAGIC_1).writeByte(Tags.VERSION);
@@ -70,7 +67,6 @@ final class Initiation {
     /** Accepter: reads the requester's type, checks compatibility, answers. */
     static SessionSocket accept(org.sessionj.runtime.spi.Connection connection, CompiledProtocol protocol,
             SJRuntimeConfig config) {
-        SessionType mine = protocol.typeFor(Side.ACCEPT);
         String theirs;
         try {
             ByteBuf request = connection.read(config.initiationTimeout().toNanos());
@@ -90,17 +86,13 @@ final class Initiation {
             reject(connection, REFUSED, e.getMessage());
             throw new SJIOException("bad session request: " + e.getMessage(), e);
         }
-        SessionType requester;
+        boolean compatible;
         try {
-            requester = SessionTypes.parse(theirs);
-        } catch (RuntimeException e) {
+            compatible = protocol.acceptsRequester(theirs);
+        } catch (org.sessionj.types.ProtocolSyntaxException e) {
             String reason = "the requester's session type does not parse: " + e.getMessage();
             reject(connection, REFUSED, reason);
             throw new SJIOException(reason, e);
-        }
-        boolean compatible;
-        try {
-            compatible = SessionTypes.compatible(requester, mine, JavaSubtyping.reflective(protocol.loader()));
         } catch (RuntimeException e) {
             String reason = "the requester's session type " + theirs + " is not well-formed: " + e.getMessage();
             reject(connection, REFUSED, reason);
@@ -108,7 +100,7 @@ final class Initiation {
         }
         if (!compatible) {
             String reason = "incompatible session types: the requester's " + theirs
-                    + " is not dual (up to subtyping) to the accepter's " + SessionTypes.print(mine);
+                    + " is not dual (up to subtyping) to the accepter's " + protocol.textFor(Side.ACCEPT);
             reject(connection, INCOMPATIBLE, reason);
             throw new SJIncompatibleSessionException(reason);
         }
@@ -121,7 +113,7 @@ final class Initiation {
             connection.close();
             throw new SJIOException("session initiation failed: " + e.getMessage(), e);
         }
-        return new SessionSocket(connection, protocol.start(), SessionSettings.of(config), SessionTypes.print(mine));
+        return new SessionSocket(connection, protocol.start(), SessionSettings.of(config), protocol.textFor(Side.ACCEPT));
     }
 
     private static String readRequest(ByteBuf request) throws MalformedInputException {

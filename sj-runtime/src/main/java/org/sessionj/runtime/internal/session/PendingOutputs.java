@@ -18,6 +18,11 @@ final class PendingOutputs {
         PENDING.get().add(socket);
     }
 
+    /** Forgets {@code socket} (it is closing), so the thread does not keep it alive. */
+    static void remove(SessionSocket socket) {
+        PENDING.get().remove(socket);
+    }
+
     /** Flushes every session the current thread buffered output on. */
     static void flushAll() {
         ArrayList<SessionSocket> pending = PENDING.get();

@@ -6,7 +6,6 @@ import org.sessionj.api.SJSocket;
 import org.sessionj.runtime.SJRuntimeConfig;
 import org.sessionj.runtime.internal.protocol.CompiledProtocol;
 import org.sessionj.runtime.internal.transport.TransportManager;
-import org.sessionj.types.SessionTypes;
 import org.sessionj.types.Side;
 
 /** The requester side of a session service: where it is and which protocol its sessions follow. */
@@ -51,7 +50,7 @@ public final class SessionService implements SJService {
 
     @Override
     public String protocol() {
-        return SessionTypes.print(protocol.typeFor(Side.REQUEST));
+        return protocol.textFor(Side.REQUEST);
     }
 
     @Override

@@ -9,6 +9,7 @@ import org.sessionj.api.SJSocket;
 import org.sessionj.api.SJTimeoutException;
 import org.sessionj.runtime.internal.monitor.MessageType;
 import org.sessionj.runtime.internal.monitor.State;
+import org.sessionj.runtime.internal.wire.FailureNotice;
 import org.sessionj.runtime.internal.wire.MalformedInputException;
 import org.sessionj.runtime.internal.wire.Tags;
 import org.sessionj.runtime.internal.wire.ValueCodec;
@@ -342,7 +343,7 @@ public final class SessionSocket implements SJSocket {
         State s = usableState();
         if (s.kind() == State.Kind.RECEIVE) {
             WireKind declared = s.message().kind();
-            if (declared == WireKind.OBJECT && s.message().type() == boxedOf(kind)) {
+            if (declared == WireKind.OBJECT && s.message().type() == kind.boxed()) {
                 return null;
             }
             if (declared == kind) {
@@ -351,8 +352,8 @@ public final class SessionSocket implements SJSocket {
                 if (tag != kind.tag()) {
                     throw unexpected(s, tag);
                 }
-                if (buf.readableBytes() < primitiveSize(kind)) {
-                    throw fail("truncated frame from the peer: a " + kind.typeName() + " needs " + primitiveSize(kind)
+                if (buf.readableBytes() < kind.size()) {
+                    throw fail("truncated frame from the peer: a " + kind.typeName() + " needs " + kind.size()
                             + " bytes, " + buf.readableBytes() + " left", true, null);
                 }
                 return buf;
@@ -387,7 +388,7 @@ public final class SessionSocket implements SJSocket {
                 throw unexpected(s, tag);
             }
             return switch (kind) {
-                case INT, LONG, DOUBLE, FLOAT, BOOLEAN, BYTE, SHORT, CHAR -> readPrimitive(kind, buf);
+                case INT, LONG, DOUBLE, FLOAT, BOOLEAN, BYTE, SHORT, CHAR -> ValueCodec.readPrimitive(kind, buf);
                 case STRING -> ValueCodec.readString(buf);
                 case OBJECT -> ValueCodec.readObject(buf, type.reader(), type.toString());
                 case SESSION -> throw fail("delegation and service passing are not supported by this runtime yet",
@@ -397,45 +398,6 @@ public final class SessionSocket implements SJSocket {
         } catch (MalformedInputException | IOException e) {
             throw fail("bad message from the peer for " + s.describe() + ": " + e.getMessage(), true, e);
         }
-    }
-
-    private static Object readPrimitive(WireKind kind, ByteBuf buf) throws MalformedInputException {
-        if (buf.readableBytes() < primitiveSize(kind)) {
-            throw new MalformedInputException("truncated frame: a " + kind.typeName() + " needs "
-                    + primitiveSize(kind) + " bytes, " + buf.readableBytes() + " left");
-        }
-        return switch (kind) {
-            case INT -> buf.readInt();
-            case LONG -> buf.readLong();
-            case DOUBLE -> buf.readDouble();
-            case FLOAT -> buf.readFloat();
-            case BOOLEAN -> buf.readBoolean();
-            case BYTE -> buf.readByte();
-            case SHORT -> buf.readShort();
-            default -> buf.readChar();
-        };
-    }
-
-    private static int primitiveSize(WireKind kind) {
-        return switch (kind) {
-            case BOOLEAN, BYTE -> 1;
-            case SHORT, CHAR -> 2;
-            case INT, FLOAT -> 4;
-            default -> 8;
-        };
-    }
-
-    private static Class<?> boxedOf(WireKind kind) {
-        return switch (kind) {
-            case INT -> Integer.class;
-            case LONG -> Long.class;
-            case DOUBLE -> Double.class;
-            case FLOAT -> Float.class;
-            case BOOLEAN -> Boolean.class;
-            case BYTE -> Byte.class;
-            case SHORT -> Short.class;
-            default -> Character.class;
-        };
     }
 
     // ---- branching and iteration -------------------------------------------------------------
@@ -587,33 +549,10 @@ public final class SessionSocket implements SJSocket {
             connection.write(o);
             connection.flush();
         } catch (IOException e) {
-            String reason = peerFailureNotice();
+            String reason = FailureNotice.waiting(connection);
             throw fail(reason != null ? "the peer failed the session: " + reason
                     : "the connection failed while sending: " + e.getMessage(), false, e);
         }
-    }
-
-    /** The reason in a failure notice the peer sent before it closed, if one is waiting; never blocks. */
-    private String peerFailureNotice() {
-        try {
-            while (connection.isReadable()) {
-                ByteBuf frame = connection.read(0);
-                if (frame == null) {
-                    return null;
-                }
-                try {
-                    if (frame.isReadable() && frame.getByte(frame.readerIndex()) == Tags.FAIL) {
-                        frame.skipBytes(1);
-                        return ValueCodec.readString(frame);
-                    }
-                } finally {
-                    frame.release();
-                }
-            }
-        } catch (IOException | MalformedInputException e) {
-            // no notice to be had
-        }
-        return null;
     }
 
     /** Called by {@link PendingOutputs} before the thread blocks. */
@@ -726,7 +665,7 @@ public final class SessionSocket implements SJSocket {
             failure = reason;
             releaseBuffers();
             if (notifyPeer) {
-                sendFailNotice(reason);
+                FailureNotice.send(connection, reason);
             }
             connection.close();
             SessionScope sc = scope;
@@ -748,18 +687,6 @@ public final class SessionSocket implements SJSocket {
         }
     }
 
-    private void sendFailNotice(String reason) {
-        try {
-            ByteBuf notice = connection.alloc().buffer();
-            notice.writeByte(Tags.FAIL);
-            ValueCodec.writeString(notice, reason);
-            connection.write(notice);
-            connection.flush();
-        } catch (IOException | RuntimeException e) {
-            // The peer is gone already; it learns of the failure from the closed connection.
-        }
-    }
-
     private void releaseBuffers() {
         if (out != null) {
             out.release();
@@ -775,6 +702,10 @@ public final class SessionSocket implements SJSocket {
     public void close() {
         if (closed) {
             return;
+        }
+        if (pendingOwner == Thread.currentThread()) {
+            PendingOutputs.remove(this);
+            pendingOwner = null;
         }
         if (failure != null) {
             closed = true;

@@ -22,6 +22,25 @@ public final class ValueCodec {
     private ValueCodec() {
     }
 
+    /** Reads the body of a primitive item as its boxed value, checking it is all there. */
+    public static Object readPrimitive(WireKind kind, ByteBuf in) throws MalformedInputException {
+        if (in.readableBytes() < kind.size()) {
+            throw new MalformedInputException("truncated frame: a " + kind.typeName() + " needs " + kind.size()
+                    + " bytes, " + in.readableBytes() + " left");
+        }
+        return switch (kind) {
+            case INT -> in.readInt();
+            case LONG -> in.readLong();
+            case DOUBLE -> in.readDouble();
+            case FLOAT -> in.readFloat();
+            case BOOLEAN -> in.readBoolean();
+            case BYTE -> in.readByte();
+            case SHORT -> in.readShort();
+            case CHAR -> in.readChar();
+            default -> throw new IllegalArgumentException("not a primitive kind: " + kind);
+        };
+    }
+
     public static void writeString(ByteBuf out, String value) {
         if (value == null) {
             out.writeInt(NULL_LENGTH);

@@ -50,6 +50,32 @@ public enum WireKind {
         return ordinal() <= CHAR.ordinal();
     }
 
+    /** The size in bytes of a primitive kind's value. */
+    public int size() {
+        return switch (this) {
+            case BOOLEAN, BYTE -> 1;
+            case SHORT, CHAR -> 2;
+            case INT, FLOAT -> 4;
+            case LONG, DOUBLE -> 8;
+            default -> throw new IllegalStateException(this + " is not a primitive kind");
+        };
+    }
+
+    /** The wrapper class of a primitive kind. */
+    public Class<?> boxed() {
+        return switch (this) {
+            case INT -> Integer.class;
+            case LONG -> Long.class;
+            case DOUBLE -> Double.class;
+            case FLOAT -> Float.class;
+            case BOOLEAN -> Boolean.class;
+            case BYTE -> Byte.class;
+            case SHORT -> Short.class;
+            case CHAR -> Character.class;
+            default -> throw new IllegalStateException(this + " is not a primitive kind");
+        };
+    }
+
     /** The kind of a one-dimensional array of {@code primitive}, or null for an unknown name. */
     public static WireKind arrayOf(String primitive) {
         return switch (primitive) {

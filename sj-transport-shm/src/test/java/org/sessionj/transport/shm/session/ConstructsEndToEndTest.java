@@ -247,10 +247,7 @@ class ConstructsEndToEndTest {
             try (SJSocket w1 = workers.accept(); SJSocket w2 = workers.accept()) {
                 int i = 0;
                 while (SJ.outwhile(i < 5, w1, w2)) {
-                    // SJ.send(int, SJSocket...) is ambiguous with SJ.send(Object, SJSocket...) at call sites
-                    // (reported to the lead), so the multicast send is written out.
-                    w1.send(i);
-                    w2.send(i++);
+                    SJ.send(i++, w1, w2);
                 }
             }
             assertThat(Peers.join(plainWorker)).isEqualTo(10);

@@ -222,8 +222,10 @@ class FailureEndToEndTest {
                     return s.outwhile(false);
                 }
             });
+            CountDownLatch vanish = new CountDownLatch(1);
             FutureTask<Object> vanishingPeer = Peers.start(Threads.VIRTUAL, () -> {
                 SJSocket s = waits.accept();
+                vanish.await();
                 connectionOf(s).close();
                 return null;
             });
@@ -232,14 +234,15 @@ class FailureEndToEndTest {
                     SJSocket feed = scope.add(SJService.create(FeedClient.class, "localhost", feeds.port()).request());
                     SJSocket wait = scope.add(SJService.create(WaitClient.class, "localhost", waits.port()).request())) {
                 bystander = feed;
-                Peers.join(vanishingPeer);
+                // The bystander's peer completes its type first: its decision is waiting here.
+                assertThat(Peers.join(bystanderPeer)).isFalse();
+                vanish.countDown();
                 assertThatThrownBy(wait::receiveInt).isInstanceOf(SJIOException.class);
                 assertThatThrownBy(feed::inwhile).isInstanceOf(SJIOException.class)
                         .hasMessageContaining("another session in its scope failed");
             }
-            assertThat(bystander.isInputReady()).isTrue();
-            // The bystander's peer sent its decision before the failure; it completed its own type.
-            assertThat(Peers.join(bystanderPeer)).isFalse();
+            Peers.join(vanishingPeer);
+            assertThat(bystander.isInputReady()).as("a failed session reports input at once").isTrue();
         }
     }
 }

@@ -269,4 +269,31 @@ class RuntimeServicesEndToEndTest {
             assertThat(Peers.join(accepter)).isEqualTo(new TestProtocols.Point(1, 2));
         }
     }
+
+    @Test
+    void theConfiguredDefaultTimeoutAppliesToEveryInputWithoutItsOwn() throws Exception {
+        SJRuntime impatient = SJRuntime.create(SJRuntimeConfig.builder().transports("shm")
+                .defaultTimeout(java.time.Duration.ofMillis(30)).build());
+        try (SJServerSocket server = impatient.serverSocket(TestProtocols.WaitServer.class, 0)) {
+            FutureTask<Integer> requester = Peers.start(Threads.VIRTUAL, () -> {
+                try (SJSocket s = impatient.service(TestProtocols.WaitClient.class, "localhost", server.port()).request()) {
+                    return s.receiveInt();
+                }
+            });
+            try (SJSocket idle = server.accept()) {
+                assertThat(Peers.failure(requester)).isInstanceOf(SJTimeoutException.class)
+                        .hasMessageContaining("?(int)");
+                assertThatThrownBy(() -> idle.send(1)).isInstanceOf(SJIOException.class)
+                        .hasMessageContaining("the peer failed the session");
+            }
+        }
+    }
+
+    @Test
+    void acceptTimesOut() {
+        try (SJServerSocket server = SJServerSocket.create(StreamServer.class, 0)) {
+            assertThatThrownBy(() -> server.accept(java.time.Duration.ofMillis(20))).isInstanceOf(SJTimeoutException.class)
+                    .hasMessageContaining("port " + server.port());
+        }
+    }
 }
