@@ -117,18 +117,27 @@ public final class Certificates {
     }
 
     private static GeneralName generalName(String name) {
-        if (IPV4.matcher(name).matches() || name.contains(":")) {
-            try {
-                // A literal: getByName does not look it up.
-                InetAddress.getByName(name);
-            } catch (IOException e) {
-                throw new IllegalArgumentException("subject alternative name " + name
-                        + " looks like an IP address but is not one", e);
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("a subject alternative name must not be blank");
+        }
+        if (IPV4.matcher(name).matches()) {
+            for (String octet : name.split("\\.")) {
+                if (Integer.parseInt(octet) > 255) {
+                    throw new IllegalArgumentException("subject alternative name " + name
+                            + " looks like an IPv4 address but " + octet + " is not an octet (0..255)");
+                }
             }
             return new GeneralName(GeneralName.iPAddress, name);
         }
-        if (name.isBlank()) {
-            throw new IllegalArgumentException("a subject alternative name must not be blank");
+        if (name.contains(":")) {
+            try {
+                // With a colon it can only be an IPv6 literal, which getByName parses without a lookup.
+                InetAddress.getByName(name);
+            } catch (IOException e) {
+                throw new IllegalArgumentException("subject alternative name " + name
+                        + " looks like an IPv6 address but is not one", e);
+            }
+            return new GeneralName(GeneralName.iPAddress, name);
         }
         return new GeneralName(GeneralName.dNSName, name);
     }
