@@ -18,7 +18,7 @@ import org.jctools.queues.SpscUnboundedArrayQueue;
  * and which releases the queued frames; and timeouts, which are not an end.
  */
 final class InboundQueue {
-    private static final int CHUNK = 64;
+    private static final int CHUNK = 16;
     private static final VarHandle CONSUMER_LOCK;
 
     static {

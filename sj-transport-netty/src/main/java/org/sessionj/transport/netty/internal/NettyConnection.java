@@ -53,7 +53,7 @@ public class NettyConnection implements Connection {
     private final String transportName;
     private final NettySettings settings;
     private final InboundQueue inbound;
-    private final MpscUnboundedArrayQueue<ByteBuf> outbound = new MpscUnboundedArrayQueue<>(64);
+    private final MpscUnboundedArrayQueue<ByteBuf> outbound = new MpscUnboundedArrayQueue<>(16);
     /** Bytes written but not yet handed to the channel. */
     private final AtomicLong outboundBytes = new AtomicLong();
     /** Bytes received but not yet read. */
