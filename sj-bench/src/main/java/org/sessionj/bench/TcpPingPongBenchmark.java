@@ -38,21 +38,24 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.jctools.queues.SpscUnboundedArrayQueue;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.ConnectionAcceptor;
+import org.sessionj.transport.netty.internal.NettySettings;
 import org.sessionj.transport.tcp.TcpTransport;
 
 /**
  * Round trip of one {@code int} over TCP loopback, with a blocking caller and an echoing peer:
  * the {@code tcp} transport's {@link Connection} at both ends (echo on its own thread), raw Netty
- * (echo on the server's event loop; the caller hands off to and from the client's event loop the
- * cheapest way it can: a volatile and spin-then-park), and {@code java.net.Socket} with data streams
- * (echo on its own thread).
+ * (echo on the server's event loop, or on a thread it hands each message to; the caller hands off
+ * to and from the client's event loop the cheapest way it can: a volatile and spin-then-park), and
+ * {@code java.net.Socket} with data streams (echo on its own thread).
  *
  * <p>Run from the worktree root (see the report for figures, unpinned and with {@code taskset -c 0}):
  * <pre>
@@ -66,7 +69,8 @@ import org.sessionj.transport.tcp.TcpTransport;
 @Measurement(iterations = 5, time = 2)
 @Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 public class TcpPingPongBenchmark {
-    private static final int SPINS = 200;
+    /** The same spin-then-park policy as the tcp transport's readers. */
+    private static final int SPINS = NettySettings.defaultSpins();
 
     /** Both ends on the {@code tcp} transport. */
     @State(Scope.Thread)
@@ -104,13 +108,21 @@ public class TcpPingPongBenchmark {
         }
     }
 
-    /** Raw Netty: an echoing server handler and a client handler that hands the reply to the caller. */
+    /**
+     * Raw Netty: an echoing server and a client handler that hands the reply to the caller. The echo
+     * runs on the server's event loop, or (like any blocking session peer) on its own thread that the
+     * event loop hands each message to.
+     */
     @State(Scope.Thread)
     public static class RawNetty {
+        @Param({"eventLoop", "thread"})
+        String echoOn;
+
         EventLoopGroup group;
         Channel serverChannel;
         Channel client;
         final Reply reply = new Reply();
+        final Handoff handoff = new Handoff();
         int next;
 
         @Setup(Level.Trial)
@@ -126,12 +138,17 @@ public class TcpPingPongBenchmark {
                     .childHandler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
-                            ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
-                                @Override
-                                public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                                    ctx.writeAndFlush(msg, ctx.voidPromise());
-                                }
-                            });
+                            if (echoOn.equals("thread")) {
+                                handoff.start(ch);
+                                ch.pipeline().addLast(handoff);
+                            } else {
+                                ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
+                                    @Override
+                                    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                                        ctx.writeAndFlush(msg, ctx.voidPromise());
+                                    }
+                                });
+                            }
                         }
                     })
                     .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
@@ -150,9 +167,48 @@ public class TcpPingPongBenchmark {
 
         @TearDown(Level.Trial)
         public void close() {
+            handoff.stop();
             client.close().syncUninterruptibly();
             serverChannel.close().syncUninterruptibly();
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    /** Server side: hands each received buffer to an echo thread (spin then park), which writes it back. */
+    static final class Handoff extends ChannelInboundHandlerAdapter {
+        private final SpscUnboundedArrayQueue<Object> queue = new SpscUnboundedArrayQueue<>(64);
+        private volatile Thread echo;
+        private volatile boolean stopped;
+
+        void start(Channel channel) {
+            echo = Thread.ofPlatform().daemon().name("netty-echo").start(() -> {
+                while (!stopped) {
+                    Object msg = queue.poll();
+                    for (int i = 0; msg == null && i < SPINS; i++) {
+                        Thread.onSpinWait();
+                        msg = queue.poll();
+                    }
+                    if (msg == null) {
+                        LockSupport.park(this);
+                        continue;
+                    }
+                    channel.writeAndFlush(msg, channel.voidPromise());
+                }
+            });
+        }
+
+        void stop() {
+            stopped = true;
+            Thread t = echo;
+            if (t != null) {
+                LockSupport.unpark(t);
+            }
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            queue.offer(msg);
+            LockSupport.unpark(echo);
         }
     }
 

@@ -42,7 +42,8 @@ public record NettySettings(
     /**
      * The settings from system properties: {@code sj.tcp.maxFrameBytes} (default 16 MiB),
      * {@code sj.tcp.inboundHighBytes}/{@code LowBytes} (1 MiB / 256 KiB),
-     * {@code sj.tcp.outboundHighBytes}/{@code LowBytes} (512 KiB / 128 KiB), {@code sj.tcp.spins} (200)
+     * {@code sj.tcp.outboundHighBytes}/{@code LowBytes} (512 KiB / 128 KiB), {@code sj.tcp.spins}
+     * ({@link #defaultSpins()})
      * and {@code sj.netty.native} (true).
      */
     public static NettySettings fromSystemProperties() {
@@ -52,8 +53,16 @@ public record NettySettings(
                 Integer.getInteger("sj.tcp.inboundLowBytes", 256 << 10),
                 Integer.getInteger("sj.tcp.outboundHighBytes", 512 << 10),
                 Integer.getInteger("sj.tcp.outboundLowBytes", 128 << 10),
-                Integer.getInteger("sj.tcp.spins", 200),
+                Integer.getInteger("sj.tcp.spins", defaultSpins()),
                 Boolean.parseBoolean(System.getProperty("sj.netty.native", "true")));
+    }
+
+    /**
+     * 200 polls (a few microseconds) with more than one CPU; none with one, where spinning only
+     * delays the thread that would hand over the frame.
+     */
+    public static int defaultSpins() {
+        return Runtime.getRuntime().availableProcessors() > 1 ? 200 : 0;
     }
 
     /** These settings with another maximum frame size. */
