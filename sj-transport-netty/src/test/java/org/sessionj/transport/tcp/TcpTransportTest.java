@@ -238,6 +238,20 @@ class TcpTransportTest {
     }
 
     @Test
+    void aClosedAcceptorsPortIsFreeAtOnceOnEveryEventLoopKind() throws IOException {
+        // NIO releases a closed server socket only at its selector's next select.
+        for (TcpTransport t : List.of(transport, new TcpTransport(NettySettings.fromSystemProperties().withPreferNative(false)))) {
+            for (int i = 0; i < 50; i++) {
+                ConnectionAcceptor acceptor = t.listen(0);
+                int port = acceptor.port();
+                acceptor.close();
+                assertThat(t.canReach("localhost", port)).as("%s port %d after close", t.eventLoopKind(), port).isFalse();
+                assertThatThrownBy(() -> t.connect("localhost", port, SECOND).close()).isInstanceOf(IOException.class);
+            }
+        }
+    }
+
+    @Test
     void connectingToAnUnknownHostFailsClearly() {
         assertThatThrownBy(() -> transport.connect("no-such-host.invalid", 4711, SECOND))
                 .isInstanceOf(IOException.class)

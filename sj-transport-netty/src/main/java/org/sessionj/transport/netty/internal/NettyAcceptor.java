@@ -83,6 +83,9 @@ public final class NettyAcceptor implements ConnectionAcceptor {
             // Waits for the port to be released, so that a later listen or canReach sees it free.
             Futures.awaitUninterruptibly(channel.close());
             LocalPorts.released(port);
+            if (!channel.eventLoop().inEventLoop()) {
+                LocalPorts.awaitReleased(port);
+            }
         }
         Object next;
         while ((next = pending.poll()) != null) {

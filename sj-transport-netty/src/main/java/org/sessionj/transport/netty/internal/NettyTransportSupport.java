@@ -23,6 +23,7 @@ import org.sessionj.runtime.spi.ConnectionAcceptor;
  * the waiting; what goes into the pipeline is the {@link ChannelSetup}'s business.
  */
 public final class NettyTransportSupport {
+    private static final System.Logger LOG = System.getLogger(NettyTransportSupport.class.getName());
     private static final int MAX_CONNECT_TIMEOUT_MILLIS = Integer.MAX_VALUE;
 
     private final String transportName;
@@ -69,7 +70,13 @@ public final class NettyTransportSupport {
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel channel) {
-                        setup.initAccepted(channel, acceptor::enqueue);
+                        try {
+                            setup.initAccepted(channel, acceptor::enqueue);
+                        } catch (RuntimeException | LinkageError e) {
+                            LOG.log(System.Logger.Level.WARNING, "cannot set up an accepted " + transportName
+                                    + " connection; closing it", e);
+                            channel.close();
+                        }
                     }
                 });
         ChannelFuture bind = bootstrap.bind(new InetSocketAddress(port));
@@ -113,7 +120,13 @@ public final class NettyTransportSupport {
                 .handler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel channel) {
-                        setup.initConnecting(channel, host, port, ready);
+                        try {
+                            setup.initConnecting(channel, host, port, ready);
+                        } catch (RuntimeException | LinkageError e) {
+                            ready.completeExceptionally(new IOException("cannot set up a " + transportName
+                                    + " connection to " + host + ":" + port + ": " + e, e));
+                            channel.close();
+                        }
                     }
                 });
         ChannelFuture connect = bootstrap.connect(address);
