@@ -1,0 +1,117 @@
+package org.sessionj.transport.netty.internal;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.ServerSocket;
+import java.net.SocketException;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
+
+/**
+ * Answers {@code canReach} for TCP ports without connecting (a probe connection would show up in
+ * the acceptor's queue): ports this JVM listens on are reachable; on another host any port may be;
+ * on this host a port is reachable when something listens on it, which the kernel's socket table
+ * (or else a trial bind) tells.
+ */
+public final class LocalPorts {
+    private static final Set<Integer> LISTENING = ConcurrentHashMap.newKeySet();
+    private static final List<Path> PROC_TABLES = List.of(Path.of("/proc/net/tcp"), Path.of("/proc/net/tcp6"));
+
+    private LocalPorts() {
+    }
+
+    static void listening(int port) {
+        LISTENING.add(port);
+    }
+
+    static void released(int port) {
+        LISTENING.remove(port);
+    }
+
+    /** Whether a TCP connection to {@code host:port} could succeed, as far as can be told cheaply. */
+    public static boolean canReach(String host, int port) {
+        if (port < 1 || port > 65535) {
+            return false;
+        }
+        InetAddress address;
+        try {
+            address = InetAddress.getByName(host);
+        } catch (UnknownHostException e) {
+            return false;
+        }
+        if (!isLocal(address)) {
+            return true;
+        }
+        return LISTENING.contains(port) || isListening(port);
+    }
+
+    /**
+     * Whether a socket on this host listens on TCP port {@code port}: from {@code /proc/net/tcp*}
+     * where there is one (exact: a client socket using the port locally does not count), otherwise
+     * by a trial bind.
+     */
+    static boolean isListening(int port) {
+        Boolean listed = listedAsListening(port);
+        if (listed != null) {
+            return listed;
+        }
+        try (ServerSocket probe = new ServerSocket()) {
+            probe.setReuseAddress(true);
+            probe.bind(new InetSocketAddress(port));
+            return false; // nobody listens there
+        } catch (IOException e) {
+            return true; // taken: someone listens
+        }
+    }
+
+    /** From the kernel's socket tables; null where they cannot be read (not Linux). */
+    private static Boolean listedAsListening(int port) {
+        String localPort = String.format(":%04X", port);
+        boolean readAny = false;
+        for (Path table : PROC_TABLES) {
+            try (Stream<String> lines = Files.lines(table)) {
+                readAny = true;
+                // Columns: sl local_address rem_address st ...; state 0A is LISTEN.
+                if (lines.skip(1).map(String::trim).map(line -> line.split("\\s+"))
+                        .anyMatch(f -> f.length > 3 && f[1].endsWith(localPort) && f[3].equals("0A"))) {
+                    return true;
+                }
+            } catch (IOException | UncheckedIOException e) {
+                // no such table (no IPv6, not Linux)
+            }
+        }
+        return readAny ? Boolean.FALSE : null;
+    }
+
+    /**
+     * Waits (at most two seconds) until nothing listens on {@code port} any more. With NIO a closed
+     * server socket is released only at its selector's next select, after the close has completed.
+     */
+    static void awaitReleased(int port) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        while (isListening(port) && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(50));
+        }
+    }
+
+    private static boolean isLocal(InetAddress address) {
+        if (address.isLoopbackAddress() || address.isAnyLocalAddress()) {
+            return true;
+        }
+        try {
+            return NetworkInterface.getByInetAddress(address) != null;
+        } catch (SocketException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,351 @@
+package org.sessionj.transport.netty.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.jctools.queues.MpscUnboundedArrayQueue;
+import org.sessionj.runtime.spi.Connection;
+
+/**
+ * One end of a TCP (or TLS) connection, over a Netty channel.
+ *
+ * <p>Reading: the event loop decodes frames into an {@link InboundQueue}; a blocked reader spins,
+ * then parks. When more than {@link NettySettings#inboundHighBytes} wait unread the channel stops
+ * reading the socket, so a peer that writes faster than we read is held back by TCP itself.
+ *
+ * <p>Writing: {@link #write} queues the frame (no task, no allocation); {@link #flush} schedules one
+ * drain task on the event loop, which frames the queued messages (small ones copied behind their
+ * length into one batch buffer, large ones sent as they are) and flushes the channel. A writer
+ * whose bytes are not leaving (the peer does not read) parks in {@link #flush} until the channel
+ * is writable again or the connection ends.
+ */
+public class NettyConnection implements Connection {
+    /** Frames up to this size are copied into the batch buffer; larger ones travel as they are. */
+    private static final int SMALL_FRAME = 1024;
+    private static final int BATCH_BYTES = 16 * 1024;
+    private static final long CLOSE_LINGER_SECONDS = 10;
+    private static final VarHandle FLUSH_SCHEDULED;
+    private static final VarHandle RESUME_REQUESTED;
+    private static final VarHandle CLOSED;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            FLUSH_SCHEDULED = lookup.findVarHandle(NettyConnection.class, "flushScheduled", int.class);
+            RESUME_REQUESTED = lookup.findVarHandle(NettyConnection.class, "resumeRequested", int.class);
+            CLOSED = lookup.findVarHandle(NettyConnection.class, "closed", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final Channel channel;
+    private final String transportName;
+    private final NettySettings settings;
+    private final InboundQueue inbound;
+    private final MpscUnboundedArrayQueue<ByteBuf> outbound = new MpscUnboundedArrayQueue<>(16);
+    /** Bytes written but not yet handed to the channel. */
+    private final AtomicLong outboundBytes = new AtomicLong();
+    /** Bytes received but not yet read. */
+    private final AtomicLong inboundBytes = new AtomicLong();
+    private final Runnable drainTask = this::drainOutbound;
+    private final Runnable resumeTask = this::resumeReading;
+    /** Computed on first use: a client channel has no addresses before it connects. */
+    private String description;
+
+    private ChannelHandlerContext ctx;
+    /** Event loop only: whether reading from the socket is paused. */
+    private boolean readPaused;
+    /** Readers' view of {@link #readPaused}: whether they must ask the event loop to resume. */
+    private volatile boolean readPausedHint;
+    @SuppressWarnings("unused")
+    private volatile int flushScheduled;
+    @SuppressWarnings("unused")
+    private volatile int resumeRequested;
+    private volatile boolean closed;
+    private volatile Thread blockedWriter;
+    /** Writer thread only: bytes written since the last flush. */
+    private long unflushedBytes;
+
+    /** A connection over {@code channel} (not yet in a pipeline: see {@link #handler()}). */
+    public NettyConnection(Channel channel, String transportName, NettySettings settings) {
+        this.channel = channel;
+        this.transportName = transportName;
+        this.settings = settings;
+        this.inbound = new InboundQueue(settings.spins());
+    }
+
+    /** The handler that feeds this connection; add it last to the channel's pipeline. */
+    public ConnectionHandler handler() {
+        return new ConnectionHandler(this);
+    }
+
+    /** The channel under this connection. */
+    public Channel channel() {
+        return channel;
+    }
+
+    @Override
+    public ByteBufAllocator alloc() {
+        return channel.alloc();
+    }
+
+    @Override
+    public void write(ByteBuf frame) throws IOException {
+        int length = frame.readableBytes();
+        if (closed) {
+            frame.release();
+            throw new IOException("connection already closed (" + describe() + ")");
+        }
+        if (length > settings.maxFrameBytes()) {
+            frame.release();
+            throw new IOException("cannot send a frame of " + length + " bytes: the maximum frame size is "
+                    + settings.maxFrameBytes() + " bytes (sj.tcp.maxFrameBytes)");
+        }
+        if (!channel.isActive()) {
+            frame.release();
+            throw endedWhileWriting();
+        }
+        outbound.offer(frame);
+        outboundBytes.getAndAdd(length);
+        unflushedBytes += length;
+        if (unflushedBytes > settings.outboundHighBytes()) {
+            flush();
+        }
+    }
+
+    @Override
+    public void flush() throws IOException {
+        if (closed) {
+            throw new IOException("connection already closed (" + describe() + ")");
+        }
+        unflushedBytes = 0;
+        if (FLUSH_SCHEDULED.compareAndSet(this, 0, 1)) {
+            channel.eventLoop().execute(drainTask);
+        }
+        if (!channel.isActive()) {
+            throw endedWhileWriting();
+        }
+        if (!isWritable() && !channel.eventLoop().inEventLoop()) {
+            awaitWritable();
+        }
+    }
+
+    private boolean isWritable() {
+        return channel.isWritable() && outboundBytes.get() <= settings.outboundHighBytes();
+    }
+
+    private void awaitWritable() throws IOException {
+        blockedWriter = Thread.currentThread();
+        try {
+            while (true) {
+                VarHandle.fullFence();
+                if (closed) {
+                    throw new IOException("connection closed while waiting to write (" + describe() + ")");
+                }
+                if (!channel.isActive()) {
+                    throw endedWhileWriting();
+                }
+                if (channel.isWritable() && outboundBytes.get() <= settings.outboundLowBytes()) {
+                    return;
+                }
+                LockSupport.park(this);
+                if (Thread.interrupted()) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("interrupted while waiting to write to " + describe());
+                }
+            }
+        } finally {
+            blockedWriter = null;
+        }
+    }
+
+    private IOException endedWhileWriting() {
+        return new IOException("connection closed by the peer or broken (" + describe() + ")");
+    }
+
+    @Override
+    public ByteBuf read(long timeoutNanos) throws IOException {
+        ByteBuf frame = inbound.take(timeoutNanos, describe());
+        if (frame != null) {
+            consumed(frame.readableBytes());
+        }
+        return frame;
+    }
+
+    @Override
+    public boolean isReadable() {
+        return inbound.isReadable();
+    }
+
+    @Override
+    public void readinessListener(Runnable listener) {
+        inbound.listener(listener);
+    }
+
+    @Override
+    public String transportName() {
+        return transportName;
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public void close() {
+        if (!CLOSED.compareAndSet(this, false, true)) {
+            return;
+        }
+        inbound.close();
+        wakeWriter();
+        channel.eventLoop().execute(this::closeChannel);
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+
+    private String describe() {
+        String d = description;
+        if (d == null) {
+            d = transportName + " " + channel.localAddress() + " -> " + channel.remoteAddress();
+            description = d;
+        }
+        return d;
+    }
+
+    // ---- event loop side ----
+
+    void attach(ChannelHandlerContext context) {
+        this.ctx = context;
+    }
+
+    void frameReceived(ByteBuf frame) {
+        long queued = inboundBytes.addAndGet(frame.readableBytes());
+        inbound.offer(frame);
+        if (!readPaused && queued > settings.inboundHighBytes()) {
+            readPaused = true;
+            channel.config().setAutoRead(false);
+            readPausedHint = true;
+            VarHandle.fullFence();
+            // A reader may have consumed everything before it could see the hint.
+            if (inboundBytes.get() <= settings.inboundLowBytes()) {
+                resumeReading();
+            }
+        }
+    }
+
+    void failed(Throwable cause) {
+        inbound.fail(cause);
+    }
+
+    void ended() {
+        inbound.end(null);
+        releaseOutbound();
+        wakeWriter();
+    }
+
+    void writabilityChanged() {
+        wakeWriter();
+    }
+
+    private void consumed(int bytes) {
+        long queued = inboundBytes.addAndGet(-bytes);
+        if (readPausedHint && queued <= settings.inboundLowBytes()
+                && RESUME_REQUESTED.compareAndSet(this, 0, 1)) {
+            channel.eventLoop().execute(resumeTask);
+        }
+    }
+
+    private void resumeReading() {
+        RESUME_REQUESTED.setVolatile(this, 0);
+        if (readPaused && inboundBytes.get() <= settings.inboundLowBytes()) {
+            readPaused = false;
+            readPausedHint = false;
+            channel.config().setAutoRead(true);
+        }
+    }
+
+    private void drainOutbound() {
+        FLUSH_SCHEDULED.setVolatile(this, 0);
+        if (ctx == null || !channel.isActive()) {
+            releaseOutbound();
+            wakeWriter();
+            return;
+        }
+        ByteBuf batch = null;
+        long moved = 0;
+        ByteBuf frame;
+        while ((frame = outbound.relaxedPoll()) != null) {
+            int length = frame.readableBytes();
+            moved += length;
+            int needed = FrameDecoder.HEADER_BYTES + (length <= SMALL_FRAME ? length : 0);
+            if (batch != null && batch.writableBytes() < needed) {
+                ctx.write(batch, ctx.voidPromise());
+                batch = null;
+            }
+            if (batch == null) {
+                int size = (int) Math.min(BATCH_BYTES, Math.max(needed, 2 * (outboundBytes.get() - moved) + 64));
+                batch = ctx.alloc().directBuffer(size, size);
+            }
+            batch.writeInt(length);
+            if (length <= SMALL_FRAME) {
+                batch.writeBytes(frame, frame.readerIndex(), length);
+                frame.release();
+            } else {
+                ctx.write(batch, ctx.voidPromise());
+                batch = null;
+                ctx.write(frame, ctx.voidPromise());
+            }
+        }
+        if (batch != null) {
+            ctx.write(batch, ctx.voidPromise());
+        }
+        ctx.flush();
+        outboundBytes.addAndGet(-moved);
+        wakeWriter();
+    }
+
+    private void closeChannel() {
+        drainOutbound();
+        if (channel.isActive()) {
+            channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+            // A peer that never reads must not keep the socket open for ever.
+            channel.eventLoop().schedule(() -> {
+                channel.close();
+            }, CLOSE_LINGER_SECONDS, TimeUnit.SECONDS);
+        } else {
+            channel.close();
+        }
+    }
+
+    private void releaseOutbound() {
+        ByteBuf frame;
+        long released = 0;
+        while ((frame = outbound.relaxedPoll()) != null) {
+            released += frame.readableBytes();
+            frame.release();
+        }
+        outboundBytes.addAndGet(-released);
+    }
+
+    private void wakeWriter() {
+        Thread w = blockedWriter;
+        if (w != null) {
+            LockSupport.unpark(w);
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package org.sessionj.transport.netty.internal;
+
+/**
+ * Tunables of the Netty transports. The defaults come from system properties so that instances
+ * created by {@link java.util.ServiceLoader} can be configured too.
+ *
+ * @param maxFrameBytes the largest frame either side may send or accept; a longer length prefix is an error
+ * @param inboundHighBytes received-but-unread bytes above which the connection stops reading the socket
+ * @param inboundLowBytes received-but-unread bytes below which it reads again
+ * @param outboundHighBytes written-but-unsent bytes above which a writer blocks ({@code flush} waits)
+ * @param outboundLowBytes written-but-unsent bytes below which a blocked writer continues
+ * @param spins polls of the inbound queue before a reader parks (waking a parked thread costs tens of microseconds)
+ * @param preferNative whether to use native epoll when it is available (NIO otherwise)
+ */
+public record NettySettings(
+        int maxFrameBytes,
+        int inboundHighBytes,
+        int inboundLowBytes,
+        int outboundHighBytes,
+        int outboundLowBytes,
+        int spins,
+        boolean preferNative) {
+
+    /** Validates the bounds. */
+    public NettySettings {
+        if (maxFrameBytes <= 0) {
+            throw new IllegalArgumentException("maxFrameBytes must be positive, found " + maxFrameBytes);
+        }
+        if (inboundLowBytes < 0 || inboundLowBytes > inboundHighBytes) {
+            throw new IllegalArgumentException("need 0 <= inboundLowBytes <= inboundHighBytes, found "
+                    + inboundLowBytes + " and " + inboundHighBytes);
+        }
+        if (outboundLowBytes < 0 || outboundLowBytes > outboundHighBytes) {
+            throw new IllegalArgumentException("need 0 <= outboundLowBytes <= outboundHighBytes, found "
+                    + outboundLowBytes + " and " + outboundHighBytes);
+        }
+        if (spins < 0) {
+            throw new IllegalArgumentException("spins must not be negative, found " + spins);
+        }
+    }
+
+    /**
+     * The settings from system properties: {@code sj.tcp.maxFrameBytes} (default 16 MiB),
+     * {@code sj.tcp.inboundHighBytes}/{@code LowBytes} (1 MiB / 256 KiB),
+     * {@code sj.tcp.outboundHighBytes}/{@code LowBytes} (512 KiB / 128 KiB), {@code sj.tcp.spins}
+     * ({@link #defaultSpins()})
+     * and {@code sj.netty.native} (true).
+     */
+    public static NettySettings fromSystemProperties() {
+        return new NettySettings(
+                Integer.getInteger("sj.tcp.maxFrameBytes", 16 << 20),
+                Integer.getInteger("sj.tcp.inboundHighBytes", 1 << 20),
+                Integer.getInteger("sj.tcp.inboundLowBytes", 256 << 10),
+                Integer.getInteger("sj.tcp.outboundHighBytes", 512 << 10),
+                Integer.getInteger("sj.tcp.outboundLowBytes", 128 << 10),
+                Integer.getInteger("sj.tcp.spins", defaultSpins()),
+                Boolean.parseBoolean(System.getProperty("sj.netty.native", "true")));
+    }
+
+    /**
+     * 200 polls (a few microseconds) with more than one CPU; none with one, where spinning only
+     * delays the thread that would hand over the frame.
+     */
+    public static int defaultSpins() {
+        return Runtime.getRuntime().availableProcessors() > 1 ? 200 : 0;
+    }
+
+    /** These settings with another maximum frame size. */
+    public NettySettings withMaxFrameBytes(int bytes) {
+        return new NettySettings(bytes, inboundHighBytes, inboundLowBytes, outboundHighBytes, outboundLowBytes,
+                spins, preferNative);
+    }
+
+    /** These settings with native transports allowed or not. */
+    public NettySettings withPreferNative(boolean allowed) {
+        return new NettySettings(maxFrameBytes, inboundHighBytes, inboundLowBytes, outboundHighBytes,
+                outboundLowBytes, spins, allowed);
+    }
+
+    /** These settings with other inbound and outbound limits. */
+    public NettySettings withLimits(int inboundHigh, int inboundLow, int outboundHigh, int outboundLow) {
+        return new NettySettings(maxFrameBytes, inboundHigh, inboundLow, outboundHigh, outboundLow, spins,
+                preferNative);
+    }
+}

@@ -1,0 +1,157 @@
+package org.sessionj.transport.netty.internal;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.WriteBufferWaterMark;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.ConnectionAcceptor;
+
+/**
+ * Listening and connecting for the Netty transports: the socket options, the shared event loops and
+ * the waiting; what goes into the pipeline is the {@link ChannelSetup}'s business.
+ */
+public final class NettyTransportSupport {
+    private static final System.Logger LOG = System.getLogger(NettyTransportSupport.class.getName());
+    private static final int MAX_CONNECT_TIMEOUT_MILLIS = Integer.MAX_VALUE;
+
+    private final String transportName;
+    private final NettySettings settings;
+    private final ChannelSetup setup;
+
+    /** Support for the transport {@code transportName}. */
+    public NettyTransportSupport(String transportName, NettySettings settings, ChannelSetup setup) {
+        this.transportName = transportName;
+        this.settings = settings;
+        this.setup = setup;
+    }
+
+    /** The settings in force. */
+    public NettySettings settings() {
+        return settings;
+    }
+
+    /** Which event loops these connections use: {@code "epoll"} or {@code "nio"}. */
+    public String eventLoopKind() {
+        return EventLoops.shared(settings.preferNative()).kind();
+    }
+
+    private WriteBufferWaterMark waterMark() {
+        return new WriteBufferWaterMark(settings.outboundLowBytes(), settings.outboundHighBytes());
+    }
+
+    /** Opens a listening socket on TCP port {@code port} (0: any free port) on every interface. */
+    public ConnectionAcceptor listen(int port) throws IOException {
+        if (port < 0 || port > 65535) {
+            throw new IOException("session port " + port + " is not a TCP port (expected 0..65535)");
+        }
+        EventLoops loops = EventLoops.shared(settings.preferNative());
+        NettyAcceptor acceptor = new NettyAcceptor(transportName);
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(loops.group())
+                .channel(loops.serverChannel())
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.SO_KEEPALIVE, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
+                .childHandler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel channel) {
+                        try {
+                            setup.initAccepted(channel, acceptor::enqueue);
+                        } catch (RuntimeException | LinkageError e) {
+                            LOG.log(System.Logger.Level.WARNING, "cannot set up an accepted " + transportName
+                                    + " connection; closing it", e);
+                            channel.close();
+                        }
+                    }
+                });
+        ChannelFuture bind = bootstrap.bind(new InetSocketAddress(port));
+        try {
+            Futures.bridge(bind).get();
+        } catch (InterruptedException e) {
+            bind.channel().close();
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while binding " + transportName + " port " + port);
+        } catch (ExecutionException e) {
+            throw new IOException("cannot listen on TCP port " + port + " (" + transportName + "): "
+                    + InboundQueue.reason(e.getCause()), e.getCause());
+        }
+        int boundPort = ((InetSocketAddress) bind.channel().localAddress()).getPort();
+        acceptor.bound(bind.channel(), boundPort);
+        LocalPorts.listening(boundPort);
+        return acceptor;
+    }
+
+    /** Connects to {@code host:port} and waits until the setup says the connection is usable. */
+    public Connection connect(String host, int port, long timeoutNanos) throws IOException {
+        if (port < 1 || port > 65535) {
+            throw new IOException("session port " + port + " is not a TCP port (expected 1..65535)");
+        }
+        InetSocketAddress address = new InetSocketAddress(host, port);
+        if (address.isUnresolved()) {
+            throw new IOException("cannot connect to " + host + ":" + port + " (" + transportName + "): unknown host");
+        }
+        EventLoops loops = EventLoops.shared(settings.preferNative());
+        CompletableFuture<NettyConnection> ready = new CompletableFuture<>();
+        int connectMillis = timeoutNanos < 0 ? 30_000
+                : (int) Math.max(1, Math.min(MAX_CONNECT_TIMEOUT_MILLIS, TimeUnit.NANOSECONDS.toMillis(timeoutNanos)));
+        Bootstrap bootstrap = new Bootstrap()
+                .group(loops.group())
+                .channel(loops.socketChannel())
+                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.SO_KEEPALIVE, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectMillis)
+                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel channel) {
+                        try {
+                            setup.initConnecting(channel, host, port, ready);
+                        } catch (RuntimeException | LinkageError e) {
+                            ready.completeExceptionally(new IOException("cannot set up a " + transportName
+                                    + " connection to " + host + ":" + port + ": " + e, e));
+                            channel.close();
+                        }
+                    }
+                });
+        ChannelFuture connect = bootstrap.connect(address);
+        connect.addListener(f -> {
+            if (!f.isSuccess()) {
+                ready.completeExceptionally(new IOException("cannot connect to " + host + ":" + port + " ("
+                        + transportName + "): " + InboundQueue.reason(f.cause()), f.cause()));
+            }
+        });
+        try {
+            return timeoutNanos < 0 ? ready.get() : ready.get(timeoutNanos, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            connect.channel().close();
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while connecting to " + host + ":" + port);
+        } catch (TimeoutException e) {
+            connect.channel().close();
+            throw new IOException("timed out connecting to " + host + ":" + port + " (" + transportName + ")");
+        } catch (ExecutionException e) {
+            connect.channel().close();
+            if (e.getCause() instanceof IOException io) {
+                throw new IOException(io.getMessage(), io);
+            }
+            throw new IOException("cannot connect to " + host + ":" + port + " (" + transportName + "): "
+                    + InboundQueue.reason(e.getCause()), e.getCause());
+        }
+    }
+}

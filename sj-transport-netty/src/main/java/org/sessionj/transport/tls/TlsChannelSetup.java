@@ -1,0 +1,202 @@
+package org.sessionj.transport.tls;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import java.io.IOException;
+import java.security.Principal;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import org.sessionj.transport.netty.internal.ChannelSetup;
+import org.sessionj.transport.netty.internal.FrameDecoder;
+import org.sessionj.transport.netty.internal.NettyConnection;
+import org.sessionj.transport.netty.internal.NettySettings;
+
+/**
+ * The TLS pipeline: {@link SslHandler}, then the frame decoder and the connection.
+ *
+ * <p>With TLS 1.3 a client finishes its handshake before the server has checked the client's
+ * certificate, so a rejected client would only learn it on its first read. To make {@code connect}
+ * itself fail, the server, once its handshake has succeeded, sends four bytes ({@code SJT1}); the
+ * client's connection is usable only after they arrive. Nothing but TLS records ever travels: a
+ * failed handshake closes the channel, there is no plaintext fallback.
+ */
+final class TlsChannelSetup implements ChannelSetup {
+    private static final System.Logger LOG = System.getLogger(TlsChannelSetup.class.getName());
+    private static final byte[] ACCEPTED = {'S', 'J', 'T', '1'};
+
+    private final NettySettings settings;
+    private final Supplier<SslContext> serverContext;
+    private final Supplier<SslContext> clientContext;
+
+    TlsChannelSetup(NettySettings settings, Supplier<SslContext> serverContext, Supplier<SslContext> clientContext) {
+        this.settings = settings;
+        this.serverContext = serverContext;
+        this.clientContext = clientContext;
+    }
+
+    @Override
+    public void initAccepted(Channel channel, Consumer<NettyConnection> accepted) {
+        TlsConnection connection = new TlsConnection(channel, settings);
+        SslHandler ssl = serverContext.get().newHandler(channel.alloc());
+        channel.pipeline().addLast(ssl, new ServerGate(connection, ssl, accepted),
+                new FrameDecoder(settings.maxFrameBytes()), connection.handler());
+    }
+
+    @Override
+    public void initConnecting(Channel channel, String host, int port, CompletableFuture<NettyConnection> ready) {
+        TlsConnection connection = new TlsConnection(channel, settings);
+        SslHandler ssl = clientContext.get().newHandler(channel.alloc(), host, port);
+        channel.pipeline().addLast(ssl, new ClientGate(connection, ssl, host + ":" + port, ready),
+                new FrameDecoder(settings.maxFrameBytes()), connection.handler());
+    }
+
+    private static Principal peerPrincipal(SslHandler ssl) {
+        try {
+            return ssl.engine().getSession().getPeerPrincipal();
+        } catch (SSLPeerUnverifiedException e) {
+            return null; // the client did not authenticate, which the configuration allowed
+        }
+    }
+
+    /** The innermost message of a failure, with what it means for the client in front. */
+    static String reason(Throwable cause) {
+        Throwable innermost = cause;
+        boolean untrusted = false;
+        boolean closed = false;
+        for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            innermost = t;
+            untrusted |= t instanceof java.security.cert.CertPathBuilderException
+                    || t instanceof java.security.cert.CertPathValidatorException;
+            closed |= t instanceof java.nio.channels.ClosedChannelException;
+        }
+        String message = innermost.getMessage() == null ? innermost.getClass().getSimpleName() : innermost.getMessage();
+        if (untrusted) {
+            return "the peer's certificate is not trusted (" + message + ")";
+        }
+        if (message.contains("subject alternative") || message.contains("No name matching")) {
+            return "the server's certificate does not name the host connected to (" + message + ")";
+        }
+        if (message.contains("certificate_required") || message.contains("bad_certificate")
+                || message.contains("certificate_unknown") || message.contains("unknown_ca")) {
+            return "the peer rejected our certificate or its absence (" + message + ")";
+        }
+        if (closed) {
+            return "the peer closed the connection during the handshake (is it a TLS acceptor?)";
+        }
+        return message;
+    }
+
+    /** Server side: hands the connection over once the handshake succeeded and says so to the client. */
+    private static final class ServerGate extends ChannelInboundHandlerAdapter {
+        private final TlsConnection connection;
+        private final SslHandler ssl;
+        private final Consumer<NettyConnection> accepted;
+
+        ServerGate(TlsConnection connection, SslHandler ssl, Consumer<NettyConnection> accepted) {
+            this.connection = connection;
+            this.ssl = ssl;
+            this.accepted = accepted;
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+            if (event instanceof SslHandshakeCompletionEvent done) {
+                if (done.isSuccess()) {
+                    connection.authenticated(peerPrincipal(ssl));
+                    ctx.writeAndFlush(Unpooled.wrappedBuffer(ACCEPTED));
+                    ctx.pipeline().remove(this);
+                    accepted.accept(connection);
+                } else {
+                    LOG.log(System.Logger.Level.DEBUG, () -> "TLS handshake with " + ctx.channel().remoteAddress()
+                            + " failed: " + reason(done.cause()));
+                    ctx.close();
+                }
+            }
+            super.userEventTriggered(ctx, event);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            // Before the handshake succeeded nobody holds the connection: just drop the channel.
+            LOG.log(System.Logger.Level.DEBUG, () -> "dropping TLS client " + ctx.channel().remoteAddress()
+                    + ": " + reason(cause));
+            ctx.close();
+        }
+    }
+
+    /** Client side: the connection is usable once the handshake succeeded and the server accepted us. */
+    private static final class ClientGate extends ByteToMessageDecoder {
+        private final TlsConnection connection;
+        private final SslHandler ssl;
+        private final String server;
+        private final CompletableFuture<NettyConnection> ready;
+        private Throwable failure;
+
+        ClientGate(TlsConnection connection, SslHandler ssl, String server, CompletableFuture<NettyConnection> ready) {
+            this.connection = connection;
+            this.ssl = ssl;
+            this.server = server;
+            this.ready = ready;
+        }
+
+        @Override
+        protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+            if (in.readableBytes() < ACCEPTED.length) {
+                return;
+            }
+            for (byte b : ACCEPTED) {
+                if (in.readByte() != b) {
+                    fail(ctx, new IOException("TLS peer " + server + " is not an SJ TLS acceptor (bad greeting)"));
+                    return;
+                }
+            }
+            connection.authenticated(peerPrincipal(ssl));
+            ctx.pipeline().remove(this);
+            ready.complete(connection);
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+            if (event instanceof SslHandshakeCompletionEvent done && !done.isSuccess()) {
+                failure = done.cause();
+                fail(ctx, new IOException("TLS handshake with " + server + " failed: " + reason(done.cause()),
+                        done.cause()));
+            }
+            super.userEventTriggered(ctx, event);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (failure == null) {
+                failure = cause;
+            }
+            fail(ctx, new IOException("TLS connection to " + server + " failed: " + reason(cause), cause));
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+            Throwable why = failure;
+            fail(ctx, new IOException("TLS server " + server + " closed the connection before accepting it"
+                    + (why == null ? " (did it require a client certificate we do not have?)"
+                            : ": " + reason(why)), why));
+            super.channelInactive(ctx);
+        }
+
+        private void fail(ChannelHandlerContext ctx, IOException e) {
+            if (!ready.isDone()) {
+                ready.completeExceptionally(e);
+            }
+            ctx.close();
+        }
+    }
+}

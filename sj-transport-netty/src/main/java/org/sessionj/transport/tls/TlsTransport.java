@@ -1,0 +1,139 @@
+package org.sessionj.transport.tls;
+
+import com.google.auto.service.AutoService;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import javax.net.ssl.SSLException;
+import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.ConnectionAcceptor;
+import org.sessionj.runtime.spi.Transport;
+import org.sessionj.transport.netty.internal.LocalPorts;
+import org.sessionj.transport.netty.internal.NettySettings;
+import org.sessionj.transport.netty.internal.NettyTransportSupport;
+
+/**
+ * The TLS transport ({@code "tls"}): the TCP transport's framing and plumbing under a Netty
+ * {@link io.netty.handler.ssl.SslHandler} (JDK provider). Connections implement
+ * {@link org.sessionj.runtime.spi.AuthenticatedConnection}: the peer's certificate subject.
+ *
+ * <p>A handshake that fails (untrusted or wrong certificate, a host name the certificate does not
+ * name, a missing client certificate the server requires) fails {@code connect} with an
+ * {@link IOException} naming the reason; nothing is ever sent in plaintext. See {@link TlsConfig}
+ * for the configuration and the hostname verification policy.
+ */
+@AutoService(Transport.class)
+public final class TlsTransport implements Transport {
+    /** The configuration name of this transport. */
+    public static final String NAME = "tls";
+
+    private final TlsConfig explicitConfig;
+    private final NettyTransportSupport support;
+    private volatile Contexts contexts;
+
+    /**
+     * A TLS transport configured by the {@code sj.tls.*} system properties (read on first use; see
+     * {@link TlsConfig#fromSystemProperties()}). This is how {@link java.util.ServiceLoader} makes it.
+     */
+    public TlsTransport() {
+        this(null, NettySettings.fromSystemProperties());
+    }
+
+    /** A TLS transport with an explicit configuration. */
+    public TlsTransport(TlsConfig config) {
+        this(config, NettySettings.fromSystemProperties());
+    }
+
+    /** A TLS transport with an explicit configuration and Netty settings. */
+    public TlsTransport(TlsConfig config, NettySettings settings) {
+        this.explicitConfig = config;
+        this.support = new NettyTransportSupport(NAME, settings,
+                new TlsChannelSetup(settings, () -> contexts().server(), () -> contexts().client()));
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public ConnectionAcceptor listen(int port) throws IOException {
+        Contexts c = loadContexts();
+        if (c.server() == null) {
+            throw new IOException("the TLS transport needs key material to listen: set sj.tls.cert and sj.tls.key "
+                    + "(PEM files; ./sj tls keygen makes a development pair) or give it a TlsConfig with keyMaterial");
+        }
+        return support.listen(port);
+    }
+
+    @Override
+    public Connection connect(String host, int port, long timeoutNanos) throws IOException {
+        loadContexts();
+        return support.connect(host, port, timeoutNanos);
+    }
+
+    @Override
+    public boolean canReach(String host, int port) {
+        return LocalPorts.canReach(host, port);
+    }
+
+    private Contexts contexts() {
+        try {
+            return loadContexts();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private Contexts loadContexts() throws IOException {
+        Contexts c = contexts;
+        if (c == null) {
+            TlsConfig config = explicitConfig != null ? explicitConfig : TlsConfig.fromSystemProperties();
+            c = new Contexts(serverContext(config), clientContext(config));
+            contexts = c;
+        }
+        return c;
+    }
+
+    private static SslContext serverContext(TlsConfig config) throws IOException {
+        KeyMaterial key = config.keyMaterial().orElse(null);
+        if (key == null) {
+            return null;
+        }
+        SslContextBuilder builder = SslContextBuilder.forServer(key.privateKey(), key.chain())
+                .sslProvider(SslProvider.JDK)
+                .clientAuth(switch (config.clientAuth()) {
+                    case NONE -> io.netty.handler.ssl.ClientAuth.NONE;
+                    case OPTIONAL -> io.netty.handler.ssl.ClientAuth.OPTIONAL;
+                    case REQUIRE -> io.netty.handler.ssl.ClientAuth.REQUIRE;
+                });
+        if (!config.trustedCertificates().isEmpty()) {
+            builder.trustManager(config.trustedCertificates());
+        }
+        return build(builder, "server");
+    }
+
+    private static SslContext clientContext(TlsConfig config) throws IOException {
+        SslContextBuilder builder = SslContextBuilder.forClient()
+                .sslProvider(SslProvider.JDK)
+                .endpointIdentificationAlgorithm(config.verifyHostname() ? "HTTPS" : null);
+        config.keyMaterial().ifPresent(key -> builder.keyManager(key.privateKey(), key.chain()));
+        if (!config.trustedCertificates().isEmpty()) {
+            builder.trustManager(config.trustedCertificates());
+        }
+        return build(builder, "client");
+    }
+
+    private static SslContext build(SslContextBuilder builder, String side) throws IOException {
+        try {
+            return builder.build();
+        } catch (SSLException e) {
+            throw new IOException("cannot set up the TLS " + side + " context: " + e.getMessage(), e);
+        }
+    }
+
+    private record Contexts(SslContext server, SslContext client) {
+    }
+}

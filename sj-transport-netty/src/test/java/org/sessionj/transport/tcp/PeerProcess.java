@@ -1,0 +1,24 @@
+package org.sessionj.transport.tcp;
+
+import io.netty.buffer.ByteBuf;
+import java.nio.charset.StandardCharsets;
+import org.sessionj.runtime.spi.Connection;
+
+/**
+ * The peer in a second JVM: connects to the {@code tcp} acceptor at {@code args[0]:args[1]}, says
+ * "ready", then blocks reading until it is killed.
+ */
+public final class PeerProcess {
+    private PeerProcess() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Connection connection = new TcpTransport().connect(args[0], Integer.parseInt(args[1]), 30_000_000_000L);
+        ByteBuf ready = connection.alloc().buffer();
+        ready.writeCharSequence("ready", StandardCharsets.UTF_8);
+        connection.write(ready);
+        connection.flush();
+        ByteBuf never = connection.read(-1);
+        never.release();
+    }
+}

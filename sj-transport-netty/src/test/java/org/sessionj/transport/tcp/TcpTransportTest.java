@@ -1,0 +1,268 @@
+package org.sessionj.transport.tcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.epoll.Epoll;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.ConnectionAcceptor;
+import org.sessionj.runtime.spi.Transport;
+import org.sessionj.transport.netty.internal.NettySettings;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class TcpTransportTest {
+    private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+
+    private final List<AutoCloseable> opened = new ArrayList<>();
+    private final TcpTransport transport = new TcpTransport();
+
+    @AfterEach
+    void closeEverything() throws Exception {
+        for (AutoCloseable c : opened) {
+            c.close();
+        }
+    }
+
+    private <T extends AutoCloseable> T track(T closeable) {
+        opened.add(closeable);
+        return closeable;
+    }
+
+    private static ByteBuf frame(Connection c, String text) {
+        ByteBuf buf = c.alloc().buffer();
+        buf.writeCharSequence(text, StandardCharsets.UTF_8);
+        return buf;
+    }
+
+    private static String text(ByteBuf frame) {
+        try {
+            return frame.toString(StandardCharsets.UTF_8);
+        } finally {
+            frame.release();
+        }
+    }
+
+    /** A raw socket into a fresh acceptor, and the connection the acceptor made of it. */
+    private record RawPeer(Socket socket, DataOutputStream out, Connection accepted) {
+    }
+
+    private RawPeer rawPeer(Transport t) throws IOException {
+        ConnectionAcceptor acceptor = track(t.listen(0));
+        Socket socket = track(new Socket("localhost", acceptor.port()));
+        Connection accepted = track(acceptor.accept(10 * SECOND));
+        assertThat(accepted).isNotNull();
+        return new RawPeer(socket, new DataOutputStream(socket.getOutputStream()), accepted);
+    }
+
+    @Test
+    void isFoundByTheServiceLoader() {
+        assertThat(ServiceLoader.load(Transport.class).stream().map(p -> p.get().name())).contains("tcp");
+    }
+
+    @Test
+    void usesNativeEpollWhenItLoads() {
+        assertThat(transport.eventLoopKind()).isEqualTo(Epoll.isAvailable() ? "epoll" : "nio");
+    }
+
+    @Test
+    void garbageFromARawSocketFailsTheReadCleanly() throws IOException {
+        RawPeer peer = rawPeer(transport);
+        peer.out().write("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        peer.out().flush();
+        assertThatThrownBy(() -> peer.accepted().read(10 * SECOND))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("length 1195725856 exceeds the maximum frame size of " + (16 << 20));
+        assertThatThrownBy(() -> peer.accepted().read(10 * SECOND)).isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void framesBeforeABadHeaderAreStillDelivered() throws IOException {
+        RawPeer peer = rawPeer(transport);
+        peer.out().writeInt(2);
+        peer.out().write(new byte[] {'o', 'k'});
+        peer.out().writeInt(-7);
+        peer.out().flush();
+        assertThat(text(peer.accepted().read(10 * SECOND))).isEqualTo("ok");
+        assertThatThrownBy(() -> peer.accepted().read(10 * SECOND))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("length -7 is negative");
+    }
+
+    @Test
+    void anOversizeFrameLengthIsRejected() throws IOException {
+        TcpTransport small = new TcpTransport(NettySettings.fromSystemProperties().withMaxFrameBytes(1024));
+        RawPeer peer = rawPeer(small);
+        peer.out().writeInt(1025);
+        peer.out().write(new byte[1025]);
+        peer.out().flush();
+        assertThatThrownBy(() -> peer.accepted().read(10 * SECOND))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("length 1025 exceeds the maximum frame size of 1024");
+    }
+
+    @Test
+    void aFrameLargerThanTheMaximumIsRefusedBeforeSending() throws IOException {
+        TcpTransport small = new TcpTransport(NettySettings.fromSystemProperties().withMaxFrameBytes(1024));
+        ConnectionAcceptor acceptor = track(small.listen(0));
+        Connection requester = track(small.connect("localhost", acceptor.port(), 10 * SECOND));
+        Connection accepter = track(acceptor.accept(10 * SECOND));
+        ByteBuf big = requester.alloc().buffer(1025).writeZero(1025);
+        assertThatThrownBy(() -> requester.write(big))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("frame of 1025 bytes");
+        assertThat(big.refCnt()).as("the refused frame is released").isZero();
+        requester.write(frame(requester, "still fine"));
+        requester.flush();
+        assertThat(text(accepter.read(10 * SECOND))).isEqualTo("still fine");
+    }
+
+    @Test
+    void aWriterWhosePeerDoesNotReadBlocksInsteadOfBuffering() throws Exception {
+        int frameBytes = 1024;
+        long total = 256L << 20;
+        TcpTransport tight = new TcpTransport(
+                NettySettings.fromSystemProperties().withLimits(64 << 10, 16 << 10, 64 << 10, 16 << 10));
+        ConnectionAcceptor acceptor = track(tight.listen(0));
+        Connection writer = track(tight.connect("localhost", acceptor.port(), 10 * SECOND));
+        Connection reader = track(acceptor.accept(10 * SECOND));
+        AtomicLong written = new AtomicLong();
+        CompletableFuture<Throwable> writing = new CompletableFuture<>();
+        Thread writerThread = Thread.ofPlatform().daemon().start(() -> {
+            try {
+                for (long i = 0; i < total / frameBytes; i++) {
+                    ByteBuf buf = writer.alloc().buffer(frameBytes);
+                    buf.writeLong(i).writeZero(frameBytes - 8);
+                    writer.write(buf);
+                    written.incrementAndGet();
+                    if (i % 16 == 15) {
+                        writer.flush();
+                    }
+                }
+                writer.flush();
+                writing.complete(null);
+            } catch (Throwable e) {
+                writing.complete(e);
+            }
+        });
+        long deadline = System.nanoTime() + 30 * SECOND;
+        while (!(writerThread.getState() == Thread.State.WAITING && LockSupport.getBlocker(writerThread) == writer)) {
+            assertThat(writing).as("the writer must block, not buffer everything").isNotDone();
+            assertThat(System.nanoTime()).as("the writer blocked in time").isLessThan(deadline);
+            Thread.onSpinWait();
+        }
+        long writtenWhenBlocked = written.get() * frameBytes;
+        // Kernel socket buffers on loopback hold a few MiB; the transport itself may hold ~128 KiB.
+        assertThat(writtenWhenBlocked).isLessThan(32L << 20);
+        for (long i = 0; i < total / frameBytes; i++) {
+            ByteBuf buf = reader.read(10 * SECOND);
+            assertThat(buf).as("frame %d", i).isNotNull();
+            try {
+                assertThat(buf.readLong()).isEqualTo(i);
+            } finally {
+                buf.release();
+            }
+        }
+        assertThat(writing.get(10, TimeUnit.SECONDS)).isNull();
+    }
+
+    @Test
+    void aBlockedWriterIsWokenByTheClose() throws Exception {
+        TcpTransport tight = new TcpTransport(
+                NettySettings.fromSystemProperties().withLimits(64 << 10, 16 << 10, 64 << 10, 16 << 10));
+        ConnectionAcceptor acceptor = track(tight.listen(0));
+        Connection writer = track(tight.connect("localhost", acceptor.port(), 10 * SECOND));
+        track(acceptor.accept(10 * SECOND));
+        CompletableFuture<Throwable> writing = new CompletableFuture<>();
+        Thread writerThread = Thread.ofPlatform().daemon().start(() -> {
+            try {
+                while (true) {
+                    writer.write(writer.alloc().buffer(4096).writeZero(4096));
+                    writer.flush();
+                }
+            } catch (Throwable e) {
+                writing.complete(e);
+            }
+        });
+        long deadline = System.nanoTime() + 30 * SECOND;
+        while (!(writerThread.getState() == Thread.State.WAITING && LockSupport.getBlocker(writerThread) == writer)) {
+            assertThat(System.nanoTime()).as("the writer blocked in time").isLessThan(deadline);
+            Thread.onSpinWait();
+        }
+        writer.close();
+        assertThat(writing.get(10, TimeUnit.SECONDS)).isInstanceOf(IOException.class);
+    }
+
+    @Test
+    void aKilledPeerProcessFailsABlockedReadInBoundedTime() throws Exception {
+        ConnectionAcceptor acceptor = track(transport.listen(0));
+        String java = ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        Process peer = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                PeerProcess.class.getName(), "localhost", Integer.toString(acceptor.port()))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        try {
+            Connection accepted = track(acceptor.accept(30 * SECOND));
+            assertThat(accepted).as("the peer process connected").isNotNull();
+            assertThat(text(accepted.read(30 * SECOND))).isEqualTo("ready");
+            CompletableFuture<Throwable> reading = CompletableFuture.supplyAsync(() -> {
+                try {
+                    accepted.read(-1).release();
+                    return null;
+                } catch (IOException e) {
+                    return e;
+                }
+            });
+            peer.destroyForcibly();
+            assertThat(reading.get(10, TimeUnit.SECONDS)).isInstanceOf(IOException.class);
+        } finally {
+            peer.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void aClosedAcceptorsPortIsFreeAtOnceOnEveryEventLoopKind() throws IOException {
+        // NIO releases a closed server socket only at its selector's next select.
+        for (TcpTransport t : List.of(transport, new TcpTransport(NettySettings.fromSystemProperties().withPreferNative(false)))) {
+            for (int i = 0; i < 50; i++) {
+                ConnectionAcceptor acceptor = t.listen(0);
+                int port = acceptor.port();
+                acceptor.close();
+                assertThat(t.canReach("localhost", port)).as("%s port %d after close", t.eventLoopKind(), port).isFalse();
+                assertThatThrownBy(() -> t.connect("localhost", port, SECOND).close()).isInstanceOf(IOException.class);
+            }
+        }
+    }
+
+    @Test
+    void connectingToAnUnknownHostFailsClearly() {
+        assertThatThrownBy(() -> transport.connect("no-such-host.invalid", 4711, SECOND))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("no-such-host.invalid:4711")
+                .hasMessageContaining("unknown host");
+    }
+
+    @Test
+    void listeningOnABadPortFails() {
+        assertThatThrownBy(() -> transport.listen(70000))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("70000");
+    }
+}

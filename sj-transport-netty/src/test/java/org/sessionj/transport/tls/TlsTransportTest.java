@@ -1,0 +1,221 @@
+package org.sessionj.transport.tls;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.buffer.ByteBuf;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.Principal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.sessionj.runtime.spi.AuthenticatedConnection;
+import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.ConnectionAcceptor;
+import org.sessionj.runtime.spi.Transport;
+import org.sessionj.transport.tcp.TcpTransport;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class TlsTransportTest {
+    private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+    private static final long BRIEFLY = TimeUnit.MILLISECONDS.toNanos(200);
+    private static final KeyMaterial SERVER = Certificates.selfSigned("server", Certificates.localhostNames());
+    private static final KeyMaterial CLIENT = Certificates.selfSigned("client", List.of());
+    private static final KeyMaterial STRANGER = Certificates.selfSigned("stranger", Certificates.localhostNames());
+
+    private final List<AutoCloseable> opened = new ArrayList<>();
+
+    @AfterEach
+    void closeEverything() throws Exception {
+        for (AutoCloseable c : opened) {
+            c.close();
+        }
+    }
+
+    private <T extends AutoCloseable> T track(T closeable) {
+        opened.add(closeable);
+        return closeable;
+    }
+
+    private static ByteBuf frame(Connection c, String text) {
+        ByteBuf buf = c.alloc().buffer();
+        buf.writeCharSequence(text, StandardCharsets.UTF_8);
+        return buf;
+    }
+
+    private static String text(ByteBuf frame) {
+        try {
+            return frame.toString(StandardCharsets.UTF_8);
+        } finally {
+            frame.release();
+        }
+    }
+
+    private static TlsTransport server(TlsConfig.ClientAuth clientAuth, KeyMaterial... trusted) {
+        TlsConfig.Builder config = TlsConfig.builder().keyMaterial(SERVER).clientAuth(clientAuth);
+        for (KeyMaterial t : trusted) {
+            config.trust(t.certificate());
+        }
+        return new TlsTransport(config.build());
+    }
+
+    private static TlsTransport client(KeyMaterial key, KeyMaterial trusted) {
+        TlsConfig.Builder config = TlsConfig.builder().trust(trusted.certificate());
+        if (key != null) {
+            config.keyMaterial(key);
+        }
+        return new TlsTransport(config.build());
+    }
+
+    private static Principal principal(Connection c) {
+        AuthenticatedConnection authenticated = c.capability(AuthenticatedConnection.class);
+        assertThat(authenticated).as("a TLS connection is authenticated").isNotNull();
+        return authenticated.peerPrincipal();
+    }
+
+    @Test
+    void isFoundByTheServiceLoader() {
+        assertThat(ServiceLoader.load(Transport.class).stream().map(p -> p.get().name())).contains("tls", "tcp");
+    }
+
+    @Test
+    void mutualAuthenticationShowsEachSideThePeersPrincipal() throws IOException {
+        ConnectionAcceptor acceptor = track(server(TlsConfig.ClientAuth.REQUIRE, CLIENT).listen(0));
+        Connection requester = track(client(CLIENT, SERVER).connect("localhost", acceptor.port(), 10 * SECOND));
+        Connection accepter = track(acceptor.accept(10 * SECOND));
+        assertThat(principal(requester).getName()).isEqualTo("CN=server");
+        assertThat(principal(accepter).getName()).isEqualTo("CN=client");
+        requester.write(frame(requester, "hello over mTLS"));
+        requester.flush();
+        assertThat(text(accepter.read(10 * SECOND))).isEqualTo("hello over mTLS");
+        accepter.write(frame(accepter, "hello back"));
+        accepter.flush();
+        assertThat(text(requester.read(10 * SECOND))).isEqualTo("hello back");
+    }
+
+    @Test
+    void withoutClientAuthenticationTheServerSeesNoPrincipal() throws IOException {
+        ConnectionAcceptor acceptor = track(server(TlsConfig.ClientAuth.NONE).listen(0));
+        Connection requester = track(client(CLIENT, SERVER).connect("127.0.0.1", acceptor.port(), 10 * SECOND));
+        Connection accepter = track(acceptor.accept(10 * SECOND));
+        assertThat(principal(accepter)).isNull();
+        assertThat(principal(requester).getName()).isEqualTo("CN=server");
+    }
+
+    @Test
+    void optionalClientAuthenticationLetsAClientWithoutCertificateIn() throws IOException {
+        ConnectionAcceptor acceptor = track(server(TlsConfig.ClientAuth.OPTIONAL, CLIENT).listen(0));
+        track(client(null, SERVER).connect("localhost", acceptor.port(), 10 * SECOND));
+        Connection accepter = track(acceptor.accept(10 * SECOND));
+        assertThat(principal(accepter)).isNull();
+    }
+
+    @Test
+    void anUntrustedServerCertificateFailsConnect() throws IOException {
+        ConnectionAcceptor acceptor = track(server(TlsConfig.ClientAuth.NONE).listen(0));
+        assertThatThrownBy(() -> track(client(null, STRANGER).connect("localhost", acceptor.port(), 10 * SECOND)))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("TLS handshake with localhost:" + acceptor.port() + " failed")
+                .hasMessageContaining("the peer's certificate is not trusted");
+        assertThat(acceptor.accept(BRIEFLY)).as("the server hands over nothing").isNull();
+    }
+
+    @Test
+    void aClientWithoutCertificateFailsWhenTheServerRequiresOne() throws IOException {
+        ConnectionAcceptor acceptor = track(server(TlsConfig.ClientAuth.REQUIRE, CLIENT).listen(0));
+        assertThatThrownBy(() -> track(client(null, SERVER).connect("localhost", acceptor.port(), 10 * SECOND)))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("localhost:" + acceptor.port())
+                .hasMessageContaining("rejected our certificate");
+        assertThat(acceptor.accept(BRIEFLY)).isNull();
+    }
+
+    @Test
+    void aClientWithAnUntrustedCertificateFailsWhenTheServerRequiresOne() throws IOException {
+        ConnectionAcceptor acceptor = track(server(TlsConfig.ClientAuth.REQUIRE, CLIENT).listen(0));
+        assertThatThrownBy(() -> track(client(STRANGER, SERVER).connect("localhost", acceptor.port(), 10 * SECOND)))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("localhost:" + acceptor.port())
+                .hasMessageContaining("rejected our certificate");
+        assertThat(acceptor.accept(BRIEFLY)).isNull();
+    }
+
+    @Test
+    void aCertificateThatDoesNotNameTheHostFailsUnlessVerificationIsOff() throws IOException {
+        KeyMaterial elsewhere = Certificates.selfSigned("elsewhere", List.of("elsewhere.example"));
+        TlsTransport serverSide = new TlsTransport(TlsConfig.builder().keyMaterial(elsewhere).build());
+        ConnectionAcceptor acceptor = track(serverSide.listen(0));
+        TlsTransport verifying = new TlsTransport(TlsConfig.builder().trust(elsewhere.certificate()).build());
+        assertThatThrownBy(() -> track(verifying.connect("localhost", acceptor.port(), 10 * SECOND)))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("TLS handshake with localhost:" + acceptor.port() + " failed")
+                .hasMessageContaining("does not name the host");
+        TlsTransport trusting = new TlsTransport(
+                TlsConfig.builder().trust(elsewhere.certificate()).verifyHostname(false).build());
+        Connection requester = track(trusting.connect("localhost", acceptor.port(), 10 * SECOND));
+        assertThat(principal(requester).getName()).isEqualTo("CN=elsewhere");
+    }
+
+    @Test
+    void aTlsClientNeverFallsBackToPlaintextWithATcpServer() throws IOException {
+        ConnectionAcceptor plain = track(new TcpTransport().listen(0));
+        assertThatThrownBy(() -> track(client(null, SERVER).connect("localhost", plain.port(), 10 * SECOND)))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("localhost:" + plain.port())
+                .hasMessageContaining("closed the connection");
+    }
+
+    @Test
+    void aPlaintextClientIsNeverHandedToTheTlsServer() throws IOException {
+        ConnectionAcceptor acceptor = track(server(TlsConfig.ClientAuth.NONE).listen(0));
+        try (Socket socket = new Socket("localhost", acceptor.port())) {
+            DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+            out.writeInt(5);
+            out.write("hello".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            assertThat(socket.getInputStream().read()).as("the server closes on the plaintext").isEqualTo(-1);
+        }
+        assertThat(acceptor.accept(BRIEFLY)).isNull();
+    }
+
+    @Test
+    void listeningWithoutKeyMaterialFailsClearly() {
+        TlsTransport keyless = new TlsTransport(TlsConfig.builder().build());
+        assertThatThrownBy(() -> keyless.listen(0))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("needs key material")
+                .hasMessageContaining("sj.tls.cert");
+    }
+
+    @Test
+    void theServiceLoaderInstanceReadsTheSystemProperties(@TempDir Path dir) throws IOException {
+        List<Path> files = Certificates.write(SERVER, dir);
+        System.setProperty("sj.tls.cert", files.get(0).toString());
+        System.setProperty("sj.tls.key", files.get(1).toString());
+        System.setProperty("sj.tls.trust", files.get(0).toString());
+        try {
+            Transport tls = ServiceLoader.load(Transport.class).stream().map(ServiceLoader.Provider::get)
+                    .filter(t -> t.name().equals("tls")).findFirst().orElseThrow();
+            ConnectionAcceptor acceptor = track(tls.listen(0));
+            Connection requester = track(tls.connect("localhost", acceptor.port(), 10 * SECOND));
+            Connection accepter = track(acceptor.accept(10 * SECOND));
+            requester.write(frame(requester, "configured by properties"));
+            requester.flush();
+            assertThat(text(accepter.read(10 * SECOND))).isEqualTo("configured by properties");
+            assertThat(principal(requester).getName()).isEqualTo("CN=server");
+        } finally {
+            System.clearProperty("sj.tls.cert");
+            System.clearProperty("sj.tls.key");
+            System.clearProperty("sj.tls.trust");
+        }
+    }
+}
