@@ -45,10 +45,12 @@ needs_build() {
         \( -name '*.java' -o -name 'pom.xml' -o -path '*/src/main/resources/*' \) -newer "$CLASSPATH_FILE" -print -quit)" ]
 }
 
-# JCTools and Netty use sun.misc.Unsafe for their queues and buffers; JDK 23+ warns about that on
-# every start unless told that this application allows it.
+# JCTools and Netty use sun.misc.Unsafe for their queues and buffers, and Netty loads its native epoll
+# transport; newer JDKs warn about both on every start unless told that this application allows it.
 JAVA_OPTS=()
-[ "$(jdk_major "$JDK")" -ge 23 ] && JAVA_OPTS+=(--sun-misc-unsafe-memory-access=allow)
+major=$(jdk_major "$JDK")
+[ "$major" -ge 22 ] && JAVA_OPTS+=(--enable-native-access=ALL-UNNAMED)
+[ "$major" -ge 23 ] && JAVA_OPTS+=(--sun-misc-unsafe-memory-access=allow)
 
 if [ -n "${SJ_CLASSPATH:-}" ]; then
     # Tests (and IDE users) run the launcher against a class path they already have.

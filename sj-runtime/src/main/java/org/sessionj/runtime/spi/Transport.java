@@ -34,4 +34,12 @@ public interface Transport {
      * transport reaches only acceptors in this JVM). A cheap check: it need not connect.
      */
     boolean canReach(String host, int port);
+
+    /**
+     * Whether a runtime whose configuration names no transports uses this one. Transports that need
+     * configuration first (TLS needs key material) answer {@code false} and are used only when named.
+     */
+    default boolean enabledByDefault() {
+        return true;
+    }
 }

@@ -58,6 +58,12 @@ public final class TlsTransport implements Transport {
         return NAME;
     }
 
+    /** TLS needs key material and is chosen only when a configuration names it. */
+    @Override
+    public boolean enabledByDefault() {
+        return false;
+    }
+
     @Override
     public ConnectionAcceptor listen(int port) throws IOException {
         Contexts c = loadContexts();

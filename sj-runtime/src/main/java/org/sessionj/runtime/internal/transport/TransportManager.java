@@ -26,7 +26,10 @@ public final class TransportManager {
         this.transports = transports;
     }
 
-    /** The installed transports named in {@code preferences}, in that order; all installed (in-JVM first) if empty. */
+    /**
+     * The installed transports named in {@code preferences}, in that order; if it is empty, every
+     * installed transport that is {@linkplain Transport#enabledByDefault() enabled by default}, in-JVM first.
+     */
     public static TransportManager select(List<String> preferences) {
         List<Transport> installed = installed();
         if (installed.isEmpty()) {
@@ -34,7 +37,7 @@ public final class TransportManager {
                     + " (in-JVM) or org.sessionj:sj-transport-netty (TCP)");
         }
         if (preferences.isEmpty()) {
-            List<Transport> all = new ArrayList<>(installed);
+            List<Transport> all = new ArrayList<>(installed.stream().filter(Transport::enabledByDefault).toList());
             all.sort(Comparator.comparing((Transport t) -> !t.name().equals(IN_JVM)).thenComparing(Transport::name));
             return new TransportManager(List.copyOf(all));
         }
