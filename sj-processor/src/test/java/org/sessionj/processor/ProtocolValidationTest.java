@@ -63,7 +63,7 @@ class ProtocolValidationTest {
                 @Protocol("!<int>.?(int).foo")
                 interface Broken {}
                 """);
-        assertThat(error.getMessage(java.util.Locale.ROOT)).endsWith("\n              ^");
+        assertThat(error.getMessage(java.util.Locale.ROOT)).endsWith("!<int>.?(int).foo\n" + " ".repeat(14) + "^");
     }
 
     @Test
