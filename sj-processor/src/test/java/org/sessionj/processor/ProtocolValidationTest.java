@@ -99,7 +99,7 @@ class ProtocolValidationTest {
 
     @Test
     void unboundRecursionVariableIsReported() {
-        assertRejected("SJ005", 3, msg("'#Y'", "not bound"), """
+        assertRejected("SJ005", 3, msg("#Y is not bound", "line 1, column 14"), """
                 package demo;
                 import org.sessionj.api.Protocol;
                 @Protocol("rec X[!<int>.#Y]")
@@ -132,7 +132,7 @@ class ProtocolValidationTest {
                 """);
         assertThat(compilation).failed();
         assertThat(compilation).hadErrorContaining("[SJ004]");
-        assertThat(compilation).hadErrorContaining("cyclic");
+        assertThat(compilation).hadErrorContaining("refers to itself: demo.Cycle$A -> demo.Cycle$B -> demo.Cycle$A");
     }
 
     @Test

@@ -25,6 +25,7 @@ import org.sessionj.processor.internal.model.ProtocolReferenceException;
 import org.sessionj.processor.internal.model.ProtocolTextException;
 import org.sessionj.processor.internal.model.TypeModel;
 import org.sessionj.types.Action;
+import org.sessionj.types.ParsedProtocol;
 import org.sessionj.types.Payload;
 import org.sessionj.types.SessionType;
 
@@ -119,15 +120,18 @@ public final class ProtocolRegistry {
      * for {@code @Session} types). Problems are added to {@code problems}; empty when there were any.
      */
     public Optional<SessionType> resolveText(String text, Element scope, List<String> problems) {
-        SessionType parsed;
+        ParsedProtocol parsed;
         try {
-            parsed = TypeModel.parse(text);
+            parsed = TypeModel.parseWithPositions(text);
         } catch (ProtocolTextException e) {
             problems.add(Diagnostic.PROTOCOL_SYNTAX.format(e.line(), e.column(), e.getMessage(), e.excerpt()));
             return Optional.empty();
         }
         int before = problems.size();
-        SessionType resolved = new NameRewriter(text, scope, problems).rewrite(parsed);
+        for (String problem : TypeModel.wellFormednessProblems(parsed)) {
+            problems.add(Diagnostic.ILL_FORMED_PROTOCOL.format(problem));
+        }
+        SessionType resolved = new NameRewriter(parsed, scope, problems).rewrite(parsed.type());
         return problems.size() == before ? Optional.of(resolved) : Optional.empty();
     }
 
@@ -229,13 +233,15 @@ public final class ProtocolRegistry {
 
     /** Replaces the names in a parsed type by binary names, reporting what does not resolve. */
     private final class NameRewriter {
+        private final ParsedProtocol parsed;
         private final String text;
         private final Element scope;
         private final List<String> problems;
         private final Set<String> reported = new HashSet<>();
 
-        NameRewriter(String text, Element scope, List<String> problems) {
-            this.text = text;
+        NameRewriter(ParsedProtocol parsed, Element scope, List<String> problems) {
+            this.parsed = parsed;
+            this.text = parsed.text();
             this.scope = scope;
             this.problems = problems;
         }
@@ -257,8 +263,8 @@ public final class ProtocolRegistry {
                 case Action.OutWhile w -> new Action.OutWhile(rewrite(w.body()));
                 case Action.InWhile w -> new Action.InWhile(rewrite(w.body()));
                 case Action.Rec r -> new Action.Rec(r.variable(), rewrite(r.body()));
-                case Action.ProtocolRef p -> new Action.ProtocolRef(protocolName(p.name(), "@(" + p.name() + ")"));
-                case Action.DualRef d -> new Action.DualRef(protocolName(d.name(), "^(" + d.name() + ")"));
+                case Action.ProtocolRef p -> new Action.ProtocolRef(protocolName(p.name(), "@(" + p.name() + ")", p));
+                case Action.DualRef d -> new Action.DualRef(protocolName(d.name(), "^(" + d.name() + ")", d));
                 case Action.Begin b -> b;
                 case Action.RecVar v -> v;
             };
@@ -285,7 +291,7 @@ public final class ProtocolRegistry {
             Optional<TypeElement> resolved = names.resolve(type.name(), scope);
             if (resolved.isEmpty()) {
                 if (reported.add(type.name())) {
-                    int[] at = position(type.name());
+                    int[] at = position(type.name(), type);
                     problems.add(Diagnostic.UNKNOWN_MESSAGE_TYPE.format(type.name(), at[0], at[1]));
                 }
                 return type;
@@ -293,9 +299,9 @@ public final class ProtocolRegistry {
             return new Payload.JavaType(binaryName(resolved.get()), arguments, type.arrayDimensions());
         }
 
-        private String protocolName(String name, String written) {
+        private String protocolName(String name, String written, Action node) {
             Optional<TypeElement> resolved = names.resolve(name, scope);
-            int[] at = position(written);
+            int[] at = position(written, node);
             if (resolved.isEmpty()) {
                 problems.add(Diagnostic.UNKNOWN_PROTOCOL.format(written, at[0], at[1], "no type named '" + name
                         + "' is visible here"));
@@ -309,8 +315,15 @@ public final class ProtocolRegistry {
             return binaryName(resolved.get());
         }
 
-        /** Line and column (1-based) of the first whole-token occurrence of {@code token} in the text. */
-        private int[] position(String token) {
+        /**
+         * Line and column (1-based) of {@code node} in the text when the parser recorded it, else of the
+         * first whole-token occurrence of {@code token}.
+         */
+        private int[] position(String token, Object node) {
+            int offset = parsed.offsetOf(node);
+            if (offset >= 0) {
+                return TypeModel.lineColumn(text, offset);
+            }
             int index = -1;
             int from = 0;
             while ((index = text.indexOf(token, from)) >= 0) {
@@ -323,18 +336,7 @@ public final class ProtocolRegistry {
                 }
                 from = index + 1;
             }
-            if (index < 0) {
-                return new int[] {1, 1};
-            }
-            int line = 1;
-            int lineStart = 0;
-            for (int i = 0; i < index; i++) {
-                if (text.charAt(i) == '\n') {
-                    line++;
-                    lineStart = i + 1;
-                }
-            }
-            return new int[] {line, index - lineStart + 1};
+            return TypeModel.lineColumn(text, index);
         }
     }
 }
