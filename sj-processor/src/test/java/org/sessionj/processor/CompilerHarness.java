@@ -24,9 +24,16 @@ final class CompilerHarness {
     private CompilerHarness() {
     }
 
+    private static final Pattern PUBLIC_TYPE = Pattern.compile(
+            "^public\\s+(?:final\\s+|abstract\\s+)*(?:class|interface|record|enum)\\s+(\\w+)", Pattern.MULTILINE);
+
     static JavaFileObject source(String text) {
         Matcher pkg = PACKAGE.matcher(text);
         String prefix = pkg.find() ? pkg.group(1) + "." : "";
+        Matcher publicType = PUBLIC_TYPE.matcher(text);
+        if (publicType.find()) {
+            return JavaFileObjects.forSourceString(prefix + publicType.group(1), text);
+        }
         Matcher type = TYPE.matcher(text);
         if (!type.find()) {
             throw new IllegalArgumentException("no top-level type in\n" + text);

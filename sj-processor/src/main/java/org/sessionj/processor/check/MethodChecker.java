@@ -136,8 +136,16 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
     private String pendingLabel;
     private String unitName = "its body";
 
+    private final Map<Element, VarState> capturedEndpoints;
+
+    /**
+     * @param capturedEndpoints services and server sockets that enclosing bodies let lambdas and local
+     *                          classes capture (they are effectively final, so one state each); shared
+     *                          between the checkers of one class, filled by the enclosing body first
+     */
     MethodChecker(ProcessingEnvironment environment, Trees trees, SessionApi api, ProtocolRegistry registry,
-            Reporter reporter) {
+            Reporter reporter, Map<Element, VarState> capturedEndpoints) {
+        this.capturedEndpoints = capturedEndpoints;
         this.environment = environment;
         this.trees = trees;
         this.types = environment.getTypeUtils();
@@ -493,6 +501,10 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         if (endpoint != null) {
             return state == null ? VarState.Endpoint.unknown() : state.get(endpoint);
         }
+        VarState captured = captured(receiver);
+        if (captured != null) {
+            return captured;
+        }
         return endpointSource(receiver);
     }
 
@@ -525,6 +537,10 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         if (endpoint != null) {
             return state == null ? VarState.Endpoint.unknown() : state.get(endpoint);
         }
+        VarState captured = captured(stripped);
+        if (captured != null) {
+            return captured;
+        }
         if (stripped instanceof IdentifierTree || stripped instanceof MemberSelectTree) {
             Element field = elementOf(stripped);
             if (field != null && field.getKind() == ElementKind.FIELD && field.getModifiers().contains(Modifier.FINAL)
@@ -547,6 +563,12 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         VarState created = createdEndpoint(stripped, getCurrentPath(), true);
         scan(expression, null);
         return created;
+    }
+
+    /** The state an enclosing body gave a captured service or server socket, or null. */
+    private VarState captured(ExpressionTree expression) {
+        ExpressionTree stripped = strip(expression);
+        return stripped instanceof IdentifierTree ? capturedEndpoints.get(elementOf(stripped)) : null;
     }
 
     /** The endpoint made by {@code SJService.create(P.class, …)} / {@code SJServerSocket.create(P.class, …)}. */
@@ -1196,6 +1218,9 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
             public Void visitIdentifier(IdentifierTree identifier, Void unused) {
                 Element var = trees.getElement(getCurrentPath());
                 VarInfo info = var == null ? null : infos.get(var);
+                if (info != null && info.kind() == Kind.ENDPOINT && state != null && state.get(var) != null) {
+                    capturedEndpoints.putIfAbsent(var, state.get(var));
+                }
                 if (info != null && info.kind() == Kind.SOCKET && state != null
                         && !(state.get(var) instanceof VarState.Failed)) {
                     reporter.error(identifier, Diagnostic.CAPTURE, info.name(), what);

@@ -11,6 +11,10 @@ import com.sun.source.util.TreePath;
 import com.sun.source.util.TreePathScanner;
 import com.sun.source.util.Trees;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import javax.lang.model.element.Element;
+import org.sessionj.processor.internal.flow.VarState;
 import java.util.IdentityHashMap;
 import java.util.Set;
 import javax.annotation.processing.ProcessingEnvironment;
@@ -56,6 +60,7 @@ public final class SessionChecker implements TaskListener {
     /** Finds every body to analyse: methods, initializer blocks and lambdas, at any nesting. */
     private final class UnitWalker extends TreePathScanner<Void, Void> {
         private final Reporter reporter;
+        private final Map<Element, VarState> capturedEndpoints = new HashMap<>();
 
         UnitWalker(Reporter reporter) {
             this.reporter = reporter;
@@ -84,7 +89,7 @@ public final class SessionChecker implements TaskListener {
         }
 
         private void analyse(TreePath body) {
-            new MethodChecker(environment, trees, api, registry, reporter).analyse(body);
+            new MethodChecker(environment, trees, api, registry, reporter, capturedEndpoints).analyse(body);
         }
     }
 }
