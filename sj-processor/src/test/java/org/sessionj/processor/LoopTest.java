@@ -102,6 +102,10 @@ class LoopTest {
                         try (SJSocket a = c.request(); SJSocket b = c.request()) {
                             b.send("start");
                             SJ.send("start", a, b);
+                            while (a.outwhile(false)) {
+                                a.send(new double[0]);
+                                a.receiveDouble();
+                            }
                         }
                     }
                 }
