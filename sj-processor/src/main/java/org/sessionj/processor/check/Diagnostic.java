@@ -57,7 +57,7 @@ public enum Diagnostic {
     ESCAPE("SJ031", "session socket escapes",
             "session '%s' escapes %s; session sockets are linear and may only be used in session operations"),
     CAPTURE("SJ032", "session socket captured",
-            "session '%s' is captured by a %s; session sockets are linear and cannot be shared with other code"),
+            "session '%s' is captured by %s; session sockets are linear and cannot be shared with other code"),
     OVERWRITE("SJ033", "unfinished session overwritten",
             "session '%s' is reassigned while its session is not complete: %s remains"),
     DELEGATION_MISMATCH("SJ034", "delegated session has the wrong type",

@@ -488,6 +488,9 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
             }
         }
         scan(expression, null);
+        if (trackedSocket(stripped) != null) {
+            return VarState.FAILED; // an alias: reported as such
+        }
         if (state != null) {
             reporter.error(expression, Diagnostic.UNTYPED_SESSION, "session '" + variable + "'",
                     "obtain it from request()/accept() on a service or server socket created with a protocol class "
@@ -687,7 +690,8 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         if (var == null) {
             scan(select.getExpression(), null);
             call.getArguments().forEach(argument -> scan(argument, null));
-            if (state != null && !operation.equals("protocol") && !operation.equals("isInputReady")) {
+            if (state != null && !operation.equals("protocol") && !operation.equals("isInputReady")
+                    && !reportedElsewhere(select.getExpression())) {
                 reporter.error(call, Diagnostic.MISPLACED_CONSTRUCT, "session operation " + operation
                         + "() must be called on a local SJSocket variable or @Session parameter, found '"
                         + select.getExpression() + "'");
@@ -741,6 +745,24 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
                 }
             }
         }
+    }
+
+    /**
+     * Whether a socket expression that is not a tracked variable is already reported by another rule:
+     * a local captured from an enclosing body (reported there as a capture) or the result of
+     * request()/accept() (reported as misplaced).
+     */
+    private boolean reportedElsewhere(ExpressionTree receiver) {
+        ExpressionTree stripped = strip(receiver);
+        if (stripped instanceof IdentifierTree) {
+            Element element = elementOf(stripped);
+            return element != null && element.getKind() != ElementKind.FIELD;
+        }
+        if (stripped instanceof MethodInvocationTree call && elementOf(call) instanceof ExecutableElement method) {
+            Element owner = method.getEnclosingElement();
+            return api.isServiceClass(owner) || api.isServerSocketClass(owner);
+        }
+        return false;
     }
 
     private void misplaced(Element var, Tree call, String message) {
@@ -1178,13 +1200,13 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
 
     @Override
     public Void visitLambdaExpression(LambdaExpressionTree lambda, Void unused) {
-        checkCapture(lambda, "lambda");
+        checkCapture(lambda, "a lambda");
         return null;
     }
 
     @Override
     public Void visitClass(ClassTree tree, Void unused) {
-        checkCapture(tree, "local or anonymous class");
+        checkCapture(tree, "a local class");
         return null;
     }
 
@@ -1193,7 +1215,7 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         scan(tree.getEnclosingExpression(), null);
         tree.getArguments().forEach(argument -> scan(argument, null));
         if (tree.getClassBody() != null) {
-            checkCapture(tree.getClassBody(), "anonymous class");
+            checkCapture(tree.getClassBody(), "an anonymous class");
         }
         return null;
     }
@@ -1203,7 +1225,7 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         Element socket = trackedSocket(tree.getQualifierExpression());
         if (socket != null) {
             if (!(state.get(socket) instanceof VarState.Failed)) {
-                reporter.error(tree, Diagnostic.CAPTURE, name(socket), "method reference");
+                reporter.error(tree, Diagnostic.CAPTURE, name(socket), "a method reference");
                 fail(socket);
             }
             return null;
