@@ -618,20 +618,18 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
             return null;
         }
         VarState value = state.get(var);
+        if ((value instanceof VarState.Live || value instanceof VarState.Moved)
+                && infos.get(var).handlerDepth() < handlers.size()) {
+            reporter.error(at, Diagnostic.ACTION_IN_HANDLER, name(var), handlers.peek());
+            fail(var);
+            return null;
+        }
         if (value instanceof VarState.Moved moved) {
             reporter.error(at, Diagnostic.USE_AFTER_MOVE, name(var), moved.how());
             fail(var);
             return null;
         }
-        if (!(value instanceof VarState.Live live)) {
-            return null;
-        }
-        if (infos.get(var).handlerDepth() < handlers.size()) {
-            reporter.error(at, Diagnostic.ACTION_IN_HANDLER, name(var), handlers.peek());
-            fail(var);
-            return null;
-        }
-        return live;
+        return value instanceof VarState.Live live ? live : null;
     }
 
     private static String expected(SessionType unfolded, VarState.Live live) {
@@ -1416,6 +1414,10 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         for (Element var : entry.variables()) {
             VarState before = entry.get(var);
             VarState after = backEdge.get(var);
+            if (after instanceof VarState.Failed && !(before instanceof VarState.Failed) && !exempt.contains(var)) {
+                changed.add(var); // reported inside the body: keep it failed after the loop too
+                continue;
+            }
             if (exempt.contains(var) || after == null || before.equals(after) || after instanceof VarState.Failed
                     || before instanceof VarState.Failed || before instanceof VarState.Endpoint) {
                 continue;
