@@ -1,0 +1,111 @@
+package org.sessionj.processor;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+
+/**
+ * Measures how much the processor adds to javac time: compiles N copies of the paper programs (each
+ * copy in its own package) with and without the processor, in one JVM, alternating, after warm-up,
+ * and prints the medians. Not a test: run it by hand (see the processor's report for the command).
+ *
+ * <p>Usage: {@code CompileTimeMeasurement [copies] [rounds]}
+ */
+public final class CompileTimeMeasurement {
+    private static final List<String> PROGRAMS = List.of("MonteCarloPi", "JacobiFig5", "Master", "NBodyWorker",
+            "NBodyRing", "Chat", "Portal", "BinTreeExchange");
+    private static final Pattern PUBLIC_CLASS = Pattern.compile("^public\\s+class\\s+(\\w+)", Pattern.MULTILINE);
+
+    private CompileTimeMeasurement() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        int copies = args.length > 0 ? Integer.parseInt(args[0]) : 25;
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 7;
+        Path sources = Files.createTempDirectory("sj-sources");
+        List<Path> files = new ArrayList<>();
+        long lines = 0;
+        for (int copy = 0; copy < copies; copy++) {
+            for (String program : PROGRAMS) {
+                String pkg = "copy" + copy + "." + program.toLowerCase(Locale.ROOT);
+                String text = "package " + pkg + ";\n" + resource(program);
+                Matcher name = PUBLIC_CLASS.matcher(text);
+                name.find();
+                Path dir = sources.resolve(pkg.replace('.', '/'));
+                Files.createDirectories(dir);
+                Path file = dir.resolve(name.group(1) + ".java");
+                Files.writeString(file, text);
+                files.add(file);
+                lines += text.lines().count();
+            }
+        }
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        String classPath = System.getProperty("java.class.path");
+        System.out.printf(Locale.ROOT, "%d files, %d lines (%d copies of the %d paper programs)%n", files.size(), lines,
+                copies, PROGRAMS.size());
+        List<Long> without = new ArrayList<>();
+        List<Long> with = new ArrayList<>();
+        for (int round = 0; round < rounds + 2; round++) {
+            long plain = compile(javac, files, classPath, false);
+            long checked = compile(javac, files, classPath, true);
+            if (round >= 2) { // the first two rounds warm up javac and the processor
+                without.add(plain);
+                with.add(checked);
+            }
+        }
+        long a = median(without);
+        long b = median(with);
+        System.out.printf(Locale.ROOT, "javac -proc:none      median %d ms over %d rounds %s%n", a, rounds, without);
+        System.out.printf(Locale.ROOT, "javac + sj-processor  median %d ms over %d rounds %s%n", b, rounds, with);
+        System.out.printf(Locale.ROOT, "processor overhead    %+.1f %%%n", 100.0 * (b - a) / a);
+    }
+
+    private static long compile(JavaCompiler javac, List<Path> files, String classPath, boolean processor)
+            throws IOException {
+        Path out = Files.createTempDirectory("sj-classes");
+        DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+        try (StandardJavaFileManager manager = javac.getStandardFileManager(diagnostics, Locale.ROOT,
+                StandardCharsets.UTF_8)) {
+            List<String> options = new ArrayList<>(Arrays.asList("-d", out.toString(), "-cp", classPath,
+                    "--release", "21"));
+            if (processor) {
+                options.addAll(List.of("-processorpath", classPath, "-processor", SessionProcessor.class.getName()));
+            } else {
+                options.add("-proc:none");
+            }
+            long start = System.nanoTime();
+            boolean ok = javac.getTask(null, manager, diagnostics, options, null,
+                    manager.getJavaFileObjectsFromPaths(files)).call();
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            if (!ok || !diagnostics.getDiagnostics().isEmpty()) {
+                throw new IllegalStateException("compilation reported " + diagnostics.getDiagnostics().size()
+                        + " diagnostics, first: " + diagnostics.getDiagnostics().get(0));
+            }
+            return millis;
+        }
+    }
+
+    private static long median(List<Long> values) {
+        List<Long> sorted = values.stream().sorted().toList();
+        return sorted.get(sorted.size() / 2);
+    }
+
+    private static String resource(String program) throws IOException {
+        try (InputStream in = CompileTimeMeasurement.class.getResourceAsStream("/paper/" + program + ".java")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+}
