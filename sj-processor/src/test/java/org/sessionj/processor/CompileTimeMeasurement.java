@@ -20,7 +20,7 @@ import javax.tools.ToolProvider;
 /**
  * Measures how much the processor adds to javac time: compiles N copies of the paper programs (each
  * copy in its own package) with and without the processor, in one JVM, alternating, after warm-up,
- * and prints the medians. Not a test: run it by hand (see the processor's report for the command).
+ * and prints the medians of the compiling thread's CPU time. Not a test: run it by hand (see the processor's report for the command).
  *
  * <p>Usage: {@code CompileTimeMeasurement [copies] [rounds]}
  */
@@ -57,23 +57,44 @@ public final class CompileTimeMeasurement {
         System.out.printf(Locale.ROOT, "%d files, %d lines (%d copies of the %d paper programs)%n", files.size(), lines,
                 copies, PROGRAMS.size());
         List<Long> without = new ArrayList<>();
+        List<Long> noop = new ArrayList<>();
         List<Long> with = new ArrayList<>();
         for (int round = 0; round < rounds + 2; round++) {
-            long plain = compile(javac, files, classPath, false);
-            long checked = compile(javac, files, classPath, true);
+            long plain = compile(javac, files, classPath, null);
+            long empty = compile(javac, files, classPath, NoOpProcessor.class.getName());
+            long checked = compile(javac, files, classPath, SessionProcessor.class.getName());
             if (round >= 2) { // the first two rounds warm up javac and the processor
                 without.add(plain);
+                noop.add(empty);
                 with.add(checked);
             }
         }
         long a = median(without);
+        long n = median(noop);
         long b = median(with);
-        System.out.printf(Locale.ROOT, "javac -proc:none      median %d ms over %d rounds %s%n", a, rounds, without);
-        System.out.printf(Locale.ROOT, "javac + sj-processor  median %d ms over %d rounds %s%n", b, rounds, with);
-        System.out.printf(Locale.ROOT, "processor overhead    %+.1f %%%n", 100.0 * (b - a) / a);
+        System.out.printf(Locale.ROOT, "javac -proc:none          median %d ms over %d rounds %s%n", a, rounds, without);
+        System.out.printf(Locale.ROOT, "javac + no-op processor   median %d ms over %d rounds %s%n", n, rounds, noop);
+        System.out.printf(Locale.ROOT, "javac + sj-processor      median %d ms over %d rounds %s%n", b, rounds, with);
+        System.out.printf(Locale.ROOT, "sj-processor vs -proc:none %+.1f %%, vs a no-op processor %+.1f %%%n",
+                100.0 * (b - a) / a, 100.0 * (b - n) / n);
     }
 
-    private static long compile(JavaCompiler javac, List<Path> files, String classPath, boolean processor)
+    /** A processor that claims the same annotations and does nothing: the cost of annotation processing itself. */
+    @javax.annotation.processing.SupportedAnnotationTypes("org.sessionj.api.*")
+    public static final class NoOpProcessor extends javax.annotation.processing.AbstractProcessor {
+        @Override
+        public javax.lang.model.SourceVersion getSupportedSourceVersion() {
+            return javax.lang.model.SourceVersion.latestSupported();
+        }
+
+        @Override
+        public boolean process(java.util.Set<? extends javax.lang.model.element.TypeElement> annotations,
+                javax.annotation.processing.RoundEnvironment round) {
+            return true;
+        }
+    }
+
+    private static long compile(JavaCompiler javac, List<Path> files, String classPath, String processor)
             throws IOException {
         Path out = Files.createTempDirectory("sj-classes");
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
@@ -81,15 +102,18 @@ public final class CompileTimeMeasurement {
                 StandardCharsets.UTF_8)) {
             List<String> options = new ArrayList<>(Arrays.asList("-d", out.toString(), "-cp", classPath,
                     "--release", "21"));
-            if (processor) {
-                options.addAll(List.of("-processorpath", classPath, "-processor", SessionProcessor.class.getName()));
+            if (processor != null) {
+                options.addAll(List.of("-processorpath", classPath, "-processor", processor));
             } else {
                 options.add("-proc:none");
             }
-            long start = System.nanoTime();
+            // CPU time of this thread (javac compiles in the calling thread): robust against other load
+            // on a shared machine, unlike wall time.
+            java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+            long start = threads.getCurrentThreadCpuTime();
             boolean ok = javac.getTask(null, manager, diagnostics, options, null,
                     manager.getJavaFileObjectsFromPaths(files)).call();
-            long millis = (System.nanoTime() - start) / 1_000_000;
+            long millis = (threads.getCurrentThreadCpuTime() - start) / 1_000_000;
             if (!ok || !diagnostics.getDiagnostics().isEmpty()) {
                 throw new IllegalStateException("compilation reported " + diagnostics.getDiagnostics().size()
                         + " diagnostics, first: " + diagnostics.getDiagnostics().get(0));

@@ -4,19 +4,16 @@ import javax.lang.model.element.Element;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.Elements;
-import javax.lang.model.util.Types;
 
 /** The session API types as javac sees them, and which of their uses are session operations. */
 final class SessionApi {
-    private final Types types;
     private final TypeElement socket;
     private final TypeElement service;
     private final TypeElement serverSocket;
     private final TypeElement multicast;
     private final TypeElement session;
 
-    SessionApi(Elements elements, Types types) {
-        this.types = types;
+    SessionApi(Elements elements) {
         this.socket = elements.getTypeElement("org.sessionj.api.SJSocket");
         this.service = elements.getTypeElement("org.sessionj.api.SJService");
         this.serverSocket = elements.getTypeElement("org.sessionj.api.SJServerSocket");
@@ -41,12 +38,6 @@ final class SessionApi {
         return type != null && isSame(type, serverSocket);
     }
 
-    /** Whether {@code type} is SJSocket or a subtype (a socket implementation). */
-    boolean isSocketLike(TypeMirror type) {
-        return type != null && type.getKind().isPrimitive() == false && types.isAssignable(types.erasure(type),
-                socket.asType()) && !type.getKind().equals(javax.lang.model.type.TypeKind.NULL);
-    }
-
     boolean isSocketClass(Element owner) {
         return socket.equals(owner);
     }
@@ -67,7 +58,7 @@ final class SessionApi {
         return session;
     }
 
-    private boolean isSame(TypeMirror type, TypeElement element) {
-        return types.isSameType(types.erasure(type), types.erasure(element.asType()));
+    private static boolean isSame(TypeMirror type, TypeElement element) {
+        return type instanceof javax.lang.model.type.DeclaredType declared && declared.asElement().equals(element);
     }
 }

@@ -36,7 +36,7 @@ public final class SessionChecker implements TaskListener {
         this.environment = environment;
         this.trees = trees;
         this.registry = registry;
-        this.api = new SessionApi(environment.getElementUtils(), environment.getTypeUtils());
+        this.api = new SessionApi(environment.getElementUtils());
     }
 
     @Override
@@ -49,8 +49,14 @@ public final class SessionChecker implements TaskListener {
         if (type == null || unit == null) {
             return;
         }
-        TreePath path = trees.getPath(type);
-        if (path == null || !(path.getLeaf() instanceof ClassTree classTree) || !done.add(classTree)) {
+        ClassTree classTree = trees.getTree(type);
+        if (classTree == null || !done.add(classTree)) {
+            return;
+        }
+        // ANALYZE reports top-level classes, which are direct children of their compilation unit.
+        TreePath path = unit.getTypeDecls().contains(classTree)
+                ? new TreePath(new TreePath(unit), classTree) : trees.getPath(type);
+        if (path == null) {
             return;
         }
         Reporter reporter = new Reporter(trees, unit);

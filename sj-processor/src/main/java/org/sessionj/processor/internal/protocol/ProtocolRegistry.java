@@ -171,7 +171,7 @@ public final class ProtocolRegistry {
     }
 
     private ProtocolDefinition compute(TypeElement type, String binaryName) {
-        if (trees.getPath(type) == null) {
+        if (trees.getTree(type) == null) {
             Optional<SessionType> descriptor = readDescriptor(binaryName);
             if (descriptor.isPresent()) {
                 return new ProtocolDefinition.Valid(binaryName, descriptor.get(), descriptor.get());

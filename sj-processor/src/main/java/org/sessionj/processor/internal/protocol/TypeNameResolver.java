@@ -5,7 +5,9 @@ import com.sun.source.tree.ImportTree;
 import com.sun.source.util.TreePath;
 import com.sun.source.util.Trees;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
@@ -22,6 +24,9 @@ import javax.lang.model.util.Elements;
 public final class TypeNameResolver {
     private final Elements elements;
     private final Trees trees;
+    private final Map<PackageElement, Map<String, TypeElement>> packageMembers = new HashMap<>();
+    private final Map<TypeElement, Map<String, TypeElement>> memberTypes = new HashMap<>();
+    private final Map<Element, Optional<CompilationUnitTree>> units = new HashMap<>();
 
     public TypeNameResolver(Elements elements, Trees trees) {
         this.elements = elements;
@@ -77,32 +82,48 @@ public final class TypeNameResolver {
                 }
             }
         }
+        // Package members are listed once per package: probing elements.getTypeElement with names
+        // that do not exist makes javac search the class path every time.
         PackageElement pkg = elements.getPackageOf(scope);
-        String prefix = pkg.isUnnamed() ? "" : pkg.getQualifiedName() + ".";
-        TypeElement samePackage = elements.getTypeElement(prefix + simple);
+        TypeElement samePackage = packageMembers(pkg).get(simple);
         if (samePackage != null) {
             return samePackage;
         }
         for (String container : onDemand) {
-            TypeElement type = elements.getTypeElement(container + "." + simple);
+            PackageElement importedPackage = elements.getPackageElement(container);
+            TypeElement type = importedPackage != null ? packageMembers(importedPackage).get(simple)
+                    : onDemandMember(container, simple);
             if (type != null) {
                 return type;
             }
         }
-        TypeElement lang = elements.getTypeElement("java.lang." + simple);
-        if (lang != null) {
-            return lang;
-        }
-        return null;
+        PackageElement lang = elements.getPackageElement("java.lang");
+        return lang == null ? null : packageMembers(lang).get(simple);
+    }
+
+    private TypeElement onDemandMember(String container, String simple) {
+        TypeElement owner = elements.getTypeElement(container);
+        return owner == null ? null : memberType(owner, simple);
+    }
+
+    private Map<String, TypeElement> packageMembers(PackageElement pkg) {
+        return packageMembers.computeIfAbsent(pkg, p -> {
+            Map<String, TypeElement> members = new HashMap<>();
+            for (TypeElement type : ElementFilter.typesIn(p.getEnclosedElements())) {
+                members.put(type.getSimpleName().toString(), type);
+            }
+            return members;
+        });
     }
 
     private TypeElement memberType(TypeElement owner, String simple) {
-        for (TypeElement member : ElementFilter.typesIn(elements.getAllMembers(owner))) {
-            if (member.getSimpleName().contentEquals(simple)) {
-                return member;
+        return memberTypes.computeIfAbsent(owner, o -> {
+            Map<String, TypeElement> members = new HashMap<>();
+            for (TypeElement member : ElementFilter.typesIn(elements.getAllMembers(o))) {
+                members.putIfAbsent(member.getSimpleName().toString(), member);
             }
-        }
-        return null;
+            return members;
+        }).get(simple);
     }
 
     private CompilationUnitTree compilationUnit(Element scope) {
@@ -111,7 +132,9 @@ public final class TypeNameResolver {
                 && top.getEnclosingElement().getKind() != ElementKind.MODULE) {
             top = top.getEnclosingElement();
         }
-        TreePath path = trees.getPath(top);
-        return path == null ? null : path.getCompilationUnit();
+        return units.computeIfAbsent(top, t -> {
+            TreePath path = trees.getPath(t);
+            return Optional.ofNullable(path == null ? null : path.getCompilationUnit());
+        }).orElse(null);
     }
 }
