@@ -172,4 +172,20 @@ class LinearityTest {
                 }
                 """, PROTOCOLS);
     }
+
+    @Test
+    void socketsFromACollectionCannotBeChecked() {
+        assertRejected("SJ010", 5, msg("session 's'", "sockets taken from an array or collection cannot be checked"),
+                """
+                package demo;
+                import org.sessionj.api.*;
+                class Many {
+                    void run(java.util.List<SJSocket> sockets) {
+                        for (SJSocket s : sockets) {
+                            s.send(1);
+                        }
+                    }
+                }
+                """);
+    }
 }

@@ -1367,6 +1367,13 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         FlowState<Element> entry = state;
         Frame frame = pushFrame(tree, true, false);
         scan(tree.getVariable(), null);
+        Element loopVariable = trees.getElement(pathOf(tree.getVariable()));
+        if (loopVariable != null && infos.containsKey(loopVariable) && infos.get(loopVariable).kind() == Kind.SOCKET) {
+            reporter.error(tree.getVariable(), Diagnostic.UNTYPED_SESSION, "session '" + loopVariable.getSimpleName()
+                    + "'", "sockets taken from an array or collection cannot be checked; keep each session in its "
+                    + "own variable (multicast: SJ.send(x, s1, s2))");
+            set(loopVariable, VarState.FAILED);
+        }
         scan(tree.getStatement(), null);
         FlowState<Element> backEdge = join(state, frame.continues, tree, "the paths to the next iteration");
         frames.pop();
