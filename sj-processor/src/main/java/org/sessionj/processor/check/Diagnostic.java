@@ -63,7 +63,20 @@ public enum Diagnostic {
     DELEGATION_MISMATCH("SJ034", "delegated session has the wrong type",
             "session '%s': expected %s but the delegated session '%s' is at %s"),
     SESSION_METHOD_MISMATCH("SJ035", "session method type does not match",
-            "session '%s': %s needs the session at %s but it is at %s");
+            "session '%s': %s needs the session at %s but it is at %s"),
+
+    // @NoAlias ownership.
+    NOT_UNIQUE("SJ040", "@NoAlias variable given a shared value",
+            "@NoAlias '%s' may only hold a unique value (a new object or array, a received message, a @NoAlias "
+                    + "method result or another @NoAlias variable, which is moved), found '%s'"),
+    MOVED_VALUE_USED("SJ041", "@NoAlias value used after it was moved",
+            "@NoAlias '%s' is used after its value was moved %s; assign it a new value first"),
+    PASS_NOT_UNIQUE("SJ042", "pass of a value that is not @NoAlias",
+            "session '%s': pass() hands over ownership, so its argument must be a @NoAlias variable or a new "
+                    + "object, found '%s'; use send() to send a copy"),
+    NOALIAS_FIELD_READ("SJ043", "@NoAlias field read as a whole",
+            "@NoAlias field '%s' can only be read through (%s[i], %s.f, %s.m()) or assigned; its value cannot be "
+                    + "copied out");
 
     private final String code;
     private final String title;

@@ -94,7 +94,9 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
     private final Reporter reporter;
     private final ProcessingEnvironment environment;
 
-    private enum Kind { SOCKET, ENDPOINT }
+    private enum Kind { SOCKET, ENDPOINT, NOALIAS }
+
+    private static final String NO_ALIAS = "org.sessionj.api.NoAlias";
 
     private record VarInfo(String name, Kind kind, int handlerDepth, Tree declaration) {
     }
@@ -135,6 +137,7 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
     private FlowState<Element> state = FlowState.empty();
     private String pendingLabel;
     private String unitName = "its body";
+    private ExecutableElement unitMethod;
 
     private final Map<Element, VarState> capturedEndpoints;
 
@@ -162,6 +165,7 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         Tree leaf = unit.getLeaf();
         if (leaf instanceof MethodTree method) {
             unitName = "method '" + method.getName() + "'";
+            unitMethod = trees.getElement(unit) instanceof ExecutableElement executable ? executable : null;
             for (VariableTree parameter : method.getParameters()) {
                 declareParameter(new TreePath(unit, parameter));
             }
@@ -200,7 +204,54 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
             declare(var, Kind.SOCKET, tree, initial);
         } else if (api.isService(type) || api.isServerSocket(type)) {
             declare(var, Kind.ENDPOINT, tree, VarState.Endpoint.unknown());
+        } else if (isNoAlias(var)) {
+            declare(var, Kind.NOALIAS, tree, VarState.OWNED);
         }
+    }
+
+    /** Whether a variable, field or method is declared {@code @NoAlias}. */
+    private static boolean isNoAlias(Element element) {
+        if (element == null) {
+            return false;
+        }
+        for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
+            if (((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName().contentEquals(NO_ALIAS)) {
+                return true;
+            }
+        }
+        TypeMirror type = element instanceof ExecutableElement method ? method.getReturnType() : element.asType();
+        for (AnnotationMirror mirror : type.getAnnotationMirrors()) {
+            if (((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName().contentEquals(NO_ALIAS)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether {@code expression} yields a value nobody else references: a new object or array, null, a
+     * received message, a {@code @NoAlias} method result, or a {@code @NoAlias} variable (moved by the use).
+     */
+    private boolean unique(ExpressionTree expression) {
+        ExpressionTree stripped = strip(expression);
+        return switch (stripped) {
+            case NewClassTree creation -> creation.getClassBody() == null;
+            case NewArrayTree array -> true;
+            case LiteralTree literal -> literal.getValue() == null;
+            case TypeCastTree cast -> unique(cast.getExpression());
+            case ConditionalExpressionTree conditional ->
+                    unique(conditional.getTrueExpression()) && unique(conditional.getFalseExpression());
+            case IdentifierTree identifier -> {
+                VarInfo info = infos.get(elementOf(identifier));
+                yield info != null && info.kind() == Kind.NOALIAS;
+            }
+            case MethodInvocationTree call -> {
+                Element method = elementOf(call);
+                yield method != null && (isNoAlias(method) || api.isSocketClass(method.getEnclosingElement())
+                        && method.getSimpleName().toString().startsWith("receive"));
+            }
+            default -> false;
+        };
     }
 
     private void declare(Element var, Kind kind, Tree declaration, VarState initial) {
@@ -302,6 +353,10 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         if (left instanceof VarState.Endpoint || right instanceof VarState.Endpoint) {
             return VarState.Endpoint.unknown();
         }
+        if (infos.containsKey(var) && infos.get(var).kind() == Kind.NOALIAS) {
+            // Moved on some path: any later use is an error, reported where it happens.
+            return left instanceof VarState.Moved ? left : right;
+        }
         if (left instanceof VarState.Moved moved && (right instanceof VarState.Moved
                 || right instanceof VarState.Live live && live.complete())) {
             return moved;
@@ -321,6 +376,7 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
             case VarState.Failed failed -> "unknown";
             case VarState.Unassigned unassigned -> "unassigned";
             case VarState.Endpoint endpoint -> "a service";
+            case VarState.Owned owned -> "owned";
         };
     }
 
@@ -387,6 +443,20 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
             declare(var, Kind.ENDPOINT, tree, initial);
             return null;
         }
+        if (isNoAlias(var)) {
+            VarState initial = VarState.UNASSIGNED;
+            if (tree.getInitializer() != null) {
+                boolean unique = unique(tree.getInitializer());
+                scan(tree.getInitializer(), null);
+                if (!unique && state != null) {
+                    reporter.error(tree.getInitializer(), Diagnostic.NOT_UNIQUE, var.getSimpleName(),
+                            tree.getInitializer());
+                }
+                initial = unique ? VarState.OWNED : VarState.FAILED;
+            }
+            declare(var, Kind.NOALIAS, tree, initial);
+            return null;
+        }
         return super.visitVariable(tree, unused);
     }
 
@@ -413,6 +483,23 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
             set(var, next);
             return null;
         }
+        Element field = var == null && target instanceof MemberSelectTree ? elementOf(target) : var;
+        if ((info != null && info.kind() == Kind.NOALIAS) || (field != null && field.getKind() == ElementKind.FIELD
+                && isNoAlias(field))) {
+            boolean unique = unique(tree.getExpression());
+            if (target instanceof MemberSelectTree select) {
+                scan(select.getExpression(), null);
+            }
+            scan(tree.getExpression(), null);
+            if (!unique && state != null) {
+                reporter.error(tree.getExpression(), Diagnostic.NOT_UNIQUE,
+                        (info != null ? info.name() : field.getSimpleName()), tree.getExpression());
+            }
+            if (info != null) {
+                set(var, unique ? VarState.OWNED : VarState.FAILED);
+            }
+            return null;
+        }
         return super.visitAssignment(tree, unused);
     }
 
@@ -420,6 +507,15 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
     public Void visitIdentifier(IdentifierTree tree, Void unused) {
         Element var = elementOf(tree);
         VarInfo info = var == null ? null : infos.get(var);
+        if (info != null && info.kind() == Kind.NOALIAS) {
+            useNoAlias(var, tree, getCurrentPath());
+            return null;
+        }
+        if (var != null && var.getKind() == ElementKind.FIELD && isNoAlias(var) && moveContext(getCurrentPath()) != null) {
+            String field = var.getSimpleName().toString();
+            reporter.error(tree, Diagnostic.NOALIAS_FIELD_READ, field, field, field, field);
+            return null;
+        }
         if (info == null || info.kind() != Kind.SOCKET || !(state.get(var) instanceof VarState.Live
                 || state.get(var) instanceof VarState.Moved)) {
             return null;
@@ -458,6 +554,47 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         }
         fail(var);
         return null;
+    }
+
+    /**
+     * How a whole-value use at {@code path} moves the value (e.g. "into a call of 'f'"), or null when it
+     * only reads through it ({@code x[i]}, {@code x.f}, {@code x.m()}, comparisons, ...).
+     */
+    private static String moveContext(TreePath path) {
+        TreePath parentPath = path.getParentPath();
+        Tree innermost = path.getLeaf();
+        while (parentPath.getLeaf() instanceof ParenthesizedTree || parentPath.getLeaf() instanceof TypeCastTree
+                || parentPath.getLeaf() instanceof ConditionalExpressionTree conditional
+                        && conditional.getCondition() != innermost) {
+            innermost = parentPath.getLeaf();
+            parentPath = parentPath.getParentPath();
+        }
+        Tree child = innermost;
+        return switch (parentPath.getLeaf()) {
+            case VariableTree variable -> "into '" + variable.getName() + "'";
+            case AssignmentTree assignment when assignment.getExpression() == child ->
+                    "into '" + assignment.getVariable() + "'";
+            case MethodInvocationTree call when call.getArguments().contains(child) ->
+                    "into a call of '" + calleeName(call) + "'";
+            case NewClassTree creation when creation.getArguments().contains(child) -> "into a constructor call";
+            case ReturnTree ret -> "by a return";
+            case NewArrayTree array -> "into an array";
+            case LambdaExpressionTree lambda -> "out of a lambda";
+            default -> null;
+        };
+    }
+
+    private void useNoAlias(Element var, Tree at, TreePath path) {
+        VarState value = state.get(var);
+        if (value instanceof VarState.Moved moved) {
+            reporter.error(at, Diagnostic.MOVED_VALUE_USED, name(var), moved.how());
+            fail(var);
+            return;
+        }
+        String move = moveContext(path);
+        if (move != null && value instanceof VarState.Owned) {
+            set(var, new VarState.Moved(move + " on line " + line(at)));
+        }
     }
 
     private static String calleeName(MethodInvocationTree call) {
@@ -676,7 +813,11 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
                     && sessionParameter(parameter, null).annotated()) {
                 sessionMethodCall(socket, method, parameter, argument);
             } else {
+                boolean unique = parameter == null || !isNoAlias(parameter) || unique(argument);
                 scan(argument, null);
+                if (!unique && state != null) {
+                    reporter.error(argument, Diagnostic.NOT_UNIQUE, parameter.getSimpleName(), argument);
+                }
             }
         }
         return null;
@@ -701,6 +842,11 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
             case "send", "pass" -> {
                 ExpressionTree argument = call.getArguments().get(0);
                 boolean delegation = trackedSocket(argument) != null;
+                if (operation.equals("pass") && !delegation && !unique(argument) && state != null
+                        && !(state.get(var) instanceof VarState.Failed)) {
+                    reporter.error(argument, Diagnostic.PASS_NOT_UNIQUE, name, argument);
+                    fail(var);
+                }
                 if (!delegation) {
                     scan(argument, null);
                 }
@@ -1241,6 +1387,14 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
                 if (info != null && info.kind() == Kind.ENDPOINT && state != null && state.get(var) != null) {
                     capturedEndpoints.putIfAbsent(var, state.get(var));
                 }
+                if (info != null && info.kind() == Kind.NOALIAS && state != null) {
+                    if (state.get(var) instanceof VarState.Moved moved) {
+                        reporter.error(identifier, Diagnostic.MOVED_VALUE_USED, info.name(), moved.how());
+                        fail(var);
+                    } else if (state.get(var) instanceof VarState.Owned) {
+                        set(var, new VarState.Moved("into " + what + " on line " + line(identifier)));
+                    }
+                }
                 if (info != null && info.kind() == Kind.SOCKET && state != null
                         && !(state.get(var) instanceof VarState.Failed)) {
                     reporter.error(identifier, Diagnostic.CAPTURE, info.name(), what);
@@ -1364,6 +1518,14 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         scan(tree.getExpression(), null);
         Scope scope = pushScope();
         pendingLabel = label;
+        widenOwnership(() -> enhancedForPass(tree, true));
+        enhancedForPass(tree, false);
+        exitScope(scope, null, "at the end of its scope");
+        scopes.pop();
+        return null;
+    }
+
+    private FlowState<Element> enhancedForPass(EnhancedForLoopTree tree, boolean probe) {
         FlowState<Element> entry = state;
         Frame frame = pushFrame(tree, true, false);
         scan(tree.getVariable(), null);
@@ -1377,16 +1539,54 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         scan(tree.getStatement(), null);
         FlowState<Element> backEdge = join(state, frame.continues, tree, "the paths to the next iteration");
         frames.pop();
+        if (probe) {
+            return backEdge;
+        }
         Set<Element> changed = backEdge == null ? Set.of() : checkInvariant(entry, backEdge, tree, Set.of());
         state = join(entry, frame.breaks, tree, "the exits of this loop");
         changed.forEach(this::fail);
-        exitScope(scope, null, "at the end of its scope");
-        scopes.pop();
-        return null;
+        return backEdge;
     }
 
     private void plainLoop(Tree loop, ExpressionTree condition, StatementTree body,
             List<? extends StatementTree> updates, boolean doWhile) {
+        widenOwnership(() -> plainLoopPass(loop, condition, body, updates, doWhile, true));
+        plainLoopPass(loop, condition, body, updates, doWhile, false);
+    }
+
+    /**
+     * Before a loop is checked, runs {@code probe} (one silent pass over the loop from the current
+     * state, returning the state at its back edge) to find the {@code @NoAlias} values the body may
+     * have moved by the next iteration, and marks them moved at the loop entry: a use in the next
+     * iteration before reassignment is then reported where it happens.
+     */
+    private void widenOwnership(java.util.function.Supplier<FlowState<Element>> probe) {
+        FlowState<Element> entry = state;
+        if (entry == null || entry.variables().stream().noneMatch(v -> entry.get(v) instanceof VarState.Owned)) {
+            return;
+        }
+        String label = pendingLabel;
+        FlowState<Element> backEdge;
+        reporter.silence();
+        try {
+            backEdge = probe.get();
+        } finally {
+            reporter.speak();
+        }
+        pendingLabel = label;
+        FlowState<Element> widened = entry;
+        if (backEdge != null) {
+            for (Element var : entry.variables()) {
+                if (entry.get(var) instanceof VarState.Owned && backEdge.get(var) instanceof VarState.Moved moved) {
+                    widened = widened.with(var, new VarState.Moved(moved.how() + " (in an earlier iteration)"));
+                }
+            }
+        }
+        state = widened;
+    }
+
+    private FlowState<Element> plainLoopPass(Tree loop, ExpressionTree condition, StatementTree body,
+            List<? extends StatementTree> updates, boolean doWhile, boolean probe) {
         FlowState<Element> entry = state;
         Frame frame = pushFrame(loop, true, false);
         boolean alwaysTrue = condition == null || strip(condition) instanceof LiteralTree literal
@@ -1408,10 +1608,14 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         }
         FlowState<Element> backEdge = state;
         frames.pop();
+        if (probe) {
+            return backEdge;
+        }
         Set<Element> changed = backEdge == null || entry == null ? Set.of()
                 : checkInvariant(entry, backEdge, loop, Set.of());
         state = join(conditionExit, frame.breaks, loop, "the exits of this loop");
         changed.forEach(this::fail);
+        return backEdge;
     }
 
     /** Reports every variable whose state at the back edge differs from the loop entry; returns them. */
@@ -1421,6 +1625,9 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         for (Element var : entry.variables()) {
             VarState before = entry.get(var);
             VarState after = backEdge.get(var);
+            if (infos.containsKey(var) && infos.get(var).kind() == Kind.NOALIAS) {
+                continue; // ownership is widened before the loop (see widen) and checked at each use
+            }
             if (after instanceof VarState.Failed && !(before instanceof VarState.Failed) && !exempt.contains(var)) {
                 changed.add(var); // reported inside the body: keep it failed after the loop too
                 continue;
@@ -1491,11 +1698,17 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
     }
 
     private void sessionLoop(WhileLoopTree loop, IterationCondition condition, StatementTree body) {
+        widenOwnership(() -> sessionLoopPass(loop, condition, body, true));
+        sessionLoopPass(loop, condition, body, false);
+    }
+
+    private FlowState<Element> sessionLoopPass(WhileLoopTree loop, IterationCondition condition, StatementTree body,
+            boolean probe) {
         if (condition.operand() != null) {
             scan(condition.operand(), null);
         }
         if (state == null) {
-            return;
+            return null;
         }
         Frame frame = pushFrame(loop, true, false);
         Map<Element, SessionType> after = new LinkedHashMap<>();
@@ -1527,6 +1740,9 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         scan(body, null);
         FlowState<Element> backEdge = join(state, frame.continues, loop, "the paths to the next iteration");
         frames.pop();
+        if (probe) {
+            return backEdge;
+        }
         Set<Element> broken = new LinkedHashSet<>();
         if (backEdge != null) {
             for (Element var : frame.controlled) {
@@ -1551,6 +1767,7 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         }
         state = join(exit, frame.breaks, loop, "the exits of this loop");
         broken.forEach(this::fail);
+        return backEdge;
     }
 
     // ------------------------------------------------------------------ switch
@@ -1744,6 +1961,11 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
 
     @Override
     public Void visitReturn(ReturnTree tree, Void unused) {
+        if (tree.getExpression() != null && unitMethod != null && isNoAlias(unitMethod)
+                && !unique(tree.getExpression()) && state != null) {
+            reporter.error(tree.getExpression(), Diagnostic.NOT_UNIQUE, unitMethod.getSimpleName() + "()'s result",
+                    tree.getExpression());
+        }
         scan(tree.getExpression(), null);
         if (state == null) {
             return null;

@@ -15,7 +15,21 @@ final class Reporter {
         this.unit = unit;
     }
 
+    private int silent;
+
+    /** Suppresses reports until {@link #speak()}: used for the first, state-finding pass over a loop. */
+    void silence() {
+        silent++;
+    }
+
+    void speak() {
+        silent--;
+    }
+
     void error(Tree at, Diagnostic diagnostic, Object... args) {
+        if (silent > 0) {
+            return;
+        }
         trees.printMessage(Kind.ERROR, diagnostic.format(args), at, unit);
     }
 

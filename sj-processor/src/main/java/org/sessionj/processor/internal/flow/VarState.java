@@ -31,6 +31,10 @@ public sealed interface VarState {
     record Moved(String how) implements VarState {
     }
 
+    /** A {@code @NoAlias} variable that holds the only reference to its value. */
+    record Owned() implements VarState {
+    }
+
     /** An error was already reported for this variable: stop checking it (no cascades). */
     record Failed() implements VarState {
     }
@@ -48,6 +52,8 @@ public sealed interface VarState {
 
     /** Shared instance of {@link Failed}. */
     VarState FAILED = new Failed();
+    /** Shared instance of {@link Owned}. */
+    VarState OWNED = new Owned();
     /** Shared instance of {@link Unassigned}. */
     VarState UNASSIGNED = new Unassigned();
 }
