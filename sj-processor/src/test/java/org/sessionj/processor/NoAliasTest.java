@@ -157,4 +157,20 @@ class NoAliasTest {
                             }
                 """), PROTOCOLS);
     }
+
+    @Test
+    void jacobiGhostPointUsedAfterPass() {
+        assertRejected("SJ041", 29, msg("@NoAlias 'ghost1' is used after its value was moved into a call of 'pass'"),
+                PaperProgramsTest.mutant("JacobiFig5",
+                        "                mw2.pass(ghost2);                               //     similarly for mw2 (elided in the paper)",
+                        "                mw2.pass(ghost2); ghost1[0] = 0;"));
+    }
+
+    @Test
+    void nBodyCurrentUsedAfterForwarding() {
+        assertRejected("SJ041", 42, msg("@NoAlias 'current' is used after its value was moved into a call of 'pass'"),
+                PaperProgramsTest.mutant("NBodyWorker",
+                        "                        s_r.pass(current);                     // (ii) Forward the current data set (current becomes dead).",
+                        "                        s_r.pass(current); current[0] = null;"));
+    }
 }
