@@ -173,4 +173,17 @@ class NoAliasTest {
                         "                        s_r.pass(current);                     // (ii) Forward the current data set (current becomes dead).",
                         "                        s_r.pass(current); current[0] = null;"));
     }
+
+    @Test
+    void movedInATryBlockIsMovedInItsCatchBlocks() {
+        assertRejected("SJ041", 12, msg("@NoAlias 'x' is used after its value was moved in the try block starting on "
+                + "line 8"), program("", """
+                            try {
+                                consume(x);
+                                x = new double[1];
+                            } catch (RuntimeException e) {
+                                x[0] = 1;
+                            }
+                """ + EXCHANGE), PROTOCOLS);
+    }
 }

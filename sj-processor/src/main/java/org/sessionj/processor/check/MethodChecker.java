@@ -134,6 +134,8 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
     private final Deque<Scope> scopes = new ArrayDeque<>();
     private final Deque<Frame> frames = new ArrayDeque<>();
     private final Deque<String> handlers = new ArrayDeque<>();
+    /** For each enclosing try block, the @NoAlias variables moved anywhere inside it. */
+    private final Deque<Set<Element>> movedInTry = new ArrayDeque<>();
     private FlowState<Element> state = FlowState.empty();
     private String pendingLabel;
     private String unitName = "its body";
@@ -594,6 +596,7 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         String move = moveContext(path);
         if (move != null && value instanceof VarState.Owned) {
             set(var, new VarState.Moved(move + " on line " + line(at)));
+            movedInTry.forEach(moved -> moved.add(var));
         }
     }
 
@@ -2012,7 +2015,13 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
             }
         }
         FlowState<Element> tryEntry = state;
-        scan(tree.getBlock(), null);
+        Set<Element> moved = new LinkedHashSet<>();
+        movedInTry.push(moved);
+        try {
+            scan(tree.getBlock(), null);
+        } finally {
+            movedInTry.pop();
+        }
         if (state != null) {
             for (Element var : resources.vars) {
                 checkComplete(var, null, "at the end of its try-with-resources block");
@@ -2030,6 +2039,12 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         FlowState<Element> tryEnd = state;
         FlowState<Element> catchEntry = tryEntry == null ? null : catchEntry(tryEntry.without(resources.vars), tryEnd,
                 tree);
+        for (Element var : moved) {
+            if (catchEntry != null && catchEntry.get(var) instanceof VarState.Owned) {
+                catchEntry = catchEntry.with(var, new VarState.Moved("in the try block starting on line " + line(tree)
+                        + " (an exception may follow the move)"));
+            }
+        }
         FlowState<Element> afterAll = tryEnd;
         handlers.push("catch");
         for (CatchTree catchTree : tree.getCatches()) {
