@@ -85,6 +85,32 @@ class SessionTypePropertiesTest {
                 .contains("start -> s0;");
     }
 
+    @Property(tries = TRIES, seed = SEED)
+    void damagedTextFailsOnlyWithAPositionedSyntaxError(@ForAll("types") SessionType t, @ForAll long seed) {
+        String text = SessionTypes.print(t);
+        Random random = new Random(seed);
+        StringBuilder damaged = new StringBuilder(text);
+        String noise = "!?<>()[]{}*.,:#@^ /x1";
+        for (int edits = 1 + random.nextInt(3); edits > 0; edits--) {
+            int at = random.nextInt(damaged.length() + 1);
+            if (random.nextBoolean() && at < damaged.length()) {
+                damaged.deleteCharAt(at);
+            } else {
+                damaged.insert(at, noise.charAt(random.nextInt(noise.length())));
+            }
+        }
+        try {
+            SessionTypes.parse(damaged.toString());
+        } catch (ProtocolSyntaxException e) {
+            assertThat(e.offset()).isBetween(0, damaged.length());
+            assertThat(e.line()).isPositive();
+            assertThat(e.column()).isPositive();
+            assertThat(e.expected()).isNotBlank();
+            assertThat(e.found()).isNotBlank();
+            assertThat(e.getMessage()).contains("expected ").endsWith("^");
+        }
+    }
+
     private static boolean startsWith(SessionType t, Side side) {
         return !t.isEnd() && t.head() instanceof Action.Begin begin && begin.side() == side;
     }
