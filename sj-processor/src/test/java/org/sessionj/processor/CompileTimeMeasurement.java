@@ -22,7 +22,8 @@ import javax.tools.ToolProvider;
  * copy in its own package) with and without the processor, in one JVM, alternating, after warm-up,
  * and prints the medians of the compiling thread's CPU time. Not a test: run it by hand (see the processor's report for the command).
  *
- * <p>Usage: {@code CompileTimeMeasurement [copies] [rounds]}
+ * <p>Usage: {@code CompileTimeMeasurement [copies] [rounds] [source root ...]}: the source roots add
+ * ordinary (mostly session-free) Java files to the set, for a more realistic mix.
  */
 public final class CompileTimeMeasurement {
     private static final List<String> PROGRAMS = List.of("MonteCarloPi", "JacobiFig5", "Master", "NBodyWorker",
@@ -52,10 +53,19 @@ public final class CompileTimeMeasurement {
                 lines += text.lines().count();
             }
         }
+        for (int i = 2; i < args.length; i++) {
+            try (var walk = Files.walk(Path.of(args[i]))) {
+                for (Path file : walk.filter(f -> f.toString().endsWith(".java")
+                        && !f.getFileName().toString().equals("module-info.java")).toList()) {
+                    files.add(file);
+                    lines += Files.readAllLines(file).size();
+                }
+            }
+        }
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         String classPath = System.getProperty("java.class.path");
-        System.out.printf(Locale.ROOT, "%d files, %d lines (%d copies of the %d paper programs)%n", files.size(), lines,
-                copies, PROGRAMS.size());
+        System.out.printf(Locale.ROOT, "%d files, %d lines (%d copies of the %d paper programs, %d other roots)%n",
+                files.size(), lines, copies, PROGRAMS.size(), Math.max(0, args.length - 2));
         List<Long> without = new ArrayList<>();
         List<Long> noop = new ArrayList<>();
         List<Long> with = new ArrayList<>();

@@ -49,6 +49,9 @@ public final class SessionChecker implements TaskListener {
         if (type == null || unit == null) {
             return;
         }
+        if (!mentionsSessionApi(unit)) {
+            return;
+        }
         ClassTree classTree = trees.getTree(type);
         if (classTree == null || !done.add(classTree)) {
             return;
@@ -61,6 +64,26 @@ public final class SessionChecker implements TaskListener {
         }
         Reporter reporter = new Reporter(trees, unit);
         new UnitWalker(reporter).scan(path, null);
+    }
+
+    /**
+     * Whether the compilation unit can use the session API at all: it must name it, by an import or a
+     * qualified name, unless it is in one of the API's own packages. Most files of a module do not, and
+     * skipping them keeps the processor's cost proportional to the session code.
+     */
+    private final Map<CompilationUnitTree, Boolean> mentions = new java.util.WeakHashMap<>();
+
+    private boolean mentionsSessionApi(CompilationUnitTree unit) {
+        return mentions.computeIfAbsent(unit, u -> {
+            if (u.getPackageName() != null && u.getPackageName().toString().startsWith("org.sessionj")) {
+                return true;
+            }
+            try {
+                return u.getSourceFile().getCharContent(true).toString().contains("org.sessionj");
+            } catch (java.io.IOException e) {
+                return true;
+            }
+        });
     }
 
     /** Finds every body to analyse: methods, initializer blocks and lambdas, at any nesting. */

@@ -52,7 +52,11 @@ public final class FlowState<K> {
 
     /** This state without the given variables (they went out of scope). */
     public FlowState<K> without(Collection<K> gone) {
-        if (gone.stream().noneMatch(vars::containsKey)) {
+        boolean any = false;
+        for (K var : gone) {
+            any |= vars.containsKey(var);
+        }
+        if (!any) {
             return this;
         }
         Map<K, VarState> copy = new LinkedHashMap<>(vars);
