@@ -1,6 +1,5 @@
 package org.sessionj.processor.check;
 
-import com.sun.source.tree.AnnotationTree;
 import com.sun.source.tree.AssignmentTree;
 import com.sun.source.tree.BinaryTree;
 import com.sun.source.tree.BlockTree;
@@ -53,14 +52,12 @@ import java.util.Map;
 import java.util.Set;
 import javax.annotation.processing.ProcessingEnvironment;
 import javax.lang.model.element.AnnotationMirror;
-import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
-import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.Types;
@@ -148,8 +145,14 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
      *                          classes capture (they are effectively final, so one state each); shared
      *                          between the checkers of one class, filled by the enclosing body first
      */
+    private final SessionParameters sessionParameters;
+    private final MessageTypes messages;
+
     MethodChecker(ProcessingEnvironment environment, Trees trees, SessionApi api, ProtocolRegistry registry,
-            Reporter reporter, Map<Element, VarState> capturedEndpoints) {
+            Reporter reporter, Map<Element, VarState> capturedEndpoints, SessionParameters sessionParameters,
+            MessageTypes messages) {
+        this.sessionParameters = sessionParameters;
+        this.messages = messages;
         this.capturedEndpoints = capturedEndpoints;
         this.environment = environment;
         this.trees = trees;
@@ -194,7 +197,7 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         }
         TypeMirror type = var.asType();
         if (api.isSocket(type)) {
-            SessionParameter parameter = sessionParameter((VariableElement) var, tree);
+            SessionParameters.SessionParameter parameter = sessionParameters.of((VariableElement) var, tree, reporter);
             VarState initial;
             if (!parameter.annotated()) {
                 reporter.error(tree, Diagnostic.UNTYPED_SESSION, "session parameter '" + var.getSimpleName() + "'",
@@ -813,7 +816,7 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
             Element socket = trackedSocket(argument);
             VariableElement parameter = i < parameters.size() ? parameters.get(i) : null;
             if (socket != null && parameter != null && api.isSocket(parameter.asType())
-                    && sessionParameter(parameter, null).annotated()) {
+                    && sessionParameters.of(parameter, null, reporter).annotated()) {
                 sessionMethodCall(socket, method, parameter, argument);
             } else {
                 boolean unique = parameter == null || !isNoAlias(parameter) || unique(argument);
@@ -974,8 +977,8 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
                 set(delegated, new VarState.Moved("delegated on line " + line(call)));
             }
             case Payload.JavaType javaType -> {
-                TypeMirror wanted = mirror(javaType);
-                if (delegated != null || (wanted != null && !sendCompatible(argumentType, wanted))) {
+                TypeMirror wanted = messages.mirror(javaType);
+                if (delegated != null || (wanted != null && !messages.sendCompatible(argumentType, wanted))) {
                     reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText, found);
                     fail(var);
                     return;
@@ -989,25 +992,13 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         return left.equals(right) || TypeModel.unfold(left).equals(TypeModel.unfold(right));
     }
 
-    private boolean sendCompatible(TypeMirror argument, TypeMirror wanted) {
-        if (argument == null || argument.getKind() == TypeKind.NULL) {
-            return !wanted.getKind().isPrimitive();
-        }
-        if (wanted.getKind().isPrimitive()) {
-            // The primitive overload decides what goes on the wire: no silent widening.
-            return types.isSameType(argument, wanted)
-                    || types.isSameType(argument, types.boxedClass((javax.lang.model.type.PrimitiveType) wanted).asType());
-        }
-        return types.isAssignable(argument, wanted);
-    }
-
     private void receiveValue(Element var, MethodInvocationTree call) {
         VarState.Live live = usable(var, call);
         if (live == null) {
             return;
         }
         String name = name(var);
-        TypeMirror target = receiveTarget(getCurrentPath());
+        TypeMirror target = messages.receiveTarget(getCurrentPath());
         String found = "receives ?(" + target + ")";
         SessionType unfolded = TypeModel.unfold(live.remaining());
         if (unfolded.isEnd() || !(unfolded.head() instanceof Action.Receive expectedReceive)) {
@@ -1016,7 +1007,7 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
             return;
         }
         if (expectedReceive.payload() instanceof Payload.JavaType javaType) {
-            TypeMirror payload = mirror(javaType);
+            TypeMirror payload = messages.mirror(javaType);
             if (payload != null && target != null && !types.isAssignable(payload, target)) {
                 reporter.error(call, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedReceive), found);
                 fail(var);
@@ -1048,7 +1039,7 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
             return;
         }
         TypeMirror primitive = types.getPrimitiveType(kind);
-        TypeMirror payload = expectedReceive.payload() instanceof Payload.JavaType javaType ? mirror(javaType) : null;
+        TypeMirror payload = expectedReceive.payload() instanceof Payload.JavaType javaType ? messages.mirror(javaType) : null;
         boolean matches = payload != null && (types.isSameType(payload, primitive)
                 || types.isSameType(payload, types.boxedClass(types.getPrimitiveType(kind)).asType()));
         if (!matches && !(payload == null && expectedReceive.payload() instanceof Payload.JavaType)) {
@@ -1175,140 +1166,7 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         return sockets;
     }
 
-    private TypeMirror receiveTarget(TreePath invocation) {
-        TreePath parentPath = invocation.getParentPath();
-        Tree child = invocation.getLeaf();
-        while (parentPath.getLeaf() instanceof ParenthesizedTree) {
-            child = parentPath.getLeaf();
-            parentPath = parentPath.getParentPath();
-        }
-        Tree parent = parentPath.getLeaf();
-        if (parent instanceof VariableTree) {
-            Element variable = trees.getElement(parentPath);
-            if (variable != null) {
-                return variable.asType();
-            }
-        }
-        if (parent instanceof AssignmentTree assignment && assignment.getExpression() == child) {
-            return trees.getTypeMirror(new TreePath(parentPath, assignment.getVariable()));
-        }
-        if (parent instanceof TypeCastTree cast) {
-            return trees.getTypeMirror(new TreePath(parentPath, cast.getType()));
-        }
-        return trees.getTypeMirror(invocation);
-    }
-
-    /** The Java type a (resolved) payload denotes, or null if it cannot be built here. */
-    private TypeMirror mirror(Payload.JavaType type) {
-        TypeMirror base;
-        switch (type.name()) {
-            case "boolean", "byte", "short", "char", "int", "long", "float", "double" ->
-                    base = types.getPrimitiveType(TypeKind.valueOf(type.name().toUpperCase(java.util.Locale.ROOT)));
-            default -> {
-                TypeElement element = registry.typeForBinaryName(type.name()).orElse(null);
-                if (element == null) {
-                    return null;
-                }
-                base = types.erasure(element.asType());
-                if (!type.typeArguments().isEmpty()
-                        && element.getTypeParameters().size() == type.typeArguments().size()) {
-                    List<TypeMirror> arguments = new ArrayList<>();
-                    for (Payload.JavaType argument : type.typeArguments()) {
-                        TypeMirror mirror = mirror(argument);
-                        if (mirror == null || mirror.getKind().isPrimitive()) {
-                            arguments = null;
-                            break;
-                        }
-                        arguments.add(mirror);
-                    }
-                    if (arguments != null) {
-                        base = types.getDeclaredType(element, arguments.toArray(TypeMirror[]::new));
-                    }
-                }
-            }
-        }
-        for (int i = 0; i < type.arrayDimensions(); i++) {
-            base = types.getArrayType(base);
-        }
-        return base;
-    }
-
     // ------------------------------------------------------------------ session methods
-
-    private record SessionParameter(boolean annotated, SessionType type) {
-    }
-
-    private final Map<Element, SessionParameter> sessionParameters = new HashMap<>();
-
-    /** The {@code @Session} type of a socket parameter; reports problems at {@code declaration} if given. */
-    private SessionParameter sessionParameter(VariableElement parameter, VariableTree declaration) {
-        SessionParameter known = sessionParameters.get(parameter);
-        if (known != null && declaration == null) {
-            return known;
-        }
-        AnnotationMirror annotation = null;
-        for (AnnotationMirror mirror : parameter.getAnnotationMirrors()) {
-            if (mirror.getAnnotationType().asElement().equals(api.sessionAnnotation())) {
-                annotation = mirror;
-            }
-        }
-        SessionParameter result;
-        if (annotation == null) {
-            result = new SessionParameter(false, null);
-        } else {
-            List<String> problems = new ArrayList<>();
-            SessionType type = sessionType(parameter, annotation, problems);
-            result = new SessionParameter(true, type);
-            if (declaration != null) {
-                Tree at = annotationTree(declaration);
-                for (String problem : problems) {
-                    reporter.error(at, Diagnostic.BAD_SESSION_ANNOTATION, parameter.getSimpleName(), problem);
-                }
-            }
-        }
-        sessionParameters.put(parameter, result);
-        return result;
-    }
-
-    private SessionType sessionType(VariableElement parameter, AnnotationMirror annotation, List<String> problems) {
-        String text = ProtocolRegistry.annotationValue(annotation, "value").map(v -> String.valueOf(v.getValue()))
-                .orElse("");
-        AnnotationValue protocolValue = ProtocolRegistry.annotationValue(annotation, "protocol").orElse(null);
-        TypeElement protocol = protocolValue != null && protocolValue.getValue() instanceof DeclaredType declared
-                ? (TypeElement) declared.asElement() : null;
-        if (!text.isBlank() && protocol != null) {
-            problems.add("give either the session type or the protocol class, not both");
-            return null;
-        }
-        if (protocol != null) {
-            if (!ProtocolRegistry.isProtocol(protocol)) {
-                problems.add("'" + protocol.getQualifiedName() + "' is not a @Protocol interface");
-                return null;
-            }
-            return registry.definition(protocol) instanceof ProtocolDefinition.Valid valid
-                    ? TypeModel.stripBegin(valid.expanded()) : null;
-        }
-        if (text.isBlank()) {
-            problems.add("give the remaining session type, @Session(\"?(int).!<int>\"), or a protocol class, "
-                    + "@Session(protocol = P.class)");
-            return null;
-        }
-        Element scope = parameter.getEnclosingElement().getEnclosingElement();
-        List<String> found = new ArrayList<>();
-        SessionType type = registry.resolveText(text, scope, found).flatMap(t -> registry.expand(t, found)).orElse(null);
-        problems.addAll(found);
-        return type == null ? null : TypeModel.stripBegin(type);
-    }
-
-    private static Tree annotationTree(VariableTree declaration) {
-        for (AnnotationTree annotation : declaration.getModifiers().getAnnotations()) {
-            String type = annotation.getAnnotationType().toString();
-            if (type.equals("Session") || type.endsWith(".Session")) {
-                return annotation;
-            }
-        }
-        return declaration;
-    }
 
     private void sessionMethodCall(Element var, ExecutableElement method, VariableElement parameter,
             ExpressionTree argument) {
@@ -1316,7 +1174,7 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         if (live == null) {
             return;
         }
-        SessionType needed = sessionParameter(parameter, null).type();
+        SessionType needed = sessionParameters.of(parameter, null, reporter).type();
         if (needed == null) {
             fail(var); // the method's own declaration reports the problem
             return;

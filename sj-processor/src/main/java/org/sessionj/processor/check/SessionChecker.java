@@ -27,6 +27,8 @@ import org.sessionj.processor.internal.protocol.ProtocolRegistry;
  */
 public final class SessionChecker implements TaskListener {
     private final SessionApi api;
+    private final SessionParameters sessionParameters;
+    private final MessageTypes messages;
     private final Trees trees;
     private final ProtocolRegistry registry;
     private final ProcessingEnvironment environment;
@@ -37,6 +39,8 @@ public final class SessionChecker implements TaskListener {
         this.trees = trees;
         this.registry = registry;
         this.api = new SessionApi(environment.getElementUtils());
+        this.sessionParameters = new SessionParameters(api, registry);
+        this.messages = new MessageTypes(environment.getTypeUtils(), trees, registry);
     }
 
     @Override
@@ -118,7 +122,8 @@ public final class SessionChecker implements TaskListener {
         }
 
         private void analyse(TreePath body) {
-            new MethodChecker(environment, trees, api, registry, reporter, capturedEndpoints).analyse(body);
+            new MethodChecker(environment, trees, api, registry, reporter, capturedEndpoints, sessionParameters,
+                    messages).analyse(body);
         }
     }
 }
