@@ -218,4 +218,14 @@ class SendReceiveTest {
                             String r = s.receive();
                 """), PROTOCOLS);
     }
+
+    @Test
+    void javacErrorsInSessionCodeAreNotRepeatedAsSessionErrors() {
+        var compilation = CompilerHarness.compile(client("""
+                            s.send(undefinedVariable);
+                            Missing reply = s.receive();
+                """), PROTOCOLS);
+        org.assertj.core.api.Assertions.assertThat(compilation.errors()).isNotEmpty()
+                .noneMatch(error -> error.getMessage(java.util.Locale.ROOT).contains("[SJ"));
+    }
 }

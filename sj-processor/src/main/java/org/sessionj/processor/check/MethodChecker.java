@@ -931,6 +931,10 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         SessionType unfolded = TypeModel.unfold(live.remaining());
         Element delegated = trackedSocket(argument);
         TypeMirror argumentType = trees.getTypeMirror(pathOf(argument));
+        if (erroneous(argumentType)) {
+            fail(var); // javac has reported the argument; checking on would only cascade
+            return;
+        }
         String found = delegated != null ? "sends session '" + name(delegated) + "' (delegation)"
                 : "sends !<" + argumentType + ">";
         if (unfolded.isEnd() || !(unfolded.head() instanceof Action.Send expectedSend)) {
@@ -988,6 +992,10 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         }
     }
 
+    private static boolean erroneous(TypeMirror type) {
+        return type != null && type.getKind() == TypeKind.ERROR;
+    }
+
     private static boolean sameSession(SessionType left, SessionType right) {
         return left.equals(right) || TypeModel.unfold(left).equals(TypeModel.unfold(right));
     }
@@ -999,6 +1007,10 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         }
         String name = name(var);
         TypeMirror target = messages.receiveTarget(getCurrentPath());
+        if (erroneous(target)) {
+            fail(var);
+            return;
+        }
         String found = "receives ?(" + target + ")";
         SessionType unfolded = TypeModel.unfold(live.remaining());
         if (unfolded.isEnd() || !(unfolded.head() instanceof Action.Receive expectedReceive)) {
