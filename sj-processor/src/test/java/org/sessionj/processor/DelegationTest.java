@@ -252,4 +252,41 @@ class DelegationTest {
                 }
                 """);
     }
+
+    @Test
+    void serviceAndServerSocketParametersTypedWithSession() {
+        assertAccepted(PROTOCOLS, """
+                package demo;
+                import org.sessionj.api.*;
+                class Worker {
+                    void serve(@Session(protocol = Deleg.Front.class) SJServerSocket server) {
+                        try (SJSocket client = server.accept()) {
+                            client.send("hi");
+                            int answer = client.receiveInt();
+                        }
+                    }
+                    int ask(@Session("cbegin.?(int)") SJService service) {
+                        try (SJSocket s = service.request()) {
+                            return s.receiveInt();
+                        }
+                    }
+                }
+                """);
+    }
+
+    @Test
+    void serverSocketParameterWithoutProtocol() {
+        assertRejected("SJ010", 5, msg("session 'client': its protocol is not known at compile time",
+                "declare the parameter holding it as @Session(protocol = P.class)"), """
+                package demo;
+                import org.sessionj.api.*;
+                class Worker {
+                    void serve(SJServerSocket server) {
+                        try (SJSocket client = server.accept()) {
+                            client.send("hi");
+                        }
+                    }
+                }
+                """);
+    }
 }

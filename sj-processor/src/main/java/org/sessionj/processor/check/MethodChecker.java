@@ -208,7 +208,10 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
             }
             declare(var, Kind.SOCKET, tree, initial);
         } else if (api.isService(type) || api.isServerSocket(type)) {
-            declare(var, Kind.ENDPOINT, tree, VarState.Endpoint.unknown());
+            SessionParameters.SessionParameter parameter = sessionParameters.of((VariableElement) var, tree, reporter);
+            VarState initial = parameter.declared() == null ? VarState.Endpoint.unknown()
+                    : new VarState.Endpoint(parameter.declared(), "of parameter '" + var.getSimpleName() + "'");
+            declare(var, Kind.ENDPOINT, tree, initial);
         } else if (isNoAlias(var)) {
             declare(var, Kind.NOALIAS, tree, VarState.OWNED);
         }
@@ -662,7 +665,8 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
             reporter.error(call, Diagnostic.UNTYPED_SESSION, "session '" + variable + "'",
                     "create the " + (request ? "service with SJService.create(P.class, host, port)"
                             : "server socket with SJServerSocket.create(P.class, port)")
-                            + " where P is a @Protocol interface");
+                            + " where P is a @Protocol interface, or declare the parameter holding it as "
+                            + "@Session(protocol = P.class)");
             return VarState.FAILED;
         }
         Side wanted = request ? Side.REQUEST : Side.ACCEPT;

@@ -24,8 +24,15 @@ import org.sessionj.types.SessionType;
  * parameter for the whole compilation (callers in other classes look them up too).
  */
 final class SessionParameters {
-    /** Whether the parameter is annotated, and its type (null when the annotation is invalid). */
-    record SessionParameter(boolean annotated, SessionType type) {
+    /**
+     * Whether the parameter is annotated, and its type as declared (null when the annotation is
+     * invalid): with its begin action for a service or server socket parameter.
+     */
+    record SessionParameter(boolean annotated, SessionType declared) {
+        /** The type without its begin action: what a socket parameter has left to do. */
+        SessionType type() {
+            return declared == null ? null : TypeModel.stripBegin(declared);
+        }
     }
 
     private final SessionApi api;
@@ -83,8 +90,7 @@ final class SessionParameters {
                 problems.add("'" + protocol.getQualifiedName() + "' is not a @Protocol interface");
                 return null;
             }
-            return registry.definition(protocol) instanceof ProtocolDefinition.Valid valid
-                    ? TypeModel.stripBegin(valid.expanded()) : null;
+            return registry.definition(protocol) instanceof ProtocolDefinition.Valid valid ? valid.expanded() : null;
         }
         if (text.isBlank()) {
             problems.add("give the remaining session type, @Session(\"?(int).!<int>\"), or a protocol class, "
@@ -95,7 +101,7 @@ final class SessionParameters {
         List<String> found = new ArrayList<>();
         SessionType type = registry.resolveText(text, scope, found).flatMap(t -> registry.expand(t, found)).orElse(null);
         problems.addAll(found);
-        return type == null ? null : TypeModel.stripBegin(type);
+        return type;
     }
 
 
