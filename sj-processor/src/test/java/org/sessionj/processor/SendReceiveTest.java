@@ -14,7 +14,7 @@ class SendReceiveTest {
             public interface Protocols {
                 @Protocol("cbegin.!<int>.?(String)") interface Echo {}
                 @Protocol("^(Echo)") interface EchoServer {}
-                @Protocol("cbegin.!<java.util.List<String>>.?(Number).!<double[]>.?(Object)") interface Typed {}
+                @Protocol("cbegin.!<java.util.List<String>>.!<String>.?(Number).!<double[]>.?(Object)") interface Typed {}
             }
             """;
 
@@ -65,6 +65,7 @@ class SendReceiveTest {
                         SJService c = SJService.create(Protocols.Typed.class, "h", 1);
                         try (SJSocket s = c.request()) {
                             s.send(new ArrayList<String>());
+                            s.send((Object) null);
                             Number n = s.receive();
                             s.send(new double[] {n.doubleValue()});
                             Object o = (Object) s.receive();

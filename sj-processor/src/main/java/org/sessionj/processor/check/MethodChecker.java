@@ -986,7 +986,10 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
             }
             case Payload.JavaType javaType -> {
                 TypeMirror wanted = messages.mirror(javaType);
-                if (delegated != null || (wanted != null && !messages.sendCompatible(argumentType, wanted))) {
+                boolean nullValue = strip(argument) instanceof TypeCastTree cast
+                        && strip(cast.getExpression()) instanceof LiteralTree literal && literal.getValue() == null;
+                if (delegated != null || (wanted != null && !(nullValue && !wanted.getKind().isPrimitive())
+                        && !messages.sendCompatible(argumentType, wanted))) {
                     reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText, found);
                     fail(var);
                     return;
