@@ -67,7 +67,6 @@ final class MessageTypes {
         return base;
     }
 
-
     boolean sendCompatible(TypeMirror argument, TypeMirror wanted) {
         if (argument == null || argument.getKind() == TypeKind.NULL) {
             return !wanted.getKind().isPrimitive();
@@ -79,7 +78,6 @@ final class MessageTypes {
         }
         return types.isAssignable(argument, wanted);
     }
-
 
     /** The type a received value is assigned to: the variable, assignment target or cast, else the inferred type. */
     TypeMirror receiveTarget(TreePath invocation) {

@@ -1,22 +1,14 @@
 package org.sessionj.processor.check;
 
 import com.sun.source.tree.AssignmentTree;
-import com.sun.source.tree.BinaryTree;
-import com.sun.source.tree.BlockTree;
-import com.sun.source.tree.BreakTree;
 import com.sun.source.tree.CaseTree;
 import com.sun.source.tree.CatchTree;
 import com.sun.source.tree.ClassTree;
 import com.sun.source.tree.ConditionalExpressionTree;
-import com.sun.source.tree.ContinueTree;
 import com.sun.source.tree.DefaultCaseLabelTree;
 import com.sun.source.tree.DoWhileLoopTree;
-import com.sun.source.tree.EnhancedForLoopTree;
 import com.sun.source.tree.ExpressionTree;
-import com.sun.source.tree.ForLoopTree;
 import com.sun.source.tree.IdentifierTree;
-import com.sun.source.tree.IfTree;
-import com.sun.source.tree.LabeledStatementTree;
 import com.sun.source.tree.LambdaExpressionTree;
 import com.sun.source.tree.LiteralTree;
 import com.sun.source.tree.MemberReferenceTree;
@@ -30,13 +22,11 @@ import com.sun.source.tree.ReturnTree;
 import com.sun.source.tree.StatementTree;
 import com.sun.source.tree.SwitchExpressionTree;
 import com.sun.source.tree.SwitchTree;
-import com.sun.source.tree.ThrowTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.TryTree;
 import com.sun.source.tree.TypeCastTree;
 import com.sun.source.tree.VariableTree;
 import com.sun.source.tree.WhileLoopTree;
-import com.sun.source.tree.YieldTree;
 import com.sun.source.util.TreePath;
 import com.sun.source.util.TreePathScanner;
 import com.sun.source.util.Trees;
@@ -44,7 +34,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -72,54 +61,23 @@ import org.sessionj.types.SessionType;
 import org.sessionj.types.Side;
 
 /**
- * Checks one body (method, initializer or lambda) against the session types of its sockets: an
- * abstract interpretation over the structured Java statements, threading an immutable
- * {@link FlowState} and merging it where control flow joins (if/else, switch arms, loop back
- * edges, break/continue, early return). After the first error on a socket it stops checking that
- * socket ({@link VarState.Failed}).
+ * Checks one body (method, initializer or lambda): session sockets against their session types and
+ * {@code @NoAlias} variables for unique ownership, as rules over the {@link FlowScanner} engine
+ * (which threads the immutable {@link FlowState} through the statements and merges it at joins).
+ * After the first error on a variable it stops checking that variable ({@link VarState.Failed}).
  */
-final class MethodChecker extends TreePathScanner<Void, Void> {
+final class MethodChecker extends FlowScanner {
     private static final Map<String, TypeKind> PRIMITIVE_RECEIVES = Map.of(
             "receiveInt", TypeKind.INT, "receiveLong", TypeKind.LONG, "receiveDouble", TypeKind.DOUBLE,
             "receiveFloat", TypeKind.FLOAT, "receiveBoolean", TypeKind.BOOLEAN, "receiveByte", TypeKind.BYTE,
             "receiveShort", TypeKind.SHORT, "receiveChar", TypeKind.CHAR);
 
-    private final Trees trees;
     private final Types types;
     private final SessionApi api;
     private final ProtocolRegistry registry;
-    private final Reporter reporter;
     private final ProcessingEnvironment environment;
 
-    private enum Kind { SOCKET, ENDPOINT, NOALIAS }
-
     private static final String NO_ALIAS = "org.sessionj.api.NoAlias";
-
-    private record VarInfo(String name, Kind kind, int handlerDepth, Tree declaration) {
-    }
-
-    private static final class Scope {
-        final List<Element> vars = new ArrayList<>();
-    }
-
-    private static final class Frame {
-        final Tree tree;
-        final String label;
-        final boolean loop;
-        final boolean switchExpression;
-        final int scopeDepth;
-        final Set<Element> controlled = new LinkedHashSet<>();
-        FlowState<Element> breaks;
-        FlowState<Element> continues;
-
-        Frame(Tree tree, String label, boolean loop, boolean switchExpression, int scopeDepth) {
-            this.tree = tree;
-            this.label = label;
-            this.loop = loop;
-            this.switchExpression = switchExpression;
-            this.scopeDepth = scopeDepth;
-        }
-    }
 
     private record Control(Element var, boolean out, Tree call) {
     }
@@ -127,39 +85,31 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
     private record IterationCondition(List<Control> controls, ExpressionTree operand) {
     }
 
-    private final Map<Element, VarInfo> infos = new HashMap<>();
-    private final Deque<Scope> scopes = new ArrayDeque<>();
-    private final Deque<Frame> frames = new ArrayDeque<>();
-    private final Deque<String> handlers = new ArrayDeque<>();
     /** For each enclosing try block, the @NoAlias variables moved anywhere inside it. */
     private final Deque<Set<Element>> movedInTry = new ArrayDeque<>();
-    private FlowState<Element> state = FlowState.empty();
-    private String pendingLabel;
     private String unitName = "its body";
     private ExecutableElement unitMethod;
 
     private final Map<Element, VarState> capturedEndpoints;
+    private final SessionParameters sessionParameters;
+    private final MessageTypes messages;
 
     /**
      * @param capturedEndpoints services and server sockets that enclosing bodies let lambdas and local
      *                          classes capture (they are effectively final, so one state each); shared
      *                          between the checkers of one class, filled by the enclosing body first
      */
-    private final SessionParameters sessionParameters;
-    private final MessageTypes messages;
-
     MethodChecker(ProcessingEnvironment environment, Trees trees, SessionApi api, ProtocolRegistry registry,
             Reporter reporter, Map<Element, VarState> capturedEndpoints, SessionParameters sessionParameters,
             MessageTypes messages) {
+        super(trees, reporter);
         this.sessionParameters = sessionParameters;
         this.messages = messages;
         this.capturedEndpoints = capturedEndpoints;
         this.environment = environment;
-        this.trees = trees;
         this.types = environment.getTypeUtils();
         this.api = api;
         this.registry = registry;
-        this.reporter = reporter;
     }
 
     // ------------------------------------------------------------------ unit entry
@@ -272,36 +222,6 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
 
     // ------------------------------------------------------------------ scanning basics
 
-    @Override
-    public Void scan(Tree tree, Void unused) {
-        if (state == null || tree == null) {
-            return null; // unreachable code: javac reports what matters
-        }
-        return super.scan(tree, unused);
-    }
-
-    private void scanPath(TreePath path) {
-        if (state != null) {
-            super.scan(path, null);
-        }
-    }
-
-    private TreePath pathOf(Tree leaf) {
-        return new TreePath(getCurrentPath(), leaf);
-    }
-
-    private static ExpressionTree strip(ExpressionTree tree) {
-        ExpressionTree current = tree;
-        while (current instanceof ParenthesizedTree parenthesized) {
-            current = parenthesized.getExpression();
-        }
-        return current;
-    }
-
-    private Element elementOf(Tree tree) {
-        return trees.getElement(pathOf(tree));
-    }
-
     /** The tracked socket variable {@code tree} names, or null. */
     private Element trackedSocket(ExpressionTree tree) {
         ExpressionTree stripped = strip(tree);
@@ -323,32 +243,10 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         return info != null && info.kind() == Kind.ENDPOINT ? var : null;
     }
 
-    private String name(Element var) {
-        VarInfo info = infos.get(var);
-        return info == null ? var.getSimpleName().toString() : info.name();
-    }
-
-    private void set(Element var, VarState value) {
-        if (state != null && state.tracks(var)) {
-            state = state.with(var, value);
-        }
-    }
-
-    private void fail(Element var) {
-        set(var, VarState.FAILED);
-    }
-
-    private long line(Tree tree) {
-        return reporter.line(tree);
-    }
-
     // ------------------------------------------------------------------ joins
 
-    private FlowState<Element> join(FlowState<Element> left, FlowState<Element> right, Tree at, String what) {
-        return FlowState.join(left, right, (var, l, r) -> merge(var, l, r, at, what));
-    }
-
-    private VarState merge(Element var, VarState left, VarState right, Tree at, String what) {
+    @Override
+    VarState merge(Element var, VarState left, VarState right, Tree at, String what) {
         if (left instanceof VarState.Failed || right instanceof VarState.Failed) {
             return VarState.FAILED;
         }
@@ -390,22 +288,8 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
 
     // ------------------------------------------------------------------ scopes and completion
 
-    private Scope pushScope() {
-        Scope scope = new Scope();
-        scopes.push(scope);
-        return scope;
-    }
-
-    private void exitScope(Scope scope, Tree at, String where) {
-        if (state != null) {
-            for (Element var : scope.vars) {
-                checkComplete(var, at, where);
-            }
-            state = state.without(scope.vars);
-        }
-    }
-
-    private void checkComplete(Element var, Tree at, String where) {
+    @Override
+    void checkComplete(Element var, Tree at, String where) {
         if (state.get(var) instanceof VarState.Live live && !live.complete()) {
             Tree position = at != null ? at : infos.get(var).declaration();
             if (live.iterations() > 0) {
@@ -417,17 +301,6 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
             }
             fail(var);
         }
-    }
-
-    @Override
-    public Void visitBlock(BlockTree block, Void unused) {
-        Scope scope = pushScope();
-        for (StatementTree statement : block.getStatements()) {
-            scan(statement, null);
-        }
-        exitScope(scope, null, "at the end of its scope");
-        scopes.pop();
-        return null;
     }
 
     // ------------------------------------------------------------------ declarations and assignment
@@ -755,6 +628,24 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
                 yield VarState.Endpoint.unknown();
             }
         };
+    }
+
+    @Override
+    void leaveIteration(Element var, Tree jump, String what) {
+        if (state.get(var) instanceof VarState.Live) {
+            reporter.error(jump, Diagnostic.JUMP_OUT_OF_ITERATION, name(var), what, "![...]*/?[...]* of its type");
+            fail(var);
+        }
+    }
+
+    @Override
+    void checkLoopVariable(Element var, Tree at) {
+        if (infos.get(var).kind() == Kind.SOCKET) {
+            reporter.error(at, Diagnostic.UNTYPED_SESSION, "session '" + var.getSimpleName() + "'",
+                    "sockets taken from an array or collection cannot be checked; keep each session in its own "
+                            + "variable (multicast: SJ.send(x, s1, s2))");
+            set(var, VarState.FAILED);
+        }
     }
 
     // ------------------------------------------------------------------ session operations
@@ -1285,72 +1176,7 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         }.scan(bodyPath, null);
     }
 
-    // ------------------------------------------------------------------ conditionals
-
-    @Override
-    public Void visitIf(IfTree tree, Void unused) {
-        scan(tree.getCondition(), null);
-        FlowState<Element> afterCondition = state;
-        scan(tree.getThenStatement(), null);
-        FlowState<Element> afterThen = state;
-        state = afterCondition;
-        scan(tree.getElseStatement(), null);
-        state = join(afterThen, state, tree, "the branches of this if");
-        return null;
-    }
-
-    @Override
-    public Void visitConditionalExpression(ConditionalExpressionTree tree, Void unused) {
-        scan(tree.getCondition(), null);
-        FlowState<Element> afterCondition = state;
-        scan(tree.getTrueExpression(), null);
-        FlowState<Element> afterTrue = state;
-        state = afterCondition;
-        scan(tree.getFalseExpression(), null);
-        state = join(afterTrue, state, tree, "the alternatives of this conditional expression");
-        return null;
-    }
-
-    @Override
-    public Void visitBinary(BinaryTree tree, Void unused) {
-        if (tree.getKind() != Tree.Kind.CONDITIONAL_AND && tree.getKind() != Tree.Kind.CONDITIONAL_OR) {
-            return super.visitBinary(tree, unused);
-        }
-        scan(tree.getLeftOperand(), null);
-        FlowState<Element> afterLeft = state;
-        scan(tree.getRightOperand(), null);
-        state = join(afterLeft, state, tree, "the short-circuit paths of this " + (tree.getKind()
-                == Tree.Kind.CONDITIONAL_AND ? "&&" : "||"));
-        return null;
-    }
-
     // ------------------------------------------------------------------ loops
-
-    private Frame pushFrame(Tree tree, boolean loop, boolean switchExpression) {
-        Frame frame = new Frame(tree, pendingLabel, loop, switchExpression, scopes.size());
-        pendingLabel = null;
-        frames.push(frame);
-        return frame;
-    }
-
-    @Override
-    public Void visitLabeledStatement(LabeledStatementTree tree, Void unused) {
-        StatementTree statement = tree.getStatement();
-        String label = tree.getLabel().toString();
-        if (statement instanceof WhileLoopTree || statement instanceof DoWhileLoopTree
-                || statement instanceof ForLoopTree || statement instanceof EnhancedForLoopTree
-                || statement instanceof SwitchTree) {
-            pendingLabel = label;
-            scan(statement, null);
-            return null;
-        }
-        pendingLabel = label;
-        Frame frame = pushFrame(tree, false, false);
-        scan(statement, null);
-        frames.pop();
-        state = join(state, frame.breaks, tree, "the exits of this labeled statement");
-        return null;
-    }
 
     @Override
     public Void visitWhileLoop(WhileLoopTree tree, Void unused) {
@@ -1378,128 +1204,9 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
         return null;
     }
 
-    @Override
-    public Void visitForLoop(ForLoopTree tree, Void unused) {
-        Scope scope = pushScope();
-        String label = pendingLabel;
-        pendingLabel = null;
-        tree.getInitializer().forEach(init -> scan(init, null));
-        pendingLabel = label;
-        plainLoop(tree, tree.getCondition(), tree.getStatement(), tree.getUpdate(), false);
-        exitScope(scope, null, "at the end of its scope");
-        scopes.pop();
-        return null;
-    }
-
-    @Override
-    public Void visitEnhancedForLoop(EnhancedForLoopTree tree, Void unused) {
-        String label = pendingLabel;
-        pendingLabel = null;
-        scan(tree.getExpression(), null);
-        Scope scope = pushScope();
-        pendingLabel = label;
-        widenOwnership(() -> enhancedForPass(tree, true));
-        enhancedForPass(tree, false);
-        exitScope(scope, null, "at the end of its scope");
-        scopes.pop();
-        return null;
-    }
-
-    private FlowState<Element> enhancedForPass(EnhancedForLoopTree tree, boolean probe) {
-        FlowState<Element> entry = state;
-        Frame frame = pushFrame(tree, true, false);
-        scan(tree.getVariable(), null);
-        Element loopVariable = trees.getElement(pathOf(tree.getVariable()));
-        if (loopVariable != null && infos.containsKey(loopVariable) && infos.get(loopVariable).kind() == Kind.SOCKET) {
-            reporter.error(tree.getVariable(), Diagnostic.UNTYPED_SESSION, "session '" + loopVariable.getSimpleName()
-                    + "'", "sockets taken from an array or collection cannot be checked; keep each session in its "
-                    + "own variable (multicast: SJ.send(x, s1, s2))");
-            set(loopVariable, VarState.FAILED);
-        }
-        scan(tree.getStatement(), null);
-        FlowState<Element> backEdge = join(state, frame.continues, tree, "the paths to the next iteration");
-        frames.pop();
-        if (probe) {
-            return backEdge;
-        }
-        Set<Element> changed = backEdge == null ? Set.of() : checkInvariant(entry, backEdge, tree, Set.of());
-        state = join(entry, frame.breaks, tree, "the exits of this loop");
-        changed.forEach(this::fail);
-        return backEdge;
-    }
-
-    private void plainLoop(Tree loop, ExpressionTree condition, StatementTree body,
-            List<? extends StatementTree> updates, boolean doWhile) {
-        widenOwnership(() -> plainLoopPass(loop, condition, body, updates, doWhile, true));
-        plainLoopPass(loop, condition, body, updates, doWhile, false);
-    }
-
-    /**
-     * Before a loop is checked, runs {@code probe} (one silent pass over the loop from the current
-     * state, returning the state at its back edge) to find the {@code @NoAlias} values the body may
-     * have moved by the next iteration, and marks them moved at the loop entry: a use in the next
-     * iteration before reassignment is then reported where it happens.
-     */
-    private void widenOwnership(java.util.function.Supplier<FlowState<Element>> probe) {
-        FlowState<Element> entry = state;
-        if (entry == null || entry.variables().stream().noneMatch(v -> entry.get(v) instanceof VarState.Owned)) {
-            return;
-        }
-        String label = pendingLabel;
-        FlowState<Element> backEdge;
-        reporter.silence();
-        try {
-            backEdge = probe.get();
-        } finally {
-            reporter.speak();
-        }
-        pendingLabel = label;
-        FlowState<Element> widened = entry;
-        if (backEdge != null) {
-            for (Element var : entry.variables()) {
-                if (entry.get(var) instanceof VarState.Owned && backEdge.get(var) instanceof VarState.Moved moved) {
-                    widened = widened.with(var, new VarState.Moved(moved.how() + " (in an earlier iteration)"));
-                }
-            }
-        }
-        state = widened;
-    }
-
-    private FlowState<Element> plainLoopPass(Tree loop, ExpressionTree condition, StatementTree body,
-            List<? extends StatementTree> updates, boolean doWhile, boolean probe) {
-        FlowState<Element> entry = state;
-        Frame frame = pushFrame(loop, true, false);
-        boolean alwaysTrue = condition == null || strip(condition) instanceof LiteralTree literal
-                && Boolean.TRUE.equals(literal.getValue());
-        FlowState<Element> conditionExit = null;
-        if (!doWhile && condition != null) {
-            scan(condition, null);
-        }
-        if (!doWhile && !alwaysTrue) {
-            conditionExit = state;
-        }
-        scan(body, null);
-        state = join(state, frame.continues, loop, "the paths to the next iteration");
-        if (doWhile) {
-            scan(condition, null);
-            conditionExit = alwaysTrue ? null : state;
-        } else {
-            updates.forEach(update -> scan(update, null));
-        }
-        FlowState<Element> backEdge = state;
-        frames.pop();
-        if (probe) {
-            return backEdge;
-        }
-        Set<Element> changed = backEdge == null || entry == null ? Set.of()
-                : checkInvariant(entry, backEdge, loop, Set.of());
-        state = join(conditionExit, frame.breaks, loop, "the exits of this loop");
-        changed.forEach(this::fail);
-        return backEdge;
-    }
-
     /** Reports every variable whose state at the back edge differs from the loop entry; returns them. */
-    private Set<Element> checkInvariant(FlowState<Element> entry, FlowState<Element> backEdge, Tree loop,
+    @Override
+    Set<Element> checkInvariant(FlowState<Element> entry, FlowState<Element> backEdge, Tree loop,
             Set<Element> exempt) {
         Set<Element> changed = new LinkedHashSet<>();
         for (Element var : entry.variables()) {
@@ -1757,88 +1464,6 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
 
     // ------------------------------------------------------------------ jumps
 
-    private Frame target(String label, boolean forContinue, Tree jump) {
-        for (Frame frame : frames) {
-            if (label != null ? label.equals(frame.label)
-                    : forContinue ? frame.loop : (frame.loop || (frame.tree instanceof SwitchTree))) {
-                return frame;
-            }
-        }
-        return null;
-    }
-
-    /** Checks what a jump to {@code frame} leaves behind and returns the state arriving there. */
-    private FlowState<Element> leaveTo(Frame frame, boolean includingTarget, Tree jump, String what) {
-        for (Frame inner : frames) {
-            if (inner == frame && !includingTarget) {
-                break;
-            }
-            for (Element var : inner.controlled) {
-                if (state.get(var) instanceof VarState.Live) {
-                    reporter.error(jump, Diagnostic.JUMP_OUT_OF_ITERATION, name(var), what,
-                            "![...]*/?[...]* of its type");
-                    fail(var);
-                }
-            }
-            if (inner == frame) {
-                break;
-            }
-        }
-        List<Element> gone = new ArrayList<>();
-        int depth = scopes.size();
-        Iterator<Scope> iterator = scopes.iterator();
-        while (depth > frame.scopeDepth && iterator.hasNext()) {
-            Scope scope = iterator.next();
-            for (Element var : scope.vars) {
-                if (state.tracks(var)) {
-                    checkComplete(var, jump, "when this " + what + " leaves its scope");
-                    gone.add(var);
-                }
-            }
-            depth--;
-        }
-        return state.without(gone);
-    }
-
-    @Override
-    public Void visitBreak(BreakTree tree, Void unused) {
-        Frame frame = target(tree.getLabel() == null ? null : tree.getLabel().toString(), false, tree);
-        if (frame != null) {
-            FlowState<Element> arriving = leaveTo(frame, true, tree, "break");
-            frame.breaks = join(frame.breaks, arriving, tree, "the paths out of this statement");
-        }
-        state = null;
-        return null;
-    }
-
-    @Override
-    public Void visitContinue(ContinueTree tree, Void unused) {
-        Frame frame = target(tree.getLabel() == null ? null : tree.getLabel().toString(), true, tree);
-        if (frame != null) {
-            FlowState<Element> arriving = leaveTo(frame, false, tree, "continue");
-            frame.continues = join(frame.continues, arriving, tree, "the paths to the next iteration");
-        }
-        state = null;
-        return null;
-    }
-
-    @Override
-    public Void visitYield(YieldTree tree, Void unused) {
-        scan(tree.getValue(), null);
-        if (state == null) {
-            return null;
-        }
-        for (Frame frame : frames) {
-            if (frame.switchExpression) {
-                FlowState<Element> arriving = leaveTo(frame, true, tree, "yield");
-                frame.breaks = join(frame.breaks, arriving, tree, "the cases of this switch");
-                break;
-            }
-        }
-        state = null;
-        return null;
-    }
-
     @Override
     public Void visitReturn(ReturnTree tree, Void unused) {
         if (tree.getExpression() != null && unitMethod != null && isNoAlias(unitMethod)
@@ -1866,13 +1491,6 @@ final class MethodChecker extends TreePathScanner<Void, Void> {
                 }
             }
         }
-        state = null;
-        return null;
-    }
-
-    @Override
-    public Void visitThrow(ThrowTree tree, Void unused) {
-        scan(tree.getExpression(), null);
         state = null;
         return null;
     }

@@ -74,7 +74,6 @@ final class SessionParameters {
         return result;
     }
 
-
     private SessionType sessionType(VariableElement parameter, AnnotationMirror annotation, List<String> problems) {
         String text = ProtocolRegistry.annotationValue(annotation, "value").map(v -> String.valueOf(v.getValue()))
                 .orElse("");
@@ -103,7 +102,6 @@ final class SessionParameters {
         problems.addAll(found);
         return type;
     }
-
 
     private static Tree annotationTree(VariableTree declaration) {
         for (AnnotationTree annotation : declaration.getModifiers().getAnnotations()) {
