@@ -193,4 +193,36 @@ class BranchTest {
                 }
                 """);
     }
+
+    @Test
+    void inbranchAsASwitchExpressionWithYield() {
+        assertAccepted(PROTOCOLS, server("""
+                            double price = switch (s.inbranch()) {
+                                case "BUY" -> {
+                                    String item = s.receive();
+                                    s.send(2.5);
+                                    yield 2.5;
+                                }
+                                case "QUIT" -> 0.0;
+                                default -> throw new IllegalStateException("not offered");
+                            };
+                            s.receiveInt();
+                """));
+    }
+
+    @Test
+    void switchExpressionArmsMustAgree() {
+        assertRejected("SJ020", 7, msg("session 's': the cases of this switch leave the session in different states"),
+                server("""
+                            double price = switch (s.inbranch()) {
+                                case "BUY" -> {
+                                    String item = s.receive();
+                                    yield 2.5;
+                                }
+                                case "QUIT" -> 0.0;
+                                default -> throw new IllegalStateException("not offered");
+                            };
+                            s.receiveInt();
+                """), PROTOCOLS);
+    }
 }

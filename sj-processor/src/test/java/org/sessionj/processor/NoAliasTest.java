@@ -186,4 +186,19 @@ class NoAliasTest {
                             }
                 """ + EXCHANGE), PROTOCOLS);
     }
+
+    @Test
+    void noAliasParameterNeedsAUniqueArgument() {
+        assertRejected("SJ040", 7, msg("@NoAlias 'values' may only hold a unique value", "found 'shared'"), """
+                package demo;
+                import org.sessionj.api.NoAlias;
+                class Calls {
+                    static void keep(@NoAlias double[] values) { values[0] = 1; }
+                    void run(double[] shared) {
+                        keep(new double[2]);
+                        keep(shared);
+                    }
+                }
+                """);
+    }
 }
