@@ -69,7 +69,8 @@ class ProtocolValidationTest {
 
     @Test
     void unknownMessageTypeIsReported() {
-        assertRejected("SJ002", 3, msg("unknown Java type 'Particle'", "line 1, column 10"), """
+        assertRejected("SJ002", 3, msg("unknown Java type 'Particle'", "line 1, column 10",
+                "  sbegin.?(Particle[])\n           ^"), """
                 package demo;
                 import org.sessionj.api.Protocol;
                 @Protocol("sbegin.?(Particle[])")
@@ -99,7 +100,8 @@ class ProtocolValidationTest {
 
     @Test
     void unboundRecursionVariableIsReported() {
-        assertRejected("SJ005", 3, msg("#Y is not bound", "line 1, column 14"), """
+        assertRejected("SJ005", 3, msg("#Y is not bound", "line 1, column 14", "  rec X[!<int>.#Y]\n               ^"),
+                """
                 package demo;
                 import org.sessionj.api.Protocol;
                 @Protocol("rec X[!<int>.#Y]")

@@ -12,9 +12,9 @@ public enum Diagnostic {
             "protocol syntax error at line %s, column %s: %s%n%s"),
     UNKNOWN_MESSAGE_TYPE("SJ002", "unknown Java type in a protocol",
             "unknown Java type '%s' in the protocol (line %s, column %s): it must be a primitive or a type visible "
-                    + "from the interface's source file (imports, same package, nested types, java.lang)"),
+                    + "from the interface's source file (imports, same package, nested types, java.lang)%n%s"),
     UNKNOWN_PROTOCOL("SJ003", "unknown protocol reference",
-            "%s in the protocol (line %s, column %s) does not name a @Protocol interface: %s"),
+            "%s in the protocol (line %s, column %s) does not name a @Protocol interface: %s%n%s"),
     CYCLIC_PROTOCOL("SJ004", "cyclic or invalid protocol reference", "%s"),
     ILL_FORMED_PROTOCOL("SJ005", "ill-formed protocol", "ill-formed protocol: %s"),
     PROTOCOL_NOT_INTERFACE("SJ006", "@Protocol on a non-interface",

@@ -55,6 +55,22 @@ public final class TypeModel {
         return new int[] {line, offset - lineStart + 1};
     }
 
+    /**
+     * The line of {@code text} holding {@code offset}, and under it a caret at the offset's column
+     * (tabs kept, so the caret lines up).
+     */
+    public static String excerpt(String text, int offset) {
+        int at = Math.max(0, Math.min(offset, text.length()));
+        int lineStart = text.lastIndexOf('\n', at - 1) + 1;
+        int lineEnd = text.indexOf('\n', at);
+        String line = text.substring(lineStart, lineEnd < 0 ? text.length() : lineEnd);
+        StringBuilder caret = new StringBuilder();
+        for (int i = lineStart; i < at; i++) {
+            caret.append(text.charAt(i) == '\t' ? '\t' : ' ');
+        }
+        return line + "\n" + caret + "^";
+    }
+
     /** Canonical SJ notation. */
     public static String print(SessionType type) {
         return SessionTypes.print(type);
@@ -97,7 +113,8 @@ public final class TypeModel {
         for (ProtocolProblem problem : parsed.problems()) {
             int[] at = lineColumn(parsed.text(), problem.offset());
             out.add(problem.offset() < 0 ? problem.message()
-                    : problem.message() + " (line " + at[0] + ", column " + at[1] + ")");
+                    : problem.message() + " (line " + at[0] + ", column " + at[1] + ")\n"
+                            + excerpt(parsed.text(), problem.offset()));
         }
         return out;
     }

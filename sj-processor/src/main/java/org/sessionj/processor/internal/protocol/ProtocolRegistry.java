@@ -202,7 +202,7 @@ public final class ProtocolRegistry {
         SessionType resolved = null;
         if (text.isEmpty()) {
             problems.add(Diagnostic.UNKNOWN_PROTOCOL.format("'" + type.getQualifiedName() + "'", 1, 1,
-                    "it has no @Protocol annotation"));
+                    "it has no @Protocol annotation", ""));
         } else {
             resolved = resolveText(text.get(), type, problems).orElse(null);
         }
@@ -291,8 +291,10 @@ public final class ProtocolRegistry {
             Optional<TypeElement> resolved = names.resolve(type.name(), scope);
             if (resolved.isEmpty()) {
                 if (reported.add(type.name())) {
-                    int[] at = position(type.name(), type);
-                    problems.add(Diagnostic.UNKNOWN_MESSAGE_TYPE.format(type.name(), at[0], at[1]));
+                    int offset = offset(type.name(), type);
+                    int[] at = TypeModel.lineColumn(text, offset);
+                    problems.add(Diagnostic.UNKNOWN_MESSAGE_TYPE.format(type.name(), at[0], at[1],
+                            TypeModel.excerpt(text, offset)));
                 }
                 return type;
             }
@@ -301,28 +303,30 @@ public final class ProtocolRegistry {
 
         private String protocolName(String name, String written, Action node) {
             Optional<TypeElement> resolved = names.resolve(name, scope);
-            int[] at = position(written, node);
+            int offset = offset(written, node);
+            int[] at = TypeModel.lineColumn(text, offset);
+            String excerpt = TypeModel.excerpt(text, offset);
             if (resolved.isEmpty()) {
                 problems.add(Diagnostic.UNKNOWN_PROTOCOL.format(written, at[0], at[1], "no type named '" + name
-                        + "' is visible here"));
+                        + "' is visible here", excerpt));
                 return name;
             }
             if (!isProtocol(resolved.get())) {
                 problems.add(Diagnostic.UNKNOWN_PROTOCOL.format(written, at[0], at[1], "'"
-                        + resolved.get().getQualifiedName() + "' has no @Protocol annotation"));
+                        + resolved.get().getQualifiedName() + "' has no @Protocol annotation", excerpt));
                 return name;
             }
             return binaryName(resolved.get());
         }
 
         /**
-         * Line and column (1-based) of {@code node} in the text when the parser recorded it, else of the
-         * first whole-token occurrence of {@code token}.
+         * Offset of {@code node} in the text when the parser recorded it, else of the first whole-token
+         * occurrence of {@code token} (0 if none).
          */
-        private int[] position(String token, Object node) {
+        private int offset(String token, Object node) {
             int offset = parsed.offsetOf(node);
             if (offset >= 0) {
-                return TypeModel.lineColumn(text, offset);
+                return offset;
             }
             int index = -1;
             int from = 0;
@@ -336,7 +340,7 @@ public final class ProtocolRegistry {
                 }
                 from = index + 1;
             }
-            return TypeModel.lineColumn(text, index);
+            return Math.max(index, 0);
         }
     }
 }
