@@ -119,6 +119,11 @@ public class NettyConnection implements Connection {
         outbound.offer(frame);
         outboundBytes.getAndAdd(length);
         unflushedBytes += length;
+        if (closed || !channel.isActive()) {
+            // Closed meanwhile: a drain on the event loop sends or releases what is queued.
+            scheduleDrain();
+            throw endedWhileWriting();
+        }
         if (unflushedBytes > settings.outboundHighBytes()) {
             flush();
         }
@@ -130,14 +135,18 @@ public class NettyConnection implements Connection {
             throw new IOException("connection already closed (" + describe() + ")");
         }
         unflushedBytes = 0;
-        if (FLUSH_SCHEDULED.compareAndSet(this, 0, 1)) {
-            channel.eventLoop().execute(drainTask);
-        }
+        scheduleDrain();
         if (!channel.isActive()) {
             throw endedWhileWriting();
         }
         if (!isWritable() && !channel.eventLoop().inEventLoop()) {
             awaitWritable();
+        }
+    }
+
+    private void scheduleDrain() {
+        if (FLUSH_SCHEDULED.compareAndSet(this, 0, 1)) {
+            channel.eventLoop().execute(drainTask);
         }
     }
 
@@ -171,7 +180,8 @@ public class NettyConnection implements Connection {
     }
 
     private IOException endedWhileWriting() {
-        return new IOException("connection closed by the peer or broken (" + describe() + ")");
+        return new IOException((closed ? "connection already closed (" : "connection closed by the peer or broken (")
+                + describe() + ")");
     }
 
     @Override
