@@ -17,36 +17,17 @@ public final class SJ {
         return SessionRuntimeProvider.get().multicastInwhile(sockets);
     }
 
-    /** Sends a copy of {@code message} on every socket. */
+    /** A new, empty scope of sessions that fail together (see {@link SJScope}). */
+    public static SJScope scope() {
+        return SessionRuntimeProvider.get().openScope();
+    }
+
+    /**
+     * Sends a copy of {@code message} on every socket. One {@code Object} overload on purpose:
+     * primitive overloads next to it make {@code SJ.send(5, s1, s2)} ambiguous under varargs; a boxed
+     * value is sent as its primitive when the type says so.
+     */
     public static void send(Object message, SJSocket... sockets) {
-        for (SJSocket socket : sockets) {
-            socket.send(message);
-        }
-    }
-
-    /** Sends an {@code int} on every socket. */
-    public static void send(int message, SJSocket... sockets) {
-        for (SJSocket socket : sockets) {
-            socket.send(message);
-        }
-    }
-
-    /** Sends a {@code long} on every socket. */
-    public static void send(long message, SJSocket... sockets) {
-        for (SJSocket socket : sockets) {
-            socket.send(message);
-        }
-    }
-
-    /** Sends a {@code double} on every socket. */
-    public static void send(double message, SJSocket... sockets) {
-        for (SJSocket socket : sockets) {
-            socket.send(message);
-        }
-    }
-
-    /** Sends a {@code boolean} on every socket. */
-    public static void send(boolean message, SJSocket... sockets) {
         for (SJSocket socket : sockets) {
             socket.send(message);
         }

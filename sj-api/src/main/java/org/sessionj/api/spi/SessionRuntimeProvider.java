@@ -14,7 +14,12 @@ public interface SessionRuntimeProvider {
 
     /** The runtime on the class path; fails with a clear message when there is none. */
     static SessionRuntimeProvider get() {
-        return Holder.INSTANCE;
+        SessionRuntimeProvider runtime = Holder.INSTANCE;
+        if (runtime == null) {
+            throw new IllegalStateException(
+                    "no SJ session runtime on the class path: add the org.sessionj:sj-runtime dependency");
+        }
+        return runtime;
     }
 
     /** See {@link SJService#create}. */
@@ -26,6 +31,9 @@ public interface SessionRuntimeProvider {
     /** See {@link SJSelector#open}. */
     SJSelector openSelector();
 
+    /** See {@link org.sessionj.api.SJ#scope}. */
+    org.sessionj.api.SJScope openScope();
+
     /** See {@link org.sessionj.api.SJ#outwhile}. */
     boolean multicastOutwhile(boolean condition, SJSocket... sockets);
 
@@ -34,6 +42,7 @@ public interface SessionRuntimeProvider {
 
     /** Loads the provider once, on first use. */
     final class Holder {
+        /** Null when no runtime is on the class path; {@link #get()} reports that on every call. */
         static final SessionRuntimeProvider INSTANCE = load();
 
         private Holder() {
@@ -42,8 +51,7 @@ public interface SessionRuntimeProvider {
         private static SessionRuntimeProvider load() {
             return ServiceLoader.load(SessionRuntimeProvider.class, SessionRuntimeProvider.class.getClassLoader())
                     .findFirst()
-                    .orElseThrow(() -> new IllegalStateException(
-                            "no SJ session runtime on the class path: add the org.sessionj:sj-runtime dependency"));
+                    .orElse(null);
         }
     }
 }

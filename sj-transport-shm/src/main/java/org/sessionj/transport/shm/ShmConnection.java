@@ -98,7 +98,8 @@ final class ShmConnection implements LocalConnection {
     @Override
     public boolean isReadable() {
         if (!in.enterConsumer()) {
-            return true; // the next read reports the close at once
+            // Closed: the next read reports it at once. Otherwise a read is under way elsewhere.
+            return in.isConsumerClosed();
         }
         try {
             Object element;

@@ -1,0 +1,55 @@
+package org.sessionj.types;
+
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A session type parsed from text, with the offset at which each of its nodes (actions,
+ * payloads, sequences; compared by identity) was written, so problems found later can point
+ * into the text. Made by {@link SessionTypes#parseWithPositions}.
+ */
+public final class ParsedProtocol {
+    private final String text;
+    private final SessionType type;
+    private final IdentityHashMap<Object, Integer> offsets;
+
+    ParsedProtocol(String text, SessionType type, IdentityHashMap<Object, Integer> offsets) {
+        this.text = Objects.requireNonNull(text, "text");
+        this.type = Objects.requireNonNull(type, "type");
+        this.offsets = offsets;
+    }
+
+    /** The text that was parsed. */
+    public String text() {
+        return text;
+    }
+
+    /** The parsed type. */
+    public SessionType type() {
+        return type;
+    }
+
+    /**
+     * The 0-based offset in {@link #text()} where {@code node} (an {@link Action}, a
+     * {@link Payload} or a {@link SessionType} taken from {@link #type()}) starts, or -1 when the
+     * node is not part of this parse.
+     */
+    public int offsetOf(Object node) {
+        Integer offset = offsets.get(node);
+        return offset == null ? -1 : offset;
+    }
+
+    /** The well-formedness problems of the type, each with its offset in the text. */
+    public List<ProtocolProblem> problems() {
+        return SessionTypes.wellFormednessProblems(type, this::offsetOf);
+    }
+
+    /**
+     * Fails with a {@link ProtocolException} positioned at the first well-formedness problem
+     * (its message lists the others too).
+     */
+    public void checkWellFormed() {
+        SessionTypes.throwIfProblems(problems(), text);
+    }
+}

@@ -1,0 +1,90 @@
+package org.sessionj.bench;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.io.IOException;
+import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.ConnectionAcceptor;
+import org.sessionj.runtime.spi.Transport;
+
+/**
+ * A benchmark-only transport ({@code "sink"}) whose peer accepts every session and discards every
+ * frame: it isolates the cost of the session layer itself (monitor, encoding, batching).
+ */
+public final class SinkTransport implements Transport {
+
+    @Override
+    public String name() {
+        return "sink";
+    }
+
+    @Override
+    public ConnectionAcceptor listen(int port) throws IOException {
+        throw new IOException("the sink transport only connects");
+    }
+
+    @Override
+    public Connection connect(String host, int port, long timeoutNanos) {
+        return new SinkConnection();
+    }
+
+    @Override
+    public boolean canReach(String host, int port) {
+        return host.equals("sink");
+    }
+
+    /** Answers the session request with an accept, then swallows everything. */
+    static final class SinkConnection implements Connection {
+        private final ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
+        private boolean requested;
+        long bytes;
+
+        @Override
+        public ByteBufAllocator alloc() {
+            return alloc;
+        }
+
+        @Override
+        public void write(ByteBuf frame) {
+            requested = true;
+            bytes += frame.readableBytes();
+            frame.release();
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public ByteBuf read(long timeoutNanos) throws IOException {
+            if (!requested) {
+                throw new IOException("the sink answers only a session request");
+            }
+            requested = false;
+            return alloc.buffer(1).writeByte(0x41);
+        }
+
+        @Override
+        public boolean isReadable() {
+            return false;
+        }
+
+        @Override
+        public void readinessListener(Runnable listener) {
+        }
+
+        @Override
+        public String transportName() {
+            return "sink";
+        }
+
+        @Override
+        public boolean isClosed() {
+            return false;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package org.sessionj.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.sessionj.types.ProtocolException;
+import org.sessionj.types.ProtocolResolver;
+import org.sessionj.types.SessionType;
+import org.sessionj.types.SessionTypes;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code ./sj protocol check|print|dual|fsm}: work with a protocol written in SJ notation. */
+@Command(name = "protocol",
+        mixinStandardHelpOptions = true,
+        description = "Check, print, dualise or draw a protocol written in SJ notation.")
+final class ProtocolCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand");
+    }
+
+    @Command(description = "Report syntax and well-formedness errors (exit status 1 when there are any).")
+    int check(@CommandLine.Mixin Input input) {
+        return input.withType(spec, type -> spec.commandLine().getOut().println("ok: " + SessionTypes.print(type)));
+    }
+
+    @Command(description = "Print the canonical form.")
+    int print(@CommandLine.Mixin Input input) {
+        return input.withType(spec, type -> spec.commandLine().getOut().println(SessionTypes.print(type)));
+    }
+
+    @Command(description = "Print the dual (the type of the other side of the session).")
+    int dual(@CommandLine.Mixin Input input) {
+        return input.withType(spec, type -> spec.commandLine().getOut().println(SessionTypes.print(SessionTypes.dual(type))));
+    }
+
+    @Command(description = "Print the protocol's state machine in Graphviz DOT (pipe it to `dot -Tsvg`).")
+    int fsm(@CommandLine.Mixin Input input) {
+        return input.withType(spec, type -> spec.commandLine().getOut().print(SessionTypes.toDot(type)));
+    }
+
+    /** The protocol argument and the definitions of the protocols it refers to. */
+    static final class Input {
+        @Parameters(index = "0", paramLabel = "PROTOCOL",
+                description = "The protocol text, or @FILE to read it from a file.")
+        String protocol;
+
+        @Option(names = {"-D", "--define"}, paramLabel = "NAME=PROTOCOL",
+                description = "Defines a protocol that @(NAME) and ^(NAME) refer to; PROTOCOL may be @FILE. Repeatable.")
+        List<String> definitions = new ArrayList<>();
+
+        @Option(names = "--expand",
+                description = "Inline every @(NAME) and ^(NAME) before printing.")
+        boolean expand;
+
+        /** Reads, parses and checks the input, then hands the type to {@code action}; returns the exit status. */
+        int withType(CommandLine.Model.CommandSpec spec, java.util.function.Consumer<SessionType> action) {
+            PrintWriter err = spec.commandLine().getErr();
+            String source = "PROTOCOL";
+            try {
+                Map<String, SessionType> defined = new LinkedHashMap<>();
+                for (String definition : definitions) {
+                    int eq = definition.indexOf('=');
+                    if (eq <= 0) {
+                        throw new CommandLine.ParameterException(spec.commandLine(),
+                                "expected NAME=PROTOCOL after --define but found '" + definition + "'");
+                    }
+                    source = "definition of " + definition.substring(0, eq).strip();
+                    defined.put(definition.substring(0, eq).strip(), SessionTypes.parse(read(definition.substring(eq + 1))));
+                }
+                source = "PROTOCOL";
+                SessionType type = SessionTypes.parse(read(protocol));
+                ProtocolResolver resolver = name -> Optional.ofNullable(defined.get(name));
+                SessionType expanded = SessionTypes.expand(type, resolver);
+                SessionTypes.checkWellFormed(expanded);
+                action.accept(expand ? expanded : type);
+                return 0;
+            } catch (ProtocolException e) {
+                err.println("error in " + source + ": " + e.getMessage());
+                return 1;
+            } catch (IOException e) {
+                err.println("error: cannot read " + e.getMessage());
+                return 1;
+            }
+        }
+
+        private static String read(String textOrFile) throws IOException {
+            if (textOrFile.startsWith("@")) {
+                try {
+                    return Files.readString(Path.of(textOrFile.substring(1)), StandardCharsets.UTF_8);
+                } catch (java.nio.file.NoSuchFileException e) {
+                    throw new IOException(textOrFile.substring(1) + " (no such file)", e);
+                }
+            }
+            return textOrFile;
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package org.sessionj.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code ./sj} command line: one entry point, one subcommand per job. */
+@Command(name = "sj",
+        mixinStandardHelpOptions = true,
+        versionProvider = SjCommand.Version.class,
+        description = "SJ for Java: session-typed, transport-independent communication.",
+        subcommands = {DemoCommand.class, ProtocolCommand.class, CommandLine.HelpCommand.class})
+public final class SjCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** Runs the command line and exits with its status. */
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the command line and returns its exit status (0 ok, 1 failure, 2 usage error). */
+    public static int run(String... args) {
+        return execute(commandLine(), args);
+    }
+
+    /** Executes {@code cli} and flushes its output and error writers (picocli buffers them). */
+    static int execute(CommandLine cli, String... args) {
+        int status = cli.execute(args);
+        cli.getOut().flush();
+        cli.getErr().flush();
+        return status;
+    }
+
+    /**
+     * The command line, with failures reported as one line ({@code SJ_DEBUG=1} adds the stack trace)
+     * and output flushed before the exit status is returned.
+     */
+    static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new SjCommand());
+        cli.setExecutionExceptionHandler((failure, commandLine, parseResult) -> {
+            commandLine.getErr().println("sj: " + describe(failure));
+            if (System.getenv("SJ_DEBUG") != null) {
+                failure.printStackTrace(commandLine.getErr());
+            }
+            commandLine.getErr().flush();
+            return 1;
+        });
+        return cli;
+    }
+
+    private static String describe(Throwable failure) {
+        String message = failure.getMessage();
+        return message == null ? failure.getClass().getSimpleName() : message;
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand");
+    }
+
+    /** The project version, from the jar manifest when there is one. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String version = SjCommand.class.getPackage().getImplementationVersion();
+            return new String[] {"sj " + (version == null ? "(development build)" : version)};
+        }
+    }
+}

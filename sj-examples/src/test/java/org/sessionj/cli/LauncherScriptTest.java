@@ -1,0 +1,85 @@
+package org.sessionj.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs the repository's {@code ./sj} script end to end: JDK discovery, dispatch, exit codes and
+ * output. The class path comes from this test run ({@code SJ_CLASSPATH}), so no nested build happens.
+ */
+@Timeout(60)
+class LauncherScriptTest {
+
+    private static final Path SCRIPT = Path.of("..", "sj").toAbsolutePath().normalize();
+
+    record Result(int status, String out, String err) {
+    }
+
+    static Result launch(String javaHome, String... args) throws IOException, InterruptedException {
+        ProcessBuilder builder = new ProcessBuilder(concat(SCRIPT.toString(), args));
+        builder.environment().put("SJ_CLASSPATH", System.getProperty("java.class.path"));
+        if (javaHome == null) {
+            builder.environment().remove("JAVA_HOME");
+        } else {
+            builder.environment().put("JAVA_HOME", javaHome);
+        }
+        Process process = builder.start();
+        process.getOutputStream().close();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        return new Result(process.exitValue(), out, err);
+    }
+
+    private static List<String> concat(String first, String... rest) {
+        return java.util.stream.Stream.concat(java.util.stream.Stream.of(first), java.util.Arrays.stream(rest)).toList();
+    }
+
+    @Test
+    void dualOfAProtocol() throws Exception {
+        Result result = launch(System.getProperty("java.home"), "protocol", "dual", "cbegin.!<int>.?(String)");
+        assertThat(result.status()).as(result.err()).isZero();
+        assertThat(result.out()).isEqualTo("sbegin.?(int).!<String>\n");
+    }
+
+    @Test
+    void fsmOutputReachesStdout() throws Exception {
+        Result result = launch(System.getProperty("java.home"), "protocol", "fsm", "cbegin.![!<int>]*");
+        assertThat(result.status()).as(result.err()).isZero();
+        assertThat(result.out()).startsWith("digraph").contains("!<int>");
+    }
+
+    @Test
+    void errorsExitWithOne() throws Exception {
+        Result result = launch(System.getProperty("java.home"), "protocol", "check", "cbegin.?(int");
+        assertThat(result.status()).isEqualTo(1);
+        assertThat(result.err()).contains("line 1, column 13");
+    }
+
+    @Test
+    void usageErrorsExitWithTwo() throws Exception {
+        Result result = launch(System.getProperty("java.home"), "protocol");
+        assertThat(result.status()).isEqualTo(2);
+    }
+
+    @Test
+    void anOldJavaHomeIsSkippedForANewerInstalledJdk(@TempDir Path fakeHome) throws Exception {
+        Files.createDirectories(fakeHome.resolve("bin"));
+        Path fakeJava = Files.writeString(fakeHome.resolve("bin/java"), "#!/bin/sh\necho old-java-used >&2\nexit 3\n");
+        assertThat(fakeJava.toFile().setExecutable(true)).isTrue();
+        Files.writeString(fakeHome.resolve("release"), "JAVA_VERSION=\"17.0.2\"\n");
+        Result result = launch(fakeHome.toString(), "protocol", "print", "sbegin");
+        // This machine has a JDK 21+ (the one running this test) in a standard place or not; either way
+        // the JDK 17 in JAVA_HOME must never run.
+        assertThat(result.err()).doesNotContain("old-java-used");
+    }
+}

@@ -1,0 +1,238 @@
+package org.sessionj.runtime;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.regex.Pattern;
+
+/**
+ * Settings of a session runtime, built fluently and validated when built:
+ *
+ * <pre>{@code
+ * SJRuntimeConfig config = SJRuntimeConfig.builder()
+ *         .transports("shm", "tcp")
+ *         .defaultTimeout(Duration.ofSeconds(30))
+ *         .monitor(true)
+ *         .batchBytes(64 * 1024)
+ *         .build();
+ * }</pre>
+ *
+ * The process-wide default ({@link #defaults()}) comes from system properties, each optional:
+ * {@code sessionj.transports} (comma-separated names), {@code sessionj.timeout} and
+ * {@code sessionj.initiationTimeout} (ISO-8601 like {@code PT5S}, or {@code 500ms}, {@code 5s},
+ * {@code 2m}, or {@code none}), {@code sessionj.monitor} ({@code true}/{@code false}) and
+ * {@code sessionj.batchBytes} (a positive integer).
+ */
+public final class SJRuntimeConfig {
+    /** The most output a session buffers before it flushes anyway, by default. */
+    public static final int DEFAULT_BATCH_BYTES = 64 * 1024;
+    /** The largest accepted batch bound. */
+    public static final int MAX_BATCH_BYTES = 64 * 1024 * 1024;
+    /** How long a request or accept waits for the peer's half of the initiation, by default. */
+    public static final Duration DEFAULT_INITIATION_TIMEOUT = Duration.ofSeconds(30);
+
+    private static final Pattern TRANSPORT_NAME = Pattern.compile("[a-z][a-z0-9-]*");
+
+    private final List<String> transports;
+    private final Duration defaultTimeout;
+    private final Duration initiationTimeout;
+    private final boolean monitor;
+    private final int batchBytes;
+
+    private SJRuntimeConfig(Builder builder) {
+        this.transports = List.copyOf(builder.transports);
+        this.defaultTimeout = builder.defaultTimeout;
+        this.initiationTimeout = builder.initiationTimeout;
+        this.monitor = builder.monitor;
+        this.batchBytes = builder.batchBytes;
+    }
+
+    /** A builder with every setting at its default. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from this configuration. */
+    public Builder toBuilder() {
+        Builder builder = new Builder();
+        builder.transports = new ArrayList<>(transports);
+        builder.defaultTimeout = defaultTimeout;
+        builder.initiationTimeout = initiationTimeout;
+        builder.monitor = monitor;
+        builder.batchBytes = batchBytes;
+        return builder;
+    }
+
+    /** The defaults, overridden by the {@code sessionj.*} system properties. */
+    public static SJRuntimeConfig defaults() {
+        return fromProperties(System.getProperties());
+    }
+
+    /** The defaults, overridden by the {@code sessionj.*} keys of {@code properties}. */
+    public static SJRuntimeConfig fromProperties(Properties properties) {
+        Builder builder = builder();
+        String transports = properties.getProperty("sessionj.transports");
+        if (transports != null && !transports.isBlank()) {
+            builder.transports(transports.split("\\s*,\\s*"));
+        }
+        String timeout = properties.getProperty("sessionj.timeout");
+        if (timeout != null) {
+            builder.defaultTimeout(parseDuration("sessionj.timeout", timeout));
+        }
+        String initiation = properties.getProperty("sessionj.initiationTimeout");
+        if (initiation != null) {
+            builder.initiationTimeout(parseDuration("sessionj.initiationTimeout", initiation));
+        }
+        String monitor = properties.getProperty("sessionj.monitor");
+        if (monitor != null) {
+            builder.monitor(switch (monitor.strip().toLowerCase(Locale.ROOT)) {
+                case "true" -> true;
+                case "false" -> false;
+                default -> throw new IllegalArgumentException(
+                        "system property sessionj.monitor must be true or false, got '" + monitor + "'");
+            });
+        }
+        String batch = properties.getProperty("sessionj.batchBytes");
+        if (batch != null) {
+            try {
+                builder.batchBytes(Integer.parseInt(batch.strip()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(
+                        "system property sessionj.batchBytes must be an integer, got '" + batch + "'", e);
+            }
+        }
+        return builder.build();
+    }
+
+    /** Parses {@code PT5S}, {@code 500ms}, {@code 5s}, {@code 2m} or {@code none} (null). */
+    static Duration parseDuration(String property, String text) {
+        String value = text.strip().toLowerCase(Locale.ROOT);
+        if (value.equals("none")) {
+            return null;
+        }
+        try {
+            if (value.startsWith("p")) {
+                return Duration.parse(value.toUpperCase(Locale.ROOT));
+            }
+            if (value.endsWith("ms")) {
+                return Duration.ofMillis(Long.parseLong(value.substring(0, value.length() - 2)));
+            }
+            if (value.endsWith("s")) {
+                return Duration.ofSeconds(Long.parseLong(value.substring(0, value.length() - 1)));
+            }
+            if (value.endsWith("m")) {
+                return Duration.ofMinutes(Long.parseLong(value.substring(0, value.length() - 1)));
+            }
+        } catch (NumberFormatException | DateTimeParseException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("system property " + property
+                + " must be a duration like PT5S, 500ms, 5s, 2m or none, got '" + text + "'");
+    }
+
+    /** Transport names in order of preference; empty means every installed transport, in-JVM first. */
+    public List<String> transports() {
+        return transports;
+    }
+
+    /** The input timeout of {@code receive()} and friends without a timeout; null waits forever. */
+    public Duration defaultTimeout() {
+        return defaultTimeout;
+    }
+
+    /** How long session initiation waits for the peer. */
+    public Duration initiationTimeout() {
+        return initiationTimeout;
+    }
+
+    /** Whether the runtime monitor checks every action against the session type. */
+    public boolean monitor() {
+        return monitor;
+    }
+
+    /** The output a session buffers before flushing even though its type has no input next. */
+    public int batchBytes() {
+        return batchBytes;
+    }
+
+    @Override
+    public String toString() {
+        return "SJRuntimeConfig[transports=" + (transports.isEmpty() ? "all installed" : transports)
+                + ", defaultTimeout=" + (defaultTimeout == null ? "none" : defaultTimeout)
+                + ", initiationTimeout=" + initiationTimeout + ", monitor=" + monitor + ", batchBytes=" + batchBytes + "]";
+    }
+
+    /** Builds a validated {@link SJRuntimeConfig}; each setter rejects bad values at once. */
+    public static final class Builder {
+        private List<String> transports = new ArrayList<>();
+        private Duration defaultTimeout;
+        private Duration initiationTimeout = DEFAULT_INITIATION_TIMEOUT;
+        private boolean monitor = true;
+        private int batchBytes = DEFAULT_BATCH_BYTES;
+
+        private Builder() {
+        }
+
+        /** Transports by name, most preferred first (e.g. {@code "shm", "tcp"}); none means all installed. */
+        public Builder transports(String... names) {
+            Objects.requireNonNull(names, "names");
+            LinkedHashSet<String> seen = new LinkedHashSet<>();
+            for (String name : names) {
+                if (name == null || !TRANSPORT_NAME.matcher(name).matches()) {
+                    throw new IllegalArgumentException("transport names are lower-case words like shm or tcp, got '"
+                            + name + "'");
+                }
+                if (!seen.add(name)) {
+                    throw new IllegalArgumentException("transport '" + name + "' is listed twice");
+                }
+            }
+            this.transports = new ArrayList<>(seen);
+            return this;
+        }
+
+        /** The input timeout for inputs without their own; null waits forever. Must be positive. */
+        public Builder defaultTimeout(Duration timeout) {
+            this.defaultTimeout = positiveOrNull("defaultTimeout", timeout);
+            return this;
+        }
+
+        /** How long initiation waits for the peer. Must be positive. */
+        public Builder initiationTimeout(Duration timeout) {
+            this.initiationTimeout = Objects.requireNonNull(positiveOrNull("initiationTimeout", timeout),
+                    "initiationTimeout must not be null");
+            return this;
+        }
+
+        /** Whether the runtime monitor checks actions (default true). */
+        public Builder monitor(boolean monitor) {
+            this.monitor = monitor;
+            return this;
+        }
+
+        /** The batch bound in bytes, from 1 to {@value #MAX_BATCH_BYTES} (default {@value #DEFAULT_BATCH_BYTES}). */
+        public Builder batchBytes(int bytes) {
+            if (bytes < 1 || bytes > MAX_BATCH_BYTES) {
+                throw new IllegalArgumentException("batchBytes must be between 1 and " + MAX_BATCH_BYTES + ", got " + bytes);
+            }
+            this.batchBytes = bytes;
+            return this;
+        }
+
+        /** The configuration. */
+        public SJRuntimeConfig build() {
+            return new SJRuntimeConfig(this);
+        }
+
+        private static Duration positiveOrNull(String what, Duration timeout) {
+            if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
+                throw new IllegalArgumentException(what + " must be positive, got " + timeout);
+            }
+            return timeout;
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package org.sessionj.runtime.internal.session;
+
+import org.sessionj.api.SJException;
+import org.sessionj.api.SJService;
+import org.sessionj.api.SJSocket;
+import org.sessionj.runtime.SJRuntimeConfig;
+import org.sessionj.runtime.internal.protocol.CompiledProtocol;
+import org.sessionj.runtime.internal.transport.TransportManager;
+import org.sessionj.types.Side;
+
+/** The requester side of a session service: where it is and which protocol its sessions follow. */
+public final class SessionService implements SJService {
+    private final CompiledProtocol protocol;
+    private final String host;
+    private final int port;
+    private final TransportManager transports;
+    private final SJRuntimeConfig config;
+
+    public SessionService(CompiledProtocol protocol, String host, int port, TransportManager transports,
+            SJRuntimeConfig config) {
+        if (protocol.declaredSide() == Side.ACCEPT) {
+            throw new SJException("protocol " + protocol.name() + " begins with sbegin: it is the accepting side's"
+                    + " (use it with SJServerSocket.create); a service needs the requesting side's protocol");
+        }
+        if (port < 1 || port > 65535) {
+            throw new IllegalArgumentException("session port must be in 1..65535, got " + port);
+        }
+        this.protocol = protocol;
+        this.host = java.util.Objects.requireNonNull(host, "host");
+        this.port = port;
+        this.transports = transports;
+        this.config = config;
+    }
+
+    @Override
+    public SJSocket request() {
+        var connection = transports.connect(host, port, config.initiationTimeout().toNanos());
+        return Initiation.request(connection, protocol, config);
+    }
+
+    @Override
+    public String host() {
+        return host;
+    }
+
+    @Override
+    public int port() {
+        return port;
+    }
+
+    @Override
+    public String protocol() {
+        return protocol.textFor(Side.REQUEST);
+    }
+
+    @Override
+    public String toString() {
+        return "SJService[" + host + ":" + port + ", " + protocol() + "]";
+    }
+}

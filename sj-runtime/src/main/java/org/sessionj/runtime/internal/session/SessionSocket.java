@@ -1,0 +1,753 @@
+package org.sessionj.runtime.internal.session;
+
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.time.Duration;
+import org.sessionj.api.SJIOException;
+import org.sessionj.api.SJProtocolViolationException;
+import org.sessionj.api.SJSocket;
+import org.sessionj.api.SJTimeoutException;
+import org.sessionj.runtime.internal.monitor.MessageType;
+import org.sessionj.runtime.internal.monitor.State;
+import org.sessionj.runtime.internal.wire.FailureNotice;
+import org.sessionj.runtime.internal.wire.MalformedInputException;
+import org.sessionj.runtime.internal.wire.Tags;
+import org.sessionj.runtime.internal.wire.ValueCodec;
+import org.sessionj.runtime.internal.wire.WireKind;
+import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.LocalConnection;
+
+/**
+ * An established session: performs each action over its connection, following the compiled session
+ * type. The state machine drives the type-directed encoding, the checks of the runtime monitor and
+ * the batching of outputs (flushed on entering an input or the end, or past the size bound).
+ *
+ * <p>Owned by one thread at a time, like the socket variable in the program; only
+ * {@link #failFromElsewhere} may be called from other threads.
+ */
+public final class SessionSocket implements SJSocket {
+    private final Connection connection;
+    private final LocalConnection local;
+    private final SessionSettings settings;
+    private final String protocol;
+    private State state;
+    private ByteBuf out;
+    private ByteBuf in;
+    private Thread pendingOwner;
+    private boolean closed;
+    private volatile String failure;
+    private volatile SessionScope scope;
+
+    SessionSocket(Connection connection, State start, SessionSettings settings, String protocol) {
+        this.connection = connection;
+        this.local = connection.capability(LocalConnection.class);
+        this.settings = settings;
+        this.protocol = protocol;
+        this.state = start;
+    }
+
+    // ---- sends -------------------------------------------------------------------------------
+
+    @Override
+    public void send(int message) {
+        State s = primitiveSend(WireKind.INT);
+        if (s == null) {
+            sendObject(message, false);
+            return;
+        }
+        output().writeByte(Tags.INT).writeInt(message);
+        advance(s.next());
+    }
+
+    @Override
+    public void send(long message) {
+        State s = primitiveSend(WireKind.LONG);
+        if (s == null) {
+            sendObject(message, false);
+            return;
+        }
+        output().writeByte(Tags.LONG).writeLong(message);
+        advance(s.next());
+    }
+
+    @Override
+    public void send(double message) {
+        State s = primitiveSend(WireKind.DOUBLE);
+        if (s == null) {
+            sendObject(message, false);
+            return;
+        }
+        output().writeByte(Tags.DOUBLE).writeDouble(message);
+        advance(s.next());
+    }
+
+    @Override
+    public void send(float message) {
+        State s = primitiveSend(WireKind.FLOAT);
+        if (s == null) {
+            sendObject(message, false);
+            return;
+        }
+        output().writeByte(Tags.FLOAT).writeFloat(message);
+        advance(s.next());
+    }
+
+    @Override
+    public void send(boolean message) {
+        State s = primitiveSend(WireKind.BOOLEAN);
+        if (s == null) {
+            sendObject(message, false);
+            return;
+        }
+        output().writeByte(Tags.BOOLEAN).writeBoolean(message);
+        advance(s.next());
+    }
+
+    @Override
+    public void send(byte message) {
+        State s = primitiveSend(WireKind.BYTE);
+        if (s == null) {
+            sendObject(message, false);
+            return;
+        }
+        output().writeByte(Tags.BYTE).writeByte(message);
+        advance(s.next());
+    }
+
+    @Override
+    public void send(short message) {
+        State s = primitiveSend(WireKind.SHORT);
+        if (s == null) {
+            sendObject(message, false);
+            return;
+        }
+        output().writeByte(Tags.SHORT).writeShort(message);
+        advance(s.next());
+    }
+
+    @Override
+    public void send(char message) {
+        State s = primitiveSend(WireKind.CHAR);
+        if (s == null) {
+            sendObject(message, false);
+            return;
+        }
+        output().writeByte(Tags.CHAR).writeChar(message);
+        advance(s.next());
+    }
+
+    @Override
+    public void send(Object message) {
+        sendObject(message, false);
+    }
+
+    @Override
+    public void pass(Object message) {
+        sendObject(message, true);
+    }
+
+    /**
+     * The send state for a primitive of {@code kind}; null when the type declares a reference type
+     * (then the value is boxed and checked like any object).
+     */
+    private State primitiveSend(WireKind kind) {
+        State s = usableState();
+        if (s.kind() == State.Kind.SEND) {
+            WireKind declared = s.message().kind();
+            if (declared == kind) {
+                return s;
+            }
+            if (declared == WireKind.OBJECT) {
+                return null;
+            }
+        }
+        throw violation(s, "!<" + kind.typeName() + ">");
+    }
+
+    private void sendObject(Object message, boolean pass) {
+        State s = usableState();
+        if (s.kind() != State.Kind.SEND) {
+            throw violation(s, "!<" + typeOf(message) + ">");
+        }
+        MessageType type = s.message();
+        if (settings.monitor() && !type.accepts(message)) {
+            throw violation(s, "!<" + typeOf(message) + ">");
+        }
+        ByteBuf buf = output();
+        int mark = buf.writerIndex();
+        try {
+            writeValue(type, message, pass);
+        } catch (ClassCastException | com.fasterxml.jackson.databind.exc.InvalidDefinitionException e) {
+            // Only reachable with the monitor off: the typed encoder refused the value. Nothing is sent.
+            buf.writerIndex(mark);
+            throw violation(s, "!<" + typeOf(message) + ">");
+        } catch (IOException e) {
+            buf.writerIndex(mark);
+            throw fail("could not send a " + type + ": " + e.getMessage(), true, e);
+        }
+        advance(s.next());
+    }
+
+    private void writeValue(MessageType type, Object value, boolean pass) throws IOException {
+        WireKind kind = type.kind();
+        if (pass && local != null && !kind.isPrimitive() && kind != WireKind.SESSION) {
+            // Ownership moves with the reference: no copy, no encoding.
+            local.writeReference(value);
+            output().writeByte(Tags.REFERENCE);
+            return;
+        }
+        ByteBuf buf;
+        switch (kind) {
+            case INT -> output().writeByte(Tags.INT).writeInt((Integer) value);
+            case LONG -> output().writeByte(Tags.LONG).writeLong((Long) value);
+            case DOUBLE -> output().writeByte(Tags.DOUBLE).writeDouble((Double) value);
+            case FLOAT -> output().writeByte(Tags.FLOAT).writeFloat((Float) value);
+            case BOOLEAN -> output().writeByte(Tags.BOOLEAN).writeBoolean((Boolean) value);
+            case BYTE -> output().writeByte(Tags.BYTE).writeByte((Byte) value);
+            case SHORT -> output().writeByte(Tags.SHORT).writeShort((Short) value);
+            case CHAR -> output().writeByte(Tags.CHAR).writeChar((Character) value);
+            case STRING -> {
+                buf = output().writeByte(Tags.STRING);
+                ValueCodec.writeString(buf, (String) value);
+            }
+            case OBJECT -> {
+                buf = output().writeByte(Tags.OBJECT);
+                ValueCodec.writeObject(buf, type.writer(), value);
+            }
+            case SESSION -> throw new SJIOException(
+                    "delegation and service passing (" + type + ") are not supported by this runtime yet");
+            default -> {
+                buf = output().writeByte(kind.tag());
+                ValueCodec.writeArray(buf, kind, value);
+            }
+        }
+    }
+
+    // ---- receives ----------------------------------------------------------------------------
+
+    @Override
+    public <T> T receive() {
+        return receive(settings.defaultTimeoutNanos());
+    }
+
+    @Override
+    public <T> T receive(Duration timeout) {
+        return receive(timeout.toNanos());
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> T receive(long timeoutNanos) {
+        State s = usableState();
+        if (s.kind() != State.Kind.RECEIVE) {
+            throw violation(s, "?(…)");
+        }
+        ByteBuf buf = inbound(s, timeoutNanos);
+        Object value = readValue(s.message(), buf, s);
+        advance(s.next());
+        return (T) value;
+    }
+
+    @Override
+    public int receiveInt() {
+        ByteBuf buf = primitiveReceive(WireKind.INT);
+        if (buf == null) {
+            return this.<Integer>unboxed();
+        }
+        int value = buf.readInt();
+        advance(state.next());
+        return value;
+    }
+
+    @Override
+    public long receiveLong() {
+        ByteBuf buf = primitiveReceive(WireKind.LONG);
+        if (buf == null) {
+            return this.<Long>unboxed();
+        }
+        long value = buf.readLong();
+        advance(state.next());
+        return value;
+    }
+
+    @Override
+    public double receiveDouble() {
+        ByteBuf buf = primitiveReceive(WireKind.DOUBLE);
+        if (buf == null) {
+            return this.<Double>unboxed();
+        }
+        double value = buf.readDouble();
+        advance(state.next());
+        return value;
+    }
+
+    @Override
+    public float receiveFloat() {
+        ByteBuf buf = primitiveReceive(WireKind.FLOAT);
+        if (buf == null) {
+            return this.<Float>unboxed();
+        }
+        float value = buf.readFloat();
+        advance(state.next());
+        return value;
+    }
+
+    @Override
+    public boolean receiveBoolean() {
+        ByteBuf buf = primitiveReceive(WireKind.BOOLEAN);
+        if (buf == null) {
+            return this.<Boolean>unboxed();
+        }
+        boolean value = buf.readBoolean();
+        advance(state.next());
+        return value;
+    }
+
+    @Override
+    public byte receiveByte() {
+        ByteBuf buf = primitiveReceive(WireKind.BYTE);
+        if (buf == null) {
+            return this.<Byte>unboxed();
+        }
+        byte value = buf.readByte();
+        advance(state.next());
+        return value;
+    }
+
+    @Override
+    public short receiveShort() {
+        ByteBuf buf = primitiveReceive(WireKind.SHORT);
+        if (buf == null) {
+            return this.<Short>unboxed();
+        }
+        short value = buf.readShort();
+        advance(state.next());
+        return value;
+    }
+
+    @Override
+    public char receiveChar() {
+        ByteBuf buf = primitiveReceive(WireKind.CHAR);
+        if (buf == null) {
+            return this.<Character>unboxed();
+        }
+        char value = buf.readChar();
+        advance(state.next());
+        return value;
+    }
+
+    /**
+     * Positions the input at the body of a primitive item of {@code kind} (its tag read and checked,
+     * the body known to be there); null when the type declares a reference type instead.
+     */
+    private ByteBuf primitiveReceive(WireKind kind) {
+        State s = usableState();
+        if (s.kind() == State.Kind.RECEIVE) {
+            WireKind declared = s.message().kind();
+            if (declared == WireKind.OBJECT && s.message().type() == kind.boxed()) {
+                return null;
+            }
+            if (declared == kind) {
+                ByteBuf buf = inbound(s, settings.defaultTimeoutNanos());
+                byte tag = buf.readByte();
+                if (tag != kind.tag()) {
+                    throw unexpected(s, tag);
+                }
+                if (buf.readableBytes() < kind.size()) {
+                    throw fail("truncated frame from the peer: a " + kind.typeName() + " needs " + kind.size()
+                            + " bytes, " + buf.readableBytes() + " left", true, null);
+                }
+                return buf;
+            }
+        }
+        throw violation(s, "?(" + kind.typeName() + ")");
+    }
+
+    /** Receives a boxed value declared as a wrapper type and unboxes it; null is a failure. */
+    private <B> B unboxed() {
+        State s = state;
+        B value = receive(settings.defaultTimeoutNanos());
+        if (value == null) {
+            throw new SJIOException("received null for " + s.describe() + " where a primitive was expected");
+        }
+        return value;
+    }
+
+    private Object readValue(MessageType type, ByteBuf buf, State s) {
+        byte tag = buf.readByte();
+        WireKind kind = type.kind();
+        try {
+            if (tag == Tags.REFERENCE && local != null && !kind.isPrimitive()) {
+                Object reference = local.readReference();
+                if (reference != null && !type.accepts(reference)) {
+                    throw fail("the peer passed a " + reference.getClass().getName() + " where " + s.describe()
+                            + " was expected", true, null);
+                }
+                return reference;
+            }
+            if (tag != kind.tag()) {
+                throw unexpected(s, tag);
+            }
+            return switch (kind) {
+                case INT, LONG, DOUBLE, FLOAT, BOOLEAN, BYTE, SHORT, CHAR -> ValueCodec.readPrimitive(kind, buf);
+                case STRING -> ValueCodec.readString(buf);
+                case OBJECT -> ValueCodec.readObject(buf, type.reader(), type.toString());
+                case SESSION -> throw fail("delegation and service passing are not supported by this runtime yet",
+                        true, null);
+                default -> ValueCodec.readArray(buf, kind);
+            };
+        } catch (MalformedInputException | IOException e) {
+            throw fail("bad message from the peer for " + s.describe() + ": " + e.getMessage(), true, e);
+        }
+    }
+
+    // ---- branching and iteration -------------------------------------------------------------
+
+    @Override
+    public void outbranch(String label) {
+        State s = usableState();
+        if (s.kind() != State.Kind.SELECT) {
+            throw violation(s, "!{" + label + ": …}");
+        }
+        State next = s.branch(label);
+        if (next == null) {
+            throw violation(s, "!{" + label + ": …} (label " + label + " is not among the choices)");
+        }
+        ByteBuf buf = output().writeByte(Tags.LABEL);
+        ValueCodec.writeShortString(buf, label);
+        advance(next);
+    }
+
+    @Override
+    public void outbranch(Enum<?> label) {
+        outbranch(label.name());
+    }
+
+    @Override
+    public String inbranch() {
+        State s = usableState();
+        if (s.kind() != State.Kind.BRANCH) {
+            throw violation(s, "?{…}");
+        }
+        ByteBuf buf = inbound(s, settings.defaultTimeoutNanos());
+        byte tag = buf.readByte();
+        if (tag != Tags.LABEL) {
+            throw unexpected(s, tag);
+        }
+        String label;
+        try {
+            label = ValueCodec.readShortString(buf);
+        } catch (MalformedInputException e) {
+            throw fail("bad label from the peer for " + s.describe() + ": " + e.getMessage(), true, e);
+        }
+        State next = s.branch(label);
+        if (next == null) {
+            throw fail("the peer selected label '" + label + "', which " + s.describe() + " does not offer", true, null);
+        }
+        advance(next);
+        return label;
+    }
+
+    @Override
+    public <E extends Enum<E>> E inbranch(Class<E> labels) {
+        State s = usableState();
+        if (s.kind() == State.Kind.BRANCH) {
+            for (String label : s.labels()) {
+                if (!hasConstant(labels, label)) {
+                    throw violation(s, "?{…} into enum " + labels.getName() + ", which has no constant " + label);
+                }
+            }
+        }
+        return Enum.valueOf(labels, inbranch());
+    }
+
+    private static boolean hasConstant(Class<? extends Enum<?>> type, String name) {
+        for (Enum<?> constant : type.getEnumConstants()) {
+            if (constant.name().equals(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public boolean outwhile(boolean condition) {
+        State s = usableState();
+        if (s.kind() != State.Kind.OUTWHILE) {
+            throw violation(s, "![…]*");
+        }
+        output().writeByte(Tags.LOOP).writeBoolean(condition);
+        advance(condition ? s.body() : s.exit());
+        return condition;
+    }
+
+    @Override
+    public boolean inwhile() {
+        State s = usableState();
+        if (s.kind() != State.Kind.INWHILE) {
+            throw violation(s, "?[…]*");
+        }
+        ByteBuf buf = inbound(s, settings.defaultTimeoutNanos());
+        byte tag = buf.readByte();
+        if (tag != Tags.LOOP) {
+            throw unexpected(s, tag);
+        }
+        if (!buf.isReadable()) {
+            throw fail("truncated frame from the peer: an iteration flag without its value", true, null);
+        }
+        byte flag = buf.readByte();
+        if (flag != 0 && flag != 1) {
+            throw fail("bad iteration flag from the peer: " + flag, true, null);
+        }
+        advance(flag == 1 ? s.body() : s.exit());
+        return flag == 1;
+    }
+
+    // ---- state, batching, input --------------------------------------------------------------
+
+    private State usableState() {
+        if (failure != null || closed) {
+            throw failedOrClosed();
+        }
+        return state;
+    }
+
+    private SJIOException failedOrClosed() {
+        String reason = failure;
+        if (reason != null) {
+            releaseBuffers();
+            return new SJIOException("the session has failed: " + reason);
+        }
+        return new SJIOException("the session is closed");
+    }
+
+    private void advance(State next) {
+        state = next;
+        ByteBuf o = out;
+        if (o != null && (next.flushOnEntry() || o.readableBytes() >= settings.batchBytes())) {
+            flush();
+        }
+    }
+
+    private ByteBuf output() {
+        ByteBuf o = out;
+        if (o == null) {
+            o = connection.alloc().buffer(256);
+            out = o;
+            Thread current = Thread.currentThread();
+            if (pendingOwner != current) {
+                pendingOwner = current;
+                PendingOutputs.add(this);
+            }
+        }
+        return o;
+    }
+
+    private void flush() {
+        ByteBuf o = out;
+        out = null;
+        try {
+            connection.write(o);
+            connection.flush();
+        } catch (IOException e) {
+            String reason = FailureNotice.waiting(connection);
+            throw fail(reason != null ? "the peer failed the session: " + reason
+                    : "the connection failed while sending: " + e.getMessage(), false, e);
+        }
+    }
+
+    /** Called by {@link PendingOutputs} before the thread blocks. */
+    void flushPendingOutput() {
+        pendingOwner = null;
+        if (out != null && failure == null) {
+            try {
+                flush();
+            } catch (SJIOException e) {
+                // The failure is recorded; this session's next action reports it.
+            }
+        }
+    }
+
+    /** The frame holding the next item, waiting for one if needed. A failure notice from the peer fails here. */
+    private ByteBuf inbound(State expected, long timeoutNanos) {
+        ByteBuf buf = in;
+        if (buf == null || !buf.isReadable()) {
+            if (buf != null) {
+                buf.release();
+                in = null;
+            }
+            PendingOutputs.flushAll();
+            ByteBuf frame;
+            try {
+                frame = connection.read(timeoutNanos);
+            } catch (IOException e) {
+                String reason = failure;
+                if (reason != null) {
+                    throw new SJIOException("the session has failed: " + reason, e);
+                }
+                throw fail("the connection to the peer was lost (" + e.getMessage() + ") while this side expected "
+                        + expected.describe(), false, e);
+            }
+            if (frame == null) {
+                String message = "no input within " + Duration.ofNanos(timeoutNanos) + " for " + expected.describe();
+                fail(message, true, null);
+                throw new SJTimeoutException(message);
+            }
+            if (!frame.isReadable()) {
+                frame.release();
+                throw fail("the peer sent an empty frame while this side expected " + expected.describe(), true, null);
+            }
+            in = frame;
+            buf = frame;
+        }
+        if (buf.getByte(buf.readerIndex()) == Tags.FAIL) {
+            buf.skipBytes(1);
+            String reason;
+            try {
+                reason = ValueCodec.readString(buf);
+            } catch (MalformedInputException e) {
+                reason = "(unreadable reason)";
+            }
+            throw fail("the peer failed the session: " + reason, false, null);
+        }
+        return buf;
+    }
+
+    @Override
+    public boolean isInputReady() {
+        if (failure != null || closed) {
+            return true;
+        }
+        ByteBuf buf = in;
+        return (buf != null && buf.isReadable()) || connection.isReadable();
+    }
+
+    @Override
+    public String protocol() {
+        return protocol;
+    }
+
+    /** The state the session is in (for tests and diagnostics). */
+    public State state() {
+        return state;
+    }
+
+    /** Whether the session has failed. */
+    public boolean hasFailed() {
+        return failure != null;
+    }
+
+    Connection connection() {
+        return connection;
+    }
+
+    void scope(SessionScope scope) {
+        this.scope = scope;
+    }
+
+    // ---- failure and close -------------------------------------------------------------------
+
+    private SJProtocolViolationException violation(State expected, String found) {
+        return new SJProtocolViolationException("protocol violation: the session type expects " + expected.describe()
+                + " but the program tried " + found);
+    }
+
+    private SJIOException unexpected(State expected, byte tag) {
+        return fail("the peer sent " + Tags.describe(tag) + " where this side expected " + expected.describe(), true,
+                null);
+    }
+
+    /**
+     * Fails the session (owner thread): records the reason, tells the peer if asked, closes the
+     * connection and fails the rest of its scope. Returns the exception to throw.
+     */
+    private SJIOException fail(String reason, boolean notifyPeer, Throwable cause) {
+        if (failure == null) {
+            failure = reason;
+            releaseBuffers();
+            if (notifyPeer) {
+                FailureNotice.send(connection, reason);
+            }
+            connection.close();
+            SessionScope sc = scope;
+            if (sc != null) {
+                sc.memberFailed(this, reason);
+            }
+        }
+        return cause == null ? new SJIOException(reason) : new SJIOException(reason, cause);
+    }
+
+    /**
+     * Fails the session from any thread (its scope failed): the connection is closed, which the peer
+     * sees on its next read, and a blocked input of this session wakes up with {@code reason}.
+     */
+    void failFromElsewhere(String reason) {
+        if (failure == null && !closed) {
+            failure = reason;
+            connection.close();
+        }
+    }
+
+    private void releaseBuffers() {
+        if (out != null) {
+            out.release();
+            out = null;
+        }
+        if (in != null) {
+            in.release();
+            in = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        if (pendingOwner == Thread.currentThread()) {
+            PendingOutputs.remove(this);
+            pendingOwner = null;
+        }
+        if (failure != null) {
+            closed = true;
+            releaseBuffers();
+            connection.close();
+            return;
+        }
+        State s = state;
+        if (s.kind() == State.Kind.END) {
+            if (out != null) {
+                try {
+                    flush();
+                } catch (SJIOException e) {
+                    // Everything was sent that could be; the session's type is complete.
+                }
+            }
+            closed = true;
+            releaseBuffers();
+            connection.close();
+            return;
+        }
+        String reason = "the session was closed before its type was complete; its next action was " + s.describe();
+        if (out != null) {
+            out.release();
+            out = null;
+        }
+        fail("the peer closed the session before completing it; the peer's next action was " + s.describe(), true,
+                null);
+        failure = reason;
+        closed = true;
+        if (settings.monitor()) {
+            throw new SJProtocolViolationException(reason);
+        }
+    }
+
+    private static String typeOf(Object value) {
+        return value == null ? "null" : value.getClass().getTypeName();
+    }
+
+    @Override
+    public String toString() {
+        return "SJSocket[" + protocol + " at " + state.describe() + (failure != null ? ", failed: " + failure : "")
+                + " over " + connection.transportName() + "]";
+    }
+}

@@ -1,0 +1,53 @@
+package org.sessionj.runtime.internal.wire;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.type.TypeFactory;
+import com.fasterxml.jackson.dataformat.smile.SmileFactory;
+import org.sessionj.types.Payload;
+
+/**
+ * The Jackson Smile codec for message types that are not primitives, primitive arrays or strings.
+ * Values are always read as the declared type: no polymorphic type information is taken from the
+ * wire, and Java serialization is never used.
+ */
+public final class SmileCodec {
+    private static final ObjectMapper MAPPER = new ObjectMapper(new SmileFactory())
+            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+
+    private SmileCodec() {
+    }
+
+    /** A reader for values of {@code declared} (resolved with {@code loader}). */
+    public static ObjectReader readerFor(JavaType declared) {
+        return MAPPER.readerFor(declared);
+    }
+
+    /** A writer for values of {@code declared}. */
+    public static ObjectWriter writerFor(JavaType declared) {
+        return MAPPER.writerFor(declared);
+    }
+
+    /** The Jackson type of a resolved session-type message type. */
+    public static JavaType jacksonType(Payload.JavaType type, ClassLoader loader) throws ClassNotFoundException {
+        TypeFactory factory = MAPPER.getTypeFactory();
+        if (type.isArray()) {
+            return factory.constructArrayType(jacksonType(type.componentType(), loader));
+        }
+        Class<?> raw = TypeClasses.load(type, loader);
+        if (type.typeArguments().isEmpty()) {
+            return factory.constructType(raw);
+        }
+        JavaType[] arguments = new JavaType[type.typeArguments().size()];
+        for (int i = 0; i < arguments.length; i++) {
+            arguments[i] = jacksonType(type.typeArguments().get(i), loader);
+        }
+        return factory.constructParametricType(raw, arguments);
+    }
+}

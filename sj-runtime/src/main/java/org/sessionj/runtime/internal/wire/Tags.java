@@ -1,0 +1,66 @@
+package org.sessionj.runtime.internal.wire;
+
+/** Item and frame tags of the wire format (docs/wire-format.md is the specification). */
+public final class Tags {
+    private Tags() {
+    }
+
+    /** The wire format version sent in the initiation request. */
+    public static final byte VERSION = 1;
+    /** The two bytes that open an initiation request: 'S', 'J'. */
+    public static final byte MAGIC_0 = 'S';
+    public static final byte MAGIC_1 = 'J';
+
+    // Initiation frames.
+    public static final byte REQUEST = 0x40;
+    public static final byte ACCEPT = 0x41;
+    public static final byte REJECT = 0x42;
+
+    // Message items.
+    public static final byte INT = 0x01;
+    public static final byte LONG = 0x02;
+    public static final byte DOUBLE = 0x03;
+    public static final byte FLOAT = 0x04;
+    public static final byte BOOLEAN = 0x05;
+    public static final byte BYTE = 0x06;
+    public static final byte SHORT = 0x07;
+    public static final byte CHAR = 0x08;
+    public static final byte STRING = 0x10;
+    public static final byte BOOLEAN_ARRAY = 0x11;
+    public static final byte BYTE_ARRAY = 0x12;
+    public static final byte SHORT_ARRAY = 0x13;
+    public static final byte CHAR_ARRAY = 0x14;
+    public static final byte INT_ARRAY = 0x15;
+    public static final byte LONG_ARRAY = 0x16;
+    public static final byte FLOAT_ARRAY = 0x17;
+    public static final byte DOUBLE_ARRAY = 0x18;
+    public static final byte OBJECT = 0x20;
+    /** The value travels as a reference on a local connection; the item has no body. */
+    public static final byte REFERENCE = 0x21;
+    public static final byte SESSION = 0x22;
+
+    // Control items.
+    public static final byte LABEL = 0x30;
+    public static final byte LOOP = 0x31;
+    /** The sender failed or abandoned the session; the body is the reason. */
+    public static final byte FAIL = 0x3F;
+
+    /** A readable name for a tag (for errors). */
+    public static String describe(byte tag) {
+        for (WireKind kind : WireKind.values()) {
+            if (kind.tag() == tag) {
+                return "a message of kind " + kind.typeName();
+            }
+        }
+        return switch (tag) {
+            case REFERENCE -> "a passed reference";
+            case LABEL -> "a branch label";
+            case LOOP -> "an iteration flag";
+            case FAIL -> "a failure notice";
+            case REQUEST -> "an initiation request";
+            case ACCEPT -> "an initiation accept";
+            case REJECT -> "an initiation reject";
+            default -> String.format("unknown tag 0x%02x", tag & 0xff);
+        };
+    }
+}

@@ -1,0 +1,266 @@
+package org.sessionj.runtime.internal.wire;
+
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
+import io.netty.buffer.ByteBufOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Writes and reads the bodies of message items (docs/wire-format.md): primitives raw big-endian,
+ * strings and primitive arrays with a length, other values as length-prefixed Jackson Smile. Reads
+ * check every length against what the frame holds, so garbage fails cleanly.
+ */
+public final class ValueCodec {
+    /** The length written for a null string, array or object. */
+    public static final int NULL_LENGTH = -1;
+
+    private ValueCodec() {
+    }
+
+    /** Reads the body of a primitive item as its boxed value, checking it is all there. */
+    public static Object readPrimitive(WireKind kind, ByteBuf in) throws MalformedInputException {
+        if (in.readableBytes() < kind.size()) {
+            throw new MalformedInputException("truncated frame: a " + kind.typeName() + " needs " + kind.size()
+                    + " bytes, " + in.readableBytes() + " left");
+        }
+        return switch (kind) {
+            case INT -> in.readInt();
+            case LONG -> in.readLong();
+            case DOUBLE -> in.readDouble();
+            case FLOAT -> in.readFloat();
+            case BOOLEAN -> in.readBoolean();
+            case BYTE -> in.readByte();
+            case SHORT -> in.readShort();
+            case CHAR -> in.readChar();
+            default -> throw new IllegalArgumentException("not a primitive kind: " + kind);
+        };
+    }
+
+    public static void writeString(ByteBuf out, String value) {
+        if (value == null) {
+            out.writeInt(NULL_LENGTH);
+            return;
+        }
+        int lengthAt = out.writerIndex();
+        out.writeInt(0);
+        int written = out.writeCharSequence(value, StandardCharsets.UTF_8);
+        out.setInt(lengthAt, written);
+    }
+
+    public static String readString(ByteBuf in) throws MalformedInputException {
+        int length = readLength(in, 1, "string");
+        return length == NULL_LENGTH ? null : in.readCharSequence(length, StandardCharsets.UTF_8).toString();
+    }
+
+    /** Writes a label or other short text (unsigned short length). */
+    public static void writeShortString(ByteBuf out, String value) {
+        int lengthAt = out.writerIndex();
+        out.writeShort(0);
+        int written = out.writeCharSequence(value, StandardCharsets.UTF_8);
+        if (written > 0xffff) {
+            throw new IllegalArgumentException("text longer than 65535 bytes: " + value.substring(0, 40) + "...");
+        }
+        out.setShort(lengthAt, written);
+    }
+
+    public static String readShortString(ByteBuf in) throws MalformedInputException {
+        if (in.readableBytes() < 2) {
+            throw new MalformedInputException("truncated frame: a text length needs 2 bytes, " + in.readableBytes() + " left");
+        }
+        int length = in.readUnsignedShort();
+        if (length > in.readableBytes()) {
+            throw new MalformedInputException("truncated frame: text of " + length + " bytes, " + in.readableBytes() + " left");
+        }
+        return in.readCharSequence(length, StandardCharsets.UTF_8).toString();
+    }
+
+    /** Writes a primitive array (given as an Object of the right array class) raw, with its length. */
+    public static void writeArray(ByteBuf out, WireKind kind, Object array) {
+        if (array == null) {
+            out.writeInt(NULL_LENGTH);
+            return;
+        }
+        switch (kind) {
+            case BOOLEAN_ARRAY -> {
+                boolean[] a = (boolean[]) array;
+                out.writeInt(a.length);
+                for (boolean v : a) {
+                    out.writeBoolean(v);
+                }
+            }
+            case BYTE_ARRAY -> {
+                byte[] a = (byte[]) array;
+                out.writeInt(a.length);
+                out.writeBytes(a);
+            }
+            case SHORT_ARRAY -> {
+                short[] a = (short[]) array;
+                out.ensureWritable(4 + 2 * a.length);
+                out.writeInt(a.length);
+                for (short v : a) {
+                    out.writeShort(v);
+                }
+            }
+            case CHAR_ARRAY -> {
+                char[] a = (char[]) array;
+                out.ensureWritable(4 + 2 * a.length);
+                out.writeInt(a.length);
+                for (char v : a) {
+                    out.writeChar(v);
+                }
+            }
+            case INT_ARRAY -> {
+                int[] a = (int[]) array;
+                out.ensureWritable(4 + 4 * a.length);
+                out.writeInt(a.length);
+                for (int v : a) {
+                    out.writeInt(v);
+                }
+            }
+            case LONG_ARRAY -> {
+                long[] a = (long[]) array;
+                out.ensureWritable(4 + 8 * a.length);
+                out.writeInt(a.length);
+                for (long v : a) {
+                    out.writeLong(v);
+                }
+            }
+            case FLOAT_ARRAY -> {
+                float[] a = (float[]) array;
+                out.ensureWritable(4 + 4 * a.length);
+                out.writeInt(a.length);
+                for (float v : a) {
+                    out.writeFloat(v);
+                }
+            }
+            case DOUBLE_ARRAY -> {
+                double[] a = (double[]) array;
+                out.ensureWritable(4 + 8 * a.length);
+                out.writeInt(a.length);
+                for (double v : a) {
+                    out.writeDouble(v);
+                }
+            }
+            default -> throw new IllegalArgumentException("not a primitive array kind: " + kind);
+        }
+    }
+
+    public static Object readArray(ByteBuf in, WireKind kind) throws MalformedInputException {
+        int elementSize = switch (kind) {
+            case BOOLEAN_ARRAY, BYTE_ARRAY -> 1;
+            case SHORT_ARRAY, CHAR_ARRAY -> 2;
+            case INT_ARRAY, FLOAT_ARRAY -> 4;
+            default -> 8;
+        };
+        int length = readLength(in, elementSize, kind.typeName());
+        if (length == NULL_LENGTH) {
+            return null;
+        }
+        switch (kind) {
+            case BOOLEAN_ARRAY -> {
+                boolean[] a = new boolean[length];
+                for (int i = 0; i < length; i++) {
+                    a[i] = in.readBoolean();
+                }
+                return a;
+            }
+            case BYTE_ARRAY -> {
+                byte[] a = new byte[length];
+                in.readBytes(a);
+                return a;
+            }
+            case SHORT_ARRAY -> {
+                short[] a = new short[length];
+                for (int i = 0; i < length; i++) {
+                    a[i] = in.readShort();
+                }
+                return a;
+            }
+            case CHAR_ARRAY -> {
+                char[] a = new char[length];
+                for (int i = 0; i < length; i++) {
+                    a[i] = in.readChar();
+                }
+                return a;
+            }
+            case INT_ARRAY -> {
+                int[] a = new int[length];
+                for (int i = 0; i < length; i++) {
+                    a[i] = in.readInt();
+                }
+                return a;
+            }
+            case LONG_ARRAY -> {
+                long[] a = new long[length];
+                for (int i = 0; i < length; i++) {
+                    a[i] = in.readLong();
+                }
+                return a;
+            }
+            case FLOAT_ARRAY -> {
+                float[] a = new float[length];
+                for (int i = 0; i < length; i++) {
+                    a[i] = in.readFloat();
+                }
+                return a;
+            }
+            case DOUBLE_ARRAY -> {
+                double[] a = new double[length];
+                for (int i = 0; i < length; i++) {
+                    a[i] = in.readDouble();
+                }
+                return a;
+            }
+            default -> throw new IllegalArgumentException("not a primitive array kind: " + kind);
+        }
+    }
+
+    /** Writes {@code value} as length-prefixed Smile with the declared type's writer. */
+    public static void writeObject(ByteBuf out, ObjectWriter writer, Object value) throws IOException {
+        int lengthAt = out.writerIndex();
+        out.writeInt(0);
+        try (OutputStream stream = new ByteBufOutputStream(out)) {
+            writer.writeValue(stream, value);
+        }
+        out.setInt(lengthAt, out.writerIndex() - lengthAt - 4);
+    }
+
+    /** Reads a length-prefixed Smile value as the declared type. */
+    public static Object readObject(ByteBuf in, ObjectReader reader, String declared) throws MalformedInputException {
+        int length = readLength(in, 1, declared);
+        if (length == NULL_LENGTH) {
+            throw new MalformedInputException("malformed " + declared + ": negative length");
+        }
+        int end = in.readerIndex() + length;
+        try (InputStream stream = new ByteBufInputStream(in.slice(in.readerIndex(), length))) {
+            return reader.readValue(stream);
+        } catch (IOException | RuntimeException e) {
+            throw new MalformedInputException("could not decode a " + declared + " from the peer's message: "
+                    + e.getMessage(), e);
+        } finally {
+            in.readerIndex(end);
+        }
+    }
+
+    /** Reads a length (or {@link #NULL_LENGTH}) and checks the frame holds that many elements. */
+    private static int readLength(ByteBuf in, int elementSize, String what) throws MalformedInputException {
+        if (in.readableBytes() < 4) {
+            throw new MalformedInputException("truncated frame: the length of a " + what + " needs 4 bytes, "
+                    + in.readableBytes() + " left");
+        }
+        int length = in.readInt();
+        if (length == NULL_LENGTH) {
+            return length;
+        }
+        if (length < 0 || (long) length * elementSize > in.readableBytes()) {
+            throw new MalformedInputException("malformed " + what + ": length " + length + " but "
+                    + in.readableBytes() + " bytes left in the frame");
+        }
+        return length;
+    }
+}

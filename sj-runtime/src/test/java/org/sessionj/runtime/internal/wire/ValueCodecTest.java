@@ -1,0 +1,80 @@
+package org.sessionj.runtime.internal.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.sessionj.types.Payload;
+
+class ValueCodecTest {
+    record Pair(String name, List<Integer> values) {
+    }
+
+    @Test
+    void stringsRoundTripIncludingNullAndNonAscii() throws Exception {
+        ByteBuf buf = Unpooled.buffer();
+        ValueCodec.writeString(buf, "snø ☃");
+        ValueCodec.writeString(buf, null);
+        ValueCodec.writeString(buf, "");
+        assertThat(ValueCodec.readString(buf)).isEqualTo("snø ☃");
+        assertThat(ValueCodec.readString(buf)).isNull();
+        assertThat(ValueCodec.readString(buf)).isEmpty();
+        assertThat(buf.isReadable()).isFalse();
+    }
+
+    @Test
+    void everyPrimitiveArrayKindRoundTrips() throws Exception {
+        Object[] arrays = {new boolean[] {true, false}, new byte[] {-1, 2}, new short[] {-3}, new char[] {'x'},
+            new int[] {Integer.MIN_VALUE, 0}, new long[] {Long.MAX_VALUE}, new float[] {1.5f}, new double[] {-0.0}};
+        WireKind[] kinds = {WireKind.BOOLEAN_ARRAY, WireKind.BYTE_ARRAY, WireKind.SHORT_ARRAY, WireKind.CHAR_ARRAY,
+            WireKind.INT_ARRAY, WireKind.LONG_ARRAY, WireKind.FLOAT_ARRAY, WireKind.DOUBLE_ARRAY};
+        ByteBuf buf = Unpooled.buffer();
+        for (int i = 0; i < arrays.length; i++) {
+            ValueCodec.writeArray(buf, kinds[i], arrays[i]);
+        }
+        ValueCodec.writeArray(buf, WireKind.INT_ARRAY, null);
+        for (int i = 0; i < arrays.length; i++) {
+            assertThat(ValueCodec.readArray(buf, kinds[i])).isEqualTo(arrays[i]);
+        }
+        assertThat(ValueCodec.readArray(buf, WireKind.INT_ARRAY)).isNull();
+    }
+
+    @Test
+    void objectsRoundTripAsTheirDeclaredType() throws Exception {
+        var type = SmileCodec.jacksonType(Payload.JavaType.of(Pair.class.getName()), getClass().getClassLoader());
+        ByteBuf buf = Unpooled.buffer();
+        ValueCodec.writeObject(buf, SmileCodec.writerFor(type), new Pair("p", List.of(1, 2)));
+        buf.writeByte(0x55); // the next item must be left alone
+        assertThat(ValueCodec.readObject(buf, SmileCodec.readerFor(type), "Pair")).isEqualTo(new Pair("p", List.of(1, 2)));
+        assertThat(buf.readByte()).isEqualTo((byte) 0x55);
+    }
+
+    @Test
+    void lengthsBeyondTheFrameAreRejected() {
+        ByteBuf buf = Unpooled.buffer().writeInt(10).writeByte(1);
+        assertThatThrownBy(() -> ValueCodec.readString(buf)).isInstanceOf(MalformedInputException.class)
+                .hasMessageContaining("length 10");
+        ByteBuf array = Unpooled.buffer().writeInt(3).writeInt(1);
+        assertThatThrownBy(() -> ValueCodec.readArray(array, WireKind.INT_ARRAY))
+                .isInstanceOf(MalformedInputException.class).hasMessageContaining("int[]");
+        ByteBuf negative = Unpooled.buffer().writeInt(-5);
+        assertThatThrownBy(() -> ValueCodec.readArray(negative, WireKind.BYTE_ARRAY))
+                .isInstanceOf(MalformedInputException.class);
+        ByteBuf tooShort = Unpooled.buffer().writeShort(1);
+        assertThatThrownBy(() -> ValueCodec.readString(tooShort)).isInstanceOf(MalformedInputException.class)
+                .hasMessageContaining("truncated");
+    }
+
+    @Test
+    void smileWithTrailingDataOrTheWrongShapeIsRejected() throws Exception {
+        var pair = SmileCodec.jacksonType(Payload.JavaType.of(Pair.class.getName()), getClass().getClassLoader());
+        var integer = SmileCodec.jacksonType(Payload.JavaType.of("java.lang.Integer"), getClass().getClassLoader());
+        ByteBuf buf = Unpooled.buffer();
+        ValueCodec.writeObject(buf, SmileCodec.writerFor(integer), 7);
+        assertThatThrownBy(() -> ValueCodec.readObject(buf, SmileCodec.readerFor(pair), "Pair"))
+                .isInstanceOf(MalformedInputException.class).hasMessageContaining("could not decode a Pair");
+    }
+}

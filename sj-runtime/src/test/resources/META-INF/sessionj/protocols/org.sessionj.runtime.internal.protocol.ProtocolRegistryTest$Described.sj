@@ -1,0 +1,1 @@
+cbegin.!<java.lang.Integer>.?(java.util.List<java.lang.String>)

@@ -1,0 +1,248 @@
+package org.sessionj.transport.shm.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.sessionj.api.SJ;
+import org.sessionj.api.SJException;
+import org.sessionj.api.SJIOException;
+import org.sessionj.api.SJIncompatibleSessionException;
+import org.sessionj.api.SJProtocolViolationException;
+import org.sessionj.api.SJScope;
+import org.sessionj.api.SJServerSocket;
+import org.sessionj.api.SJService;
+import org.sessionj.api.SJSocket;
+import org.sessionj.api.SJTimeoutException;
+import org.sessionj.transport.shm.session.Peers.Threads;
+import org.sessionj.transport.shm.session.TestProtocols.FeedClient;
+import org.sessionj.transport.shm.session.TestProtocols.FeedServer;
+import org.sessionj.transport.shm.session.TestProtocols.IntClient;
+import org.sessionj.transport.shm.session.TestProtocols.IntServer;
+import org.sessionj.transport.shm.session.TestProtocols.MismatchedServer;
+import org.sessionj.transport.shm.session.TestProtocols.NotAProtocol;
+import org.sessionj.transport.shm.session.TestProtocols.StreamClient;
+import org.sessionj.transport.shm.session.TestProtocols.StreamServer;
+import org.sessionj.transport.shm.session.TestProtocols.WaitClient;
+import org.sessionj.transport.shm.session.TestProtocols.WaitServer;
+
+/** Incompatible peers, vanished peers, timeouts, monitor violations and failure propagation. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class FailureEndToEndTest {
+
+    @Test
+    void incompatibleTypesFailBothSidesNamingBothTypes() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(MismatchedServer.class, 0)) {
+            FutureTask<Object> accepter = Peers.start(Threads.VIRTUAL, server::accept);
+            Throwable requesterFailure = Peers.failure(Peers.start(Threads.VIRTUAL,
+                    () -> SJService.create(IntClient.class, "localhost", server.port()).request()));
+            Throwable accepterFailure = Peers.failure(accepter);
+            for (Throwable failure : new Throwable[] {requesterFailure, accepterFailure}) {
+                assertThat(failure).isInstanceOf(SJIncompatibleSessionException.class)
+                        .hasMessageContaining("cbegin.!<int>.?(int)")
+                        .hasMessageContaining("sbegin.?(java.lang.String).!<int>");
+            }
+        }
+    }
+
+    @Test
+    void aProtocolOfTheWrongSideIsRejectedWhenTheSocketIsMade() {
+        assertThatThrownBy(() -> SJServerSocket.create(IntClient.class, 0))
+                .isInstanceOf(SJException.class).hasMessageContaining("cbegin");
+        assertThatThrownBy(() -> SJService.create(MismatchedServer.class, "localhost", 1))
+                .isInstanceOf(SJException.class).hasMessageContaining("sbegin");
+    }
+
+    @Test
+    void aClassThatIsNotAProtocolIsRejectedClearly() {
+        assertThatThrownBy(() -> SJService.create(NotAProtocol.class, "localhost", 1))
+                .isInstanceOf(SJException.class)
+                .hasMessageContaining(NotAProtocol.class.getName())
+                .hasMessageContaining("@org.sessionj.api.Protocol");
+    }
+
+    @Test
+    void requestingAPortNobodyServesFails() {
+        assertThatThrownBy(() -> SJService.create(IntClient.class, "localhost", 1).request())
+                .isInstanceOf(SJIOException.class).hasMessageContaining("session port localhost:1");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Threads.class)
+    void aPeerClosingMidSessionFailsTheBlockedReceive(Threads threads) throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(WaitServer.class, 0)) {
+            CountDownLatch accepted = new CountDownLatch(1);
+            FutureTask<Object> accepter = Peers.start(threads, () -> {
+                SJSocket s = server.accept();
+                accepted.countDown();
+                try {
+                    return s.receive(); // the type says the server sends: the monitor stops this...
+                } catch (SJProtocolViolationException expected) {
+                    s.close(); // ...so it abandons the session instead
+                    return null;
+                }
+            });
+            FutureTask<Integer> requester = Peers.start(threads, () -> {
+                try (SJSocket s = SJService.create(WaitClient.class, "localhost", server.port()).request()) {
+                    return s.receiveInt();
+                }
+            });
+            accepted.await();
+            Throwable failure = Peers.failure(requester);
+            assertThat(failure).isInstanceOf(SJIOException.class)
+                    .hasMessageContaining("closed the session before completing it")
+                    .hasMessageContaining("!<int>");
+            assertThat(Peers.failure(accepter)).isInstanceOf(SJProtocolViolationException.class)
+                    .hasMessageContaining("closed before its type was complete");
+        }
+    }
+
+    @Test
+    void aVanishedPeerConnectionFailsTheBlockedReceiveInBoundedTime() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(WaitServer.class, 0)) {
+            CountDownLatch requested = new CountDownLatch(1);
+            FutureTask<Integer> requester = Peers.start(Threads.VIRTUAL, () -> {
+                try (SJSocket s = SJService.create(WaitClient.class, "localhost", server.port()).request()) {
+                    requested.countDown();
+                    return s.receiveInt();
+                }
+            });
+            SJSocket accepted = server.accept();
+            requested.await();
+            // Crash-like: the connection goes away without a failure notice.
+            ((org.sessionj.runtime.internal.session.SessionSocket) accepted).state();
+            org.sessionj.runtime.spi.Connection connection = connectionOf(accepted);
+            connection.close();
+            assertThat(Peers.failure(requester)).isInstanceOf(SJIOException.class)
+                    .hasMessageContaining("connection to the peer was lost")
+                    .hasMessageContaining("?(int)");
+        }
+    }
+
+    private static org.sessionj.runtime.spi.Connection connectionOf(SJSocket socket) throws Exception {
+        var method = org.sessionj.runtime.internal.session.SessionSocket.class.getDeclaredMethod("connection");
+        method.setAccessible(true);
+        return (org.sessionj.runtime.spi.Connection) method.invoke(socket);
+    }
+
+    @Test
+    void anInputTimeoutFailsTheSessionAndTellsThePeer() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(IntServer.class, 0)) {
+            CountDownLatch timedOut = new CountDownLatch(1);
+            FutureTask<Integer> requester = Peers.start(Threads.VIRTUAL, () -> {
+                try (SJSocket s = SJService.create(IntClient.class, "localhost", server.port()).request()) {
+                    timedOut.await();
+                    s.send(1);
+                    return s.receiveInt();
+                }
+            });
+            try (SJSocket s = server.accept()) {
+                assertThatThrownBy(() -> s.receive(Duration.ofMillis(30)))
+                        .isInstanceOf(SJTimeoutException.class).hasMessageContaining("?(int)");
+                assertThatThrownBy(s::receiveInt).isInstanceOf(SJIOException.class).hasMessageContaining("failed");
+                timedOut.countDown();
+            }
+            assertThat(Peers.failure(requester)).isInstanceOf(SJIOException.class)
+                    .hasMessageContaining("the peer failed the session").hasMessageContaining("no input within");
+        }
+    }
+
+    @Test
+    void monitorViolationsAreCaughtBeforeAnythingReachesTheWire() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(IntServer.class, 0)) {
+            FutureTask<Integer> accepter = Peers.start(Threads.VIRTUAL, () -> {
+                try (SJSocket s = server.accept()) {
+                    int got = s.receiveInt();
+                    s.send(got + 1);
+                    return got;
+                }
+            });
+            try (SJSocket s = SJService.create(IntClient.class, "localhost", server.port()).request()) {
+                assertThatThrownBy(() -> s.send("not an int")).isInstanceOf(SJProtocolViolationException.class)
+                        .hasMessageContaining("expects !<int>").hasMessageContaining("!<java.lang.String>");
+                assertThatThrownBy(() -> s.send(1L)).isInstanceOf(SJProtocolViolationException.class)
+                        .hasMessageContaining("!<long>");
+                assertThatThrownBy(s::receiveInt).isInstanceOf(SJProtocolViolationException.class)
+                        .hasMessageContaining("expects !<int>").hasMessageContaining("?(int)");
+                assertThatThrownBy(() -> s.outbranch("X")).isInstanceOf(SJProtocolViolationException.class);
+                assertThatThrownBy(() -> s.outwhile(true)).isInstanceOf(SJProtocolViolationException.class);
+                assertThatThrownBy(s::inwhile).isInstanceOf(SJProtocolViolationException.class);
+                // None of that reached the peer: the session goes on as the type says.
+                s.send(41);
+                assertThat(s.receiveInt()).isEqualTo(42);
+                assertThatThrownBy(() -> s.send(1)).isInstanceOf(SJProtocolViolationException.class)
+                        .hasMessageContaining("end");
+            }
+            assertThat(Peers.join(accepter)).isEqualTo(41);
+        }
+    }
+
+    @Test
+    void multicastInwhileFailsWhenThePeersDisagree() throws Exception {
+        try (SJServerSocket feeds = SJServerSocket.create(StreamServer.class, 0)) {
+            FutureTask<Object> stopper = Peers.start(Threads.VIRTUAL, () -> {
+                try (SJSocket s = SJService.create(StreamClient.class, "localhost", feeds.port()).request()) {
+                    s.outwhile(false);
+                    return s.receive();
+                }
+            });
+            FutureTask<Object> continuer = Peers.start(Threads.VIRTUAL, () -> {
+                try (SJSocket s = SJService.create(StreamClient.class, "localhost", feeds.port()).request()) {
+                    s.outwhile(true);
+                    s.send(1);
+                    s.outwhile(false);
+                    return s.receive();
+                }
+            });
+            SJSocket a = feeds.accept();
+            SJSocket b = feeds.accept();
+            assertThatThrownBy(() -> SJ.inwhile(a, b)).isInstanceOf(SJIOException.class)
+                    .hasMessageContaining("disagree");
+            a.close();
+            b.close();
+            assertThat(Peers.failure(stopper)).isInstanceOf(SJIOException.class);
+            assertThat(Peers.failure(continuer)).isInstanceOf(SJIOException.class);
+        }
+    }
+
+    @Test
+    void aFailedSessionFailsTheOthersInItsScope() throws Exception {
+        try (SJServerSocket feeds = SJServerSocket.create(FeedServer.class, 0);
+                SJServerSocket waits = SJServerSocket.create(WaitServer.class, 0)) {
+            // The scope's two peers: one vanishes, the other must learn that the scope failed.
+            FutureTask<Boolean> bystanderPeer = Peers.start(Threads.VIRTUAL, () -> {
+                try (SJSocket s = feeds.accept()) {
+                    return s.outwhile(false);
+                }
+            });
+            CountDownLatch vanish = new CountDownLatch(1);
+            FutureTask<Object> vanishingPeer = Peers.start(Threads.VIRTUAL, () -> {
+                SJSocket s = waits.accept();
+                vanish.await();
+                connectionOf(s).close();
+                return null;
+            });
+            SJSocket bystander;
+            try (SJScope scope = SJ.scope();
+                    SJSocket feed = scope.add(SJService.create(FeedClient.class, "localhost", feeds.port()).request());
+                    SJSocket wait = scope.add(SJService.create(WaitClient.class, "localhost", waits.port()).request())) {
+                bystander = feed;
+                // The bystander's peer completes its type first: its decision is waiting here.
+                assertThat(Peers.join(bystanderPeer)).isFalse();
+                vanish.countDown();
+                assertThatThrownBy(wait::receiveInt).isInstanceOf(SJIOException.class);
+                assertThatThrownBy(feed::inwhile).isInstanceOf(SJIOException.class)
+                        .hasMessageContaining("another session in its scope failed");
+            }
+            Peers.join(vanishingPeer);
+            assertThat(bystander.isInputReady()).as("a failed session reports input at once").isTrue();
+        }
+    }
+}

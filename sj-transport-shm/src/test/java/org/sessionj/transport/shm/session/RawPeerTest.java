@@ -1,0 +1,210 @@
+package org.sessionj.transport.shm.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.smile.SmileFactory;
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.sessionj.api.SJIOException;
+import org.sessionj.api.SJServerSocket;
+import org.sessionj.api.SJSocket;
+import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.LocalConnection;
+import org.sessionj.transport.shm.ShmTransport;
+import org.sessionj.transport.shm.session.TestProtocols.IntServer;
+import org.sessionj.transport.shm.session.TestProtocols.PointServer;
+import org.sessionj.transport.shm.session.TestProtocols.CalculatorServer;
+
+/**
+ * A hand-written peer on a raw connection sends what a correct runtime never would: the session
+ * fails with a clear {@link SJIOException}, nothing reaches the program, and the peer is told.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class RawPeerTest {
+    private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+    private final ShmTransport transport = new ShmTransport();
+
+    /** Opens a raw connection and completes initiation with {@code type} as the requester's type. */
+    private Connection rawRequest(SJServerSocket server, String type) throws IOException {
+        Connection raw = transport.connect("localhost", server.port(), SECOND);
+        ByteBuf request = raw.alloc().buffer();
+        request.writeByte(0x40).writeByte('S').writeByte('J').writeByte(1);
+        byte[] text = type.getBytes(StandardCharsets.UTF_8);
+        request.writeInt(text.length).writeBytes(text);
+        raw.write(request);
+        raw.flush();
+        return raw;
+    }
+
+    private static void expectAccept(Connection raw) throws IOException {
+        ByteBuf reply = raw.read(10 * SECOND);
+        try {
+            assertThat(reply.readByte()).as("accept frame").isEqualTo((byte) 0x41);
+        } finally {
+            reply.release();
+        }
+    }
+
+    private static void send(Connection raw, Consumer<ByteBuf> body) throws IOException {
+        ByteBuf frame = raw.alloc().buffer();
+        body.accept(frame);
+        raw.write(frame);
+        raw.flush();
+    }
+
+    /** The reason in the failure notice the runtime sent to the raw peer. */
+    private static String failureNotice(Connection raw) throws IOException {
+        ByteBuf frame = raw.read(10 * SECOND);
+        try {
+            assertThat(frame.readByte()).as("failure notice tag").isEqualTo((byte) 0x3F);
+            int length = frame.readInt();
+            return frame.readCharSequence(length, StandardCharsets.UTF_8).toString();
+        } finally {
+            frame.release();
+        }
+    }
+
+    private SJSocket acceptWith(SJServerSocket server, String type, Connection[] rawOut) throws Exception {
+        var raw = Peers.start(Peers.Threads.VIRTUAL, () -> rawRequest(server, type));
+        SJSocket accepted = server.accept();
+        rawOut[0] = Peers.join(raw);
+        expectAccept(rawOut[0]);
+        return accepted;
+    }
+
+    @Test
+    void aValueOfTheWrongKindFailsTheSession() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(IntServer.class, 0)) {
+            Connection[] raw = new Connection[1];
+            try (SJSocket s = acceptWith(server, "cbegin.!<int>.?(int)", raw)) {
+                send(raw[0], f -> f.writeByte(0x10).writeInt(2).writeBytes("hi".getBytes(StandardCharsets.UTF_8)));
+                assertThatThrownBy(s::receiveInt).isInstanceOf(SJIOException.class)
+                        .hasMessageContaining("the peer sent a message of kind java.lang.String")
+                        .hasMessageContaining("?(int)");
+            }
+            assertThat(failureNotice(raw[0])).contains("java.lang.String");
+        }
+    }
+
+    @Test
+    void anUnknownTagFailsTheSession() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(IntServer.class, 0)) {
+            Connection[] raw = new Connection[1];
+            try (SJSocket s = acceptWith(server, "cbegin.!<int>.?(int)", raw)) {
+                send(raw[0], f -> f.writeByte(0x7E).writeInt(1));
+                assertThatThrownBy(s::receive).isInstanceOf(SJIOException.class).hasMessageContaining("unknown tag 0x7e");
+            }
+        }
+    }
+
+    @Test
+    void aTruncatedPrimitiveFailsTheSession() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(IntServer.class, 0)) {
+            Connection[] raw = new Connection[1];
+            try (SJSocket s = acceptWith(server, "cbegin.!<int>.?(int)", raw)) {
+                send(raw[0], f -> f.writeByte(0x01).writeShort(7));
+                assertThatThrownBy(s::receiveInt).isInstanceOf(SJIOException.class).hasMessageContaining("truncated");
+            }
+        }
+    }
+
+    @Test
+    void garbageWhereAnObjectIsExpectedFailsTheSession() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(PointServer.class, 0)) {
+            Connection[] raw = new Connection[1];
+            try (SJSocket s = acceptWith(server, "cbegin.!<" + TestProtocols.Point.class.getName() + ">.?("
+                    + TestProtocols.Point.class.getName() + ")", raw)) {
+                send(raw[0], f -> f.writeByte(0x20).writeInt(5).writeBytes(new byte[] {1, 2, 3, 4, 5}));
+                assertThatThrownBy(s::receive).isInstanceOf(SJIOException.class)
+                        .hasMessageContaining("could not decode a " + TestProtocols.Point.class.getName());
+            }
+        }
+    }
+
+    @Test
+    void anObjectOfAnotherShapeIsNotHandedToTheProgram() throws Exception {
+        byte[] smile = new ObjectMapper(new SmileFactory()).writeValueAsBytes(Map.of("name", "not a point"));
+        try (SJServerSocket server = SJServerSocket.create(PointServer.class, 0)) {
+            Connection[] raw = new Connection[1];
+            try (SJSocket s = acceptWith(server, "cbegin.!<" + TestProtocols.Point.class.getName() + ">.?("
+                    + TestProtocols.Point.class.getName() + ")", raw)) {
+                send(raw[0], f -> f.writeByte(0x20).writeInt(smile.length).writeBytes(smile));
+                assertThatThrownBy(s::receive).isInstanceOf(SJIOException.class).hasMessageContaining("could not decode");
+            }
+        }
+    }
+
+    @Test
+    void aLengthBeyondTheFrameFailsTheSession() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(PointServer.class, 0)) {
+            Connection[] raw = new Connection[1];
+            try (SJSocket s = acceptWith(server, "cbegin.!<" + TestProtocols.Point.class.getName() + ">.?("
+                    + TestProtocols.Point.class.getName() + ")", raw)) {
+                send(raw[0], f -> f.writeByte(0x20).writeInt(1_000_000).writeByte(0));
+                assertThatThrownBy(s::receive).isInstanceOf(SJIOException.class).hasMessageContaining("length 1000000");
+            }
+        }
+    }
+
+    @Test
+    void aPassedReferenceOfTheWrongClassIsNotHandedToTheProgram() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(PointServer.class, 0)) {
+            Connection[] raw = new Connection[1];
+            try (SJSocket s = acceptWith(server, "cbegin.!<" + TestProtocols.Point.class.getName() + ">.?("
+                    + TestProtocols.Point.class.getName() + ")", raw)) {
+                LocalConnection local = raw[0].capability(LocalConnection.class);
+                local.writeReference("a string, not a point");
+                send(raw[0], f -> f.writeByte(0x21));
+                assertThatThrownBy(s::receive).isInstanceOf(SJIOException.class)
+                        .hasMessageContaining("passed a java.lang.String");
+            }
+        }
+    }
+
+    @Test
+    void aLabelTheBranchDoesNotOfferFailsTheSession() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(CalculatorServer.class, 0)) {
+            Connection[] raw = new Connection[1];
+            try (SJSocket s = acceptWith(server, "cbegin.rec X[!{ADD: !<int>.!<int>.?(int).#X, QUIT: }]", raw)) {
+                send(raw[0], f -> f.writeByte(0x30).writeShort(3).writeBytes("SUB".getBytes(StandardCharsets.UTF_8)));
+                assertThatThrownBy(s::inbranch).isInstanceOf(SJIOException.class)
+                        .hasMessageContaining("label 'SUB'").hasMessageContaining("does not offer");
+            }
+        }
+    }
+
+    @Test
+    void aRequestWithAnUnknownWireVersionIsRejected() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(IntServer.class, 0)) {
+            var raw = Peers.start(Peers.Threads.VIRTUAL, () -> {
+                Connection c = transport.connect("localhost", server.port(), SECOND);
+                send(c, f -> f.writeByte(0x40).writeByte('S').writeByte('J').writeByte(99).writeInt(0));
+                return c;
+            });
+            assertThatThrownBy(server::accept).isInstanceOf(SJIOException.class).hasMessageContaining("version 99");
+            ByteBuf reply = Peers.join(raw).read(10 * SECOND);
+            try {
+                assertThat(reply.readByte()).isEqualTo((byte) 0x42);
+            } finally {
+                reply.release();
+            }
+        }
+    }
+
+    @Test
+    void aRequestWhoseTypeDoesNotParseIsRejected() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(IntServer.class, 0)) {
+            var raw = Peers.start(Peers.Threads.VIRTUAL, () -> rawRequest(server, "cbegin.!<int"));
+            assertThatThrownBy(server::accept).isInstanceOf(SJIOException.class).hasMessageContaining("does not parse");
+            Peers.join(raw).close();
+        }
+    }
+}
