@@ -325,6 +325,25 @@ class TcpTransportTest {
     }
 
     @Test
+    void afterThePeerClosedAWriteFailsButFlushingNothingDoesNot() throws IOException {
+        ConnectionAcceptor acceptor = track(transport.listen(0));
+        Connection requester = track(transport.connect("localhost", acceptor.port(), 10 * SECOND));
+        Connection accepter = track(acceptor.accept(10 * SECOND));
+        requester.write(frame(requester, "last words"));
+        requester.flush();
+        assertThat(text(accepter.read(10 * SECOND))).isEqualTo("last words");
+        accepter.close();
+        assertThatThrownBy(() -> requester.read(10 * SECOND)).isInstanceOf(IOException.class);
+        // Everything written went out before the peer closed: nothing is lost, nothing to report.
+        requester.flush();
+        ByteBuf late = frame(requester, "too late");
+        assertThatThrownBy(() -> requester.write(late))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("connection closed by the peer");
+        assertThat(late.refCnt()).isZero();
+    }
+
+    @Test
     void connectingToAnUnknownHostFailsClearly() {
         assertThatThrownBy(() -> transport.connect("no-such-host.invalid", 4711, SECOND))
                 .isInstanceOf(IOException.class)

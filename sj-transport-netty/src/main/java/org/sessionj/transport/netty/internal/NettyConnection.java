@@ -120,9 +120,14 @@ public class NettyConnection implements Connection {
         outboundBytes.getAndAdd(length);
         unflushedBytes += length;
         if (closed || !channel.isActive()) {
-            // Closed meanwhile: a drain on the event loop sends or releases what is queued.
+            // Ended meanwhile: a drain on the event loop sends or releases what is queued. Only a
+            // local close is reported here: the frame may have gone out (with an earlier drain) just
+            // before the peer closed, and a lost frame shows at the next read anyway.
             scheduleDrain();
-            throw endedWhileWriting();
+            if (closed) {
+                throw endedWhileWriting();
+            }
+            return;
         }
         if (unflushedBytes > settings.outboundHighBytes()) {
             flush();
@@ -135,10 +140,18 @@ public class NettyConnection implements Connection {
             throw new IOException("connection already closed (" + describe() + ")");
         }
         unflushedBytes = 0;
-        scheduleDrain();
         if (!channel.isActive()) {
-            throw endedWhileWriting();
+            // Frames still queued can no longer go out (the drain releases them). With nothing
+            // queued, everything written was sent before the channel ended: no error (the peer may
+            // well have closed after reading it).
+            boolean unsent = !outbound.isEmpty();
+            scheduleDrain();
+            if (unsent) {
+                throw endedWhileWriting();
+            }
+            return;
         }
+        scheduleDrain();
         if (!isWritable() && !channel.eventLoop().inEventLoop()) {
             awaitWritable();
         }
@@ -163,7 +176,13 @@ public class NettyConnection implements Connection {
                     throw new IOException("connection closed while waiting to write (" + describe() + ")");
                 }
                 if (!channel.isActive()) {
-                    throw endedWhileWriting();
+                    // As in flush: only frames still queued here are surely unsent. What was handed to
+                    // the channel may have gone out before the peer closed; if not, the next read or
+                    // write reports the end.
+                    if (!outbound.isEmpty()) {
+                        throw endedWhileWriting();
+                    }
+                    return;
                 }
                 if (channel.isWritable() && outboundBytes.get() <= settings.outboundLowBytes()) {
                     return;
