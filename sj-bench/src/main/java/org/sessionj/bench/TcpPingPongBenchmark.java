@@ -45,22 +45,30 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.jctools.queues.SpscUnboundedArrayQueue;
+import org.sessionj.api.SJServerSocket;
+import org.sessionj.api.SJSocket;
+import org.sessionj.bench.BenchProtocols.PingClient;
+import org.sessionj.bench.BenchProtocols.PingServer;
+import org.sessionj.runtime.SJRuntime;
+import org.sessionj.runtime.SJRuntimeConfig;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.ConnectionAcceptor;
 import org.sessionj.transport.netty.internal.NettySettings;
 import org.sessionj.transport.tcp.TcpTransport;
 
 /**
- * Round trip of one {@code int} over TCP loopback, with a blocking caller and an echoing peer:
- * the {@code tcp} transport's {@link Connection} at both ends (echo on its own thread), raw Netty
+ * Round trip of one {@code int} over TCP loopback, with a blocking caller and an echoing peer: an SJ
+ * session over the {@code tcp} transport, the transport's bare {@link Connection} at both ends (echo on
+ * its own thread), raw Netty
  * (echo on the server's event loop, or on a thread it hands each message to; the caller hands off
  * to and from the client's event loop the cheapest way it can: a volatile and spin-then-park), and
  * {@code java.net.Socket} with data streams (echo on its own thread).
  *
  * <p>Run from the worktree root (see the report for figures, unpinned and with {@code taskset -c 0}):
  * <pre>
- * ./mvnw -q -pl sj-bench -am package -DskipTests dependency:build-classpath -Dmdep.outputFile=$PWD/sj-bench/target/cp.txt
- * java -cp sj-bench/target/classes:$(cat sj-bench/target/cp.txt) org.openjdk.jmh.Main TcpPingPong
+ * ./mvnw -q -pl sj-bench -am package -DskipTests
+ * java -jar sj-bench/target/benchmarks.jar TcpPingPong
+ * taskset -c 0 java -jar sj-bench/target/benchmarks.jar TcpPingPong
  * </pre>
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -105,6 +113,37 @@ public class TcpPingPongBenchmark {
             echo.join(10_000);
             server.close();
             acceptor.close();
+        }
+    }
+
+    /** An SJ session ({@code cbegin.![!<int>.?(int)]*}) over the {@code tcp} transport, echo on its own thread. */
+    @State(Scope.Thread)
+    public static class SjTcpSession {
+        SJServerSocket server;
+        SJSocket socket;
+        Thread echo;
+        int next;
+
+        @Setup(Level.Trial)
+        public void open() {
+            SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports("tcp").build());
+            server = runtime.serverSocket(PingServer.class, 0);
+            echo = Thread.ofPlatform().daemon().name("sj-session-echo").start(() -> {
+                try (SJSocket s = server.accept()) {
+                    while (s.inwhile()) {
+                        s.send(s.receiveInt() + 1);
+                    }
+                }
+            });
+            socket = runtime.service(PingClient.class, "127.0.0.1", server.port()).request();
+        }
+
+        @TearDown(Level.Trial)
+        public void close() throws InterruptedException {
+            socket.outwhile(false);
+            socket.close();
+            echo.join(10_000);
+            server.close();
         }
     }
 
@@ -307,6 +346,14 @@ public class TcpPingPongBenchmark {
         } finally {
             pong.release();
         }
+    }
+
+    @Benchmark
+    public int sjTcpSession(SjTcpSession state) {
+        SJSocket s = state.socket;
+        s.outwhile(true);
+        s.send(state.next++ & 0xffff);
+        return s.receiveInt();
     }
 
     @Benchmark

@@ -7,6 +7,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.epoll.Epoll;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -14,6 +15,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -249,6 +253,94 @@ class TcpTransportTest {
                 assertThatThrownBy(() -> t.connect("localhost", port, SECOND).close()).isInstanceOf(IOException.class);
             }
         }
+    }
+
+    @Test
+    void manyConcurrentConnectionsOnVirtualThreadsKeepTheirOwnStreams() throws Exception {
+        int clients = 100;
+        int rounds = 50;
+        ConnectionAcceptor acceptor = track(transport.listen(0));
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<Integer>> servers = new ArrayList<>();
+            for (int i = 0; i < clients; i++) {
+                Future<Connection> connecting = threads.submit(
+                        () -> transport.connect("localhost", acceptor.port(), 10 * SECOND));
+                Connection server = track(acceptor.accept(10 * SECOND));
+                Connection client = track(connecting.get(10, TimeUnit.SECONDS));
+                int id = i;
+                // Server: echo each int plus the client's id; client: check every answer.
+                threads.submit(() -> {
+                    for (int r = 0; r < rounds; r++) {
+                        ByteBuf in = server.read(10 * SECOND);
+                        int value = in.readInt();
+                        in.release();
+                        server.write(server.alloc().buffer(4).writeInt(value + id));
+                        server.flush();
+                    }
+                    return null;
+                });
+                servers.add(threads.submit(() -> {
+                    int ok = 0;
+                    for (int r = 0; r < rounds; r++) {
+                        client.write(client.alloc().buffer(4).writeInt(r * 1000));
+                        client.flush();
+                        ByteBuf in = client.read(10 * SECOND);
+                        if (in.readInt() == r * 1000 + id) {
+                            ok++;
+                        }
+                        in.release();
+                    }
+                    return ok;
+                }));
+            }
+            for (Future<Integer> result : servers) {
+                assertThat(result.get(30, TimeUnit.SECONDS)).isEqualTo(rounds);
+            }
+        }
+    }
+
+    @Test
+    void anInterruptedReaderGetsAnInterruptedIOExceptionAndKeepsItsFlag() throws Exception {
+        ConnectionAcceptor acceptor = track(transport.listen(0));
+        Connection client = track(transport.connect("localhost", acceptor.port(), 10 * SECOND));
+        track(acceptor.accept(10 * SECOND));
+        CompletableFuture<String> outcome = new CompletableFuture<>();
+        Thread reader = Thread.ofPlatform().daemon().start(() -> {
+            try {
+                client.read(-1).release();
+                outcome.complete("read returned");
+            } catch (InterruptedIOException e) {
+                outcome.complete("interrupted, flag " + Thread.currentThread().isInterrupted());
+            } catch (IOException e) {
+                outcome.complete(e.toString());
+            }
+        });
+        long deadline = System.nanoTime() + 10 * SECOND;
+        while (reader.getState() != Thread.State.WAITING) {
+            assertThat(System.nanoTime()).as("the reader parked in time").isLessThan(deadline);
+            Thread.onSpinWait();
+        }
+        reader.interrupt();
+        assertThat(outcome.get(10, TimeUnit.SECONDS)).isEqualTo("interrupted, flag true");
+    }
+
+    @Test
+    void afterThePeerClosedAWriteFailsButFlushingNothingDoesNot() throws IOException {
+        ConnectionAcceptor acceptor = track(transport.listen(0));
+        Connection requester = track(transport.connect("localhost", acceptor.port(), 10 * SECOND));
+        Connection accepter = track(acceptor.accept(10 * SECOND));
+        requester.write(frame(requester, "last words"));
+        requester.flush();
+        assertThat(text(accepter.read(10 * SECOND))).isEqualTo("last words");
+        accepter.close();
+        assertThatThrownBy(() -> requester.read(10 * SECOND)).isInstanceOf(IOException.class);
+        // Everything written went out before the peer closed: nothing is lost, nothing to report.
+        requester.flush();
+        ByteBuf late = frame(requester, "too late");
+        assertThatThrownBy(() -> requester.write(late))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("connection closed by the peer");
+        assertThat(late.refCnt()).isZero();
     }
 
     @Test

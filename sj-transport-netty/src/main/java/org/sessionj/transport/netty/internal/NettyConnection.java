@@ -119,6 +119,16 @@ public class NettyConnection implements Connection {
         outbound.offer(frame);
         outboundBytes.getAndAdd(length);
         unflushedBytes += length;
+        if (closed || !channel.isActive()) {
+            // Ended meanwhile: a drain on the event loop sends or releases what is queued. Only a
+            // local close is reported here: the frame may have gone out (with an earlier drain) just
+            // before the peer closed, and a lost frame shows at the next read anyway.
+            scheduleDrain();
+            if (closed) {
+                throw endedWhileWriting();
+            }
+            return;
+        }
         if (unflushedBytes > settings.outboundHighBytes()) {
             flush();
         }
@@ -130,14 +140,26 @@ public class NettyConnection implements Connection {
             throw new IOException("connection already closed (" + describe() + ")");
         }
         unflushedBytes = 0;
-        if (FLUSH_SCHEDULED.compareAndSet(this, 0, 1)) {
-            channel.eventLoop().execute(drainTask);
-        }
         if (!channel.isActive()) {
-            throw endedWhileWriting();
+            // Frames still queued can no longer go out (the drain releases them). With nothing
+            // queued, everything written was sent before the channel ended: no error (the peer may
+            // well have closed after reading it).
+            boolean unsent = !outbound.isEmpty();
+            scheduleDrain();
+            if (unsent) {
+                throw endedWhileWriting();
+            }
+            return;
         }
+        scheduleDrain();
         if (!isWritable() && !channel.eventLoop().inEventLoop()) {
             awaitWritable();
+        }
+    }
+
+    private void scheduleDrain() {
+        if (FLUSH_SCHEDULED.compareAndSet(this, 0, 1)) {
+            channel.eventLoop().execute(drainTask);
         }
     }
 
@@ -154,7 +176,13 @@ public class NettyConnection implements Connection {
                     throw new IOException("connection closed while waiting to write (" + describe() + ")");
                 }
                 if (!channel.isActive()) {
-                    throw endedWhileWriting();
+                    // As in flush: only frames still queued here are surely unsent. What was handed to
+                    // the channel may have gone out before the peer closed; if not, the next read or
+                    // write reports the end.
+                    if (!outbound.isEmpty()) {
+                        throw endedWhileWriting();
+                    }
+                    return;
                 }
                 if (channel.isWritable() && outboundBytes.get() <= settings.outboundLowBytes()) {
                     return;
@@ -171,7 +199,8 @@ public class NettyConnection implements Connection {
     }
 
     private IOException endedWhileWriting() {
-        return new IOException("connection closed by the peer or broken (" + describe() + ")");
+        return new IOException((closed ? "connection already closed (" : "connection closed by the peer or broken (")
+                + describe() + ")");
     }
 
     @Override

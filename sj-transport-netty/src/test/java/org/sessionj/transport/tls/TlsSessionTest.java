@@ -1,0 +1,75 @@
+package org.sessionj.transport.tls;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.sessionj.api.SJIOException;
+import org.sessionj.api.SJServerSocket;
+import org.sessionj.api.SJSocket;
+import org.sessionj.runtime.SJRuntime;
+import org.sessionj.runtime.SJRuntimeConfig;
+import org.sessionj.transport.tcp.SessionProtocols;
+
+/** A complete SJ session over the tls transport, configured by the sj.tls.* system properties. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class TlsSessionTest {
+
+    @Test
+    void aSessionRunsOverMutuallyAuthenticatedTls(@TempDir Path dir) throws Exception {
+        List<Path> files = Certificates.write(Certificates.selfSigned("localhost", Certificates.localhostNames()), dir);
+        System.setProperty("sj.tls.cert", files.get(0).toString());
+        System.setProperty("sj.tls.key", files.get(1).toString());
+        System.setProperty("sj.tls.trust", files.get(0).toString());
+        System.setProperty("sj.tls.clientAuth", "require");
+        SJRuntime tls;
+        SJServerSocket server;
+        try {
+            tls = SJRuntime.create(SJRuntimeConfig.builder().transports("tls").build());
+            server = tls.serverSocket(SessionProtocols.PingServer.class, 0);
+            // The transport reads the properties on first use: listening was the first use.
+        } finally {
+            System.clearProperty("sj.tls.cert");
+            System.clearProperty("sj.tls.key");
+            System.clearProperty("sj.tls.trust");
+            System.clearProperty("sj.tls.clientAuth");
+        }
+        try {
+            CompletableFuture<Integer> served = CompletableFuture.supplyAsync(() -> {
+                try (SJSocket s = server.accept()) {
+                    int count = 0;
+                    while (s.inwhile()) {
+                        s.send(s.receiveInt() + 1);
+                        count++;
+                    }
+                    s.send("done");
+                    return count;
+                }
+            });
+            try (SJSocket s = tls.service(SessionProtocols.PingClient.class, "localhost", server.port()).request()) {
+                for (int i = 0; i < 200; i++) {
+                    s.outwhile(true);
+                    s.send(i);
+                    assertThat(s.receiveInt()).isEqualTo(i + 1);
+                }
+                s.outwhile(false);
+                assertThat((String) s.receive()).isEqualTo("done");
+            }
+            assertThat(served.get(30, TimeUnit.SECONDS)).isEqualTo(200);
+
+            // A runtime whose tls transport is unconfigured (no client certificate, default trust) gets no session.
+            SJRuntime anonymous = SJRuntime.create(SJRuntimeConfig.builder().transports("tls").build());
+            assertThatThrownBy(() -> anonymous.service(SessionProtocols.PingClient.class, "localhost", server.port()).request())
+                    .isInstanceOf(SJIOException.class)
+                    .hasMessageContaining("tls:");
+        } finally {
+            server.close();
+        }
+    }
+}
