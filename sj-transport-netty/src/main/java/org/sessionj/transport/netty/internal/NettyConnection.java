@@ -130,11 +130,13 @@ public class NettyConnection implements Connection {
             throw new IOException("connection already closed (" + describe() + ")");
         }
         unflushedBytes = 0;
-        if (FLUSH_SCHEDULED.compareAndSet(this, 0, 1)) {
-            channel.eventLoop().execute(drainTask);
-        }
+        // Checked before the drain, not after: a fast peer may read these frames, answer and close
+        // before this returns, and that close is for the next read to report, not this flush.
         if (!channel.isActive()) {
             throw endedWhileWriting();
+        }
+        if (FLUSH_SCHEDULED.compareAndSet(this, 0, 1)) {
+            channel.eventLoop().execute(drainTask);
         }
         if (!isWritable() && !channel.eventLoop().inEventLoop()) {
             awaitWritable();
@@ -154,7 +156,9 @@ public class NettyConnection implements Connection {
                     throw new IOException("connection closed while waiting to write (" + describe() + ")");
                 }
                 if (!channel.isActive()) {
-                    throw endedWhileWriting();
+                    // Nothing left to wait for; whether the peer read what went before its close is
+                    // for the next read to tell (a closed Netty channel is never "writable").
+                    return;
                 }
                 if (channel.isWritable() && outboundBytes.get() <= settings.outboundLowBytes()) {
                     return;
