@@ -17,11 +17,14 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.sessionj.api.SJIncompatibleSessionException;
 import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJService;
 import org.sessionj.api.SJSocket;
 import org.sessionj.runtime.SJRuntime;
+import org.sessionj.runtime.SJRuntimeConfig;
+import org.sessionj.transport.tls.Certificates;
 
 /**
  * Complete sessions between this JVM and a second one started with the same JDK and class path, in
@@ -87,11 +90,16 @@ class CrossProcessSessionTest {
     }
 
     private Child start(String... args) throws IOException {
+        return start(List.of(), args);
+    }
+
+    private Child start(List<String> jvmOptions, String... args) throws IOException {
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                SessionPeerProcess.class.getName()));
+                "--enable-native-access=ALL-UNNAMED"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), SessionPeerProcess.class.getName()));
         command.addAll(List.of(args));
         Child child = new Child(new ProcessBuilder(command).redirectErrorStream(true).start());
         children.add(child);
@@ -152,6 +160,28 @@ class CrossProcessSessionTest {
             assertThat(child.next("RESULT ")).startsWith("failed " + SJIncompatibleSessionException.class.getName());
             child.awaitExit();
         }
+    }
+
+    @Test
+    void aChildServerConfiguredForTlsOnlyGetsTlsWithoutAChangeToEitherProgram(@TempDir Path keys) throws Exception {
+        List<Path> files = Certificates.write(Certificates.selfSigned("child", Certificates.localhostNames()), keys);
+        Child child = start(List.of("-Dsessionj.sessionTransports=tls", "-Dsj.tls.cert=" + files.get(0),
+                "-Dsj.tls.key=" + files.get(1)), "server", "ping");
+        int port = Integer.parseInt(child.next("PORT "));
+        System.setProperty("sj.tls.trust", files.get(0).toString());
+        try {
+            // A runtime with the default preferences, made now so that its TLS transport trusts the child.
+            SJRuntime requester = SJRuntime.create(SJRuntimeConfig.defaults());
+            try (SJSocket s = requester.service(Protocols.PingClient.class, "localhost", port).request()) {
+                assertThat(SJRuntime.transportOf(s)).isEqualTo("tls");
+                assertThat(SJRuntime.peerPrincipal(s)).hasValueSatisfying(p -> assertThat(p.getName()).contains("child"));
+                Scenarios.pingClient(s);
+            }
+        } finally {
+            System.clearProperty("sj.tls.trust");
+        }
+        assertThat(child.next("RESULT ")).isEqualTo("ok tls");
+        child.awaitExit();
     }
 
     @Test
