@@ -220,6 +220,16 @@ class NegotiationTest {
     }
 
     @Test
+    void perServerPreferencesOverrideTheRuntimesForThatServerOnly() throws Exception {
+        SJRuntime runtime = defaults();
+        try (SJServerSocket tcpOnly = runtime.serverSocket(PingServer.class, 0, TransportPreferences.session("tcp"));
+                SJServerSocket ordinary = runtime.serverSocket(PingServer.class, 0)) {
+            assertThat(ping(tcpOnly, defaults(), TransportPreferences.unset())).isEqualTo(new Ends("tcp", "tcp"));
+            assertThat(ping(ordinary, defaults(), TransportPreferences.unset())).isEqualTo(new Ends("shm", "shm"));
+        }
+    }
+
+    @Test
     void anUninstalledTransportInPerSocketPreferencesIsNamed() {
         assertThatThrownBy(() -> defaults().serverSocket(PingServer.class, 0, TransportPreferences.session("udp")))
                 .isInstanceOf(IllegalArgumentException.class)
