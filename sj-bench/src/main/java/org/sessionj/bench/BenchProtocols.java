@@ -7,8 +7,12 @@ public final class BenchProtocols {
     private BenchProtocols() {
     }
 
-    /** A binary tree of ints (paper 000 §6.1), a plain mutable bean so Jackson can copy it. */
-    public static final class BinTree {
+    /**
+     * A binary tree of ints (paper 000 §6.1), a plain mutable bean so Jackson can copy it;
+     * serializable for the Java-serialization and RMI peers.
+     */
+    public static final class BinTree implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
         public int value;
         public BinTree left;
         public BinTree right;
@@ -31,6 +35,14 @@ public final class BenchProtocols {
 
     @Protocol("^(PingClient)")
     public interface PingServer {
+    }
+
+    @Protocol("cbegin.!<int>.?(int)")
+    public interface OnceClient {
+    }
+
+    @Protocol("^(OnceClient)")
+    public interface OnceServer {
     }
 
     @Protocol("cbegin.![!<BinTree>.?(BinTree)]*")

@@ -33,9 +33,13 @@ public final class SinkTransport implements Transport {
         return host.equals("sink");
     }
 
-    /** Answers the session request with an accept, then swallows everything. */
+    /**
+     * Answers the negotiation and session request (docs/negotiation.md: AGREED on "sink", the setup
+     * transport, then ACCEPT), then swallows everything.
+     */
     static final class SinkConnection implements Connection {
         private final ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
+        private static final byte[] NAME = "sink".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         private boolean requested;
         long bytes;
 
@@ -61,7 +65,11 @@ public final class SinkTransport implements Transport {
                 throw new IOException("the sink answers only a session request");
             }
             requested = false;
-            return alloc.buffer(1).writeByte(0x41);
+            ByteBuf answer = alloc.buffer();
+            answer.writeByte(0x44).writeByte(1).writeByte(1); // AGREED, A1, one offer
+            answer.writeShort(4).writeBytes(NAME).writeInt(0); // "sink", port 0
+            answer.writeShort(4).writeBytes(NAME); // agreed on "sink"
+            return answer.writeByte(0x41); // ACCEPT
         }
 
         @Override

@@ -1,16 +1,21 @@
 package org.sessionj.runtime;
 
+import java.security.Principal;
 import java.util.Objects;
+import java.util.Optional;
 import org.sessionj.api.SJScope;
 import org.sessionj.api.SJSelector;
 import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJService;
+import org.sessionj.api.SJSocket;
 import org.sessionj.runtime.internal.protocol.ProtocolRegistry;
 import org.sessionj.runtime.internal.session.SessionScope;
 import org.sessionj.runtime.internal.session.SessionSelector;
 import org.sessionj.runtime.internal.session.SessionServerSocket;
 import org.sessionj.runtime.internal.session.SessionService;
+import org.sessionj.runtime.internal.session.SessionSocket;
 import org.sessionj.runtime.internal.transport.TransportManager;
+import org.sessionj.runtime.spi.AuthenticatedConnection;
 
 /**
  * A session runtime with one configuration. The public API's static factories
@@ -25,7 +30,7 @@ public final class SJRuntime {
 
     private SJRuntime(SJRuntimeConfig config) {
         this.config = Objects.requireNonNull(config, "config");
-        this.transports = TransportManager.select(config.transports());
+        this.transports = TransportManager.create(config.transports());
     }
 
     /** A runtime with {@code config}. Fails if a named transport is not installed. */
@@ -60,12 +65,58 @@ public final class SJRuntime {
 
     /** See {@link SJService#create}. */
     public SJService service(Class<?> protocol, String host, int port) {
-        return new SessionService(ProtocolRegistry.of(protocol), host, port, transports, config);
+        return new SessionService(ProtocolRegistry.of(protocol), host, port, transports, transports.defaults(), config);
+    }
+
+    /**
+     * A service whose requests use {@code preferences} (each empty list: this runtime's) for setup and
+     * for the session transport negotiation (docs/negotiation.md).
+     *
+     * @throws IllegalArgumentException if a named transport is not installed
+     */
+    public SJService service(Class<?> protocol, String host, int port, TransportPreferences preferences) {
+        return new SessionService(ProtocolRegistry.of(protocol), host, port, transports, transports.plan(preferences),
+                config);
     }
 
     /** See {@link SJServerSocket#create}. */
     public SJServerSocket serverSocket(Class<?> protocol, int port) {
-        return new SessionServerSocket(ProtocolRegistry.of(protocol), port, transports, config);
+        return new SessionServerSocket(ProtocolRegistry.of(protocol), port, transports, transports.defaults(), config);
+    }
+
+    /**
+     * A server socket that serves its session port with the setup transports of {@code preferences}
+     * and offers their session transports (each empty list: this runtime's).
+     *
+     * @throws IllegalArgumentException if a named transport is not installed
+     */
+    public SJServerSocket serverSocket(Class<?> protocol, int port, TransportPreferences preferences) {
+        return new SessionServerSocket(ProtocolRegistry.of(protocol), port, transports, transports.plan(preferences),
+                config);
+    }
+
+    /**
+     * The name of the transport {@code socket}'s session runs over (e.g. {@code "shm"}, {@code "tcp"},
+     * {@code "tls"}), as negotiated.
+     */
+    public static String transportOf(SJSocket socket) {
+        return session(socket).connection().transportName();
+    }
+
+    /**
+     * The peer's authenticated identity when the session runs over a transport that authenticates
+     * peers (TLS with a client or server certificate); empty otherwise.
+     */
+    public static Optional<Principal> peerPrincipal(SJSocket socket) {
+        AuthenticatedConnection authenticated = session(socket).connection().capability(AuthenticatedConnection.class);
+        return authenticated == null ? Optional.empty() : Optional.ofNullable(authenticated.peerPrincipal());
+    }
+
+    private static SessionSocket session(SJSocket socket) {
+        if (socket instanceof SessionSocket session) {
+            return session;
+        }
+        throw new IllegalArgumentException("not a socket of this runtime: " + socket);
     }
 
     /** See {@link SJSelector#open}. */

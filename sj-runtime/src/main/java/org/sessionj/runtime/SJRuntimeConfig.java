@@ -2,20 +2,19 @@ package org.sessionj.runtime;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Properties;
-import java.util.regex.Pattern;
 
 /**
  * Settings of a session runtime, built fluently and validated when built:
  *
  * <pre>{@code
  * SJRuntimeConfig config = SJRuntimeConfig.builder()
- *         .transports("shm", "tcp")
+ *         .setupTransports("shm", "tcp")
+ *         .sessionTransports("shm", "tls")
  *         .defaultTimeout(Duration.ofSeconds(30))
  *         .monitor(true)
  *         .batchBytes(64 * 1024)
@@ -23,7 +22,8 @@ import java.util.regex.Pattern;
  * }</pre>
  *
  * The process-wide default ({@link #defaults()}) comes from system properties, each optional:
- * {@code sessionj.transports} (comma-separated names), {@code sessionj.timeout} and
+ * {@code sessionj.transports} (comma-separated names; sets both lists), {@code sessionj.setupTransports} and
+ * {@code sessionj.sessionTransports} (each list on its own, see {@link TransportPreferences}), {@code sessionj.timeout} and
  * {@code sessionj.initiationTimeout} (ISO-8601 like {@code PT5S}, or {@code 500ms}, {@code 5s},
  * {@code 2m}, or {@code none}), {@code sessionj.monitor} ({@code true}/{@code false}) and
  * {@code sessionj.batchBytes} (a positive integer).
@@ -36,16 +36,14 @@ public final class SJRuntimeConfig {
     /** How long a request or accept waits for the peer's half of the initiation, by default. */
     public static final Duration DEFAULT_INITIATION_TIMEOUT = Duration.ofSeconds(30);
 
-    private static final Pattern TRANSPORT_NAME = Pattern.compile("[a-z][a-z0-9-]*");
-
-    private final List<String> transports;
+    private final TransportPreferences transports;
     private final Duration defaultTimeout;
     private final Duration initiationTimeout;
     private final boolean monitor;
     private final int batchBytes;
 
     private SJRuntimeConfig(Builder builder) {
-        this.transports = List.copyOf(builder.transports);
+        this.transports = builder.transports;
         this.defaultTimeout = builder.defaultTimeout;
         this.initiationTimeout = builder.initiationTimeout;
         this.monitor = builder.monitor;
@@ -60,7 +58,7 @@ public final class SJRuntimeConfig {
     /** A builder starting from this configuration. */
     public Builder toBuilder() {
         Builder builder = new Builder();
-        builder.transports = new ArrayList<>(transports);
+        builder.transports = transports;
         builder.defaultTimeout = defaultTimeout;
         builder.initiationTimeout = initiationTimeout;
         builder.monitor = monitor;
@@ -78,7 +76,15 @@ public final class SJRuntimeConfig {
         Builder builder = builder();
         String transports = properties.getProperty("sessionj.transports");
         if (transports != null && !transports.isBlank()) {
-            builder.transports(transports.split("\\s*,\\s*"));
+            builder.transports(names(transports));
+        }
+        String setup = properties.getProperty("sessionj.setupTransports");
+        if (setup != null && !setup.isBlank()) {
+            builder.setupTransports(names(setup));
+        }
+        String session = properties.getProperty("sessionj.sessionTransports");
+        if (session != null && !session.isBlank()) {
+            builder.sessionTransports(names(session));
         }
         String timeout = properties.getProperty("sessionj.timeout");
         if (timeout != null) {
@@ -109,6 +115,10 @@ public final class SJRuntimeConfig {
         return builder.build();
     }
 
+    private static String[] names(String list) {
+        return list.strip().split("\\s*,\\s*");
+    }
+
     /** Parses {@code PT5S}, {@code 500ms}, {@code 5s}, {@code 2m} or {@code none} (null). */
     static Duration parseDuration(String property, String text) {
         String value = text.strip().toLowerCase(Locale.ROOT);
@@ -135,8 +145,11 @@ public final class SJRuntimeConfig {
                 + " must be a duration like PT5S, 500ms, 5s, 2m or none, got '" + text + "'");
     }
 
-    /** Transport names in order of preference; empty means every installed transport, in-JVM first. */
-    public List<String> transports() {
+    /**
+     * The setup and session transports in order of preference; an empty list means every installed
+     * transport that is enabled by default, in-JVM first (docs/negotiation.md).
+     */
+    public TransportPreferences transports() {
         return transports;
     }
 
@@ -162,14 +175,19 @@ public final class SJRuntimeConfig {
 
     @Override
     public String toString() {
-        return "SJRuntimeConfig[transports=" + (transports.isEmpty() ? "all installed" : transports)
+        return "SJRuntimeConfig[setupTransports=" + describe(transports.setup())
+                + ", sessionTransports=" + describe(transports.session())
                 + ", defaultTimeout=" + (defaultTimeout == null ? "none" : defaultTimeout)
                 + ", initiationTimeout=" + initiationTimeout + ", monitor=" + monitor + ", batchBytes=" + batchBytes + "]";
     }
 
+    private static String describe(List<String> names) {
+        return names.isEmpty() ? "installed defaults" : names.toString();
+    }
+
     /** Builds a validated {@link SJRuntimeConfig}; each setter rejects bad values at once. */
     public static final class Builder {
-        private List<String> transports = new ArrayList<>();
+        private TransportPreferences transports = TransportPreferences.unset();
         private Duration defaultTimeout;
         private Duration initiationTimeout = DEFAULT_INITIATION_TIMEOUT;
         private boolean monitor = true;
@@ -178,20 +196,33 @@ public final class SJRuntimeConfig {
         private Builder() {
         }
 
-        /** Transports by name, most preferred first (e.g. {@code "shm", "tcp"}); none means all installed. */
+        /**
+         * The same transports for setup and for sessions, most preferred first (e.g. {@code "shm", "tcp"});
+         * none means all installed that are enabled by default.
+         */
         public Builder transports(String... names) {
-            Objects.requireNonNull(names, "names");
-            LinkedHashSet<String> seen = new LinkedHashSet<>();
-            for (String name : names) {
-                if (name == null || !TRANSPORT_NAME.matcher(name).matches()) {
-                    throw new IllegalArgumentException("transport names are lower-case words like shm or tcp, got '"
-                            + name + "'");
-                }
-                if (!seen.add(name)) {
-                    throw new IllegalArgumentException("transport '" + name + "' is listed twice");
-                }
-            }
-            this.transports = new ArrayList<>(seen);
+            List<String> list = TransportPreferences.checked("", Arrays.asList(Objects.requireNonNull(names, "names")));
+            this.transports = new TransportPreferences(list, list);
+            return this;
+        }
+
+        /** The transports tried in order to reach a peer's session port (paper 000 §5.3, S). */
+        public Builder setupTransports(String... names) {
+            this.transports = new TransportPreferences(Arrays.asList(Objects.requireNonNull(names, "names")),
+                    transports.session());
+            return this;
+        }
+
+        /** The transports this runtime accepts for sessions, most preferred first (paper 000 §5.3, T). */
+        public Builder sessionTransports(String... names) {
+            this.transports = new TransportPreferences(transports.setup(),
+                    Arrays.asList(Objects.requireNonNull(names, "names")));
+            return this;
+        }
+
+        /** Both lists at once. */
+        public Builder transports(TransportPreferences preferences) {
+            this.transports = Objects.requireNonNull(preferences, "preferences");
             return this;
         }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +15,7 @@ class SJRuntimeConfigTest {
         SJRuntimeConfig config = SJRuntimeConfig.builder().build();
         assertThat(config.monitor()).isTrue();
         assertThat(config.defaultTimeout()).isNull();
-        assertThat(config.transports()).isEmpty();
+        assertThat(config.transports()).isEqualTo(TransportPreferences.unset());
         assertThat(config.batchBytes()).isEqualTo(SJRuntimeConfig.DEFAULT_BATCH_BYTES);
         assertThat(config.initiationTimeout()).isEqualTo(SJRuntimeConfig.DEFAULT_INITIATION_TIMEOUT);
     }
@@ -23,12 +24,13 @@ class SJRuntimeConfigTest {
     void theBuilderKeepsWhatItIsGivenAndToBuilderCopies() {
         SJRuntimeConfig config = SJRuntimeConfig.builder().transports("shm", "tcp").defaultTimeout(Duration.ofSeconds(3))
                 .initiationTimeout(Duration.ofSeconds(4)).monitor(false).batchBytes(1024).build();
-        assertThat(config.transports()).containsExactly("shm", "tcp");
+        assertThat(config.transports().setup()).containsExactly("shm", "tcp");
+        assertThat(config.transports().session()).containsExactly("shm", "tcp");
         assertThat(config.defaultTimeout()).isEqualTo(Duration.ofSeconds(3));
         assertThat(config.initiationTimeout()).isEqualTo(Duration.ofSeconds(4));
         assertThat(config.monitor()).isFalse();
         assertThat(config.batchBytes()).isEqualTo(1024);
-        assertThat(config.toBuilder().batchBytes(2).build().transports()).containsExactly("shm", "tcp");
+        assertThat(config.toBuilder().batchBytes(2).build().transports().session()).containsExactly("shm", "tcp");
         assertThat(config.toString()).contains("shm").contains("PT3S").contains("monitor=false");
     }
 
@@ -56,7 +58,7 @@ class SJRuntimeConfigTest {
         p.setProperty("sessionj.monitor", "false");
         p.setProperty("sessionj.batchBytes", "4096");
         SJRuntimeConfig config = SJRuntimeConfig.fromProperties(p);
-        assertThat(config.transports()).containsExactly("shm", "tcp");
+        assertThat(config.transports()).isEqualTo(TransportPreferences.of(List.of("shm", "tcp"), List.of("shm", "tcp")));
         assertThat(config.defaultTimeout()).isEqualTo(Duration.ofMillis(500));
         assertThat(config.initiationTimeout()).isEqualTo(Duration.ofSeconds(2));
         assertThat(config.monitor()).isFalse();
@@ -65,6 +67,31 @@ class SJRuntimeConfigTest {
         assertThat(SJRuntimeConfig.fromProperties(p).defaultTimeout()).isNull();
         p.setProperty("sessionj.timeout", "3m");
         assertThat(SJRuntimeConfig.fromProperties(p).defaultTimeout()).isEqualTo(Duration.ofMinutes(3));
+        p.setProperty("sessionj.setupTransports", "tcp");
+        p.setProperty("sessionj.sessionTransports", "tls ,tcp");
+        assertThat(SJRuntimeConfig.fromProperties(p).transports())
+                .isEqualTo(TransportPreferences.of(List.of("tcp"), List.of("tls", "tcp")));
+    }
+
+    @Test
+    void setupAndSessionTransportsAreSetApartAndTransportsSetsBoth() {
+        SJRuntimeConfig config = SJRuntimeConfig.builder().setupTransports("tcp").sessionTransports("tls").build();
+        assertThat(config.transports()).isEqualTo(TransportPreferences.of(List.of("tcp"), List.of("tls")));
+        assertThat(config.toString()).contains("setupTransports=[tcp]").contains("sessionTransports=[tls]");
+        assertThat(SJRuntimeConfig.builder().sessionTransports("tls").build().toString())
+                .contains("setupTransports=installed defaults");
+        assertThatThrownBy(() -> SJRuntimeConfig.builder().sessionTransports("tls", "tls"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("listed twice in the session transports");
+    }
+
+    @Test
+    void perSocketPreferencesFallBackToTheRuntimesListByList() {
+        TransportPreferences runtime = TransportPreferences.of(List.of("shm", "tcp"), List.of("shm", "tcp"));
+        assertThat(TransportPreferences.session("tls").orElse(runtime))
+                .isEqualTo(TransportPreferences.of(List.of("shm", "tcp"), List.of("tls")));
+        assertThat(TransportPreferences.unset().orElse(runtime)).isEqualTo(runtime);
+        assertThatThrownBy(() -> TransportPreferences.session("Tls")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'Tls'");
     }
 
     @Test

@@ -42,4 +42,21 @@ public interface Transport {
     default boolean enabledByDefault() {
         return true;
     }
+
+    /**
+     * Whether this transport reaches only peers in this JVM (the in-JVM transport). Negotiation
+     * offers such a transport only to a requester in the same JVM (docs/negotiation.md).
+     */
+    default boolean inJvmOnly() {
+        return false;
+    }
+
+    /**
+     * The space this transport maps session ports into. Transports that share one (TCP and TLS both
+     * use TCP ports) cannot both serve one session port, so at most one of them may be a setup
+     * transport; the others listen for sessions on ports of their own.
+     */
+    default String portSpace() {
+        return name();
+    }
 }

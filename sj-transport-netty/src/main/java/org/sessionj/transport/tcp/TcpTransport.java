@@ -44,6 +44,12 @@ public final class TcpTransport implements Transport {
         return support.eventLoopKind();
     }
 
+    /** Session ports are TCP ports, shared with the other TCP-based transports. */
+    @Override
+    public String portSpace() {
+        return "tcp-port";
+    }
+
     @Override
     public ConnectionAcceptor listen(int port) throws IOException {
         return support.listen(port);

@@ -64,6 +64,12 @@ public final class TlsTransport implements Transport {
         return false;
     }
 
+    /** Session ports are TCP ports, shared with the other TCP-based transports. */
+    @Override
+    public String portSpace() {
+        return "tcp-port";
+    }
+
     @Override
     public ConnectionAcceptor listen(int port) throws IOException {
         Contexts c = loadContexts();

@@ -36,6 +36,12 @@ public final class ShmTransport implements Transport {
         return NAME;
     }
 
+    /** Only peers in this JVM share the port table. */
+    @Override
+    public boolean inJvmOnly() {
+        return true;
+    }
+
     @Override
     public ConnectionAcceptor listen(int port) throws IOException {
         return PORTS.bind(port);

@@ -2,21 +2,30 @@ package org.sessionj.runtime.internal.session;
 
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
+import java.util.List;
 import org.sessionj.api.SJIOException;
 import org.sessionj.api.SJIncompatibleSessionException;
 import org.sessionj.api.SJTimeoutException;
 import org.sessionj.runtime.SJRuntimeConfig;
 import org.sessionj.runtime.internal.protocol.CompiledProtocol;
+import org.sessionj.runtime.internal.transport.AcceptorGroup;
+import org.sessionj.runtime.internal.transport.Negotiation;
+import org.sessionj.runtime.internal.transport.Negotiation.Agreement;
+import org.sessionj.runtime.internal.transport.Negotiation.Hello;
+import org.sessionj.runtime.internal.transport.Negotiation.Offer;
+import org.sessionj.runtime.internal.transport.TransportManager;
+import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.internal.wire.MalformedInputException;
 import org.sessionj.runtime.internal.wire.Tags;
 import org.sessionj.runtime.internal.wire.ValueCodec;
-import org.sessionj.types.SessionTypes;
 import org.sessionj.types.Side;
 
 /**
- * Session initiation (docs/wire-format.md): the requester sends its session type, the accepter
- * checks that the two are dual up to subtyping and answers accept or reject. On a reject both sides
- * fail and nothing else is sent.
+ * Session initiation: transport negotiation (docs/negotiation.md), then the type check
+ * (docs/wire-format.md): the requester sends its session type, the accepter checks that the two are
+ * dual up to subtyping and answers accept or reject. On a reject both sides fail and nothing else is
+ * sent. When the setup connection carries the session (the common case), the requester sends its
+ * HELLO and its request in one frame and the accepter answers AGREED and its verdict in one frame.
  */
 final class Initiation {
     /** Reject codes. */
@@ -26,35 +35,75 @@ final class Initiation {
     private Initiation() {
     }
 
-    /** Requester: sends the type, waits for the verdict. */
-    static SessionSocket request(org.sessionj.runtime.spi.Connection connection, CompiledProtocol protocol,
-            SJRuntimeConfig config) {
+    // ---- requester ---------------------------------------------------------------------------
+
+    /** Requester: reaches the service, negotiates the session transport, sends the type, waits for the verdict. */
+    static SessionSocket request(TransportManager manager, TransportManager.Plan plan, String host, int port,
+            CompiledProtocol protocol, SJRuntimeConfig config) {
+        long timeout = config.initiationTimeout().toNanos();
+        TransportManager.Opened setup = manager.setup(plan, host, port, timeout);
+        Connection connection = setup.connection();
+        String setupName = setup.transport().name();
+        List<String> mine = plan.sessionNames();
+        int flag = Negotiation.requesterFlag(setupName, mine);
+        String text = protocol.textFor(Side.REQUEST);
+        Agreement agreement;
+        try {
+            ByteBuf hello = connection.alloc().buffer();
+            Negotiation.writeHello(hello, new Hello(flag, TransportManager.RUNTIME_ID, mine));
+            if (Negotiation.requestFollows(flag)) {
+                writeRequest(hello, text);
+            }
+            connection.write(hello);
+            connection.flush();
+            ByteBuf reply = awaitReply(connection, config);
+            try {
+                byte tag = reply.isReadable() ? reply.readByte() : 0;
+                if (tag != Tags.AGREED) {
+                    throw unexpectedVerdict(connection, tag, reply);
+                }
+                agreement = Negotiation.readAgreement(reply);
+                if (agreement.choice() == null) {
+                    connection.close();
+                    throw new SJIOException(noCommonTransport(host + ":" + port, mine, setupName, agreement.offeredNames()));
+                }
+                if (!mine.contains(agreement.choice())) {
+                    throw new MalformedInputException("the accepter agreed on transport " + agreement.choice()
+                            + ", which this requester does not accept " + mine);
+                }
+                if (agreement.choice().equals(setupName)) {
+                    return verdict(connection, reply, protocol, config, text);
+                }
+            } finally {
+                reply.release();
+            }
+        } catch (IOException | MalformedInputException e) {
+            connection.close();
+            throw new SJIOException("session initiation with " + host + ":" + port + " failed: " + e.getMessage(), e);
+        }
+        connection.close(); // the session moves to a connection of the agreed transport
+        Offer offer = agreement.chosen();
+        TransportManager.Opened session;
+        try {
+            session = manager.connectSession(offer.transport(), host, offer.port(), timeout);
+        } catch (IOException e) {
+            throw new SJIOException("negotiation with " + host + ":" + port + " agreed on transport " + offer.transport()
+                    + " (port " + offer.port() + "), but it cannot be reached: " + e.getMessage(), e);
+        }
+        return requestDirectly(session.connection(), protocol, config);
+    }
+
+    /** Requester on a connection that is already the session's: sends the type, waits for the verdict. */
+    static SessionSocket requestDirectly(Connection connection, CompiledProtocol protocol, SJRuntimeConfig config) {
         String text = protocol.textFor(Side.REQUEST);
         try {
             ByteBuf request = connection.alloc().buffer();
-            request.writeByte(Tags.REQUEST).writeByte(Tags.MAGIC_0).writeByte(Tags.MAGIC_1).writeByte(Tags.VERSION);
-            ValueCodec.writeString(request, text);
+            writeRequest(request, text);
             connection.write(request);
             connection.flush();
-            ByteBuf reply = connection.read(config.initiationTimeout().toNanos());
-            if (reply == null) {
-                connection.close();
-                throw new SJTimeoutException("the accepter did not answer the session request within "
-                        + config.initiationTimeout());
-            }
+            ByteBuf reply = awaitReply(connection, config);
             try {
-                byte tag = reply.isReadable() ? reply.readByte() : 0;
-                if (tag == Tags.ACCEPT) {
-                    return new SessionSocket(connection, protocol.start(), SessionSettings.of(config), text);
-                }
-                connection.close();
-                if (tag == Tags.REJECT && reply.isReadable()) {
-                    byte code = reply.readByte();
-                    String reason = ValueCodec.readString(reply);
-                    throw code == INCOMPATIBLE ? new SJIncompatibleSessionException(reason)
-                            : new SJIOException("the accepter refused the session: " + reason);
-                }
-                throw new SJIOException("the accepter answered the session request with " + Tags.describe(tag));
+                return verdict(connection, reply, protocol, config, text);
             } finally {
                 reply.release();
             }
@@ -64,26 +113,136 @@ final class Initiation {
         }
     }
 
-    /** Accepter: reads the requester's type, checks compatibility, answers. */
-    static SessionSocket accept(org.sessionj.runtime.spi.Connection connection, CompiledProtocol protocol,
+    private static void writeRequest(ByteBuf out, String type) {
+        out.writeByte(Tags.REQUEST).writeByte(Tags.MAGIC_0).writeByte(Tags.MAGIC_1).writeByte(Tags.VERSION);
+        ValueCodec.writeString(out, type);
+    }
+
+    private static ByteBuf awaitReply(Connection connection, SJRuntimeConfig config) throws IOException {
+        ByteBuf reply = connection.read(config.initiationTimeout().toNanos());
+        if (reply == null) {
+            connection.close();
+            throw new SJTimeoutException("the accepter did not answer the session request within "
+                    + config.initiationTimeout());
+        }
+        return reply;
+    }
+
+    /** Reads ACCEPT or REJECT from {@code reply}. */
+    private static SessionSocket verdict(Connection connection, ByteBuf reply, CompiledProtocol protocol,
+            SJRuntimeConfig config, String text) throws MalformedInputException {
+        byte tag = reply.isReadable() ? reply.readByte() : 0;
+        if (tag == Tags.ACCEPT) {
+            return new SessionSocket(connection, protocol.start(), SessionSettings.of(config), text);
+        }
+        throw unexpectedVerdict(connection, tag, reply);
+    }
+
+    private static RuntimeException unexpectedVerdict(Connection connection, byte tag, ByteBuf reply)
+            throws MalformedInputException {
+        connection.close();
+        if (tag == Tags.REJECT && reply.isReadable()) {
+            byte code = reply.readByte();
+            String reason = ValueCodec.readString(reply);
+            return code == INCOMPATIBLE ? new SJIncompatibleSessionException(reason)
+                    : new SJIOException("the accepter refused the session: " + reason);
+        }
+        return new SJIOException("the accepter answered the session request with " + Tags.describe(tag));
+    }
+
+    private static String noCommonTransport(String service, List<String> requester, String setup, List<String> offered) {
+        return "no session transport both sides accept for the session with " + service + ": the requester accepts "
+                + requester + " (set up over " + setup + "), the accepter offers " + offered
+                + " (an in-JVM transport only to requesters in its own JVM); no other transport is tried";
+    }
+
+    // ---- accepter ----------------------------------------------------------------------------
+
+    /**
+     * Accepter: answers the negotiation or direct request that opens {@code accepted}.
+     *
+     * @return the session, or {@code null} when it was agreed to continue on a new connection of
+     *         another transport (which the group will accept next)
+     */
+    static SessionSocket accept(AcceptorGroup.Accepted accepted, List<Offer> offers, CompiledProtocol protocol,
             SJRuntimeConfig config) {
-        String theirs;
+        Connection connection = accepted.connection();
+        ByteBuf first;
         try {
-            ByteBuf request = connection.read(config.initiationTimeout().toNanos());
-            if (request == null) {
-                connection.close();
-                throw new SJTimeoutException("the requester sent no session request within " + config.initiationTimeout());
-            }
-            try {
-                theirs = readRequest(request);
-            } finally {
-                request.release();
-            }
+            first = connection.read(config.initiationTimeout().toNanos());
         } catch (IOException e) {
             connection.close();
             throw new SJIOException("session initiation failed: " + e.getMessage(), e);
+        }
+        if (first == null) {
+            connection.close();
+            throw new SJTimeoutException("the requester sent no session request within " + config.initiationTimeout());
+        }
+        try {
+            byte tag = first.isReadable() ? first.getByte(first.readerIndex()) : 0;
+            if (tag == Tags.HELLO) {
+                first.skipBytes(1);
+                return negotiate(connection, accepted.transport(), first, offers, protocol, config);
+            }
+            if (offers.stream().noneMatch(o -> o.transport().equals(accepted.transport()))) {
+                String reason = "transport " + accepted.transport() + " is not a session transport of this server"
+                        + " socket (it offers " + offers.stream().map(Offer::transport).toList()
+                        + "); a requester must negotiate first";
+                reject(connection, null, REFUSED, reason);
+                throw new SJIOException(reason);
+            }
+            return check(connection, first, null, protocol, config);
+        } finally {
+            first.release();
+        }
+    }
+
+    private static SessionSocket negotiate(Connection connection, String setup, ByteBuf in, List<Offer> offers,
+            CompiledProtocol protocol, SJRuntimeConfig config) {
+        Hello hello;
+        try {
+            hello = Negotiation.readHello(in);
+            int expected = Negotiation.requesterFlag(setup, hello.session());
+            if (hello.flag() != expected) {
+                throw new MalformedInputException("the requester's flag R" + hello.flag() + " does not match its"
+                        + " session transports " + hello.session() + " over setup transport " + setup + " (R" + expected + ")");
+            }
         } catch (MalformedInputException e) {
-            reject(connection, REFUSED, e.getMessage());
+            reject(connection, null, REFUSED, e.getMessage());
+            throw new SJIOException("bad negotiation request: " + e.getMessage(), e);
+        }
+        String choice = Negotiation.agree(hello.session(), hello.runtime().equals(TransportManager.RUNTIME_ID), offers);
+        Agreement agreement = new Agreement(Negotiation.accepterFlag(setup, offers), offers, choice);
+        ByteBuf answer = connection.alloc().buffer();
+        Negotiation.writeAgreement(answer, agreement);
+        if (choice != null && choice.equals(setup)) {
+            return check(connection, in, answer, protocol, config); // the request follows the HELLO
+        }
+        try {
+            connection.write(answer);
+            connection.flush();
+        } catch (IOException e) {
+            // The requester is gone; it learns nothing more.
+        } finally {
+            connection.close();
+        }
+        if (choice == null) {
+            throw new SJIOException(noCommonTransport("the requester", hello.session(), setup, agreement.offeredNames()));
+        }
+        return null;
+    }
+
+    /**
+     * Reads the REQUEST at {@code in}, checks compatibility, answers (after {@code prefix}, the AGREED
+     * of a negotiation, if any).
+     */
+    private static SessionSocket check(Connection connection, ByteBuf in, ByteBuf prefix, CompiledProtocol protocol,
+            SJRuntimeConfig config) {
+        String theirs;
+        try {
+            theirs = readRequest(in);
+        } catch (MalformedInputException e) {
+            reject(connection, prefix, REFUSED, e.getMessage());
             throw new SJIOException("bad session request: " + e.getMessage(), e);
         }
         boolean compatible;
@@ -91,21 +250,21 @@ final class Initiation {
             compatible = protocol.acceptsRequester(theirs);
         } catch (org.sessionj.types.ProtocolSyntaxException e) {
             String reason = "the requester's session type does not parse: " + e.getMessage();
-            reject(connection, REFUSED, reason);
+            reject(connection, prefix, REFUSED, reason);
             throw new SJIOException(reason, e);
         } catch (RuntimeException e) {
             String reason = "the requester's session type " + theirs + " is not well-formed: " + e.getMessage();
-            reject(connection, REFUSED, reason);
+            reject(connection, prefix, REFUSED, reason);
             throw new SJIOException(reason, e);
         }
         if (!compatible) {
             String reason = "incompatible session types: the requester's " + theirs
                     + " is not dual (up to subtyping) to the accepter's " + protocol.textFor(Side.ACCEPT);
-            reject(connection, INCOMPATIBLE, reason);
+            reject(connection, prefix, INCOMPATIBLE, reason);
             throw new SJIncompatibleSessionException(reason);
         }
         try {
-            ByteBuf accept = connection.alloc().buffer(1);
+            ByteBuf accept = prefix != null ? prefix : connection.alloc().buffer(1);
             accept.writeByte(Tags.ACCEPT);
             connection.write(accept);
             connection.flush();
@@ -117,8 +276,12 @@ final class Initiation {
     }
 
     private static String readRequest(ByteBuf request) throws MalformedInputException {
-        if (request.readableBytes() < 4 || request.readByte() != Tags.REQUEST) {
+        if (request.readableBytes() < 4) {
             throw new MalformedInputException("not a session request");
+        }
+        byte tag = request.readByte();
+        if (tag != Tags.REQUEST) {
+            throw new MalformedInputException("not a session request: the frame starts with " + Tags.describe(tag));
         }
         if (request.readByte() != Tags.MAGIC_0 || request.readByte() != Tags.MAGIC_1) {
             throw new MalformedInputException("not an SJ session request (bad magic)");
@@ -135,9 +298,9 @@ final class Initiation {
         return type;
     }
 
-    private static void reject(org.sessionj.runtime.spi.Connection connection, byte code, String reason) {
+    private static void reject(Connection connection, ByteBuf prefix, byte code, String reason) {
         try {
-            ByteBuf reject = connection.alloc().buffer();
+            ByteBuf reject = prefix != null ? prefix : connection.alloc().buffer();
             reject.writeByte(Tags.REJECT).writeByte(code);
             ValueCodec.writeString(reject, reason);
             connection.write(reject);

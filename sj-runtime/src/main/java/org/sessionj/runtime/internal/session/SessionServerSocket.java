@@ -11,23 +11,30 @@ import org.sessionj.runtime.SJRuntimeConfig;
 import org.sessionj.runtime.internal.protocol.CompiledProtocol;
 import org.sessionj.runtime.internal.transport.AcceptorGroup;
 import org.sessionj.runtime.internal.transport.TransportManager;
-import org.sessionj.runtime.spi.Connection;
 import org.sessionj.types.Side;
 
-/** The accepter side: listens on a session port on every configured transport. */
+/**
+ * The accepter side: an acceptor group (its setup transports on the session port, its other session
+ * transports on ports of their own) and the negotiation of each request.
+ */
 public final class SessionServerSocket implements SJServerSocket {
     private final CompiledProtocol protocol;
     private final AcceptorGroup acceptors;
     private final SJRuntimeConfig config;
 
-    public SessionServerSocket(CompiledProtocol protocol, int port, TransportManager transports, SJRuntimeConfig config) {
+    public SessionServerSocket(CompiledProtocol protocol, int port, TransportManager transports,
+            TransportManager.Plan plan, SJRuntimeConfig config) {
         if (protocol.declaredSide() == Side.REQUEST) {
             throw new SJException("protocol " + protocol.name() + " begins with cbegin: it is the requesting side's"
                     + " (use it with SJService.create); a server socket needs the accepting side's protocol");
         }
         this.protocol = protocol;
         this.config = config;
-        this.acceptors = transports.listen(port);
+        if (plan.setup().isEmpty()) {
+            throw new SJException("a server socket needs a setup transport to serve its session port; none is"
+                    + " configured or enabled by default");
+        }
+        this.acceptors = transports.listen(plan, port);
     }
 
     @Override
@@ -41,16 +48,30 @@ public final class SessionServerSocket implements SJServerSocket {
     }
 
     private SJSocket accept(long timeoutNanos) {
-        Connection connection;
-        try {
-            connection = acceptors.accept(timeoutNanos);
-        } catch (IOException e) {
-            throw new SJIOException("accept on session port " + port() + " failed: " + e.getMessage(), e);
+        long deadline = System.nanoTime() + timeoutNanos;
+        while (true) {
+            long remaining = timeoutNanos < 0 ? -1 : Math.max(0, deadline - System.nanoTime());
+            AcceptorGroup.Accepted accepted;
+            try {
+                accepted = acceptors.accept(remaining);
+            } catch (IOException e) {
+                throw new SJIOException("accept on session port " + port() + " failed: " + e.getMessage(), e);
+            }
+            if (accepted == null) {
+                throw new SJTimeoutException("no session request on port " + port() + " within "
+                        + Duration.ofNanos(timeoutNanos));
+            }
+            SessionSocket session = Initiation.accept(accepted, acceptors.offers(), protocol, config);
+            if (session != null) {
+                return session;
+            }
+            // Negotiated onto another transport: the session's own connection arrives next.
         }
-        if (connection == null) {
-            throw new SJTimeoutException("no session request on port " + port() + " within " + Duration.ofNanos(timeoutNanos));
-        }
-        return Initiation.accept(connection, protocol, config);
+    }
+
+    /** The session transports this socket offers, with the port each listens on. */
+    public java.util.List<org.sessionj.runtime.internal.transport.Negotiation.Offer> offers() {
+        return acceptors.offers();
     }
 
     @Override

@@ -14,10 +14,11 @@ public final class SessionService implements SJService {
     private final String host;
     private final int port;
     private final TransportManager transports;
+    private final TransportManager.Plan plan;
     private final SJRuntimeConfig config;
 
     public SessionService(CompiledProtocol protocol, String host, int port, TransportManager transports,
-            SJRuntimeConfig config) {
+            TransportManager.Plan plan, SJRuntimeConfig config) {
         if (protocol.declaredSide() == Side.ACCEPT) {
             throw new SJException("protocol " + protocol.name() + " begins with sbegin: it is the accepting side's"
                     + " (use it with SJServerSocket.create); a service needs the requesting side's protocol");
@@ -29,13 +30,13 @@ public final class SessionService implements SJService {
         this.host = java.util.Objects.requireNonNull(host, "host");
         this.port = port;
         this.transports = transports;
+        this.plan = plan;
         this.config = config;
     }
 
     @Override
     public SJSocket request() {
-        var connection = transports.connect(host, port, config.initiationTimeout().toNanos());
-        return Initiation.request(connection, protocol, config);
+        return Initiation.request(transports, plan, host, port, protocol, config);
     }
 
     @Override

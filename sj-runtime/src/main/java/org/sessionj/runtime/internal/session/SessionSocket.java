@@ -636,7 +636,8 @@ public final class SessionSocket implements SJSocket {
         return failure != null;
     }
 
-    Connection connection() {
+    /** The connection the session runs over. */
+    public Connection connection() {
         return connection;
     }
 

@@ -7,34 +7,56 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.ConnectionAcceptor;
+import org.sessionj.runtime.spi.Transport;
 
 /**
- * The acceptors of one server socket, one per transport, on one session port. With several, a
- * virtual thread per acceptor feeds one queue of accepted connections.
+ * The acceptors of one server socket (paper 000 §5.3): its setup transports on the session port,
+ * and its other session transports each on a port of their own. With several, a virtual thread per
+ * acceptor feeds one queue of accepted connections, each tagged with the transport that took it.
  */
 public final class AcceptorGroup implements AutoCloseable {
-    private final List<ConnectionAcceptor> acceptors;
+    private final List<Member> members;
+    private final List<Negotiation.Offer> offers;
+    private final int sessionPort;
     private final LinkedBlockingQueue<Object> accepted;
     private volatile boolean closed;
 
-    AcceptorGroup(List<ConnectionAcceptor> acceptors) {
-        this.acceptors = List.copyOf(acceptors);
-        if (acceptors.size() == 1) {
+    /** One acceptor of the group; {@code setup} when it serves the session port. */
+    record Member(Transport transport, ConnectionAcceptor acceptor, boolean setup) {
+    }
+
+    /** A connection accepted by the group, with the transport that accepted it. */
+    public record Accepted(Connection connection, String transport) {
+    }
+
+    AcceptorGroup(List<Member> members, TransportManager.Plan plan, int sessionPort) {
+        this.members = List.copyOf(members);
+        this.sessionPort = sessionPort;
+        this.offers = plan.session().stream()
+                .filter(t -> members.stream().anyMatch(m -> m.transport() == t))
+                .map(t -> new Negotiation.Offer(t.name(), portOf(t), t.inJvmOnly())).toList();
+        if (members.size() == 1) {
             this.accepted = null;
             return;
         }
         this.accepted = new LinkedBlockingQueue<>();
-        for (ConnectionAcceptor acceptor : acceptors) {
-            Thread.ofVirtual().name("sj-accept-" + acceptor.port()).start(() -> pump(acceptor));
+        for (Member member : members) {
+            Thread.ofVirtual().name("sj-accept-" + member.transport().name() + "-" + member.acceptor().port())
+                    .start(() -> pump(member));
         }
     }
 
-    private void pump(ConnectionAcceptor acceptor) {
+    private int portOf(Transport transport) {
+        return members.stream().filter(m -> m.transport() == transport).findFirst().orElseThrow().acceptor().port();
+    }
+
+    private void pump(Member member) {
+        String transport = member.transport().name();
         while (!closed) {
             try {
-                Connection connection = acceptor.accept(-1);
+                Connection connection = member.acceptor().accept(-1);
                 if (connection != null) {
-                    accepted.add(connection);
+                    accepted.add(new Accepted(connection, transport));
                 }
             } catch (IOException e) {
                 accepted.add(e);
@@ -43,15 +65,22 @@ public final class AcceptorGroup implements AutoCloseable {
         }
     }
 
-    /** The session port of the group. */
+    /** The session port of the group (where its setup transports listen). */
     public int port() {
-        return acceptors.get(0).port();
+        return sessionPort;
+    }
+
+    /** The session transports this group offers, in order of preference, each with its port. */
+    public List<Negotiation.Offer> offers() {
+        return offers;
     }
 
     /** The next connection on any transport; null after {@code timeoutNanos} (non-negative). */
-    public Connection accept(long timeoutNanos) throws IOException {
+    public Accepted accept(long timeoutNanos) throws IOException {
         if (accepted == null) {
-            return acceptors.get(0).accept(timeoutNanos);
+            Member only = members.get(0);
+            Connection connection = only.acceptor().accept(timeoutNanos);
+            return connection == null ? null : new Accepted(connection, only.transport().name());
         }
         Object next;
         try {
@@ -64,12 +93,12 @@ public final class AcceptorGroup implements AutoCloseable {
             accepted.add(failure); // later accepts fail the same way
             throw new IOException(failure.getMessage(), failure);
         }
-        return (Connection) next;
+        return (Accepted) next;
     }
 
     @Override
     public void close() {
         closed = true;
-        acceptors.forEach(ConnectionAcceptor::close);
+        members.forEach(m -> m.acceptor().close());
     }
 }

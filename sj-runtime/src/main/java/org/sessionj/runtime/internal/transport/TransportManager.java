@@ -3,98 +3,199 @@ package org.sessionj.runtime.internal.transport;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.UUID;
 import org.sessionj.api.SJIOException;
+import org.sessionj.runtime.TransportPreferences;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.ConnectionAcceptor;
 import org.sessionj.runtime.spi.Transport;
 
 /**
- * Chooses transports for a runtime: a server socket listens on every configured transport with one
- * session port; a request uses the most preferred transport that can reach the peer (so peers in one
- * JVM end up on the in-JVM transport). The paper's full two-phase negotiation is not done yet.
+ * The transport manager of a runtime (paper 000 §5.3): resolves transport preferences against the
+ * installed transports, opens acceptor groups for server sockets and setup connections for
+ * requests. The negotiation itself is in {@link Negotiation}; docs/negotiation.md describes both.
  */
 public final class TransportManager {
-    /** The name of the in-JVM transport, preferred by default. */
-    public static final String IN_JVM = "shm";
+    /** Identifies this JVM in negotiations: the in-JVM transport is offered only to the same one. */
+    public static final UUID RUNTIME_ID = UUID.randomUUID();
     private static final int PORT_ATTEMPTS = 20;
+    private static final System.Logger LOG = System.getLogger(TransportManager.class.getName());
 
-    private final List<Transport> transports;
+    private final Map<String, Transport> installed;
+    private final TransportPreferences configured;
+    private final Plan defaults;
 
-    private TransportManager(List<Transport> transports) {
-        this.transports = transports;
+    private TransportManager(Map<String, Transport> installed, TransportPreferences configured) {
+        this.installed = installed;
+        this.configured = configured;
+        this.defaults = resolve(configured);
     }
 
     /**
-     * The installed transports named in {@code preferences}, in that order; if it is empty, every
-     * installed transport that is {@linkplain Transport#enabledByDefault() enabled by default}, in-JVM first.
+     * A manager over the installed transports with the runtime-wide {@code preferences}.
+     *
+     * @throws IllegalStateException if no transport is installed
+     * @throws IllegalArgumentException if a named transport is not installed, or two setup transports
+     *         share a port space
      */
-    public static TransportManager select(List<String> preferences) {
-        List<Transport> installed = installed();
+    public static TransportManager create(TransportPreferences preferences) {
+        Map<String, Transport> installed = new LinkedHashMap<>();
+        ServiceLoader.load(Transport.class, TransportManager.class.getClassLoader())
+                .forEach(t -> installed.putIfAbsent(t.name(), t));
         if (installed.isEmpty()) {
             throw new IllegalStateException("no SJ transport on the class path: add org.sessionj:sj-transport-shm"
                     + " (in-JVM) or org.sessionj:sj-transport-netty (TCP)");
         }
-        if (preferences.isEmpty()) {
-            List<Transport> all = new ArrayList<>(installed.stream().filter(Transport::enabledByDefault).toList());
-            all.sort(Comparator.comparing((Transport t) -> !t.name().equals(IN_JVM)).thenComparing(Transport::name));
-            return new TransportManager(List.copyOf(all));
+        return new TransportManager(installed, preferences);
+    }
+
+    /** The runtime-wide plan. */
+    public Plan defaults() {
+        return defaults;
+    }
+
+    /** The plan for per-service or per-server {@code preferences} (empty lists: the runtime's). */
+    public Plan plan(TransportPreferences preferences) {
+        TransportPreferences merged = preferences.orElse(configured);
+        return merged.equals(configured) ? defaults : resolve(merged);
+    }
+
+    private Plan resolve(TransportPreferences preferences) {
+        List<Transport> setup = resolve(preferences.setup(), false);
+        List<Transport> session = resolve(preferences.session(), true);
+        Map<String, String> spaces = new HashMap<>();
+        for (Transport transport : setup) {
+            String other = spaces.putIfAbsent(transport.portSpace(), transport.name());
+            if (other != null) {
+                throw new IllegalArgumentException("setup transports " + other + " and " + transport.name()
+                        + " map session ports to the same ports (" + transport.portSpace() + "), so only one of them"
+                        + " can serve a session port: name one of them as a setup transport and keep the other as a"
+                        + " session transport (it then listens on a port of its own, found by negotiation)");
+            }
+        }
+        return new Plan(setup, session, preferences.session().isEmpty());
+    }
+
+    /**
+     * The named transports, or by default those enabled by default (in-JVM first), followed, for
+     * sessions, by the others (TLS): a requester then accepts them when a server asks for them, and
+     * a server offers them when it can listen on them.
+     */
+    private List<Transport> resolve(List<String> names, boolean forSessions) {
+        if (names.isEmpty()) {
+            List<Transport> all = new ArrayList<>(installed.values().stream()
+                    .filter(t -> forSessions || t.enabledByDefault()).toList());
+            all.sort(Comparator.comparing((Transport t) -> !t.enabledByDefault())
+                    .thenComparing(t -> !t.inJvmOnly()).thenComparing(Transport::name));
+            return List.copyOf(all);
         }
         List<Transport> chosen = new ArrayList<>();
-        for (String name : preferences) {
-            chosen.add(installed.stream().filter(t -> t.name().equals(name)).findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException("transport '" + name + "' is not installed;"
-                            + " installed transports: " + installed.stream().map(Transport::name).toList())));
+        for (String name : names) {
+            Transport transport = installed.get(name);
+            if (transport == null) {
+                throw new IllegalArgumentException("transport '" + name + "' is not installed; installed transports: "
+                        + installed.keySet());
+            }
+            chosen.add(transport);
         }
-        return new TransportManager(List.copyOf(chosen));
+        return List.copyOf(chosen);
     }
 
-    private static List<Transport> installed() {
-        List<Transport> found = new ArrayList<>();
-        ServiceLoader.load(Transport.class, TransportManager.class.getClassLoader()).forEach(found::add);
-        return found;
+    /**
+     * Resolved preferences: setup transports in the order tried, session transports in order of
+     * preference; {@code defaultSession} when the session list is the installed default (a server then
+     * offers only the default-disabled transports it can listen on).
+     */
+    public record Plan(List<Transport> setup, List<Transport> session, boolean defaultSession) {
+
+        /** The names of the session transports, in order. */
+        public List<String> sessionNames() {
+            return session.stream().map(Transport::name).toList();
+        }
+
+        /** The names of the setup transports, in order. */
+        public List<String> setupNames() {
+            return setup.stream().map(Transport::name).toList();
+        }
     }
 
-    /** The transports in order of preference. */
-    public List<Transport> transports() {
-        return transports;
+    /** A connection and the transport that made it. */
+    public record Opened(Connection connection, Transport transport) {
     }
 
-    /** Connects with the most preferred transport that reaches {@code host:port}. */
-    public Connection connect(String host, int port, long timeoutNanos) {
+    /**
+     * Phase one of the negotiation: a setup connection to session port {@code host:port} with the
+     * first setup transport of {@code plan} that reaches it.
+     */
+    public Opened setup(Plan plan, String host, int port, long timeoutNanos) {
         List<String> failures = new ArrayList<>();
-        for (Transport transport : transports) {
+        for (Transport transport : plan.setup()) {
             if (!transport.canReach(host, port)) {
                 failures.add(transport.name() + ": cannot reach it");
                 continue;
             }
             try {
-                return transport.connect(host, port, timeoutNanos);
+                return new Opened(transport.connect(host, port, timeoutNanos), transport);
             } catch (IOException e) {
                 failures.add(transport.name() + ": " + e.getMessage());
             }
         }
-        throw new SJIOException("cannot connect to session port " + host + ":" + port + " (" + String.join("; ", failures)
-                + ")");
+        throw new SJIOException("cannot connect to session port " + host + ":" + port + " with any setup transport ("
+                + String.join("; ", failures) + ")");
     }
 
-    /** Listens on every transport with one session port ({@code 0} picks one free on all of them). */
-    public AcceptorGroup listen(int port) {
+    /** Opens the negotiated session connection over {@code transportName} to its own {@code port}. */
+    public Opened connectSession(String transportName, String host, int port, long timeoutNanos) throws IOException {
+        Transport transport = installed.get(transportName);
+        if (transport == null) {
+            throw new IOException("the negotiated transport " + transportName + " is not installed here");
+        }
+        String target = transport.inJvmOnly() ? "localhost" : host;
+        return new Opened(transport.connect(target, port, timeoutNanos), transport);
+    }
+
+    /**
+     * Opens the acceptor group of a server socket: every setup transport listens on session port
+     * {@code port} ({@code 0} picks one free on all of them); every session transport that is not
+     * also a setup transport listens on a free port of its own, advertised in negotiation.
+     */
+    public AcceptorGroup listen(Plan plan, int port) {
         IOException last = null;
         for (int attempt = 0; attempt < (port == 0 ? PORT_ATTEMPTS : 1); attempt++) {
-            List<ConnectionAcceptor> acceptors = new ArrayList<>();
+            List<AcceptorGroup.Member> members = new ArrayList<>();
             try {
+                // In-JVM ports are plentiful; let a port-scarce transport pick first.
+                List<Transport> setupOrder = new ArrayList<>(plan.setup());
+                setupOrder.sort(Comparator.comparing(Transport::inJvmOnly));
                 int chosen = port;
-                for (Transport transport : transports) {
+                for (Transport transport : setupOrder) {
                     ConnectionAcceptor acceptor = transport.listen(chosen);
-                    acceptors.add(acceptor);
+                    members.add(new AcceptorGroup.Member(transport, acceptor, true));
                     chosen = acceptor.port();
                 }
-                return new AcceptorGroup(acceptors);
+                for (Transport transport : plan.session()) {
+                    if (plan.setup().contains(transport)) {
+                        continue;
+                    }
+                    try {
+                        members.add(new AcceptorGroup.Member(transport, transport.listen(0), false));
+                    } catch (IOException e) {
+                        if (!plan.defaultSession() || transport.enabledByDefault()) {
+                            throw e;
+                        }
+                        LOG.log(System.Logger.Level.DEBUG, "not offering session transport {0}: {1}",
+                                transport.name(), e.getMessage());
+                    }
+                }
+                return new AcceptorGroup(members, plan, chosen);
             } catch (IOException e) {
                 last = e;
-                acceptors.forEach(ConnectionAcceptor::close);
+                members.forEach(m -> m.acceptor().close());
             }
         }
         throw new SJIOException("cannot listen on session port " + port + ": " + last.getMessage(), last);

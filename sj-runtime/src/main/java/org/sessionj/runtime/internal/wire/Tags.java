@@ -15,6 +15,9 @@ public final class Tags {
     public static final byte REQUEST = 0x40;
     public static final byte ACCEPT = 0x41;
     public static final byte REJECT = 0x42;
+    // Transport negotiation (docs/negotiation.md).
+    public static final byte HELLO = 0x43;
+    public static final byte AGREED = 0x44;
 
     // Message items.
     public static final byte INT = 0x01;
@@ -60,6 +63,8 @@ public final class Tags {
             case REQUEST -> "an initiation request";
             case ACCEPT -> "an initiation accept";
             case REJECT -> "an initiation reject";
+            case HELLO -> "a negotiation HELLO";
+            case AGREED -> "a negotiation AGREED";
             default -> String.format("unknown tag 0x%02x", tag & 0xff);
         };
     }

@@ -1,0 +1,125 @@
+package org.sessionj.bench;
+
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.sessionj.api.SJServerSocket;
+import org.sessionj.api.SJService;
+import org.sessionj.api.SJSocket;
+import org.sessionj.bench.BenchProtocols.OnceClient;
+import org.sessionj.bench.BenchProtocols.OnceServer;
+import org.sessionj.runtime.SJRuntime;
+import org.sessionj.runtime.SJRuntimeConfig;
+import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.ConnectionAcceptor;
+import org.sessionj.transport.tcp.TcpTransport;
+
+/**
+ * What connection caching could save (docs/negotiation.md): a whole short session
+ * ({@code cbegin.!<int>.?(int)}: negotiation, type check, one round trip, close) against opening
+ * and closing a bare connection of the same transport, which is the part a cache would skip.
+ *
+ * <pre>
+ * java -jar sj-bench/target/benchmarks.jar SessionSetup -f 1 -wi 3 -i 5
+ * </pre>
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
+public class SessionSetupBenchmark {
+
+    /** A server socket whose accepter thread serves one-message sessions. */
+    @State(Scope.Benchmark)
+    public static class Sessions {
+        @Param({"tcp", "shm"})
+        String transport;
+
+        SJServerSocket server;
+        SJService service;
+        Thread accepter;
+
+        @Setup(Level.Trial)
+        public void open() {
+            SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports(transport).build());
+            server = runtime.serverSocket(OnceServer.class, 0);
+            accepter = Thread.ofPlatform().daemon().name("accepter").start(() -> {
+                while (true) {
+                    SJSocket s;
+                    try {
+                        s = server.accept();
+                    } catch (RuntimeException closed) {
+                        return;
+                    }
+                    try (s) {
+                        s.send(s.receiveInt() + 1);
+                    }
+                }
+            });
+            service = runtime.service(OnceClient.class, "127.0.0.1", server.port());
+        }
+
+        @TearDown(Level.Trial)
+        public void close() throws InterruptedException {
+            server.close();
+            accepter.join(10_000);
+        }
+    }
+
+    /** A bare {@code tcp} transport acceptor whose thread accepts and closes. */
+    @State(Scope.Benchmark)
+    public static class BareTcp {
+        TcpTransport tcp;
+        ConnectionAcceptor acceptor;
+        Thread accepter;
+
+        @Setup(Level.Trial)
+        public void open() throws IOException {
+            tcp = new TcpTransport();
+            acceptor = tcp.listen(0);
+            accepter = Thread.ofPlatform().daemon().name("bare-accepter").start(() -> {
+                try {
+                    while (true) {
+                        acceptor.accept(-1).close();
+                    }
+                } catch (IOException closed) {
+                    // the benchmark is over
+                }
+            });
+        }
+
+        @TearDown(Level.Trial)
+        public void close() throws InterruptedException {
+            acceptor.close();
+            accepter.join(10_000);
+        }
+    }
+
+    @Benchmark
+    public int wholeSession(Sessions s) {
+        try (SJSocket socket = s.service.request()) {
+            socket.send(1);
+            return socket.receiveInt();
+        }
+    }
+
+    @Benchmark
+    public boolean tcpConnectAndClose(BareTcp s) throws IOException {
+        Connection c = s.tcp.connect("127.0.0.1", s.acceptor.port(), TimeUnit.SECONDS.toNanos(10));
+        c.close();
+        return c.isClosed();
+    }
+}

@@ -1,0 +1,188 @@
+package org.sessionj.runtime.internal.transport;
+
+import io.netty.buffer.ByteBuf;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.sessionj.runtime.internal.wire.MalformedInputException;
+import org.sessionj.runtime.internal.wire.Tags;
+import org.sessionj.runtime.internal.wire.ValueCodec;
+
+/**
+ * Phase two of the transport negotiation of paper 000 §5.3 (docs/negotiation.md): the messages and
+ * the agreement rule. The requester's HELLO carries its flag (R1–R3), its JVM and its session
+ * transports; the accepter answers AGREED with its flag (A1–A3), its session transports with their
+ * ports, and the agreed transport, which it computes with {@link #agree}. The rule depends only on
+ * what the two messages carry, so either side could compute it.
+ */
+public final class Negotiation {
+    /** R1: the setup transport is not one of the requester's session transports (negotiation is mandatory). */
+    public static final int R1_MANDATORY = 1;
+    /** R2: the setup transport is the requester's first choice (negotiation is unnecessary). */
+    public static final int R2_UNNECESSARY = 2;
+    /** R3: the setup transport is acceptable but not the first choice (start negotiation). */
+    public static final int R3_NEGOTIATE = 3;
+    /** A1: the setup transport is the accepter's only session transport (no negotiation possible). */
+    public static final int A1_ONLY_SETUP = 1;
+    /** A2: the setup transport is one of the accepter's session transports. */
+    public static final int A2_SETUP_SUPPORTED = 2;
+    /** A3: the accepter has session transports, but not the setup transport. */
+    public static final int A3_OTHERS_ONLY = 3;
+
+    private static final int MAX_TRANSPORTS = 255;
+
+    private Negotiation() {
+    }
+
+    /** A session transport the accepter offers and the port it listens on for sessions. */
+    public record Offer(String transport, int port, boolean inJvmOnly) {
+    }
+
+    /** The requester's half: flag, JVM and session transports in order of preference. */
+    public record Hello(int flag, UUID runtime, List<String> session) {
+    }
+
+    /** The accepter's half: flag, offers in order, and the agreed transport ({@code null}: none). */
+    public record Agreement(int flag, List<Offer> offers, String choice) {
+
+        /** The offer of the agreed transport. */
+        public Offer chosen() {
+            return offers.stream().filter(o -> o.transport().equals(choice)).findFirst().orElseThrow();
+        }
+
+        /** The offered transport names, in order. */
+        public List<String> offeredNames() {
+            return offers.stream().map(Offer::transport).toList();
+        }
+    }
+
+    /** The requester's flag for setup transport {@code setup} and its session transports. */
+    public static int requesterFlag(String setup, List<String> session) {
+        if (!session.contains(setup)) {
+            return R1_MANDATORY;
+        }
+        return session.get(0).equals(setup) ? R2_UNNECESSARY : R3_NEGOTIATE;
+    }
+
+    /** The accepter's flag for setup transport {@code setup} and its offers. */
+    public static int accepterFlag(String setup, List<Offer> offers) {
+        boolean supported = offers.stream().anyMatch(o -> o.transport().equals(setup));
+        if (supported) {
+            return offers.size() == 1 ? A1_ONLY_SETUP : A2_SETUP_SUPPORTED;
+        }
+        return A3_OTHERS_ONLY;
+    }
+
+    /**
+     * The agreed session transport: the requester's most preferred one that the accepter offers and
+     * that can reach it (an in-JVM transport only within one JVM); {@code null} if there is none.
+     * This gives the paper's fast outcomes: R2 or R3 with A1, and R2 with A2, agree on the setup
+     * transport; R1 with A1 agrees on nothing.
+     */
+    public static String agree(List<String> requesterSession, boolean sameJvm, List<Offer> offers) {
+        for (String name : requesterSession) {
+            for (Offer offer : offers) {
+                if (offer.transport().equals(name) && (!offer.inJvmOnly() || sameJvm)) {
+                    return name;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Whether the requester pipelines its session request behind the HELLO: when the setup transport may carry it. */
+    public static boolean requestFollows(int requesterFlag) {
+        return requesterFlag != R1_MANDATORY;
+    }
+
+    /** Appends HELLO (docs/negotiation.md). */
+    public static void writeHello(ByteBuf out, Hello hello) {
+        out.writeByte(Tags.HELLO).writeByte(Tags.MAGIC_0).writeByte(Tags.MAGIC_1).writeByte(Tags.VERSION);
+        out.writeByte(hello.flag());
+        out.writeLong(hello.runtime().getMostSignificantBits()).writeLong(hello.runtime().getLeastSignificantBits());
+        writeNames(out, hello.session().size());
+        for (String name : hello.session()) {
+            ValueCodec.writeShortString(out, name);
+        }
+    }
+
+    /** Reads HELLO after its tag. */
+    public static Hello readHello(ByteBuf in) throws MalformedInputException {
+        need(in, 3 + 1 + 16 + 1, "a negotiation HELLO");
+        if (in.readByte() != Tags.MAGIC_0 || in.readByte() != Tags.MAGIC_1) {
+            throw new MalformedInputException("not an SJ negotiation HELLO (bad magic)");
+        }
+        byte version = in.readByte();
+        if (version != Tags.VERSION) {
+            throw new MalformedInputException("unsupported wire format version " + version + "; this runtime speaks "
+                    + Tags.VERSION);
+        }
+        int flag = in.readByte();
+        if (flag < R1_MANDATORY || flag > R3_NEGOTIATE) {
+            throw new MalformedInputException("the requester's negotiation flag must be R1, R2 or R3 (1..3), got " + flag);
+        }
+        UUID runtime = new UUID(in.readLong(), in.readLong());
+        int count = in.readUnsignedByte();
+        if (count == 0) {
+            throw new MalformedInputException("the requester lists no session transports");
+        }
+        List<String> session = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            session.add(ValueCodec.readShortString(in));
+        }
+        return new Hello(flag, runtime, List.copyOf(session));
+    }
+
+    /** Appends AGREED (docs/negotiation.md). */
+    public static void writeAgreement(ByteBuf out, Agreement agreement) {
+        out.writeByte(Tags.AGREED).writeByte(agreement.flag());
+        writeNames(out, agreement.offers().size());
+        for (Offer offer : agreement.offers()) {
+            ValueCodec.writeShortString(out, offer.transport());
+            out.writeInt(offer.port());
+        }
+        ValueCodec.writeShortString(out, agreement.choice() == null ? "" : agreement.choice());
+    }
+
+    /** Reads AGREED after its tag. */
+    public static Agreement readAgreement(ByteBuf in) throws MalformedInputException {
+        need(in, 2, "a negotiation AGREED");
+        int flag = in.readByte();
+        if (flag < A1_ONLY_SETUP || flag > A3_OTHERS_ONLY) {
+            throw new MalformedInputException("the accepter's negotiation flag must be A1, A2 or A3 (1..3), got " + flag);
+        }
+        int count = in.readUnsignedByte();
+        List<Offer> offers = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            String name = ValueCodec.readShortString(in);
+            need(in, 4, "the port of offered transport " + name);
+            int port = in.readInt();
+            offers.add(new Offer(name, port, false));
+        }
+        String choice = ValueCodec.readShortString(in);
+        if (choice.isEmpty()) {
+            choice = null;
+        } else {
+            String agreed = choice;
+            if (offers.stream().noneMatch(o -> o.transport().equals(agreed))) {
+                throw new MalformedInputException("the accepter agreed on transport " + agreed + ", which it does not offer "
+                        + offers.stream().map(Offer::transport).toList());
+            }
+        }
+        return new Agreement(flag, List.copyOf(offers), choice);
+    }
+
+    private static void writeNames(ByteBuf out, int count) {
+        if (count > MAX_TRANSPORTS) {
+            throw new IllegalArgumentException("at most " + MAX_TRANSPORTS + " transports can be negotiated, got " + count);
+        }
+        out.writeByte(count);
+    }
+
+    private static void need(ByteBuf in, int bytes, String what) throws MalformedInputException {
+        if (in.readableBytes() < bytes) {
+            throw new MalformedInputException("truncated frame: " + what + " needs " + bytes + " bytes, "
+                    + in.readableBytes() + " left");
+        }
+    }
+}

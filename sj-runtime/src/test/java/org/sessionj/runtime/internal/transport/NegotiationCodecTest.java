@@ -1,0 +1,77 @@
+package org.sessionj.runtime.internal.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.sessionj.runtime.internal.transport.Negotiation.Agreement;
+import org.sessionj.runtime.internal.transport.Negotiation.Hello;
+import org.sessionj.runtime.internal.transport.Negotiation.Offer;
+import org.sessionj.runtime.internal.wire.MalformedInputException;
+import org.sessionj.runtime.internal.wire.Tags;
+
+class NegotiationCodecTest {
+
+    @Test
+    void helloRoundTripsWithTheLayoutOfTheSpecification() throws Exception {
+        UUID jvm = new UUID(0x0102030405060708L, 0x1112131415161718L);
+        ByteBuf buf = Unpooled.buffer();
+        Negotiation.writeHello(buf, new Hello(Negotiation.R3_NEGOTIATE, jvm, List.of("shm", "tcp")));
+        byte[] expected = {0x43, 'S', 'J', 1, 3, 1, 2, 3, 4, 5, 6, 7, 8, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
+                2, 0, 3, 's', 'h', 'm', 0, 3, 't', 'c', 'p'};
+        byte[] actual = new byte[buf.readableBytes()];
+        buf.getBytes(0, actual);
+        assertThat(actual).containsExactly(expected);
+        assertThat(buf.readByte()).isEqualTo(Tags.HELLO);
+        assertThat(Negotiation.readHello(buf)).isEqualTo(new Hello(3, jvm, List.of("shm", "tcp")));
+        assertThat(buf.isReadable()).isFalse();
+    }
+
+    @Test
+    void agreementRoundTripsAndAnEmptyNameMeansNone() throws Exception {
+        List<Offer> offers = List.of(new Offer("tcp", 4000, false), new Offer("tls", 4001, false));
+        ByteBuf buf = Unpooled.buffer();
+        Negotiation.writeAgreement(buf, new Agreement(Negotiation.A2_SETUP_SUPPORTED, offers, "tls"));
+        Negotiation.writeAgreement(buf, new Agreement(Negotiation.A3_OTHERS_ONLY, offers, null));
+        assertThat(buf.readByte()).isEqualTo(Tags.AGREED);
+        Agreement first = Negotiation.readAgreement(buf);
+        assertThat(first.choice()).isEqualTo("tls");
+        assertThat(first.chosen().port()).isEqualTo(4001);
+        assertThat(first.offeredNames()).containsExactly("tcp", "tls");
+        assertThat(buf.readByte()).isEqualTo(Tags.AGREED);
+        assertThat(Negotiation.readAgreement(buf).choice()).isNull();
+    }
+
+    @Test
+    void malformedHellosNameWhatIsWrong() {
+        assertThatThrownBy(() -> Negotiation.readHello(Unpooled.wrappedBuffer(new byte[] {'S', 'J', 1})))
+                .isInstanceOf(MalformedInputException.class).hasMessageContaining("truncated frame");
+        assertThatThrownBy(() -> Negotiation.readHello(hello('X', 1, 2, 1)))
+                .isInstanceOf(MalformedInputException.class).hasMessageContaining("bad magic");
+        assertThatThrownBy(() -> Negotiation.readHello(hello('J', 9, 2, 1)))
+                .isInstanceOf(MalformedInputException.class).hasMessageContaining("unsupported wire format version 9");
+        assertThatThrownBy(() -> Negotiation.readHello(hello('J', 1, 7, 1)))
+                .isInstanceOf(MalformedInputException.class).hasMessageContaining("R1, R2 or R3").hasMessageContaining("got 7");
+        assertThatThrownBy(() -> Negotiation.readHello(hello('J', 1, 2, 0)))
+                .isInstanceOf(MalformedInputException.class).hasMessageContaining("lists no session transports");
+    }
+
+    @Test
+    void anAgreementOnATransportNotOfferedIsMalformed() {
+        ByteBuf buf = Unpooled.buffer();
+        buf.writeByte(1).writeByte(1).writeShort(3).writeBytes("tcp".getBytes()).writeInt(1);
+        buf.writeShort(3).writeBytes("tls".getBytes());
+        assertThatThrownBy(() -> Negotiation.readAgreement(buf)).isInstanceOf(MalformedInputException.class)
+                .hasMessageContaining("agreed on transport tls, which it does not offer [tcp]");
+    }
+
+    private static ByteBuf hello(char magic1, int version, int flag, int count) {
+        ByteBuf buf = Unpooled.buffer();
+        buf.writeByte('S').writeByte(magic1).writeByte(version).writeByte(flag).writeLong(1).writeLong(2).writeByte(count);
+        return buf;
+    }
+}

@@ -1,0 +1,205 @@
+package org.sessionj.transport.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.sessionj.api.SJIncompatibleSessionException;
+import org.sessionj.api.SJServerSocket;
+import org.sessionj.api.SJService;
+import org.sessionj.api.SJSocket;
+import org.sessionj.runtime.SJRuntime;
+import org.sessionj.runtime.SJRuntimeConfig;
+import org.sessionj.transport.tls.Certificates;
+
+/**
+ * Complete sessions between this JVM and a second one started with the same JDK and class path, in
+ * both directions: every message kind, loops and a branch, and incompatible types (both sides fail).
+ * Peers in different JVMs end up on TCP. No fixed ports: the child prints its port, or gets ours.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class CrossProcessSessionTest {
+    private static final long PATIENCE_SECONDS = 60;
+
+    private final List<Child> children = new ArrayList<>();
+
+    @AfterEach
+    void stopChildren() throws InterruptedException {
+        for (Child child : children) {
+            child.process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** A child JVM whose merged stdout/stderr is collected line by line. */
+    private static final class Child {
+        final Process process;
+        final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        final StringBuffer output = new StringBuffer();
+
+        Child(Process process) {
+            this.process = process;
+            Thread.ofVirtual().start(() -> {
+                try (BufferedReader in = new BufferedReader(
+                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                    String line;
+                    while ((line = in.readLine()) != null) {
+                        output.append(line).append('\n');
+                        lines.add(line);
+                    }
+                } catch (IOException e) {
+                    output.append("(reading the child's output failed: ").append(e).append(")\n");
+                }
+            });
+        }
+
+        /** The next line starting with {@code prefix} (without it); fails with the child's output. */
+        String next(String prefix) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
+            while (System.nanoTime() < deadline) {
+                String line = lines.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (line != null && line.startsWith(prefix)) {
+                    return line.substring(prefix.length());
+                }
+                if (line == null && !process.isAlive() && lines.isEmpty()) {
+                    break;
+                }
+            }
+            throw new AssertionError("the child printed no '" + prefix + "' line (alive: " + process.isAlive()
+                    + "); its output:\n" + output);
+        }
+
+        void awaitExit() throws InterruptedException {
+            assertThat(process.waitFor(PATIENCE_SECONDS, TimeUnit.SECONDS)).as("the child exits; its output:\n%s", output)
+                    .isTrue();
+            assertThat(process.exitValue()).as("exit code; output:\n%s", output).isZero();
+        }
+    }
+
+    private Child start(String... args) throws IOException {
+        return start(List.of(), args);
+    }
+
+    private Child start(List<String> jvmOptions, String... args) throws IOException {
+        String java = ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "--enable-native-access=ALL-UNNAMED"));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), SessionPeerProcess.class.getName()));
+        command.addAll(List.of(args));
+        Child child = new Child(new ProcessBuilder(command).redirectErrorStream(true).start());
+        children.add(child);
+        return child;
+    }
+
+    @Test
+    void aChildServerServesEveryMessageKindLoopsAndBothBranchesOverTcp() throws Exception {
+        Child child = start("server", "everything");
+        int port = Integer.parseInt(child.next("PORT "));
+        SJService service = SJService.create(Protocols.EverythingClient.class, "localhost", port);
+        for (String label : List.of("SUM", "ECHO")) {
+            try (SJSocket s = service.request()) {
+                assertThat(SJRuntime.transportOf(s)).as("peers in different JVMs use TCP").isEqualTo("tcp");
+                Scenarios.everythingClient(s, label);
+            }
+            assertThat(child.next("RESULT ")).isEqualTo("ok tcp " + label);
+        }
+        child.awaitExit();
+    }
+
+    @Test
+    void aChildRequesterGetsEveryMessageKindLoopsAndBothBranchesOverTcp() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(Protocols.EverythingServer.class, 0)) {
+            Child child = start("client", "everything", "localhost", Integer.toString(server.port()));
+            for (String label : List.of("SUM", "ECHO")) {
+                try (SJSocket s = server.accept(Duration.ofSeconds(PATIENCE_SECONDS))) {
+                    assertThat(SJRuntime.transportOf(s)).isEqualTo("tcp");
+                    assertThat(Scenarios.everythingServer(s)).isEqualTo(label);
+                } catch (RuntimeException e) {
+                    throw new AssertionError("the session failed here; the child's output:\n" + child.output, e);
+                }
+                assertThat(child.next("RESULT ")).isEqualTo("ok tcp " + label);
+            }
+            child.awaitExit();
+        }
+    }
+
+    @Test
+    void incompatibleTypesFailBothSidesWhenTheChildServes() throws Exception {
+        Child child = start("server", "ping");
+        int port = Integer.parseInt(child.next("PORT "));
+        assertThatThrownBy(() -> SJService.create(Protocols.WrongClient.class, "localhost", port).request())
+                .isInstanceOf(SJIncompatibleSessionException.class)
+                .hasMessageContaining("incompatible session types");
+        assertThat(child.next("RESULT ")).startsWith("failed " + SJIncompatibleSessionException.class.getName())
+                .contains("incompatible session types");
+        child.awaitExit();
+    }
+
+    @Test
+    void incompatibleTypesFailBothSidesWhenTheChildRequests() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(Protocols.PingServer.class, 0)) {
+            Child child = start("client", "wrong", "localhost", Integer.toString(server.port()));
+            assertThatThrownBy(() -> server.accept(Duration.ofSeconds(PATIENCE_SECONDS)))
+                    .isInstanceOf(SJIncompatibleSessionException.class)
+                    .hasMessageContaining("!<java.lang.String>");
+            assertThat(child.next("RESULT ")).startsWith("failed " + SJIncompatibleSessionException.class.getName());
+            child.awaitExit();
+        }
+    }
+
+    @Test
+    void aChildServerConfiguredForTlsOnlyGetsTlsWithoutAChangeToEitherProgram(@TempDir Path keys) throws Exception {
+        List<Path> files = Certificates.write(Certificates.selfSigned("child", Certificates.localhostNames()), keys);
+        Child child = start(List.of("-Dsessionj.sessionTransports=tls", "-Dsj.tls.cert=" + files.get(0),
+                "-Dsj.tls.key=" + files.get(1)), "server", "ping");
+        int port = Integer.parseInt(child.next("PORT "));
+        System.setProperty("sj.tls.trust", files.get(0).toString());
+        try {
+            // A runtime with the default preferences, made now so that its TLS transport trusts the child.
+            SJRuntime requester = SJRuntime.create(SJRuntimeConfig.defaults());
+            try (SJSocket s = requester.service(Protocols.PingClient.class, "localhost", port).request()) {
+                assertThat(SJRuntime.transportOf(s)).isEqualTo("tls");
+                assertThat(SJRuntime.peerPrincipal(s)).hasValueSatisfying(p -> assertThat(p.getName()).contains("child"));
+                Scenarios.pingClient(s);
+            }
+        } finally {
+            System.clearProperty("sj.tls.trust");
+        }
+        assertThat(child.next("RESULT ")).isEqualTo("ok tls");
+        child.awaitExit();
+    }
+
+    @Test
+    void aPingBothWays() throws Exception {
+        Child server = start("server", "ping");
+        int port = Integer.parseInt(server.next("PORT "));
+        try (SJSocket s = SJService.create(Protocols.PingClient.class, "localhost", port).request()) {
+            Scenarios.pingClient(s);
+        }
+        assertThat(server.next("RESULT ")).isEqualTo("ok tcp");
+        server.awaitExit();
+        try (SJServerSocket local = SJServerSocket.create(Protocols.PingServer.class, 0)) {
+            Child client = start("client", "ping", "localhost", Integer.toString(local.port()));
+            try (SJSocket s = local.accept(Duration.ofSeconds(PATIENCE_SECONDS))) {
+                Scenarios.pingServer(s);
+            }
+            assertThat(client.next("RESULT ")).isEqualTo("ok tcp");
+            client.awaitExit();
+        }
+    }
+}
