@@ -12,6 +12,8 @@ import com.sun.source.tree.ForLoopTree;
 import com.sun.source.tree.IfTree;
 import com.sun.source.tree.LabeledStatementTree;
 import com.sun.source.tree.LiteralTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.ParenthesizedTree;
 import com.sun.source.tree.StatementTree;
 import com.sun.source.tree.SwitchTree;
@@ -129,6 +131,11 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
             current = parenthesized.getExpression();
         }
         return current;
+    }
+
+    static String calleeName(MethodInvocationTree call) {
+        ExpressionTree select = call.getMethodSelect();
+        return select instanceof MemberSelectTree member ? member.getIdentifier().toString() : select.toString();
     }
 
     Element elementOf(Tree tree) {
