@@ -1,15 +1,22 @@
 package org.sessionj.processor.check;
 
+import com.sun.source.tree.BlockTree;
 import com.sun.source.tree.CaseTree;
 import com.sun.source.tree.DefaultCaseLabelTree;
 import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.LiteralTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.StatementTree;
+import com.sun.source.tree.SwitchTree;
 import com.sun.source.tree.Tree;
+import com.sun.source.tree.VariableTree;
+import com.sun.source.util.TreePath;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
@@ -26,6 +33,8 @@ import org.sessionj.types.SessionType;
 /** Choices: {@code outbranch(L)} selects a label; a {@code switch (s.inbranch())} must cover each label. */
 final class ChoiceRules {
     private final MethodChecker flow;
+    /** Label variables declared by {@link #labelDeclaration}, each with its socket, until their switch. */
+    private final Map<Element, Element> receivedLabels = new HashMap<>();
 
     ChoiceRules(MethodChecker flow) {
         this.flow = flow;
@@ -75,14 +84,54 @@ final class ChoiceRules {
         return null;
     }
 
+    /** The tracked socket of an {@code s.inbranch()} / {@code s.inbranch(E.class)} call, or null. */
+    private Element inbranchSocket(ExpressionTree expression) {
+        if (expression instanceof MethodInvocationTree call && call.getMethodSelect() instanceof MemberSelectTree select
+                && flow.elementOf(call) instanceof ExecutableElement method
+                && flow.api.isSocketClass(method.getEnclosingElement()) && method.getSimpleName().contentEquals("inbranch")) {
+            return flow.trackedSocket(select.getExpression());
+        }
+        return null;
+    }
+
+    /**
+     * {@code E label = s.inbranch(E.class);} (or {@code String label = s.inbranch();}) immediately
+     * followed by {@code switch (label)}: that switch is the inbranch, as if it switched on the call
+     * (common Java style). Returns false, checking nothing, for any other declaration.
+     */
+    boolean labelDeclaration(VariableTree tree, Element var) {
+        Element socket = tree.getInitializer() == null ? null : inbranchSocket(FlowScanner.strip(tree.getInitializer()));
+        if (socket == null || !(nextStatement(flow.getCurrentPath()) instanceof SwitchTree next)
+                || !(FlowScanner.strip(next.getExpression()) instanceof IdentifierTree selector)
+                || !selector.getName().contentEquals(tree.getName())) {
+            return false;
+        }
+        receivedLabels.put(var, socket);
+        return true;
+    }
+
+    /** The statement after the one at {@code path} in its block or case, or null. */
+    private static StatementTree nextStatement(TreePath path) {
+        List<? extends StatementTree> statements = switch (path.getParentPath().getLeaf()) {
+            case BlockTree block -> block.getStatements();
+            case CaseTree caseTree when caseTree.getStatements() != null -> caseTree.getStatements();
+            default -> List.of();
+        };
+        for (int i = 0; i + 1 < statements.size(); i++) {
+            if (statements.get(i) == path.getLeaf()) {
+                return statements.get(i + 1);
+            }
+        }
+        return null;
+    }
+
     void switchStatement(Tree tree, ExpressionTree selector, List<? extends CaseTree> cases,
             boolean expression) {
         ExpressionTree stripped = FlowScanner.strip(selector);
-        Element socket = null;
-        if (stripped instanceof MethodInvocationTree call && call.getMethodSelect() instanceof MemberSelectTree select
-                && flow.elementOf(call) instanceof ExecutableElement method && flow.api.isSocketClass(method.getEnclosingElement())
-                && method.getSimpleName().contentEquals("inbranch")) {
-            socket = flow.trackedSocket(select.getExpression());
+        Element socket = inbranchSocket(stripped);
+        if (stripped instanceof IdentifierTree && !receivedLabels.isEmpty()) {
+            Element received = receivedLabels.remove(flow.elementOf(stripped));
+            socket = received != null ? received : socket;
         }
         Action.Branch branch = null;
         SessionType continuation = null;

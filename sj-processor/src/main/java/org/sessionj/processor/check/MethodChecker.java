@@ -1,6 +1,7 @@
 package org.sessionj.processor.check;
 
 import com.sun.source.tree.AssignmentTree;
+import com.sun.source.tree.CatchTree;
 import com.sun.source.tree.ClassTree;
 import com.sun.source.tree.DoWhileLoopTree;
 import com.sun.source.tree.ExpressionTree;
@@ -18,7 +19,6 @@ import com.sun.source.tree.Tree;
 import com.sun.source.tree.TryTree;
 import com.sun.source.tree.VariableTree;
 import com.sun.source.tree.WhileLoopTree;
-import com.sun.source.tree.CatchTree;
 import com.sun.source.util.TreePath;
 import com.sun.source.util.TreePathScanner;
 import com.sun.source.util.Trees;
@@ -30,8 +30,10 @@ import javax.annotation.processing.ProcessingEnvironment;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Types;
 import org.sessionj.processor.internal.flow.FlowState;
 import org.sessionj.processor.internal.flow.VarState;
@@ -95,6 +97,9 @@ final class MethodChecker extends FlowScanner {
             for (VariableTree parameter : method.getParameters()) {
                 declareParameter(new TreePath(unit, parameter));
             }
+            if (unitMethod != null) {
+                declareOwnFields(unitMethod, method);
+            }
             scan(new TreePath(unit, method.getBody()), null);
         } else if (leaf instanceof LambdaExpressionTree lambda) {
             unitName = "the lambda";
@@ -123,6 +128,19 @@ final class MethodChecker extends FlowScanner {
             declare(var, Kind.ENDPOINT, tree, origins.endpointParameter((VariableElement) var, tree));
         } else if (NoAliasRules.isNoAlias(var)) {
             declare(var, Kind.NOALIAS, tree, VarState.OWNED);
+        }
+    }
+
+    /**
+     * The {@code @NoAlias} fields a method of their class may move out and must refill (instance
+     * fields only in instance methods); they are reported at {@code method} if it ends without.
+     */
+    private void declareOwnFields(ExecutableElement method, MethodTree tree) {
+        boolean isStatic = method.getModifiers().contains(Modifier.STATIC);
+        for (VariableElement field : ElementFilter.fieldsIn(method.getEnclosingElement().getEnclosedElements())) {
+            if ((!isStatic || field.getModifiers().contains(Modifier.STATIC)) && NoAliasRules.isNoAlias(field)) {
+                declare(field, Kind.NOALIAS_FIELD, tree, VarState.OWNED);
+            }
         }
     }
 
@@ -183,7 +201,7 @@ final class MethodChecker extends FlowScanner {
         if (left instanceof VarState.Endpoint || right instanceof VarState.Endpoint) {
             return VarState.Endpoint.unknown();
         }
-        if (infos.containsKey(var) && infos.get(var).kind() == Kind.NOALIAS) {
+        if (infos.containsKey(var) && infos.get(var).kind().owned()) {
             return NoAliasRules.merge(left, right);
         }
         return linearity.merge(var, left, right, at, what);
@@ -192,6 +210,7 @@ final class MethodChecker extends FlowScanner {
     @Override
     void checkComplete(Element var, Tree at, String where) {
         linearity.checkComplete(var, at, where);
+        noAlias.checkRefilled(var, at, where);
     }
 
     @Override
@@ -235,6 +254,9 @@ final class MethodChecker extends FlowScanner {
             declare(var, Kind.NOALIAS, tree, noAlias.declared(var, tree.getInitializer()));
             return null;
         }
+        if (choices.labelDeclaration(tree, var)) {
+            return null;
+        }
         return super.visitVariable(tree, unused);
     }
 
@@ -268,6 +290,14 @@ final class MethodChecker extends FlowScanner {
             linearity.wholeValueUse(tree, var, info);
         }
         return null;
+    }
+
+    @Override
+    public Void visitMemberSelect(MemberSelectTree tree, Void unused) {
+        if (noAlias.memberSelect(tree)) {
+            return null;
+        }
+        return super.visitMemberSelect(tree, unused);
     }
 
     // ------------------------------------------------------------------ calls
@@ -307,6 +337,7 @@ final class MethodChecker extends FlowScanner {
                 noAlias.argument(parameter, argument);
             }
         }
+        noAlias.beforeForeignCode(call, "before the call of '" + methodName + "' (which may read it)");
         return null;
     }
 
@@ -314,12 +345,14 @@ final class MethodChecker extends FlowScanner {
 
     @Override
     public Void visitLambdaExpression(LambdaExpressionTree lambda, Void unused) {
+        noAlias.beforeForeignCode(lambda, "before creating a lambda (which may read it)");
         checkCapture(lambda, "a lambda");
         return null;
     }
 
     @Override
     public Void visitClass(ClassTree tree, Void unused) {
+        noAlias.beforeForeignCode(tree, "before declaring a local class (which may read it)");
         checkCapture(tree, "a local class");
         return null;
     }
@@ -328,6 +361,7 @@ final class MethodChecker extends FlowScanner {
     public Void visitNewClass(NewClassTree tree, Void unused) {
         scan(tree.getEnclosingExpression(), null);
         tree.getArguments().forEach(argument -> scan(argument, null));
+        noAlias.beforeForeignCode(tree, "before this constructor call (which may read it)");
         if (tree.getClassBody() != null) {
             checkCapture(tree.getClassBody(), "an anonymous class");
         }
@@ -359,6 +393,7 @@ final class MethodChecker extends FlowScanner {
                     case ENDPOINT -> origins.captured(var);
                     case NOALIAS -> noAlias.captured(var, info, identifier, what);
                     case SOCKET -> linearity.captured(var, info, identifier, what);
+                    case NOALIAS_FIELD -> { } // read through this, like any field; refilled before (see above)
                 }
                 return null;
             }
@@ -450,27 +485,53 @@ final class MethodChecker extends FlowScanner {
         catchEntry = noAlias.catchEntry(catchEntry, moved, tree);
         FlowState<Element> afterAll = tryEnd;
         handlers.push("catch");
-        for (CatchTree catchTree : tree.getCatches()) {
-            state = catchEntry;
-            Scope scope = pushScope();
-            scan(catchTree.getParameter(), null);
-            scan(catchTree.getBlock(), null);
-            exitScope(scope, null, "at the end of its scope");
-            scopes.pop();
-            afterAll = join(afterAll, state, tree, "the try block and its catch blocks");
+        Set<Element> movedInCatches = noAlias.enterTry();
+        try {
+            for (CatchTree catchTree : tree.getCatches()) {
+                state = catchEntry;
+                Scope scope = pushScope();
+                scan(catchTree.getParameter(), null);
+                scan(catchTree.getBlock(), null);
+                exitScope(scope, null, "at the end of its scope");
+                scopes.pop();
+                afterAll = join(afterAll, state, tree, "the try block and its catch blocks");
+            }
+        } finally {
+            noAlias.exitTry();
         }
+        moved.addAll(movedInCatches);
         handlers.pop();
         if (tree.getFinallyBlock() != null) {
-            handlers.push("finally");
-            state = afterAll != null ? afterAll : catchEntry;
-            scan(tree.getFinallyBlock(), null);
-            handlers.pop();
-            if (afterAll == null) {
-                state = null;
-            }
+            finallyBlock(tree, afterAll, catchEntry, moved);
         } else {
             state = afterAll;
         }
         return null;
+    }
+
+    /**
+     * A finally block runs after the normal paths ({@code afterAll}) and after exceptions, when values
+     * the try or catch blocks moved ({@code moved}) may be gone: it is checked from that maybe-moved
+     * state, and the statement continues from the normal paths through it (a second, silent pass).
+     */
+    private void finallyBlock(TryTree tree, FlowState<Element> afterAll, FlowState<Element> catchEntry,
+            Set<Element> moved) {
+        handlers.push("finally");
+        FlowState<Element> normal = afterAll != null ? afterAll : catchEntry;
+        FlowState<Element> abrupt = noAlias.catchEntry(normal, moved, tree);
+        state = abrupt;
+        scan(tree.getFinallyBlock(), null);
+        if (afterAll == null) {
+            state = null;
+        } else if (abrupt != normal) {
+            state = normal;
+            reporter.silence();
+            try {
+                scan(tree.getFinallyBlock(), null);
+            } finally {
+                reporter.speak();
+            }
+        }
+        handlers.pop();
     }
 }

@@ -83,7 +83,11 @@ final class NoAliasRules {
                     unique(conditional.getTrueExpression()) && unique(conditional.getFalseExpression());
             case IdentifierTree identifier -> {
                 VarInfo info = flow.infos.get(flow.elementOf(identifier));
-                yield info != null && info.kind() == Kind.NOALIAS;
+                yield info != null && info.kind().owned();
+            }
+            case MemberSelectTree select when isThis(select.getExpression()) -> {
+                VarInfo info = flow.infos.get(flow.elementOf(select));
+                yield info != null && info.kind().owned();
             }
             case MethodInvocationTree call -> {
                 Element method = flow.elementOf(call);
@@ -155,7 +159,12 @@ final class NoAliasRules {
      */
     boolean assignment(AssignmentTree tree, ExpressionTree target, Element var, VarInfo info) {
         Element field = var == null && target instanceof MemberSelectTree ? flow.elementOf(target) : var;
-        if (!((info != null && info.kind() == Kind.NOALIAS) || (field != null
+        if (info == null && field != null && target instanceof MemberSelectTree select && isThis(select.getExpression())
+                && flow.infos.get(field) != null) {
+            var = field; // this.f = ... on a tracked field
+            info = flow.infos.get(field);
+        }
+        if (!((info != null && info.kind().owned()) || (field != null
                 && field.getKind() == ElementKind.FIELD && isNoAlias(field)))) {
             return false;
         }
@@ -179,7 +188,7 @@ final class NoAliasRules {
      * neither (or a field only read through).
      */
     boolean identifier(IdentifierTree tree, Element var, VarInfo info) {
-        if (info != null && info.kind() == Kind.NOALIAS) {
+        if (info != null && info.kind().owned()) {
             useNoAlias(var, tree, flow.getCurrentPath());
             return true;
         }
@@ -190,6 +199,64 @@ final class NoAliasRules {
             return true;
         }
         return false;
+    }
+
+    private static boolean isThis(ExpressionTree expression) {
+        return FlowScanner.strip(expression) instanceof IdentifierTree identifier
+                && identifier.getName().contentEquals("this");
+    }
+
+    /**
+     * A field access {@code this.f} of a tracked field uses or moves it like a plain {@code f};
+     * {@code other.f} of a {@code @NoAlias} field may only be read through. Returns false when the
+     * selected member is no {@code @NoAlias} field.
+     */
+    boolean memberSelect(MemberSelectTree tree) {
+        Element field = flow.elementOf(tree);
+        if (field == null || field.getKind() != ElementKind.FIELD) {
+            return false;
+        }
+        VarInfo info = flow.infos.get(field);
+        if (info != null && isThis(tree.getExpression())) {
+            useNoAlias(field, tree, flow.getCurrentPath());
+            return true;
+        }
+        if (isNoAlias(field) && moveContext(flow.getCurrentPath()) != null) {
+            flow.scan(tree.getExpression(), null);
+            String name = field.getSimpleName().toString();
+            flow.reporter.error(tree, Diagnostic.NOALIAS_FIELD_READ, name, name, name, name);
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Code that may read this object's fields is about to run ({@code what}: a call, a constructor, a
+     * lambda or class body): every tracked {@code @NoAlias} field moved out must have been refilled,
+     * or that code could see the value that now belongs to someone else.
+     */
+    void beforeForeignCode(Tree at, String what) {
+        if (flow.state == null) {
+            return;
+        }
+        for (Element var : flow.state.variables()) {
+            VarInfo info = flow.infos.get(var);
+            if (info != null && info.kind() == Kind.NOALIAS_FIELD
+                    && flow.state.get(var) instanceof VarState.Moved moved) {
+                flow.reporter.error(at, Diagnostic.FIELD_NOT_REFILLED, info.name(), moved.how(), what);
+                flow.fail(var);
+            }
+        }
+    }
+
+    /** A tracked field leaving the method ({@code where}: at a return or at its end) must hold a value. */
+    void checkRefilled(Element var, Tree at, String where) {
+        VarInfo info = flow.infos.get(var);
+        if (info != null && info.kind() == Kind.NOALIAS_FIELD && flow.state.get(var) instanceof VarState.Moved moved) {
+            flow.reporter.error(at != null ? at : info.declaration(), Diagnostic.FIELD_NOT_REFILLED, info.name(),
+                    moved.how(), where);
+            flow.fail(var);
+        }
     }
 
     /** A {@code @NoAlias} local named inside a lambda or local class body moves into it. */

@@ -110,7 +110,8 @@ final class SessionActionRules {
                 flow.choices.outbranch(var, argument, call);
             }
             case "inbranch" -> misplaced(var, call, "inbranch() must be the selector of a switch: switch ("
-                    + name + ".inbranch()) { case \"L\" -> ... }");
+                    + name + ".inbranch()) { case \"L\" -> ... }, or initialise a label variable that the next "
+                    + "statement switches on: String label = " + name + ".inbranch(); switch (label) { ... }");
             case "outwhile", "inwhile" -> {
                 call.getArguments().forEach(argument -> flow.scan(argument, null));
                 misplaced(var, call, operation + "() must be the condition of a while loop: while (" + name + "."

@@ -12,13 +12,13 @@ import com.sun.source.util.TreePathScanner;
 import com.sun.source.util.Trees;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.Map;
-import javax.lang.model.element.Element;
-import org.sessionj.processor.internal.flow.VarState;
 import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.Set;
 import javax.annotation.processing.ProcessingEnvironment;
+import javax.lang.model.element.Element;
 import javax.lang.model.element.TypeElement;
+import org.sessionj.processor.internal.flow.VarState;
 import org.sessionj.processor.internal.protocol.ProtocolRegistry;
 
 /**
