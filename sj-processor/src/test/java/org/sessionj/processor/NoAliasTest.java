@@ -122,7 +122,7 @@ class NoAliasTest {
         assertAccepted(PROTOCOLS, worker("""
                     @NoAlias double[] swap(@NoAlias double[] next) {
                         @NoAlias double[] old = this.ghost;
-                        ghost = next;
+                        this.ghost = next;
                         return old;
                     }
                 """, """
@@ -230,6 +230,15 @@ class NoAliasTest {
                                 x = s.receive();
                             }
                 """), PROTOCOLS);
+    }
+
+    @Test
+    void anElementOfANoAliasArrayIsNotAUniqueValue() {
+        assertRejected("SJ040", 9, msg("@NoAlias 'row' may only hold a unique value", "found 'rows[0]'"),
+                program("", """
+                            @NoAlias double[][] rows = new double[2][4];
+                            @NoAlias double[] row = rows[0];
+                """ + EXCHANGE), PROTOCOLS);
     }
 
     @Test

@@ -88,7 +88,8 @@ final class ChoiceRules {
     private Element inbranchSocket(ExpressionTree expression) {
         if (expression instanceof MethodInvocationTree call && call.getMethodSelect() instanceof MemberSelectTree select
                 && flow.elementOf(call) instanceof ExecutableElement method
-                && flow.api.isSocketClass(method.getEnclosingElement()) && method.getSimpleName().contentEquals("inbranch")) {
+                && flow.api.isSocketClass(method.getEnclosingElement())
+                        && method.getSimpleName().contentEquals("inbranch")) {
             return flow.trackedSocket(select.getExpression());
         }
         return null;
@@ -100,7 +101,8 @@ final class ChoiceRules {
      * (common Java style). Returns false, checking nothing, for any other declaration.
      */
     boolean labelDeclaration(VariableTree tree, Element var) {
-        Element socket = tree.getInitializer() == null ? null : inbranchSocket(FlowScanner.strip(tree.getInitializer()));
+        Element socket = tree.getInitializer() == null ? null
+                : inbranchSocket(FlowScanner.strip(tree.getInitializer()));
         if (socket == null || !(nextStatement(flow.getCurrentPath()) instanceof SwitchTree next)
                 || !(FlowScanner.strip(next.getExpression()) instanceof IdentifierTree selector)
                 || !selector.getName().contentEquals(tree.getName())) {
@@ -144,7 +146,8 @@ final class ChoiceRules {
                     branch = b;
                     continuation = unfolded.tail();
                 } else {
-                    flow.reporter.error(stripped, Diagnostic.WRONG_ACTION, flow.name(socket), SessionActionRules.expected(unfolded, live),
+                    flow.reporter.error(stripped, Diagnostic.WRONG_ACTION, flow.name(socket),
+                            SessionActionRules.expected(unfolded, live),
                             "waits for a label (inbranch)");
                     flow.fail(socket);
                 }
@@ -171,7 +174,8 @@ final class ChoiceRules {
                     SessionType arm = label == null ? null : branch.branches().get(label);
                     FlowState<Element> labelEntry;
                     if (arm == null) {
-                        flow.reporter.error(labelTree, Diagnostic.UNKNOWN_LABEL, flow.name(socket), String.valueOf(label),
+                        flow.reporter.error(labelTree, Diagnostic.UNKNOWN_LABEL, flow.name(socket),
+                                String.valueOf(label),
                                 TypeModel.printAction(branch));
                         labelEntry = base.with(socket, VarState.FAILED);
                     } else {
@@ -205,7 +209,8 @@ final class ChoiceRules {
             Set<String> missing = new LinkedHashSet<>(branch.branches().keySet());
             missing.removeAll(covered);
             if (!missing.isEmpty()) {
-                flow.reporter.error(stripped, Diagnostic.MISSING_LABEL, flow.name(socket), missing.size() > 1 ? "s" : "",
+                flow.reporter.error(stripped, Diagnostic.MISSING_LABEL, flow.name(socket), missing.size() > 1
+                        ? "s" : "",
                         String.join(", ", missing), TypeModel.printAction(branch));
                 exit = exit == null ? null : exit.with(socket, VarState.FAILED);
             }

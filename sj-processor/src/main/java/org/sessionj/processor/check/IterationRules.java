@@ -45,7 +45,8 @@ final class IterationRules {
 
     void leaveIteration(Element var, Tree jump, String what) {
         if (flow.state.get(var) instanceof VarState.Live) {
-            flow.reporter.error(jump, Diagnostic.JUMP_OUT_OF_ITERATION, flow.name(var), what, "![...]*/?[...]* of its type");
+            flow.reporter.error(jump, Diagnostic.JUMP_OUT_OF_ITERATION, flow.name(var), what,
+                    "![...]*/?[...]* of its type");
             flow.fail(var);
         }
     }
@@ -76,7 +77,8 @@ final class IterationRules {
                 flow.reporter.error(loop, Diagnostic.USE_AFTER_MOVE, flow.name(var), moved.how()
                         + " in an earlier iteration of this loop");
             } else {
-                flow.reporter.error(loop, Diagnostic.LOOP_CHANGES_SESSION, flow.name(var), MethodChecker.describe(before), MethodChecker.describe(after));
+                flow.reporter.error(loop, Diagnostic.LOOP_CHANGES_SESSION, flow.name(var),
+                        MethodChecker.describe(before), MethodChecker.describe(after));
             }
             changed.add(var);
         }
@@ -86,13 +88,15 @@ final class IterationRules {
     /** The session iteration a while condition denotes, or null if it is an ordinary condition. */
     private IterationCondition iterationCondition(ExpressionTree condition) {
         ExpressionTree stripped = FlowScanner.strip(condition);
-        if (!(stripped instanceof MethodInvocationTree call) || !(flow.elementOf(call) instanceof ExecutableElement method)) {
+        if (!(stripped instanceof MethodInvocationTree call)
+                || !(flow.elementOf(call) instanceof ExecutableElement method)) {
             return null;
         }
         String operation = method.getSimpleName().toString();
         List<Control> controls = new ArrayList<>();
         ExpressionTree operand = null;
-        if (flow.api.isSocketClass(method.getEnclosingElement()) && call.getMethodSelect() instanceof MemberSelectTree select) {
+        if (flow.api.isSocketClass(method.getEnclosingElement())
+                && call.getMethodSelect() instanceof MemberSelectTree select) {
             Element socket = flow.trackedSocket(select.getExpression());
             if (socket == null) {
                 return null;
@@ -112,7 +116,8 @@ final class IterationRules {
             if (out) {
                 operand = arguments.get(0);
             }
-            for (Element socket : flow.actions.multicastSockets(call, arguments.subList(out ? 1 : 0, arguments.size()))) {
+            for (Element socket : flow.actions.multicastSockets(call, arguments.subList(out ? 1 : 0,
+                    arguments.size()))) {
                 controls.add(new Control(socket, out, call));
             }
         } else {
@@ -157,7 +162,8 @@ final class IterationRules {
                     ? (head instanceof Action.OutWhile w ? w.body() : null)
                     : (head instanceof Action.InWhile w ? w.body() : null);
             if (iterationBody == null) {
-                flow.reporter.error(control.call(), Diagnostic.WRONG_ACTION, flow.name(control.var()), SessionActionRules.expected(unfolded, live),
+                flow.reporter.error(control.call(), Diagnostic.WRONG_ACTION, flow.name(control.var()),
+                        SessionActionRules.expected(unfolded, live),
                         control.out() ? "decides an iteration (outwhile)" : "follows an iteration (inwhile)");
                 flow.fail(control.var());
                 continue;
@@ -180,7 +186,8 @@ final class IterationRules {
             for (Element var : frame.controlled) {
                 VarState end = backEdge.get(var);
                 if (end instanceof VarState.Live live && !live.remaining().isEnd()) {
-                    flow.reporter.error(loop, Diagnostic.ITERATION_INCOMPLETE, flow.name(var), TypeModel.describe(bodies.get(var)),
+                    flow.reporter.error(loop, Diagnostic.ITERATION_INCOMPLETE, flow.name(var),
+                            TypeModel.describe(bodies.get(var)),
                             TypeModel.describe(live.remaining()));
                     broken.add(var);
                 } else if (end instanceof VarState.Moved moved) {

@@ -39,7 +39,8 @@ final class LinearityRules {
         if (flow.state.get(var) instanceof VarState.Live live && !live.complete()) {
             Tree position = at != null ? at : flow.infos.get(var).declaration();
             if (live.iterations() > 0) {
-                flow.reporter.error(position, Diagnostic.JUMP_OUT_OF_ITERATION, flow.name(var), where.replace("at ", ""),
+                flow.reporter.error(position, Diagnostic.JUMP_OUT_OF_ITERATION, flow.name(var),
+                        where.replace("at ", ""),
                         "of its type");
             } else {
                 flow.reporter.error(position, Diagnostic.INCOMPLETE_SESSION, flow.name(var), where,
@@ -63,7 +64,8 @@ final class LinearityRules {
         FlowState<Element> result = entry;
         for (Element var : entry.variables()) {
             VarState before = entry.get(var);
-            if (before instanceof VarState.Live live && (end == null ? !live.complete() : !before.equals(end.get(var)))) {
+            if (before instanceof VarState.Live live && (end == null ? !live.complete()
+                    : !before.equals(end.get(var)))) {
                 result = result.with(var, new VarState.Moved("left in an unknown state by an exception in the try "
                         + "block on line " + flow.line(tree)));
             }
@@ -94,16 +96,19 @@ final class LinearityRules {
                 ExpressionTree lhs = FlowScanner.strip(assignment.getVariable());
                 Element target = flow.trees.getElement(new TreePath(flow.getCurrentPath(), lhs));
                 if (target != null && target.getKind() == ElementKind.FIELD) {
-                    flow.reporter.error(tree, Diagnostic.ESCAPE, info.name(), "into field '" + target.getSimpleName() + "'");
+                    flow.reporter.error(tree, Diagnostic.ESCAPE, info.name(),
+                            "into field '" + target.getSimpleName() + "'");
                 } else if (target != null && target.getKind() != ElementKind.OTHER) {
-                    flow.reporter.error(tree, Diagnostic.ALIAS, info.name(), "into variable '" + target.getSimpleName() + "'");
+                    flow.reporter.error(tree, Diagnostic.ALIAS, info.name(),
+                            "into variable '" + target.getSimpleName() + "'");
                 } else {
                     flow.reporter.error(tree, Diagnostic.ESCAPE, info.name(), "into an array element");
                 }
             }
             case ReturnTree ret -> flow.reporter.error(tree, Diagnostic.ESCAPE, info.name(), "by being returned");
             case MethodInvocationTree call -> flow.reporter.error(tree, Diagnostic.ESCAPE, info.name(),
-                    "into a call of '" + FlowScanner.calleeName(call) + "', which is not a session operation and has no @Session "
+                    "into a call of '" + FlowScanner.calleeName(call)
+                            + "', which is not a session operation and has no @Session "
                             + "parameter there");
             case NewClassTree construction -> flow.reporter.error(tree, Diagnostic.ESCAPE, info.name(),
                     "into a constructor call");

@@ -216,7 +216,8 @@ final class SessionActionRules {
                 }
                 SessionType wanted = TypeModel.stripBegin(session.type());
                 if (moved.iterations() > 0 || !sameSession(moved.remaining(), wanted)) {
-                    flow.reporter.error(argument, Diagnostic.DELEGATION_MISMATCH, name, expectedText, flow.name(delegated),
+                    flow.reporter.error(argument, Diagnostic.DELEGATION_MISMATCH, name, expectedText,
+                            flow.name(delegated),
                             MethodChecker.describe(moved));
                     flow.fail(delegated);
                     return;
@@ -226,7 +227,8 @@ final class SessionActionRules {
             case Payload.JavaType javaType -> {
                 TypeMirror wanted = flow.messages.mirror(javaType);
                 boolean nullValue = FlowScanner.strip(argument) instanceof TypeCastTree cast
-                        && FlowScanner.strip(cast.getExpression()) instanceof LiteralTree literal && literal.getValue() == null;
+                        && FlowScanner.strip(cast.getExpression()) instanceof LiteralTree literal
+                                && literal.getValue() == null;
                 if (delegated != null || (wanted != null && !(nullValue && !wanted.getKind().isPrimitive())
                         && !flow.messages.sendCompatible(argumentType, wanted))) {
                     flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText, found);
@@ -267,7 +269,8 @@ final class SessionActionRules {
         if (expectedReceive.payload() instanceof Payload.JavaType javaType) {
             TypeMirror payload = flow.messages.mirror(javaType);
             if (payload != null && target != null && !flow.types.isAssignable(payload, target)) {
-                flow.reporter.error(call, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedReceive), found);
+                flow.reporter.error(call, Diagnostic.WRONG_MESSAGE_TYPE, name,
+                        TypeModel.printAction(expectedReceive), found);
                 flow.fail(var);
                 return;
             }
@@ -297,11 +300,13 @@ final class SessionActionRules {
             return;
         }
         TypeMirror primitive = flow.types.getPrimitiveType(kind);
-        TypeMirror payload = expectedReceive.payload() instanceof Payload.JavaType javaType ? flow.messages.mirror(javaType) : null;
+        TypeMirror payload = expectedReceive.payload() instanceof Payload.JavaType javaType
+                ? flow.messages.mirror(javaType) : null;
         boolean matches = payload != null && (flow.types.isSameType(payload, primitive)
                 || flow.types.isSameType(payload, flow.types.boxedClass(flow.types.getPrimitiveType(kind)).asType()));
         if (!matches && !(payload == null && expectedReceive.payload() instanceof Payload.JavaType)) {
-            flow.reporter.error(call, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedReceive), found);
+            flow.reporter.error(call, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedReceive),
+                    found);
             flow.fail(var);
             return;
         }
@@ -324,7 +329,8 @@ final class SessionActionRules {
             return service ? VarState.Endpoint.unknown() : VarState.FAILED;
         }
         if (!(expectedReceive.payload() instanceof Payload.SessionPayload session) || session.isService() != service) {
-            flow.reporter.error(call, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedReceive), found);
+            flow.reporter.error(call, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedReceive),
+                    found);
             flow.fail(var);
             return service ? VarState.Endpoint.unknown() : VarState.FAILED;
         }
@@ -371,7 +377,8 @@ final class SessionActionRules {
                 flow.scan(argument, null);
                 if (flow.state != null) {
                     flow.reporter.error(argument, Diagnostic.MISPLACED_CONSTRUCT,
-                            "a multicast names each session socket variable: SJ.send(x, s1, s2), found '" + argument + "'");
+                            "a multicast names each session socket variable: SJ.send(x, s1, s2), found '"
+                                    + argument + "'");
                 }
             } else {
                 sockets.add(socket);

@@ -115,7 +115,8 @@ final class SessionOriginRules {
         if (stripped instanceof IdentifierTree || stripped instanceof MemberSelectTree) {
             Element field = flow.elementOf(stripped);
             if (field != null && field.getKind() == ElementKind.FIELD && field.getModifiers().contains(Modifier.FINAL)
-                    && flow.trees.getTree(field) instanceof VariableTree declaration && declaration.getInitializer() != null) {
+                    && flow.trees.getTree(field) instanceof VariableTree declaration
+                            && declaration.getInitializer() != null) {
                 TreePath fieldPath = flow.trees.getPath(field);
                 if (fieldPath != null) {
                     return createdEndpoint(declaration.getInitializer(), fieldPath, false);
@@ -123,7 +124,8 @@ final class SessionOriginRules {
             }
         }
         if (stripped instanceof MethodInvocationTree call && call.getMethodSelect() instanceof MemberSelectTree select
-                && flow.elementOf(call) instanceof ExecutableElement method && flow.api.isSocketClass(method.getEnclosingElement())
+                && flow.elementOf(call) instanceof ExecutableElement method
+                        && flow.api.isSocketClass(method.getEnclosingElement())
                 && method.getSimpleName().contentEquals("receive")) {
             Element from = flow.trackedSocket(select.getExpression());
             if (from != null) {
@@ -167,7 +169,8 @@ final class SessionOriginRules {
             return VarState.Endpoint.unknown();
         }
         return switch (flow.registry.definition(type)) {
-            case ProtocolDefinition.Valid valid -> new VarState.Endpoint(valid.expanded(), type.getSimpleName().toString());
+            case ProtocolDefinition.Valid valid -> new VarState.Endpoint(valid.expanded(),
+                    type.getSimpleName().toString());
             case ProtocolDefinition.Invalid invalid -> {
                 if (report && flow.trees.getPath(type) == null) {
                     flow.reporter.error(literal, Diagnostic.UNTYPED_SESSION, "protocol '" + type.getSimpleName() + "'",
