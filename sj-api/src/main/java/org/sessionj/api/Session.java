@@ -7,9 +7,18 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Marks a session-method parameter and gives the session type the socket must have when the method
- * is called: {@code void serve(@Session("?(int).!<int>") SJSocket s)}. The method must complete
- * that type (or delegate the socket); the caller's socket is moved into the call.
+ * Gives a session parameter its type, so that sj-processor can check the method on its own.
+ * <ul>
+ *   <li>On an {@link SJSocket} parameter: the session type the socket has when the method is called,
+ *       {@code void serve(@Session("?(int).!<int>") SJSocket s)} or {@code @Session(protocol = P.class)}.
+ *       The method must complete exactly that type (or delegate the socket). At a call, the caller's
+ *       socket must be at a type that begins with it: the socket is lent to the method for that part
+ *       and the caller continues with the rest. Without {@code @Session} a socket parameter cannot
+ *       be checked and is reported (SJ010).</li>
+ *   <li>On an {@link SJService} or {@link SJServerSocket} parameter: {@code @Session(protocol = P.class)}
+ *       names the protocol of the sessions it starts, so {@code request()}/{@code accept()} on it are
+ *       checked; only {@code protocol} is meaningful there.</li>
+ * </ul>
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)

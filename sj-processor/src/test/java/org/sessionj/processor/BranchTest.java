@@ -176,6 +176,55 @@ class BranchTest {
     }
 
     @Test
+    void labelReceivedIntoALocalAndSwitchedOnRightAfter() {
+        assertAccepted(PROTOCOLS, server("""
+                            Shop.Choice choice = s.inbranch(Shop.Choice.class);
+                            switch (choice) {
+                                case BUY:
+                                    String item = s.receive();
+                                    s.send(item.length() * 1.5);
+                                    break;
+                                case QUIT:
+                                    System.out.println("quit");
+                                    break;
+                            }
+                            s.receiveInt();
+                            System.out.println(choice);
+                """));
+    }
+
+    @Test
+    void labelReceivedIntoALocalIsCheckedLikeTheInbranchSwitch() {
+        assertRejected("SJ016", 8, msg("no case for label QUIT of ?{BUY:"), server("""
+                            String label = s.inbranch();
+                            switch (label) {
+                                case "BUY" -> {
+                                    String item = s.receive();
+                                    s.send(1.0);
+                                }
+                                default -> { }
+                            }
+                            s.receiveInt();
+                """), PROTOCOLS);
+    }
+
+    @Test
+    void labelReceivedIntoALocalMustBeSwitchedOnInTheNextStatement() {
+        assertRejected("SJ017", 7, msg("inbranch() must be the selector of a switch"), server("""
+                            String label = s.inbranch();
+                            System.out.println(label);
+                            switch (label) {
+                                case "BUY" -> {
+                                    String item = s.receive();
+                                    s.send(1.0);
+                                }
+                                case "QUIT" -> { }
+                            }
+                            s.receiveInt();
+                """), PROTOCOLS);
+    }
+
+    @Test
     void actionInOnlyOneShortCircuitOperand() {
         assertRejected("SJ020", 7, msg("session 'f': the short-circuit paths of this && leave the session in "
                 + "different states: ?(boolean) on one path, end on another"), """

@@ -100,19 +100,238 @@ class NoAliasTest {
                 """);
     }
 
-    @Test
-    void noAliasFieldCannotBeCopiedOut() {
-        assertRejected("SJ043", 5, msg("@NoAlias field 'grid' can only be read through"), """
+    private static String worker(String members, String body) {
+        return """
                 package demo;
+                import org.sessionj.api.*;
+                class Worker {
+                    @NoAlias double[] ghost = new double[4];
+                %s
+                    void run(int n) {
+                        try (SJSocket s = SJService.create(Ghosts.Exchange.class, "h", 1).request()) {
+                %s
+                        }
+                    }
+                    void log() { }
+                }
+                """.formatted(members, body);
+    }
+
+    @Test
+    void noAliasFieldMovedOutAndRefilledInItsOwnMethod() {
+        assertAccepted(PROTOCOLS, worker("""
+                    @NoAlias double[] swap(@NoAlias double[] next) {
+                        @NoAlias double[] old = this.ghost;
+                        this.ghost = next;
+                        return old;
+                    }
+                """, """
+                            while (s.outwhile(n-- > 0)) {
+                                ghost[0] = n;
+                                s.pass(this.ghost);
+                                ghost = s.receive();
+                                log();
+                            }
+                """));
+    }
+
+    @Test
+    void noAliasFieldUsedAfterItWasMovedOut() {
+        assertRejected("SJ041", 10, msg("@NoAlias 'ghost' is used after its value was moved into a call of 'pass' "
+                + "on line 9"), worker("", """
+                            while (s.outwhile(n-- > 0)) {
+                                s.pass(ghost);
+                                ghost[0] = 1;
+                                ghost = s.receive();
+                            }
+                """), PROTOCOLS);
+    }
+
+    @Test
+    void noAliasFieldNotRefilledBeforeACall() {
+        assertRejected("SJ044", 10, msg("@NoAlias field 'ghost' was moved out into a call of 'pass' on line 9 "
+                + "and must be assigned a new value before the call of 'log' (which may read it)"), worker("", """
+                            while (s.outwhile(n-- > 0)) {
+                                s.pass(ghost);
+                                log();
+                                ghost = s.receive();
+                            }
+                """), PROTOCOLS);
+    }
+
+    @Test
+    void noAliasFieldNotRefilledBeforeAReturn() {
+        assertRejected("SJ044", 7, msg("@NoAlias field 'grid' was moved out into 'g' on line 6 and must be assigned "
+                + "a new value at this return"), """
+                package demo;
+                import org.sessionj.api.NoAlias;
                 class Holder {
-                    @org.sessionj.api.NoAlias double[] grid = new double[4];
+                    @NoAlias double[] grid = new double[4];
                     double[] copy() {
                         double[] g = grid;
                         return g;
                     }
-                    void update() { grid[0] = 1; grid = new double[8]; }
                 }
                 """);
+    }
+
+    @Test
+    void noAliasFieldMovedOnOnePathIsNotRefilledAtTheEnd() {
+        assertRejected("SJ044", 5, msg("@NoAlias field 'grid' was moved out into 'g' on line 7 and must be "
+                + "assigned a new value at the end of method 'drop'"), """
+                package demo;
+                import org.sessionj.api.NoAlias;
+                class Holder {
+                    @NoAlias static double[] grid = new double[4];
+                    static void drop(boolean c) {
+                        if (c) {
+                            double[] g = grid;
+                        }
+                    }
+                }
+                """);
+    }
+
+    @Test
+    void noAliasFieldOfAnotherObjectCannotBeCopiedOut() {
+        assertRejected("SJ043", 6, msg("@NoAlias field 'grid' can only be read through"), """
+                package demo;
+                import org.sessionj.api.NoAlias;
+                class Holder {
+                    @NoAlias double[] grid = new double[4];
+                    void take(Holder other) {
+                        double[] g = other.grid;
+                        grid[0] = other.grid[0] + other.grid.length;
+                        other.grid = new double[8];
+                    }
+                }
+                """);
+    }
+
+    @Test
+    void noAliasFieldInALambdaCanOnlyBeReadThrough() {
+        assertRejected("SJ043", 5, msg("@NoAlias field 'grid' can only be read through"), """
+                package demo;
+                import org.sessionj.api.NoAlias;
+                class Holder {
+                    @NoAlias double[] grid = new double[4];
+                    Runnable reader() { return () -> System.out.println(grid.length + java.util.Arrays.toString(grid)); }
+                }
+                """);
+    }
+
+    @Test
+    void elementsOfANoAliasArrayAreNotOwned() {
+        assertRejected("SJ042", 10, msg("session 's': pass() hands over ownership", "found 'rows[0]'"),
+                program("", """
+                            @NoAlias double[][] rows = new double[2][4];
+                            while (s.outwhile(n-- > 0)) {
+                                s.pass(rows[0]);
+                                x = s.receive();
+                            }
+                """), PROTOCOLS);
+    }
+
+    @Test
+    void anElementOfANoAliasArrayIsNotAUniqueValue() {
+        assertRejected("SJ040", 9, msg("@NoAlias 'row' may only hold a unique value", "found 'rows[0]'"),
+                program("", """
+                            @NoAlias double[][] rows = new double[2][4];
+                            @NoAlias double[] row = rows[0];
+                """ + EXCHANGE), PROTOCOLS);
+    }
+
+    @Test
+    void storingIntoAnArrayMovesTheValue() {
+        assertRejected("SJ041", 9, msg("@NoAlias 'x' is used after its value was moved into an array on line 8"),
+                program("", """
+                            double[][] rows = {x};
+                            x[0] = rows.length;
+                """ + EXCHANGE), PROTOCOLS);
+    }
+
+    private static String jumps(String body) {
+        return """
+                package demo;
+                import org.sessionj.api.NoAlias;
+                class Jumps {
+                    static void consume(@NoAlias double[] values) { }
+                    void run(boolean c, int n) {
+                        @NoAlias double[] x = new double[n];
+                %s
+                    }
+                }
+                """.formatted(body);
+    }
+
+    @Test
+    void movedBeforeABreakIsMovedAfterTheLoop() {
+        assertRejected("SJ041", 14, msg("@NoAlias 'x' is used after its value was moved into a call of 'consume' on "
+                + "line 9"), jumps("""
+                        for (int i = 0; i < n; i++) {
+                            if (c) {
+                                consume(x);
+                                break;
+                            }
+                            x[0] = i;
+                        }
+                        x[0] = 1;
+                """));
+    }
+
+    @Test
+    void movedBeforeAContinueIsMovedInTheNextIteration() {
+        assertRejected("SJ041", 8, msg("@NoAlias 'x' is used after its value was moved into a call of 'consume' on "
+                + "line 10 (in an earlier iteration)"), jumps("""
+                        for (int i = 0; i < n; i++) {
+                            x[0] = i;
+                            if (c) {
+                                consume(x);
+                                continue;
+                            }
+                            x[1] = i;
+                        }
+                """));
+    }
+
+    @Test
+    void earlyReturnsAndReassignmentAfterAMoveAreAccepted() {
+        assertAccepted(jumps("""
+                        if (c) {
+                            consume(x);
+                            return;
+                        }
+                        x[0] = 1;
+                        while (n-- > 0) {
+                            consume(x);
+                            if (c) {
+                                x = new double[1];
+                                continue;
+                            }
+                            x = new double[2];
+                        }
+                        x[0] = 2;
+                        try {
+                            consume(x);
+                            x = new double[3];
+                        } finally {
+                            System.out.println("done");
+                        }
+                        x[0] = 3;
+                """));
+    }
+
+    @Test
+    void movedInATryBlockIsMaybeMovedInItsFinallyBlock() {
+        assertRejected("SJ041", 11, msg("@NoAlias 'x' is used after its value was moved in the try block starting on "
+                + "line 7 (an exception may follow the move)"), jumps("""
+                        try {
+                            consume(x);
+                            x = new double[1];
+                        } finally {
+                            x[0] = 1;
+                        }
+                """));
     }
 
     @Test

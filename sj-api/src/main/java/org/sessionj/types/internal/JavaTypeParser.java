@@ -22,9 +22,11 @@ import org.sessionj.types.ProtocolProblem.Kind;
 import org.sessionj.types.ProtocolSyntaxException;
 
 /**
- * Parses the Java type written inside {@code !<…>} or {@code ?(…)} with JavaParser and converts
- * it to a {@link JavaType}. Every JavaParser problem becomes a {@link ProtocolSyntaxException}
- * positioned in the whole protocol text.
+ * Parses the Java type written inside {@code !<…>} or {@code ?(…)} and converts it to a
+ * {@link JavaType}: the common shapes through {@link SimpleTypeScanner} (JavaParser is costly per
+ * call, and a compilation parses every message type of every protocol), everything else with
+ * JavaParser. Every JavaParser problem becomes a {@link ProtocolSyntaxException} positioned in the
+ * whole protocol text.
  */
 final class JavaTypeParser {
     static final String EXPECTED_TYPE = "a Java type";
@@ -47,6 +49,15 @@ final class JavaTypeParser {
     }
 
     JavaType parse() {
+        JavaType simple = SimpleTypeScanner.scan(text, start, start + raw.length());
+        if (simple != null) {
+            return simple;
+        }
+        return parseWithJavaParser();
+    }
+
+    /** The full parse, for every shape the fast path leaves alone, with JavaParser's exact errors. */
+    JavaType parseWithJavaParser() {
         ParseResult<Type> result;
         try {
             result = PARSER.get().parseType(raw);

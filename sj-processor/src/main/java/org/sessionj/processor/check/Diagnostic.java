@@ -76,7 +76,9 @@ public enum Diagnostic {
                     + "object, found '%s'; use send() to send a copy"),
     NOALIAS_FIELD_READ("SJ043", "@NoAlias field read as a whole",
             "@NoAlias field '%s' can only be read through (%s[i], %s.f, %s.m()) or assigned; its value cannot be "
-                    + "copied out");
+                    + "copied out here (only 'f' or 'this.f' in a method of its own class can be moved out)"),
+    FIELD_NOT_REFILLED("SJ044", "@NoAlias field not refilled after a move",
+            "@NoAlias field '%s' was moved out %s and must be assigned a new value %s");
 
     private final String code;
     private final String title;

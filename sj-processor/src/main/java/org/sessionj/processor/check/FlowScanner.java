@@ -12,6 +12,8 @@ import com.sun.source.tree.ForLoopTree;
 import com.sun.source.tree.IfTree;
 import com.sun.source.tree.LabeledStatementTree;
 import com.sun.source.tree.LiteralTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.ParenthesizedTree;
 import com.sun.source.tree.StatementTree;
 import com.sun.source.tree.SwitchTree;
@@ -71,7 +73,18 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
     /** The variable of an enhanced for loop is a tracked one. */
     abstract void checkLoopVariable(Element var, Tree at);
 
-    enum Kind { SOCKET, ENDPOINT, NOALIAS }
+    /**
+     * What a tracked variable is: a session socket, a service or server socket, a {@code @NoAlias}
+     * local or parameter, or a {@code @NoAlias} field of the class whose method is checked.
+     */
+    enum Kind {
+        SOCKET, ENDPOINT, NOALIAS, NOALIAS_FIELD;
+
+        /** Whether the variable holds a uniquely owned value that moves ({@code @NoAlias}). */
+        boolean owned() {
+            return this == NOALIAS || this == NOALIAS_FIELD;
+        }
+    }
 
     record VarInfo(String name, Kind kind, int handlerDepth, Tree declaration) {
     }
@@ -129,6 +142,11 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
             current = parenthesized.getExpression();
         }
         return current;
+    }
+
+    static String calleeName(MethodInvocationTree call) {
+        ExpressionTree select = call.getMethodSelect();
+        return select instanceof MemberSelectTree member ? member.getIdentifier().toString() : select.toString();
     }
 
     Element elementOf(Tree tree) {

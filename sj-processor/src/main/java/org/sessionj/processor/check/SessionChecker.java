@@ -10,15 +10,17 @@ import com.sun.source.util.TaskListener;
 import com.sun.source.util.TreePath;
 import com.sun.source.util.TreePathScanner;
 import com.sun.source.util.Trees;
+import java.io.IOException;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.Map;
-import javax.lang.model.element.Element;
-import org.sessionj.processor.internal.flow.VarState;
 import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.Set;
+import java.util.WeakHashMap;
 import javax.annotation.processing.ProcessingEnvironment;
+import javax.lang.model.element.Element;
 import javax.lang.model.element.TypeElement;
+import org.sessionj.processor.internal.flow.VarState;
 import org.sessionj.processor.internal.protocol.ProtocolRegistry;
 
 /**
@@ -26,6 +28,7 @@ import org.sessionj.processor.internal.protocol.ProtocolRegistry;
  * ({@link TaskEvent.Kind#ANALYZE}): each method, initializer and lambda body is one unit of analysis.
  */
 public final class SessionChecker implements TaskListener {
+    private static final String API_PACKAGE = "org.sessionj.api";
     private final SessionApi api;
     private final SessionParameters sessionParameters;
     private final MessageTypes messages;
@@ -71,20 +74,22 @@ public final class SessionChecker implements TaskListener {
     }
 
     /**
-     * Whether the compilation unit can use the session API at all: it must name it, by an import or a
-     * qualified name, unless it is in one of the API's own packages. Most files of a module do not, and
-     * skipping them keeps the processor's cost proportional to the session code.
+     * Whether the compilation unit can use the session API at all: it must name its package
+     * ({@code org.sessionj.api}), by an import or a qualified name, unless it is in that package. Most
+     * files of a module do not, and skipping them keeps the processor's cost proportional to the
+     * session code (javac loads the processor afresh for every compilation, so it mostly runs
+     * interpreted and every node it visits counts).
      */
-    private final Map<CompilationUnitTree, Boolean> mentions = new java.util.WeakHashMap<>();
+    private final Map<CompilationUnitTree, Boolean> mentions = new WeakHashMap<>();
 
     private boolean mentionsSessionApi(CompilationUnitTree unit) {
         return mentions.computeIfAbsent(unit, u -> {
-            if (u.getPackageName() != null && u.getPackageName().toString().startsWith("org.sessionj")) {
+            if (u.getPackageName() != null && (u.getPackageName().toString() + ".").startsWith(API_PACKAGE + ".")) {
                 return true;
             }
             try {
-                return u.getSourceFile().getCharContent(true).toString().contains("org.sessionj");
-            } catch (java.io.IOException e) {
+                return u.getSourceFile().getCharContent(true).toString().contains(API_PACKAGE);
+            } catch (IOException e) {
                 return true;
             }
         });

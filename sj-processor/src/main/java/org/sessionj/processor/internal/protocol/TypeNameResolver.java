@@ -97,8 +97,9 @@ public final class TypeNameResolver {
                 return type;
             }
         }
-        PackageElement lang = elements.getPackageElement("java.lang");
-        return lang == null ? null : packageMembers(lang).get(simple);
+        // java.lang is probed, not listed: it is large, and a name that reaches this point is nearly
+        // always one of its types (String, Integer, ...), so the probe rarely misses.
+        return elements.getTypeElement("java.lang." + simple);
     }
 
     private TypeElement onDemandMember(String container, String simple) {

@@ -1,0 +1,222 @@
+package org.sessionj.processor.check;
+
+import com.sun.source.tree.BlockTree;
+import com.sun.source.tree.CaseTree;
+import com.sun.source.tree.DefaultCaseLabelTree;
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.LiteralTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.StatementTree;
+import com.sun.source.tree.SwitchTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.VariableTree;
+import com.sun.source.util.TreePath;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.VariableElement;
+import org.sessionj.processor.check.FlowScanner.Frame;
+import org.sessionj.processor.check.FlowScanner.Scope;
+import org.sessionj.processor.internal.flow.FlowState;
+import org.sessionj.processor.internal.flow.VarState;
+import org.sessionj.processor.internal.model.TypeModel;
+import org.sessionj.types.Action;
+import org.sessionj.types.SessionType;
+
+/** Choices: {@code outbranch(L)} selects a label; a {@code switch (s.inbranch())} must cover each label. */
+final class ChoiceRules {
+    private final MethodChecker flow;
+    /** Label variables declared by {@link #labelDeclaration}, each with its socket, until their switch. */
+    private final Map<Element, Element> receivedLabels = new HashMap<>();
+
+    ChoiceRules(MethodChecker flow) {
+        this.flow = flow;
+    }
+
+    void outbranch(Element var, ExpressionTree argument, Tree call) {
+        VarState.Live live = flow.actions.usable(var, call);
+        if (live == null) {
+            return;
+        }
+        String name = flow.name(var);
+        String label = constantLabel(argument);
+        if (label == null) {
+            flow.reporter.error(argument, Diagnostic.NON_CONSTANT_LABEL, name, argument);
+            flow.fail(var);
+            return;
+        }
+        SessionType unfolded = TypeModel.unfold(live.remaining());
+        if (unfolded.isEnd() || !(unfolded.head() instanceof Action.Select select)) {
+            flow.reporter.error(call, Diagnostic.WRONG_ACTION, name, SessionActionRules.expected(unfolded, live),
+                    "selects '" + label + "' (outbranch)");
+            flow.fail(var);
+            return;
+        }
+        SessionType branch = select.branches().get(label);
+        if (branch == null) {
+            flow.reporter.error(argument, Diagnostic.UNKNOWN_LABEL, name, label, TypeModel.printAction(select));
+            flow.fail(var);
+            return;
+        }
+        flow.set(var, new VarState.Live(branch.then(unfolded.tail()), live.iterations()));
+    }
+
+    /** The label a constant expression denotes: a string constant or an enum constant's name. */
+    String constantLabel(ExpressionTree argument) {
+        ExpressionTree stripped = FlowScanner.strip(argument);
+        if (stripped instanceof LiteralTree literal) {
+            return literal.getValue() instanceof String text ? text : null;
+        }
+        Element element = flow.elementOf(stripped);
+        if (element instanceof VariableElement variable) {
+            if (variable.getKind() == ElementKind.ENUM_CONSTANT) {
+                return variable.getSimpleName().toString();
+            }
+            return variable.getConstantValue() instanceof String text ? text : null;
+        }
+        return null;
+    }
+
+    /** The tracked socket of an {@code s.inbranch()} / {@code s.inbranch(E.class)} call, or null. */
+    private Element inbranchSocket(ExpressionTree expression) {
+        if (expression instanceof MethodInvocationTree call && call.getMethodSelect() instanceof MemberSelectTree select
+                && flow.elementOf(call) instanceof ExecutableElement method
+                && flow.api.isSocketClass(method.getEnclosingElement())
+                        && method.getSimpleName().contentEquals("inbranch")) {
+            return flow.trackedSocket(select.getExpression());
+        }
+        return null;
+    }
+
+    /**
+     * {@code E label = s.inbranch(E.class);} (or {@code String label = s.inbranch();}) immediately
+     * followed by {@code switch (label)}: that switch is the inbranch, as if it switched on the call
+     * (common Java style). Returns false, checking nothing, for any other declaration.
+     */
+    boolean labelDeclaration(VariableTree tree, Element var) {
+        Element socket = tree.getInitializer() == null ? null
+                : inbranchSocket(FlowScanner.strip(tree.getInitializer()));
+        if (socket == null || !(nextStatement(flow.getCurrentPath()) instanceof SwitchTree next)
+                || !(FlowScanner.strip(next.getExpression()) instanceof IdentifierTree selector)
+                || !selector.getName().contentEquals(tree.getName())) {
+            return false;
+        }
+        receivedLabels.put(var, socket);
+        return true;
+    }
+
+    /** The statement after the one at {@code path} in its block or case, or null. */
+    private static StatementTree nextStatement(TreePath path) {
+        List<? extends StatementTree> statements = switch (path.getParentPath().getLeaf()) {
+            case BlockTree block -> block.getStatements();
+            case CaseTree caseTree when caseTree.getStatements() != null -> caseTree.getStatements();
+            default -> List.of();
+        };
+        for (int i = 0; i + 1 < statements.size(); i++) {
+            if (statements.get(i) == path.getLeaf()) {
+                return statements.get(i + 1);
+            }
+        }
+        return null;
+    }
+
+    void switchStatement(Tree tree, ExpressionTree selector, List<? extends CaseTree> cases,
+            boolean expression) {
+        ExpressionTree stripped = FlowScanner.strip(selector);
+        Element socket = inbranchSocket(stripped);
+        if (stripped instanceof IdentifierTree && !receivedLabels.isEmpty()) {
+            Element received = receivedLabels.remove(flow.elementOf(stripped));
+            socket = received != null ? received : socket;
+        }
+        Action.Branch branch = null;
+        SessionType continuation = null;
+        VarState.Live live = null;
+        if (socket != null) {
+            live = flow.actions.usable(socket, stripped);
+            if (live != null) {
+                SessionType unfolded = TypeModel.unfold(live.remaining());
+                if (!unfolded.isEnd() && unfolded.head() instanceof Action.Branch b) {
+                    branch = b;
+                    continuation = unfolded.tail();
+                } else {
+                    flow.reporter.error(stripped, Diagnostic.WRONG_ACTION, flow.name(socket),
+                            SessionActionRules.expected(unfolded, live),
+                            "waits for a label (inbranch)");
+                    flow.fail(socket);
+                }
+            }
+        } else {
+            flow.scan(selector, null);
+        }
+        FlowState<Element> base = flow.state;
+        Frame frame = flow.pushFrame(tree, false, expression);
+        FlowState<Element> fallthrough = null;
+        boolean hasDefault = false;
+        Set<String> covered = new LinkedHashSet<>();
+        for (CaseTree caseTree : cases) {
+            boolean isDefault = caseTree.getLabels().stream().anyMatch(l -> l instanceof DefaultCaseLabelTree);
+            hasDefault |= isDefault;
+            FlowState<Element> entry = base;
+            if (branch != null) {
+                entry = null;
+                if (isDefault) {
+                    entry = base.with(socket, VarState.FAILED);
+                }
+                for (ExpressionTree labelTree : caseTree.getExpressions()) {
+                    String label = constantLabel(labelTree);
+                    SessionType arm = label == null ? null : branch.branches().get(label);
+                    FlowState<Element> labelEntry;
+                    if (arm == null) {
+                        flow.reporter.error(labelTree, Diagnostic.UNKNOWN_LABEL, flow.name(socket),
+                                String.valueOf(label),
+                                TypeModel.printAction(branch));
+                        labelEntry = base.with(socket, VarState.FAILED);
+                    } else {
+                        covered.add(label);
+                        labelEntry = base.with(socket, new VarState.Live(arm.then(continuation), live.iterations()));
+                    }
+                    entry = flow.join(entry, labelEntry, caseTree, "the labels of this case");
+                }
+                if (entry == null) {
+                    entry = base;
+                }
+            }
+            if (caseTree.getCaseKind() == CaseTree.CaseKind.STATEMENT) {
+                flow.state = flow.join(entry, fallthrough, caseTree, "falling through into this case");
+                Scope scope = flow.pushScope();
+                for (StatementTree statement : caseTree.getStatements()) {
+                    flow.scan(statement, null);
+                }
+                flow.exitScope(scope, null, "at the end of its scope");
+                flow.scopes.pop();
+                fallthrough = flow.state;
+            } else {
+                flow.state = entry;
+                flow.scan(caseTree.getBody(), null);
+                frame.breaks = flow.join(frame.breaks, flow.state, tree, "the cases of this switch");
+            }
+        }
+        flow.frames.pop();
+        FlowState<Element> exit = flow.join(frame.breaks, fallthrough, tree, "the cases of this switch");
+        if (branch != null) {
+            Set<String> missing = new LinkedHashSet<>(branch.branches().keySet());
+            missing.removeAll(covered);
+            if (!missing.isEmpty()) {
+                flow.reporter.error(stripped, Diagnostic.MISSING_LABEL, flow.name(socket), missing.size() > 1
+                        ? "s" : "",
+                        String.join(", ", missing), TypeModel.printAction(branch));
+                exit = exit == null ? null : exit.with(socket, VarState.FAILED);
+            }
+        } else if (!hasDefault && !expression) {
+            exit = flow.join(exit, base, tree, "the cases of this switch and the path where none matches");
+        }
+        flow.state = exit;
+    }
+}

@@ -1,0 +1,247 @@
+package org.sessionj.processor.check;
+
+import com.sun.source.tree.DoWhileLoopTree;
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.ReturnTree;
+import com.sun.source.tree.StatementTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.WhileLoopTree;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ExecutableElement;
+import org.sessionj.processor.check.FlowScanner.Frame;
+import org.sessionj.processor.check.FlowScanner.Kind;
+import org.sessionj.processor.internal.flow.FlowState;
+import org.sessionj.processor.internal.flow.VarState;
+import org.sessionj.processor.internal.model.TypeModel;
+import org.sessionj.types.Action;
+import org.sessionj.types.SessionType;
+
+/**
+ * Session iterations ({@code while (s.outwhile(c))}, {@code while (s.inwhile())}, chained and
+ * multicast forms) and what ordinary loops may not do: change a session they do not iterate, or
+ * jump out of an iteration before its condition decides.
+ */
+final class IterationRules {
+    private final MethodChecker flow;
+
+    IterationRules(MethodChecker flow) {
+        this.flow = flow;
+    }
+
+    private record Control(Element var, boolean out, Tree call) {
+    }
+
+    private record IterationCondition(List<Control> controls, ExpressionTree operand) {
+    }
+
+    void leaveIteration(Element var, Tree jump, String what) {
+        if (flow.state.get(var) instanceof VarState.Live) {
+            flow.reporter.error(jump, Diagnostic.JUMP_OUT_OF_ITERATION, flow.name(var), what,
+                    "![...]*/?[...]* of its type");
+            flow.fail(var);
+        }
+    }
+
+    /** Reports every variable whose state at the back edge differs from the loop entry; returns them. */
+    Set<Element> checkInvariant(FlowState<Element> entry, FlowState<Element> backEdge, Tree loop,
+            Set<Element> exempt) {
+        Set<Element> changed = new LinkedHashSet<>();
+        for (Element var : entry.variables()) {
+            VarState before = entry.get(var);
+            VarState after = backEdge.get(var);
+            if (flow.infos.containsKey(var) && flow.infos.get(var).kind().owned()) {
+                continue; // ownership is widened before the loop (see widen) and checked at each use
+            }
+            if (after instanceof VarState.Failed && !(before instanceof VarState.Failed) && !exempt.contains(var)) {
+                changed.add(var); // reported inside the body: keep it failed after the loop too
+                continue;
+            }
+            if (exempt.contains(var) || after == null || before.equals(after) || after instanceof VarState.Failed
+                    || before instanceof VarState.Failed || before instanceof VarState.Endpoint) {
+                continue;
+            }
+            if (before instanceof VarState.Unassigned && (after instanceof VarState.Moved
+                    || after instanceof VarState.Live live && live.complete())) {
+                continue;
+            }
+            if (after instanceof VarState.Moved moved) {
+                flow.reporter.error(loop, Diagnostic.USE_AFTER_MOVE, flow.name(var), moved.how()
+                        + " in an earlier iteration of this loop");
+            } else {
+                flow.reporter.error(loop, Diagnostic.LOOP_CHANGES_SESSION, flow.name(var),
+                        MethodChecker.describe(before), MethodChecker.describe(after));
+            }
+            changed.add(var);
+        }
+        return changed;
+    }
+
+    /** The session iteration a while condition denotes, or null if it is an ordinary condition. */
+    private IterationCondition iterationCondition(ExpressionTree condition) {
+        ExpressionTree stripped = FlowScanner.strip(condition);
+        if (!(stripped instanceof MethodInvocationTree call)
+                || !(flow.elementOf(call) instanceof ExecutableElement method)) {
+            return null;
+        }
+        String operation = method.getSimpleName().toString();
+        List<Control> controls = new ArrayList<>();
+        ExpressionTree operand = null;
+        if (flow.api.isSocketClass(method.getEnclosingElement())
+                && call.getMethodSelect() instanceof MemberSelectTree select) {
+            Element socket = flow.trackedSocket(select.getExpression());
+            if (socket == null) {
+                return null;
+            }
+            if (operation.equals("outwhile")) {
+                controls.add(new Control(socket, true, call));
+                operand = call.getArguments().get(0);
+            } else if (operation.equals("inwhile")) {
+                controls.add(new Control(socket, false, call));
+            } else {
+                return null;
+            }
+        } else if (flow.api.isMulticastClass(method.getEnclosingElement())
+                && (operation.equals("outwhile") || operation.equals("inwhile"))) {
+            List<? extends ExpressionTree> arguments = call.getArguments();
+            boolean out = operation.equals("outwhile");
+            if (out) {
+                operand = arguments.get(0);
+            }
+            for (Element socket : flow.actions.multicastSockets(call, arguments.subList(out ? 1 : 0,
+                    arguments.size()))) {
+                controls.add(new Control(socket, out, call));
+            }
+        } else {
+            return null;
+        }
+        if (operand != null) {
+            IterationCondition chained = iterationCondition(operand);
+            if (chained != null && chained.controls().stream().noneMatch(Control::out)) {
+                List<Control> all = new ArrayList<>(chained.controls());
+                all.addAll(controls);
+                return new IterationCondition(all, null);
+            }
+        }
+        return new IterationCondition(controls, operand);
+    }
+
+    private void sessionLoop(WhileLoopTree loop, IterationCondition condition, StatementTree body) {
+        flow.widenOwnership(() -> sessionLoopPass(loop, condition, body, true));
+        sessionLoopPass(loop, condition, body, false);
+    }
+
+    private FlowState<Element> sessionLoopPass(WhileLoopTree loop, IterationCondition condition, StatementTree body,
+            boolean probe) {
+        if (condition.operand() != null) {
+            flow.scan(condition.operand(), null);
+        }
+        if (flow.state == null) {
+            return null;
+        }
+        Frame frame = flow.pushFrame(loop, true, false);
+        Map<Element, SessionType> after = new LinkedHashMap<>();
+        Map<Element, SessionType> bodies = new LinkedHashMap<>();
+        Map<Element, Integer> depth = new HashMap<>();
+        for (Control control : condition.controls()) {
+            VarState.Live live = flow.actions.usable(control.var(), control.call());
+            if (live == null) {
+                continue;
+            }
+            SessionType unfolded = TypeModel.unfold(live.remaining());
+            Action head = unfolded.isEnd() ? null : unfolded.head();
+            SessionType iterationBody = control.out()
+                    ? (head instanceof Action.OutWhile w ? w.body() : null)
+                    : (head instanceof Action.InWhile w ? w.body() : null);
+            if (iterationBody == null) {
+                flow.reporter.error(control.call(), Diagnostic.WRONG_ACTION, flow.name(control.var()),
+                        SessionActionRules.expected(unfolded, live),
+                        control.out() ? "decides an iteration (outwhile)" : "follows an iteration (inwhile)");
+                flow.fail(control.var());
+                continue;
+            }
+            after.put(control.var(), unfolded.tail());
+            bodies.put(control.var(), iterationBody);
+            depth.put(control.var(), live.iterations());
+            frame.controlled.add(control.var());
+            flow.set(control.var(), new VarState.Live(iterationBody, live.iterations() + 1));
+        }
+        FlowState<Element> bodyEntry = flow.state;
+        flow.scan(body, null);
+        FlowState<Element> backEdge = flow.join(flow.state, frame.continues, loop, "the paths to the next iteration");
+        flow.frames.pop();
+        if (probe) {
+            return backEdge;
+        }
+        Set<Element> broken = new LinkedHashSet<>();
+        if (backEdge != null) {
+            for (Element var : frame.controlled) {
+                VarState end = backEdge.get(var);
+                if (end instanceof VarState.Live live && !live.remaining().isEnd()) {
+                    flow.reporter.error(loop, Diagnostic.ITERATION_INCOMPLETE, flow.name(var),
+                            TypeModel.describe(bodies.get(var)),
+                            TypeModel.describe(live.remaining()));
+                    broken.add(var);
+                } else if (end instanceof VarState.Moved moved) {
+                    flow.reporter.error(loop, Diagnostic.USE_AFTER_MOVE, flow.name(var), moved.how()
+                            + " inside its iteration (the next iteration needs it)");
+                    broken.add(var);
+                } else if (end instanceof VarState.Failed) {
+                    broken.add(var);
+                }
+            }
+            broken.addAll(checkInvariant(bodyEntry, backEdge, loop, frame.controlled));
+        }
+        FlowState<Element> exit = bodyEntry;
+        for (Map.Entry<Element, SessionType> entry : after.entrySet()) {
+            exit = exit.with(entry.getKey(), new VarState.Live(entry.getValue(), depth.get(entry.getKey())));
+        }
+        flow.state = flow.join(exit, frame.breaks, loop, "the exits of this loop");
+        broken.forEach(flow::fail);
+        return backEdge;
+    }
+
+    /** Checks {@code loop} as a session iteration if its condition is one; returns false otherwise. */
+    boolean sessionLoop(WhileLoopTree loop) {
+        IterationCondition condition = iterationCondition(loop.getCondition());
+        if (condition == null) {
+            return false;
+        }
+        sessionLoop(loop, condition, loop.getStatement());
+        return true;
+    }
+
+    /** A session iteration must be a while loop: the first decision precedes the body. */
+    void rejectDoWhile(DoWhileLoopTree tree) {
+        if (iterationCondition(tree.getCondition()) != null) {
+            flow.pendingLabel = null;
+            flow.reporter.error(tree.getCondition(), Diagnostic.MISPLACED_CONSTRUCT,
+                    "a session iteration must be a while loop (the first decision precedes the body), "
+                            + "not do ... while");
+            for (Control control : iterationCondition(tree.getCondition()).controls()) {
+                flow.fail(control.var());
+            }
+        }
+    }
+
+    /** A return inside a session iteration leaves it before its condition decides. */
+    void returnFrom(ReturnTree tree) {
+        for (FlowScanner.Frame frame : flow.frames) {
+            for (Element var : frame.controlled) {
+                if (flow.state.get(var) instanceof VarState.Live) {
+                    flow.reporter.error(tree, Diagnostic.JUMP_OUT_OF_ITERATION, flow.name(var), "return",
+                            "![...]*/?[...]* of its type");
+                    flow.fail(var);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,319 @@
+package org.sessionj.processor.check;
+
+import com.sun.source.tree.AssignmentTree;
+import com.sun.source.tree.ConditionalExpressionTree;
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.LambdaExpressionTree;
+import com.sun.source.tree.LiteralTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.NewArrayTree;
+import com.sun.source.tree.NewClassTree;
+import com.sun.source.tree.ParenthesizedTree;
+import com.sun.source.tree.ReturnTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.TypeCastTree;
+import com.sun.source.tree.VariableTree;
+import com.sun.source.util.TreePath;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.TypeMirror;
+import org.sessionj.processor.check.FlowScanner.Kind;
+import org.sessionj.processor.check.FlowScanner.VarInfo;
+import org.sessionj.processor.internal.flow.FlowState;
+import org.sessionj.processor.internal.flow.VarState;
+
+/**
+ * {@code @NoAlias} ownership: a {@code @NoAlias} local, parameter, field or method result holds only
+ * a unique value; a whole-value use (assignment, argument, return, capture) moves it, and a moved
+ * variable is dead until reassigned. See {@code docs/noalias.md}.
+ */
+final class NoAliasRules {
+    private final MethodChecker flow;
+
+    NoAliasRules(MethodChecker flow) {
+        this.flow = flow;
+    }
+
+    private static final String NO_ALIAS = "org.sessionj.api.NoAlias";
+
+    /** For each enclosing try block, the @NoAlias variables moved anywhere inside it. */
+    private final Deque<Set<Element>> movedInTry = new ArrayDeque<>();
+
+    /** Whether a variable, field or method is declared {@code @NoAlias}. */
+    static boolean isNoAlias(Element element) {
+        if (element == null) {
+            return false;
+        }
+        for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
+            if (((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName().contentEquals(NO_ALIAS)) {
+                return true;
+            }
+        }
+        TypeMirror type = element instanceof ExecutableElement method ? method.getReturnType() : element.asType();
+        for (AnnotationMirror mirror : type.getAnnotationMirrors()) {
+            if (((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName().contentEquals(NO_ALIAS)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether {@code expression} yields a value nobody else references: a new object or array, null, a
+     * received message, a {@code @NoAlias} method result, or a {@code @NoAlias} variable (moved by the use).
+     */
+    boolean unique(ExpressionTree expression) {
+        ExpressionTree stripped = FlowScanner.strip(expression);
+        return switch (stripped) {
+            case NewClassTree creation -> creation.getClassBody() == null;
+            case NewArrayTree array -> true;
+            case LiteralTree literal -> literal.getValue() == null;
+            case TypeCastTree cast -> unique(cast.getExpression());
+            case ConditionalExpressionTree conditional ->
+                    unique(conditional.getTrueExpression()) && unique(conditional.getFalseExpression());
+            case IdentifierTree identifier -> {
+                VarInfo info = flow.infos.get(flow.elementOf(identifier));
+                yield info != null && info.kind().owned();
+            }
+            case MemberSelectTree select when isThis(select.getExpression()) -> {
+                VarInfo info = flow.infos.get(flow.elementOf(select));
+                yield info != null && info.kind().owned();
+            }
+            case MethodInvocationTree call -> {
+                Element method = flow.elementOf(call);
+                yield method != null && (isNoAlias(method) || flow.api.isSocketClass(method.getEnclosingElement())
+                        && method.getSimpleName().toString().startsWith("receive"));
+            }
+            default -> false;
+        };
+    }
+
+    /**
+     * How a whole-value use at {@code path} moves the value (e.g. "into a call of 'f'"), or null when it
+     * only reads through it ({@code x[i]}, {@code x.f}, {@code x.m()}, comparisons, ...).
+     */
+    private static String moveContext(TreePath path) {
+        TreePath parentPath = path.getParentPath();
+        Tree innermost = path.getLeaf();
+        while (parentPath.getLeaf() instanceof ParenthesizedTree || parentPath.getLeaf() instanceof TypeCastTree
+                || parentPath.getLeaf() instanceof ConditionalExpressionTree conditional
+                        && conditional.getCondition() != innermost) {
+            innermost = parentPath.getLeaf();
+            parentPath = parentPath.getParentPath();
+        }
+        Tree child = innermost;
+        return switch (parentPath.getLeaf()) {
+            case VariableTree variable -> "into '" + variable.getName() + "'";
+            case AssignmentTree assignment when assignment.getExpression() == child ->
+                    "into '" + assignment.getVariable() + "'";
+            case MethodInvocationTree call when call.getArguments().contains(child) ->
+                    "into a call of '" + FlowScanner.calleeName(call) + "'";
+            case NewClassTree creation when creation.getArguments().contains(child) -> "into a constructor call";
+            case ReturnTree ret -> "by a return";
+            case NewArrayTree array -> "into an array";
+            case LambdaExpressionTree lambda -> "out of a lambda";
+            default -> null;
+        };
+    }
+
+    private void useNoAlias(Element var, Tree at, TreePath path) {
+        VarState value = flow.state.get(var);
+        if (value instanceof VarState.Moved moved) {
+            flow.reporter.error(at, Diagnostic.MOVED_VALUE_USED, flow.name(var), moved.how());
+            flow.fail(var);
+            return;
+        }
+        String move = moveContext(path);
+        if (move != null && value instanceof VarState.Owned) {
+            flow.set(var, new VarState.Moved(move + " on line " + flow.line(at)));
+            movedInTry.forEach(moved -> moved.add(var));
+        }
+    }
+
+    /** The initial state of a {@code @NoAlias} local declared with {@code initializer} (null: none). */
+    VarState declared(Element var, ExpressionTree initializer) {
+        if (initializer == null) {
+            return VarState.UNASSIGNED;
+        }
+        boolean unique = unique(initializer);
+        flow.scan(initializer, null);
+        if (!unique && flow.state != null) {
+            flow.reporter.error(initializer, Diagnostic.NOT_UNIQUE, var.getSimpleName(), initializer);
+        }
+        return unique ? VarState.OWNED : VarState.FAILED;
+    }
+
+    /**
+     * Checks an assignment to a {@code @NoAlias} local ({@code info} not null) or field; returns false
+     * when the target is neither.
+     */
+    boolean assignment(AssignmentTree tree, ExpressionTree target, Element var, VarInfo info) {
+        Element field = var == null && target instanceof MemberSelectTree ? flow.elementOf(target) : var;
+        if (info == null && field != null && target instanceof MemberSelectTree select && isThis(select.getExpression())
+                && flow.infos.get(field) != null) {
+            var = field; // this.f = ... on a tracked field
+            info = flow.infos.get(field);
+        }
+        if (!((info != null && info.kind().owned()) || (field != null
+                && field.getKind() == ElementKind.FIELD && isNoAlias(field)))) {
+            return false;
+        }
+        boolean unique = unique(tree.getExpression());
+        if (target instanceof MemberSelectTree select) {
+            flow.scan(select.getExpression(), null);
+        }
+        flow.scan(tree.getExpression(), null);
+        if (!unique && flow.state != null) {
+            flow.reporter.error(tree.getExpression(), Diagnostic.NOT_UNIQUE,
+                    (info != null ? info.name() : field.getSimpleName()), tree.getExpression());
+        }
+        if (info != null) {
+            flow.set(var, unique ? VarState.OWNED : VarState.FAILED);
+        }
+        return true;
+    }
+
+    /**
+     * A name that is a {@code @NoAlias} local or field: uses or moves it. Returns false when it is
+     * neither (or a field only read through).
+     */
+    boolean identifier(IdentifierTree tree, Element var, VarInfo info) {
+        if (info != null && info.kind().owned()) {
+            useNoAlias(var, tree, flow.getCurrentPath());
+            return true;
+        }
+        if (var != null && var.getKind() == ElementKind.FIELD && isNoAlias(var)
+                && moveContext(flow.getCurrentPath()) != null) {
+            String field = var.getSimpleName().toString();
+            flow.reporter.error(tree, Diagnostic.NOALIAS_FIELD_READ, field, field, field, field);
+            return true;
+        }
+        return false;
+    }
+
+    private static boolean isThis(ExpressionTree expression) {
+        return FlowScanner.strip(expression) instanceof IdentifierTree identifier
+                && identifier.getName().contentEquals("this");
+    }
+
+    /**
+     * A field access {@code this.f} of a tracked field uses or moves it like a plain {@code f};
+     * {@code other.f} of a {@code @NoAlias} field may only be read through. Returns false when the
+     * selected member is no {@code @NoAlias} field.
+     */
+    boolean memberSelect(MemberSelectTree tree) {
+        Element field = flow.elementOf(tree);
+        if (field == null || field.getKind() != ElementKind.FIELD) {
+            return false;
+        }
+        VarInfo info = flow.infos.get(field);
+        if (info != null && isThis(tree.getExpression())) {
+            useNoAlias(field, tree, flow.getCurrentPath());
+            return true;
+        }
+        if (isNoAlias(field) && moveContext(flow.getCurrentPath()) != null) {
+            flow.scan(tree.getExpression(), null);
+            String name = field.getSimpleName().toString();
+            flow.reporter.error(tree, Diagnostic.NOALIAS_FIELD_READ, name, name, name, name);
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Code that may read this object's fields is about to run ({@code what}: a call, a constructor, a
+     * lambda or class body): every tracked {@code @NoAlias} field moved out must have been refilled,
+     * or that code could see the value that now belongs to someone else.
+     */
+    void beforeForeignCode(Tree at, String what) {
+        if (flow.state == null) {
+            return;
+        }
+        for (Element var : flow.state.variables()) {
+            VarInfo info = flow.infos.get(var);
+            if (info != null && info.kind() == Kind.NOALIAS_FIELD
+                    && flow.state.get(var) instanceof VarState.Moved moved) {
+                flow.reporter.error(at, Diagnostic.FIELD_NOT_REFILLED, info.name(), moved.how(), what);
+                flow.fail(var);
+            }
+        }
+    }
+
+    /** A tracked field leaving the method ({@code where}: at a return or at its end) must hold a value. */
+    void checkRefilled(Element var, Tree at, String where) {
+        VarInfo info = flow.infos.get(var);
+        if (info != null && info.kind() == Kind.NOALIAS_FIELD && flow.state.get(var) instanceof VarState.Moved moved) {
+            flow.reporter.error(at != null ? at : info.declaration(), Diagnostic.FIELD_NOT_REFILLED, info.name(),
+                    moved.how(), where);
+            flow.fail(var);
+        }
+    }
+
+    /** A {@code @NoAlias} local named inside a lambda or local class body moves into it. */
+    void captured(Element var, VarInfo info, IdentifierTree identifier, String what) {
+        if (flow.state == null) {
+            return;
+        }
+        if (flow.state.get(var) instanceof VarState.Moved moved) {
+            flow.reporter.error(identifier, Diagnostic.MOVED_VALUE_USED, info.name(), moved.how());
+            flow.fail(var);
+        } else if (flow.state.get(var) instanceof VarState.Owned) {
+            flow.set(var, new VarState.Moved("into " + what + " on line " + flow.line(identifier)));
+        }
+    }
+
+    /** Two different ownership states meet: moved on some path, so any later use is an error, reported there. */
+    static VarState merge(VarState left, VarState right) {
+        return left instanceof VarState.Moved ? left : right;
+    }
+
+    /** An argument for a {@code @NoAlias} parameter must be unique (and is moved by the call). */
+    void argument(VariableElement parameter, ExpressionTree argument) {
+        boolean unique = parameter == null || !isNoAlias(parameter) || unique(argument);
+        flow.scan(argument, null);
+        if (!unique && flow.state != null) {
+            flow.reporter.error(argument, Diagnostic.NOT_UNIQUE, parameter.getSimpleName(), argument);
+        }
+    }
+
+    /** The result of a {@code @NoAlias} method must be unique. */
+    void returned(ExpressionTree expression) {
+        ExecutableElement method = flow.unitMethod;
+        if (expression != null && method != null && isNoAlias(method) && !unique(expression) && flow.state != null) {
+            flow.reporter.error(expression, Diagnostic.NOT_UNIQUE, method.getSimpleName() + "()'s result", expression);
+        }
+    }
+
+    /** Starts collecting the values moved inside a try block; returns the collection. */
+    Set<Element> enterTry() {
+        Set<Element> moved = new LinkedHashSet<>();
+        movedInTry.push(moved);
+        return moved;
+    }
+
+    void exitTry() {
+        movedInTry.pop();
+    }
+
+    /** Where a catch block starts: a value the try block moved may have been moved before the exception. */
+    FlowState<Element> catchEntry(FlowState<Element> entry, Set<Element> moved, Tree tree) {
+        FlowState<Element> result = entry;
+        for (Element var : moved) {
+            if (result != null && result.get(var) instanceof VarState.Owned) {
+                result = result.with(var, new VarState.Moved("in the try block starting on line " + flow.line(tree)
+                        + " (an exception may follow the move)"));
+            }
+        }
+        return result;
+    }
+}

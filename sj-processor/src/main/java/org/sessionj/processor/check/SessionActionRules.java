@@ -1,0 +1,423 @@
+package org.sessionj.processor.check;
+
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.LiteralTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.TypeCastTree;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+import org.sessionj.processor.internal.flow.VarState;
+import org.sessionj.processor.internal.model.TypeModel;
+import org.sessionj.types.Action;
+import org.sessionj.types.Payload;
+import org.sessionj.types.SessionType;
+
+/**
+ * The actions on a session socket checked against its remaining type: send and receive (values,
+ * delegated sessions, services), close, multicast sends, and calls of methods with {@code @Session}
+ * parameters, which consume a prefix of the type.
+ */
+final class SessionActionRules {
+    private final MethodChecker flow;
+
+    SessionActionRules(MethodChecker flow) {
+        this.flow = flow;
+    }
+
+    private static final Map<String, TypeKind> PRIMITIVE_RECEIVES = Map.of(
+            "receiveInt", TypeKind.INT, "receiveLong", TypeKind.LONG, "receiveDouble", TypeKind.DOUBLE,
+            "receiveFloat", TypeKind.FLOAT, "receiveBoolean", TypeKind.BOOLEAN, "receiveByte", TypeKind.BYTE,
+            "receiveShort", TypeKind.SHORT, "receiveChar", TypeKind.CHAR);
+
+
+    /** The live state of {@code var} if an action on it may be checked; reports moved/handler misuse. */
+    VarState.Live usable(Element var, Tree at) {
+        if (flow.state == null) {
+            return null;
+        }
+        VarState value = flow.state.get(var);
+        if ((value instanceof VarState.Live || value instanceof VarState.Moved)
+                && flow.infos.get(var).handlerDepth() < flow.handlers.size()) {
+            flow.reporter.error(at, Diagnostic.ACTION_IN_HANDLER, flow.name(var), flow.handlers.peek());
+            flow.fail(var);
+            return null;
+        }
+        if (value instanceof VarState.Moved moved) {
+            flow.reporter.error(at, Diagnostic.USE_AFTER_MOVE, flow.name(var), moved.how());
+            flow.fail(var);
+            return null;
+        }
+        return value instanceof VarState.Live live ? live : null;
+    }
+
+    static String expected(SessionType unfolded, VarState.Live live) {
+        if (unfolded.isEnd()) {
+            return live.iterations() > 0 ? "the end of the iteration body" : "end (the session is complete)";
+        }
+        return TypeModel.printAction(unfolded.head());
+    }
+
+    void advance(Element var, SessionType unfolded, VarState.Live live) {
+        flow.set(var, new VarState.Live(unfolded.tail(), live.iterations()));
+    }
+
+    void socketOperation(MethodInvocationTree call, ExecutableElement method, MemberSelectTree select) {
+        String operation = method.getSimpleName().toString();
+        Element var = flow.trackedSocket(select.getExpression());
+        if (var == null) {
+            flow.scan(select.getExpression(), null);
+            call.getArguments().forEach(argument -> flow.scan(argument, null));
+            if (flow.state != null && !operation.equals("protocol") && !operation.equals("isInputReady")
+                    && !reportedElsewhere(select.getExpression())) {
+                flow.reporter.error(call, Diagnostic.MISPLACED_CONSTRUCT, "session operation " + operation
+                        + "() must be called on a local SJSocket variable or @Session parameter, found '"
+                        + select.getExpression() + "'");
+            }
+            return;
+        }
+        String name = flow.name(var);
+        switch (operation) {
+            case "send", "pass" -> {
+                ExpressionTree argument = call.getArguments().get(0);
+                boolean delegation = flow.trackedSocket(argument) != null;
+                if (operation.equals("pass") && !delegation && !flow.noAlias.unique(argument) && flow.state != null
+                        && !(flow.state.get(var) instanceof VarState.Failed)) {
+                    flow.reporter.error(argument, Diagnostic.PASS_NOT_UNIQUE, name, argument);
+                    flow.fail(var);
+                }
+                if (!delegation) {
+                    flow.scan(argument, null);
+                }
+                send(var, argument, call);
+            }
+            case "receive" -> {
+                call.getArguments().forEach(argument -> flow.scan(argument, null));
+                receiveValue(var, call);
+            }
+            case "outbranch" -> {
+                ExpressionTree argument = call.getArguments().get(0);
+                flow.scan(argument, null);
+                flow.choices.outbranch(var, argument, call);
+            }
+            case "inbranch" -> misplaced(var, call, "inbranch() must be the selector of a switch: switch ("
+                    + name + ".inbranch()) { case \"L\" -> ... }, or initialise a label variable that the next "
+                    + "statement switches on: String label = " + name + ".inbranch(); switch (label) { ... }");
+            case "outwhile", "inwhile" -> {
+                call.getArguments().forEach(argument -> flow.scan(argument, null));
+                misplaced(var, call, operation + "() must be the condition of a while loop: while (" + name + "."
+                        + operation + "(" + (operation.equals("outwhile") ? "condition" : "") + ")) { ... }");
+            }
+            case "close" -> {
+                VarState.Live live = usable(var, call);
+                if (live != null) {
+                    if (!live.complete()) {
+                        flow.reporter.error(call, Diagnostic.INCOMPLETE_SESSION, name, "when it is closed",
+                                TypeModel.describe(live.remaining()));
+                        flow.fail(var);
+                    } else {
+                        flow.set(var, new VarState.Moved("closed on line " + flow.line(call)));
+                    }
+                }
+            }
+            default -> {
+                if (PRIMITIVE_RECEIVES.containsKey(operation)) {
+                    receivePrimitive(var, call, PRIMITIVE_RECEIVES.get(operation));
+                } else {
+                    call.getArguments().forEach(argument -> flow.scan(argument, null));
+                    usable(var, call); // protocol(), isInputReady(): no action, but not after a move
+                }
+            }
+        }
+    }
+
+    /**
+     * Whether a socket expression that is not a tracked variable is already reported by another rule:
+     * a local captured from an enclosing body (reported there as a capture) or the result of
+     * request()/accept() (reported as misplaced).
+     */
+    private boolean reportedElsewhere(ExpressionTree receiver) {
+        ExpressionTree stripped = FlowScanner.strip(receiver);
+        if (stripped instanceof IdentifierTree) {
+            Element element = flow.elementOf(stripped);
+            return element != null && element.getKind() != ElementKind.FIELD;
+        }
+        if (stripped instanceof MethodInvocationTree call && flow.elementOf(call) instanceof ExecutableElement method) {
+            Element owner = method.getEnclosingElement();
+            return flow.api.isServiceClass(owner) || flow.api.isServerSocketClass(owner);
+        }
+        return false;
+    }
+
+    private void misplaced(Element var, Tree call, String message) {
+        if (flow.state != null && !(flow.state.get(var) instanceof VarState.Failed)) {
+            flow.reporter.error(call, Diagnostic.MISPLACED_CONSTRUCT, message);
+            flow.fail(var);
+        }
+    }
+
+    private void send(Element var, ExpressionTree argument, Tree call) {
+        VarState.Live live = usable(var, call);
+        if (live == null) {
+            return;
+        }
+        String name = flow.name(var);
+        SessionType unfolded = TypeModel.unfold(live.remaining());
+        Element delegated = flow.trackedSocket(argument);
+        TypeMirror argumentType = flow.trees.getTypeMirror(flow.pathOf(argument));
+        if (erroneous(argumentType)) {
+            flow.fail(var); // javac has reported the argument; checking on would only cascade
+            return;
+        }
+        String found = delegated != null ? "sends session '" + flow.name(delegated) + "' (delegation)"
+                : "sends !<" + argumentType + ">";
+        if (unfolded.isEnd() || !(unfolded.head() instanceof Action.Send expectedSend)) {
+            flow.reporter.error(call, Diagnostic.WRONG_ACTION, name, expected(unfolded, live), found);
+            flow.fail(var);
+            return;
+        }
+        String expectedText = TypeModel.printAction(expectedSend);
+        switch (expectedSend.payload()) {
+            case Payload.SessionPayload session when session.isService() -> {
+                Element endpoint = flow.trackedEndpoint(argument);
+                if (delegated != null || !flow.api.isService(argumentType)) {
+                    flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText, found);
+                    flow.fail(var);
+                    return;
+                }
+                if (endpoint != null && flow.state.get(endpoint) instanceof VarState.Endpoint known
+                        && known.protocol() != null && !sameSession(known.protocol(), session.type())) {
+                    flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText,
+                            "sends a service of protocol " + TypeModel.describe(known.protocol()));
+                    flow.fail(var);
+                    return;
+                }
+                advance(var, unfolded, live);
+            }
+            case Payload.SessionPayload session -> {
+                if (delegated == null) {
+                    flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText, found);
+                    flow.fail(var);
+                    return;
+                }
+                advance(var, unfolded, live);
+                VarState.Live moved = usable(delegated, argument);
+                if (moved == null) {
+                    return;
+                }
+                SessionType wanted = TypeModel.stripBegin(session.type());
+                if (moved.iterations() > 0 || !sameSession(moved.remaining(), wanted)) {
+                    flow.reporter.error(argument, Diagnostic.DELEGATION_MISMATCH, name, expectedText,
+                            flow.name(delegated),
+                            MethodChecker.describe(moved));
+                    flow.fail(delegated);
+                    return;
+                }
+                flow.set(delegated, new VarState.Moved("delegated on line " + flow.line(call)));
+            }
+            case Payload.JavaType javaType -> {
+                TypeMirror wanted = flow.messages.mirror(javaType);
+                boolean nullValue = FlowScanner.strip(argument) instanceof TypeCastTree cast
+                        && FlowScanner.strip(cast.getExpression()) instanceof LiteralTree literal
+                                && literal.getValue() == null;
+                if (delegated != null || (wanted != null && !(nullValue && !wanted.getKind().isPrimitive())
+                        && !flow.messages.sendCompatible(argumentType, wanted))) {
+                    flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText, found);
+                    flow.fail(var);
+                    return;
+                }
+                advance(var, unfolded, live);
+            }
+        }
+    }
+
+    private static boolean erroneous(TypeMirror type) {
+        return type != null && type.getKind() == TypeKind.ERROR;
+    }
+
+    private static boolean sameSession(SessionType left, SessionType right) {
+        return left.equals(right) || TypeModel.unfold(left).equals(TypeModel.unfold(right));
+    }
+
+    private void receiveValue(Element var, MethodInvocationTree call) {
+        VarState.Live live = usable(var, call);
+        if (live == null) {
+            return;
+        }
+        String name = flow.name(var);
+        TypeMirror target = flow.messages.receiveTarget(flow.getCurrentPath());
+        if (erroneous(target)) {
+            flow.fail(var);
+            return;
+        }
+        String found = "receives ?(" + target + ")";
+        SessionType unfolded = TypeModel.unfold(live.remaining());
+        if (unfolded.isEnd() || !(unfolded.head() instanceof Action.Receive expectedReceive)) {
+            flow.reporter.error(call, Diagnostic.WRONG_ACTION, name, expected(unfolded, live), found);
+            flow.fail(var);
+            return;
+        }
+        if (expectedReceive.payload() instanceof Payload.JavaType javaType) {
+            TypeMirror payload = flow.messages.mirror(javaType);
+            if (payload != null && target != null && !flow.types.isAssignable(payload, target)) {
+                flow.reporter.error(call, Diagnostic.WRONG_MESSAGE_TYPE, name,
+                        TypeModel.printAction(expectedReceive), found);
+                flow.fail(var);
+                return;
+            }
+        } else {
+            boolean service = ((Payload.SessionPayload) expectedReceive.payload()).isService();
+            flow.reporter.error(call, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedReceive),
+                    found + "; a received " + (service ? "service must initialise an SJService variable"
+                            : "session must initialise an SJSocket variable"));
+            flow.fail(var);
+            return;
+        }
+        advance(var, unfolded, live);
+    }
+
+    private void receivePrimitive(Element var, MethodInvocationTree call, TypeKind kind) {
+        VarState.Live live = usable(var, call);
+        if (live == null) {
+            return;
+        }
+        String name = flow.name(var);
+        String typeName = kind.name().toLowerCase(java.util.Locale.ROOT);
+        String found = "receives ?(" + typeName + ")";
+        SessionType unfolded = TypeModel.unfold(live.remaining());
+        if (unfolded.isEnd() || !(unfolded.head() instanceof Action.Receive expectedReceive)) {
+            flow.reporter.error(call, Diagnostic.WRONG_ACTION, name, expected(unfolded, live), found);
+            flow.fail(var);
+            return;
+        }
+        TypeMirror primitive = flow.types.getPrimitiveType(kind);
+        TypeMirror payload = expectedReceive.payload() instanceof Payload.JavaType javaType
+                ? flow.messages.mirror(javaType) : null;
+        boolean matches = payload != null && (flow.types.isSameType(payload, primitive)
+                || flow.types.isSameType(payload, flow.types.boxedClass(flow.types.getPrimitiveType(kind)).asType()));
+        if (!matches && !(payload == null && expectedReceive.payload() instanceof Payload.JavaType)) {
+            flow.reporter.error(call, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedReceive),
+                    found);
+            flow.fail(var);
+            return;
+        }
+        advance(var, unfolded, live);
+    }
+
+    /** Receives a delegated session ({@code service == false}) or a service into a new variable. */
+    VarState receiveSession(Element var, MethodInvocationTree call, String into, boolean service) {
+        VarState.Live live = usable(var, call);
+        if (live == null) {
+            return service ? VarState.Endpoint.unknown() : VarState.FAILED;
+        }
+        String name = flow.name(var);
+        String found = service ? "receives a service (SJService)"
+                : "receives a session into '" + into + "' (SJSocket)";
+        SessionType unfolded = TypeModel.unfold(live.remaining());
+        if (unfolded.isEnd() || !(unfolded.head() instanceof Action.Receive expectedReceive)) {
+            flow.reporter.error(call, Diagnostic.WRONG_ACTION, name, expected(unfolded, live), found);
+            flow.fail(var);
+            return service ? VarState.Endpoint.unknown() : VarState.FAILED;
+        }
+        if (!(expectedReceive.payload() instanceof Payload.SessionPayload session) || session.isService() != service) {
+            flow.reporter.error(call, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedReceive),
+                    found);
+            flow.fail(var);
+            return service ? VarState.Endpoint.unknown() : VarState.FAILED;
+        }
+        advance(var, unfolded, live);
+        return service ? new VarState.Endpoint(session.type(), "received on line " + flow.line(call))
+                : new VarState.Live(TypeModel.stripBegin(session.type()), 0);
+    }
+
+    void multicast(MethodInvocationTree call, String operation) {
+        List<? extends ExpressionTree> arguments = call.getArguments();
+        switch (operation) {
+            case "send" -> {
+                flow.scan(arguments.get(0), null);
+                for (Element socket : multicastSockets(call, arguments.subList(1, arguments.size()))) {
+                    send(socket, arguments.get(0), call);
+                }
+            }
+            default -> {
+                arguments.forEach(argument -> {
+                    if (flow.trackedSocket(argument) == null) {
+                        flow.scan(argument, null);
+                    }
+                });
+                if (flow.state != null) {
+                    flow.reporter.error(call, Diagnostic.MISPLACED_CONSTRUCT, "SJ." + operation
+                            + "(...) must be the condition of a while loop");
+                    for (ExpressionTree argument : arguments) {
+                        Element socket = flow.trackedSocket(argument);
+                        if (socket != null) {
+                            flow.fail(socket);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** The sockets named by a multicast's socket arguments; reports arguments that are not socket variables. */
+    List<Element> multicastSockets(Tree call, List<? extends ExpressionTree> arguments) {
+        List<Element> sockets = new ArrayList<>();
+        for (ExpressionTree argument : arguments) {
+            Element socket = flow.trackedSocket(argument);
+            if (socket == null) {
+                flow.scan(argument, null);
+                if (flow.state != null) {
+                    flow.reporter.error(argument, Diagnostic.MISPLACED_CONSTRUCT,
+                            "a multicast names each session socket variable: SJ.send(x, s1, s2), found '"
+                                    + argument + "'");
+                }
+            } else {
+                sockets.add(socket);
+            }
+        }
+        return sockets;
+    }
+
+
+    void sessionMethodCall(Element var, ExecutableElement method, VariableElement parameter,
+            ExpressionTree argument) {
+        VarState.Live live = usable(var, argument);
+        if (live == null) {
+            return;
+        }
+        SessionType needed = flow.sessionParameters.of(parameter, null, flow.reporter).type();
+        if (needed == null) {
+            flow.fail(var); // the method's own declaration reports the problem
+            return;
+        }
+        SessionType remainder = stripPrefix(live.remaining(), needed);
+        if (remainder == null) {
+            remainder = stripPrefix(TypeModel.unfold(live.remaining()), TypeModel.unfold(needed));
+        }
+        if (remainder == null) {
+            flow.reporter.error(argument, Diagnostic.SESSION_METHOD_MISMATCH, flow.name(var),
+                    "the call to '" + method.getSimpleName() + "'", TypeModel.describe(needed),
+                    TypeModel.describe(live.remaining()));
+            flow.fail(var);
+            return;
+        }
+        flow.set(var, new VarState.Live(remainder, live.iterations()));
+    }
+
+    private static SessionType stripPrefix(SessionType type, SessionType prefix) {
+        int n = prefix.actions().size();
+        if (n > type.actions().size() || !type.actions().subList(0, n).equals(prefix.actions())) {
+            return null;
+        }
+        return new SessionType(type.actions().subList(n, type.actions().size()));
+    }
+}

@@ -1,0 +1,214 @@
+package org.sessionj.processor.check;
+
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.VariableTree;
+import com.sun.source.util.TreePath;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import org.sessionj.processor.internal.flow.VarState;
+import org.sessionj.processor.internal.model.TypeModel;
+import org.sessionj.processor.internal.protocol.ProtocolDefinition;
+import org.sessionj.processor.internal.protocol.ProtocolRegistry;
+import org.sessionj.types.Side;
+
+/**
+ * Where sessions and services come from: {@code request()}/{@code accept()} on an endpoint created
+ * with a protocol class literal (or a {@code @Session(protocol = ...)} parameter, a final field, a
+ * received service), a received (delegated) session, and the protocols of session parameters.
+ */
+final class SessionOriginRules {
+    private final MethodChecker flow;
+
+    SessionOriginRules(MethodChecker flow) {
+        this.flow = flow;
+    }
+
+    
+    /** The state of a socket variable initialised or assigned from {@code expression}. */
+    VarState socketSource(ExpressionTree expression, String variable) {
+        ExpressionTree stripped = FlowScanner.strip(expression);
+        if (stripped instanceof MethodInvocationTree call && call.getMethodSelect() instanceof MemberSelectTree select
+                && flow.elementOf(call) instanceof ExecutableElement method) {
+            Element owner = method.getEnclosingElement();
+            String methodName = method.getSimpleName().toString();
+            boolean request = flow.api.isServiceClass(owner) && methodName.equals("request");
+            boolean accept = flow.api.isServerSocketClass(owner) && methodName.equals("accept");
+            if (request || accept) {
+                VarState endpoint = endpointOf(select.getExpression());
+                call.getArguments().forEach(argument -> flow.scan(argument, null));
+                return begin(endpoint, request, call, variable);
+            }
+            if (flow.api.isSocketClass(owner) && methodName.equals("receive")) {
+                Element from = flow.trackedSocket(select.getExpression());
+                if (from != null) {
+                    call.getArguments().forEach(argument -> flow.scan(argument, null));
+                    return flow.actions.receiveSession(from, call, variable, false);
+                }
+            }
+        }
+        flow.scan(expression, null);
+        if (flow.trackedSocket(stripped) != null) {
+            return VarState.FAILED; // an alias: reported as such
+        }
+        if (flow.state != null) {
+            flow.reporter.error(expression, Diagnostic.UNTYPED_SESSION, "session '" + variable + "'",
+                    "obtain it from request()/accept() on a service or server socket created with a protocol class "
+                            + "literal, or receive it as a delegated session");
+        }
+        return VarState.FAILED;
+    }
+
+    private VarState endpointOf(ExpressionTree receiver) {
+        Element endpoint = flow.trackedEndpoint(receiver);
+        if (endpoint != null) {
+            return flow.state == null ? VarState.Endpoint.unknown() : flow.state.get(endpoint);
+        }
+        VarState captured = captured(receiver);
+        if (captured != null) {
+            return captured;
+        }
+        return endpointSource(receiver);
+    }
+
+    private VarState begin(VarState endpoint, boolean request, Tree call, String variable) {
+        if (flow.state == null) {
+            return VarState.FAILED;
+        }
+        if (!(endpoint instanceof VarState.Endpoint known) || known.protocol() == null) {
+            flow.reporter.error(call, Diagnostic.UNTYPED_SESSION, "session '" + variable + "'",
+                    "create the " + (request ? "service with SJService.create(P.class, host, port)"
+                            : "server socket with SJServerSocket.create(P.class, port)")
+                            + " where P is a @Protocol interface, or declare the parameter holding it as "
+                            + "@Session(protocol = P.class)");
+            return VarState.FAILED;
+        }
+        Side wanted = request ? Side.REQUEST : Side.ACCEPT;
+        Side actual = TypeModel.beginSide(known.protocol()).orElse(wanted);
+        if (actual != wanted) {
+            flow.reporter.error(call, Diagnostic.WRONG_BEGIN, "session '" + variable + "'", known.protocolName(),
+                    actual.keyword(), actual == Side.REQUEST ? "request()" : "accept()",
+                    request ? "request()" : "accept()");
+            return VarState.FAILED;
+        }
+        return new VarState.Live(TypeModel.stripBegin(known.protocol()), 0);
+    }
+
+    /** The endpoint (service or server socket) that {@code expression} evaluates to. */
+    VarState endpointSource(ExpressionTree expression) {
+        ExpressionTree stripped = FlowScanner.strip(expression);
+        Element endpoint = flow.trackedEndpoint(stripped);
+        if (endpoint != null) {
+            return flow.state == null ? VarState.Endpoint.unknown() : flow.state.get(endpoint);
+        }
+        VarState captured = captured(stripped);
+        if (captured != null) {
+            return captured;
+        }
+        if (stripped instanceof IdentifierTree || stripped instanceof MemberSelectTree) {
+            Element field = flow.elementOf(stripped);
+            if (field != null && field.getKind() == ElementKind.FIELD && field.getModifiers().contains(Modifier.FINAL)
+                    && flow.trees.getTree(field) instanceof VariableTree declaration
+                            && declaration.getInitializer() != null) {
+                TreePath fieldPath = flow.trees.getPath(field);
+                if (fieldPath != null) {
+                    return createdEndpoint(declaration.getInitializer(), fieldPath, false);
+                }
+            }
+        }
+        if (stripped instanceof MethodInvocationTree call && call.getMethodSelect() instanceof MemberSelectTree select
+                && flow.elementOf(call) instanceof ExecutableElement method
+                        && flow.api.isSocketClass(method.getEnclosingElement())
+                && method.getSimpleName().contentEquals("receive")) {
+            Element from = flow.trackedSocket(select.getExpression());
+            if (from != null) {
+                call.getArguments().forEach(argument -> flow.scan(argument, null));
+                return flow.actions.receiveSession(from, call, null, true);
+            }
+        }
+        VarState created = createdEndpoint(stripped, flow.getCurrentPath(), true);
+        flow.scan(expression, null);
+        return created;
+    }
+
+    /** The state an enclosing body gave a captured service or server socket, or null. */
+    private VarState captured(ExpressionTree expression) {
+        ExpressionTree stripped = FlowScanner.strip(expression);
+        return stripped instanceof IdentifierTree ? flow.capturedEndpoints.get(flow.elementOf(stripped)) : null;
+    }
+
+    /** The endpoint made by {@code SJService.create(P.class, …)} / {@code SJServerSocket.create(P.class, …)}. */
+    private VarState createdEndpoint(ExpressionTree expression, TreePath context, boolean report) {
+        ExpressionTree stripped = FlowScanner.strip(expression);
+        if (!(stripped instanceof MethodInvocationTree call) || call.getArguments().isEmpty()) {
+            return VarState.Endpoint.unknown();
+        }
+        Element method = flow.trees.getElement(new TreePath(context, call));
+        if (!(method instanceof ExecutableElement executable) || !executable.getSimpleName().contentEquals("create")
+                || !(flow.api.isServiceClass(method.getEnclosingElement())
+                        || flow.api.isServerSocketClass(method.getEnclosingElement()))) {
+            return VarState.Endpoint.unknown();
+        }
+        ExpressionTree literal = FlowScanner.strip(call.getArguments().get(0));
+        if (!(literal instanceof MemberSelectTree select) || !select.getIdentifier().contentEquals("class")) {
+            return VarState.Endpoint.unknown();
+        }
+        Element protocol = flow.trees.getElement(new TreePath(context, select.getExpression()));
+        if (!(protocol instanceof TypeElement type) || !ProtocolRegistry.isProtocol(type)) {
+            if (report) {
+                flow.reporter.error(literal, Diagnostic.UNTYPED_SESSION, "'" + select.getExpression() + "'",
+                        "it is not a @Protocol interface");
+            }
+            return VarState.Endpoint.unknown();
+        }
+        return switch (flow.registry.definition(type)) {
+            case ProtocolDefinition.Valid valid -> new VarState.Endpoint(valid.expanded(),
+                    type.getSimpleName().toString());
+            case ProtocolDefinition.Invalid invalid -> {
+                if (report && flow.trees.getPath(type) == null) {
+                    flow.reporter.error(literal, Diagnostic.UNTYPED_SESSION, "protocol '" + type.getSimpleName() + "'",
+                            "it is invalid: " + invalid.problems().get(0));
+                }
+                yield VarState.Endpoint.unknown();
+            }
+        };
+    }
+
+    /** The initial state of a socket parameter: its {@code @Session} type. */
+    VarState socketParameter(VariableElement var, VariableTree tree) {
+        SessionParameters.SessionParameter parameter = flow.sessionParameters.of(var, tree, flow.reporter);
+        if (!parameter.annotated()) {
+            flow.reporter.error(tree, Diagnostic.UNTYPED_SESSION, "session parameter '" + var.getSimpleName() + "'",
+                    "annotate it with @Session(\"...remaining type...\") or @Session(protocol = P.class)");
+            return VarState.FAILED;
+        }
+        return parameter.type() == null ? VarState.FAILED : new VarState.Live(parameter.type(), 0);
+    }
+
+    /** The initial state of a service or server socket parameter: its {@code @Session(protocol = P.class)}, if any. */
+    VarState endpointParameter(VariableElement var, VariableTree tree) {
+        SessionParameters.SessionParameter parameter = flow.sessionParameters.of(var, tree, flow.reporter);
+        return parameter.declared() == null ? VarState.Endpoint.unknown()
+                : new VarState.Endpoint(parameter.declared(), "of parameter '" + var.getSimpleName() + "'");
+    }
+
+    /** request()/accept() whose session does not initialise a local socket variable. */
+    void misplacedBegin(Tree call, String methodName) {
+        flow.reporter.error(call, Diagnostic.MISPLACED_CONSTRUCT, "the session returned by " + methodName
+                + "() must initialise a local SJSocket variable, e.g. try (SJSocket s = c." + methodName + "()) {...}");
+    }
+
+    /** A service or server socket captured by a lambda or local class keeps the state it has here. */
+    void captured(Element var) {
+        if (flow.state != null && flow.state.get(var) != null) {
+            flow.capturedEndpoints.putIfAbsent(var, flow.state.get(var));
+        }
+    }
+}
