@@ -45,8 +45,10 @@ public final class ProcessesDeployment {
                 Process child = start(mainClass, childArgs.apply(rank, address), rank);
                 children.add(child);
                 int r = rank;
+                ChildErrors errors = ChildErrors.forward(child, r);
                 child.onExit().thenAccept(p -> finished.add(p.exitValue() == 0 ? new Finished(r, null, null)
-                        : new Finished(r, "exited with status " + p.exitValue() + " (pid " + p.pid() + ")", null)));
+                        : new Finished(r, "exited with status " + p.exitValue() + " (pid " + p.pid() + ")"
+                                + errors.lastLine().map(line -> ": " + line).orElse(""), null)));
             }
             zero = new Thread(() -> {
                 try {
@@ -62,8 +64,18 @@ public final class ProcessesDeployment {
                 Finished end = finished.take();
                 if (end.failure() != null) {
                     zero.interrupt();
-                    throw new DeploymentException("rank " + end.rank() + " " + (end.rank() == 0 ? "failed: " : "")
-                            + end.failure(), end.cause());
+                    StringBuilder message = new StringBuilder(describe(end));
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+                    for (int others = done + 1; others < program.ranks(); others++) {
+                        Finished next = finished.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                        if (next == null) {
+                            break;
+                        }
+                        if (next.failure() != null) {
+                            message.append("; ").append(describe(next));
+                        }
+                    }
+                    throw new DeploymentException(message.toString(), end.cause());
                 }
             }
             succeeded = true;
@@ -83,17 +95,30 @@ public final class ProcessesDeployment {
         }
     }
 
+    private static String describe(Finished end) {
+        return "rank " + end.rank() + (end.rank() == 0 ? " failed: " : " ") + end.failure();
+    }
+
     private static Process start(String mainClass, List<String> args, int rank) {
         List<String> command = new ArrayList<>();
         command.add(javaExecutable());
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        List<String> jvmOptions = ManagementFactory.getRuntimeMXBean().getInputArguments();
+        command.addAll(jvmOptions);
+        // As ./sj does: Netty loads its native transport and JCTools uses Unsafe; newer JDKs warn on every start.
+        if (Runtime.version().feature() >= 22 && jvmOptions.stream().noneMatch(o -> o.startsWith("--enable-native-access"))) {
+            command.add("--enable-native-access=ALL-UNNAMED");
+        }
+        if (Runtime.version().feature() >= 23
+                && jvmOptions.stream().noneMatch(o -> o.startsWith("--sun-misc-unsafe-memory-access"))) {
+            command.add("--sun-misc-unsafe-memory-access=allow");
+        }
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(mainClass);
         command.addAll(args);
         try {
             return new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.INHERIT)
-                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                    .redirectError(ProcessBuilder.Redirect.PIPE).start();
         } catch (IOException e) {
             throw new DeploymentException("cannot start rank " + rank + " (" + command.get(0) + "): " + e.getMessage(), e);
         }

@@ -44,8 +44,7 @@ public final class ThreadsDeployment {
                 Finished end = finished.take();
                 if (end.failure() != null) {
                     threads.forEach(Thread::interrupt);
-                    throw new DeploymentException("rank " + end.rank() + " failed: " + describe(end.failure()),
-                            end.failure());
+                    throw failure(end, finished, threads.size() - done - 1);
                 }
             }
         } finally {
@@ -55,6 +54,26 @@ public final class ThreadsDeployment {
             }
         }
         return rankZero.get(0);
+    }
+
+    /**
+     * The run's failure: the first rank's, and those of the ranks that end within a moment (a rank's
+     * failure often makes its peers fail first: all are named, in the order they ended).
+     */
+    private static DeploymentException failure(Finished first, LinkedBlockingQueue<Finished> finished, int running)
+            throws InterruptedException {
+        StringBuilder message = new StringBuilder("rank " + first.rank() + " failed: " + describe(first.failure()));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        for (int i = 0; i < running; i++) {
+            Finished next = finished.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            if (next == null) {
+                break;
+            }
+            if (next.failure() != null) {
+                message.append("; rank ").append(next.rank()).append(" failed: ").append(describe(next.failure()));
+            }
+        }
+        return new DeploymentException(message.toString(), first.failure());
     }
 
     private static Thread start(int rank, LinkedBlockingQueue<Finished> finished, Runnable body) {
