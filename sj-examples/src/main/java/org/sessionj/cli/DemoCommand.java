@@ -141,7 +141,7 @@ final class DemoCommand implements Runnable {
             R outcome = timed.outcome();
             outcome.summary().forEach(out::println);
             out.printf(Locale.ROOT, "  deploy %s: %d ranks%s; set-up %.1f ms (server sockets, rendezvous), run %.1f ms,"
-                            + " total %.1f ms%n", deploy.deploy, program.ranks(),
+                            + " total %.1f ms with runtime start-up%n", deploy.deploy, program.ranks(),
                     cluster == null ? "" : " (" + cluster.engine() + ")", timed.setupNanos() / 1e6,
                     timed.runNanos() / 1e6, total / 1e6);
             out.flush();
@@ -233,7 +233,7 @@ final class DemoCommand implements Runnable {
         @Option(names = "--workers", defaultValue = "2", description = "Number of workers (default ${DEFAULT-VALUE}).")
         int workers;
 
-        @Option(names = "--size", defaultValue = "200", description = "Grid side, interior points (default ${DEFAULT-VALUE}).")
+        @Option(names = "--size", defaultValue = "300", description = "Grid side, interior points (default ${DEFAULT-VALUE}).")
         int size;
 
         @Option(names = "--steps", defaultValue = "3000", description = "Most iterations (default ${DEFAULT-VALUE}).")
@@ -279,7 +279,7 @@ final class DemoCommand implements Runnable {
         @Option(names = "--workers", defaultValue = "3", description = "Ring size, at least 2 (default ${DEFAULT-VALUE}).")
         int workers;
 
-        @Option(names = "--size", defaultValue = "1200", description = "Number of bodies in all (default ${DEFAULT-VALUE}).")
+        @Option(names = "--size", defaultValue = "2000", description = "Number of bodies in all (default ${DEFAULT-VALUE}).")
         int size;
 
         @Option(names = "--steps", defaultValue = "40", description = "Simulation steps (default ${DEFAULT-VALUE}).")

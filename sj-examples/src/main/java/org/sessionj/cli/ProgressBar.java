@@ -16,6 +16,7 @@ final class ProgressBar implements Progress {
 
     private final PrintWriter err;
     private final boolean terminal;
+    private final long quietNanos;
     private final String label;
     private final long start = System.nanoTime();
     private long lastDraw;
@@ -23,9 +24,15 @@ final class ProgressBar implements Progress {
     private boolean drawn;
 
     ProgressBar(PrintWriter err, boolean terminal, String label) {
+        this(err, terminal, label, QUIET_NANOS);
+    }
+
+    /** A bar that stays quiet for {@code quietNanos} instead of two seconds (tests). */
+    ProgressBar(PrintWriter err, boolean terminal, String label, long quietNanos) {
         this.err = err;
         this.terminal = terminal;
         this.label = label;
+        this.quietNanos = quietNanos;
     }
 
     /** Whether standard error is a terminal: the {@code ./sj} launcher tells (a JVM cannot see it for stderr). */
@@ -36,7 +43,7 @@ final class ProgressBar implements Progress {
     @Override
     public void update(long done, long total) {
         long now = System.nanoTime();
-        if (now - start < QUIET_NANOS || total <= 0) {
+        if (now - start < quietNanos || total <= 0) {
             return;
         }
         double fraction = Math.min(1.0, (double) done / total);
