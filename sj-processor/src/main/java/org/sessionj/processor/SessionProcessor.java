@@ -1,0 +1,114 @@
+package org.sessionj.processor;
+
+import com.google.auto.service.AutoService;
+import com.sun.source.util.JavacTask;
+import com.sun.source.util.Trees;
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.Set;
+import javax.annotation.processing.AbstractProcessor;
+import javax.annotation.processing.ProcessingEnvironment;
+import javax.annotation.processing.Processor;
+import javax.annotation.processing.RoundEnvironment;
+import javax.annotation.processing.SupportedAnnotationTypes;
+import javax.lang.model.SourceVersion;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.AnnotationValue;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.TypeElement;
+import javax.tools.Diagnostic.Kind;
+import javax.tools.FileObject;
+import javax.tools.StandardLocation;
+import org.sessionj.processor.check.Diagnostic;
+import org.sessionj.processor.check.SessionChecker;
+import org.sessionj.processor.internal.model.TypeModel;
+import org.sessionj.processor.internal.protocol.ProtocolDefinition;
+import org.sessionj.processor.internal.protocol.ProtocolRegistry;
+
+/**
+ * The sj-processor entry point. During annotation processing it validates every {@code @Protocol}
+ * interface and writes its resolved descriptor ({@code META-INF/sessionj/protocols/<binary name>.sj});
+ * after attribution it checks method bodies against their sessions' types ({@link SessionChecker}).
+ * Needs no javac flags: put it on the annotation processor path.
+ */
+@AutoService(Processor.class)
+@SupportedAnnotationTypes("org.sessionj.api.*")
+public final class SessionProcessor extends AbstractProcessor {
+    private ProtocolRegistry registry;
+    private final Set<String> written = new HashSet<>();
+
+    @Override
+    public synchronized void init(ProcessingEnvironment environment) {
+        super.init(environment);
+        Trees trees = Trees.instance(environment);
+        registry = new ProtocolRegistry(environment.getElementUtils(), trees, environment.getFiler());
+        JavacTask task;
+        try {
+            task = JavacTask.instance(environment);
+        } catch (IllegalArgumentException notJavac) {
+            return; // Another compiler: protocols are still validated, bodies are not checked.
+        }
+        task.addTaskListener(new SessionChecker(environment, trees, registry));
+    }
+
+    @Override
+    public SourceVersion getSupportedSourceVersion() {
+        return SourceVersion.latestSupported();
+    }
+
+    @Override
+    public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) {
+        TypeElement protocol = processingEnv.getElementUtils().getTypeElement("org.sessionj.api.Protocol");
+        if (protocol == null) {
+            return false;
+        }
+        for (Element element : round.getElementsAnnotatedWith(protocol)) {
+            validate(element);
+        }
+        return true;
+    }
+
+    private void validate(Element element) {
+        AnnotationMirror annotation = ProtocolRegistry.protocolAnnotation(element).orElseThrow();
+        AnnotationValue value = ProtocolRegistry.annotationValue(annotation, "value").orElse(null);
+        if (element.getKind() != ElementKind.INTERFACE) {
+            error(Diagnostic.PROTOCOL_NOT_INTERFACE.format(element.getSimpleName(),
+                    element.getKind().toString().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')),
+                    element, annotation, value);
+            return;
+        }
+        TypeElement type = (TypeElement) element;
+        switch (registry.definition(type)) {
+            case ProtocolDefinition.Invalid invalid ->
+                    invalid.problems().forEach(problem -> error(problem, element, annotation, value));
+            case ProtocolDefinition.Valid valid -> writeDescriptor(valid, type);
+        }
+    }
+
+    private void writeDescriptor(ProtocolDefinition.Valid protocol, TypeElement type) {
+        if (!written.add(protocol.binaryName())) {
+            return;
+        }
+        String path = ProtocolRegistry.DESCRIPTOR_DIRECTORY + protocol.binaryName() + ".sj";
+        try {
+            FileObject file = processingEnv.getFiler().createResource(StandardLocation.CLASS_OUTPUT, "", path, type);
+            try (Writer out = new java.io.OutputStreamWriter(file.openOutputStream(), StandardCharsets.UTF_8)) {
+                out.write(TypeModel.print(protocol.expanded()));
+            }
+        } catch (IOException e) {
+            processingEnv.getMessager().printMessage(Kind.ERROR,
+                    "cannot write the protocol descriptor " + path + ": " + e.getMessage(), type);
+        }
+    }
+
+    private void error(String message, Element element, AnnotationMirror annotation, AnnotationValue value) {
+        if (value == null) {
+            processingEnv.getMessager().printMessage(Kind.ERROR, message, element, annotation);
+        } else {
+            processingEnv.getMessager().printMessage(Kind.ERROR, message, element, annotation, value);
+        }
+    }
+}

@@ -1,0 +1,105 @@
+package org.sessionj.processor.check;
+
+import java.util.Locale;
+
+/**
+ * The catalogue of everything sj-processor reports: one rule, one stable code. Codes never change
+ * meaning; {@code docs/diagnostics.md} lists each with a wrong and a corrected example.
+ */
+public enum Diagnostic {
+    // Protocol declarations.
+    PROTOCOL_SYNTAX("SJ001", "protocol syntax error",
+            "protocol syntax error at line %s, column %s: %s%n%s"),
+    UNKNOWN_MESSAGE_TYPE("SJ002", "unknown Java type in a protocol",
+            "unknown Java type '%s' in the protocol (line %s, column %s): it must be a primitive or a type visible "
+                    + "from the interface's source file (imports, same package, nested types, java.lang)%n%s"),
+    UNKNOWN_PROTOCOL("SJ003", "unknown protocol reference",
+            "%s in the protocol (line %s, column %s) does not name a @Protocol interface: %s%n%s"),
+    CYCLIC_PROTOCOL("SJ004", "cyclic or invalid protocol reference", "%s"),
+    ILL_FORMED_PROTOCOL("SJ005", "ill-formed protocol", "ill-formed protocol: %s"),
+    PROTOCOL_NOT_INTERFACE("SJ006", "@Protocol on a non-interface",
+            "@Protocol must annotate an interface, but '%s' is a %s"),
+    BAD_SESSION_ANNOTATION("SJ007", "invalid @Session annotation", "invalid @Session on parameter '%s': %s"),
+
+    // Session sockets.
+    UNTYPED_SESSION("SJ010", "session of unknown type",
+            "%s: its protocol is not known at compile time; %s"),
+    WRONG_BEGIN("SJ011", "request/accept on the wrong side of a protocol",
+            "%s: protocol %s begins with %s, so its sessions are started with %s, not %s"),
+    WRONG_ACTION("SJ012", "action does not match the session type",
+            "session '%s': expected %s but the program %s"),
+    WRONG_MESSAGE_TYPE("SJ013", "message type does not match",
+            "session '%s': expected %s but the program %s"),
+    UNKNOWN_LABEL("SJ014", "label not in the choice",
+            "session '%s': label '%s' is not one of the choice %s"),
+    NON_CONSTANT_LABEL("SJ015", "label is not a constant",
+            "session '%s': the label of outbranch must be a string constant or an enum constant, found '%s'"),
+    MISSING_LABEL("SJ016", "inbranch does not cover every label",
+            "session '%s': the inbranch switch has no case for label%s %s of %s"),
+    MISPLACED_CONSTRUCT("SJ017", "session construct outside its allowed form", "%s"),
+    BRANCHES_DISAGREE("SJ020", "paths leave the session in different states",
+            "session '%s': %s leave the session in different states: %s on one path, %s on another"),
+    LOOP_CHANGES_SESSION("SJ021", "loop body changes a session it does not iterate",
+            "session '%s': the loop body changes the session from %s to %s; only a session iteration "
+                    + "(while (s.outwhile(...)) / while (s.inwhile())) or a recursion (continue at #X) may repeat actions"),
+    ITERATION_INCOMPLETE("SJ022", "session iteration body incomplete",
+            "session '%s': the iteration body must complete %s before the next iteration, but %s remains"),
+    JUMP_OUT_OF_ITERATION("SJ023", "jump out of a session iteration",
+            "session '%s': %s leaves the session iteration %s before its condition decides; the peer would wait"),
+    INCOMPLETE_SESSION("SJ024", "session not complete",
+            "session '%s' is not complete %s: %s remains"),
+    USE_AFTER_MOVE("SJ025", "use of a session after it was moved",
+            "session '%s' is used after it was %s"),
+    ACTION_IN_HANDLER("SJ026", "session action in catch or finally",
+            "session '%s': no session action is allowed in a %s block (the session may have failed)"),
+    ALIAS("SJ030", "session socket aliased",
+            "session '%s' is copied %s; session sockets are linear (implicitly @NoAlias)"),
+    ESCAPE("SJ031", "session socket escapes",
+            "session '%s' escapes %s; session sockets are linear and may only be used in session operations"),
+    CAPTURE("SJ032", "session socket captured",
+            "session '%s' is captured by %s; session sockets are linear and cannot be shared with other code"),
+    OVERWRITE("SJ033", "unfinished session overwritten",
+            "session '%s' is reassigned while its session is not complete: %s remains"),
+    DELEGATION_MISMATCH("SJ034", "delegated session has the wrong type",
+            "session '%s': expected %s but the delegated session '%s' is at %s"),
+    SESSION_METHOD_MISMATCH("SJ035", "session method type does not match",
+            "session '%s': %s needs the session at %s but it is at %s"),
+
+    // @NoAlias ownership.
+    NOT_UNIQUE("SJ040", "@NoAlias variable given a shared value",
+            "@NoAlias '%s' may only hold a unique value (a new object or array, a received message, a @NoAlias "
+                    + "method result or another @NoAlias variable, which is moved), found '%s'"),
+    MOVED_VALUE_USED("SJ041", "@NoAlias value used after it was moved",
+            "@NoAlias '%s' is used after its value was moved %s; assign it a new value first"),
+    PASS_NOT_UNIQUE("SJ042", "pass of a value that is not @NoAlias",
+            "session '%s': pass() hands over ownership, so its argument must be a @NoAlias variable or a new "
+                    + "object, found '%s'; use send() to send a copy"),
+    NOALIAS_FIELD_READ("SJ043", "@NoAlias field read as a whole",
+            "@NoAlias field '%s' can only be read through (%s[i], %s.f, %s.m()) or assigned; its value cannot be "
+                    + "copied out");
+
+    private final String code;
+    private final String title;
+    private final String template;
+
+    Diagnostic(String code, String title, String template) {
+        this.code = code;
+        this.title = title;
+        this.template = template;
+    }
+
+    /** The stable code, e.g. {@code SJ012}. */
+    public String code() {
+        return code;
+    }
+
+    /** A short title for documentation. */
+    public String title() {
+        return title;
+    }
+
+    /** The full message: {@code [SJ012] } followed by the template filled with {@code args}. */
+    public String format(Object... args) {
+        return "[" + code + "] " + String.format(Locale.ROOT, template, args);
+    }
+}

@@ -1,0 +1,452 @@
+package org.sessionj.processor.check;
+
+import com.sun.source.tree.BinaryTree;
+import com.sun.source.tree.BlockTree;
+import com.sun.source.tree.BreakTree;
+import com.sun.source.tree.ConditionalExpressionTree;
+import com.sun.source.tree.ContinueTree;
+import com.sun.source.tree.DoWhileLoopTree;
+import com.sun.source.tree.EnhancedForLoopTree;
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.ForLoopTree;
+import com.sun.source.tree.IfTree;
+import com.sun.source.tree.LabeledStatementTree;
+import com.sun.source.tree.LiteralTree;
+import com.sun.source.tree.ParenthesizedTree;
+import com.sun.source.tree.StatementTree;
+import com.sun.source.tree.SwitchTree;
+import com.sun.source.tree.ThrowTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.WhileLoopTree;
+import com.sun.source.tree.YieldTree;
+import com.sun.source.util.TreePath;
+import com.sun.source.util.TreePathScanner;
+import com.sun.source.util.Trees;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.lang.model.element.Element;
+import org.sessionj.processor.internal.flow.FlowState;
+import org.sessionj.processor.internal.flow.VarState;
+
+/**
+ * The flow-analysis engine under the checker: an abstract interpretation over structured Java
+ * statements that threads an immutable {@link FlowState} (one {@link VarState} per tracked variable)
+ * through blocks, conditionals, loops, labelled statements and jumps, and merges it where control
+ * flow joins. It knows nothing of sessions: what a state means, how two states merge, what must hold
+ * when a variable leaves its scope or a loop goes round, are the subclass's rules
+ * ({@link MethodChecker}). {@code null} state means unreachable.
+ */
+abstract class FlowScanner extends TreePathScanner<Void, Void> {
+    final Trees trees;
+    final Reporter reporter;
+
+    FlowScanner(Trees trees, Reporter reporter) {
+        this.trees = trees;
+        this.reporter = reporter;
+    }
+
+    /** The merged state of one variable whose states differ on two incoming paths (may report). */
+    abstract VarState merge(Element var, VarState left, VarState right, Tree at, String what);
+
+    /** What must hold when {@code var} goes out of scope ({@code at} a jump, or null at its scope's end). */
+    abstract void checkComplete(Element var, Tree at, String where);
+
+    /**
+     * Compares the states at a loop's entry and back edge; reports what must not change and returns
+     * the variables to fail after the loop. {@code exempt} variables are handled by the caller.
+     */
+    abstract Set<Element> checkInvariant(FlowState<Element> entry, FlowState<Element> backEdge, Tree loop,
+            Set<Element> exempt);
+
+    /** A jump ({@code what}) leaves the iteration that {@code var} is the subject of. */
+    abstract void leaveIteration(Element var, Tree jump, String what);
+
+    /** The variable of an enhanced for loop is a tracked one. */
+    abstract void checkLoopVariable(Element var, Tree at);
+
+    enum Kind { SOCKET, ENDPOINT, NOALIAS }
+
+    record VarInfo(String name, Kind kind, int handlerDepth, Tree declaration) {
+    }
+
+    static final class Scope {
+        final List<Element> vars = new ArrayList<>();
+    }
+
+    static final class Frame {
+        final Tree tree;
+        final String label;
+        final boolean loop;
+        final boolean switchExpression;
+        final int scopeDepth;
+        final Set<Element> controlled = new LinkedHashSet<>();
+        FlowState<Element> breaks;
+        FlowState<Element> continues;
+
+        Frame(Tree tree, String label, boolean loop, boolean switchExpression, int scopeDepth) {
+            this.tree = tree;
+            this.label = label;
+            this.loop = loop;
+            this.switchExpression = switchExpression;
+            this.scopeDepth = scopeDepth;
+        }
+    }
+
+    final Map<Element, VarInfo> infos = new HashMap<>();
+    final Deque<Scope> scopes = new ArrayDeque<>();
+    final Deque<Frame> frames = new ArrayDeque<>();
+    final Deque<String> handlers = new ArrayDeque<>();
+    FlowState<Element> state = FlowState.empty();
+    String pendingLabel;
+    @Override
+    public Void scan(Tree tree, Void unused) {
+        if (state == null || tree == null) {
+            return null; // unreachable code: javac reports what matters
+        }
+        return super.scan(tree, unused);
+    }
+
+    void scanPath(TreePath path) {
+        if (state != null) {
+            super.scan(path, null);
+        }
+    }
+
+    TreePath pathOf(Tree leaf) {
+        return new TreePath(getCurrentPath(), leaf);
+    }
+
+    static ExpressionTree strip(ExpressionTree tree) {
+        ExpressionTree current = tree;
+        while (current instanceof ParenthesizedTree parenthesized) {
+            current = parenthesized.getExpression();
+        }
+        return current;
+    }
+
+    Element elementOf(Tree tree) {
+        return trees.getElement(pathOf(tree));
+    }
+
+    String name(Element var) {
+        VarInfo info = infos.get(var);
+        return info == null ? var.getSimpleName().toString() : info.name();
+    }
+
+    void set(Element var, VarState value) {
+        if (state != null && state.tracks(var)) {
+            state = state.with(var, value);
+        }
+    }
+
+    void fail(Element var) {
+        set(var, VarState.FAILED);
+    }
+
+    long line(Tree tree) {
+        return reporter.line(tree);
+    }
+
+    FlowState<Element> join(FlowState<Element> left, FlowState<Element> right, Tree at, String what) {
+        return FlowState.join(left, right, (var, l, r) -> merge(var, l, r, at, what));
+    }
+
+    Scope pushScope() {
+        Scope scope = new Scope();
+        scopes.push(scope);
+        return scope;
+    }
+
+    void exitScope(Scope scope, Tree at, String where) {
+        if (state != null) {
+            for (Element var : scope.vars) {
+                checkComplete(var, at, where);
+            }
+            state = state.without(scope.vars);
+        }
+    }
+
+    @Override
+    public Void visitBlock(BlockTree block, Void unused) {
+        Scope scope = pushScope();
+        for (StatementTree statement : block.getStatements()) {
+            scan(statement, null);
+        }
+        exitScope(scope, null, "at the end of its scope");
+        scopes.pop();
+        return null;
+    }
+
+    @Override
+    public Void visitIf(IfTree tree, Void unused) {
+        scan(tree.getCondition(), null);
+        FlowState<Element> afterCondition = state;
+        scan(tree.getThenStatement(), null);
+        FlowState<Element> afterThen = state;
+        state = afterCondition;
+        scan(tree.getElseStatement(), null);
+        state = join(afterThen, state, tree, "the branches of this if");
+        return null;
+    }
+
+    @Override
+    public Void visitConditionalExpression(ConditionalExpressionTree tree, Void unused) {
+        scan(tree.getCondition(), null);
+        FlowState<Element> afterCondition = state;
+        scan(tree.getTrueExpression(), null);
+        FlowState<Element> afterTrue = state;
+        state = afterCondition;
+        scan(tree.getFalseExpression(), null);
+        state = join(afterTrue, state, tree, "the alternatives of this conditional expression");
+        return null;
+    }
+
+    @Override
+    public Void visitBinary(BinaryTree tree, Void unused) {
+        if (tree.getKind() != Tree.Kind.CONDITIONAL_AND && tree.getKind() != Tree.Kind.CONDITIONAL_OR) {
+            return super.visitBinary(tree, unused);
+        }
+        scan(tree.getLeftOperand(), null);
+        FlowState<Element> afterLeft = state;
+        scan(tree.getRightOperand(), null);
+        state = join(afterLeft, state, tree, "the short-circuit paths of this " + (tree.getKind()
+                == Tree.Kind.CONDITIONAL_AND ? "&&" : "||"));
+        return null;
+    }
+
+    Frame pushFrame(Tree tree, boolean loop, boolean switchExpression) {
+        Frame frame = new Frame(tree, pendingLabel, loop, switchExpression, scopes.size());
+        pendingLabel = null;
+        frames.push(frame);
+        return frame;
+    }
+
+    @Override
+    public Void visitLabeledStatement(LabeledStatementTree tree, Void unused) {
+        StatementTree statement = tree.getStatement();
+        String label = tree.getLabel().toString();
+        if (statement instanceof WhileLoopTree || statement instanceof DoWhileLoopTree
+                || statement instanceof ForLoopTree || statement instanceof EnhancedForLoopTree
+                || statement instanceof SwitchTree) {
+            pendingLabel = label;
+            scan(statement, null);
+            return null;
+        }
+        pendingLabel = label;
+        Frame frame = pushFrame(tree, false, false);
+        scan(statement, null);
+        frames.pop();
+        state = join(state, frame.breaks, tree, "the exits of this labeled statement");
+        return null;
+    }
+
+    @Override
+    public Void visitForLoop(ForLoopTree tree, Void unused) {
+        Scope scope = pushScope();
+        String label = pendingLabel;
+        pendingLabel = null;
+        tree.getInitializer().forEach(init -> scan(init, null));
+        pendingLabel = label;
+        plainLoop(tree, tree.getCondition(), tree.getStatement(), tree.getUpdate(), false);
+        exitScope(scope, null, "at the end of its scope");
+        scopes.pop();
+        return null;
+    }
+
+    @Override
+    public Void visitEnhancedForLoop(EnhancedForLoopTree tree, Void unused) {
+        String label = pendingLabel;
+        pendingLabel = null;
+        scan(tree.getExpression(), null);
+        Scope scope = pushScope();
+        pendingLabel = label;
+        widenOwnership(() -> enhancedForPass(tree, true));
+        enhancedForPass(tree, false);
+        exitScope(scope, null, "at the end of its scope");
+        scopes.pop();
+        return null;
+    }
+
+    FlowState<Element> enhancedForPass(EnhancedForLoopTree tree, boolean probe) {
+        FlowState<Element> entry = state;
+        Frame frame = pushFrame(tree, true, false);
+        scan(tree.getVariable(), null);
+        Element loopVariable = trees.getElement(pathOf(tree.getVariable()));
+        if (loopVariable != null && infos.containsKey(loopVariable)) {
+            checkLoopVariable(loopVariable, tree.getVariable());
+        }
+        scan(tree.getStatement(), null);
+        FlowState<Element> backEdge = join(state, frame.continues, tree, "the paths to the next iteration");
+        frames.pop();
+        if (probe) {
+            return backEdge;
+        }
+        Set<Element> changed = backEdge == null ? Set.of() : checkInvariant(entry, backEdge, tree, Set.of());
+        state = join(entry, frame.breaks, tree, "the exits of this loop");
+        changed.forEach(this::fail);
+        return backEdge;
+    }
+
+    void plainLoop(Tree loop, ExpressionTree condition, StatementTree body,
+            List<? extends StatementTree> updates, boolean doWhile) {
+        widenOwnership(() -> plainLoopPass(loop, condition, body, updates, doWhile, true));
+        plainLoopPass(loop, condition, body, updates, doWhile, false);
+    }
+
+    /**
+     * Before a loop is checked, runs {@code probe} (one silent pass over the loop from the current
+     * state, returning the state at its back edge) to find the {@code @NoAlias} values the body may
+     * have moved by the next iteration, and marks them moved at the loop entry: a use in the next
+     * iteration before reassignment is then reported where it happens.
+     */
+    void widenOwnership(java.util.function.Supplier<FlowState<Element>> probe) {
+        FlowState<Element> entry = state;
+        if (entry == null || entry.variables().stream().noneMatch(v -> entry.get(v) instanceof VarState.Owned)) {
+            return;
+        }
+        String label = pendingLabel;
+        FlowState<Element> backEdge;
+        reporter.silence();
+        try {
+            backEdge = probe.get();
+        } finally {
+            reporter.speak();
+        }
+        pendingLabel = label;
+        FlowState<Element> widened = entry;
+        if (backEdge != null) {
+            for (Element var : entry.variables()) {
+                if (entry.get(var) instanceof VarState.Owned && backEdge.get(var) instanceof VarState.Moved moved) {
+                    widened = widened.with(var, new VarState.Moved(moved.how() + " (in an earlier iteration)"));
+                }
+            }
+        }
+        state = widened;
+    }
+
+    FlowState<Element> plainLoopPass(Tree loop, ExpressionTree condition, StatementTree body,
+            List<? extends StatementTree> updates, boolean doWhile, boolean probe) {
+        FlowState<Element> entry = state;
+        Frame frame = pushFrame(loop, true, false);
+        boolean alwaysTrue = condition == null || strip(condition) instanceof LiteralTree literal
+                && Boolean.TRUE.equals(literal.getValue());
+        FlowState<Element> conditionExit = null;
+        if (!doWhile && condition != null) {
+            scan(condition, null);
+        }
+        if (!doWhile && !alwaysTrue) {
+            conditionExit = state;
+        }
+        scan(body, null);
+        state = join(state, frame.continues, loop, "the paths to the next iteration");
+        if (doWhile) {
+            scan(condition, null);
+            conditionExit = alwaysTrue ? null : state;
+        } else {
+            updates.forEach(update -> scan(update, null));
+        }
+        FlowState<Element> backEdge = state;
+        frames.pop();
+        if (probe) {
+            return backEdge;
+        }
+        Set<Element> changed = backEdge == null || entry == null ? Set.of()
+                : checkInvariant(entry, backEdge, loop, Set.of());
+        state = join(conditionExit, frame.breaks, loop, "the exits of this loop");
+        changed.forEach(this::fail);
+        return backEdge;
+    }
+
+    Frame target(String label, boolean forContinue, Tree jump) {
+        for (Frame frame : frames) {
+            if (label != null ? label.equals(frame.label)
+                    : forContinue ? frame.loop : (frame.loop || (frame.tree instanceof SwitchTree))) {
+                return frame;
+            }
+        }
+        return null;
+    }
+
+    /** Checks what a jump to {@code frame} leaves behind and returns the state arriving there. */
+    FlowState<Element> leaveTo(Frame frame, boolean includingTarget, Tree jump, String what) {
+        for (Frame inner : frames) {
+            if (inner == frame && !includingTarget) {
+                break;
+            }
+            for (Element var : inner.controlled) {
+                leaveIteration(var, jump, what);
+            }
+            if (inner == frame) {
+                break;
+            }
+        }
+        List<Element> gone = new ArrayList<>();
+        int depth = scopes.size();
+        Iterator<Scope> iterator = scopes.iterator();
+        while (depth > frame.scopeDepth && iterator.hasNext()) {
+            Scope scope = iterator.next();
+            for (Element var : scope.vars) {
+                if (state.tracks(var)) {
+                    checkComplete(var, jump, "when this " + what + " leaves its scope");
+                    gone.add(var);
+                }
+            }
+            depth--;
+        }
+        return state.without(gone);
+    }
+
+    @Override
+    public Void visitBreak(BreakTree tree, Void unused) {
+        Frame frame = target(tree.getLabel() == null ? null : tree.getLabel().toString(), false, tree);
+        if (frame != null) {
+            FlowState<Element> arriving = leaveTo(frame, true, tree, "break");
+            frame.breaks = join(frame.breaks, arriving, tree, "the paths out of this statement");
+        }
+        state = null;
+        return null;
+    }
+
+    @Override
+    public Void visitContinue(ContinueTree tree, Void unused) {
+        Frame frame = target(tree.getLabel() == null ? null : tree.getLabel().toString(), true, tree);
+        if (frame != null) {
+            FlowState<Element> arriving = leaveTo(frame, false, tree, "continue");
+            frame.continues = join(frame.continues, arriving, tree, "the paths to the next iteration");
+        }
+        state = null;
+        return null;
+    }
+
+    @Override
+    public Void visitYield(YieldTree tree, Void unused) {
+        scan(tree.getValue(), null);
+        if (state == null) {
+            return null;
+        }
+        for (Frame frame : frames) {
+            if (frame.switchExpression) {
+                FlowState<Element> arriving = leaveTo(frame, true, tree, "yield");
+                frame.breaks = join(frame.breaks, arriving, tree, "the cases of this switch");
+                break;
+            }
+        }
+        state = null;
+        return null;
+    }
+
+    @Override
+    public Void visitThrow(ThrowTree tree, Void unused) {
+        scan(tree.getExpression(), null);
+        state = null;
+        return null;
+    }
+
+}

@@ -1,0 +1,106 @@
+package org.sessionj.processor.check;
+
+import com.sun.source.tree.AssignmentTree;
+import com.sun.source.tree.ParenthesizedTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.TypeCastTree;
+import com.sun.source.tree.VariableTree;
+import com.sun.source.util.TreePath;
+import com.sun.source.util.Trees;
+import java.util.ArrayList;
+import java.util.List;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.Types;
+import org.sessionj.processor.internal.protocol.ProtocolRegistry;
+import org.sessionj.types.Payload;
+
+/**
+ * Java types of messages: the type a protocol's payload denotes, whether a sent value fits it, and
+ * the type a received value is assigned to.
+ */
+final class MessageTypes {
+    private final Types types;
+    private final Trees trees;
+    private final ProtocolRegistry registry;
+
+    MessageTypes(Types types, Trees trees, ProtocolRegistry registry) {
+        this.types = types;
+        this.trees = trees;
+        this.registry = registry;
+    }
+
+    /** The Java type a (resolved) payload denotes, or null if it cannot be built here. */
+    TypeMirror mirror(Payload.JavaType type) {
+        TypeMirror base;
+        switch (type.name()) {
+            case "boolean", "byte", "short", "char", "int", "long", "float", "double" ->
+                    base = types.getPrimitiveType(TypeKind.valueOf(type.name().toUpperCase(java.util.Locale.ROOT)));
+            default -> {
+                TypeElement element = registry.typeForBinaryName(type.name()).orElse(null);
+                if (element == null) {
+                    return null;
+                }
+                base = types.erasure(element.asType());
+                if (!type.typeArguments().isEmpty()
+                        && element.getTypeParameters().size() == type.typeArguments().size()) {
+                    List<TypeMirror> arguments = new ArrayList<>();
+                    for (Payload.JavaType argument : type.typeArguments()) {
+                        TypeMirror mirror = mirror(argument);
+                        if (mirror == null || mirror.getKind().isPrimitive()) {
+                            arguments = null;
+                            break;
+                        }
+                        arguments.add(mirror);
+                    }
+                    if (arguments != null) {
+                        base = types.getDeclaredType(element, arguments.toArray(TypeMirror[]::new));
+                    }
+                }
+            }
+        }
+        for (int i = 0; i < type.arrayDimensions(); i++) {
+            base = types.getArrayType(base);
+        }
+        return base;
+    }
+
+    boolean sendCompatible(TypeMirror argument, TypeMirror wanted) {
+        if (argument == null || argument.getKind() == TypeKind.NULL) {
+            return !wanted.getKind().isPrimitive();
+        }
+        if (wanted.getKind().isPrimitive()) {
+            // The primitive overload decides what goes on the wire: no silent widening.
+            return types.isSameType(argument, wanted)
+                    || types.isSameType(argument, types.boxedClass((javax.lang.model.type.PrimitiveType) wanted).asType());
+        }
+        return types.isAssignable(argument, wanted);
+    }
+
+    /** The type a received value is assigned to: the variable, assignment target or cast, else the inferred type. */
+    TypeMirror receiveTarget(TreePath invocation) {
+        TreePath parentPath = invocation.getParentPath();
+        Tree child = invocation.getLeaf();
+        while (parentPath.getLeaf() instanceof ParenthesizedTree) {
+            child = parentPath.getLeaf();
+            parentPath = parentPath.getParentPath();
+        }
+        Tree parent = parentPath.getLeaf();
+        if (parent instanceof VariableTree) {
+            Element variable = trees.getElement(parentPath);
+            if (variable != null) {
+                return variable.asType();
+            }
+        }
+        if (parent instanceof AssignmentTree assignment && assignment.getExpression() == child) {
+            return trees.getTypeMirror(new TreePath(parentPath, assignment.getVariable()));
+        }
+        if (parent instanceof TypeCastTree cast) {
+            return trees.getTypeMirror(new TreePath(parentPath, cast.getType()));
+        }
+        return trees.getTypeMirror(invocation);
+    }
+
+}

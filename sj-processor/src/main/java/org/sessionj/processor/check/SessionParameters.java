@@ -1,0 +1,116 @@
+package org.sessionj.processor.check;
+
+import com.sun.source.tree.AnnotationTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.VariableTree;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.AnnotationValue;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.DeclaredType;
+import org.sessionj.processor.internal.model.TypeModel;
+import org.sessionj.processor.internal.protocol.ProtocolDefinition;
+import org.sessionj.processor.internal.protocol.ProtocolRegistry;
+import org.sessionj.types.SessionType;
+
+/**
+ * The session types of {@code @Session} socket parameters: {@code @Session("…")} resolved in the
+ * method's class, or {@code @Session(protocol = P.class)}; without the begin action. Cached per
+ * parameter for the whole compilation (callers in other classes look them up too).
+ */
+final class SessionParameters {
+    /**
+     * Whether the parameter is annotated, and its type as declared (null when the annotation is
+     * invalid): with its begin action for a service or server socket parameter.
+     */
+    record SessionParameter(boolean annotated, SessionType declared) {
+        /** The type without its begin action: what a socket parameter has left to do. */
+        SessionType type() {
+            return declared == null ? null : TypeModel.stripBegin(declared);
+        }
+    }
+
+    private final SessionApi api;
+    private final ProtocolRegistry registry;
+    private final Map<Element, SessionParameter> cache = new HashMap<>();
+
+    SessionParameters(SessionApi api, ProtocolRegistry registry) {
+        this.api = api;
+        this.registry = registry;
+    }
+
+    /** The {@code @Session} type of a socket parameter; reports problems at {@code declaration} if given (the declaring method does; callers do not). */
+    SessionParameter of(VariableElement parameter, VariableTree declaration, Reporter reporter) {
+        SessionParameter known = cache.get(parameter);
+        if (known != null && declaration == null) {
+            return known;
+        }
+        AnnotationMirror annotation = null;
+        for (AnnotationMirror mirror : parameter.getAnnotationMirrors()) {
+            if (mirror.getAnnotationType().asElement().equals(api.sessionAnnotation())) {
+                annotation = mirror;
+            }
+        }
+        SessionParameter result;
+        if (annotation == null) {
+            result = new SessionParameter(false, null);
+        } else {
+            List<String> problems = new ArrayList<>();
+            SessionType type = sessionType(parameter, annotation, problems);
+            result = new SessionParameter(true, type);
+            if (declaration != null) {
+                Tree at = annotationTree(declaration);
+                for (String problem : problems) {
+                    reporter.error(at, Diagnostic.BAD_SESSION_ANNOTATION, parameter.getSimpleName(), problem);
+                }
+            }
+        }
+        cache.put(parameter, result);
+        return result;
+    }
+
+    private SessionType sessionType(VariableElement parameter, AnnotationMirror annotation, List<String> problems) {
+        String text = ProtocolRegistry.annotationValue(annotation, "value").map(v -> String.valueOf(v.getValue()))
+                .orElse("");
+        AnnotationValue protocolValue = ProtocolRegistry.annotationValue(annotation, "protocol").orElse(null);
+        TypeElement protocol = protocolValue != null && protocolValue.getValue() instanceof DeclaredType declared
+                ? (TypeElement) declared.asElement() : null;
+        if (!text.isBlank() && protocol != null) {
+            problems.add("give either the session type or the protocol class, not both");
+            return null;
+        }
+        if (protocol != null) {
+            if (!ProtocolRegistry.isProtocol(protocol)) {
+                problems.add("'" + protocol.getQualifiedName() + "' is not a @Protocol interface");
+                return null;
+            }
+            return registry.definition(protocol) instanceof ProtocolDefinition.Valid valid ? valid.expanded() : null;
+        }
+        if (text.isBlank()) {
+            problems.add("give the remaining session type, @Session(\"?(int).!<int>\"), or a protocol class, "
+                    + "@Session(protocol = P.class)");
+            return null;
+        }
+        Element scope = parameter.getEnclosingElement().getEnclosingElement();
+        List<String> found = new ArrayList<>();
+        SessionType type = registry.resolveText(text, scope, found).flatMap(t -> registry.expand(t, found)).orElse(null);
+        problems.addAll(found);
+        return type;
+    }
+
+    private static Tree annotationTree(VariableTree declaration) {
+        for (AnnotationTree annotation : declaration.getModifiers().getAnnotations()) {
+            String type = annotation.getAnnotationType().toString();
+            if (type.equals("Session") || type.endsWith(".Session")) {
+                return annotation;
+            }
+        }
+        return declaration;
+    }
+
+}

@@ -1,0 +1,59 @@
+package org.sessionj.processor.internal.flow;
+
+import org.sessionj.types.SessionType;
+
+/**
+ * What the flow analysis knows about one tracked variable at one program point. Values are
+ * immutable; {@link FlowState} maps variables to them and merges them at joins.
+ */
+public sealed interface VarState {
+
+    /** Declared but not assigned yet. */
+    record Unassigned() implements VarState {
+    }
+
+    /**
+     * A live session: {@code remaining} is what is left of its type, {@code iterations} how many
+     * session iterations ({@code ![..]*}/{@code ?[..]*}) of this socket enclose the current point
+     * (inside one, {@code remaining} is what is left of the iteration body).
+     */
+    record Live(SessionType remaining, int iterations) implements VarState {
+        /** Whether the session may end here: nothing remains and no iteration is open. */
+        public boolean complete() {
+            return remaining.isEnd() && iterations == 0;
+        }
+    }
+
+    /**
+     * The value was moved out (delegated, closed, or otherwise handed over); {@code how} says how and
+     * where, for diagnostics. The variable may not be used again until reassigned.
+     */
+    record Moved(String how) implements VarState {
+    }
+
+    /** A {@code @NoAlias} variable that holds the only reference to its value. */
+    record Owned() implements VarState {
+    }
+
+    /** An error was already reported for this variable: stop checking it (no cascades). */
+    record Failed() implements VarState {
+    }
+
+    /**
+     * A service or server socket. {@code protocol} is its full protocol type (with its begin), or
+     * null when it is not known at compile time; {@code protocolName} names it for diagnostics.
+     */
+    record Endpoint(SessionType protocol, String protocolName) implements VarState {
+        /** An endpoint whose protocol is not known. */
+        public static Endpoint unknown() {
+            return new Endpoint(null, null);
+        }
+    }
+
+    /** Shared instance of {@link Failed}. */
+    VarState FAILED = new Failed();
+    /** Shared instance of {@link Owned}. */
+    VarState OWNED = new Owned();
+    /** Shared instance of {@link Unassigned}. */
+    VarState UNASSIGNED = new Unassigned();
+}

@@ -1,0 +1,346 @@
+package org.sessionj.processor.internal.protocol;
+
+import com.sun.source.util.Trees;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import javax.annotation.processing.Filer;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.AnnotationValue;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.util.Elements;
+import javax.tools.FileObject;
+import javax.tools.StandardLocation;
+import org.sessionj.processor.check.Diagnostic;
+import org.sessionj.processor.internal.model.ProtocolReferenceException;
+import org.sessionj.processor.internal.model.ProtocolTextException;
+import org.sessionj.processor.internal.model.TypeModel;
+import org.sessionj.types.Action;
+import org.sessionj.types.ParsedProtocol;
+import org.sessionj.types.Payload;
+import org.sessionj.types.SessionType;
+
+/**
+ * Validates {@code @Protocol} interfaces and caches the result: parse, name resolution in the
+ * interface's own scope, reference expansion, well-formedness. Protocols from the class path are
+ * read from their generated descriptor when present.
+ */
+public final class ProtocolRegistry {
+    /** Path prefix of the generated descriptors (shared contract with the runtime). */
+    public static final String DESCRIPTOR_DIRECTORY = "META-INF/sessionj/protocols/";
+    private static final String PROTOCOL_ANNOTATION = "org.sessionj.api.Protocol";
+    private static final Set<String> PRIMITIVES =
+            Set.of("boolean", "byte", "short", "char", "int", "long", "float", "double");
+
+    private final Elements elements;
+    private final Trees trees;
+    private final Filer filer;
+    private final TypeNameResolver names;
+    private final Map<String, ResolvedText> resolvedByBinaryName = new HashMap<>();
+    private final Map<String, ProtocolDefinition> definitions = new HashMap<>();
+    private final Map<String, TypeElement> typesByBinaryName = new HashMap<>();
+
+    public ProtocolRegistry(Elements elements, Trees trees, Filer filer) {
+        this.elements = elements;
+        this.trees = trees;
+        this.filer = filer;
+        this.names = new TypeNameResolver(elements, trees);
+    }
+
+    /** The {@code @Protocol} annotation on {@code type}, if any. */
+    public static Optional<AnnotationMirror> protocolAnnotation(Element type) {
+        for (AnnotationMirror mirror : type.getAnnotationMirrors()) {
+            if (((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName()
+                    .contentEquals(PROTOCOL_ANNOTATION)) {
+                return Optional.of(mirror);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The {@code value} of an annotation, if set. */
+    public static Optional<AnnotationValue> annotationValue(AnnotationMirror mirror, String name) {
+        for (Map.Entry<? extends ExecutableElement, ? extends AnnotationValue> entry
+                : mirror.getElementValues().entrySet()) {
+            if (entry.getKey().getSimpleName().contentEquals(name)) {
+                return Optional.of(entry.getValue());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Whether {@code type} is annotated with {@code @Protocol}. */
+    public static boolean isProtocol(Element type) {
+        return protocolAnnotation(type).isPresent();
+    }
+
+    /** The definition of the protocol declared by {@code type}, validating it on first use. */
+    public ProtocolDefinition definition(TypeElement type) {
+        String binaryName = binaryName(type);
+        ProtocolDefinition known = definitions.get(binaryName);
+        if (known != null) {
+            return known;
+        }
+        ProtocolDefinition definition = compute(type, binaryName);
+        definitions.put(binaryName, definition);
+        return definition;
+    }
+
+    /** The type element with the given binary name (as written in resolved protocols). */
+    public Optional<TypeElement> typeForBinaryName(String binaryName) {
+        TypeElement known = typesByBinaryName.get(binaryName);
+        if (known != null) {
+            return Optional.of(known);
+        }
+        TypeElement type = elements.getTypeElement(binaryName.replace('$', '.'));
+        if (type != null) {
+            typesByBinaryName.put(binaryName, type);
+        }
+        return Optional.ofNullable(type);
+    }
+
+    /** The binary name of {@code type}, remembered for {@link #typeForBinaryName}. */
+    public String binaryName(TypeElement type) {
+        String binary = elements.getBinaryName(type).toString();
+        typesByBinaryName.putIfAbsent(binary, type);
+        return binary;
+    }
+
+    /**
+     * Parses {@code text} and resolves its names in the scope of {@code scope} (used for protocols and
+     * for {@code @Session} types). Problems are added to {@code problems}; empty when there were any.
+     */
+    public Optional<SessionType> resolveText(String text, Element scope, List<String> problems) {
+        ParsedProtocol parsed;
+        try {
+            parsed = TypeModel.parseWithPositions(text);
+        } catch (ProtocolTextException e) {
+            problems.add(Diagnostic.PROTOCOL_SYNTAX.format(e.line(), e.column(), e.getMessage(), e.excerpt()));
+            return Optional.empty();
+        }
+        int before = problems.size();
+        for (String problem : TypeModel.wellFormednessProblems(parsed)) {
+            problems.add(Diagnostic.ILL_FORMED_PROTOCOL.format(problem));
+        }
+        SessionType resolved = new NameRewriter(parsed, scope, problems).rewrite(parsed.type());
+        return problems.size() == before ? Optional.of(resolved) : Optional.empty();
+    }
+
+    /**
+     * Inlines every reference of an already resolved type and checks well-formedness. Problems are
+     * added to {@code problems}; empty when there were any.
+     */
+    public Optional<SessionType> expand(SessionType resolved, List<String> problems) {
+        SessionType expanded;
+        try {
+            expanded = TypeModel.expand(resolved, name -> referencedType(name, problems));
+        } catch (ProtocolReferenceException e) {
+            problems.add(Diagnostic.CYCLIC_PROTOCOL.format(e.getMessage()));
+            return Optional.empty();
+        } catch (InvalidReferenceException e) {
+            problems.add(Diagnostic.CYCLIC_PROTOCOL.format("the protocol refers to " + e.getMessage()
+                    + ", which is invalid"));
+            return Optional.empty();
+        }
+        List<String> wellFormedness = TypeModel.wellFormednessProblems(expanded);
+        for (String problem : wellFormedness) {
+            problems.add(Diagnostic.ILL_FORMED_PROTOCOL.format(problem));
+        }
+        return wellFormedness.isEmpty() ? Optional.of(expanded) : Optional.empty();
+    }
+
+    private Optional<SessionType> referencedType(String binaryName, List<String> problems) {
+        TypeElement type = typeForBinaryName(binaryName).orElse(null);
+        if (type == null) {
+            return Optional.empty();
+        }
+        ResolvedText resolved = resolvedText(type);
+        if (resolved.type() == null) {
+            throw new InvalidReferenceException(binaryName);
+        }
+        return Optional.of(resolved.type());
+    }
+
+    private ProtocolDefinition compute(TypeElement type, String binaryName) {
+        if (trees.getTree(type) == null) {
+            Optional<SessionType> descriptor = readDescriptor(binaryName);
+            if (descriptor.isPresent()) {
+                return new ProtocolDefinition.Valid(binaryName, descriptor.get(), descriptor.get());
+            }
+        }
+        ResolvedText resolved = resolvedText(type);
+        if (resolved.type() == null) {
+            return new ProtocolDefinition.Invalid(binaryName, resolved.problems());
+        }
+        List<String> problems = new ArrayList<>();
+        Optional<SessionType> expanded = expand(resolved.type(), problems);
+        return expanded.<ProtocolDefinition>map(t -> new ProtocolDefinition.Valid(binaryName, resolved.type(), t))
+                .orElseGet(() -> new ProtocolDefinition.Invalid(binaryName, problems));
+    }
+
+    private record ResolvedText(SessionType type, List<String> problems) {
+    }
+
+    private ResolvedText resolvedText(TypeElement type) {
+        String binaryName = binaryName(type);
+        ResolvedText known = resolvedByBinaryName.get(binaryName);
+        if (known != null) {
+            return known;
+        }
+        List<String> problems = new ArrayList<>();
+        Optional<String> text = protocolAnnotation(type).flatMap(m -> annotationValue(m, "value"))
+                .map(v -> String.valueOf(v.getValue()));
+        SessionType resolved = null;
+        if (text.isEmpty()) {
+            problems.add(Diagnostic.UNKNOWN_PROTOCOL.format("'" + type.getQualifiedName() + "'", 1, 1,
+                    "it has no @Protocol annotation", ""));
+        } else {
+            resolved = resolveText(text.get(), type, problems).orElse(null);
+        }
+        ResolvedText result = new ResolvedText(resolved, problems);
+        resolvedByBinaryName.put(binaryName, result);
+        return result;
+    }
+
+    private Optional<SessionType> readDescriptor(String binaryName) {
+        try {
+            FileObject resource = filer.getResource(StandardLocation.CLASS_PATH, "", DESCRIPTOR_DIRECTORY + binaryName + ".sj");
+            try (InputStream in = resource.openInputStream()) {
+                return Optional.of(TypeModel.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8).strip()));
+            }
+        } catch (IOException | IllegalArgumentException | IllegalStateException | ProtocolTextException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Thrown through expansion when a referenced protocol is itself invalid. */
+    private static final class InvalidReferenceException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        InvalidReferenceException(String protocol) {
+            super(protocol, null, false, false);
+        }
+    }
+
+    /** Replaces the names in a parsed type by binary names, reporting what does not resolve. */
+    private final class NameRewriter {
+        private final ParsedProtocol parsed;
+        private final String text;
+        private final Element scope;
+        private final List<String> problems;
+        private final Set<String> reported = new HashSet<>();
+
+        NameRewriter(ParsedProtocol parsed, Element scope, List<String> problems) {
+            this.parsed = parsed;
+            this.text = parsed.text();
+            this.scope = scope;
+            this.problems = problems;
+        }
+
+        SessionType rewrite(SessionType type) {
+            List<Action> out = new ArrayList<>();
+            for (Action action : type.actions()) {
+                out.add(rewrite(action));
+            }
+            return new SessionType(out);
+        }
+
+        private Action rewrite(Action action) {
+            return switch (action) {
+                case Action.Send s -> new Action.Send(rewrite(s.payload()));
+                case Action.Receive r -> new Action.Receive(rewrite(r.payload()));
+                case Action.Select s -> new Action.Select(rewriteBranches(s.branches()));
+                case Action.Branch b -> new Action.Branch(rewriteBranches(b.branches()));
+                case Action.OutWhile w -> new Action.OutWhile(rewrite(w.body()));
+                case Action.InWhile w -> new Action.InWhile(rewrite(w.body()));
+                case Action.Rec r -> new Action.Rec(r.variable(), rewrite(r.body()));
+                case Action.ProtocolRef p -> new Action.ProtocolRef(protocolName(p.name(), "@(" + p.name() + ")", p));
+                case Action.DualRef d -> new Action.DualRef(protocolName(d.name(), "^(" + d.name() + ")", d));
+                case Action.Begin b -> b;
+                case Action.RecVar v -> v;
+            };
+        }
+
+        private Map<String, SessionType> rewriteBranches(Map<String, SessionType> branches) {
+            Map<String, SessionType> out = new java.util.LinkedHashMap<>();
+            branches.forEach((label, body) -> out.put(label, rewrite(body)));
+            return out;
+        }
+
+        private Payload rewrite(Payload payload) {
+            return switch (payload) {
+                case Payload.SessionPayload s -> new Payload.SessionPayload(rewrite(s.type()));
+                case Payload.JavaType j -> rewrite(j);
+            };
+        }
+
+        private Payload.JavaType rewrite(Payload.JavaType type) {
+            List<Payload.JavaType> arguments = type.typeArguments().stream().map(this::rewrite).toList();
+            if (PRIMITIVES.contains(type.name())) {
+                return new Payload.JavaType(type.name(), arguments, type.arrayDimensions());
+            }
+            Optional<TypeElement> resolved = names.resolve(type.name(), scope);
+            if (resolved.isEmpty()) {
+                if (reported.add(type.name())) {
+                    int offset = offset(type.name(), type);
+                    int[] at = TypeModel.lineColumn(text, offset);
+                    problems.add(Diagnostic.UNKNOWN_MESSAGE_TYPE.format(type.name(), at[0], at[1],
+                            TypeModel.excerpt(text, offset)));
+                }
+                return type;
+            }
+            return new Payload.JavaType(binaryName(resolved.get()), arguments, type.arrayDimensions());
+        }
+
+        private String protocolName(String name, String written, Action node) {
+            Optional<TypeElement> resolved = names.resolve(name, scope);
+            int offset = offset(written, node);
+            int[] at = TypeModel.lineColumn(text, offset);
+            String excerpt = TypeModel.excerpt(text, offset);
+            if (resolved.isEmpty()) {
+                problems.add(Diagnostic.UNKNOWN_PROTOCOL.format(written, at[0], at[1], "no type named '" + name
+                        + "' is visible here", excerpt));
+                return name;
+            }
+            if (!isProtocol(resolved.get())) {
+                problems.add(Diagnostic.UNKNOWN_PROTOCOL.format(written, at[0], at[1], "'"
+                        + resolved.get().getQualifiedName() + "' has no @Protocol annotation", excerpt));
+                return name;
+            }
+            return binaryName(resolved.get());
+        }
+
+        /**
+         * Offset of {@code node} in the text when the parser recorded it, else of the first whole-token
+         * occurrence of {@code token} (0 if none).
+         */
+        private int offset(String token, Object node) {
+            int offset = parsed.offsetOf(node);
+            if (offset >= 0) {
+                return offset;
+            }
+            int index = -1;
+            int from = 0;
+            while ((index = text.indexOf(token, from)) >= 0) {
+                boolean startOk = index == 0 || !Character.isJavaIdentifierPart(text.charAt(index - 1))
+                        || !Character.isJavaIdentifierStart(token.charAt(0));
+                int end = index + token.length();
+                boolean endOk = end >= text.length() || !Character.isJavaIdentifierPart(text.charAt(end));
+                if (startOk && endOk) {
+                    break;
+                }
+                from = index + 1;
+            }
+            return Math.max(index, 0);
+        }
+    }
+}
