@@ -11,6 +11,7 @@ import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJService;
 import org.sessionj.api.SJSocket;
 import org.sessionj.api.SJTimeoutException;
+import org.sessionj.api.Session;
 
 /**
  * Address exchange as a session protocol ({@link RankToRendezvous}): rank 0 runs the service, every
@@ -33,7 +34,7 @@ public final class Rendezvous {
      *
      * @throws RendezvousException when a rank registers wrongly or not all register within {@code timeout}
      */
-    public static EndpointTable serve(SJServerSocket server, Endpoint self, int size, Duration timeout) {
+    public static EndpointTable serve(@Session(protocol = RendezvousToRank.class) SJServerSocket server, Endpoint self, int size, Duration timeout) {
         if (self.rank() != 0) {
             throw new IllegalArgumentException("expected the rendezvous on rank 0 but found rank " + self.rank());
         }
@@ -48,7 +49,7 @@ public final class Rendezvous {
     }
 
     /** Accepts {@code missing} more ranks; returns null when the table is complete, else the reason it is not. */
-    private static String gather(SJServerSocket server, Endpoint[] table, int missing, long deadline, Duration timeout) {
+    private static String gather(@Session(protocol = RendezvousToRank.class) SJServerSocket server, Endpoint[] table, int missing, long deadline, Duration timeout) {
         if (missing == 0) {
             return null;
         }
@@ -117,7 +118,7 @@ public final class Rendezvous {
      *
      * @throws RendezvousException when the rendezvous rejects the run or cannot be reached in time
      */
-    public static EndpointTable register(SJService service, Registration registration, Duration timeout) {
+    public static EndpointTable register(@Session(protocol = RankToRendezvous.class) SJService service, Registration registration, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         long pauseMillis = 10;
         while (true) {

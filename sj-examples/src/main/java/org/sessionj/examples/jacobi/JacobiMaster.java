@@ -4,6 +4,7 @@ import org.sessionj.api.NoAlias;
 import org.sessionj.api.SJ;
 import org.sessionj.api.SJService;
 import org.sessionj.api.SJSocket;
+import org.sessionj.api.Session;
 import org.sessionj.examples.deploy.Progress;
 
 /**
@@ -20,7 +21,8 @@ public final class JacobiMaster {
      * Solves the {@code size × size} problem with the workers at {@code north} and {@code south}
      * (each a {@link JacobiWorker}), at most {@code maxIterations} sweeps.
      */
-    public static SequentialJacobi.Solution run(SJService north, SJService south, int size, int maxIterations,
+    public static SequentialJacobi.Solution run(@Session(protocol = MasterToWorker.class) SJService north,
+            @Session(protocol = MasterToWorker.class) SJService south, int size, int maxIterations,
             Variant variant, Progress progress) {
         try (SJSocket mn = north.request();
              SJSocket ms = south.request()) {

@@ -3,6 +3,7 @@ package org.sessionj.examples.jacobi;
 import org.sessionj.api.NoAlias;
 import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJSocket;
+import org.sessionj.api.Session;
 
 /**
  * A worker that talks to one neighbour only: the north or south worker of the paper's three-part
@@ -20,7 +21,7 @@ public final class JacobiWorker {
      * blocks; {@code masterAbove} says whether the neighbour holds the rows above (south worker,
      * pipeline) or below (north worker).
      */
-    public static void run(SJServerSocket server, int part, int parts, boolean masterAbove, Variant variant) {
+    public static void run(@Session(protocol = WorkerToMaster.class) SJServerSocket server, int part, int parts, boolean masterAbove, Variant variant) {
         try (SJSocket wm = server.accept()) {
             int size = wm.receiveInt();
             Slab slab = new Slab(size, part, parts);

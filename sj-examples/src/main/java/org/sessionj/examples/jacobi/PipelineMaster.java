@@ -3,6 +3,7 @@ package org.sessionj.examples.jacobi;
 import org.sessionj.api.NoAlias;
 import org.sessionj.api.SJService;
 import org.sessionj.api.SJSocket;
+import org.sessionj.api.Session;
 import org.sessionj.examples.deploy.Progress;
 
 /**
@@ -17,7 +18,7 @@ public final class PipelineMaster {
     }
 
     /** Solves the problem with the pipeline whose first worker is at {@code next}; {@code parts} = workers + 1. */
-    public static SequentialJacobi.Solution run(SJService next, int size, int parts, int maxIterations, Variant variant,
+    public static SequentialJacobi.Solution run(@Session(protocol = MasterToWorker.class) SJService next, int size, int parts, int maxIterations, Variant variant,
             Progress progress) {
         try (SJSocket right = next.request()) {
             right.send(size);

@@ -4,6 +4,7 @@ import org.sessionj.api.NoAlias;
 import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJService;
 import org.sessionj.api.SJSocket;
+import org.sessionj.api.Session;
 
 /**
  * A worker inside the pipeline: the worker above is its master ({@link WorkerToMaster}), and it is
@@ -17,7 +18,8 @@ public final class PipelineWorker {
     }
 
     /** Serves the session from above accepted on {@code server}; {@code next} is the worker below. */
-    public static void run(SJServerSocket server, SJService next, int part, int parts, Variant variant) {
+    public static void run(@Session(protocol = WorkerToMaster.class) SJServerSocket server,
+            @Session(protocol = MasterToWorker.class) SJService next, int part, int parts, Variant variant) {
         try (SJSocket left = server.accept();
              SJSocket right = next.request()) {
             int size = left.receiveInt();

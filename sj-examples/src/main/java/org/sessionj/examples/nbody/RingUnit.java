@@ -5,6 +5,7 @@ import org.sessionj.api.SJ;
 import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJService;
 import org.sessionj.api.SJSocket;
+import org.sessionj.api.Session;
 import org.sessionj.examples.deploy.Progress;
 import org.sessionj.examples.jacobi.Variant;
 
@@ -30,7 +31,8 @@ public final class RingUnit {
      * The first unit: requests the right neighbour at {@code next}, accepts the ring-closing link
      * on {@code closing}, runs {@code steps} steps of a ring of {@code units} units.
      */
-    static void first(SJService next, SJServerSocket closing, Bodies bodies, int units, int steps,
+    static void first(@Session(protocol = ClientSide.class) SJService next,
+            @Session(protocol = FirstFromLast.class) SJServerSocket closing, Bodies bodies, int units, int steps,
             Variant variant, Progress progress) {
         try (SJSocket right = next.request();
              SJSocket left = closing.accept()) {
@@ -80,7 +82,8 @@ public final class RingUnit {
      * A middle unit: accepts the left neighbour on {@code server}, requests the right one at
      * {@code next}, and follows the left neighbour's iterations (chaining).
      */
-    static void middle(SJServerSocket server, SJService next, Bodies bodies, Variant variant) {
+    static void middle(@Session(protocol = ServerSide.class) SJServerSocket server,
+            @Session(protocol = ClientSide.class) SJService next, Bodies bodies, Variant variant) {
         try (SJSocket left = server.accept();
              SJSocket right = next.request()) {
             left.send(right.receiveInt() + 1);               // size of topology
@@ -120,7 +123,8 @@ public final class RingUnit {
      * The last unit: accepts the left neighbour on {@code server}, requests the first unit at
      * {@code first} (closing the ring), starts the token and follows the iterations of both links.
      */
-    static void last(SJServerSocket server, SJService first, Bodies bodies, Variant variant) {
+    static void last(@Session(protocol = ServerSide.class) SJServerSocket server,
+            @Session(protocol = LastToFirst.class) SJService first, Bodies bodies, Variant variant) {
         try (SJSocket left = server.accept();
              SJSocket right = first.request()) {
             left.send(1);                                    // the token starts here: one unit so far
@@ -157,7 +161,7 @@ public final class RingUnit {
     }
 
     /** Reports this unit's final particles to the first unit. */
-    static void report(SJService first, int rank, Bodies bodies) {
+    static void report(@Session(protocol = ResultToFirst.class) SJService first, int rank, Bodies bodies) {
         try (SJSocket s = first.request()) {
             s.send(rank);
             s.send(bodies.particles());
@@ -165,7 +169,7 @@ public final class RingUnit {
     }
 
     /** The first unit collects the final particles of units 1 … {@code units − 1}, indexed by rank. */
-    static Particle[][] collect(SJServerSocket results, Bodies own, int units) {
+    static Particle[][] collect(@Session(protocol = FirstFromResult.class) SJServerSocket results, Bodies own, int units) {
         Particle[][] all = new Particle[units][];
         all[0] = own.particles();
         for (int received = 1; received < units; received++) {
