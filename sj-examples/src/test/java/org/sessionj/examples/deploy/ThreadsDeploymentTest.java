@@ -7,7 +7,10 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.sessionj.api.SJServerSocket;
+import org.sessionj.api.SJService;
 import org.sessionj.api.SJSocket;
+import org.sessionj.api.Session;
 import org.sessionj.examples.pi.MasterToWorker;
 import org.sessionj.examples.pi.WorkerToMaster;
 
@@ -44,19 +47,27 @@ class ThreadsDeploymentTest {
                 throw new IllegalStateException("rank " + failing + " gives up");
             }
             if (context.rank() != 0) {
-                try (SJSocket master = context.server(0).accept()) {
-                    master.send(master.receiveInt() * context.rank());
-                }
+                answer(context.server(0), context.rank());
                 return null;
             }
             int sum = 0;
             for (int rank = 1; rank < ranks; rank++) {
-                try (SJSocket worker = context.table().service(MasterToWorker.class, rank, 0).request()) {
-                    worker.send(10);
-                    sum += worker.receiveInt();
-                }
+                sum += ask(context.table().service(MasterToWorker.class, rank, 0));
             }
             return new Sum(sum);
+        }
+
+        private static void answer(@Session(protocol = WorkerToMaster.class) SJServerSocket server, int factor) {
+            try (SJSocket master = server.accept()) {
+                master.send(master.receiveInt() * factor);
+            }
+        }
+
+        private static int ask(@Session(protocol = MasterToWorker.class) SJService worker) {
+            try (SJSocket socket = worker.request()) {
+                socket.send(10);
+                return socket.receiveInt();
+            }
         }
     }
 
