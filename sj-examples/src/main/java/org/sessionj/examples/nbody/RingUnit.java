@@ -22,7 +22,7 @@ import org.sessionj.examples.jacobi.Variant;
  * (multicast {@code inwhile}). In the {@code noalias} variant the forwarded array is passed on
  * ({@code pass}, reference handover between threads); in the ordinary one it is sent (copied).
  */
-public final class RingUnit {
+final class RingUnit {
 
     private RingUnit() {
     }
