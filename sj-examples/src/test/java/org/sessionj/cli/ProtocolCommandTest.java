@@ -122,13 +122,13 @@ class ProtocolCommandTest {
     void demoPiRunsAndVerifies() {
         Run run = sj("demo", "pi", "--workers", "2", "--size", "100000");
         assertThat(run.status()).as(run.err()).isZero();
-        assertThat(run.out()).contains("2 workers on threads, 200,000 points").contains("verified");
+        assertThat(run.out()).contains("2 workers, 200,000 points").contains("deploy threads").contains("verified");
     }
 
     @Test
     void demoPiRejectsZeroWorkers() {
         Run run = sj("demo", "pi", "--workers", "0");
         assertThat(run.status()).isEqualTo(2);
-        assertThat(run.err()).contains("expected --workers of at least 1 but found 0");
+        assertThat(run.err()).contains("expected at least 1 worker but found 0");
     }
 }

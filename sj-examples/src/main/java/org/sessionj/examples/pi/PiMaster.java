@@ -3,6 +3,7 @@ package org.sessionj.examples.pi;
 import java.util.List;
 import org.sessionj.api.SJService;
 import org.sessionj.api.SJSocket;
+import org.sessionj.api.Session;
 
 /**
  * The master of paper 001 §2 for any number of workers. The paper multicasts to a fixed tuple of
@@ -17,9 +18,14 @@ public final class PiMaster {
         if (workers.isEmpty()) {
             return 0;
         }
-        try (SJSocket worker = workers.get(0).request()) {
+        return collectHits(workers.get(0), workers.subList(1, workers.size()), trialsPerWorker);
+    }
+
+    private static long collectHits(@Session(protocol = MasterToWorker.class) SJService first, List<SJService> rest,
+            int trialsPerWorker) {
+        try (SJSocket worker = first.request()) {
             worker.send(trialsPerWorker);
-            long others = collectHits(workers.subList(1, workers.size()), trialsPerWorker);
+            long others = collectHits(rest, trialsPerWorker);
             return others + worker.receiveInt();
         }
     }

@@ -3,6 +3,7 @@ package org.sessionj.examples.pi;
 import java.util.SplittableRandom;
 import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJSocket;
+import org.sessionj.api.Session;
 
 /** The worker of paper 001 §2: one session, one batch of trials. */
 public final class PiWorker {
@@ -14,7 +15,7 @@ public final class PiWorker {
     }
 
     /** Serves one master session accepted on {@code server}. */
-    public void serve(SJServerSocket server) {
+    public void serve(@Session(protocol = WorkerToMaster.class) SJServerSocket server) {
         try (SJSocket master = server.accept()) {
             int trials = master.receiveInt();
             master.send(countHits(trials, seed));

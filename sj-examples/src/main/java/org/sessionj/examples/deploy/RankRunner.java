@@ -1,0 +1,71 @@
+package org.sessionj.examples.deploy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.sessionj.api.SJServerSocket;
+import org.sessionj.api.SJService;
+
+/** Plays one rank of a program: open its server sockets, take part in the rendezvous, run, close. */
+public final class RankRunner {
+
+    private RankRunner() {
+    }
+
+    /**
+     * What a rank took: the result (rank 0 only) and the time spent in set-up (server sockets and
+     * rendezvous) and in the program itself.
+     *
+     * @param <R> the program's result
+     * @param outcome rank 0's result, null on other ranks
+     * @param setupNanos opening the server sockets and the rendezvous
+     * @param runNanos the program
+     */
+    public record Timed<R>(R outcome, long setupNanos, long runNanos) {
+    }
+
+    /** Rank 0: serves the rendezvous on {@code rendezvous} and runs the program's rank 0. */
+    public static <R extends RankProgram.Outcome> Timed<R> runRankZero(RankProgram<R> program, SJServerSocket rendezvous,
+            String host, Duration timeout, Progress progress) {
+        long start = System.nanoTime();
+        List<SJServerSocket> servers = open(program, 0);
+        try {
+            EndpointTable table = Rendezvous.serve(rendezvous, new Endpoint(0, host, ports(servers)), program.ranks(),
+                    timeout);
+            long ready = System.nanoTime();
+            R outcome = program.run(new RankContext(0, program.ranks(), servers, table, progress));
+            return new Timed<>(outcome, ready - start, System.nanoTime() - ready);
+        } finally {
+            servers.forEach(SJServerSocket::close);
+        }
+    }
+
+    /** Any other rank: registers with the rendezvous at {@code rendezvous} and runs its part. */
+    public static void runRank(RankProgram<?> program, int rank, SJService rendezvous, String host, Duration timeout) {
+        List<SJServerSocket> servers = open(program, rank);
+        try {
+            EndpointTable table = Rendezvous.register(rendezvous,
+                    new Registration(rank, program.ranks(), host, ports(servers)), timeout);
+            program.run(new RankContext(rank, program.ranks(), servers, table, Progress.NONE));
+        } finally {
+            servers.forEach(SJServerSocket::close);
+        }
+    }
+
+    private static List<SJServerSocket> open(RankProgram<?> program, int rank) {
+        List<SJServerSocket> servers = new ArrayList<>();
+        try {
+            for (Class<?> protocol : program.accepts(rank)) {
+                servers.add(SJServerSocket.create(protocol, 0));
+            }
+            return servers;
+        } catch (RuntimeException e) {
+            servers.forEach(SJServerSocket::close);
+            throw e;
+        }
+    }
+
+    private static int[] ports(List<SJServerSocket> servers) {
+        return servers.stream().mapToInt(SJServerSocket::port).toArray();
+    }
+}

@@ -1,0 +1,153 @@
+package org.sessionj.examples.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.sessionj.api.SJServerSocket;
+import org.sessionj.api.SJService;
+
+@Timeout(30)
+class RendezvousTest {
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final Endpoint SELF = new Endpoint(0, "127.0.0.1", new int[] {1000});
+
+    /** Registers {@code registration} on a virtual thread. */
+    private static Future<EndpointTable> register(SJService service, Registration registration) {
+        CompletableFuture<EndpointTable> result = new CompletableFuture<>();
+        Thread.ofVirtual().start(() -> {
+            try {
+                result.complete(Rendezvous.register(service, registration, WAIT));
+            } catch (Throwable failure) {
+                result.completeExceptionally(failure);
+            }
+        });
+        return result;
+    }
+
+    private static Throwable failureOf(Future<?> future) throws InterruptedException {
+        try {
+            future.get(20, TimeUnit.SECONDS);
+            throw new AssertionError("expected the registration to fail but it succeeded");
+        } catch (ExecutionException e) {
+            return e.getCause();
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("registration neither failed nor succeeded", e);
+        }
+    }
+
+    @Test
+    void everyRankGetsTheFullTable() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(RendezvousToRank.class, 0)) {
+            SJService service = SJService.create(RankToRendezvous.class, "127.0.0.1", server.port());
+            List<Future<EndpointTable>> ranks = new ArrayList<>();
+            for (int rank = 3; rank >= 1; rank--) {     // any order
+                ranks.add(register(service, new Registration(rank, 4, "10.0.0." + rank, new int[] {2000 + rank, 3000})));
+            }
+            EndpointTable served = Rendezvous.serve(server, SELF, 4, WAIT);
+
+            for (Future<EndpointTable> rank : ranks) {
+                EndpointTable table = rank.get(20, TimeUnit.SECONDS);
+                assertThat(table.size()).isEqualTo(4);
+                assertThat(table.endpoint(0).ports()).containsExactly(1000);
+                assertThat(table.endpoint(2).host()).isEqualTo("10.0.0.2");
+                assertThat(table.endpoint(2).ports()).containsExactly(2002, 3000);
+                assertThat(table.service(RankToRendezvous.class, 3, 0).port()).isEqualTo(2003);
+            }
+            assertThat(served.endpoint(1).host()).isEqualTo("10.0.0.1");
+        }
+    }
+
+    @Test
+    void aRankRegisteringTwiceFailsTheRunForEveryone() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(RendezvousToRank.class, 0)) {
+            SJService service = SJService.create(RankToRendezvous.class, "127.0.0.1", server.port());
+            Future<EndpointTable> first = register(service, new Registration(1, 3, "127.0.0.1", new int[] {5001}));
+            CompletableFuture<Throwable> rendezvous = new CompletableFuture<>();
+            Thread.ofVirtual().start(() -> {
+                try {
+                    Rendezvous.serve(server, SELF, 3, WAIT);
+                    rendezvous.complete(null);
+                } catch (Throwable e) {
+                    rendezvous.complete(e);
+                }
+            });
+            Future<EndpointTable> again = null;
+            // The first registration must be in before the duplicate: wait for the rank to be accepted.
+            while (again == null) {
+                if (!first.isDone()) {
+                    again = register(service, new Registration(1, 3, "127.0.0.2", new int[] {5002}));
+                }
+            }
+            Throwable duplicate = failureOf(again);
+            Throwable original = failureOf(first);
+            Throwable served = rendezvous.get(20, TimeUnit.SECONDS);
+
+            for (Throwable failure : List.of(duplicate, original, served)) {
+                assertThat(failure).isInstanceOf(RendezvousException.class)
+                        .hasMessageContaining("rank 1 registered twice")
+                        .hasMessageContaining("first from 127.0.0.")
+                        .hasMessageContaining("again from 127.0.0.");
+            }
+        }
+    }
+
+    @Test
+    void aRankOutsideTheRunIsRejectedWithTheRangeExpected() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(RendezvousToRank.class, 0)) {
+            SJService service = SJService.create(RankToRendezvous.class, "127.0.0.1", server.port());
+            Future<EndpointTable> wrong = register(service, new Registration(5, 3, "127.0.0.1", new int[] {5001}));
+
+            assertThatThrownBy(() -> Rendezvous.serve(server, SELF, 3, WAIT))
+                    .isInstanceOf(RendezvousException.class)
+                    .hasMessageContaining("expected a rank between 1 and 2 but found 5");
+            assertThat(failureOf(wrong)).isInstanceOf(RendezvousException.class)
+                    .hasMessageContaining("rendezvous rejected the run: expected a rank between 1 and 2 but found 5");
+        }
+    }
+
+    @Test
+    void aRankExpectingAnotherSizeIsRejected() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(RendezvousToRank.class, 0)) {
+            SJService service = SJService.create(RankToRendezvous.class, "127.0.0.1", server.port());
+            Future<EndpointTable> wrong = register(service, new Registration(1, 4, "127.0.0.1", new int[] {5001}));
+
+            assertThatThrownBy(() -> Rendezvous.serve(server, SELF, 3, WAIT))
+                    .hasMessageContaining("rank 1 expects 4 ranks but the rendezvous expects 3");
+            assertThat(failureOf(wrong)).hasMessageContaining("rank 1 expects 4 ranks");
+        }
+    }
+
+    @Test
+    void missingRanksAreNamedWhenTheWaitEnds() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(RendezvousToRank.class, 0)) {
+            SJService service = SJService.create(RankToRendezvous.class, "127.0.0.1", server.port());
+            Future<EndpointTable> present = register(service, new Registration(2, 4, "127.0.0.1", new int[] {5002}));
+
+            assertThatThrownBy(() -> Rendezvous.serve(server, SELF, 4, Duration.ofMillis(500)))
+                    .hasMessageContaining("only 2 of 4 ranks registered within")
+                    .hasMessageContaining("missing: [1, 3]");
+            assertThat(failureOf(present)).hasMessageContaining("only 2 of 4 ranks registered");
+        }
+    }
+
+    @Test
+    void aRendezvousThatNeverAnswersFailsTheRankAfterItsTimeout() {
+        SJService nobody;
+        try (SJServerSocket closed = SJServerSocket.create(RendezvousToRank.class, 0)) {
+            nobody = SJService.create(RankToRendezvous.class, "127.0.0.1", closed.port());
+        }
+        assertThatThrownBy(() -> Rendezvous.register(nobody, new Registration(1, 2, "127.0.0.1", new int[] {1}),
+                Duration.ofMillis(300)))
+                .isInstanceOf(RendezvousException.class)
+                .hasMessageContaining("rank 1 cannot register with the rendezvous at 127.0.0.1:");
+    }
+}
