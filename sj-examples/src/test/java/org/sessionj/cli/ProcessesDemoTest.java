@@ -8,28 +8,16 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.sessionj.examples.deploy.DeploymentException;
 import org.sessionj.examples.deploy.ProcessesDeployment;
 import org.sessionj.examples.deploy.Progress;
 import org.sessionj.examples.deploy.RankProgram;
 import org.sessionj.examples.pi.PiProgram;
 
-/**
- * One small run of each demo with its ranks in child JVMs (each starts in a second or so).
- *
- * <p>The three demo runs need {@code -Dsj.test.processes=true}: sessions between JVMs currently fail
- * now and then in the TCP session layer (the last send of a session whose peer closes right after
- * reading it reports "connection closed by the peer"; see the README's Demos section), which would make
- * the default build flaky. The child-failure test needs no session and always runs.
- */
+/** One small run of each demo with its ranks in child JVMs (each starts in a second or so). */
 @Timeout(120)
 class ProcessesDemoTest {
-    private static final String ENABLE = "sj.test.processes";
-
     @Test
-    @EnabledIfSystemProperty(named = ENABLE, matches = "true", disabledReason = "multi-JVM sessions are flaky until the"
-            + " TCP session layer's close race is fixed; run with -D" + ENABLE + "=true")
     void piWithTwoChildProcesses() {
         ProtocolCommandTest.Run run = sj("demo", "pi", "--deploy", "processes", "--workers", "2", "--size", "10000");
         assertThat(run.status()).as(run.err()).isZero();
@@ -37,8 +25,6 @@ class ProcessesDemoTest {
     }
 
     @Test
-    @EnabledIfSystemProperty(named = ENABLE, matches = "true", disabledReason = "multi-JVM sessions are flaky until the"
-            + " TCP session layer's close race is fixed; run with -D" + ENABLE + "=true")
     void jacobiPipelineWithTwoChildProcesses() {
         ProtocolCommandTest.Run run = sj("demo", "jacobi", "--deploy", "processes", "--workers", "2", "--pipeline",
                 "--size", "12", "--steps", "20");
@@ -48,8 +34,6 @@ class ProcessesDemoTest {
     }
 
     @Test
-    @EnabledIfSystemProperty(named = ENABLE, matches = "true", disabledReason = "multi-JVM sessions are flaky until the"
-            + " TCP session layer's close race is fixed; run with -D" + ENABLE + "=true")
     void nbodyRingWithOneChildProcess() {
         ProtocolCommandTest.Run run = sj("demo", "nbody", "--deploy", "processes", "--workers", "2", "--size", "10",
                 "--steps", "2");
