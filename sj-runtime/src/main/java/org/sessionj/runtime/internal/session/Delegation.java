@@ -70,14 +70,18 @@ final class Delegation {
             drained.writeBytes(unread);
             unread.release();
         }
+        if (connection instanceof FinishedConnection) {
+            // Received by delegation from a peer that had already finished: only the carried input is left.
+            return new HandOff(session, remaining, PEER_FINISHED, null, null, 0, drained, carried);
+        }
         try {
             ByteBuf notice = connection.alloc().buffer(17);
             writeToken(notice.writeByte(Tags.DELEGATE), token);
             connection.write(notice);
             connection.flush();
-        } catch (IOException e) {
-            drained.release();
-            throw session.failDelegation("the peer was lost when the delegation began: " + e.getMessage(), e);
+        } catch (IOException closedByPeer) {
+            // The peer closed already (it finished its part, or it is gone): the drain below reads
+            // what it sent before closing and then sees the close.
         }
         long deadline = System.nanoTime() + timeoutNanos;
         while (true) {

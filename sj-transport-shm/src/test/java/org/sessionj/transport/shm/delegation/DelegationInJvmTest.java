@@ -40,6 +40,10 @@ import org.sessionj.transport.shm.delegation.DelegationProtocols.Op;
 import org.sessionj.transport.shm.delegation.DelegationProtocols.Other;
 import org.sessionj.transport.shm.delegation.DelegationProtocols.ServiceGiver;
 import org.sessionj.transport.shm.delegation.DelegationProtocols.ServiceTaker;
+import org.sessionj.transport.shm.delegation.DelegationProtocols.StreamAlice;
+import org.sessionj.transport.shm.delegation.DelegationProtocols.StreamGiver;
+import org.sessionj.transport.shm.delegation.DelegationProtocols.StreamTaker;
+import org.sessionj.transport.shm.delegation.DelegationProtocols.CarolServesStream;
 import org.sessionj.transport.shm.delegation.DelegationProtocols.WrongLoopGiver;
 import org.sessionj.transport.shm.delegation.DelegationProtocols.WrongLoopTaker;
 
@@ -318,6 +322,58 @@ class DelegationInJvmTest {
             assertThat(join(alice(rt, forAlice.port(), 2))).containsExactly(10, 20, "shm");
             assertThat(join(carol)).isEqualTo(2);
             assertThat(join(bob)).isInstanceOf(SJIOException.class);
+        }
+    }
+
+    @Test
+    void aPeerThatFinishedItsPartBeforeTheDelegationArrivesIsCarriedWholeThroughTwoDelegations() throws Exception {
+        SJRuntime rt = runtime();
+        try (SJServerSocket forAlice = rt.serverSocket(CarolServesStream.class, 0);
+                SJServerSocket carolForBob = rt.serverSocket(StreamGiver.class, 0);
+                SJServerSocket bobForDave = rt.serverSocket(StreamGiver.class, 0)) {
+            List<Integer> got = new java.util.concurrent.CopyOnWriteArrayList<>();
+            FutureTask<Void> carol = start(() -> {
+                try (SJSocket a = forAlice.accept(WAIT); SJSocket b = carolForBob.accept(WAIT)) {
+                    for (int i = 0; i < 3; i++) {
+                        assertThat(a.inwhile()).isTrue();
+                        got.add(a.receiveInt());
+                    }
+                    b.send(a);
+                }
+                return null;
+            });
+            FutureTask<Void> bob = start(() -> {
+                try (SJSocket b = rt.service(StreamTaker.class, "localhost", carolForBob.port()).request();
+                        SJSocket dave = bobForDave.accept(WAIT)) {
+                    SJSocket d = b.receive();
+                    for (int i = 0; i < 4; i++) {
+                        assertThat(d.inwhile()).isTrue();
+                        got.add(d.receiveInt());
+                    }
+                    dave.send(d);
+                }
+                return null;
+            });
+            try (SJSocket s = rt.service(StreamAlice.class, "localhost", forAlice.port()).request()) {
+                for (int i = 0; i < 10; i++) {
+                    s.outwhile(true);
+                    s.send(i);
+                }
+                s.outwhile(false);
+            } // Alice is done and gone: she never reads the DELEGATE
+            FutureTask<Void> dave = start(() -> {
+                try (SJSocket s = rt.service(StreamTaker.class, "localhost", bobForDave.port()).request();
+                        SJSocket d = s.receive()) {
+                    while (d.inwhile()) {
+                        got.add(d.receiveInt());
+                    }
+                }
+                return null;
+            });
+            join(carol);
+            join(bob);
+            join(dave);
+            assertThat(got).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
         }
     }
 

@@ -33,6 +33,23 @@ public final class DelegationProtocols {
     public interface MidLoopGiver {
     }
 
+    // Alice only streams: she finishes (and closes) without ever reading a DELEGATE.
+    @Protocol("cbegin.![!<int>]*")
+    public interface StreamAlice {
+    }
+
+    @Protocol("^(StreamAlice)")
+    public interface CarolServesStream {
+    }
+
+    @Protocol("cbegin.?(?[?(int)]*)")
+    public interface StreamTaker {
+    }
+
+    @Protocol("^(StreamTaker)")
+    public interface StreamGiver {
+    }
+
     // Delegated inside a branch.
     public enum Op { DOUBLE, NEGATE }
 
