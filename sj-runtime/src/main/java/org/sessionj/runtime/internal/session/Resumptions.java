@@ -12,6 +12,7 @@ import org.sessionj.runtime.SJRuntimeConfig;
 import org.sessionj.runtime.internal.transport.AcceptorGroup;
 import org.sessionj.runtime.internal.transport.TransportManager;
 import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.Transport;
 import org.sessionj.runtime.internal.wire.Tags;
 
 /**
@@ -41,7 +42,7 @@ public final class Resumptions implements AutoCloseable {
             synchronized (this) { // once per runtime; nothing blocks inside but the listen itself
                 g = group;
                 if (g == null) {
-                    g = transports.listen(transports.defaults(), 0);
+                    g = transports.listen(listenable(transports.defaults()), 0);
                     group = g;
                     AcceptorGroup opened = g;
                     Thread.ofVirtual().name("sj-resume-" + g.port()).start(() -> serve(opened));
@@ -49,6 +50,31 @@ public final class Resumptions implements AutoCloseable {
             }
         }
         return g.port();
+    }
+
+    /**
+     * The runtime's plan without the transports that cannot listen (a connect-only transport, TLS
+     * without key material): the endpoint offers what it can, like a server with default preferences.
+     */
+    private static TransportManager.Plan listenable(TransportManager.Plan plan) {
+        java.util.Set<Transport> candidates = new java.util.LinkedHashSet<>(plan.setup());
+        candidates.addAll(plan.session());
+        java.util.Set<Transport> usable = new java.util.LinkedHashSet<>();
+        for (Transport transport : candidates) {
+            try {
+                transport.listen(0).close();
+                usable.add(transport);
+            } catch (IOException | RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, "resumption endpoint: not offering {0}: {1}", transport.name(),
+                        e.getMessage());
+            }
+        }
+        java.util.List<Transport> setup = plan.setup().stream().filter(usable::contains).toList();
+        if (setup.isEmpty()) {
+            throw new SJIOException("no transport of this runtime can accept the reconnection of a delegated session"
+                    + " (session transports " + plan.sessionNames() + ")");
+        }
+        return new TransportManager.Plan(setup, plan.session().stream().filter(usable::contains).toList(), true);
     }
 
     /** The host name the new owner should reconnect to (property {@code sessionj.advertisedHost}, else this host). */
