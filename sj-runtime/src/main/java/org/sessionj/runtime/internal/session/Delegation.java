@@ -279,6 +279,7 @@ final class Delegation {
         Resumptions resumptions = context.resumptions();
         int port = resumptions.port();
         CompletableFuture<Connection> reconnection = resumptions.expect(token);
+        boolean switched = false;
         try {
             ByteBuf marker = old.alloc().buffer();
             writeToken(marker.writeByte(Tags.DRAINED), token);
@@ -286,10 +287,16 @@ final class Delegation {
             marker.writeInt(port);
             old.write(marker);
             old.flush();
-            return awaitNewOwner(reconnection, old, context.config().initiationTimeout().toNanos());
+            Connection fresh = awaitNewOwner(reconnection, old, context.config().initiationTimeout().toNanos());
+            switched = true;
+            return fresh;
         } finally {
             resumptions.forget(token);
             old.readinessListener(null);
+            if (!switched) {
+                // A reconnection that raced with this failure is closed: the new owner learns at once.
+                reconnection.thenAccept(Connection::close);
+            }
         }
     }
 
