@@ -5,11 +5,12 @@ import java.util.List;
 import org.sessionj.api.SJSocket;
 import org.sessionj.runtime.SJRuntime;
 import org.sessionj.runtime.SJRuntimeConfig;
-import org.sessionj.transport.delegation.DelegationProtocols.AliceClient;
+import org.sessionj.transport.delegation.DelegationProtocols.AliceWithTotal;
 
 /**
  * Alice in a second JVM: requests Carol's service at {@code args[0]:args[1]}, runs {@code args[2]}
- * request-replies and prints {@code replies <list> <transport at start> <transport at end>}. Carol
+ * request-replies, receives the total and prints {@code replies <list> total <n> <transport at start>
+ * <transport at end>}. Carol
  * delegates her end to Bob in the first JVM, who reconnects to this process.
  */
 public final class DelegationAliceProcess {
@@ -20,7 +21,7 @@ public final class DelegationAliceProcess {
         SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder()
                 .initiationTimeout(java.time.Duration.ofSeconds(30)).build());
         int rounds = Integer.parseInt(args[2]);
-        try (SJSocket s = runtime.service(AliceClient.class, args[0], Integer.parseInt(args[1])).request()) {
+        try (SJSocket s = runtime.service(AliceWithTotal.class, args[0], Integer.parseInt(args[1])).request()) {
             String before = SJRuntime.transportOf(s);
             List<Integer> replies = new ArrayList<>();
             for (int i = 1; i <= rounds; i++) {
@@ -29,7 +30,8 @@ public final class DelegationAliceProcess {
                 replies.add(s.receiveInt());
             }
             s.outwhile(false);
-            System.out.println("replies " + replies.toString().replace(" ", "") + " " + before + " "
+            int total = s.receiveInt(); // the last action is an input: everything Alice sent has arrived
+            System.out.println("replies " + replies.toString().replace(" ", "") + " total " + total + " " + before + " "
                     + SJRuntime.transportOf(s));
         }
     }

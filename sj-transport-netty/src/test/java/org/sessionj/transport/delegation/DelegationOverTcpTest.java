@@ -23,10 +23,13 @@ import org.sessionj.runtime.SJRuntimeConfig;
 import org.sessionj.runtime.TransportPreferences;
 import org.sessionj.transport.delegation.DelegationProtocols.AliceClient;
 import org.sessionj.transport.delegation.DelegationProtocols.CarolServesAlice;
+import org.sessionj.transport.delegation.DelegationProtocols.CarolServesAliceWithTotal;
 import org.sessionj.transport.delegation.DelegationProtocols.Increment;
 import org.sessionj.transport.delegation.DelegationProtocols.IncrementServer;
 import org.sessionj.transport.delegation.DelegationProtocols.LoopGiver;
 import org.sessionj.transport.delegation.DelegationProtocols.LoopTaker;
+import org.sessionj.transport.delegation.DelegationProtocols.LoopWithTotalGiver;
+import org.sessionj.transport.delegation.DelegationProtocols.LoopWithTotalTaker;
 import org.sessionj.transport.delegation.DelegationProtocols.ServiceGiver;
 import org.sessionj.transport.delegation.DelegationProtocols.ServiceTaker;
 
@@ -170,8 +173,8 @@ class DelegationOverTcpTest {
     @Test
     void aliceInASecondJvmIsReconnectedToBobOverTcp() throws Exception {
         SJRuntime rt = defaults();
-        try (SJServerSocket forAlice = rt.serverSocket(CarolServesAlice.class, 0);
-                SJServerSocket forBob = rt.serverSocket(LoopGiver.class, 0)) {
+        try (SJServerSocket forAlice = rt.serverSocket(CarolServesAliceWithTotal.class, 0);
+                SJServerSocket forBob = rt.serverSocket(LoopWithTotalGiver.class, 0)) {
             Process child = startAlice(forAlice.port(), 5);
             try {
                 FutureTask<Void> carol = start(() -> {
@@ -184,16 +187,17 @@ class DelegationOverTcpTest {
                     return null;
                 });
                 FutureTask<String> bob = start(() -> {
-                    try (SJSocket b = rt.service(LoopTaker.class, "localhost", forBob.port()).request();
+                    try (SJSocket b = rt.service(LoopWithTotalTaker.class, "localhost", forBob.port()).request();
                             SJSocket d = b.receive()) {
                         assertThat(serveLoop(d)).isEqualTo(4);
+                        d.send(4);
                         return SJRuntime.transportOf(d);
                     }
                 });
                 assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
                 String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                 assertThat(child.exitValue()).as("Alice's output:\n%s", output).isZero();
-                assertThat(output).contains("replies [10,20,30,40,50] tcp tcp");
+                assertThat(output).contains("replies [10,20,30,40,50] total 4 tcp tcp");
                 assertThat(join(bob)).isEqualTo("tcp");
                 join(carol);
             } finally {

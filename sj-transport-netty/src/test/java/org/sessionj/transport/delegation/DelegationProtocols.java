@@ -24,6 +24,23 @@ public final class DelegationProtocols {
     public interface LoopGiver {
     }
 
+    // For a peer in another process: it ends with a receive, so it exits only after its last output was read.
+    @Protocol("cbegin.![!<int>.?(int)]*.?(int)")
+    public interface AliceWithTotal {
+    }
+
+    @Protocol("^(AliceWithTotal)")
+    public interface CarolServesAliceWithTotal {
+    }
+
+    @Protocol("cbegin.?(?[?(int).!<int>]*.!<int>)")
+    public interface LoopWithTotalTaker {
+    }
+
+    @Protocol("^(LoopWithTotalTaker)")
+    public interface LoopWithTotalGiver {
+    }
+
     // Delegated in the middle of an iteration: Carol received an int and hands over the answer.
     @Protocol("cbegin.?(!<int>.?[?(int).!<int>]*).?(int)")
     public interface MidLoopTaker {
