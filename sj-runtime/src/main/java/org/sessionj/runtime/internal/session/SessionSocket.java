@@ -42,6 +42,8 @@ public final class SessionSocket implements SJSocket {
     private boolean delegated;
     /** References passed by the peer that belong to items of a delegated session's carried-over input. */
     private ArrayDeque<Object> prefixReferences;
+    /** A selector's listener, kept so that it moves to the new connection when the peer delegates. */
+    private volatile Runnable readinessListener;
     private volatile String failure;
     private volatile SessionScope scope;
 
@@ -784,6 +786,16 @@ public final class SessionSocket implements SJSocket {
         connection = fresh;
         local = fresh.capability(LocalConnection.class);
         old.close();
+        Runnable listener = readinessListener;
+        if (listener != null) {
+            fresh.readinessListener(listener);
+        }
+    }
+
+    /** Sets the selector's readiness listener on this session's connection, now and after a delegation. */
+    void readinessListener(Runnable listener) {
+        readinessListener = listener;
+        connection.readinessListener(listener);
     }
 
     @Override

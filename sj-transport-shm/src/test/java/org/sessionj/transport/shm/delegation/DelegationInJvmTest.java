@@ -377,6 +377,43 @@ class DelegationInJvmTest {
         }
     }
 
+    @Test
+    void aPeerWaitingInASelectorFollowsTheDelegation() throws Exception {
+        SJRuntime rt = runtime();
+        try (SJServerSocket forAlice = rt.serverSocket(CarolServesAlice.class, 0);
+                SJServerSocket forBob = rt.serverSocket(LoopGiver.class, 0)) {
+            FutureTask<Void> carol = start(() -> {
+                try (SJSocket a = forAlice.accept(WAIT); SJSocket b = forBob.accept(WAIT)) {
+                    b.send(a);
+                }
+                return null;
+            });
+            FutureTask<Integer> bob = start(() -> {
+                try (SJSocket b = rt.service(LoopTaker.class, "localhost", forBob.port()).request();
+                        SJSocket d = b.receive()) {
+                    return serveLoop(d);
+                }
+            });
+            List<Integer> replies = new ArrayList<>();
+            org.sessionj.api.SJSelector selector = rt.openSelector();
+            try (SJSocket s = rt.service(AliceClient.class, "localhost", forAlice.port()).request()) {
+                selector.register(s);
+                for (int i = 1; i <= 4; i++) {
+                    s.outwhile(true);
+                    s.send(i);
+                    assertThat(selector.select(WAIT)).isSameAs(s);
+                    replies.add(s.receiveInt());
+                }
+                s.outwhile(false);
+            } finally {
+                selector.close();
+            }
+            assertThat(replies).containsExactly(10, 20, 30, 40);
+            assertThat(join(bob)).isEqualTo(4);
+            join(carol);
+        }
+    }
+
     // ---- failures ----------------------------------------------------------------------------
 
     @Test
