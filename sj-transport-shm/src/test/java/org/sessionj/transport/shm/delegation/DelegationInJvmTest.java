@@ -44,6 +44,10 @@ import org.sessionj.transport.shm.delegation.DelegationProtocols.StreamAlice;
 import org.sessionj.transport.shm.delegation.DelegationProtocols.StreamGiver;
 import org.sessionj.transport.shm.delegation.DelegationProtocols.StreamTaker;
 import org.sessionj.transport.shm.delegation.DelegationProtocols.CarolServesStream;
+import org.sessionj.transport.shm.delegation.DelegationProtocols.CarolServesPassing;
+import org.sessionj.transport.shm.delegation.DelegationProtocols.PassingAlice;
+import org.sessionj.transport.shm.delegation.DelegationProtocols.PassingGiver;
+import org.sessionj.transport.shm.delegation.DelegationProtocols.PassingTaker;
 import org.sessionj.transport.shm.delegation.DelegationProtocols.WrongLoopGiver;
 import org.sessionj.transport.shm.delegation.DelegationProtocols.WrongLoopTaker;
 
@@ -411,6 +415,53 @@ class DelegationInJvmTest {
             assertThat(replies).containsExactly(10, 20, 30, 40);
             assertThat(join(bob)).isEqualTo(4);
             join(carol);
+        }
+    }
+
+    @Test
+    void valuesPassedByReferenceAndNotYetConsumedTravelWithTheDelegatedSession() throws Exception {
+        SJRuntime rt = runtime();
+        List<StringBuilder> passed = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            passed.add(new StringBuilder("v" + i));
+        }
+        try (SJServerSocket forAlice = rt.serverSocket(CarolServesPassing.class, 0);
+                SJServerSocket forBob = rt.serverSocket(PassingGiver.class, 0)) {
+            List<Object> got = new java.util.concurrent.CopyOnWriteArrayList<>();
+            FutureTask<Void> carol = start(() -> {
+                try (SJSocket a = forAlice.accept(WAIT); SJSocket b = forBob.accept(WAIT)) {
+                    for (int i = 0; i < 2; i++) {
+                        assertThat(a.inwhile()).isTrue();
+                        got.add(a.receive());
+                    }
+                    b.send(a); // Alice's other four are in flight or unread here
+                }
+                return null;
+            });
+            FutureTask<Void> bob = start(() -> {
+                try (SJSocket b = rt.service(PassingTaker.class, "localhost", forBob.port()).request();
+                        SJSocket d = b.receive()) {
+                    while (d.inwhile()) {
+                        got.add(d.receive());
+                    }
+                    d.send(got.size());
+                }
+                return null;
+            });
+            try (SJSocket s = rt.service(PassingAlice.class, "localhost", forAlice.port()).request()) {
+                for (StringBuilder value : passed) {
+                    s.outwhile(true);
+                    s.pass(value);
+                }
+                s.outwhile(false);
+                assertThat(s.receiveInt()).isEqualTo(6);
+            }
+            join(carol);
+            join(bob);
+            assertThat(got).hasSize(6);
+            for (int i = 0; i < 6; i++) {
+                assertThat(got.get(i)).isSameAs(passed.get(i)); // the references themselves, in order
+            }
         }
     }
 

@@ -50,6 +50,23 @@ public final class DelegationProtocols {
     public interface StreamGiver {
     }
 
+    // Values passed by reference, still unconsumed when the session is delegated.
+    @Protocol("cbegin.![!<StringBuilder>]*.?(int)")
+    public interface PassingAlice {
+    }
+
+    @Protocol("^(PassingAlice)")
+    public interface CarolServesPassing {
+    }
+
+    @Protocol("cbegin.?(?[?(StringBuilder)]*.!<int>)")
+    public interface PassingTaker {
+    }
+
+    @Protocol("^(PassingTaker)")
+    public interface PassingGiver {
+    }
+
     // Delegated inside a branch.
     public enum Op { DOUBLE, NEGATE }
 
