@@ -9,6 +9,7 @@ import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJService;
 import org.sessionj.api.SJSocket;
 import org.sessionj.runtime.internal.protocol.ProtocolRegistry;
+import org.sessionj.runtime.internal.session.SessionContext;
 import org.sessionj.runtime.internal.session.SessionScope;
 import org.sessionj.runtime.internal.session.SessionSelector;
 import org.sessionj.runtime.internal.session.SessionServerSocket;
@@ -27,10 +28,12 @@ public final class SJRuntime {
 
     private final SJRuntimeConfig config;
     private final TransportManager transports;
+    private final SessionContext context;
 
     private SJRuntime(SJRuntimeConfig config) {
         this.config = Objects.requireNonNull(config, "config");
         this.transports = TransportManager.create(config.transports());
+        this.context = SessionContext.of(transports, config);
     }
 
     /** A runtime with {@code config}. Fails if a named transport is not installed. */
@@ -65,7 +68,7 @@ public final class SJRuntime {
 
     /** See {@link SJService#create}. */
     public SJService service(Class<?> protocol, String host, int port) {
-        return new SessionService(ProtocolRegistry.of(protocol), host, port, transports, transports.defaults(), config);
+        return new SessionService(ProtocolRegistry.of(protocol), host, port, transports.defaults(), context);
     }
 
     /**
@@ -75,13 +78,12 @@ public final class SJRuntime {
      * @throws IllegalArgumentException if a named transport is not installed
      */
     public SJService service(Class<?> protocol, String host, int port, TransportPreferences preferences) {
-        return new SessionService(ProtocolRegistry.of(protocol), host, port, transports, transports.plan(preferences),
-                config);
+        return new SessionService(ProtocolRegistry.of(protocol), host, port, transports.plan(preferences), context);
     }
 
     /** See {@link SJServerSocket#create}. */
     public SJServerSocket serverSocket(Class<?> protocol, int port) {
-        return new SessionServerSocket(ProtocolRegistry.of(protocol), port, transports, transports.defaults(), config);
+        return new SessionServerSocket(ProtocolRegistry.of(protocol), port, transports.defaults(), context);
     }
 
     /**
@@ -91,8 +93,7 @@ public final class SJRuntime {
      * @throws IllegalArgumentException if a named transport is not installed
      */
     public SJServerSocket serverSocket(Class<?> protocol, int port, TransportPreferences preferences) {
-        return new SessionServerSocket(ProtocolRegistry.of(protocol), port, transports, transports.plan(preferences),
-                config);
+        return new SessionServerSocket(ProtocolRegistry.of(protocol), port, transports.plan(preferences), context);
     }
 
     /**

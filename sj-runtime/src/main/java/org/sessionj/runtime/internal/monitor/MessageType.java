@@ -18,8 +18,18 @@ public final class MessageType {
     private final Class<?> type;
     private final ObjectReader reader;
     private final ObjectWriter writer;
+    /** For sessions and services: the payload type compiled, and the loader its classes come from. */
+    private final State sessionStart;
+    private final ClassLoader loader;
 
     private MessageType(Payload payload, WireKind kind, Class<?> type, ObjectReader reader, ObjectWriter writer) {
+        this(payload, kind, type, reader, writer, null, null);
+    }
+
+    private MessageType(Payload payload, WireKind kind, Class<?> type, ObjectReader reader, ObjectWriter writer,
+            State sessionStart, ClassLoader loader) {
+        this.sessionStart = sessionStart;
+        this.loader = loader;
         this.payload = payload;
         this.kind = kind;
         this.type = type;
@@ -30,7 +40,9 @@ public final class MessageType {
     /** Resolves {@code payload}'s classes with {@code loader}. */
     static MessageType of(Payload payload, ClassLoader loader) throws ClassNotFoundException {
         if (!(payload instanceof Payload.JavaType java)) {
-            return new MessageType(payload, WireKind.SESSION, null, null, null);
+            org.sessionj.types.SessionType session = ((Payload.SessionPayload) payload).type();
+            return new MessageType(payload, WireKind.SESSION, null, null, null, StateMachine.compile(session, loader),
+                    loader);
         }
         WireKind kind;
         if (java.isPrimitive()) {
@@ -51,6 +63,31 @@ public final class MessageType {
         return new MessageType(payload, kind, type, SmileCodec.readerFor(jackson), SmileCodec.writerFor(jackson));
     }
 
+    /** The declared payload. */
+    public Payload payload() {
+        return payload;
+    }
+
+    /** For a session or service payload: the first state of its type (after a {@code cbegin}). */
+    public State sessionStart() {
+        return sessionStart;
+    }
+
+    /** For a session or service payload: the loader of its message classes. */
+    public ClassLoader loader() {
+        return loader;
+    }
+
+    /** For a session or service payload: its session type. */
+    public org.sessionj.types.SessionType sessionType() {
+        return ((Payload.SessionPayload) payload).type();
+    }
+
+    /** Whether this payload is a service ({@code cbegin.…}) rather than a delegated session. */
+    public boolean isService() {
+        return payload instanceof Payload.SessionPayload session && session.isService();
+    }
+
     public WireKind kind() {
         return kind;
     }
@@ -58,7 +95,10 @@ public final class MessageType {
     /** Whether {@code value} may be sent as this type (erasure check; null only for reference types). */
     public boolean accepts(Object value) {
         if (value == null) {
-            return !kind.isPrimitive();
+            return !kind.isPrimitive() && kind != WireKind.SESSION;
+        }
+        if (kind == WireKind.SESSION) {
+            return isService() ? value instanceof org.sessionj.api.SJService : value instanceof org.sessionj.api.SJSocket;
         }
         return type != null && type.isInstance(value);
     }

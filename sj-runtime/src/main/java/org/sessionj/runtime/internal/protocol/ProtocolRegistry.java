@@ -41,6 +41,15 @@ public final class ProtocolRegistry {
         }
     }
 
+    /**
+     * A protocol made from a session type that arrived at run time (the type of a received service),
+     * named {@code name} for messages; message classes load with {@code loader}.
+     */
+    public static CompiledProtocol ofType(String name, SessionType type, ClassLoader loader) {
+        SessionTypes.checkWellFormed(type);
+        return new CompiledProtocol(name, type, StateMachine.compile(type, loader), loader);
+    }
+
     private static CompiledProtocol compile(Class<?> protocol) {
         ClassLoader loader = loaderOf(protocol);
         SessionType type = descriptor(protocol, loader).orElseGet(() -> fromAnnotation(protocol, loader));

@@ -3,6 +3,8 @@ package org.sessionj.runtime.internal.session;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.util.List;
+import java.util.UUID;
+import java.util.function.Consumer;
 import org.sessionj.api.SJIOException;
 import org.sessionj.api.SJIncompatibleSessionException;
 import org.sessionj.api.SJTimeoutException;
@@ -38,21 +40,42 @@ final class Initiation {
     // ---- requester ---------------------------------------------------------------------------
 
     /** Requester: reaches the service, negotiates the session transport, sends the type, waits for the verdict. */
-    static SessionSocket request(TransportManager manager, TransportManager.Plan plan, String host, int port,
-            CompiledProtocol protocol, SJRuntimeConfig config) {
+    static SessionSocket request(TransportManager.Plan plan, String host, int port, CompiledProtocol protocol,
+            SessionContext context) {
+        String text = protocol.textFor(Side.REQUEST);
+        Connection connection = open(context.transports(), plan, host, port, context.config(),
+                out -> writeRequest(out, text));
+        return new SessionSocket(connection, protocol.start(), SessionSettings.of(context), text);
+    }
+
+    /**
+     * The new owner of a delegated session: reaches the peer's resumption endpoint, negotiates the
+     * transport as for a request, and presents {@code token} instead of a session type
+     * (docs/delegation.md).
+     */
+    static Connection resume(String host, int port, UUID token, SessionContext context) {
+        TransportManager manager = context.transports();
+        return open(manager, manager.defaults(), host, port, context.config(), out -> writeResume(out, token));
+    }
+
+    /**
+     * Negotiates a session connection with {@code host:port}: {@code first} writes the frame that opens
+     * the session (REQUEST or RESUME), pipelined behind the HELLO or sent first on a moved connection.
+     */
+    private static Connection open(TransportManager manager, TransportManager.Plan plan, String host, int port,
+            SJRuntimeConfig config, Consumer<ByteBuf> first) {
         long timeout = config.initiationTimeout().toNanos();
         TransportManager.Opened setup = manager.setup(plan, host, port, timeout);
         Connection connection = setup.connection();
         String setupName = setup.transport().name();
         List<String> mine = plan.sessionNames();
         int flag = Negotiation.requesterFlag(setupName, mine);
-        String text = protocol.textFor(Side.REQUEST);
         Agreement agreement;
         try {
             ByteBuf hello = connection.alloc().buffer();
             Negotiation.writeHello(hello, new Hello(flag, TransportManager.RUNTIME_ID, mine));
             if (Negotiation.requestFollows(flag)) {
-                writeRequest(hello, text);
+                first.accept(hello);
             }
             connection.write(hello);
             connection.flush();
@@ -72,7 +95,7 @@ final class Initiation {
                             + ", which this requester does not accept " + mine);
                 }
                 if (agreement.choice().equals(setupName)) {
-                    return verdict(connection, reply, protocol, config, text);
+                    return verdict(connection, reply);
                 }
             } finally {
                 reply.release();
@@ -90,20 +113,19 @@ final class Initiation {
             throw new SJIOException("negotiation with " + host + ":" + port + " agreed on transport " + offer.transport()
                     + " (port " + offer.port() + "), but it cannot be reached: " + e.getMessage(), e);
         }
-        return requestDirectly(session.connection(), protocol, config);
+        return openDirectly(session.connection(), config, first);
     }
 
-    /** Requester on a connection that is already the session's: sends the type, waits for the verdict. */
-    static SessionSocket requestDirectly(Connection connection, CompiledProtocol protocol, SJRuntimeConfig config) {
-        String text = protocol.textFor(Side.REQUEST);
+    /** Requester on a connection that is already the session's: sends the opening frame, waits for the verdict. */
+    private static Connection openDirectly(Connection connection, SJRuntimeConfig config, Consumer<ByteBuf> first) {
         try {
             ByteBuf request = connection.alloc().buffer();
-            writeRequest(request, text);
+            first.accept(request);
             connection.write(request);
             connection.flush();
             ByteBuf reply = awaitReply(connection, config);
             try {
-                return verdict(connection, reply, protocol, config, text);
+                return verdict(connection, reply);
             } finally {
                 reply.release();
             }
@@ -111,6 +133,10 @@ final class Initiation {
             connection.close();
             throw new SJIOException("session initiation failed: " + e.getMessage(), e);
         }
+    }
+
+    private static void writeResume(ByteBuf out, UUID token) {
+        out.writeByte(Tags.RESUME).writeLong(token.getMostSignificantBits()).writeLong(token.getLeastSignificantBits());
     }
 
     private static void writeRequest(ByteBuf out, String type) {
@@ -128,12 +154,11 @@ final class Initiation {
         return reply;
     }
 
-    /** Reads ACCEPT or REJECT from {@code reply}. */
-    private static SessionSocket verdict(Connection connection, ByteBuf reply, CompiledProtocol protocol,
-            SJRuntimeConfig config, String text) throws MalformedInputException {
+    /** Reads ACCEPT or REJECT from {@code reply}: the connection, once accepted. */
+    private static Connection verdict(Connection connection, ByteBuf reply) throws MalformedInputException {
         byte tag = reply.isReadable() ? reply.readByte() : 0;
         if (tag == Tags.ACCEPT) {
-            return new SessionSocket(connection, protocol.start(), SessionSettings.of(config), text);
+            return connection;
         }
         throw unexpectedVerdict(connection, tag, reply);
     }
@@ -158,6 +183,16 @@ final class Initiation {
 
     // ---- accepter ----------------------------------------------------------------------------
 
+    /** What an accepter does with the frame that opens a session (a REQUEST, or a RESUME of a delegated session). */
+    @FunctionalInterface
+    interface Opening<R> {
+        /**
+         * Reads the opening at {@code in} and answers it on {@code connection}, after {@code prefix}
+         * (the AGREED of a negotiation) when that is not null.
+         */
+        R answer(Connection connection, ByteBuf in, ByteBuf prefix);
+    }
+
     /**
      * Accepter: answers the negotiation or direct request that opens {@code accepted}.
      *
@@ -165,7 +200,14 @@ final class Initiation {
      *         another transport (which the group will accept next)
      */
     static SessionSocket accept(AcceptorGroup.Accepted accepted, List<Offer> offers, CompiledProtocol protocol,
-            SJRuntimeConfig config) {
+            SessionContext context) {
+        return accept(accepted, offers, context.config(),
+                (connection, in, prefix) -> check(connection, in, prefix, protocol, context));
+    }
+
+    /** Accepter, for any opening: negotiation first if the first frame is a HELLO, then {@code opening}. */
+    static <R> R accept(AcceptorGroup.Accepted accepted, List<Offer> offers, SJRuntimeConfig config,
+            Opening<R> opening) {
         Connection connection = accepted.connection();
         ByteBuf first;
         try {
@@ -182,7 +224,7 @@ final class Initiation {
             byte tag = first.isReadable() ? first.getByte(first.readerIndex()) : 0;
             if (tag == Tags.HELLO) {
                 first.skipBytes(1);
-                return negotiate(connection, accepted.transport(), first, offers, protocol, config);
+                return negotiate(connection, accepted.transport(), first, offers, opening);
             }
             if (offers.stream().noneMatch(o -> o.transport().equals(accepted.transport()))) {
                 String reason = "transport " + accepted.transport() + " is not a session transport of this server"
@@ -191,14 +233,14 @@ final class Initiation {
                 reject(connection, null, REFUSED, reason);
                 throw new SJIOException(reason);
             }
-            return check(connection, first, null, protocol, config);
+            return opening.answer(connection, first, null);
         } finally {
             first.release();
         }
     }
 
-    private static SessionSocket negotiate(Connection connection, String setup, ByteBuf in, List<Offer> offers,
-            CompiledProtocol protocol, SJRuntimeConfig config) {
+    private static <R> R negotiate(Connection connection, String setup, ByteBuf in, List<Offer> offers,
+            Opening<R> opening) {
         Hello hello;
         try {
             hello = Negotiation.readHello(in);
@@ -216,7 +258,7 @@ final class Initiation {
         ByteBuf answer = connection.alloc().buffer();
         Negotiation.writeAgreement(answer, agreement);
         if (choice != null && choice.equals(setup)) {
-            return check(connection, in, answer, protocol, config); // the request follows the HELLO
+            return opening.answer(connection, in, answer); // the opening follows the HELLO
         }
         try {
             connection.write(answer);
@@ -237,7 +279,7 @@ final class Initiation {
      * of a negotiation, if any).
      */
     private static SessionSocket check(Connection connection, ByteBuf in, ByteBuf prefix, CompiledProtocol protocol,
-            SJRuntimeConfig config) {
+            SessionContext context) {
         String theirs;
         try {
             theirs = readRequest(in);
@@ -272,7 +314,7 @@ final class Initiation {
             connection.close();
             throw new SJIOException("session initiation failed: " + e.getMessage(), e);
         }
-        return new SessionSocket(connection, protocol.start(), SessionSettings.of(config), protocol.textFor(Side.ACCEPT));
+        return new SessionSocket(connection, protocol.start(), SessionSettings.of(context), protocol.textFor(Side.ACCEPT));
     }
 
     private static String readRequest(ByteBuf request) throws MalformedInputException {
@@ -298,7 +340,15 @@ final class Initiation {
         return type;
     }
 
-    private static void reject(Connection connection, ByteBuf prefix, byte code, String reason) {
+    /** Writes ACCEPT (after {@code prefix}, if any) and flushes. */
+    static void acceptOpening(Connection connection, ByteBuf prefix) throws IOException {
+        ByteBuf accept = prefix != null ? prefix : connection.alloc().buffer(1);
+        accept.writeByte(Tags.ACCEPT);
+        connection.write(accept);
+        connection.flush();
+    }
+
+    static void reject(Connection connection, ByteBuf prefix, byte code, String reason) {
         try {
             ByteBuf reject = prefix != null ? prefix : connection.alloc().buffer();
             reject.writeByte(Tags.REJECT).writeByte(code);

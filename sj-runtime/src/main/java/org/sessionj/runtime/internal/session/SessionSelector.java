@@ -24,14 +24,14 @@ public final class SessionSelector implements SJSelector {
         }
         if (!registered.contains(session)) {
             registered.add(session);
-            session.connection().readinessListener(wakeUp);
+            session.readinessListener(wakeUp);
         }
     }
 
     @Override
     public void deregister(SJSocket socket) {
         if (socket instanceof SessionSocket session && registered.remove(session)) {
-            session.connection().readinessListener(null);
+            session.readinessListener(null);
         }
     }
 
@@ -105,7 +105,7 @@ public final class SessionSelector implements SJSelector {
     @Override
     public void close() {
         for (SessionSocket session : registered) {
-            session.connection().readinessListener(null);
+            session.readinessListener(null);
         }
         registered.clear();
     }

@@ -7,7 +7,6 @@ import org.sessionj.api.SJIOException;
 import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJSocket;
 import org.sessionj.api.SJTimeoutException;
-import org.sessionj.runtime.SJRuntimeConfig;
 import org.sessionj.runtime.internal.protocol.CompiledProtocol;
 import org.sessionj.runtime.internal.transport.AcceptorGroup;
 import org.sessionj.runtime.internal.transport.TransportManager;
@@ -20,21 +19,21 @@ import org.sessionj.types.Side;
 public final class SessionServerSocket implements SJServerSocket {
     private final CompiledProtocol protocol;
     private final AcceptorGroup acceptors;
-    private final SJRuntimeConfig config;
+    private final SessionContext context;
 
-    public SessionServerSocket(CompiledProtocol protocol, int port, TransportManager transports,
-            TransportManager.Plan plan, SJRuntimeConfig config) {
+    public SessionServerSocket(CompiledProtocol protocol, int port, TransportManager.Plan plan,
+            SessionContext context) {
         if (protocol.declaredSide() == Side.REQUEST) {
             throw new SJException("protocol " + protocol.name() + " begins with cbegin: it is the requesting side's"
                     + " (use it with SJService.create); a server socket needs the accepting side's protocol");
         }
         this.protocol = protocol;
-        this.config = config;
+        this.context = context;
         if (plan.setup().isEmpty()) {
             throw new SJException("a server socket needs a setup transport to serve its session port; none is"
                     + " configured or enabled by default");
         }
-        this.acceptors = transports.listen(plan, port);
+        this.acceptors = context.transports().listen(plan, port);
     }
 
     @Override
@@ -61,7 +60,7 @@ public final class SessionServerSocket implements SJServerSocket {
                 throw new SJTimeoutException("no session request on port " + port() + " within "
                         + Duration.ofNanos(timeoutNanos));
             }
-            SessionSocket session = Initiation.accept(accepted, acceptors.offers(), protocol, config);
+            SessionSocket session = Initiation.accept(accepted, acceptors.offers(), protocol, context);
             if (session != null) {
                 return session;
             }

@@ -3,7 +3,6 @@ package org.sessionj.runtime.internal.session;
 import org.sessionj.api.SJException;
 import org.sessionj.api.SJService;
 import org.sessionj.api.SJSocket;
-import org.sessionj.runtime.SJRuntimeConfig;
 import org.sessionj.runtime.internal.protocol.CompiledProtocol;
 import org.sessionj.runtime.internal.transport.TransportManager;
 import org.sessionj.types.Side;
@@ -13,12 +12,11 @@ public final class SessionService implements SJService {
     private final CompiledProtocol protocol;
     private final String host;
     private final int port;
-    private final TransportManager transports;
     private final TransportManager.Plan plan;
-    private final SJRuntimeConfig config;
+    private final SessionContext context;
 
-    public SessionService(CompiledProtocol protocol, String host, int port, TransportManager transports,
-            TransportManager.Plan plan, SJRuntimeConfig config) {
+    public SessionService(CompiledProtocol protocol, String host, int port, TransportManager.Plan plan,
+            SessionContext context) {
         if (protocol.declaredSide() == Side.ACCEPT) {
             throw new SJException("protocol " + protocol.name() + " begins with sbegin: it is the accepting side's"
                     + " (use it with SJServerSocket.create); a service needs the requesting side's protocol");
@@ -29,14 +27,13 @@ public final class SessionService implements SJService {
         this.protocol = protocol;
         this.host = java.util.Objects.requireNonNull(host, "host");
         this.port = port;
-        this.transports = transports;
         this.plan = plan;
-        this.config = config;
+        this.context = context;
     }
 
     @Override
     public SJSocket request() {
-        return Initiation.request(transports, plan, host, port, protocol, config);
+        return Initiation.request(plan, host, port, protocol, context);
     }
 
     @Override

@@ -2,11 +2,20 @@ package org.sessionj.runtime.internal.session;
 
 import org.sessionj.runtime.SJRuntimeConfig;
 
-/** The per-session knobs, read from the configuration once per session. */
-record SessionSettings(boolean monitor, int batchBytes, long defaultTimeoutNanos) {
+/**
+ * The per-session knobs, read from the configuration once per session, and the runtime the session
+ * belongs to ({@code context}; null only for sockets made outside a runtime, which can then neither
+ * delegate nor receive sessions or services).
+ */
+record SessionSettings(boolean monitor, int batchBytes, long defaultTimeoutNanos, SessionContext context) {
 
-    static SessionSettings of(SJRuntimeConfig config) {
+    SessionSettings(boolean monitor, int batchBytes, long defaultTimeoutNanos) {
+        this(monitor, batchBytes, defaultTimeoutNanos, null);
+    }
+
+    static SessionSettings of(SessionContext context) {
+        SJRuntimeConfig config = context.config();
         return new SessionSettings(config.monitor(), config.batchBytes(),
-                config.defaultTimeout() == null ? -1 : config.defaultTimeout().toNanos());
+                config.defaultTimeout() == null ? -1 : config.defaultTimeout().toNanos(), context);
     }
 }

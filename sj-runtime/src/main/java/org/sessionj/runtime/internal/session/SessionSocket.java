@@ -3,6 +3,8 @@ package org.sessionj.runtime.internal.session;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import org.sessionj.api.SJService;
 import org.sessionj.api.SJIOException;
 import org.sessionj.api.SJProtocolViolationException;
 import org.sessionj.api.SJSocket;
@@ -26,8 +28,9 @@ import org.sessionj.runtime.spi.LocalConnection;
  * {@link #failFromElsewhere} may be called from other threads.
  */
 public final class SessionSocket implements SJSocket {
-    private final Connection connection;
-    private final LocalConnection local;
+    /** Replaced when the peer delegates its end (the new owner reconnects, docs/delegation.md). */
+    private Connection connection;
+    private LocalConnection local;
     private final SessionSettings settings;
     private final String protocol;
     private State state;
@@ -35,6 +38,12 @@ public final class SessionSocket implements SJSocket {
     private ByteBuf in;
     private Thread pendingOwner;
     private boolean closed;
+    /** Set when this end was delegated: the socket is dead here, the session lives on elsewhere. */
+    private boolean delegated;
+    /** References passed by the peer that belong to items of a delegated session's carried-over input. */
+    private ArrayDeque<Object> prefixReferences;
+    /** A selector's listener, kept so that it moves to the new connection when the peer delegates. */
+    private volatile Runnable readinessListener;
     private volatile String failure;
     private volatile SessionScope scope;
 
@@ -44,6 +53,18 @@ public final class SessionSocket implements SJSocket {
         this.settings = settings;
         this.protocol = protocol;
         this.state = start;
+    }
+
+    /**
+     * A session taken over by delegation: {@code prefix} holds the items the peer sent before the
+     * delegation that the delegator had not consumed (read first), {@code references} the values
+     * passed by reference among them.
+     */
+    SessionSocket(Connection connection, State start, SessionSettings settings, String protocol, ByteBuf prefix,
+            ArrayDeque<Object> references) {
+        this(connection, start, settings, protocol);
+        this.in = prefix;
+        this.prefixReferences = references;
     }
 
     // ---- sends -------------------------------------------------------------------------------
@@ -214,13 +235,131 @@ public final class SessionSocket implements SJSocket {
                 buf = output().writeByte(Tags.OBJECT);
                 ValueCodec.writeObject(buf, type.writer(), value);
             }
-            case SESSION -> throw new SJIOException(
-                    "delegation and service passing (" + type + ") are not supported by this runtime yet");
+            case SESSION -> {
+                if (type.isService()) {
+                    ServicePassing.write(output(), (SJService) value);
+                } else {
+                    delegate(type, value);
+                }
+            }
             default -> {
                 buf = output().writeByte(kind.tag());
                 ValueCodec.writeArray(buf, kind, value);
             }
         }
+    }
+
+    /** Delegation, the delegator's side (docs/delegation.md): {@code value} moves to the peer of this session. */
+    private void delegate(MessageType type, Object value) throws IOException {
+        if (!(value instanceof SessionSocket session)) {
+            throw new SJIOException("only sockets of this runtime can be delegated, not " + value);
+        }
+        if (session == this) {
+            throw new SJProtocolViolationException("a session cannot be delegated over itself");
+        }
+        SessionContext context = settings.context();
+        long timeout = (context != null ? context.config().initiationTimeout()
+                : org.sessionj.runtime.SJRuntimeConfig.DEFAULT_INITIATION_TIMEOUT).toNanos();
+        Delegation.HandOff handOff = Delegation.handOff(session, type, timeout);
+        try {
+            Delegation.write(output(), handOff, connection);
+        } catch (IOException e) {
+            session.abandonDelegation(e.getMessage());
+            throw e;
+        } finally {
+            handOff.drained().release();
+        }
+        try {
+            flush(); // the peer waits for the new owner: do not let batching keep the session back
+        } catch (SJIOException e) {
+            session.abandonDelegation("the new owner could not be reached: " + e.getMessage());
+            throw e;
+        }
+        session.completeDelegation();
+    }
+
+    /** Delegator: the state the session is delegated at (it must be usable). */
+    State stateForDelegation() {
+        return usableState();
+    }
+
+    /** Delegator: sends pending output and takes the socket off the thread's pending list; the connection. */
+    Connection flushForDelegation() {
+        if (out != null) {
+            flush();
+        }
+        if (pendingOwner == Thread.currentThread()) {
+            PendingOutputs.remove(this);
+        }
+        pendingOwner = null;
+        return connection;
+    }
+
+    /** Delegator: the input received but not consumed (null if none); the socket no longer holds it. */
+    ByteBuf takeUnreadInput() {
+        ByteBuf unread = in;
+        in = null;
+        if (unread != null && !unread.isReadable()) {
+            unread.release();
+            return null;
+        }
+        return unread;
+    }
+
+    /** Delegator: references carried over from an earlier delegation and not yet consumed (null if none). */
+    ArrayDeque<Object> takePrefixReferences() {
+        ArrayDeque<Object> references = prefixReferences;
+        prefixReferences = null;
+        return references;
+    }
+
+    /** Delegator: the delegation cannot go on; the peer is told and the session fails here. */
+    SJIOException failDelegation(String reason, Throwable cause) {
+        return fail("delegation failed: " + reason, true, cause);
+    }
+
+    /** Delegator: the new owner could not be given the session; the waiting peer is told so. */
+    void abandonDelegation(String reason) {
+        fail("the delegation to a new owner failed: " + reason, true, null);
+    }
+
+    /** Delegator: the session is in the new owner's hands; tell the peer and let go of the connection. */
+    void completeDelegation() {
+        try {
+            ByteBuf handedOver = connection.alloc().buffer(1).writeByte(Tags.HANDED_OVER);
+            connection.write(handedOver);
+            connection.flush();
+        } catch (IOException e) {
+            // The peer has gone; the new owner's reconnection will find that out.
+        }
+        delegated = true;
+        closed = true;
+        releaseBuffers();
+        connection.close();
+    }
+
+    /** New owner: the {@code count} references the delegator passed beside the SESSION item just read. */
+    ArrayDeque<Object> takeReferences(int count) throws MalformedInputException {
+        if (count == 0) {
+            return null;
+        }
+        if (local == null) {
+            throw new MalformedInputException("the delegated session carries " + count
+                    + " passed references over a connection that cannot pass references");
+        }
+        ArrayDeque<Object> references = new ArrayDeque<>(count);
+        try {
+            for (int i = 0; i < count; i++) {
+                references.add(local.readReference());
+            }
+        } catch (IOException e) {
+            throw new MalformedInputException("the delegated session's passed references are missing: " + e.getMessage());
+        }
+        return references;
+    }
+
+    SessionSettings settings() {
+        return settings;
     }
 
     // ---- receives ----------------------------------------------------------------------------
@@ -376,8 +515,9 @@ public final class SessionSocket implements SJSocket {
         byte tag = buf.readByte();
         WireKind kind = type.kind();
         try {
-            if (tag == Tags.REFERENCE && local != null && !kind.isPrimitive()) {
-                Object reference = local.readReference();
+            ArrayDeque<Object> carried = prefixReferences;
+            if (tag == Tags.REFERENCE && (local != null || carried != null) && !kind.isPrimitive()) {
+                Object reference = carried != null && !carried.isEmpty() ? carried.poll() : local.readReference();
                 if (reference != null && !type.accepts(reference)) {
                     throw fail("the peer passed a " + reference.getClass().getName() + " where " + s.describe()
                             + " was expected", true, null);
@@ -391,12 +531,21 @@ public final class SessionSocket implements SJSocket {
                 case INT, LONG, DOUBLE, FLOAT, BOOLEAN, BYTE, SHORT, CHAR -> ValueCodec.readPrimitive(kind, buf);
                 case STRING -> ValueCodec.readString(buf);
                 case OBJECT -> ValueCodec.readObject(buf, type.reader(), type.toString());
-                case SESSION -> throw fail("delegation and service passing are not supported by this runtime yet",
-                        true, null);
+                case SESSION -> receiveSession(type, buf);
                 default -> ValueCodec.readArray(buf, kind);
             };
         } catch (MalformedInputException | IOException e) {
             throw fail("bad message from the peer for " + s.describe() + ": " + e.getMessage(), true, e);
+        }
+    }
+
+    /** A received service or delegated session; a refusal fails this session (its type cannot go on). */
+    private Object receiveSession(MessageType type, ByteBuf buf) throws MalformedInputException {
+        try {
+            return type.isService() ? ServicePassing.read(buf, type, settings.context())
+                    : Delegation.takeOver(buf, type, this);
+        } catch (SJIOException e) {
+            throw fail(e.getMessage(), true, e);
         }
     }
 
@@ -505,6 +654,9 @@ public final class SessionSocket implements SJSocket {
     // ---- state, batching, input --------------------------------------------------------------
 
     private State usableState() {
+        if (delegated) {
+            throw new SJIOException("the session was delegated to another owner; this socket can no longer be used");
+        }
         if (failure != null || closed) {
             throw failedOrClosed();
         }
@@ -599,7 +751,12 @@ public final class SessionSocket implements SJSocket {
             in = frame;
             buf = frame;
         }
-        if (buf.getByte(buf.readerIndex()) == Tags.FAIL) {
+        byte next = buf.getByte(buf.readerIndex());
+        if (next == Tags.DELEGATE) {
+            followDelegation(buf);
+            return inbound(expected, timeoutNanos);
+        }
+        if (next == Tags.FAIL) {
             buf.skipBytes(1);
             String reason;
             try {
@@ -610,6 +767,35 @@ public final class SessionSocket implements SJSocket {
             throw fail("the peer failed the session: " + reason, false, null);
         }
         return buf;
+    }
+
+    /** Passive peer: the other end is being delegated; switch to the connection of its new owner. */
+    private void followDelegation(ByteBuf notice) {
+        Connection fresh;
+        try {
+            fresh = Delegation.follow(notice, connection, settings.context());
+        } catch (SJTimeoutException e) {
+            fail(e.getMessage(), true, e);
+            throw e;
+        } catch (IOException | MalformedInputException e) {
+            throw fail("the peer delegated the session, but the hand-over failed: " + e.getMessage(), true, e);
+        }
+        notice.release();
+        in = null;
+        Connection old = connection;
+        connection = fresh;
+        local = fresh.capability(LocalConnection.class);
+        old.close();
+        Runnable listener = readinessListener;
+        if (listener != null) {
+            fresh.readinessListener(listener);
+        }
+    }
+
+    /** Sets the selector's readiness listener on this session's connection, now and after a delegation. */
+    void readinessListener(Runnable listener) {
+        readinessListener = listener;
+        connection.readinessListener(listener);
     }
 
     @Override

@@ -18,6 +18,15 @@ public final class Tags {
     // Transport negotiation (docs/negotiation.md).
     public static final byte HELLO = 0x43;
     public static final byte AGREED = 0x44;
+    // Delegation (docs/delegation.md).
+    /** The new owner opens a delegated session at the peer's resumption endpoint: token. */
+    public static final byte RESUME = 0x45;
+    /** Delegator to peer, a frame of its own: the session is being delegated; token. */
+    public static final byte DELEGATE = 0x46;
+    /** Peer to delegator, a frame of its own: nothing more follows; token, resumption host and port. */
+    public static final byte DRAINED = 0x47;
+    /** Delegator to peer, the last frame on the old connection: the session is in the new owner's hands. */
+    public static final byte HANDED_OVER = 0x48;
 
     // Message items.
     public static final byte INT = 0x01;
@@ -65,6 +74,10 @@ public final class Tags {
             case REJECT -> "an initiation reject";
             case HELLO -> "a negotiation HELLO";
             case AGREED -> "a negotiation AGREED";
+            case RESUME -> "a delegation RESUME";
+            case DELEGATE -> "a DELEGATE notice";
+            case DRAINED -> "a DRAINED marker";
+            case HANDED_OVER -> "a HANDED_OVER notice";
             default -> String.format("unknown tag 0x%02x", tag & 0xff);
         };
     }

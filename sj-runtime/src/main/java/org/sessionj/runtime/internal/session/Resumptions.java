@@ -1,0 +1,170 @@
+package org.sessionj.runtime.internal.session;
+
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import org.sessionj.api.SJIOException;
+import org.sessionj.runtime.SJRuntimeConfig;
+import org.sessionj.runtime.internal.transport.AcceptorGroup;
+import org.sessionj.runtime.internal.transport.TransportManager;
+import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.Transport;
+import org.sessionj.runtime.internal.wire.Tags;
+
+/**
+ * The resumption endpoint of a runtime (docs/delegation.md): where the peer of a delegated session
+ * waits for the session's new owner to reconnect. Opened on the first delegation this runtime takes
+ * part in as the passive peer: an acceptor group of the runtime's transports on a free port, so the
+ * reconnection is negotiated like any session (and lands on the in-JVM transport when the new owner
+ * is in this JVM). Reconnections present the token the delegator announced; unknown tokens are refused.
+ */
+public final class Resumptions implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(Resumptions.class.getName());
+
+    private final TransportManager transports;
+    private final SJRuntimeConfig config;
+    private final Map<UUID, CompletableFuture<Connection>> waiting = new ConcurrentHashMap<>();
+    private volatile AcceptorGroup group;
+
+    Resumptions(TransportManager transports, SJRuntimeConfig config) {
+        this.transports = transports;
+        this.config = config;
+    }
+
+    /** The port of the endpoint, opening it if needed. */
+    int port() {
+        AcceptorGroup g = group;
+        if (g == null) {
+            synchronized (this) { // once per runtime; nothing blocks inside but the listen itself
+                g = group;
+                if (g == null) {
+                    g = transports.listen(listenable(transports.defaults()), 0);
+                    group = g;
+                    AcceptorGroup opened = g;
+                    Thread.ofVirtual().name("sj-resume-" + g.port()).start(() -> serve(opened));
+                }
+            }
+        }
+        return g.port();
+    }
+
+    /**
+     * The runtime's plan without the transports that cannot listen (a connect-only transport, TLS
+     * without key material): the endpoint offers what it can, like a server with default preferences.
+     */
+    private static TransportManager.Plan listenable(TransportManager.Plan plan) {
+        java.util.Set<Transport> candidates = new java.util.LinkedHashSet<>(plan.setup());
+        candidates.addAll(plan.session());
+        java.util.Set<Transport> usable = new java.util.LinkedHashSet<>();
+        for (Transport transport : candidates) {
+            try {
+                transport.listen(0).close();
+                usable.add(transport);
+            } catch (IOException | RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, "resumption endpoint: not offering {0}: {1}", transport.name(),
+                        e.getMessage());
+            }
+        }
+        java.util.List<Transport> setup = plan.setup().stream().filter(usable::contains).toList();
+        if (setup.isEmpty()) {
+            throw new SJIOException("no transport of this runtime can accept the reconnection of a delegated session"
+                    + " (session transports " + plan.sessionNames() + ")");
+        }
+        return new TransportManager.Plan(setup, plan.session().stream().filter(usable::contains).toList(), true);
+    }
+
+    /** The host name the new owner should reconnect to (property {@code sessionj.advertisedHost}, else this host). */
+    static String advertisedHost() {
+        String configured = System.getProperty("sessionj.advertisedHost");
+        if (configured != null && !configured.isBlank()) {
+            return configured;
+        }
+        return LocalHost.NAME;
+    }
+
+    private static final class LocalHost {
+        static final String NAME = find();
+
+        private static String find() {
+            try {
+                return InetAddress.getLocalHost().getHostAddress();
+            } catch (IOException e) {
+                return InetAddress.getLoopbackAddress().getHostAddress();
+            }
+        }
+    }
+
+    /** Registers {@code token}: the reconnection that presents it completes the returned future. */
+    CompletableFuture<Connection> expect(UUID token) {
+        CompletableFuture<Connection> future = new CompletableFuture<>();
+        waiting.put(token, future);
+        return future;
+    }
+
+    /** Forgets {@code token} (the wait ended without a reconnection). */
+    void forget(UUID token) {
+        CompletableFuture<Connection> future = waiting.remove(token);
+        if (future != null) {
+            future.thenAccept(Connection::close); // a late reconnection is closed, not leaked
+        }
+    }
+
+    private void serve(AcceptorGroup g) {
+        while (true) {
+            AcceptorGroup.Accepted accepted;
+            try {
+                accepted = g.accept(-1);
+            } catch (IOException e) {
+                return; // closed
+            }
+            if (accepted != null) {
+                Thread.ofVirtual().name("sj-resume-handshake").start(() -> handshake(g, accepted));
+            }
+        }
+    }
+
+    private void handshake(AcceptorGroup g, AcceptorGroup.Accepted accepted) {
+        try {
+            Initiation.accept(accepted, g.offers(), config, this::answer);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "refused a reconnection: {0}", e.getMessage());
+        }
+    }
+
+    /** Answers a RESUME: hands the connection to the waiting peer, or refuses an unknown token. */
+    private Boolean answer(Connection connection, ByteBuf in, ByteBuf prefix) {
+        if (in.readableBytes() < 17 || in.readByte() != Tags.RESUME) {
+            Initiation.reject(connection, prefix, Initiation.REFUSED,
+                    "this is a resumption endpoint: it accepts only reconnections of delegated sessions");
+            return Boolean.FALSE;
+        }
+        UUID token = new UUID(in.readLong(), in.readLong());
+        CompletableFuture<Connection> future = waiting.remove(token);
+        if (future == null) {
+            Initiation.reject(connection, prefix, Initiation.REFUSED,
+                    "no delegated session waits for this token here (its peer gave up waiting, or it was used already)");
+            return Boolean.FALSE;
+        }
+        try {
+            Initiation.acceptOpening(connection, prefix);
+        } catch (IOException e) {
+            connection.close();
+            future.completeExceptionally(e);
+            return Boolean.FALSE;
+        }
+        future.complete(connection);
+        return Boolean.TRUE;
+    }
+
+    @Override
+    public void close() {
+        AcceptorGroup g = group;
+        if (g != null) {
+            g.close();
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package org.sessionj.transport.shm.delegation;
+
+import org.sessionj.api.Protocol;
+
+/** Protocols of the delegation and service passing tests (resolved at run time). */
+public final class DelegationProtocols {
+    private DelegationProtocols() {
+    }
+
+    // The paper's §6.2 shape, with ints: Alice is a client of Carol; Carol hands the loop to Bob.
+    @Protocol("cbegin.![!<int>.?(int)]*")
+    public interface AliceClient {
+    }
+
+    @Protocol("^(AliceClient)")
+    public interface CarolServesAlice {
+    }
+
+    @Protocol("cbegin.?(?[?(int).!<int>]*)")
+    public interface LoopTaker {
+    }
+
+    @Protocol("^(LoopTaker)")
+    public interface LoopGiver {
+    }
+
+    // Delegated in the middle of an iteration: Carol received an int and hands over the answer.
+    @Protocol("cbegin.?(!<int>.?[?(int).!<int>]*).?(int)")
+    public interface MidLoopTaker {
+    }
+
+    @Protocol("^(MidLoopTaker)")
+    public interface MidLoopGiver {
+    }
+
+    // Alice only streams: she finishes (and closes) without ever reading a DELEGATE.
+    @Protocol("cbegin.![!<int>]*")
+    public interface StreamAlice {
+    }
+
+    @Protocol("^(StreamAlice)")
+    public interface CarolServesStream {
+    }
+
+    @Protocol("cbegin.?(?[?(int)]*)")
+    public interface StreamTaker {
+    }
+
+    @Protocol("^(StreamTaker)")
+    public interface StreamGiver {
+    }
+
+    // Values passed by reference, still unconsumed when the session is delegated.
+    @Protocol("cbegin.![!<StringBuilder>]*.?(int)")
+    public interface PassingAlice {
+    }
+
+    @Protocol("^(PassingAlice)")
+    public interface CarolServesPassing {
+    }
+
+    @Protocol("cbegin.?(?[?(StringBuilder)]*.!<int>)")
+    public interface PassingTaker {
+    }
+
+    @Protocol("^(PassingTaker)")
+    public interface PassingGiver {
+    }
+
+    // Delegated inside a branch.
+    public enum Op { DOUBLE, NEGATE }
+
+    @Protocol("cbegin.!{DOUBLE: ![!<int>.?(int)]*, NEGATE: ![!<int>.?(int)]*}")
+    public interface BranchAlice {
+    }
+
+    @Protocol("^(BranchAlice)")
+    public interface CarolServesBranch {
+    }
+
+    @Protocol("cbegin.?{DOUBLE: ?(?[?(int).!<int>]*), NEGATE: ?(?[?(int).!<int>]*)}")
+    public interface BranchTaker {
+    }
+
+    @Protocol("^(BranchTaker)")
+    public interface BranchGiver {
+    }
+
+    // A delegated type that does not fit.
+    @Protocol("cbegin.?(?[?(String).!<int>]*)")
+    public interface WrongLoopTaker {
+    }
+
+    @Protocol("^(WrongLoopTaker)")
+    public interface WrongLoopGiver {
+    }
+
+    // Service passing.
+    @Protocol("cbegin.!<int>.?(int)")
+    public interface Increment {
+    }
+
+    @Protocol("^(Increment)")
+    public interface IncrementServer {
+    }
+
+    @Protocol("cbegin.!<String>")
+    public interface Other {
+    }
+
+    @Protocol("cbegin.?(cbegin.!<int>.?(int))")
+    public interface ServiceTaker {
+    }
+
+    @Protocol("^(ServiceTaker)")
+    public interface ServiceGiver {
+    }
+
+    // The stress scenario: both directions stream; Carol delegates at a random point.
+    @Protocol("cbegin.?[?(int)]*.![!<int>]*.?(int)")
+    public interface StressAlice {
+    }
+
+    @Protocol("^(StressAlice)")
+    public interface StressCarol {
+    }
+
+    @Protocol("cbegin.?(int).?(int).?{OUT: ?(![!<int>]*.?[?(int)]*.!<int>), IN: ?(?[?(int)]*.!<int>)}")
+    public interface StressBob {
+    }
+
+    @Protocol("^(StressBob)")
+    public interface StressCarolToBob {
+    }
+}
