@@ -6,7 +6,8 @@ import org.sessionj.runtime.spi.Connection;
 
 /**
  * The peer in a second JVM: connects to the {@code tcp} acceptor at {@code args[0]:args[1]}, says
- * "ready", then blocks reading until it is killed.
+ * "ready", then blocks reading until it is killed; or, with {@code args[2]} = N, sends N numbered
+ * frames, closes and exits at once (the frames must still arrive).
  */
 public final class PeerProcess {
     private PeerProcess() {
@@ -18,6 +19,17 @@ public final class PeerProcess {
         ready.writeCharSequence("ready", StandardCharsets.UTF_8);
         connection.write(ready);
         connection.flush();
+        if (args.length > 2) {
+            int frames = Integer.parseInt(args[2]);
+            for (int i = 0; i < frames; i++) {
+                ByteBuf frame = connection.alloc().buffer(1024);
+                frame.writeInt(i).writeZero(1020);
+                connection.write(frame);
+            }
+            connection.flush();
+            connection.close();
+            System.exit(0);
+        }
         ByteBuf never = connection.read(-1);
         never.release();
     }

@@ -242,6 +242,35 @@ class TcpTransportTest {
     }
 
     @Test
+    void framesWrittenJustBeforeAProcessExitsStillArrive() throws Exception {
+        ConnectionAcceptor acceptor = track(transport.listen(0));
+        String java = ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        int frames = 2000;
+        Process peer = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                PeerProcess.class.getName(), "localhost", Integer.toString(acceptor.port()), Integer.toString(frames))
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        try {
+            Connection accepted = track(acceptor.accept(30 * SECOND));
+            assertThat(accepted).as("the peer process connected").isNotNull();
+            assertThat(text(accepted.read(30 * SECOND))).isEqualTo("ready");
+            for (int i = 0; i < frames; i++) {
+                ByteBuf frame = accepted.read(30 * SECOND);
+                assertThat(frame).as("frame %d of %d", i, frames).isNotNull();
+                assertThat(frame.readInt()).isEqualTo(i);
+                frame.release();
+            }
+            assertThatThrownBy(() -> accepted.read(30 * SECOND)).isInstanceOf(IOException.class);
+            assertThat(peer.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(peer.exitValue()).isZero();
+        } finally {
+            peer.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
     void aClosedAcceptorsPortIsFreeAtOnceOnEveryEventLoopKind() throws IOException {
         // NIO releases a closed server socket only at its selector's next select.
         for (TcpTransport t : List.of(transport, new TcpTransport(NettySettings.fromSystemProperties().withPreferNative(false)))) {
