@@ -1,5 +1,6 @@
 package org.sessionj.transport.delegation;
 
+import org.sessionj.runtime.testing.delegation.StressScenario;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;

@@ -98,21 +98,4 @@ public final class DelegationProtocols {
     @Protocol("^(ServiceTaker)")
     public interface ServiceGiver {
     }
-
-    // The stress scenario: both directions stream; Carol delegates at a random point.
-    @Protocol("cbegin.?[?(int)]*.![!<int>]*.?(int)")
-    public interface StressAlice {
-    }
-
-    @Protocol("^(StressAlice)")
-    public interface StressCarol {
-    }
-
-    @Protocol("cbegin.?(int).?(int).?{OUT: ?(![!<int>]*.?[?(int)]*.!<int>), IN: ?(?[?(int)]*.!<int>)}")
-    public interface StressBob {
-    }
-
-    @Protocol("^(StressBob)")
-    public interface StressCarolToBob {
-    }
 }

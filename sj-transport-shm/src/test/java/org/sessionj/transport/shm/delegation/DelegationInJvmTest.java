@@ -1,5 +1,6 @@
 package org.sessionj.transport.shm.delegation;
 
+import org.sessionj.runtime.testing.delegation.StressScenario;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

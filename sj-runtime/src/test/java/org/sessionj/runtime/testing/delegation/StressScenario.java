@@ -1,4 +1,4 @@
-package org.sessionj.transport.delegation;
+package org.sessionj.runtime.testing.delegation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,10 +15,10 @@ import java.util.stream.IntStream;
 import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJSocket;
 import org.sessionj.runtime.SJRuntime;
-import org.sessionj.transport.delegation.DelegationProtocols.StressAlice;
-import org.sessionj.transport.delegation.DelegationProtocols.StressBob;
-import org.sessionj.transport.delegation.DelegationProtocols.StressCarol;
-import org.sessionj.transport.delegation.DelegationProtocols.StressCarolToBob;
+import org.sessionj.runtime.testing.delegation.StressProtocols.StressAlice;
+import org.sessionj.runtime.testing.delegation.StressProtocols.StressBob;
+import org.sessionj.runtime.testing.delegation.StressProtocols.StressCarol;
+import org.sessionj.runtime.testing.delegation.StressProtocols.StressCarolToBob;
 
 /**
  * One seeded run of the delegation stress scenario: Carol streams {@code m} ints to Alice, Alice
@@ -27,15 +27,15 @@ import org.sessionj.transport.delegation.DelegationProtocols.StressCarolToBob;
  * (after consuming {@code k} items, the rest in flight or buffered at Carol). Asserts the exact
  * sequences on every side.
  */
-final class StressScenario {
+public final class StressScenario {
     private StressScenario() {
     }
 
     /** What a run found, for the caller's transport assertions. */
-    record Ends(String alice, String bob) {
+    public record Ends(String alice, String bob) {
     }
 
-    static Ends run(long seed, SJRuntime aliceRuntime, SJRuntime carolRuntime, SJRuntime bobRuntime) throws Exception {
+    public static Ends run(long seed, SJRuntime aliceRuntime, SJRuntime carolRuntime, SJRuntime bobRuntime) throws Exception {
         Random random = new Random(seed);
         int m = random.nextInt(40);
         int n = random.nextInt(150);
