@@ -5,7 +5,7 @@ import java.util.List;
 import org.sessionj.api.SJSocket;
 import org.sessionj.runtime.SJRuntime;
 import org.sessionj.runtime.SJRuntimeConfig;
-import org.sessionj.transport.delegation.DelegationProtocols.AliceWithTotal;
+import org.sessionj.runtime.testing.delegation.DelegationProtocols.AliceWithTotal;
 
 /**
  * Alice in a second JVM: requests Carol's service at {@code args[0]:args[1]}, runs {@code args[2]}

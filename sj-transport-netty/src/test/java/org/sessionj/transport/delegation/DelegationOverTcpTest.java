@@ -22,17 +22,17 @@ import org.sessionj.api.SJSocket;
 import org.sessionj.runtime.SJRuntime;
 import org.sessionj.runtime.SJRuntimeConfig;
 import org.sessionj.runtime.TransportPreferences;
-import org.sessionj.transport.delegation.DelegationProtocols.AliceClient;
-import org.sessionj.transport.delegation.DelegationProtocols.CarolServesAlice;
-import org.sessionj.transport.delegation.DelegationProtocols.CarolServesAliceWithTotal;
-import org.sessionj.transport.delegation.DelegationProtocols.Increment;
-import org.sessionj.transport.delegation.DelegationProtocols.IncrementServer;
-import org.sessionj.transport.delegation.DelegationProtocols.LoopGiver;
-import org.sessionj.transport.delegation.DelegationProtocols.LoopTaker;
-import org.sessionj.transport.delegation.DelegationProtocols.LoopWithTotalGiver;
-import org.sessionj.transport.delegation.DelegationProtocols.LoopWithTotalTaker;
-import org.sessionj.transport.delegation.DelegationProtocols.ServiceGiver;
-import org.sessionj.transport.delegation.DelegationProtocols.ServiceTaker;
+import org.sessionj.runtime.testing.delegation.DelegationProtocols.AliceClient;
+import org.sessionj.runtime.testing.delegation.DelegationProtocols.CarolServesAlice;
+import org.sessionj.runtime.testing.delegation.DelegationProtocols.CarolServesAliceWithTotal;
+import org.sessionj.runtime.testing.delegation.DelegationProtocols.Increment;
+import org.sessionj.runtime.testing.delegation.DelegationProtocols.IncrementServer;
+import org.sessionj.runtime.testing.delegation.DelegationProtocols.LoopGiver;
+import org.sessionj.runtime.testing.delegation.DelegationProtocols.LoopTaker;
+import org.sessionj.runtime.testing.delegation.DelegationProtocols.LoopWithTotalGiver;
+import org.sessionj.runtime.testing.delegation.DelegationProtocols.LoopWithTotalTaker;
+import org.sessionj.runtime.testing.delegation.DelegationProtocols.ServiceGiver;
+import org.sessionj.runtime.testing.delegation.DelegationProtocols.ServiceTaker;
 
 /**
  * Service passing and delegation over TCP: everything on TCP (the reconnection too), and sessions

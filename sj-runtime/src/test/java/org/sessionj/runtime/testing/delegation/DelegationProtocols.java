@@ -1,4 +1,4 @@
-package org.sessionj.transport.delegation;
+package org.sessionj.runtime.testing.delegation;
 
 import org.sessionj.api.Protocol;
 
@@ -6,6 +6,9 @@ import org.sessionj.api.Protocol;
 public final class DelegationProtocols {
     private DelegationProtocols() {
     }
+
+    /** The labels of the branch protocols. */
+    public enum Op { DOUBLE, NEGATE }
 
     // The paper's §6.2 shape, with ints: Alice is a client of Carol; Carol hands the loop to Bob.
     @Protocol("cbegin.![!<int>.?(int)]*")
@@ -24,23 +27,6 @@ public final class DelegationProtocols {
     public interface LoopGiver {
     }
 
-    // For a peer in another process: it ends with a receive, so it exits only after its last output was read.
-    @Protocol("cbegin.![!<int>.?(int)]*.?(int)")
-    public interface AliceWithTotal {
-    }
-
-    @Protocol("^(AliceWithTotal)")
-    public interface CarolServesAliceWithTotal {
-    }
-
-    @Protocol("cbegin.?(?[?(int).!<int>]*.!<int>)")
-    public interface LoopWithTotalTaker {
-    }
-
-    @Protocol("^(LoopWithTotalTaker)")
-    public interface LoopWithTotalGiver {
-    }
-
     // Delegated in the middle of an iteration: Carol received an int and hands over the answer.
     @Protocol("cbegin.?(!<int>.?[?(int).!<int>]*).?(int)")
     public interface MidLoopTaker {
@@ -50,8 +36,39 @@ public final class DelegationProtocols {
     public interface MidLoopGiver {
     }
 
-    // Delegated inside a branch.
-    public enum Op { DOUBLE, NEGATE }
+    // Alice only streams: she finishes (and closes) without ever reading a DELEGATE.
+    @Protocol("cbegin.![!<int>]*")
+    public interface StreamAlice {
+    }
+
+    @Protocol("^(StreamAlice)")
+    public interface CarolServesStream {
+    }
+
+    @Protocol("cbegin.?(?[?(int)]*)")
+    public interface StreamTaker {
+    }
+
+    @Protocol("^(StreamTaker)")
+    public interface StreamGiver {
+    }
+
+    // Values passed by reference, still unconsumed when the session is delegated.
+    @Protocol("cbegin.![!<StringBuilder>]*.?(int)")
+    public interface PassingAlice {
+    }
+
+    @Protocol("^(PassingAlice)")
+    public interface CarolServesPassing {
+    }
+
+    @Protocol("cbegin.?(?[?(StringBuilder)]*.!<int>)")
+    public interface PassingTaker {
+    }
+
+    @Protocol("^(PassingTaker)")
+    public interface PassingGiver {
+    }
 
     @Protocol("cbegin.!{DOUBLE: ![!<int>.?(int)]*, NEGATE: ![!<int>.?(int)]*}")
     public interface BranchAlice {
@@ -97,5 +114,22 @@ public final class DelegationProtocols {
 
     @Protocol("^(ServiceTaker)")
     public interface ServiceGiver {
+    }
+
+    // For a peer in another process: it ends with a receive, so it exits only after its last output was read.
+    @Protocol("cbegin.![!<int>.?(int)]*.?(int)")
+    public interface AliceWithTotal {
+    }
+
+    @Protocol("^(AliceWithTotal)")
+    public interface CarolServesAliceWithTotal {
+    }
+
+    @Protocol("cbegin.?(?[?(int).!<int>]*.!<int>)")
+    public interface LoopWithTotalTaker {
+    }
+
+    @Protocol("^(LoopWithTotalTaker)")
+    public interface LoopWithTotalGiver {
     }
 }
