@@ -20,8 +20,8 @@ public final class Protocols {
 
     /** Every message kind each way, an outwhile, an inwhile and a branch. */
     @Protocol("cbegin.!<int>.!<long>.!<double>.!<float>.!<boolean>.!<byte>.!<short>.!<char>.!<String>"
-            + ".!<double[]>.!<Point>.?(int).?(long).?(double).?(float).?(boolean).?(byte).?(short).?(char)"
-            + ".?(String).?(int[]).?(Point).![!<int>.?(int)]*.?[?(String)]*"
+            + ".!<double[]>.!<Point>.!<Point[]>.?(int).?(long).?(double).?(float).?(boolean).?(byte).?(short).?(char)"
+            + ".?(String).?(int[]).?(Point).?(Point[]).![!<int>.?(int)]*.?[?(String)]*"
             + ".!{SUM: !<int[]>.?(long), ECHO: !<String>.?(String)}")
     public interface EverythingClient {
     }

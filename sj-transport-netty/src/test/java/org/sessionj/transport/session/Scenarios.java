@@ -28,6 +28,7 @@ final class Scenarios {
         s.send("héllo, wörld");
         s.send(new double[] {1.5, -2.5});
         s.send(new Point(3, 4));
+        s.send(new Point[] {new Point(5, 6), null, new Point(Integer.MIN_VALUE, Integer.MAX_VALUE)});
         expect(s.receiveInt(), -7);
         expect(s.receiveLong(), Long.MIN_VALUE);
         expect(s.receiveDouble(), Math.PI);
@@ -39,6 +40,7 @@ final class Scenarios {
         expect(s.<String>receive(), "from the accepter");
         expect(Arrays.toString(s.<int[]>receive()), "[1, 2, 3]");
         expect(s.<Point>receive(), new Point(-1, 1));
+        expect(Arrays.toString(s.<Point[]>receive()), "[]");
         int round = 0;
         while (s.outwhile(round < ROUNDS)) {
             s.send(round);
@@ -75,6 +77,8 @@ final class Scenarios {
         expect(s.<String>receive(), "héllo, wörld");
         expect(Arrays.toString(s.<double[]>receive()), "[1.5, -2.5]");
         expect(s.<Point>receive(), new Point(3, 4));
+        expect(Arrays.toString(s.<Point[]>receive()),
+                Arrays.toString(new Point[] {new Point(5, 6), null, new Point(Integer.MIN_VALUE, Integer.MAX_VALUE)}));
         s.send(-7);
         s.send(Long.MIN_VALUE);
         s.send(Math.PI);
@@ -86,6 +90,7 @@ final class Scenarios {
         s.send("from the accepter");
         s.send(new int[] {1, 2, 3});
         s.send(new Point(-1, 1));
+        s.send(new Point[0]);
         int rounds = 0;
         while (s.inwhile()) {
             s.send(2 * s.receiveInt());

@@ -2,6 +2,7 @@ package org.sessionj.runtime.internal.monitor;
 
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
+import org.sessionj.runtime.internal.wire.RecordLayout;
 import org.sessionj.runtime.internal.wire.SmileCodec;
 import org.sessionj.runtime.internal.wire.TypeClasses;
 import org.sessionj.runtime.internal.wire.WireKind;
@@ -9,7 +10,8 @@ import org.sessionj.types.Payload;
 
 /**
  * A message type of a send or receive state, resolved once per protocol: its wire kind, its class
- * (for the monitor's instance checks) and, for other objects, the Jackson reader and writer.
+ * (for the monitor's instance checks) and how values travel: a flat record's layout, or the Jackson
+ * reader and writer for other objects.
  */
 public final class MessageType {
     private final Payload payload;
@@ -18,16 +20,23 @@ public final class MessageType {
     private final Class<?> type;
     private final ObjectReader reader;
     private final ObjectWriter writer;
+    /** For {@link WireKind#RECORD} and {@link WireKind#RECORD_ARRAY}: the record's layout. */
+    private final RecordLayout layout;
     /** For sessions and services: the payload type compiled, and the loader its classes come from. */
     private final State sessionStart;
     private final ClassLoader loader;
 
     private MessageType(Payload payload, WireKind kind, Class<?> type, ObjectReader reader, ObjectWriter writer) {
-        this(payload, kind, type, reader, writer, null, null);
+        this(payload, kind, type, reader, writer, null, null, null);
+    }
+
+    private MessageType(Payload payload, WireKind kind, Class<?> type, RecordLayout layout) {
+        this(payload, kind, type, null, null, layout, null, null);
     }
 
     private MessageType(Payload payload, WireKind kind, Class<?> type, ObjectReader reader, ObjectWriter writer,
-            State sessionStart, ClassLoader loader) {
+            RecordLayout layout, State sessionStart, ClassLoader loader) {
+        this.layout = layout;
         this.sessionStart = sessionStart;
         this.loader = loader;
         this.payload = payload;
@@ -41,8 +50,8 @@ public final class MessageType {
     static MessageType of(Payload payload, ClassLoader loader) throws ClassNotFoundException {
         if (!(payload instanceof Payload.JavaType java)) {
             org.sessionj.types.SessionType session = ((Payload.SessionPayload) payload).type();
-            return new MessageType(payload, WireKind.SESSION, null, null, null, StateMachine.compile(session, loader),
-                    loader);
+            return new MessageType(payload, WireKind.SESSION, null, null, null, null,
+                    StateMachine.compile(session, loader), loader);
         }
         WireKind kind;
         if (java.isPrimitive()) {
@@ -58,6 +67,13 @@ public final class MessageType {
         Class<?> type = TypeClasses.boxed(TypeClasses.load(java, loader));
         if (kind != WireKind.OBJECT) {
             return new MessageType(payload, kind, type, null, null);
+        }
+        if (java.typeArguments().isEmpty() && java.arrayDimensions() <= 1) {
+            RecordLayout layout = RecordLayout.of(java.arrayDimensions() == 0 ? type : type.componentType());
+            if (layout != null) {
+                return new MessageType(payload, java.arrayDimensions() == 0 ? WireKind.RECORD : WireKind.RECORD_ARRAY,
+                        type, layout);
+            }
         }
         var jackson = SmileCodec.jacksonType(java, loader);
         return new MessageType(payload, kind, type, SmileCodec.readerFor(jackson), SmileCodec.writerFor(jackson));
@@ -114,6 +130,11 @@ public final class MessageType {
 
     public ObjectWriter writer() {
         return writer;
+    }
+
+    /** The layout of a {@link WireKind#RECORD} or {@link WireKind#RECORD_ARRAY} type. */
+    public RecordLayout layout() {
+        return layout;
     }
 
     /** The declared type as written in SJ notation. */

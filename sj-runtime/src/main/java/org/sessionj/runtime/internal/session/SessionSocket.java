@@ -13,6 +13,7 @@ import org.sessionj.runtime.internal.monitor.MessageType;
 import org.sessionj.runtime.internal.monitor.State;
 import org.sessionj.runtime.internal.wire.FailureNotice;
 import org.sessionj.runtime.internal.wire.MalformedInputException;
+import org.sessionj.runtime.internal.wire.RecordCodec;
 import org.sessionj.runtime.internal.wire.Tags;
 import org.sessionj.runtime.internal.wire.ValueCodec;
 import org.sessionj.runtime.internal.wire.WireKind;
@@ -235,6 +236,9 @@ public final class SessionSocket implements SJSocket {
                 buf = output().writeByte(Tags.OBJECT);
                 ValueCodec.writeObject(buf, type.writer(), value);
             }
+            case RECORD -> RecordCodec.write(output().writeByte(Tags.RECORD), type.layout(), value);
+            case RECORD_ARRAY -> RecordCodec.writeArray(output().writeByte(Tags.RECORD_ARRAY), type.layout(),
+                    (Object[]) value);
             case SESSION -> {
                 if (type.isService()) {
                     ServicePassing.write(output(), (SJService) value);
@@ -531,6 +535,8 @@ public final class SessionSocket implements SJSocket {
                 case INT, LONG, DOUBLE, FLOAT, BOOLEAN, BYTE, SHORT, CHAR -> ValueCodec.readPrimitive(kind, buf);
                 case STRING -> ValueCodec.readString(buf);
                 case OBJECT -> ValueCodec.readObject(buf, type.reader(), type.toString());
+                case RECORD -> RecordCodec.read(buf, type.layout());
+                case RECORD_ARRAY -> RecordCodec.readArray(buf, type.layout());
                 case SESSION -> receiveSession(type, buf);
                 default -> ValueCodec.readArray(buf, kind);
             };

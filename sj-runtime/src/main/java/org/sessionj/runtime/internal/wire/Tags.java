@@ -50,6 +50,9 @@ public final class Tags {
     /** The value travels as a reference on a local connection; the item has no body. */
     public static final byte REFERENCE = 0x21;
     public static final byte SESSION = 0x22;
+    /** A flat record (docs/wire-format.md): layout fingerprint, then the components raw. */
+    public static final byte RECORD = 0x23;
+    public static final byte RECORD_ARRAY = 0x24;
 
     // Control items.
     public static final byte LABEL = 0x30;

@@ -24,6 +24,10 @@ public enum WireKind {
     DOUBLE_ARRAY(Tags.DOUBLE_ARRAY, "double[]"),
     /** Any other class, record or array: Jackson Smile, decoded as the declared type. */
     OBJECT(Tags.OBJECT, "object"),
+    /** A flat record ({@link RecordLayout}): its components raw, in declaration order. */
+    RECORD(Tags.RECORD, "record"),
+    /** A one-dimensional array of a flat record. */
+    RECORD_ARRAY(Tags.RECORD_ARRAY, "record array"),
     /** A session or service as a message (delegation, service passing). */
     SESSION(Tags.SESSION, "session");
 

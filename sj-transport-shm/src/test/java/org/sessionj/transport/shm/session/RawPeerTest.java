@@ -19,6 +19,7 @@ import org.sessionj.api.SJSocket;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.LocalConnection;
 import org.sessionj.transport.shm.ShmTransport;
+import org.sessionj.transport.shm.session.TestProtocols.BoxServer;
 import org.sessionj.transport.shm.session.TestProtocols.IntServer;
 import org.sessionj.transport.shm.session.TestProtocols.PointServer;
 import org.sessionj.transport.shm.session.TestProtocols.CalculatorServer;
@@ -116,26 +117,30 @@ class RawPeerTest {
         }
     }
 
+    private static final String BOX = TestProtocols.Box.class.getName();
+    private static final String BOX_TYPE = "cbegin.!<" + BOX + ">.?(" + BOX + ")";
+    private static final String POINT = TestProtocols.Point.class.getName();
+    private static final String POINT_TYPE = "cbegin.!<" + POINT + ">.?(" + POINT + ")";
+    private static final int POINT_FINGERPRINT = (POINT + "(x:int,y:int)").hashCode();
+
     @Test
     void garbageWhereAnObjectIsExpectedFailsTheSession() throws Exception {
-        try (SJServerSocket server = SJServerSocket.create(PointServer.class, 0)) {
+        try (SJServerSocket server = SJServerSocket.create(BoxServer.class, 0)) {
             Connection[] raw = new Connection[1];
-            try (SJSocket s = acceptWith(server, "cbegin.!<" + TestProtocols.Point.class.getName() + ">.?("
-                    + TestProtocols.Point.class.getName() + ")", raw)) {
+            try (SJSocket s = acceptWith(server, BOX_TYPE, raw)) {
                 send(raw[0], f -> f.writeByte(0x20).writeInt(5).writeBytes(new byte[] {1, 2, 3, 4, 5}));
                 assertThatThrownBy(s::receive).isInstanceOf(SJIOException.class)
-                        .hasMessageContaining("could not decode a " + TestProtocols.Point.class.getName());
+                        .hasMessageContaining("could not decode a " + BOX);
             }
         }
     }
 
     @Test
     void anObjectOfAnotherShapeIsNotHandedToTheProgram() throws Exception {
-        byte[] smile = new ObjectMapper(new SmileFactory()).writeValueAsBytes(Map.of("name", "not a point"));
-        try (SJServerSocket server = SJServerSocket.create(PointServer.class, 0)) {
+        byte[] smile = new ObjectMapper(new SmileFactory()).writeValueAsBytes(Map.of("colour", "not a box"));
+        try (SJServerSocket server = SJServerSocket.create(BoxServer.class, 0)) {
             Connection[] raw = new Connection[1];
-            try (SJSocket s = acceptWith(server, "cbegin.!<" + TestProtocols.Point.class.getName() + ">.?("
-                    + TestProtocols.Point.class.getName() + ")", raw)) {
+            try (SJSocket s = acceptWith(server, BOX_TYPE, raw)) {
                 send(raw[0], f -> f.writeByte(0x20).writeInt(smile.length).writeBytes(smile));
                 assertThatThrownBy(s::receive).isInstanceOf(SJIOException.class).hasMessageContaining("could not decode");
             }
@@ -144,12 +149,58 @@ class RawPeerTest {
 
     @Test
     void aLengthBeyondTheFrameFailsTheSession() throws Exception {
-        try (SJServerSocket server = SJServerSocket.create(PointServer.class, 0)) {
+        try (SJServerSocket server = SJServerSocket.create(BoxServer.class, 0)) {
             Connection[] raw = new Connection[1];
-            try (SJSocket s = acceptWith(server, "cbegin.!<" + TestProtocols.Point.class.getName() + ">.?("
-                    + TestProtocols.Point.class.getName() + ")", raw)) {
+            try (SJSocket s = acceptWith(server, BOX_TYPE, raw)) {
                 send(raw[0], f -> f.writeByte(0x20).writeInt(1_000_000).writeByte(0));
                 assertThatThrownBy(s::receive).isInstanceOf(SJIOException.class).hasMessageContaining("length 1000000");
+            }
+        }
+    }
+
+    @Test
+    void aWellFormedRecordIsDelivered() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(PointServer.class, 0)) {
+            Connection[] raw = new Connection[1];
+            try (SJSocket s = acceptWith(server, POINT_TYPE, raw)) {
+                send(raw[0], f -> f.writeByte(0x23).writeInt(POINT_FINGERPRINT).writeByte(1).writeInt(3).writeInt(-4));
+                assertThat(s.<TestProtocols.Point>receive()).isEqualTo(new TestProtocols.Point(3, -4));
+                s.send(new TestProtocols.Point(0, 0));                  // the session's type, complete
+            }
+        }
+    }
+
+    @Test
+    void aRecordOfAnotherLayoutFailsTheSession() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(PointServer.class, 0)) {
+            Connection[] raw = new Connection[1];
+            try (SJSocket s = acceptWith(server, POINT_TYPE, raw)) {
+                send(raw[0], f -> f.writeByte(0x23).writeInt(POINT_FINGERPRINT + 1).writeByte(1).writeInt(3).writeInt(4));
+                assertThatThrownBy(s::receive).isInstanceOf(SJIOException.class)
+                        .hasMessageContaining("another layout").hasMessageContaining(POINT + "(x:int,y:int)");
+            }
+            assertThat(failureNotice(raw[0])).contains("another layout");
+        }
+    }
+
+    @Test
+    void aTruncatedRecordFailsTheSession() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(PointServer.class, 0)) {
+            Connection[] raw = new Connection[1];
+            try (SJSocket s = acceptWith(server, POINT_TYPE, raw)) {
+                send(raw[0], f -> f.writeByte(0x23).writeInt(POINT_FINGERPRINT).writeByte(1).writeInt(3).writeShort(4));
+                assertThatThrownBy(s::receive).isInstanceOf(SJIOException.class).hasMessageContaining("truncated");
+            }
+        }
+    }
+
+    @Test
+    void aBadPresenceByteFailsTheSession() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(PointServer.class, 0)) {
+            Connection[] raw = new Connection[1];
+            try (SJSocket s = acceptWith(server, POINT_TYPE, raw)) {
+                send(raw[0], f -> f.writeByte(0x23).writeInt(POINT_FINGERPRINT).writeByte(7).writeInt(3).writeInt(4));
+                assertThatThrownBy(s::receive).isInstanceOf(SJIOException.class).hasMessageContaining("presence byte 0x07");
             }
         }
     }

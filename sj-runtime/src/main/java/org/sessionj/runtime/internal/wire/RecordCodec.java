@@ -1,0 +1,147 @@
+package org.sessionj.runtime.internal.wire;
+
+import io.netty.buffer.ByteBuf;
+import java.lang.reflect.Array;
+
+/**
+ * Writes and reads flat records and one-dimensional arrays of them (docs/wire-format.md §3,
+ * {@code RECORD} and {@code RECORD_ARRAY}): the layout fingerprint, then each value as a presence
+ * byte and its components in declaration order — primitives raw, strings as {@code string}, nested
+ * records the same way. Reads check the fingerprint and every length against the frame.
+ */
+public final class RecordCodec {
+    private static final byte ABSENT = 0;
+    private static final byte PRESENT = 1;
+
+    private RecordCodec() {
+    }
+
+    /** Writes a record value (may be null). */
+    public static void write(ByteBuf out, RecordLayout layout, Object value) {
+        out.writeInt(layout.fingerprint());
+        writeValue(out, layout, value);
+    }
+
+    /** Writes an array of records (the array and its elements may be null). */
+    public static void writeArray(ByteBuf out, RecordLayout layout, Object[] values) {
+        out.writeInt(layout.fingerprint());
+        if (values == null) {
+            out.writeInt(ValueCodec.NULL_LENGTH);
+            return;
+        }
+        out.writeInt(values.length);
+        for (Object value : values) {
+            writeValue(out, layout, value);
+        }
+    }
+
+    /** Reads a record value written by {@link #write}. */
+    public static Object read(ByteBuf in, RecordLayout layout) throws MalformedInputException {
+        checkFingerprint(in, layout);
+        return readValue(in, layout);
+    }
+
+    /** Reads an array written by {@link #writeArray}. */
+    public static Object[] readArray(ByteBuf in, RecordLayout layout) throws MalformedInputException {
+        checkFingerprint(in, layout);
+        require(in, 4, "the length of a " + layout.type().getName() + "[]");
+        int length = in.readInt();
+        if (length == ValueCodec.NULL_LENGTH) {
+            return null;
+        }
+        if (length < 0 || length > in.readableBytes()) {
+            throw new MalformedInputException("malformed " + layout.type().getName() + "[]: length " + length + " but "
+                    + in.readableBytes() + " bytes left in the frame");
+        }
+        Object[] values = (Object[]) Array.newInstance(layout.type(), length);
+        for (int i = 0; i < length; i++) {
+            values[i] = readValue(in, layout);
+        }
+        return values;
+    }
+
+    private static void writeValue(ByteBuf out, RecordLayout layout, Object value) {
+        if (value == null) {
+            out.writeByte(ABSENT);
+            return;
+        }
+        out.writeByte(PRESENT);
+        for (RecordLayout.Component component : layout.components()) {
+            Object field;
+            try {
+                field = (Object) component.getter().invokeExact(value);
+            } catch (RuntimeException | Error e) {
+                throw e;                                    // a ClassCastException: the value is not of the layout's class
+            } catch (Throwable e) {
+                throw new IllegalStateException("the accessor of a " + layout.type().getName() + " component failed", e);
+            }
+            switch (component.kind()) {
+                case BOOLEAN -> out.writeBoolean((Boolean) field);
+                case BYTE -> out.writeByte((Byte) field);
+                case SHORT -> out.writeShort((Short) field);
+                case CHAR -> out.writeChar((Character) field);
+                case INT -> out.writeInt((Integer) field);
+                case LONG -> out.writeLong((Long) field);
+                case FLOAT -> out.writeFloat((Float) field);
+                case DOUBLE -> out.writeDouble((Double) field);
+                case STRING -> ValueCodec.writeString(out, (String) field);
+                case RECORD -> writeValue(out, component.nested(), field);
+            }
+        }
+    }
+
+    private static Object readValue(ByteBuf in, RecordLayout layout) throws MalformedInputException {
+        String name = layout.type().getName();
+        require(in, 1, "a " + name);
+        byte presence = in.readByte();
+        if (presence == ABSENT) {
+            return null;
+        }
+        if (presence != PRESENT) {
+            throw new MalformedInputException(String.format("malformed %s: presence byte 0x%02x (expected 0 or 1)",
+                    name, presence & 0xff));
+        }
+        RecordLayout.Component[] components = layout.components();
+        Object[] fields = new Object[components.length];
+        for (int i = 0; i < components.length; i++) {
+            RecordLayout.Component component = components[i];
+            fields[i] = switch (component.kind()) {
+                case BOOLEAN -> require(in, 1, name).readBoolean();
+                case BYTE -> require(in, 1, name).readByte();
+                case SHORT -> require(in, 2, name).readShort();
+                case CHAR -> require(in, 2, name).readChar();
+                case INT -> require(in, 4, name).readInt();
+                case LONG -> require(in, 8, name).readLong();
+                case FLOAT -> require(in, 4, name).readFloat();
+                case DOUBLE -> require(in, 8, name).readDouble();
+                case STRING -> ValueCodec.readString(in);
+                case RECORD -> readValue(in, component.nested());
+            };
+        }
+        try {
+            return layout.construct(fields);
+        } catch (Throwable e) {
+            throw new MalformedInputException("the peer's values were refused by the constructor of " + name + ": " + e,
+                    e instanceof Exception ex ? ex : null);
+        }
+    }
+
+    private static void checkFingerprint(ByteBuf in, RecordLayout layout) throws MalformedInputException {
+        require(in, 4, "the layout of a " + layout.type().getName());
+        int fingerprint = in.readInt();
+        if (fingerprint != layout.fingerprint()) {
+            throw new MalformedInputException(String.format(
+                    "the peer's %s has another layout (fingerprint %08x) than ours, %s (fingerprint %08x):"
+                            + " both sides need the same version of the class", layout.type().getName(), fingerprint,
+                    layout.description(), layout.fingerprint()));
+        }
+    }
+
+    private static ByteBuf require(ByteBuf in, int bytes, String what) throws MalformedInputException {
+        if (in.readableBytes() < bytes) {
+            throw new MalformedInputException("truncated frame: " + what + " needs " + bytes + " more bytes, "
+                    + in.readableBytes() + " left");
+        }
+        return in;
+    }
+}

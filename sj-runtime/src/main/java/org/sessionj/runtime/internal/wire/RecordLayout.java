@@ -1,0 +1,152 @@
+package org.sessionj.runtime.internal.wire;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Method;
+import java.lang.reflect.RecordComponent;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The binary layout of a <em>flat record</em>: a record class whose components are primitives,
+ * strings or flat records (no cycles). Such values travel field by field in declaration order
+ * (docs/wire-format.md, {@code RECORD}), not through Jackson. The layout's {@link #fingerprint()}
+ * travels with every value, so two runtimes with different versions of the class fail cleanly
+ * instead of misreading each other's fields.
+ */
+public final class RecordLayout {
+    private static final ConcurrentHashMap<Class<?>, RecordLayout> LAYOUTS = new ConcurrentHashMap<>();
+    private static final RecordLayout NOT_FLAT = new RecordLayout();
+
+    /** How one component travels. */
+    enum Kind { BOOLEAN, BYTE, SHORT, CHAR, INT, LONG, FLOAT, DOUBLE, STRING, RECORD }
+
+    /**
+     * One record component.
+     *
+     * @param kind how it travels
+     * @param getter the accessor, typed {@code (Object)Object}
+     * @param nested the layout of a {@link Kind#RECORD} component; null otherwise
+     */
+    record Component(Kind kind, MethodHandle getter, RecordLayout nested) {
+    }
+
+    private final Class<?> type;
+    private final Component[] components;
+    /** The canonical constructor, typed {@code (Object[])Object}. */
+    private final MethodHandle constructor;
+    private final String description;
+    private final int fingerprint;
+
+    private RecordLayout() {
+        this.type = null;
+        this.components = null;
+        this.constructor = null;
+        this.description = null;
+        this.fingerprint = 0;
+    }
+
+    private RecordLayout(Class<?> type, Component[] components, MethodHandle constructor, String description) {
+        this.type = type;
+        this.components = components;
+        this.constructor = constructor;
+        this.description = description;
+        this.fingerprint = description.hashCode();
+    }
+
+    /** The layout of {@code type}, or null when it is not a flat record (or its members cannot be reached). */
+    public static RecordLayout of(Class<?> type) {
+        RecordLayout known = LAYOUTS.get(type);
+        if (known == null) {
+            RecordLayout analysed = analyse(type, new HashSet<>());
+            known = LAYOUTS.computeIfAbsent(type, t -> analysed == null ? NOT_FLAT : analysed);
+        }
+        return known == NOT_FLAT ? null : known;
+    }
+
+    private static RecordLayout analyse(Class<?> type, Set<Class<?>> enclosing) {
+        if (!type.isRecord() || !enclosing.add(type)) {
+            return null;
+        }
+        try {
+            RecordComponent[] declared = type.getRecordComponents();
+            Component[] components = new Component[declared.length];
+            Class<?>[] parameterTypes = new Class<?>[declared.length];
+            List<String> fields = new ArrayList<>(declared.length);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            for (int i = 0; i < declared.length; i++) {
+                Class<?> componentType = declared[i].getType();
+                parameterTypes[i] = componentType;
+                Kind kind = kindOf(componentType);
+                RecordLayout nested = null;
+                if (kind == Kind.RECORD) {
+                    nested = analyse(componentType, enclosing);
+                }
+                if (kind == null || kind == Kind.RECORD && nested == null) {
+                    return null;
+                }
+                Method accessor = declared[i].getAccessor();
+                accessor.setAccessible(true);
+                MethodHandle getter = lookup.unreflect(accessor).asType(MethodType.methodType(Object.class, Object.class));
+                components[i] = new Component(kind, getter, nested);
+                fields.add(declared[i].getName() + ":" + (nested == null ? componentType.getName() : nested.description));
+            }
+            Constructor<?> canonical = type.getDeclaredConstructor(parameterTypes);
+            canonical.setAccessible(true);
+            MethodHandle constructor = lookup.unreflectConstructor(canonical)
+                    .asSpreader(Object[].class, declared.length)
+                    .asType(MethodType.methodType(Object.class, Object[].class));
+            return new RecordLayout(type, components, constructor,
+                    type.getName() + "(" + String.join(",", fields) + ")");
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            // Unreachable members (a module that does not open the package): Jackson gets its chance instead.
+            return null;
+        } finally {
+            enclosing.remove(type);
+        }
+    }
+
+    private static Kind kindOf(Class<?> type) {
+        if (type.isPrimitive()) {
+            return Kind.valueOf(type.getName().toUpperCase(java.util.Locale.ROOT));
+        }
+        if (type == String.class) {
+            return Kind.STRING;
+        }
+        return type.isRecord() ? Kind.RECORD : null;
+    }
+
+    /** The record class. */
+    public Class<?> type() {
+        return type;
+    }
+
+    Component[] components() {
+        return components;
+    }
+
+    /** A new instance from component values in declaration order (boxed). */
+    Object construct(Object[] values) throws Throwable {
+        return (Object) constructor.invokeExact(values);
+    }
+
+    /** The class and its components, recursively: what the fingerprint is computed from. */
+    public String description() {
+        return description;
+    }
+
+    /** A hash of the {@link #description()} ({@link String#hashCode()}, stable across JVMs). */
+    public int fingerprint() {
+        return fingerprint;
+    }
+
+    @Override
+    public String toString() {
+        return description;
+    }
+}

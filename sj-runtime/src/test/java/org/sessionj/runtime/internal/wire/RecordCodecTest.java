@@ -1,0 +1,147 @@
+package org.sessionj.runtime.internal.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class RecordCodecTest {
+    record Everything(boolean b, byte y, short s, char c, int i, long l, float f, double d, String text) {
+    }
+
+    record Particle(double x, double y, double z, double mass) {
+    }
+
+    record Labelled(String name, Particle particle) {
+    }
+
+    record Positive(int value) {
+        Positive {
+            if (value <= 0) {
+                throw new IllegalArgumentException("expected a positive value but found " + value);
+            }
+        }
+    }
+
+    record WithList(List<Integer> values) {
+    }
+
+    record WithArray(int[] values) {
+    }
+
+    record Node(int value, Node next) {
+    }
+
+    static final class NotARecord {
+        int value;
+    }
+
+    @Test
+    void everyComponentKindRoundTrips() throws Exception {
+        RecordLayout layout = RecordLayout.of(Everything.class);
+        Everything value = new Everything(true, (byte) -2, Short.MIN_VALUE, 'é', -3, Long.MAX_VALUE, 1.5f, -0.0, "snø");
+        Everything nullText = new Everything(false, (byte) 0, (short) 0, 'x', 0, 0, Float.NaN, Double.NaN, null);
+        ByteBuf buf = Unpooled.buffer();
+        RecordCodec.write(buf, layout, value);
+        RecordCodec.write(buf, layout, nullText);
+        RecordCodec.write(buf, layout, null);
+        assertThat(RecordCodec.read(buf, layout)).isEqualTo(value);
+        assertThat(RecordCodec.read(buf, layout)).isEqualTo(nullText);
+        assertThat(RecordCodec.read(buf, layout)).isNull();
+        assertThat(buf.isReadable()).isFalse();
+    }
+
+    @Test
+    void arraysWithNullElementsAndNestedRecordsRoundTrip() throws Exception {
+        RecordLayout layout = RecordLayout.of(Labelled.class);
+        Labelled[] values = {new Labelled("sun", new Particle(0, 0, 0, 1)), null, new Labelled(null, null)};
+        ByteBuf buf = Unpooled.buffer();
+        RecordCodec.writeArray(buf, layout, values);
+        RecordCodec.writeArray(buf, layout, null);
+        RecordCodec.writeArray(buf, layout, new Labelled[0]);
+        buf.writeByte(0x55); // the next item is left alone
+        Object[] read = RecordCodec.readArray(buf, layout);
+        assertThat(read).isInstanceOf(Labelled[].class).containsExactly((Object[]) values);
+        assertThat(RecordCodec.readArray(buf, layout)).isNull();
+        assertThat(RecordCodec.readArray(buf, layout)).isInstanceOf(Labelled[].class).isEmpty();
+        assertThat(buf.readByte()).isEqualTo((byte) 0x55);
+    }
+
+    @Test
+    void aParticleIsFourDoublesAndAPresenceByte() {
+        RecordLayout layout = RecordLayout.of(Particle.class);
+        ByteBuf buf = Unpooled.buffer();
+        RecordCodec.writeArray(buf, layout, new Particle[] {new Particle(1, 2, 3, 4), new Particle(5, 6, 7, 8)});
+        assertThat(buf.readableBytes()).isEqualTo(4 + 4 + 2 * (1 + 4 * 8));
+        assertThat(layout.description()).isEqualTo(Particle.class.getName() + "(x:double,y:double,z:double,mass:double)");
+        assertThat(layout.fingerprint()).isEqualTo(layout.description().hashCode());
+    }
+
+    @Test
+    void onlyRecordsOfPrimitivesStringsAndSuchRecordsAreFlat() {
+        assertThat(RecordLayout.of(Particle.class)).isNotNull();
+        assertThat(RecordLayout.of(Labelled.class)).isNotNull();
+        assertThat(RecordLayout.of(WithList.class)).isNull();
+        assertThat(RecordLayout.of(WithArray.class)).isNull();
+        assertThat(RecordLayout.of(Node.class)).as("a recursive record").isNull();
+        assertThat(RecordLayout.of(NotARecord.class)).isNull();
+        assertThat(RecordLayout.of(Integer.class)).isNull();
+        assertThat(RecordLayout.of(Particle.class)).isSameAs(RecordLayout.of(Particle.class));
+    }
+
+    @Test
+    void aValueOfAnotherLayoutIsRefusedNamingBoth() {
+        ByteBuf buf = Unpooled.buffer();
+        RecordCodec.write(buf, RecordLayout.of(Particle.class), new Particle(1, 2, 3, 4));
+        RecordLayout labelled = RecordLayout.of(Labelled.class);
+        assertThatThrownBy(() -> RecordCodec.read(buf, labelled)).isInstanceOf(MalformedInputException.class)
+                .hasMessageContaining("another layout")
+                .hasMessageContaining(labelled.description())
+                .hasMessageContaining(String.format("%08x", RecordLayout.of(Particle.class).fingerprint()));
+    }
+
+    @Test
+    void truncatedValuesAndLengthsBeyondTheFrameAreRefused() {
+        RecordLayout layout = RecordLayout.of(Particle.class);
+        ByteBuf whole = Unpooled.buffer();
+        RecordCodec.write(whole, layout, new Particle(1, 2, 3, 4));
+        for (int cut = 0; cut < whole.readableBytes(); cut++) {
+            ByteBuf truncated = whole.slice(0, cut);
+            assertThatThrownBy(() -> RecordCodec.read(truncated, layout)).as("cut at %d", cut)
+                    .isInstanceOf(MalformedInputException.class).hasMessageContaining("truncated");
+        }
+        ByteBuf huge = Unpooled.buffer().writeInt(layout.fingerprint()).writeInt(1_000_000).writeByte(0);
+        assertThatThrownBy(() -> RecordCodec.readArray(huge, layout)).isInstanceOf(MalformedInputException.class)
+                .hasMessageContaining("length 1000000");
+        ByteBuf negative = Unpooled.buffer().writeInt(layout.fingerprint()).writeInt(-5);
+        assertThatThrownBy(() -> RecordCodec.readArray(negative, layout)).isInstanceOf(MalformedInputException.class)
+                .hasMessageContaining("length -5");
+    }
+
+    @Test
+    void aBadPresenceByteIsRefused() {
+        RecordLayout layout = RecordLayout.of(Particle.class);
+        ByteBuf buf = Unpooled.buffer().writeInt(layout.fingerprint()).writeByte(2);
+        assertThatThrownBy(() -> RecordCodec.read(buf, layout)).isInstanceOf(MalformedInputException.class)
+                .hasMessageContaining("presence byte 0x02");
+    }
+
+    @Test
+    void valuesTheConstructorRefusesAreAMalformedInput() {
+        RecordLayout layout = RecordLayout.of(Positive.class);
+        ByteBuf buf = Unpooled.buffer().writeInt(layout.fingerprint()).writeByte(1).writeInt(-1);
+        assertThatThrownBy(() -> RecordCodec.read(buf, layout)).isInstanceOf(MalformedInputException.class)
+                .hasMessageContaining("refused by the constructor of " + Positive.class.getName())
+                .hasMessageContaining("expected a positive value but found -1");
+    }
+
+    @Test
+    void writingAValueOfAnotherClassIsAClassCastException() {
+        RecordLayout layout = RecordLayout.of(Particle.class);
+        assertThatThrownBy(() -> RecordCodec.write(Unpooled.buffer(), layout, "not a particle"))
+                .isInstanceOf(ClassCastException.class);
+    }
+}
