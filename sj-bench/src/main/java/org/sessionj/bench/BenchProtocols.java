@@ -56,4 +56,40 @@ public final class BenchProtocols {
     @Protocol("cbegin.![!<int>]*")
     public interface IntStream {
     }
+
+    /** A body of the n-Body demo as a flat record: travels field by field (docs/wire-format.md). */
+    public record Particle(double x, double y, double z, double mass) {
+    }
+
+    /** The same four doubles as a mutable bean: travels as Jackson Smile. */
+    public static final class ParticleBean {
+        public double x;
+        public double y;
+        public double z;
+        public double mass;
+    }
+
+    @Protocol("cbegin.![!<Particle[]>.?(Particle[])]*")
+    public interface ParticlesClient {
+    }
+
+    @Protocol("^(ParticlesClient)")
+    public interface ParticlesServer {
+    }
+
+    @Protocol("cbegin.![!<ParticleBean[]>.?(ParticleBean[])]*")
+    public interface BeansClient {
+    }
+
+    @Protocol("^(BeansClient)")
+    public interface BeansServer {
+    }
+
+    @Protocol("cbegin.![!<double[]>.?(double[])]*")
+    public interface DoublesClient {
+    }
+
+    @Protocol("^(DoublesClient)")
+    public interface DoublesServer {
+    }
 }

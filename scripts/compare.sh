@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# SJ against the papers' baselines on the three demos: MPJ Express (Debian libmpj-java) and Open MPI's
+# Java bindings — the same algorithms, sizes, seeds and number of ranks, the same JDK — with the ranks
+#   threads    as threads of one JVM (SJ: --deploy threads; MPJ Express: -dev multicore; Open MPI: n/a)
+#   processes  as processes on this host
+#   nodes      as processes on two Slurm nodes in network namespaces joined by a veth pair
+# A benchmark, not a test: it prints one Markdown table per deployment, each cell the median run time
+# in ms (set-up excluded, as each program times itself after a barrier / rendezvous) of REPEATS runs.
+#
+#   sudo scripts/compare.sh [--repeats N] [threads] [processes] [nodes]     (default: all three, N = 3)
+#
+# Needs root: it installs what is missing (libmpj-java, openmpi-bin, Slurm) and starts the namespaces.
+# Each peer lives in scripts/compare/<peer>.sh (setup, supports, run); a peer whose setup fails is shown
+# as "n/a" with the reason on stderr, so the table still compares the others.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+REPEATS=3
+DEPLOYS=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --repeats) REPEATS="${2:?--repeats needs a number}"; shift 2 ;;
+        threads|processes|nodes) DEPLOYS+=("$1"); shift ;;
+        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "compare: unknown argument '$1' (expected --repeats N, threads, processes or nodes)" >&2; exit 2 ;;
+    esac
+done
+[ ${#DEPLOYS[@]} -gt 0 ] || DEPLOYS=(threads processes nodes)
+[ "$(id -u)" -eq 0 ] || { echo "compare: needs root (installs packages, starts Slurm in network namespaces)" >&2; exit 1; }
+
+# The JDK ./sj uses (21+), for every peer: their launchers run the `java` on PATH.
+JDK=$(bash -c 'source <(sed -n "/^jdk_major()/,/^}/p;/^find_jdk()/,/^}/p" "$0"); find_jdk' "$ROOT/sj")
+export JDK PATH="$JDK/bin:$PATH"
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/sj-compare.XXXXXX")
+export SJ_CLUSTER_DIR="$WORK/cluster"
+CLUSTER="$ROOT/scripts/slurm-cluster.sh"
+cleanup() {
+    [ -e "$WORK/cluster-up" ] && "$CLUSTER" down >/dev/null 2>&1
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+for peer in sj mpj ompi; do
+    # shellcheck source=/dev/null
+    source "$ROOT/scripts/compare/$peer.sh"
+done
+
+# Columns: heading, peer (for setup/supports), run function.
+COLUMNS=("SJ noalias|sj|sj_noalias_run" "SJ ordinary|sj|sj_ordinary_run" "MPJ Express|mpj|mpj_run"
+    "Open MPI Java|ompi|ompi_run")
+declare -A READY=()
+for peer in sj mpj ompi; do
+    if "${peer}_setup" >&2; then READY[$peer]=1; else echo "compare: $peer is left out (its setup failed)" >&2; fi
+done
+
+median() { sort -n | awk '{a[NR]=$1} END {if (NR == 0) exit 1; print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+
+# cell DEPLOY PEER RUN NP ALGO ARG... → the median of REPEATS runs, or n/a / failed
+cell() {
+    local deploy="$1" peer="$2" run="$3" times=() i t
+    shift 3
+    if [ -z "${READY[$peer]:-}" ] || ! "${peer}_supports" "$deploy"; then echo "n/a"; return; fi
+    for i in $(seq 1 "$REPEATS"); do
+        if t=$("$run" "$deploy" "$@" 2>"$WORK/last.err") && [ -n "$t" ]; then
+            times+=("$t")
+        else
+            { echo "compare: $run $deploy $* failed:"; tail -20 "$WORK/last.err"; } >&2
+            echo "failed"; return
+        fi
+    done
+    printf '%s\n' "${times[@]}" | median
+}
+
+ratio() {  # SJ ÷ MPJ, when both are numbers
+    awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else print "–" }'
+}
+
+row() {  # DEPLOY LABEL NP NOALIAS_APPLIES ALGO ARG...
+    local deploy="$1" label="$2" np="$3" variants="$4" cells=() column heading peer run value
+    shift 4
+    for column in "${COLUMNS[@]}"; do
+        IFS='|' read -r heading peer run <<<"$column"
+        if [ "$run" = sj_ordinary_run ] && [ "$variants" = no ]; then
+            value="–"                     # π sends two ints: no arrays to pass or copy
+        else
+            value=$(cell "$deploy" "$peer" "$run" "$np" "$@")
+        fi
+        cells+=("$value")
+    done
+    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$label" "$np" "${cells[@]}" "$(ratio "${cells[0]}" "${cells[2]}")"
+}
+
+for deploy in "${DEPLOYS[@]}"; do
+    if [ "$deploy" = nodes ]; then
+        exec 9>/tmp/sj-cluster.lock
+        flock 9                           # one user of the sj-n1/sj-n2 namespaces at a time
+        touch "$WORK/cluster-up"
+        "$CLUSTER" up 2 >&2
+    fi
+    echo
+    echo "### $deploy ($(nproc) cores, median of $REPEATS, ms)"
+    echo
+    echo "| algorithm | ranks | SJ noalias | SJ ordinary | MPJ Express | Open MPI Java | SJ ÷ MPJ |"
+    echo "|---|---|---|---|---|---|---|"
+    row "$deploy" "π, 20,000,000 points per worker" 3 no pi 20000000
+    for size in 100 300; do
+        row "$deploy" "Jacobi ${size}×${size}, 2000 iterations" 3 yes jacobi "$size" 2000
+    done
+    for bodies in 300 1000; do
+        row "$deploy" "n-Body ${bodies} bodies, 20 steps" 2 yes nbody "$bodies" 20 2009
+    done
+    if [ "$deploy" = nodes ]; then
+        "$CLUSTER" down >&2
+        rm -f "$WORK/cluster-up"
+        flock -u 9
+    fi
+done

@@ -1,0 +1,34 @@
+# SJ (this project) as a peer of scripts/compare.sh: `./sj demo ALGO` with ranks as threads of one
+# JVM, as processes on this host, or as srun tasks on the two namespace nodes. Sourced, not run.
+
+sj_setup() {
+    "$ROOT/sj" --version >/dev/null      # builds ./sj's class path once, not in every rank
+}
+
+sj_supports() {
+    return 0
+}
+
+# sj_run VARIANT DEPLOY NP ALGO ARG...  (ARGs as the MPI programs take them) → run time in ms
+sj_run() {
+    local variant="$1" deploy="$2" np="$3" algo="$4" out
+    shift 4
+    local demo=()
+    case "$algo" in
+        pi)     demo=(pi --workers $((np - 1)) --size "$1") ;;
+        jacobi) demo=(jacobi --workers $((np - 1)) --size "$1" --steps "$2" "--$variant") ;;
+        nbody)  demo=(nbody --workers "$np" --size "$1" --steps "$2" --seed "$3" "--$variant") ;;
+        *) echo "sj: unknown algorithm $algo" >&2; return 1 ;;
+    esac
+    case "$deploy" in
+        threads|processes) out=$("$ROOT/sj" demo "${demo[@]}" --deploy "$deploy" 2>&1) ;;
+        nodes) out=$("$ROOT/scripts/slurm-cluster.sh" srun --kill-on-bad-exit=1 -N 2 -n "$np" \
+                        "$ROOT/sj" demo "${demo[@]}" --deploy slurm 2>&1) ;;
+        *) echo "sj: unknown deployment $deploy" >&2; return 1 ;;
+    esac || { echo "$out" >&2; return 1; }
+    grep -q "^  verified:" <<<"$out" || { echo "$out" >&2; return 1; }
+    sed -n 's/.*[ ,]run \([0-9.]*\) ms.*/\1/p' <<<"$out" | head -1
+}
+
+sj_noalias_run() { sj_run noalias "$@"; }
+sj_ordinary_run() { sj_run ordinary "$@"; }
