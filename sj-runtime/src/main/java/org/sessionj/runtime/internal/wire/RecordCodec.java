@@ -1,6 +1,7 @@
 package org.sessionj.runtime.internal.wire;
 
 import io.netty.buffer.ByteBuf;
+import java.lang.invoke.MethodHandle;
 import java.lang.reflect.Array;
 
 /**
@@ -66,31 +67,31 @@ public final class RecordCodec {
             return;
         }
         out.writeByte(PRESENT);
-        for (RecordLayout.Component component : layout.components()) {
-            Object field;
-            try {
-                field = (Object) component.getter().invokeExact(value);
-            } catch (RuntimeException | Error e) {
-                throw e;                                    // a ClassCastException: the value is not of the layout's class
-            } catch (Throwable e) {
-                throw new IllegalStateException("the accessor of a " + layout.type().getName() + " component failed", e);
+        try {
+            for (RecordLayout.Component component : layout.components()) {
+                MethodHandle getter = component.getter();
+                switch (component.kind()) {
+                    case BOOLEAN -> out.writeBoolean((boolean) getter.invokeExact(value));
+                    case BYTE -> out.writeByte((byte) getter.invokeExact(value));
+                    case SHORT -> out.writeShort((short) getter.invokeExact(value));
+                    case CHAR -> out.writeChar((char) getter.invokeExact(value));
+                    case INT -> out.writeInt((int) getter.invokeExact(value));
+                    case LONG -> out.writeLong((long) getter.invokeExact(value));
+                    case FLOAT -> out.writeFloat((float) getter.invokeExact(value));
+                    case DOUBLE -> out.writeDouble((double) getter.invokeExact(value));
+                    case STRING -> ValueCodec.writeString(out, (String) (Object) getter.invokeExact(value));
+                    case RECORD -> writeValue(out, component.nested(), (Object) getter.invokeExact(value));
+                }
             }
-            switch (component.kind()) {
-                case BOOLEAN -> out.writeBoolean((Boolean) field);
-                case BYTE -> out.writeByte((Byte) field);
-                case SHORT -> out.writeShort((Short) field);
-                case CHAR -> out.writeChar((Character) field);
-                case INT -> out.writeInt((Integer) field);
-                case LONG -> out.writeLong((Long) field);
-                case FLOAT -> out.writeFloat((Float) field);
-                case DOUBLE -> out.writeDouble((Double) field);
-                case STRING -> ValueCodec.writeString(out, (String) field);
-                case RECORD -> writeValue(out, component.nested(), field);
-            }
+        } catch (RuntimeException | Error e) {
+            throw e;                                        // a ClassCastException: the value is not of the layout's class
+        } catch (Throwable e) {
+            throw new IllegalStateException("an accessor of " + layout.type().getName() + " failed", e);
         }
     }
 
-    private static Object readValue(ByteBuf in, RecordLayout layout) throws MalformedInputException {
+    /** One value: presence byte, then the components (a method handle of the layout reads them). */
+    static Object readValue(ByteBuf in, RecordLayout layout) throws MalformedInputException {
         String name = layout.type().getName();
         require(in, 1, "a " + name);
         byte presence = in.readByte();
@@ -101,25 +102,13 @@ public final class RecordCodec {
             throw new MalformedInputException(String.format("malformed %s: presence byte 0x%02x (expected 0 or 1)",
                     name, presence & 0xff));
         }
-        RecordLayout.Component[] components = layout.components();
-        Object[] fields = new Object[components.length];
-        for (int i = 0; i < components.length; i++) {
-            RecordLayout.Component component = components[i];
-            fields[i] = switch (component.kind()) {
-                case BOOLEAN -> require(in, 1, name).readBoolean();
-                case BYTE -> require(in, 1, name).readByte();
-                case SHORT -> require(in, 2, name).readShort();
-                case CHAR -> require(in, 2, name).readChar();
-                case INT -> require(in, 4, name).readInt();
-                case LONG -> require(in, 8, name).readLong();
-                case FLOAT -> require(in, 4, name).readFloat();
-                case DOUBLE -> require(in, 8, name).readDouble();
-                case STRING -> ValueCodec.readString(in);
-                case RECORD -> readValue(in, component.nested());
-            };
-        }
         try {
-            return layout.construct(fields);
+            return layout.read(in);
+        } catch (MalformedInputException e) {
+            throw e;
+        } catch (IndexOutOfBoundsException e) {
+            throw new MalformedInputException("truncated frame: a " + name + " needs more bytes than the "
+                    + in.readableBytes() + " left", e);
         } catch (Throwable e) {
             throw new MalformedInputException("the peer's values were refused by the constructor of " + name + ": " + e,
                     e instanceof Exception ex ? ex : null);

@@ -1,5 +1,6 @@
 package org.sessionj.runtime.internal.wire;
 
+import io.netty.buffer.ByteBuf;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -30,7 +31,8 @@ public final class RecordLayout {
      * One record component.
      *
      * @param kind how it travels
-     * @param getter the accessor, typed {@code (Object)Object}
+     * @param getter the accessor, typed {@code (Object)p} for a primitive {@code p} (no boxing),
+     *     {@code (Object)Object} otherwise
      * @param nested the layout of a {@link Kind#RECORD} component; null otherwise
      */
     record Component(Kind kind, MethodHandle getter, RecordLayout nested) {
@@ -38,23 +40,26 @@ public final class RecordLayout {
 
     private final Class<?> type;
     private final Component[] components;
-    /** The canonical constructor, typed {@code (Object[])Object}. */
-    private final MethodHandle constructor;
+    /**
+     * Reads the components in declaration order and calls the canonical constructor, typed
+     * {@code (ByteBuf)Object}: one method-handle chain per layout, so primitives are never boxed.
+     */
+    private final MethodHandle reader;
     private final String description;
     private final int fingerprint;
 
     private RecordLayout() {
         this.type = null;
         this.components = null;
-        this.constructor = null;
+        this.reader = null;
         this.description = null;
         this.fingerprint = 0;
     }
 
-    private RecordLayout(Class<?> type, Component[] components, MethodHandle constructor, String description) {
+    private RecordLayout(Class<?> type, Component[] components, MethodHandle reader, String description) {
         this.type = type;
         this.components = components;
-        this.constructor = constructor;
+        this.reader = reader;
         this.description = description;
         this.fingerprint = description.hashCode();
     }
@@ -92,16 +97,21 @@ public final class RecordLayout {
                 }
                 Method accessor = declared[i].getAccessor();
                 accessor.setAccessible(true);
-                MethodHandle getter = lookup.unreflect(accessor).asType(MethodType.methodType(Object.class, Object.class));
+                Class<?> carried = componentType.isPrimitive() ? componentType : Object.class;
+                MethodHandle getter = lookup.unreflect(accessor).asType(MethodType.methodType(carried, Object.class));
                 components[i] = new Component(kind, getter, nested);
                 fields.add(declared[i].getName() + ":" + (nested == null ? componentType.getName() : nested.description));
             }
             Constructor<?> canonical = type.getDeclaredConstructor(parameterTypes);
             canonical.setAccessible(true);
-            MethodHandle constructor = lookup.unreflectConstructor(canonical)
-                    .asSpreader(Object[].class, declared.length)
-                    .asType(MethodType.methodType(Object.class, Object[].class));
-            return new RecordLayout(type, components, constructor,
+            // (t0 … tn−1, ByteBuf) → folding component i's reader at position i, from the last to the
+            // first, gives (ByteBuf); the outermost fold (component 0) runs first, so reads go in order.
+            MethodHandle reader = MethodHandles.dropArguments(lookup.unreflectConstructor(canonical),
+                    declared.length, ByteBuf.class);
+            for (int i = declared.length - 1; i >= 0; i--) {
+                reader = MethodHandles.foldArguments(reader, i, componentReader(lookup, components[i], parameterTypes[i]));
+            }
+            return new RecordLayout(type, components, reader.asType(MethodType.methodType(Object.class, ByteBuf.class)),
                     type.getName() + "(" + String.join(",", fields) + ")");
         } catch (ReflectiveOperationException | RuntimeException e) {
             // Unreachable members (a module that does not open the package): Jackson gets its chance instead.
@@ -109,6 +119,20 @@ public final class RecordLayout {
         } finally {
             enclosing.remove(type);
         }
+    }
+
+    /** Reads one component's value from the buffer: {@code (ByteBuf)t}. */
+    private static MethodHandle componentReader(MethodHandles.Lookup lookup, Component component, Class<?> type)
+            throws ReflectiveOperationException {
+        return switch (component.kind()) {
+            case STRING -> lookup.findStatic(ValueCodec.class, "readString", MethodType.methodType(String.class,
+                    ByteBuf.class));
+            case RECORD -> MethodHandles.insertArguments(lookup.findStatic(RecordCodec.class, "readValue",
+                    MethodType.methodType(Object.class, ByteBuf.class, RecordLayout.class)), 1, component.nested())
+                    .asType(MethodType.methodType(type, ByteBuf.class));
+            default -> lookup.findVirtual(ByteBuf.class, "read" + Character.toUpperCase(type.getName().charAt(0))
+                    + type.getName().substring(1), MethodType.methodType(type));
+        };
     }
 
     private static Kind kindOf(Class<?> type) {
@@ -130,9 +154,13 @@ public final class RecordLayout {
         return components;
     }
 
-    /** A new instance from component values in declaration order (boxed). */
-    Object construct(Object[] values) throws Throwable {
-        return (Object) constructor.invokeExact(values);
+    /**
+     * Reads the components (after the presence byte) and constructs the value. Throws what the reads
+     * throw ({@link MalformedInputException}, {@link IndexOutOfBoundsException} at the end of the
+     * buffer) and whatever the record's constructor throws.
+     */
+    Object read(ByteBuf in) throws Throwable {
+        return (Object) reader.invokeExact(in);
     }
 
     /** The class and its components, recursively: what the fingerprint is computed from. */
