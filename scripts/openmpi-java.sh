@@ -7,8 +7,8 @@
 #
 # Idempotent: every step already done is skipped (a second run only prints the path). The jar lives in
 # ${SJ_CACHE:-/var/cache/sessionj}/openmpi-java/openmpi-VERSION/mpi.jar, so an upgraded Open MPI gets
-# its own jar. JDK: $JDK when it names a JDK 21+, else the one ./sj finds. Needs root only for the steps
-# it has to do (apt-get, writing the cache). The source comes through apt's ordinary client with a
+# its own jar. JDK: $JDK when it names a JDK 21+, else the one ./sj finds. Needs root only to install
+# packages and to write the default cache. The source comes through apt's ordinary client with a
 # private configuration (the system's deb entries as deb-src, private lists, no system file touched).
 set -euo pipefail
 
@@ -21,6 +21,7 @@ quiet_apt() {  # apt-get ARGS…, its output shown only when it fails
     local log
     log=$(DEBIAN_FRONTEND=noninteractive apt-get "$@" 2>&1) || { tail -n 20 <<<"$log" >&2; return 1; }
 }
+first() { echo "$1"; }   # the first match of a glob (the glob itself when nothing matches)
 installed() { [ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]; }
 
 install_openmpi() {
@@ -65,15 +66,15 @@ fetch_java_sources() {
     write_deb_src "$tmp/sources"
     mkdir -p "$tmp/lists/partial" "$tmp/src"
     chmod 755 "$tmp"
-    ! id _apt >/dev/null 2>&1 || chown _apt "$tmp/src"    # apt downloads as _apt when it can
+    [ "$(id -u)" -ne 0 ] || ! id _apt >/dev/null 2>&1 || chown _apt "$tmp/src"   # root's apt downloads as _apt
     echo "openmpi-java: downloading Debian's source package openmpi $version ..." >&2
     quiet_apt "${apt_opts[@]}" update -q || die "apt-get update (deb-src) failed"
     (cd "$tmp/src" && quiet_apt "${apt_opts[@]}" source --download-only -q "openmpi=$version") ||
         die "apt-get source --download-only openmpi=$version failed"
     command -v xz >/dev/null || quiet_apt install -y -q --no-install-recommends xz-utils ||
         die "apt-get install xz-utils (to unpack the source) failed"
-    orig=$(ls "$tmp/src"/openmpi_*.orig.tar.* 2>/dev/null | head -1)
-    [ -n "$orig" ] || die "the source package has no openmpi_*.orig.tar.* (found: $(ls "$tmp/src"))"
+    orig=$(first "$tmp/src"/openmpi_*.orig.tar.*)
+    [ -f "$orig" ] || die "the source package has no openmpi_*.orig.tar.* (found: $(ls "$tmp/src"))"
     mkdir -p "$tmp/src/tree"
     tar -xf "$orig" -C "$tmp/src/tree" --strip-components=1 --wildcards '*/ompi/mpi/java/java/*.java' ||
         die "no ompi/mpi/java/java/*.java in $(basename "$orig")"
@@ -84,8 +85,8 @@ fetch_java_sources() {
 # Debian's quilt patches that touch the Java bindings (none in 4.1.4-3), applied in series order.
 apply_debian_patches() {
     local src="$1" debian patch
-    debian=$(ls "$src"/openmpi_*.debian.tar.* 2>/dev/null | head -1)
-    [ -n "$debian" ] || return 0
+    debian=$(first "$src"/openmpi_*.debian.tar.*)
+    [ -f "$debian" ] || return 0
     tar -xf "$debian" -C "$src" debian/patches 2>/dev/null || return 0
     [ -f "$src/debian/patches/series" ] || return 0
     while read -r patch _; do
@@ -101,7 +102,7 @@ apply_debian_patches() {
 build_jar() {
     local jar="$1" version="$2" jdk tmp
     jdk=$(java_home)
-    as_root "building $jar"   # apt-get (deb-src) and, usually, the cache directory
+    mkdir -p "$(dirname "$jar")" 2>/dev/null || die "cannot create the cache directory $(dirname "$jar") (run as root or set SJ_CACHE)"
     tmp=$(mktemp -d)
     # shellcheck disable=SC2064
     trap "rm -rf '$tmp'" EXIT
@@ -111,7 +112,6 @@ build_jar() {
     "$jdk/bin/javac" --release 21 -nowarn -Xlint:none -encoding UTF-8 -d "$tmp/classes" "$tmp/src/java"/*.java \
         >"$tmp/javac.log" 2>&1 || { tail -n 20 "$tmp/javac.log" >&2; die "javac failed on Open MPI's Java sources"; }
     [ -f "$tmp/classes/mpi/MPI.class" ] || die "javac produced no mpi/MPI.class"
-    mkdir -p "$(dirname "$jar")" || die "cannot create $(dirname "$jar")"
     "$jdk/bin/jar" --create --file "$tmp/mpi.jar" -C "$tmp/classes" mpi || die "jar failed"
     mv -f "$tmp/mpi.jar" "$jar"       # atomic: a concurrent reader sees no half-written jar
 }

@@ -14,7 +14,7 @@
 ompi_setup() {
     local jar libdir log="$WORK/ompi-setup.log"
     mkdir -p "$WORK/ompi-classes"
-    jar=$("$ROOT/scripts/openmpi-java.sh" 2>"$log") || {
+    jar=$(JDK="$JDK" "$ROOT/scripts/openmpi-java.sh" 2>"$log") || {
         echo "ompi: cannot set up Open MPI's Java bindings: $(grep -v '^ ' "$log" | tail -n 1)" >&2
         return 1
     }
