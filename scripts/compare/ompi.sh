@@ -69,7 +69,7 @@ ompi_run() {
             echo "ompi: expected a deployment processes or nodes but found '$deploy'" >&2
             return 1 ;;
     esac
-    ms=$(sed -n 's/^run \([0-9.]*\) ms$/\1/p' <<<"$out" | head -n 1)
+    ms=$(sed -n '/^run [0-9.]* ms$/{s/^run \([0-9.]*\) ms$/\1/p;q;}' <<<"$out")
     if [ "$status" -ne 0 ] || [ -z "$ms" ] || ! grep -q "verified" <<<"$out" || grep -q "VERIFICATION FAILED" <<<"$out"; then
         printf 'ompi: %s on %s with %s ranks failed (exit %s):\n%s\n' "$algo" "$deploy" "$np" "$status" "$out" >&2
         return 1
