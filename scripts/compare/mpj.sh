@@ -97,9 +97,10 @@ mpj_run() {  # DEPLOY NP ALGO ARG...
     # A subshell: its EXIT trap stops whatever this run started, and leaves the driver's traps alone.
     (
         set -euo pipefail
+        set +m  # background jobs stay in our process group, so setsid in mpj_timed never has to fork
         tmp=$(mktemp -d "$WORK/mpj-run.XXXXXX")
-        pids=()
-        trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$tmp"' EXIT
+        pids=()  # what to kill on exit: pids, or -pgid for a whole process group
+        trap 'for p in "${pids[@]}"; do kill -- "$p" 2>/dev/null || true; done; rm -rf "$tmp"' EXIT
         case "$deploy" in
             threads) mpj_run_threads "$np" "$cls" "$@" ;;
             processes) mpj_run_processes "$np" "$cls" "$@" ;;
@@ -114,13 +115,41 @@ mpj_run() {  # DEPLOY NP ALGO ARG...
 # The functions below run inside mpj_run's subshell: they use its $tmp and $pids, and leave rank 0's
 # output (or everything srun printed) in $tmp/out; on failure they print all output on stderr.
 
+# Runs CMD in a session (process group) of its own, at most SECONDS long, and returns only once
+# every process of that group has ended: on time-out the whole group gets SIGTERM (srun then ends
+# its step, which takes a moment), then SIGKILL after 15 s. Status: CMD's, or 124 on time-out.
+# (timeout(1) returns as soon as its direct child ends, which would leave srun behind.)
+mpj_timed() {  # SECONDS CMD...
+    local limit="$1" pid sleeper which="" rc=0 i; shift
+    setsid "$@" &
+    pid=$!
+    sleep "$limit" &
+    sleeper=$!
+    pids+=("-$pid" "$sleeper")
+    wait -n -p which "$pid" "$sleeper" || rc=$?
+    if [ "$which" = "$sleeper" ]; then
+        rc=124
+        kill -TERM -- "-$pid" 2>/dev/null || true
+    else
+        kill "$sleeper" 2>/dev/null || true
+    fi
+    for ((i = 0; i < 150; i++)); do
+        kill -0 -- "-$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -KILL -- "-$pid" 2>/dev/null || true
+    wait "$pid" "$sleeper" 2>/dev/null || true
+    return "$rc"
+}
+
 mpj_run_threads() {  # NP CLASS ARG...
-    local np="$1" cls="$2"; shift 2
+    local np="$1" cls="$2" rc=0; shift 2
     # mpjrun's multicore starter prints a failed rank's exception and still exits 0: mpj_result
     # catches that by the missing result line.
-    if ! MPJ_HOME=$(mpj_home) timeout -k 10 "${MPJ_TIMEOUT:-600}" \
-            mpjrun -np "$np" -dev multicore -cp "$WORK/mpj-classes" "$cls" "$@" >"$tmp/out" 2>&1; then
-        cat "$tmp/out" >&2; mpj_die "mpjrun -dev multicore failed"; return 1
+    MPJ_HOME=$(mpj_home) mpj_timed "${MPJ_TIMEOUT:-600}" \
+        mpjrun -np "$np" -dev multicore -cp "$WORK/mpj-classes" "$cls" "$@" >"$tmp/out" 2>&1 || rc=$?
+    if [ "$rc" -ne 0 ]; then
+        cat "$tmp/out" >&2; mpj_die "mpjrun -dev multicore failed with status $rc"; return 1
     fi
 }
 
@@ -189,7 +218,7 @@ mpj_run_nodes() {  # NP CLASS ARG...
     port=$(<"$tmp/port")
     conf=$(mpj_niodev_conf "$np" 10.200.0.1 "$port")
     # srun -N 2 spreads the ranks over both nodes; -K ends the step when a rank fails.
-    MPJ_HOME=$(mpj_home) timeout -k 10 "${MPJ_TIMEOUT:-600}" \
+    MPJ_HOME=$(mpj_home) mpj_timed "${MPJ_TIMEOUT:-600}" \
         "$ROOT/scripts/slurm-cluster.sh" srun -N 2 -n "$np" -K \
         bash -c 'exec "$0" -cp "$1" "$2" "$SLURM_PROCID" "${@:3}"' \
         "$JDK/bin/java" "$(mpj_classpath)" "$cls" "$conf" niodev "$@" >"$tmp/out" 2>&1 || rc=$?
