@@ -15,6 +15,7 @@
 # MPJ_TIMEOUT (seconds, default 600) bounds one run; a run that exceeds it is killed and fails.
 # MPJ_VERBOSE=1 prints, for niodev runs, the address each rank connected from (on stderr).
 
+# shellcheck disable=SC2030,SC2031  # tmp and pids belong to mpj_run's subshell on purpose
 mpj_home() { echo /usr/share/mpj; }
 mpj_die() { echo "mpj: $*" >&2; return 1; }
 
@@ -100,7 +101,7 @@ mpj_run() {  # DEPLOY NP ALGO ARG...
         set +m  # background jobs stay in our process group, so setsid in mpj_timed never has to fork
         tmp=$(mktemp -d "$WORK/mpj-run.XXXXXX")
         pids=()  # what to kill on exit: pids, or -pgid for a whole process group
-        trap 'for p in "${pids[@]}"; do kill -- "$p" 2>/dev/null || true; done; rm -rf "$tmp"' EXIT
+        trap mpj_cleanup EXIT
         case "$deploy" in
             threads) mpj_run_threads "$np" "$cls" "$@" ;;
             processes) mpj_run_processes "$np" "$cls" "$@" ;;
@@ -110,6 +111,12 @@ mpj_run() {  # DEPLOY NP ALGO ARG...
         if [ -n "${MPJ_VERBOSE:-}" ] && [ -f "$tmp/table" ]; then sed 's/^/mpj: /' "$tmp/table" >&2; fi
         mpj_result "$np" "$algo" "$tmp/out" "$@" || { cat "$tmp/out" >&2; exit 1; }
     )
+}
+
+mpj_cleanup() {  # mpj_run's EXIT trap
+    local victim
+    for victim in "${pids[@]}"; do kill -- "$victim" 2>/dev/null || true; done
+    rm -rf "$tmp"
 }
 
 # The functions below run inside mpj_run's subshell: they use its $tmp and $pids, and leave rank 0's
@@ -194,7 +201,7 @@ mpj_run_processes() {  # NP CLASS ARG...
     local -a running=("${ranks[@]}")
     while [ "${#running[@]}" -gt 0 ]; do
         if wait -n -p done_pid "${running[@]}"; then
-            running=($(printf '%s\n' "${running[@]}" | grep -vx "$done_pid" || true))
+            mapfile -t running < <(printf '%s\n' "${running[@]}" | grep -vx "$done_pid" || true)
         else
             rc=$?; failed=$done_pid
             break
@@ -217,7 +224,9 @@ mpj_run_nodes() {  # NP CLASS ARG...
     mpj_rendezvous sj-n1 10.200.0.1 "$np"
     port=$(<"$tmp/port")
     conf=$(mpj_niodev_conf "$np" 10.200.0.1 "$port")
-    # srun -N 2 spreads the ranks over both nodes; -K ends the step when a rank fails.
+    # srun -N 2 spreads the ranks over both nodes; -K ends the step when a rank fails. Each task takes
+    # its rank from SLURM_PROCID (hence the single quotes: expanded by the task's shell).
+    # shellcheck disable=SC2016
     MPJ_HOME=$(mpj_home) mpj_timed "${MPJ_TIMEOUT:-600}" \
         "$ROOT/scripts/slurm-cluster.sh" srun -N 2 -n "$np" -K \
         bash -c 'exec "$0" -cp "$1" "$2" "$SLURM_PROCID" "${@:3}"' \
