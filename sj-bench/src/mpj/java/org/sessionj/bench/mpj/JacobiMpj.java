@@ -11,7 +11,17 @@ import mpi.MPI;
 public final class JacobiMpj {
     static final double TOLERANCE = 1e-5;
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        try {
+            run(args);
+        } catch (Throwable e) {
+            // niodev's selector threads would keep a failed rank's JVM alive: end it, nonzero.
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    static void run(String[] args) throws Exception {
         String[] app = MPI.Init(args);
         int rank = MPI.COMM_WORLD.Rank();
         if (MPI.COMM_WORLD.Size() != 3) {

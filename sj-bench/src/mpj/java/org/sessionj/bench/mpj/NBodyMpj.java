@@ -13,7 +13,17 @@ public final class NBodyMpj {
     static final double DT = 0.01;
     static final double SOFTENING2 = 1e-4;
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        try {
+            run(args);
+        } catch (Throwable e) {
+            // niodev's selector threads would keep a failed rank's JVM alive: end it, nonzero.
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    static void run(String[] args) throws Exception {
         String[] app = MPI.Init(args);
         int rank = MPI.COMM_WORLD.Rank();
         int p = MPI.COMM_WORLD.Size();

@@ -8,7 +8,17 @@ import mpi.MPI;
  * and sums the hits (the same work and seeds as {@code ./sj demo pi}). Args: points per worker.
  */
 public final class PiMpj {
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        try {
+            run(args);
+        } catch (Throwable e) {
+            // niodev's selector threads would keep a failed rank's JVM alive: end it, nonzero.
+            e.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    static void run(String[] args) throws Exception {
         String[] app = MPI.Init(args);
         int rank = MPI.COMM_WORLD.Rank();
         int size = MPI.COMM_WORLD.Size();
