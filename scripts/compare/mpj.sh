@@ -10,7 +10,7 @@
 # on this host, device niodev over loopback; nodes = NP JVMs started by srun on the two namespace nodes
 # (the driver has run `scripts/slurm-cluster.sh up 2`), niodev over the veth pair. For niodev the ranks
 # are started directly, without MPJ's daemons: MpjRendezvous does the port exchange mpjrun would do,
-# and each rank gets the arguments MPJ's daemon would pass to main. See docs/benchmarks-mpj.md.
+# and each rank gets the arguments MPJ's daemon would pass to main. See docs/mpi-comparison.md.
 #
 # MPJ_TIMEOUT (seconds, default 600) bounds one run; a run that exceeds it is killed and fails.
 # MPJ_VERBOSE=1 prints, for niodev runs, the address each rank connected from (on stderr).

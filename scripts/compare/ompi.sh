@@ -6,7 +6,7 @@
 #   ompi_supports DEPLOY           0 for processes and nodes, 1 for threads (no in-JVM mode in Open MPI)
 #   ompi_run DEPLOY NP ALGO ARG…   one run; prints its run time in ms (the program's `run X ms`)
 #
-# Transports (see docs/benchmarks-mpi.md): processes = mpirun on this host, pml ob1 with the vader
+# Transports (see docs/mpi-comparison.md): processes = mpirun on this host, pml ob1 with the vader
 # (shared-memory, CMA single copy) btl between ranks, as Open MPI chooses by itself; nodes = srun
 # --mpi=pmix on the two-node cluster the driver started (scripts/slurm-cluster.sh up 2), pml ob1 with
 # btl self,tcp on the namespaces' 10.200.0.0/24 for every pair of ranks, also two on the same node.
