@@ -2,10 +2,8 @@ package org.sessionj.transport.shm;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.util.ArrayDeque;
-import java.util.function.Consumer;
 import org.sessionj.runtime.spi.LocalConnection;
 
 /**
@@ -13,8 +11,6 @@ import org.sessionj.runtime.spi.LocalConnection;
  * passed references travel by reference through the same queue, so they stay in one order.
  */
 final class ShmConnection implements LocalConnection {
-    private static final Consumer<Object> RELEASE = ReferenceCountUtil::release;
-
     private final Pipe in;
     private final Pipe out;
     private final ByteBufAllocator alloc;
@@ -45,7 +41,7 @@ final class ShmConnection implements LocalConnection {
     @Override
     public void write(ByteBuf frame) throws IOException {
         try {
-            out.offer(frame);
+            out.send(frame);
         } catch (IOException e) {
             frame.release();
             throw e;
@@ -60,7 +56,7 @@ final class ShmConnection implements LocalConnection {
     @Override
     public void writeReference(Object reference) throws IOException {
         // A reference that is itself a frame type is wrapped so the reader cannot mistake it for a frame.
-        out.offer(reference instanceof ByteBuf || reference == null ? new PassedReference(reference) : reference);
+        out.send(reference instanceof ByteBuf || reference == null ? new PassedReference(reference) : reference);
     }
 
     @Override
@@ -81,7 +77,7 @@ final class ShmConnection implements LocalConnection {
             long deadline = timeoutNanos < 0 ? 0 : System.nanoTime() + timeoutNanos;
             while (true) {
                 long remaining = timeoutNanos < 0 ? -1 : Math.max(0, deadline - System.nanoTime());
-                Object element = in.take(remaining);
+                Object element = in.await(remaining);
                 if (element == null) {
                     return null;
                 }
@@ -91,7 +87,7 @@ final class ShmConnection implements LocalConnection {
                 keepReference(element);
             }
         } finally {
-            in.exitConsumer(RELEASE);
+            in.exitConsumer();
         }
     }
 
@@ -99,16 +95,16 @@ final class ShmConnection implements LocalConnection {
     public boolean isReadable() {
         if (!in.enterConsumer()) {
             // Closed: the next read reports it at once. Otherwise a read is under way elsewhere.
-            return in.isConsumerClosed();
+            return in.isClosed();
         }
         try {
             Object element;
             while ((element = in.peek()) != null && !(element instanceof ByteBuf)) {
                 keepReference(in.poll());
             }
-            return element != null || in.isDrainedAndClosed();
+            return element != null || in.isEndReached();
         } finally {
-            in.exitConsumer(RELEASE);
+            in.exitConsumer();
         }
     }
 
@@ -121,7 +117,7 @@ final class ShmConnection implements LocalConnection {
 
     @Override
     public void readinessListener(Runnable listener) {
-        in.listener(listener);
+        in.wakeListener(listener);
     }
 
     @Override
@@ -140,8 +136,8 @@ final class ShmConnection implements LocalConnection {
             return;
         }
         closed = true;
-        out.closeProducer();
-        in.closeConsumer(RELEASE);
+        out.end();
+        in.close();
     }
 
     /** A passed reference that would otherwise look like a frame (or is null). */

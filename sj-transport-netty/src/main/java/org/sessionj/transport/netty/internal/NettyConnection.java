@@ -82,7 +82,7 @@ public class NettyConnection implements Connection {
         this.channel = channel;
         this.transportName = transportName;
         this.settings = settings;
-        this.inbound = new InboundQueue(settings.spins());
+        this.inbound = new InboundQueue(settings.spins(), this::describe);
     }
 
     /** The handler that feeds this connection; add it last to the channel's pipeline. */
@@ -205,7 +205,7 @@ public class NettyConnection implements Connection {
 
     @Override
     public ByteBuf read(long timeoutNanos) throws IOException {
-        ByteBuf frame = inbound.take(timeoutNanos, describe());
+        ByteBuf frame = inbound.take(timeoutNanos);
         if (frame != null) {
             consumed(frame.readableBytes());
         }
@@ -219,7 +219,7 @@ public class NettyConnection implements Connection {
 
     @Override
     public void readinessListener(Runnable listener) {
-        inbound.listener(listener);
+        inbound.wakeListener(listener);
     }
 
     @Override
@@ -264,7 +264,7 @@ public class NettyConnection implements Connection {
 
     void frameReceived(ByteBuf frame) {
         long queued = inboundBytes.addAndGet(frame.readableBytes());
-        inbound.offer(frame);
+        inbound.add(frame);
         if (!readPaused && queued > settings.inboundHighBytes()) {
             readPaused = true;
             channel.config().setAutoRead(false);
@@ -282,7 +282,7 @@ public class NettyConnection implements Connection {
     }
 
     void ended() {
-        inbound.end(null);
+        inbound.end();
         releaseOutbound();
         wakeWriter();
     }

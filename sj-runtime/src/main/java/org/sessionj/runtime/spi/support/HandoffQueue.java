@@ -1,0 +1,319 @@
+package org.sessionj.runtime.spi.support;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+import org.jctools.queues.SpscUnboundedArrayQueue;
+
+/**
+ * A building block for transports: the elements travelling in one direction of a connection, from
+ * one producer thread to one consumer thread, with blocking reads that never hold a monitor (virtual
+ * threads never pin) and the two ways a direction ends.
+ *
+ * <ul>
+ *   <li>The <em>producer</em> {@linkplain #offer offers} elements and finally {@linkplain #end ends}:
+ *       the consumer gets every element queued before the end, then {@link #endedException()}.
+ *   <li>The <em>consumer</em> takes elements, waiting as its {@link SpinThenPark} strategy says;
+ *       a timeout is not an end ({@link #take} returns null).
+ *   <li>{@link #close} (any thread) ends the consumer's side: a waiting consumer wakes up and fails
+ *       with {@link #closedException()} at once, later offers are refused, and the elements still
+ *       queued are {@linkplain #release released} exactly once.
+ * </ul>
+ *
+ * <p>A subclass supplies what differs between transports: how an element is released (a
+ * {@code ByteBuf}'s reference count, say) and the exceptions, whose messages name its connection.
+ * A subclass that knows why the producer ended (a broken channel) keeps that cause and reports it
+ * from {@link #endedException()}.
+ *
+ * <p><b>Consumer operations.</b> The queue has one consumer at a time: {@link #enterConsumer()} begins
+ * a consumer operation, {@link #exitConsumer()} ends it, and {@link #poll}, {@link #peek},
+ * {@link #await} and {@link #isEndReached} may only be called in between. {@link #take} is one whole
+ * consumer operation. A {@link #close} from another thread releases queued elements only when no
+ * consumer operation runs; otherwise the operation releases them as it exits.
+ *
+ * <p>The queue itself (a JCTools SPSC unbounded array queue) is created on the first offer: an idle
+ * connection costs no queue memory.
+ *
+ * @param <E> the elements
+ */
+public abstract class HandoffQueue<E> {
+    private static final int CHUNK = 16;
+    /** The consumer's side was closed. */
+    private static final int CLOSED = 1;
+    /** The producer ended: the consumer gets the end once the queue is empty. */
+    private static final int ENDED = 2;
+    /** A consumer operation (or a drain after close) runs. */
+    private static final int BUSY = 4;
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(HandoffQueue.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private volatile SpscUnboundedArrayQueue<E> queue;
+    /** The consumer while it is parked (or about to park). */
+    private volatile Thread waiter;
+    private volatile Runnable wakeListener;
+    private final int spins;
+    /** {@link #CLOSED}, {@link #ENDED} and {@link #BUSY}, in one word so that each change is one atomic step. */
+    private volatile int state;
+
+    /** A queue whose consumer waits as {@code idle} says. */
+    protected HandoffQueue(SpinThenPark idle) {
+        this.spins = idle.spins();
+    }
+
+    /** Releases an element that will never be consumed (queued when the consumer's side closed). */
+    protected abstract void release(E element);
+
+    /** What a consumer gets once the consumer's side is closed. */
+    protected abstract IOException closedException();
+
+    /** What a consumer gets once the producer has ended and every element was taken. */
+    protected abstract IOException endedException();
+
+    /** What a consumer gets when it is interrupted while waiting (its interrupt status stays set). */
+    protected abstract InterruptedIOException interruptedException();
+
+    // ---- producer ----
+
+    /**
+     * Producer: appends {@code element} and wakes the consumer.
+     *
+     * @return false, leaving {@code element} to the caller, if the consumer's side is closed or the
+     *     producer has ended; true when the queue took it over (it is consumed, or released if the
+     *     consumer's side closes meanwhile)
+     */
+    public final boolean offer(E element) {
+        if ((state & (CLOSED | ENDED)) != 0) {
+            return false;
+        }
+        SpscUnboundedArrayQueue<E> q = queue;
+        if (q == null) {
+            q = new SpscUnboundedArrayQueue<>(CHUNK);
+            queue = q;
+        }
+        q.offer(element);
+        // The consumer publishes itself as waiter and then polls again; the fence orders our offer
+        // before reading the waiter (and the state), so one of the two always sees the other: no
+        // lost wake-up, and no element left behind by a close that drained just before.
+        VarHandle.fullFence();
+        if ((state & CLOSED) != 0) {
+            drainIfFree();
+        }
+        wake();
+        return true;
+    }
+
+    /** Producer: ends this direction; the consumer gets the end after every element queued before. */
+    public final void end() {
+        int previous = (int) STATE.getAndBitwiseOr(this, ENDED);
+        if ((previous & ENDED) == 0) {
+            wake();
+        }
+    }
+
+    /** Whether the producer has ended (elements may still be queued). */
+    public final boolean isEnded() {
+        return (state & ENDED) != 0;
+    }
+
+    // ---- any thread ----
+
+    /**
+     * Closes the consumer's side, from any thread: a waiting consumer wakes up and fails, later
+     * offers are refused, and queued elements are released (now, or as the running consumer
+     * operation exits). Idempotent.
+     */
+    public final void close() {
+        int previous = (int) STATE.getAndBitwiseOr(this, CLOSED);
+        if ((previous & CLOSED) != 0) {
+            return;
+        }
+        wake();
+        drainIfFree();
+    }
+
+    /** Whether the consumer's side is closed. */
+    public final boolean isClosed() {
+        return (state & CLOSED) != 0;
+    }
+
+    /**
+     * Sets what runs on every wake-up of the consumer (each offer, the end and the close), on the
+     * waking thread: a selector's readiness hook. It must be quick and must not block.
+     */
+    public final void wakeListener(Runnable listener) {
+        this.wakeListener = listener;
+    }
+
+    // ---- consumer ----
+
+    /**
+     * Begins a consumer operation.
+     *
+     * @return false if the consumer's side is closed or another consumer operation runs
+     */
+    public final boolean enterConsumer() {
+        return acquire(CLOSED | BUSY);
+    }
+
+    /** Ends the consumer operation; releases the queued elements if the consumer's side closed meanwhile. */
+    public final void exitConsumer() {
+        int previous = (int) STATE.getAndBitwiseAnd(this, ~BUSY);
+        if ((previous & CLOSED) != 0) {
+            drainIfFree();
+        }
+    }
+
+    /**
+     * Waits for the next element, as one consumer operation of its own.
+     *
+     * @param timeoutNanos how long to wait; negative waits for ever
+     * @return the element, or null if the timeout passed first
+     * @throws IOException {@link #closedException()} if the consumer's side is closed (or another
+     *     consumer operation runs), {@link #endedException()} if the producer ended and every element
+     *     was taken, {@link #interruptedException()} if the thread is interrupted while waiting
+     */
+    public final E take(long timeoutNanos) throws IOException {
+        if (!enterConsumer()) {
+            throw closedException();
+        }
+        try {
+            return await(timeoutNanos);
+        } finally {
+            exitConsumer();
+        }
+    }
+
+    /**
+     * Consumer operation: waits for the next element, polling, then spinning, then parking.
+     *
+     * @param timeoutNanos how long to wait; negative waits for ever
+     * @return the element, or null if the timeout passed first
+     * @throws IOException as {@link #take}
+     */
+    public final E await(long timeoutNanos) throws IOException {
+        E element = poll();
+        if (element != null) {
+            return element;
+        }
+        for (int i = 0; i < spins && (state & (CLOSED | ENDED)) == 0; i++) {
+            Thread.onSpinWait();
+            element = poll();
+            if (element != null) {
+                return element;
+            }
+        }
+        return park(timeoutNanos);
+    }
+
+    private E park(long timeoutNanos) throws IOException {
+        long deadline = timeoutNanos < 0 ? 0 : System.nanoTime() + timeoutNanos;
+        waiter = Thread.currentThread();
+        try {
+            while (true) {
+                E element = poll();
+                if (element != null) {
+                    return element;
+                }
+                int s = state;
+                if ((s & CLOSED) != 0) {
+                    throw closedException();
+                }
+                if ((s & ENDED) != 0) {
+                    // Offered just before the end, after our poll above.
+                    element = poll();
+                    if (element != null) {
+                        return element;
+                    }
+                    throw endedException();
+                }
+                if (timeoutNanos < 0) {
+                    LockSupport.park(this);
+                } else {
+                    long remaining = deadline - System.nanoTime();
+                    if (remaining <= 0) {
+                        return null;
+                    }
+                    LockSupport.parkNanos(this, remaining);
+                }
+                if (Thread.interrupted()) {
+                    Thread.currentThread().interrupt();
+                    throw interruptedException();
+                }
+            }
+        } finally {
+            waiter = null;
+        }
+    }
+
+    /** Consumer operation: removes the next element, or returns null if none is queued. */
+    public final E poll() {
+        SpscUnboundedArrayQueue<E> q = queue;
+        return q == null ? null : q.poll();
+    }
+
+    /** Consumer operation: the next element without removing it, or null if none is queued. */
+    public final E peek() {
+        SpscUnboundedArrayQueue<E> q = queue;
+        return q == null ? null : q.peek();
+    }
+
+    /** Consumer operation: whether the producer ended and every element it queued was taken. */
+    public final boolean isEndReached() {
+        return (state & ENDED) != 0 && peek() == null;
+    }
+
+    // ---- internals ----
+
+    /** Sets {@link #BUSY} unless one of {@code forbidden} is set. */
+    private boolean acquire(int forbidden) {
+        int s;
+        do {
+            s = state;
+            if ((s & forbidden) != 0) {
+                return false;
+            }
+        } while (!STATE.compareAndSet(this, s, s | BUSY));
+        return true;
+    }
+
+    /** Releases the queued elements unless a consumer operation runs (it drains as it exits). */
+    private void drainIfFree() {
+        // Loops because the producer may offer while we drain: it then fails to acquire, and the
+        // element it left is ours once we let go.
+        while (isQueueNonEmpty() && acquire(BUSY)) {
+            try {
+                E element;
+                while ((element = poll()) != null) {
+                    release(element);
+                }
+            } finally {
+                STATE.getAndBitwiseAnd(this, ~BUSY);
+            }
+        }
+    }
+
+    private boolean isQueueNonEmpty() {
+        SpscUnboundedArrayQueue<E> q = queue;
+        return q != null && !q.isEmpty();
+    }
+
+    private void wake() {
+        Thread w = waiter;
+        if (w != null) {
+            LockSupport.unpark(w);
+        }
+        Runnable l = wakeListener;
+        if (l != null) {
+            l.run();
+        }
+    }
+}
