@@ -9,8 +9,8 @@ import java.io.IOException;
  * Frames arrive whole and in order; a stream transport frames them itself (docs/wire-format.md).
  *
  * <p>Threading: one thread writes and one thread reads at a time (they may differ); {@link #close}
- * may be called from any thread. Closing is asynchronous: the peer detects it on its next read,
- * after it has read every frame written before the close, and a blocked read wakes up in bounded time.
+ * may be called from any thread. The peer detects a close on its next read, after it has read every
+ * frame written before the close, and a blocked read wakes up in bounded time.
  *
  * <p>Optional capabilities (such as {@link LocalConnection}) are discovered with {@link #capability}.
  */
@@ -55,7 +55,11 @@ public interface Connection extends AutoCloseable {
     /** Whether this end has been closed (by {@link #close}). */
     boolean isClosed();
 
-    /** Closes this end; the peer's next read reports it. Idempotent. */
+    /**
+     * Closes this end; the peer's next read reports it, after every frame written before. Returns
+     * once those frames have left this process (or a bound of the transport's passed), so a process
+     * may exit right after closing without losing them. Idempotent.
+     */
     @Override
     void close();
 

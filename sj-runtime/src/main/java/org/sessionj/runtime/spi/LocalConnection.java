@@ -11,7 +11,10 @@ import java.io.IOException;
  */
 public interface LocalConnection extends Connection {
 
-    /** Hands {@code reference} to the peer, in order with the frames written around it. */
+    /**
+     * Hands {@code reference} to the peer, in order with the frames written around it. The peer need
+     * not be woken for it: a frame announcing the reference always follows.
+     */
     void writeReference(Object reference) throws IOException;
 
     /**

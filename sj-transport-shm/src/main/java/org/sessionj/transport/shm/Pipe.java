@@ -21,7 +21,16 @@ final class Pipe extends HandoffQueue<Object> {
 
     /** Producer: hands {@code element} to the reading end; the caller keeps it if this fails. */
     void send(Object element) throws IOException {
-        if (!offer(element)) {
+        taken(offer(element));
+    }
+
+    /** Producer: as {@link #send}, without waking the reader (a reference; the frame announcing it follows). */
+    void sendQuietly(Object element) throws IOException {
+        taken(offerWithoutWaking(element));
+    }
+
+    private void taken(boolean taken) throws IOException {
+        if (!taken) {
             throw new IOException(isClosed() ? "in-JVM connection closed by the peer" : "in-JVM connection already closed");
         }
     }

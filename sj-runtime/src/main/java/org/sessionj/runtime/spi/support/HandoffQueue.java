@@ -91,6 +91,22 @@ public abstract class HandoffQueue<E> {
      *     consumer's side closes meanwhile)
      */
     public final boolean offer(E element) {
+        return append(element, true);
+    }
+
+    /**
+     * Producer: appends {@code element} without waking the consumer, for an element that is always
+     * followed by one offered with {@link #offer} (a passed reference and then the frame that announces
+     * it): a consumer woken for the first would only find half a message and park again. A spinning
+     * consumer may still take it at once.
+     *
+     * @return as {@link #offer}
+     */
+    public final boolean offerWithoutWaking(E element) {
+        return append(element, false);
+    }
+
+    private boolean append(E element, boolean wakeConsumer) {
         if ((state & (CLOSED | ENDED)) != 0) {
             return false;
         }
@@ -107,7 +123,9 @@ public abstract class HandoffQueue<E> {
         if ((state & CLOSED) != 0) {
             drainIfFree();
         }
-        wake();
+        if (wakeConsumer) {
+            wake();
+        }
         return true;
     }
 

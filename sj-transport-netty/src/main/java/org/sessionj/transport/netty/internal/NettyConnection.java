@@ -10,7 +10,10 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.jctools.queues.MpscUnboundedArrayQueue;
@@ -240,6 +243,28 @@ public class NettyConnection implements Connection {
         inbound.close();
         wakeWriter();
         channel.eventLoop().execute(this::closeChannel);
+        if (!channel.eventLoop().inEventLoop()) {
+            awaitChannelClosed();
+        }
+    }
+
+    /**
+     * Waits until the frames written before the close are with the operating system and the socket
+     * is closed (bounded by the linger), so that a process may exit right after closing: Netty's
+     * event loops are daemon threads and would otherwise die with whatever they had not yet written.
+     * A {@link CompletableFuture} rather than Netty's {@code await}, which waits in a monitor and
+     * would pin a virtual thread on Java 21.
+     */
+    private void awaitChannelClosed() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        channel.closeFuture().addListener(f -> done.complete(null));
+        try {
+            done.get(CLOSE_LINGER_SECONDS + 1, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            // Bounded: the linger closes the socket anyway; nothing more to wait for.
+        }
     }
 
     @Override
