@@ -10,6 +10,9 @@ import org.sessionj.runtime.spi.Connection;
  * frames, closes and exits at once (the frames must still arrive).
  */
 public final class PeerProcess {
+    /** Large enough that the last frames are still queued in this process when it closes and halts. */
+    static final int FRAME_BYTES = 32 * 1024;
+
     private PeerProcess() {
     }
 
@@ -22,13 +25,14 @@ public final class PeerProcess {
         if (args.length > 2) {
             int frames = Integer.parseInt(args[2]);
             for (int i = 0; i < frames; i++) {
-                ByteBuf frame = connection.alloc().buffer(1024);
-                frame.writeInt(i).writeZero(1020);
+                ByteBuf frame = connection.alloc().buffer(FRAME_BYTES);
+                frame.writeInt(i).writeZero(FRAME_BYTES - 4);
                 connection.write(frame);
             }
             connection.flush();
             connection.close();
-            System.exit(0);
+            // halt, not exit: no shutdown hook may rescue frames that close() did not see off
+            Runtime.getRuntime().halt(0);
         }
         ByteBuf never = connection.read(-1);
         never.release();

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Timeout;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.ConnectionAcceptor;
 import org.sessionj.runtime.spi.Transport;
+import org.sessionj.transport.netty.internal.NettyConnection;
 import org.sessionj.transport.netty.internal.NettySettings;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -242,11 +243,34 @@ class TcpTransportTest {
     }
 
     @Test
+    void closeReturnsOnlyOnceTheWrittenFramesLeftTheProcess() throws Exception {
+        ConnectionAcceptor acceptor = track(transport.listen(0));
+        Connection requester = track(transport.connect("localhost", acceptor.port(), 10 * SECOND));
+        Connection accepted = track(acceptor.accept(10 * SECOND));
+        for (int i = 0; i < 64; i++) {
+            ByteBuf frame = requester.alloc().buffer(4096);
+            frame.writeInt(i).writeZero(4092);
+            requester.write(frame);
+        }
+        requester.flush();
+        requester.close();
+        // The socket is closed when close() returns (Netty closes it after the last write completed):
+        // a process may exit now. Before, the close was only scheduled on the event loop.
+        assertThat(((NettyConnection) requester).channel().isOpen()).isFalse();
+        for (int i = 0; i < 64; i++) {
+            ByteBuf frame = accepted.read(10 * SECOND);
+            assertThat(frame.readInt()).isEqualTo(i);
+            frame.release();
+        }
+        assertThatThrownBy(() -> accepted.read(10 * SECOND)).isInstanceOf(IOException.class);
+    }
+
+    @Test
     void framesWrittenJustBeforeAProcessExitsStillArrive() throws Exception {
         ConnectionAcceptor acceptor = track(transport.listen(0));
         String java = ProcessHandle.current().info().command()
                 .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        int frames = 2000;
+        int frames = 500;
         Process peer = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
                 PeerProcess.class.getName(), "localhost", Integer.toString(acceptor.port()), Integer.toString(frames))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
