@@ -187,7 +187,7 @@ mpj_niodev_conf() {  # NP SERVER PORT
 }
 
 mpj_run_processes() {  # NP CLASS ARG...
-    local np="$1" cls="$2" port conf r rc=0 failed="" done_pid; shift 2
+    local np="$1" cls="$2" port conf r rc=0 failed=""; shift 2
     mpj_rendezvous "" 127.0.0.1 "$np"
     port=$(<"$tmp/port")
     conf=$(mpj_niodev_conf "$np" 127.0.0.1 "$port")
@@ -198,14 +198,23 @@ mpj_run_processes() {  # NP CLASS ARG...
         ranks+=($!); pids+=($!)
     done
     ranks+=("${pids[0]}")  # the rendezvous server: when it fails, the ranks would wait for it in vain
-    local -a running=("${ranks[@]}")
-    while [ "${#running[@]}" -gt 0 ]; do
-        if wait -n -p done_pid "${running[@]}"; then
-            mapfile -t running < <(printf '%s\n' "${running[@]}" | grep -vx "$done_pid" || true)
-        else
-            rc=$?; failed=$done_pid
-            break
-        fi
+    # Poll rather than `wait -n`: a process that ended before the loop (the rendezvous, once it has
+    # answered) may already be reaped, and `wait -n` then fails with "no such job".
+    local -a running=("${ranks[@]}") still
+    while [ "${#running[@]}" -gt 0 ] && [ "$rc" -eq 0 ]; do
+        still=()
+        for r in "${running[@]}"; do
+            if kill -0 "$r" 2>/dev/null; then
+                still+=("$r")
+            elif ! wait "$r" 2>/dev/null; then
+                rc=$?
+                if [ "$rc" -eq 127 ]; then rc=0; continue; fi    # reaped already: its status is gone, not a failure sign
+                failed=$r
+                break
+            fi
+        done
+        running=("${still[@]}")
+        [ "${#running[@]}" -eq 0 ] || [ "$rc" -ne 0 ] || sleep 0.02
     done
     if [ "$rc" -ne 0 ]; then
         for r in "${ranks[@]}"; do kill "$r" 2>/dev/null || true; done
