@@ -100,7 +100,7 @@ for deploy in "${DEPLOYS[@]}"; do
     echo
     echo "### $deploy ($(nproc) cores, median of $REPEATS, ms)"
     echo
-    echo "| algorithm | ranks | SJ noalias | SJ ordinary | MPJ Express | Open MPI Java | SJ ÷ MPJ |"
+    echo "| algorithm | ranks | SJ noalias | SJ ordinary | MPJ Express | Open MPI Java | SJ noalias ÷ MPJ |"
     echo "|---|---|---|---|---|---|---|"
     row "$deploy" "π, 20,000,000 points per worker" 3 no pi 20000000
     for size in 100 300; do
