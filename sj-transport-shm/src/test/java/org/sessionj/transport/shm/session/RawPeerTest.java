@@ -172,36 +172,36 @@ class RawPeerTest {
 
     @Test
     void aRecordOfAnotherLayoutFailsTheSession() throws Exception {
-        try (SJServerSocket server = SJServerSocket.create(PointServer.class, 0)) {
-            Connection[] raw = new Connection[1];
-            try (SJSocket s = acceptWith(server, POINT_TYPE, raw)) {
-                send(raw[0], f -> f.writeByte(0x23).writeInt(POINT_FINGERPRINT + 1).writeByte(1).writeInt(3).writeInt(4));
-                assertThatThrownBy(s::receive).isInstanceOf(SJIOException.class)
-                        .hasMessageContaining("another layout").hasMessageContaining(POINT + "(x:int,y:int)");
-            }
-            assertThat(failureNotice(raw[0])).contains("another layout");
-        }
+        String notice = receivingAPointFails(
+                f -> f.writeByte(0x23).writeInt(POINT_FINGERPRINT + 1).writeByte(1).writeInt(3).writeInt(4),
+                "another layout", POINT + "(x:int,y:int)");
+        assertThat(notice).contains("another layout");
     }
 
     @Test
     void aTruncatedRecordFailsTheSession() throws Exception {
-        try (SJServerSocket server = SJServerSocket.create(PointServer.class, 0)) {
-            Connection[] raw = new Connection[1];
-            try (SJSocket s = acceptWith(server, POINT_TYPE, raw)) {
-                send(raw[0], f -> f.writeByte(0x23).writeInt(POINT_FINGERPRINT).writeByte(1).writeInt(3).writeShort(4));
-                assertThatThrownBy(s::receive).isInstanceOf(SJIOException.class).hasMessageContaining("truncated");
-            }
-        }
+        receivingAPointFails(f -> f.writeByte(0x23).writeInt(POINT_FINGERPRINT).writeByte(1).writeInt(3).writeShort(4),
+                "truncated");
     }
 
     @Test
     void aBadPresenceByteFailsTheSession() throws Exception {
+        receivingAPointFails(f -> f.writeByte(0x23).writeInt(POINT_FINGERPRINT).writeByte(7).writeInt(3).writeInt(4),
+                "presence byte 0x07");
+    }
+
+    /** The raw peer sends {@code item} where a Point is due: the receive fails naming {@code expected}; returns the notice sent back. */
+    private String receivingAPointFails(Consumer<ByteBuf> item, String... expected) throws Exception {
         try (SJServerSocket server = SJServerSocket.create(PointServer.class, 0)) {
             Connection[] raw = new Connection[1];
             try (SJSocket s = acceptWith(server, POINT_TYPE, raw)) {
-                send(raw[0], f -> f.writeByte(0x23).writeInt(POINT_FINGERPRINT).writeByte(7).writeInt(3).writeInt(4));
-                assertThatThrownBy(s::receive).isInstanceOf(SJIOException.class).hasMessageContaining("presence byte 0x07");
+                send(raw[0], item);
+                var failure = assertThatThrownBy(s::receive).isInstanceOf(SJIOException.class);
+                for (String part : expected) {
+                    failure.hasMessageContaining(part);
+                }
             }
+            return failureNotice(raw[0]);
         }
     }
 
