@@ -1,21 +1,19 @@
 package org.sessionj.bench.mpj;
 
-import java.util.SplittableRandom;
 import mpi.MPI;
+import org.sessionj.bench.mpi.PiEstimate;
+import org.sessionj.bench.mpi.PiSampler;
+import org.sessionj.bench.mpi.RankMain;
+import org.sessionj.bench.mpi.RunReport;
 
 /**
  * Monte Carlo π in MPJ Express, the papers' baseline: rank 0 sends each worker its number of points
- * and sums the hits (the same work and seeds as {@code ./sj demo pi}). Args: points per worker.
+ * and sums the hits (the same work and seeds as {@code ./sj demo pi}, {@link PiSampler}) and checks the
+ * estimate as the demo does ({@link PiEstimate}: within 5σ of π). Args: points per worker.
  */
 public final class PiMpj {
     public static void main(String[] args) {
-        try {
-            run(args);
-        } catch (Throwable e) {
-            // niodev's selector threads would keep a failed rank's JVM alive: end it, nonzero.
-            e.printStackTrace();
-            System.exit(1);
-        }
+        RankMain.run(args, PiMpj::run);
     }
 
     static void run(String[] args) throws Exception {
@@ -36,21 +34,11 @@ public final class PiMpj {
                 MPI.COMM_WORLD.Recv(message, 0, 1, MPI.INT, w, 1);
                 hits += message[0];
             }
-            double pi = 4.0 * hits / ((long) trials * (size - 1));
-            System.out.printf("pi ~ %.6f%n", pi);
-            System.out.printf("run %.1f ms%n", (System.nanoTime() - start) / 1e6);
+            double elapsed = RunReport.millisSince(start);
+            RunReport.print(new PiEstimate(hits, (long) trials * (size - 1)).verdict(), elapsed);
         } else {
             MPI.COMM_WORLD.Recv(message, 0, 1, MPI.INT, 0, 0);
-            SplittableRandom random = new SplittableRandom(0x5eed_0000L + rank - 1);
-            int hits = 0;
-            for (int i = 0; i < message[0]; i++) {
-                double x = random.nextDouble();
-                double y = random.nextDouble();
-                if (x * x + y * y <= 1.0) {
-                    hits++;
-                }
-            }
-            message[0] = hits;
+            message[0] = PiSampler.hits(rank - 1, message[0]);
             MPI.COMM_WORLD.Send(message, 0, 1, MPI.INT, 0, 1);
         }
         MPI.Finalize();

@@ -1,112 +1,73 @@
 package org.sessionj.bench.ompi;
 
 import java.nio.DoubleBuffer;
-import java.util.Locale;
-import java.util.SplittableRandom;
 import mpi.MPI;
+import org.sessionj.bench.mpi.NBodyPhysics;
+import org.sessionj.bench.mpi.NBodyRing;
+import org.sessionj.bench.mpi.NBodySystem;
+import org.sessionj.bench.mpi.RankMain;
+import org.sessionj.bench.mpi.RunReport;
 
 /**
  * n-Body on Open MPI's Java bindings, on a ring (the MPI program of 001 §6 in Java): the same bodies,
  * physics, block split and check (every final position within 1e-9 of a sequential simulation) as the
- * MPJ Express baseline ({@code NBodyMpj}) and {@code ./sj demo nbody}; particle sets (x, y, z, mass)
- * travel p−1 times round the ring with sendRecv; rank 0 gathers the final positions.
+ * MPJ Express baseline ({@code NBodyMpj}) and {@code ./sj demo nbody} ({@link NBodySystem}, {@link
+ * NBodyPhysics}); particle sets (x, y, z, mass) travel p−1 times round the ring with sendRecv; rank 0
+ * gathers the final positions.
  *
  * <p>Buffers: the travelling particle sets are direct {@link DoubleBuffer}s from
  * {@link MPI#newDoubleBuffer}, which the bindings hand to MPI without a copy (for a Java array they copy
- * it into a native buffer and back), and the pull reads the visiting set straight from its buffer. The
- * one-off gather at the end uses arrays. Args: bodies (a multiple of the rank count), steps, seed.
+ * it into a native buffer and back), and the pull reads the visiting set straight from its buffer
+ * ({@link #pull}, this program's own copy of {@link NBodyPhysics#pull} for a buffer instead of an array).
+ * The one-off gather at the end uses arrays. Args: bodies (a multiple of the rank count), steps, seed.
  */
 public final class NBodyOmpi {
-    static final double DT = 0.01;
-    static final double SOFTENING2 = 1e-4;
+    public static void main(String[] args) {
+        RankMain.run(args, NBodyOmpi::run);
+    }
 
-    public static void main(String[] args) throws Exception {
+    static void run(String[] args) throws Exception {
         String[] app = MPI.Init(args);
-        int rank = MPI.COMM_WORLD.getRank();
-        int p = MPI.COMM_WORLD.getSize();
-        int n = Integer.parseInt(app[app.length - 3]);
-        int steps = Integer.parseInt(app[app.length - 2]);
-        long seed = Long.parseLong(app[app.length - 1]);
-        if (n % p != 0) {
-            throw new IllegalArgumentException("expected a number of bodies divisible by " + p + " but found " + n);
-        }
-        int m = n / p;
-        double[][] init = initial(n, seed);
-        double[] own = new double[4 * m];
-        double[] vel = new double[3 * m];
-        System.arraycopy(init[0], 4 * rank * m, own, 0, 4 * m);
-        System.arraycopy(init[1], 3 * rank * m, vel, 0, 3 * m);
-        int right = (rank + 1) % p;
-        int left = (rank + p - 1) % p;
+        NBodyRing ring = NBodyRing.fromArgs(app, MPI.COMM_WORLD.getRank(), MPI.COMM_WORLD.getSize());
+        int m = ring.blockSize();
+        double[] own = ring.ownParticles();
+        double[] vel = ring.ownVelocities();
         DoubleBuffer current = MPI.newDoubleBuffer(4 * m);
         DoubleBuffer next = MPI.newDoubleBuffer(4 * m);
         double[] acc = new double[3 * m];
         MPI.COMM_WORLD.barrier();
         long start = System.nanoTime();
-        for (int step = 0; step < steps; step++) {
+        for (int step = 0; step < ring.steps(); step++) {
             current.put(0, own, 0, 4 * m);
-            for (int k = 0; k < p - 1; k++) {
+            for (int k = 0; k < ring.ranks() - 1; k++) {
                 pull(own, current, acc);
-                MPI.COMM_WORLD.sendRecv(current, 4 * m, MPI.DOUBLE, right, k, next, 4 * m, MPI.DOUBLE, left, k);
+                MPI.COMM_WORLD.sendRecv(current, 4 * m, MPI.DOUBLE, ring.right(), k, next, 4 * m, MPI.DOUBLE, ring.left(), k);
                 DoubleBuffer t = current;
                 current = next;
                 next = t;
             }
             pull(own, current, acc);
-            move(own, vel, acc);
+            NBodyPhysics.move(own, vel, acc);
         }
-        if (rank == 0) {
-            double[] all = new double[4 * n];
+        if (ring.rank() == 0) {
+            double[] all = new double[4 * ring.bodies()];
             System.arraycopy(own, 0, all, 0, 4 * m);
-            for (int r = 1; r < p; r++) {
+            for (int r = 1; r < ring.ranks(); r++) {
                 MPI.COMM_WORLD.recv(MPI.slice(all, 4 * r * m), 4 * m, MPI.DOUBLE, r, 99);
             }
-            double elapsed = (System.nanoTime() - start) / 1e6;
-            double[] seq = simulate(init, n, steps);
-            double worst = 0;
-            for (int i = 0; i < n; i++) {
-                for (int c = 0; c < 3; c++) {
-                    worst = Math.max(worst, Math.abs(all[4 * i + c] - seq[4 * i + c]));
-                }
-            }
-            System.out.println((worst <= 1e-9 ? "verified" : "VERIFICATION FAILED") + ": largest difference " + worst);
-            System.out.printf(Locale.ROOT, "run %.1f ms%n", elapsed);
+            double elapsed = RunReport.millisSince(start);
+            RunReport.print(ring.system().verdict(all, ring.steps()), elapsed);
         } else {
             MPI.COMM_WORLD.send(own, 4 * m, MPI.DOUBLE, 0, 99);
         }
         MPI.Finalize();
     }
 
-    /** The initial system, drawn as sj-examples' Bodies.of does: {positions+masses, velocities}. */
-    static double[][] initial(int n, long seed) {
-        SplittableRandom random = new SplittableRandom(seed);
-        double[] particles = new double[4 * n];
-        double[] velocity = new double[3 * n];
-        for (int i = 0; i < n; i++) {
-            particles[4 * i] = random.nextDouble(-1, 1);
-            particles[4 * i + 1] = random.nextDouble(-1, 1);
-            particles[4 * i + 2] = random.nextDouble(-1, 1);
-            velocity[3 * i] = random.nextDouble(-0.05, 0.05);
-            velocity[3 * i + 1] = random.nextDouble(-0.05, 0.05);
-            velocity[3 * i + 2] = random.nextDouble(-0.05, 0.05);
-            particles[4 * i + 3] = 1.0 / n;
-        }
-        return new double[][] {particles, velocity};
-    }
-
-    /** The whole system simulated by one unit: the reference positions and masses. */
-    static double[] simulate(double[][] init, int n, int steps) {
-        double[] seq = init[0].clone();
-        double[] vel = init[1].clone();
-        double[] acc = new double[3 * n];
-        for (int step = 0; step < steps; step++) {
-            pull(seq, DoubleBuffer.wrap(seq), acc);
-            move(seq, vel, acc);
-        }
-        return seq;
-    }
-
-    /** Adds the pull of every body in {@code others} on every body in {@code own} to {@code acc}. */
+    /**
+     * {@link NBodyPhysics#pull} with the visiting set read from a direct buffer: sharing the array version
+     * would cost a copy of every visiting set out of its buffer, and one loop over either kind (an
+     * interface or a heap buffer wrapping the array) would change how the JIT compiles it for MPJ.
+     */
     static void pull(double[] own, DoubleBuffer others, double[] acc) {
         int m = own.length / 4;
         for (int j = 0; j < others.capacity() / 4; j++) {
@@ -118,21 +79,11 @@ public final class NBodyOmpi {
                 double dx = ox - own[4 * i];
                 double dy = oy - own[4 * i + 1];
                 double dz = oz - own[4 * i + 2];
-                double r2 = dx * dx + dy * dy + dz * dz + SOFTENING2;
+                double r2 = dx * dx + dy * dy + dz * dz + NBodyPhysics.SOFTENING2;
                 double f = om / (r2 * Math.sqrt(r2));
                 acc[3 * i] += f * dx;
                 acc[3 * i + 1] += f * dy;
                 acc[3 * i + 2] += f * dz;
-            }
-        }
-    }
-
-    static void move(double[] own, double[] vel, double[] acc) {
-        for (int i = 0; i < own.length / 4; i++) {
-            for (int c = 0; c < 3; c++) {
-                vel[3 * i + c] += acc[3 * i + c] * DT;
-                own[4 * i + c] += vel[3 * i + c] * DT;
-                acc[3 * i + c] = 0;
             }
         }
     }

@@ -1,19 +1,24 @@
 package org.sessionj.bench.ompi;
 
-import java.util.Locale;
-import java.util.SplittableRandom;
 import mpi.MPI;
+import org.sessionj.bench.mpi.PiEstimate;
+import org.sessionj.bench.mpi.PiSampler;
+import org.sessionj.bench.mpi.RankMain;
+import org.sessionj.bench.mpi.RunReport;
 
 /**
  * Monte Carlo π on Open MPI's Java bindings: the same program as the MPJ Express baseline
- * ({@code PiMpj}) and the same work and seeds as {@code ./sj demo pi} — rank 0 sends each worker its
- * number of points and sums the hits. Like the demo, and unlike PiMpj, it checks the estimate: within
- * 5σ of π (wrong with probability below 10⁻⁶). The messages are one {@code int}, so they are plain
- * {@code int[1]} arrays (the bindings' copy of 4 bytes costs nothing; a direct buffer would buy nothing).
- * Args: points per worker.
+ * ({@code PiMpj}) and the same work and seeds as {@code ./sj demo pi} ({@link PiSampler}) — rank 0 sends
+ * each worker its number of points, sums the hits and checks the estimate ({@link PiEstimate}: within 5σ
+ * of π). The messages are one {@code int}, so they are plain {@code int[1]} arrays (the bindings' copy of
+ * 4 bytes costs nothing; a direct buffer would buy nothing). Args: points per worker.
  */
 public final class PiOmpi {
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        RankMain.run(args, PiOmpi::run);
+    }
+
+    static void run(String[] args) throws Exception {
         String[] app = MPI.Init(args);
         int rank = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
@@ -31,26 +36,11 @@ public final class PiOmpi {
                 MPI.COMM_WORLD.recv(message, 1, MPI.INT, w, 1);
                 hits += message[0];
             }
-            double elapsed = (System.nanoTime() - start) / 1e6;
-            long all = (long) trials * (size - 1);
-            double pi = 4.0 * hits / all;
-            double error = Math.abs(pi - Math.PI);
-            double tolerance = 5 * 4 * Math.sqrt(Math.PI / 4 * (1 - Math.PI / 4) / all);   // 5 sigma
-            System.out.printf(Locale.ROOT, "pi ~ %.6f; %s: error %.2e, 5-sigma tolerance %.2e%n", pi,
-                    error <= tolerance ? "verified" : "VERIFICATION FAILED", error, tolerance);
-            System.out.printf(Locale.ROOT, "run %.1f ms%n", elapsed);
+            double elapsed = RunReport.millisSince(start);
+            RunReport.print(new PiEstimate(hits, (long) trials * (size - 1)).verdict(), elapsed);
         } else {
             MPI.COMM_WORLD.recv(message, 1, MPI.INT, 0, 0);
-            SplittableRandom random = new SplittableRandom(0x5eed_0000L + rank - 1);
-            int hits = 0;
-            for (int i = 0; i < message[0]; i++) {
-                double x = random.nextDouble();
-                double y = random.nextDouble();
-                if (x * x + y * y <= 1.0) {
-                    hits++;
-                }
-            }
-            message[0] = hits;
+            message[0] = PiSampler.hits(rank - 1, message[0]);
             MPI.COMM_WORLD.send(message, 1, MPI.INT, 0, 1);
         }
         MPI.Finalize();
