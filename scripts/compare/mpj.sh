@@ -3,7 +3,7 @@
 # on PATH) and WORK (its scratch directory), under `set -euo pipefail`. Functions only (prefix mpj_):
 #
 #   mpj_setup                      install libmpj-java when missing, compile the programs (sj-bench/src/mpj
-#                                  with the MPI-free sj-bench/src/mpi they share with Open MPI's) to $WORK/mpj-classes
+#                                  with the MPI-free sj-bench/src/main/java/org/sessionj/bench/mpi they share with Open MPI's) to $WORK/mpj-classes
 #   mpj_supports DEPLOY            0 for threads, processes, nodes
 #   mpj_run DEPLOY NP ALGO ARG...  one run; prints the run time in ms (rank 0's "run X ms")
 #
@@ -42,7 +42,7 @@ mpj_setup() {
     mkdir -p "$out"
     if ! log=$(javac -nowarn -d "$out" -cp "$home/lib/mpj.jar" \
             "$ROOT"/sj-bench/src/mpj/java/org/sessionj/bench/mpj/*.java \
-            "$ROOT"/sj-bench/src/mpi/java/org/sessionj/bench/mpi/*.java 2>&1); then
+            "$ROOT"/sj-bench/src/main/java/org/sessionj/bench/mpi/*.java 2>&1); then
         mpj_die "compiling the MPJ programs failed: $(grep -m1 'error' <<<"$log" || echo "$log" | head -1)"
         return 1
     fi
@@ -67,7 +67,7 @@ mpj_class() {  # ALGO → main class
 mpj_classpath() { echo "$WORK/mpj-classes:$(mpj_home)/lib/mpj.jar:/usr/share/java/log4j-1.2.jar"; }
 
 # The run time from rank 0's output, after checking the program's own verification (π within the
-# 5-sigma interval ./sj demo pi uses, Jacobi bitwise, n-Body within 1e-9: see sj-bench/src/mpi).
+# 5-sigma interval ./sj demo pi uses, Jacobi bitwise, n-Body within 1e-9: see sj-bench/src/main/java/org/sessionj/bench/mpi).
 mpj_result() {  # ALGO OUTPUT-FILE
     local algo="$1" file="$2" ms
     if grep -q "VERIFICATION FAILED" "$file"; then

@@ -1,7 +1,7 @@
 # Open MPI's Java bindings as a peer in scripts/compare.sh (sourced; defines only ompi_* functions).
 # The driver runs with `set -euo pipefail` and has set ROOT (repo root), JDK (a JDK 21+, first on PATH)
 # and WORK (its scratch directory). The programs are sj-bench/src/ompi (the MPJ baseline's algorithms),
-# compiled with the MPI-free sj-bench/src/mpi they share with the MPJ programs.
+# compiled with the MPI-free sj-bench/src/main/java/org/sessionj/bench/mpi they share with the MPJ programs.
 #
 #   ompi_setup                     install/build mpi.jar (scripts/openmpi-java.sh), compile the programs
 #   ompi_supports DEPLOY           0 for processes and nodes, 1 for threads (no in-JVM mode in Open MPI)
@@ -23,7 +23,7 @@ ompi_setup() {
     [ -e "$libdir/libmpi_java.so" ] || { echo "ompi: no libmpi_java.so in Open MPI's libdir '$libdir'" >&2; return 1; }
     "$JDK/bin/javac" --release 21 -nowarn -d "$WORK/ompi-classes" -cp "$jar" \
         "$ROOT"/sj-bench/src/ompi/java/org/sessionj/bench/ompi/*.java \
-        "$ROOT"/sj-bench/src/mpi/java/org/sessionj/bench/mpi/*.java >"$log" 2>&1 || {
+        "$ROOT"/sj-bench/src/main/java/org/sessionj/bench/mpi/*.java >"$log" 2>&1 || {
         echo "ompi: javac failed on sj-bench/src/ompi and src/mpi: $(head -n 1 "$log")" >&2
         return 1
     }
