@@ -12,6 +12,7 @@ import org.sessionj.runtime.SJRuntimeConfig;
 import org.sessionj.runtime.internal.protocol.CompiledProtocol;
 import org.sessionj.runtime.internal.transport.AcceptorGroup;
 import org.sessionj.runtime.internal.transport.Negotiation;
+import org.sessionj.runtime.internal.transport.HostIdentity;
 import org.sessionj.runtime.internal.transport.Negotiation.Agreement;
 import org.sessionj.runtime.internal.transport.Negotiation.Hello;
 import org.sessionj.runtime.internal.transport.Negotiation.Offer;
@@ -73,7 +74,7 @@ final class Initiation {
         Agreement agreement;
         try {
             ByteBuf hello = connection.alloc().buffer();
-            Negotiation.writeHello(hello, new Hello(flag, TransportManager.RUNTIME_ID, mine));
+            Negotiation.writeHello(hello, new Hello(flag, TransportManager.RUNTIME_ID, HostIdentity.local(), mine));
             if (Negotiation.requestFollows(flag)) {
                 first.accept(hello);
             }
@@ -253,7 +254,7 @@ final class Initiation {
             reject(connection, null, REFUSED, e.getMessage());
             throw new SJIOException("bad negotiation request: " + e.getMessage(), e);
         }
-        String choice = Negotiation.agree(hello.session(), hello.runtime().equals(TransportManager.RUNTIME_ID), offers);
+        String choice = Negotiation.agree(hello.session(), hello.nearness(), offers);
         Agreement agreement = new Agreement(Negotiation.accepterFlag(setup, offers), offers, choice);
         ByteBuf answer = connection.alloc().buffer();
         Negotiation.writeAgreement(answer, agreement);
