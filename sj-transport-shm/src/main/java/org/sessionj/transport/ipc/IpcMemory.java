@@ -54,7 +54,7 @@ final class IpcMemory {
             long size = fileBytes(ringBytes);
             MappedByteBuffer mapped;
             try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw"); FileChannel channel = raf.getChannel()) {
-                raf.setLength(size);
+                allocate(channel, size);
                 mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, size);
             }
             IpcMemory memory = new IpcMemory(mapped, ringBytes);
@@ -65,6 +65,19 @@ final class IpcMemory {
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(file);
             throw e;
+        }
+    }
+
+    /**
+     * Writes zeros through the whole file instead of only setting its length: a sparse file in a full
+     * {@code /dev/shm} would kill the process with SIGBUS on first touch of a page; a write fails
+     * with an {@link IOException} (no space left) instead.
+     */
+    private static void allocate(FileChannel channel, long size) throws IOException {
+        java.nio.ByteBuffer zeros = java.nio.ByteBuffer.allocateDirect(64 * 1024);
+        for (long position = 0; position < size; ) {
+            zeros.clear().limit((int) Math.min(zeros.capacity(), size - position));
+            position += channel.write(zeros, position);
         }
     }
 

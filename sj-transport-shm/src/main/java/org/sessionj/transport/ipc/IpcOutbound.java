@@ -49,9 +49,18 @@ final class IpcOutbound {
     private static final class Pending {
         final ByteBuf frame;
         int sent;
+        private boolean released;
 
         Pending(ByteBuf frame) {
             this.frame = frame;
+        }
+
+        /** Releases the frame once, whether it was sent whole or given up. */
+        void release() {
+            if (!released) {
+                released = true;
+                frame.release();
+            }
         }
     }
 
@@ -86,6 +95,9 @@ final class IpcOutbound {
                 if (backlog.isEmpty() && append(pending)) {
                     return;
                 }
+            } catch (IOException e) {
+                pending.release();
+                throw e;
             } finally {
                 producer.unlock();
             }
@@ -134,7 +146,7 @@ final class IpcOutbound {
                 progress = true;
                 pending.sent += chunk;
                 if (pending.sent == total) {
-                    frame.release();
+                    pending.release();
                     return true;
                 }
             }
@@ -204,7 +216,7 @@ final class IpcOutbound {
     private void releaseBacklog() {
         Pending p;
         while ((p = backlog.poll()) != null) {
-            p.frame.release();
+            p.release();
         }
     }
 
