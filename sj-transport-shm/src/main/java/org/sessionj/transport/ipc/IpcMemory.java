@@ -6,7 +6,10 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -29,6 +32,8 @@ final class IpcMemory {
     static final int SLEEPING_OFFSET = 64;
     static final int HEADER_BYTES = 256;
 
+    private static final java.nio.file.attribute.FileAttribute<?> OWNER_ONLY =
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
     private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
 
     private final ByteBuffer header;
@@ -48,12 +53,14 @@ final class IpcMemory {
 
     /** Creates, sizes, maps and initialises a fresh file in {@code directory}. */
     static Created create(Path directory, int ringBytes) throws IOException {
-        Path file = Files.createTempFile(directory, "sessionj-ipc-", ".ring",
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        // Not Files.createTempFile: its SecureRandom costs tens of milliseconds on first use in each JVM.
+        Path file = directory.resolve("sessionj-ipc-" + ProcessHandle.current().pid() + "-"
+                + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".ring");
         try {
             long size = fileBytes(ringBytes);
             MappedByteBuffer mapped;
-            try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw"); FileChannel channel = raf.getChannel()) {
+            try (FileChannel channel = FileChannel.open(file, Set.of(StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.READ, StandardOpenOption.WRITE), OWNER_ONLY)) {
                 allocate(channel, size);
                 mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, size);
             }
@@ -62,6 +69,8 @@ final class IpcMemory {
             memory.header.putInt(VERSION_OFFSET, VERSION);
             memory.header.putInt(MAGIC_OFFSET, MAGIC);
             return new Created(file, memory);
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            throw e; // not ours to delete
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(file);
             throw e;
