@@ -141,6 +141,35 @@ class NegotiationTest {
     }
 
     @Test
+    void anAgreedIpcThatCannotConnectFallsBackToTheNextCommonTransport(@TempDir Path serverDir, @TempDir Path requesterDir)
+            throws Exception {
+        // Two runtimes whose ipc transports look in different directories (as two JVMs with different
+        // sessionj.ipc.dir would): they agree on ipc, the requester cannot reach it, and moves on to tcp.
+        SJRuntime server;
+        SJRuntime requester;
+        try {
+            System.setProperty("sessionj.ipc.dir", serverDir.toString());
+            server = defaults();
+            System.setProperty("sessionj.ipc.dir", requesterDir.toString());
+            requester = defaults();
+        } finally {
+            System.clearProperty("sessionj.ipc.dir");
+        }
+        try (SJServerSocket socket = server.serverSocket(PingServer.class, 0)) {
+            assertThat(ping(socket, requester, TransportPreferences.session("ipc", "tcp"))).isEqualTo(new Ends("tcp", "tcp"));
+            // With nothing to fall back on, the request fails and names the transport (the server waits on).
+            CompletableFuture<SJSocket> accept = CompletableFuture.supplyAsync(
+                    () -> socket.accept(java.time.Duration.ofSeconds(20)));
+            assertThatThrownBy(() -> requester.service(PingClient.class, "localhost", socket.port(),
+                    TransportPreferences.session("ipc")).request())
+                    .isInstanceOf(SJIOException.class)
+                    .hasMessageContaining("agreed on transport ipc").hasMessageContaining("cannot be reached");
+            socket.close();
+            assertThat(acceptFailure(accept)).isInstanceOf(SJIOException.class);
+        }
+    }
+
+    @Test
     void aSameHostOfferIsMadeOnlyToARequesterOnThisHost() {
         var offers = List.of(new Negotiation.Offer("shm", 1, Negotiation.Reach.JVM),
                 new Negotiation.Offer("ipc", 2, Negotiation.Reach.HOST), new Negotiation.Offer("tcp", 3, Negotiation.Reach.NETWORK));

@@ -155,6 +155,12 @@ public final class TransportManager {
                 + String.join("; ", failures) + ")");
     }
 
+    /** Whether the installed transport {@code name} reaches only peers on this host (or in this JVM). */
+    public boolean isSameHostOnly(String name) {
+        Transport transport = installed.get(name);
+        return transport != null && transport.sameHostOnly();
+    }
+
     /** Opens the negotiated session connection over {@code transportName} to its own {@code port}. */
     public Opened connectSession(String transportName, String host, int port, long timeoutNanos) throws IOException {
         Transport transport = installed.get(transportName);
