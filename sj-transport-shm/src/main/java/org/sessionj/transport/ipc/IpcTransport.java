@@ -113,7 +113,11 @@ public final class IpcTransport implements Transport {
         return ShmTransport.isLocal(host) && Files.exists(socketFile(settings, port));
     }
 
-    /** The directory of the acceptors' sockets, created private to this user if missing. */
+    /**
+     * The directory of the acceptors' sockets, created private to this user if missing. An existing
+     * one must belong to this user and be closed to others: whoever can enter it can connect to the
+     * acceptors (and could have put a socket of their own there).
+     */
     static Path directory(IpcSettings settings) throws IOException {
         Path dir = settings.socketDirectory();
         if (!Files.isDirectory(dir)) {
@@ -124,7 +128,23 @@ public final class IpcTransport implements Transport {
                 // made by another process meanwhile
             }
         }
+        checkPrivate(dir);
         return dir;
+    }
+
+    private static void checkPrivate(Path dir) throws IOException {
+        if (!dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            return;
+        }
+        String owner = Files.getOwner(dir).getName();
+        String user = System.getProperty("user.name");
+        java.util.Set<java.nio.file.attribute.PosixFilePermission> permissions = Files.getPosixFilePermissions(dir);
+        boolean open = permissions.stream().anyMatch(p -> p.name().startsWith("GROUP") || p.name().startsWith("OTHERS"));
+        if (!owner.equals(user) || open) {
+            throw new IOException("the ipc socket directory " + dir + " must belong to " + user + " and be closed to"
+                    + " others (rwx------), but it belongs to " + owner + " with "
+                    + PosixFilePermissions.toString(permissions) + "; remove it or set sessionj.ipc.dir");
+        }
     }
 
     static Path socketFile(IpcSettings settings, int port) {

@@ -228,6 +228,18 @@ class IpcTransportTest {
     }
 
     @Test
+    void aSocketDirectoryOpenToOthersIsRefused(@TempDir Path parent) throws Exception {
+        Path open = Files.createDirectory(parent.resolve("open"),
+                java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rwx---rwx")));
+        java.nio.file.Files.setPosixFilePermissions(open, java.nio.file.attribute.PosixFilePermissions.fromString("rwx---rwx"));
+        IpcTransport transport = new IpcTransport(settings().withSocketDirectory(open));
+        assertThatThrownBy(() -> transport.listen(0)).isInstanceOf(IOException.class)
+                .hasMessageContaining("must belong to").hasMessageContaining("closed to others")
+                .hasMessageContaining("rwx---rwx");
+    }
+
+    @Test
     void onlyThisHostIsReachable() {
         IpcTransport transport = new IpcTransport(settings());
         assertThat(transport.sameHostOnly()).isTrue();
