@@ -111,8 +111,8 @@ final class IpcAcceptor implements org.sessionj.runtime.spi.ConnectionAcceptor {
                 Handshake.answer(socket, e.getMessage());
                 throw e;
             }
+            Handshake.answer(socket, null); // while the socket still blocks: the connection makes it non-blocking
             IpcConnection connection = new IpcConnection(socket, memory, 0, alloc, settings);
-            Handshake.answer(socket, null);
             accepted.add(connection);
             if (closed && accepted.remove(connection)) {
                 connection.close();

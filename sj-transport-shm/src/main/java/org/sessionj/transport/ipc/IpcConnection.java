@@ -4,23 +4,18 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import org.sessionj.runtime.spi.Connection;
 
 /**
  * One end of a cross-process shared-memory connection: frames travel through a ring per direction
  * in memory both processes map ({@link IpcMemory}); the Unix domain socket that set the connection
- * up stays open as the doorbell. A thread per connection blocks reading that socket: each byte
- * wakes the reader and the selector's listener, and the socket's end (the peer closed, or its
- * process died) fails a reader that finds its ring empty.
- *
- * <p>The watcher is a platform thread (with a small stack), not a virtual one: a virtual thread
- * blocked on a socket is woken by the JDK's poller thread and then scheduled on a carrier, two
- * hand-offs before it can wake the reader; measured round trips between platform-thread readers
- * went from about 95 µs to 25–50 µs on the 2-vCPU build machine.
+ * up stays open as the doorbell, watched by the JVM's one doorbell thread ({@link Doorbells}):
+ * each byte wakes the reader and the selector's listener, and the socket's end (the peer closed, or
+ * its process died) fails a reader that finds its ring empty.
  */
 final class IpcConnection implements Connection {
-    private static final long WATCHER_STACK = 256 * 1024;
     private static final ByteBuffer BELL = ByteBuffer.wrap(new byte[] {1}).asReadOnlyBuffer();
 
     private final SocketChannel socket;
@@ -28,43 +23,32 @@ final class IpcConnection implements Connection {
     private final ByteBufAllocator alloc;
     private final IpcInbound in;
     private final IpcOutbound out;
+    private final SelectionKey doorbell;
     private volatile boolean closed;
 
     /**
+     * @param socket the set-up socket, done with the set-up exchange (it becomes non-blocking here)
      * @param direction the ring this end reads: 0 on the accepter's end, 1 on the requester's
+     * @throws IOException if the socket cannot be watched (it is closed)
      */
-    IpcConnection(SocketChannel socket, IpcMemory memory, int direction, ByteBufAllocator alloc, IpcSettings settings) {
+    IpcConnection(SocketChannel socket, IpcMemory memory, int direction, ByteBufAllocator alloc, IpcSettings settings)
+            throws IOException {
         this.socket = socket;
         this.memory = memory;
         this.alloc = alloc;
         int outDirection = 1 - direction;
         this.in = new IpcInbound(memory, direction, alloc, settings);
         this.out = new IpcOutbound(memory, outDirection, this::ring, in, settings.maxFrameBytes());
-        Thread.ofPlatform().daemon().name("sj-ipc-doorbell").stackSize(WATCHER_STACK).start(this::watchDoorbell);
+        this.doorbell = Doorbells.watch(socket, in);
     }
 
+    /**
+     * Rings the peer's doorbell. The socket does not block: a write that finds its buffer full
+     * leaves the bell out, which loses nothing, since the peer has bells still to read, and the
+     * read of them comes after this append.
+     */
     private void ring() throws IOException {
-        ByteBuffer bell = BELL.duplicate();
-        while (bell.hasRemaining()) {
-            socket.write(bell);
-        }
-    }
-
-    private void watchDoorbell() {
-        ByteBuffer buffer = ByteBuffer.allocate(64);
-        try {
-            while (true) {
-                buffer.clear();
-                if (socket.read(buffer) < 0) {
-                    break;
-                }
-                in.rung();
-            }
-        } catch (IOException e) {
-            // closed here, or the peer's socket broke: either way no more bells
-        } finally {
-            in.peerGone();
-        }
+        socket.write(BELL.duplicate());
     }
 
     /** The shared memory (for tests that damage it). */
@@ -125,5 +109,6 @@ final class IpcConnection implements Connection {
         } catch (IOException e) {
             // nothing more to do: the peer sees the socket's end either way
         }
+        Doorbells.forget(doorbell);
     }
 }

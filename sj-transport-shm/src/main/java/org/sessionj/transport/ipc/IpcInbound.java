@@ -12,7 +12,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The reading end of one ring: takes records off it, reassembles fragmented frames into buffers of
  * the connection's allocator, and waits for more by spinning, then announcing that it sleeps (the
- * flag in the shared header) and parking until the doorbell watcher wakes it. Parking holds no
+ * flag in the shared header) and parking until the doorbell thread ({@link Doorbells}) wakes it. Parking holds no
  * monitor, so a virtual thread never pins. One read operation at a time ({@link #BUSY}); {@link #close}
  * may come from any thread and releases held buffers exactly once.
  */
@@ -266,7 +266,7 @@ final class IpcInbound implements SharedRing.Reader {
         }
     }
 
-    // ---- the doorbell watcher's side ----
+    // ---- the doorbell thread's side ----
 
     /** The peer rang: wake the reader and the selector's listener, and stay armed for the listener. */
     void rung() {
