@@ -14,7 +14,8 @@ import org.sessionj.api.SJServerSocket;
 /**
  * Rank 0 in this process, every other rank in a child JVM started with this JVM's {@code java},
  * options and class path. The children find rank 0 through the rendezvous address on their command
- * line; sessions between processes use the transport the runtime picks for them (TCP on loopback).
+ * line; sessions between processes use the transport the runtime picks for them (cross-process shared
+ * memory, {@code ipc}, on this host; TCP on loopback where ipc is not listed).
  */
 public final class ProcessesDeployment {
     /** The address the ranks advertise: this host's loopback. */

@@ -52,6 +52,25 @@ public interface Transport {
     }
 
     /**
+     * Whether this transport reaches only peers on the same host (cross-process shared memory), or
+     * in the same JVM ({@link #inJvmOnly()} implies it). Negotiation offers such a transport only to a
+     * requester whose HELLO names the accepter's own host (docs/negotiation.md).
+     */
+    default boolean sameHostOnly() {
+        return inJvmOnly();
+    }
+
+    /**
+     * Whether this transport may serve session ports as a <em>setup</em> transport. One that answers
+     * {@code false} is a session transport only: requesters reach the server over a setup transport,
+     * and negotiation moves the session to it. A setup list that names it leaves it out (a list of
+     * nothing else is a configuration error).
+     */
+    default boolean servesSetup() {
+        return true;
+    }
+
+    /**
      * The space this transport maps session ports into. Transports that share one (TCP and TLS both
      * use TCP ports) cannot both serve one session port, so at most one of them may be a setup
      * transport; the others listen for sessions on ports of their own.

@@ -172,15 +172,24 @@ class DelegationOverTcpTest {
     }
 
     @Test
-    void aliceInASecondJvmIsReconnectedToBobOverTcp() throws Exception {
-        SJRuntime rt = defaults();
+    void aliceInASecondJvmOnThisHostIsReconnectedToBobOverIpc() throws Exception {
+        aliceInASecondJvmIsReconnectedToBob(defaults(), "ipc");
+    }
+
+    @Test
+    void aliceInASecondJvmIsReconnectedToBobOverTcpWhenThisSideDoesNotListIpc() throws Exception {
+        aliceInASecondJvmIsReconnectedToBob(SJRuntime.create(SJRuntimeConfig.builder().sessionTransports("shm", "tcp")
+                .initiationTimeout(WAIT).build()), "tcp");
+    }
+
+    private void aliceInASecondJvmIsReconnectedToBob(SJRuntime rt, String transport) throws Exception {
         try (SJServerSocket forAlice = rt.serverSocket(CarolServesAliceWithTotal.class, 0);
                 SJServerSocket forBob = rt.serverSocket(LoopWithTotalGiver.class, 0)) {
             Process child = startAlice(forAlice.port(), 5);
             try {
                 FutureTask<Void> carol = start(() -> {
                     try (SJSocket a = forAlice.accept(Duration.ofSeconds(60)); SJSocket b = forBob.accept(WAIT)) {
-                        assertThat(SJRuntime.transportOf(a)).isEqualTo("tcp");
+                        assertThat(SJRuntime.transportOf(a)).isEqualTo(transport);
                         assertThat(a.inwhile()).isTrue();
                         a.send(10 * a.receiveInt());
                         b.send(a);
@@ -198,8 +207,8 @@ class DelegationOverTcpTest {
                 assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
                 String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
                 assertThat(child.exitValue()).as("Alice's output:\n%s", output).isZero();
-                assertThat(output).contains("replies [10,20,30,40,50] total 4 tcp tcp");
-                assertThat(join(bob)).isEqualTo("tcp");
+                assertThat(output).contains("replies [10,20,30,40,50] total 4 " + transport + " " + transport);
+                assertThat(join(bob)).isEqualTo(transport);
                 join(carol);
             } finally {
                 child.destroyForcibly().waitFor(10, TimeUnit.SECONDS);

@@ -29,7 +29,8 @@ import org.sessionj.transport.tls.Certificates;
 /**
  * Complete sessions between this JVM and a second one started with the same JDK and class path, in
  * both directions: every message kind, loops and a branch, and incompatible types (both sides fail).
- * Peers in different JVMs end up on TCP. No fixed ports: the child prints its port, or gets ours.
+ * Peers in different JVMs on this host end up on cross-process shared memory (ipc), and on TCP when
+ * one of them does not list ipc. No fixed ports: the child prints its port, or gets ours.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class CrossProcessSessionTest {
@@ -107,32 +108,50 @@ class CrossProcessSessionTest {
     }
 
     @Test
-    void aChildServerServesEveryMessageKindLoopsAndBothBranchesOverTcp() throws Exception {
-        Child child = start("server", "everything");
+    void aChildServerServesEveryMessageKindLoopsAndBothBranchesOverIpc() throws Exception {
+        childServerServesEverything(List.of(), "ipc");
+    }
+
+    @Test
+    void aChildServerWithoutIpcServesEveryMessageKindOverTcp() throws Exception {
+        childServerServesEverything(List.of("-Dsessionj.sessionTransports=shm,tcp"), "tcp");
+    }
+
+    private void childServerServesEverything(List<String> jvmOptions, String transport) throws Exception {
+        Child child = start(jvmOptions, "server", "everything");
         int port = Integer.parseInt(child.next("PORT "));
         SJService service = SJService.create(Protocols.EverythingClient.class, "localhost", port);
         for (String label : List.of("SUM", "ECHO")) {
             try (SJSocket s = service.request()) {
-                assertThat(SJRuntime.transportOf(s)).as("peers in different JVMs use TCP").isEqualTo("tcp");
+                assertThat(SJRuntime.transportOf(s)).as("peers in two JVMs on this host").isEqualTo(transport);
                 Scenarios.everythingClient(s, label);
             }
-            assertThat(child.next("RESULT ")).isEqualTo("ok tcp " + label);
+            assertThat(child.next("RESULT ")).isEqualTo("ok " + transport + " " + label);
         }
         child.awaitExit();
     }
 
     @Test
-    void aChildRequesterGetsEveryMessageKindLoopsAndBothBranchesOverTcp() throws Exception {
+    void aChildRequesterGetsEveryMessageKindLoopsAndBothBranchesOverIpc() throws Exception {
+        childRequesterGetsEverything(List.of(), "ipc");
+    }
+
+    @Test
+    void aChildRequesterWithoutIpcGetsEveryMessageKindOverTcp() throws Exception {
+        childRequesterGetsEverything(List.of("-Dsessionj.sessionTransports=tcp"), "tcp");
+    }
+
+    private void childRequesterGetsEverything(List<String> jvmOptions, String transport) throws Exception {
         try (SJServerSocket server = SJServerSocket.create(Protocols.EverythingServer.class, 0)) {
-            Child child = start("client", "everything", "localhost", Integer.toString(server.port()));
+            Child child = start(jvmOptions, "client", "everything", "localhost", Integer.toString(server.port()));
             for (String label : List.of("SUM", "ECHO")) {
                 try (SJSocket s = server.accept(Duration.ofSeconds(PATIENCE_SECONDS))) {
-                    assertThat(SJRuntime.transportOf(s)).isEqualTo("tcp");
+                    assertThat(SJRuntime.transportOf(s)).isEqualTo(transport);
                     assertThat(Scenarios.everythingServer(s)).isEqualTo(label);
                 } catch (RuntimeException e) {
                     throw new AssertionError("the session failed here; the child's output:\n" + child.output, e);
                 }
-                assertThat(child.next("RESULT ")).isEqualTo("ok tcp " + label);
+                assertThat(child.next("RESULT ")).isEqualTo("ok " + transport + " " + label);
             }
             child.awaitExit();
         }
@@ -191,14 +210,14 @@ class CrossProcessSessionTest {
         try (SJSocket s = SJService.create(Protocols.PingClient.class, "localhost", port).request()) {
             Scenarios.pingClient(s);
         }
-        assertThat(server.next("RESULT ")).isEqualTo("ok tcp");
+        assertThat(server.next("RESULT ")).isEqualTo("ok ipc");
         server.awaitExit();
         try (SJServerSocket local = SJServerSocket.create(Protocols.PingServer.class, 0)) {
             Child client = start("client", "ping", "localhost", Integer.toString(local.port()));
             try (SJSocket s = local.accept(Duration.ofSeconds(PATIENCE_SECONDS))) {
                 Scenarios.pingServer(s);
             }
-            assertThat(client.next("RESULT ")).isEqualTo("ok tcp");
+            assertThat(client.next("RESULT ")).isEqualTo("ok ipc");
             client.awaitExit();
         }
     }

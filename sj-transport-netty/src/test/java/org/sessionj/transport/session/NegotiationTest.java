@@ -108,6 +108,84 @@ class NegotiationTest {
     }
 
     @Test
+    void theDefaultListsPutTheInJvmTransportFirstAndKeepIpcOutOfSetup() {
+        var plan = org.sessionj.runtime.internal.transport.TransportManager.create(TransportPreferences.unset()).defaults();
+        assertThat(plan.sessionNames()).containsExactly("shm", "ipc", "tcp", "tls");
+        assertThat(plan.setupNames()).containsExactly("shm", "tcp");
+    }
+
+    @Test
+    void ipcNamedAmongTheSetupTransportsCarriesSessionsOnly() throws Exception {
+        SJRuntime both = runtime(SJRuntimeConfig.builder().transports("ipc", "tcp"));
+        try (SJServerSocket server = both.serverSocket(PingServer.class, 0)) {
+            List<String> offered = ((SessionServerSocket) server).offers().stream().map(Negotiation.Offer::transport).toList();
+            assertThat(offered).containsExactly("ipc", "tcp");
+            // In one JVM, ipc reaches the requester too (same host): the session moves to it.
+            assertThat(ping(server, both, TransportPreferences.unset())).isEqualTo(new Ends("ipc", "ipc"));
+        }
+        assertThatThrownBy(() -> runtime(SJRuntimeConfig.builder().setupTransports("ipc")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no setup transport in [ipc]").hasMessageContaining("carry sessions only");
+    }
+
+    @Test
+    void aRequesterOnThisHostThatPrefersIpcGetsIpcAndOneWithoutIpcGetsTcp() throws Exception {
+        try (SJServerSocket server = defaults().serverSocket(PingServer.class, 0)) {
+            assertThat(ping(server, defaults(), TransportPreferences.session("ipc", "tcp"))).isEqualTo(new Ends("ipc", "ipc"));
+            assertThat(ping(server, defaults(), TransportPreferences.session("tcp"))).isEqualTo(new Ends("tcp", "tcp"));
+        }
+        SJRuntime noIpc = runtime(SJRuntimeConfig.builder().sessionTransports("shm", "tcp"));
+        try (SJServerSocket server = noIpc.serverSocket(PingServer.class, 0)) {
+            assertThat(ping(server, defaults(), TransportPreferences.session("ipc", "tcp"))).isEqualTo(new Ends("tcp", "tcp"));
+        }
+    }
+
+    @Test
+    void anAgreedIpcThatCannotConnectFallsBackToTheNextCommonTransport(@TempDir Path serverDir, @TempDir Path requesterDir)
+            throws Exception {
+        // Two runtimes whose ipc transports look in different directories (as two JVMs with different
+        // sessionj.ipc.dir would): they agree on ipc, the requester cannot reach it, and moves on to tcp.
+        SJRuntime server;
+        SJRuntime requester;
+        try {
+            System.setProperty("sessionj.ipc.dir", serverDir.toString());
+            server = defaults();
+            System.setProperty("sessionj.ipc.dir", requesterDir.toString());
+            requester = defaults();
+        } finally {
+            System.clearProperty("sessionj.ipc.dir");
+        }
+        try (SJServerSocket socket = server.serverSocket(PingServer.class, 0)) {
+            assertThat(ping(socket, requester, TransportPreferences.session("ipc", "tcp"))).isEqualTo(new Ends("tcp", "tcp"));
+            // With nothing to fall back on, the request fails and names the transport (the server waits on).
+            CompletableFuture<SJSocket> accept = CompletableFuture.supplyAsync(
+                    () -> socket.accept(java.time.Duration.ofSeconds(20)));
+            assertThatThrownBy(() -> requester.service(PingClient.class, "localhost", socket.port(),
+                    TransportPreferences.session("ipc")).request())
+                    .isInstanceOf(SJIOException.class)
+                    .hasMessageContaining("agreed on transport ipc").hasMessageContaining("cannot be reached");
+            socket.close();
+            assertThat(acceptFailure(accept)).isInstanceOf(SJIOException.class);
+        }
+    }
+
+    @Test
+    void aSameHostOfferIsMadeOnlyToARequesterOnThisHost() {
+        var offers = List.of(new Negotiation.Offer("shm", 1, Negotiation.Reach.JVM),
+                new Negotiation.Offer("ipc", 2, Negotiation.Reach.HOST), new Negotiation.Offer("tcp", 3, Negotiation.Reach.NETWORK));
+        var hello = new Negotiation.Hello(Negotiation.R3_NEGOTIATE, java.util.UUID.randomUUID(),
+                org.sessionj.runtime.internal.transport.HostIdentity.local(), List.of("shm", "ipc", "tcp"));
+        assertThat(Negotiation.agree(hello.session(), hello.nearness(), offers))
+                .isEqualTo(org.sessionj.runtime.internal.transport.HostIdentity.local().isEmpty() ? "tcp" : "ipc");
+        var elsewhere = new Negotiation.Hello(Negotiation.R3_NEGOTIATE, java.util.UUID.randomUUID(),
+                "linux:another-boot;net:[1];mnt:[2];someone", List.of("shm", "ipc", "tcp"));
+        assertThat(Negotiation.agree(elsewhere.session(), elsewhere.nearness(), offers)).isEqualTo("tcp");
+        var sameJvm = new Negotiation.Hello(Negotiation.R3_NEGOTIATE,
+                org.sessionj.runtime.internal.transport.TransportManager.RUNTIME_ID, "", List.of("shm", "ipc", "tcp"));
+        assertThat(Negotiation.agree(sameJvm.session(), sameJvm.nearness(), offers)).isEqualTo("shm");
+    }
+
+    @Test
     void aRequesterPreferringTcpGetsTcp() throws Exception {
         try (SJServerSocket server = defaults().serverSocket(PingServer.class, 0)) {
             assertThat(ping(server, defaults(), TransportPreferences.session("tcp"))).isEqualTo(new Ends("tcp", "tcp"));
@@ -119,7 +197,7 @@ class NegotiationTest {
         // The default server offers TLS too (key material is configured), on a port of its own.
         try (SJServerSocket server = defaults().serverSocket(PingServer.class, 0)) {
             List<String> offered = ((SessionServerSocket) server).offers().stream().map(Negotiation.Offer::transport).toList();
-            assertThat(offered).containsExactly("shm", "tcp", "tls");
+            assertThat(offered).containsExactly("shm", "ipc", "tcp", "tls");
             assertThat(ping(server, defaults(), TransportPreferences.session("tls"))).isEqualTo(new Ends("tls", "tls"));
         }
     }

@@ -66,8 +66,8 @@ public final class ShmTransport implements Transport {
         return PORTS.lookup(port) != null && isLocal(host);
     }
 
-    /** Whether {@code host} names this machine (resolved once per name). */
-    static boolean isLocal(String host) {
+    /** Whether {@code host} names this machine (resolved once per name); the ipc transport asks it too. */
+    public static boolean isLocal(String host) {
         return LOCAL_HOSTS.computeIfAbsent(host.toLowerCase(java.util.Locale.ROOT), ShmTransport::resolveLocal);
     }
 

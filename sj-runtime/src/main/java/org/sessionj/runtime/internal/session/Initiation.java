@@ -12,6 +12,7 @@ import org.sessionj.runtime.SJRuntimeConfig;
 import org.sessionj.runtime.internal.protocol.CompiledProtocol;
 import org.sessionj.runtime.internal.transport.AcceptorGroup;
 import org.sessionj.runtime.internal.transport.Negotiation;
+import org.sessionj.runtime.internal.transport.HostIdentity;
 import org.sessionj.runtime.internal.transport.Negotiation.Agreement;
 import org.sessionj.runtime.internal.transport.Negotiation.Hello;
 import org.sessionj.runtime.internal.transport.Negotiation.Offer;
@@ -30,6 +31,7 @@ import org.sessionj.types.Side;
  * HELLO and its request in one frame and the accepter answers AGREED and its verdict in one frame.
  */
 final class Initiation {
+    private static final System.Logger LOG = System.getLogger(Initiation.class.getName());
     /** Reject codes. */
     static final byte INCOMPATIBLE = 1;
     static final byte REFUSED = 2;
@@ -73,7 +75,7 @@ final class Initiation {
         Agreement agreement;
         try {
             ByteBuf hello = connection.alloc().buffer();
-            Negotiation.writeHello(hello, new Hello(flag, TransportManager.RUNTIME_ID, mine));
+            Negotiation.writeHello(hello, new Hello(flag, TransportManager.RUNTIME_ID, HostIdentity.local(), mine));
             if (Negotiation.requestFollows(flag)) {
                 first.accept(hello);
             }
@@ -110,10 +112,40 @@ final class Initiation {
         try {
             session = manager.connectSession(offer.transport(), host, offer.port(), timeout);
         } catch (IOException e) {
-            throw new SJIOException("negotiation with " + host + ":" + port + " agreed on transport " + offer.transport()
-                    + " (port " + offer.port() + "), but it cannot be reached: " + e.getMessage(), e);
+            session = fallBack(manager, agreement, mine, host, timeout, e);
+            if (session == null) {
+                throw new SJIOException("negotiation with " + host + ":" + port + " agreed on transport "
+                        + offer.transport() + " (port " + offer.port() + "), but it cannot be reached: " + e.getMessage(), e);
+            }
         }
         return openDirectly(session.connection(), config, first);
+    }
+
+    /**
+     * When a same-host transport was agreed but cannot be connected (the two sides' ipc directories
+     * differ, say), the next transport both sides accept that reaches any host: the accepter serves a
+     * direct REQUEST on every session transport it offers. Null when there is none or none connects.
+     */
+    private static TransportManager.Opened fallBack(TransportManager manager, Agreement agreement, List<String> mine,
+            String host, long timeout, IOException cause) {
+        if (!manager.isSameHostOnly(agreement.choice())) {
+            return null;
+        }
+        for (String name : mine.subList(mine.indexOf(agreement.choice()) + 1, mine.size())) {
+            Offer candidate = agreement.offers().stream().filter(o -> o.transport().equals(name)).findFirst().orElse(null);
+            if (candidate == null || manager.isSameHostOnly(name)) {
+                continue;
+            }
+            try {
+                TransportManager.Opened opened = manager.connectSession(name, host, candidate.port(), timeout);
+                LOG.log(System.Logger.Level.WARNING, "the agreed transport {0} could not connect ({1}); the session"
+                        + " runs over {2} instead", agreement.choice(), cause.getMessage(), name);
+                return opened;
+            } catch (IOException e) {
+                cause.addSuppressed(e);
+            }
+        }
+        return null;
     }
 
     /** Requester on a connection that is already the session's: sends the opening frame, waits for the verdict. */
@@ -253,7 +285,7 @@ final class Initiation {
             reject(connection, null, REFUSED, e.getMessage());
             throw new SJIOException("bad negotiation request: " + e.getMessage(), e);
         }
-        String choice = Negotiation.agree(hello.session(), hello.runtime().equals(TransportManager.RUNTIME_ID), offers);
+        String choice = Negotiation.agree(hello.session(), hello.nearness(), offers);
         Agreement agreement = new Agreement(Negotiation.accepterFlag(setup, offers), offers, choice);
         ByteBuf answer = connection.alloc().buffer();
         Negotiation.writeAgreement(answer, agreement);

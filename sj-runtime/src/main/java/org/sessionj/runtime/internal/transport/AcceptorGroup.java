@@ -34,7 +34,7 @@ public final class AcceptorGroup implements AutoCloseable {
         this.sessionPort = sessionPort;
         this.offers = plan.session().stream()
                 .filter(t -> members.stream().anyMatch(m -> m.transport() == t))
-                .map(t -> new Negotiation.Offer(t.name(), portOf(t), t.inJvmOnly())).toList();
+                .map(t -> new Negotiation.Offer(t.name(), portOf(t), Negotiation.Reach.of(t))).toList();
         if (members.size() == 1) {
             this.accepted = null;
             return;

@@ -29,17 +29,60 @@ public final class Negotiation {
     /** A3: the accepter has session transports, but not the setup transport. */
     public static final int A3_OTHERS_ONLY = 3;
 
+    /** The HELLO layout written: 2 adds the host identity; version 1 (without it) is still read. */
+    public static final byte HELLO_VERSION = 2;
     private static final int MAX_TRANSPORTS = 255;
 
     private Negotiation() {
     }
 
-    /** A session transport the accepter offers and the port it listens on for sessions. */
-    public record Offer(String transport, int port, boolean inJvmOnly) {
+    /** How far a transport reaches, and how near a requester is: in one JVM, on one host, anywhere. */
+    public enum Reach {
+        /** Peers in this JVM only (the in-JVM transport); a requester in this JVM. */
+        JVM,
+        /** Peers on this host only (cross-process shared memory); a requester on this host. */
+        HOST,
+        /** Any peer; a requester elsewhere (or of unknown location). */
+        NETWORK;
+
+        /** How far {@code transport} reaches. */
+        public static Reach of(org.sessionj.runtime.spi.Transport transport) {
+            return transport.inJvmOnly() ? JVM : transport.sameHostOnly() ? HOST : NETWORK;
+        }
+
+        /** Whether a transport reaching this far reaches a requester that is {@code requester} near. */
+        public boolean reaches(Reach requester) {
+            return requester.ordinal() <= ordinal();
+        }
     }
 
-    /** The requester's half: flag, JVM and session transports in order of preference. */
-    public record Hello(int flag, UUID runtime, List<String> session) {
+    /** A session transport the accepter offers, the port it listens on for sessions, and how far it reaches. */
+    public record Offer(String transport, int port, Reach reach) {
+
+        /** An offer of a transport that reaches only this JVM ({@code inJvmOnly}) or any peer. */
+        public Offer(String transport, int port, boolean inJvmOnly) {
+            this(transport, port, inJvmOnly ? Reach.JVM : Reach.NETWORK);
+        }
+    }
+
+    /**
+     * The requester's half: flag, JVM, host identity ({@link HostIdentity}; empty: unknown) and
+     * session transports in order of preference.
+     */
+    public record Hello(int flag, UUID runtime, String host, List<String> session) {
+
+        /** A HELLO from a requester of unknown host. */
+        public Hello(int flag, UUID runtime, List<String> session) {
+            this(flag, runtime, "", session);
+        }
+
+        /** How near the requester is to this process. */
+        public Reach nearness() {
+            if (runtime.equals(TransportManager.RUNTIME_ID)) {
+                return Reach.JVM;
+            }
+            return HostIdentity.isLocal(host) ? Reach.HOST : Reach.NETWORK;
+        }
     }
 
     /** The accepter's half: flag, offers in order, and the agreed transport ({@code null}: none). */
@@ -75,19 +118,25 @@ public final class Negotiation {
 
     /**
      * The agreed session transport: the requester's most preferred one that the accepter offers and
-     * that can reach it (an in-JVM transport only within one JVM); {@code null} if there is none.
+     * that can reach it (an in-JVM transport only within one JVM, a same-host transport only on one
+     * host); {@code null} if there is none.
      * This gives the paper's fast outcomes: R2 or R3 with A1, and R2 with A2, agree on the setup
      * transport; R1 with A1 agrees on nothing.
      */
-    public static String agree(List<String> requesterSession, boolean sameJvm, List<Offer> offers) {
+    public static String agree(List<String> requesterSession, Reach requester, List<Offer> offers) {
         for (String name : requesterSession) {
             for (Offer offer : offers) {
-                if (offer.transport().equals(name) && (!offer.inJvmOnly() || sameJvm)) {
+                if (offer.transport().equals(name) && offer.reach().reaches(requester)) {
                     return name;
                 }
             }
         }
         return null;
+    }
+
+    /** As {@link #agree(List, Reach, List)} for a requester in this JVM ({@code sameJvm}) or elsewhere. */
+    public static String agree(List<String> requesterSession, boolean sameJvm, List<Offer> offers) {
+        return agree(requesterSession, sameJvm ? Reach.JVM : Reach.NETWORK, offers);
     }
 
     /** Whether the requester pipelines its session request behind the HELLO: when the setup transport may carry it. */
@@ -97,9 +146,10 @@ public final class Negotiation {
 
     /** Appends HELLO (docs/negotiation.md). */
     public static void writeHello(ByteBuf out, Hello hello) {
-        out.writeByte(Tags.HELLO).writeByte(Tags.MAGIC_0).writeByte(Tags.MAGIC_1).writeByte(Tags.VERSION);
+        out.writeByte(Tags.HELLO).writeByte(Tags.MAGIC_0).writeByte(Tags.MAGIC_1).writeByte(HELLO_VERSION);
         out.writeByte(hello.flag());
         out.writeLong(hello.runtime().getMostSignificantBits()).writeLong(hello.runtime().getLeastSignificantBits());
+        ValueCodec.writeShortString(out, hello.host());
         writeNames(out, hello.session().size());
         for (String name : hello.session()) {
             ValueCodec.writeShortString(out, name);
@@ -113,15 +163,17 @@ public final class Negotiation {
             throw new MalformedInputException("not an SJ negotiation HELLO (bad magic)");
         }
         byte version = in.readByte();
-        if (version != Tags.VERSION) {
-            throw new MalformedInputException("unsupported wire format version " + version + "; this runtime speaks "
-                    + Tags.VERSION);
+        if (version != Tags.VERSION && version != HELLO_VERSION) {
+            throw new MalformedInputException("unsupported negotiation HELLO version " + version + "; this runtime reads "
+                    + Tags.VERSION + " and " + HELLO_VERSION);
         }
         int flag = in.readByte();
         if (flag < R1_MANDATORY || flag > R3_NEGOTIATE) {
             throw new MalformedInputException("the requester's negotiation flag must be R1, R2 or R3 (1..3), got " + flag);
         }
         UUID runtime = new UUID(in.readLong(), in.readLong());
+        String host = version == Tags.VERSION ? "" : ValueCodec.readShortString(in);
+        need(in, 1, "the requester's session transports");
         int count = in.readUnsignedByte();
         if (count == 0) {
             throw new MalformedInputException("the requester lists no session transports");
@@ -130,7 +182,7 @@ public final class Negotiation {
         for (int i = 0; i < count; i++) {
             session.add(ValueCodec.readShortString(in));
         }
-        return new Hello(flag, runtime, List.copyOf(session));
+        return new Hello(flag, runtime, host, List.copyOf(session));
     }
 
     /** Appends AGREED (docs/negotiation.md). */

@@ -89,9 +89,9 @@ public final class TransportManager {
     private List<Transport> resolve(List<String> names, boolean forSessions) {
         if (names.isEmpty()) {
             List<Transport> all = new ArrayList<>(installed.values().stream()
-                    .filter(t -> forSessions || t.enabledByDefault()).toList());
+                    .filter(t -> forSessions || (t.enabledByDefault() && t.servesSetup())).toList());
             all.sort(Comparator.comparing((Transport t) -> !t.enabledByDefault())
-                    .thenComparing(t -> !t.inJvmOnly()).thenComparing(Transport::name));
+                    .thenComparing(Negotiation.Reach::of).thenComparing(Transport::name));
             return List.copyOf(all);
         }
         List<Transport> chosen = new ArrayList<>();
@@ -101,7 +101,13 @@ public final class TransportManager {
                 throw new IllegalArgumentException("transport '" + name + "' is not installed; installed transports: "
                         + installed.keySet());
             }
-            chosen.add(transport);
+            if (forSessions || transport.servesSetup()) {
+                chosen.add(transport); // a session-only transport in a setup list (transports(...)) carries sessions only
+            }
+        }
+        if (chosen.isEmpty()) {
+            throw new IllegalArgumentException("no setup transport in " + names + ": " + String.join(", ", names)
+                    + " carry sessions only, after negotiation over a setup transport such as tcp; name one as well");
         }
         return List.copyOf(chosen);
     }
@@ -149,13 +155,19 @@ public final class TransportManager {
                 + String.join("; ", failures) + ")");
     }
 
+    /** Whether the installed transport {@code name} reaches only peers on this host (or in this JVM). */
+    public boolean isSameHostOnly(String name) {
+        Transport transport = installed.get(name);
+        return transport != null && transport.sameHostOnly();
+    }
+
     /** Opens the negotiated session connection over {@code transportName} to its own {@code port}. */
     public Opened connectSession(String transportName, String host, int port, long timeoutNanos) throws IOException {
         Transport transport = installed.get(transportName);
         if (transport == null) {
             throw new IOException("the negotiated transport " + transportName + " is not installed here");
         }
-        String target = transport.inJvmOnly() ? "localhost" : host;
+        String target = transport.sameHostOnly() ? "localhost" : host;
         return new Opened(transport.connect(target, port, timeoutNanos), transport);
     }
 

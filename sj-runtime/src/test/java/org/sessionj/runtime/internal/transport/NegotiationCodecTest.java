@@ -20,15 +20,60 @@ class NegotiationCodecTest {
     void helloRoundTripsWithTheLayoutOfTheSpecification() throws Exception {
         UUID jvm = new UUID(0x0102030405060708L, 0x1112131415161718L);
         ByteBuf buf = Unpooled.buffer();
-        Negotiation.writeHello(buf, new Hello(Negotiation.R3_NEGOTIATE, jvm, List.of("shm", "tcp")));
-        byte[] expected = {0x43, 'S', 'J', 1, 3, 1, 2, 3, 4, 5, 6, 7, 8, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
-                2, 0, 3, 's', 'h', 'm', 0, 3, 't', 'c', 'p'};
+        Negotiation.writeHello(buf, new Hello(Negotiation.R3_NEGOTIATE, jvm, "h1", List.of("shm", "tcp")));
+        byte[] expected = {0x43, 'S', 'J', 2, 3, 1, 2, 3, 4, 5, 6, 7, 8, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
+                0, 2, 'h', '1', 2, 0, 3, 's', 'h', 'm', 0, 3, 't', 'c', 'p'};
         byte[] actual = new byte[buf.readableBytes()];
         buf.getBytes(0, actual);
         assertThat(actual).containsExactly(expected);
         assertThat(buf.readByte()).isEqualTo(Tags.HELLO);
-        assertThat(Negotiation.readHello(buf)).isEqualTo(new Hello(3, jvm, List.of("shm", "tcp")));
+        assertThat(Negotiation.readHello(buf)).isEqualTo(new Hello(3, jvm, "h1", List.of("shm", "tcp")));
         assertThat(buf.isReadable()).isFalse();
+    }
+
+    @Test
+    void aVersionOneHelloWithoutAHostIsStillReadAsUnknownHost() throws Exception {
+        ByteBuf buf = Unpooled.wrappedBuffer(new byte[] {'S', 'J', 1, 2, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 2,
+            1, 0, 3, 't', 'c', 'p'});
+        Hello hello = Negotiation.readHello(buf);
+        assertThat(hello).isEqualTo(new Hello(2, new UUID(1, 2), "", List.of("tcp")));
+        assertThat(hello.nearness()).isEqualTo(Negotiation.Reach.NETWORK);
+    }
+
+    @Test
+    void nearnessComesFromTheJvmIdAndTheHostIdentity() {
+        UUID other = UUID.randomUUID();
+        assertThat(new Hello(2, TransportManager.RUNTIME_ID, "", List.of("tcp")).nearness())
+                .isEqualTo(Negotiation.Reach.JVM);
+        assertThat(new Hello(2, other, "somewhere-else", List.of("tcp")).nearness()).isEqualTo(Negotiation.Reach.NETWORK);
+        assertThat(new Hello(2, other, "", List.of("tcp")).nearness()).as("unknown is never the same host")
+                .isEqualTo(Negotiation.Reach.NETWORK);
+        if (!HostIdentity.local().isEmpty()) {
+            assertThat(new Hello(2, other, HostIdentity.local(), List.of("tcp")).nearness()).isEqualTo(Negotiation.Reach.HOST);
+        }
+    }
+
+    @Test
+    void onLinuxTheHostIdentityNamesBootNamespacesAndUser() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isReadable(
+                java.nio.file.Path.of("/proc/sys/kernel/random/boot_id")));
+        assertThat(HostIdentity.local()).startsWith("linux:").contains("net:[").contains("mnt:[")
+                .endsWith(";" + System.getProperty("user.name"));
+        assertThat(HostIdentity.isLocal(HostIdentity.local())).isTrue();
+        assertThat(HostIdentity.isLocal("")).isFalse();
+    }
+
+    @Test
+    void agreementHonoursEachTransportsReach() {
+        List<Offer> offers = List.of(new Offer("shm", 1, Negotiation.Reach.JVM), new Offer("ipc", 2, Negotiation.Reach.HOST),
+                new Offer("tcp", 3, Negotiation.Reach.NETWORK));
+        List<String> wanted = List.of("shm", "ipc", "tcp");
+        assertThat(Negotiation.agree(wanted, Negotiation.Reach.JVM, offers)).isEqualTo("shm");
+        assertThat(Negotiation.agree(wanted, Negotiation.Reach.HOST, offers)).isEqualTo("ipc");
+        assertThat(Negotiation.agree(wanted, Negotiation.Reach.NETWORK, offers)).isEqualTo("tcp");
+        assertThat(Negotiation.agree(List.of("ipc"), Negotiation.Reach.NETWORK, offers)).isNull();
+        assertThat(Negotiation.agree(List.of("shm", "tcp"), Negotiation.Reach.HOST, offers)).as("ipc not on one side")
+                .isEqualTo("tcp");
     }
 
     @Test
@@ -53,7 +98,7 @@ class NegotiationCodecTest {
         assertThatThrownBy(() -> Negotiation.readHello(hello('X', 1, 2, 1)))
                 .isInstanceOf(MalformedInputException.class).hasMessageContaining("bad magic");
         assertThatThrownBy(() -> Negotiation.readHello(hello('J', 9, 2, 1)))
-                .isInstanceOf(MalformedInputException.class).hasMessageContaining("unsupported wire format version 9");
+                .isInstanceOf(MalformedInputException.class).hasMessageContaining("unsupported negotiation HELLO version 9");
         assertThatThrownBy(() -> Negotiation.readHello(hello('J', 1, 7, 1)))
                 .isInstanceOf(MalformedInputException.class).hasMessageContaining("R1, R2 or R3").hasMessageContaining("got 7");
         assertThatThrownBy(() -> Negotiation.readHello(hello('J', 1, 2, 0)))

@@ -1,0 +1,153 @@
+package org.sessionj.transport.ipc;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The one thread per JVM that watches the doorbells of every ipc connection: a platform daemon
+ * thread ({@value #THREAD_NAME}, started with the first connection) waiting in a {@link Selector}
+ * over the connections' Unix sockets. When a socket becomes readable it drains the bells, wakes the
+ * connection's reader and runs its readiness listener; at the socket's end (the peer closed it, or
+ * its process died) it tells the connection that the peer is gone and stops watching it.
+ *
+ * <p>One thread rather than one per connection, so that thousands of connections cost no more
+ * threads than one; a platform thread rather than a virtual one, because a virtual thread waiting
+ * for a socket is woken by the JDK's poller and then scheduled on a carrier, two hand-offs more
+ * before the reader runs. Registration may come from any thread ({@link SocketChannel#register}
+ * does not wait for a selection in progress; {@link Selector#wakeup} makes it count at once). A
+ * connection that fails, or a listener that throws, costs only that connection its doorbell: the
+ * thread goes on serving the others.
+ */
+final class Doorbells {
+    static final String THREAD_NAME = "sj-ipc-doorbells";
+    private static final System.Logger LOG = System.getLogger(Doorbells.class.getName());
+    private static final ReentrantLock LOCK = new ReentrantLock();
+    /** The watching thread's state, made by the first registration; replaced only if its selector fails. */
+    private static Doorbells running; // guarded by LOCK
+
+    private final Selector selector;
+    /** Only the watching thread reads into it. */
+    private final ByteBuffer bells = ByteBuffer.allocateDirect(256);
+
+    private Doorbells(Selector selector) {
+        this.selector = selector;
+    }
+
+    /**
+     * Watches {@code socket} (made non-blocking here) for {@code inbound}; the socket's close stops
+     * the watching, and {@link #forget} then releases the socket at once.
+     *
+     * @return the registration, to hand to {@link #forget} after closing the socket
+     * @throws IOException if the socket is already closed or the selector cannot be opened
+     */
+    static SelectionKey watch(SocketChannel socket, IpcInbound inbound) throws IOException {
+        socket.configureBlocking(false);
+        LOCK.lock();
+        try {
+            if (running == null) {
+                Doorbells doorbells = new Doorbells(Selector.open());
+                Thread.ofPlatform().daemon().name(THREAD_NAME).start(doorbells::run);
+                running = doorbells;
+            }
+            SelectionKey key = socket.register(running.selector, SelectionKey.OP_READ, inbound);
+            running.selector.wakeup();
+            return key;
+        } finally {
+            LOCK.unlock();
+        }
+    }
+
+    /**
+     * Stops watching (a closed socket's registration is already cancelled) and makes the watching
+     * thread drop the registration now, which lets the socket's file descriptor go.
+     */
+    static void forget(SelectionKey key) {
+        key.cancel();
+        key.selector().wakeup();
+    }
+
+    private void run() {
+        Throwable failure = null;
+        try {
+            while (true) {
+                selector.select(this::serve);
+            }
+        } catch (IOException e) {
+            failure = e;
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            retire(failure);
+        }
+    }
+
+    /** Drains one ready doorbell; whatever goes wrong is this connection's alone. */
+    private void serve(SelectionKey key) {
+        IpcInbound inbound = (IpcInbound) key.attachment();
+        boolean rang = false;
+        boolean ended = false;
+        try {
+            SocketChannel socket = (SocketChannel) key.channel();
+            int n;
+            do {
+                bells.clear();
+                n = socket.read(bells);
+                rang |= n > 0;
+            } while (n == bells.capacity()); // a shorter read took all there was; if not, the socket stays ready
+            ended = n < 0;
+        } catch (IOException e) {
+            ended = true; // closed here, or the peer's socket broke: either way no more bells
+        }
+        if (rang) {
+            try {
+                inbound.rung();
+            } catch (RuntimeException e) {
+                listenerFailed(e);
+            }
+        }
+        if (ended) {
+            key.cancel();
+            try {
+                inbound.peerGone();
+            } catch (RuntimeException e) {
+                listenerFailed(e);
+            }
+        }
+    }
+
+    private static void listenerFailed(RuntimeException e) {
+        LOG.log(System.Logger.Level.WARNING, "the readiness listener of an ipc connection failed", e);
+    }
+
+    /**
+     * The selector itself failed (or the thread died): no connection watched here can be woken any
+     * more, so each is told that its peer is gone rather than left waiting for ever; the next
+     * connection starts a new thread.
+     */
+    private void retire(Throwable failure) {
+        LOCK.lock();
+        try {
+            if (running == this) {
+                running = null;
+            }
+            LOG.log(System.Logger.Level.ERROR, "the ipc doorbell thread stopped; its connections fail", failure);
+            for (SelectionKey key : selector.keys()) {
+                try {
+                    ((IpcInbound) key.attachment()).peerGone();
+                } catch (RuntimeException e) {
+                    // the listener's failure must not keep the others waiting
+                }
+            }
+            selector.close();
+        } catch (IOException | RuntimeException e) {
+            // closing a broken selector: nothing more to do
+        } finally {
+            LOCK.unlock();
+        }
+    }
+}

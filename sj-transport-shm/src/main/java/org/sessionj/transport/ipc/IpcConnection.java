@@ -1,0 +1,114 @@
+package org.sessionj.transport.ipc;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import org.sessionj.runtime.spi.Connection;
+
+/**
+ * One end of a cross-process shared-memory connection: frames travel through a ring per direction
+ * in memory both processes map ({@link IpcMemory}); the Unix domain socket that set the connection
+ * up stays open as the doorbell, watched by the JVM's one doorbell thread ({@link Doorbells}):
+ * each byte wakes the reader and the selector's listener, and the socket's end (the peer closed, or
+ * its process died) fails a reader that finds its ring empty.
+ */
+final class IpcConnection implements Connection {
+    private static final ByteBuffer BELL = ByteBuffer.wrap(new byte[] {1}).asReadOnlyBuffer();
+
+    private final SocketChannel socket;
+    private final IpcMemory memory;
+    private final ByteBufAllocator alloc;
+    private final IpcInbound in;
+    private final IpcOutbound out;
+    private final SelectionKey doorbell;
+    private volatile boolean closed;
+
+    /**
+     * @param socket the set-up socket, done with the set-up exchange (it becomes non-blocking here)
+     * @param direction the ring this end reads: 0 on the accepter's end, 1 on the requester's
+     * @throws IOException if the socket cannot be watched (it is closed)
+     */
+    IpcConnection(SocketChannel socket, IpcMemory memory, int direction, ByteBufAllocator alloc, IpcSettings settings)
+            throws IOException {
+        this.socket = socket;
+        this.memory = memory;
+        this.alloc = alloc;
+        int outDirection = 1 - direction;
+        this.in = new IpcInbound(memory, direction, alloc, settings);
+        this.out = new IpcOutbound(memory, outDirection, this::ring, in, settings.maxFrameBytes());
+        this.doorbell = Doorbells.watch(socket, in);
+    }
+
+    /**
+     * Rings the peer's doorbell. The socket does not block: a write that finds its buffer full
+     * leaves the bell out, which loses nothing, since the peer has bells still to read, and the
+     * read of them comes after this append.
+     */
+    private void ring() throws IOException {
+        socket.write(BELL.duplicate());
+    }
+
+    /** The shared memory (for tests that damage it). */
+    IpcMemory memory() {
+        return memory;
+    }
+
+    @Override
+    public ByteBufAllocator alloc() {
+        return alloc;
+    }
+
+    @Override
+    public void write(ByteBuf frame) throws IOException {
+        out.write(frame);
+    }
+
+    @Override
+    public void flush() {
+        // Frames enter the shared memory as they are written (or as soon as the reader makes room).
+    }
+
+    @Override
+    public ByteBuf read(long timeoutNanos) throws IOException {
+        return in.read(timeoutNanos);
+    }
+
+    @Override
+    public boolean isReadable() {
+        return in.isReadable();
+    }
+
+    @Override
+    public void readinessListener(Runnable listener) {
+        in.listener(listener);
+    }
+
+    @Override
+    public String transportName() {
+        return IpcTransport.NAME;
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        out.close();
+        in.close();
+        try {
+            socket.close();
+        } catch (IOException e) {
+            // nothing more to do: the peer sees the socket's end either way
+        }
+        Doorbells.forget(doorbell);
+    }
+}

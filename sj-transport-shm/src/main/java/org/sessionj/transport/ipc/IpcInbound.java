@@ -1,0 +1,335 @@
+package org.sessionj.transport.ipc;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The reading end of one ring: takes records off it, reassembles fragmented frames into buffers of
+ * the connection's allocator, and waits for more by spinning, then announcing that it sleeps (the
+ * flag in the shared header) and parking until the doorbell thread ({@link Doorbells}) wakes it. Parking holds no
+ * monitor, so a virtual thread never pins. One read operation at a time ({@link #BUSY}); {@link #close}
+ * may come from any thread and releases held buffers exactly once.
+ */
+final class IpcInbound implements SharedRing.Reader {
+    private static final int CLOSED = 1;
+    private static final int BUSY = 2;
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(IpcInbound.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final SharedRing ring;
+    private final ByteBuffer bytes;
+    private final IpcMemory memory;
+    private final int direction;
+    private final ByteBufAllocator alloc;
+    private final int maxFrame;
+    private final int spins;
+
+    // Reader state, touched only inside a read operation.
+    private ByteBuf ready;
+    private ByteBuf partial;
+    private int partialTotal;
+    private boolean endSeen;
+    private String corruption;
+
+    private volatile int state;
+    private volatile Thread waiter;
+    private volatile Runnable listener;
+    /** The doorbell socket reached its end or failed: the peer process closed it or died. */
+    private volatile boolean peerGone;
+
+    /** The reader of ring {@code direction} of {@code memory}. */
+    IpcInbound(IpcMemory memory, int direction, ByteBufAllocator alloc, IpcSettings settings) {
+        this.ring = memory.ring(direction);
+        this.bytes = ring.bytes();
+        this.memory = memory;
+        this.direction = direction;
+        this.alloc = alloc;
+        this.maxFrame = settings.maxFrameBytes();
+        this.spins = settings.spins();
+    }
+
+    // ---- reading ----
+
+    /** Waits for the next frame; null after {@code timeoutNanos} (negative: for ever). */
+    ByteBuf read(long timeoutNanos) throws IOException {
+        if (!enter()) {
+            throw new IOException("ipc connection closed");
+        }
+        try {
+            ByteBuf frame = poll();
+            for (int i = 0; frame == null && i < spins && !endSeen && !peerGone && state == BUSY; i++) {
+                Thread.onSpinWait();
+                frame = poll();
+            }
+            return frame != null ? frame : park(timeoutNanos);
+        } finally {
+            exit();
+        }
+    }
+
+    /** Whether a read would return at once. */
+    boolean isReadable() {
+        if (!enter()) {
+            return (state & CLOSED) != 0;
+        }
+        try {
+            if (ready == null) {
+                try {
+                    ready = poll();
+                } catch (IOException e) {
+                    return true; // the close or a corruption, which the next read reports
+                }
+            }
+            return ready != null || peerGone;
+        } finally {
+            exit();
+        }
+    }
+
+    private ByteBuf park(long timeoutNanos) throws IOException {
+        long deadline = timeoutNanos < 0 ? 0 : System.nanoTime() + timeoutNanos;
+        waiter = Thread.currentThread();
+        try {
+            while (true) {
+                memory.sleeping(direction); // the writer appends, fences, then reads the flag: one of us sees the other
+                ByteBuf frame = poll();
+                if (frame != null) {
+                    disarm();
+                    return frame;
+                }
+                if ((state & CLOSED) != 0) {
+                    throw new IOException("ipc connection closed");
+                }
+                if (peerGone) {
+                    // Everything the peer wrote precedes its socket's end: look once more, then it is lost.
+                    frame = poll();
+                    if (frame != null) {
+                        return frame;
+                    }
+                    throw new IOException("ipc connection lost: the peer process exited or closed its socket without"
+                            + " closing the connection");
+                }
+                if (timeoutNanos < 0) {
+                    LockSupport.park(this);
+                } else {
+                    long remaining = deadline - System.nanoTime();
+                    if (remaining <= 0) {
+                        disarm();
+                        return null;
+                    }
+                    LockSupport.parkNanos(this, remaining);
+                }
+                if (Thread.interrupted()) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("interrupted while waiting on an ipc connection");
+                }
+            }
+        } finally {
+            waiter = null;
+        }
+    }
+
+    private void disarm() {
+        if (listener == null) {
+            memory.wake(direction);
+        }
+    }
+
+    /** The next whole frame, or null; throws once the close record or a corruption was read. */
+    private ByteBuf poll() throws IOException {
+        ByteBuf frame = ready;
+        if (frame != null) {
+            ready = null;
+            return frame;
+        }
+        while (true) {
+            if (endSeen) {
+                throw new IOException("ipc connection closed by the peer");
+            }
+            if (corruption != null) {
+                throw new IOException(corruption);
+            }
+            boolean read;
+            try {
+                read = ring.read(this);
+            } catch (RuntimeException e) { // SharedRing.CorruptRingException, or a bound a damaged ring broke
+                corrupt(e.getMessage());
+                continue;
+            }
+            if (!read) {
+                return null;
+            }
+            frame = ready;
+            if (frame != null) {
+                ready = null;
+                return frame;
+            }
+        }
+    }
+
+    /** One record off the ring: fills {@link #ready} when a frame is whole. */
+    @Override
+    public void record(int type, int index, int length) {
+        if (corruption != null || endSeen) {
+            return;
+        }
+        switch (type) {
+            case Records.FRAME -> {
+                if (partial != null) {
+                    corrupt("a whole frame inside a fragmented one");
+                    return;
+                }
+                if (length > maxFrame) {
+                    corrupt(tooLong(length));
+                    return;
+                }
+                ready = alloc.buffer(length);
+                copy(ready, index, length);
+            }
+            case Records.FIRST -> {
+                if (partial != null || length < 4) {
+                    corrupt(partial != null ? "a new fragmented frame before the last ended" : "a first fragment without a length");
+                    return;
+                }
+                int total = bytes.clear().getInt(index); // clear: absolute reads check the limit a copy left
+                if (total < length - 4 || total > maxFrame) {
+                    corrupt(total > maxFrame ? tooLong(total) : "a fragmented frame of " + total + " bytes");
+                    return;
+                }
+                partialTotal = total;
+                partial = alloc.buffer(total);
+                copy(partial, index + 4, length - 4);
+            }
+            case Records.MIDDLE, Records.LAST -> {
+                if (partial == null) {
+                    corrupt("a continuation fragment without a first one");
+                    return;
+                }
+                if (partial.readableBytes() + (long) length > partialTotal) {
+                    corrupt("fragments longer than their frame of " + partialTotal + " bytes");
+                    return;
+                }
+                copy(partial, index, length);
+                if (type == Records.LAST) {
+                    if (partial.readableBytes() != partialTotal) {
+                        corrupt("a fragmented frame of " + partialTotal + " bytes that ended after " + partial.readableBytes());
+                        return;
+                    }
+                    ready = partial;
+                    partial = null;
+                }
+            }
+            case Records.CLOSE -> {
+                endSeen = true;
+                releaseHeld();
+            }
+            default -> corrupt("a record of unknown type " + type);
+        }
+    }
+
+    private String tooLong(int length) {
+        return "a frame of " + length + " bytes, longer than sessionj.ipc.maxFrame (" + maxFrame + ")";
+    }
+
+    private void copy(ByteBuf target, int index, int length) {
+        bytes.clear();
+        bytes.limit(index + length).position(index);
+        target.writeBytes(bytes);
+    }
+
+    private void corrupt(String what) {
+        corruption = "corrupt ipc ring from the peer: " + what;
+        releaseHeld();
+    }
+
+    private void releaseHeld() {
+        if (ready != null) {
+            ready.release();
+            ready = null;
+        }
+        if (partial != null) {
+            partial.release();
+            partial = null;
+        }
+    }
+
+    // ---- the doorbell thread's side ----
+
+    /** The peer rang: wake the reader and the selector's listener, and stay armed for the listener. */
+    void rung() {
+        if (listener != null) {
+            memory.sleeping(direction);
+        }
+        wake();
+    }
+
+    /** The doorbell socket ended. */
+    void peerGone() {
+        peerGone = true;
+        wake();
+    }
+
+    boolean isPeerGone() {
+        return peerGone;
+    }
+
+    void listener(Runnable listener) {
+        this.listener = listener;
+        if (listener != null) {
+            memory.sleeping(direction); // every later frame rings
+        }
+    }
+
+    private void wake() {
+        Thread w = waiter;
+        if (w != null) {
+            LockSupport.unpark(w);
+        }
+        Runnable l = listener;
+        if (l != null) {
+            l.run();
+        }
+    }
+
+    // ---- closing ----
+
+    void close() {
+        int previous = (int) STATE.getAndBitwiseOr(this, CLOSED);
+        if ((previous & CLOSED) != 0) {
+            return;
+        }
+        wake();
+        releaseIfFree();
+    }
+
+    private boolean enter() {
+        return STATE.compareAndSet(this, 0, BUSY);
+    }
+
+    private void exit() {
+        int previous = (int) STATE.getAndBitwiseAnd(this, ~BUSY);
+        if ((previous & CLOSED) != 0) {
+            releaseIfFree();
+        }
+    }
+
+    private void releaseIfFree() {
+        if (STATE.compareAndSet(this, CLOSED, CLOSED | BUSY)) {
+            releaseHeld();
+            // stays BUSY: nothing reads after a close
+        }
+    }
+}

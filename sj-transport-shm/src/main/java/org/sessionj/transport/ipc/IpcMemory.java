@@ -1,0 +1,161 @@
+package org.sessionj.transport.ipc;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * The memory two processes share for one connection: a header and one ring per direction, mapped
+ * from a file (docs/ipc-transport.md has the layout). The requester creates and initialises it, the
+ * accepter maps and checks it, and the requester unlinks the file once both have mapped it: the
+ * memory lives on until both have unmapped it (the garbage collector unmaps a mapping).
+ */
+final class IpcMemory {
+    /** 'SJIP'. */
+    static final int MAGIC = 0x534A4950;
+    static final int VERSION = 1;
+    static final int MAGIC_OFFSET = 0;
+    static final int VERSION_OFFSET = 4;
+    static final int RING_BYTES_OFFSET = 8;
+    /** The sleeping flag of the reader of ring {@code d} (0: requester → accepter, 1: accepter → requester), a cache line each. */
+    static final int SLEEPING_OFFSET = 64;
+    static final int HEADER_BYTES = 256;
+
+    private static final java.nio.file.attribute.FileAttribute<?> OWNER_ONLY =
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
+    private static final VarHandle INT = MethodHandles.byteBufferViewVarHandle(int[].class, ByteOrder.nativeOrder());
+
+    private final ByteBuffer header;
+    private final int ringBytes;
+    private final MappedByteBuffer mapped;
+
+    private IpcMemory(MappedByteBuffer mapped, int ringBytes) {
+        this.mapped = mapped;
+        this.ringBytes = ringBytes;
+        this.header = mapped.slice(0, HEADER_BYTES).order(ByteOrder.BIG_ENDIAN);
+    }
+
+    /** The size of the file for rings of {@code ringBytes}. */
+    static long fileBytes(int ringBytes) {
+        return HEADER_BYTES + 2L * (ringBytes + SharedRing.TRAILER);
+    }
+
+    /** Creates, sizes, maps and initialises a fresh file in {@code directory}. */
+    static Created create(Path directory, int ringBytes) throws IOException {
+        // Not Files.createTempFile: its SecureRandom costs tens of milliseconds on first use in each JVM.
+        Path file = directory.resolve("sessionj-ipc-" + ProcessHandle.current().pid() + "-"
+                + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".ring");
+        try {
+            long size = fileBytes(ringBytes);
+            MappedByteBuffer mapped;
+            try (FileChannel channel = FileChannel.open(file, Set.of(StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.READ, StandardOpenOption.WRITE), OWNER_ONLY)) {
+                allocate(channel, size);
+                mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, size);
+            }
+            IpcMemory memory = new IpcMemory(mapped, ringBytes);
+            memory.header.putInt(RING_BYTES_OFFSET, ringBytes);
+            memory.header.putInt(VERSION_OFFSET, VERSION);
+            memory.header.putInt(MAGIC_OFFSET, MAGIC);
+            return new Created(file, memory);
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            throw e; // not ours to delete
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(file);
+            throw e;
+        }
+    }
+
+    /**
+     * Writes zeros through the whole file instead of only setting its length: a sparse file in a full
+     * {@code /dev/shm} would kill the process with SIGBUS on first touch of a page; a write fails
+     * with an {@link IOException} (no space left) instead.
+     */
+    private static void allocate(FileChannel channel, long size) throws IOException {
+        java.nio.ByteBuffer zeros = java.nio.ByteBuffer.allocateDirect(64 * 1024);
+        for (long position = 0; position < size; ) {
+            zeros.clear().limit((int) Math.min(zeros.capacity(), size - position));
+            position += channel.write(zeros, position);
+        }
+    }
+
+    /** A fresh memory and its file (to unlink once the peer has mapped it). */
+    record Created(Path file, IpcMemory memory) {
+    }
+
+    /**
+     * Maps the file a requester created and checks its header.
+     *
+     * @throws IOException naming what is wrong if it is not the memory of an SJ ipc connection
+     */
+    static IpcMemory map(Path file, int maxRingBytes) throws IOException {
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw"); FileChannel channel = raf.getChannel()) {
+            long size = channel.size();
+            if (size < HEADER_BYTES) {
+                throw new IOException("not SJ ipc shared memory: " + file + " has " + size + " bytes, less than the "
+                        + HEADER_BYTES + "-byte header");
+            }
+            MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, size);
+            ByteBuffer header = mapped.slice(0, HEADER_BYTES).order(ByteOrder.BIG_ENDIAN);
+            int magic = header.getInt(MAGIC_OFFSET);
+            if (magic != MAGIC) {
+                throw new IOException(String.format("not SJ ipc shared memory: %s has magic 0x%08X, expected 0x%08X",
+                        file, magic, MAGIC));
+            }
+            int version = header.getInt(VERSION_OFFSET);
+            if (version != VERSION) {
+                throw new IOException("unsupported SJ ipc shared memory version " + version + " in " + file
+                        + "; this runtime speaks " + VERSION);
+            }
+            int ringBytes = header.getInt(RING_BYTES_OFFSET);
+            if (ringBytes < IpcSettings.MIN_RING || Integer.bitCount(ringBytes) != 1 || ringBytes > maxRingBytes
+                    || size != fileBytes(ringBytes)) {
+                throw new IOException("bad SJ ipc shared memory header in " + file + ": rings of " + ringBytes
+                        + " bytes (a power of two from " + IpcSettings.MIN_RING + " to " + maxRingBytes
+                        + ") in a file of " + size + " bytes");
+            }
+            return new IpcMemory(mapped, ringBytes);
+        }
+    }
+
+    int ringBytes() {
+        return ringBytes;
+    }
+
+    /**
+     * Ring {@code direction}'s reader says it sleeps: the next append must ring the doorbell. A full
+     * fence follows, so the reader's next look at the ring comes after the flag is visible.
+     */
+    void sleeping(int direction) {
+        INT.setVolatile(header, sleepingFlag(direction), 1);
+        VarHandle.fullFence();
+    }
+
+    /** Clears the sleeping flag of ring {@code direction}'s reader; true if this call cleared it (then ring once). */
+    boolean wake(int direction) {
+        return (int) INT.getVolatile(header, sleepingFlag(direction)) != 0
+                && INT.compareAndSet(header, sleepingFlag(direction), 1, 0);
+    }
+
+    private static int sleepingFlag(int direction) {
+        return SLEEPING_OFFSET + 64 * direction;
+    }
+
+    /** Ring {@code direction} (0: requester → accepter, 1: accepter → requester), as one end's own view. */
+    SharedRing ring(int direction) {
+        int length = ringBytes + SharedRing.TRAILER;
+        return new SharedRing(mapped.slice(HEADER_BYTES + direction * length, length).order(ByteOrder.BIG_ENDIAN),
+                ringBytes);
+    }
+}

@@ -1,0 +1,263 @@
+package org.sessionj.transport.ipc;
+
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The writing end of one ring. Sends are asynchronous, as on the other transports: a frame goes
+ * straight into the ring when it fits, and otherwise (the reader is behind) into a backlog that a
+ * virtual thread moves into the ring as space frees up, so a writer never blocks on a slow reader
+ * (two peers that both send before they receive cannot deadlock). Frames longer than a record are
+ * split into FIRST/MIDDLE/LAST records. After appending, the writer rings the peer's doorbell if
+ * the peer's reader said it sleeps.
+ *
+ * <p>Only the holder of {@link #producer} appends (the ring has a single producer); the lock is a
+ * {@link ReentrantLock}, so a virtual thread waiting for it does not pin.
+ */
+final class IpcOutbound {
+    /** How long a close waits for the backlog to enter the ring before it gives up on it. */
+    private static final long CLOSE_BOUND_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+    private final SharedRing ring;
+    private final ByteBuffer bytes;
+    private final IpcMemory memory;
+    private final int direction;
+    private final Doorbell doorbell;
+    private final IpcInbound inbound;
+    private final int maxRecord;
+    private final int maxFrame;
+    private final ReentrantLock producer = new ReentrantLock();
+    private final ConcurrentLinkedQueue<Pending> backlog = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean draining = new AtomicBoolean();
+    private volatile boolean closed;
+    /** Why the backlog could not be delivered, reported by the next write. */
+    private volatile IOException failure;
+
+    /** The peer's doorbell (the connection's Unix socket). */
+    interface Doorbell {
+        void ring() throws IOException;
+    }
+
+    /** A frame, and how much of it is already in the ring. */
+    private static final class Pending {
+        final ByteBuf frame;
+        int sent;
+        private boolean released;
+
+        Pending(ByteBuf frame) {
+            this.frame = frame;
+        }
+
+        /** Releases the frame once, whether it was sent whole or given up. */
+        void release() {
+            if (!released) {
+                released = true;
+                frame.release();
+            }
+        }
+    }
+
+    /** The writer of ring {@code direction} of {@code memory}; {@code inbound} tells whether the peer is gone. */
+    IpcOutbound(IpcMemory memory, int direction, Doorbell doorbell, IpcInbound inbound, int maxFrame) {
+        this.ring = memory.ring(direction);
+        this.bytes = ring.bytes();
+        this.memory = memory;
+        this.direction = direction;
+        this.doorbell = doorbell;
+        this.inbound = inbound;
+        this.maxRecord = ring.maxPayload();
+        this.maxFrame = maxFrame;
+    }
+
+    /** Sends {@code frame} (taking it over) now or, if the ring is full, from the backlog. */
+    void write(ByteBuf frame) throws IOException {
+        IOException refused = closed ? new IOException("ipc connection already closed")
+                : inbound.isPeerGone() ? new IOException("ipc connection closed by the peer")
+                : failure;
+        if (refused == null && frame.readableBytes() > maxFrame) {
+            refused = new IOException("cannot send a frame of " + frame.readableBytes()
+                    + " bytes over ipc: longer than sessionj.ipc.maxFrame (" + maxFrame + ")");
+        }
+        if (refused != null) {
+            frame.release();
+            throw refused;
+        }
+        Pending pending = new Pending(frame);
+        if (backlog.isEmpty() && producer.tryLock()) {
+            try {
+                if (backlog.isEmpty() && append(pending)) {
+                    return;
+                }
+            } catch (IOException e) {
+                pending.release();
+                throw e;
+            } finally {
+                producer.unlock();
+            }
+        }
+        backlog.add(pending);
+        startDrainer();
+    }
+
+    /**
+     * Appends as much of {@code pending} as fits without waiting; rings the doorbell if anything went in.
+     *
+     * @return whether all of it went in (then the frame is released)
+     */
+    private boolean append(Pending pending) throws IOException {
+        ByteBuf frame = pending.frame;
+        int total = frame.readableBytes();
+        boolean progress = false;
+        try {
+            while (true) {
+                int remaining = total - pending.sent;
+                int type;
+                int prefix = 0;
+                int chunk;
+                if (pending.sent == 0 && total <= maxRecord) {
+                    type = Records.FRAME;
+                    chunk = total;
+                } else if (pending.sent == 0) {
+                    type = Records.FIRST;
+                    prefix = 4;
+                    chunk = maxRecord - 4;
+                } else {
+                    chunk = Math.min(remaining, maxRecord);
+                    type = chunk == remaining ? Records.LAST : Records.MIDDLE;
+                }
+                int index = ring.claim(type, prefix + chunk);
+                if (index < 0) {
+                    return false;
+                }
+                bytes.clear(); // absolute accesses check the limit a previous copy left
+                if (prefix != 0) {
+                    bytes.putInt(index, total);
+                }
+                bytes.limit(index + prefix + chunk).position(index + prefix);
+                frame.getBytes(frame.readerIndex() + pending.sent, bytes);
+                ring.commit();
+                progress = true;
+                pending.sent += chunk;
+                if (pending.sent == total) {
+                    pending.release();
+                    return true;
+                }
+            }
+        } finally {
+            if (progress) {
+                ringIfAsleep();
+            }
+        }
+    }
+
+    private void ringIfAsleep() throws IOException {
+        VarHandle.fullFence(); // appended, then read the flag: the sleeping reader set it, then polls
+        if (memory.wake(direction)) {
+            doorbell.ring();
+        }
+    }
+
+    private void startDrainer() {
+        if (draining.compareAndSet(false, true)) {
+            Thread.ofVirtual().name("sj-ipc-drain").start(this::drain);
+        }
+    }
+
+    /** Moves the backlog into the ring as space frees up, until it is empty or the connection fails. */
+    private void drain() {
+        while (true) {
+            producer.lock();
+            try {
+                Pending head;
+                int idle = 0;
+                while (!closed && (head = backlog.peek()) != null) {
+                    if (append(head)) {
+                        backlog.poll();
+                        idle = 0;
+                    } else if (inbound.isPeerGone()) {
+                        throw new IOException("ipc connection closed by the peer");
+                    } else {
+                        idle = backOff(idle);
+                    }
+                }
+            } catch (IOException e) {
+                failure = e;
+                releaseBacklog();
+            } finally {
+                producer.unlock();
+            }
+            draining.set(false);
+            // A write may have queued after our last look and found us still running; a close takes over.
+            if (closed || backlog.isEmpty() || !draining.compareAndSet(false, true)) {
+                return;
+            }
+        }
+    }
+
+    /** Waits a little for the reader to free space: spin, then yield, then park for growing spells (up to 0.5 ms). */
+    private static int backOff(int idle) {
+        if (idle < 100) {
+            Thread.onSpinWait();
+        } else if (idle < 120) {
+            Thread.yield();
+        } else {
+            LockSupport.parkNanos(Math.min(500_000L, 1_000L << Math.min(idle - 120, 9)));
+        }
+        return idle + 1;
+    }
+
+    private void releaseBacklog() {
+        Pending p;
+        while ((p = backlog.poll()) != null) {
+            p.release();
+        }
+    }
+
+    /**
+     * Closes this direction: after the backlog (waiting for the reader at most a bound), a close
+     * record, and a ring of the doorbell. Idempotent; returns once the records are in the shared memory.
+     */
+    void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        long deadline = System.nanoTime() + CLOSE_BOUND_NANOS;
+        producer.lock();
+        try {
+            int idle = 0;
+            Pending head;
+            while ((head = backlog.peek()) != null && failure == null && !inbound.isPeerGone()
+                    && System.nanoTime() - deadline < 0) {
+                if (append(head)) {
+                    backlog.poll();
+                } else {
+                    idle = backOff(idle);
+                }
+            }
+            releaseBacklog();
+            while (failure == null && !inbound.isPeerGone() && System.nanoTime() - deadline < 0) {
+                if (ring.claim(Records.CLOSE, 0) >= 0) {
+                    ring.commit();
+                    VarHandle.fullFence();
+                    memory.wake(direction);
+                    doorbell.ring(); // always: a reader may be about to sleep, and the socket ends next anyway
+                    break;
+                }
+                idle = backOff(idle);
+            }
+        } catch (IOException e) {
+            // The peer is gone: it will see the socket's end instead.
+        } finally {
+            releaseBacklog();
+            producer.unlock();
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package org.sessionj.transport.ipc;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The settings of the cross-process transport, from system properties (docs/ipc-transport.md).
+ *
+ * @param ringBytes data bytes of each direction's ring, a power of two ({@code sessionj.ipc.ringBytes}, default 1 MiB)
+ * @param maxFrameBytes the largest frame either side may send or accept ({@code sessionj.ipc.maxFrame}, default 64 MiB)
+ * @param spins polls of an empty ring before a reader sleeps ({@code sessionj.ipc.spins}, default 200)
+ * @param socketDirectory where acceptors listen, one Unix socket per port ({@code sessionj.ipc.dir},
+ *     default {@code ${java.io.tmpdir}/sessionj-ipc-<user>}); both peers must use the same
+ * @param memoryDirectory where the shared ring files are created and unlinked again
+ *     ({@code sessionj.ipc.memoryDir}, default {@code /dev/shm} when writable, else {@code java.io.tmpdir})
+ */
+record IpcSettings(int ringBytes, int maxFrameBytes, int spins, Path socketDirectory, Path memoryDirectory) {
+    static final int MIN_RING = 4096;
+
+    IpcSettings {
+        if (ringBytes < MIN_RING || Integer.bitCount(ringBytes) != 1) {
+            throw new IllegalArgumentException("sessionj.ipc.ringBytes must be a power of two of at least " + MIN_RING
+                    + ", found " + ringBytes);
+        }
+        if (maxFrameBytes <= 0) {
+            throw new IllegalArgumentException("sessionj.ipc.maxFrame must be positive, found " + maxFrameBytes);
+        }
+        if (spins < 0) {
+            throw new IllegalArgumentException("sessionj.ipc.spins must not be negative, found " + spins);
+        }
+    }
+
+    /** The settings the system properties give. */
+    static IpcSettings fromSystemProperties() {
+        String user = System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9._-]", "_");
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        String dir = System.getProperty("sessionj.ipc.dir");
+        String memory = System.getProperty("sessionj.ipc.memoryDir");
+        Path shm = Path.of("/dev/shm");
+        return new IpcSettings(
+                Integer.getInteger("sessionj.ipc.ringBytes", 1 << 20),
+                Integer.getInteger("sessionj.ipc.maxFrame", 64 << 20),
+                Integer.getInteger("sessionj.ipc.spins", 200),
+                dir != null ? Path.of(dir) : tmp.resolve("sessionj-ipc-" + user),
+                memory != null ? Path.of(memory) : Files.isDirectory(shm) && Files.isWritable(shm) ? shm : tmp);
+    }
+
+    /** The same settings with {@code spins} polls before sleeping. */
+    IpcSettings withSpins(int spins) {
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, socketDirectory, memoryDirectory);
+    }
+
+    /** The same settings with rings of {@code ringBytes}. */
+    IpcSettings withRingBytes(int ringBytes) {
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, socketDirectory, memoryDirectory);
+    }
+
+    /** The same settings with Unix sockets in {@code directory}. */
+    IpcSettings withSocketDirectory(Path directory) {
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, directory, memoryDirectory);
+    }
+}

@@ -1,0 +1,153 @@
+package org.sessionj.transport.ipc;
+
+import com.google.auto.service.AutoService;
+import io.netty.buffer.ByteBufAllocator;
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.ThreadLocalRandom;
+import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.ConnectionAcceptor;
+import org.sessionj.runtime.spi.Transport;
+import org.sessionj.transport.shm.ShmTransport;
+
+/**
+ * The cross-process shared-memory transport ({@code "ipc"}) for peers in two JVMs on one host:
+ * frames travel through rings in memory both processes map, and a Unix domain socket sets the
+ * connection up and then serves as its doorbell (docs/ipc-transport.md). A session transport only:
+ * requesters reach a server over a setup transport (TCP), and negotiation moves the session here
+ * when both sides run on the same host (same kernel boot, network and mount namespace, user).
+ */
+@AutoService(Transport.class)
+public final class IpcTransport implements Transport {
+    /** The configuration name of this transport. */
+    public static final String NAME = "ipc";
+    private static final int FIRST_EPHEMERAL = 49152;
+    private static final int LAST_PORT = 65535;
+
+    private final IpcSettings settings;
+    private final ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
+
+    /** The transport with the settings of the system properties. */
+    public IpcTransport() {
+        this(IpcSettings.fromSystemProperties());
+    }
+
+    IpcTransport(IpcSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public boolean sameHostOnly() {
+        return true;
+    }
+
+    @Override
+    public boolean servesSetup() {
+        return false;
+    }
+
+    @Override
+    public ConnectionAcceptor listen(int port) throws IOException {
+        if (port < 0 || port > LAST_PORT) {
+            throw new IOException("ipc port must be in 0..65535, got " + port);
+        }
+        if (port != 0) {
+            IpcAcceptor acceptor = IpcAcceptor.tryBind(port, settings, alloc);
+            if (acceptor == null) {
+                throw new IOException("ipc port " + port + " is already in use (" + socketFile(settings, port) + ")");
+            }
+            return acceptor;
+        }
+        int span = LAST_PORT - FIRST_EPHEMERAL + 1;
+        int start = ThreadLocalRandom.current().nextInt(span);
+        for (int i = 0; i < span; i++) {
+            IpcAcceptor acceptor = IpcAcceptor.tryBind(FIRST_EPHEMERAL + (start + i) % span, settings, alloc);
+            if (acceptor != null) {
+                return acceptor;
+            }
+        }
+        throw new IOException("no free ipc port in " + FIRST_EPHEMERAL + ".." + LAST_PORT + " in " + directory(settings));
+    }
+
+    @Override
+    public Connection connect(String host, int port, long timeoutNanos) throws IOException {
+        if (!ShmTransport.isLocal(host)) {
+            throw new IOException("the ipc transport reaches only this host, not " + host);
+        }
+        long deadline = timeoutNanos < 0 ? Long.MAX_VALUE : System.nanoTime() + timeoutNanos;
+        Path socketFile = socketFile(settings, port);
+        SocketChannel socket = SocketChannel.open(StandardProtocolFamily.UNIX);
+        try {
+            try {
+                socket.connect(UnixDomainSocketAddress.of(socketFile));
+            } catch (IOException e) {
+                throw new IOException("connection refused: no ipc acceptor on port " + port + " (" + socketFile + "): "
+                        + e.getMessage(), e);
+            }
+            IpcMemory.Created created = IpcMemory.create(settings.memoryDirectory(), settings.ringBytes());
+            try {
+                Handshake.sendOpen(socket, created.file());
+                Handshake.readAnswer(socket, deadline);
+            } finally {
+                Files.deleteIfExists(created.file()); // both have mapped it, or it is of no use
+            }
+            return new IpcConnection(socket, created.memory(), 1, alloc, settings);
+        } catch (IOException | RuntimeException e) {
+            socket.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public boolean canReach(String host, int port) {
+        return ShmTransport.isLocal(host) && Files.exists(socketFile(settings, port));
+    }
+
+    /**
+     * The directory of the acceptors' sockets, created private to this user if missing. An existing
+     * one must belong to this user and be closed to others: whoever can enter it can connect to the
+     * acceptors (and could have put a socket of their own there).
+     */
+    static Path directory(IpcSettings settings) throws IOException {
+        Path dir = settings.socketDirectory();
+        if (!Files.isDirectory(dir)) {
+            try {
+                Files.createDirectories(dir,
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                // made by another process meanwhile
+            }
+        }
+        checkPrivate(dir);
+        return dir;
+    }
+
+    private static void checkPrivate(Path dir) throws IOException {
+        if (!dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            return;
+        }
+        String owner = Files.getOwner(dir).getName();
+        String user = System.getProperty("user.name");
+        java.util.Set<java.nio.file.attribute.PosixFilePermission> permissions = Files.getPosixFilePermissions(dir);
+        boolean open = permissions.stream().anyMatch(p -> p.name().startsWith("GROUP") || p.name().startsWith("OTHERS"));
+        if (!owner.equals(user) || open) {
+            throw new IOException("the ipc socket directory " + dir + " must belong to " + user + " and be closed to"
+                    + " others (rwx------), but it belongs to " + owner + " with "
+                    + PosixFilePermissions.toString(permissions) + "; remove it or set sessionj.ipc.dir");
+        }
+    }
+
+    static Path socketFile(IpcSettings settings, int port) {
+        return settings.socketDirectory().resolve(port + ".sock");
+    }
+}

@@ -1,0 +1,312 @@
+package org.sessionj.transport.ipc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.ConnectionAcceptor;
+
+/** What the conformance test does not cover: big frames, wake-ups, damage, stale sockets, a dying peer process. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class IpcTransportTest {
+    private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+
+    @TempDir
+    Path sockets;
+
+    private final List<AutoCloseable> opened = new ArrayList<>();
+    private final List<Process> children = new ArrayList<>();
+
+    @AfterEach
+    void closeEverything() throws Exception {
+        for (AutoCloseable c : opened) {
+            c.close();
+        }
+        for (Process child : children) {
+            child.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private <T extends AutoCloseable> T track(T closeable) {
+        opened.add(closeable);
+        return closeable;
+    }
+
+    private IpcSettings settings() {
+        return IpcSettings.fromSystemProperties().withSocketDirectory(sockets);
+    }
+
+    /** [0] the requester's end, [1] the accepter's. */
+    private Connection[] pair(IpcSettings settings) throws IOException {
+        IpcTransport transport = new IpcTransport(settings);
+        ConnectionAcceptor acceptor = track(transport.listen(0));
+        Connection requester = track(transport.connect("localhost", acceptor.port(), 10 * SECOND));
+        Connection accepter = track(acceptor.accept(10 * SECOND));
+        return new Connection[] {requester, accepter};
+    }
+
+    @Test
+    void aSixteenMebibyteFrameIsFragmentedAndReassembled() throws Exception {
+        Connection[] ends = pair(settings());
+        int ints = 4 << 20;
+        ByteBuf big = ends[0].alloc().buffer(ints * 4);
+        for (int i = 0; i < ints; i++) {
+            big.writeInt(i * 31);
+        }
+        ByteBuf small = ends[0].alloc().buffer().writeInt(-1);
+        ends[0].write(big); // fills the 1 MiB ring many times over: the rest goes out from the backlog
+        ends[0].write(small);
+        ends[0].flush();
+        ByteBuf received = ends[1].read(30 * SECOND);
+        try {
+            assertThat(received.readableBytes()).isEqualTo(ints * 4);
+            for (int i = 0; i < ints; i++) {
+                if (received.getInt(i * 4) != i * 31) {
+                    throw new AssertionError("int " + i + " is " + received.getInt(i * 4));
+                }
+            }
+        } finally {
+            received.release();
+        }
+        ByteBuf after = ends[1].read(10 * SECOND);
+        assertThat(after.readInt()).isEqualTo(-1);
+        after.release();
+    }
+
+    @Test
+    void sendsDoNotBlockOnAReaderThatIsBehindAndCloseDeliversEverythingFirst() throws Exception {
+        Connection[] ends = pair(settings().withRingBytes(8192));
+        int frames = 1000; // about 64 rings' worth, nobody reading yet
+        for (int i = 0; i < frames; i++) {
+            ends[0].write(ends[0].alloc().buffer(512).writeInt(i).writeZero(508));
+        }
+        ends[0].flush();
+        CompletableFuture<Void> closing = CompletableFuture.runAsync(ends[0]::close);
+        for (int i = 0; i < frames; i++) {
+            ByteBuf frame = ends[1].read(10 * SECOND);
+            assertThat(frame.readInt()).isEqualTo(i);
+            frame.release();
+        }
+        assertThatThrownBy(() -> ends[1].read(10 * SECOND)).isInstanceOf(IOException.class)
+                .hasMessageContaining("closed by the peer");
+        closing.get(10, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void tenThousandRoundTripsWithReadersThatAlwaysSleepLoseNoWakeUp() throws Exception {
+        Connection[] ends = pair(settings().withSpins(0));
+        int rounds = 10_000;
+        Thread echo = Thread.ofVirtual().start(() -> {
+            try {
+                for (int i = 0; i < rounds; i++) {
+                    ByteBuf ping = ends[1].read(30 * SECOND);
+                    ends[1].write(ping); // straight back
+                }
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        for (int i = 0; i < rounds; i++) {
+            ends[0].write(ends[0].alloc().buffer(4).writeInt(i));
+            ByteBuf pong = ends[0].read(30 * SECOND);
+            assertThat(pong).as("pong %d within the timeout", i).isNotNull();
+            assertThat(pong.readInt()).isEqualTo(i);
+            pong.release();
+        }
+        echo.join(TimeUnit.SECONDS.toMillis(30));
+        assertThat(echo.isAlive()).isFalse();
+    }
+
+    @Test
+    void garbageInTheRingFailsTheReaderCleanly() throws Exception {
+        Connection[] ends = pair(settings());
+        IpcConnection accepter = (IpcConnection) ends[1];
+        // The requester → accepter ring (0) as the producer would see it: a record that claims to run past the end.
+        SharedRing ring = accepter.memory().ring(0);
+        ByteBuffer raw = ring.bytes();
+        raw.putInt(0, 0x7FFF_FFF0).putInt(4, Records.FRAME);
+        assertThatThrownBy(() -> ends[1].read(10 * SECOND)).isInstanceOf(IOException.class)
+                .hasMessageContaining("corrupt ipc ring from the peer");
+        assertThatThrownBy(() -> ends[1].read(10 * SECOND)).as("and stays failed").isInstanceOf(IOException.class)
+                .hasMessageContaining("corrupt ipc ring");
+    }
+
+    @Test
+    void anUnknownRecordTypeFailsTheReaderCleanly() throws Exception {
+        Connection[] ends = pair(settings());
+        SharedRing ring = ((IpcConnection) ends[1]).memory().ring(0);
+        int index = ring.claim(99, 4);
+        ring.bytes().putInt(index, 7);
+        ring.commit();
+        assertThatThrownBy(() -> ends[1].read(10 * SECOND)).isInstanceOf(IOException.class)
+                .hasMessageContaining("a record of unknown type 99");
+    }
+
+    @Test
+    void aFileThatIsNotSharedMemoryOfThisTransportIsRefusedByName(@TempDir Path files) throws Exception {
+        Path notMemory = Files.write(files.resolve("junk"), new byte[8192]);
+        assertThatThrownBy(() -> IpcMemory.map(notMemory, 1 << 30)).isInstanceOf(IOException.class)
+                .hasMessageContaining("has magic 0x00000000, expected 0x534A4950");
+        Path tooShort = Files.write(files.resolve("short"), new byte[10]);
+        assertThatThrownBy(() -> IpcMemory.map(tooShort, 1 << 30)).isInstanceOf(IOException.class)
+                .hasMessageContaining("less than the 256-byte header");
+        Path created = IpcMemory.create(files, 4096).file();
+        ByteBuffer badRing = ByteBuffer.allocate(4).putInt(12345).flip();
+        try (var channel = java.nio.channels.FileChannel.open(created, java.nio.file.StandardOpenOption.WRITE)) {
+            channel.write(badRing, IpcMemory.RING_BYTES_OFFSET);
+        }
+        assertThatThrownBy(() -> IpcMemory.map(created, 1 << 30)).isInstanceOf(IOException.class)
+                .hasMessageContaining("rings of 12345 bytes");
+    }
+
+    @Test
+    void anAcceptorRefusesABadRequestAndStaysUsable(@TempDir Path files) throws Exception {
+        IpcTransport transport = new IpcTransport(settings());
+        ConnectionAcceptor acceptor = track(transport.listen(0));
+        Path junk = Files.write(files.resolve("junk"), new byte[4096]);
+        try (SocketChannel raw = SocketChannel.open(UnixDomainSocketAddress.of(IpcTransport.socketFile(settings(),
+                acceptor.port())))) {
+            Handshake.sendOpen(raw, junk);
+            assertThatThrownBy(() -> Handshake.readAnswer(raw, System.nanoTime() + 10 * SECOND))
+                    .isInstanceOf(IOException.class).hasMessageContaining("refused").hasMessageContaining("magic");
+        }
+        try (SocketChannel raw = SocketChannel.open(UnixDomainSocketAddress.of(IpcTransport.socketFile(settings(),
+                acceptor.port())))) {
+            raw.write(ByteBuffer.wrap("GET / HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII)));
+            int read;
+            try {
+                read = raw.read(ByteBuffer.allocate(1));
+            } catch (IOException reset) { // closed with our unread bytes still queued: a reset
+                read = -1;
+            }
+            assertThat(read).as("closed without an answer").isEqualTo(-1);
+        }
+        Connection good = track(transport.connect("localhost", acceptor.port(), 10 * SECOND));
+        Connection accepted = track(acceptor.accept(10 * SECOND));
+        good.write(good.alloc().buffer().writeInt(42));
+        ByteBuf frame = accepted.read(10 * SECOND);
+        assertThat(frame.readInt()).isEqualTo(42);
+        frame.release();
+    }
+
+    @Test
+    void aStaleSocketFileOfADeadProcessDoesNotBlockThePort() throws Exception {
+        IpcTransport transport = new IpcTransport(settings());
+        ConnectionAcceptor first = transport.listen(0);
+        int port = first.port();
+        first.close();
+        // What a killed process leaves: its socket file, bound by nobody, and no lock held.
+        Path stale = IpcTransport.socketFile(settings(), port);
+        try (ServerSocketChannel dead = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            dead.bind(UnixDomainSocketAddress.of(stale));
+        }
+        assertThat(stale).exists();
+        ConnectionAcceptor again = track(transport.listen(port));
+        assertThat(again.port()).isEqualTo(port);
+        track(transport.connect("localhost", port, 10 * SECOND));
+        assertThat(again.accept(10 * SECOND)).isNotNull();
+        assertThatThrownBy(() -> transport.listen(port)).isInstanceOf(IOException.class)
+                .hasMessageContaining("ipc port " + port + " is already in use");
+    }
+
+    @Test
+    void aSocketDirectoryOpenToOthersIsRefused(@TempDir Path parent) throws Exception {
+        Path open = Files.createDirectory(parent.resolve("open"),
+                java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rwx---rwx")));
+        java.nio.file.Files.setPosixFilePermissions(open, java.nio.file.attribute.PosixFilePermissions.fromString("rwx---rwx"));
+        IpcTransport transport = new IpcTransport(settings().withSocketDirectory(open));
+        assertThatThrownBy(() -> transport.listen(0)).isInstanceOf(IOException.class)
+                .hasMessageContaining("must belong to").hasMessageContaining("closed to others")
+                .hasMessageContaining("rwx---rwx");
+    }
+
+    @Test
+    void onlyThisHostIsReachable() {
+        IpcTransport transport = new IpcTransport(settings());
+        assertThat(transport.sameHostOnly()).isTrue();
+        assertThat(transport.servesSetup()).isFalse();
+        assertThatThrownBy(() -> transport.connect("192.0.2.1", 50000, SECOND)).isInstanceOf(IOException.class)
+                .hasMessageContaining("reaches only this host");
+    }
+
+    private Process startPeer(int port, String... more) throws IOException {
+        String java = ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-Dsessionj.ipc.dir=" + sockets, "-cp", System.getProperty("java.class.path"),
+                IpcPeerProcess.class.getName(), Integer.toString(port)));
+        command.addAll(List.of(more));
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(
+                ProcessBuilder.Redirect.DISCARD).start();
+        children.add(child);
+        return child;
+    }
+
+    private static String text(ByteBuf frame) {
+        try {
+            return frame.toString(StandardCharsets.UTF_8);
+        } finally {
+            frame.release();
+        }
+    }
+
+    @Test
+    void aKilledPeerProcessFailsABlockedReadWithinSeconds() throws Exception {
+        ConnectionAcceptor acceptor = track(new IpcTransport(settings()).listen(0));
+        Process child = startPeer(acceptor.port());
+        Connection connection = track(acceptor.accept(60 * SECOND));
+        assertThat(connection).as("the child connected").isNotNull();
+        assertThat(text(connection.read(60 * SECOND))).isEqualTo("ready");
+        CompletableFuture<Throwable> outcome = CompletableFuture.supplyAsync(() -> {
+            try {
+                ByteBuf unexpected = connection.read(-1);
+                unexpected.release();
+                return null;
+            } catch (IOException e) {
+                return e;
+            }
+        });
+        child.destroyForcibly();
+        assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(IOException.class)
+                .hasMessageContaining("the peer process exited");
+    }
+
+    @Test
+    void framesAndTheCloseOfAPeerThatHaltsRightAfterClosingAllArrive() throws Exception {
+        ConnectionAcceptor acceptor = track(new IpcTransport(settings()).listen(0));
+        int frames = 200; // 6.4 MB: several rings' worth, so the close has to wait for this reader
+        Process child = startPeer(acceptor.port(), Integer.toString(frames));
+        Connection connection = track(acceptor.accept(60 * SECOND));
+        assertThat(text(connection.read(60 * SECOND))).isEqualTo("ready");
+        for (int i = 0; i < frames; i++) {
+            ByteBuf frame = connection.read(30 * SECOND);
+            assertThat(frame).as("frame %d", i).isNotNull();
+            assertThat(frame.readableBytes()).isEqualTo(IpcPeerProcess.FRAME_BYTES);
+            assertThat(frame.readInt()).isEqualTo(i);
+            frame.release();
+        }
+        assertThatThrownBy(() -> connection.read(30 * SECOND)).isInstanceOf(IOException.class)
+                .hasMessageContaining("closed by the peer");
+        assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(child.exitValue()).isZero();
+    }
+}
