@@ -30,8 +30,8 @@ import org.sessionj.runtime.SJRuntimeConfig;
 /**
  * The n-Body message — {@code bodies} particles of four doubles — sent ({@code send}, a copy) to an
  * echo peer and back, in one open session: as an array of a flat record (field by field), as an
- * array of a bean (Jackson Smile), and as the MPI programs' packed {@code double[]} (the floor).
- * One operation is one round trip.
+ * array of a bean (Jackson Smile), and as the MPI programs' packed {@code double[]} (the floor); over
+ * the in-JVM transport, cross-process shared memory and TCP loopback. One operation is one round trip.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -46,7 +46,8 @@ public class MessageEncodingBenchmark {
     @Param({"500"})
     public int bodies;
 
-    @Param({"shm", "tcp"})
+    /** {@code ipc}: shared memory as between two JVMs on one host (set up over TCP, as there). */
+    @Param({"shm", "ipc", "tcp"})
     public String transport;
 
     private SJServerSocket server;
@@ -56,7 +57,9 @@ public class MessageEncodingBenchmark {
 
     @Setup(Level.Trial)
     public void open() {
-        SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports(transport).build());
+        SJRuntimeConfig.Builder config = SJRuntimeConfig.builder();
+        SJRuntime runtime = SJRuntime.create((transport.equals("ipc")
+                ? config.setupTransports("tcp").sessionTransports("ipc") : config.transports(transport)).build());
         server = runtime.serverSocket(switch (encoding) {
             case "record" -> ParticlesServer.class;
             case "bean" -> BeansServer.class;
