@@ -5,14 +5,19 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.UUID;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -28,6 +33,7 @@ final class IpcAcceptor implements org.sessionj.runtime.spi.ConnectionAcceptor {
 
     private final int port;
     private final Path socketFile;
+    private final Path lockPath;
     private final FileChannel lockFile;
     private final FileLock lock;
     private final ServerSocketChannel server;
@@ -36,10 +42,12 @@ final class IpcAcceptor implements org.sessionj.runtime.spi.ConnectionAcceptor {
     private final LinkedBlockingQueue<Object> accepted = new LinkedBlockingQueue<>();
     private volatile boolean closed;
 
-    private IpcAcceptor(int port, Path socketFile, FileChannel lockFile, FileLock lock, ServerSocketChannel server,
+    private IpcAcceptor(int port, Path socketFile, Path lockPath, FileChannel lockFile, FileLock lock,
+            ServerSocketChannel server,
             IpcSettings settings, ByteBufAllocator alloc) {
         this.port = port;
         this.socketFile = socketFile;
+        this.lockPath = lockPath;
         this.lockFile = lockFile;
         this.lock = lock;
         this.server = server;
@@ -55,8 +63,8 @@ final class IpcAcceptor implements org.sessionj.runtime.spi.ConnectionAcceptor {
      */
     static IpcAcceptor tryBind(int port, IpcSettings settings, ByteBufAllocator alloc) throws IOException {
         Path dir = IpcTransport.directory(settings);
-        FileChannel lockFile = FileChannel.open(dir.resolve(port + ".lock"), StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE);
+        Path lockPath = dir.resolve(port + ".lock");
+        FileChannel lockFile = FileChannel.open(lockPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock;
         try {
             lock = lockFile.tryLock();
@@ -64,6 +72,18 @@ final class IpcAcceptor implements org.sessionj.runtime.spi.ConnectionAcceptor {
             lock = null; // held in this JVM
         } catch (IOException | RuntimeException e) {
             lockFile.close();
+            throw e;
+        }
+        // An owner deletes its lock file when it closes (so they do not pile up); whoever locked the
+        // file just before it went holds a lock on nothing. The port is ours only if the file we
+        // locked is still the one at the path: we mark ours and look at the path.
+        try {
+            if (lock != null && !stillAtPath(lockFile, lockPath)) {
+                lock.release();
+                lock = null;
+            }
+        } catch (IOException e) {
+            lockFile.close();                                   // releases the lock
             throw e;
         }
         if (lock == null) {
@@ -76,13 +96,25 @@ final class IpcAcceptor implements org.sessionj.runtime.spi.ConnectionAcceptor {
             Files.deleteIfExists(socketFile); // we hold the port: any socket there is a dead process's
             server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
             server.bind(UnixDomainSocketAddress.of(socketFile));
-            return new IpcAcceptor(port, socketFile, lockFile, lock, server, settings, alloc);
+            return new IpcAcceptor(port, socketFile, lockPath, lockFile, lock, server, settings, alloc);
         } catch (IOException | RuntimeException e) {
             if (server != null) {
                 server.close();
             }
             lockFile.close();
             throw e;
+        }
+    }
+
+    /** Whether the locked {@code file} is the one at {@code path}: writes a fresh mark into it and reads the path. */
+    private static boolean stillAtPath(FileChannel file, Path path) throws IOException {
+        byte[] mark = UUID.randomUUID().toString().getBytes(StandardCharsets.US_ASCII);
+        file.truncate(0);
+        file.write(ByteBuffer.wrap(mark), 0);
+        try {
+            return Arrays.equals(Files.readAllBytes(path), mark);
+        } catch (NoSuchFileException e) {
+            return false;
         }
     }
 
@@ -160,6 +192,7 @@ final class IpcAcceptor implements org.sessionj.runtime.spi.ConnectionAcceptor {
         try {
             Files.deleteIfExists(socketFile); // before the lock goes: a new owner may bind at once
             server.close();
+            Files.deleteIfExists(lockPath);   // still locked: a contender finds its file gone and retries
             lock.release();
             lockFile.close();
         } catch (IOException e) {

@@ -228,6 +228,22 @@ class IpcTransportTest {
     }
 
     @Test
+    void aClosedAcceptorLeavesNoFilesAndItsPortCanBeTakenAgain() throws Exception {
+        IpcTransport transport = new IpcTransport(settings());
+        ConnectionAcceptor first = transport.listen(0);
+        int port = first.port();
+        Path lock = sockets.resolve(port + ".lock");
+        assertThat(lock).exists();
+        assertThat(IpcTransport.socketFile(settings(), port)).exists();
+        first.close();
+        assertThat(lock).doesNotExist();
+        assertThat(IpcTransport.socketFile(settings(), port)).doesNotExist();
+        ConnectionAcceptor again = track(transport.listen(port));
+        track(transport.connect("localhost", port, 10 * SECOND));
+        assertThat(again.accept(10 * SECOND)).isNotNull();
+    }
+
+    @Test
     void aSocketDirectoryOpenToOthersIsRefused(@TempDir Path parent) throws Exception {
         Path open = Files.createDirectory(parent.resolve("open"),
                 java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
