@@ -45,7 +45,8 @@ public class SessionSetupBenchmark {
     /** A server socket whose accepter thread serves one-message sessions. */
     @State(Scope.Benchmark)
     public static class Sessions {
-        @Param({"tcp", "shm"})
+        /** {@code ipc}: set up over TCP, then moved to shared memory, as between two JVMs on one host. */
+        @Param({"tcp", "ipc", "shm"})
         String transport;
 
         SJServerSocket server;
@@ -54,7 +55,9 @@ public class SessionSetupBenchmark {
 
         @Setup(Level.Trial)
         public void open() {
-            SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports(transport).build());
+            SJRuntimeConfig.Builder config = SJRuntimeConfig.builder();
+            SJRuntime runtime = SJRuntime.create((transport.equals("ipc")
+                    ? config.setupTransports("tcp").sessionTransports("ipc") : config.transports(transport)).build());
             server = runtime.serverSocket(OnceServer.class, 0);
             accepter = Thread.ofPlatform().daemon().name("accepter").start(() -> {
                 while (true) {
