@@ -25,6 +25,7 @@ while [ $# -gt 0 ]; do
         *) echo "compare: unknown argument '$1' (expected --repeats N, threads, processes or nodes)" >&2; exit 2 ;;
     esac
 done
+[[ "$REPEATS" =~ ^[1-9][0-9]*$ ]] || { echo "compare: --repeats expects a positive number but found '$REPEATS'" >&2; exit 2; }
 [ ${#DEPLOYS[@]} -gt 0 ] || DEPLOYS=(threads processes nodes)
 [ "$(id -u)" -eq 0 ] || { echo "compare: needs root (installs packages, starts Slurm in network namespaces)" >&2; exit 1; }
 
