@@ -7,7 +7,6 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,27 +37,7 @@ class TcpSessionTest {
     void aSessionRunsOverTcpInOneJvm() throws Exception {
         SJServerSocket server = TCP.serverSocket(SessionProtocols.PingServer.class, 0);
         try {
-            CompletableFuture<Integer> served = CompletableFuture.supplyAsync(() -> {
-                try (SJSocket s = server.accept()) {
-                    int count = 0;
-                    while (s.inwhile()) {
-                        s.send(s.receiveInt() + 1);
-                        count++;
-                    }
-                    s.send("done");
-                    return count;
-                }
-            });
-            try (SJSocket s = TCP.service(SessionProtocols.PingClient.class, "localhost", server.port()).request()) {
-                for (int i = 0; i < 1000; i++) {
-                    s.outwhile(true);
-                    s.send(i);
-                    assertThat(s.receiveInt()).isEqualTo(i + 1);
-                }
-                s.outwhile(false);
-                assertThat((String) s.receive()).isEqualTo("done");
-            }
-            assertThat(served.get(30, TimeUnit.SECONDS)).isEqualTo(1000);
+            PingRounds.run(TCP, server, 1000);
         } finally {
             server.close();
         }

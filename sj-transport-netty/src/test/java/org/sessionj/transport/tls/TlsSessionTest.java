@@ -5,16 +5,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.sessionj.api.SJIOException;
 import org.sessionj.api.SJServerSocket;
-import org.sessionj.api.SJSocket;
 import org.sessionj.runtime.SJRuntime;
 import org.sessionj.runtime.SJRuntimeConfig;
+import org.sessionj.transport.tcp.PingRounds;
 import org.sessionj.transport.tcp.SessionProtocols;
 
 /** A complete SJ session over the tls transport, configured by the sj.tls.* system properties. */
@@ -41,27 +40,7 @@ class TlsSessionTest {
             System.clearProperty("sj.tls.clientAuth");
         }
         try {
-            CompletableFuture<Integer> served = CompletableFuture.supplyAsync(() -> {
-                try (SJSocket s = server.accept()) {
-                    int count = 0;
-                    while (s.inwhile()) {
-                        s.send(s.receiveInt() + 1);
-                        count++;
-                    }
-                    s.send("done");
-                    return count;
-                }
-            });
-            try (SJSocket s = tls.service(SessionProtocols.PingClient.class, "localhost", server.port()).request()) {
-                for (int i = 0; i < 200; i++) {
-                    s.outwhile(true);
-                    s.send(i);
-                    assertThat(s.receiveInt()).isEqualTo(i + 1);
-                }
-                s.outwhile(false);
-                assertThat((String) s.receive()).isEqualTo("done");
-            }
-            assertThat(served.get(30, TimeUnit.SECONDS)).isEqualTo(200);
+            PingRounds.run(tls, server, 200);
 
             // A runtime whose tls transport is unconfigured (no client certificate, default trust) gets no session.
             SJRuntime anonymous = SJRuntime.create(SJRuntimeConfig.builder().transports("tls").build());
