@@ -5,26 +5,22 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.sessionj.runtime.testing.ConnectionTestSupport;
 
 /**
  * The Abstract Transport contract, checked against one transport. Every transport module extends
  * this class in its tests (it ships in sj-runtime's test-jar) and supplies {@link #transport()}.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
-public abstract class TransportConformanceTest {
+public abstract class TransportConformanceTest extends ConnectionTestSupport {
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
 
-    private final List<AutoCloseable> opened = new ArrayList<>();
 
     /** The transport under test. */
     protected abstract Transport transport();
@@ -34,18 +30,6 @@ public abstract class TransportConformanceTest {
         return "localhost";
     }
 
-    @AfterEach
-    void closeEverything() throws Exception {
-        for (AutoCloseable c : opened) {
-            c.close();
-        }
-    }
-
-    private <T extends AutoCloseable> T track(T closeable) {
-        opened.add(closeable);
-        return closeable;
-    }
-
     /** A connected pair: [0] the connecting end, [1] the accepted end. */
     protected Connection[] connectedPair() throws IOException {
         ConnectionAcceptor acceptor = track(transport().listen(0));
@@ -53,20 +37,6 @@ public abstract class TransportConformanceTest {
         Connection accepter = track(acceptor.accept(10 * SECOND));
         assertThat(accepter).as("accepted connection").isNotNull();
         return new Connection[] {requester, accepter};
-    }
-
-    private static ByteBuf frame(Connection c, String text) {
-        ByteBuf buf = c.alloc().buffer();
-        buf.writeCharSequence(text, StandardCharsets.UTF_8);
-        return buf;
-    }
-
-    private static String text(ByteBuf frame) {
-        try {
-            return frame.toString(StandardCharsets.UTF_8);
-        } finally {
-            frame.release();
-        }
     }
 
     @Test

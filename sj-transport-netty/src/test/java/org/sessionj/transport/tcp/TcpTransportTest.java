@@ -21,47 +21,20 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.ConnectionAcceptor;
 import org.sessionj.runtime.spi.Transport;
+import org.sessionj.runtime.testing.ConnectionTestSupport;
 import org.sessionj.transport.netty.internal.NettyConnection;
 import org.sessionj.transport.netty.internal.NettySettings;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class TcpTransportTest {
+class TcpTransportTest extends ConnectionTestSupport {
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
 
-    private final List<AutoCloseable> opened = new ArrayList<>();
     private final TcpTransport transport = new TcpTransport();
-
-    @AfterEach
-    void closeEverything() throws Exception {
-        for (AutoCloseable c : opened) {
-            c.close();
-        }
-    }
-
-    private <T extends AutoCloseable> T track(T closeable) {
-        opened.add(closeable);
-        return closeable;
-    }
-
-    private static ByteBuf frame(Connection c, String text) {
-        ByteBuf buf = c.alloc().buffer();
-        buf.writeCharSequence(text, StandardCharsets.UTF_8);
-        return buf;
-    }
-
-    private static String text(ByteBuf frame) {
-        try {
-            return frame.toString(StandardCharsets.UTF_8);
-        } finally {
-            frame.release();
-        }
-    }
 
     /** A raw socket into a fresh acceptor, and the connection the acceptor made of it. */
     private record RawPeer(Socket socket, DataOutputStream out, Connection accepted) {

@@ -3,18 +3,15 @@ package org.sessionj.transport.tls;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.netty.buffer.ByteBuf;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.Principal;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.ServiceLoader;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,43 +19,17 @@ import org.sessionj.runtime.spi.AuthenticatedConnection;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.ConnectionAcceptor;
 import org.sessionj.runtime.spi.Transport;
+import org.sessionj.runtime.testing.ConnectionTestSupport;
 import org.sessionj.transport.tcp.TcpTransport;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class TlsTransportTest {
+class TlsTransportTest extends ConnectionTestSupport {
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
     private static final long BRIEFLY = TimeUnit.MILLISECONDS.toNanos(200);
     private static final KeyMaterial SERVER = Certificates.selfSigned("server", Certificates.localhostNames());
     private static final KeyMaterial CLIENT = Certificates.selfSigned("client", List.of());
     private static final KeyMaterial STRANGER = Certificates.selfSigned("stranger", Certificates.localhostNames());
 
-    private final List<AutoCloseable> opened = new ArrayList<>();
-
-    @AfterEach
-    void closeEverything() throws Exception {
-        for (AutoCloseable c : opened) {
-            c.close();
-        }
-    }
-
-    private <T extends AutoCloseable> T track(T closeable) {
-        opened.add(closeable);
-        return closeable;
-    }
-
-    private static ByteBuf frame(Connection c, String text) {
-        ByteBuf buf = c.alloc().buffer();
-        buf.writeCharSequence(text, StandardCharsets.UTF_8);
-        return buf;
-    }
-
-    private static String text(ByteBuf frame) {
-        try {
-            return frame.toString(StandardCharsets.UTF_8);
-        } finally {
-            frame.release();
-        }
-    }
 
     private static TlsTransport server(TlsConfig.ClientAuth clientAuth, KeyMaterial... trusted) {
         TlsConfig.Builder config = TlsConfig.builder().keyMaterial(SERVER).clientAuth(clientAuth);

@@ -23,31 +23,23 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.ConnectionAcceptor;
+import org.sessionj.runtime.testing.ConnectionTestSupport;
 
 /** What the conformance test does not cover: big frames, wake-ups, damage, stale sockets, a dying peer process. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class IpcTransportTest {
+class IpcTransportTest extends ConnectionTestSupport {
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
 
     @TempDir
     Path sockets;
 
-    private final List<AutoCloseable> opened = new ArrayList<>();
     private final List<Process> children = new ArrayList<>();
 
     @AfterEach
-    void closeEverything() throws Exception {
-        for (AutoCloseable c : opened) {
-            c.close();
-        }
+    void stopChildren() throws Exception {
         for (Process child : children) {
             child.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }
-    }
-
-    private <T extends AutoCloseable> T track(T closeable) {
-        opened.add(closeable);
-        return closeable;
     }
 
     private IpcSettings settings() {
@@ -275,14 +267,6 @@ class IpcTransportTest {
                 ProcessBuilder.Redirect.DISCARD).start();
         children.add(child);
         return child;
-    }
-
-    private static String text(ByteBuf frame) {
-        try {
-            return frame.toString(StandardCharsets.UTF_8);
-        } finally {
-            frame.release();
-        }
     }
 
     @Test
