@@ -1,0 +1,81 @@
+package org.sessionj.runtime.internal.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.util.List;
+import org.sessionj.api.Protocol;
+import org.sessionj.api.SJException;
+import org.sessionj.runtime.SJRuntimeConfig;
+import org.sessionj.runtime.fuzz.Allocation;
+import org.sessionj.runtime.fuzz.Seeds;
+import org.sessionj.runtime.internal.protocol.CompiledProtocol;
+import org.sessionj.runtime.internal.protocol.ProtocolRegistry;
+import org.sessionj.runtime.internal.transport.AcceptorGroup;
+import org.sessionj.runtime.internal.transport.Negotiation;
+import org.sessionj.runtime.internal.wire.MalformedInputException;
+
+/**
+ * Fuzzes what an accepter does with the first frame a requester sends (a negotiation HELLO followed by
+ * a session REQUEST, or a REQUEST alone, or anything else), and what a requester does with the
+ * AGREED it gets back. Contract: the accepter returns a session only for a compatible request and
+ * otherwise throws an {@link SJException} (never another exception or an {@link Error}), answers
+ * with at most one frame, closes the connection unless it accepted, and releases every buffer;
+ * allocation stays bounded by a multiple of the frame.
+ *
+ * <p>Seeds: {@code src/test/resources/org/sessionj/runtime/internal/session/HandshakeFuzzTestInputs/opening}.
+ */
+class HandshakeFuzzTest {
+    /** The accepter's protocol: loops, a choice, a generic message type. */
+    @Protocol("sbegin.?(int).rec LOOP[?{GET: ?(String).!<java.util.List<String>>.#LOOP, QUIT: }]")
+    interface Served {
+    }
+
+    private static final CompiledProtocol PROTOCOL = ProtocolRegistry.of(Served.class);
+    private static final SessionContext CONTEXT = new SessionContext(null, SJRuntimeConfig.defaults(), null);
+    private static final List<Negotiation.Offer> OFFERS = List.of(new Negotiation.Offer("tcp", 4000, false),
+            new Negotiation.Offer("ipc", 4001, Negotiation.Reach.HOST));
+
+    static {
+        Seeds.warmUp(HandshakeFuzzTest.class, "opening", input -> run(input, false));
+    }
+
+    @FuzzTest
+    void opening(byte[] input) {
+        run(input, true);
+    }
+
+    private static void run(byte[] input, boolean measure) {
+        SinkConnection connection = new SinkConnection();
+        ByteBuf first = Unpooled.buffer(input.length).writeBytes(input);
+        connection.toRead.add(first);
+        long before = Allocation.now();
+        SessionSocket session = null;
+        try {
+            session = Initiation.accept(new AcceptorGroup.Accepted(connection, "tcp"), OFFERS, PROTOCOL, CONTEXT);
+        } catch (SJException e) {
+            assertThat(e.getMessage()).isNotBlank();
+            assertThat(connection.closed).as("a refused requester's connection is closed").isTrue();
+        }
+        if (measure) {
+            assertThat(Allocation.now() - before).isLessThan(Allocation.bound(input.length));
+        }
+        assertThat(first.refCnt()).as("the opening frame is released").isZero();
+        assertThat(connection.framesWritten).as("one answer at most").isLessThanOrEqualTo(1);
+        if (session != null) {
+            assertThat(connection.closed).isFalse();
+            connection.close();
+        }
+
+        ByteBuf agreed = Unpooled.wrappedBuffer(input);
+        try {
+            Negotiation.readAgreement(agreed);
+        } catch (MalformedInputException e) {
+            assertThat(e.getMessage()).isNotBlank();
+        } catch (IndexOutOfBoundsException e) {
+            throw new AssertionError("readAgreement read past the frame", e);
+        }
+    }
+}

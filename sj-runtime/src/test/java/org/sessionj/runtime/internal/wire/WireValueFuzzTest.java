@@ -1,0 +1,106 @@
+package org.sessionj.runtime.internal.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+import com.fasterxml.jackson.databind.ObjectReader;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.sessionj.runtime.fuzz.Allocation;
+import org.sessionj.runtime.fuzz.FuzzMessages;
+import org.sessionj.runtime.fuzz.Seeds;
+import org.sessionj.types.Payload;
+import org.sessionj.types.SessionTypes;
+import org.sessionj.types.Action;
+
+/**
+ * Fuzzes every message decoder with the body of one item as a peer could send it: primitives,
+ * strings, short strings (labels), the eight primitive arrays, flat records and arrays of them, and
+ * Jackson Smile values of several declared types (collections, a non-flat record, a bean). The first
+ * input byte picks the decoder (its value modulo 24; for Smile, its value divided by 24 picks the
+ * declared type), the rest is the frame. Contract: the value, or a
+ * {@link MalformedInputException}; never another exception or an {@link Error}; the reader never
+ * goes past the frame; allocation bounded by a multiple of the frame's size (a length claim is checked
+ * before anything is allocated for it).
+ *
+ * <p>Seeds: {@code src/test/resources/org/sessionj/runtime/internal/wire/WireValueFuzzTestInputs/values}.
+ */
+class WireValueFuzzTest {
+    private static final WireKind[] ARRAYS = {WireKind.BOOLEAN_ARRAY, WireKind.BYTE_ARRAY, WireKind.SHORT_ARRAY,
+        WireKind.CHAR_ARRAY, WireKind.INT_ARRAY, WireKind.LONG_ARRAY, WireKind.FLOAT_ARRAY, WireKind.DOUBLE_ARRAY};
+    private static final WireKind[] PRIMITIVES = {WireKind.INT, WireKind.LONG, WireKind.DOUBLE, WireKind.FLOAT,
+        WireKind.BOOLEAN, WireKind.BYTE, WireKind.SHORT, WireKind.CHAR};
+    private static final String[] SMILE_TYPES = {
+        "java.util.Map<String, java.util.List<Integer>>", "org.sessionj.runtime.fuzz.FuzzMessages$Tree",
+        "org.sessionj.runtime.fuzz.FuzzMessages$Bean", "java.util.List<String>[]", "Integer", "java.math.BigDecimal",
+        "java.util.Set<Long>", "Object"};
+    private static final ObjectReader[] READERS = new ObjectReader[SMILE_TYPES.length];
+    private static final RecordLayout POINT = RecordLayout.of(FuzzMessages.Point.class);
+
+    static {
+        for (int i = 0; i < SMILE_TYPES.length; i++) {
+            Payload.JavaType type = (Payload.JavaType) ((Action.Send) SessionTypes.parse("!<" + SMILE_TYPES[i] + ">")
+                    .head()).payload();
+            try {
+                READERS[i] = SmileCodec.readerFor(SmileCodec.jacksonType(resolve(type), WireValueFuzzTest.class.getClassLoader()));
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    /** Simple names as the runtime's resolver writes them: java.lang for the unqualified ones. */
+    private static Payload.JavaType resolve(Payload.JavaType type) {
+        String name = type.name().contains(".") ? type.name() : "java.lang." + type.name();
+        return new Payload.JavaType(name, type.typeArguments().stream().map(WireValueFuzzTest::resolve).toList(),
+                type.arrayDimensions());
+    }
+
+    static {
+        Seeds.warmUp(WireValueFuzzTest.class, "values", input -> run(input, false));
+    }
+
+    @FuzzTest
+    void values(byte[] input) {
+        run(input, true);
+    }
+
+    private static void run(byte[] input, boolean measure) {
+        if (input.length == 0) {
+            return;
+        }
+        int selector = input[0] & 0xff;
+        ByteBuf frame = Unpooled.wrappedBuffer(input, 1, input.length - 1);
+        long before = Allocation.now();
+        try {
+            decode(selector, frame);
+        } catch (MalformedInputException e) {
+            assertThat(e.getMessage()).isNotBlank();
+        }
+        if (measure) {
+            assertThat(Allocation.now() - before).as("allocated decoding %d bytes", input.length)
+                    .isLessThan(Allocation.bound(input.length));
+        }
+        assertThat(frame.readerIndex()).isBetween(0, input.length - 1);
+    }
+
+    private static Object decode(int selector, ByteBuf frame) throws MalformedInputException {
+        int decoder = selector % 24;
+        if (decoder < 8) {
+            return ValueCodec.readPrimitive(PRIMITIVES[decoder], frame);
+        }
+        if (decoder < 16) {
+            return ValueCodec.readArray(frame, ARRAYS[decoder - 8]);
+        }
+        return switch (decoder) {
+            case 16 -> ValueCodec.readString(frame);
+            case 17 -> ValueCodec.readShortString(frame);
+            case 18 -> RecordCodec.read(frame, POINT);
+            case 19 -> RecordCodec.readArray(frame, POINT);
+            default -> {
+                int which = (selector / 24) % SMILE_TYPES.length;
+                yield ValueCodec.readObject(frame, READERS[which], SMILE_TYPES[which]);
+            }
+        };
+    }
+}
