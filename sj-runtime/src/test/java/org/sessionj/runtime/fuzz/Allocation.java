@@ -23,4 +23,26 @@ public final class Allocation {
     public static long bound(int inputBytes) {
         return FIXED_ALLOWANCE + PER_INPUT_BYTE * inputBytes;
     }
+
+    /**
+     * Runs {@code decode} (which handles {@code inputBytes} from a peer) and asserts it allocated less
+     * than {@link #bound}. The first decode of a new shape may load classes and fill caches, so an
+     * excess is measured again on a second run of the same input: only a repeatable excess fails.
+     */
+    public static void assertBounded(int inputBytes, Runnable decode) {
+        long first = measure(decode);
+        if (first >= bound(inputBytes)) {
+            long second = measure(decode);
+            if (second >= bound(inputBytes)) {
+                throw new AssertionError("decoding " + inputBytes + " bytes from a peer allocated " + second
+                        + " bytes (first run " + first + "), more than the bound of " + bound(inputBytes));
+            }
+        }
+    }
+
+    private static long measure(Runnable decode) {
+        long before = now();
+        decode.run();
+        return now() - before;
+    }
 }

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The fault suite (docs/reliability.md, "Fault tests"): peer JVMs killed (kill -9) and frozen
+# (SIGSTOP) mid-session on tcp, tls and ipc; a reader that stops reading; 10,000 sessions in a row; a
+# thousand idle connections next to a real client; a full shared-memory directory (a small tmpfs the
+# test mounts itself; skipped without root). Each test checks a bounded detection time and that no
+# threads, file descriptors, direct memory or ipc files are left behind.
+#
+#   scripts/faults.sh [-Dtest=PeerFaultTest ...]     extra arguments go to Maven
+#
+# Measured times are printed as "FAULTS ..." lines; they are collected in target/faults/figures.txt.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p target/faults
+./mvnw -Pfaults -pl sj-transport-netty -am verify -Dsurefire.failIfNoSpecifiedTests=false "$@" \
+    2>&1 | tee target/faults/maven.log
+status=${PIPESTATUS[0]}
+grep -h '^FAULTS ' sj-transport-netty/target/surefire-reports/*-output.txt 2>/dev/null \
+    | tee target/faults/figures.txt
+exit "$status"

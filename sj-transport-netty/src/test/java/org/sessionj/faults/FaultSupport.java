@@ -1,0 +1,237 @@
+package org.sessionj.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.util.internal.PlatformDependent;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.sessionj.runtime.SJRuntime;
+import org.sessionj.runtime.SJRuntimeConfig;
+import org.sessionj.transport.tls.Certificates;
+
+/**
+ * What the fault tests share: peer JVMs (started with this JVM's class path, killed or stopped by
+ * signal), the ipc directories of this suite (private, under target/, never the machine's shared
+ * /dev/shm), TLS key material, and snapshots of what this JVM holds (threads, file descriptors,
+ * direct memory, ipc files) to compare before and after a fault.
+ */
+final class FaultSupport {
+    /** How long any single wait of the suite may take before it fails. */
+    static final long PATIENCE_SECONDS = 120;
+    static final Path IPC_DIR = Path.of(System.getProperty("sessionj.ipc.dir", "target/faults/ipc-sockets"));
+    static final Path MEMORY_DIR = Path.of(System.getProperty("sessionj.ipc.memoryDir", "target/faults/ipc-memory"));
+    private static Path tlsDir;
+
+    private FaultSupport() {
+    }
+
+    /** The sessionj.* and sj.* system properties a peer JVM inherits (ipc directories, TLS files, timeouts). */
+    static List<String> inheritedProperties() {
+        List<String> options = new ArrayList<>();
+        for (String name : System.getProperties().stringPropertyNames()) {
+            if (name.startsWith("sessionj.") || name.startsWith("sj.")) {
+                options.add("-D" + name + "=" + System.getProperty(name));
+            }
+        }
+        return options;
+    }
+
+    /** Makes self-signed TLS material once and points the sj.tls.* properties of this JVM (and peers) at it. */
+    static synchronized void configureTls() throws IOException {
+        if (tlsDir == null) {
+            tlsDir = Files.createDirectories(Path.of("target/faults/tls"));
+            List<Path> files = Certificates.write(Certificates.selfSigned("localhost", Certificates.localhostNames()), tlsDir);
+            System.setProperty("sj.tls.cert", files.get(0).toString());
+            System.setProperty("sj.tls.key", files.get(1).toString());
+            System.setProperty("sj.tls.trust", files.get(0).toString());
+        }
+    }
+
+    /** A runtime of this JVM on {@code transports}, configured like the peers (sessionj.* properties). */
+    static SJRuntime runtime(String transports, String... extra) {
+        Properties properties = new Properties();
+        properties.putAll(System.getProperties());
+        properties.setProperty("sessionj.transports", transports);
+        for (int i = 0; i + 1 < extra.length; i += 2) {
+            properties.setProperty(extra[i], extra[i + 1]);
+        }
+        return SJRuntime.create(SJRuntimeConfig.fromProperties(properties));
+    }
+
+    /** A peer JVM running {@link FaultPeer} with {@code args}; its output is collected line by line. */
+    static Peer start(List<String> jvmOptions, String... args) throws IOException {
+        String java = ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-Xmx256m", "--enable-native-access=ALL-UNNAMED"));
+        command.addAll(inheritedProperties());
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), FaultPeer.class.getName()));
+        command.addAll(List.of(args));
+        return new Peer(new ProcessBuilder(command).redirectErrorStream(true).start());
+    }
+
+    /** A peer JVM. */
+    static final class Peer implements AutoCloseable {
+        final Process process;
+        final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        final StringBuffer output = new StringBuffer();
+
+        Peer(Process process) {
+            this.process = process;
+            Thread.ofVirtual().start(() -> {
+                try (BufferedReader in = new BufferedReader(
+                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                    String line;
+                    while ((line = in.readLine()) != null) {
+                        output.append(line).append('\n');
+                        lines.add(line);
+                    }
+                } catch (IOException e) {
+                    output.append("(reading the peer's output failed: ").append(e).append(")\n");
+                }
+            });
+        }
+
+        /** The rest of the next line starting with {@code prefix}; fails with the peer's output. */
+        String next(String prefix) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
+            while (System.nanoTime() < deadline) {
+                String line = lines.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (line != null && line.startsWith(prefix)) {
+                    return line.substring(prefix.length());
+                }
+                if (line == null && !process.isAlive() && lines.isEmpty()) {
+                    break;
+                }
+            }
+            throw new AssertionError("the peer printed no '" + prefix + "' line (alive: " + process.isAlive()
+                    + "); its output:\n" + output);
+        }
+
+        int port() throws InterruptedException {
+            return Integer.parseInt(next("PORT ").strip());
+        }
+
+        /** kill -9. */
+        void kill() throws InterruptedException {
+            process.destroyForcibly();
+            process.waitFor(PATIENCE_SECONDS, TimeUnit.SECONDS);
+        }
+
+        /** Sends {@code signal} (STOP, CONT) with kill(1). */
+        void signal(String signal) throws IOException, InterruptedException {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
+            assertThat(kill.waitFor()).as("kill -%s", signal).isZero();
+        }
+
+        /** Threads of the peer, from /proc. */
+        int threads() throws IOException {
+            return Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status")).stream()
+                    .filter(l -> l.startsWith("Threads:")).mapToInt(l -> Integer.parseInt(l.substring(8).strip()))
+                    .findFirst().orElse(-1);
+        }
+
+        /** Open file descriptors of the peer, from /proc. */
+        long fds() throws IOException {
+            try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(process.pid()), "fd"))) {
+                return fds.count();
+            }
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            if (process.isAlive()) {
+                try {
+                    signal("CONT");
+                } catch (IOException e) {
+                    // kill -9 below works on a stopped process too
+                }
+                kill();
+            }
+        }
+    }
+
+    /** What this JVM holds: live threads (by name), open file descriptors, direct memory, ipc files. */
+    record Snapshot(Set<String> threads, long fds, long directBytes, long nettyDirectBytes, Set<String> ipcFiles) {
+
+        static Snapshot take() {
+            Set<String> threads = Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive)
+                    .map(Thread::getName).collect(Collectors.toCollection(TreeSet::new));
+            long direct = ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
+                    .filter(pool -> pool.getName().equals("direct")).mapToLong(BufferPoolMXBean::getMemoryUsed).sum();
+            return new Snapshot(threads, openFds(), direct, PlatformDependent.usedDirectMemory(), listIpcFiles());
+        }
+
+        /**
+         * Asserts that nothing leaked since {@code before}: no more threads (named as before, so a pool that
+         * merely started is allowed once, not per session), file descriptors within {@code slack}, direct
+         * memory within 16 MiB, no ipc files left behind. Waits a little for closes that finish asynchronously.
+         */
+        void assertNothingLeakedSince(Snapshot before, int fdSlack) throws InterruptedException {
+            Snapshot now = this;
+            for (int i = 0; i < 100 && !now.leakFree(before, fdSlack); i++) {
+                Thread.sleep(100);
+                System.gc();
+                now = take();
+            }
+            assertThat(now.threads().size()).as("threads now %s, before %s", now.threads(), before.threads())
+                    .isLessThanOrEqualTo(before.threads().size() + 2);
+            assertThat(now.fds()).as("open file descriptors").isLessThanOrEqualTo(before.fds() + fdSlack);
+            assertThat(now.directBytes() - before.directBytes()).as("JDK direct buffers").isLessThan(16L << 20);
+            assertThat(now.nettyDirectBytes() - before.nettyDirectBytes()).as("Netty direct memory")
+                    .isLessThan(16L << 20);
+            assertThat(now.ipcFiles()).as("ipc files left behind").isSubsetOf(before.ipcFiles());
+        }
+
+        private boolean leakFree(Snapshot before, int fdSlack) {
+            return threads.size() <= before.threads.size() + 2 && fds <= before.fds + fdSlack
+                    && directBytes - before.directBytes < (16L << 20) && ipcFiles.stream().allMatch(before.ipcFiles::contains);
+        }
+    }
+
+    static long openFds() {
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.count();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The files in this suite's ipc socket and memory directories. */
+    static Set<String> listIpcFiles() {
+        Set<String> files = new TreeSet<>();
+        for (Path dir : List.of(IPC_DIR, MEMORY_DIR)) {
+            if (Files.isDirectory(dir)) {
+                try (Stream<Path> list = Files.list(dir)) {
+                    list.forEach(p -> files.add(p.toString()));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        }
+        return files;
+    }
+
+    /** Milliseconds since {@code startNanos}. */
+    static long millisSince(long startNanos) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+    }
+}
