@@ -11,7 +11,12 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p target/faults
-./mvnw -Pfaults -pl sj-transport-netty -am verify -Dsurefire.failIfNoSpecifiedTests=false "$@" \
+# Only the fault tests run (the modules the suite needs are built, not tested); -Dtest=... narrows it.
+tests=(-Dtest='*FaultTest')
+for arg in "$@"; do
+    case $arg in -Dtest=*) tests=() ;; esac
+done
+./mvnw -Pfaults -pl sj-transport-netty -am verify -Dsurefire.failIfNoSpecifiedTests=false "${tests[@]}" "$@" \
     2>&1 | tee target/faults/maven.log
 status=${PIPESTATUS[0]}
 grep -h '^FAULTS ' sj-transport-netty/target/surefire-reports/*-output.txt 2>/dev/null \

@@ -39,6 +39,16 @@ final class FaultSupport {
     static final Path MEMORY_DIR = Path.of(System.getProperty("sessionj.ipc.memoryDir", "target/faults/ipc-memory"));
     private static Path tlsDir;
 
+    static {
+        try {
+            // The ipc transport expects its directories to exist.
+            Files.createDirectories(IPC_DIR);
+            Files.createDirectories(MEMORY_DIR);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private FaultSupport() {
     }
 
