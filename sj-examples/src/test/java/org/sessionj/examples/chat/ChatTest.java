@@ -2,21 +2,18 @@ package org.sessionj.examples.chat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 import org.sessionj.examples.net.PartyRuntimes;
+import org.sessionj.examples.net.TestTls;
 import org.sessionj.runtime.SJRuntime;
 import org.sessionj.runtime.TransportPreferences;
-import org.sessionj.transport.tls.Certificates;
 
 /**
  * Several chat clients in one JVM, on different transports (tcp, tls), talking through one server and
@@ -24,22 +21,11 @@ import org.sessionj.transport.tls.Certificates;
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class ChatTest {
-    @TempDir
-    static Path keys;
-
     private final List<AutoCloseable> opened = new ArrayList<>();
 
     @BeforeAll
-    static void tls() throws Exception {
-        Certificates.write(Certificates.selfSigned("localhost", Certificates.localhostNames()), keys);
-        PartyRuntimes.useTls(keys);
-    }
-
-    @AfterAll
-    static void noTls() {
-        System.clearProperty("sj.tls.cert");
-        System.clearProperty("sj.tls.key");
-        System.clearProperty("sj.tls.trust");
+    static void tls() {
+        TestTls.configure();
     }
 
     @AfterEach
