@@ -169,7 +169,7 @@ public final class ChatClient implements AutoCloseable {
                     boolean wasConnected = connected;
                     connected = false;
                     display.show("! " + (wasConnected ? "lost the connection to the server" : "cannot reach the server at "
-                            + settings.serverHost() + ":" + settings.serverPort()) + " (" + ChatText.clean(e.getMessage(), 200)
+                            + settings.serverHost() + ":" + settings.serverPort()) + " (" + reason(e)
                             + "); retrying in " + (delay >= 1000 ? delay / 1000 + " s" : delay + " ms") + " (/quit to leave)");
                     if (wasConnected) {
                         delay = settings.reconnectDelay().toMillis();
@@ -287,6 +287,13 @@ public final class ChatClient implements AutoCloseable {
         if (!quitting) {
             commands.add(new Command.ServerGone(current, ending));
         }
+    }
+
+    /** The failure, without the session type the runtime adds for programmers. */
+    private static String reason(SJException e) {
+        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        int cut = message.indexOf(" while this side expected");
+        return ChatText.clean(cut < 0 ? message : message.substring(0, cut), 200);
     }
 
     private void membership(UserJoinEvent event) {
