@@ -5,7 +5,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.sessionj.examples.chat.ChatClient;
 import org.sessionj.examples.chat.ChatClientSettings;
 import org.sessionj.examples.chat.ChatServer;
@@ -71,13 +70,7 @@ final class ChatCommand implements Runnable {
             spec.commandLine().getOut().println("chat server on port " + server.port() + " (sessions over tcp"
                     + (withTls ? " and tls" : "") + "); Ctrl-C stops it");
             spec.commandLine().getOut().flush();
-            CountDownLatch stopped = new CountDownLatch(1);
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                server.close();
-                stopped.countDown();
-            }));
-            stopped.await();
-            return 0;
+            return Foreground.serveUntilStopped(server);
         }
     }
 
@@ -86,6 +79,9 @@ final class ChatCommand implements Runnable {
             description = {"Join a chat server. Type a line to say it to everyone; /msg USER TEXT talks privately"
                     + " (directly to that client); /close USER, /users, /help, /quit."})
     static final class Client implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
         @Option(names = "--name", required = true, description = "Your user name.")
         String name;
 
@@ -115,7 +111,7 @@ final class ChatCommand implements Runnable {
             HostPort address = HostPort.parse(server, "--server");
             boolean withTls = tls.apply();
             if ((transport.equals("tls") || privateTls) && !withTls) {
-                throw new CommandLine.ParameterException(new CommandLine(this),
+                throw new CommandLine.ParameterException(spec.commandLine(),
                         "--transport tls and --private-tls need --tls-dir (make one with ./sj tls keygen)");
             }
             ChatClientSettings settings = ChatClientSettings.of(name, address.host(), address.port(),

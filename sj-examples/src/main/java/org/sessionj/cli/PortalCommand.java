@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.sessionj.examples.deploy.HostPort;
 import org.sessionj.examples.net.PartyRuntimes;
 import org.sessionj.examples.portal.AppletToPortal;
@@ -57,21 +56,6 @@ final class PortalCommand implements Runnable {
         }
     }
 
-    /** Blocks until the process is stopped, then closes {@code party}. */
-    static int serveUntilStopped(AutoCloseable party) throws InterruptedException {
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                party.close();
-            } catch (Exception e) {
-                // stopping anyway
-            }
-            stopped.countDown();
-        }));
-        stopped.await();
-        return 0;
-    }
-
     @Command(name = "webmail", mixinStandardHelpOptions = true, description = "Run the webmail server.")
     static final class Webmail implements Callable<Integer> {
         @CommandLine.Spec
@@ -93,7 +77,7 @@ final class PortalCommand implements Runnable {
             spec.commandLine().getOut().println("webmail on ports " + server.port() + " (delegated) and "
                     + server.directPort() + " (forwarded), sessions over " + transport.transport);
             spec.commandLine().getOut().flush();
-            return serveUntilStopped(server);
+            return Foreground.serveUntilStopped(server);
         }
     }
 
@@ -113,7 +97,7 @@ final class PortalCommand implements Runnable {
             CalendarServer server = CalendarServer.start(transport.runtime(), port);
             spec.commandLine().getOut().println("calendar on port " + server.port() + ", sessions over " + transport.transport);
             spec.commandLine().getOut().flush();
-            return serveUntilStopped(server);
+            return Foreground.serveUntilStopped(server);
         }
     }
 
@@ -152,7 +136,7 @@ final class PortalCommand implements Runnable {
             spec.commandLine().getOut().println("portal on port " + portal.port() + " (webmail " + (forward ? "forwarded"
                     : "delegated") + " to " + webmail + ", calendar delegated to " + calendar + ")");
             spec.commandLine().getOut().flush();
-            return serveUntilStopped(portal);
+            return Foreground.serveUntilStopped(portal);
         }
     }
 

@@ -324,8 +324,11 @@ public final class ChatClient implements AutoCloseable {
 
     private String userList() {
         synchronized (state) {
-            if (!connected || myName == null) {
+            if (!connected) {
                 return "! not connected to the server";
+            }
+            if (myName == null) {
+                return "! joining the chat, try again in a moment";
             }
             List<String> names = new ArrayList<>();
             names.add(myName + " (you)");

@@ -11,7 +11,7 @@ import org.sessionj.runtime.SJRuntimeConfig;
  * Runtimes for the parties of the distributed examples (chat, portal). Every party reaches session
  * ports over TCP; what differs is the transport its sessions may run on: {@code tcp}, or {@code tls}
  * when it demands encryption. TLS needs key material, which the tls transport reads from the
- * {@code sj.tls.*} system properties when it is first used ({@link #useTls(Path)} sets them).
+ * {@code sessionj.tls.*} system properties when it is first used ({@link #useTls(Path)} sets them).
  */
 public final class PartyRuntimes {
     private PartyRuntimes() {
@@ -33,14 +33,9 @@ public final class PartyRuntimes {
                         + dir + ")");
             }
         }
-        System.setProperty("sj.tls.cert", cert.toString());
-        System.setProperty("sj.tls.key", key.toString());
-        System.setProperty("sj.tls.trust", cert.toString());
-    }
-
-    /** Whether {@link #useTls(Path)} (or the {@code sj.tls.cert} property) configured TLS in this JVM. */
-    public static boolean tlsConfigured() {
-        return System.getProperty("sj.tls.cert") != null;
+        System.setProperty("sessionj.tls.cert", cert.toString());
+        System.setProperty("sessionj.tls.key", key.toString());
+        System.setProperty("sessionj.tls.trust", cert.toString());
     }
 
     /**

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.sessionj.examples.net.PartyRuntimes;
+import org.sessionj.examples.net.Opened;
 import org.sessionj.examples.net.TestTls;
 import org.sessionj.runtime.SJRuntime;
 import org.sessionj.runtime.TransportPreferences;
@@ -21,7 +22,7 @@ import org.sessionj.runtime.TransportPreferences;
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class ChatTest {
-    private final List<AutoCloseable> opened = new ArrayList<>();
+    private final Opened opened = new Opened();
 
     @BeforeAll
     static void tls() {
@@ -30,9 +31,7 @@ class ChatTest {
 
     @AfterEach
     void closeAll() throws Exception {
-        for (AutoCloseable c : opened.reversed()) {
-            c.close();
-        }
+        opened.closeAll();
     }
 
     private ChatServer server(int port) {

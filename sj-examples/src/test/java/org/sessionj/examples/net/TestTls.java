@@ -13,7 +13,7 @@ public final class TestTls {
     private TestTls() {
     }
 
-    /** Writes the key pair once and points the sj.tls.* properties at it. */
+    /** Writes the key pair once and points the sessionj.tls.* properties at it. */
     public static synchronized Path configure() {
         try {
             if (dir == null) {

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.sessionj.examples.net.PartyRuntimes;
+import org.sessionj.examples.net.Opened;
 import org.sessionj.examples.net.TestTls;
 import org.sessionj.runtime.SJRuntime;
 
@@ -24,7 +25,7 @@ import org.sessionj.runtime.SJRuntime;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class PortalMigrationTest {
-    private final List<AutoCloseable> opened = new ArrayList<>();
+    private final Opened opened = new Opened();
 
     @BeforeAll
     static void tls() {
@@ -33,14 +34,11 @@ class PortalMigrationTest {
 
     @AfterEach
     void closeAll() throws Exception {
-        for (AutoCloseable c : opened.reversed()) {
-            c.close();
-        }
+        opened.closeAll();
     }
 
     private <T extends AutoCloseable> T open(T closeable) {
-        opened.add(closeable);
-        return closeable;
+        return opened.add(closeable);
     }
 
     private Portal portal(int webmailPort, int webmailDirectPort, int calendarPort) {

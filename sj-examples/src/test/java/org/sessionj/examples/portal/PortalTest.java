@@ -14,13 +14,14 @@ import org.junit.jupiter.api.Timeout;
 import org.sessionj.api.SJIOException;
 import org.sessionj.api.SJService;
 import org.sessionj.examples.net.PartyRuntimes;
+import org.sessionj.examples.net.Opened;
 import org.sessionj.examples.net.TestTls;
 import org.sessionj.runtime.SJRuntime;
 
 /** The three parties of the portal in one JVM, each with a runtime of its own, over tcp and tls. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class PortalTest {
-    private final List<AutoCloseable> opened = new ArrayList<>();
+    private final Opened opened = new Opened();
 
     @BeforeAll
     static void tls() {
@@ -29,9 +30,7 @@ class PortalTest {
 
     @AfterEach
     void closeAll() throws Exception {
-        for (AutoCloseable c : opened.reversed()) {
-            c.close();
-        }
+        opened.closeAll();
     }
 
     /** Webmail and calendar servers, and a portal in front of them (forwarding webmail or not). */
