@@ -79,9 +79,6 @@ public final class ChatServer implements AutoCloseable {
             if (!closed) {
                 LOG.log(System.Logger.Level.INFO, "client {0}: {1}", member == null ? "(unnamed)" : member,
                         e.getMessage());
-                if (listeningFailed(e)) {
-                    return;
-                }
             }
         } finally {
             if (member != null) {
@@ -89,10 +86,6 @@ public final class ChatServer implements AutoCloseable {
                 member.drop("the client's session ended");
             }
         }
-    }
-
-    private boolean listeningFailed(SJException e) {
-        return e.getMessage() != null && e.getMessage().startsWith("accept on session port");
     }
 
     /** The client's event out stream, from the server's side (eventInStream). */

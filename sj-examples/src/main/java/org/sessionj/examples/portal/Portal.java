@@ -19,6 +19,7 @@ public final class Portal implements AutoCloseable {
 
     private final SJServerSocket listening;
     private final PortalSettings settings;
+    private volatile boolean closed;
 
     private Portal(SJRuntime runtime, PortalSettings settings) {
         this.settings = settings;
@@ -74,7 +75,7 @@ public final class Portal implements AutoCloseable {
             }
             LOG.log(System.Logger.Level.DEBUG, "served {0}", user);
         } catch (SJException e) {
-            if (!e.getMessage().startsWith("accept on session port")) {
+            if (!closed) {
                 LOG.log(System.Logger.Level.INFO, "front-end session failed: {0}", e.getMessage());
             }
         }
@@ -123,6 +124,7 @@ public final class Portal implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         listening.close();
     }
 }
