@@ -63,14 +63,14 @@ final class FaultSupport {
         return options;
     }
 
-    /** Makes self-signed TLS material once and points the sj.tls.* properties of this JVM (and peers) at it. */
+    /** Makes self-signed TLS material once and points the sessionj.tls.* properties of this JVM (and peers) at it. */
     static synchronized void configureTls() throws IOException {
         if (tlsDir == null) {
             tlsDir = Files.createDirectories(Path.of("target/faults/tls"));
             List<Path> files = Certificates.write(Certificates.selfSigned("localhost", Certificates.localhostNames()), tlsDir);
-            System.setProperty("sj.tls.cert", files.get(0).toString());
-            System.setProperty("sj.tls.key", files.get(1).toString());
-            System.setProperty("sj.tls.trust", files.get(0).toString());
+            System.setProperty("sessionj.tls.cert", files.get(0).toString());
+            System.setProperty("sessionj.tls.key", files.get(1).toString());
+            System.setProperty("sessionj.tls.trust", files.get(0).toString());
         }
     }
 
