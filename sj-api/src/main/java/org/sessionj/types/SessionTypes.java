@@ -18,10 +18,11 @@ import org.sessionj.types.internal.WellFormedness;
  * <p><b>Bounded work.</b> A protocol may come from a peer, so no operation here recurses once per
  * action or without a bound: sequences are lists, and types nest at most {@link #maxNesting()} levels
  * — the parser refuses deeper text with a positioned {@link ProtocolSyntaxException} (code
- * {@code SJT103}), and the operations below refuse deeper types built in code. Equality, hashing,
- * printing, duality, unfolding and subtyping use no call stack per level at all; well-formedness,
- * expansion and parsing recurse once per level, which the limit keeps far below any thread's stack.
- * Subtyping and state machines take time linear in the number of states they compare.
+ * {@code SJT103}), and the operations below refuse deeper types built in code. Parsing, equality,
+ * hashing, printing, duality, unfolding, well-formedness, expansion and subtyping use explicit stacks
+ * or work lists, not the call stack; only JavaParser recurses, and it only sees short message types
+ * of unusual shapes. Subtyping and state machines take time linear in the number of states they
+ * compare.
  */
 public final class SessionTypes {
     /** The default nesting limit: far above any real protocol (they nest a handful of levels). */
