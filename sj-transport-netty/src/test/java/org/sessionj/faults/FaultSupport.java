@@ -95,7 +95,16 @@ final class FaultSupport {
         command.addAll(jvmOptions);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), FaultPeer.class.getName()));
         command.addAll(List.of(args));
-        return new Peer(new ProcessBuilder(command).redirectErrorStream(true).start());
+        Peer peer = new Peer(new ProcessBuilder(command).redirectErrorStream(true).start());
+        PEERS.add(peer.process);
+        return peer;
+    }
+
+    /** Every peer started, killed when this JVM exits (a test stopped by its timeout must not leave one). */
+    private static final List<Process> PEERS = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> PEERS.forEach(Process::destroyForcibly)));
     }
 
     /** A peer JVM. */
