@@ -84,13 +84,13 @@ public final class TransportManager {
     /**
      * The named transports, or by default those enabled by default (in-JVM first), followed, for
      * sessions, by the others (TLS): a requester then accepts them when a server asks for them, and
-     * a server offers them when it can listen on them.
+     * a server offers them when it can listen on them. Indirect transports (HTTP tunnels) come last.
      */
     private List<Transport> resolve(List<String> names, boolean forSessions) {
         if (names.isEmpty()) {
             List<Transport> all = new ArrayList<>(installed.values().stream()
                     .filter(t -> forSessions || (t.enabledByDefault() && t.servesSetup())).toList());
-            all.sort(Comparator.comparing((Transport t) -> !t.enabledByDefault())
+            all.sort(Comparator.comparing(Transport::indirect).thenComparing((Transport t) -> !t.enabledByDefault())
                     .thenComparing(Negotiation.Reach::of).thenComparing(Transport::name));
             return List.copyOf(all);
         }
