@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.UnaryOperator;
+import org.sessionj.runtime.spi.support.SystemSettings;
 import org.sessionj.transport.http.internal.HttpSettings;
 
 /**
@@ -34,11 +35,16 @@ import org.sessionj.transport.http.internal.HttpSettings;
  * @param properties where the keys are read (the system properties, or a map in tests)
  */
 public record HttpConfig(UnaryOperator<String> properties) {
-    private static final String RELAY = "sessionj.http.relay";
+    /** The setting naming the relay; per service {@code http.relay.HOST:PORT}, per server {@code http.relay.PORT}. */
+    private static final String RELAY = "http.relay";
 
     /** The configuration given by the system properties (read at each use, so later changes apply). */
     public static HttpConfig fromSystemProperties() {
         return new HttpConfig(System::getProperty);
+    }
+
+    private SystemSettings settingsOf() {
+        return SystemSettings.of(properties);
     }
 
     /** The tunables. */
@@ -48,34 +54,26 @@ public record HttpConfig(UnaryOperator<String> properties) {
 
     /** Direct mode's offset from session port to HTTP port. */
     public int portOffset() {
-        String value = properties.apply("sessionj.http.portOffset");
-        if (value == null || value.isBlank()) {
-            return 0;
-        }
-        try {
-            return Integer.parseInt(value.strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("sessionj.http.portOffset must be an integer, found '" + value + "'", e);
-        }
+        return settingsOf().integer("http.portOffset", 0);
     }
 
     /** The relay every service and server use unless told otherwise, if any. */
     public Optional<HostPort> relay() {
-        return parse(RELAY, properties.apply(RELAY));
+        return settingsOf().value("http.relay").flatMap(value -> parse(RELAY, value));
     }
 
     /** The relay for requests to the service at {@code host:port}, if any. */
     public Optional<HostPort> relayForService(String host, int port) {
-        String key = RELAY + "." + target(host, port);
-        String value = properties.apply(key);
-        return value == null ? relay() : parse(key, value);
+        String name = RELAY + "." + target(host, port);
+        Optional<String> value = settingsOf().value(name);
+        return value.isEmpty() ? relay() : parse(name, value.get());
     }
 
     /** The relay for the server socket on session port {@code port}, if any. */
     public Optional<HostPort> relayForServer(int port) {
-        String key = RELAY + "." + port;
-        String value = port == 0 ? null : properties.apply(key);
-        return value == null ? relay() : parse(key, value);
+        String name = RELAY + "." + port;
+        Optional<String> value = port == 0 ? Optional.empty() : settingsOf().value(name);
+        return value.isEmpty() ? relay() : parse(name, value.get());
     }
 
     /** How a relay names the service at {@code host:port} (IPv6 literals in brackets). */
@@ -94,18 +92,15 @@ public record HttpConfig(UnaryOperator<String> properties) {
      */
     public List<String> serverNames(HostPort relay) {
         Set<String> names = new LinkedHashSet<>();
-        String extra = properties.apply("sessionj.http.names");
-        if (extra != null) {
+        SystemSettings settings = settingsOf();
+        settings.value("http.names").ifPresent(extra -> {
             for (String name : extra.split(",")) {
                 if (!name.isBlank()) {
                     names.add(name.strip().toLowerCase(Locale.ROOT));
                 }
             }
-        }
-        String advertised = properties.apply("sessionj.advertisedHost");
-        if (advertised != null && !advertised.isBlank()) {
-            names.add(advertised.strip().toLowerCase(Locale.ROOT));
-        }
+        });
+        settings.value("advertisedHost").ifPresent(advertised -> names.add(advertised.toLowerCase(Locale.ROOT)));
         boolean relayLocal = isLoopback(relay.host());
         try {
             InetAddress local = InetAddress.getLocalHost();
@@ -145,11 +140,11 @@ public record HttpConfig(UnaryOperator<String> properties) {
         }
     }
 
-    private static Optional<HostPort> parse(String key, String value) {
-        if (value == null || value.isBlank() || value.strip().equalsIgnoreCase("none")) {
+    private static Optional<HostPort> parse(String name, String value) {
+        if (value.isBlank() || value.strip().equalsIgnoreCase("none")) {
             return Optional.empty();
         }
-        return Optional.of(HostPort.parse(key, value.strip()));
+        return Optional.of(HostPort.parse(SystemSettings.property(name), value.strip()));
     }
 
     /**

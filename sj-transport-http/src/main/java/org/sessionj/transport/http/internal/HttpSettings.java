@@ -1,6 +1,7 @@
 package org.sessionj.transport.http.internal;
 
 import java.util.function.UnaryOperator;
+import org.sessionj.runtime.spi.support.SystemSettings;
 
 /**
  * Tunables of the http/https transports and the relay, read from system properties (so that
@@ -18,7 +19,7 @@ import java.util.function.UnaryOperator;
  *        ({@code sessionj.http.vanishMillis}, 15 s); a client retrying a failed request gives up after it too
  * @param websocket whether clients try a WebSocket upgrade before falling back to long polling
  *        ({@code sessionj.http.websocket}, true)
- * @param maxFrameBytes the largest frame ({@code sj.tcp.maxFrameBytes}, shared with tcp: 16 MiB)
+ * @param maxFrameBytes the largest frame ({@code sessionj.tcp.maxFrameBytes}, shared with tcp: 16 MiB)
  */
 public record HttpSettings(int pollMillis, int segmentBytes, int responseBytes, int streamBytes, int vanishMillis,
         boolean websocket, int maxFrameBytes) {
@@ -41,19 +42,23 @@ public record HttpSettings(int pollMillis, int segmentBytes, int responseBytes, 
 
     /** The settings from system properties. */
     public static HttpSettings fromSystemProperties() {
-        return fromProperties(System::getProperty);
+        return from(SystemSettings.system());
     }
 
-    /** The settings from {@code properties} (missing keys take their defaults). */
+    /** The settings from {@code properties} (full property names; missing keys take their defaults). */
     public static HttpSettings fromProperties(UnaryOperator<String> properties) {
+        return from(SystemSettings.of(properties));
+    }
+
+    private static HttpSettings from(SystemSettings settings) {
         return new HttpSettings(
-                integer(properties, "sessionj.http.pollMillis", 20_000),
-                integer(properties, "sessionj.http.segmentBytes", 256 << 10),
-                integer(properties, "sessionj.http.responseBytes", 1 << 20),
-                integer(properties, "sessionj.http.streamBytes", 1 << 20),
-                integer(properties, "sessionj.http.vanishMillis", 15_000),
-                !"false".equalsIgnoreCase(strip(properties.apply("sessionj.http.websocket"))),
-                integer(properties, "sj.tcp.maxFrameBytes", 16 << 20));
+                settings.integer("http.pollMillis", 20_000),
+                settings.integer("http.segmentBytes", 256 << 10),
+                settings.integer("http.responseBytes", 1 << 20),
+                settings.integer("http.streamBytes", 1 << 20),
+                settings.integer("http.vanishMillis", 15_000),
+                settings.flag("http.websocket", true),
+                settings.integer("tcp.maxFrameBytes", 16 << 20));
     }
 
     /** These settings with WebSocket upgrades allowed or not. */
@@ -71,19 +76,4 @@ public record HttpSettings(int pollMillis, int segmentBytes, int responseBytes, 
         return segmentBytes + 4096;
     }
 
-    private static String strip(String value) {
-        return value == null ? null : value.strip();
-    }
-
-    private static int integer(UnaryOperator<String> properties, String key, int fallback) {
-        String value = strip(properties.apply(key));
-        if (value == null || value.isEmpty()) {
-            return fallback;
-        }
-        try {
-            return Integer.parseInt(value);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("system property " + key + " must be an integer, found '" + value + "'", e);
-        }
-    }
 }
