@@ -45,13 +45,13 @@ public final class Halves implements AutoCloseable {
     private void sweep(long now) {
         for (Iterator<Half> it = byToken.values().iterator(); it.hasNext();) {
             Half half = it.next();
+            // Each stream is released by its reader's end (closeReader), so the peer half still
+            // reads what a vanished client sent before it went.
             if (half.isDone() && half.idleFor(now, 0)) {
                 it.remove();
-                half.dispose();
             } else if (half.idleFor(now, vanishMillis)) {
                 half.vanish("the peer vanished: no request from it for " + vanishMillis + " ms");
                 it.remove();
-                half.dispose();
             }
         }
     }

@@ -10,7 +10,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpVersion;
@@ -79,11 +78,13 @@ public final class TunnelServer implements AutoCloseable {
                         if (ssl != null) {
                             channel.pipeline().addLast(ssl.newHandler(channel.alloc()));
                         }
+                        Guard guard = new Guard(requestMillis);
                         channel.pipeline().addLast(
                                 new IdleStateHandler(0, 0, settings.pollMillis() + settings.pollMillis() / 2 + 5_000L,
                                         TimeUnit.MILLISECONDS),
+                                guard.front(),
                                 new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, 64 * 1024),
-                                new Guard(requestMillis),
+                                guard.back(),
                                 new HttpObjectAggregator(settings.maxRequestBytes()),
                                 new TunnelHttpHandler(routes, settings, ssl != null));
                     }
@@ -128,48 +129,78 @@ public final class TunnelServer implements AutoCloseable {
 
     /**
      * Request deadline and idle connections: a request must be complete within {@code requestMillis}
-     * of its first byte; a connection idle (nothing read or written) past the idle handler's time is closed.
+     * of its first byte (a client dribbling headers is answered 408 and dropped); a connection idle
+     * (nothing read or written) past the idle handler's time is closed. The front half sees bytes
+     * before the HTTP decoder (a request that never finishes its headers yields no request object),
+     * the back half sees the decoded request's end and answers.
      */
-    private static final class Guard extends ChannelDuplexHandler {
+    private static final class Guard {
         private final int requestMillis;
+        private ChannelHandlerContext back;
         private ScheduledFuture<?> deadline;
 
         Guard(int requestMillis) {
             this.requestMillis = requestMillis;
         }
 
-        @Override
-        public void channelRead(ChannelHandlerContext ctx, Object msg) {
-            if (msg instanceof HttpRequest && deadline == null) {
-                deadline = ctx.executor().schedule(() -> {
-                    LOG.log(System.Logger.Level.DEBUG, "{0} did not send a whole request within {1} ms; dropping it",
-                            ctx.channel().remoteAddress(), requestMillis);
-                    ctx.writeAndFlush(Wire.text(HttpVersion.HTTP_1_1, HttpResponseStatus.REQUEST_TIMEOUT,
-                            "the request did not arrive whole in time")).addListener(ChannelFutureListener.CLOSE);
-                }, requestMillis, TimeUnit.MILLISECONDS);
-            }
-            if (msg instanceof LastHttpContent && deadline != null) {
-                deadline.cancel(false);
-                deadline = null;
-            }
-            ctx.fireChannelRead(msg);
+        ChannelDuplexHandler front() {
+            return new ChannelDuplexHandler() {
+                @Override
+                public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+                    if (ctx.pipeline().get(HttpServerCodec.class) == null) {
+                        ctx.pipeline().remove(this); // upgraded to WebSocket: no more requests
+                    } else if (deadline == null) {
+                        deadline = ctx.executor().schedule(() -> expire(ctx), requestMillis, TimeUnit.MILLISECONDS);
+                    }
+                    ctx.fireChannelRead(msg);
+                }
+
+                @Override
+                public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+                    if (event instanceof IdleStateEvent) {
+                        ctx.close();
+                        return;
+                    }
+                    super.userEventTriggered(ctx, event);
+                }
+
+                @Override
+                public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+                    if (deadline != null) {
+                        deadline.cancel(false);
+                    }
+                    super.channelInactive(ctx);
+                }
+            };
         }
 
-        @Override
-        public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
-            if (event instanceof IdleStateEvent) {
-                ctx.close();
-                return;
-            }
-            super.userEventTriggered(ctx, event);
+        ChannelDuplexHandler back() {
+            return new ChannelDuplexHandler() {
+                @Override
+                public void handlerAdded(ChannelHandlerContext ctx) {
+                    back = ctx;
+                }
+
+                @Override
+                public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                    if (msg instanceof LastHttpContent && deadline != null) {
+                        deadline.cancel(false);
+                        deadline = null;
+                    }
+                    ctx.fireChannelRead(msg);
+                }
+            };
         }
 
-        @Override
-        public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-            if (deadline != null) {
-                deadline.cancel(false);
+        private void expire(ChannelHandlerContext front) {
+            LOG.log(System.Logger.Level.DEBUG, "{0} did not send a whole request within {1} ms; dropping it",
+                    front.channel().remoteAddress(), requestMillis);
+            if (back != null && front.pipeline().get(HttpServerCodec.class) != null) {
+                back.writeAndFlush(Wire.text(HttpVersion.HTTP_1_1, HttpResponseStatus.REQUEST_TIMEOUT,
+                        "the request did not arrive whole in time")).addListener(ChannelFutureListener.CLOSE);
+            } else {
+                front.close();
             }
-            super.channelInactive(ctx);
         }
     }
 }
