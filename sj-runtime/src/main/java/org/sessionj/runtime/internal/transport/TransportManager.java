@@ -84,12 +84,15 @@ public final class TransportManager {
     /**
      * The named transports, or by default those enabled by default (in-JVM first), followed, for
      * sessions, by the others (TLS): a requester then accepts them when a server asks for them, and
-     * a server offers them when it can listen on them. Indirect transports (HTTP tunnels) come last.
+     * a server offers them when it can listen on them. Indirect transports (HTTP tunnels) come last,
+     * and only when enabled by default (http with a relay configured): a server does not open an HTTP
+     * port nobody asked for.
      */
     private List<Transport> resolve(List<String> names, boolean forSessions) {
         if (names.isEmpty()) {
             List<Transport> all = new ArrayList<>(installed.values().stream()
-                    .filter(t -> forSessions || (t.enabledByDefault() && t.servesSetup())).toList());
+                    .filter(t -> t.enabledByDefault() ? forSessions || t.servesSetup() : forSessions && !t.indirect())
+                    .toList());
             all.sort(Comparator.comparing(Transport::indirect).thenComparing((Transport t) -> !t.enabledByDefault())
                     .thenComparing(Negotiation.Reach::of).thenComparing(Transport::name));
             return List.copyOf(all);
