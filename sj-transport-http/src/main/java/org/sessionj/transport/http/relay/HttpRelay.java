@@ -97,6 +97,11 @@ public final class HttpRelay implements AutoCloseable, Routes {
         return relay;
     }
 
+    /** A relay on {@code address} with the tunables of the system properties ({@code sessionj.http.*}). */
+    public static HttpRelay start(InetSocketAddress address, SslContext ssl, RelayLimits limits) throws IOException {
+        return start(address, ssl, HttpSettings.fromSystemProperties(), limits);
+    }
+
     /** A plain-HTTP relay on {@code port} of every interface, with settings from system properties and default limits. */
     public static HttpRelay start(int port) throws IOException {
         return start(new InetSocketAddress(port), null, HttpSettings.fromSystemProperties(), RelayLimits.defaults());

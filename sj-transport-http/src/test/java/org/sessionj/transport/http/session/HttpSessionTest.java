@@ -87,11 +87,11 @@ class HttpSessionTest {
     void theDefaultListsTryHttpLastAndOnlyWithARelay() {
         var withoutRelay = TransportManager.create(TransportPreferences.unset()).defaults();
         assertThat(withoutRelay.setupNames()).containsExactly("shm", "tcp");
-        assertThat(withoutRelay.sessionNames()).containsExactly("shm", "ipc", "tcp", "tls", "http", "https");
+        assertThat(withoutRelay.sessionNames()).containsExactly("shm", "ipc", "tcp", "tls");
         useRelay(relay);
         var withRelay = TransportManager.create(TransportPreferences.unset()).defaults();
         assertThat(withRelay.setupNames()).containsExactly("shm", "tcp", "http");
-        assertThat(withRelay.sessionNames()).containsExactly("shm", "ipc", "tcp", "tls", "http", "https");
+        assertThat(withRelay.sessionNames()).containsExactly("shm", "ipc", "tcp", "tls", "http");
     }
 
     @Test
