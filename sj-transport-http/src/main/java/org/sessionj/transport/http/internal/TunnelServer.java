@@ -148,6 +148,10 @@ public final class TunnelServer implements AutoCloseable {
                 @Override
                 public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
                     if (ctx.pipeline().get(HttpServerCodec.class) == null) {
+                        if (deadline != null) {
+                            deadline.cancel(false);
+                            deadline = null;
+                        }
                         ctx.pipeline().remove(this); // upgraded to WebSocket: no more requests
                     } else if (deadline == null) {
                         deadline = ctx.executor().schedule(() -> expire(ctx), requestMillis, TimeUnit.MILLISECONDS);

@@ -28,6 +28,7 @@ final class WsServerHandler extends ChannelInboundHandlerAdapter {
     private boolean finSent;
     private boolean waiting;
     private boolean finReceived;
+    private boolean inactive;
     private final java.util.ArrayDeque<ByteBuf> backlog = new java.util.ArrayDeque<>();
 
     WsServerHandler(Half half, HttpSettings settings) {
@@ -48,12 +49,7 @@ final class WsServerHandler extends ChannelInboundHandlerAdapter {
             switch (msg) {
                 case BinaryWebSocketFrame frame -> received(frame.content());
                 case PingWebSocketFrame ping -> context.writeAndFlush(new PongWebSocketFrame(ping.content().retain()));
-                case CloseWebSocketFrame close -> {
-                    if (half.in().isFinished()) {
-                        half.closedByClient();
-                    }
-                    context.close();
-                }
+                case CloseWebSocketFrame close -> context.close();
                 default -> { }
             }
         } finally {
@@ -120,6 +116,9 @@ final class WsServerHandler extends ChannelInboundHandlerAdapter {
         ctx.channel().config().setAutoRead(true);
         if (finReceived) {
             half.in().finish();
+            if (inactive) {
+                half.closedByClient();
+            }
         }
     }
 
@@ -208,13 +207,19 @@ final class WsServerHandler extends ChannelInboundHandlerAdapter {
         context.fireChannelWritabilityChanged();
     }
 
+    /**
+     * A client that sent its end and closed has closed normally, even if some of its last messages
+     * still wait for room: they are appended as the reader makes room, then the end.
+     */
     @Override
     public void channelInactive(ChannelHandlerContext context) {
-        releaseBacklog();
-        if (half.in().isFinished()) {
-            half.closedByClient();
-        } else {
+        inactive = true;
+        if (!finReceived) {
+            releaseBacklog();
             half.vanish("the peer's WebSocket connection was lost");
+        } else if (backlog.isEmpty()) {
+            half.in().finish();
+            half.closedByClient();
         }
         half.exit();
         context.fireChannelInactive();
