@@ -4,10 +4,7 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.ConnectionAcceptor;
@@ -18,7 +15,6 @@ import org.sessionj.runtime.spi.ConnectionAcceptor;
  * for {@link #accept}.
  */
 public final class DirectAcceptor implements ConnectionAcceptor, Routes {
-    private static final Object CLOSED = new Object();
     /** Connections opened but not yet accepted, at most (more are answered 503). */
     private static final int MAX_UNACCEPTED = 1024;
     private static final int MAX_HALVES = 8192;
@@ -28,7 +24,7 @@ public final class DirectAcceptor implements ConnectionAcceptor, Routes {
     private final HttpSettings settings;
     private final int portOffset;
     private final Halves halves;
-    private final LinkedBlockingQueue<Object> pending = new LinkedBlockingQueue<>();
+    private final PendingConnections pending = new PendingConnections(this::describe);
     private final AtomicInteger unaccepted = new AtomicInteger();
     private final TunnelServer server;
     private final AtomicInteger shutDown = new AtomicInteger();
@@ -105,36 +101,20 @@ public final class DirectAcceptor implements ConnectionAcceptor, Routes {
                 "from " + exchange.remote() + " on port " + port());
         unaccepted.incrementAndGet();
         pending.add(connection);
-        if (closed && pending.remove(connection)) {
-            connection.close();
-        }
         exchange.respond(Wire.text(exchange.version(), HttpResponseStatus.OK, half.token()));
     }
 
     @Override
     public Connection accept(long timeoutNanos) throws IOException {
-        if (closed) {
-            throw closedException();
-        }
-        Object next;
-        try {
-            next = timeoutNanos < 0 ? pending.take() : pending.poll(timeoutNanos, TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while accepting on " + transportName + " port " + port());
-        }
-        if (next == CLOSED) {
-            pending.add(CLOSED);
-            throw closedException();
-        }
+        Connection next = pending.take(timeoutNanos);
         if (next != null) {
             unaccepted.decrementAndGet();
         }
-        return (Connection) next;
+        return next;
     }
 
-    private IOException closedException() {
-        return new IOException(transportName + " acceptor on port " + port() + " is closed");
+    private String describe() {
+        return transportName + " acceptor on port " + port();
     }
 
     /**
@@ -148,13 +128,7 @@ public final class DirectAcceptor implements ConnectionAcceptor, Routes {
             return;
         }
         closed = true;
-        Object next;
-        while ((next = pending.poll()) != null) {
-            if (next instanceof Connection connection) {
-                connection.close();
-            }
-        }
-        pending.add(CLOSED);
+        pending.close();
         shutDownWhenIdle();
     }
 

@@ -3,11 +3,9 @@ package org.sessionj.transport.http.internal;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpMethod;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.ConnectionAcceptor;
@@ -20,7 +18,6 @@ import org.sessionj.runtime.spi.ConnectionAcceptor;
  */
 public final class RelayAcceptor implements ConnectionAcceptor {
     private static final System.Logger LOG = System.getLogger(RelayAcceptor.class.getName());
-    private static final Object CLOSED = new Object();
     private static final long EXTRA_WAIT_MILLIS = 15_000;
 
     private final String transportName;
@@ -28,7 +25,7 @@ public final class RelayAcceptor implements ConnectionAcceptor {
     private final String id = Wire.newToken();
     private final List<String> names;
     private final HttpClientChannel control;
-    private final LinkedBlockingQueue<Object> pending = new LinkedBlockingQueue<>();
+    private final PendingConnections pending = new PendingConnections(this::describe);
     private final Backoff backoff;
     private volatile int port;
     private volatile boolean closed;
@@ -158,9 +155,6 @@ public final class RelayAcceptor implements ConnectionAcceptor {
                 Connection connection = TunnelConnection.attach(transportName, relay, token,
                         "via relay " + relay + " on session port " + port, null, TimeUnit.SECONDS.toNanos(10));
                 pending.add(connection);
-                if (closed && pending.remove(connection)) {
-                    connection.close();
-                }
             } catch (IOException e) {
                 LOG.log(System.Logger.Level.DEBUG, "could not take a relayed connection: {0}", e.getMessage());
             }
@@ -174,26 +168,11 @@ public final class RelayAcceptor implements ConnectionAcceptor {
 
     @Override
     public Connection accept(long timeoutNanos) throws IOException {
-        if (closed) {
-            throw closedException();
-        }
-        Object next;
-        try {
-            next = timeoutNanos < 0 ? pending.take() : pending.poll(timeoutNanos, TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while accepting on " + transportName + " port " + port);
-        }
-        if (next == CLOSED) {
-            pending.add(CLOSED);
-            throw closedException();
-        }
-        return (Connection) next;
+        return pending.take(timeoutNanos);
     }
 
-    private IOException closedException() {
-        return new IOException(transportName + " acceptor on session port " + port + " (via relay " + relay
-                + ") is closed");
+    private String describe() {
+        return transportName + " acceptor on session port " + port + " (via relay " + relay + ")";
     }
 
     /** Unregisters at the relay (at once, so the port is free there) and stops accepting. */
@@ -213,12 +192,6 @@ public final class RelayAcceptor implements ConnectionAcceptor {
             goodbye.close();
             control.close();
         }
-        Object next;
-        while ((next = pending.poll()) != null) {
-            if (next instanceof Connection connection) {
-                connection.close();
-            }
-        }
-        pending.add(CLOSED);
+        pending.close();
     }
 }

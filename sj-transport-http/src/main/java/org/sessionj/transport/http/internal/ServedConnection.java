@@ -17,30 +17,22 @@ import org.sessionj.runtime.spi.Connection;
  * into frames for the reader, no faster than the reader takes them (the upload stream then fills and
  * the client's uploads wait).
  */
-final class ServedConnection implements Connection {
+final class ServedConnection extends StreamConnection {
     private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
     private static final int PUMP_BYTES = 1 << 20;
 
-    private final String transportName;
     private final Half half;
-    private final HttpSettings settings;
     private final String description;
-    private final FrameQueue inbound;
     private final FrameAssembler assembler;
-    private final AtomicLong inboundBytes = new AtomicLong();
     private final AtomicInteger pumpWork = new AtomicInteger();
     private long position;
     private volatile boolean paused;
-    private volatile boolean closed;
     private boolean released;
-    private long unflushed;
 
     ServedConnection(String transportName, Half half, HttpSettings settings, String description) {
-        this.transportName = transportName;
+        super(transportName, settings);
         this.half = half;
-        this.settings = settings;
         this.description = transportName + " " + description;
-        this.inbound = new FrameQueue(0, this::toString);
         this.assembler = new FrameAssembler(PooledByteBufAllocator.DEFAULT, settings.maxFrameBytes());
         pump();
     }
@@ -85,18 +77,15 @@ final class ServedConnection implements Connection {
                 continue;
             }
             if (chunk.failure() != null) {
-                inbound.fail(chunk.failure());
+                failInbound(chunk.failure());
                 return;
             }
             if (chunk.bytes() != null) {
                 position += chunk.bytes().readableBytes();
                 try {
-                    assembler.feed(chunk.bytes(), frame -> {
-                        inboundBytes.addAndGet(frame.readableBytes());
-                        inbound.add(frame);
-                    });
+                    assembler.feed(chunk.bytes(), this::deliver);
                 } catch (IOException e) {
-                    inbound.fail(e.getMessage());
+                    failInbound(e.getMessage());
                     half.out().fail(e.getMessage());
                     return;
                 }
@@ -104,7 +93,7 @@ final class ServedConnection implements Connection {
             if (chunk.fin()) {
                 half.in().read(position, 0); // acknowledge everything
                 if (assembler.partialBytes() > 0) {
-                    inbound.fail("the peer closed in the middle of a frame");
+                    failInbound("the peer closed in the middle of a frame");
                 } else {
                     inbound.end();
                 }
@@ -114,90 +103,16 @@ final class ServedConnection implements Connection {
     }
 
     @Override
-    public ByteBufAllocator alloc() {
-        return PooledByteBufAllocator.DEFAULT;
+    ByteStream outbound() {
+        return half.out();
     }
 
     @Override
-    public void write(ByteBuf frame) throws IOException {
-        int length = frame.readableBytes();
-        if (closed) {
-            frame.release();
-            throw new IOException("connection already closed (" + this + ")");
+    void readerCaughtUp() {
+        if (paused) {
+            paused = false;
+            pump();
         }
-        if (length > settings.maxFrameBytes()) {
-            frame.release();
-            throw new IOException("cannot send a frame of " + length + " bytes: the maximum frame size is "
-                    + settings.maxFrameBytes() + " bytes (sj.tcp.maxFrameBytes)");
-        }
-        ByteBuf header = alloc().buffer(FrameAssembler.HEADER_BYTES).writeInt(length);
-        if (!half.out().appendLocal(header) || !half.out().appendLocal(frame)) {
-            frame.release();
-            throw new IOException("connection closed by the peer or broken (" + this + "): " + half.out().refusal());
-        }
-        unflushed += length;
-        if (unflushed > settings.streamBytes()) {
-            flush();
-        }
-    }
-
-    @Override
-    public void flush() throws IOException {
-        if (closed) {
-            throw new IOException("connection already closed (" + this + ")");
-        }
-        unflushed = 0;
-        ByteStream out = half.out();
-        out.signal();
-        Thread writer = Thread.currentThread();
-        while (out.buffered() > settings.streamBytes()) {
-            if (out.refusal() != null) {
-                throw new IOException("connection closed by the peer or broken (" + this + "): " + out.refusal());
-            }
-            if (closed) {
-                throw new IOException("connection closed while waiting to write (" + this + ")");
-            }
-            if (out.awaitSpace(ready -> LockSupport.unpark(writer), 0)) {
-                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(100));
-            }
-            if (Thread.interrupted()) {
-                Thread.currentThread().interrupt();
-                throw new InterruptedIOException("interrupted while waiting to write to " + this);
-            }
-        }
-    }
-
-    @Override
-    public ByteBuf read(long timeoutNanos) throws IOException {
-        ByteBuf frame = inbound.take(timeoutNanos);
-        if (frame != null) {
-            long left = inboundBytes.addAndGet(-frame.readableBytes());
-            if (paused && left <= settings.streamBytes() / 4) {
-                paused = false;
-                pump();
-            }
-        }
-        return frame;
-    }
-
-    @Override
-    public boolean isReadable() {
-        return inbound.isReadable();
-    }
-
-    @Override
-    public void readinessListener(Runnable listener) {
-        inbound.wakeListener(listener);
-    }
-
-    @Override
-    public String transportName() {
-        return transportName;
-    }
-
-    @Override
-    public boolean isClosed() {
-        return closed;
     }
 
     /**

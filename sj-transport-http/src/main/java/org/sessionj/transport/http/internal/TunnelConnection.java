@@ -25,25 +25,19 @@ import org.sessionj.runtime.spi.Connection;
  * downloaded are cut into frames for the reader. The link is a WebSocket when the path allows the
  * upgrade, else a pair of kept-alive HTTP connections (uploads, long polls).
  */
-public final class TunnelConnection implements Connection {
+public final class TunnelConnection extends StreamConnection {
     private static final System.Logger LOG = System.getLogger(TunnelConnection.class.getName());
     private static final long CLOSE_WAIT_MILLIS = 10_000;
     private static final long UPGRADE_MEMORY_NANOS = TimeUnit.MINUTES.toNanos(1);
     /** Endpoints whose path refused a WebSocket upgrade lately: long polling at once. */
     private static final Map<String, Long> NO_UPGRADE = new ConcurrentHashMap<>();
 
-    private final String transportName;
     private final Endpoint endpoint;
     private final String token;
-    private final HttpSettings settings;
     final ByteStream out;
-    final FrameQueue inbound;
-    final AtomicLong inboundBytes = new AtomicLong();
     final FrameAssembler assembler;
     private volatile Link link;
-    private volatile boolean closed;
     private volatile String description;
-    private long unflushed;
 
     /** How a tunnelled connection moves its bytes. */
     interface Link {
@@ -67,12 +61,10 @@ public final class TunnelConnection implements Connection {
     }
 
     private TunnelConnection(String transportName, Endpoint endpoint, String token, String via) {
-        this.transportName = transportName;
+        super(transportName, endpoint.settings());
         this.endpoint = endpoint;
         this.token = token;
-        this.settings = endpoint.settings();
         this.out = new ByteStream(settings.streamBytes(), Budget.unlimited());
-        this.inbound = new FrameQueue(0, this::toString);
         this.assembler = new FrameAssembler(PooledByteBufAllocator.DEFAULT, settings.maxFrameBytes());
         this.description = transportName + " " + via;
     }
@@ -175,10 +167,7 @@ public final class TunnelConnection implements Connection {
     /** Link: downloaded bytes (taken over); false if they broke the framing (the connection failed). */
     boolean received(ByteBuf bytes) {
         try {
-            assembler.feed(bytes, frame -> {
-                inboundBytes.addAndGet(frame.readableBytes());
-                inbound.add(frame);
-            });
+            assembler.feed(bytes, this::deliver);
             return true;
         } catch (IOException e) {
             failed(e.getMessage());
@@ -194,7 +183,7 @@ public final class TunnelConnection implements Connection {
     /** Link: the peer's stream ended normally. */
     void ended() {
         if (assembler.partialBytes() > 0) {
-            inbound.fail("the peer closed in the middle of a frame");
+            failInbound("the peer closed in the middle of a frame");
         } else {
             inbound.end();
         }
@@ -202,101 +191,23 @@ public final class TunnelConnection implements Connection {
 
     /** Link: the connection broke. */
     void failed(String reason) {
-        inbound.fail(reason);
+        failInbound(reason);
         out.closeReader(reason);
     }
 
     // ---- Connection --------------------------------------------------------------------------
 
     @Override
-    public ByteBufAllocator alloc() {
-        return PooledByteBufAllocator.DEFAULT;
+    ByteStream outbound() {
+        return out;
     }
 
     @Override
-    public void write(ByteBuf frame) throws IOException {
-        int length = frame.readableBytes();
-        if (closed) {
-            frame.release();
-            throw new IOException("connection already closed (" + this + ")");
+    void readerCaughtUp() {
+        Link l = link;
+        if (l != null) {
+            l.downResume();
         }
-        if (length > settings.maxFrameBytes()) {
-            frame.release();
-            throw new IOException("cannot send a frame of " + length + " bytes: the maximum frame size is "
-                    + settings.maxFrameBytes() + " bytes (sj.tcp.maxFrameBytes)");
-        }
-        ByteBuf header = alloc().buffer(FrameAssembler.HEADER_BYTES).writeInt(length);
-        if (!out.appendLocal(header) || !out.appendLocal(frame)) {
-            frame.release();
-            throw new IOException("connection closed by the peer or broken (" + this + "): " + out.refusal());
-        }
-        unflushed += length;
-        if (unflushed > settings.streamBytes()) {
-            flush();
-        }
-    }
-
-    @Override
-    public void flush() throws IOException {
-        if (closed) {
-            throw new IOException("connection already closed (" + this + ")");
-        }
-        unflushed = 0;
-        out.signal();
-        if (out.buffered() <= settings.streamBytes()) {
-            return;
-        }
-        Thread writer = Thread.currentThread();
-        while (out.buffered() > settings.streamBytes()) {
-            if (out.refusal() != null) {
-                throw new IOException("connection closed by the peer or broken (" + this + "): " + out.refusal());
-            }
-            if (closed) {
-                throw new IOException("connection closed while waiting to write (" + this + ")");
-            }
-            if (out.awaitSpace(ready -> LockSupport.unpark(writer), 0)) {
-                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(100));
-            }
-            if (Thread.interrupted()) {
-                Thread.currentThread().interrupt();
-                throw new InterruptedIOException("interrupted while waiting to write to " + this);
-            }
-        }
-    }
-
-    @Override
-    public ByteBuf read(long timeoutNanos) throws IOException {
-        ByteBuf frame = inbound.take(timeoutNanos);
-        if (frame != null) {
-            long left = inboundBytes.addAndGet(-frame.readableBytes());
-            if (left <= settings.streamBytes() / 4) {
-                Link l = link;
-                if (l != null) {
-                    l.downResume();
-                }
-            }
-        }
-        return frame;
-    }
-
-    @Override
-    public boolean isReadable() {
-        return inbound.isReadable();
-    }
-
-    @Override
-    public void readinessListener(Runnable listener) {
-        inbound.wakeListener(listener);
-    }
-
-    @Override
-    public String transportName() {
-        return transportName;
-    }
-
-    @Override
-    public boolean isClosed() {
-        return closed;
     }
 
     /**
