@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         versionProvider = SjCommand.Version.class,
         description = "SJ for Java: session-typed, transport-independent communication.",
         subcommands = {DemoCommand.class, ProtocolCommand.class, TlsCommand.class, ChatCommand.class, PortalCommand.class,
-            CommandLine.HelpCommand.class})
+            RelayCommand.class, CommandLine.HelpCommand.class})
 public final class SjCommand implements Runnable {
 
     @CommandLine.Spec

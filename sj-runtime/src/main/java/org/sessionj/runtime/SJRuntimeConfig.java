@@ -25,7 +25,7 @@ import org.sessionj.runtime.spi.support.SystemSettings;
  * The process-wide default ({@link #defaults()}) comes from system properties, each optional:
  * {@code sessionj.transports} (comma-separated names; sets both lists), {@code sessionj.setupTransports} and
  * {@code sessionj.sessionTransports} (each list on its own, see {@link TransportPreferences}), {@code sessionj.timeout} and
- * {@code sessionj.initiationTimeout} (ISO-8601 like {@code PT5S}, or {@code 500ms}, {@code 5s},
+ * {@code sessionj.initiationTimeout}, {@code sessionj.setupAttemptTimeout} (ISO-8601 like {@code PT5S}, or {@code 500ms}, {@code 5s},
  * {@code 2m}, or {@code none}), {@code sessionj.monitor} ({@code true}/{@code false}) and
  * {@code sessionj.batchBytes} (a positive integer).
  */
@@ -36,10 +36,13 @@ public final class SJRuntimeConfig {
     public static final int MAX_BATCH_BYTES = 64 * 1024 * 1024;
     /** How long a request or accept waits for the peer's half of the initiation, by default. */
     public static final Duration DEFAULT_INITIATION_TIMEOUT = Duration.ofSeconds(30);
+    /** How long a requester tries one setup transport before the next, by default. */
+    public static final Duration DEFAULT_SETUP_ATTEMPT_TIMEOUT = Duration.ofSeconds(3);
 
     private final TransportPreferences transports;
     private final Duration defaultTimeout;
     private final Duration initiationTimeout;
+    private final Duration setupAttemptTimeout;
     private final boolean monitor;
     private final int batchBytes;
 
@@ -47,6 +50,7 @@ public final class SJRuntimeConfig {
         this.transports = builder.transports;
         this.defaultTimeout = builder.defaultTimeout;
         this.initiationTimeout = builder.initiationTimeout;
+        this.setupAttemptTimeout = builder.setupAttemptTimeout;
         this.monitor = builder.monitor;
         this.batchBytes = builder.batchBytes;
     }
@@ -62,6 +66,7 @@ public final class SJRuntimeConfig {
         builder.transports = transports;
         builder.defaultTimeout = defaultTimeout;
         builder.initiationTimeout = initiationTimeout;
+        builder.setupAttemptTimeout = setupAttemptTimeout;
         builder.monitor = monitor;
         builder.batchBytes = batchBytes;
         return builder;
@@ -85,6 +90,8 @@ public final class SJRuntimeConfig {
         settings.value("timeout").ifPresent(text -> builder.defaultTimeout(parseDuration("timeout", text)));
         settings.value("initiationTimeout")
                 .ifPresent(text -> builder.initiationTimeout(parseDuration("initiationTimeout", text)));
+        settings.value("setupAttemptTimeout")
+                .ifPresent(text -> builder.setupAttemptTimeout(parseDuration("setupAttemptTimeout", text)));
         builder.monitor(settings.flag("monitor", builder.monitor));
         builder.batchBytes(settings.integer("batchBytes", builder.batchBytes));
         return builder.build();
@@ -137,6 +144,14 @@ public final class SJRuntimeConfig {
         return initiationTimeout;
     }
 
+    /**
+     * How long a requester tries one setup transport when others follow it (a firewall that drops
+     * packets makes a connect hang); null: the whole initiation timeout.
+     */
+    public Duration setupAttemptTimeout() {
+        return setupAttemptTimeout;
+    }
+
     /** Whether the runtime monitor checks every action against the session type. */
     public boolean monitor() {
         return monitor;
@@ -152,7 +167,8 @@ public final class SJRuntimeConfig {
         return "SJRuntimeConfig[setupTransports=" + describe(transports.setup())
                 + ", sessionTransports=" + describe(transports.session())
                 + ", defaultTimeout=" + (defaultTimeout == null ? "none" : defaultTimeout)
-                + ", initiationTimeout=" + initiationTimeout + ", monitor=" + monitor + ", batchBytes=" + batchBytes + "]";
+                + ", initiationTimeout=" + initiationTimeout
+                + ", setupAttemptTimeout=" + (setupAttemptTimeout == null ? "none" : setupAttemptTimeout) + ", monitor=" + monitor + ", batchBytes=" + batchBytes + "]";
     }
 
     private static String describe(List<String> names) {
@@ -164,6 +180,7 @@ public final class SJRuntimeConfig {
         private TransportPreferences transports = TransportPreferences.unset();
         private Duration defaultTimeout;
         private Duration initiationTimeout = DEFAULT_INITIATION_TIMEOUT;
+        private Duration setupAttemptTimeout = DEFAULT_SETUP_ATTEMPT_TIMEOUT;
         private boolean monitor = true;
         private int batchBytes = DEFAULT_BATCH_BYTES;
 
@@ -210,6 +227,15 @@ public final class SJRuntimeConfig {
         public Builder initiationTimeout(Duration timeout) {
             this.initiationTimeout = Objects.requireNonNull(positiveOrNull("initiationTimeout", timeout),
                     "initiationTimeout must not be null");
+            return this;
+        }
+
+        /**
+         * How long one setup transport is tried when others follow it (default 3 s); null: the whole
+         * initiation timeout. Must be positive.
+         */
+        public Builder setupAttemptTimeout(Duration timeout) {
+            this.setupAttemptTimeout = positiveOrNull("setupAttemptTimeout", timeout);
             return this;
         }
 

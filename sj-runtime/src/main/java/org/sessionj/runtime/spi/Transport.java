@@ -71,6 +71,15 @@ public interface Transport {
     }
 
     /**
+     * Whether this transport reaches peers by a detour that costs more than a direct connection (an
+     * HTTP tunnel, a relay). The default setup and session lists put such transports after all others,
+     * so that a requester tries them only when the direct ones cannot get through.
+     */
+    default boolean indirect() {
+        return false;
+    }
+
+    /**
      * The space this transport maps session ports into. Transports that share one (TCP and TLS both
      * use TCP ports) cannot both serve one session port, so at most one of them may be a setup
      * transport; the others listen for sessions on ports of their own.

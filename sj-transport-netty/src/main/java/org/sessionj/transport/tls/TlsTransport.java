@@ -2,11 +2,8 @@ package org.sessionj.transport.tls;
 
 import com.google.auto.service.AutoService;
 import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.SslProvider;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import javax.net.ssl.SSLException;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.ConnectionAcceptor;
 import org.sessionj.runtime.spi.Transport;
@@ -103,47 +100,10 @@ public final class TlsTransport implements Transport {
         Contexts c = contexts;
         if (c == null) {
             TlsConfig config = explicitConfig != null ? explicitConfig : TlsConfig.fromSystemProperties();
-            c = new Contexts(serverContext(config), clientContext(config));
+            c = new Contexts(TlsContexts.server(config), TlsContexts.client(config));
             contexts = c;
         }
         return c;
-    }
-
-    private static SslContext serverContext(TlsConfig config) throws IOException {
-        KeyMaterial key = config.keyMaterial().orElse(null);
-        if (key == null) {
-            return null;
-        }
-        SslContextBuilder builder = SslContextBuilder.forServer(key.privateKey(), key.chain())
-                .sslProvider(SslProvider.JDK)
-                .clientAuth(switch (config.clientAuth()) {
-                    case NONE -> io.netty.handler.ssl.ClientAuth.NONE;
-                    case OPTIONAL -> io.netty.handler.ssl.ClientAuth.OPTIONAL;
-                    case REQUIRE -> io.netty.handler.ssl.ClientAuth.REQUIRE;
-                });
-        if (!config.trustedCertificates().isEmpty()) {
-            builder.trustManager(config.trustedCertificates());
-        }
-        return build(builder, "server");
-    }
-
-    private static SslContext clientContext(TlsConfig config) throws IOException {
-        SslContextBuilder builder = SslContextBuilder.forClient()
-                .sslProvider(SslProvider.JDK)
-                .endpointIdentificationAlgorithm(config.verifyHostname() ? "HTTPS" : null);
-        config.keyMaterial().ifPresent(key -> builder.keyManager(key.privateKey(), key.chain()));
-        if (!config.trustedCertificates().isEmpty()) {
-            builder.trustManager(config.trustedCertificates());
-        }
-        return build(builder, "client");
-    }
-
-    private static SslContext build(SslContextBuilder builder, String side) throws IOException {
-        try {
-            return builder.build();
-        } catch (SSLException e) {
-            throw new IOException("cannot set up the TLS " + side + " context: " + e.getMessage(), e);
-        }
     }
 
     private record Contexts(SslContext server, SslContext client) {

@@ -67,10 +67,11 @@ final class Initiation {
     private static Connection open(TransportManager manager, TransportManager.Plan plan, String host, int port,
             SJRuntimeConfig config, Consumer<ByteBuf> first) {
         long timeout = config.initiationTimeout().toNanos();
-        TransportManager.Opened setup = manager.setup(plan, host, port, timeout);
+        long attempt = config.setupAttemptTimeout() == null ? -1 : config.setupAttemptTimeout().toNanos();
+        TransportManager.Opened setup = manager.setup(plan, host, port, timeout, attempt);
         Connection connection = setup.connection();
         String setupName = setup.transport().name();
-        List<String> mine = plan.sessionNames();
+        List<String> mine = reachable(plan.sessionNames(), setup.unreachable());
         int flag = Negotiation.requesterFlag(setupName, mine);
         Agreement agreement;
         try {
@@ -97,7 +98,7 @@ final class Initiation {
                             + ", which this requester does not accept " + mine);
                 }
                 if (agreement.choice().equals(setupName)) {
-                    return verdict(connection, reply);
+                    return logged(verdict(connection, reply), host, port, setup);
                 }
             } finally {
                 reply.release();
@@ -109,8 +110,10 @@ final class Initiation {
         connection.close(); // the session moves to a connection of the agreed transport
         Offer offer = agreement.chosen();
         TransportManager.Opened session;
+        boolean detour = hasDetour(manager, agreement, mine);
         try {
-            session = manager.connectSession(offer.transport(), host, offer.port(), timeout);
+            session = manager.connectSession(offer.transport(), host, offer.port(), detour && attempt >= 0
+                    ? Math.min(timeout, attempt) : timeout);
         } catch (IOException e) {
             session = fallBack(manager, agreement, mine, host, timeout, e);
             if (session == null) {
@@ -118,22 +121,54 @@ final class Initiation {
                         + offer.transport() + " (port " + offer.port() + "), but it cannot be reached: " + e.getMessage(), e);
             }
         }
-        return openDirectly(session.connection(), config, first);
+        return logged(openDirectly(session.connection(), config, first), host, port, setup);
+    }
+
+    /**
+     * The requester's session transports without those it could not reach the server with in the setup
+     * phase (a firewall that stops tcp to the session port stops tcp sessions too); all of them if that
+     * would leave none.
+     */
+    private static List<String> reachable(List<String> session, List<String> unreachable) {
+        if (unreachable.isEmpty()) {
+            return session;
+        }
+        List<String> left = session.stream().filter(name -> !unreachable.contains(name)).toList();
+        return left.isEmpty() ? session : left;
+    }
+
+    /** Says which transport the session ended up on: at INFO when the direct ones could not get through. */
+    private static Connection logged(Connection connection, String host, int port, TransportManager.Opened setup) {
+        boolean fellBack = !setup.unreachable().isEmpty();
+        LOG.log(fellBack ? System.Logger.Level.INFO : System.Logger.Level.DEBUG,
+                () -> "session with " + host + ":" + port + " runs over " + connection.transportName() + " (" + connection
+                        + "; set up over " + setup.transport().name()
+                        + (fellBack ? " after " + setup.unreachable() + " could not reach it" : "") + ")");
+        return connection;
+    }
+
+    /** Whether a transport after the agreed one is an offered detour (the relay) to fall back to. */
+    private static boolean hasDetour(TransportManager manager, Agreement agreement, List<String> mine) {
+        return !manager.isIndirect(agreement.choice()) && mine.subList(mine.indexOf(agreement.choice()) + 1, mine.size())
+                .stream().anyMatch(name -> manager.isIndirect(name) && agreement.offeredNames().contains(name));
     }
 
     /**
      * When a same-host transport was agreed but cannot be connected (the two sides' ipc directories
-     * differ, say), the next transport both sides accept that reaches any host: the accepter serves a
-     * direct REQUEST on every session transport it offers. Null when there is none or none connects.
+     * differ, say), the next transport both sides accept that reaches any host; when a network
+     * transport was agreed but cannot be connected (a firewall), the next indirect one both accept (the
+     * relay). The accepter serves a direct REQUEST on every session transport it offers. Null when there
+     * is none or none connects.
      */
     private static TransportManager.Opened fallBack(TransportManager manager, Agreement agreement, List<String> mine,
             String host, long timeout, IOException cause) {
-        if (!manager.isSameHostOnly(agreement.choice())) {
+        boolean sameHost = manager.isSameHostOnly(agreement.choice());
+        if (!sameHost && !hasDetour(manager, agreement, mine)) {
             return null;
         }
         for (String name : mine.subList(mine.indexOf(agreement.choice()) + 1, mine.size())) {
             Offer candidate = agreement.offers().stream().filter(o -> o.transport().equals(name)).findFirst().orElse(null);
-            if (candidate == null || manager.isSameHostOnly(name)) {
+            if (candidate == null || manager.isSameHostOnly(name) || !sameHost && !manager.isIndirect(name)) {
                 continue;
             }
             try {
@@ -346,6 +381,8 @@ final class Initiation {
             connection.close();
             throw new SJIOException("session initiation failed: " + e.getMessage(), e);
         }
+        LOG.log(System.Logger.Level.DEBUG, () -> "accepted a session over " + connection.transportName() + " ("
+                + connection + ")");
         return new SessionSocket(connection, protocol.start(), SessionSettings.of(context), protocol.textFor(Side.ACCEPT));
     }
 

@@ -84,13 +84,16 @@ public final class TransportManager {
     /**
      * The named transports, or by default those enabled by default (in-JVM first), followed, for
      * sessions, by the others (TLS): a requester then accepts them when a server asks for them, and
-     * a server offers them when it can listen on them.
+     * a server offers them when it can listen on them. Indirect transports (HTTP tunnels) come last,
+     * and only when enabled by default (http with a relay configured): a server does not open an HTTP
+     * port nobody asked for.
      */
     private List<Transport> resolve(List<String> names, boolean forSessions) {
         if (names.isEmpty()) {
             List<Transport> all = new ArrayList<>(installed.values().stream()
-                    .filter(t -> forSessions || (t.enabledByDefault() && t.servesSetup())).toList());
-            all.sort(Comparator.comparing((Transport t) -> !t.enabledByDefault())
+                    .filter(t -> t.enabledByDefault() ? forSessions || t.servesSetup() : forSessions && !t.indirect())
+                    .toList());
+            all.sort(Comparator.comparing(Transport::indirect).thenComparing((Transport t) -> !t.enabledByDefault())
                     .thenComparing(Negotiation.Reach::of).thenComparing(Transport::name));
             return List.copyOf(all);
         }
@@ -130,29 +133,58 @@ public final class TransportManager {
         }
     }
 
-    /** A connection and the transport that made it. */
-    public record Opened(Connection connection, Transport transport) {
+    /**
+     * A connection and the transport that made it; for a setup connection also the setup transports
+     * tried before it that could not reach the peer (their sessions would not get through either).
+     */
+    public record Opened(Connection connection, Transport transport, List<String> unreachable) {
+
+        /** A connection made by the first transport tried. */
+        public Opened(Connection connection, Transport transport) {
+            this(connection, transport, List.of());
+        }
     }
 
     /**
      * Phase one of the negotiation: a setup connection to session port {@code host:port} with the
-     * first setup transport of {@code plan} that reaches it.
+     * first setup transport of {@code plan} that reaches it. Every attempt but the last is bounded by
+     * {@code attemptNanos} (negative: none), so that a transport whose packets a firewall drops gives
+     * way to the next (the relay) in bounded time.
      */
-    public Opened setup(Plan plan, String host, int port, long timeoutNanos) {
+    public Opened setup(Plan plan, String host, int port, long timeoutNanos, long attemptNanos) {
         List<String> failures = new ArrayList<>();
-        for (Transport transport : plan.setup()) {
+        List<String> unreachable = new ArrayList<>();
+        List<Transport> setup = plan.setup();
+        for (int i = 0; i < setup.size(); i++) {
+            Transport transport = setup.get(i);
             if (!transport.canReach(host, port)) {
                 failures.add(transport.name() + ": cannot reach it");
+                unreachable.add(transport.name());
                 continue;
             }
+            long attempt = i == setup.size() - 1 ? timeoutNanos : bounded(timeoutNanos, attemptNanos);
             try {
-                return new Opened(transport.connect(host, port, timeoutNanos), transport);
+                return new Opened(transport.connect(host, port, attempt), transport, List.copyOf(unreachable));
             } catch (IOException e) {
                 failures.add(transport.name() + ": " + e.getMessage());
+                unreachable.add(transport.name());
             }
         }
         throw new SJIOException("cannot connect to session port " + host + ":" + port + " with any setup transport ("
                 + String.join("; ", failures) + ")");
+    }
+
+    private static long bounded(long timeoutNanos, long boundNanos) {
+        if (boundNanos < 0) {
+            return timeoutNanos;
+        }
+        return timeoutNanos < 0 ? boundNanos : Math.min(timeoutNanos, boundNanos);
+    }
+
+    /** Whether the installed transport {@code name} is a detour ({@link Transport#indirect()}: an HTTP tunnel). */
+    public boolean isIndirect(String name) {
+        Transport transport = installed.get(name);
+        return transport != null && transport.indirect();
     }
 
     /** Whether the installed transport {@code name} reaches only peers on this host (or in this JVM). */

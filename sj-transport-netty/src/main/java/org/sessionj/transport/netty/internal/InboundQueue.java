@@ -14,34 +14,36 @@ import org.sessionj.runtime.spi.support.SpinThenPark;
  * <p>Three ways to end: the channel's end (it went inactive, perhaps after a {@linkplain #fail
  * failure}), which the reader sees after every queued frame; the local {@link #close}, which the
  * reader sees at once and which releases the queued frames; and timeouts, which are not an end.
+ * Public for the other Netty-based transports (http), whose connections read frames the same way.
  */
-final class InboundQueue extends HandoffQueue<ByteBuf> {
+public final class InboundQueue extends HandoffQueue<ByteBuf> {
     /** Names the connection in error messages; computed only when one is needed. */
     private final Supplier<String> description;
     /** Why the channel ended, if it broke rather than closed. */
     private volatile Throwable failure;
 
-    InboundQueue(int spins, Supplier<String> description) {
+    /** A queue whose reader spins {@code spins} polls before parking; {@code description} names the connection. */
+    public InboundQueue(int spins, Supplier<String> description) {
         super(new SpinThenPark(spins));
         this.description = description;
     }
 
     /** Producer (event loop): appends a frame and wakes the reader; releases it if this end is closed. */
-    void add(ByteBuf frame) {
+    public void add(ByteBuf frame) {
         if (!offer(frame)) {
             frame.release();
         }
     }
 
     /** Records why the channel broke, before {@link #end} reports it. */
-    void fail(Throwable cause) {
+    public void fail(Throwable cause) {
         if (failure == null) {
             failure = cause;
         }
     }
 
     /** Reader: whether a read would return at once (a frame, the end, or the local close). */
-    boolean isReadable() {
+    public boolean isReadable() {
         if (!enterConsumer()) {
             return true;
         }

@@ -1,0 +1,337 @@
+package org.sessionj.bench;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.sessionj.api.Protocol;
+import org.sessionj.api.SJServerSocket;
+import org.sessionj.api.SJSocket;
+import org.sessionj.bench.BenchProtocols.Particle;
+import org.sessionj.bench.BenchProtocols.ParticlesClient;
+import org.sessionj.bench.BenchProtocols.ParticlesServer;
+import org.sessionj.bench.BenchProtocols.PingClient;
+import org.sessionj.bench.BenchProtocols.PingServer;
+import org.sessionj.runtime.SJRuntime;
+import org.sessionj.runtime.SJRuntimeConfig;
+import org.sessionj.transport.http.relay.HttpRelay;
+
+/**
+ * SJ sessions over the http transport against tcp and against a plain Netty HTTP echo, peers in the
+ * same run (issue 17): an {@code int} round trip, a round trip of 500 particles (16.5 KB each way), and
+ * a batched {@code outwhile} stream of ints. {@code path} is {@code tcp}, {@code ws} (http direct over
+ * WebSocket), {@code poll} (http direct over long polling), {@code relay-ws}, {@code relay-poll}
+ * (through an in-process relay). {@code NettyHttpEcho} is what a user would write by hand: a kept-alive
+ * HTTP/1.1 POST whose response echoes the body.
+ *
+ * <pre>
+ * ./mvnw -q -pl sj-bench -am package -DskipTests
+ * java -jar sj-bench/target/benchmarks.jar HttpTransport -f 1 -wi 2 -i 3 -w 1 -r 2
+ * taskset -c 0 java -jar sj-bench/target/benchmarks.jar HttpTransport -f 1 -wi 2 -i 3 -w 1 -r 2
+ * </pre>
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
+public class HttpTransportBenchmark {
+    private static final int STREAM_BATCH = 1000;
+    private static final int PARTICLES = 500;
+
+    /** Ints one way for as long as the requester likes. */
+    @Protocol("cbegin.![!<int>]*")
+    public interface StreamSource {
+    }
+
+    /** The dual of {@link StreamSource}. */
+    @Protocol("^(StreamSource)")
+    public interface StreamSink {
+    }
+
+    /** Two SJ runtimes' worth of one path: the relay if any, and a runtime whose only transport is the path's. */
+    @State(Scope.Benchmark)
+    public static class Path {
+        @Param({"tcp", "ws", "poll", "relay-ws", "relay-poll"})
+        String path;
+
+        HttpRelay relay;
+        SJRuntime runtime;
+
+        @Setup(Level.Trial)
+        public void open() throws IOException {
+            System.setProperty("sessionj.http.websocket", String.valueOf(path.endsWith("ws")));
+            if (path.startsWith("relay")) {
+                relay = HttpRelay.start(0);
+                System.setProperty("sessionj.http.relay", "127.0.0.1:" + relay.port());
+            }
+            runtime = SJRuntime.create(SJRuntimeConfig.builder().transports(path.equals("tcp") ? "tcp" : "http").build());
+        }
+
+        @TearDown(Level.Trial)
+        public void close() {
+            if (relay != null) {
+                relay.close();
+            }
+            System.clearProperty("sessionj.http.relay");
+            System.clearProperty("sessionj.http.websocket");
+        }
+
+        void check(SJSocket session) {
+            String expected = path.equals("tcp") ? "tcp" : "http";
+            if (!SJRuntime.transportOf(session).equals(expected)) {
+                throw new IllegalStateException("expected " + expected + ", got " + SJRuntime.transportOf(session));
+            }
+        }
+    }
+
+    /** {@code ![!<int>.?(int)]*}, the accepter echoing on its own thread. */
+    @State(Scope.Thread)
+    public static class Ints {
+        SJServerSocket server;
+        Thread echo;
+        SJSocket session;
+        int next;
+
+        @Setup(Level.Trial)
+        public void open(Path path) {
+            server = path.runtime.serverSocket(PingServer.class, 0);
+            echo = Thread.ofPlatform().daemon().name("sj-http-echo").start(() -> {
+                try (SJSocket s = server.accept()) {
+                    while (s.inwhile()) {
+                        s.send(s.receiveInt());
+                    }
+                }
+            });
+            session = path.runtime.service(PingClient.class, "127.0.0.1", server.port()).request();
+            path.check(session);
+        }
+
+        @TearDown(Level.Trial)
+        public void close() throws InterruptedException {
+            session.outwhile(false);
+            session.close();
+            echo.join(10_000);
+            server.close();
+        }
+    }
+
+    /** {@code ![!<Particle[]>.?(Particle[])]*} with 500 particles, echoed. */
+    @State(Scope.Thread)
+    public static class Particles {
+        SJServerSocket server;
+        Thread echo;
+        SJSocket session;
+        Particle[] particles;
+
+        @Setup(Level.Trial)
+        public void open(Path path) {
+            server = path.runtime.serverSocket(ParticlesServer.class, 0);
+            echo = Thread.ofPlatform().daemon().name("sj-http-particles").start(() -> {
+                try (SJSocket s = server.accept()) {
+                    while (s.inwhile()) {
+                        Particle[] received = s.receive();
+                        s.send(received);
+                    }
+                }
+            });
+            session = path.runtime.service(ParticlesClient.class, "127.0.0.1", server.port()).request();
+            path.check(session);
+            particles = new Particle[PARTICLES];
+            for (int i = 0; i < PARTICLES; i++) {
+                particles[i] = new Particle(i, i * 0.5, i * 0.25, 1.0 + i);
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void close() throws InterruptedException {
+            session.outwhile(false);
+            session.close();
+            echo.join(10_000);
+            server.close();
+        }
+    }
+
+    /** {@code ![!<int>]*}: ints streamed one way, batched by the runtime; the accepter reads them. */
+    @State(Scope.Thread)
+    public static class Stream {
+        SJServerSocket server;
+        Thread sink;
+        SJSocket session;
+        int next;
+
+        @Setup(Level.Trial)
+        public void open(Path path) {
+            server = path.runtime.serverSocket(StreamSink.class, 0);
+            sink = Thread.ofPlatform().daemon().name("sj-http-sink").start(() -> {
+                try (SJSocket s = server.accept()) {
+                    while (s.inwhile()) {
+                        s.receiveInt();
+                    }
+                }
+            });
+            session = path.runtime.service(StreamSource.class, "127.0.0.1", server.port()).request();
+            path.check(session);
+        }
+
+        @TearDown(Level.Trial)
+        public void close() throws InterruptedException {
+            session.outwhile(false);
+            session.close();
+            sink.join(30_000);
+            server.close();
+        }
+    }
+
+    @Benchmark
+    public int intRoundTrip(Ints s) {
+        s.session.outwhile(true);
+        s.session.send(s.next++);
+        return s.session.receiveInt();
+    }
+
+    @Benchmark
+    public Particle[] particlesRoundTrip(Particles s) {
+        s.session.outwhile(true);
+        s.session.send(s.particles);
+        return s.session.receive();
+    }
+
+    /** Time per int of a stream (the runtime batches the outputs into 64 KiB frames). */
+    @Benchmark
+    @OperationsPerInvocation(STREAM_BATCH)
+    public void outwhileStream(Stream s) {
+        for (int i = 0; i < STREAM_BATCH; i++) {
+            s.session.outwhile(true);
+            s.session.send(s.next++);
+        }
+    }
+
+    /**
+     * The hand-written peer: Netty's HTTP codec on both sides, a kept-alive POST whose response echoes
+     * its body ({@code size} bytes: 4 for the int, 16 500 for the particles), the reply handed to the
+     * benchmark thread as a session's would be.
+     */
+    @State(Scope.Thread)
+    public static class NettyHttpEcho {
+        @Param({"4", "16500"})
+        int size;
+
+        EventLoopGroup group;
+        Channel server;
+        Channel client;
+        final SynchronousQueue<FullHttpResponse> replies = new SynchronousQueue<>();
+        byte[] body;
+
+        @Setup(Level.Trial)
+        public void open() throws InterruptedException {
+            boolean epoll = Epoll.isAvailable();
+            group = new MultiThreadIoEventLoopGroup(2, new DefaultThreadFactory("http-echo", true),
+                    epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+            server = new ServerBootstrap().group(group)
+                    .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                    .childHandler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 20),
+                                    new SimpleChannelInboundHandler<FullHttpRequest>() {
+                                        @Override
+                                        protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+                                            ByteBuf content = request.content().retain();
+                                            FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                                                    HttpResponseStatus.OK, content);
+                                            response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
+                                            ctx.writeAndFlush(response, ctx.voidPromise());
+                                        }
+                                    });
+                        }
+                    })
+                    .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+            int port = ((InetSocketAddress) server.localAddress()).getPort();
+            client = new Bootstrap().group(group).channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
+                    .option(ChannelOption.TCP_NODELAY, true)
+                    .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                    .handler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            ch.pipeline().addLast(new HttpClientCodec(), new HttpObjectAggregator(1 << 20),
+                                    new SimpleChannelInboundHandler<FullHttpResponse>() {
+                                        @Override
+                                        protected void channelRead0(ChannelHandlerContext ctx, FullHttpResponse response)
+                                                throws InterruptedException {
+                                            replies.put(response.retain());
+                                        }
+                                    });
+                        }
+                    })
+                    .connect("127.0.0.1", port).sync().channel();
+            body = new byte[size];
+        }
+
+        @TearDown(Level.Trial)
+        public void close() {
+            client.close().syncUninterruptibly();
+            server.close().syncUninterruptibly();
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    @Benchmark
+    public int nettyHttpEcho(NettyHttpEcho s) throws InterruptedException {
+        FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/echo",
+                s.client.alloc().buffer(s.size).writeBytes(s.body));
+        request.headers().set(HttpHeaderNames.HOST, "127.0.0.1");
+        request.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, s.size);
+        s.client.writeAndFlush(request, s.client.voidPromise());
+        FullHttpResponse response = s.replies.take();
+        int length = response.content().readableBytes();
+        response.release();
+        return length;
+    }
+}

@@ -1,0 +1,89 @@
+package org.sessionj.cli;
+
+import io.netty.handler.ssl.SslContext;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.sessionj.transport.http.relay.HttpRelay;
+import org.sessionj.transport.http.relay.RelayLimits;
+import org.sessionj.transport.tls.Certificates;
+import org.sessionj.transport.tls.TlsConfig;
+import org.sessionj.transport.tls.TlsContexts;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code ./sj relay}: the relay of the http/https transports, in the foreground until interrupted. */
+@Command(name = "relay",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run the relay of the http/https transports: peers that cannot reach each other both connect out to it"
+                    + " (-Dsessionj.http.relay=HOST:PORT on both sides); it pairs them and moves their bytes.",
+            "Runs until interrupted (Ctrl-C). Put it behind a reverse proxy or open its port in the firewall."
+        })
+final class RelayCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--port", required = true, paramLabel = "PORT", description = "The TCP port to listen on (0: any free one).")
+    int port;
+
+    @Option(names = "--bind", paramLabel = "ADDRESS", description = "The address to listen on (default: every interface).")
+    String bind;
+
+    @Option(names = "--tls", description = "Speak HTTPS (with --cert/--key, or sessionj.tls.cert/key).")
+    boolean tls;
+
+    @Option(names = "--cert", paramLabel = "FILE", description = "PEM certificate chain for --tls.")
+    Path cert;
+
+    @Option(names = "--key", paramLabel = "FILE", description = "PEM private key for --tls.")
+    Path key;
+
+    @Option(names = "--max-sessions", paramLabel = "N", description = "Relayed connections at most (default 1024).")
+    int maxSessions = RelayLimits.defaults().maxSessions();
+
+    @Option(names = "--buffer-mib", paramLabel = "MIB", description = "Buffered bytes in all, in MiB (default 256).")
+    long bufferMib = RelayLimits.defaults().bufferBytes() >> 20;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        PrintWriter out = spec.commandLine().getOut();
+        if (port < 0 || port > 65535) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--port must be 0..65535, found " + port);
+        }
+        if ((cert == null) != (key == null)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--cert and --key go together");
+        }
+        if (!tls && cert != null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--cert/--key need --tls");
+        }
+        SslContext ssl = null;
+        if (tls) {
+            TlsConfig config = cert != null
+                    ? TlsConfig.builder().keyMaterial(Certificates.read(cert, key)).build()
+                    : TlsConfig.fromSystemProperties();
+            ssl = TlsContexts.server(config);
+            if (ssl == null) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--tls needs a certificate: --cert/--key, or -Dsessionj.tls.cert/-Dsessionj.tls.key");
+            }
+        }
+        InetSocketAddress address = bind == null ? new InetSocketAddress(port) : new InetSocketAddress(bind, port);
+        RelayLimits limits = RelayLimits.defaults().withSessions(maxSessions, bufferMib << 20);
+        HttpRelay relay = HttpRelay.start(address, ssl, limits);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            relay.close();
+            stopped.countDown();
+        }, "sj-relay-shutdown"));
+        out.println("sj relay: listening on " + (bind == null ? "*" : bind) + ":" + relay.port() + " ("
+                + (tls ? "https" : "http") + "); peers use -Dsessionj.http.relay=HOST:" + relay.port());
+        out.flush();
+        stopped.await();
+        return 0;
+    }
+}

@@ -1,0 +1,150 @@
+package org.sessionj.transport.http;
+
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.ssl.SslContext;
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.ConnectionAcceptor;
+import org.sessionj.runtime.spi.Transport;
+import org.sessionj.transport.http.HttpConfig.HostPort;
+import org.sessionj.transport.http.internal.DirectAcceptor;
+import org.sessionj.transport.http.internal.Endpoint;
+import org.sessionj.transport.http.internal.HttpClientChannel;
+import org.sessionj.transport.http.internal.HttpSettings;
+import org.sessionj.transport.http.internal.RelayAcceptor;
+import org.sessionj.transport.http.internal.TunnelConnection;
+import org.sessionj.transport.http.internal.Wire;
+import org.sessionj.transport.netty.internal.LocalPorts;
+
+/**
+ * What the http and https transports share: direct mode (an HTTP server on the session port's HTTP
+ * port; requesters open connections on it) and relay mode (both sides are clients of a relay), chosen
+ * per service and per server socket by {@link HttpConfig}; WebSocket where the path allows the
+ * upgrade, long polling where it does not. The two differ only in TLS.
+ */
+abstract class TunnelTransport implements Transport {
+    private static final long REGISTER_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
+    private static final long TARGET_CHECK_MILLIS = 2_000;
+
+    private final String name;
+    private final HttpConfig explicitConfig;
+
+    TunnelTransport(String name, HttpConfig config) {
+        this.name = name;
+        this.explicitConfig = config;
+    }
+
+    /** The configuration in force (the system properties' unless one was given). */
+    public HttpConfig config() {
+        return explicitConfig != null ? explicitConfig : HttpConfig.fromSystemProperties();
+    }
+
+    /** The client TLS context (https), or null (http). */
+    abstract SslContext clientSsl() throws IOException;
+
+    /** The server TLS context for a direct acceptor (https; fails without key material), or null (http). */
+    abstract SslContext serverSsl() throws IOException;
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /**
+     * Tunnels are a detour: the default lists try them after the direct transports (setup: tcp
+     * first, then the relay, as paper 000 §5 orders them).
+     */
+    @Override
+    public boolean indirect() {
+        return true;
+    }
+
+    /**
+     * Relay mode maps session ports to names at the relay; direct mode to TCP ports (the same ones as
+     * tcp and tls with the default offset 0, so then only one of them can serve a session port).
+     */
+    @Override
+    public String portSpace() {
+        HttpConfig config = config();
+        if (config.relay().isPresent()) {
+            return "http-relay";
+        }
+        return config.portOffset() == 0 ? "tcp-port" : "http-port";
+    }
+
+    @Override
+    public ConnectionAcceptor listen(int port) throws IOException {
+        if (port < 0 || port > 65535) {
+            throw new IOException("session port " + port + " is not a port (expected 0..65535)");
+        }
+        HttpConfig config = config();
+        HttpSettings settings = config.settings();
+        Optional<HostPort> relay = config.relayForServer(port);
+        if (relay.isPresent()) {
+            return RelayAcceptor.listen(name, endpoint(relay.get(), settings), port, config.serverNames(relay.get()),
+                    REGISTER_TIMEOUT_NANOS);
+        }
+        return DirectAcceptor.listen(name, settings, port, config.portOffset(), serverSsl());
+    }
+
+    @Override
+    public Connection connect(String host, int port, long timeoutNanos) throws IOException {
+        if (port < 1 || port > 65535) {
+            throw new IOException("session port " + port + " is not a port (expected 1..65535)");
+        }
+        HttpConfig config = config();
+        HttpSettings settings = config.settings();
+        Optional<HostPort> relay = config.relayForService(host, port);
+        if (relay.isPresent()) {
+            String target = HttpConfig.target(host, port);
+            return TunnelConnection.open(name, endpoint(relay.get(), settings),
+                    Wire.CONNECT + "?target=" + URLEncoder.encode(target, StandardCharsets.UTF_8),
+                    "via relay " + relay.get() + " to " + target, timeoutNanos);
+        }
+        int httpPort = port + config.portOffset();
+        return TunnelConnection.open(name, new Endpoint(host, httpPort, clientSsl(), settings), Wire.OPEN,
+                "to " + HttpConfig.target(host, httpPort), timeoutNanos);
+    }
+
+    /**
+     * Direct mode: whether something listens on the HTTP port (as for tcp). Relay mode: whether the
+     * relay has a server registered for {@code host:port} (asked, within two seconds).
+     */
+    @Override
+    public boolean canReach(String host, int port) {
+        HttpConfig config = config();
+        Optional<HostPort> relay = config.relayForService(host, port);
+        if (relay.isEmpty()) {
+            return LocalPorts.canReach(host, port + config.portOffset());
+        }
+        HttpClientChannel channel;
+        try {
+            channel = new HttpClientChannel(endpoint(relay.get(), config.settings()));
+        } catch (IOException e) {
+            return false;
+        }
+        try {
+            FullHttpResponse response = channel.send(channel.request(HttpMethod.GET, Wire.TARGET + "?name="
+                    + URLEncoder.encode(HttpConfig.target(host, port), StandardCharsets.UTF_8), null),
+                    TARGET_CHECK_MILLIS).get(TARGET_CHECK_MILLIS + 500, TimeUnit.MILLISECONDS);
+            try {
+                return response.status().code() == 200;
+            } finally {
+                response.release();
+            }
+        } catch (Exception e) {
+            return false;
+        } finally {
+            channel.close();
+        }
+    }
+
+    private Endpoint endpoint(HostPort relay, HttpSettings settings) throws IOException {
+        return new Endpoint(relay.host(), relay.port(), clientSsl(), settings);
+    }
+}

@@ -1,0 +1,141 @@
+package org.sessionj.transport.http.internal;
+
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.ssl.SslContext;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.ConnectionAcceptor;
+
+/**
+ * A direct-mode acceptor: an HTTP(S) server on the session port's TCP port. {@code POST
+ * /sessionj/v1/open} makes a connection (its answer is the client's token) and queues its server end
+ * for {@link #accept}.
+ */
+public final class DirectAcceptor implements ConnectionAcceptor, Routes {
+    /** Connections opened but not yet accepted, at most (more are answered 503). */
+    private static final int MAX_UNACCEPTED = 1024;
+    private static final int MAX_HALVES = 8192;
+    private static final int REQUEST_MILLIS = 30_000;
+
+    private final String transportName;
+    private final HttpSettings settings;
+    private final int portOffset;
+    private final Halves halves;
+    private final PendingConnections pending = new PendingConnections(this::describe);
+    private final AtomicInteger unaccepted = new AtomicInteger();
+    private final TunnelServer server;
+    private final AtomicInteger shutDown = new AtomicInteger();
+    private volatile boolean closed;
+
+    private DirectAcceptor(String transportName, HttpSettings settings, int portOffset, int tcpPort, SslContext ssl)
+            throws IOException {
+        this.transportName = transportName;
+        this.settings = settings;
+        this.portOffset = portOffset;
+        this.halves = new Halves(settings.vanishMillis(), now -> shutDownWhenIdle());
+        try {
+            this.server = TunnelServer.bind(new InetSocketAddress(tcpPort), ssl, settings, this, 4 * MAX_HALVES,
+                    REQUEST_MILLIS);
+        } catch (IOException e) {
+            halves.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Listens on TCP port {@code sessionPort + portOffset} (session port 0: a free port, whose session
+     * port is then {@code tcpPort - portOffset}).
+     */
+    public static DirectAcceptor listen(String transportName, HttpSettings settings, int sessionPort, int portOffset,
+            SslContext ssl) throws IOException {
+        int tcpPort = sessionPort == 0 ? 0 : sessionPort + portOffset;
+        if (tcpPort < 0 || tcpPort > 65535) {
+            throw new IOException("session port " + sessionPort + " maps to TCP port " + tcpPort
+                    + " (sessionj.http.portOffset " + portOffset + "), which does not exist");
+        }
+        DirectAcceptor acceptor = new DirectAcceptor(transportName, settings, portOffset, tcpPort, ssl);
+        if (acceptor.port() < 1) {
+            acceptor.close();
+            throw new IOException("the free TCP port " + acceptor.server.port() + " maps to no session port with "
+                    + "sessionj.http.portOffset " + portOffset);
+        }
+        return acceptor;
+    }
+
+    @Override
+    public int port() {
+        return server.port() - portOffset;
+    }
+
+    @Override
+    public Half half(String token) {
+        return halves.get(token);
+    }
+
+    @Override
+    public void route(Exchange exchange) {
+        if (!exchange.query().path().equals(Wire.OPEN)) {
+            exchange.fail(HttpResponseStatus.NOT_FOUND, "no such path: this is an SJ " + transportName
+                    + " acceptor (" + Wire.OPEN + ")");
+            return;
+        }
+        if (!exchange.request().method().equals(HttpMethod.POST)) {
+            exchange.fail(HttpResponseStatus.METHOD_NOT_ALLOWED, "open with a POST");
+            return;
+        }
+        if (closed) {
+            exchange.fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "the acceptor is closed");
+            return;
+        }
+        if (unaccepted.get() >= MAX_UNACCEPTED || halves.size() >= MAX_HALVES) {
+            exchange.fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "too many connections waiting; retry later");
+            return;
+        }
+        Half half = new Half(Wire.newToken(), new ByteStream(settings.streamBytes(), Budget.unlimited()),
+                new ByteStream(settings.streamBytes(), Budget.unlimited()));
+        halves.add(half);
+        ServedConnection connection = new ServedConnection(transportName, half, settings,
+                "from " + exchange.remote() + " on port " + port());
+        unaccepted.incrementAndGet();
+        pending.add(connection);
+        exchange.respond(Wire.text(exchange.version(), HttpResponseStatus.OK, half.token()));
+    }
+
+    @Override
+    public Connection accept(long timeoutNanos) throws IOException {
+        Connection next = pending.take(timeoutNanos);
+        if (next != null) {
+            unaccepted.decrementAndGet();
+        }
+        return next;
+    }
+
+    private String describe() {
+        return transportName + " acceptor on port " + port();
+    }
+
+    /**
+     * Stops accepting: opens are refused from now on, connections not yet accepted are closed. The
+     * HTTP port stays open while connections accepted before still run (their clients keep making
+     * requests to it) and is released when the last one ends.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        pending.close();
+        shutDownWhenIdle();
+    }
+
+    private void shutDownWhenIdle() {
+        if (closed && halves.size() == 0 && shutDown.compareAndSet(0, 1)) {
+            server.close();
+            halves.close();
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package org.sessionj.transport.http.internal;
+
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.util.concurrent.EventExecutor;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One request being served: answered exactly once ({@link #respond}, from any thread), possibly
+ * after being held (a long poll, an upload waiting for room). The request's body stays valid until
+ * the exchange is answered; a cleanup runs if the client goes away first.
+ */
+public final class Exchange {
+    private final ChannelHandlerContext ctx;
+    private final FullHttpRequest request;
+    private final QueryStringDecoder query;
+    private final boolean keepAlive;
+    private final Runnable answered;
+    private final AtomicBoolean done = new AtomicBoolean();
+    private volatile Runnable onAbandon;
+
+    Exchange(ChannelHandlerContext ctx, FullHttpRequest request, QueryStringDecoder query, Runnable answered) {
+        this.ctx = ctx;
+        this.request = request;
+        this.query = query;
+        this.keepAlive = HttpUtil.isKeepAlive(request);
+        this.answered = answered;
+    }
+
+    /** The request (its body is released when the exchange is answered). */
+    public FullHttpRequest request() {
+        return request;
+    }
+
+    /** The parsed path and query. */
+    public QueryStringDecoder query() {
+        return query;
+    }
+
+    /** The request's protocol version (HTTP/1.0 from a stock nginx). */
+    public HttpVersion version() {
+        return request.protocolVersion();
+    }
+
+    /** The event loop of the request's channel: held work continues there. */
+    public EventExecutor executor() {
+        return ctx.executor();
+    }
+
+    /** The channel context (for a WebSocket upgrade). */
+    ChannelHandlerContext context() {
+        return ctx;
+    }
+
+    /** The client's address, for logs. */
+    public String remote() {
+        return String.valueOf(ctx.channel().remoteAddress());
+    }
+
+    /** Whether the exchange was answered (or abandoned). */
+    public boolean isDone() {
+        return done.get();
+    }
+
+    /** Runs {@code cleanup} if the client's connection closes before the exchange is answered. */
+    public void onAbandon(Runnable cleanup) {
+        this.onAbandon = cleanup;
+    }
+
+    /** Answers with {@code response}; ignored (and released) if already answered or abandoned. */
+    public void respond(FullHttpResponse response) {
+        if (!ctx.executor().inEventLoop()) {
+            ctx.executor().execute(() -> respond(response));
+            return;
+        }
+        if (!done.compareAndSet(false, true)) {
+            response.release();
+            return;
+        }
+        request.release();
+        HttpUtil.setKeepAlive(response, keepAlive);
+        if (keepAlive && request.protocolVersion().equals(HttpVersion.HTTP_1_0)) {
+            response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+        }
+        answered.run();
+        if (keepAlive) {
+            ctx.writeAndFlush(response, ctx.voidPromise());
+        } else {
+            ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
+        }
+    }
+
+    /** Answers with a plain-text error. */
+    public void fail(HttpResponseStatus status, String reason) {
+        respond(Wire.text(version(), status, reason));
+    }
+
+    /** Answers "nothing new" (204). */
+    public void empty() {
+        respond(Wire.empty(version(), HttpResponseStatus.NO_CONTENT));
+    }
+
+    /** The channel closed first: nobody will read an answer. */
+    void abandon() {
+        if (done.compareAndSet(false, true)) {
+            request.release();
+            Runnable cleanup = onAbandon;
+            if (cleanup != null) {
+                cleanup.run();
+            }
+        }
+    }
+
+    /** The upgrade took the exchange over (the WebSocket now owns the channel). */
+    boolean takeOver() {
+        if (done.compareAndSet(false, true)) {
+            request.release();
+            return true;
+        }
+        return false;
+    }
+}

@@ -1,0 +1,97 @@
+package org.sessionj.transport.http.internal;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The server's (or relay's) state for one client of a tunnelled connection: the stream of bytes the
+ * client uploads ({@link #in}), the stream it downloads ({@link #out}), and whether it is still there.
+ * A client is there while it has a request in flight (a held poll, a held upload, a WebSocket); one
+ * with none for the vanish time has vanished.
+ */
+public final class Half {
+    private final String token;
+    private final ByteStream in;
+    private final ByteStream out;
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final long createdNanos = System.nanoTime();
+    private volatile long lastSeenNanos = System.nanoTime();
+    private volatile boolean seen;
+    private volatile boolean done;
+
+    /** A half with token {@code token} reading {@code in} from its client and writing {@code out} to it. */
+    public Half(String token, ByteStream in, ByteStream out) {
+        this.token = token;
+        this.in = in;
+        this.out = out;
+    }
+
+    /** The client's secret. */
+    public String token() {
+        return token;
+    }
+
+    /** What the client uploads. */
+    public ByteStream in() {
+        return in;
+    }
+
+    /** What the client downloads. */
+    public ByteStream out() {
+        return out;
+    }
+
+    /** A request of the client arrived (or a WebSocket attached). */
+    public void enter() {
+        seen = true;
+        inFlight.incrementAndGet();
+        lastSeenNanos = System.nanoTime();
+    }
+
+    /** A request of the client was answered (or its WebSocket closed). */
+    public void exit() {
+        lastSeenNanos = System.nanoTime();
+        inFlight.decrementAndGet();
+    }
+
+    /** Whether the client ever made a request (a relay's server half must, within the pairing time). */
+    public boolean seen() {
+        return seen;
+    }
+
+    /** Nanoseconds since the half was made. */
+    public long ageNanos(long now) {
+        return now - createdNanos;
+    }
+
+    /** Whether the client has had no request in flight for {@code millis}. */
+    public boolean idleFor(long now, long millis) {
+        return inFlight.get() <= 0 && now - lastSeenNanos > TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+
+    /** Whether the half is over (closed by its client, or vanished). */
+    public boolean isDone() {
+        return done;
+    }
+
+    /** The client closed: it sends and reads nothing more (its upload stream is finished already). */
+    public void closedByClient() {
+        done = true;
+        in.finish();
+        out.closeReader("the peer closed the connection");
+    }
+
+    /** The client is gone without closing: its peer's reads fail after what arrived, its writes are refused. */
+    public void vanish(String reason) {
+        done = true;
+        in.fail(reason);
+        out.closeReader(reason);
+    }
+
+    /** Releases every buffered byte (the half is being forgotten). */
+    public void dispose() {
+        done = true;
+        in.dispose();
+        out.dispose();
+    }
+}

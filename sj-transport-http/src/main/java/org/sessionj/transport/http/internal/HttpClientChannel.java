@@ -1,0 +1,228 @@
+package org.sessionj.transport.http.internal;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.ssl.SslHandler;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.sessionj.transport.netty.internal.EventLoops;
+
+/**
+ * One kept-alive HTTP/1.1 client connection to an {@link Endpoint}, one request at a time. It
+ * (re)connects when a request finds it closed (a proxy may close idle connections), and every request
+ * has a deadline. Everything runs on one event loop, which also runs the callers' continuations.
+ */
+public final class HttpClientChannel {
+    private final Endpoint endpoint;
+    private final EventLoop loop;
+    private final EventLoops loops;
+    private Channel channel;
+    private CompletableFuture<FullHttpResponse> pending;
+    private ScheduledFuture<?> timer;
+    private boolean closed;
+
+    /** A channel to {@code endpoint} on one of the shared event loops. */
+    public HttpClientChannel(Endpoint endpoint) {
+        this.endpoint = endpoint;
+        this.loops = EventLoops.shared(true);
+        this.loop = loops.group().next();
+    }
+
+    /** The event loop everything of this channel runs on. */
+    public EventLoop loop() {
+        return loop;
+    }
+
+    /** A request for {@code uri} with {@code body} (taken over; empty for none). */
+    public FullHttpRequest request(HttpMethod method, String uri, ByteBuf body) {
+        FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, method, uri,
+                body == null ? Unpooled.EMPTY_BUFFER : body);
+        request.headers().set(HttpHeaderNames.HOST, endpoint.authority());
+        request.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+        if (body != null || method.equals(HttpMethod.POST)) {
+            request.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_OCTET_STREAM);
+            request.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, request.content().readableBytes());
+        }
+        return request;
+    }
+
+    /**
+     * Sends {@code request} and completes with the whole response (the caller releases it), or
+     * exceptionally with an {@link IOException} if the connection fails or no answer comes within
+     * {@code timeoutMillis}. Called on {@link #loop()} or not; completes on {@link #loop()}.
+     */
+    public CompletableFuture<FullHttpResponse> send(FullHttpRequest request, long timeoutMillis) {
+        CompletableFuture<FullHttpResponse> result = new CompletableFuture<>();
+        loop.execute(() -> start(request, timeoutMillis, result));
+        return result;
+    }
+
+    private void start(FullHttpRequest request, long timeoutMillis, CompletableFuture<FullHttpResponse> result) {
+        if (closed) {
+            request.release();
+            result.completeExceptionally(new IOException("HTTP connection to " + endpoint + " is closed"));
+            return;
+        }
+        if (pending != null) {
+            request.release();
+            result.completeExceptionally(new IllegalStateException("one request at a time on " + endpoint));
+            return;
+        }
+        pending = result;
+        timer = loop.schedule(() -> fail(new IOException("no answer from " + endpoint + " within " + timeoutMillis
+                + " ms to " + request.method() + " " + shortUri(request.uri()))), timeoutMillis, TimeUnit.MILLISECONDS);
+        if (channel != null && channel.isActive()) {
+            channel.writeAndFlush(request, channel.voidPromise());
+            return;
+        }
+        connect(timeoutMillis).whenComplete((ch, failure) -> {
+            if (failure != null) {
+                request.release();
+                fail(failure instanceof IOException io ? io : new IOException(failure.getMessage(), failure));
+            } else if (pending != result) {
+                request.release();
+            } else {
+                ch.writeAndFlush(request, ch.voidPromise());
+            }
+        });
+    }
+
+    private static String shortUri(String uri) {
+        int query = uri.indexOf('?');
+        return query < 0 ? uri : uri.substring(0, query);
+    }
+
+    private CompletableFuture<Channel> connect(long timeoutMillis) {
+        CompletableFuture<Channel> ready = new CompletableFuture<>();
+        Bootstrap bootstrap = new Bootstrap()
+                .group(loop)
+                .channel(loops.socketChannel())
+                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(ChannelOption.SO_KEEPALIVE, true)
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeoutMillis)))
+                .handler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        if (endpoint.ssl() != null) {
+                            SslHandler ssl = endpoint.ssl().newHandler(ch.alloc(), endpoint.host(), endpoint.port());
+                            ch.pipeline().addLast(ssl);
+                        }
+                        ch.pipeline().addLast(new HttpClientCodec(4096, 8192, 64 * 1024),
+                                new HttpObjectAggregator(endpoint.settings().responseBytes() + 65536),
+                                new ResponseHandler());
+                    }
+                });
+        bootstrap.connect(new InetSocketAddress(endpoint.host(), endpoint.port())).addListener(f -> {
+            if (!f.isSuccess()) {
+                ready.completeExceptionally(new IOException("cannot connect to " + endpoint + ": " + reason(f.cause()),
+                        f.cause()));
+                return;
+            }
+            Channel ch = ((io.netty.channel.ChannelFuture) f).channel();
+            if (endpoint.ssl() != null) {
+                ch.pipeline().get(SslHandler.class).handshakeFuture().addListener(h -> {
+                    if (h.isSuccess()) {
+                        channel = ch;
+                        ready.complete(ch);
+                    } else {
+                        ch.close();
+                        ready.completeExceptionally(new IOException("TLS handshake with " + endpoint + " failed: "
+                                + org.sessionj.transport.tls.TlsContexts.reason(h.cause()), h.cause()));
+                    }
+                });
+            } else {
+                channel = ch;
+                ready.complete(ch);
+            }
+        });
+        return ready;
+    }
+
+    static String reason(Throwable cause) {
+        Throwable t = cause;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+    }
+
+    private void fail(IOException failure) {
+        CompletableFuture<FullHttpResponse> p = pending;
+        pending = null;
+        if (timer != null) {
+            timer.cancel(false);
+            timer = null;
+        }
+        if (channel != null) {
+            channel.close(); // its state is unknown now: the next request reconnects
+            channel = null;
+        }
+        if (p != null) {
+            p.completeExceptionally(failure);
+        }
+    }
+
+    /** Closes the connection; a request in flight fails. */
+    public void close() {
+        loop.execute(() -> {
+            closed = true;
+            fail(new IOException("HTTP connection to " + endpoint + " closed"));
+        });
+    }
+
+    private final class ResponseHandler extends SimpleChannelInboundHandler<FullHttpResponse> {
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, FullHttpResponse response) {
+            CompletableFuture<FullHttpResponse> p = pending;
+            if (p == null || ctx.channel() != channel) {
+                return;
+            }
+            pending = null;
+            timer.cancel(false);
+            timer = null;
+            if (!HttpUtil.isKeepAlive(response)) {
+                ctx.close();
+                channel = null;
+            }
+            p.complete(response.retain());
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            if (ctx.channel() == channel) {
+                fail(new IOException("connection to " + endpoint + " closed before the response"));
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (ctx.channel() == channel) {
+                fail(new IOException("connection to " + endpoint + " failed: " + reason(cause), cause));
+            } else {
+                ctx.close();
+            }
+        }
+    }
+}

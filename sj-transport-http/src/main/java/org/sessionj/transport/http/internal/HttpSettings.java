@@ -1,0 +1,79 @@
+package org.sessionj.transport.http.internal;
+
+import java.util.function.UnaryOperator;
+import org.sessionj.runtime.spi.support.SystemSettings;
+
+/**
+ * Tunables of the http/https transports and the relay, read from system properties (so that
+ * ServiceLoader-made transports can be configured), each with a default that suits an ordinary
+ * reverse proxy with its stock settings (nginx: 60 s read timeout, 1 MiB request bodies).
+ *
+ * @param pollMillis how long a long poll is held open when there is nothing to send
+ *        ({@code sessionj.http.pollMillis}, 20 s: well under nginx's 60 s {@code proxy_read_timeout});
+ *        also the WebSocket ping interval
+ * @param segmentBytes the most bytes one upload (POST body or WebSocket message) carries
+ *        ({@code sessionj.http.segmentBytes}, 256 KiB, under nginx's 1 MiB {@code client_max_body_size})
+ * @param responseBytes the most bytes one poll response carries ({@code sessionj.http.responseBytes}, 1 MiB)
+ * @param streamBytes bytes buffered per direction before a writer waits ({@code sessionj.http.streamBytes}, 1 MiB)
+ * @param vanishMillis a side with no request in flight for this long has vanished
+ *        ({@code sessionj.http.vanishMillis}, 15 s); a client retrying a failed request gives up after it too
+ * @param websocket whether clients try a WebSocket upgrade before falling back to long polling
+ *        ({@code sessionj.http.websocket}, true)
+ * @param maxFrameBytes the largest frame ({@code sessionj.tcp.maxFrameBytes}, shared with tcp: 16 MiB)
+ */
+public record HttpSettings(int pollMillis, int segmentBytes, int responseBytes, int streamBytes, int vanishMillis,
+        boolean websocket, int maxFrameBytes) {
+
+    /** Checks the bounds. */
+    public HttpSettings {
+        positive("pollMillis", pollMillis);
+        positive("segmentBytes", segmentBytes);
+        positive("responseBytes", responseBytes);
+        positive("streamBytes", streamBytes);
+        positive("vanishMillis", vanishMillis);
+        positive("maxFrameBytes", maxFrameBytes);
+    }
+
+    private static void positive(String name, int value) {
+        if (value <= 0) {
+            throw new IllegalArgumentException("sessionj.http." + name + " must be positive, found " + value);
+        }
+    }
+
+    /** The settings from system properties. */
+    public static HttpSettings fromSystemProperties() {
+        return from(SystemSettings.system());
+    }
+
+    /** The settings from {@code properties} (full property names; missing keys take their defaults). */
+    public static HttpSettings fromProperties(UnaryOperator<String> properties) {
+        return from(SystemSettings.of(properties));
+    }
+
+    private static HttpSettings from(SystemSettings settings) {
+        return new HttpSettings(
+                settings.integer("http.pollMillis", 20_000),
+                settings.integer("http.segmentBytes", 256 << 10),
+                settings.integer("http.responseBytes", 1 << 20),
+                settings.integer("http.streamBytes", 1 << 20),
+                settings.integer("http.vanishMillis", 15_000),
+                settings.flag("http.websocket", true),
+                settings.integer("tcp.maxFrameBytes", 16 << 20));
+    }
+
+    /** These settings with WebSocket upgrades allowed or not. */
+    public HttpSettings withWebsocket(boolean allowed) {
+        return new HttpSettings(pollMillis, segmentBytes, responseBytes, streamBytes, vanishMillis, allowed, maxFrameBytes);
+    }
+
+    /** These settings with another poll interval and vanish time. */
+    public HttpSettings withTimes(int poll, int vanish) {
+        return new HttpSettings(poll, segmentBytes, responseBytes, streamBytes, vanish, websocket, maxFrameBytes);
+    }
+
+    /** The largest request a server aggregates: a segment and some slack. */
+    public int maxRequestBytes() {
+        return segmentBytes + 4096;
+    }
+
+}

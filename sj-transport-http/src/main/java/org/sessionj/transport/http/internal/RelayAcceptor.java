@@ -1,0 +1,197 @@
+package org.sessionj.transport.http.internal;
+
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpMethod;
+import java.io.IOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.ConnectionAcceptor;
+
+/**
+ * A relay-mode acceptor: registers the session port under this host's names at the relay and waits
+ * there (a long poll, {@code POST /sessionj/v1/listen}) for connections to it; each arrives as a token
+ * to which this side attaches as the relay's client. Nothing listens on this host: every byte goes out
+ * as an outbound request.
+ */
+public final class RelayAcceptor implements ConnectionAcceptor {
+    private static final System.Logger LOG = System.getLogger(RelayAcceptor.class.getName());
+    private static final long EXTRA_WAIT_MILLIS = 15_000;
+
+    private final String transportName;
+    private final Endpoint relay;
+    private final String id = Wire.newToken();
+    private final List<String> names;
+    private final HttpClientChannel control;
+    private final PendingConnections pending = new PendingConnections(this::describe);
+    private final Backoff backoff;
+    private volatile int port;
+    private volatile boolean closed;
+    private boolean warned;
+
+    private RelayAcceptor(String transportName, Endpoint relay, List<String> names) {
+        this.transportName = transportName;
+        this.relay = relay;
+        this.names = names;
+        this.control = new HttpClientChannel(relay);
+        this.backoff = new Backoff(relay.settings().vanishMillis());
+    }
+
+    /** Registers session port {@code port} (0: the relay picks one) under {@code names} at {@code relay}. */
+    public static RelayAcceptor listen(String transportName, Endpoint relay, int port, List<String> names,
+            long timeoutNanos) throws IOException {
+        RelayAcceptor acceptor = new RelayAcceptor(transportName, relay, names);
+        acceptor.port = port;
+        try {
+            acceptor.register(timeoutNanos);
+        } catch (IOException e) {
+            acceptor.control.close();
+            throw e;
+        }
+        acceptor.control.loop().execute(acceptor::poll);
+        return acceptor;
+    }
+
+    private String listenUri(String extra) {
+        StringBuilder uri = new StringBuilder(Wire.LISTEN).append("?id=").append(id).append("&port=").append(port);
+        for (String name : names) {
+            uri.append("&name=").append(URLEncoder.encode(name, StandardCharsets.UTF_8));
+        }
+        return uri.append(extra).toString();
+    }
+
+    private void register(long timeoutNanos) throws IOException {
+        FullHttpResponse response = TunnelConnection.await(control.send(
+                control.request(HttpMethod.POST, listenUri("&register=1"), null), TunnelConnection.millis(timeoutNanos)),
+                timeoutNanos, relay);
+        try {
+            if (response.status().code() != 200) {
+                throw new IOException("cannot register session port " + port + " at the relay " + relay + ": "
+                        + LongPollLink.describe(response));
+            }
+            port = Integer.parseInt(response.headers().get(Wire.PORT, String.valueOf(port)).strip());
+        } catch (NumberFormatException e) {
+            throw new IOException("the relay " + relay + " answered a bad port: " + e.getMessage(), e);
+        } finally {
+            response.release();
+        }
+    }
+
+    /** On the control channel's loop: the next long poll for connections. */
+    private void poll() {
+        if (closed) {
+            return;
+        }
+        control.send(control.request(HttpMethod.POST, listenUri(""), null),
+                relay.settings().pollMillis() + EXTRA_WAIT_MILLIS).whenComplete((response, failure) -> {
+                    if (failure != null) {
+                        retry(failure.getMessage());
+                        return;
+                    }
+                    try {
+                        int status = response.status().code();
+                        if (status == 200) {
+                            backoff.reset();
+                            warned = false;
+                            for (String token : response.content().toString(StandardCharsets.UTF_8).split("\n")) {
+                                if (Wire.isToken(token.strip())) {
+                                    take(token.strip());
+                                }
+                            }
+                            poll();
+                        } else if (status == 204) {
+                            backoff.reset();
+                            poll();
+                        } else if (status == 404) {
+                            reRegister(); // the relay forgot us (it restarted, or we were away too long)
+                        } else {
+                            retry(LongPollLink.describe(response));
+                        }
+                    } finally {
+                        response.release();
+                    }
+                });
+    }
+
+    private void reRegister() {
+        control.send(control.request(HttpMethod.POST, listenUri("&register=1"), null), relay.settings().pollMillis())
+                .whenComplete((response, failure) -> {
+                    if (response != null) {
+                        int status = response.status().code();
+                        String why = LongPollLink.describe(response);
+                        response.release();
+                        if (status == 200) {
+                            poll();
+                        } else {
+                            retry(why);
+                        }
+                    } else {
+                        retry(failure.getMessage());
+                    }
+                });
+    }
+
+    private void retry(String why) {
+        if (closed) {
+            return;
+        }
+        long delay = backoff.nextDelayMillis();
+        if (delay < 0) {
+            if (!warned) {
+                warned = true;
+                LOG.log(System.Logger.Level.WARNING, "session port {0} cannot reach its relay {1} ({2}); retrying",
+                        port, relay, why);
+            }
+            delay = 2_000;
+        }
+        control.loop().schedule(this::poll, delay, TimeUnit.MILLISECONDS);
+    }
+
+    private void take(String token) {
+        Thread.ofVirtual().name("sj-relay-attach").start(() -> {
+            try {
+                Connection connection = TunnelConnection.attach(transportName, relay, token,
+                        "via relay " + relay + " on session port " + port, null, TimeUnit.SECONDS.toNanos(10));
+                pending.add(connection);
+            } catch (IOException e) {
+                LOG.log(System.Logger.Level.DEBUG, "could not take a relayed connection: {0}", e.getMessage());
+            }
+        });
+    }
+
+    @Override
+    public int port() {
+        return port;
+    }
+
+    @Override
+    public Connection accept(long timeoutNanos) throws IOException {
+        return pending.take(timeoutNanos);
+    }
+
+    private String describe() {
+        return transportName + " acceptor on session port " + port + " (via relay " + relay + ")";
+    }
+
+    /** Unregisters at the relay (at once, so the port is free there) and stops accepting. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        HttpClientChannel goodbye = new HttpClientChannel(relay);
+        try {
+            TunnelConnection.await(goodbye.send(goodbye.request(HttpMethod.POST, listenUri("&close=1"), null), 2_000),
+                    TimeUnit.SECONDS.toNanos(2), relay).release();
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.DEBUG, "could not unregister from {0}: {1}", relay, e.getMessage());
+        } finally {
+            goodbye.close();
+            control.close();
+        }
+        pending.close();
+    }
+}

@@ -1,0 +1,142 @@
+package org.sessionj.transport.http.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.sessionj.runtime.spi.Connection;
+
+/**
+ * The server's end of a direct tunnelled connection: frames written go into the half's download
+ * stream (behind 4-byte lengths) for the client's polls or WebSocket; the client's uploads are cut
+ * into frames for the reader, no faster than the reader takes them (the upload stream then fills and
+ * the client's uploads wait).
+ */
+final class ServedConnection extends StreamConnection {
+    private static final long CLOSE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
+    private static final int PUMP_BYTES = 1 << 20;
+
+    private final Half half;
+    private final String description;
+    private final FrameAssembler assembler;
+    private final AtomicInteger pumpWork = new AtomicInteger();
+    private long position;
+    private volatile boolean paused;
+    private boolean released;
+
+    ServedConnection(String transportName, Half half, HttpSettings settings, String description) {
+        super(transportName, settings);
+        this.half = half;
+        this.description = transportName + " " + description;
+        this.assembler = new FrameAssembler(PooledByteBufAllocator.DEFAULT, settings.maxFrameBytes());
+        pump();
+    }
+
+    /** Moves uploaded bytes into frames; one thread at a time, re-run if asked meanwhile. */
+    private void pump() {
+        if (pumpWork.getAndIncrement() != 0) {
+            return;
+        }
+        int missed = 1;
+        do {
+            pumpOnce();
+            missed = pumpWork.addAndGet(-missed);
+        } while (missed != 0);
+    }
+
+    private void pumpOnce() {
+        while (true) {
+            if (closed) {
+                if (!released) {
+                    released = true;
+                    assembler.release();
+                }
+                return;
+            }
+            if (inboundBytes.get() > settings.streamBytes()) {
+                paused = true;
+                if (inboundBytes.get() > settings.streamBytes()) {
+                    return;
+                }
+                paused = false;
+            }
+            ByteStream.Chunk chunk = half.in().read(position, PUMP_BYTES);
+            if (chunk == null) {
+                if (half.in().awaitData(ready -> {
+                    if (ready) {
+                        pump();
+                    }
+                })) {
+                    return;
+                }
+                continue;
+            }
+            if (chunk.failure() != null) {
+                failInbound(chunk.failure());
+                return;
+            }
+            if (chunk.bytes() != null) {
+                position += chunk.bytes().readableBytes();
+                try {
+                    assembler.feed(chunk.bytes(), this::deliver);
+                } catch (IOException e) {
+                    failInbound(e.getMessage());
+                    half.out().fail(e.getMessage());
+                    return;
+                }
+            }
+            if (chunk.fin()) {
+                half.in().read(position, 0); // acknowledge everything
+                if (assembler.partialBytes() > 0) {
+                    failInbound("the peer closed in the middle of a frame");
+                } else {
+                    inbound.end();
+                }
+                return;
+            }
+        }
+    }
+
+    @Override
+    ByteStream outbound() {
+        return half.out();
+    }
+
+    @Override
+    void readerCaughtUp() {
+        if (paused) {
+            paused = false;
+            pump();
+        }
+    }
+
+    /**
+     * Ends the download stream after what was written, and waits (at most ten seconds) until the
+     * client has received it, so that the process may exit right after.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        inbound.close();
+        half.out().finish();
+        half.in().closeReader("the peer closed the connection");
+        long deadline = System.nanoTime() + CLOSE_WAIT_NANOS;
+        while (half.out().buffered() > 0 && !half.isDone() && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        pump(); // releases the assembler's bytes (here, or in a pump running now)
+    }
+
+    @Override
+    public String toString() {
+        return description;
+    }
+}

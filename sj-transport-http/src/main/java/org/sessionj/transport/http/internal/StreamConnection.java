@@ -1,0 +1,134 @@
+package org.sessionj.transport.http.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.sessionj.runtime.spi.Connection;
+import org.sessionj.transport.netty.internal.InboundQueue;
+
+/**
+ * What both ends of a tunnelled connection share: frames written go into an outbound
+ * {@link ByteStream} behind 4-byte lengths, and a writer more than a stream's worth ahead waits in
+ * {@link #flush}; frames received wait in an {@link InboundQueue}, and a reader that has caught up
+ * lets the subclass download again ({@link #readerCaughtUp}).
+ */
+abstract class StreamConnection implements Connection {
+    private final String transportName;
+    final HttpSettings settings;
+    final InboundQueue inbound;
+    final AtomicLong inboundBytes = new AtomicLong();
+    volatile boolean closed;
+    private long unflushed;
+
+    StreamConnection(String transportName, HttpSettings settings) {
+        this.transportName = transportName;
+        this.settings = settings;
+        this.inbound = new InboundQueue(0, this::toString);
+    }
+
+    /** The stream frames are written to. */
+    abstract ByteStream outbound();
+
+    /** The reader consumed frames and fewer than a quarter stream's worth wait now. */
+    abstract void readerCaughtUp();
+
+    /** A frame received (taken over). */
+    final void deliver(ByteBuf frame) {
+        inboundBytes.addAndGet(frame.readableBytes());
+        inbound.add(frame);
+    }
+
+    /** The stream broke: the reader gets the frames before, then {@code reason}. */
+    final void failInbound(String reason) {
+        inbound.fail(new IOException(reason));
+        inbound.end();
+    }
+
+    @Override
+    public final ByteBufAllocator alloc() {
+        return PooledByteBufAllocator.DEFAULT;
+    }
+
+    @Override
+    public final void write(ByteBuf frame) throws IOException {
+        int length = frame.readableBytes();
+        if (closed) {
+            frame.release();
+            throw new IOException("connection already closed (" + this + ")");
+        }
+        if (length > settings.maxFrameBytes()) {
+            frame.release();
+            throw new IOException("cannot send a frame of " + length + " bytes: the maximum frame size is "
+                    + settings.maxFrameBytes() + " bytes (sessionj.tcp.maxFrameBytes)");
+        }
+        ByteBuf header = alloc().buffer(FrameAssembler.HEADER_BYTES).writeInt(length);
+        if (!outbound().appendLocal(header) || !outbound().appendLocal(frame)) {
+            frame.release();
+            throw new IOException("connection closed by the peer or broken (" + this + "): " + outbound().refusal());
+        }
+        unflushed += length;
+        if (unflushed > settings.streamBytes()) {
+            flush();
+        }
+    }
+
+    @Override
+    public final void flush() throws IOException {
+        if (closed) {
+            throw new IOException("connection already closed (" + this + ")");
+        }
+        unflushed = 0;
+        ByteStream out = outbound();
+        out.signal();
+        Thread writer = Thread.currentThread();
+        while (out.buffered() > settings.streamBytes()) {
+            if (out.refusal() != null) {
+                throw new IOException("connection closed by the peer or broken (" + this + "): " + out.refusal());
+            }
+            if (closed) {
+                throw new IOException("connection closed while waiting to write (" + this + ")");
+            }
+            if (out.awaitSpace(ready -> LockSupport.unpark(writer), 0)) {
+                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(100));
+            }
+            if (Thread.interrupted()) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while waiting to write to " + this);
+            }
+        }
+    }
+
+    @Override
+    public final ByteBuf read(long timeoutNanos) throws IOException {
+        ByteBuf frame = inbound.take(timeoutNanos);
+        if (frame != null && inboundBytes.addAndGet(-frame.readableBytes()) <= settings.streamBytes() / 4) {
+            readerCaughtUp();
+        }
+        return frame;
+    }
+
+    @Override
+    public final boolean isReadable() {
+        return inbound.isReadable();
+    }
+
+    @Override
+    public final void readinessListener(Runnable listener) {
+        inbound.wakeListener(listener);
+    }
+
+    @Override
+    public final String transportName() {
+        return transportName;
+    }
+
+    @Override
+    public final boolean isClosed() {
+        return closed;
+    }
+}

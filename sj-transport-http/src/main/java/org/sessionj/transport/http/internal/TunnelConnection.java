@@ -1,0 +1,251 @@
+package org.sessionj.transport.http.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpMethod;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.sessionj.runtime.spi.Connection;
+
+/**
+ * The client end of a tunnelled connection: a requester's (direct or through the relay), or a server's
+ * end of a relayed connection (the server is the relay's client too). Frames written go into a
+ * bounded outbound {@link ByteStream} behind 4-byte lengths, uploaded by the {@link Link}; the bytes
+ * downloaded are cut into frames for the reader. The link is a WebSocket when the path allows the
+ * upgrade, else a pair of kept-alive HTTP connections (uploads, long polls).
+ */
+public final class TunnelConnection extends StreamConnection {
+    private static final System.Logger LOG = System.getLogger(TunnelConnection.class.getName());
+    private static final long CLOSE_WAIT_MILLIS = 10_000;
+    private static final long UPGRADE_MEMORY_NANOS = TimeUnit.MINUTES.toNanos(1);
+    /** Endpoints whose path refused a WebSocket upgrade lately: long polling at once. */
+    private static final Map<String, Long> NO_UPGRADE = new ConcurrentHashMap<>();
+
+    private final Endpoint endpoint;
+    private final String token;
+    final ByteStream out;
+    final FrameAssembler assembler;
+    private volatile Link link;
+    private volatile String description;
+
+    /** How a tunnelled connection moves its bytes. */
+    interface Link {
+        /** Starts moving bytes both ways. */
+        void start();
+
+        /** Outbound bytes (or the end) may be waiting. */
+        void upReady();
+
+        /** The reader consumed bytes: downloading may resume. */
+        void downResume();
+
+        /** Completes once the outbound end (fin) has been delivered, or exceptionally if it cannot be. */
+        CompletableFuture<Void> upDone();
+
+        /** Stops moving bytes and closes the channels. */
+        void close();
+
+        /** {@code "websocket"} or {@code "long-poll"}. */
+        String mode();
+    }
+
+    private TunnelConnection(String transportName, Endpoint endpoint, String token, String via) {
+        super(transportName, endpoint.settings());
+        this.endpoint = endpoint;
+        this.token = token;
+        this.out = new ByteStream(settings.streamBytes(), Budget.unlimited());
+        this.assembler = new FrameAssembler(PooledByteBufAllocator.DEFAULT, settings.maxFrameBytes());
+        this.description = transportName + " " + via;
+    }
+
+    /**
+     * Opens a connection by POSTing to {@code openUri} on {@code endpoint} (a direct server's open, or
+     * the relay's connect), which answers the connection's token; then attaches to it.
+     *
+     * @param via names the path in messages ("to host:port", "via relay r for host:port")
+     */
+    public static TunnelConnection open(String transportName, Endpoint endpoint, String openUri, String via,
+            long timeoutNanos) throws IOException {
+        long deadline = System.nanoTime() + timeoutNanos;
+        HttpClientChannel control = new HttpClientChannel(endpoint);
+        String token;
+        try {
+            FullHttpResponse response = await(control.send(control.request(HttpMethod.POST, openUri, null),
+                    millis(timeoutNanos)), timeoutNanos, endpoint);
+            try {
+                String body = response.content().toString(StandardCharsets.UTF_8).strip();
+                if (response.status().code() != 200 || !Wire.isToken(body)) {
+                    throw new IOException("cannot open an " + transportName + " connection " + via + ": " + endpoint
+                            + " answered " + response.status() + (body.isEmpty() ? "" : ": " + abbreviate(body)));
+                }
+                token = body;
+            } finally {
+                response.release();
+            }
+        } catch (IOException e) {
+            control.close();
+            throw e;
+        }
+        return attach(transportName, endpoint, token, via, control, Math.max(1, deadline - System.nanoTime()));
+    }
+
+    /**
+     * Attaches to the existing connection {@code token} on {@code endpoint} (a server taking a relayed
+     * connection), reusing {@code control} for uploads if not null.
+     */
+    public static TunnelConnection attach(String transportName, Endpoint endpoint, String token, String via,
+            HttpClientChannel control, long timeoutNanos) throws IOException {
+        TunnelConnection connection = new TunnelConnection(transportName, endpoint, token, via);
+        Link link = null;
+        HttpSettings settings = endpoint.settings();
+        String key = endpoint.authority();
+        Long refused = NO_UPGRADE.get(key);
+        if (settings.websocket() && (refused == null || System.nanoTime() - refused > UPGRADE_MEMORY_NANOS)) {
+            try {
+                link = WebSocketLink.connect(connection, endpoint, token, timeoutNanos);
+                NO_UPGRADE.remove(key);
+            } catch (IOException e) {
+                NO_UPGRADE.put(key, System.nanoTime());
+                LOG.log(System.Logger.Level.DEBUG, "no WebSocket through {0} ({1}); using long polling", endpoint,
+                        e.getMessage());
+            }
+        }
+        if (link == null) {
+            link = new LongPollLink(connection, control != null ? control : new HttpClientChannel(endpoint),
+                    new HttpClientChannel(endpoint), token, settings);
+        } else if (control != null) {
+            control.close();
+        }
+        connection.link = link;
+        connection.description = connection.description + " (" + link.mode() + ")";
+        link.start();
+        return connection;
+    }
+
+    static FullHttpResponse await(CompletableFuture<FullHttpResponse> future, long timeoutNanos, Endpoint endpoint)
+            throws IOException {
+        try {
+            return future.get(timeoutNanos, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for " + endpoint);
+        } catch (TimeoutException e) {
+            throw new IOException("timed out waiting for " + endpoint);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            throw cause instanceof IOException io ? new IOException(io.getMessage(), io)
+                    : new IOException(String.valueOf(cause), cause);
+        }
+    }
+
+    static long millis(long nanos) {
+        return nanos < 0 ? 30_000 : Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos));
+    }
+
+    static String abbreviate(String text) {
+        return text.length() > 300 ? text.substring(0, 300) + "..." : text;
+    }
+
+    /** The link in use: {@code "websocket"} or {@code "long-poll"}. */
+    public String mode() {
+        return link.mode();
+    }
+
+    // ---- reading (link side) -----------------------------------------------------------------
+
+    /** Link: downloaded bytes (taken over); false if they broke the framing (the connection failed). */
+    boolean received(ByteBuf bytes) {
+        try {
+            assembler.feed(bytes, this::deliver);
+            return true;
+        } catch (IOException e) {
+            failed(e.getMessage());
+            return false;
+        }
+    }
+
+    /** Link: whether downloading should pause (the reader is behind). */
+    boolean readerBehind() {
+        return inboundBytes.get() > settings.streamBytes();
+    }
+
+    /** Link: the peer's stream ended normally. */
+    void ended() {
+        if (assembler.partialBytes() > 0) {
+            failInbound("the peer closed in the middle of a frame");
+        } else {
+            inbound.end();
+        }
+    }
+
+    /** Link: the connection broke. */
+    void failed(String reason) {
+        failInbound(reason);
+        out.closeReader(reason);
+    }
+
+    // ---- Connection --------------------------------------------------------------------------
+
+    @Override
+    ByteStream outbound() {
+        return out;
+    }
+
+    @Override
+    void readerCaughtUp() {
+        Link l = link;
+        if (l != null) {
+            l.downResume();
+        }
+    }
+
+    /**
+     * Sends what is still buffered and the end, waits (at most ten seconds) until they are delivered
+     * so that the process may exit right after, then closes the channels.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        inbound.close();
+        out.finish();
+        Link l = link;
+        if (l == null) {
+            return;
+        }
+        l.upReady();
+        try {
+            l.upDone().get(CLOSE_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.log(System.Logger.Level.DEBUG, "closing {0}: the end was not delivered ({1})", this, e.getMessage());
+        } finally {
+            l.close();
+            out.dispose();
+        }
+    }
+
+    /** The connection's token (for logs and tests). */
+    String token() {
+        return token;
+    }
+
+    @Override
+    public String toString() {
+        return description;
+    }
+}

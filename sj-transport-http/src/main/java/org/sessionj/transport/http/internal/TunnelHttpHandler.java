@@ -1,0 +1,290 @@
+package org.sessionj.transport.http.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.codec.http.websocketx.WebSocketServerHandshaker;
+import io.netty.handler.codec.http.websocketx.WebSocketServerHandshakerFactory;
+import io.netty.util.ReferenceCountUtil;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * Serves the HTTP requests of one channel of a tunnel server (direct acceptor or relay): uploads
+ * ({@code POST .../up}), long polls ({@code GET .../down}), WebSocket upgrades ({@code GET .../ws}),
+ * and hands every other path to the {@link Routes}. One request at a time: the channel stops reading
+ * while a request is held, so a client cannot pile requests up behind a held one.
+ */
+final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
+    private static final System.Logger LOG = System.getLogger(TunnelHttpHandler.class.getName());
+
+    private final Routes routes;
+    private final HttpSettings settings;
+    private final boolean secure;
+    private Exchange current;
+
+    TunnelHttpHandler(Routes routes, HttpSettings settings, boolean secure) {
+        this.routes = routes;
+        this.settings = settings;
+        this.secure = secure;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        if (!(msg instanceof FullHttpRequest request)) {
+            ReferenceCountUtil.release(msg);
+            return;
+        }
+        if (current != null && !current.isDone()) {
+            request.release(); // pipelining while a request is held: not an SJ client
+            ctx.close();
+            return;
+        }
+        QueryStringDecoder query = new QueryStringDecoder(request.uri());
+        ctx.channel().config().setAutoRead(false);
+        Exchange exchange = new Exchange(ctx, request, query, () -> ctx.channel().config().setAutoRead(true));
+        current = exchange;
+        if (!request.decoderResult().isSuccess()) {
+            exchange.fail(HttpResponseStatus.BAD_REQUEST, "malformed HTTP request: " + request.decoderResult().cause());
+            return;
+        }
+        try {
+            dispatch(ctx, exchange);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "failed to serve " + request.method() + " " + request.uri(), e);
+            exchange.fail(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error: " + e);
+        }
+    }
+
+    private void dispatch(ChannelHandlerContext ctx, Exchange exchange) {
+        String path = exchange.query().path();
+        if (!path.startsWith(Wire.SESSION)) {
+            routes.route(exchange);
+            return;
+        }
+        String rest = path.substring(Wire.SESSION.length());
+        int slash = rest.indexOf('/');
+        String token = slash < 0 ? rest : rest.substring(0, slash);
+        String op = slash < 0 ? "" : rest.substring(slash + 1);
+        Half half = Wire.isToken(token) ? routes.half(token) : null;
+        if (half == null) {
+            exchange.fail(HttpResponseStatus.NOT_FOUND, "no such connection (unknown, expired or closed)");
+            return;
+        }
+        HttpMethod method = exchange.request().method();
+        switch (op) {
+            case "up" -> {
+                if (!method.equals(HttpMethod.POST)) {
+                    exchange.fail(HttpResponseStatus.METHOD_NOT_ALLOWED, "uploads are POSTs");
+                } else {
+                    upload(half, exchange);
+                }
+            }
+            case "down" -> {
+                if (!method.equals(HttpMethod.GET) && !method.equals(HttpMethod.POST)) {
+                    exchange.fail(HttpResponseStatus.METHOD_NOT_ALLOWED, "polls are GETs");
+                } else {
+                    poll(half, exchange);
+                }
+            }
+            case "ws" -> upgrade(ctx, half, exchange);
+            default -> exchange.fail(HttpResponseStatus.NOT_FOUND, "no operation '" + op + "' (expected up, down or ws)");
+        }
+    }
+
+    // ---- uploads -----------------------------------------------------------------------------
+
+    private void upload(Half half, Exchange exchange) {
+        long offset = Wire.longParam(exchange.query(), "offset");
+        if (offset < 0) {
+            exchange.fail(HttpResponseStatus.BAD_REQUEST, "an upload needs offset=N (the stream offset of its first byte)");
+            return;
+        }
+        boolean fin = "1".equals(Wire.param(exchange.query(), "fin"));
+        boolean close = "1".equals(Wire.param(exchange.query(), "close"));
+        ByteBuf body = exchange.request().content().retain();
+        half.enter();
+        exchange.onAbandon(() -> {
+            body.release();
+            half.exit();
+        });
+        tryAppend(half, exchange, body, offset, fin, close);
+    }
+
+    private void tryAppend(Half half, Exchange exchange, ByteBuf body, long offset, boolean fin, boolean close) {
+        if (exchange.isDone()) {
+            return; // abandoned: the body was released
+        }
+        int length = body.readableBytes();
+        ByteStream.Append result = half.in().append(body, offset, fin);
+        switch (result) {
+            case ACCEPTED -> {
+                if (close) {
+                    half.closedByClient();
+                }
+                answer(half, exchange, Wire.empty(exchange.version(), HttpResponseStatus.NO_CONTENT));
+            }
+            case FULL -> {
+                Consumer<Boolean> retry = ready -> exchange.executor().execute(() -> {
+                    if (ready) {
+                        tryAppend(half, exchange, body, offset, fin, close);
+                    } else if (!exchange.isDone()) {
+                        body.release();
+                        answer(half, exchange, Wire.text(exchange.version(), HttpResponseStatus.SERVICE_UNAVAILABLE,
+                                "a newer upload replaced this one"));
+                    }
+                });
+                if (!half.in().awaitSpace(retry, length)) {
+                    exchange.executor().execute(() -> tryAppend(half, exchange, body, offset, fin, close));
+                }
+            }
+            case BUSY -> {
+                body.release();
+                answer(half, exchange, Wire.text(exchange.version(), HttpResponseStatus.SERVICE_UNAVAILABLE,
+                        "the relay's buffer memory is spent; retry later"));
+            }
+            case GAP -> answer(half, exchange, Wire.text(exchange.version(), HttpResponseStatus.CONFLICT,
+                    "upload offset " + offset + " is beyond the " + half.in().written() + " bytes received: bytes were lost"));
+            case CLOSED -> answer(half, exchange, Wire.text(exchange.version(), HttpResponseStatus.GONE,
+                    String.valueOf(half.in().refusal())));
+        }
+    }
+
+    // ---- long polls --------------------------------------------------------------------------
+
+    private void poll(Half half, Exchange exchange) {
+        long ack = Wire.longParam(exchange.query(), "ack");
+        if (ack < 0) {
+            exchange.fail(HttpResponseStatus.BAD_REQUEST, "a poll needs ack=N (the bytes received so far)");
+            return;
+        }
+        long window = Wire.longParam(exchange.query(), "window");
+        int max = (int) Math.min(settings.responseBytes(), window < 0 ? Long.MAX_VALUE : window);
+        half.enter();
+        tryRead(half, exchange, ack, max, null);
+    }
+
+    private void tryRead(Half half, Exchange exchange, long ack, int max, ScheduledFuture<?> timer) {
+        if (exchange.isDone()) {
+            return;
+        }
+        ByteStream.Chunk chunk = half.out().read(ack, max);
+        if (chunk != null) {
+            if (timer != null) {
+                timer.cancel(false);
+            }
+            if (chunk.failure() != null) {
+                answer(half, exchange, Wire.text(exchange.version(), HttpResponseStatus.GONE, chunk.failure()));
+                return;
+            }
+            FullHttpResponse response = Wire.bytes(exchange.version(), chunk.bytes());
+            response.headers().set(Wire.OFFSET, chunk.offset());
+            if (chunk.fin()) {
+                response.headers().set(Wire.FIN, "1");
+            }
+            answer(half, exchange, response);
+            return;
+        }
+        if (max == 0) {
+            answer(half, exchange, Wire.empty(exchange.version(), HttpResponseStatus.NO_CONTENT));
+            return;
+        }
+        Consumer<Boolean> waiter = new Consumer<>() {
+            @Override
+            public void accept(Boolean ready) {
+                exchange.executor().execute(() -> {
+                    if (ready) {
+                        tryRead(half, exchange, ack, max, null);
+                    } else {
+                        answer(half, exchange, Wire.empty(exchange.version(), HttpResponseStatus.NO_CONTENT));
+                    }
+                });
+            }
+        };
+        if (!half.out().awaitData(waiter)) {
+            exchange.executor().execute(() -> tryRead(half, exchange, ack, max, timer));
+            return;
+        }
+        exchange.onAbandon(() -> {
+            half.out().cancelDataWaiter(waiter);
+            half.exit();
+        });
+        if (timer == null) {
+            exchange.executor().schedule(() -> {
+                if (half.out().cancelDataWaiter(waiter)) {
+                    answer(half, exchange, Wire.empty(exchange.version(), HttpResponseStatus.NO_CONTENT));
+                }
+            }, settings.pollMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private static void answer(Half half, Exchange exchange, FullHttpResponse response) {
+        if (exchange.isDone()) {
+            response.release();
+            return;
+        }
+        exchange.onAbandon(null);
+        half.exit();
+        exchange.respond(response);
+    }
+
+    // ---- WebSocket ---------------------------------------------------------------------------
+
+    private void upgrade(ChannelHandlerContext ctx, Half half, Exchange exchange) {
+        FullHttpRequest request = exchange.request();
+        if (!request.headers().containsValue(HttpHeaderNames.CONNECTION, HttpHeaderValues.UPGRADE, true)
+                || !request.headers().contains(HttpHeaderNames.UPGRADE, HttpHeaderValues.WEBSOCKET, true)) {
+            exchange.fail(HttpResponseStatus.BAD_REQUEST, "expected a WebSocket upgrade (the path to this server"
+                    + " does not pass Upgrade headers: use long polling)");
+            return;
+        }
+        String url = (secure ? "wss://" : "ws://") + request.headers().get(HttpHeaderNames.HOST, "localhost")
+                + exchange.query().path();
+        WebSocketServerHandshaker handshaker = new WebSocketServerHandshakerFactory(url, null, false,
+                settings.maxRequestBytes()).newHandshaker(request);
+        if (handshaker == null) {
+            exchange.fail(HttpResponseStatus.UPGRADE_REQUIRED, "unsupported WebSocket version (expected 13)");
+            return;
+        }
+        FullHttpRequest retained = request.retain();
+        if (!exchange.takeOver()) {
+            retained.release();
+            return;
+        }
+        half.enter();
+        ctx.channel().config().setAutoRead(true);
+        handshaker.handshake(ctx.channel(), retained).addListener(f -> {
+            retained.release();
+            if (f.isSuccess()) {
+                ctx.pipeline().replace(this, "sj-ws", new WsServerHandler(half, settings));
+                routes.attached(half);
+            } else {
+                half.exit();
+                ctx.close();
+            }
+        });
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        Exchange held = current;
+        if (held != null) {
+            held.abandon();
+        }
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        LOG.log(System.Logger.Level.DEBUG, () -> "closing HTTP channel " + ctx.channel() + ": " + cause);
+        ctx.close();
+    }
+}

@@ -1,0 +1,210 @@
+package org.sessionj.transport.http.internal;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.timeout.IdleStateEvent;
+import io.netty.handler.timeout.IdleStateHandler;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.sessionj.transport.netty.internal.EventLoops;
+
+/**
+ * An HTTP(S) server for tunnelled connections (a direct acceptor's, or the relay's), on the shared
+ * Netty event loops. It defends itself: at most {@code maxConnections} at once, a request must
+ * arrive whole within {@code requestMillis} (a client dribbling headers is answered 408 and dropped),
+ * a connection with no traffic for a poll interval and a half is closed, and a request body is at
+ * most a segment (413 above).
+ */
+public final class TunnelServer implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(TunnelServer.class.getName());
+    private static final int MAX_INITIAL_LINE = 4096;
+    private static final int MAX_HEADERS = 8192;
+
+    private final Channel serverChannel;
+    private final int port;
+
+    private TunnelServer(Channel serverChannel, int port) {
+        this.serverChannel = serverChannel;
+        this.port = port;
+    }
+
+    /**
+     * Listens on {@code address} ({@code null} host: every interface; port 0: a free one).
+     *
+     * @param ssl the server TLS context, or null for plain HTTP
+     * @throws IOException if the port cannot be bound
+     */
+    public static TunnelServer bind(InetSocketAddress address, SslContext ssl, HttpSettings settings, Routes routes,
+            int maxConnections, int requestMillis) throws IOException {
+        EventLoops loops = EventLoops.shared(true);
+        AtomicInteger open = new AtomicInteger();
+        ServerBootstrap bootstrap = new ServerBootstrap()
+                .group(loops.group())
+                .channel(loops.serverChannel())
+                .option(ChannelOption.SO_BACKLOG, 1024)
+                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.SO_KEEPALIVE, true)
+                .childHandler(new ChannelInitializer<Channel>() {
+                    @Override
+                    protected void initChannel(Channel channel) {
+                        if (open.incrementAndGet() > maxConnections) {
+                            open.decrementAndGet();
+                            LOG.log(System.Logger.Level.DEBUG, "refusing {0}: {1} connections open already",
+                                    channel.remoteAddress(), maxConnections);
+                            channel.close();
+                            return;
+                        }
+                        channel.closeFuture().addListener(f -> open.decrementAndGet());
+                        if (ssl != null) {
+                            channel.pipeline().addLast(ssl.newHandler(channel.alloc()));
+                        }
+                        Guard guard = new Guard(requestMillis);
+                        channel.pipeline().addLast(
+                                new IdleStateHandler(0, 0, settings.pollMillis() + settings.pollMillis() / 2 + 5_000L,
+                                        TimeUnit.MILLISECONDS),
+                                guard.front(),
+                                new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, 64 * 1024),
+                                guard.back(),
+                                new HttpObjectAggregator(settings.maxRequestBytes()),
+                                new TunnelHttpHandler(routes, settings, ssl != null));
+                    }
+                });
+        ChannelFuture bind = bootstrap.bind(address);
+        CompletableFuture<Void> bound = new CompletableFuture<>();
+        bind.addListener(f -> {
+            if (f.isSuccess()) {
+                bound.complete(null);
+            } else {
+                bound.completeExceptionally(f.cause());
+            }
+        });
+        try {
+            bound.get();
+        } catch (InterruptedException e) {
+            bind.channel().close();
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while binding HTTP port " + address.getPort());
+        } catch (ExecutionException e) {
+            throw new IOException("cannot listen on HTTP port " + address.getPort() + ": " + e.getCause().getMessage(),
+                    e.getCause());
+        }
+        TunnelServer server = new TunnelServer(bind.channel(), ((InetSocketAddress) bind.channel().localAddress()).getPort());
+        return server;
+    }
+
+    /** The TCP port listened on. */
+    public int port() {
+        return port;
+    }
+
+    /** Stops listening (connections already open are closed by their owners). Waits for the port to be free. */
+    @Override
+    public void close() {
+        CompletableFuture<Void> closed = new CompletableFuture<>();
+        serverChannel.close().addListener(f -> closed.complete(null));
+        if (!serverChannel.eventLoop().inEventLoop()) {
+            closed.join();
+        }
+    }
+
+    /**
+     * Request deadline and idle connections: a request must be complete within {@code requestMillis}
+     * of its first byte (a client dribbling headers is answered 408 and dropped); a connection idle
+     * (nothing read or written) past the idle handler's time is closed. The front half sees bytes
+     * before the HTTP decoder (a request that never finishes its headers yields no request object),
+     * the back half sees the decoded request's end and answers.
+     */
+    private static final class Guard {
+        private final int requestMillis;
+        private ChannelHandlerContext back;
+        private ScheduledFuture<?> deadline;
+
+        Guard(int requestMillis) {
+            this.requestMillis = requestMillis;
+        }
+
+        ChannelDuplexHandler front() {
+            return new ChannelDuplexHandler() {
+                @Override
+                public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+                    if (ctx.pipeline().get(HttpServerCodec.class) == null) {
+                        if (deadline != null) {
+                            deadline.cancel(false);
+                            deadline = null;
+                        }
+                        ctx.pipeline().remove(this); // upgraded to WebSocket: no more requests
+                    } else if (deadline == null) {
+                        deadline = ctx.executor().schedule(() -> expire(ctx), requestMillis, TimeUnit.MILLISECONDS);
+                    }
+                    ctx.fireChannelRead(msg);
+                }
+
+                @Override
+                public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
+                    if (event instanceof IdleStateEvent) {
+                        ctx.close();
+                        return;
+                    }
+                    super.userEventTriggered(ctx, event);
+                }
+
+                @Override
+                public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+                    if (deadline != null) {
+                        deadline.cancel(false);
+                    }
+                    super.channelInactive(ctx);
+                }
+            };
+        }
+
+        ChannelDuplexHandler back() {
+            return new ChannelDuplexHandler() {
+                @Override
+                public void handlerAdded(ChannelHandlerContext ctx) {
+                    back = ctx;
+                }
+
+                @Override
+                public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                    if (msg instanceof LastHttpContent && deadline != null) {
+                        deadline.cancel(false);
+                        deadline = null;
+                    }
+                    ctx.fireChannelRead(msg);
+                }
+            };
+        }
+
+        private void expire(ChannelHandlerContext front) {
+            LOG.log(System.Logger.Level.DEBUG, "{0} did not send a whole request within {1} ms; dropping it",
+                    front.channel().remoteAddress(), requestMillis);
+            if (back != null && front.pipeline().get(HttpServerCodec.class) != null) {
+                back.writeAndFlush(Wire.text(HttpVersion.HTTP_1_1, HttpResponseStatus.REQUEST_TIMEOUT,
+                        "the request did not arrive whole in time")).addListener(ChannelFutureListener.CLOSE);
+            } else {
+                front.close();
+            }
+        }
+    }
+}

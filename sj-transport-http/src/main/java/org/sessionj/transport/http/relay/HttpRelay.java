@@ -1,0 +1,386 @@
+package org.sessionj.transport.http.relay;
+
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.ssl.SslContext;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.sessionj.transport.http.internal.Budget;
+import org.sessionj.transport.http.internal.ByteStream;
+import org.sessionj.transport.http.internal.Exchange;
+import org.sessionj.transport.http.internal.Half;
+import org.sessionj.transport.http.internal.Halves;
+import org.sessionj.transport.http.internal.HttpSettings;
+import org.sessionj.transport.http.internal.Routes;
+import org.sessionj.transport.http.internal.TunnelServer;
+import org.sessionj.transport.http.internal.Wire;
+
+/**
+ * The relay for the http/https transports (docs/http-transport.md): peers that cannot reach each
+ * other both reach it with outbound HTTP(S) requests. A server registers its session port under its
+ * host names ({@code POST /sessionj/v1/listen}, a long poll that returns connections made to it); a
+ * requester asks for {@code host:port} ({@code POST /sessionj/v1/connect}); the relay pairs them and
+ * moves the bytes of each direction through a bounded buffer, never looking inside them.
+ *
+ * <p>It faces the internet, so everything is bounded ({@link RelayLimits}): connections, sessions,
+ * servers and their names, connections waiting for a server, the time a server has to take one, the
+ * bytes buffered in all, the time a request may take to arrive. Clients that stop making requests
+ * vanish after the vanish time, and their peers are told.
+ */
+public final class HttpRelay implements AutoCloseable, Routes {
+    private static final System.Logger LOG = System.getLogger(HttpRelay.class.getName());
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._%:\\[\\]-]{1,255}");
+
+    private final HttpSettings settings;
+    private final RelayLimits limits;
+    private final Budget budget;
+    private final Halves halves;
+    private final Map<String, Listener> listeners = new ConcurrentHashMap<>();
+    private final Map<String, Listener> targets = new ConcurrentHashMap<>();
+    private final Map<String, Half> unpaired = new ConcurrentHashMap<>();
+    private final TunnelServer server;
+
+    /** A server registered at the relay: its names and the connections waiting for it. Guarded by itself. */
+    private static final class Listener {
+        final String id;
+        final int port;
+        final Set<String> keys;
+        final ArrayDeque<String> waiting = new ArrayDeque<>();
+        Exchange held;
+        volatile long lastSeen = System.nanoTime();
+
+        Listener(String id, int port, Set<String> keys) {
+            this.id = id;
+            this.port = port;
+            this.keys = keys;
+        }
+    }
+
+    private HttpRelay(InetSocketAddress address, SslContext ssl, HttpSettings settings, RelayLimits limits)
+            throws IOException {
+        this.settings = settings;
+        this.limits = limits;
+        this.budget = new Budget(limits.bufferBytes());
+        this.halves = new Halves(settings.vanishMillis(), this::sweep);
+        try {
+            this.server = TunnelServer.bind(address, ssl, settings, this, limits.maxConnections(), limits.requestMillis());
+        } catch (IOException e) {
+            halves.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Starts a relay on {@code address} (port 0: a free one), speaking HTTPS when {@code ssl} is a
+     * server context, plain HTTP when it is null.
+     *
+     * @throws IOException if the port cannot be bound
+     */
+    public static HttpRelay start(InetSocketAddress address, SslContext ssl, HttpSettings settings, RelayLimits limits)
+            throws IOException {
+        HttpRelay relay = new HttpRelay(address, ssl, settings, limits);
+        LOG.log(System.Logger.Level.INFO, "SJ relay listening on port {0} ({1})", relay.port(),
+                ssl == null ? "http" : "https");
+        return relay;
+    }
+
+    /** A relay on {@code address} with the tunables of the system properties ({@code sessionj.http.*}). */
+    public static HttpRelay start(InetSocketAddress address, SslContext ssl, RelayLimits limits) throws IOException {
+        return start(address, ssl, HttpSettings.fromSystemProperties(), limits);
+    }
+
+    /** A plain-HTTP relay on {@code port} of every interface, with settings from system properties and default limits. */
+    public static HttpRelay start(int port) throws IOException {
+        return start(new InetSocketAddress(port), null, HttpSettings.fromSystemProperties(), RelayLimits.defaults());
+    }
+
+    /** The TCP port the relay listens on. */
+    public int port() {
+        return server.port();
+    }
+
+    /**
+     * What the relay holds now.
+     *
+     * @param sessions relayed connections' halves known (two per connection)
+     * @param listeners registered servers
+     * @param bufferedBytes bytes buffered in all directions
+     */
+    public record Stats(int sessions, int listeners, long bufferedBytes) {
+    }
+
+    /** What the relay holds now. */
+    public Stats stats() {
+        return new Stats(halves.size(), listeners.size(), budget.used());
+    }
+
+    @Override
+    public Half half(String token) {
+        return halves.get(token);
+    }
+
+    @Override
+    public void route(Exchange exchange) {
+        String path = exchange.query().path();
+        boolean post = exchange.request().method().equals(HttpMethod.POST);
+        if (path.equals(Wire.CONNECT) && post) {
+            connect(exchange);
+        } else if (path.equals(Wire.LISTEN) && post) {
+            listen(exchange);
+        } else if (path.equals(Wire.TARGET)) {
+            String target = Wire.param(exchange.query(), "name");
+            boolean known = target != null && targets.containsKey(target.toLowerCase(Locale.ROOT));
+            exchange.fail(known ? HttpResponseStatus.OK : HttpResponseStatus.NOT_FOUND, known ? "registered" : "unknown");
+        } else {
+            exchange.fail(HttpResponseStatus.NOT_FOUND, "no such path: this is an SJ relay (" + Wire.PREFIX + "/...)");
+        }
+    }
+
+    // ---- requesters --------------------------------------------------------------------------
+
+    private void connect(Exchange exchange) {
+        String target = Wire.param(exchange.query(), "target");
+        if (target == null || !NAME.matcher(target).matches()) {
+            exchange.fail(HttpResponseStatus.BAD_REQUEST, "connect needs target=host:port");
+            return;
+        }
+        Listener listener = targets.get(target.toLowerCase(Locale.ROOT));
+        if (listener == null) {
+            exchange.fail(HttpResponseStatus.NOT_FOUND, "no server is registered at this relay for " + target);
+            return;
+        }
+        if (halves.size() + 2 > 2L * limits.maxSessions()) {
+            exchange.fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "the relay carries " + limits.maxSessions()
+                    + " connections already; retry later");
+            return;
+        }
+        ByteStream toServer = new ByteStream(settings.streamBytes(), budget);
+        ByteStream toRequester = new ByteStream(settings.streamBytes(), budget);
+        Half requester = new Half(Wire.newToken(), toServer, toRequester);
+        Half served = new Half(Wire.newToken(), toRequester, toServer);
+        Exchange poll;
+        synchronized (listener) {
+            if (listener.waiting.size() >= limits.maxUnpairedPerListener()) {
+                exchange.fail(HttpResponseStatus.SERVICE_UNAVAILABLE, target + " has "
+                        + limits.maxUnpairedPerListener() + " connections waiting already; retry later");
+                return;
+            }
+            halves.add(requester);
+            halves.add(served);
+            unpaired.put(served.token(), served);
+            listener.waiting.add(served.token());
+            poll = listener.held;
+            listener.held = null;
+        }
+        if (poll != null) {
+            answerListener(listener, poll);
+        }
+        exchange.respond(org.sessionj.transport.http.internal.Wire.text(exchange.version(), HttpResponseStatus.OK,
+                requester.token()));
+    }
+
+    // ---- servers -----------------------------------------------------------------------------
+
+    private void listen(Exchange exchange) {
+        String id = Wire.param(exchange.query(), "id");
+        long port = Wire.longParam(exchange.query(), "port");
+        if (id == null || !Wire.isToken(id) || port < 0 || port > 65535) {
+            exchange.fail(HttpResponseStatus.BAD_REQUEST, "listen needs id=<32 hex digits> and port=0..65535");
+            return;
+        }
+        if ("1".equals(Wire.param(exchange.query(), "close"))) {
+            Listener gone = listeners.get(id);
+            if (gone != null) {
+                drop(gone, "the server stopped listening");
+            }
+            exchange.empty();
+            return;
+        }
+        Listener listener = listeners.get(id);
+        if (listener == null || "1".equals(Wire.param(exchange.query(), "register"))) {
+            if (listener == null) {
+                listener = register(exchange, id, (int) port);
+                if (listener == null) {
+                    return;
+                }
+            }
+            FullHttpResponse ok = Wire.text(exchange.version(), HttpResponseStatus.OK, "registered");
+            ok.headers().set(Wire.PORT, listener.port);
+            exchange.respond(ok);
+            return;
+        }
+        listener.lastSeen = System.nanoTime();
+        Exchange replaced;
+        boolean now;
+        synchronized (listener) {
+            now = !listener.waiting.isEmpty();
+            replaced = now ? null : listener.held;
+            if (!now) {
+                listener.held = exchange;
+            }
+        }
+        if (replaced != null) {
+            replaced.empty();
+        }
+        if (now) {
+            answerListener(listener, exchange);
+            return;
+        }
+        Listener held = listener;
+        exchange.onAbandon(() -> {
+            synchronized (held) {
+                if (held.held == exchange) {
+                    held.held = null;
+                }
+            }
+        });
+        exchange.executor().schedule(() -> {
+            boolean mine;
+            synchronized (held) {
+                mine = held.held == exchange;
+                if (mine) {
+                    held.held = null;
+                }
+            }
+            if (mine) {
+                held.lastSeen = System.nanoTime();
+                exchange.empty();
+            }
+        }, settings.pollMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private Listener register(Exchange exchange, String id, int port) {
+        List<String> names = exchange.query().parameters().getOrDefault("name", List.of());
+        if (names.isEmpty() || names.size() > limits.maxNamesPerListener()) {
+            exchange.fail(HttpResponseStatus.BAD_REQUEST, "a server registers 1.." + limits.maxNamesPerListener()
+                    + " names, found " + names.size());
+            return null;
+        }
+        for (String name : names) {
+            if (!NAME.matcher(name).matches() || name.indexOf(':') >= 0 && !name.startsWith("[")) {
+                exchange.fail(HttpResponseStatus.BAD_REQUEST, "not a host name: " + name);
+                return null;
+            }
+        }
+        if (listeners.size() >= limits.maxListeners()) {
+            exchange.fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "the relay has " + limits.maxListeners()
+                    + " servers registered already");
+            return null;
+        }
+        synchronized (targets) {
+            int chosen = port;
+            for (int attempt = 0; chosen == 0 && attempt < 100; attempt++) {
+                int candidate = ThreadLocalRandom.current().nextInt(1024, 65536);
+                if (names.stream().noneMatch(n -> targets.containsKey(key(n, candidate)))) {
+                    chosen = candidate;
+                }
+            }
+            Set<String> keys = new LinkedHashSet<>();
+            for (String name : names) {
+                String key = key(name, chosen);
+                if (targets.containsKey(key)) {
+                    exchange.fail(HttpResponseStatus.CONFLICT, "another server is registered at this relay for " + key);
+                    return null;
+                }
+                keys.add(key);
+            }
+            Listener listener = new Listener(id, chosen, keys);
+            keys.forEach(k -> targets.put(k, listener));
+            listeners.put(id, listener);
+            LOG.log(System.Logger.Level.DEBUG, "relay: {0} registered {1}", exchange.remote(), keys);
+            return listener;
+        }
+    }
+
+    private static String key(String name, int port) {
+        return name.toLowerCase(Locale.ROOT) + ":" + port;
+    }
+
+    private void answerListener(Listener listener, Exchange exchange) {
+        List<String> tokens = new ArrayList<>();
+        synchronized (listener) {
+            String token;
+            while ((token = listener.waiting.poll()) != null) {
+                tokens.add(token);
+            }
+        }
+        listener.lastSeen = System.nanoTime();
+        if (tokens.isEmpty()) {
+            exchange.empty();
+        } else {
+            exchange.respond(Wire.text(exchange.version(), HttpResponseStatus.OK, String.join("\n", tokens)));
+        }
+    }
+
+    private void drop(Listener listener, String reason) {
+        synchronized (targets) {
+            listeners.remove(listener.id, listener);
+            listener.keys.forEach(k -> targets.remove(k, listener));
+        }
+        List<String> orphans;
+        Exchange poll;
+        synchronized (listener) {
+            orphans = new ArrayList<>(listener.waiting);
+            listener.waiting.clear();
+            poll = listener.held;
+            listener.held = null;
+        }
+        if (poll != null) {
+            poll.empty();
+        }
+        for (String token : orphans) {
+            Half half = unpaired.remove(token);
+            if (half != null) {
+                half.vanish(reason);
+            }
+        }
+    }
+
+    /** Once a second: pairing deadlines, and servers that stopped polling. */
+    private void sweep(long now) {
+        long pairing = TimeUnit.MILLISECONDS.toNanos(limits.pairingMillis());
+        for (Iterator<Half> it = unpaired.values().iterator(); it.hasNext();) {
+            Half half = it.next();
+            if (half.seen() || half.isDone()) {
+                it.remove();
+            } else if (half.ageNanos(now) > pairing) {
+                it.remove();
+                half.vanish("the server did not take the connection within " + limits.pairingMillis() + " ms");
+            }
+        }
+        long vanish = TimeUnit.MILLISECONDS.toNanos(settings.vanishMillis());
+        for (Listener listener : listeners.values()) {
+            boolean polling;
+            synchronized (listener) {
+                polling = listener.held != null;
+            }
+            if (!polling && now - listener.lastSeen > vanish) {
+                LOG.log(System.Logger.Level.DEBUG, "relay: server {0} stopped polling; forgetting it", listener.keys);
+                drop(listener, "the server vanished from the relay");
+            }
+        }
+    }
+
+    /** Stops the relay: the port is released, every relayed connection fails. */
+    @Override
+    public void close() {
+        server.close();
+        for (Listener listener : List.copyOf(listeners.values())) {
+            drop(listener, "the relay stopped");
+        }
+        halves.close();
+    }
+}
