@@ -76,6 +76,18 @@ public final class CrossCheck {
         public boolean falseAlarm() {
             return !programCodes.isEmpty() || !peerCodes.isEmpty();
         }
+
+        CaseResult withBaseOutcome(Outcome outcome) {
+            return new CaseResult(generated, programCodes, peerCodes, javaErrors, crash, outcome, mutants);
+        }
+
+        CaseResult withMutantOutcome(int index, Outcome outcome) {
+            List<MutantResult> changed = new ArrayList<>(mutants);
+            MutantResult m = changed.get(index);
+            changed.set(index, new MutantResult(m.caseSeed(), m.index(), m.signature(), m.description(), m.codes(),
+                    m.javaError(), outcome, m.source()));
+            return new CaseResult(generated, programCodes, peerCodes, javaErrors, crash, baseOutcome, changed);
+        }
     }
 
     public CrossCheck(Config config, Consumer<String> log) {
@@ -262,17 +274,8 @@ public final class CrossCheck {
                 int[] suspect = suspects.get(i);
                 CaseResult result = results.get(suspect[0]);
                 Outcome outcome = await(again.get(i));
-                if (suspect[1] < 0) {
-                    results.set(suspect[0], new CaseResult(result.generated(), result.programCodes(), result.peerCodes(),
-                            result.javaErrors(), result.crash(), outcome, result.mutants()));
-                } else {
-                    List<MutantResult> mutants = new ArrayList<>(result.mutants());
-                    MutantResult m = mutants.get(suspect[1]);
-                    mutants.set(suspect[1], new MutantResult(m.caseSeed(), m.index(), m.signature(), m.description(),
-                            m.codes(), m.javaError(), outcome, m.source()));
-                    results.set(suspect[0], new CaseResult(result.generated(), result.programCodes(), result.peerCodes(),
-                            result.javaErrors(), result.crash(), result.baseOutcome(), mutants));
-                }
+                results.set(suspect[0], suspect[1] < 0 ? result.withBaseOutcome(outcome)
+                        : result.withMutantOutcome(suspect[1], outcome));
             }
         } finally {
             runs.shutdownNow();
