@@ -52,7 +52,7 @@ major=$(jdk_major "$JDK")
 [ "$major" -ge 22 ] && JAVA_OPTS+=(--enable-native-access=ALL-UNNAMED)
 [ "$major" -ge 23 ] && JAVA_OPTS+=(--sun-misc-unsafe-memory-access=allow)
 # A JVM cannot tell whether its standard error is a terminal; the demos' progress bar needs to know.
-[ -t 2 ] && JAVA_OPTS+=(-Dsj.stderr.terminal=true)
+[ -t 2 ] && JAVA_OPTS+=(-Dsessionj.stderr.terminal=true)
 
 if [ -n "${SJ_CLASSPATH:-}" ]; then
     # Tests (and IDE users) run the launcher against a class path they already have.

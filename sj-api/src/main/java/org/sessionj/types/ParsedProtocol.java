@@ -3,6 +3,7 @@ package org.sessionj.types;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Objects;
+import org.sessionj.types.internal.Expander;
 
 /**
  * A session type parsed from text, with the offset at which each of its nodes (actions,
@@ -38,6 +39,23 @@ public final class ParsedProtocol {
     public int offsetOf(Object node) {
         Integer offset = offsets.get(node);
         return offset == null ? -1 : offset;
+    }
+
+    /**
+     * This protocol with every {@code @(P)} and {@code ^(P)} inlined (as {@link SessionTypes#expand}
+     * does), still positioned in {@link #text()}: errors point at the reference that causes them, and
+     * so do the well-formedness problems of the result that lie in inlined protocols (at the first
+     * reference, when a protocol is inlined at several places).
+     *
+     * @throws ProtocolException as {@link SessionTypes#expand}, positioned at the offending reference
+     */
+    public ParsedProtocol expand(ProtocolResolver resolver) {
+        Expander expander = new Expander(resolver, SessionTypes.maxNesting(), SessionTypes.MAX_EXPANDED_SIZE,
+                text, offsets);
+        SessionType expanded = expander.expand(type);
+        IdentityHashMap<Object, Integer> all = new IdentityHashMap<>(offsets);
+        expander.offsets().forEach(all::putIfAbsent);
+        return new ParsedProtocol(text, expanded, all);
     }
 
     /** The well-formedness problems of the type, each with its offset in the text. */

@@ -9,10 +9,13 @@ import org.sessionj.types.internal.SourceText;
  *
  * <p>When the problem has a place in the protocol text, {@link #offset()}, {@link #line()} and
  * {@link #column()} locate it and {@link #excerpt()} shows it; otherwise they are {@code -1} and
- * the excerpt is empty.
+ * the excerpt is empty. The excerpt shows the neighbourhood of the column, not the whole line, and
+ * no part of the message grows with the size of the protocol.
  */
 public class ProtocolException extends RuntimeException {
     private static final long serialVersionUID = 1L;
+    /** The longest detail, expected or found text kept (longer ones are cut in the middle). */
+    private static final int MAX_DETAIL = 2000;
 
     private final ProtocolProblem.Kind kind;
     private final String detail;
@@ -34,11 +37,11 @@ public class ProtocolException extends RuntimeException {
      */
     public ProtocolException(ProtocolProblem.Kind kind, String detail, String expected, String found,
                              String text, int offset) {
-        super(message(detail, text, offset));
+        super(message(SourceText.abbreviate(detail, MAX_DETAIL), text, offset));
         this.kind = java.util.Objects.requireNonNull(kind, "kind");
-        this.detail = detail;
-        this.expected = expected == null ? "" : expected;
-        this.found = found == null ? "" : found;
+        this.detail = SourceText.abbreviate(detail, MAX_DETAIL);
+        this.expected = expected == null ? "" : SourceText.abbreviate(expected, MAX_DETAIL);
+        this.found = found == null ? "" : SourceText.abbreviate(found, MAX_DETAIL);
         if (text != null && offset >= 0) {
             SourceText source = new SourceText(text);
             this.offset = Math.min(offset, text.length());

@@ -30,6 +30,8 @@ public record ProtocolProblem(Kind kind, String message, int offset) {
         DUPLICATE_LABEL("SJT101"),
         /** A message type is not an acceptable Java type (wildcard, void, annotation, ...). */
         INVALID_MESSAGE_TYPE("SJT102"),
+        /** The type nests deeper than {@link SessionTypes#maxNesting()} (also after expansion). */
+        NESTING_TOO_DEEP("SJT103"),
         /** {@code #X} with no enclosing {@code rec X[…]}. */
         UNBOUND_VARIABLE("SJT201"),
         /** {@code #X} after (outside) the {@code rec X[…]} that binds it. */
@@ -49,7 +51,9 @@ public record ProtocolProblem(Kind kind, String message, int offset) {
         /** A protocol refers to itself, directly or through others. */
         CYCLIC_PROTOCOL("SJT302"),
         /** A referenced protocol uses a recursion variable it does not bind. */
-        OPEN_PROTOCOL("SJT303");
+        OPEN_PROTOCOL("SJT303"),
+        /** Inlining protocol references would make a type of more than {@link SessionTypes#MAX_EXPANDED_SIZE} actions. */
+        EXPANSION_TOO_LARGE("SJT304");
 
         private final String code;
 

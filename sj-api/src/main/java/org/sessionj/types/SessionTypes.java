@@ -14,24 +14,88 @@ import org.sessionj.types.internal.WellFormedness;
  * Entry point to the session-type model: parsing, printing, duality, expansion of protocol
  * references, subtyping, equivalence, compatibility, well-formedness and state machines.
  * The notation and the rules are documented in {@code docs/session-types.md}.
+ *
+ * <p><b>Bounded work.</b> A protocol may come from a peer, so no operation here recurses once per
+ * action or without a bound: sequences are lists, and types nest at most {@link #maxNesting()} levels
+ * — the parser refuses deeper text with a positioned {@link ProtocolSyntaxException} (code
+ * {@code SJT103}), and the operations below refuse deeper types built in code. Equality, hashing,
+ * printing, duality, unfolding and subtyping use no call stack per level at all; well-formedness,
+ * expansion and parsing recurse once per level, which the limit keeps far below any thread's stack.
+ * Subtyping and state machines take time linear in the number of states they compare.
  */
 public final class SessionTypes {
+    /** The default nesting limit: far above any real protocol (they nest a handful of levels). */
+    public static final int DEFAULT_MAX_NESTING = 256;
+    /**
+     * The highest nesting limit that may be set: every operation is tested at this depth on a thread
+     * with a 512 KiB stack (half the JVM's usual default).
+     */
+    public static final int MAX_NESTING_CEILING = 1000;
+    /**
+     * The system property that sets the nesting limit ({@value #DEFAULT_MAX_NESTING} when unset or not
+     * a number; clamped to 1…{@value #MAX_NESTING_CEILING}). Read once, when this class initialises.
+     */
+    public static final String MAX_NESTING_PROPERTY = ProtocolParser.NESTING_PROPERTY;
+    /** The most actions (nested ones included) {@link #expand} may produce (code {@code SJT304} beyond). */
+    public static final long MAX_EXPANDED_SIZE = 1_000_000;
+
+    private static final int MAX_NESTING = nestingFromProperty();
+
     private SessionTypes() {
     }
 
     /**
-     * Parses SJ notation (whitespace, newlines, {@code //} and {@code /* *}{@code /} comments
-     * allowed between tokens). Does not check well-formedness.
-     *
-     * @throws ProtocolSyntaxException when the text is not SJ notation
+     * How deeply a type may nest ({@link SessionType#depth()}): {@value #DEFAULT_MAX_NESTING} unless the
+     * system property {@value #MAX_NESTING_PROPERTY} says otherwise.
      */
-    public static SessionType parse(String text) {
-        return ProtocolParser.parse(text).type();
+    public static int maxNesting() {
+        return MAX_NESTING;
     }
 
-    /** Parses like {@link #parse} and keeps the offset of every node of the result. */
+    private static int nestingFromProperty() {
+        String value = System.getProperty(MAX_NESTING_PROPERTY);
+        if (value == null) {
+            return DEFAULT_MAX_NESTING;
+        }
+        try {
+            return clampNesting(Integer.parseInt(value.strip()));
+        } catch (NumberFormatException e) {
+            return DEFAULT_MAX_NESTING;
+        }
+    }
+
+    private static int clampNesting(int maxNesting) {
+        return Math.max(1, Math.min(MAX_NESTING_CEILING, maxNesting));
+    }
+
+    /**
+     * Parses SJ notation (whitespace, newlines, {@code //} and {@code /* *}{@code /} comments
+     * allowed between tokens), nesting at most {@link #maxNesting()} levels. Does not check
+     * well-formedness. Any text either parses or fails with a positioned
+     * {@link ProtocolSyntaxException}; nothing else escapes.
+     *
+     * @throws ProtocolSyntaxException when the text is not SJ notation or nests too deeply
+     */
+    public static SessionType parse(String text) {
+        return parse(text, MAX_NESTING);
+    }
+
+    /**
+     * Parses like {@link #parse(String)} with a nesting limit of its own (clamped to
+     * 1…{@value #MAX_NESTING_CEILING}).
+     */
+    public static SessionType parse(String text, int maxNesting) {
+        return ProtocolParser.parse(text, clampNesting(maxNesting), false).type();
+    }
+
+    /** Parses like {@link #parse(String)} and keeps the offset of every node of the result. */
     public static ParsedProtocol parseWithPositions(String text) {
-        ProtocolParser.Result result = ProtocolParser.parse(text);
+        return parseWithPositions(text, MAX_NESTING);
+    }
+
+    /** Parses like {@link #parse(String, int)} and keeps the offset of every node of the result. */
+    public static ParsedProtocol parseWithPositions(String text, int maxNesting) {
+        ProtocolParser.Result result = ProtocolParser.parse(text, clampNesting(maxNesting), true);
         return new ParsedProtocol(text, result.type(), result.offsets());
     }
 
@@ -41,6 +105,18 @@ public final class SessionTypes {
      */
     public static String print(SessionType type) {
         return Printer.print(type);
+    }
+
+    /**
+     * The notation of {@code type} with unfolded recursion folded back, for messages: where a
+     * sequence starts with the unfolding of a {@code rec X[B]} that occurs in the type ({@code B} with
+     * {@code rec X[B]} in place of {@code #X}, which is what remains of a recursive protocol after
+     * one round), {@code rec X[B]} is written once, with {@code #X} inside, instead of the body followed
+     * by the whole {@code rec} again. The result parses to a type {@link #equivalent} to {@code type};
+     * types without unfolded recursion print as {@link #print} does.
+     */
+    public static String printFolded(SessionType type) {
+        return Printer.printFolded(type);
     }
 
     /**
@@ -56,11 +132,13 @@ public final class SessionTypes {
      * {@code type} with every {@code @(P)} replaced by P's (expanded) type and every {@code ^(P)}
      * by its dual, transitively, also inside message payloads.
      *
-     * @throws ProtocolException on an unknown protocol, a protocol that refers to itself, or a
-     *                           protocol that uses a recursion variable it does not bind
+     * @throws ProtocolException on an unknown protocol, a protocol that refers to itself, a
+     *                           protocol that uses a recursion variable it does not bind, or a result
+     *                           nesting deeper than {@link #maxNesting()} or larger than
+     *                           {@link #MAX_EXPANDED_SIZE} actions
      */
     public static SessionType expand(SessionType type, ProtocolResolver resolver) {
-        return new Expander(resolver).expand(type);
+        return new Expander(resolver, MAX_NESTING, MAX_EXPANDED_SIZE).expand(type);
     }
 
     /**
@@ -84,7 +162,9 @@ public final class SessionTypes {
      * @throws ProtocolException when either type is not well-formed
      */
     public static boolean equivalent(SessionType a, SessionType b) {
-        return isSubtype(a, b, JavaSubtyping.EXACT) && Subtyping.isSubtype(b, a, JavaSubtyping.EXACT);
+        checkWellFormed(a);
+        checkWellFormed(b);
+        return Subtyping.compare(a, b, JavaSubtyping.EXACT, Subtyping.Mode.EQUIVALENT) == null;
     }
 
     /**
@@ -119,13 +199,16 @@ public final class SessionTypes {
     }
 
     static List<ProtocolProblem> wellFormednessProblems(SessionType type, ToIntFunction<Object> offsets) {
-        return new WellFormedness(offsets).check(type);
+        return new WellFormedness(offsets, MAX_NESTING).check(type);
     }
 
     /** Fails with a {@link ProtocolException} naming the first problem when {@code type} is not well-formed. */
     public static void checkWellFormed(SessionType type) {
         throwIfProblems(wellFormednessProblems(type), null);
     }
+
+    /** How many problems after the first a {@link ProtocolException} message names. */
+    private static final int MAX_LISTED_PROBLEMS = 5;
 
     static void throwIfProblems(List<ProtocolProblem> problems, String text) {
         if (problems.isEmpty()) {
@@ -135,9 +218,13 @@ public final class SessionTypes {
         StringBuilder detail = new StringBuilder("[").append(first.code()).append("] ").append(first.message());
         if (problems.size() > 1) {
             detail.append(" (and ").append(problems.size() - 1).append(" more: ");
-            for (int i = 1; i < problems.size(); i++) {
+            int listed = Math.min(problems.size(), 1 + MAX_LISTED_PROBLEMS);
+            for (int i = 1; i < listed; i++) {
                 detail.append(i > 1 ? "; " : "").append('[').append(problems.get(i).code()).append("] ")
                         .append(problems.get(i).message());
+            }
+            if (listed < problems.size()) {
+                detail.append("; …");
             }
             detail.append(')');
         }

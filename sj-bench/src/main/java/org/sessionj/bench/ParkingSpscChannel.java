@@ -9,7 +9,7 @@ import org.jctools.queues.SpscArrayQueue;
  * (poll, a short spin, then park on a waiter field), and nothing else.
  */
 final class ParkingSpscChannel {
-    private static final int SPINS = Integer.getInteger("sessionj.shm.spins", 200);
+    private static final int SPINS = org.sessionj.runtime.spi.support.SystemSettings.system().integer("shm.spins", 200);
 
     private final SpscArrayQueue<Object> queue = new SpscArrayQueue<>(1024);
     private volatile Thread waiter;

@@ -37,7 +37,7 @@ final class ProgressBar implements Progress {
 
     /** Whether standard error is a terminal: the {@code ./sj} launcher tells (a JVM cannot see it for stderr). */
     static boolean stderrIsTerminal() {
-        return Boolean.getBoolean("sj.stderr.terminal");
+        return org.sessionj.runtime.spi.support.SystemSettings.system().flag("stderr.terminal", false);
     }
 
     @Override

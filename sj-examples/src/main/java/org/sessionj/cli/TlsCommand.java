@@ -36,8 +36,8 @@ final class TlsCommand implements Runnable {
             description = {
                 "Write a self-signed development certificate (cert.pem) and its private key (key.pem,"
                         + " PKCS#8, readable by the owner only): EC P-256, valid for a year, for servers and clients.",
-                "Use them with -Dsj.tls.cert=DIR/cert.pem -Dsj.tls.key=DIR/key.pem, and trust the certificate"
-                        + " on the other side with -Dsj.tls.trust=DIR/cert.pem."
+                "Use them with -Dsessionj.tls.cert=DIR/cert.pem -Dsessionj.tls.key=DIR/key.pem, and trust the certificate"
+                        + " on the other side with -Dsessionj.tls.trust=DIR/cert.pem."
             })
     static final class Keygen implements Callable<Integer> {
         @CommandLine.Spec
@@ -86,7 +86,7 @@ final class TlsCommand implements Runnable {
             PrintWriter stdout = spec.commandLine().getOut();
             stdout.println("wrote " + cert + " (CN=" + commonName + ", for " + String.join(", ", names) + ")");
             stdout.println("wrote " + key);
-            stdout.println("use: -Dsj.tls.cert=" + cert + " -Dsj.tls.key=" + key + " -Dsj.tls.trust=" + cert);
+            stdout.println("use: -Dsessionj.tls.cert=" + cert + " -Dsessionj.tls.key=" + key + " -Dsessionj.tls.trust=" + cert);
             stdout.flush();
             return 0;
         }

@@ -40,7 +40,7 @@ class TlsCommandTest {
         Run run = tls("keygen", "--cn", "node-1", "--out", out.toString());
         assertThat(run.status()).as(run.err()).isZero();
         assertThat(run.out()).contains("wrote " + out.resolve("cert.pem") + " (CN=node-1, for node-1, localhost, 127.0.0.1, ::1)")
-                .contains("-Dsj.tls.key=" + out.resolve("key.pem"));
+                .contains("-Dsessionj.tls.key=" + out.resolve("key.pem"));
         KeyMaterial read = Certificates.read(out.resolve("cert.pem"), out.resolve("key.pem"));
         X509Certificate cert = read.certificate();
         assertThat(cert.getSubjectX500Principal().getName()).isEqualTo("CN=node-1");

@@ -2,6 +2,7 @@ package org.sessionj.processor;
 
 import com.google.auto.service.AutoService;
 import com.sun.source.util.JavacTask;
+import com.sun.source.util.TreePath;
 import com.sun.source.util.Trees;
 import java.io.IOException;
 import java.io.Writer;
@@ -38,12 +39,13 @@ import org.sessionj.processor.internal.protocol.ProtocolRegistry;
 @SupportedAnnotationTypes("org.sessionj.api.*")
 public final class SessionProcessor extends AbstractProcessor {
     private ProtocolRegistry registry;
+    private Trees trees;
     private final Set<String> written = new HashSet<>();
 
     @Override
     public synchronized void init(ProcessingEnvironment environment) {
         super.init(environment);
-        Trees trees = Trees.instance(environment);
+        trees = Trees.instance(environment);
         registry = new ProtocolRegistry(environment.getElementUtils(), trees, environment.getFiler());
         JavacTask task;
         try {
@@ -64,6 +66,12 @@ public final class SessionProcessor extends AbstractProcessor {
         TypeElement protocol = processingEnv.getElementUtils().getTypeElement("org.sessionj.api.Protocol");
         if (protocol == null) {
             return false;
+        }
+        for (Element root : round.getRootElements()) {
+            TreePath path = trees.getPath(root);
+            if (path != null) {
+                registry.noteCompiled(path.getCompilationUnit());
+            }
         }
         for (Element element : round.getElementsAnnotatedWith(protocol)) {
             validate(element);

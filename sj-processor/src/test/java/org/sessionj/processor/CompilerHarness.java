@@ -6,6 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.testing.compile.Compilation;
 import com.google.testing.compile.JavaFileObjects;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -13,6 +18,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.tools.Diagnostic;
 import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
 
 /** Compiles Java sources given as text blocks with the processor, and asserts on the outcome. */
 final class CompilerHarness {
@@ -21,32 +28,83 @@ final class CompilerHarness {
             "^(?:public\\s+|final\\s+|abstract\\s+|sealed\\s+)*(?:@\\w+(?:\\([^)]*\\))?\\s+)*(?:public\\s+|final\\s+)*"
                     + "(?:class|interface|record|enum)\\s+(\\w+)", Pattern.MULTILINE);
 
+    /** Opens files on disk as javac's own file manager does, so that javac sees them on its source path too. */
+    private static final StandardJavaFileManager FILES =
+            ToolProvider.getSystemJavaCompiler().getStandardFileManager(null, Locale.ROOT, StandardCharsets.UTF_8);
+
+    private static final Path SOURCE_TREES = Path.of("target", "compile-tests");
+
     private CompilerHarness() {
     }
 
+    private static final Pattern FILE_NAME = Pattern.compile("\\A\\s*// file: (\\w+)\\.java\\s*$", Pattern.MULTILINE);
     private static final Pattern PUBLIC_TYPE = Pattern.compile(
             "^public\\s+(?:final\\s+|abstract\\s+)*(?:class|interface|record|enum)\\s+(\\w+)", Pattern.MULTILINE);
 
     static JavaFileObject source(String text) {
+        return JavaFileObjects.forSourceString(typeName(text), text);
+    }
+
+    /**
+     * The qualified name the file is named after: a leading {@code // file: Name.java} comment names it
+     * (javac allows a file to declare only non-public types that are named otherwise), else its public
+     * type, else its first top-level type.
+     */
+    private static String typeName(String text) {
         Matcher pkg = PACKAGE.matcher(text);
         String prefix = pkg.find() ? pkg.group(1) + "." : "";
+        Matcher file = FILE_NAME.matcher(text);
+        if (file.find()) {
+            return prefix + file.group(1);
+        }
         Matcher publicType = PUBLIC_TYPE.matcher(text);
         if (publicType.find()) {
-            return JavaFileObjects.forSourceString(prefix + publicType.group(1), text);
+            return prefix + publicType.group(1);
         }
         Matcher type = TYPE.matcher(text);
         if (!type.find()) {
             throw new IllegalArgumentException("no top-level type in\n" + text);
         }
-        return JavaFileObjects.forSourceString(prefix + type.group(1), text);
+        return prefix + type.group(1);
     }
 
+    /**
+     * Compiles the sources the way Maven does: each is written to a source tree on disk (its package's
+     * directory, named after its public or first type) and javac gets that tree as {@code -sourcepath}
+     * too. Extra javac {@code options} may be given with {@link #compileWith}.
+     */
     static Compilation compile(String... sources) {
+        return compileWith(List.of(), sources);
+    }
+
+    /** {@link #compile} with extra javac options. */
+    static Compilation compileWith(List<String> options, String... sources) {
+        Path root;
+        try {
+            // Under target/ and kept: javac reads a file again when a diagnostic's line is asked for.
+            Files.createDirectories(SOURCE_TREES);
+            root = Files.createTempDirectory(SOURCE_TREES, "unit");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         List<JavaFileObject> files = new ArrayList<>();
         for (String text : sources) {
-            files.add(source(text));
+            files.add(onDisk(root, text));
         }
-        return javac().withProcessors(new SessionProcessor()).compile(files);
+        List<String> all = new ArrayList<>(List.of("-sourcepath", root.toString()));
+        all.addAll(options);
+        return javac().withProcessors(new SessionProcessor()).withOptions(all).compile(files);
+    }
+
+    private static JavaFileObject onDisk(Path root, String text) {
+        Path file = root.resolve(typeName(text).replace('.', '/') + ".java");
+        try {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, text, StandardCharsets.UTF_8);
+            return FILES.getJavaFileObjects(file).iterator().next();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Asserts the sources compile with no error, warning or note at all. */

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Properties;
+import org.sessionj.runtime.spi.support.SystemSettings;
 
 /**
  * Settings of a session runtime, built fluently and validated when built:
@@ -68,50 +69,24 @@ public final class SJRuntimeConfig {
 
     /** The defaults, overridden by the {@code sessionj.*} system properties. */
     public static SJRuntimeConfig defaults() {
-        return fromProperties(System.getProperties());
+        return fromSettings(SystemSettings.system());
     }
 
     /** The defaults, overridden by the {@code sessionj.*} keys of {@code properties}. */
     public static SJRuntimeConfig fromProperties(Properties properties) {
+        return fromSettings(SystemSettings.of(properties));
+    }
+
+    private static SJRuntimeConfig fromSettings(SystemSettings settings) {
         Builder builder = builder();
-        String transports = properties.getProperty("sessionj.transports");
-        if (transports != null && !transports.isBlank()) {
-            builder.transports(names(transports));
-        }
-        String setup = properties.getProperty("sessionj.setupTransports");
-        if (setup != null && !setup.isBlank()) {
-            builder.setupTransports(names(setup));
-        }
-        String session = properties.getProperty("sessionj.sessionTransports");
-        if (session != null && !session.isBlank()) {
-            builder.sessionTransports(names(session));
-        }
-        String timeout = properties.getProperty("sessionj.timeout");
-        if (timeout != null) {
-            builder.defaultTimeout(parseDuration("sessionj.timeout", timeout));
-        }
-        String initiation = properties.getProperty("sessionj.initiationTimeout");
-        if (initiation != null) {
-            builder.initiationTimeout(parseDuration("sessionj.initiationTimeout", initiation));
-        }
-        String monitor = properties.getProperty("sessionj.monitor");
-        if (monitor != null) {
-            builder.monitor(switch (monitor.strip().toLowerCase(Locale.ROOT)) {
-                case "true" -> true;
-                case "false" -> false;
-                default -> throw new IllegalArgumentException(
-                        "system property sessionj.monitor must be true or false, got '" + monitor + "'");
-            });
-        }
-        String batch = properties.getProperty("sessionj.batchBytes");
-        if (batch != null) {
-            try {
-                builder.batchBytes(Integer.parseInt(batch.strip()));
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(
-                        "system property sessionj.batchBytes must be an integer, got '" + batch + "'", e);
-            }
-        }
+        settings.value("transports").ifPresent(list -> builder.transports(names(list)));
+        settings.value("setupTransports").ifPresent(list -> builder.setupTransports(names(list)));
+        settings.value("sessionTransports").ifPresent(list -> builder.sessionTransports(names(list)));
+        settings.value("timeout").ifPresent(text -> builder.defaultTimeout(parseDuration("timeout", text)));
+        settings.value("initiationTimeout")
+                .ifPresent(text -> builder.initiationTimeout(parseDuration("initiationTimeout", text)));
+        builder.monitor(settings.flag("monitor", builder.monitor));
+        builder.batchBytes(settings.integer("batchBytes", builder.batchBytes));
         return builder.build();
     }
 
@@ -119,8 +94,8 @@ public final class SJRuntimeConfig {
         return list.strip().split("\\s*,\\s*");
     }
 
-    /** Parses {@code PT5S}, {@code 500ms}, {@code 5s}, {@code 2m} or {@code none} (null). */
-    static Duration parseDuration(String property, String text) {
+    /** Parses setting {@code name}: {@code PT5S}, {@code 500ms}, {@code 5s}, {@code 2m} or {@code none} (null). */
+    static Duration parseDuration(String name, String text) {
         String value = text.strip().toLowerCase(Locale.ROOT);
         if (value.equals("none")) {
             return null;
@@ -141,8 +116,7 @@ public final class SJRuntimeConfig {
         } catch (NumberFormatException | DateTimeParseException e) {
             // reported below
         }
-        throw new IllegalArgumentException("system property " + property
-                + " must be a duration like PT5S, 500ms, 5s, 2m or none, got '" + text + "'");
+        throw SystemSettings.invalid(name, "a duration like PT5S, 500ms, 5s, 2m or none", text);
     }
 
     /**

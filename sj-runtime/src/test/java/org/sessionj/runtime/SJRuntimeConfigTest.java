@@ -103,7 +103,7 @@ class SJRuntimeConfigTest {
         Properties q = new Properties();
         q.setProperty("sessionj.monitor", "yes");
         assertThatThrownBy(() -> SJRuntimeConfig.fromProperties(q)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("sessionj.monitor must be true or false, got 'yes'");
+                .hasMessageContaining("sessionj.monitor must be true or false, found 'yes'");
         Properties r = new Properties();
         r.setProperty("sessionj.batchBytes", "lots");
         assertThatThrownBy(() -> SJRuntimeConfig.fromProperties(r)).isInstanceOf(IllegalArgumentException.class)

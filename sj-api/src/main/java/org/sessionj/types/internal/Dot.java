@@ -37,7 +37,7 @@ public final class Dot {
                 case Prefix prefix -> edges.add(edge(from, target(prefix.continuation(), states, queue),
                         Printer.print(prefix.action())));
                 case Choice choice -> choice.branches().forEach((label, next) ->
-                        edges.add(edge(from, target(next, states, queue), choiceLabel(choice, label))));
+                        edges.add(edge(from, target(next, states, queue), choice.step(label))));
             }
         }
         StringBuilder out = new StringBuilder("digraph session {\n");
@@ -63,11 +63,6 @@ public final class Dot {
         states.put(state, id);
         queue.add(state);
         return id;
-    }
-
-    private static String choiceLabel(Choice choice, String label) {
-        String direction = choice.output() ? "!" : "?";
-        return choice.loop() ? direction + "[" + label + "]" : direction + "{" + label + "}";
     }
 
     private static String edge(int from, int to, String label) {

@@ -4,7 +4,9 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -17,90 +19,255 @@ import org.sessionj.types.ProtocolResolver;
 import org.sessionj.types.SessionType;
 
 /**
- * Inlines protocol references. Each protocol is expanded once (memoised); the chain of protocols
- * being expanded detects cycles, including cycles through message payloads, which would need
- * recursive message types that the notation cannot express.
+ * Inlines protocol references. Each protocol is expanded once (memoised), after the protocols it
+ * refers to, in an order found with an explicit stack (which also detects cycles, including cycles
+ * through message payloads, which would need recursive message types that the notation cannot
+ * express); the inlining itself is a {@link TypeRewriter}, so long chains of references and deep
+ * types cost no call stack. The result may nest at most {@code maxNesting} deep and hold at most
+ * {@code maxSize} actions, so a few small protocols cannot expand into an unbounded one.
+ *
+ * <p>Given the positions of the input's nodes, it positions its errors at the reference that causes
+ * them and gives every node of the result a position: its own, or for inlined nodes the reference
+ * that inlined them (the first one, when a protocol is inlined at several places).
  */
 public final class Expander {
     private final ProtocolResolver resolver;
+    private final int maxNesting;
+    private final long maxSize;
     private final Map<String, SessionType> expanded = new HashMap<>();
-    private final Deque<String> inProgress = new ArrayDeque<>();
+    private final Map<String, SessionType> dualExpanded = new HashMap<>();
+    private final Map<String, SessionType> definitions = new HashMap<>();
+    /** Positions: of the input's nodes (null when not tracked), and recorded for the result's. */
+    private final IdentityHashMap<Object, Integer> inputOffsets;
+    private final IdentityHashMap<Object, Integer> offsets = new IdentityHashMap<>();
+    private final String text;
+    /** The reference in the input being expanded (its position is where errors point). */
+    private Object currentReference;
 
-    public Expander(ProtocolResolver resolver) {
+    /** An expander without positions. */
+    public Expander(ProtocolResolver resolver, int maxNesting, long maxSize) {
+        this(resolver, maxNesting, maxSize, null, null);
+    }
+
+    /**
+     * An expander that positions errors and result nodes in {@code text}, given the offsets of the
+     * input's nodes (by identity).
+     */
+    public Expander(ProtocolResolver resolver, int maxNesting, long maxSize, String text,
+                    IdentityHashMap<Object, Integer> inputOffsets) {
         this.resolver = Objects.requireNonNull(resolver, "resolver");
+        this.maxNesting = maxNesting;
+        this.maxSize = maxSize;
+        this.text = text;
+        this.inputOffsets = inputOffsets;
+    }
+
+    /** The positions of the result's nodes (empty when positions are not tracked). */
+    public IdentityHashMap<Object, Integer> offsets() {
+        return offsets;
     }
 
     public SessionType expand(SessionType type) {
-        List<Action> actions = new ArrayList<>(type.actions().size());
-        for (Action action : type.actions()) {
+        checkBounds(type, "the protocol");
+        return new Inliner(true).rewrite(type);
+    }
+
+    /** Inlines references into a type: the input's own (positions tracked) or a definition's. */
+    private final class Inliner extends TypeRewriter {
+        private final boolean input;
+
+        Inliner(boolean input) {
+            this.input = input;
+        }
+
+        @Override
+        protected boolean descend(Action action) {
+            return true;
+        }
+
+        @Override
+        protected void rebuild(Action action, List<SessionType> children, Sequence out) {
             switch (action) {
-                case Action.ProtocolRef ref -> actions.addAll(definition(ref.name(), "@(" + ref.name() + ")").actions());
-                case Action.DualRef ref ->
-                        actions.addAll(Duality.dual(definition(ref.name(), "^(" + ref.name() + ")")).actions());
-                default -> actions.add(expand(action));
+                case Action.ProtocolRef ref -> splice(ref, ref.name(), expanded(ref.name(), "@(" + ref.name() + ")", ref), out);
+                case Action.DualRef ref -> splice(ref, ref.name(), dualExpanded(ref), out);
+                default -> {
+                    Action rebuilt = withNested(action, children);
+                    if (input) {
+                        position(rebuilt, action);
+                        position(payloadOf(rebuilt), payloadOf(action));
+                    }
+                    out.add(rebuilt);
+                }
             }
         }
-        return new SessionType(actions);
+
+        private void splice(Action ref, String name, SessionType definition, Sequence out) {
+            if (input && inputOffsets != null) {
+                Integer at = inputOffsets.get(ref);
+                if (at != null) {
+                    positionAll(definition, at);
+                }
+            }
+            out.splice(definition);
+        }
+
+        @Override
+        protected SessionType finish(SessionType original, SessionType result) {
+            checkBounds(result, "the expanded protocol");
+            if (input) {
+                position(result, original);
+            }
+            return result;
+        }
     }
 
-    private Action expand(Action action) {
-        return switch (action) {
-            case Action.Send send -> new Action.Send(expand(send.payload()));
-            case Action.Receive receive -> new Action.Receive(expand(receive.payload()));
-            case Action.Select select -> new Action.Select(expand(select.branches()));
-            case Action.Branch branch -> new Action.Branch(expand(branch.branches()));
-            case Action.OutWhile loop -> new Action.OutWhile(expand(loop.body()));
-            case Action.InWhile loop -> new Action.InWhile(expand(loop.body()));
-            case Action.Rec rec -> new Action.Rec(rec.variable(), expand(rec.body()));
-            case Action.Begin begin -> begin;
-            case Action.RecVar variable -> variable;
-            case Action.ProtocolRef ref -> throw new IllegalStateException("spliced by the caller: " + ref);
-            case Action.DualRef ref -> throw new IllegalStateException("spliced by the caller: " + ref);
-        };
+    private SessionType dualExpanded(Action.DualRef ref) {
+        SessionType known = dualExpanded.get(ref.name());
+        if (known == null) {
+            known = Duality.dual(expanded(ref.name(), "^(" + ref.name() + ")", ref));
+            dualExpanded.put(ref.name(), known);
+        }
+        return known;
     }
 
-    private Payload expand(Payload payload) {
-        return payload instanceof Payload.SessionPayload session
-                ? new Payload.SessionPayload(expand(session.type()))
-                : payload;
-    }
-
-    private Map<String, SessionType> expand(Map<String, SessionType> branches) {
-        Map<String, SessionType> result = new LinkedHashMap<>();
-        branches.forEach((label, type) -> result.put(label, expand(type)));
-        return result;
-    }
-
-    private SessionType definition(String name, String written) {
+    /**
+     * The expansion of protocol {@code name}: the protocols it needs are expanded first, depth-first
+     * with an explicit stack, each once.
+     */
+    private SessionType expanded(String name, String written, Action reference) {
         SessionType done = expanded.get(name);
         if (done != null) {
             return done;
         }
-        if (inProgress.contains(name)) {
-            List<String> cycle = new ArrayList<>(inProgress.reversed());
-            cycle = cycle.subList(cycle.indexOf(name), cycle.size());
-            throw new ProtocolException(Kind.CYCLIC_PROTOCOL, "protocol " + name + " refers to itself: "
-                    + String.join(" -> ", cycle) + " -> " + name
-                    + " (use rec X[…] for a recursive protocol)",
-                    "a reference to a protocol other than " + name, written);
+        Object previous = currentReference;
+        if (currentReference == null) {
+            currentReference = reference;
         }
-        SessionType definition = resolver.resolve(name).orElseThrow(() -> new ProtocolException(
-                Kind.UNKNOWN_PROTOCOL, "unknown protocol " + name + " (referenced as " + written + ")",
-                "a known protocol", written));
+        try {
+            Deque<Visit> stack = new ArrayDeque<>();
+            Set<String> chain = new LinkedHashSet<>();
+            stack.push(visit(name, written, chain));
+            while (!stack.isEmpty()) {
+                Visit top = stack.peek();
+                if (top.references().hasNext()) {
+                    Action next = top.references().next();
+                    String child = next instanceof Action.ProtocolRef p ? p.name() : ((Action.DualRef) next).name();
+                    if (expanded.containsKey(child)) {
+                        continue;
+                    }
+                    String childWritten = Printer.print(next);
+                    if (chain.contains(child)) {
+                        throw cycle(child, chain, childWritten);
+                    }
+                    stack.push(visit(child, childWritten, chain));
+                } else {
+                    stack.pop();
+                    chain.remove(top.name());
+                    expanded.put(top.name(), new Inliner(false).rewrite(definitions.get(top.name())));
+                }
+            }
+            return expanded.get(name);
+        } finally {
+            currentReference = previous;
+        }
+    }
+
+    /** A protocol being expanded and the references in its definition still to look at. */
+    private record Visit(String name, Iterator<Action> references) {
+    }
+
+    private Visit visit(String name, String written, Set<String> chain) {
+        SessionType definition = resolver.resolve(name).orElseThrow(() -> error(Kind.UNKNOWN_PROTOCOL,
+                "unknown protocol " + name + " (referenced as " + written + ")", "a known protocol", written));
+        checkBounds(definition, "protocol " + name);
         Set<String> free = FreeVariables.of(definition);
         if (!free.isEmpty()) {
             String variable = free.iterator().next();
-            throw new ProtocolException(Kind.OPEN_PROTOCOL, "protocol " + name + " uses #" + variable
-                    + " outside any rec " + variable + "[…] of its own",
-                    "a protocol whose recursion variables are bound in it", "#" + variable);
+            throw error(Kind.OPEN_PROTOCOL, "protocol " + name + " uses #" + variable + " outside any rec "
+                    + variable + "[…] of its own", "a protocol whose recursion variables are bound in it", "#" + variable);
         }
-        inProgress.push(name);
-        try {
-            SessionType result = expand(definition);
-            expanded.put(name, result);
-            return result;
-        } finally {
-            inProgress.pop();
+        definitions.put(name, definition);
+        chain.add(name);
+        return new Visit(name, references(definition).iterator());
+    }
+
+    private ProtocolException cycle(String name, Set<String> chain, String written) {
+        List<String> path = new ArrayList<>(chain);
+        path = path.subList(path.indexOf(name), path.size());
+        return error(Kind.CYCLIC_PROTOCOL, "protocol " + name + " refers to itself: " + String.join(" -> ", path)
+                + " -> " + name + " (use rec X[…] for a recursive protocol)",
+                "a reference to a protocol other than " + name, written);
+    }
+
+    /** Every {@code @(P)} and {@code ^(P)} in {@code type}, payloads included. */
+    private static List<Action> references(SessionType type) {
+        List<Action> found = new ArrayList<>();
+        Deque<SessionType> todo = new ArrayDeque<>();
+        todo.push(type);
+        while (!todo.isEmpty()) {
+            for (Action action : todo.pop().actions()) {
+                if (action instanceof Action.ProtocolRef || action instanceof Action.DualRef) {
+                    found.add(action);
+                }
+                TypeRewriter.nested(action).forEach(todo::push);
+            }
         }
+        return found;
+    }
+
+    private void checkBounds(SessionType type, String what) {
+        if (type.depth() > maxNesting) {
+            throw error(Kind.NESTING_TOO_DEEP, what + " nests " + type.depth() + " levels deep: expected at most "
+                    + maxNesting + " levels of nesting", "at most " + maxNesting + " levels of nesting",
+                    type.depth() + " levels");
+        }
+        if (type.size() > maxSize) {
+            throw error(Kind.EXPANSION_TOO_LARGE, what + " has more than " + maxSize + " actions once protocol"
+                    + " references are inlined: expected at most " + maxSize + " actions", "at most " + maxSize
+                    + " actions", type.size() == Long.MAX_VALUE ? "more" : type.size() + " actions");
+        }
+    }
+
+    private ProtocolException error(Kind kind, String detail, String expected, String found) {
+        Integer at = inputOffsets == null || currentReference == null ? null : inputOffsets.get(currentReference);
+        return at == null ? new ProtocolException(kind, detail, expected, found)
+                : new ProtocolException(kind, detail, expected, found, text, at);
+    }
+
+    private void position(Object node, Object original) {
+        if (inputOffsets != null && node != null) {
+            Integer at = inputOffsets.get(original);
+            if (at != null) {
+                offsets.putIfAbsent(node, at);
+            }
+        }
+    }
+
+    /** Gives every node of {@code type} (actions, payloads, sequences) position {@code at}, unless it has one. */
+    private void positionAll(SessionType type, int at) {
+        Deque<SessionType> todo = new ArrayDeque<>();
+        todo.push(type);
+        while (!todo.isEmpty()) {
+            SessionType next = todo.pop();
+            if (offsets.putIfAbsent(next, at) != null) {
+                continue;
+            }
+            for (Action action : next.actions()) {
+                offsets.putIfAbsent(action, at);
+                Payload payload = payloadOf(action);
+                if (payload != null) {
+                    offsets.putIfAbsent(payload, at);
+                }
+                TypeRewriter.nested(action).forEach(todo::push);
+            }
+        }
+    }
+
+    private static Payload payloadOf(Action action) {
+        return switch (action) {
+            case Action.Send send -> send.payload();
+            case Action.Receive receive -> receive.payload();
+            default -> null;
+        };
     }
 }

@@ -1,6 +1,10 @@
 package org.sessionj.types.internal;
 
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import org.sessionj.types.Action;
 import org.sessionj.types.SessionType;
@@ -10,42 +14,45 @@ public final class FreeVariables {
     private FreeVariables() {
     }
 
-    /** The free variables of {@code type}, in order of first use; payloads are not looked into. */
-    public static Set<String> of(SessionType type) {
-        Set<String> free = new LinkedHashSet<>();
-        collect(type, Set.of(), free);
-        return free;
+    /** A sequence to look into and the variables bound around it. */
+    private record Scope(SessionType type, Set<String> bound) {
     }
 
-    private static void collect(SessionType type, Set<String> bound, Set<String> free) {
-        for (Action action : type.actions()) {
-            switch (action) {
-                case Action.RecVar v -> {
-                    if (!bound.contains(v.variable())) {
-                        free.add(v.variable());
+    /**
+     * The free variables of {@code type} (sequences before what they nest); payloads are not looked into (they
+     * are checked on their own by well-formedness). Walks with an explicit stack, not recursion.
+     */
+    public static Set<String> of(SessionType type) {
+        Set<String> free = new LinkedHashSet<>();
+        Deque<Scope> todo = new ArrayDeque<>();
+        todo.push(new Scope(type, Set.of()));
+        while (!todo.isEmpty()) {
+            Scope scope = todo.pop();
+            List<Action> actions = scope.type().actions();
+            // Pushed last-first so nested sequences are visited in written order.
+            for (int i = actions.size() - 1; i >= 0; i--) {
+                Action action = actions.get(i);
+                switch (action) {
+                    case Action.RecVar v -> {
                     }
+                    case Action.Rec rec -> {
+                        Set<String> inner = new HashSet<>(scope.bound());
+                        inner.add(rec.variable());
+                        todo.push(new Scope(rec.body(), inner));
+                    }
+                    case Action.Send send -> {
+                    }
+                    case Action.Receive receive -> {
+                    }
+                    default -> TypeRewriter.nested(action).forEach(t -> todo.push(new Scope(t, scope.bound())));
                 }
-                case Action.Rec rec -> {
-                    Set<String> inner = new LinkedHashSet<>(bound);
-                    inner.add(rec.variable());
-                    collect(rec.body(), inner, free);
-                }
-                case Action.Select s -> s.branches().values().forEach(b -> collect(b, bound, free));
-                case Action.Branch b -> b.branches().values().forEach(t -> collect(t, bound, free));
-                case Action.OutWhile loop -> collect(loop.body(), bound, free);
-                case Action.InWhile loop -> collect(loop.body(), bound, free);
-                // Payloads are separate sessions, checked on their own by well-formedness.
-                case Action.Send send -> {
-                }
-                case Action.Receive receive -> {
-                }
-                case Action.Begin begin -> {
-                }
-                case Action.ProtocolRef ref -> {
-                }
-                case Action.DualRef ref -> {
+            }
+            for (Action action : actions) {
+                if (action instanceof Action.RecVar v && !scope.bound().contains(v.variable())) {
+                    free.add(v.variable());
                 }
             }
         }
+        return free;
     }
 }

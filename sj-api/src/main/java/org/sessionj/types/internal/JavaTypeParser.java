@@ -30,6 +30,12 @@ import org.sessionj.types.ProtocolSyntaxException;
  */
 final class JavaTypeParser {
     static final String EXPECTED_TYPE = "a Java type";
+    /**
+     * The longest message type handed to JavaParser. Types the fast path does not read are rare
+     * (annotations, wildcards, comments, non-ASCII names: mostly errors to report), and JavaParser
+     * builds and prints nested trees recursively, so long exotic input must not reach it.
+     */
+    static final int MAX_FULL_PARSE = 1024;
 
     // JavaParser instances are not thread-safe; one per thread keeps parsing allocation-light.
     private static final ThreadLocal<JavaParser> PARSER = ThreadLocal.withInitial(() -> new JavaParser(
@@ -39,13 +45,18 @@ final class JavaTypeParser {
     private final int start;
     private final String raw;
     private final char closer;
+    private final int levelsLeft;
 
-    /** The type written at {@code text[start, end)}, which {@code closer} ({@code >} or {@code )}) ends. */
-    JavaTypeParser(String text, int start, int end, char closer) {
+    /**
+     * The type written at {@code text[start, end)}, which {@code closer} ({@code >} or {@code )}) ends;
+     * its brackets may open at most {@code levelsLeft} levels (the caller checked that they do).
+     */
+    JavaTypeParser(String text, int start, int end, char closer, int levelsLeft) {
         this.text = text;
         this.start = start;
         this.raw = text.substring(start, end);
         this.closer = closer;
+        this.levelsLeft = levelsLeft;
     }
 
     JavaType parse() {
@@ -58,6 +69,13 @@ final class JavaTypeParser {
 
     /** The full parse, for every shape the fast path leaves alone, with JavaParser's exact errors. */
     JavaType parseWithJavaParser() {
+        if (raw.length() > MAX_FULL_PARSE) {
+            String found = quote(raw.strip()) + " (" + raw.length() + " characters)";
+            throw new ProtocolSyntaxException(Kind.SYNTAX, "a message type longer than " + MAX_FULL_PARSE
+                    + " characters must be a plain Java type (names, type arguments, array brackets): expected "
+                    + EXPECTED_TYPE + " but found " + found, text, start, EXPECTED_TYPE, found);
+        }
+        rejectDeepTrees();
         ParseResult<Type> result;
         try {
             result = PARSER.get().parseType(raw);
@@ -68,6 +86,24 @@ final class JavaTypeParser {
             throw problem(result.getProblems());
         }
         return convert(result.getResult().get());
+    }
+
+    /**
+     * JavaParser nests a node per {@code .} and {@code []} and per bracket: their total stays within
+     * the levels the protocol's nesting leaves, so its recursive passes stay shallow.
+     */
+    private void rejectDeepTrees() {
+        int nodes = 0;
+        for (int i = 0; i < raw.length(); i++) {
+            if (".[<(".indexOf(raw.charAt(i)) >= 0 && ++nodes > levelsLeft) {
+                String expected = "at most " + levelsLeft + " of '.', '[', '<' and '(' here";
+                String found = quote(String.valueOf(raw.charAt(i)));
+                throw new ProtocolSyntaxException(Kind.NESTING_TOO_DEEP, "a message type with annotations,"
+                        + " wildcards or other forms Java's full grammar reads nests a level per '.', '[', '<' and"
+                        + " '(': expected " + expected + " but found one more " + found, text, start + i,
+                        expected, found);
+            }
+        }
     }
 
     private ProtocolSyntaxException problem(List<Problem> problems) {
@@ -200,6 +236,6 @@ final class JavaTypeParser {
     }
 
     private static String quote(String s) {
-        return "'" + s + "'";
+        return "'" + SourceText.abbreviate(s) + "'";
     }
 }

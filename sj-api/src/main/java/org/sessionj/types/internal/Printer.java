@@ -1,6 +1,14 @@
 package org.sessionj.types.internal;
 
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.sessionj.types.Action;
 import org.sessionj.types.Payload;
 import org.sessionj.types.SessionType;
@@ -8,85 +16,199 @@ import org.sessionj.types.SessionType;
 /**
  * Writes the canonical SJ notation: no spaces except one after each ':' and ',' of a choice
  * (and the ", " between type arguments), {@code end} only where an empty session is a message.
+ * Works from an explicit stack of pieces still to write, so it needs no call stack per level.
+ *
+ * <p>The folded form ({@link #printFolded}) also undoes unfolding: where a sequence starts with the
+ * unfolding of a {@code rec X[B]} that occurs in the type — {@code B} with {@code rec X[B]} in place
+ * of {@code #X}, as a checker or runtime holds a recursive type after one round — it writes
+ * {@code rec X[B]} once, with {@code #X} inside, instead of the body followed by the whole
+ * {@code rec} again. The folded text is equivalent to the type (equal up to unfolding).
  */
 public final class Printer {
-    private Printer() {
+    private final Folding folding;
+    private final StringBuilder out = new StringBuilder();
+    private final Deque<Object> pieces = new ArrayDeque<>();
+
+    private Printer(Folding folding) {
+        this.folding = folding;
     }
 
     public static String print(SessionType type) {
-        StringBuilder out = new StringBuilder();
-        sequence(type, out);
-        return out.toString();
+        return new Printer(null).run(type);
     }
 
     /** The canonical notation of one action. */
     public static String print(Action action) {
-        StringBuilder out = new StringBuilder();
-        action(action, out);
+        return new Printer(null).run(action);
+    }
+
+    /** The notation of {@code type} with unfolded recursion folded back (see the class comment). */
+    public static String printFolded(SessionType type) {
+        return new Printer(new Folding(type)).run(type);
+    }
+
+    /** One sequence still to write (a whole sequence, not a payload). */
+    private record Sequence(SessionType type) {
+    }
+
+    private String run(Object first) {
+        pieces.push(first instanceof SessionType type ? new Sequence(type) : first);
+        while (!pieces.isEmpty()) {
+            Object piece = pieces.pop();
+            switch (piece) {
+                case String text -> out.append(text);
+                case Sequence sequence -> sequence(sequence.type());
+                case Action action -> action(action);
+                case Payload payload -> payload(payload);
+                default -> throw new IllegalStateException("unknown piece " + piece);
+            }
+        }
         return out.toString();
     }
 
-    private static void sequence(SessionType type, StringBuilder out) {
-        for (int i = 0; i < type.actions().size(); i++) {
-            if (i > 0) {
-                out.append('.');
+    /** Queues the actions of {@code type}, '.' between them, first on top. */
+    private void sequence(SessionType type) {
+        List<Action> written = new ArrayList<>();
+        SessionType rest = type;
+        while (!rest.isEnd()) {
+            Folding.Candidate folded = folding == null ? null : folding.match(rest);
+            if (folded != null) {
+                written.add(folded.rec());
+                rest = folded.after(rest);
+            } else {
+                written.add(rest.head());
+                rest = rest.tail();
             }
-            action(type.actions().get(i), out);
+        }
+        for (int i = written.size() - 1; i >= 0; i--) {
+            pieces.push(written.get(i));
+            if (i > 0) {
+                pieces.push(".");
+            }
         }
     }
 
-    private static void action(Action action, StringBuilder out) {
+    /** Queues the pieces of one action, first on top. */
+    private void action(Action action) {
         switch (action) {
             case Action.Begin begin -> out.append(begin.side().keyword());
-            case Action.Send send -> payload(send.payload(), out.append("!<")).append('>');
-            case Action.Receive receive -> payload(receive.payload(), out.append("?(")).append(')');
-            case Action.Select select -> choices(select.branches(), out.append("!{")).append('}');
-            case Action.Branch branch -> choices(branch.branches(), out.append("?{")).append('}');
-            case Action.OutWhile loop -> {
-                out.append("![");
-                sequence(loop.body(), out);
-                out.append("]*");
-            }
-            case Action.InWhile loop -> {
-                out.append("?[");
-                sequence(loop.body(), out);
-                out.append("]*");
-            }
-            case Action.Rec rec -> {
-                out.append("rec ").append(rec.variable()).append('[');
-                sequence(rec.body(), out);
-                out.append(']');
-            }
+            case Action.Send send -> push("!<", send.payload(), ">");
+            case Action.Receive receive -> push("?(", receive.payload(), ")");
+            case Action.Select select -> choices("!{", select.branches());
+            case Action.Branch branch -> choices("?{", branch.branches());
+            case Action.OutWhile loop -> push("![", new Sequence(loop.body()), "]*");
+            case Action.InWhile loop -> push("?[", new Sequence(loop.body()), "]*");
+            case Action.Rec rec -> push("rec " + rec.variable() + "[", new Sequence(rec.body()), "]");
             case Action.RecVar variable -> out.append('#').append(variable.variable());
             case Action.ProtocolRef ref -> out.append("@(").append(ref.name()).append(')');
             case Action.DualRef ref -> out.append("^(").append(ref.name()).append(')');
         }
     }
 
-    private static StringBuilder payload(Payload payload, StringBuilder out) {
+    private void payload(Payload payload) {
         switch (payload) {
             case Payload.JavaType type -> out.append(type);
             case Payload.SessionPayload session -> {
                 if (session.type().isEnd()) {
                     out.append("end");
                 } else {
-                    sequence(session.type(), out);
+                    pieces.push(new Sequence(session.type()));
                 }
             }
         }
-        return out;
     }
 
-    private static StringBuilder choices(Map<String, SessionType> branches, StringBuilder out) {
-        boolean first = true;
-        for (Map.Entry<String, SessionType> branch : branches.entrySet()) {
-            if (!first) {
-                out.append(", ");
-            }
-            first = false;
-            out.append(branch.getKey()).append(": ");
-            sequence(branch.getValue(), out);
+    private void push(String open, Object inner, String close) {
+        out.append(open);
+        pieces.push(close);
+        pieces.push(inner);
+    }
+
+    private void choices(String open, Map<String, SessionType> branches) {
+        out.append(open);
+        pieces.push("}");
+        List<Map.Entry<String, SessionType>> entries = new ArrayList<>(branches.entrySet());
+        for (int i = entries.size() - 1; i >= 0; i--) {
+            pieces.push(new Sequence(entries.get(i).getValue()));
+            pieces.push((i > 0 ? ", " : "") + entries.get(i).getKey() + ": ");
         }
-        return out;
+    }
+
+    /**
+     * The {@code rec} terms of a type and their unfoldings, indexed by the unfolding's first action,
+     * so a sequence position is matched against the few candidates that can start there.
+     */
+    private static final class Folding {
+        /** How many actions folding may compare in all before it gives up (printing stays linear). */
+        private static final int BUDGET = 1_000_000;
+
+        record Candidate(Action.Rec rec, SessionType unfolded) {
+            /** What follows the unfolding in {@code sequence}, which starts with it. */
+            SessionType after(SessionType sequence) {
+                SessionType rest = sequence;
+                for (int i = unfolded.actions().size(); i > 0; i--) {
+                    rest = rest.tail();
+                }
+                return rest;
+            }
+        }
+
+        private final Map<Action, List<Candidate>> byFirstAction = new HashMap<>();
+        private int budget = BUDGET;
+
+        Folding(SessionType type) {
+            for (Action.Rec rec : recs(type)) {
+                SessionType unfolded = Unfolding.substitute(rec.body(), rec.variable(), rec);
+                if (!unfolded.isEnd() && unfolded != rec.body()) {
+                    byFirstAction.computeIfAbsent(unfolded.head(), first -> new ArrayList<>())
+                            .add(new Candidate(rec, unfolded));
+                }
+            }
+            byFirstAction.values().forEach(candidates ->
+                    candidates.sort(Comparator.comparingInt((Candidate c) -> c.unfolded().actions().size()).reversed()));
+        }
+
+        /** The longest unfolding {@code sequence} starts with, or null. */
+        Candidate match(SessionType sequence) {
+            if (budget <= 0) {
+                return null;
+            }
+            List<Candidate> candidates = byFirstAction.get(sequence.head());
+            if (candidates == null) {
+                return null;
+            }
+            for (Candidate candidate : candidates) {
+                if (startsWith(sequence, candidate.unfolded())) {
+                    return candidate;
+                }
+            }
+            return null;
+        }
+
+        private boolean startsWith(SessionType sequence, SessionType prefix) {
+            SessionType s = sequence;
+            for (SessionType p = prefix; !p.isEnd(); p = p.tail(), s = s.tail()) {
+                if (--budget <= 0 || s.isEnd() || !s.head().equals(p.head())) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** Every distinct {@code rec} term in {@code type}, payloads included, outermost first. */
+        private static Set<Action.Rec> recs(SessionType type) {
+            Set<Action.Rec> recs = new LinkedHashSet<>();
+            Deque<SessionType> todo = new ArrayDeque<>();
+            todo.push(type);
+            while (!todo.isEmpty()) {
+                for (Action action : todo.pop().actions()) {
+                    if (action instanceof Action.Rec rec) {
+                        recs.add(rec);
+                    }
+                    TypeRewriter.nested(action).forEach(todo::push);
+                }
+            }
+            return recs;
+        }
     }
 }

@@ -1,6 +1,5 @@
 package org.sessionj.types.internal;
 
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,6 +42,11 @@ public final class Unfolding {
      * labels {@link #ITERATE} and {@link #EXIT}. Each branch already includes what follows the choice.
      */
     public record Choice(boolean output, boolean loop, Map<String, SessionType> branches) implements Head {
+        /** The step of choosing {@code label}, as the state machine writes it: {@code !{L}}, {@code ?[iterate]}. */
+        public String step(String label) {
+            String direction = output ? "!" : "?";
+            return loop ? direction + "[" + label + "]" : direction + "{" + label + "}";
+        }
     }
 
     /** {@code type} with leading recursions unfolded until its first action is not a {@code rec}. */
@@ -95,28 +99,38 @@ public final class Unfolding {
      * {@code type} with the free occurrences of {@code #x} replaced by {@code replacement}.
      * Unfolding works outermost-first on closed (well-formed) types, so every replacement is
      * closed and substitution cannot capture a variable even when binders shadow each other.
+     * Payloads are separate sessions without free variables, so they are left alone.
      */
     static SessionType substitute(SessionType type, String x, Action.Rec replacement) {
-        List<Action> actions = new ArrayList<>(type.actions().size());
-        for (Action action : type.actions()) {
-            actions.add(switch (action) {
-                case Action.RecVar variable when variable.variable().equals(x) -> replacement;
-                case Action.Rec rec when rec.variable().equals(x) -> rec;
-                case Action.Rec rec -> new Action.Rec(rec.variable(), substitute(rec.body(), x, replacement));
-                case Action.Select select -> new Action.Select(substitute(select.branches(), x, replacement));
-                case Action.Branch branch -> new Action.Branch(substitute(branch.branches(), x, replacement));
-                case Action.OutWhile loop -> new Action.OutWhile(substitute(loop.body(), x, replacement));
-                case Action.InWhile loop -> new Action.InWhile(substitute(loop.body(), x, replacement));
-                default -> action;
-            });
-        }
-        return new SessionType(actions);
+        return new Substitution(x, replacement).rewrite(type);
     }
 
-    private static Map<String, SessionType> substitute(Map<String, SessionType> branches, String x,
-                                                       Action.Rec replacement) {
-        Map<String, SessionType> result = new LinkedHashMap<>();
-        branches.forEach((label, branch) -> result.put(label, substitute(branch, x, replacement)));
-        return result;
+    private static final class Substitution extends TypeRewriter {
+        private final String x;
+        private final Action.Rec replacement;
+
+        Substitution(String x, Action.Rec replacement) {
+            this.x = x;
+            this.replacement = replacement;
+        }
+
+        @Override
+        protected boolean descend(Action action) {
+            return switch (action) {
+                case Action.Rec rec -> !rec.variable().equals(x);
+                case Action.Send send -> false;
+                case Action.Receive receive -> false;
+                default -> true;
+            };
+        }
+
+        @Override
+        protected void rebuild(Action action, List<SessionType> children, Sequence out) {
+            if (action instanceof Action.RecVar variable && variable.variable().equals(x)) {
+                out.add(replacement);
+            } else {
+                out.add(children == null ? action : withNested(action, children));
+            }
+        }
     }
 }

@@ -1,6 +1,8 @@
 package org.sessionj.types.internal;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -25,71 +27,114 @@ public final class WellFormedness {
     }
 
     private final ToIntFunction<Object> offsets;
+    private final int maxNesting;
     private final List<ProtocolProblem> problems = new ArrayList<>();
     private final Set<String> allRecVariables = new HashSet<>();
 
-    public WellFormedness(ToIntFunction<Object> offsets) {
+    /**
+     * A checker that positions problems with {@code offsets} and refuses, as one problem, a type
+     * nesting deeper than {@code maxNesting}.
+     */
+    public WellFormedness(ToIntFunction<Object> offsets, int maxNesting) {
         this.offsets = offsets;
-    }
-
-    public List<ProtocolProblem> check(SessionType type) {
-        collectRecVariables(type);
-        sequence(type, Map.of(), Set.of(), true);
-        return List.copyOf(problems);
+        this.maxNesting = maxNesting;
     }
 
     /**
-     * @param env       recursion variables bound in this session
-     * @param outside   variables bound outside the message payload being checked
-     * @param beginFirst whether the first action may be a begin
+     * One sequence being checked: its actions, how far the check got, and the bindings at that point.
+     * {@code outside}: variables bound outside the message payload being checked; {@code beginFirst}:
+     * whether the first action may be a begin.
      */
-    private void sequence(SessionType type, Map<String, Binding> env, Set<String> outside, boolean beginFirst) {
-        List<Action> actions = type.actions();
-        Map<String, Binding> current = env;
-        for (int i = 0; i < actions.size(); i++) {
-            Action action = actions.get(i);
-            Map<String, Binding> here = i == actions.size() - 1 ? current : with(current, false, null);
-            switch (action) {
-                case Action.Begin begin -> {
-                    if (!(beginFirst && i == 0)) {
-                        report(Kind.MISPLACED_BEGIN, begin.side().keyword()
-                                + " is allowed only as the first action of a protocol or of a service message type",
-                                action);
-                    }
-                }
-                case Action.Send send -> payload(send.payload(), action, here, outside);
-                case Action.Receive receive -> payload(receive.payload(), action, here, outside);
-                case Action.Select select -> choice(select.branches(), "a selection !{…}", action, here, outside);
-                case Action.Branch branch -> choice(branch.branches(), "a branching ?{…}", action, here, outside);
-                case Action.OutWhile loop -> sequence(loop.body(), with(here, false, true), outside, false);
-                case Action.InWhile loop -> sequence(loop.body(), with(here, false, true), outside, false);
-                case Action.Rec rec -> {
-                    Map<String, Binding> inner = new HashMap<>(here);
-                    inner.put(rec.variable(), new Binding(true, false));
-                    sequence(rec.body(), inner, outside, false);
-                }
-                case Action.RecVar variable -> recVar(variable, here, outside);
-                case Action.ProtocolRef ref -> {
-                }
-                case Action.DualRef ref -> {
-                }
-            }
-            if (communicates(action)) {
-                current = with(current, null, true);
-            }
+    private static final class Frame {
+        final List<Action> actions;
+        final Set<String> outside;
+        final boolean beginFirst;
+        Map<String, Binding> current;
+        int index;
+
+        Frame(SessionType type, Map<String, Binding> env, Set<String> outside, boolean beginFirst) {
+            this.actions = type.actions();
+            this.current = env;
+            this.outside = outside;
+            this.beginFirst = beginFirst;
         }
     }
 
+    /** Every problem, in the order of the text; sequences are walked with an explicit stack, not recursion. */
+    public List<ProtocolProblem> check(SessionType type) {
+        if (type.depth() > maxNesting) {
+            report(Kind.NESTING_TOO_DEEP, "the type nests " + type.depth() + " levels deep: expected at most "
+                    + maxNesting + " levels of nesting", type);
+            return List.copyOf(problems);
+        }
+        collectRecVariables(type);
+        Deque<Frame> stack = new ArrayDeque<>();
+        stack.push(new Frame(type, Map.of(), Set.of(), true));
+        while (!stack.isEmpty()) {
+            Frame frame = stack.peek();
+            if (frame.index == frame.actions.size()) {
+                stack.pop();
+                continue;
+            }
+            List<Frame> nested = step(frame);
+            // Nested sequences are checked before the rest of this one, so problems come in text order.
+            for (int i = nested.size() - 1; i >= 0; i--) {
+                stack.push(nested.get(i));
+            }
+        }
+        return List.copyOf(problems);
+    }
+
+    /** Checks the frame's next action and moves past it; returns the nested sequences it holds. */
+    private List<Frame> step(Frame frame) {
+        int i = frame.index;
+        List<Action> actions = frame.actions;
+        Action action = actions.get(i);
+        Map<String, Binding> here = i == actions.size() - 1 ? frame.current : with(frame.current, false, null);
+        Set<String> outside = frame.outside;
+        List<Frame> nested = new ArrayList<>();
+        switch (action) {
+            case Action.Begin begin -> {
+                if (!(frame.beginFirst && i == 0)) {
+                    report(Kind.MISPLACED_BEGIN, begin.side().keyword()
+                            + " is allowed only as the first action of a protocol or of a service message type",
+                            action);
+                }
+            }
+            case Action.Send send -> payload(send.payload(), here, outside, nested);
+            case Action.Receive receive -> payload(receive.payload(), here, outside, nested);
+            case Action.Select select -> choice(select.branches(), "a selection !{…}", action, here, outside, nested);
+            case Action.Branch branch -> choice(branch.branches(), "a branching ?{…}", action, here, outside, nested);
+            case Action.OutWhile loop -> nested.add(new Frame(loop.body(), with(here, false, true), outside, false));
+            case Action.InWhile loop -> nested.add(new Frame(loop.body(), with(here, false, true), outside, false));
+            case Action.Rec rec -> {
+                Map<String, Binding> inner = new HashMap<>(here);
+                inner.put(rec.variable(), new Binding(true, false));
+                nested.add(new Frame(rec.body(), inner, outside, false));
+            }
+            case Action.RecVar variable -> recVar(variable, here, outside);
+            case Action.ProtocolRef ref -> {
+            }
+            case Action.DualRef ref -> {
+            }
+        }
+        if (communicates(action)) {
+            frame.current = with(frame.current, null, true);
+        }
+        frame.index++;
+        return nested;
+    }
+
     private void choice(Map<String, SessionType> branches, String what, Action action,
-                        Map<String, Binding> env, Set<String> outside) {
+                        Map<String, Binding> env, Set<String> outside, List<Frame> nested) {
         if (branches.isEmpty()) {
             report(Kind.EMPTY_CHOICE, what + " must have at least one label", action);
         }
         Map<String, Binding> guarded = with(env, null, true);
-        branches.values().forEach(branch -> sequence(branch, guarded, outside, false));
+        branches.values().forEach(branch -> nested.add(new Frame(branch, guarded, outside, false)));
     }
 
-    private void payload(Payload payload, Action action, Map<String, Binding> env, Set<String> outside) {
+    private void payload(Payload payload, Map<String, Binding> env, Set<String> outside, List<Frame> nested) {
         if (payload instanceof Payload.SessionPayload session) {
             SessionType type = session.type();
             if (!type.isEnd() && type.head() instanceof Action.Begin begin && begin.side() == Side.ACCEPT) {
@@ -98,7 +143,7 @@ public final class WellFormedness {
             }
             Set<String> outer = new HashSet<>(outside);
             outer.addAll(env.keySet());
-            sequence(type, Map.of(), outer, true);
+            nested.add(new Frame(type, Map.of(), outer, true));
         }
     }
 
@@ -123,13 +168,29 @@ public final class WellFormedness {
         }
     }
 
-    /** Whether completing {@code action} always involves communication (a guard for recursion). */
+    /**
+     * Whether completing {@code action} always involves communication (a guard for recursion): any
+     * action but {@code #X} does, and a {@code rec} does when its body does (looked into without recursion).
+     */
     private static boolean communicates(Action action) {
-        return switch (action) {
-            case Action.Rec rec -> rec.body().actions().stream().anyMatch(WellFormedness::communicates);
-            case Action.RecVar variable -> false;
-            default -> true;
-        };
+        Deque<Action> todo = new ArrayDeque<>();
+        todo.push(action);
+        while (!todo.isEmpty()) {
+            switch (todo.pop()) {
+                case Action.Rec rec -> {
+                    List<Action> body = rec.body().actions();
+                    for (int i = body.size() - 1; i >= 0; i--) {
+                        todo.push(body.get(i));
+                    }
+                }
+                case Action.RecVar variable -> {
+                }
+                default -> {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** {@code env} with every binding's tail and/or guarded flag set ({@code null}: unchanged). */
@@ -143,28 +204,17 @@ public final class WellFormedness {
         return result;
     }
 
+    /** Every variable some {@code rec} binds, payloads included. */
     private void collectRecVariables(SessionType type) {
-        for (Action action : type.actions()) {
-            switch (action) {
-                case Action.Rec rec -> {
+        Deque<SessionType> todo = new ArrayDeque<>();
+        todo.push(type);
+        while (!todo.isEmpty()) {
+            for (Action action : todo.pop().actions()) {
+                if (action instanceof Action.Rec rec) {
                     allRecVariables.add(rec.variable());
-                    collectRecVariables(rec.body());
                 }
-                case Action.Select s -> s.branches().values().forEach(this::collectRecVariables);
-                case Action.Branch b -> b.branches().values().forEach(this::collectRecVariables);
-                case Action.OutWhile loop -> collectRecVariables(loop.body());
-                case Action.InWhile loop -> collectRecVariables(loop.body());
-                case Action.Send send -> collectRecVariables(send.payload());
-                case Action.Receive receive -> collectRecVariables(receive.payload());
-                default -> {
-                }
+                TypeRewriter.nested(action).forEach(todo::push);
             }
-        }
-    }
-
-    private void collectRecVariables(Payload payload) {
-        if (payload instanceof Payload.SessionPayload session) {
-            collectRecVariables(session.type());
         }
     }
 

@@ -13,7 +13,7 @@ class SimpleTypeScannerTest {
 
     private static JavaType viaJavaParser(String type) {
         String text = "!<" + type + ">";
-        return new JavaTypeParser(text, 2, text.length() - 1, '>').parseWithJavaParser();
+        return new JavaTypeParser(text, 2, text.length() - 1, '>', 256).parseWithJavaParser();
     }
 
     private static JavaType viaFastPath(String type) {
@@ -45,7 +45,7 @@ class SimpleTypeScannerTest {
     @ValueSource(strings = {"List<int>", "List<>", "int[", "Stri ng", "Outer<String>.Inner"})
     void errorsStillComeFromJavaParser(String type) {
         String text = "!<" + type + ">";
-        assertThatThrownBy(() -> new JavaTypeParser(text, 2, text.length() - 1, '>').parse())
+        assertThatThrownBy(() -> new JavaTypeParser(text, 2, text.length() - 1, '>', 256).parse())
                 .isInstanceOf(ProtocolSyntaxException.class);
     }
 }

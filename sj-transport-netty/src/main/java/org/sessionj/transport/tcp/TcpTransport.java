@@ -15,7 +15,7 @@ import org.sessionj.transport.netty.internal.PlainChannelSetup;
  * Netty (native epoll when available) with {@code TCP_NODELAY} and pooled direct buffers.
  *
  * <p>Configured by system properties (see {@link NettySettings#fromSystemProperties()}); the
- * largest frame is {@code sj.tcp.maxFrameBytes} (16 MiB by default).
+ * largest frame is {@code sessionj.tcp.maxFrameBytes} (16 MiB by default).
  */
 @AutoService(Transport.class)
 public final class TcpTransport implements Transport {

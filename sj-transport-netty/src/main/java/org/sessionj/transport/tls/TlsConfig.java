@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
+import org.sessionj.runtime.spi.support.SystemSettings;
 
 /**
  * What the TLS transport authenticates with and whom it trusts.
@@ -40,6 +41,9 @@ public final class TlsConfig {
         REQUIRE
     }
 
+    private static final String CERT = SystemSettings.property("tls.cert");
+    private static final String KEY = SystemSettings.property("tls.key");
+
     private final KeyMaterial keyMaterial;
     private final List<X509Certificate> trusted;
     private final ClientAuth clientAuth;
@@ -58,31 +62,36 @@ public final class TlsConfig {
     }
 
     /**
-     * The configuration given by the system properties {@code sj.tls.cert} and {@code sj.tls.key}
-     * (PEM files: certificate chain and private key; both or neither), {@code sj.tls.trust} (PEM
-     * files of trusted certificates, separated by the path separator), {@code sj.tls.clientAuth}
+     * The configuration given by the system properties {@code sessionj.tls.cert} and {@code sessionj.tls.key}
+     * (PEM files: certificate chain and private key; both or neither), {@code sessionj.tls.trust} (PEM
+     * files of trusted certificates, separated by the path separator), {@code sessionj.tls.clientAuth}
      * ({@code none}, {@code optional}, {@code require}; {@code true} means require) and
-     * {@code sj.tls.verifyHostname} ({@code true} by default).
+     * {@code sessionj.tls.verifyHostname} ({@code true} by default). The deprecated {@code sessionj.tls.*}
+     * names are read too (see {@link SystemSettings}).
      *
      * @throws IOException if a file cannot be read or a value is not understood
      */
     public static TlsConfig fromSystemProperties() throws IOException {
-        return fromProperties(System::getProperty);
+        return fromSettings(SystemSettings.system());
     }
 
-    /** As {@link #fromSystemProperties()}, reading the properties from {@code properties}. */
+    /** As {@link #fromSystemProperties()}, reading the properties (full names) from {@code properties}. */
     public static TlsConfig fromProperties(UnaryOperator<String> properties) throws IOException {
+        return fromSettings(SystemSettings.of(properties));
+    }
+
+    private static TlsConfig fromSettings(SystemSettings settings) throws IOException {
         Builder builder = builder();
-        String cert = blankToNull(properties.apply("sj.tls.cert"));
-        String key = blankToNull(properties.apply("sj.tls.key"));
+        String cert = settings.value("tls.cert").orElse(null);
+        String key = settings.value("tls.key").orElse(null);
         if ((cert == null) != (key == null)) {
-            throw new IOException("sj.tls.cert and sj.tls.key go together: found only "
-                    + (cert == null ? "sj.tls.key=" + key : "sj.tls.cert=" + cert));
+            throw new IOException(CERT + " and " + KEY + " go together: found only "
+                    + (cert == null ? KEY + "=" + key : CERT + "=" + cert));
         }
         if (cert != null) {
             builder.keyMaterial(Certificates.read(Path.of(cert), Path.of(key)));
         }
-        String trust = blankToNull(properties.apply("sj.tls.trust"));
+        String trust = settings.value("tls.trust").orElse(null);
         if (trust != null) {
             for (String file : trust.split(java.io.File.pathSeparator)) {
                 if (!file.isBlank()) {
@@ -90,29 +99,22 @@ public final class TlsConfig {
                 }
             }
         }
-        String clientAuth = blankToNull(properties.apply("sj.tls.clientAuth"));
+        String clientAuth = settings.value("tls.clientAuth").orElse(null);
         if (clientAuth != null) {
-            builder.clientAuth(switch (clientAuth.strip().toLowerCase(Locale.ROOT)) {
+            builder.clientAuth(switch (clientAuth.toLowerCase(Locale.ROOT)) {
                 case "none", "false" -> ClientAuth.NONE;
                 case "optional" -> ClientAuth.OPTIONAL;
                 case "require", "required", "true" -> ClientAuth.REQUIRE;
-                default -> throw new IOException("sj.tls.clientAuth must be none, optional or require, found "
-                        + clientAuth);
+                default -> throw new IOException(SystemSettings.property("tls.clientAuth")
+                        + " must be none, optional or require, found " + clientAuth);
             });
         }
-        String verify = blankToNull(properties.apply("sj.tls.verifyHostname"));
-        if (verify != null) {
-            builder.verifyHostname(switch (verify.strip().toLowerCase(Locale.ROOT)) {
-                case "true" -> true;
-                case "false" -> false;
-                default -> throw new IOException("sj.tls.verifyHostname must be true or false, found " + verify);
-            });
+        try {
+            builder.verifyHostname(settings.flag("tls.verifyHostname", true));
+        } catch (IllegalArgumentException e) {
+            throw new IOException(e.getMessage(), e);
         }
         return builder.build();
-    }
-
-    private static String blankToNull(String value) {
-        return value == null || value.isBlank() ? null : value;
     }
 
     /** This side's key and certificate chain, if any. */

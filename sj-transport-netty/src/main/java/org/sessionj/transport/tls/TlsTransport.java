@@ -34,7 +34,7 @@ public final class TlsTransport implements Transport {
     private volatile Contexts contexts;
 
     /**
-     * A TLS transport configured by the {@code sj.tls.*} system properties (read on first use; see
+     * A TLS transport configured by the {@code sessionj.tls.*} system properties (read on first use; see
      * {@link TlsConfig#fromSystemProperties()}). This is how {@link java.util.ServiceLoader} makes it.
      */
     public TlsTransport() {
@@ -74,7 +74,7 @@ public final class TlsTransport implements Transport {
     public ConnectionAcceptor listen(int port) throws IOException {
         Contexts c = loadContexts();
         if (c.server() == null) {
-            throw new IOException("the TLS transport needs key material to listen: set sj.tls.cert and sj.tls.key "
+            throw new IOException("the TLS transport needs key material to listen: set sessionj.tls.cert and sessionj.tls.key "
                     + "(PEM files; ./sj tls keygen makes a development pair) or give it a TlsConfig with keyMaterial");
         }
         return support.listen(port);

@@ -184,10 +184,10 @@ class CrossProcessSessionTest {
     @Test
     void aChildServerConfiguredForTlsOnlyGetsTlsWithoutAChangeToEitherProgram(@TempDir Path keys) throws Exception {
         List<Path> files = Certificates.write(Certificates.selfSigned("child", Certificates.localhostNames()), keys);
-        Child child = start(List.of("-Dsessionj.sessionTransports=tls", "-Dsj.tls.cert=" + files.get(0),
-                "-Dsj.tls.key=" + files.get(1)), "server", "ping");
+        Child child = start(List.of("-Dsessionj.sessionTransports=tls", "-Dsessionj.tls.cert=" + files.get(0),
+                "-Dsessionj.tls.key=" + files.get(1)), "server", "ping");
         int port = Integer.parseInt(child.next("PORT "));
-        System.setProperty("sj.tls.trust", files.get(0).toString());
+        System.setProperty("sessionj.tls.trust", files.get(0).toString());
         try {
             // A runtime with the default preferences, made now so that its TLS transport trusts the child.
             SJRuntime requester = SJRuntime.create(SJRuntimeConfig.defaults());
@@ -197,7 +197,7 @@ class CrossProcessSessionTest {
                 Scenarios.pingClient(s);
             }
         } finally {
-            System.clearProperty("sj.tls.trust");
+            System.clearProperty("sessionj.tls.trust");
         }
         assertThat(child.next("RESULT ")).isEqualTo("ok tls");
         child.awaitExit();

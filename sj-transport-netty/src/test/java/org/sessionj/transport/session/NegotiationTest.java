@@ -36,15 +36,15 @@ import org.sessionj.transport.tls.KeyMaterial;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class NegotiationTest {
-    private static final List<String> TLS_PROPERTIES = List.of("sj.tls.cert", "sj.tls.key", "sj.tls.trust");
+    private static final List<String> TLS_PROPERTIES = List.of("sessionj.tls.cert", "sessionj.tls.key", "sessionj.tls.trust");
 
     @BeforeAll
     static void tlsKeyMaterial(@TempDir Path directory) throws Exception {
         KeyMaterial key = Certificates.selfSigned("negotiation-test", Certificates.localhostNames());
         List<Path> files = Certificates.write(key, directory);
-        System.setProperty("sj.tls.cert", files.get(0).toString());
-        System.setProperty("sj.tls.key", files.get(1).toString());
-        System.setProperty("sj.tls.trust", files.get(0).toString());
+        System.setProperty("sessionj.tls.cert", files.get(0).toString());
+        System.setProperty("sessionj.tls.key", files.get(1).toString());
+        System.setProperty("sessionj.tls.trust", files.get(0).toString());
     }
 
     @AfterAll

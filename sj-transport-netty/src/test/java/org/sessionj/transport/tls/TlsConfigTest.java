@@ -31,11 +31,11 @@ class TlsConfigTest {
         List<Path> files = Certificates.write(server, dir.resolve("server"));
         List<Path> otherFiles = Certificates.write(other, dir.resolve("other"));
         TlsConfig config = TlsConfig.fromProperties(Map.of(
-                "sj.tls.cert", files.get(0).toString(),
-                "sj.tls.key", files.get(1).toString(),
-                "sj.tls.trust", files.get(0) + File.pathSeparator + otherFiles.get(0),
-                "sj.tls.clientAuth", "Require",
-                "sj.tls.verifyHostname", "false")::get);
+                "sessionj.tls.cert", files.get(0).toString(),
+                "sessionj.tls.key", files.get(1).toString(),
+                "sessionj.tls.trust", files.get(0) + File.pathSeparator + otherFiles.get(0),
+                "sessionj.tls.clientAuth", "Require",
+                "sessionj.tls.verifyHostname", "false")::get);
         assertThat(config.keyMaterial().orElseThrow().certificate()).isEqualTo(server.certificate());
         assertThat(config.trustedCertificates()).containsExactly(server.certificate(), other.certificate());
         assertThat(config.clientAuth()).isEqualTo(TlsConfig.ClientAuth.REQUIRE);
@@ -44,27 +44,36 @@ class TlsConfigTest {
 
     @Test
     void aCertificateWithoutAKeyIsAnError() {
-        assertThatThrownBy(() -> TlsConfig.fromProperties(Map.of("sj.tls.cert", "/x/cert.pem")::get))
+        assertThatThrownBy(() -> TlsConfig.fromProperties(Map.of("sessionj.tls.cert", "/x/cert.pem")::get))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("sj.tls.cert and sj.tls.key go together")
-                .hasMessageContaining("sj.tls.cert=/x/cert.pem");
+                .hasMessageContaining("sessionj.tls.cert and sessionj.tls.key go together")
+                .hasMessageContaining("sessionj.tls.cert=/x/cert.pem");
     }
 
     @Test
     void badModesAreNamed() {
-        assertThatThrownBy(() -> TlsConfig.fromProperties(Map.of("sj.tls.clientAuth", "sometimes")::get))
+        assertThatThrownBy(() -> TlsConfig.fromProperties(Map.of("sessionj.tls.clientAuth", "sometimes")::get))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("none, optional or require, found sometimes");
-        assertThatThrownBy(() -> TlsConfig.fromProperties(Map.of("sj.tls.verifyHostname", "maybe")::get))
+        assertThatThrownBy(() -> TlsConfig.fromProperties(Map.of("sessionj.tls.verifyHostname", "maybe")::get))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("true or false, found maybe");
+                .hasMessageContaining("true or false, found 'maybe'");
+    }
+
+    @Test
+    void theDeprecatedSjNamesAreStillRead() throws IOException {
+        TlsConfig config = TlsConfig.fromProperties(Map.of("sj.tls.clientAuth", "optional")::get);
+        assertThat(config.clientAuth()).isEqualTo(TlsConfig.ClientAuth.OPTIONAL);
+        TlsConfig both = TlsConfig.fromProperties(Map.of("sj.tls.clientAuth", "optional",
+                "sessionj.tls.clientAuth", "require")::get);
+        assertThat(both.clientAuth()).isEqualTo(TlsConfig.ClientAuth.REQUIRE);
     }
 
     @Test
     void aMissingFileIsAnError() {
         assertThatThrownBy(() -> TlsConfig.fromProperties(Map.of(
-                "sj.tls.cert", dir.resolve("nope.pem").toString(),
-                "sj.tls.key", dir.resolve("nope.key").toString())::get))
+                "sessionj.tls.cert", dir.resolve("nope.pem").toString(),
+                "sessionj.tls.key", dir.resolve("nope.key").toString())::get))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("nope");
     }

@@ -16,17 +16,17 @@ import org.sessionj.runtime.SJRuntimeConfig;
 import org.sessionj.transport.tcp.PingRounds;
 import org.sessionj.transport.tcp.SessionProtocols;
 
-/** A complete SJ session over the tls transport, configured by the sj.tls.* system properties. */
+/** A complete SJ session over the tls transport, configured by the sessionj.tls.* system properties. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TlsSessionTest {
 
     @Test
     void aSessionRunsOverMutuallyAuthenticatedTls(@TempDir Path dir) throws Exception {
         List<Path> files = Certificates.write(Certificates.selfSigned("localhost", Certificates.localhostNames()), dir);
-        System.setProperty("sj.tls.cert", files.get(0).toString());
-        System.setProperty("sj.tls.key", files.get(1).toString());
-        System.setProperty("sj.tls.trust", files.get(0).toString());
-        System.setProperty("sj.tls.clientAuth", "require");
+        System.setProperty("sessionj.tls.cert", files.get(0).toString());
+        System.setProperty("sessionj.tls.key", files.get(1).toString());
+        System.setProperty("sessionj.tls.trust", files.get(0).toString());
+        System.setProperty("sessionj.tls.clientAuth", "require");
         SJRuntime tls;
         SJServerSocket server;
         try {
@@ -34,10 +34,10 @@ class TlsSessionTest {
             server = tls.serverSocket(SessionProtocols.PingServer.class, 0);
             // The transport reads the properties on first use: listening was the first use.
         } finally {
-            System.clearProperty("sj.tls.cert");
-            System.clearProperty("sj.tls.key");
-            System.clearProperty("sj.tls.trust");
-            System.clearProperty("sj.tls.clientAuth");
+            System.clearProperty("sessionj.tls.cert");
+            System.clearProperty("sessionj.tls.key");
+            System.clearProperty("sessionj.tls.trust");
+            System.clearProperty("sessionj.tls.clientAuth");
         }
         try {
             PingRounds.run(tls, server, 200);

@@ -164,15 +164,15 @@ class TlsTransportTest extends ConnectionTestSupport {
         assertThatThrownBy(() -> keyless.listen(0))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("needs key material")
-                .hasMessageContaining("sj.tls.cert");
+                .hasMessageContaining("sessionj.tls.cert");
     }
 
     @Test
     void theServiceLoaderInstanceReadsTheSystemProperties(@TempDir Path dir) throws IOException {
         List<Path> files = Certificates.write(SERVER, dir);
-        System.setProperty("sj.tls.cert", files.get(0).toString());
-        System.setProperty("sj.tls.key", files.get(1).toString());
-        System.setProperty("sj.tls.trust", files.get(0).toString());
+        System.setProperty("sessionj.tls.cert", files.get(0).toString());
+        System.setProperty("sessionj.tls.key", files.get(1).toString());
+        System.setProperty("sessionj.tls.trust", files.get(0).toString());
         try {
             Transport tls = ServiceLoader.load(Transport.class).stream().map(ServiceLoader.Provider::get)
                     .filter(t -> t.name().equals("tls")).findFirst().orElseThrow();
@@ -184,9 +184,9 @@ class TlsTransportTest extends ConnectionTestSupport {
             assertThat(text(accepter.read(10 * SECOND))).isEqualTo("configured by properties");
             assertThat(principal(requester).getName()).isEqualTo("CN=server");
         } finally {
-            System.clearProperty("sj.tls.cert");
-            System.clearProperty("sj.tls.key");
-            System.clearProperty("sj.tls.trust");
+            System.clearProperty("sessionj.tls.cert");
+            System.clearProperty("sessionj.tls.key");
+            System.clearProperty("sessionj.tls.trust");
         }
     }
 }

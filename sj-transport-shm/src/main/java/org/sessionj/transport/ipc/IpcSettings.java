@@ -2,6 +2,7 @@ package org.sessionj.transport.ipc;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.sessionj.runtime.spi.support.SystemSettings;
 
 /**
  * The settings of the cross-process transport, from system properties (docs/ipc-transport.md).
@@ -34,15 +35,15 @@ record IpcSettings(int ringBytes, int maxFrameBytes, int spins, Path socketDirec
     static IpcSettings fromSystemProperties() {
         String user = System.getProperty("user.name", "user").replaceAll("[^A-Za-z0-9._-]", "_");
         Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
-        String dir = System.getProperty("sessionj.ipc.dir");
-        String memory = System.getProperty("sessionj.ipc.memoryDir");
+        SystemSettings settings = SystemSettings.system();
         Path shm = Path.of("/dev/shm");
         return new IpcSettings(
-                Integer.getInteger("sessionj.ipc.ringBytes", 1 << 20),
-                Integer.getInteger("sessionj.ipc.maxFrame", 64 << 20),
-                Integer.getInteger("sessionj.ipc.spins", 200),
-                dir != null ? Path.of(dir) : tmp.resolve("sessionj-ipc-" + user),
-                memory != null ? Path.of(memory) : Files.isDirectory(shm) && Files.isWritable(shm) ? shm : tmp);
+                settings.integer("ipc.ringBytes", 1 << 20),
+                settings.integer("ipc.maxFrame", 64 << 20),
+                settings.integer("ipc.spins", 200),
+                settings.value("ipc.dir").map(Path::of).orElseGet(() -> tmp.resolve("sessionj-ipc-" + user)),
+                settings.value("ipc.memoryDir").map(Path::of)
+                        .orElseGet(() -> Files.isDirectory(shm) && Files.isWritable(shm) ? shm : tmp));
     }
 
     /** The same settings with {@code spins} polls before sleeping. */

@@ -13,7 +13,7 @@ import org.sessionj.runtime.spi.support.SpinThenPark;
  */
 final class Pipe extends HandoffQueue<Object> {
     /** Consumer polls before parking ({@code sessionj.shm.spins}); a wake-up across cores costs tens of microseconds. */
-    static final SpinThenPark IDLE = SpinThenPark.fromProperty("sessionj.shm.spins", 200);
+    static final SpinThenPark IDLE = SpinThenPark.fromSetting("shm.spins", 200);
 
     Pipe() {
         super(IDLE);

@@ -56,6 +56,14 @@ public final class ProtocolRegistry {
         this.names = new TypeNameResolver(elements, trees);
     }
 
+    /**
+     * Takes note of a compilation unit being compiled, before any protocol is resolved: a file named
+     * after no type it declares must not be looked up by its name (see {@link TypeNameResolver}).
+     */
+    public void noteCompiled(com.sun.source.tree.CompilationUnitTree unit) {
+        names.noteCompiled(unit);
+    }
+
     /** The {@code @Protocol} annotation on {@code type}, if any. */
     public static Optional<AnnotationMirror> protocolAnnotation(Element type) {
         for (AnnotationMirror mirror : type.getAnnotationMirrors()) {

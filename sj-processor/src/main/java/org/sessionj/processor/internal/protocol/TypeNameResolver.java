@@ -1,10 +1,16 @@
 package org.sessionj.processor.internal.protocol;
 
+import com.sun.source.tree.ClassTree;
 import com.sun.source.tree.CompilationUnitTree;
 import com.sun.source.tree.ImportTree;
+import com.sun.source.tree.Tree;
 import com.sun.source.util.TreePath;
 import com.sun.source.util.Trees;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +30,9 @@ import javax.lang.model.util.Elements;
 public final class TypeNameResolver {
     private final Elements elements;
     private final Trees trees;
-    private final Map<PackageElement, Map<String, TypeElement>> packageMembers = new HashMap<>();
+    private final Map<String, Optional<TypeElement>> probes = new HashMap<>();
+    private final Set<String> phantoms = new HashSet<>();
+    private final Set<CompilationUnitTree> notedUnits = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Map<TypeElement, Map<String, TypeElement>> memberTypes = new HashMap<>();
     private final Map<Element, Optional<CompilationUnitTree>> units = new HashMap<>();
 
@@ -82,39 +90,65 @@ public final class TypeNameResolver {
                 }
             }
         }
-        // Package members are listed once per package: probing elements.getTypeElement with names
-        // that do not exist makes javac search the class path every time.
         PackageElement pkg = elements.getPackageOf(scope);
-        TypeElement samePackage = packageMembers(pkg).get(simple);
+        TypeElement samePackage = packageMember(pkg.getQualifiedName().toString(), simple);
         if (samePackage != null) {
             return samePackage;
         }
         for (String container : onDemand) {
-            PackageElement importedPackage = elements.getPackageElement(container);
-            TypeElement type = importedPackage != null ? packageMembers(importedPackage).get(simple)
+            TypeElement type = elements.getPackageElement(container) != null ? packageMember(container, simple)
                     : onDemandMember(container, simple);
             if (type != null) {
                 return type;
             }
         }
-        // java.lang is probed, not listed: it is large, and a name that reaches this point is nearly
-        // always one of its types (String, Integer, ...), so the probe rarely misses.
-        return elements.getTypeElement("java.lang." + simple);
+        return packageMember("java.lang", simple);
+    }
+
+    /**
+     * The type {@code simple} of package {@code pkg}, probed by its qualified name (each name once per
+     * compilation: a miss makes javac search the class path). Packages are never listed: javac lists a
+     * package from the source path as one class per file, named after the file, and completing such a
+     * class for a file that declares only otherwise named types makes javac parse it a second time
+     * ("duplicate class" under Maven, which always passes -sourcepath). For the same reason a name in
+     * {@link #phantoms} is never probed.
+     */
+    private TypeElement packageMember(String pkg, String simple) {
+        String qualified = pkg.isEmpty() ? simple : pkg + "." + simple;
+        if (phantoms.contains(qualified)) {
+            return null;
+        }
+        return probes.computeIfAbsent(qualified, name -> Optional.ofNullable(elements.getTypeElement(name)))
+                .orElse(null);
+    }
+
+    /**
+     * Records a file being compiled whose name is not the name of a type it declares (several
+     * non-public types in one file, e.g. {@code Protocols.java} declaring {@code Echo} and
+     * {@code EchoServer}): that name is no type and must not be looked up (see {@link #packageMember}).
+     */
+    public void noteCompiled(CompilationUnitTree unit) {
+        if (!notedUnits.add(unit)) {
+            return;
+        }
+        String file = unit.getSourceFile().getName();
+        String stem = file.substring(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+        if (!stem.endsWith(".java")) {
+            return;
+        }
+        stem = stem.substring(0, stem.length() - ".java".length());
+        for (Tree declaration : unit.getTypeDecls()) {
+            if (declaration instanceof ClassTree type && type.getSimpleName().contentEquals(stem)) {
+                return;
+            }
+        }
+        String pkg = unit.getPackageName() == null ? "" : unit.getPackageName().toString();
+        phantoms.add(pkg.isEmpty() ? stem : pkg + "." + stem);
     }
 
     private TypeElement onDemandMember(String container, String simple) {
         TypeElement owner = elements.getTypeElement(container);
         return owner == null ? null : memberType(owner, simple);
-    }
-
-    private Map<String, TypeElement> packageMembers(PackageElement pkg) {
-        return packageMembers.computeIfAbsent(pkg, p -> {
-            Map<String, TypeElement> members = new HashMap<>();
-            for (TypeElement type : ElementFilter.typesIn(p.getEnclosedElements())) {
-                members.put(type.getSimpleName().toString(), type);
-            }
-            return members;
-        });
     }
 
     private TypeElement memberType(TypeElement owner, String simple) {

@@ -79,11 +79,8 @@ public final class Resumptions implements AutoCloseable {
 
     /** The host name the new owner should reconnect to (property {@code sessionj.advertisedHost}, else this host). */
     static String advertisedHost() {
-        String configured = System.getProperty("sessionj.advertisedHost");
-        if (configured != null && !configured.isBlank()) {
-            return configured;
-        }
-        return LocalHost.NAME;
+        return org.sessionj.runtime.spi.support.SystemSettings.system().value("advertisedHost")
+                .orElseGet(() -> LocalHost.NAME);
     }
 
     private static final class LocalHost {

@@ -24,16 +24,15 @@ public record SpinThenPark(int spins) {
     }
 
     /**
-     * The strategy configured by the system property {@code property} (a number of spins), or
-     * {@code defaultSpins} when it is not set or not a number.
+     * The strategy configured by setting {@code name} (system property {@code sessionj.<name>}, a
+     * number of spins; see {@link SystemSettings}), or {@code defaultSpins} when it is not set.
      *
-     * @throws IllegalArgumentException if the property holds a negative number
+     * @throws IllegalArgumentException if the property holds anything but a non-negative integer
      */
-    public static SpinThenPark fromProperty(String property, int defaultSpins) {
-        int spins = Integer.getInteger(property, defaultSpins);
+    public static SpinThenPark fromSetting(String name, int defaultSpins) {
+        int spins = SystemSettings.system().integer(name, defaultSpins);
         if (spins < 0) {
-            throw new IllegalArgumentException(
-                    property + " must be a non-negative number of polls before parking, found " + spins);
+            throw SystemSettings.invalid(name, "a non-negative number of polls before parking", Integer.toString(spins));
         }
         return new SpinThenPark(spins);
     }

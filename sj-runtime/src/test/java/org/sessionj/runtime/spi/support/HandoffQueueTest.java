@@ -322,14 +322,15 @@ class HandoffQueueTest {
     @Test
     void spinThenParkReadsItsSystemProperty() {
         String property = "sessionj.test.handoff.spins";
-        assertThat(SpinThenPark.fromProperty(property, 17)).isEqualTo(new SpinThenPark(17));
+        assertThat(SpinThenPark.fromSetting("test.handoff.spins", 17)).isEqualTo(new SpinThenPark(17));
         System.setProperty(property, "3");
         try {
-            assertThat(SpinThenPark.fromProperty(property, 17)).isEqualTo(new SpinThenPark(3));
+            assertThat(SpinThenPark.fromSetting("test.handoff.spins", 17)).isEqualTo(new SpinThenPark(3));
             System.setProperty(property, "-2");
-            assertThatThrownBy(() -> SpinThenPark.fromProperty(property, 17))
+            assertThatThrownBy(() -> SpinThenPark.fromSetting("test.handoff.spins", 17))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage(property + " must be a non-negative number of polls before parking, found -2");
+                    .hasMessage("system property " + property
+                            + " must be a non-negative number of polls before parking, found '-2'");
         } finally {
             System.clearProperty(property);
         }

@@ -36,7 +36,7 @@ public record EventLoops(
     }
 
     private static int threads() {
-        return Integer.getInteger("sj.netty.threads", Runtime.getRuntime().availableProcessors());
+        return org.sessionj.runtime.spi.support.SystemSettings.system().integer("netty.threads", Runtime.getRuntime().availableProcessors());
     }
 
     private static EventLoopGroup group(String kind, IoHandlerFactory factory) {

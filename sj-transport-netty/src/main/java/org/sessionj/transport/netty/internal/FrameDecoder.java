@@ -45,7 +45,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             in.skipBytes(in.readableBytes());
             throw new TooLongFrameException("bad frame header from the peer: length " + length
                     + " exceeds the maximum frame size of " + maxFrameBytes
-                    + " bytes (sj.tcp.maxFrameBytes; is the peer an SJ peer?)");
+                    + " bytes (sessionj.tcp.maxFrameBytes; is the peer an SJ peer?)");
         }
         if (in.readableBytes() < HEADER_BYTES + length) {
             return;

@@ -113,7 +113,7 @@ public class NettyConnection implements Connection {
         if (length > settings.maxFrameBytes()) {
             frame.release();
             throw new IOException("cannot send a frame of " + length + " bytes: the maximum frame size is "
-                    + settings.maxFrameBytes() + " bytes (sj.tcp.maxFrameBytes)");
+                    + settings.maxFrameBytes() + " bytes (sessionj.tcp.maxFrameBytes)");
         }
         if (!channel.isActive()) {
             frame.release();

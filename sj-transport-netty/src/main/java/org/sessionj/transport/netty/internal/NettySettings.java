@@ -1,5 +1,7 @@
 package org.sessionj.transport.netty.internal;
 
+import org.sessionj.runtime.spi.support.SystemSettings;
+
 /**
  * Tunables of the Netty transports. The defaults come from system properties so that instances
  * created by {@link java.util.ServiceLoader} can be configured too.
@@ -40,21 +42,22 @@ public record NettySettings(
     }
 
     /**
-     * The settings from system properties: {@code sj.tcp.maxFrameBytes} (default 16 MiB),
-     * {@code sj.tcp.inboundHighBytes}/{@code LowBytes} (1 MiB / 256 KiB),
-     * {@code sj.tcp.outboundHighBytes}/{@code LowBytes} (512 KiB / 128 KiB), {@code sj.tcp.spins}
+     * The settings from system properties: {@code sessionj.tcp.maxFrameBytes} (default 16 MiB),
+     * {@code sessionj.tcp.inboundHighBytes}/{@code LowBytes} (1 MiB / 256 KiB),
+     * {@code sessionj.tcp.outboundHighBytes}/{@code LowBytes} (512 KiB / 128 KiB), {@code sessionj.tcp.spins}
      * ({@link #defaultSpins()})
-     * and {@code sj.netty.native} (true).
+     * and {@code sessionj.netty.native} (true).
      */
     public static NettySettings fromSystemProperties() {
+        SystemSettings settings = SystemSettings.system();
         return new NettySettings(
-                Integer.getInteger("sj.tcp.maxFrameBytes", 16 << 20),
-                Integer.getInteger("sj.tcp.inboundHighBytes", 1 << 20),
-                Integer.getInteger("sj.tcp.inboundLowBytes", 256 << 10),
-                Integer.getInteger("sj.tcp.outboundHighBytes", 512 << 10),
-                Integer.getInteger("sj.tcp.outboundLowBytes", 128 << 10),
-                Integer.getInteger("sj.tcp.spins", defaultSpins()),
-                Boolean.parseBoolean(System.getProperty("sj.netty.native", "true")));
+                settings.integer("tcp.maxFrameBytes", 16 << 20),
+                settings.integer("tcp.inboundHighBytes", 1 << 20),
+                settings.integer("tcp.inboundLowBytes", 256 << 10),
+                settings.integer("tcp.outboundHighBytes", 512 << 10),
+                settings.integer("tcp.outboundLowBytes", 128 << 10),
+                settings.integer("tcp.spins", defaultSpins()),
+                settings.flag("netty.native", true));
     }
 
     /**
