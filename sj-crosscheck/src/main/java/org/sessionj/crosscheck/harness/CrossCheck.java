@@ -7,9 +7,12 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -29,9 +32,9 @@ import org.sessionj.runtime.SJRuntimeConfig;
 
 /**
  * The cross-check: for each generated case, compiles the protocol, the program, the peer and the
- * program's mutants in one javac run with sj-processor (class files are written even for rejected
- * mutants), runs the program and then every mutant against the peer over the in-JVM transport, and
- * records both verdicts. Runs overlap (they mostly wait) while the next case compiles. A mutant whose
+ * program's mutants together (once for class files, once with sj-processor for its verdicts), runs
+ * the program and then every mutant against the peer over the in-JVM transport, and records both
+ * verdicts. Runs overlap (they mostly wait) while the next case compiles. A mutant whose
  * only symptom is a timeout and that the checker accepted is run again with a long timeout before it
  * counts, so a slow machine cannot make up an escape.
  */
@@ -100,7 +103,7 @@ public final class CrossCheck {
         SJRuntime.configure(runtime(config.timeout()));
         ExecutorService runs = Executors.newFixedThreadPool(config.parallelism(), Thread.ofPlatform().daemon()
                 .name("crosscheck-run-", 0).factory());
-        java.util.ArrayDeque<PendingCase> window = new java.util.ArrayDeque<>();
+        ArrayDeque<PendingCase> window = new ArrayDeque<>();
         List<CaseResult> results = new ArrayList<>();
         try {
             for (int i = config.first(); i < config.first() + config.programs(); i++) {
@@ -133,12 +136,13 @@ public final class CrossCheck {
         private final CaseRunner runner;
         private final Future<Outcome> base;
         private final List<Future<Outcome>> mutantRuns = new ArrayList<>();
-        private final List<String> mutantSources = new ArrayList<>();
+        private final List<String> mutantSources;
 
-        PendingCase(GeneratedCase generated, List<Mutation> mutations, InProcessCompiler.Result compiled, Path classes,
-                ExecutorService runs) {
+        PendingCase(GeneratedCase generated, List<Mutation> mutations, List<String> mutantSources,
+                InProcessCompiler.Result compiled, Path classes, ExecutorService runs) {
             this.generated = generated;
             this.mutations = mutations;
+            this.mutantSources = mutantSources;
             this.compiled = compiled;
             this.classes = classes;
             this.runner = new CaseRunner(generated, loaderOf(classes));
@@ -148,7 +152,6 @@ public final class CrossCheck {
                     ? runs.submit(() -> runner.run("Program", config.timeout())) : null;
             for (int m = 0; m < mutations.size(); m++) {
                 String cls = "Mut" + m;
-                mutantSources.add(JavaWriter.sideFile(generated.pkg(), cls, mutations.get(m).mutant()));
                 mutantRuns.add(runnable && !compiled.javaError(name(cls)) ? runs.submit(() -> runner.run(cls, config.timeout())) : null);
             }
         }
@@ -200,9 +203,10 @@ public final class CrossCheck {
                 new Source(generated.pkg() + ".Proto", generated.protocolSource()),
                 new Source(generated.pkg() + ".Program", generated.programSource()),
                 new Source(generated.pkg() + ".Peer", generated.peerSource())));
+        List<String> mutantSources = new ArrayList<>();
         for (int m = 0; m < mutations.size(); m++) {
-            sources.add(new Source(generated.pkg() + ".Mut" + m,
-                    JavaWriter.sideFile(generated.pkg(), "Mut" + m, mutations.get(m).mutant())));
+            mutantSources.add(JavaWriter.sideFile(generated.pkg(), "Mut" + m, mutations.get(m).mutant()));
+            sources.add(new Source(generated.pkg() + ".Mut" + m, mutantSources.get(m)));
         }
         Path classes;
         try {
@@ -214,7 +218,7 @@ public final class CrossCheck {
         if (compiled.crash() != null) {
             log.accept("case " + caseSeed + ": the processor crashed: " + compiled.crash().lines().findFirst().orElse(""));
         }
-        return new PendingCase(generated, mutations, compiled, classes, runs);
+        return new PendingCase(generated, mutations, mutantSources, compiled, classes, runs);
     }
 
     /**
@@ -224,7 +228,7 @@ public final class CrossCheck {
      */
     private InProcessCompiler.Result compile(List<Source> sources, Path classes) {
         List<Source> valid = new ArrayList<>(sources);
-        java.util.Map<String, List<InProcessCompiler.Diag>> javaErrors = new java.util.LinkedHashMap<>();
+        Map<String, List<InProcessCompiler.Diag>> javaErrors = new LinkedHashMap<>();
         while (true) {
             InProcessCompiler.Result plain = compiler.compile(valid, classes, InProcessCompiler.Mode.CLASSES, null);
             List<Source> invalid = valid.stream().filter(source -> plain.javaError(source.className())).toList();
@@ -237,7 +241,7 @@ public final class CrossCheck {
             valid.removeAll(invalid);
         }
         InProcessCompiler.Result checked = compiler.compile(valid, classes, InProcessCompiler.Mode.CHECK, new SessionProcessor());
-        java.util.Map<String, List<InProcessCompiler.Diag>> all = new java.util.LinkedHashMap<>(checked.byClass());
+        Map<String, List<InProcessCompiler.Diag>> all = new LinkedHashMap<>(checked.byClass());
         all.putAll(javaErrors);
         return new InProcessCompiler.Result(all, checked.unattributed(), checked.crash());
     }
