@@ -8,7 +8,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = SjCommand.Version.class,
         description = "SJ for Java: session-typed, transport-independent communication.",
-        subcommands = {DemoCommand.class, ProtocolCommand.class, TlsCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {DemoCommand.class, ProtocolCommand.class, TlsCommand.class, ChatCommand.class, PortalCommand.class,
+            CommandLine.HelpCommand.class})
 public final class SjCommand implements Runnable {
 
     @CommandLine.Spec

@@ -1,0 +1,199 @@
+package org.sessionj.examples.chat;
+
+import java.time.Duration;
+import java.util.Objects;
+import org.sessionj.api.SJException;
+import org.sessionj.api.SJIOException;
+import org.sessionj.api.SJServerSocket;
+import org.sessionj.api.SJService;
+import org.sessionj.api.SJSocket;
+import org.sessionj.api.Session;
+import org.sessionj.runtime.SJRuntime;
+
+/**
+ * The chat server of paper 000 §4.1: one global channel, the user list, and the relay of private
+ * conversation requests. Each client's session ({@link ServerToClient}) is served on a virtual thread
+ * of its own, and so is the client's event stream, which the client requests on a fresh port by the
+ * service the server passes it at (i). The thread that accepts a client first starts the thread that
+ * accepts the next one, so no session socket ever crosses threads.
+ */
+public final class ChatServer implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(ChatServer.class.getName());
+    /** How long a client has to request its event stream after it received the service. */
+    private static final Duration STREAM_REQUEST_TIMEOUT = Duration.ofSeconds(30);
+
+    private final SJRuntime runtime;
+    private final ChatServerSettings settings;
+    private final ChatRoom room;
+    private final SJServerSocket listening;
+    private volatile boolean closed;
+
+    private ChatServer(SJRuntime runtime, ChatServerSettings settings) {
+        this.runtime = Objects.requireNonNull(runtime, "runtime");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.room = new ChatRoom(settings.maxUsers(), settings.floodBurst(), settings.floodPerSecond());
+        this.listening = runtime.serverSocket(ServerToClient.class, settings.port(), settings.transports());
+    }
+
+    /** Opens the server's session port and starts accepting clients. */
+    public static ChatServer start(SJRuntime runtime, ChatServerSettings settings) {
+        ChatServer server = new ChatServer(runtime, settings);
+        server.acceptNextOn(server.listening);
+        return server;
+    }
+
+    /** The session port clients connect to. */
+    public int port() {
+        return listening.port();
+    }
+
+    /** The names of the users in the global channel now, in joining order. */
+    public java.util.List<String> users() {
+        return room.names();
+    }
+
+    private void acceptNextOn(@Session(protocol = ServerToClient.class) SJServerSocket server) {
+        Thread.ofVirtual().name("chat-accept").start(() -> serveOne(server));
+    }
+
+    /** Accepts one client, hands the accepting over to a fresh thread, and serves the client. */
+    private void serveOne(@Session(protocol = ServerToClient.class) SJServerSocket server) {
+        Member member = null;
+        try (SJSocket s_sc = server.accept()) {
+            acceptNextOn(server);
+            String userName = s_sc.receive();                         // ?(String)
+            member = room.register(userName == null ? "" : userName);
+            if (member == null) {
+                throw new SJIOException("the chat is full (" + settings.maxUsers() + " users)");
+            }
+            s_sc.send(member.id());                                   // !<int>
+            SJServerSocket streamPort = runtime.serverSocket(EventOutServer.class, 0, settings.transports());
+            Member streamed = member;
+            Thread.ofVirtual().name("chat-stream-" + member.id()).start(() -> streamEvents(streamPort, streamed));
+            // (i): the service for the server-to-client stream, on the fresh port.
+            SJService c = SJService.create(EventInService.class, settings.advertisedHost(), streamPort.port());
+            s_sc.send(c);                                             // !<cbegin.@(eventInStream)>
+            LOG.log(System.Logger.Level.INFO, "{0} connected", member);
+            receiveEvents(s_sc, member);
+        } catch (SJException e) {
+            if (!closed) {
+                LOG.log(System.Logger.Level.INFO, "client {0}: {1}", member == null ? "(unnamed)" : member,
+                        e.getMessage());
+            }
+        } finally {
+            if (member != null) {
+                room.leave(member);
+                member.drop("the client's session ended");
+            }
+        }
+    }
+
+    /** The client's event out stream, from the server's side (eventInStream). */
+    private void receiveEvents(@Session("@(EventInStream)") SJSocket s_sc, Member member) {
+        X:
+        while (true) {
+            switch (s_sc.inbranch()) {
+                case "JOIN" -> {
+                    UserJoinEvent ignored = s_sc.receive();           // the server's own name and ID count
+                    room.join(member);
+                    continue X;
+                }
+                case "MESSAGE" -> {
+                    MessageEvent message = s_sc.receive();
+                    if (allowed(member)) {
+                        room.say(member, message == null ? "" : message.text());
+                    }
+                    continue X;
+                }
+                case "PRIVATE_CONVERSATION" -> {
+                    PrivateConversationEvent request = s_sc.receive();
+                    Member invited = request == null || !allowed(member) ? null
+                            : room.invitable(member, request.toUserName());
+                    if (invited != null) {
+                        s_sc.outbranch("ACCEPT");
+                        SJService peer = s_sc.receive();              // ?(cbegin.@(clientToClient))  (ii)
+                        invited.offer(new Outgoing.Invitation(new PrivateConversationEvent(member.id(), member.name(),
+                                invited.name(), ChatText.clean(request.ticket(), 64)), peer));
+                    } else {
+                        s_sc.outbranch("REJECT");
+                    }
+                    continue X;
+                }
+                case "QUIT" -> {
+                    UserQuitEvent quit = s_sc.receive();
+                    room.leave(member);
+                    member.finish(new Outgoing.Quit(new UserQuitEvent(member.id(), "you left the chat")));
+                    break X;
+                }
+            }
+        }
+    }
+
+    private boolean allowed(Member member) {
+        if (member.flood().allow()) {
+            return true;
+        }
+        if (member.flood().shouldWarn()) {
+            room.notice(member, "flood control: you are sending too fast; messages are dropped");
+        }
+        return false;
+    }
+
+    /** Accepts the client's request for its event stream and sends it the events queued for it. */
+    private void streamEvents(@Session(protocol = EventOutServer.class) SJServerSocket streamPort, Member member) {
+        try (streamPort; SJSocket s_out = streamPort.accept(STREAM_REQUEST_TIMEOUT)) {
+            streamPort.close();                                       // "can then close the dynamic server socket"
+            sendEvents(s_out, member);
+        } catch (SJException e) {
+            LOG.log(System.Logger.Level.DEBUG, "stream of {0} ended: {1}", member, e.getMessage());
+            room.leave(member);
+            member.drop(e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The server-to-client stream: @(eventOutStream). */
+    private void sendEvents(@Session("@(EventOutStream)") SJSocket s_out, Member member) throws InterruptedException {
+        X:
+        while (true) {
+            Outgoing next = member.next(Long.MAX_VALUE);
+            switch (next) {
+                case Outgoing.Join join -> {
+                    s_out.outbranch("JOIN");
+                    s_out.send(join.event());
+                    continue X;
+                }
+                case Outgoing.Message message -> {
+                    s_out.outbranch("MESSAGE");
+                    s_out.send(message.event());
+                    continue X;
+                }
+                case Outgoing.Invitation invitation -> {
+                    s_out.outbranch("PRIVATE_CONVERSATION");
+                    s_out.send(invitation.event());
+                    switch (s_out.inbranch()) {
+                        case "ACCEPT" -> s_out.send(invitation.service()); // !<cbegin.@(clientToClient)>  (ii)
+                        case "REJECT" -> {
+                        }
+                    }
+                    continue X;
+                }
+                case Outgoing.Quit quit -> {
+                    s_out.outbranch("QUIT");
+                    s_out.send(quit.event());
+                    break X;
+                }
+                case Outgoing.Drop drop -> throw new SJIOException("stream dropped: " + drop.reason());
+            }
+        }
+    }
+
+    /** Stops accepting, ends every client's stream with QUIT and closes the session port. */
+    @Override
+    public void close() {
+        closed = true;
+        listening.close();
+        room.closeAll("the server is shutting down");
+    }
+}

@@ -1,0 +1,93 @@
+package org.sessionj.examples.chat;
+
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A connected user as the server sees it: its ID and name, the bounded queue of events waiting for
+ * its event stream, and a flood limit on what it sends. Offering never blocks: a client whose stream
+ * falls {@link #OUTBOX_CAPACITY} events behind is dropped rather than slowing the others down.
+ */
+final class Member {
+    /** How many events may wait for one client's stream before the client counts as too slow. */
+    static final int OUTBOX_CAPACITY = 1024;
+
+    private final int id;
+    private final String name;
+    private final BlockingQueue<Outgoing> outbox = new ArrayBlockingQueue<>(OUTBOX_CAPACITY);
+    private final FloodLimit flood;
+    private volatile boolean closed;
+    private boolean joined;
+
+    Member(int id, String name, FloodLimit flood) {
+        this.id = id;
+        this.name = name;
+        this.flood = flood;
+    }
+
+    int id() {
+        return id;
+    }
+
+    String name() {
+        return name;
+    }
+
+    FloodLimit flood() {
+        return flood;
+    }
+
+    /** Whether the member has joined the global channel (guarded by the room). */
+    boolean joined() {
+        return joined;
+    }
+
+    void markJoined() {
+        joined = true;
+    }
+
+    boolean closed() {
+        return closed;
+    }
+
+    /** Queues {@code event} for the stream; false (and the member is dropped) when the queue is full. */
+    boolean offer(Outgoing event) {
+        if (closed) {
+            return false;
+        }
+        if (outbox.offer(event)) {
+            return true;
+        }
+        drop("the client fell more than " + OUTBOX_CAPACITY + " events behind");
+        return false;
+    }
+
+    /** Ends the stream normally after what is queued; nothing is queued after it. */
+    void finish(Outgoing.Quit quit) {
+        if (!closed) {
+            closed = true;
+            if (!outbox.offer(quit)) {
+                outbox.clear();
+                outbox.offer(quit);
+            }
+        }
+    }
+
+    /** Fails the stream at once; what is queued is discarded. */
+    void drop(String reason) {
+        closed = true;
+        outbox.clear();
+        outbox.offer(new Outgoing.Drop(reason));
+    }
+
+    /** The next event for the stream, waiting at most {@code timeoutMillis}; null on timeout. */
+    Outgoing next(long timeoutMillis) throws InterruptedException {
+        return outbox.poll(timeoutMillis, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public String toString() {
+        return name + " (" + id + ")";
+    }
+}

@@ -1,0 +1,8 @@
+package org.sessionj.examples.chat;
+
+import org.sessionj.api.Protocol;
+
+/** The receiving side of {@link PrivateOutStream}. */
+@Protocol("^(PrivateOutStream)")
+public interface PrivateInStream {
+}

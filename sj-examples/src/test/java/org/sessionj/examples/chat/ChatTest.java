@@ -1,0 +1,201 @@
+package org.sessionj.examples.chat;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.sessionj.examples.net.PartyRuntimes;
+import org.sessionj.examples.net.Opened;
+import org.sessionj.examples.net.TestTls;
+import org.sessionj.runtime.SJRuntime;
+import org.sessionj.runtime.TransportPreferences;
+
+/**
+ * Several chat clients in one JVM, on different transports (tcp, tls), talking through one server and
+ * privately, with every client's transcript compared line by line.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class ChatTest {
+    private final Opened opened = new Opened();
+
+    @BeforeAll
+    static void tls() {
+        TestTls.configure();
+    }
+
+    @AfterEach
+    void closeAll() throws Exception {
+        opened.closeAll();
+    }
+
+    private ChatServer server(int port) {
+        ChatServer server = ChatServer.start(PartyRuntimes.create("tcp", true),
+                ChatServerSettings.of(port, "localhost", TransportPreferences.unset()));
+        opened.add(server);
+        return server;
+    }
+
+    private ChatClient client(ChatServer server, String name, String transport, boolean tls, Transcript display,
+            ChatClientSettings... custom) {
+        ChatClientSettings settings = custom.length > 0 ? custom[0]
+                : ChatClientSettings.of(name, "localhost", server.port(), "localhost");
+        ChatClient client = ChatClient.start(PartyRuntimes.create(transport, tls), settings, display);
+        opened.add(client);
+        return client;
+    }
+
+    @Test
+    void clientsOnTcpAndTlsChatGloballyAndPrivately() throws Exception {
+        ChatServer server = server(0);
+        Transcript alice = new Transcript();
+        Transcript bob = new Transcript();
+        Transcript carol = new Transcript();
+        ChatClient a = client(server, "alice", "tcp", true, alice);
+        alice.await("* joined the chat as alice; nobody else is here");
+        ChatClient b = client(server, "bob", "tls", true, bob,
+                ChatClientSettings.of("bob", "localhost", server.port(), "localhost").withPrivateTransports("tls"));
+        bob.await("* joined the chat as bob; also here: alice");
+        alice.await("* bob joined");
+        ChatClient c = client(server, "carol", "tcp", false, carol);
+        carol.await("* joined the chat as carol; also here: alice, bob");
+        bob.await("* carol joined");
+
+        a.input("hello everyone");
+        for (Transcript t : List.of(alice, bob, carol)) {
+            t.await("<alice> hello everyone");
+        }
+        b.input("/users");
+        bob.await("* users: bob (you), alice, carol");
+
+        // alice -> bob privately: alice's port accepts tcp or tls, bob only does tls: tls it is.
+        a.input("/msg bob hi bob");
+        bob.await("[alice] hi bob");
+        b.input("/msg alice hi alice");
+        alice.await("[bob] hi alice");
+
+        // bob demands tls for the conversations he opens; carol cannot do tls: refused by negotiation.
+        b.input("/msg carol psst");
+        String refused = carol.awaitPrefix("! private conversation with bob refused: ");
+        assertThat(refused).contains("no session transport both sides accept")
+                .endsWith("— one side demands a transport (such as tls) that the other cannot use");
+        String failed = bob.awaitPrefix("! private conversation with carol failed: ");
+        assertThat(failed).contains("no session transport both sides accept").endsWith("(1 lines not delivered)");
+
+        c.input("bye all");
+        for (Transcript t : List.of(alice, bob, carol)) {
+            t.await("<carol> bye all");
+        }
+        a.input("/quit");
+        assertThat(a.awaitFinished(10, TimeUnit.SECONDS)).isTrue();
+        bob.await("* alice left");
+        bob.await("* private conversation with alice ended: alice left the chat");
+        carol.await("* alice left");
+
+        assertThat(alice.lines()).containsExactly(
+                "* joined the chat as alice; nobody else is here",
+                "* bob joined",
+                "* carol joined",
+                "<alice> hello everyone",
+                "[to bob] hi bob",
+                "* private conversation with bob open",
+                "[bob] hi alice",
+                "<carol> bye all",
+                "* bye");
+        assertThat(bob.lines()).containsExactly(
+                "* joined the chat as bob; also here: alice",
+                "* carol joined",
+                "<alice> hello everyone",
+                "* users: bob (you), alice, carol",
+                "* private conversation with alice open",
+                "[alice] hi bob",
+                "[to alice] hi alice",
+                "[to carol] psst",
+                failed,
+                "<carol> bye all",
+                // two connections, so either order: the server's news and the end of the private streams
+                bob.lines().get(10).equals("* alice left") ? "* alice left" : "* private conversation with alice ended: alice left the chat",
+                bob.lines().get(10).equals("* alice left") ? "* private conversation with alice ended: alice left the chat" : "* alice left");
+        assertThat(carol.lines()).containsExactly(
+                "* joined the chat as carol; also here: alice, bob",
+                "<alice> hello everyone",
+                refused,
+                "<carol> bye all",
+                "* alice left");
+    }
+
+    @Test
+    void aClientReconnectsWhenTheServerComesBack() throws Exception {
+        ChatServer first = server(0);
+        int port = first.port();
+        Transcript dave = new Transcript();
+        ChatClient d = client(first, "dave", "tcp", false, dave, ChatClientSettings.of("dave", "localhost", port, "localhost")
+                .withReconnectDelays(Duration.ofMillis(100), Duration.ofMillis(400)));
+        dave.await("* joined the chat as dave; nobody else is here");
+        first.close();
+        dave.awaitPrefix("! lost the connection to the server (the server is shutting down); retrying in 100 ms");
+        d.input("anyone?");
+        dave.await("! not connected to the server; not sent");
+        ChatServer second = server(port);
+        dave.awaitCount("* joined the chat as dave; nobody else is here", 2);
+        assertThat(second.users()).containsExactly("dave");
+        d.input("back again");
+        dave.await("<dave> back again");
+        assertThat(dave.lines().stream().filter(l -> l.startsWith("* joined")).count()).isEqualTo(2);
+    }
+
+    @Test
+    void hostileNamesAndMessagesAreCleanedAndBounded() throws Exception {
+        ChatServer server = server(0);
+        Transcript victim = new Transcript();
+        Transcript evil = new Transcript();
+        ChatClient v = client(server, "victim", "tcp", false, victim);
+        victim.await("* joined the chat as victim; nobody else is here");
+        String name = "\u001b[31mev\u0007il\u202e" + "x".repeat(100);
+        ChatClient e = client(server, "ignored", "tcp", false, evil, ChatClientSettings.of(name, "localhost", server.port(), "localhost"));
+        String shown = "[31mevil" + "x".repeat(ChatText.MAX_NAME - 8);
+        victim.await("* " + shown + " joined");
+        e.input("\u001b]0;pwned\u0007 hi\u001b[2J" + "y".repeat(5000));
+        String line = victim.awaitPrefix("<" + shown + "> ]0;pwned hi[2J");
+        assertThat(line).hasSize(("<" + shown + "> ").length() + ChatText.MAX_MESSAGE + 1).endsWith("y…");
+        assertThat(victim.lines()).allSatisfy(l -> assertThat(l.codePoints()).allMatch(cp -> cp >= 0x20 && cp != 0x7f));
+        // a second user asking for a taken name gets another one
+        Transcript twin = new Transcript();
+        client(server, "victim", "tcp", false, twin);
+        twin.awaitPrefix("* joined the chat as victim2; also here: ");
+    }
+
+    @Test
+    void aFloodingClientIsThrottledAndDoesNotStallTheOthers() throws Exception {
+        ChatServer server = server(0);
+        Transcript quiet = new Transcript();
+        Transcript loud = new Transcript();
+        Transcript listener = new Transcript();
+        ChatClient q = client(server, "quiet", "tcp", false, quiet);
+        quiet.await("* joined the chat as quiet; nobody else is here");
+        ChatClient flooder = client(server, "loud", "tcp", false, loud);
+        loud.awaitPrefix("* joined the chat as loud");
+        client(server, "listener", "tcp", false, listener);
+        listener.awaitPrefix("* joined the chat as listener");
+        long start = System.nanoTime();
+        Thread flood = Thread.ofVirtual().start(() -> {
+            for (int i = 0; i < 20_000; i++) {
+                flooder.input("spam " + i);
+            }
+        });
+        q.input("still here");
+        listener.await("<quiet> still here");
+        flood.join();
+        loud.await("! server: flood control: you are sending too fast; messages are dropped");
+        q.input("done");
+        listener.await("<quiet> done");
+        double seconds = (System.nanoTime() - start) / 1e9;
+        long spam = listener.lines().stream().filter(l -> l.startsWith("<loud> spam")).count();
+        assertThat(spam).isGreaterThanOrEqualTo(20).isLessThanOrEqualTo((long) (20 + 10 * seconds) + 1);
+    }
+}

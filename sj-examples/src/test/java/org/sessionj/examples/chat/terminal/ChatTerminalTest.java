@@ -1,0 +1,50 @@
+package org.sessionj.examples.chat.terminal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.sessionj.examples.chat.ChatClient;
+import org.sessionj.examples.chat.ChatClientSettings;
+import org.sessionj.examples.chat.ChatServer;
+import org.sessionj.examples.chat.ChatServerSettings;
+import org.sessionj.examples.net.PartyRuntimes;
+import org.sessionj.runtime.TransportPreferences;
+
+/** The JLine interface on piped streams: typed lines reach the client, the chat reaches the screen. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ChatTerminalTest {
+
+    @Test
+    void typedLinesAreSentAndTheChatIsShown() throws Exception {
+        try (ChatServer server = ChatServer.start(PartyRuntimes.create("tcp", false),
+                ChatServerSettings.of(0, "localhost", TransportPreferences.unset()))) {
+            PipedOutputStream keyboard = new PipedOutputStream();
+            PipedInputStream in = new PipedInputStream(keyboard);
+            ByteArrayOutputStream screen = new ByteArrayOutputStream();
+            ChatTerminal terminal = ChatTerminal.on(in, screen);
+            ChatClient client = ChatClient.start(PartyRuntimes.create("tcp", false),
+                    ChatClientSettings.of("tess", "localhost", server.port(), "localhost")
+                            .withReconnectDelays(Duration.ofMillis(100), Duration.ofMillis(100)), terminal);
+            Thread ui = Thread.ofVirtual().start(() -> terminal.run(client));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (client.name() == null && System.nanoTime() < deadline) {
+                Thread.sleep(10);                               // polling the client's state: it has no event for this
+            }
+            keyboard.write("hello terminal\n/users\n/quit\n".getBytes(StandardCharsets.UTF_8));
+            keyboard.flush();
+            assertThat(client.awaitFinished(30, TimeUnit.SECONDS)).isTrue();
+            ui.join(Duration.ofSeconds(10));
+            terminal.close();
+            String shown = screen.toString(StandardCharsets.UTF_8);
+            assertThat(shown).contains("* joined the chat as tess; nobody else is here", "<tess> hello terminal",
+                    "* users: tess (you)", "* bye");
+        }
+    }
+}
