@@ -1,0 +1,94 @@
+package org.sessionj.crosscheck.bench;
+
+import com.sun.management.OperatingSystemMXBean;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import javax.tools.Diagnostic;
+import javax.tools.DiagnosticCollector;
+import javax.tools.JavaCompiler;
+import javax.tools.JavaFileObject;
+import javax.tools.StandardJavaFileManager;
+import javax.tools.ToolProvider;
+import org.sessionj.processor.SessionProcessor;
+
+/**
+ * One javac compilation of source files on disk in this JVM, timed three ways: wall time, CPU time of
+ * the compiling thread (javac compiles in the calling thread; robust against other load on a shared
+ * machine) and CPU time of the whole process (adds what the JIT compiler and GC threads spend).
+ */
+final class Javac {
+    /** What runs besides javac. */
+    enum Setup {
+        PROC_NONE("javac -proc:none"),
+        NO_OP("javac + empty processor"),
+        SJ("javac + sj-processor");
+
+        final String label;
+
+        Setup(String label) {
+            this.label = label;
+        }
+    }
+
+    /** One compilation's times, in nanoseconds, and its error count. */
+    record Sample(long wall, long threadCpu, long processCpu, List<String> errors) {
+    }
+
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final OperatingSystemMXBean OS = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+    private final JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+    private final String classPath;
+    private final boolean processorPath;
+
+    /**
+     * @param processorPath true: processors load from {@code -processorpath} in a fresh class loader per
+     *     compilation, as under Maven's {@code annotationProcessorPaths} (the processor's code starts cold
+     *     every time); false: one processor instance of this JVM's classes (warm)
+     */
+    Javac(String classPath, boolean processorPath) {
+        this.classPath = classPath;
+        this.processorPath = processorPath;
+    }
+
+    Sample compile(List<Path> files, Path out, Setup setup) throws IOException {
+        DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
+        try (StandardJavaFileManager manager = javac.getStandardFileManager(diagnostics, Locale.ROOT,
+                StandardCharsets.UTF_8)) {
+            List<String> options = new ArrayList<>(List.of("-d", out.toString(), "-cp", classPath, "--release", "21",
+                    "-implicit:none"));
+            String processor = switch (setup) {
+                case PROC_NONE -> null;
+                case NO_OP -> NoOpProcessor.class.getName();
+                case SJ -> SessionProcessor.class.getName();
+            };
+            if (processor == null) {
+                options.add("-proc:none");
+            } else if (processorPath) {
+                options.addAll(List.of("-processorpath", classPath, "-processor", processor));
+            }
+            JavaCompiler.CompilationTask task = javac.getTask(null, manager, diagnostics, options, null,
+                    manager.getJavaFileObjectsFromPaths(files));
+            if (processor != null && !processorPath) {
+                task.setProcessors(List.of(setup == Setup.SJ ? new SessionProcessor() : new NoOpProcessor()));
+            }
+            long wall = System.nanoTime();
+            long thread = THREADS.getCurrentThreadCpuTime();
+            long process = OS.getProcessCpuTime();
+            task.call();
+            long processCpu = OS.getProcessCpuTime() - process;
+            long threadCpu = THREADS.getCurrentThreadCpuTime() - thread;
+            wall = System.nanoTime() - wall;
+            List<String> errors = diagnostics.getDiagnostics().stream()
+                    .filter(d -> d.getKind() == Diagnostic.Kind.ERROR)
+                    .map(d -> d.getMessage(Locale.ROOT)).toList();
+            return new Sample(wall, threadCpu, processCpu, errors);
+        }
+    }
+}

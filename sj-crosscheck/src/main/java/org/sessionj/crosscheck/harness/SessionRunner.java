@@ -1,0 +1,81 @@
+package org.sessionj.crosscheck.harness;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
+import org.sessionj.api.SJServerSocket;
+
+/**
+ * Runs the two sides of a generated session on two threads of this JVM over the runtime's process-wide
+ * configuration (the cross-check configures the in-JVM transport and a receive timeout), and reports
+ * how each side ended. A side still running at the deadline is interrupted, its server socket closed,
+ * and counted as {@link Outcome.Kind#TIMEOUT}.
+ */
+public final class SessionRunner {
+    private SessionRunner() {
+    }
+
+    /**
+     * Runs {@code accepterClass.accepter(server, accepterSeed)} against
+     * {@code requesterClass.requester(port, requesterSeed)}.
+     *
+     * @param accepterProtocol the protocol interface the server socket accepts
+     * @param programIsAccepter which of the two is the program (the other is the peer), for the outcome
+     */
+    public static Outcome run(Class<?> accepterProtocol, Class<?> accepterClass, long accepterSeed,
+            Class<?> requesterClass, long requesterSeed, boolean programIsAccepter, Duration deadline) {
+        MethodHandle accepter = entry(accepterClass, "accepter",
+                MethodType.methodType(void.class, SJServerSocket.class, long.class));
+        MethodHandle requester = entry(requesterClass, "requester",
+                MethodType.methodType(void.class, int.class, long.class));
+        AtomicReference<Throwable> accepterFailure = new AtomicReference<>();
+        AtomicReference<Throwable> requesterFailure = new AtomicReference<>();
+        try (SJServerSocket server = SJServerSocket.create(accepterProtocol, 0)) {
+            Thread a = Thread.ofPlatform().daemon().name("crosscheck-accepter").start(
+                    () -> invoke(accepter, accepterFailure, server, accepterSeed));
+            Thread r = Thread.ofPlatform().daemon().name("crosscheck-requester").start(
+                    () -> invoke(requester, requesterFailure, server.port(), requesterSeed));
+            long end = System.nanoTime() + deadline.toNanos();
+            boolean accepterDone = join(a, end);
+            boolean requesterDone = join(r, end);
+            if (!accepterDone || !requesterDone) {
+                a.interrupt();
+                r.interrupt();
+            }
+            Outcome.End acc = accepterDone ? Outcome.End.of(accepterFailure.get()) : Outcome.End.UNFINISHED;
+            Outcome.End req = requesterDone ? Outcome.End.of(requesterFailure.get()) : Outcome.End.UNFINISHED;
+            return programIsAccepter ? new Outcome(acc, req) : new Outcome(req, acc);
+        }
+    }
+
+    private static MethodHandle entry(Class<?> type, String name, MethodType signature) {
+        try {
+            return MethodHandles.publicLookup().findStatic(type, name, signature);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("the generated class " + type.getName() + " has no " + name + signature, e);
+        }
+    }
+
+    private static void invoke(MethodHandle entry, AtomicReference<Throwable> failure, Object first, long seed) {
+        try {
+            entry.invoke(first, seed);
+        } catch (Throwable e) {
+            failure.set(e);
+        }
+    }
+
+    private static boolean join(Thread thread, long endNanos) {
+        try {
+            long left = endNanos - System.nanoTime();
+            if (left > 0) {
+                thread.join(Duration.ofNanos(left));
+            }
+            return !thread.isAlive();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}
