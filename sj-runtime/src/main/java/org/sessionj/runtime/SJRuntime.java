@@ -113,6 +113,18 @@ public final class SJRuntime {
         return authenticated == null ? Optional.empty() : Optional.ofNullable(authenticated.peerPrincipal());
     }
 
+    /**
+     * How many session requests {@code server} refused or lost during their handshake (malformed,
+     * incompatible, not completed within the initiation timeout). {@code accept()} returns only
+     * compatible sessions and never fails for one bad requester; this count is where they show.
+     */
+    public static long failedHandshakes(SJServerSocket server) {
+        if (server instanceof SessionServerSocket socket) {
+            return socket.failedHandshakes();
+        }
+        throw new IllegalArgumentException("not a server socket of this runtime: " + server);
+    }
+
     private static SessionSocket session(SJSocket socket) {
         if (socket instanceof SessionSocket session) {
             return session;

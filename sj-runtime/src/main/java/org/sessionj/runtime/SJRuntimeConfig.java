@@ -26,8 +26,8 @@ import org.sessionj.runtime.spi.support.SystemSettings;
  * {@code sessionj.transports} (comma-separated names; sets both lists), {@code sessionj.setupTransports} and
  * {@code sessionj.sessionTransports} (each list on its own, see {@link TransportPreferences}), {@code sessionj.timeout} and
  * {@code sessionj.initiationTimeout}, {@code sessionj.setupAttemptTimeout} (ISO-8601 like {@code PT5S}, or {@code 500ms}, {@code 5s},
- * {@code 2m}, or {@code none}), {@code sessionj.monitor} ({@code true}/{@code false}) and
- * {@code sessionj.batchBytes} (a positive integer).
+ * {@code 2m}, or {@code none}), {@code sessionj.monitor} ({@code true}/{@code false}),
+ * {@code sessionj.batchBytes} (a positive integer) and {@code sessionj.maxPendingHandshakes} (a positive integer).
  */
 public final class SJRuntimeConfig {
     /** The most output a session buffers before it flushes anyway, by default. */
@@ -38,6 +38,11 @@ public final class SJRuntimeConfig {
     public static final Duration DEFAULT_INITIATION_TIMEOUT = Duration.ofSeconds(30);
     /** How long a requester tries one setup transport before the next, by default. */
     public static final Duration DEFAULT_SETUP_ATTEMPT_TIMEOUT = Duration.ofSeconds(3);
+    /**
+     * How many session requests a server socket handles at once by default: handshakes in progress
+     * plus sessions agreed but not yet taken by {@code accept()}.
+     */
+    public static final int DEFAULT_MAX_PENDING_HANDSHAKES = 4096;
 
     private final TransportPreferences transports;
     private final Duration defaultTimeout;
@@ -45,6 +50,7 @@ public final class SJRuntimeConfig {
     private final Duration setupAttemptTimeout;
     private final boolean monitor;
     private final int batchBytes;
+    private final int maxPendingHandshakes;
 
     private SJRuntimeConfig(Builder builder) {
         this.transports = builder.transports;
@@ -53,6 +59,7 @@ public final class SJRuntimeConfig {
         this.setupAttemptTimeout = builder.setupAttemptTimeout;
         this.monitor = builder.monitor;
         this.batchBytes = builder.batchBytes;
+        this.maxPendingHandshakes = builder.maxPendingHandshakes;
     }
 
     /** A builder with every setting at its default. */
@@ -69,6 +76,7 @@ public final class SJRuntimeConfig {
         builder.setupAttemptTimeout = setupAttemptTimeout;
         builder.monitor = monitor;
         builder.batchBytes = batchBytes;
+        builder.maxPendingHandshakes = maxPendingHandshakes;
         return builder;
     }
 
@@ -94,6 +102,7 @@ public final class SJRuntimeConfig {
                 .ifPresent(text -> builder.setupAttemptTimeout(parseDuration("setupAttemptTimeout", text)));
         builder.monitor(settings.flag("monitor", builder.monitor));
         builder.batchBytes(settings.integer("batchBytes", builder.batchBytes));
+        builder.maxPendingHandshakes(settings.integer("maxPendingHandshakes", builder.maxPendingHandshakes));
         return builder.build();
     }
 
@@ -162,13 +171,23 @@ public final class SJRuntimeConfig {
         return batchBytes;
     }
 
+    /**
+     * The most session requests a server socket handles at once: handshakes in progress plus sessions
+     * agreed but not yet taken by {@code accept()}. At the limit the server takes no new connection
+     * until one of them ends (they wait in the transport's backlog).
+     */
+    public int maxPendingHandshakes() {
+        return maxPendingHandshakes;
+    }
+
     @Override
     public String toString() {
         return "SJRuntimeConfig[setupTransports=" + describe(transports.setup())
                 + ", sessionTransports=" + describe(transports.session())
                 + ", defaultTimeout=" + (defaultTimeout == null ? "none" : defaultTimeout)
                 + ", initiationTimeout=" + initiationTimeout
-                + ", setupAttemptTimeout=" + (setupAttemptTimeout == null ? "none" : setupAttemptTimeout) + ", monitor=" + monitor + ", batchBytes=" + batchBytes + "]";
+                + ", setupAttemptTimeout=" + (setupAttemptTimeout == null ? "none" : setupAttemptTimeout) + ", monitor=" + monitor + ", batchBytes=" + batchBytes
+                + ", maxPendingHandshakes=" + maxPendingHandshakes + "]";
     }
 
     private static String describe(List<String> names) {
@@ -183,6 +202,7 @@ public final class SJRuntimeConfig {
         private Duration setupAttemptTimeout = DEFAULT_SETUP_ATTEMPT_TIMEOUT;
         private boolean monitor = true;
         private int batchBytes = DEFAULT_BATCH_BYTES;
+        private int maxPendingHandshakes = DEFAULT_MAX_PENDING_HANDSHAKES;
 
         private Builder() {
         }
@@ -251,6 +271,18 @@ public final class SJRuntimeConfig {
                 throw new IllegalArgumentException("batchBytes must be between 1 and " + MAX_BATCH_BYTES + ", got " + bytes);
             }
             this.batchBytes = bytes;
+            return this;
+        }
+
+        /**
+         * The most session requests a server socket handles at once (default
+         * {@value SJRuntimeConfig#DEFAULT_MAX_PENDING_HANDSHAKES}); at least 1.
+         */
+        public Builder maxPendingHandshakes(int limit) {
+            if (limit < 1) {
+                throw new IllegalArgumentException("maxPendingHandshakes must be at least 1, got " + limit);
+            }
+            this.maxPendingHandshakes = limit;
             return this;
         }
 

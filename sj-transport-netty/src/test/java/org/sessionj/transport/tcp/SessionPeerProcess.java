@@ -1,6 +1,5 @@
 package org.sessionj.transport.tcp;
 
-import org.sessionj.api.SJIncompatibleSessionException;
 import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJSocket;
 import org.sessionj.runtime.SJRuntime;
@@ -24,6 +23,7 @@ public final class SessionPeerProcess {
             System.out.println("port " + server.port());
             System.out.flush();
             for (int i = 0; i < sessions; i++) {
+                // accept() returns only compatible sessions; refused requests show in the count.
                 try (SJSocket s = server.accept()) {
                     int count = 0;
                     while (s.inwhile()) {
@@ -31,10 +31,9 @@ public final class SessionPeerProcess {
                         count++;
                     }
                     s.send("served " + count + " in pid " + ProcessHandle.current().pid());
-                } catch (SJIncompatibleSessionException e) {
-                    System.out.println("incompatible");
-                    System.out.flush();
                 }
+                System.out.println("refused " + SJRuntime.failedHandshakes(server));
+                System.out.flush();
             }
             server.close();
         } else {

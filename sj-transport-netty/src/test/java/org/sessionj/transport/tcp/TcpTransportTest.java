@@ -59,6 +59,30 @@ class TcpTransportTest extends ConnectionTestSupport {
     }
 
     @Test
+    void listensOnTheBindAddressWhenOneIsSet() throws IOException {
+        System.setProperty("sessionj.bindAddress", "127.0.0.1");
+        try (var acceptor = transport.listen(0)) {
+            boolean loopbackOnly = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/net/tcp")).stream()
+                    .anyMatch(line -> line.contains(String.format("0100007F:%04X", acceptor.port())));
+            assertThat(loopbackOnly).as("listening on 127.0.0.1 only").isTrue();
+            transport.connect("127.0.0.1", acceptor.port(), SECOND).close();
+        } finally {
+            System.clearProperty("sessionj.bindAddress");
+        }
+    }
+
+    @Test
+    void aBindAddressThatIsNoAddressFailsTheListenNamingTheSetting() {
+        System.setProperty("sessionj.bindAddress", "no.such.host.invalid");
+        try {
+            assertThatThrownBy(() -> transport.listen(0)).isInstanceOf(IOException.class)
+                    .hasMessageContaining("sessionj.bindAddress").hasMessageContaining("no.such.host.invalid");
+        } finally {
+            System.clearProperty("sessionj.bindAddress");
+        }
+    }
+
+    @Test
     void garbageFromARawSocketFailsTheReadCleanly() throws IOException {
         RawPeer peer = rawPeer(transport);
         peer.out().write("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII));

@@ -26,8 +26,8 @@ import org.sessionj.types.Side;
 /**
  * Session initiation: transport negotiation (docs/negotiation.md), then the type check
  * (docs/wire-format.md): the requester sends its session type, the accepter checks that the two are
- * dual up to subtyping and answers accept or reject. On a reject both sides fail and nothing else is
- * sent. When the setup connection carries the session (the common case), the requester sends its
+ * dual up to subtyping and answers accept or reject. On a reject the requester fails (the accepter
+ * counts it, see {@link Handshakes}) and nothing else is sent. When the setup connection carries the session (the common case), the requester sends its
  * HELLO and its request in one frame and the accepter answers AGREED and its verdict in one frame.
  */
 final class Initiation {
@@ -361,13 +361,14 @@ final class Initiation {
             String reason = "the requester's session type does not parse: " + e.getMessage();
             reject(connection, prefix, REFUSED, reason);
             throw new SJIOException(reason, e);
-        } catch (RuntimeException e) {
-            String reason = "the requester's session type " + theirs + " is not well-formed: " + e.getMessage();
+        } catch (RuntimeException | StackOverflowError e) {
+            // A type nested past what the parser bounds must not take the server thread's stack with it.
+            String reason = "the requester's session type " + excerpt(theirs) + " is not well-formed: " + e;
             reject(connection, prefix, REFUSED, reason);
             throw new SJIOException(reason, e);
         }
         if (!compatible) {
-            String reason = "incompatible session types: the requester's " + theirs
+            String reason = "incompatible session types: the requester's " + excerpt(theirs)
                     + " is not dual (up to subtyping) to the accepter's " + protocol.textFor(Side.ACCEPT);
             reject(connection, prefix, INCOMPATIBLE, reason);
             throw new SJIncompatibleSessionException(reason);
@@ -384,6 +385,11 @@ final class Initiation {
         LOG.log(System.Logger.Level.DEBUG, () -> "accepted a session over " + connection.transportName() + " ("
                 + connection + ")");
         return new SessionSocket(connection, protocol.start(), SessionSettings.of(context), protocol.textFor(Side.ACCEPT));
+    }
+
+    /** At most 200 characters of a requester's type, for messages (the type itself may be long). */
+    static String excerpt(String text) {
+        return text.length() <= 200 ? text : text.substring(0, 200) + "… (" + text.length() + " characters)";
     }
 
     private static String readRequest(ByteBuf request) throws MalformedInputException {

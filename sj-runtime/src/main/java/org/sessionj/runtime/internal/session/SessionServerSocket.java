@@ -14,12 +14,14 @@ import org.sessionj.types.Side;
 
 /**
  * The accepter side: an acceptor group (its setup transports on the session port, its other session
- * transports on ports of their own) and the negotiation of each request.
+ * transports on ports of their own) and the negotiation of each request, run by {@link Handshakes}
+ * off the accepting thread, so that {@link #accept} returns only compatible sessions.
  */
 public final class SessionServerSocket implements SJServerSocket {
     private final CompiledProtocol protocol;
     private final AcceptorGroup acceptors;
     private final SessionContext context;
+    private final Handshakes handshakes;
 
     public SessionServerSocket(CompiledProtocol protocol, int port, TransportManager.Plan plan,
             SessionContext context) {
@@ -34,6 +36,8 @@ public final class SessionServerSocket implements SJServerSocket {
                     + " configured or enabled by default");
         }
         this.acceptors = context.transports().listen(plan, port);
+        this.handshakes = new Handshakes(acceptors, protocol, context);
+        handshakes.start(); // requests are answered from now on, whether or not accept() waits yet
     }
 
     @Override
@@ -47,25 +51,30 @@ public final class SessionServerSocket implements SJServerSocket {
     }
 
     private SJSocket accept(long timeoutNanos) {
-        long deadline = System.nanoTime() + timeoutNanos;
-        while (true) {
-            long remaining = timeoutNanos < 0 ? -1 : Math.max(0, deadline - System.nanoTime());
-            AcceptorGroup.Accepted accepted;
-            try {
-                accepted = acceptors.accept(remaining);
-            } catch (IOException e) {
-                throw new SJIOException("accept on session port " + port() + " failed: " + e.getMessage(), e);
-            }
-            if (accepted == null) {
-                throw new SJTimeoutException("no session request on port " + port() + " within "
-                        + Duration.ofNanos(timeoutNanos));
-            }
-            SessionSocket session = Initiation.accept(accepted, acceptors.offers(), protocol, context);
-            if (session != null) {
-                return session;
-            }
-            // Negotiated onto another transport: the session's own connection arrives next.
+        SessionSocket session;
+        try {
+            session = handshakes.next(timeoutNanos);
+        } catch (IOException e) {
+            throw new SJIOException("accept on session port " + port() + " failed: " + e.getMessage(), e);
         }
+        if (session == null) {
+            throw new SJTimeoutException("no session request on port " + port() + " within "
+                    + Duration.ofNanos(timeoutNanos));
+        }
+        return session;
+    }
+
+    /**
+     * How many session requests this socket refused or lost in their handshake (malformed,
+     * incompatible, not finished within the initiation timeout); {@code accept()} never reports them.
+     */
+    public long failedHandshakes() {
+        return handshakes.failures();
+    }
+
+    /** Handshakes in progress plus agreed sessions not yet taken by {@code accept()}. */
+    public int pendingHandshakes() {
+        return handshakes.pending();
     }
 
     /** The session transports this socket offers, with the port each listens on. */
@@ -81,5 +90,6 @@ public final class SessionServerSocket implements SJServerSocket {
     @Override
     public void close() {
         acceptors.close();
+        handshakes.close();
     }
 }

@@ -37,11 +37,20 @@ public final class DirectAcceptor implements ConnectionAcceptor, Routes {
         this.portOffset = portOffset;
         this.halves = new Halves(settings.vanishMillis(), now -> shutDownWhenIdle());
         try {
-            this.server = TunnelServer.bind(new InetSocketAddress(tcpPort), ssl, settings, this, 4 * MAX_HALVES,
+            this.server = TunnelServer.bind(bindAddress(tcpPort), ssl, settings, this, 4 * MAX_HALVES,
                     REQUEST_MILLIS);
         } catch (IOException e) {
             halves.close();
             throw e;
+        }
+    }
+
+    /** TCP port {@code tcpPort} on {@code sessionj.bindAddress} (by default every interface). */
+    private static InetSocketAddress bindAddress(int tcpPort) throws IOException {
+        try {
+            return org.sessionj.runtime.spi.support.BindAddress.forPort(tcpPort);
+        } catch (IllegalArgumentException e) {
+            throw new IOException(e.getMessage(), e);
         }
     }
 

@@ -51,7 +51,10 @@ public final class NettyTransportSupport {
         return new WriteBufferWaterMark(settings.outboundLowBytes(), settings.outboundHighBytes());
     }
 
-    /** Opens a listening socket on TCP port {@code port} (0: any free port) on every interface. */
+    /**
+     * Opens a listening socket on TCP port {@code port} (0: any free port) on the address
+     * {@code sessionj.bindAddress} names, by default every interface.
+     */
     public ConnectionAcceptor listen(int port) throws IOException {
         if (port < 0 || port > 65535) {
             throw new IOException("session port " + port + " is not a TCP port (expected 0..65535)");
@@ -79,7 +82,13 @@ public final class NettyTransportSupport {
                         }
                     }
                 });
-        ChannelFuture bind = bootstrap.bind(new InetSocketAddress(port));
+        InetSocketAddress local;
+        try {
+            local = org.sessionj.runtime.spi.support.BindAddress.forPort(port);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("cannot listen on TCP port " + port + " (" + transportName + "): " + e.getMessage(), e);
+        }
+        ChannelFuture bind = bootstrap.bind(local);
         try {
             Futures.bridge(bind).get();
         } catch (InterruptedException e) {
@@ -87,8 +96,8 @@ public final class NettyTransportSupport {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while binding " + transportName + " port " + port);
         } catch (ExecutionException e) {
-            throw new IOException("cannot listen on TCP port " + port + " (" + transportName + "): "
-                    + InboundQueue.reason(e.getCause()), e.getCause());
+            throw new IOException("cannot listen on TCP port " + port + " of " + local.getAddress().getHostAddress()
+                    + " (" + transportName + "): " + InboundQueue.reason(e.getCause()), e.getCause());
         }
         int boundPort = ((InetSocketAddress) bind.channel().localAddress()).getPort();
         acceptor.bound(bind.channel(), boundPort);

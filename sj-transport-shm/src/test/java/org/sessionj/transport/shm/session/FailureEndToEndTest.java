@@ -21,6 +21,7 @@ import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJService;
 import org.sessionj.api.SJSocket;
 import org.sessionj.api.SJTimeoutException;
+import org.sessionj.runtime.SJRuntime;
 import org.sessionj.transport.shm.session.Peers.Threads;
 import org.sessionj.transport.shm.session.TestProtocols.FeedClient;
 import org.sessionj.transport.shm.session.TestProtocols.FeedServer;
@@ -38,17 +39,21 @@ import org.sessionj.transport.shm.session.TestProtocols.WaitServer;
 class FailureEndToEndTest {
 
     @Test
-    void incompatibleTypesFailBothSidesNamingBothTypes() throws Exception {
+    void incompatibleTypesFailTheRequesterNamingBothTypesAndAcceptWaitsForTheNextRequest() throws Exception {
         try (SJServerSocket server = SJServerSocket.create(MismatchedServer.class, 0)) {
-            FutureTask<Object> accepter = Peers.start(Threads.VIRTUAL, server::accept);
+            FutureTask<Object> accepter = Peers.start(Threads.VIRTUAL, () -> server.accept(Duration.ofMillis(300)));
             Throwable requesterFailure = Peers.failure(Peers.start(Threads.VIRTUAL,
                     () -> SJService.create(IntClient.class, "localhost", server.port()).request()));
-            Throwable accepterFailure = Peers.failure(accepter);
-            for (Throwable failure : new Throwable[] {requesterFailure, accepterFailure}) {
-                assertThat(failure).isInstanceOf(SJIncompatibleSessionException.class)
-                        .hasMessageContaining("cbegin.!<int>.?(int)")
-                        .hasMessageContaining("sbegin.?(java.lang.String).!<int>");
+            assertThat(requesterFailure).isInstanceOf(SJIncompatibleSessionException.class)
+                    .hasMessageContaining("cbegin.!<int>.?(int)")
+                    .hasMessageContaining("sbegin.?(java.lang.String).!<int>");
+            assertThat(Peers.failure(accepter)).as("accept() skips an incompatible request; it only times out")
+                    .isInstanceOf(SJTimeoutException.class);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (SJRuntime.failedHandshakes(server) == 0 && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // the count follows the reject
             }
+            assertThat(SJRuntime.failedHandshakes(server)).isEqualTo(1);
         }
     }
 

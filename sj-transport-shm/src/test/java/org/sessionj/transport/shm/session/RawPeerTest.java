@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Timeout;
 import org.sessionj.api.SJIOException;
 import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJSocket;
+import org.sessionj.runtime.SJRuntime;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.LocalConnection;
 import org.sessionj.transport.shm.ShmTransport;
@@ -232,30 +233,47 @@ class RawPeerTest {
         }
     }
 
+    /** The reason of the REJECT the server answered on {@code raw}. */
+    private static String rejection(Connection raw) throws IOException {
+        ByteBuf reply = raw.read(10 * SECOND);
+        try {
+            assertThat(reply.readByte()).as("REJECT").isEqualTo((byte) 0x42);
+            reply.readByte(); // the code
+            return reply.readCharSequence(reply.readInt(), StandardCharsets.UTF_8).toString();
+        } finally {
+            reply.release();
+        }
+    }
+
+    /** accept() never returns nor fails for a refused requester; the server counts it. */
+    private static void expectRefusedAndCounted(SJServerSocket server) {
+        long deadline = System.nanoTime() + 10 * SECOND;
+        while (SJRuntime.failedHandshakes(server) == 0 && System.nanoTime() < deadline) {
+            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        assertThat(SJRuntime.failedHandshakes(server)).isEqualTo(1);
+        assertThatThrownBy(() -> server.accept(java.time.Duration.ofMillis(100)))
+                .isInstanceOf(org.sessionj.api.SJTimeoutException.class);
+    }
+
     @Test
     void aRequestWithAnUnknownWireVersionIsRejected() throws Exception {
         try (SJServerSocket server = SJServerSocket.create(IntServer.class, 0)) {
-            var raw = Peers.start(Peers.Threads.VIRTUAL, () -> {
-                Connection c = transport.connect("localhost", server.port(), SECOND);
-                send(c, f -> f.writeByte(0x40).writeByte('S').writeByte('J').writeByte(99).writeInt(0));
-                return c;
-            });
-            assertThatThrownBy(server::accept).isInstanceOf(SJIOException.class).hasMessageContaining("version 99");
-            ByteBuf reply = Peers.join(raw).read(10 * SECOND);
-            try {
-                assertThat(reply.readByte()).isEqualTo((byte) 0x42);
-            } finally {
-                reply.release();
-            }
+            Connection raw = transport.connect("localhost", server.port(), SECOND);
+            send(raw, f -> f.writeByte(0x40).writeByte('S').writeByte('J').writeByte(99).writeInt(0));
+            assertThat(rejection(raw)).contains("version 99");
+            raw.close();
+            expectRefusedAndCounted(server);
         }
     }
 
     @Test
     void aRequestWhoseTypeDoesNotParseIsRejected() throws Exception {
         try (SJServerSocket server = SJServerSocket.create(IntServer.class, 0)) {
-            var raw = Peers.start(Peers.Threads.VIRTUAL, () -> rawRequest(server, "cbegin.!<int"));
-            assertThatThrownBy(server::accept).isInstanceOf(SJIOException.class).hasMessageContaining("does not parse");
-            Peers.join(raw).close();
+            Connection raw = rawRequest(server, "cbegin.!<int");
+            assertThat(rejection(raw)).contains("does not parse");
+            raw.close();
+            expectRefusedAndCounted(server);
         }
     }
 }
