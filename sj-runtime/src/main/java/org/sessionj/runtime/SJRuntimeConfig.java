@@ -25,9 +25,10 @@ import org.sessionj.runtime.spi.support.SystemSettings;
  * The process-wide default ({@link #defaults()}) comes from system properties, each optional:
  * {@code sessionj.transports} (comma-separated names; sets both lists), {@code sessionj.setupTransports} and
  * {@code sessionj.sessionTransports} (each list on its own, see {@link TransportPreferences}), {@code sessionj.timeout} and
- * {@code sessionj.initiationTimeout}, {@code sessionj.setupAttemptTimeout} (ISO-8601 like {@code PT5S}, or {@code 500ms}, {@code 5s},
+ * {@code sessionj.initiationTimeout}, {@code sessionj.setupAttemptTimeout}, {@code sessionj.sendTimeout} (ISO-8601 like {@code PT5S}, or {@code 500ms}, {@code 5s},
  * {@code 2m}, or {@code none}), {@code sessionj.monitor} ({@code true}/{@code false}),
- * {@code sessionj.batchBytes} (a positive integer) and {@code sessionj.maxPendingHandshakes} (a positive integer).
+ * {@code sessionj.batchBytes}, {@code sessionj.maxPendingHandshakes} and {@code sessionj.maxRequesterTypeBytes}
+ * (positive integers).
  */
 public final class SJRuntimeConfig {
     /** The most output a session buffers before it flushes anyway, by default. */
@@ -43,6 +44,8 @@ public final class SJRuntimeConfig {
      * plus sessions agreed but not yet taken by {@code accept()}.
      */
     public static final int DEFAULT_MAX_PENDING_HANDSHAKES = 4096;
+    /** The longest requester session type a server checks, by default: far below any frame limit. */
+    public static final int DEFAULT_MAX_REQUESTER_TYPE_BYTES = 64 * 1024;
 
     private final TransportPreferences transports;
     private final Duration defaultTimeout;
@@ -51,6 +54,8 @@ public final class SJRuntimeConfig {
     private final boolean monitor;
     private final int batchBytes;
     private final int maxPendingHandshakes;
+    private final int maxRequesterTypeBytes;
+    private final Duration sendTimeout;
 
     private SJRuntimeConfig(Builder builder) {
         this.transports = builder.transports;
@@ -60,6 +65,8 @@ public final class SJRuntimeConfig {
         this.monitor = builder.monitor;
         this.batchBytes = builder.batchBytes;
         this.maxPendingHandshakes = builder.maxPendingHandshakes;
+        this.maxRequesterTypeBytes = builder.maxRequesterTypeBytes;
+        this.sendTimeout = builder.sendTimeout;
     }
 
     /** A builder with every setting at its default. */
@@ -77,6 +84,8 @@ public final class SJRuntimeConfig {
         builder.monitor = monitor;
         builder.batchBytes = batchBytes;
         builder.maxPendingHandshakes = maxPendingHandshakes;
+        builder.maxRequesterTypeBytes = maxRequesterTypeBytes;
+        builder.sendTimeout = sendTimeout;
         return builder;
     }
 
@@ -100,9 +109,11 @@ public final class SJRuntimeConfig {
                 .ifPresent(text -> builder.initiationTimeout(parseDuration("initiationTimeout", text)));
         settings.value("setupAttemptTimeout")
                 .ifPresent(text -> builder.setupAttemptTimeout(parseDuration("setupAttemptTimeout", text)));
+        settings.value("sendTimeout").ifPresent(text -> builder.sendTimeout(parseDuration("sendTimeout", text)));
         builder.monitor(settings.flag("monitor", builder.monitor));
         builder.batchBytes(settings.integer("batchBytes", builder.batchBytes));
         builder.maxPendingHandshakes(settings.integer("maxPendingHandshakes", builder.maxPendingHandshakes));
+        builder.maxRequesterTypeBytes(settings.integer("maxRequesterTypeBytes", builder.maxRequesterTypeBytes));
         return builder.build();
     }
 
@@ -180,6 +191,20 @@ public final class SJRuntimeConfig {
         return maxPendingHandshakes;
     }
 
+    /**
+     * How long an output waits for room when the peer takes nothing (its transport's outbound buffers
+     * are full) before it fails with {@link org.sessionj.api.SendTimeoutException}; null waits as long
+     * as the connection lives.
+     */
+    public Duration sendTimeout() {
+        return sendTimeout;
+    }
+
+    /** The longest requester session type (UTF-8 bytes) a server checks; a longer one is refused unread. */
+    public int maxRequesterTypeBytes() {
+        return maxRequesterTypeBytes;
+    }
+
     @Override
     public String toString() {
         return "SJRuntimeConfig[setupTransports=" + describe(transports.setup())
@@ -187,7 +212,8 @@ public final class SJRuntimeConfig {
                 + ", defaultTimeout=" + (defaultTimeout == null ? "none" : defaultTimeout)
                 + ", initiationTimeout=" + initiationTimeout
                 + ", setupAttemptTimeout=" + (setupAttemptTimeout == null ? "none" : setupAttemptTimeout) + ", monitor=" + monitor + ", batchBytes=" + batchBytes
-                + ", maxPendingHandshakes=" + maxPendingHandshakes + "]";
+                + ", maxPendingHandshakes=" + maxPendingHandshakes + ", maxRequesterTypeBytes=" + maxRequesterTypeBytes
+                + ", sendTimeout=" + (sendTimeout == null ? "none" : sendTimeout) + "]";
     }
 
     private static String describe(List<String> names) {
@@ -203,6 +229,8 @@ public final class SJRuntimeConfig {
         private boolean monitor = true;
         private int batchBytes = DEFAULT_BATCH_BYTES;
         private int maxPendingHandshakes = DEFAULT_MAX_PENDING_HANDSHAKES;
+        private int maxRequesterTypeBytes = DEFAULT_MAX_REQUESTER_TYPE_BYTES;
+        private Duration sendTimeout;
 
         private Builder() {
         }
@@ -283,6 +311,27 @@ public final class SJRuntimeConfig {
                 throw new IllegalArgumentException("maxPendingHandshakes must be at least 1, got " + limit);
             }
             this.maxPendingHandshakes = limit;
+            return this;
+        }
+
+        /**
+         * The longest requester session type a server checks, in UTF-8 bytes (default
+         * {@value SJRuntimeConfig#DEFAULT_MAX_REQUESTER_TYPE_BYTES}); at least 64.
+         */
+        public Builder maxRequesterTypeBytes(int bytes) {
+            if (bytes < 64) {
+                throw new IllegalArgumentException("maxRequesterTypeBytes must be at least 64, got " + bytes);
+            }
+            this.maxRequesterTypeBytes = bytes;
+            return this;
+        }
+
+        /**
+         * How long an output waits for a peer that takes nothing (default: as long as the connection
+         * lives; heartbeats end it for a dead or frozen peer); null waits. Must be positive.
+         */
+        public Builder sendTimeout(Duration timeout) {
+            this.sendTimeout = positiveOrNull("sendTimeout", timeout);
             return this;
         }
 

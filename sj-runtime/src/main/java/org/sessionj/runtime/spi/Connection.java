@@ -27,8 +27,22 @@ public interface Connection extends AutoCloseable {
      */
     void write(ByteBuf frame) throws IOException;
 
-    /** Sends everything written so far. */
+    /**
+     * Sends everything written so far. When the transport's outbound bound is reached (the peer
+     * does not take what was sent), waits for room, at most the {@linkplain #sendTimeout send timeout}.
+     *
+     * @throws WriteTimeoutException if the send timeout passed first
+     */
     void flush() throws IOException;
+
+    /**
+     * Bounds how long {@link #write} and {@link #flush} wait for room when the peer does not read:
+     * past {@code timeoutNanos} they throw {@link WriteTimeoutException}. Negative (the initial
+     * setting): they wait as long as the connection lives. A transport whose writes never wait (its
+     * outbound queue is unbounded) may ignore it.
+     */
+    default void sendTimeout(long timeoutNanos) {
+    }
 
     /**
      * Waits for the next frame; the caller owns (and must release) it.

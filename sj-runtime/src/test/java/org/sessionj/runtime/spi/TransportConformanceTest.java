@@ -39,6 +39,39 @@ public abstract class TransportConformanceTest extends ConnectionTestSupport {
         return new Connection[] {requester, accepter};
     }
 
+    /**
+     * Whether writes to a peer that does not read end up waiting (the transport bounds what it
+     * buffers), so that the send timeout applies. Only a transport with an unbounded queue says no.
+     */
+    protected boolean boundsOutbound() {
+        return true;
+    }
+
+    @Test
+    void aWriterWhosePeerDoesNotReadGetsAWriteTimeoutWithinTheSendTimeout() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(boundsOutbound(), "the transport's outbound queue is unbounded");
+        Connection[] pair = connectedPair();
+        Connection writer = pair[0];
+        writer.sendTimeout(TimeUnit.MILLISECONDS.toNanos(300));
+        byte[] chunk = new byte[64 * 1024];
+        long sent = 0;
+        long started = System.nanoTime();
+        Throwable failure = null;
+        try {
+            while (sent < 1L << 30) { // the reader never reads; a transport must stop the writer long before 1 GiB
+                writer.write(writer.alloc().buffer(chunk.length).writeBytes(chunk));
+                writer.flush();
+                sent += chunk.length;
+            }
+        } catch (IOException e) {
+            failure = e;
+        }
+        assertThat(failure).as("after %d bytes", sent).isInstanceOf(WriteTimeoutException.class);
+        assertThat(sent).as("bytes accepted before the writer had to wait").isLessThan(256L << 20);
+        assertThat(System.nanoTime() - started).as("the writer waited only about its send timeout")
+                .isLessThan(25 * SECOND);
+    }
+
     @Test
     void hasAName() {
         assertThat(transport().name()).isNotBlank();

@@ -18,6 +18,7 @@ import java.util.function.Supplier;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import org.sessionj.transport.netty.internal.ChannelSetup;
 import org.sessionj.transport.netty.internal.FrameDecoder;
+import org.sessionj.transport.netty.internal.Heartbeats;
 import org.sessionj.transport.netty.internal.NettyConnection;
 import org.sessionj.transport.netty.internal.NettySettings;
 
@@ -48,16 +49,18 @@ final class TlsChannelSetup implements ChannelSetup {
     public void initAccepted(Channel channel, Consumer<NettyConnection> accepted) {
         TlsConnection connection = new TlsConnection(channel, settings);
         SslHandler ssl = serverContext.get().newHandler(channel.alloc());
-        channel.pipeline().addLast(ssl, new ServerGate(connection, ssl, accepted),
-                new FrameDecoder(settings.maxFrameBytes()), connection.handler());
+        channel.pipeline().addLast(ssl, new ServerGate(connection, ssl, accepted));
+        Heartbeats.addIfEnabled(channel, settings.heartbeat());
+        channel.pipeline().addLast(new FrameDecoder(settings.maxFrameBytes()), connection.handler());
     }
 
     @Override
     public void initConnecting(Channel channel, String host, int port, CompletableFuture<NettyConnection> ready) {
         TlsConnection connection = new TlsConnection(channel, settings);
         SslHandler ssl = clientContext.get().newHandler(channel.alloc(), host, port);
-        channel.pipeline().addLast(ssl, new ClientGate(connection, ssl, host + ":" + port, ready),
-                new FrameDecoder(settings.maxFrameBytes()), connection.handler());
+        channel.pipeline().addLast(ssl, new ClientGate(connection, ssl, host + ":" + port, ready));
+        Heartbeats.addIfEnabled(channel, settings.heartbeat());
+        channel.pipeline().addLast(new FrameDecoder(settings.maxFrameBytes()), connection.handler());
     }
 
     private static Principal peerPrincipal(SslHandler ssl) {

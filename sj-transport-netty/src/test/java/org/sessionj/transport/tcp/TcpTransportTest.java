@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.epoll.Epoll;
+import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -58,13 +59,58 @@ class TcpTransportTest extends ConnectionTestSupport {
         assertThat(transport.eventLoopKind()).isEqualTo(Epoll.isAvailable() ? "epoll" : "nio");
     }
 
+    private static final org.sessionj.runtime.spi.support.Heartbeat FAST_HEARTBEAT =
+            new org.sessionj.runtime.spi.support.Heartbeat(TimeUnit.MILLISECONDS.toNanos(100),
+                    TimeUnit.MILLISECONDS.toNanos(600));
+
+    private static TcpTransport withFastHeartbeats() {
+        return new TcpTransport(org.sessionj.transport.netty.internal.NettySettings.fromSystemProperties()
+                .withHeartbeat(FAST_HEARTBEAT));
+    }
+
+    @Test
+    void heartbeatsKeepAnIdleConnectionAliveAndAreNeverDelivered() throws IOException {
+        TcpTransport t = withFastHeartbeats();
+        ConnectionAcceptor acceptor = track(t.listen(0));
+        Connection requester = track(t.connect("localhost", acceptor.port(), 10 * SECOND));
+        Connection accepter = track(acceptor.accept(10 * SECOND));
+        // Five heartbeat timeouts of silence from both programs: the runtimes' heartbeats keep it up.
+        assertThat(accepter.read(3 * SECOND)).as("no frame, no failure").isNull();
+        requester.write(requester.alloc().buffer().writeInt(42));
+        requester.flush();
+        ByteBuf frame = accepter.read(10 * SECOND);
+        try {
+            assertThat(frame.readInt()).isEqualTo(42);
+        } finally {
+            frame.release();
+        }
+    }
+
+    @Test
+    void aPeerThatSendsNothingNotEvenHeartbeatsFailsABlockedReadWithinTheTimeout() throws Exception {
+        RawPeer peer = rawPeer(withFastHeartbeats()); // a raw socket: alive, but no runtime answers for it
+        long started = System.nanoTime();
+        assertThatThrownBy(() -> peer.accepted().read(20 * SECOND)).isInstanceOf(IOException.class)
+                .hasMessageContaining("no data and no heartbeat from the peer");
+        assertThat(System.nanoTime() - started).as("detected within about the timeout").isLessThan(10 * SECOND);
+        DataInputStream in = new DataInputStream(peer.socket().getInputStream());
+        assertThat(in.readInt()).as("the raw peer was sent heartbeats: a header of length -1").isEqualTo(-1);
+    }
+
     @Test
     void listensOnTheBindAddressWhenOneIsSet() throws IOException {
         System.setProperty("sessionj.bindAddress", "127.0.0.1");
         try (var acceptor = transport.listen(0)) {
-            boolean loopbackOnly = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/net/tcp")).stream()
-                    .anyMatch(line -> line.contains(String.format("0100007F:%04X", acceptor.port())));
-            assertThat(loopbackOnly).as("listening on 127.0.0.1 only").isTrue();
+            // /proc/net/tcp, or tcp6 for a dual-stack socket (::ffff:127.0.0.1); never the wildcard address.
+            List<String> table = new ArrayList<>(java.nio.file.Files.readAllLines(Path.of("/proc/net/tcp")));
+            if (java.nio.file.Files.exists(Path.of("/proc/net/tcp6"))) {
+                table.addAll(java.nio.file.Files.readAllLines(Path.of("/proc/net/tcp6")));
+            }
+            String port = String.format(":%04X ", acceptor.port());
+            List<String> local = table.stream().map(String::strip).map(line -> line.split("\\s+"))
+                    .filter(f -> f.length > 3 && (f[1] + " ").endsWith(port) && f[3].equals("0A")).map(f -> f[1]).toList();
+            assertThat(local).as("listening sockets on the port").isNotEmpty()
+                    .allMatch(address -> address.contains("0100007F:"), "on 127.0.0.1 only");
             transport.connect("127.0.0.1", acceptor.port(), SECOND).close();
         } finally {
             System.clearProperty("sessionj.bindAddress");

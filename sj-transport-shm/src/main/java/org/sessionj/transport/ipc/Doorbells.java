@@ -2,6 +2,7 @@ package org.sessionj.transport.ipc;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import org.sessionj.runtime.spi.support.Heartbeat;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
@@ -13,6 +14,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * over the connections' Unix sockets. When a socket becomes readable it drains the bells, wakes the
  * connection's reader and runs its readiness listener; at the socket's end (the peer closed it, or
  * its process died) it tells the connection that the peer is gone and stops watching it.
+ *
+ * <p>It also keeps the connections alive ({@link Heartbeat}): every heartbeat interval it rings each
+ * peer once, whether or not data went its way, and a connection whose peer was not heard (no bell,
+ * no heartbeat) for the heartbeat timeout fails as if the peer had closed its socket. A frozen peer
+ * process (SIGSTOP) rings nobody, so it is detected although its socket stays open.
  *
  * <p>One thread rather than one per connection, so that thousands of connections cost no more
  * threads than one; a platform thread rather than a virtual one, because a virtual thread waiting
@@ -32,6 +38,9 @@ final class Doorbells {
     private final Selector selector;
     /** Only the watching thread reads into it. */
     private final ByteBuffer bells = ByteBuffer.allocateDirect(256);
+    private static final ByteBuffer HEARTBEAT = ByteBuffer.wrap(new byte[] {2}).asReadOnlyBuffer();
+    private final Heartbeat heartbeat = Heartbeat.fromSystemProperties();
+    private long lastBeat = System.nanoTime();
 
     private Doorbells(Selector selector) {
         this.selector = selector;
@@ -73,8 +82,14 @@ final class Doorbells {
     private void run() {
         Throwable failure = null;
         try {
+            long tickMillis = Math.max(1, java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(heartbeat.intervalNanos() / 2));
             while (true) {
-                selector.select(this::serve);
+                if (heartbeat.enabled()) {
+                    selector.select(this::serve, tickMillis);
+                    beat();
+                } else {
+                    selector.select(this::serve);
+                }
             }
         } catch (IOException e) {
             failure = e;
@@ -100,6 +115,9 @@ final class Doorbells {
                 rang |= n > 0;
             } while (n == bells.capacity()); // a shorter read took all there was; if not, the socket stays ready
             ended = n < 0;
+            if (rang) {
+                inbound.heard(System.nanoTime());
+            }
         } catch (IOException e) {
             ended = true; // closed here, or the peer's socket broke: either way no more bells
         }
@@ -116,6 +134,36 @@ final class Doorbells {
                 inbound.peerGone();
             } catch (RuntimeException e) {
                 listenerFailed(e);
+            }
+        }
+    }
+
+    /** Once per heartbeat interval: rings every peer, and fails the connections whose peer fell silent. */
+    private void beat() {
+        long now = System.nanoTime();
+        if (now - lastBeat < heartbeat.intervalNanos()) {
+            return;
+        }
+        lastBeat = now;
+        for (SelectionKey key : selector.keys()) {
+            if (!key.isValid()) {
+                continue;
+            }
+            IpcInbound inbound = (IpcInbound) key.attachment();
+            try {
+                ((SocketChannel) key.channel()).write(HEARTBEAT.duplicate());
+            } catch (IOException e) {
+                // the socket's end shows as its end of stream, served like any
+            }
+            if (now - inbound.lastHeard() > heartbeat.timeoutNanos() && !inbound.isPeerGone()) {
+                key.cancel();
+                try {
+                    inbound.peerSilent("no bell and no heartbeat from the peer for "
+                            + java.time.Duration.ofNanos(heartbeat.timeoutNanos()) + ": its process is frozen or gone"
+                            + " (sessionj.heartbeat.timeout)");
+                } catch (RuntimeException e) {
+                    listenerFailed(e);
+                }
             }
         }
     }

@@ -63,6 +63,7 @@ final class IpcAcceptor implements org.sessionj.runtime.spi.ConnectionAcceptor {
      */
     static IpcAcceptor tryBind(int port, IpcSettings settings, ByteBufAllocator alloc) throws IOException {
         Path dir = IpcTransport.directory(settings);
+        StaleFiles.sweepOnce(dir); // killed processes' sockets and locks go before this JVM's first port
         Path lockPath = dir.resolve(port + ".lock");
         FileChannel lockFile = FileChannel.open(lockPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock lock;

@@ -38,7 +38,7 @@ final class IpcConnection implements Connection {
         this.alloc = alloc;
         int outDirection = 1 - direction;
         this.in = new IpcInbound(memory, direction, alloc, settings);
-        this.out = new IpcOutbound(memory, outDirection, this::ring, in, settings.maxFrameBytes());
+        this.out = new IpcOutbound(memory, outDirection, this::ring, in, settings.maxFrameBytes(), settings.backlogBytes());
         this.doorbell = Doorbells.watch(socket, in);
     }
 
@@ -64,6 +64,11 @@ final class IpcConnection implements Connection {
     @Override
     public void write(ByteBuf frame) throws IOException {
         out.write(frame);
+    }
+
+    @Override
+    public void sendTimeout(long timeoutNanos) {
+        out.sendTimeout(timeoutNanos);
     }
 
     @Override

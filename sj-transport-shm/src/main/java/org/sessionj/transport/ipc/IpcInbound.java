@@ -49,6 +49,10 @@ final class IpcInbound implements SharedRing.Reader {
     private volatile Runnable listener;
     /** The doorbell socket reached its end or failed: the peer process closed it or died. */
     private volatile boolean peerGone;
+    /** Why the peer counts as gone when it did not close its socket (it fell silent), or null. */
+    private volatile String silence;
+    /** When the doorbell thread last heard a bell or heartbeat from the peer (System.nanoTime). */
+    private volatile long lastHeard = System.nanoTime();
 
     /** The reader of ring {@code direction} of {@code memory}. */
     IpcInbound(IpcMemory memory, int direction, ByteBufAllocator alloc, IpcSettings settings) {
@@ -119,7 +123,9 @@ final class IpcInbound implements SharedRing.Reader {
                     if (frame != null) {
                         return frame;
                     }
-                    throw new IOException("ipc connection lost: the peer process exited or closed its socket without"
+                    String why = silence;
+                    throw new IOException(why != null ? "ipc connection lost: " + why
+                            : "ipc connection lost: the peer process exited or closed its socket without"
                             + " closing the connection");
                 }
                 if (timeoutNanos < 0) {
@@ -274,6 +280,22 @@ final class IpcInbound implements SharedRing.Reader {
             memory.sleeping(direction);
         }
         wake();
+    }
+
+    /** The doorbell thread heard from the peer (a bell or a heartbeat). */
+    void heard(long now) {
+        lastHeard = now;
+    }
+
+    /** When the peer was last heard from (System.nanoTime). */
+    long lastHeard() {
+        return lastHeard;
+    }
+
+    /** The peer sent no bell and no heartbeat for too long: it counts as gone, with {@code why}. */
+    void peerSilent(String why) {
+        silence = why;
+        peerGone();
     }
 
     /** The doorbell socket ended. */

@@ -13,8 +13,9 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The writing end of one ring. Sends are asynchronous, as on the other transports: a frame goes
  * straight into the ring when it fits, and otherwise (the reader is behind) into a backlog that a
- * virtual thread moves into the ring as space frees up, so a writer never blocks on a slow reader
- * (two peers that both send before they receive cannot deadlock). Frames longer than a record are
+ * virtual thread moves into the ring as space frees up. The backlog is bounded as TCP's buffers
+ * are: past {@code backlogBytes} a writer waits for the reader, at most its send timeout, so a reader
+ * that stops reading costs the writer a bounded amount of memory. Frames longer than a record are
  * split into FIRST/MIDDLE/LAST records. After appending, the writer rings the peer's doorbell if
  * the peer's reader said it sleeps.
  *
@@ -33,6 +34,11 @@ final class IpcOutbound {
     private final IpcInbound inbound;
     private final int maxRecord;
     private final int maxFrame;
+    private final long maxBacklog;
+    /** Bytes in the backlog not yet in the ring. */
+    private final java.util.concurrent.atomic.AtomicLong backlogBytes = new java.util.concurrent.atomic.AtomicLong();
+    /** How long a writer waits for the backlog to shrink; negative: as long as the connection lives. */
+    private volatile long sendTimeoutNanos = -1;
     private final ReentrantLock producer = new ReentrantLock();
     private final ConcurrentLinkedQueue<Pending> backlog = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean draining = new AtomicBoolean();
@@ -65,7 +71,8 @@ final class IpcOutbound {
     }
 
     /** The writer of ring {@code direction} of {@code memory}; {@code inbound} tells whether the peer is gone. */
-    IpcOutbound(IpcMemory memory, int direction, Doorbell doorbell, IpcInbound inbound, int maxFrame) {
+    IpcOutbound(IpcMemory memory, int direction, Doorbell doorbell, IpcInbound inbound, int maxFrame, long maxBacklog) {
+        this.maxBacklog = maxBacklog;
         this.ring = memory.ring(direction);
         this.bytes = ring.bytes();
         this.memory = memory;
@@ -102,8 +109,46 @@ final class IpcOutbound {
                 producer.unlock();
             }
         }
+        backlogBytes.addAndGet(pending.frame.readableBytes() - pending.sent);
         backlog.add(pending);
         startDrainer();
+        if (backlogBytes.get() > maxBacklog) {
+            awaitBacklogBelowBound();
+        }
+    }
+
+    /** Bounds the wait for room; see {@link org.sessionj.runtime.spi.Connection#sendTimeout}. */
+    void sendTimeout(long timeoutNanos) {
+        this.sendTimeoutNanos = timeoutNanos;
+    }
+
+    /** Bytes written and not yet in the ring. */
+    long backlogBytes() {
+        return backlogBytes.get();
+    }
+
+    /** Waits until the drainer has moved the backlog under the bound, the connection fails, or the send timeout. */
+    private void awaitBacklogBelowBound() throws IOException {
+        long timeout = sendTimeoutNanos;
+        long deadline = System.nanoTime() + timeout;
+        int idle = 0;
+        while (backlogBytes.get() > maxBacklog) {
+            IOException broken = closed ? new IOException("ipc connection closed while waiting to write")
+                    : inbound.isPeerGone() ? new IOException("ipc connection closed by the peer") : failure;
+            if (broken != null) {
+                throw broken;
+            }
+            if (timeout >= 0 && deadline - System.nanoTime() <= 0) {
+                throw new org.sessionj.runtime.spi.WriteTimeoutException("the ipc peer took nothing for "
+                        + java.time.Duration.ofNanos(timeout) + " with " + backlogBytes.get()
+                        + " bytes waiting to enter its ring (sessionj.ipc.backlogBytes " + maxBacklog + ")");
+            }
+            idle = backOff(idle);
+            if (Thread.interrupted()) {
+                Thread.currentThread().interrupt();
+                throw new java.io.InterruptedIOException("interrupted while waiting to write over ipc");
+            }
+        }
     }
 
     /**
@@ -178,7 +223,10 @@ final class IpcOutbound {
                 Pending head;
                 int idle = 0;
                 while (!closed && (head = backlog.peek()) != null) {
-                    if (append(head)) {
+                    int before = head.sent;
+                    boolean whole = append(head);
+                    backlogBytes.addAndGet(-(long) (head.sent - before));
+                    if (whole) {
                         backlog.poll();
                         idle = 0;
                     } else if (inbound.isPeerGone()) {
@@ -216,6 +264,7 @@ final class IpcOutbound {
     private void releaseBacklog() {
         Pending p;
         while ((p = backlog.poll()) != null) {
+            backlogBytes.addAndGet(-(long) (p.frame.readableBytes() - p.sent));
             p.release();
         }
     }
@@ -236,7 +285,10 @@ final class IpcOutbound {
             Pending head;
             while ((head = backlog.peek()) != null && failure == null && !inbound.isPeerGone()
                     && System.nanoTime() - deadline < 0) {
-                if (append(head)) {
+                int before = head.sent;
+                boolean whole = append(head);
+                backlogBytes.addAndGet(-(long) (head.sent - before));
+                if (whole) {
                     backlog.poll();
                 } else {
                     idle = backOff(idle);

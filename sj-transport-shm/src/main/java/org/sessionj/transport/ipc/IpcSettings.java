@@ -14,8 +14,11 @@ import org.sessionj.runtime.spi.support.SystemSettings;
  *     default {@code ${java.io.tmpdir}/sessionj-ipc-<user>}); both peers must use the same
  * @param memoryDirectory where the shared ring files are created and unlinked again
  *     ({@code sessionj.ipc.memoryDir}, default {@code /dev/shm} when writable, else {@code java.io.tmpdir})
+ * @param backlogBytes bytes written but not yet in the ring (the reader is behind) above which a writer
+ *     waits, up to its send timeout, as on TCP ({@code sessionj.ipc.backlogBytes}, default 4 MiB)
  */
-record IpcSettings(int ringBytes, int maxFrameBytes, int spins, Path socketDirectory, Path memoryDirectory) {
+record IpcSettings(int ringBytes, int maxFrameBytes, int spins, Path socketDirectory, Path memoryDirectory,
+        int backlogBytes) {
     static final int MIN_RING = 4096;
 
     IpcSettings {
@@ -25,6 +28,9 @@ record IpcSettings(int ringBytes, int maxFrameBytes, int spins, Path socketDirec
         }
         if (maxFrameBytes <= 0) {
             throw new IllegalArgumentException("sessionj.ipc.maxFrame must be positive, found " + maxFrameBytes);
+        }
+        if (backlogBytes <= 0) {
+            throw new IllegalArgumentException("sessionj.ipc.backlogBytes must be positive, found " + backlogBytes);
         }
         if (spins < 0) {
             throw new IllegalArgumentException("sessionj.ipc.spins must not be negative, found " + spins);
@@ -43,21 +49,27 @@ record IpcSettings(int ringBytes, int maxFrameBytes, int spins, Path socketDirec
                 settings.integer("ipc.spins", 200),
                 settings.value("ipc.dir").map(Path::of).orElseGet(() -> tmp.resolve("sessionj-ipc-" + user)),
                 settings.value("ipc.memoryDir").map(Path::of)
-                        .orElseGet(() -> Files.isDirectory(shm) && Files.isWritable(shm) ? shm : tmp));
+                        .orElseGet(() -> Files.isDirectory(shm) && Files.isWritable(shm) ? shm : tmp),
+                settings.integer("ipc.backlogBytes", 4 << 20));
     }
 
     /** The same settings with {@code spins} polls before sleeping. */
     IpcSettings withSpins(int spins) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, socketDirectory, memoryDirectory);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, socketDirectory, memoryDirectory, backlogBytes);
     }
 
     /** The same settings with rings of {@code ringBytes}. */
     IpcSettings withRingBytes(int ringBytes) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, socketDirectory, memoryDirectory);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, socketDirectory, memoryDirectory, backlogBytes);
+    }
+
+    /** The same settings with a backlog bound of {@code bytes}. */
+    IpcSettings withBacklogBytes(int bytes) {
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, socketDirectory, memoryDirectory, bytes);
     }
 
     /** The same settings with Unix sockets in {@code directory}. */
     IpcSettings withSocketDirectory(Path directory) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, directory, memoryDirectory);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, directory, memoryDirectory, backlogBytes);
     }
 }

@@ -64,9 +64,16 @@ class IpcTransportTest extends ConnectionTestSupport {
             big.writeInt(i * 31);
         }
         ByteBuf small = ends[0].alloc().buffer().writeInt(-1);
-        ends[0].write(big); // fills the 1 MiB ring many times over: the rest goes out from the backlog
-        ends[0].write(small);
-        ends[0].flush();
+        // Written from another thread: past sessionj.ipc.backlogBytes a writer waits for the reader, as on TCP.
+        java.util.concurrent.CompletableFuture<Void> writer = java.util.concurrent.CompletableFuture.runAsync(() -> {
+            try {
+                ends[0].write(big); // fills the 1 MiB ring many times over: the rest goes out from the backlog
+                ends[0].write(small);
+                ends[0].flush();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }, java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
         ByteBuf received = ends[1].read(30 * SECOND);
         try {
             assertThat(received.readableBytes()).isEqualTo(ints * 4);
@@ -81,6 +88,27 @@ class IpcTransportTest extends ConnectionTestSupport {
         ByteBuf after = ends[1].read(10 * SECOND);
         assertThat(after.readInt()).isEqualTo(-1);
         after.release();
+        writer.get(10, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aWriterWhoseReaderStopsIsHeldAtTheBacklogBoundAndTimesOut() throws Exception {
+        Connection[] ends = pair(settings().withBacklogBytes(256 << 10));
+        ends[0].sendTimeout(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(300));
+        long sent = 0;
+        Throwable failure = null;
+        try {
+            while (sent < 64L << 20) {
+                ends[0].write(ends[0].alloc().buffer(16 << 10).writeZero(16 << 10));
+                sent += 16 << 10;
+            }
+        } catch (java.io.IOException e) {
+            failure = e;
+        }
+        assertThat(failure).isInstanceOf(org.sessionj.runtime.spi.WriteTimeoutException.class)
+                .hasMessageContaining("sessionj.ipc.backlogBytes");
+        assertThat(sent).as("the ring (1 MiB) and the backlog bound (256 KiB), and a frame more")
+                .isLessThanOrEqualTo((1 << 20) + (256 << 10) + (32 << 10));
     }
 
     @Test

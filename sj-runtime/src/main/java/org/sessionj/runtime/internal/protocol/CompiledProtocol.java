@@ -1,9 +1,7 @@
 package org.sessionj.runtime.internal.protocol;
 
-import java.util.concurrent.ConcurrentHashMap;
 import org.sessionj.runtime.internal.monitor.State;
 import org.sessionj.types.Action;
-import org.sessionj.types.JavaSubtyping;
 import org.sessionj.types.SessionType;
 import org.sessionj.types.SessionTypes;
 import org.sessionj.types.Side;
@@ -11,10 +9,10 @@ import org.sessionj.types.Side;
 /**
  * A protocol ready for sessions: its resolved, expanded type (class names binary), that type's
  * canonical text per side, its compiled state machine, and the verdicts of earlier initiation checks
- * (a server meets the same requester types again and again).
+ * (a server meets the same requester types again and again), in a {@link VerdictCache} bounded by
+ * memory.
  */
 public final class CompiledProtocol {
-    private static final int MAX_REMEMBERED_VERDICTS = 256;
 
     private final String name;
     private final SessionType type;
@@ -22,7 +20,9 @@ public final class CompiledProtocol {
     private final ClassLoader loader;
     private final String requestText;
     private final String acceptText;
-    private final ConcurrentHashMap<String, Boolean> verdicts = new ConcurrentHashMap<>();
+    private final VerdictCache verdicts = VerdictCache.fromSettings();
+    /** Computed on first use: only an accepter, or a receiver of services, needs it. */
+    private volatile ReachableClasses reachable;
 
     CompiledProtocol(String name, SessionType type, State start, ClassLoader loader) {
         this.name = name;
@@ -53,6 +53,16 @@ public final class CompiledProtocol {
         return loader;
     }
 
+    /** The classes a peer's types may be related to (see {@link ReachableClasses}). */
+    public ReachableClasses reachable() {
+        ReachableClasses r = reachable;
+        if (r == null) {
+            r = ReachableClasses.of(type, loader);
+            reachable = r;
+        }
+        return r;
+    }
+
     /** The side the type declares with its first action, or null when it does not begin with one. */
     public Side declaredSide() {
         return !type.isEnd() && type.head() instanceof Action.Begin begin ? begin.side() : null;
@@ -80,10 +90,9 @@ public final class CompiledProtocol {
             return known;
         }
         SessionType requester = SessionTypes.parse(requesterText);
-        boolean verdict = SessionTypes.compatible(requester, typeFor(Side.ACCEPT), JavaSubtyping.reflective(loader));
-        if (verdicts.size() < MAX_REMEMBERED_VERDICTS) {
-            verdicts.put(requesterText, verdict);
-        }
+        // Only classes reachable from this protocol are loaded for the requester's names, none initialised.
+        boolean verdict = SessionTypes.compatible(requester, typeFor(Side.ACCEPT), reachable().subtyping());
+        verdicts.put(requesterText, verdict);
         return verdict;
     }
 

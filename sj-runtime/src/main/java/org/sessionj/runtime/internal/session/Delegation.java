@@ -277,8 +277,8 @@ final class Delegation {
             throw new IOException("the session was delegated by the peer, but this socket belongs to no runtime");
         }
         Resumptions resumptions = context.resumptions();
-        int port = resumptions.port();
-        CompletableFuture<Connection> reconnection = resumptions.expect(token);
+        CompletableFuture<Connection> reconnection = new CompletableFuture<>();
+        int port = resumptions.open(token, reconnection);
         boolean switched = false;
         try {
             ByteBuf marker = old.alloc().buffer();

@@ -349,7 +349,7 @@ final class Initiation {
             SessionContext context) {
         String theirs;
         try {
-            theirs = readRequest(in);
+            theirs = readRequest(in, context.config().maxRequesterTypeBytes());
         } catch (MalformedInputException e) {
             reject(connection, prefix, REFUSED, e.getMessage());
             throw new SJIOException("bad session request: " + e.getMessage(), e);
@@ -392,7 +392,7 @@ final class Initiation {
         return text.length() <= 200 ? text : text.substring(0, 200) + "… (" + text.length() + " characters)";
     }
 
-    private static String readRequest(ByteBuf request) throws MalformedInputException {
+    private static String readRequest(ByteBuf request, int maxTypeBytes) throws MalformedInputException {
         if (request.readableBytes() < 4) {
             throw new MalformedInputException("not a session request");
         }
@@ -407,6 +407,13 @@ final class Initiation {
         if (version != Tags.VERSION) {
             throw new MalformedInputException("unsupported wire format version " + version + "; this runtime speaks "
                     + Tags.VERSION);
+        }
+        // Checked before the text is decoded: a type is kept in the verdict cache and walked by the
+        // checker, so its size is bounded far below the frame limit.
+        int claimed = request.readableBytes() >= 4 ? request.getInt(request.readerIndex()) : 0;
+        if (claimed > maxTypeBytes) {
+            throw new MalformedInputException("the requester's session type is " + claimed + " bytes long; this"
+                    + " server accepts at most " + maxTypeBytes + " (sessionj.maxRequesterTypeBytes)");
         }
         String type = ValueCodec.readString(request);
         if (type == null) {

@@ -17,10 +17,11 @@ import org.sessionj.runtime.internal.wire.Tags;
 
 /**
  * The resumption endpoint of a runtime (docs/delegation.md): where the peer of a delegated session
- * waits for the session's new owner to reconnect. Opened on the first delegation this runtime takes
- * part in as the passive peer: an acceptor group of the runtime's transports on a free port, so the
- * reconnection is negotiated like any session (and lands on the in-JVM transport when the new owner
- * is in this JVM). Reconnections present the token the delegator announced; unknown tokens are refused.
+ * waits for the session's new owner to reconnect. Open only while this runtime, as the passive peer,
+ * waits for a new owner: an acceptor group of the runtime's transports on a free port (of
+ * {@code sessionj.bindAddress}), so the reconnection is negotiated like any session (and lands on the
+ * in-JVM transport when the new owner is in this JVM). Reconnections present the token the delegator
+ * announced; unknown tokens are refused.
  */
 public final class Resumptions implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Resumptions.class.getName());
@@ -35,21 +36,31 @@ public final class Resumptions implements AutoCloseable {
         this.config = config;
     }
 
-    /** The port of the endpoint, opening it if needed. */
-    int port() {
+    /** Delegations this runtime waits for as the passive peer; the endpoint is open while there are any. */
+    private int users;
+
+    /**
+     * Registers {@code token} and returns the endpoint's port, opening the endpoint if needed: the
+     * reconnection that presents the token completes {@code expected}. Every call is paired with a
+     * {@link #forget} of the same token, which closes the endpoint when no delegation waits any more:
+     * a peer that announces delegations it never completes cannot keep a port open.
+     */
+    synchronized int open(UUID token, CompletableFuture<Connection> expected) {
         AcceptorGroup g = group;
         if (g == null) {
-            synchronized (this) { // once per runtime; nothing blocks inside but the listen itself
-                g = group;
-                if (g == null) {
-                    g = transports.listen(listenable(transports.defaults()), 0);
-                    group = g;
-                    AcceptorGroup opened = g;
-                    Thread.ofVirtual().name("sj-resume-" + g.port()).start(() -> serve(opened));
-                }
-            }
+            g = transports.listen(listenable(transports.defaults()), 0);
+            group = g;
+            AcceptorGroup opened = g;
+            Thread.ofVirtual().name("sj-resume-" + g.port()).start(() -> serve(opened));
         }
+        users++;
+        waiting.put(token, expected);
         return g.port();
+    }
+
+    /** Whether the endpoint is open (a delegation waits for its new owner). */
+    synchronized boolean isOpen() {
+        return group != null;
     }
 
     /**
@@ -95,18 +106,21 @@ public final class Resumptions implements AutoCloseable {
         }
     }
 
-    /** Registers {@code token}: the reconnection that presents it completes the returned future. */
-    CompletableFuture<Connection> expect(UUID token) {
-        CompletableFuture<Connection> future = new CompletableFuture<>();
-        waiting.put(token, future);
-        return future;
-    }
-
-    /** Forgets {@code token} (the wait ended without a reconnection). */
+    /** Forgets {@code token} (its wait ended, with or without a reconnection); see {@link #open}. */
     void forget(UUID token) {
         CompletableFuture<Connection> future = waiting.remove(token);
         if (future != null) {
             future.thenAccept(Connection::close); // a late reconnection is closed, not leaked
+        }
+        AcceptorGroup idle = null;
+        synchronized (this) {
+            if (--users == 0) {
+                idle = group;
+                group = null;
+            }
+        }
+        if (idle != null) {
+            idle.close();
         }
     }
 
@@ -158,7 +172,7 @@ public final class Resumptions implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         AcceptorGroup g = group;
         if (g != null) {
             g.close();

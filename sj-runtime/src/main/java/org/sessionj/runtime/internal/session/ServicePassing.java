@@ -3,14 +3,14 @@ package org.sessionj.runtime.internal.session;
 import io.netty.buffer.ByteBuf;
 import org.sessionj.api.SJIOException;
 import org.sessionj.api.SJService;
-import org.sessionj.runtime.internal.monitor.Conformance;
 import org.sessionj.runtime.internal.monitor.MessageType;
 import org.sessionj.runtime.internal.protocol.CompiledProtocol;
 import org.sessionj.runtime.internal.protocol.ProtocolRegistry;
 import org.sessionj.runtime.internal.wire.MalformedInputException;
 import org.sessionj.runtime.internal.wire.Tags;
 import org.sessionj.runtime.internal.wire.ValueCodec;
-import org.sessionj.types.JavaSubtyping;
+import org.sessionj.runtime.internal.protocol.ReachableClasses;
+import org.sessionj.types.Action;
 import org.sessionj.types.SessionType;
 import org.sessionj.types.SessionTypes;
 import org.sessionj.types.Side;
@@ -53,19 +53,23 @@ final class ServicePassing {
         if (host == null || text == null || port < 1 || port > 65535) {
             throw new MalformedInputException("bad service: host " + host + ", port " + port + ", type " + text);
         }
+        // Checked at the type level: the peer's protocol text is parsed (depth-bounded) but never
+        // compiled, so no reader is built for a class it names and no static initialiser runs; its
+        // names are related to the declared ones through the classes reachable from the declared type.
         SessionType theirs;
-        CompiledProtocol compiled;
+        boolean fits;
         try {
             theirs = SessionTypes.parse(text);
-            compiled = ProtocolRegistry.ofType("service at " + host + ":" + port, theirs, declared.loader());
-        } catch (RuntimeException e) {
-            throw new MalformedInputException("the received service's protocol " + text + " is not usable here: "
-                    + e.getMessage());
+            fits = !theirs.isEnd() && theirs.head() instanceof Action.Begin begin && begin.side() == Side.REQUEST
+                    && SessionTypes.isSubtype(declared.sessionType(), theirs,
+                            ReachableClasses.of(declared.sessionType(), declared.loader()).subtyping());
+        } catch (RuntimeException | StackOverflowError e) {
+            throw new MalformedInputException("the received service's protocol " + Initiation.excerpt(text)
+                    + " is not usable here: " + e.getMessage());
         }
-        if (compiled.declaredSide() != Side.REQUEST
-                || !Conformance.conforms(declared.sessionStart(), compiled.start(), JavaSubtyping.reflective(declared.loader()))) {
-            throw new SJIOException("received a service at " + host + ":" + port + " whose protocol " + text
-                    + " does not match the declared service type " + declared);
+        if (!fits) {
+            throw new SJIOException("received a service at " + host + ":" + port + " whose protocol "
+                    + Initiation.excerpt(text) + " does not match the declared service type " + declared);
         }
         if (context == null) {
             throw new SJIOException("this socket belongs to no runtime, so it cannot receive services");

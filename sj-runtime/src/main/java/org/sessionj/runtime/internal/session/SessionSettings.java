@@ -7,15 +7,17 @@ import org.sessionj.runtime.SJRuntimeConfig;
  * belongs to ({@code context}; null only for sockets made outside a runtime, which can then neither
  * delegate nor receive sessions or services).
  */
-record SessionSettings(boolean monitor, int batchBytes, long defaultTimeoutNanos, SessionContext context) {
+record SessionSettings(boolean monitor, int batchBytes, long defaultTimeoutNanos, long sendTimeoutNanos,
+        SessionContext context) {
 
     SessionSettings(boolean monitor, int batchBytes, long defaultTimeoutNanos) {
-        this(monitor, batchBytes, defaultTimeoutNanos, null);
+        this(monitor, batchBytes, defaultTimeoutNanos, -1, null);
     }
 
     static SessionSettings of(SessionContext context) {
         SJRuntimeConfig config = context.config();
         return new SessionSettings(config.monitor(), config.batchBytes(),
-                config.defaultTimeout() == null ? -1 : config.defaultTimeout().toNanos(), context);
+                config.defaultTimeout() == null ? -1 : config.defaultTimeout().toNanos(),
+                config.sendTimeout() == null ? -1 : config.sendTimeout().toNanos(), context);
     }
 }

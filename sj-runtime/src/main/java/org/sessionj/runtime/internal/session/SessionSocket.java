@@ -4,11 +4,13 @@ import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import org.sessionj.api.SJException;
 import org.sessionj.api.SJService;
 import org.sessionj.api.SJIOException;
 import org.sessionj.api.SJProtocolViolationException;
 import org.sessionj.api.SJSocket;
 import org.sessionj.api.SJTimeoutException;
+import org.sessionj.api.SendTimeoutException;
 import org.sessionj.runtime.internal.monitor.MessageType;
 import org.sessionj.runtime.internal.monitor.State;
 import org.sessionj.runtime.internal.wire.FailureNotice;
@@ -19,6 +21,7 @@ import org.sessionj.runtime.internal.wire.ValueCodec;
 import org.sessionj.runtime.internal.wire.WireKind;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.LocalConnection;
+import org.sessionj.runtime.spi.WriteTimeoutException;
 
 /**
  * An established session: performs each action over its connection, following the compiled session
@@ -47,11 +50,26 @@ public final class SessionSocket implements SJSocket {
     private volatile Runnable readinessListener;
     private volatile String failure;
     private volatile SessionScope scope;
+    /** The thread inside an action of this socket, or null (misuse detection: see {@link #enter}). */
+    @SuppressWarnings("unused")
+    private volatile Thread inside;
+    private static final java.lang.invoke.VarHandle INSIDE;
+
+    static {
+        try {
+            INSIDE = java.lang.invoke.MethodHandles.lookup().findVarHandle(SessionSocket.class, "inside", Thread.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     SessionSocket(Connection connection, State start, SessionSettings settings, String protocol) {
         this.connection = connection;
         this.local = connection.capability(LocalConnection.class);
         this.settings = settings;
+        if (settings.sendTimeoutNanos() >= 0) {
+            connection.sendTimeout(settings.sendTimeoutNanos());
+        }
         this.protocol = protocol;
         this.state = start;
     }
@@ -72,100 +90,150 @@ public final class SessionSocket implements SJSocket {
 
     @Override
     public void send(int message) {
-        State s = primitiveSend(WireKind.INT);
-        if (s == null) {
-            sendObject(message, false);
-            return;
+        boolean entered = enter("send");
+        try {
+            State s = primitiveSend(WireKind.INT);
+            if (s == null) {
+                sendObject(message, false);
+                return;
+            }
+            output().writeByte(Tags.INT).writeInt(message);
+            advance(s.next());
+        } finally {
+            exit(entered);
         }
-        output().writeByte(Tags.INT).writeInt(message);
-        advance(s.next());
     }
 
     @Override
     public void send(long message) {
-        State s = primitiveSend(WireKind.LONG);
-        if (s == null) {
-            sendObject(message, false);
-            return;
+        boolean entered = enter("send");
+        try {
+            State s = primitiveSend(WireKind.LONG);
+            if (s == null) {
+                sendObject(message, false);
+                return;
+            }
+            output().writeByte(Tags.LONG).writeLong(message);
+            advance(s.next());
+        } finally {
+            exit(entered);
         }
-        output().writeByte(Tags.LONG).writeLong(message);
-        advance(s.next());
     }
 
     @Override
     public void send(double message) {
-        State s = primitiveSend(WireKind.DOUBLE);
-        if (s == null) {
-            sendObject(message, false);
-            return;
+        boolean entered = enter("send");
+        try {
+            State s = primitiveSend(WireKind.DOUBLE);
+            if (s == null) {
+                sendObject(message, false);
+                return;
+            }
+            output().writeByte(Tags.DOUBLE).writeDouble(message);
+            advance(s.next());
+        } finally {
+            exit(entered);
         }
-        output().writeByte(Tags.DOUBLE).writeDouble(message);
-        advance(s.next());
     }
 
     @Override
     public void send(float message) {
-        State s = primitiveSend(WireKind.FLOAT);
-        if (s == null) {
-            sendObject(message, false);
-            return;
+        boolean entered = enter("send");
+        try {
+            State s = primitiveSend(WireKind.FLOAT);
+            if (s == null) {
+                sendObject(message, false);
+                return;
+            }
+            output().writeByte(Tags.FLOAT).writeFloat(message);
+            advance(s.next());
+        } finally {
+            exit(entered);
         }
-        output().writeByte(Tags.FLOAT).writeFloat(message);
-        advance(s.next());
     }
 
     @Override
     public void send(boolean message) {
-        State s = primitiveSend(WireKind.BOOLEAN);
-        if (s == null) {
-            sendObject(message, false);
-            return;
+        boolean entered = enter("send");
+        try {
+            State s = primitiveSend(WireKind.BOOLEAN);
+            if (s == null) {
+                sendObject(message, false);
+                return;
+            }
+            output().writeByte(Tags.BOOLEAN).writeBoolean(message);
+            advance(s.next());
+        } finally {
+            exit(entered);
         }
-        output().writeByte(Tags.BOOLEAN).writeBoolean(message);
-        advance(s.next());
     }
 
     @Override
     public void send(byte message) {
-        State s = primitiveSend(WireKind.BYTE);
-        if (s == null) {
-            sendObject(message, false);
-            return;
+        boolean entered = enter("send");
+        try {
+            State s = primitiveSend(WireKind.BYTE);
+            if (s == null) {
+                sendObject(message, false);
+                return;
+            }
+            output().writeByte(Tags.BYTE).writeByte(message);
+            advance(s.next());
+        } finally {
+            exit(entered);
         }
-        output().writeByte(Tags.BYTE).writeByte(message);
-        advance(s.next());
     }
 
     @Override
     public void send(short message) {
-        State s = primitiveSend(WireKind.SHORT);
-        if (s == null) {
-            sendObject(message, false);
-            return;
+        boolean entered = enter("send");
+        try {
+            State s = primitiveSend(WireKind.SHORT);
+            if (s == null) {
+                sendObject(message, false);
+                return;
+            }
+            output().writeByte(Tags.SHORT).writeShort(message);
+            advance(s.next());
+        } finally {
+            exit(entered);
         }
-        output().writeByte(Tags.SHORT).writeShort(message);
-        advance(s.next());
     }
 
     @Override
     public void send(char message) {
-        State s = primitiveSend(WireKind.CHAR);
-        if (s == null) {
-            sendObject(message, false);
-            return;
+        boolean entered = enter("send");
+        try {
+            State s = primitiveSend(WireKind.CHAR);
+            if (s == null) {
+                sendObject(message, false);
+                return;
+            }
+            output().writeByte(Tags.CHAR).writeChar(message);
+            advance(s.next());
+        } finally {
+            exit(entered);
         }
-        output().writeByte(Tags.CHAR).writeChar(message);
-        advance(s.next());
     }
 
     @Override
     public void send(Object message) {
-        sendObject(message, false);
+        boolean entered = enter("send");
+        try {
+            sendObject(message, false);
+        } finally {
+            exit(entered);
+        }
     }
 
     @Override
     public void pass(Object message) {
-        sendObject(message, true);
+        boolean entered = enter("pass");
+        try {
+            sendObject(message, true);
+        } finally {
+            exit(entered);
+        }
     }
 
     /**
@@ -370,12 +438,22 @@ public final class SessionSocket implements SJSocket {
 
     @Override
     public <T> T receive() {
-        return receive(settings.defaultTimeoutNanos());
+        boolean entered = enter("receive");
+        try {
+            return receive(settings.defaultTimeoutNanos());
+        } finally {
+            exit(entered);
+        }
     }
 
     @Override
     public <T> T receive(Duration timeout) {
-        return receive(timeout.toNanos());
+        boolean entered = enter("receive");
+        try {
+            return receive(timeout.toNanos());
+        } finally {
+            exit(entered);
+        }
     }
 
     @SuppressWarnings("unchecked")
@@ -392,90 +470,130 @@ public final class SessionSocket implements SJSocket {
 
     @Override
     public int receiveInt() {
-        ByteBuf buf = primitiveReceive(WireKind.INT);
-        if (buf == null) {
-            return this.<Integer>unboxed();
+        boolean entered = enter("receiveInt");
+        try {
+            ByteBuf buf = primitiveReceive(WireKind.INT);
+            if (buf == null) {
+                return this.<Integer>unboxed();
+            }
+            int value = buf.readInt();
+            advance(state.next());
+            return value;
+        } finally {
+            exit(entered);
         }
-        int value = buf.readInt();
-        advance(state.next());
-        return value;
     }
 
     @Override
     public long receiveLong() {
-        ByteBuf buf = primitiveReceive(WireKind.LONG);
-        if (buf == null) {
-            return this.<Long>unboxed();
+        boolean entered = enter("receiveLong");
+        try {
+            ByteBuf buf = primitiveReceive(WireKind.LONG);
+            if (buf == null) {
+                return this.<Long>unboxed();
+            }
+            long value = buf.readLong();
+            advance(state.next());
+            return value;
+        } finally {
+            exit(entered);
         }
-        long value = buf.readLong();
-        advance(state.next());
-        return value;
     }
 
     @Override
     public double receiveDouble() {
-        ByteBuf buf = primitiveReceive(WireKind.DOUBLE);
-        if (buf == null) {
-            return this.<Double>unboxed();
+        boolean entered = enter("receiveDouble");
+        try {
+            ByteBuf buf = primitiveReceive(WireKind.DOUBLE);
+            if (buf == null) {
+                return this.<Double>unboxed();
+            }
+            double value = buf.readDouble();
+            advance(state.next());
+            return value;
+        } finally {
+            exit(entered);
         }
-        double value = buf.readDouble();
-        advance(state.next());
-        return value;
     }
 
     @Override
     public float receiveFloat() {
-        ByteBuf buf = primitiveReceive(WireKind.FLOAT);
-        if (buf == null) {
-            return this.<Float>unboxed();
+        boolean entered = enter("receiveFloat");
+        try {
+            ByteBuf buf = primitiveReceive(WireKind.FLOAT);
+            if (buf == null) {
+                return this.<Float>unboxed();
+            }
+            float value = buf.readFloat();
+            advance(state.next());
+            return value;
+        } finally {
+            exit(entered);
         }
-        float value = buf.readFloat();
-        advance(state.next());
-        return value;
     }
 
     @Override
     public boolean receiveBoolean() {
-        ByteBuf buf = primitiveReceive(WireKind.BOOLEAN);
-        if (buf == null) {
-            return this.<Boolean>unboxed();
+        boolean entered = enter("receiveBoolean");
+        try {
+            ByteBuf buf = primitiveReceive(WireKind.BOOLEAN);
+            if (buf == null) {
+                return this.<Boolean>unboxed();
+            }
+            boolean value = buf.readBoolean();
+            advance(state.next());
+            return value;
+        } finally {
+            exit(entered);
         }
-        boolean value = buf.readBoolean();
-        advance(state.next());
-        return value;
     }
 
     @Override
     public byte receiveByte() {
-        ByteBuf buf = primitiveReceive(WireKind.BYTE);
-        if (buf == null) {
-            return this.<Byte>unboxed();
+        boolean entered = enter("receiveByte");
+        try {
+            ByteBuf buf = primitiveReceive(WireKind.BYTE);
+            if (buf == null) {
+                return this.<Byte>unboxed();
+            }
+            byte value = buf.readByte();
+            advance(state.next());
+            return value;
+        } finally {
+            exit(entered);
         }
-        byte value = buf.readByte();
-        advance(state.next());
-        return value;
     }
 
     @Override
     public short receiveShort() {
-        ByteBuf buf = primitiveReceive(WireKind.SHORT);
-        if (buf == null) {
-            return this.<Short>unboxed();
+        boolean entered = enter("receiveShort");
+        try {
+            ByteBuf buf = primitiveReceive(WireKind.SHORT);
+            if (buf == null) {
+                return this.<Short>unboxed();
+            }
+            short value = buf.readShort();
+            advance(state.next());
+            return value;
+        } finally {
+            exit(entered);
         }
-        short value = buf.readShort();
-        advance(state.next());
-        return value;
     }
 
     @Override
     public char receiveChar() {
-        ByteBuf buf = primitiveReceive(WireKind.CHAR);
-        if (buf == null) {
-            return this.<Character>unboxed();
+        boolean entered = enter("receiveChar");
+        try {
+            ByteBuf buf = primitiveReceive(WireKind.CHAR);
+            if (buf == null) {
+                return this.<Character>unboxed();
+            }
+            char value = buf.readChar();
+            advance(state.next());
+            return value;
+        } finally {
+            exit(entered);
         }
-        char value = buf.readChar();
-        advance(state.next());
-        return value;
     }
 
     /**
@@ -559,47 +677,62 @@ public final class SessionSocket implements SJSocket {
 
     @Override
     public void outbranch(String label) {
-        State s = usableState();
-        if (s.kind() != State.Kind.SELECT) {
-            throw violation(s, "!{" + label + ": …}");
+        boolean entered = enter("outbranch");
+        try {
+            State s = usableState();
+            if (s.kind() != State.Kind.SELECT) {
+                throw violation(s, "!{" + label + ": …}");
+            }
+            State next = s.branch(label);
+            if (next == null) {
+                throw violation(s, "!{" + label + ": …} (label " + label + " is not among the choices)");
+            }
+            ByteBuf buf = output().writeByte(Tags.LABEL);
+            ValueCodec.writeShortString(buf, label);
+            advance(next);
+        } finally {
+            exit(entered);
         }
-        State next = s.branch(label);
-        if (next == null) {
-            throw violation(s, "!{" + label + ": …} (label " + label + " is not among the choices)");
-        }
-        ByteBuf buf = output().writeByte(Tags.LABEL);
-        ValueCodec.writeShortString(buf, label);
-        advance(next);
     }
 
     @Override
     public void outbranch(Enum<?> label) {
-        outbranch(label.name());
+        boolean entered = enter("outbranch");
+        try {
+            outbranch(label.name());
+        } finally {
+            exit(entered);
+        }
     }
 
     @Override
     public String inbranch() {
-        State s = usableState();
-        if (s.kind() != State.Kind.BRANCH) {
-            throw violation(s, "?{…}");
-        }
-        ByteBuf buf = inbound(s, settings.defaultTimeoutNanos());
-        byte tag = buf.readByte();
-        if (tag != Tags.LABEL) {
-            throw unexpected(s, tag);
-        }
-        String label;
+        boolean entered = enter("inbranch");
         try {
-            label = ValueCodec.readShortString(buf);
-        } catch (MalformedInputException e) {
-            throw fail("bad label from the peer for " + s.describe() + ": " + e.getMessage(), true, e);
+            State s = usableState();
+            if (s.kind() != State.Kind.BRANCH) {
+                throw violation(s, "?{…}");
+            }
+            ByteBuf buf = inbound(s, settings.defaultTimeoutNanos());
+            byte tag = buf.readByte();
+            if (tag != Tags.LABEL) {
+                throw unexpected(s, tag);
+            }
+            String label;
+            try {
+                label = ValueCodec.readShortString(buf);
+            } catch (MalformedInputException e) {
+                throw fail("bad label from the peer for " + s.describe() + ": " + e.getMessage(), true, e);
+            }
+            State next = s.branch(label);
+            if (next == null) {
+                throw fail("the peer selected label '" + label + "', which " + s.describe() + " does not offer", true, null);
+            }
+            advance(next);
+            return label;
+        } finally {
+            exit(entered);
         }
-        State next = s.branch(label);
-        if (next == null) {
-            throw fail("the peer selected label '" + label + "', which " + s.describe() + " does not offer", true, null);
-        }
-        advance(next);
-        return label;
     }
 
     @Override
@@ -626,35 +759,76 @@ public final class SessionSocket implements SJSocket {
 
     @Override
     public boolean outwhile(boolean condition) {
-        State s = usableState();
-        if (s.kind() != State.Kind.OUTWHILE) {
-            throw violation(s, "![…]*");
+        boolean entered = enter("outwhile");
+        try {
+            State s = usableState();
+            if (s.kind() != State.Kind.OUTWHILE) {
+                throw violation(s, "![…]*");
+            }
+            output().writeByte(Tags.LOOP).writeBoolean(condition);
+            advance(condition ? s.body() : s.exit());
+            return condition;
+        } finally {
+            exit(entered);
         }
-        output().writeByte(Tags.LOOP).writeBoolean(condition);
-        advance(condition ? s.body() : s.exit());
-        return condition;
     }
 
     @Override
     public boolean inwhile() {
-        State s = usableState();
-        if (s.kind() != State.Kind.INWHILE) {
-            throw violation(s, "?[…]*");
+        boolean entered = enter("inwhile");
+        try {
+            State s = usableState();
+            if (s.kind() != State.Kind.INWHILE) {
+                throw violation(s, "?[…]*");
+            }
+            ByteBuf buf = inbound(s, settings.defaultTimeoutNanos());
+            byte tag = buf.readByte();
+            if (tag != Tags.LOOP) {
+                throw unexpected(s, tag);
+            }
+            if (!buf.isReadable()) {
+                throw fail("truncated frame from the peer: an iteration flag without its value", true, null);
+            }
+            byte flag = buf.readByte();
+            if (flag != 0 && flag != 1) {
+                throw fail("bad iteration flag from the peer: " + flag, true, null);
+            }
+            advance(flag == 1 ? s.body() : s.exit());
+            return flag == 1;
+        } finally {
+            exit(entered);
         }
-        ByteBuf buf = inbound(s, settings.defaultTimeoutNanos());
-        byte tag = buf.readByte();
-        if (tag != Tags.LOOP) {
-            throw unexpected(s, tag);
+    }
+
+    // ---- misuse detection ----------------------------------------------------------------------
+
+    /**
+     * Marks the calling thread as inside an action. A socket is used by one thread at a time (the
+     * checker forbids anything else; unchecked code can still do it): a second thread that starts an
+     * action while another is inside one gets a clear {@link SJException} instead of corrupting the
+     * session. One compare-and-set per action; nested calls (an overload calling another) pass.
+     *
+     * @return whether this call entered (and must {@link #exit})
+     */
+    private boolean enter(String action) {
+        Thread current = Thread.currentThread();
+        if (INSIDE.compareAndSet(this, null, current)) {
+            return true;
         }
-        if (!buf.isReadable()) {
-            throw fail("truncated frame from the peer: an iteration flag without its value", true, null);
+        Thread other = inside;
+        if (other == current) {
+            return false;
         }
-        byte flag = buf.readByte();
-        if (flag != 0 && flag != 1) {
-            throw fail("bad iteration flag from the peer: " + flag, true, null);
+        throw new SJException("concurrent use of a session socket: thread \"" + current.getName() + "\" called "
+                + action + "() on the session " + protocol + " while thread \"" + (other == null ? "?" : other.getName())
+                + "\" was inside another action of it; a session socket is used by one thread at a time"
+                + " (hand it over between threads, never share it)");
+    }
+
+    private void exit(boolean entered) {
+        if (entered) {
+            INSIDE.setRelease(this, null);
         }
-        advance(flag == 1 ? s.body() : s.exit());
-        return flag == 1;
     }
 
     // ---- state, batching, input --------------------------------------------------------------
@@ -706,6 +880,11 @@ public final class SessionSocket implements SJSocket {
         try {
             connection.write(o);
             connection.flush();
+        } catch (WriteTimeoutException e) {
+            String message = "send timeout: the peer took nothing for " + Duration.ofNanos(settings.sendTimeoutNanos())
+                    + " while this side of " + protocol + " sent, before " + state.describe() + " (" + e.getMessage() + ")";
+            fail(message, false, e);
+            throw new SendTimeoutException(message);
         } catch (IOException e) {
             String reason = FailureNotice.waiting(connection);
             throw fail(reason != null ? "the peer failed the session: " + reason
@@ -728,7 +907,9 @@ public final class SessionSocket implements SJSocket {
     /** The frame holding the next item, waiting for one if needed. A failure notice from the peer fails here. */
     private ByteBuf inbound(State expected, long timeoutNanos) {
         ByteBuf buf = in;
+        boolean fresh = false;
         if (buf == null || !buf.isReadable()) {
+            fresh = true;
             if (buf != null) {
                 buf.release();
                 in = null;
@@ -759,6 +940,11 @@ public final class SessionSocket implements SJSocket {
         }
         byte next = buf.getByte(buf.readerIndex());
         if (next == Tags.DELEGATE) {
+            // A delegating peer flushes its items, then announces the delegation in a frame of its
+            // own; a DELEGATE behind items in one frame is no delegation but a lie.
+            if (!fresh) {
+                throw unexpected(expected, next);
+            }
             followDelegation(buf);
             return inbound(expected, timeoutNanos);
         }
@@ -790,6 +976,9 @@ public final class SessionSocket implements SJSocket {
         in = null;
         Connection old = connection;
         connection = fresh;
+        if (settings.sendTimeoutNanos() >= 0) {
+            fresh.sendTimeout(settings.sendTimeoutNanos());
+        }
         local = fresh.capability(LocalConnection.class);
         old.close();
         Runnable listener = readinessListener;
@@ -893,44 +1082,49 @@ public final class SessionSocket implements SJSocket {
 
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        if (pendingOwner == Thread.currentThread()) {
-            PendingOutputs.remove(this);
-            pendingOwner = null;
-        }
-        if (failure != null) {
-            closed = true;
-            releaseBuffers();
-            connection.close();
-            return;
-        }
-        State s = state;
-        if (s.kind() == State.Kind.END) {
-            if (out != null) {
-                try {
-                    flush();
-                } catch (SJIOException e) {
-                    // Everything was sent that could be; the session's type is complete.
-                }
+        boolean entered = enter("close");
+        try {
+            if (closed) {
+                return;
             }
+            if (pendingOwner == Thread.currentThread()) {
+                PendingOutputs.remove(this);
+                pendingOwner = null;
+            }
+            if (failure != null) {
+                closed = true;
+                releaseBuffers();
+                connection.close();
+                return;
+            }
+            State s = state;
+            if (s.kind() == State.Kind.END) {
+                if (out != null) {
+                    try {
+                        flush();
+                    } catch (SJIOException e) {
+                        // Everything was sent that could be; the session's type is complete.
+                    }
+                }
+                closed = true;
+                releaseBuffers();
+                connection.close();
+                return;
+            }
+            String reason = "the session was closed before its type was complete; its next action was " + s.describe();
+            if (out != null) {
+                out.release();
+                out = null;
+            }
+            fail("the peer closed the session before completing it; the peer's next action was " + s.describe(), true,
+                    null);
+            failure = reason;
             closed = true;
-            releaseBuffers();
-            connection.close();
-            return;
-        }
-        String reason = "the session was closed before its type was complete; its next action was " + s.describe();
-        if (out != null) {
-            out.release();
-            out = null;
-        }
-        fail("the peer closed the session before completing it; the peer's next action was " + s.describe(), true,
-                null);
-        failure = reason;
-        closed = true;
-        if (settings.monitor()) {
-            throw new SJProtocolViolationException(reason);
+            if (settings.monitor()) {
+                throw new SJProtocolViolationException(reason);
+            }
+        } finally {
+            exit(entered);
         }
     }
 

@@ -24,6 +24,8 @@ abstract class StreamConnection implements Connection {
     final AtomicLong inboundBytes = new AtomicLong();
     volatile boolean closed;
     private long unflushed;
+    /** How long a writer waits for the peer to take bytes; negative: as long as the connection lives. */
+    private volatile long sendTimeoutNanos = -1;
 
     StreamConnection(String transportName, HttpSettings settings) {
         this.transportName = transportName;
@@ -78,6 +80,11 @@ abstract class StreamConnection implements Connection {
     }
 
     @Override
+    public final void sendTimeout(long timeoutNanos) {
+        this.sendTimeoutNanos = timeoutNanos;
+    }
+
+    @Override
     public final void flush() throws IOException {
         if (closed) {
             throw new IOException("connection already closed (" + this + ")");
@@ -86,7 +93,14 @@ abstract class StreamConnection implements Connection {
         ByteStream out = outbound();
         out.signal();
         Thread writer = Thread.currentThread();
+        long timeout = sendTimeoutNanos;
+        long deadline = System.nanoTime() + timeout;
         while (out.buffered() > settings.streamBytes()) {
+            if (timeout >= 0 && deadline - System.nanoTime() <= 0) {
+                throw new org.sessionj.runtime.spi.WriteTimeoutException("the peer took nothing for "
+                        + java.time.Duration.ofNanos(timeout) + " with " + out.buffered() + " bytes waiting to be sent ("
+                        + this + ")");
+            }
             if (out.refusal() != null) {
                 throw new IOException("connection closed by the peer or broken (" + this + "): " + out.refusal());
             }
@@ -94,7 +108,8 @@ abstract class StreamConnection implements Connection {
                 throw new IOException("connection closed while waiting to write (" + this + ")");
             }
             if (out.awaitSpace(ready -> LockSupport.unpark(writer), 0)) {
-                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(100));
+                long wait = TimeUnit.MILLISECONDS.toNanos(100);
+                LockSupport.parkNanos(this, timeout < 0 ? wait : Math.max(1, Math.min(wait, deadline - System.nanoTime())));
             }
             if (Thread.interrupted()) {
                 Thread.currentThread().interrupt();

@@ -8,13 +8,16 @@ import io.netty.handler.codec.TooLongFrameException;
 import java.util.List;
 
 /**
- * Splits the byte stream into frames: a 4-byte big-endian length, then that many bytes. A negative
+ * Splits the byte stream into frames: a 4-byte big-endian length, then that many bytes. A length
+ * of {@link #HEARTBEAT} is a runtime heartbeat (see {@link Heartbeats}), dropped here. Another negative
  * or oversize length means the peer is not an SJ peer (or is broken): the stream is rejected with
  * an error naming the length found, and nothing after it is decoded.
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
     /** Bytes of the length prefix in front of every frame. */
     public static final int HEADER_BYTES = 4;
+    /** The length field of a heartbeat: a header with no frame behind it. */
+    public static final int HEARTBEAT = -1;
 
     private final int maxFrameBytes;
     private boolean failed;
@@ -30,10 +33,17 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             in.skipBytes(in.readableBytes());
             return;
         }
-        if (in.readableBytes() < HEADER_BYTES) {
-            return;
+        int length;
+        while (true) {
+            if (in.readableBytes() < HEADER_BYTES) {
+                return;
+            }
+            length = in.getInt(in.readerIndex());
+            if (length != HEARTBEAT) {
+                break;
+            }
+            in.skipBytes(HEADER_BYTES);
         }
-        int length = in.getInt(in.readerIndex());
         if (length < 0) {
             failed = true;
             in.skipBytes(in.readableBytes());

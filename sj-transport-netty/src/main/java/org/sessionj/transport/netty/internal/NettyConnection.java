@@ -79,6 +79,8 @@ public class NettyConnection implements Connection {
     private volatile Thread blockedWriter;
     /** Writer thread only: bytes written since the last flush. */
     private long unflushedBytes;
+    /** How long a writer waits for room; negative: as long as the connection lives. */
+    private volatile long sendTimeoutNanos = -1;
 
     /** A connection over {@code channel} (not yet in a pipeline: see {@link #handler()}). */
     public NettyConnection(Channel channel, String transportName, NettySettings settings) {
@@ -170,8 +172,15 @@ public class NettyConnection implements Connection {
         return channel.isWritable() && outboundBytes.get() <= settings.outboundHighBytes();
     }
 
+    @Override
+    public void sendTimeout(long timeoutNanos) {
+        this.sendTimeoutNanos = timeoutNanos;
+    }
+
     private void awaitWritable() throws IOException {
         blockedWriter = Thread.currentThread();
+        long timeout = sendTimeoutNanos;
+        long deadline = System.nanoTime() + timeout;
         try {
             while (true) {
                 VarHandle.fullFence();
@@ -190,7 +199,17 @@ public class NettyConnection implements Connection {
                 if (channel.isWritable() && outboundBytes.get() <= settings.outboundLowBytes()) {
                     return;
                 }
-                LockSupport.park(this);
+                if (timeout < 0) {
+                    LockSupport.park(this);
+                } else {
+                    long remaining = deadline - System.nanoTime();
+                    if (remaining <= 0) {
+                        throw new org.sessionj.runtime.spi.WriteTimeoutException("the peer took nothing for "
+                                + java.time.Duration.ofNanos(timeout) + " with " + outboundBytes.get()
+                                + " bytes waiting to be sent (" + describe() + ")");
+                    }
+                    LockSupport.parkNanos(this, remaining);
+                }
                 if (Thread.interrupted()) {
                     Thread.currentThread().interrupt();
                     throw new InterruptedIOException("interrupted while waiting to write to " + describe());

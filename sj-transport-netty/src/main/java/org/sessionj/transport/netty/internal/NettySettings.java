@@ -1,5 +1,6 @@
 package org.sessionj.transport.netty.internal;
 
+import org.sessionj.runtime.spi.support.Heartbeat;
 import org.sessionj.runtime.spi.support.SystemSettings;
 
 /**
@@ -13,6 +14,7 @@ import org.sessionj.runtime.spi.support.SystemSettings;
  * @param outboundLowBytes written-but-unsent bytes below which a blocked writer continues
  * @param spins polls of the inbound queue before a reader parks (waking a parked thread costs tens of microseconds)
  * @param preferNative whether to use native epoll when it is available (NIO otherwise)
+ * @param heartbeat the runtime heartbeats ({@code sessionj.heartbeat.*}, see {@link Heartbeat})
  */
 public record NettySettings(
         int maxFrameBytes,
@@ -21,7 +23,8 @@ public record NettySettings(
         int outboundHighBytes,
         int outboundLowBytes,
         int spins,
-        boolean preferNative) {
+        boolean preferNative,
+        Heartbeat heartbeat) {
 
     /** Validates the bounds. */
     public NettySettings {
@@ -36,6 +39,7 @@ public record NettySettings(
             throw new IllegalArgumentException("need 0 <= outboundLowBytes <= outboundHighBytes, found "
                     + outboundLowBytes + " and " + outboundHighBytes);
         }
+        java.util.Objects.requireNonNull(heartbeat, "heartbeat");
         if (spins < 0) {
             throw new IllegalArgumentException("spins must not be negative, found " + spins);
         }
@@ -57,7 +61,8 @@ public record NettySettings(
                 settings.integer("tcp.outboundHighBytes", 512 << 10),
                 settings.integer("tcp.outboundLowBytes", 128 << 10),
                 settings.integer("tcp.spins", defaultSpins()),
-                settings.flag("netty.native", true));
+                settings.flag("netty.native", true),
+                Heartbeat.from(settings));
     }
 
     /**
@@ -71,18 +76,24 @@ public record NettySettings(
     /** These settings with another maximum frame size. */
     public NettySettings withMaxFrameBytes(int bytes) {
         return new NettySettings(bytes, inboundHighBytes, inboundLowBytes, outboundHighBytes, outboundLowBytes,
-                spins, preferNative);
+                spins, preferNative, heartbeat);
     }
 
     /** These settings with native transports allowed or not. */
     public NettySettings withPreferNative(boolean allowed) {
         return new NettySettings(maxFrameBytes, inboundHighBytes, inboundLowBytes, outboundHighBytes,
-                outboundLowBytes, spins, allowed);
+                outboundLowBytes, spins, allowed, heartbeat);
     }
 
     /** These settings with other inbound and outbound limits. */
     public NettySettings withLimits(int inboundHigh, int inboundLow, int outboundHigh, int outboundLow) {
         return new NettySettings(maxFrameBytes, inboundHigh, inboundLow, outboundHigh, outboundLow, spins,
-                preferNative);
+                preferNative, heartbeat);
+    }
+
+    /** These settings with other heartbeats ({@link Heartbeat#OFF}: none). */
+    public NettySettings withHeartbeat(Heartbeat other) {
+        return new NettySettings(maxFrameBytes, inboundHighBytes, inboundLowBytes, outboundHighBytes,
+                outboundLowBytes, spins, preferNative, other);
     }
 }

@@ -20,6 +20,7 @@ public final class PlainChannelSetup implements ChannelSetup {
     @Override
     public void initAccepted(Channel channel, Consumer<NettyConnection> accepted) {
         NettyConnection connection = new NettyConnection(channel, transportName, settings);
+        Heartbeats.addIfEnabled(channel, settings.heartbeat());
         channel.pipeline().addLast(new FrameDecoder(settings.maxFrameBytes()), connection.handler());
         accepted.accept(connection);
     }
@@ -27,6 +28,7 @@ public final class PlainChannelSetup implements ChannelSetup {
     @Override
     public void initConnecting(Channel channel, String host, int port, CompletableFuture<NettyConnection> ready) {
         NettyConnection connection = new NettyConnection(channel, transportName, settings);
+        Heartbeats.addIfEnabled(channel, settings.heartbeat());
         channel.pipeline().addLast(new FrameDecoder(settings.maxFrameBytes()), new ChannelInboundHandlerAdapter() {
             @Override
             public void channelActive(ChannelHandlerContext ctx) {

@@ -233,6 +233,55 @@ class RawPeerTest {
         }
     }
 
+    private static final String STREAM_TYPE = "cbegin.![!<int>]*.?(int)";
+
+    @Test
+    void aDelegationNoticeBehindItemsInOneFrameFailsTheSession() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(TestProtocols.StreamServer.class, 0)) {
+            Connection[] raw = new Connection[1];
+            try (SJSocket s = acceptWith(server, STREAM_TYPE, raw)) {
+                // A delegating runtime announces the delegation in a frame of its own, never behind items.
+                send(raw[0], f -> f.writeByte(0x31).writeByte(1).writeByte(0x01).writeInt(5)
+                        .writeByte(0x46).writeLong(1).writeLong(2));
+                assertThat(s.inwhile()).isTrue();
+                assertThat(s.receiveInt()).isEqualTo(5);
+                assertThatThrownBy(s::inwhile).isInstanceOf(SJIOException.class)
+                        .hasMessageContaining("where this side expected");
+            }
+            assertThat(failureNotice(raw[0])).contains("where this side expected");
+        }
+    }
+
+    @Test
+    void aDelegationNoBodyCompletesFailsInBoundedTimeAndClosesTheResumptionEndpoint() throws Exception {
+        SJRuntime runtime = SJRuntime.create(org.sessionj.runtime.SJRuntimeConfig.builder().transports("shm")
+                .initiationTimeout(java.time.Duration.ofSeconds(1)).build());
+        try (SJServerSocket server = runtime.serverSocket(TestProtocols.StreamServer.class, 0)) {
+            var rawFuture = Peers.start(Peers.Threads.VIRTUAL, () -> rawRequest(server, STREAM_TYPE));
+            try (SJSocket s = server.accept(java.time.Duration.ofSeconds(10))) {
+                Connection raw = Peers.join(rawFuture);
+                expectAccept(raw);
+                send(raw, f -> f.writeByte(0x46).writeLong(1).writeLong(2)); // DELEGATE, then nobody comes
+                var inwhile = Peers.start(Peers.Threads.VIRTUAL, s::inwhile);
+                ByteBuf drained = raw.read(10 * SECOND);
+                int port;
+                try {
+                    assertThat(drained.readByte()).as("DRAINED").isEqualTo((byte) 0x47);
+                    drained.skipBytes(16);
+                    drained.skipBytes(drained.readInt()); // the host
+                    port = drained.readInt();
+                } finally {
+                    drained.release();
+                }
+                assertThat(transport.canReach("localhost", port)).as("the resumption endpoint is open").isTrue();
+                assertThat(Peers.failure(inwhile)).isInstanceOf(org.sessionj.api.SJTimeoutException.class)
+                        .hasMessageContaining("new owner did not reconnect");
+                assertThat(transport.canReach("localhost", port))
+                        .as("no delegation waits: the resumption endpoint is closed again").isFalse();
+            }
+        }
+    }
+
     /** The reason of the REJECT the server answered on {@code raw}. */
     private static String rejection(Connection raw) throws IOException {
         ByteBuf reply = raw.read(10 * SECOND);

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The accept-load test of docs/reliability.md (issue 13's goals): a TCP server in one JVM
+# (AcceptLoadServer), a client JVM that starts SESSIONS sessions at once, then opens IDLE silent raw
+# connections and times PROBES sessions of a legitimate client next to them. Not a JMH benchmark:
+# one run, figures printed as "LOAD key value" lines (also in target/accept-load/figures.txt).
+#
+#   scripts/accept-load.sh [SESSIONS] [IDLE] [PROBES]     default 10000 1000 50
+#
+# Builds sj-bench (benchmarks.jar) first unless SKIP_BUILD=1. Runs the server pinned to CPU 0 and
+# the client to CPU 1 when PIN=1 (taskset).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sessions=${1:-10000}
+idle=${2:-1000}
+probes=${3:-50}
+java=${JAVA:-$(ls -d /usr/lib/jvm/temurin-25*/bin/java 2>/dev/null | head -1)}
+java=${java:-java}
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
+    ./mvnw -q -B -pl sj-bench -am package -DskipTests
+fi
+mkdir -p target/accept-load
+server_pin=() client_pin=()
+if [ "${PIN:-0}" = 1 ]; then server_pin=(taskset -c 0) client_pin=(taskset -c 1); fi
+ulimit -n 65536 2>/dev/null || true
+coproc SERVER { "${server_pin[@]}" "$java" -cp sj-bench/target/benchmarks.jar org.sessionj.bench.load.AcceptLoadServer; }
+read -r line <&"${SERVER[0]}"
+port=${line#PORT }
+echo "server on port $port (pid $SERVER_PID)"
+"${client_pin[@]}" "$java" -cp sj-bench/target/benchmarks.jar org.sessionj.bench.load.AcceptLoadClient \
+    "$port" "$sessions" "$idle" "$probes" | tee target/accept-load/figures.txt
+echo >&"${SERVER[1]}"
+read -r refused <&"${SERVER[0]}"
+echo "LOAD server.failedHandshakes ${refused#REFUSED }" | tee -a target/accept-load/figures.txt
+exec {SERVER[1]}>&-
+wait "$SERVER_PID" || true

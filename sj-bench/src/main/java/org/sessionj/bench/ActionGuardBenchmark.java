@@ -1,0 +1,62 @@
+package org.sessionj.bench;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The cost of the misuse detection every session action pays (SessionSocket's enter/exit): one
+ * compare-and-set of the socket's "thread inside" field from null to the current thread, and a
+ * release store of null after, uncontended, against the same work without it. The whole session
+ * layer with it is {@link MonitorCostBenchmark}.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class ActionGuardBenchmark {
+    private static final VarHandle INSIDE;
+
+    static {
+        try {
+            INSIDE = MethodHandles.lookup().findVarHandle(ActionGuardBenchmark.Guarded.class, "inside", Thread.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** A socket's guard field and a little state an action changes. */
+    @State(Scope.Thread)
+    public static class Guarded {
+        volatile Thread inside;
+        int state;
+    }
+
+    @Benchmark
+    public int actionWithGuard(Guarded g) {
+        Thread current = Thread.currentThread();
+        if (!INSIDE.compareAndSet(g, null, current) && g.inside != current) {
+            throw new IllegalStateException("concurrent use");
+        }
+        try {
+            return ++g.state;
+        } finally {
+            INSIDE.setRelease(g, null);
+        }
+    }
+
+    @Benchmark
+    public int actionWithoutGuard(Guarded g) {
+        return ++g.state;
+    }
+}

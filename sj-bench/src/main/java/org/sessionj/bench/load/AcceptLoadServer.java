@@ -1,0 +1,43 @@
+package org.sessionj.bench.load;
+
+import org.sessionj.api.SJServerSocket;
+import org.sessionj.api.SJSocket;
+import org.sessionj.bench.BenchProtocols.OnceServer;
+import org.sessionj.runtime.SJRuntime;
+import org.sessionj.runtime.SJRuntimeConfig;
+
+/**
+ * The server of the accept-load test: accepts {@code OnceServer} sessions over TCP in a plain
+ * {@code while (true) accept()} loop, serving each on a virtual thread (one int in, the int plus one
+ * out). Prints {@code PORT <n>} and, on every line read from standard input, {@code REFUSED <n>} (its
+ * failed handshakes); exits when standard input ends.
+ */
+public final class AcceptLoadServer {
+    private AcceptLoadServer() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports("tcp").build());
+        SJServerSocket server = runtime.serverSocket(OnceServer.class, 0);
+        Thread.ofPlatform().daemon().name("accept-loop").start(() -> {
+            while (true) {
+                SJSocket s = server.accept();
+                Thread.ofVirtual().start(() -> {
+                    try (s) {
+                        s.send(s.receiveInt() + 1);
+                    } catch (RuntimeException e) {
+                        System.err.println("session failed: " + e);
+                    }
+                });
+            }
+        });
+        System.out.println("PORT " + server.port());
+        System.out.flush();
+        java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
+        while (in.readLine() != null) {
+            System.out.println("REFUSED " + SJRuntime.failedHandshakes(server));
+            System.out.flush();
+        }
+        server.close();
+    }
+}
