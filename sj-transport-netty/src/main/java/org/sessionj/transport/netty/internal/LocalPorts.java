@@ -25,6 +25,9 @@ import java.util.stream.Stream;
  */
 public final class LocalPorts {
     private static final Set<Integer> LISTENING = ConcurrentHashMap.newKeySet();
+    /** Ports of other processes found listening, with when (System.nanoTime); bounded, see canReach. */
+    private static final ConcurrentHashMap<Integer, Long> SEEN_LISTENING = new ConcurrentHashMap<>();
+    private static final long SEEN_VALID_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final List<Path> PROC_TABLES = List.of(Path.of("/proc/net/tcp"), Path.of("/proc/net/tcp6"));
 
     private LocalPorts() {
@@ -52,7 +55,27 @@ public final class LocalPorts {
         if (!isLocal(address)) {
             return true;
         }
-        return LISTENING.contains(port) || isListening(port);
+        if (LISTENING.contains(port)) {
+            return true;
+        }
+        // The kernel's tables grow with every open socket: under load (thousands of connections)
+        // reading them per request costs more than the session. A port seen listening lately is
+        // taken to listen still; if it no longer does, the connect fails and says so.
+        long now = System.nanoTime();
+        Long seen = SEEN_LISTENING.get(port);
+        if (seen != null && now - seen < SEEN_VALID_NANOS) {
+            return true;
+        }
+        boolean listening = isListening(port);
+        if (listening) {
+            if (SEEN_LISTENING.size() > 4096) {
+                SEEN_LISTENING.clear();
+            }
+            SEEN_LISTENING.put(port, now);
+        } else {
+            SEEN_LISTENING.remove(port);
+        }
+        return listening;
     }
 
     /**
