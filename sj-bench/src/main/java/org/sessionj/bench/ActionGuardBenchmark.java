@@ -14,10 +14,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The cost of the misuse detection every session action pays (SessionSocket's enter/exit): one
- * compare-and-set of the socket's "thread inside" field from null to the current thread, and a
- * release store of null after, uncontended, against the same work without it. The whole session
- * layer with it is {@link MonitorCostBenchmark}.
+ * The cost of the misuse detection every session action pays (SessionSocket's enter/exit): an
+ * acquire load of the socket's "thread inside" field, a release store of the current thread, and a
+ * release store of null after; against the same with a compare-and-set (the exact variant, not
+ * used), and against nothing. The whole session layer with it is {@link MonitorCostBenchmark}.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -38,14 +38,29 @@ public class ActionGuardBenchmark {
     /** A socket's guard field and a little state an action changes. */
     @State(Scope.Thread)
     public static class Guarded {
-        volatile Thread inside;
+        Thread inside;
         int state;
     }
 
     @Benchmark
     public int actionWithGuard(Guarded g) {
         Thread current = Thread.currentThread();
-        if (!INSIDE.compareAndSet(g, null, current) && g.inside != current) {
+        Thread other = (Thread) INSIDE.getAcquire(g);
+        if (other != null && other != current) {
+            throw new IllegalStateException("concurrent use");
+        }
+        INSIDE.setRelease(g, current);
+        try {
+            return ++g.state;
+        } finally {
+            INSIDE.setRelease(g, null);
+        }
+    }
+
+    @Benchmark
+    public int actionWithCompareAndSetGuard(Guarded g) {
+        Thread current = Thread.currentThread();
+        if (!INSIDE.compareAndSet(g, null, current) && INSIDE.getAcquire(g) != current) {
             throw new IllegalStateException("concurrent use");
         }
         try {

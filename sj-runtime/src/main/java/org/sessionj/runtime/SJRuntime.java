@@ -125,6 +125,23 @@ public final class SJRuntime {
         throw new IllegalArgumentException("not a server socket of this runtime: " + server);
     }
 
+    /**
+     * Sets the one listener told why each session request to {@code server} was refused or lost
+     * (what {@code accept()} does not throw: {@link org.sessionj.api.SJIncompatibleSessionException} for
+     * incompatible types, {@link org.sessionj.api.SJTimeoutException} for a requester too slow, an
+     * {@link org.sessionj.api.SJIOException} otherwise); it runs on the handshake's thread and must not
+     * block. A server that waits for one particular requester (an invitation) can close itself from
+     * it, so that its waiting {@code accept()} fails at once. {@code null} removes it.
+     */
+    public static void onFailedHandshake(SJServerSocket server,
+            java.util.function.Consumer<? super org.sessionj.api.SJException> listener) {
+        if (server instanceof SessionServerSocket socket) {
+            socket.onFailedHandshake(listener);
+            return;
+        }
+        throw new IllegalArgumentException("not a server socket of this runtime: " + server);
+    }
+
     private static SessionSocket session(SJSocket socket) {
         if (socket instanceof SessionSocket session) {
             return session;

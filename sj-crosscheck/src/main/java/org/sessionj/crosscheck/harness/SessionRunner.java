@@ -24,6 +24,7 @@ public final class SessionRunner {
      * @param accepterProtocol the protocol interface the server socket accepts
      * @param programIsAccepter which of the two is the program (the other is the peer), for the outcome
      */
+    @SuppressWarnings("try") // the refusal listener closes the server early; the try closes it again (idempotent)
     public static Outcome run(Class<?> accepterProtocol, Class<?> accepterClass, long accepterSeed,
             Class<?> requesterClass, long requesterSeed, boolean programIsAccepter, Duration deadline) {
         MethodHandle accepter = entry(accepterClass, "accepter",
@@ -33,6 +34,13 @@ public final class SessionRunner {
         AtomicReference<Throwable> accepterFailure = new AtomicReference<>();
         AtomicReference<Throwable> requesterFailure = new AtomicReference<>();
         try (SJServerSocket server = SJServerSocket.create(accepterProtocol, 0)) {
+            // accept() waits on past a refused request; here the one requester's refusal is the
+            // accepter's outcome too (an incompatible mutant ends both sides at once, as before).
+            AtomicReference<Throwable> refused = new AtomicReference<>();
+            org.sessionj.runtime.SJRuntime.onFailedHandshake(server, e -> {
+                refused.compareAndSet(null, e);
+                server.close();
+            });
             Thread a = Thread.ofPlatform().daemon().name("crosscheck-accepter").start(
                     () -> invoke(accepter, accepterFailure, server, accepterSeed));
             Thread r = Thread.ofPlatform().daemon().name("crosscheck-requester").start(
@@ -44,7 +52,8 @@ public final class SessionRunner {
                 a.interrupt();
                 r.interrupt();
             }
-            Outcome.End acc = accepterDone ? Outcome.End.of(accepterFailure.get()) : Outcome.End.UNFINISHED;
+            Outcome.End acc = accepterDone
+                    ? Outcome.End.of(refused.get() != null ? refused.get() : accepterFailure.get()) : Outcome.End.UNFINISHED;
             Outcome.End req = requesterDone ? Outcome.End.of(requesterFailure.get()) : Outcome.End.UNFINISHED;
             return programIsAccepter ? new Outcome(acc, req) : new Outcome(req, acc);
         }

@@ -121,6 +121,13 @@ final class PrivateChats {
 
     /** Waits on {@code port} for the invited client, then runs the conversation. */
     void host(@Session(protocol = PrivateServer.class) SJServerSocket port, Conversation conversation) {
+        // accept() waits on past a refused request; only the invited client is expected, so its refusal
+        // (no transport both sides accept, say) ends the wait with its reason.
+        java.util.concurrent.atomic.AtomicReference<String> refusal = new java.util.concurrent.atomic.AtomicReference<>();
+        SJRuntime.onFailedHandshake(port, reason -> {
+            refusal.compareAndSet(null, reason.getMessage());
+            port.close();
+        });
         Thread.ofVirtual().name("chat-private-host").start(() -> {
             try (port; SJSocket s = port.accept(settings.inviteTimeout())) {
                 port.close();
@@ -136,7 +143,7 @@ final class PrivateChats {
             } catch (org.sessionj.api.SJTimeoutException e) {
                 failed(conversation, conversation.peer() + " did not connect within " + seconds(settings.inviteTimeout()));
             } catch (SJException e) {
-                failed(conversation, e.getMessage());
+                failed(conversation, refusal.get() != null ? refusal.get() : e.getMessage());
             }
         });
     }

@@ -129,6 +129,8 @@ class HostileRequesterTest {
     void badRequestersAreRefusedAndCountedWhileAcceptServesTheNextGoodOne() throws Exception {
         SJRuntime runtime = runtime(SJRuntimeConfig.DEFAULT_MAX_PENDING_HANDSHAKES);
         try (SJServerSocket server = runtime.serverSocket(Protocols.PingServer.class, 0)) {
+            java.util.Queue<org.sessionj.api.SJException> told = new java.util.concurrent.ConcurrentLinkedQueue<>();
+            SJRuntime.onFailedHandshake(server, told::add);
             CompletableFuture<SJSocket> accepted = acceptAsync(server);
             int n = 1000;
             List<String> lies = List.of(
@@ -154,6 +156,8 @@ class HostileRequesterTest {
 
             await(() -> SJRuntime.failedHandshakes(server) == lies.size() + 2, "every bad request counted");
             assertThat(accepted).as("no bad requester reached accept()").isNotDone();
+            assertThat(told).as("the listener heard every refusal").hasSize(lies.size() + 2)
+                    .first().isInstanceOf(org.sessionj.api.SJIncompatibleSessionException.class);
             CompletableFuture<Void> client = CompletableFuture.runAsync(() -> ping(runtime, server.port()), threads);
             try (SJSocket s = accepted.get(20, TimeUnit.SECONDS)) {
                 Scenarios.pingServer(s);

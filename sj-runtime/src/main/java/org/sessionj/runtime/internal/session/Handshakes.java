@@ -32,6 +32,8 @@ final class Handshakes implements AutoCloseable {
     private final Semaphore slots;
     private final LinkedBlockingQueue<Object> ready = new LinkedBlockingQueue<>();
     private final AtomicLong failures = new AtomicLong();
+    /** Told the reason of every failed handshake, or null. */
+    private volatile java.util.function.Consumer<? super org.sessionj.api.SJException> failureListener;
     /** Connections in a handshake, closed when the server socket closes. */
     private final java.util.Set<org.sessionj.runtime.spi.Connection> inFlight =
             java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -111,6 +113,15 @@ final class Handshakes implements AutoCloseable {
 
     private void failed(AcceptorGroup.Accepted accepted, Throwable e) {
         long count = failures.incrementAndGet();
+        java.util.function.Consumer<? super org.sessionj.api.SJException> listener = failureListener;
+        if (listener != null) {
+            try {
+                listener.accept(e instanceof org.sessionj.api.SJException sj ? sj
+                        : new org.sessionj.api.SJIOException("session initiation failed: " + e, e));
+            } catch (RuntimeException listenerFailure) {
+                LOG.log(System.Logger.Level.WARNING, "a failed-handshake listener failed", listenerFailure);
+            }
+        }
         // Every failure at DEBUG; the first and then each power of two at INFO, so a flood of bad
         // requesters cannot flood the log.
         boolean loud = (count & (count - 1)) == 0;
@@ -142,6 +153,11 @@ final class Handshakes implements AutoCloseable {
         }
         released();
         return (SessionSocket) next;
+    }
+
+    /** Sets the one listener told the reason of each failed handshake (null: none). */
+    void failureListener(java.util.function.Consumer<? super org.sessionj.api.SJException> listener) {
+        this.failureListener = listener;
     }
 
     /** How many session requests failed their handshake (refused, incompatible, malformed, timed out). */

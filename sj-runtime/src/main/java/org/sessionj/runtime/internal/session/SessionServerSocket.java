@@ -72,6 +72,11 @@ public final class SessionServerSocket implements SJServerSocket {
         return handshakes.failures();
     }
 
+    /** Sets the one listener told the reason of each refused or lost session request (null: none). */
+    public void onFailedHandshake(java.util.function.Consumer<? super SJException> listener) {
+        handshakes.failureListener(listener);
+    }
+
     /** Handshakes in progress plus agreed sessions not yet taken by {@code accept()}. */
     public int pendingHandshakes() {
         return handshakes.pending();
