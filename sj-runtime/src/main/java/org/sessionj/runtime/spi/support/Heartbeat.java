@@ -47,13 +47,16 @@ public record Heartbeat(long intervalNanos, long timeoutNanos) {
 
     /** The heartbeat settings of {@code settings}. */
     public static Heartbeat from(SystemSettings settings) {
-        Duration timeout = settings.value("heartbeat.timeout").map(t -> parse("heartbeat.timeout", t))
-                .orElse(DEFAULT_TIMEOUT);
+        // Not Optional.map: "none" parses to null, which map would turn into "not set".
+        String timeoutText = settings.value("heartbeat.timeout").orElse(null);
+        Duration timeout = timeoutText == null ? DEFAULT_TIMEOUT : parse("heartbeat.timeout", timeoutText);
         if (timeout == null) {
             return OFF;
         }
-        Duration interval = settings.value("heartbeat.interval").map(t -> parse("heartbeat.interval", t))
-                .orElse(timeout.compareTo(DEFAULT_TIMEOUT) >= 0 ? DEFAULT_INTERVAL : timeout.dividedBy(4));
+        String intervalText = settings.value("heartbeat.interval").orElse(null);
+        Duration interval = intervalText == null
+                ? (timeout.compareTo(DEFAULT_TIMEOUT) >= 0 ? DEFAULT_INTERVAL : timeout.dividedBy(4))
+                : parse("heartbeat.interval", intervalText);
         if (interval == null) {
             throw SystemSettings.invalid("heartbeat.interval", "a duration shorter than sessionj.heartbeat.timeout",
                     "none");
