@@ -46,6 +46,22 @@ final class ChatCommand implements Runnable {
         }
     }
 
+    /** The http relay, shared by every party of the chat and the portal. */
+    static final class RelayOption {
+        @Option(names = "--relay", paramLabel = "HOST:PORT",
+                description = "An http relay (./sj relay): servers also register there, clients may reach them through it.")
+        String relay;
+
+        /** Configures the relay, if one was given; whether there is one. */
+        boolean apply() {
+            if (relay == null) {
+                return false;
+            }
+            PartyRuntimes.useRelay(relay);
+            return true;
+        }
+    }
+
     /** Runs a chat server until the process is stopped. */
     @Command(name = "server", mixinStandardHelpOptions = true, description = "Run a chat server (Ctrl-C stops it).")
     static final class Server implements Callable<Integer> {
