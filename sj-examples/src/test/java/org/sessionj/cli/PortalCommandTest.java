@@ -83,6 +83,6 @@ class PortalCommandTest {
         assertThat(noName.err()).contains("Missing required option: '--name=<name>'");
         Run tlsWithoutKeys = sj("chat", "client", "--name", "x", "--server", "localhost:4700", "--transport", "tls");
         assertThat(tlsWithoutKeys.status()).isEqualTo(2);
-        assertThat(tlsWithoutKeys.err()).contains("--transport tls and --private-tls need --tls-dir");
+        assertThat(tlsWithoutKeys.err()).contains("--transport tls or https and --private-tls need --tls-dir");
     }
 }
