@@ -7,6 +7,7 @@ import java.util.List;
 import org.sessionj.runtime.SJRuntime;
 import org.sessionj.runtime.SJRuntimeConfig;
 import org.sessionj.runtime.TransportPreferences;
+import org.sessionj.runtime.spi.support.SystemSettings;
 import org.sessionj.transport.http.HttpConfig;
 
 /**
@@ -49,7 +50,8 @@ public final class PartyRuntimes {
 
     /** Whether this JVM has TLS key material ({@code sessionj.tls.cert} and {@code .key}). */
     public static boolean tlsConfigured() {
-        return System.getProperty("sessionj.tls.cert") != null && System.getProperty("sessionj.tls.key") != null;
+        SystemSettings settings = SystemSettings.system();
+        return settings.value("tls.cert").isPresent() && settings.value("tls.key").isPresent();
     }
 
     /**
