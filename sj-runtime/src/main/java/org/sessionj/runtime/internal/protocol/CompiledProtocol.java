@@ -5,6 +5,7 @@ import org.sessionj.types.Action;
 import org.sessionj.types.SessionType;
 import org.sessionj.types.SessionTypes;
 import org.sessionj.types.Side;
+import org.sessionj.types.TypeDiff;
 
 /**
  * A protocol ready for sessions: its resolved, expanded type (class names binary), that type's
@@ -94,6 +95,15 @@ public final class CompiledProtocol {
         boolean verdict = SessionTypes.compatible(requester, typeFor(Side.ACCEPT), reachable().subtyping());
         verdicts.put(requesterText, verdict);
         return verdict;
+    }
+
+    /**
+     * Where a requester of type {@code requesterText} first parts from what this protocol accepts, for
+     * the refusal's message (computed only for a refused request); empty if it does not part.
+     */
+    public java.util.Optional<TypeDiff> whereRequesterDiffers(String requesterText) {
+        // The requester's names reach only classes reachable from this protocol, as in the check itself.
+        return TypeDiff.compatibility(SessionTypes.parse(requesterText), typeFor(Side.ACCEPT), reachable().subtyping());
     }
 
     @Override
