@@ -1,6 +1,7 @@
 package org.sessionj.processor.check;
 
 import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.LiteralTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
@@ -198,8 +199,18 @@ final class SessionActionRules {
                     flow.fail(var);
                     return;
                 }
-                if (endpoint != null && flow.state.get(endpoint) instanceof VarState.Endpoint known
-                        && known.protocol() != null && !sameSession(known.protocol(), session.type())) {
+                // Invariant: a service is sent only where its protocol is known, on every path, to be the
+                // one the type names (a join of two protocols, or an untyped service, is unknown).
+                VarState given = endpoint != null ? flow.state.get(endpoint) : flow.origins.endpointOfScanned(argument);
+                if (!(given instanceof VarState.Endpoint known) || known.protocol() == null) {
+                    flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText,
+                            "sends a service whose protocol is not known here (it may differ on the paths that "
+                                    + "reach this send; create it with P.class or declare it @Session(protocol = "
+                                    + "P.class))");
+                    flow.fail(var);
+                    return;
+                }
+                if (!sameSession(known.protocol(), session.type())) {
                     flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText,
                             "sends a service of protocol " + TypeModel.describe(known.protocol()));
                     flow.fail(var);

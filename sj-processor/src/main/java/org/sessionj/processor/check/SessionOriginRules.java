@@ -143,6 +143,19 @@ final class SessionOriginRules {
         return created;
     }
 
+    /**
+     * The endpoint {@code expression} denotes, found without evaluating it again (it has been scanned):
+     * a tracked or captured variable, a final field initialised by {@code create(P.class, …)}, or such
+     * a {@code create} call; unknown otherwise.
+     */
+    VarState endpointOfScanned(ExpressionTree expression) {
+        ExpressionTree stripped = FlowScanner.strip(expression);
+        if (stripped instanceof IdentifierTree || stripped instanceof MemberSelectTree) {
+            return endpointSource(stripped); // scanning a name again has no effect
+        }
+        return createdEndpoint(stripped, flow.getCurrentPath(), false);
+    }
+
     /** The state an enclosing body gave a captured service or server socket, or null. */
     private VarState captured(ExpressionTree expression) {
         ExpressionTree stripped = FlowScanner.strip(expression);
