@@ -144,7 +144,7 @@ class BranchTest {
     @Test
     void inbranchArmsMustEndInTheSameState() {
         assertRejected("SJ020", 7, msg("session 's': the cases of this switch leave the session in different states: "
-                        + "!<double>.?(int) on one path, ?(int) on another"), server("""
+                        + "one path has done !<double> and another has not; both then continue with ?(int)"), server("""
                             switch (s.inbranch()) {
                                 case "BUY" -> {
                                     String item = s.receive();

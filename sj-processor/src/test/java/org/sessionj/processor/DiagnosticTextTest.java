@@ -40,7 +40,7 @@ class DiagnosticTextTest {
 
     @Test
     void aForgottenReceiveIsReportedWhereItIsMissing() {
-        Diagnostic<? extends JavaFileObject> error = assertRejected("SJ021", 10,
+        Diagnostic<? extends JavaFileObject> error = assertRejected("SJ021", 11,
                 msg("session 's': after this action the loop goes round with ?(boolean) still to do",
                         "rec LOOP[!{MORE: !<int>.?(boolean).#LOOP, DONE: }]"),
                 run("Loop", """

@@ -93,7 +93,7 @@ class FalseAlarmsAndLimitsTest {
 
     @Test
     void oneNoAliasValueGivenTwiceToOneCall() {
-        assertRejected("SJ041", 9, msg("@NoAlias 'x' is used after its value was moved into a call of 'take'"), """
+        assertRejected("SJ041", 8, msg("@NoAlias 'x' is used after its value was moved into a call of 'take'"), """
                 package demo;
                 import org.sessionj.api.*;
                 class Move {

@@ -26,7 +26,7 @@ class NoAliasAliasFormsTest {
 
     @Test
     void switchExpressionArmAliases() {
-        assertRejected("SJ041", 11, msg("@NoAlias 'x' is used after its value was moved into 'y'"), run("""
+        assertRejected("SJ041", 10, msg("@NoAlias 'x' is used after its value was moved into 'y'"), run("""
                         int[] y = switch (k) { default -> x; };
                         x[0] = 1;
                 """));
@@ -34,7 +34,7 @@ class NoAliasAliasFormsTest {
 
     @Test
     void yieldOfASwitchExpressionAliases() {
-        assertRejected("SJ041", 11, msg("@NoAlias 'x' is used after its value was moved into 'y'"), run("""
+        assertRejected("SJ041", 10, msg("@NoAlias 'x' is used after its value was moved into 'y'"), run("""
                         int[] y = switch (k) { case 1 -> new int[1]; default -> { yield x; } };
                         x[0] = 1;
                 """));
@@ -42,7 +42,7 @@ class NoAliasAliasFormsTest {
 
     @Test
     void instanceofBindingAliases() {
-        assertRejected("SJ041", 12, msg("moved into a pattern variable"), run("""
+        assertRejected("SJ041", 11, msg("moved into a pattern variable"), run("""
                         Object o = new Object();
                         if (x instanceof int[] y) {
                             x[0] = y.length;
@@ -52,7 +52,7 @@ class NoAliasAliasFormsTest {
 
     @Test
     void boundMethodReferenceCapturesTheValue() {
-        assertRejected("SJ041", 11, msg("moved into a bound method reference"), run("""
+        assertRejected("SJ041", 10, msg("moved into a bound method reference"), run("""
                         java.util.function.Supplier<Object> copy = x::clone;
                         x[0] = 1;
                 """));

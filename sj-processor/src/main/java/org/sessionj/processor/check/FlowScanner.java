@@ -150,6 +150,8 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
 
     /** Thrown when a body nests statements deeper than {@link #MAX_STATEMENT_NESTING}; reported as SJ008. */
     static final class TooDeep extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         TooDeep() {
             super("statements nested more than " + MAX_STATEMENT_NESTING + " levels deep", null, false, false);
         }

@@ -118,6 +118,10 @@ final class NoAliasRules {
                     || parent instanceof ConditionalExpressionTree conditional && conditional.getCondition() != innermost) {
                 innermost = parent;
                 parentPath = parentPath.getParentPath();
+            } else if (parent instanceof SwitchExpressionTree switchExpression
+                    && switchExpression.getExpression() != innermost) {
+                innermost = parent; // an arm's value, scanned with the switch expression as parent
+                parentPath = parentPath.getParentPath();
             } else if (parent instanceof YieldTree
                     || parent instanceof CaseTree caseTree && caseTree.getBody() == innermost
                             && parentPath.getParentPath().getLeaf() instanceof SwitchExpressionTree) {
