@@ -226,4 +226,30 @@ class ContractsAndValuesTest {
                     }
                 """));
     }
+
+    @Test
+    void serviceOfDifferentProtocolsOnTwoPathsSent() {
+        assertRejected("SJ013", 10, msg("sends a service of different protocols on the paths that reach here"), cls("""
+                    void run(boolean c) {
+                        SJService given = SJService.create(R.One.class, "h", 1);
+                        if (c) {
+                            given = SJService.create(R.Two.class, "h", 1);
+                        }
+                        try (SJSocket s = SJService.create(R.Hand.class, "h", 1).request()) {
+                            s.send(given);
+                        }
+                    }
+                """), PROTOCOLS);
+        assertAccepted(PROTOCOLS, cls("""
+                    void run(boolean c) {
+                        SJService given = SJService.create(R.One.class, "h", 1);
+                        if (c) {
+                            given = SJService.create(R.One.class, "h", 2);
+                        }
+                        try (SJSocket s = SJService.create(R.Hand.class, "h", 1).request()) {
+                            s.send(given);
+                        }
+                    }
+                """));
+    }
 }

@@ -164,6 +164,9 @@ final class MethodChecker extends FlowScanner {
         }
     }
 
+    /** The protocol name of an endpoint whose protocol differs on the paths that meet. */
+    static final String CONFLICTING = "of different protocols on the paths that reach here";
+
     /** The tracked variable of {@code kind} that {@code tree} names, or null. */
     private Element tracked(ExpressionTree tree, Kind kind) {
         ExpressionTree stripped = strip(tree);
@@ -234,6 +237,12 @@ final class MethodChecker extends FlowScanner {
         }
         if (right instanceof VarState.Unassigned) {
             return left;
+        }
+        if (left instanceof VarState.Endpoint l && right instanceof VarState.Endpoint r) {
+            // Two known protocols meet: the endpoint may be either, which a send of a service must not accept.
+            boolean conflict = CONFLICTING.equals(l.protocolName()) || CONFLICTING.equals(r.protocolName())
+                    || l.protocol() != null && r.protocol() != null && !l.protocol().equals(r.protocol());
+            return conflict ? new VarState.Endpoint(null, CONFLICTING) : VarState.Endpoint.unknown();
         }
         if (left instanceof VarState.Endpoint || right instanceof VarState.Endpoint) {
             return VarState.Endpoint.unknown();

@@ -202,15 +202,16 @@ final class SessionActionRules {
                 // Invariant: a service is sent only where its protocol is known, on every path, to be the
                 // one the type names (a join of two protocols, or an untyped service, is unknown).
                 VarState given = endpoint != null ? flow.state.get(endpoint) : flow.origins.endpointOfScanned(argument);
-                if (!(given instanceof VarState.Endpoint known) || known.protocol() == null) {
+                if (given instanceof VarState.Endpoint known && MethodChecker.CONFLICTING.equals(known.protocolName())) {
                     flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText,
-                            "sends a service whose protocol is not known here (it may differ on the paths that "
-                                    + "reach this send; create it with P.class or declare it @Session(protocol = "
-                                    + "P.class))");
+                            "sends a service " + MethodChecker.CONFLICTING);
                     flow.fail(var);
                     return;
                 }
-                if (!sameSession(known.protocol(), session.type())) {
+                // A service whose protocol is not known here (a method's result, an unannotated
+                // parameter) is not checked (docs/diagnostics.md, "What is not checked").
+                if (given instanceof VarState.Endpoint known && known.protocol() != null
+                        && !sameSession(known.protocol(), session.type())) {
                     flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText,
                             "sends a service of protocol " + TypeModel.describe(known.protocol()));
                     flow.fail(var);
