@@ -50,9 +50,9 @@ class FalseAlarmsAndLimitsTest {
                 import org.sessionj.api.*;
                 class Old {
                     void run(int mode) {
-                        switch (mode) {
-                            case 1:
-                                try (SJSocket s = SJService.create(F.Choice.class, "h", 1).request()) {
+                        try (SJSocket s = SJService.create(F.Choice.class, "h", 1).request()) {
+                            switch (mode) {
+                                case 1:
                                     String label = s.inbranch();
                                     switch (label) {
                                         case "A":
@@ -61,14 +61,13 @@ class FalseAlarmsAndLimitsTest {
                                         case "B":
                                             break;
                                     }
-                                }
-                                break;
-                            default:
-                                String label = "none";
-                                switch (label) {
-                                    default:
-                                        break;
-                                }
+                                    break;
+                                default:
+                                    switch (s.inbranch()) {
+                                        case "A": s.send(2); break;
+                                        case "B": break;
+                                    }
+                            }
                         }
                     }
                 }

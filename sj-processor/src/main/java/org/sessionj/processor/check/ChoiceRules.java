@@ -121,6 +121,10 @@ final class ChoiceRules {
         List<? extends StatementTree> statements = switch (path.getParentPath().getLeaf()) {
             case BlockTree block -> block.getStatements();
             case CaseTree caseTree when caseTree.getStatements() != null -> caseTree.getStatements();
+            // The statements of an old-style case group are scanned with the switch as their parent.
+            case SwitchTree enclosing -> enclosing.getCases().stream()
+                    .filter(c -> c.getStatements() != null && c.getStatements().contains(path.getLeaf()))
+                    .findFirst().<List<? extends StatementTree>>map(CaseTree::getStatements).orElse(List.of());
             default -> List.of();
         };
         for (int i = 0; i + 1 < statements.size(); i++) {
