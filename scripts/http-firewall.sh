@@ -15,14 +15,20 @@
 #
 # Dropped packets (not rejected): a blocked connect hangs, as behind a real firewall, so the test
 # shows that the requester falls back to the relay within sessionj.setupAttemptTimeout.
+#
+# SJ_NET_PREFIX (default sjhttp) and SJ_NET_SUBNET (default 10.201.0) give another suite the same
+# layout under names and addresses of its own (scripts/chat-firewall.sh: sjchat-*, 10.202.0.0/24).
 set -euo pipefail
 
+P="${SJ_NET_PREFIX:-sjhttp}"
+NET="${SJ_NET_SUBNET:-10.201.0}"
+V="${P:0:3}"                     # veth names: sjh-client, sjh-client-br (at most 15 characters)
 NAMESPACES=(client relay server)
-declare -A ADDRESS=([client]=10.201.0.2 [relay]=10.201.0.3 [server]=10.201.0.4)
-BRIDGE_NS=sjhttp-net
+declare -A ADDRESS=([client]=$NET.2 [relay]=$NET.3 [server]=$NET.4)
+BRIDGE_NS=$P-net
 
 need_root() {
-    [ "$(id -u)" = 0 ] || { echo "http-firewall: needs root (network namespaces, nftables)" >&2; exit 1; }
+    [ "$(id -u)" = 0 ] || { echo "$P-firewall: needs root (network namespaces, nftables)" >&2; exit 1; }
 }
 
 install_tools() {
@@ -36,10 +42,10 @@ install_tools() {
 }
 
 block() {
-    nsenter --net=/run/netns/sjhttp-client nft -f - <<NFT
-table inet sjhttp
-delete table inet sjhttp
-table inet sjhttp {
+    nsenter --net=/run/netns/$P-client nft -f - <<NFT
+table inet $P
+delete table inet $P
+table inet $P {
     chain output {
         type filter hook output priority 0; policy drop;
         oif "lo" accept
@@ -51,13 +57,13 @@ NFT
 }
 
 lift() {
-    nsenter --net=/run/netns/sjhttp-client nft delete table inet sjhttp 2>/dev/null || true
+    nsenter --net=/run/netns/$P-client nft delete table inet $P 2>/dev/null || true
 }
 
 down() {
     need_root
     for ns in "${NAMESPACES[@]}" net; do
-        ip netns del "sjhttp-$ns" 2>/dev/null || true
+        ip netns del "$P-$ns" 2>/dev/null || true
     done
 }
 
@@ -68,17 +74,17 @@ up() {
     ip -n "$BRIDGE_NS" link add br0 type bridge
     ip -n "$BRIDGE_NS" link set br0 up
     for ns in "${NAMESPACES[@]}"; do
-        ip netns add "sjhttp-$ns"
-        ip link add "sjh-$ns" type veth peer name "sjh-$ns-br"
-        ip link set "sjh-$ns" netns "sjhttp-$ns"
-        ip link set "sjh-$ns-br" netns "$BRIDGE_NS"
-        ip -n "$BRIDGE_NS" link set "sjh-$ns-br" master br0 up
-        ip -n "sjhttp-$ns" addr add "${ADDRESS[$ns]}/24" dev "sjh-$ns"
-        ip -n "sjhttp-$ns" link set "sjh-$ns" up
-        ip -n "sjhttp-$ns" link set lo up
+        ip netns add "$P-$ns"
+        ip link add "$V-$ns" type veth peer name "$V-$ns-br"
+        ip link set "$V-$ns" netns "$P-$ns"
+        ip link set "$V-$ns-br" netns "$BRIDGE_NS"
+        ip -n "$BRIDGE_NS" link set "$V-$ns-br" master br0 up
+        ip -n "$P-$ns" addr add "${ADDRESS[$ns]}/24" dev "$V-$ns"
+        ip -n "$P-$ns" link set "$V-$ns" up
+        ip -n "$P-$ns" link set lo up
     done
     block
-    echo "http-firewall: up (client ${ADDRESS[client]} -> only relay ${ADDRESS[relay]}:80/443; server ${ADDRESS[server]})"
+    echo "$P-firewall: up (client ${ADDRESS[client]} -> only relay ${ADDRESS[relay]}:80/443; server ${ADDRESS[server]})"
 }
 
 case "${1:-}" in
@@ -87,6 +93,6 @@ case "${1:-}" in
     down) down ;;
     lift) need_root; lift ;;
     block) need_root; block ;;
-    run) need_root; shift; ns="$1"; shift; exec nsenter --net="/run/netns/sjhttp-$ns" "$@" ;;
+    run) need_root; shift; ns="$1"; shift; exec nsenter --net="/run/netns/$P-$ns" "$@" ;;
     *) echo "usage: $0 install | up | lift | block | down | run NS CMD..." >&2; exit 2 ;;
 esac
