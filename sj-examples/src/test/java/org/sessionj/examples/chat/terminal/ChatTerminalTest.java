@@ -27,7 +27,7 @@ class ChatTerminalTest {
                 ChatServerSettings.of(0, "localhost", TransportPreferences.unset()))) {
             PipedOutputStream keyboard = new PipedOutputStream();
             PipedInputStream in = new PipedInputStream(keyboard);
-            ByteArrayOutputStream screen = new ByteArrayOutputStream();
+            Screen screen = new Screen();
             ChatTerminal terminal = ChatTerminal.on(in, screen);
             ChatClient client = ChatClient.start(PartyRuntimes.create("tcp", false),
                     ChatClientSettings.of("tess", "localhost", server.port(), "localhost")
@@ -37,7 +37,12 @@ class ChatTerminalTest {
             while (client.name() == null && System.nanoTime() < deadline) {
                 Thread.sleep(10);                               // polling the client's state: it has no event for this
             }
-            keyboard.write("hello terminal\n/users\n/quit\n".getBytes(StandardCharsets.UTF_8));
+            keyboard.write("hello terminal\n".getBytes(StandardCharsets.UTF_8));
+            keyboard.flush();
+            // The own message comes back as an event of the server's stream; quitting before it arrived
+            // would close that stream first, so the test waits for it on the screen.
+            assertThat(screen.awaitText("<tess> hello terminal", deadline)).isTrue();
+            keyboard.write("/users\n/quit\n".getBytes(StandardCharsets.UTF_8));
             keyboard.flush();
             assertThat(client.awaitFinished(30, TimeUnit.SECONDS)).isTrue();
             ui.join(Duration.ofSeconds(10));
@@ -45,6 +50,33 @@ class ChatTerminalTest {
             String shown = screen.toString(StandardCharsets.UTF_8);
             assertThat(shown).contains("* joined the chat as tess; nobody else is here", "<tess> hello terminal",
                     "* users: tess (you)", "* bye");
+        }
+    }
+
+    /** What the terminal shows, with a wait for a text to appear (the terminal writes from its own thread). */
+    private static final class Screen extends ByteArrayOutputStream {
+
+        @Override
+        public synchronized void write(int b) {
+            super.write(b);
+            notifyAll();
+        }
+
+        @Override
+        public synchronized void write(byte[] b, int off, int len) {
+            super.write(b, off, len);
+            notifyAll();
+        }
+
+        synchronized boolean awaitText(String text, long deadlineNanos) throws InterruptedException {
+            while (!toString(StandardCharsets.UTF_8).contains(text)) {
+                long left = deadlineNanos - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(this, left);
+            }
+            return true;
         }
     }
 }
