@@ -14,8 +14,12 @@ import org.sessionj.runtime.spi.support.SpinThenPark;
  * costs no queue memory.
  */
 final class Pipe extends HandoffQueue<Object> {
-    /** Consumer polls before parking ({@code sessionj.shm.spins}); a wake-up across cores costs tens of microseconds. */
-    static final SpinThenPark IDLE = SpinThenPark.fromSetting("shm.spins", 200);
+    /**
+     * How a reader waits: {@code sessionj.shm.spins} polls (none on one CPU), then
+     * {@code sessionj.shm.yields} yields, then it parks; a wake-up across cores costs tens of microseconds.
+     */
+    static final SpinThenPark IDLE = SpinThenPark.fromSetting("shm.spins", SpinThenPark.defaultSpins())
+            .withYieldsFromSetting("shm.yields", 0);
 
     private static final VarHandle SPARE;
 
