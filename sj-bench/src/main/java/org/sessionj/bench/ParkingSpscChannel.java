@@ -12,7 +12,7 @@ import org.sessionj.runtime.spi.support.SpinThenPark;
  */
 final class ParkingSpscChannel {
     private static final SpinThenPark IDLE = SpinThenPark.fromSetting("shm.spins", SpinThenPark.defaultSpins())
-            .withYieldsFromSetting("shm.yields", 0);
+            .withYieldsFromSetting("shm.yields", 20);
     private static final int SPINS = IDLE.spins();
     private static final int YIELDS = IDLE.yields();
 
@@ -33,7 +33,7 @@ final class ParkingSpscChannel {
         if (value != null) {
             return value;
         }
-        for (int i = 0; i < SPINS; i++) {
+        for (int i = 0; i < (Thread.currentThread().isVirtual() ? 0 : SPINS); i++) {
             Thread.onSpinWait();
             value = queue.poll();
             if (value != null) {

@@ -19,7 +19,7 @@ final class Pipe extends HandoffQueue<Object> {
      * {@code sessionj.shm.yields} yields, then it parks; a wake-up across cores costs tens of microseconds.
      */
     static final SpinThenPark IDLE = SpinThenPark.fromSetting("shm.spins", SpinThenPark.defaultSpins())
-            .withYieldsFromSetting("shm.yields", 0);
+            .withYieldsFromSetting("shm.yields", 20);
 
     private static final VarHandle SPARE;
 

@@ -224,7 +224,10 @@ public abstract class HandoffQueue<E> {
         if (element != null) {
             return element;
         }
-        for (int i = 0; i < spins && (state & (CLOSED | ENDED)) == 0; i++) {
+        // A virtual thread does not spin: it would hold a carrier that the producer may need, while
+        // a yield lets the scheduler run the producer on this very carrier, with no OS wake-up.
+        int spinning = Thread.currentThread().isVirtual() ? 0 : spins;
+        for (int i = 0; i < spinning && (state & (CLOSED | ENDED)) == 0; i++) {
             Thread.onSpinWait();
             element = poll();
             if (element != null) {

@@ -13,8 +13,9 @@ package org.sessionj.runtime.spi.support;
  * delays the producer, so use no spins there ({@link #defaultSpins()}). Yielding pays when the
  * cores are shared: the consumer gives its core to the producer (on a virtual thread, its carrier
  * to the producer's virtual thread) and finds the element without the producer having to wake it.
+ * Virtual threads therefore skip the spins and only yield.
  *
- * @param spins polls before yielding; not negative
+ * @param spins polls before yielding (platform threads only); not negative
  * @param yields polls, each after a yield, before parking; not negative
  */
 public record SpinThenPark(int spins, int yields) {
