@@ -10,7 +10,8 @@ import org.sessionj.types.Payload.JavaType;
  * a (dotted) class name, type arguments on its last part, array brackets — with a hand-written scanner
  * and no allocation beyond the result. It only accepts; anything else (annotations, wildcards,
  * keywords, type arguments on an enclosing type, non-ASCII, errors) returns null, and JavaParser then
- * parses the text, so error messages and unusual forms are exactly JavaParser's.
+ * parses the text, so error messages and unusual forms are exactly JavaParser's (when JavaParser is on
+ * the class path; see {@link JavaTypeParser}).
  */
 final class SimpleTypeScanner {
     private static final Set<String> PRIMITIVES =
@@ -39,6 +40,17 @@ final class SimpleTypeScanner {
         JavaType type = scanner.type(false);
         scanner.skipSpace();
         return type != null && scanner.position == end ? type : null;
+    }
+
+    /**
+     * Where the scan of {@code text[start, end)} stops: the first offset the fast path does not read,
+     * or {@code end} when it reads everything (or the type ends too early).
+     */
+    static int stopOffset(String text, int start, int end) {
+        SimpleTypeScanner scanner = new SimpleTypeScanner(text, start, end);
+        scanner.type(false);
+        scanner.skipSpace();
+        return scanner.position;
     }
 
     /** A type; as a type argument ({@code argument}) a bare primitive is left to JavaParser's error. */
@@ -124,7 +136,11 @@ final class SimpleTypeScanner {
             return null;
         }
         String identifier = text.substring(from, position);
-        return KEYWORDS.contains(identifier) ? null : identifier;
+        if (KEYWORDS.contains(identifier)) {
+            position = from; // where the scan stops: at the keyword
+            return null;
+        }
+        return identifier;
     }
 
     private static boolean isIdentifierChar(char c, boolean first) {

@@ -8,6 +8,7 @@ import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.LiteralTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.PatternCaseLabelTree;
 import com.sun.source.tree.StatementTree;
 import com.sun.source.tree.SwitchTree;
 import com.sun.source.tree.Tree;
@@ -127,6 +128,24 @@ final class ChoiceRules {
         return null;
     }
 
+    /**
+     * A case's pattern variables (a socket bound by a pattern is SJ010) and its guard, which runs once
+     * for each case tried (or not at all), so it may perform no session action (SJ027).
+     */
+    private void patternsAndGuard(CaseTree caseTree) {
+        for (Tree label : caseTree.getLabels()) {
+            if (label instanceof PatternCaseLabelTree pattern) {
+                flow.scan(pattern, null);
+            }
+        }
+        if (caseTree.getGuard() != null) {
+            FlowState<Element> before = flow.state;
+            flow.onceOnly("a case guard (it runs for each case tried, or not at all)",
+                    () -> flow.scan(caseTree.getGuard(), null));
+            flow.state = flow.join(before, flow.state, caseTree, "running and skipping this guard");
+        }
+    }
+
     void switchStatement(Tree tree, ExpressionTree selector, List<? extends CaseTree> cases,
             boolean expression) {
         ExpressionTree stripped = FlowScanner.strip(selector);
@@ -191,6 +210,7 @@ final class ChoiceRules {
             if (caseTree.getCaseKind() == CaseTree.CaseKind.STATEMENT) {
                 flow.state = flow.join(entry, fallthrough, caseTree, "falling through into this case");
                 Scope scope = flow.pushScope();
+                patternsAndGuard(caseTree);
                 for (StatementTree statement : caseTree.getStatements()) {
                     flow.scan(statement, null);
                 }
@@ -199,6 +219,7 @@ final class ChoiceRules {
                 fallthrough = flow.state;
             } else {
                 flow.state = entry;
+                patternsAndGuard(caseTree);
                 flow.scan(caseTree.getBody(), null);
                 frame.breaks = flow.join(frame.breaks, flow.state, tree, "the cases of this switch");
             }

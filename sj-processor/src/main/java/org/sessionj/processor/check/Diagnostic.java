@@ -52,6 +52,8 @@ public enum Diagnostic {
             "session '%s' is used after it was %s"),
     ACTION_IN_HANDLER("SJ026", "session action in catch or finally",
             "session '%s': no session action is allowed in a %s block (the session may have failed)"),
+    ACTION_NOT_ONCE("SJ027", "session action in code that does not run exactly once",
+            "session '%s': no session action is allowed in %s"),
     ALIAS("SJ030", "session socket aliased",
             "session '%s' is copied %s; session sockets are linear (implicitly @NoAlias)"),
     ESCAPE("SJ031", "session socket escapes",

@@ -86,7 +86,11 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         }
     }
 
-    record VarInfo(String name, Kind kind, int handlerDepth, Tree declaration) {
+    /**
+     * {@code handlerDepth} and {@code regionDepth}: how many catch/finally blocks and run-not-once
+     * regions ({@link #onceOnly}) enclose the declaration; an action in a deeper one is rejected.
+     */
+    record VarInfo(String name, Kind kind, int handlerDepth, int regionDepth, Tree declaration) {
     }
 
     static final class Scope {
@@ -116,6 +120,12 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
     final Deque<Scope> scopes = new ArrayDeque<>();
     final Deque<Frame> frames = new ArrayDeque<>();
     final Deque<String> handlers = new ArrayDeque<>();
+    /**
+     * Code that does not run exactly once where it stands, innermost first, each described for the
+     * message ("an assert statement, which runs only with -ea"): no session action may happen there
+     * on a session declared outside it (SJ027).
+     */
+    final Deque<String> onceOnly = new ArrayDeque<>();
     FlowState<Element> state = FlowState.empty();
     String pendingLabel;
     @Override
@@ -237,6 +247,16 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         state = join(afterLeft, state, tree, "the short-circuit paths of this " + (tree.getKind()
                 == Tree.Kind.CONDITIONAL_AND ? "&&" : "||"));
         return null;
+    }
+
+    /** Scans code that does not run exactly once where it stands ({@code what}, for messages). */
+    void onceOnly(String what, Runnable code) {
+        onceOnly.push(what);
+        try {
+            code.run();
+        } finally {
+            onceOnly.pop();
+        }
     }
 
     Frame pushFrame(Tree tree, boolean loop, boolean switchExpression) {

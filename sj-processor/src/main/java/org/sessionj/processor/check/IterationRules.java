@@ -65,7 +65,8 @@ final class IterationRules {
                 changed.add(var); // reported inside the body: keep it failed after the loop too
                 continue;
             }
-            if (exempt.contains(var) || after == null || before.equals(after) || after instanceof VarState.Failed
+            if (exempt.contains(var) || after == null || LinearityRules.same(before, after)
+                    || after instanceof VarState.Failed
                     || before instanceof VarState.Failed || before instanceof VarState.Endpoint) {
                 continue;
             }
@@ -142,7 +143,8 @@ final class IterationRules {
     private FlowState<Element> sessionLoopPass(WhileLoopTree loop, IterationCondition condition, StatementTree body,
             boolean probe) {
         if (condition.operand() != null) {
-            flow.scan(condition.operand(), null);
+            flow.onceOnly("the operand of outwhile (it is evaluated before every iteration decision, not once)",
+                    () -> flow.scan(condition.operand(), null));
         }
         if (flow.state == null) {
             return null;
@@ -189,6 +191,10 @@ final class IterationRules {
                     flow.reporter.error(loop, Diagnostic.ITERATION_INCOMPLETE, flow.name(var),
                             TypeModel.describe(bodies.get(var)),
                             TypeModel.describe(live.remaining()));
+                    broken.add(var);
+                } else if (end instanceof VarState.Unknown unknown) {
+                    flow.reporter.error(loop, Diagnostic.ITERATION_INCOMPLETE, flow.name(var),
+                            TypeModel.describe(bodies.get(var)), unknown.how());
                     broken.add(var);
                 } else if (end instanceof VarState.Moved moved) {
                     flow.reporter.error(loop, Diagnostic.USE_AFTER_MOVE, flow.name(var), moved.how()

@@ -13,7 +13,14 @@ import com.sun.source.tree.Tree;
 import com.sun.source.tree.TryTree;
 import com.sun.source.tree.VariableTree;
 import com.sun.source.util.TreePath;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import org.sessionj.processor.check.FlowScanner.Kind;
@@ -36,6 +43,13 @@ final class LinearityRules {
 
 
     void checkComplete(Element var, Tree at, String where) {
+        if (flow.state.get(var) instanceof VarState.Unknown unknown) {
+            Tree position = at != null ? at : flow.infos.get(var).declaration();
+            flow.reporter.error(position, Diagnostic.INCOMPLETE_SESSION, flow.name(var), where,
+                    unknown.how());
+            flow.fail(var);
+            return;
+        }
         if (flow.state.get(var) instanceof VarState.Live live && !live.complete()) {
             Tree position = at != null ? at : flow.infos.get(var).declaration();
             if (live.iterations() > 0) {
@@ -59,15 +73,80 @@ final class LinearityRules {
         }
     }
 
-    /** Where a catch block starts: sessions the try block acted on are in an unknown state there. */
-    FlowState<Element> catchEntry(FlowState<Element> entry, FlowState<Element> end, Tree tree) {
+    /**
+     * For each enclosing try block (innermost first), the states each socket that was in scope at its
+     * start took inside it: an exception may leave the session at any of them.
+     */
+    private final Deque<Map<Element, Set<VarState>>> throwPoints = new ArrayDeque<>();
+
+    /** Starts collecting the states at which an exception may leave the try block starting here. */
+    Map<Element, Set<VarState>> enterTry() {
+        Map<Element, Set<VarState>> points = new LinkedHashMap<>();
+        if (flow.state != null) {
+            for (Element var : flow.state.variables()) {
+                if (flow.infos.get(var).kind() == Kind.SOCKET) {
+                    points.put(var, new LinkedHashSet<>());
+                }
+            }
+        }
+        throwPoints.push(points);
+        throwPoint();
+        return points;
+    }
+
+    void exitTry() {
+        throwPoints.pop();
+    }
+
+    /** Whether a try block is being read: {@link #throwPoint} must be called where code may throw. */
+    boolean collectingThrowPoints() {
+        return !throwPoints.isEmpty();
+    }
+
+    /** Code that may throw is about to run: each socket's state here is one a catch may see. */
+    void throwPoint() {
+        if (flow.state == null) {
+            return;
+        }
+        for (Map<Element, Set<VarState>> points : throwPoints) {
+            points.forEach((var, states) -> {
+                VarState value = flow.state.get(var);
+                if (value != null) {
+                    states.add(value);
+                }
+            });
+        }
+    }
+
+    /**
+     * Where a catch block starts: each socket in the state it had at every point of the try block where
+     * an exception may have been thrown ({@code points}). Invariant: a catch sees a session in one
+     * known state or as {@link VarState.Unknown}, which may not be used, ended or joined with a known
+     * state — so a catch that lets the program go on after the try block cannot leave the peers out
+     * of step (a recursion round half done, an action skipped).
+     */
+    FlowState<Element> catchEntry(FlowState<Element> entry, Map<Element, Set<VarState>> points, Tree tree) {
         FlowState<Element> result = entry;
-        for (Element var : entry.variables()) {
-            VarState before = entry.get(var);
-            if (before instanceof VarState.Live live && (end == null ? !live.complete()
-                    : !before.equals(end.get(var)))) {
-                result = result.with(var, new VarState.Moved("left in an unknown state by an exception in the try "
-                        + "block on line " + flow.line(tree)));
+        for (Map.Entry<Element, Set<VarState>> point : points.entrySet()) {
+            Element var = point.getKey();
+            Set<VarState> states = point.getValue();
+            if (!entry.tracks(var) || states.isEmpty()) {
+                continue;
+            }
+            if (states.stream().anyMatch(VarState.Failed.class::isInstance)) {
+                result = result.with(var, VarState.FAILED);
+            } else if (states.size() == 1) {
+                result = result.with(var, states.iterator().next());
+            } else {
+                List<String> described = new ArrayList<>();
+                for (VarState state : states) {
+                    String text = MethodChecker.describe(state);
+                    if (!described.contains(text)) {
+                        described.add(text);
+                    }
+                }
+                result = result.with(var, new VarState.Unknown(String.join(" or ", described)
+                        + " (where an exception in the try block on line " + flow.line(tree) + " may leave it)"));
             }
         }
         return result;
@@ -78,7 +157,8 @@ final class LinearityRules {
      * it would copy (alias) or leak (escape) the linear socket.
      */
     void wholeValueUse(IdentifierTree tree, Element var, VarInfo info) {
-        if (!(flow.state.get(var) instanceof VarState.Live || flow.state.get(var) instanceof VarState.Moved)) {
+        VarState value = flow.state.get(var);
+        if (!(value instanceof VarState.Live || value instanceof VarState.Moved || value instanceof VarState.Unknown)) {
             return;
         }
         TreePath parentPath = flow.getCurrentPath().getParentPath();
@@ -119,6 +199,15 @@ final class LinearityRules {
         flow.fail(var);
     }
 
+    /** One socket given to two {@code @Session} parameters of one call: two names for one session. */
+    void lentTwice(Element var, Tree argument, javax.lang.model.element.ExecutableElement method) {
+        if (flow.state != null && !(flow.state.get(var) instanceof VarState.Failed)) {
+            flow.reporter.error(argument, Diagnostic.ALIAS, flow.name(var), "into a second @Session parameter of '"
+                    + method.getSimpleName() + "' (both would act on one session)");
+            flow.fail(var);
+        }
+    }
+
     /** Assigns a socket variable; an unfinished session may not be overwritten. */
     void assign(AssignmentTree tree, Element var, VarInfo info) {
         VarState previous = flow.state.get(var);
@@ -154,6 +243,9 @@ final class LinearityRules {
      * on the other; anything else disagrees.
      */
     VarState merge(Element var, VarState left, VarState right, Tree at, String what) {
+        if (same(left, right)) {
+            return left;
+        }
         if (left instanceof VarState.Moved moved && (right instanceof VarState.Moved
                 || right instanceof VarState.Live live && live.complete())) {
             return moved;
@@ -164,6 +256,19 @@ final class LinearityRules {
         flow.reporter.error(at, Diagnostic.BRANCHES_DISAGREE, flow.name(var), what, MethodChecker.describe(left),
                 MethodChecker.describe(right));
         return VarState.FAILED;
+    }
+
+    /**
+     * Whether two states are the same session state: equal, or live with types equal once their
+     * leading recursions are unfolded ({@code rec X[rec Y[B].C]} entered and {@code rec Y[B].C'}
+     * after a round of the inner loop are one state).
+     */
+    static boolean same(VarState left, VarState right) {
+        if (left.equals(right)) {
+            return true;
+        }
+        return left instanceof VarState.Live l && right instanceof VarState.Live r && l.iterations() == r.iterations()
+                && TypeModel.unfold(l.remaining()).equals(TypeModel.unfold(r.remaining()));
     }
 
     /** At the end of a try-with-resources block, the sockets it names as resources are closed. */

@@ -1,5 +1,7 @@
 package org.sessionj.processor.check;
 
+import com.sun.source.tree.ArrayAccessTree;
+import com.sun.source.tree.AssertTree;
 import com.sun.source.tree.AssignmentTree;
 import com.sun.source.tree.CatchTree;
 import com.sun.source.tree.ClassTree;
@@ -13,10 +15,12 @@ import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.ReturnTree;
+import com.sun.source.tree.StatementTree;
 import com.sun.source.tree.SwitchExpressionTree;
 import com.sun.source.tree.SwitchTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.TryTree;
+import com.sun.source.tree.TypeCastTree;
 import com.sun.source.tree.VariableTree;
 import com.sun.source.tree.WhileLoopTree;
 import com.sun.source.util.TreePath;
@@ -72,6 +76,7 @@ final class MethodChecker extends FlowScanner {
     final IterationRules iterations = new IterationRules(this);
     final LinearityRules linearity = new LinearityRules(this);
     final NoAliasRules noAlias = new NoAliasRules(this);
+    final SocketExpressionRules sockets = new SocketExpressionRules(this);
 
     MethodChecker(ProcessingEnvironment environment, Trees trees, SessionApi api, ProtocolRegistry registry,
             Reporter reporter, Map<Element, VarState> capturedEndpoints, SessionParameters sessionParameters,
@@ -107,6 +112,9 @@ final class MethodChecker extends FlowScanner {
                 declareParameter(new TreePath(unit, parameter));
             }
             scan(new TreePath(unit, lambda.getBody()), null);
+        } else if (leaf instanceof VariableTree field) {
+            unitName = "the initializer of field '" + field.getName() + "'";
+            scan(new TreePath(unit, field.getInitializer()), null);
         } else {
             unitName = "the initializer";
             scan(unit, null);
@@ -145,7 +153,8 @@ final class MethodChecker extends FlowScanner {
     }
 
     private void declare(Element var, Kind kind, Tree declaration, VarState initial) {
-        infos.put(var, new VarInfo(var.getSimpleName().toString(), kind, handlers.size(), declaration));
+        infos.put(var, new VarInfo(var.getSimpleName().toString(), kind, handlers.size(), onceOnly.size(),
+                declaration));
         scopes.peek().vars.add(var);
         if (state != null) {
             state = state.with(var, initial);
@@ -178,6 +187,7 @@ final class MethodChecker extends FlowScanner {
             case VarState.Live live -> TypeModel.describe(live.remaining())
                     + (live.iterations() > 0 ? " (inside its iteration)" : "");
             case VarState.Moved moved -> "'" + moved.how() + "'";
+            case VarState.Unknown unknown -> unknown.how();
             case VarState.Failed failed -> "unknown";
             case VarState.Unassigned unassigned -> "unassigned";
             case VarState.Endpoint endpoint -> "a service";
@@ -186,6 +196,30 @@ final class MethodChecker extends FlowScanner {
     }
 
     // ------------------------------------------------------------------ engine hooks
+
+    /** Inside a try block, every statement and call may throw: the catch blocks see the state here. */
+    @Override
+    public Void scan(Tree tree, Void unused) {
+        if (tree != null && state != null && linearity.collectingThrowPoints() && (tree instanceof StatementTree
+                || tree instanceof MethodInvocationTree || tree instanceof NewClassTree)) {
+            linearity.throwPoint();
+        }
+        return super.scan(tree, unused);
+    }
+
+    // ------------------------------------------------------------------ run-not-once regions
+
+    /** Session actions in an assert happen or not depending on -ea: rejected; other effects join both. */
+    @Override
+    public Void visitAssert(AssertTree tree, Void unused) {
+        FlowState<Element> before = state;
+        onceOnly("an assert statement (it runs only when assertions are enabled, -ea)", () -> {
+            scan(tree.getCondition(), null);
+            scan(tree.getDetail(), null);
+        });
+        state = join(before, state, tree, "running and skipping this assert");
+        return null;
+    }
 
     @Override
     VarState merge(Element var, VarState left, VarState right, Tree at, String what) {
@@ -238,6 +272,10 @@ final class MethodChecker extends FlowScanner {
             return super.visitVariable(tree, unused);
         }
         TypeMirror type = var.asType();
+        if (api.isSocket(type) && sockets.patternVariable(tree, var)) {
+            declare(var, Kind.SOCKET, tree, VarState.FAILED);
+            return null;
+        }
         if (api.isSocket(type)) {
             VarState initial = tree.getInitializer() == null ? VarState.UNASSIGNED
                     : origins.socketSource(tree.getInitializer(), var.getSimpleName().toString());
@@ -288,6 +326,8 @@ final class MethodChecker extends FlowScanner {
         }
         if (info != null && info.kind() == Kind.SOCKET) {
             linearity.wholeValueUse(tree, var, info);
+        } else if (info == null) {
+            sockets.name(tree, var);
         }
         return null;
     }
@@ -297,7 +337,20 @@ final class MethodChecker extends FlowScanner {
         if (noAlias.memberSelect(tree)) {
             return null;
         }
+        sockets.fieldAccess(tree, elementOf(tree));
         return super.visitMemberSelect(tree, unused);
+    }
+
+    @Override
+    public Void visitArrayAccess(ArrayAccessTree tree, Void unused) {
+        sockets.arrayElement(tree);
+        return super.visitArrayAccess(tree, unused);
+    }
+
+    @Override
+    public Void visitTypeCast(TypeCastTree tree, Void unused) {
+        sockets.cast(tree);
+        return super.visitTypeCast(tree, unused);
     }
 
     // ------------------------------------------------------------------ calls
@@ -325,20 +378,37 @@ final class MethodChecker extends FlowScanner {
             return null;
         }
         scan(call.getMethodSelect(), null);
+        arguments(method, call.getArguments());
+        noAlias.beforeForeignCode(call, "before the call of '" + methodName + "' (which may read it)");
+        sockets.callResult(call, method);
+        return null;
+    }
+
+    /**
+     * The arguments of a method or constructor call, in order: a tracked socket given to a
+     * {@code @Session} parameter runs that part of its session; one socket given twice to one call
+     * would let two parameters act on one session (SJ030).
+     */
+    private void arguments(ExecutableElement method, List<? extends ExpressionTree> arguments) {
         List<? extends VariableElement> parameters = method.getParameters();
-        for (int i = 0; i < call.getArguments().size(); i++) {
-            ExpressionTree argument = call.getArguments().get(i);
+        Set<Element> lent = new java.util.HashSet<>();
+        for (int i = 0; i < arguments.size(); i++) {
+            ExpressionTree argument = arguments.get(i);
             Element socket = trackedSocket(argument);
             VariableElement parameter = i < parameters.size() ? parameters.get(i) : null;
-            if (socket != null && parameter != null && api.isSocket(parameter.asType())
+            if (socket != null && api.isQuery(method)) {
+                actions.usable(socket, argument); // reads the connection, no session action
+            } else if (socket != null && parameter != null && api.isSocket(parameter.asType())
                     && sessionParameters.of(parameter, null, reporter).annotated()) {
-                actions.sessionMethodCall(socket, method, parameter, argument);
+                if (!lent.add(socket)) {
+                    linearity.lentTwice(socket, argument, method);
+                } else {
+                    actions.sessionMethodCall(socket, method, parameter, argument);
+                }
             } else {
                 noAlias.argument(parameter, argument);
             }
         }
-        noAlias.beforeForeignCode(call, "before the call of '" + methodName + "' (which may read it)");
-        return null;
     }
 
     // ------------------------------------------------------------------ capture
@@ -360,8 +430,13 @@ final class MethodChecker extends FlowScanner {
     @Override
     public Void visitNewClass(NewClassTree tree, Void unused) {
         scan(tree.getEnclosingExpression(), null);
-        tree.getArguments().forEach(argument -> scan(argument, null));
+        if (elementOf(tree) instanceof ExecutableElement constructor) {
+            arguments(constructor, tree.getArguments());
+        } else {
+            tree.getArguments().forEach(argument -> scan(argument, null));
+        }
         noAlias.beforeForeignCode(tree, "before this constructor call (which may read it)");
+        sockets.construction(tree);
         if (tree.getClassBody() != null) {
             checkCapture(tree.getClassBody(), "an anonymous class");
         }
@@ -456,20 +531,23 @@ final class MethodChecker extends FlowScanner {
     public Void visitTry(TryTree tree, Void unused) {
         Scope resources = pushScope();
         List<Element> closedHere = new ArrayList<>();
-        for (Tree resource : tree.getResources()) {
-            Element socket = resource instanceof ExpressionTree expression ? trackedSocket(expression) : null;
-            if (socket != null) {
-                closedHere.add(socket);
-            } else {
-                scan(resource, null);
-            }
-        }
         FlowState<Element> tryEntry = state;
+        Map<Element, Set<VarState>> throwPoints = linearity.enterTry();
         Set<Element> moved = noAlias.enterTry();
         try {
+            for (Tree resource : tree.getResources()) {
+                Element socket = resource instanceof ExpressionTree expression ? trackedSocket(expression) : null;
+                if (socket != null) {
+                    closedHere.add(socket);
+                } else {
+                    scan(resource, null);
+                }
+            }
             scan(tree.getBlock(), null);
+            linearity.throwPoint();
         } finally {
             noAlias.exitTry();
+            linearity.exitTry();
         }
         if (state != null) {
             for (Element var : resources.vars) {
@@ -481,7 +559,7 @@ final class MethodChecker extends FlowScanner {
         scopes.pop();
         FlowState<Element> tryEnd = state;
         FlowState<Element> catchEntry = tryEntry == null ? null
-                : linearity.catchEntry(tryEntry.without(resources.vars), tryEnd, tree);
+                : linearity.catchEntry(tryEntry.without(resources.vars), throwPoints, tree);
         catchEntry = noAlias.catchEntry(catchEntry, moved, tree);
         FlowState<Element> afterAll = tryEnd;
         handlers.push("catch");

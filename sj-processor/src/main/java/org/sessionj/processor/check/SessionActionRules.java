@@ -1,7 +1,6 @@
 package org.sessionj.processor.check;
 
 import com.sun.source.tree.ExpressionTree;
-import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.LiteralTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
@@ -11,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import javax.lang.model.element.Element;
-import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.TypeKind;
@@ -46,14 +44,25 @@ final class SessionActionRules {
             return null;
         }
         VarState value = flow.state.get(var);
-        if ((value instanceof VarState.Live || value instanceof VarState.Moved)
-                && flow.infos.get(var).handlerDepth() < flow.handlers.size()) {
+        boolean usable = value instanceof VarState.Live || value instanceof VarState.Moved
+                || value instanceof VarState.Unknown;
+        if (usable && flow.infos.get(var).handlerDepth() < flow.handlers.size()) {
             flow.reporter.error(at, Diagnostic.ACTION_IN_HANDLER, flow.name(var), flow.handlers.peek());
+            flow.fail(var);
+            return null;
+        }
+        if (usable && flow.infos.get(var).regionDepth() < flow.onceOnly.size()) {
+            flow.reporter.error(at, Diagnostic.ACTION_NOT_ONCE, flow.name(var), flow.onceOnly.peek());
             flow.fail(var);
             return null;
         }
         if (value instanceof VarState.Moved moved) {
             flow.reporter.error(at, Diagnostic.USE_AFTER_MOVE, flow.name(var), moved.how());
+            flow.fail(var);
+            return null;
+        }
+        if (value instanceof VarState.Unknown unknown) {
+            flow.reporter.error(at, Diagnostic.USE_AFTER_MOVE, flow.name(var), "left at " + unknown.how());
             flow.fail(var);
             return null;
         }
@@ -75,14 +84,9 @@ final class SessionActionRules {
         String operation = method.getSimpleName().toString();
         Element var = flow.trackedSocket(select.getExpression());
         if (var == null) {
+            // Not a tracked socket: the receiver is reported where it is (SJ010, a capture or SJ017).
             flow.scan(select.getExpression(), null);
             call.getArguments().forEach(argument -> flow.scan(argument, null));
-            if (flow.state != null && !operation.equals("protocol") && !operation.equals("isInputReady")
-                    && !reportedElsewhere(select.getExpression())) {
-                flow.reporter.error(call, Diagnostic.MISPLACED_CONSTRUCT, "session operation " + operation
-                        + "() must be called on a local SJSocket variable or @Session parameter, found '"
-                        + select.getExpression() + "'");
-            }
             return;
         }
         String name = flow.name(var);
@@ -138,24 +142,6 @@ final class SessionActionRules {
                 }
             }
         }
-    }
-
-    /**
-     * Whether a socket expression that is not a tracked variable is already reported by another rule:
-     * a local captured from an enclosing body (reported there as a capture) or the result of
-     * request()/accept() (reported as misplaced).
-     */
-    private boolean reportedElsewhere(ExpressionTree receiver) {
-        ExpressionTree stripped = FlowScanner.strip(receiver);
-        if (stripped instanceof IdentifierTree) {
-            Element element = flow.elementOf(stripped);
-            return element != null && element.getKind() != ElementKind.FIELD;
-        }
-        if (stripped instanceof MethodInvocationTree call && flow.elementOf(call) instanceof ExecutableElement method) {
-            Element owner = method.getEnclosingElement();
-            return flow.api.isServiceClass(owner) || flow.api.isServerSocketClass(owner);
-        }
-        return false;
     }
 
     private void misplaced(Element var, Tree call, String message) {
@@ -342,6 +328,9 @@ final class SessionActionRules {
     void multicast(MethodInvocationTree call, String operation) {
         List<? extends ExpressionTree> arguments = call.getArguments();
         switch (operation) {
+            case "scope" -> {
+                // Not a session action: SJ.scope() makes a group of sessions that fail together.
+            }
             case "send" -> {
                 flow.scan(arguments.get(0), null);
                 for (Element socket : multicastSockets(call, arguments.subList(1, arguments.size()))) {

@@ -2,8 +2,11 @@ package org.sessionj.processor.check;
 
 import javax.lang.model.element.Element;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.IntersectionType;
+import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.Elements;
+import javax.lang.model.util.Types;
 
 /** The session API types as javac sees them, and which of their uses are session operations. */
 final class SessionApi {
@@ -12,13 +15,19 @@ final class SessionApi {
     private final TypeElement serverSocket;
     private final TypeElement multicast;
     private final TypeElement session;
+    private final TypeElement scope;
+    private final TypeElement runtime;
+    private final Types types;
 
-    SessionApi(Elements elements) {
+    SessionApi(Elements elements, Types types) {
+        this.types = types;
         this.socket = elements.getTypeElement("org.sessionj.api.SJSocket");
         this.service = elements.getTypeElement("org.sessionj.api.SJService");
         this.serverSocket = elements.getTypeElement("org.sessionj.api.SJServerSocket");
         this.multicast = elements.getTypeElement("org.sessionj.api.SJ");
         this.session = elements.getTypeElement("org.sessionj.api.Session");
+        this.scope = elements.getTypeElement("org.sessionj.api.SJScope");
+        this.runtime = elements.getTypeElement("org.sessionj.runtime.SJRuntime");
     }
 
     /** Whether the session API is on the class path at all (if not, nothing to check). */
@@ -26,8 +35,27 @@ final class SessionApi {
         return socket != null && service != null && serverSocket != null && multicast != null;
     }
 
+    /**
+     * Whether values of {@code type} are session sockets: {@code SJSocket}, a subtype of it, a type
+     * variable bounded by it, or an intersection with it. Every expression of such a type must be a
+     * tracked variable or is reported (docs/diagnostics.md, SJ010).
+     */
     boolean isSocket(TypeMirror type) {
-        return type != null && isSame(type, socket);
+        if (type == null || socket == null) {
+            return false;
+        }
+        return switch (type.getKind()) {
+            case DECLARED -> isSame(type, socket)
+                    || types.isSubtype(types.erasure(type), types.erasure(socket.asType()));
+            case TYPEVAR -> isSocket(types.erasure(type));
+            case INTERSECTION -> ((IntersectionType) type).getBounds().stream().anyMatch(this::isSocket);
+            default -> false;
+        };
+    }
+
+    /** Whether {@code type} may stand for a socket once its type arguments are known (a type variable). */
+    static boolean mayBeSocket(TypeMirror type) {
+        return type != null && (type.getKind() == TypeKind.TYPEVAR || type.getKind() == TypeKind.INTERSECTION);
     }
 
     boolean isService(TypeMirror type) {
@@ -48,6 +76,21 @@ final class SessionApi {
 
     boolean isServerSocketClass(Element owner) {
         return serverSocket.equals(owner);
+    }
+
+    /** {@code SJScope}: {@code scope.add(s)} returns the session it is given. */
+    boolean isScopeClass(Element owner) {
+        return scope != null && scope.equals(owner);
+    }
+
+    /**
+     * {@code SJRuntime.transportOf(s)} and {@code SJRuntime.peerPrincipal(s)}: queries that read a
+     * session's connection and perform no session action, so a tracked socket may be their argument.
+     */
+    boolean isQuery(javax.lang.model.element.ExecutableElement method) {
+        return runtime != null && runtime.equals(method.getEnclosingElement())
+                && (method.getSimpleName().contentEquals("transportOf")
+                        || method.getSimpleName().contentEquals("peerPrincipal"));
     }
 
     boolean isMulticastClass(Element owner) {

@@ -5,6 +5,7 @@ import com.sun.source.tree.ClassTree;
 import com.sun.source.tree.CompilationUnitTree;
 import com.sun.source.tree.LambdaExpressionTree;
 import com.sun.source.tree.MethodTree;
+import com.sun.source.tree.VariableTree;
 import com.sun.source.util.TaskEvent;
 import com.sun.source.util.TaskListener;
 import com.sun.source.util.TreePath;
@@ -20,6 +21,7 @@ import java.util.WeakHashMap;
 import javax.annotation.processing.ProcessingEnvironment;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.util.Elements;
 import org.sessionj.processor.internal.flow.VarState;
 import org.sessionj.processor.internal.protocol.ProtocolRegistry;
 
@@ -41,7 +43,7 @@ public final class SessionChecker implements TaskListener {
         this.environment = environment;
         this.trees = trees;
         this.registry = registry;
-        this.api = new SessionApi(environment.getElementUtils());
+        this.api = new SessionApi(environment.getElementUtils(), environment.getTypeUtils());
         this.sessionParameters = new SessionParameters(api, registry);
         this.messages = new MessageTypes(environment.getTypeUtils(), trees, registry);
     }
@@ -106,7 +108,8 @@ public final class SessionChecker implements TaskListener {
 
         @Override
         public Void visitMethod(MethodTree method, Void unused) {
-            if (method.getBody() != null) {
+            // Not the members javac writes itself (a record's implicit constructor and accessors).
+            if (method.getBody() != null && !implicit(getCurrentPath())) {
                 analyse(getCurrentPath());
             }
             return super.visitMethod(method, unused);
@@ -118,12 +121,26 @@ public final class SessionChecker implements TaskListener {
             return super.visitLambdaExpression(lambda, unused);
         }
 
+        /** A field initializer runs once per construction (or class initialisation): checked as a body. */
+        @Override
+        public Void visitVariable(VariableTree variable, Void unused) {
+            if (variable.getInitializer() != null && getCurrentPath().getParentPath().getLeaf() instanceof ClassTree) {
+                analyse(getCurrentPath());
+            }
+            return super.visitVariable(variable, unused);
+        }
+
         @Override
         public Void visitBlock(BlockTree block, Void unused) {
             if (getCurrentPath().getParentPath().getLeaf() instanceof ClassTree) {
                 analyse(getCurrentPath());
             }
             return super.visitBlock(block, unused);
+        }
+
+        private boolean implicit(TreePath method) {
+            Element element = trees.getElement(method);
+            return element != null && environment.getElementUtils().getOrigin(element) != Elements.Origin.EXPLICIT;
         }
 
         private void analyse(TreePath body) {

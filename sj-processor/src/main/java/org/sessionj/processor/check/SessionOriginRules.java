@@ -46,6 +46,10 @@ final class SessionOriginRules {
                 call.getArguments().forEach(argument -> flow.scan(argument, null));
                 return begin(endpoint, request, call, variable);
             }
+            if (flow.api.isScopeClass(owner) && methodName.equals("add") && call.getArguments().size() == 1) {
+                flow.scan(select.getExpression(), null);
+                return socketSource(call.getArguments().get(0), variable); // add returns its argument
+            }
             if (flow.api.isSocketClass(owner) && methodName.equals("receive")) {
                 Element from = flow.trackedSocket(select.getExpression());
                 if (from != null) {
@@ -58,7 +62,7 @@ final class SessionOriginRules {
         if (flow.trackedSocket(stripped) != null) {
             return VarState.FAILED; // an alias: reported as such
         }
-        if (flow.state != null) {
+        if (flow.state != null && !flow.sockets.reported(stripped)) {
             flow.reporter.error(expression, Diagnostic.UNTYPED_SESSION, "session '" + variable + "'",
                     "obtain it from request()/accept() on a service or server socket created with a protocol class "
                             + "literal, or receive it as a delegated session");

@@ -1,68 +1,36 @@
 package org.sessionj.transport.tls;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.Reader;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
-import java.math.BigInteger;
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
-import java.security.KeyPair;
 import java.security.KeyFactory;
-import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
-import java.security.Provider;
-import java.security.SecureRandom;
+import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
-import java.security.spec.ECGenParameterSpec;
 import java.security.spec.PKCS8EncodedKeySpec;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Date;
 import java.util.List;
-import java.util.regex.Pattern;
-import org.bouncycastle.asn1.ASN1ObjectIdentifier;
-import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
-import org.bouncycastle.asn1.x500.X500Name;
-import org.bouncycastle.asn1.x500.X500NameBuilder;
-import org.bouncycastle.asn1.x500.style.BCStyle;
-import org.bouncycastle.asn1.x509.BasicConstraints;
-import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
-import org.bouncycastle.asn1.x509.Extension;
-import org.bouncycastle.asn1.x509.GeneralName;
-import org.bouncycastle.asn1.x509.GeneralNames;
-import org.bouncycastle.asn1.x509.KeyPurposeId;
-import org.bouncycastle.asn1.x509.KeyUsage;
-import org.bouncycastle.cert.X509CertificateHolder;
-import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
-import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
-import org.bouncycastle.jce.provider.BouncyCastleProvider;
-import org.bouncycastle.openssl.PEMEncryptedKeyPair;
-import org.bouncycastle.openssl.PEMKeyPair;
-import org.bouncycastle.openssl.PEMParser;
-import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
-import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
-import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
-import org.bouncycastle.operator.OperatorCreationException;
-import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
-import org.bouncycastle.pkcs.PKCS8EncryptedPrivateKeyInfo;
 
 /**
- * Certificates and keys for the TLS transport, with Bouncy Castle: self-signed development
- * certificates (EC P-256) and PEM files (certificate chains; private keys in PKCS#8
- * {@code PRIVATE KEY} or traditional {@code RSA/EC PRIVATE KEY} form, unencrypted).
+ * Certificates and keys for the TLS transport: PEM files (certificate chains; private keys in PKCS#8
+ * {@code PRIVATE KEY} or traditional {@code RSA/EC PRIVATE KEY} form, unencrypted) and self-signed
+ * development certificates (EC P-256).
+ *
+ * <p>The JDK reads and writes certificates and PKCS#8 keys (and does TLS itself). Bouncy Castle
+ * ({@code org.bouncycastle:bcpkix-jdk18on}) is an optional dependency, needed only to create
+ * self-signed certificates and for keys in the traditional form; without it those calls fail with an
+ * {@link IllegalStateException} or {@link IOException} that says what to add or how to convert the key.
  */
 public final class Certificates {
-    private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
-    private static final Duration VALIDITY = Duration.ofDays(365);
-    /** Used only where the JDK's providers fall short; never installed JVM-wide. */
-    private static final Provider BOUNCY_CASTLE = new BouncyCastleProvider();
+    /** The algorithms a PKCS#8 key is tried with (the JDK's KeyFactory needs to be told). */
+    private static final List<String> KEY_ALGORITHMS = List.of("EC", "RSA", "Ed25519", "Ed448", "RSASSA-PSS", "DSA");
+    private static final String BOUNCY_CASTLE = "Bouncy Castle (org.bouncycastle:bcpkix-jdk18on, an optional"
+            + " dependency of sj-transport-netty)";
 
     private Certificates() {
     }
@@ -76,90 +44,33 @@ public final class Certificates {
      * A new EC P-256 key and a self-signed certificate for it, valid for a year, usable by servers
      * and clients, with subject {@code CN=commonName} and the given subject alternative names (DNS
      * names or IP literals; hostname verification checks these).
+     *
+     * @throws IllegalStateException if Bouncy Castle is not on the class path
      */
     public static KeyMaterial selfSigned(String commonName, Collection<String> subjectAltNames) {
-        if (commonName == null || commonName.isBlank()) {
-            throw new IllegalArgumentException("a certificate needs a common name (CN), found none");
-        }
-        try {
-            KeyPairGenerator generator = KeyPairGenerator.getInstance("EC");
-            generator.initialize(new ECGenParameterSpec("secp256r1"));
-            KeyPair keys = generator.generateKeyPair();
-            X500Name subject = new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.CN, commonName).build();
-            Instant now = Instant.now();
-            JcaX509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
-                    subject,
-                    new BigInteger(64, new SecureRandom()).abs().add(BigInteger.ONE),
-                    Date.from(now.minus(Duration.ofHours(1))),
-                    Date.from(now.plus(VALIDITY)),
-                    subject,
-                    keys.getPublic());
-            builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
-            builder.addExtension(Extension.keyUsage, true,
-                    new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment));
-            builder.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(
-                    new KeyPurposeId[] {KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}));
-            if (!subjectAltNames.isEmpty()) {
-                List<GeneralName> names = new ArrayList<>();
-                for (String name : subjectAltNames) {
-                    names.add(generalName(name));
-                }
-                builder.addExtension(Extension.subjectAlternativeName, false,
-                        new GeneralNames(names.toArray(GeneralName[]::new)));
-            }
-            X509CertificateHolder holder =
-                    builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(keys.getPrivate()));
-            X509Certificate certificate = new JcaX509CertificateConverter().getCertificate(holder);
-            return new KeyMaterial(keys.getPrivate(), List.of(certificate));
-        } catch (GeneralSecurityException | OperatorCreationException | IOException e) {
-            throw new IllegalStateException("cannot create a self-signed certificate for " + commonName, e);
-        }
+        requireBouncyCastle("creating a self-signed certificate");
+        return BouncyCastleCertificates.selfSigned(commonName, subjectAltNames);
     }
 
-    private static GeneralName generalName(String name) {
-        if (name == null || name.isBlank()) {
-            throw new IllegalArgumentException("a subject alternative name must not be blank");
-        }
-        if (IPV4.matcher(name).matches()) {
-            for (String octet : name.split("\\.")) {
-                if (Integer.parseInt(octet) > 255) {
-                    throw new IllegalArgumentException("subject alternative name " + name
-                            + " looks like an IPv4 address but " + octet + " is not an octet (0..255)");
-                }
-            }
-            return new GeneralName(GeneralName.iPAddress, name);
-        }
-        if (name.contains(":")) {
-            try {
-                // With a colon it can only be an IPv6 literal, which getByName parses without a lookup.
-                InetAddress.getByName(name);
-            } catch (IOException e) {
-                throw new IllegalArgumentException("subject alternative name " + name
-                        + " looks like an IPv6 address but is not one", e);
-            }
-            return new GeneralName(GeneralName.iPAddress, name);
-        }
-        return new GeneralName(GeneralName.dNSName, name);
+    /** Whether Bouncy Castle (provider and PKIX) can be loaded. */
+    public static boolean bouncyCastlePresent() {
+        return Holder.PRESENT;
     }
 
     /** Reads every certificate in the PEM file {@code file}; fails if there is none. */
     public static List<X509Certificate> readCertificates(Path file) throws IOException {
         List<X509Certificate> certificates = new ArrayList<>();
-        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.US_ASCII);
-                PEMParser parser = new PEMParser(reader)) {
-            JcaX509CertificateConverter converter = new JcaX509CertificateConverter();
-            Object object;
-            while ((object = parser.readObject()) != null) {
-                if (!(object instanceof X509CertificateHolder holder)) {
-                    throw new IOException("expected only CERTIFICATE blocks in " + file + ", found " + describe(object));
+        try {
+            CertificateFactory factory = CertificateFactory.getInstance("X.509");
+            for (Pem.Block block : pem(file, "certificates")) {
+                if (!block.label().equals("CERTIFICATE")) {
+                    throw new IOException("expected only CERTIFICATE blocks in " + file + ", found "
+                            + Pem.describe(block));
                 }
-                certificates.add(converter.getCertificate(holder));
+                certificates.add((X509Certificate) factory.generateCertificate(new ByteArrayInputStream(block.der())));
             }
         } catch (GeneralSecurityException e) {
             throw new IOException("bad certificate in " + file + ": " + e.getMessage(), e);
-        } catch (IOException e) {
-            throw e.getMessage() != null && e.getMessage().contains(file.toString())
-                    ? e : new IOException("cannot read certificates from " + file + ": " + e.getMessage(), e);
         }
         if (certificates.isEmpty()) {
             throw new IOException("expected a PEM CERTIFICATE block in " + file + ", found none");
@@ -168,32 +79,52 @@ public final class Certificates {
     }
 
     /**
-     * Reads the private key in the PEM file {@code file}: PKCS#8 ({@code PRIVATE KEY}) or
-     * traditional ({@code RSA PRIVATE KEY}, {@code EC PRIVATE KEY}); encrypted keys are refused.
+     * Reads the private key in the PEM file {@code file}: PKCS#8 ({@code PRIVATE KEY}) with the JDK,
+     * or traditional ({@code RSA PRIVATE KEY}, {@code EC PRIVATE KEY}) with Bouncy Castle; encrypted
+     * keys are refused.
      */
     public static PrivateKey readPrivateKey(Path file) throws IOException {
-        Object object;
-        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.US_ASCII);
-                PEMParser parser = new PEMParser(reader)) {
-            object = parser.readObject();
-            // openssl ecparam -genkey writes the curve (EC PARAMETERS) before the key.
-            while (object instanceof ASN1ObjectIdentifier) {
-                object = parser.readObject();
+        Pem.Block key = null;
+        for (Pem.Block block : pem(file, "a private key")) {
+            if (!block.label().equals("EC PARAMETERS")) { // openssl ecparam -genkey writes the curve first
+                key = block;
+                break;
             }
-        } catch (IOException e) {
-            throw new IOException("cannot read a private key from " + file + ": " + e.getMessage(), e);
         }
-        JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
-        return switch (object) {
-            case PrivateKeyInfo info -> converter.getPrivateKey(info);
-            case PEMKeyPair pair -> converter.getPrivateKey(pair.getPrivateKeyInfo());
-            case PEMEncryptedKeyPair e -> throw encrypted(file);
-            case PKCS8EncryptedPrivateKeyInfo e -> throw encrypted(file);
-            case null -> throw new IOException("expected a PEM PRIVATE KEY, RSA PRIVATE KEY or EC PRIVATE KEY block in "
-                    + file + ", found none");
+        if (key == null) {
+            throw new IOException("expected a PEM PRIVATE KEY, RSA PRIVATE KEY or EC PRIVATE KEY block in " + file
+                    + ", found none");
+        }
+        return switch (key.label()) {
+            case "PRIVATE KEY" -> pkcs8(key.der(), file);
+            case "ENCRYPTED PRIVATE KEY" -> throw encrypted(file);
+            case "RSA PRIVATE KEY", "EC PRIVATE KEY" -> {
+                if (key.encryptedHeader()) {
+                    throw encrypted(file);
+                }
+                if (!bouncyCastlePresent()) {
+                    throw new IOException("the private key in " + file + " is in the traditional " + key.label()
+                            + " form, which needs " + BOUNCY_CASTLE + "; convert it to PKCS#8 instead:"
+                            + " openssl pkcs8 -topk8 -nocrypt -in " + file + " -out key-pkcs8.pem");
+                }
+                yield BouncyCastleCertificates.readPrivateKey(file);
+            }
             default -> throw new IOException("expected a PEM PRIVATE KEY, RSA PRIVATE KEY or EC PRIVATE KEY block in "
-                    + file + ", found " + describe(object));
+                    + file + ", found " + Pem.describe(key));
         };
+    }
+
+    private static PrivateKey pkcs8(byte[] der, Path file) throws IOException {
+        PKCS8EncodedKeySpec spec = new PKCS8EncodedKeySpec(der);
+        for (String algorithm : KEY_ALGORITHMS) {
+            try {
+                return KeyFactory.getInstance(algorithm).generatePrivate(spec);
+            } catch (GeneralSecurityException | ClassCastException e) {
+                // not this algorithm: try the next
+            }
+        }
+        throw new IOException("the PRIVATE KEY in " + file + " is not an " + String.join(", ", KEY_ALGORITHMS)
+                + " key the JDK can read");
     }
 
     private static IOException encrypted(Path file) {
@@ -201,13 +132,13 @@ public final class Certificates {
                 + " is encrypted, which is not supported: decrypt it first (openssl pkcs8 -topk8 -nocrypt)");
     }
 
-    private static String describe(Object pemObject) {
-        return switch (pemObject) {
-            case X509CertificateHolder h -> "a CERTIFICATE";
-            case PrivateKeyInfo i -> "a PRIVATE KEY";
-            case PEMKeyPair p -> "a traditional private key";
-            default -> pemObject.getClass().getSimpleName();
-        };
+    private static List<Pem.Block> pem(Path file, String what) throws IOException {
+        try {
+            return Pem.read(file);
+        } catch (IOException e) {
+            throw e.getMessage() != null && e.getMessage().contains(file.toString())
+                    ? e : new IOException("cannot read " + what + " from " + file + ": " + e.getMessage(), e);
+        }
     }
 
     /** Reads a key and its certificate chain from two PEM files. */
@@ -217,35 +148,30 @@ public final class Certificates {
 
     /** The PEM text of {@code certificates}. */
     public static String toPem(List<X509Certificate> certificates) {
-        StringWriter text = new StringWriter();
-        try (JcaPEMWriter writer = new JcaPEMWriter(text)) {
-            for (X509Certificate certificate : certificates) {
-                writer.writeObject(certificate);
+        StringBuilder text = new StringBuilder();
+        for (X509Certificate certificate : certificates) {
+            try {
+                text.append(Pem.encode("CERTIFICATE", certificate.getEncoded()));
+            } catch (GeneralSecurityException e) {
+                throw new IllegalArgumentException("cannot encode the certificate of "
+                        + certificate.getSubjectX500Principal() + ": " + e.getMessage(), e);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
         return text.toString();
     }
 
-    /** The PEM text of {@code key}: PKCS#8 ({@code PRIVATE KEY}), or traditional if {@code traditional}. */
+    /**
+     * The PEM text of {@code key}: PKCS#8 ({@code PRIVATE KEY}), or traditional if {@code traditional}
+     * (which needs Bouncy Castle).
+     *
+     * @throws IllegalStateException if {@code traditional} and Bouncy Castle is not on the class path
+     */
     public static String toPem(PrivateKey key, boolean traditional) {
-        StringWriter text = new StringWriter();
-        try (JcaPEMWriter writer = new JcaPEMWriter(text)) {
-            if (traditional) {
-                // The JDK encodes EC curve parameters only outside the EC key structure, which the
-                // traditional form drops; Bouncy Castle's encoding keeps them inside, as openssl does.
-                writer.writeObject(KeyFactory.getInstance(key.getAlgorithm(), BOUNCY_CASTLE)
-                        .generatePrivate(new PKCS8EncodedKeySpec(key.getEncoded())));
-            } else {
-                writer.writeObject(new JcaPKCS8Generator(key, null));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalArgumentException("cannot encode a " + key.getAlgorithm() + " key in traditional form", e);
+        if (traditional) {
+            requireBouncyCastle("writing a private key in the traditional form");
+            return BouncyCastleCertificates.toPem(key, true);
         }
-        return text.toString();
+        return Pem.encode("PRIVATE KEY", key.getEncoded());
     }
 
     /**
@@ -268,5 +194,27 @@ public final class Certificates {
         }
         Files.writeString(key, toPem(material.privateKey(), false), StandardCharsets.US_ASCII);
         return List.of(cert, key);
+    }
+
+    private static void requireBouncyCastle(String what) {
+        if (!bouncyCastlePresent()) {
+            throw new IllegalStateException(what + " needs " + BOUNCY_CASTLE + ": add it to the class path, or"
+                    + " make the certificate with openssl or keytool and configure it as PEM files");
+        }
+    }
+
+    /** Looks Bouncy Castle up once, without loading any of its classes otherwise. */
+    private static final class Holder {
+        static final boolean PRESENT = loadable("org.bouncycastle.jce.provider.BouncyCastleProvider")
+                && loadable("org.bouncycastle.openssl.PEMParser");
+
+        private static boolean loadable(String name) {
+            try {
+                Class.forName(name, false, Certificates.class.getClassLoader());
+                return true;
+            } catch (ClassNotFoundException | LinkageError e) {
+                return false;
+            }
+        }
     }
 }

@@ -126,4 +126,15 @@ class CertificatesTest {
         assertThatThrownBy(() -> Certificates.readPrivateKey(empty))
                 .isInstanceOf(IOException.class).hasMessageContaining("found none");
     }
+
+    @Test
+    void textAroundPemBlocksIsIgnoredAsOpensslDoes() throws IOException {
+        KeyMaterial key = Certificates.selfSigned("bag", List.of());
+        Path file = Files.writeString(dir.resolve("bag.pem"), "Bag Attributes\n    friendlyName: bag\n"
+                + Certificates.toPem(key.chain()) + "trailing words\n");
+        assertThat(Certificates.readCertificates(file)).containsExactlyElementsOf(key.chain());
+        Path truncated = Files.writeString(dir.resolve("truncated.pem"), "-----BEGIN CERTIFICATE-----\nAAAA\n");
+        assertThatThrownBy(() -> Certificates.readCertificates(truncated)).isInstanceOf(IOException.class)
+                .hasMessageContaining("has no END line").hasMessageContaining(truncated.toString());
+    }
 }

@@ -31,6 +31,14 @@ public sealed interface VarState {
     record Moved(String how) implements VarState {
     }
 
+    /**
+     * A session an exception may have left at any of several points of its type (in a catch block, or
+     * after it): {@code how} says which states and where. Using it, ending it or joining it with a path
+     * where it is in one known state is an error; a path that leaves the method from here is fine.
+     */
+    record Unknown(String how) implements VarState {
+    }
+
     /** A {@code @NoAlias} variable that holds the only reference to its value. */
     record Owned() implements VarState {
     }

@@ -9,6 +9,7 @@ import org.sessionj.api.Protocol;
 import org.sessionj.api.SJException;
 import org.sessionj.runtime.internal.monitor.State;
 import org.sessionj.runtime.internal.monitor.StateMachine;
+import org.sessionj.runtime.spi.support.SystemSettings;
 import org.sessionj.types.ProtocolException;
 import org.sessionj.types.SessionType;
 import org.sessionj.types.SessionTypes;
@@ -16,7 +17,9 @@ import org.sessionj.types.SessionTypes;
 /**
  * Finds the session type of a {@link Protocol} interface: from the descriptor sj-processor generates
  * ({@code META-INF/sessionj/protocols/<binary name>.sj}, already resolved and expanded), else by
- * parsing the annotation and resolving names at run time. Each interface is compiled once.
+ * parsing the annotation and resolving names at run time. Each interface is compiled once. A missing
+ * descriptor means the processor did not run: one warning per interface, or an error, as
+ * {@code sessionj.missingDescriptor} says ({@link MissingDescriptor}).
  */
 public final class ProtocolRegistry {
     /** Where sj-processor puts the resolved protocol of interface {@code B}: this prefix, {@code B}, {@code .sj}. */
@@ -52,7 +55,15 @@ public final class ProtocolRegistry {
 
     private static CompiledProtocol compile(Class<?> protocol) {
         ClassLoader loader = loaderOf(protocol);
-        SessionType type = descriptor(protocol, loader).orElseGet(() -> fromAnnotation(protocol, loader));
+        Optional<SessionType> described = descriptor(protocol, loader);
+        SessionType type;
+        if (described.isPresent()) {
+            type = described.get();
+        } else {
+            annotation(protocol); // not a protocol at all: say that rather than "no descriptor"
+            MissingDescriptor.from(SystemSettings.system()).apply(protocol);
+            type = fromAnnotation(protocol, loader);
+        }
         SessionTypes.checkWellFormed(type);
         State start = StateMachine.compile(type, loader);
         return new CompiledProtocol(protocol.getName(), type, start, loader);
@@ -87,11 +98,7 @@ public final class ProtocolRegistry {
 
     /** The annotation's type with Java type names resolved (references to other protocols left as they are). */
     static SessionType declared(Class<?> protocol, ClassLoader loader) {
-        Protocol annotation = protocol.getAnnotation(Protocol.class);
-        if (!protocol.isInterface() || annotation == null) {
-            throw new SJException(protocol.getName() + " is not a protocol: protocols are interfaces annotated with @"
-                    + Protocol.class.getName());
-        }
+        Protocol annotation = annotation(protocol);
         SessionType parsed;
         try {
             parsed = SessionTypes.parse(annotation.value());
@@ -99,6 +106,15 @@ public final class ProtocolRegistry {
             throw new SJException("the @Protocol of " + protocol.getName() + " does not parse: " + e.getMessage(), e);
         }
         return new TypeNameResolver(protocol, loader).resolve(parsed);
+    }
+
+    private static Protocol annotation(Class<?> protocol) {
+        Protocol annotation = protocol.getAnnotation(Protocol.class);
+        if (!protocol.isInterface() || annotation == null) {
+            throw new SJException(protocol.getName() + " is not a protocol: protocols are interfaces annotated with @"
+                    + Protocol.class.getName());
+        }
+        return annotation;
     }
 
     /** Resolves {@code @(P)} names, already binary names, to their protocols' declared types. */

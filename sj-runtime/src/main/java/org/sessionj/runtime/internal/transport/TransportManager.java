@@ -2,13 +2,16 @@ package org.sessionj.runtime.internal.transport;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.sessionj.api.SJIOException;
 import org.sessionj.runtime.TransportPreferences;
 import org.sessionj.runtime.spi.Connection;
@@ -25,6 +28,8 @@ public final class TransportManager {
     public static final UUID RUNTIME_ID = UUID.randomUUID();
     private static final int PORT_ATTEMPTS = 20;
     private static final System.Logger LOG = System.getLogger(TransportManager.class.getName());
+
+    private static final AtomicBoolean WARNED_IN_JVM_ONLY = new AtomicBoolean();
 
     private final Map<String, Transport> installed;
     private final TransportPreferences configured;
@@ -236,6 +241,7 @@ public final class TransportManager {
                                 transport.name(), e.getMessage());
                     }
                 }
+                warnIfOnlyThisJvmCanReach(chosen);
                 return new AcceptorGroup(members, plan, chosen);
             } catch (IOException e) {
                 last = e;
@@ -243,5 +249,32 @@ public final class TransportManager {
             }
         }
         throw new SJIOException("cannot listen on session port " + port + ": " + last.getMessage(), last);
+    }
+
+    /**
+     * Says once per JVM when a server's session port can be reached from this JVM only because no
+     * installed transport serves other processes: a program that lists only sj-transport-shm binds no
+     * network port, and its clients elsewhere would fail with nothing on the server side to explain it.
+     * A runtime configured to in-JVM transports while others are installed chose that, and is not told.
+     */
+    private void warnIfOnlyThisJvmCanReach(int port) {
+        inJvmOnlyWarning(installed.values(), port).ifPresent(message -> {
+            if (WARNED_IN_JVM_ONLY.compareAndSet(false, true)) {
+                LOG.log(System.Logger.Level.WARNING, message);
+            }
+        });
+    }
+
+    /** The warning for a server on {@code port} when every installed setup transport is in-JVM only. */
+    static Optional<String> inJvmOnlyWarning(Collection<Transport> installed, int port) {
+        List<Transport> setup = installed.stream().filter(Transport::servesSetup).toList();
+        if (setup.isEmpty() || !setup.stream().allMatch(Transport::inJvmOnly)) {
+            return Optional.empty();
+        }
+        return Optional.of("session port " + port + " is served only by in-JVM transports ("
+                + String.join(", ", installed.stream().map(Transport::name).toList()) + " installed): clients in"
+                + " other JVMs cannot reach it and will fail with 'cannot reach it'. To serve other processes add"
+                + " org.sessionj:sj-transport-netty (tcp, tls) or org.sessionj:sj-all (every transport) to the"
+                + " class path");
     }
 }

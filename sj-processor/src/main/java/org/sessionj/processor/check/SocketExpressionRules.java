@@ -1,0 +1,125 @@
+package org.sessionj.processor.check;
+
+import com.sun.source.tree.ArrayAccessTree;
+import com.sun.source.tree.AssignmentTree;
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.NewClassTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.TypeCastTree;
+import com.sun.source.tree.VariableTree;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.type.TypeMirror;
+
+/**
+ * Invariant: <em>the expressions of socket type are exactly the tracked socket variables</em>. A
+ * socket that reaches code any other way — a pattern binding ({@code o instanceof SJSocket t},
+ * {@code case SJSocket t ->}), a field, an array element, a cast, a method result
+ * ({@code selector.select()}, {@code list.get(0)}, a record accessor), a constructor — has no known
+ * session type, so it is reported (SJ010) where it appears instead of being used unchecked.
+ * "Socket type" means {@code SJSocket}, any subtype, and type variables bounded by it
+ * ({@link SessionApi#isSocket}). Exempt are the forms another rule reports or handles: a local of an
+ * enclosing body (a capture, SJ032 there), {@code request()}/{@code accept()} (SJ017 unless they
+ * initialise a socket variable) and session operations on tracked sockets.
+ */
+final class SocketExpressionRules {
+    private static final String ADVICE = "keep each session in a local SJSocket variable initialised by "
+            + "request()/accept() or a delegation receive, or in a @Session parameter";
+
+    private final MethodChecker flow;
+    /** Expressions already reported, so that an enclosing rule does not report them again. */
+    private final Set<Tree> reported = Collections.newSetFromMap(new IdentityHashMap<>());
+
+    SocketExpressionRules(MethodChecker flow) {
+        this.flow = flow;
+    }
+
+    /** Whether {@code tree} was reported as an untracked socket expression. */
+    boolean reported(Tree tree) {
+        return reported.contains(FlowScanner.strip((ExpressionTree) tree));
+    }
+
+    /** The static type of {@code tree}, looked up only when its declared type may hide a socket. */
+    private boolean socketTyped(Tree tree, TypeMirror declared) {
+        if (flow.api.isSocket(declared)) {
+            return true;
+        }
+        return SessionApi.mayBeSocket(declared) && flow.api.isSocket(flow.trees.getTypeMirror(flow.pathOf(tree)));
+    }
+
+    private void report(ExpressionTree tree, String what) {
+        Tree parent = flow.getCurrentPath().getParentPath().getLeaf();
+        if (parent instanceof AssignmentTree assignment && assignment.getVariable() == tree) {
+            return; // written, not read: what is stored there is reported (SJ031 for a socket)
+        }
+        if (flow.state != null && reported.add(tree)) {
+            flow.reporter.error(tree, Diagnostic.UNTYPED_SESSION, what, ADVICE);
+        }
+    }
+
+    /** A pattern variable of socket type: it names a socket whose session type nobody knows. */
+    boolean patternVariable(VariableTree tree, Element var) {
+        Tree parent = flow.getCurrentPath().getParentPath().getLeaf();
+        if (parent.getKind() != Tree.Kind.BINDING_PATTERN) {
+            return false;
+        }
+        if (flow.state != null) {
+            flow.reporter.error(tree, Diagnostic.UNTYPED_SESSION, "pattern variable '" + var.getSimpleName() + "'",
+                    "a socket matched by a pattern has no known session type; " + ADVICE);
+        }
+        return true;
+    }
+
+    /** The result of a call that is not a session operation: a socket from anywhere else is untyped. */
+    void callResult(MethodInvocationTree call, ExecutableElement method) {
+        if (socketTyped(call, method.getReturnType())) {
+            report(call, "the session returned by '" + FlowScanner.calleeName(call) + "()'");
+        }
+    }
+
+    /** A name that is not a tracked variable: a field or constant of socket type. */
+    void name(IdentifierTree tree, Element element) {
+        if (element != null && isField(element) && socketTyped(tree, element.asType())) {
+            report(tree, "field '" + element.getSimpleName() + "'");
+        }
+    }
+
+    /** {@code x.f} of socket type. */
+    void fieldAccess(MemberSelectTree tree, Element element) {
+        if (element != null && isField(element) && socketTyped(tree, element.asType())) {
+            report(tree, "field '" + tree + "'");
+        }
+    }
+
+    void arrayElement(ArrayAccessTree tree) {
+        if (flow.api.isSocket(flow.trees.getTypeMirror(flow.getCurrentPath()))) {
+            report(tree, "array element '" + tree + "'");
+        }
+    }
+
+    /** A cast to a socket type of a value that is not already a socket (which its own rule reports). */
+    void cast(TypeCastTree tree) {
+        TypeMirror target = flow.trees.getTypeMirror(flow.getCurrentPath());
+        if (flow.api.isSocket(target)
+                && !flow.api.isSocket(flow.trees.getTypeMirror(flow.pathOf(tree.getExpression())))) {
+            report(tree, "the cast '" + tree + "'");
+        }
+    }
+
+    void construction(NewClassTree tree) {
+        if (flow.api.isSocket(flow.trees.getTypeMirror(flow.getCurrentPath()))) {
+            report(tree, "a socket created with new");
+        }
+    }
+
+    private static boolean isField(Element element) {
+        return element.getKind() == ElementKind.FIELD || element.getKind() == ElementKind.ENUM_CONSTANT;
+    }
+}

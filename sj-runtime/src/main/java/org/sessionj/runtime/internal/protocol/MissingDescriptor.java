@@ -1,0 +1,66 @@
+package org.sessionj.runtime.internal.protocol;
+
+import java.lang.System.Logger.Level;
+import java.util.Locale;
+import org.sessionj.api.SJException;
+import org.sessionj.runtime.spi.support.SystemSettings;
+
+/**
+ * What the runtime does with a {@code @Protocol} interface that has no descriptor from sj-processor.
+ * A missing descriptor means the interface (and, almost always, the code using it) was compiled
+ * without the annotation processor: nothing was checked at compile time, and a protocol mistake will
+ * only show at run time. That happens silently with a stock Maven setup (an old compiler plugin
+ * ignores {@code annotationProcessorPaths}), so the default is one warning per interface; setting
+ * {@code sessionj.missingDescriptor} makes it an error or silences it.
+ */
+enum MissingDescriptor {
+    /** Log one warning per interface (the default) and parse the annotation at run time. */
+    WARN,
+    /** Refuse the interface with an {@link SJException}. */
+    ERROR,
+    /** Parse the annotation at run time without a word (code compiled without the processor on purpose). */
+    IGNORE;
+
+    /** The setting's name, without the {@code sessionj.} prefix. */
+    static final String SETTING = "missingDescriptor";
+
+    private static final System.Logger LOG = System.getLogger(ProtocolRegistry.class.getName());
+
+    /** The policy {@code settings} name; {@link #WARN} when unset. */
+    static MissingDescriptor from(SystemSettings settings) {
+        String value = settings.string("missingDescriptor", "warn"); // SETTING, literal for ConfigurationDocTest
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "warn" -> WARN;
+            case "error" -> ERROR;
+            case "ignore" -> IGNORE;
+            default -> throw SystemSettings.invalid(SETTING, "warn, error or ignore", value);
+        };
+    }
+
+    /**
+     * Applies this policy to {@code protocol}, which has no descriptor. Called once per interface
+     * (the registry compiles each interface once), so a warning is logged once.
+     *
+     * @throws SJException under {@link #ERROR}
+     */
+    void apply(Class<?> protocol) {
+        switch (this) {
+            case WARN -> LOG.log(Level.WARNING, message(protocol) + " (-D" + SystemSettings.property(SETTING)
+                    + "=error makes this an error, =ignore silences it)");
+            case ERROR -> throw new SJException(message(protocol) + " (refused because "
+                    + SystemSettings.property(SETTING) + "=error)");
+            case IGNORE -> {
+                // compiled without the processor on purpose
+            }
+        }
+    }
+
+    /** Why a missing descriptor matters and how to get one. */
+    static String message(Class<?> protocol) {
+        return "protocol " + protocol.getName() + " has no descriptor from the SJ annotation processor ("
+                + ProtocolRegistry.DESCRIPTOR_PREFIX + protocol.getName() + ".sj is not on the class path): it was"
+                + " compiled without sj-processor, so no session code using it was checked at compile time. Add"
+                + " org.sessionj:sj-processor to <annotationProcessorPaths> of maven-compiler-plugin 3.5 or newer"
+                + " (Gradle: annotationProcessor), as in the README";
+    }
+}

@@ -1,0 +1,125 @@
+package org.sessionj.runtime.internal.protocol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.text.MessageFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.Test;
+import org.sessionj.api.Protocol;
+import org.sessionj.api.SJException;
+import org.sessionj.runtime.spi.support.SystemSettings;
+
+/** A protocol without the processor's descriptor is reported: once as a warning, or as an error. */
+class MissingDescriptorTest {
+
+    @Protocol("cbegin.!<int>")
+    public interface Undescribed {
+    }
+
+    @Protocol("cbegin.!<String>")
+    public interface RefusedThenAccepted {
+    }
+
+    @Test
+    void warnsOncePerInterfaceNamingTheProcessorConfiguration() {
+        List<String> warnings = captureWarnings(() -> {
+            ProtocolRegistry.of(Undescribed.class);
+            ProtocolRegistry.of(Undescribed.class);
+        });
+        assertThat(warnings).hasSize(1);
+        assertThat(warnings.get(0)).contains(Undescribed.class.getName())
+                .contains("sj-processor").contains("annotationProcessorPaths").contains("maven-compiler-plugin 3.5")
+                .contains("-Dsessionj.missingDescriptor=error");
+    }
+
+    @Test
+    void aDescribedProtocolIsNotReported() {
+        // ProtocolRegistryTest$Described has a descriptor in the test resources.
+        assertThat(captureWarnings(() -> ProtocolRegistry.of(ProtocolRegistryTest.Described.class))).isEmpty();
+    }
+
+    @Test
+    void errorModeRefusesTheProtocolUntilTheSettingIsLifted() {
+        String before = System.getProperty("sessionj.missingDescriptor");
+        System.setProperty("sessionj.missingDescriptor", "error");
+        try {
+            assertThatThrownBy(() -> ProtocolRegistry.of(RefusedThenAccepted.class)).isInstanceOf(SJException.class)
+                    .hasMessageContaining(RefusedThenAccepted.class.getName())
+                    .hasMessageContaining("annotationProcessorPaths")
+                    .hasMessageContaining("sessionj.missingDescriptor=error");
+        } finally {
+            restore(before);
+        }
+        // a refusal is not remembered: the same interface compiles once the setting allows it
+        assertThat(ProtocolRegistry.of(RefusedThenAccepted.class).name()).isEqualTo(RefusedThenAccepted.class.getName());
+    }
+
+    @Test
+    void warnIsTheDefault() {
+        assertThat(MissingDescriptor.from(SystemSettings.of(Map.<String, String>of()::get)))
+                .isEqualTo(MissingDescriptor.WARN);
+    }
+
+    @Test
+    void theSettingIsParsedStrictly() {
+        assertThat(MissingDescriptor.from(SystemSettings.of(Map.of("sessionj.missingDescriptor", "ERROR")::get)))
+                .isEqualTo(MissingDescriptor.ERROR);
+        assertThat(MissingDescriptor.from(SystemSettings.of(Map.of("sessionj.missingDescriptor", "ignore")::get)))
+                .isEqualTo(MissingDescriptor.IGNORE);
+        assertThatThrownBy(() -> MissingDescriptor.from(
+                SystemSettings.of(Map.of("sessionj.missingDescriptor", "loud")::get)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("system property sessionj.missingDescriptor must be warn, error or ignore, found 'loud'");
+    }
+
+    @Test
+    void ignoreModeSaysNothing() {
+        assertThat(captureWarnings(() -> MissingDescriptor.IGNORE.apply(Undescribed.class))).isEmpty();
+    }
+
+    /** The build sets the policy to ignore for all tests; these run under the default. */
+    private static List<String> captureWarnings(Runnable action) {
+        String before = System.getProperty("sessionj.missingDescriptor");
+        System.setProperty("sessionj.missingDescriptor", "warn");
+        Logger logger = Logger.getLogger(ProtocolRegistry.class.getName());
+        List<String> messages = new CopyOnWriteArrayList<>();
+        Handler handler = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                if (record.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue()) {
+                    messages.add(MessageFormat.format(record.getMessage(), record.getParameters()));
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        logger.addHandler(handler);
+        try {
+            action.run();
+        } finally {
+            logger.removeHandler(handler);
+            restore(before);
+        }
+        return messages;
+    }
+
+    private static void restore(String before) {
+        if (before == null) {
+            System.clearProperty("sessionj.missingDescriptor");
+        } else {
+            System.setProperty("sessionj.missingDescriptor", before);
+        }
+    }
+}
