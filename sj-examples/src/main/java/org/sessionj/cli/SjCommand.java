@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = SjCommand.Version.class,
         description = "SJ for Java: session-typed, transport-independent communication.",
-        subcommands = {DemoCommand.class, ProtocolCommand.class, TlsCommand.class, ChatCommand.class, PortalCommand.class,
+        subcommands = {ExampleCommand.class, DemoCommand.class, ProtocolCommand.class, TlsCommand.class, ChatCommand.class, PortalCommand.class,
             RelayCommand.class, CommandLine.HelpCommand.class})
 public final class SjCommand implements Runnable {
 

@@ -1,0 +1,197 @@
+package org.sessionj.samples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * samples/kv-maven built by real Maven (this repository's wrapper), as a user's project would be: its
+ * pom is the README's snippet, its protocols are several interfaces in one file, and its artifacts come
+ * from a temporary local repository this test stages from the build's classes (the shared ~/.m2 never
+ * receives SJ's snapshots; it serves the third-party artifacts, read-only, as Maven's "tail" repository;
+ * Maven runs offline). The well-typed project builds and its server and client run in two JVMs; a copy
+ * with one protocol mistake fails with SJ's diagnostic in Maven's output.
+ */
+class KvMavenSampleTest {
+    private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
+    private static final String VERSION = "0.1.0-SNAPSHOT";
+    /** The artifacts the sample resolves, each a module directory of this build. */
+    private static final List<String> JARS = List.of("sj-api", "sj-processor", "sj-runtime", "sj-transport-shm",
+            "sj-transport-netty", "sj-transport-http", "sj-all");
+    private static final Duration BUILD = Duration.ofMinutes(6);
+
+    @TempDir
+    static Path work;
+    static Path repository;
+
+    @BeforeAll
+    static void stageTheArtifacts() throws IOException {
+        repository = work.resolve("repository");
+        stagePom("sj-parent", ROOT.resolve("pom.xml"));
+        stagePom("sj-bom", ROOT.resolve("sj-bom/pom.xml"));
+        for (String module : JARS) {
+            Path dir = artifactDir(module);
+            Files.copy(ROOT.resolve(module).resolve("pom.xml"), dir.resolve(module + "-" + VERSION + ".pom"));
+            jar(ROOT.resolve(module).resolve("target/classes"), dir.resolve(module + "-" + VERSION + ".jar"));
+        }
+    }
+
+    @Test
+    @Timeout(900)
+    void theWellTypedSampleBuildsAndItsServerAndClientTalkAcrossJvms() throws Exception {
+        Path project = copySample("kv");
+        Build build = maven(project);
+        assertThat(build.status()).as("mvn package of samples/kv-maven:\n%s", build.output()).isZero();
+        Path classes = project.resolve("target/classes");
+        assertThat(classes.resolve("META-INF/sessionj/protocols/com.example.kv.KvClientSide.sj"))
+                .as("the processor ran and wrote the protocol's descriptor").exists();
+        assertThat(classes.resolve("META-INF/sessionj/protocols/com.example.kv.PutEntry.sj")).exists();
+
+        // The built classes first: they, not sj-examples' copy of the sample, are what runs.
+        String classPath = classes + java.io.File.pathSeparator + System.getProperty("java.class.path");
+        try (ChildJvm server = ChildJvm.start(classPath, "com.example.kv.KvServer", "0")) {
+            String port = server.await(Pattern.compile("listening on session port (\\d+)"), Duration.ofSeconds(60));
+            try (ChildJvm client = ChildJvm.start(classPath, "com.example.kv.KvClient", "localhost", port,
+                    "put", "greeting", "hello", "get", "greeting")) {
+                ChildJvm.Result result = client.finish(Duration.ofSeconds(60));
+                assertThat(result.status()).as(result.output()).isZero();
+                assertThat(result.output()).containsSubsequence("greeting stored", "greeting = hello")
+                        .doesNotContain("has no descriptor");
+            }
+        }
+    }
+
+    @Test
+    @Timeout(900)
+    void aProtocolMistakeFailsTheMavenBuildWithTheCheckersDiagnostic() throws Exception {
+        Path project = copySample("kv-mistake");
+        Path client = project.resolve("src/main/java/com/example/kv/KvClient.java");
+        String source = Files.readString(client);
+        String forgotten = "        return s.receiveBoolean();";
+        assertThat(source).contains(forgotten);
+        // The PUT exchange no longer waits for the server's answer: ?(boolean) is never received.
+        Files.writeString(client, source.replace(forgotten, "        return true;"));
+
+        Build build = maven(project);
+        assertThat(build.status()).as("a protocol mistake must fail the build:\n%s", build.output()).isNotZero();
+        assertThat(build.output()).containsPattern("KvClient\\.java:\\[\\d+,\\d+\\] \\[SJ\\d{3}\\]")
+                .contains("?(boolean)")
+                .doesNotContain("duplicate class");
+    }
+
+    @Test
+    void theReadmeShowsTheSamplesSnippetVerbatim() throws IOException {
+        String pom = Files.readString(ROOT.resolve("samples/kv-maven/pom.xml"));
+        List<String> readme = Files.readString(ROOT.resolve("README.md")).lines().map(String::strip).toList();
+        Matcher part = Pattern.compile("<!-- snippet:begin -->\\n(.*?)\\n\\s*<!-- snippet:end -->", Pattern.DOTALL)
+                .matcher(pom);
+        int parts = 0;
+        while (part.find()) {
+            List<String> lines = part.group(1).lines().map(String::strip).toList();
+            assertThat(java.util.Collections.indexOfSubList(readme, lines))
+                    .as("README.md shows these lines of samples/kv-maven/pom.xml, in this order:\n%s", part.group(1))
+                    .isNotNegative();
+            parts++;
+        }
+        assertThat(parts).isEqualTo(2);
+        String rootPom = Files.readString(ROOT.resolve("pom.xml"));
+        for (String plugin : List.of("compiler", "resources", "surefire", "jar")) {
+            Matcher version = Pattern.compile("<" + plugin + "-plugin.version>([^<]+)<").matcher(rootPom);
+            assertThat(version.find()).isTrue();
+            assertThat(pom).as("the sample pins maven-%s-plugin at the build's version (it builds offline)", plugin)
+                    .containsPattern("<artifactId>maven-" + plugin + "-plugin</artifactId>\\s*<version>"
+                            + Pattern.quote(version.group(1)) + "</version>");
+        }
+    }
+
+    private static Path copySample(String name) throws IOException {
+        Path source = ROOT.resolve("samples/kv-maven");
+        Path target = work.resolve(name);
+        try (Stream<Path> files = Files.walk(source)) {
+            for (Path file : files.filter(f -> !source.relativize(f).startsWith("target")).toList()) {
+                Path copy = target.resolve(source.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(copy);
+                } else {
+                    Files.copy(file, copy);
+                }
+            }
+        }
+        return target;
+    }
+
+    private record Build(int status, String output) {
+    }
+
+    /** {@code mvnw -o package} on {@code project}, with the staged repository in front of the shared one. */
+    private static Build maven(Path project) throws IOException, InterruptedException {
+        Path log = project.resolve("maven.log");
+        List<String> command = new ArrayList<>(List.of(ROOT.resolve("mvnw").toString(), "-B", "-o",
+                "-f", project.resolve("pom.xml").toString(),
+                "-Dmaven.repo.local=" + repository,
+                "-Dmaven.repo.local.tail=" + sharedRepository(),
+                "package"));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        Process process = builder.start();
+        if (!process.waitFor(BUILD.toMillis(), TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("Maven did not finish within " + BUILD + ":\n" + Files.readString(log));
+        }
+        return new Build(process.exitValue(), Files.readString(log));
+    }
+
+    /** The local repository this build resolved its own dependencies from (where its Netty came from). */
+    private static Path sharedRepository() {
+        Path jar = Path.of(io.netty.buffer.ByteBuf.class.getProtectionDomain().getCodeSource().getLocation().getPath());
+        Path dir = jar;
+        while (dir != null && !dir.endsWith("io/netty")) {
+            dir = dir.getParent();
+        }
+        assertThat(dir).as("Netty comes from a Maven repository: %s", jar).isNotNull();
+        return dir.getParent().getParent();
+    }
+
+    private static Path artifactDir(String artifactId) throws IOException {
+        return Files.createDirectories(repository.resolve("org/sessionj").resolve(artifactId).resolve(VERSION));
+    }
+
+    private static void stagePom(String artifactId, Path pom) throws IOException {
+        Files.copy(pom, artifactDir(artifactId).resolve(artifactId + "-" + VERSION + ".pom"));
+    }
+
+    /** A jar of {@code classes} (what the module's own jar holds); a module without classes gets an empty one. */
+    private static void jar(Path classes, Path jar) throws IOException {
+        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream zip = new JarOutputStream(out)) {
+            if (!Files.isDirectory(classes)) {
+                return;
+            }
+            try (Stream<Path> files = Files.walk(classes)) {
+                for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
+                    zip.putNextEntry(new JarEntry(classes.relativize(file).toString().replace('\\', '/')));
+                    Files.copy(file, zip);
+                    zip.closeEntry();
+                }
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            }
+        }
+    }
+}
