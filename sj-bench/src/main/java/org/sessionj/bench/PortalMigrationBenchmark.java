@@ -28,8 +28,10 @@ import org.sessionj.examples.portal.WebmailServer;
  * session of {@code exchanges} exchanges with the webmail server ({@code read 1} → a {@link Mail}),
  * when the portal forwards every message ({@code forward}, the control case) and when it delegates the
  * session to the webmail server ({@code delegate}: the delegation and the reconnection are inside the
- * measured time). Every party has a runtime of its own on TCP loopback, so the delegated session
- * migrates tcp → tcp (http → tcp once the HTTP transport exists).
+ * measured time). Every party has a runtime of its own on loopback; the front end reaches the portal
+ * over {@code tcp} or over {@code http} (to the portal's HTTP port, WebSocket link), so a delegated
+ * session migrates tcp → tcp or http → tcp, while a forwarded one stays on the front end's transport
+ * to the portal (and tcp from the portal to the server).
  *
  * <pre>
  * ./mvnw -q -pl sj-bench -am package -DskipTests
@@ -46,6 +48,10 @@ public class PortalMigrationBenchmark {
     @Param("1000")
     int exchanges;
 
+    /** How the front end reaches the portal: {@code tcp}, or {@code http} to the portal's HTTP port. */
+    @Param({"tcp", "http"})
+    String frontEnd;
+
     private WebmailServer webmail;
     private Portal forwarding;
     private Portal delegating;
@@ -57,13 +63,16 @@ public class PortalMigrationBenchmark {
     public void start() {
         webmail = WebmailServer.start(PartyRuntimes.create("tcp", false), 0, 0);
         webmail.deliver(new Mail("bench", "user", "subject", "a short body of text"));
+        boolean http = frontEnd.equals("http");
         forwarding = Portal.start(PartyRuntimes.create("tcp", false),
-                new PortalSettings(0, "localhost", webmail.port(), webmail.directPort(), "localhost", 1, true));
+                new PortalSettings(0, "localhost", webmail.port(), webmail.directPort(), "localhost", 1, true, http ? 0 : -1));
         delegating = Portal.start(PartyRuntimes.create("tcp", false),
-                new PortalSettings(0, "localhost", webmail.port(), webmail.directPort(), "localhost", 1, false));
-        var frontEnd = PartyRuntimes.create("tcp", false);
-        viaForwarding = frontEnd.service(AppletToPortal.class, "localhost", forwarding.port());
-        viaDelegating = frontEnd.service(AppletToPortal.class, "localhost", delegating.port());
+                new PortalSettings(0, "localhost", webmail.port(), webmail.directPort(), "localhost", 1, false, http ? 0 : -1));
+        var runtime = PartyRuntimes.forParty(frontEnd, false);
+        viaForwarding = runtime.service(AppletToPortal.class, "localhost", http ? forwarding.httpPort() : forwarding.port(),
+                PartyRuntimes.towards(frontEnd));
+        viaDelegating = runtime.service(AppletToPortal.class, "localhost", http ? delegating.httpPort() : delegating.port(),
+                PartyRuntimes.towards(frontEnd));
         commands = Collections.nCopies(exchanges, "read 1");
     }
 

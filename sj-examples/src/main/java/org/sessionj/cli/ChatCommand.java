@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
 /** {@code ./sj chat server|client}: the Chat application of paper 000 §4.1. */
 @Command(name = "chat",
         mixinStandardHelpOptions = true,
-        description = "The Chat application: a server and terminal clients over tcp or tls.",
+        description = "The Chat application: a server and terminal clients over tcp, tls, http or https.",
         subcommands = {ChatCommand.Server.class, ChatCommand.Client.class})
 final class ChatCommand implements Runnable {
     @CommandLine.Spec
@@ -46,6 +46,22 @@ final class ChatCommand implements Runnable {
         }
     }
 
+    /** The http relay, shared by every party of the chat and the portal. */
+    static final class RelayOption {
+        @Option(names = "--relay", paramLabel = "HOST:PORT",
+                description = "An http relay (./sj relay): servers also register there, clients may reach them through it.")
+        String relay;
+
+        /** Configures the relay, if one was given; whether there is one. */
+        boolean apply() {
+            if (relay == null) {
+                return false;
+            }
+            PartyRuntimes.useRelay(relay);
+            return true;
+        }
+    }
+
     /** Runs a chat server until the process is stopped. */
     @Command(name = "server", mixinStandardHelpOptions = true, description = "Run a chat server (Ctrl-C stops it).")
     static final class Server implements Callable<Integer> {
@@ -59,16 +75,27 @@ final class ChatCommand implements Runnable {
                 description = "The name or address clients reach this server at (default ${DEFAULT-VALUE}).")
         String host;
 
+        @Option(names = "--http-port", defaultValue = "-1", paramLabel = "PORT",
+                description = "Also take clients over http (https with --tls-dir) on this port, an HTTP server of the chat"
+                        + " server's own (0: a free one).")
+        int httpPort;
+
         @CommandLine.Mixin
         TlsOption tls = new TlsOption();
 
+        @CommandLine.Mixin
+        RelayOption relay = new RelayOption();
+
         @Override
         public Integer call() throws InterruptedException {
+            boolean viaRelay = relay.apply();
             boolean withTls = tls.apply();
             ChatServer server = ChatServer.start(PartyRuntimes.create("tcp", withTls),
-                    ChatServerSettings.of(port, host, TransportPreferences.unset()));
+                    ChatServerSettings.of(port, host, TransportPreferences.unset()).withHttpPort(httpPort));
             spec.commandLine().getOut().println("chat server on port " + server.port() + " (sessions over tcp"
-                    + (withTls ? " and tls" : "") + "); Ctrl-C stops it");
+                    + (withTls ? " and tls" : "") + (viaRelay ? ", and http through the relay " + relay.relay : "") + ")"
+                    + (server.httpPort() > 0 ? ", http" + (withTls ? "/https" : "") + " on port " + server.httpPort() : "")
+                    + "; Ctrl-C stops it");
             spec.commandLine().getOut().flush();
             return Foreground.serveUntilStopped(server);
         }
@@ -88,8 +115,9 @@ final class ChatCommand implements Runnable {
         @Option(names = "--server", required = true, paramLabel = "HOST:PORT", description = "The chat server.")
         String server;
 
-        @Option(names = "--transport", defaultValue = "tcp", paramLabel = "tcp|tls",
-                description = "Transport of the session with the server (default ${DEFAULT-VALUE}; tls needs --tls-dir).")
+        @Option(names = "--transport", defaultValue = "tcp", paramLabel = "tcp|tls|http|https",
+                description = "Transport of the sessions with the server (default ${DEFAULT-VALUE}; tls and https need"
+                        + " --tls-dir): http/https to the server's --http-port, or to its session port through --relay.")
         String transport;
 
         @Option(names = "--private-tls",
@@ -106,23 +134,32 @@ final class ChatCommand implements Runnable {
         @CommandLine.Mixin
         TlsOption tls = new TlsOption();
 
+        @CommandLine.Mixin
+        RelayOption relay = new RelayOption();
+
         @Override
         public Integer call() throws Exception {
             HostPort address = HostPort.parse(server, "--server");
+            if (!PartyRuntimes.TRANSPORTS.contains(transport)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--transport must be one of "
+                        + String.join(", ", PartyRuntimes.TRANSPORTS) + ", got '" + transport + "'");
+            }
+            relay.apply();
             boolean withTls = tls.apply();
-            if ((transport.equals("tls") || privateTls) && !withTls) {
+            if ((transport.equals("tls") || transport.equals("https") || privateTls) && !withTls) {
                 throw new CommandLine.ParameterException(spec.commandLine(),
-                        "--transport tls and --private-tls need --tls-dir (make one with ./sj tls keygen)");
+                        "--transport tls or https and --private-tls need --tls-dir (make one with ./sj tls keygen)");
             }
             ChatClientSettings settings = ChatClientSettings.of(name, address.host(), address.port(),
-                    host != null ? host : localAddressTowards(address.host())).withInvitations(!noInvitations);
+                    host != null ? host : localAddressTowards(address.host())).withInvitations(!noInvitations)
+                    .withServerTransports(PartyRuntimes.towards(transport));
             if (privateTls) {
                 settings = settings.withPrivateTransports("tls");
             }
             try (ChatTerminal terminal = ChatTerminal.system()) {
                 terminal.show("* chat client " + name + ": connecting to " + address.host() + ":" + address.port()
                         + " over " + transport + " (/help for commands)");
-                ChatClient client = ChatClient.start(PartyRuntimes.create(transport, withTls), settings, terminal);
+                ChatClient client = ChatClient.start(PartyRuntimes.forParty(transport, withTls), settings, terminal);
                 terminal.run(client);
                 client.close();
             }

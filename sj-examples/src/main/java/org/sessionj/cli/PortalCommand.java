@@ -47,7 +47,11 @@ final class PortalCommand implements Runnable {
         @CommandLine.Mixin
         ChatCommand.TlsOption tls = new ChatCommand.TlsOption();
 
+        @CommandLine.Mixin
+        ChatCommand.RelayOption relay = new ChatCommand.RelayOption();
+
         org.sessionj.runtime.SJRuntime runtime() {
+            relay.apply();
             boolean withTls = tls.apply();
             if (transport.equals("tls") && !withTls) {
                 throw new IllegalArgumentException("--transport tls needs --tls-dir (make one with ./sj tls keygen)");
@@ -124,17 +128,28 @@ final class PortalCommand implements Runnable {
         @Option(names = "--forward", description = "Relay every webmail message instead of delegating the session.")
         boolean forward;
 
+        @Option(names = "--http-port", defaultValue = "-1", paramLabel = "PORT",
+                description = "Also take front ends over http on this port (an HTTP server of the portal's own; 0: a free one).")
+        int httpPort;
+
         @CommandLine.Mixin
         ChatCommand.TlsOption tls = new ChatCommand.TlsOption();
+
+        @CommandLine.Mixin
+        ChatCommand.RelayOption relay = new ChatCommand.RelayOption();
 
         @Override
         public Integer call() throws InterruptedException {
             HostPort mail = HostPort.parse(webmail, "--webmail");
             HostPort cal = HostPort.parse(calendar, "--calendar");
+            boolean viaRelay = relay.apply();
             Portal portal = Portal.start(PartyRuntimes.create("tcp", tls.apply()),
-                    new PortalSettings(port, mail.host(), mail.port(), webmailDirect, cal.host(), cal.port(), forward));
-            spec.commandLine().getOut().println("portal on port " + portal.port() + " (webmail " + (forward ? "forwarded"
-                    : "delegated") + " to " + webmail + ", calendar delegated to " + calendar + ")");
+                    new PortalSettings(port, mail.host(), mail.port(), webmailDirect, cal.host(), cal.port(), forward, httpPort));
+            spec.commandLine().getOut().println("portal on port " + portal.port()
+                    + (viaRelay ? " (also over http through the relay " + relay.relay + ")" : "")
+                    + (portal.httpPort() > 0 ? ", http on port " + portal.httpPort() : "")
+                    + " (webmail " + (forward ? "forwarded" : "delegated") + " to " + webmail + ", calendar delegated to "
+                    + calendar + ")");
             spec.commandLine().getOut().flush();
             return Foreground.serveUntilStopped(portal);
         }
@@ -164,13 +179,29 @@ final class PortalCommand implements Runnable {
         @Option(names = "--tls-dir", paramLabel = "DIR", description = "Lets application servers that demand tls reach you.")
         java.nio.file.Path tlsDir;
 
+        @Option(names = "--transport", defaultValue = "tcp", paramLabel = "tcp|http|https",
+                description = "How to reach the portal (default ${DEFAULT-VALUE}): http/https to its --http-port, or to its"
+                        + " session port through --relay; the application server then reaches you directly.")
+        String transport;
+
+        @CommandLine.Mixin
+        ChatCommand.RelayOption relay = new ChatCommand.RelayOption();
+
         @Override
         public Integer call() throws Exception {
             HostPort address = HostPort.parse(portal, "--portal");
+            if (!List.of("tcp", "http", "https").contains(transport)) {
+                throw new CommandLine.ParameterException(spec.commandLine(),
+                        "--transport must be tcp, http or https, got '" + transport + "'");
+            }
+            relay.apply();
             if (tlsDir != null) {
                 PartyRuntimes.useTls(tlsDir);
+            } else if (transport.equals("https")) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--transport https needs --tls-dir");
             }
-            var service = PartyRuntimes.create("tcp", tlsDir != null).service(AppletToPortal.class, address.host(), address.port());
+            var service = PartyRuntimes.forParty(transport, tlsDir != null).service(AppletToPortal.class, address.host(),
+                    address.port(), PartyRuntimes.towards(transport));
             PrintWriter out = spec.commandLine().getOut();
             switch (application) {
                 case "webmail" -> {

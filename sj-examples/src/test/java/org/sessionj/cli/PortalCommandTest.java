@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.sessionj.examples.net.PartyRuntimes;
 import org.sessionj.examples.portal.CalendarServer;
+import org.sessionj.examples.portal.Mail;
 import org.sessionj.examples.portal.Portal;
 import org.sessionj.examples.portal.PortalSettings;
 import org.sessionj.examples.portal.WebmailServer;
@@ -47,7 +48,33 @@ class PortalCommandTest {
     }
 
     @Test
+    void theFrontEndReachesThePortalOverHttpAndTheServerOverTcp() {
+        try (WebmailServer webmail = WebmailServer.start(PartyRuntimes.create("tcp", false), 0, 0);
+             Portal portal = Portal.start(PartyRuntimes.create("tcp", false), new PortalSettings(0, "localhost",
+                     webmail.port(), webmail.directPort(), "localhost", 1, false).withHttpPort(0))) {
+            webmail.deliver(new Mail("kai", "lee", "Hello", "over http, then tcp"));
+            java.io.InputStream stdin = System.in;
+            try {
+                System.setIn(new java.io.ByteArrayInputStream("list\nread 1\nquit\n".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                Run run = sj("portal", "frontend", "--portal", "localhost:" + portal.httpPort(), "--transport", "http",
+                        "--user", "lee", "webmail");
+                assertThat(run.status()).as(run.err()).isZero();
+                assertThat(run.out()).isEqualTo("portal: handed over to webmail at localhost:" + webmail.port() + "\n"
+                        + "1  kai  Hello\nFrom: kai | Subject: Hello | over http, then tcp\n");
+            } finally {
+                System.setIn(stdin);
+            }
+        }
+    }
+
+    @Test
     void badOptionsAreUsageErrors() {
+        Run badTransport = sj("portal", "frontend", "--user", "lee", "--transport", "udp", "webmail");
+        assertThat(badTransport.status()).isEqualTo(2);
+        assertThat(badTransport.err()).contains("--transport must be tcp, http or https, got 'udp'");
+        Run httpsWithoutKeys = sj("portal", "frontend", "--user", "lee", "--transport", "https", "webmail");
+        assertThat(httpsWithoutKeys.status()).isEqualTo(2);
+        assertThat(httpsWithoutKeys.err()).contains("--transport https needs --tls-dir");
         Run badEntry = sj("portal", "frontend", "--user", "lee", "calendar", "--add", "tomorrow lunch");
         assertThat(badEntry.status()).isEqualTo(2);
         assertThat(badEntry.err()).contains("--add expects 'YYYY-MM-DD HH:MM TITLE', got 'tomorrow lunch'");
@@ -56,6 +83,6 @@ class PortalCommandTest {
         assertThat(noName.err()).contains("Missing required option: '--name=<name>'");
         Run tlsWithoutKeys = sj("chat", "client", "--name", "x", "--server", "localhost:4700", "--transport", "tls");
         assertThat(tlsWithoutKeys.status()).isEqualTo(2);
-        assertThat(tlsWithoutKeys.err()).contains("--transport tls and --private-tls need --tls-dir");
+        assertThat(tlsWithoutKeys.err()).contains("--transport tls or https and --private-tls need --tls-dir");
     }
 }

@@ -157,7 +157,7 @@ public final class ChatClient implements AutoCloseable {
         long delay = settings.reconnectDelay().toMillis();
         try {
             SJService server = runtime.service(ClientToServer.class, settings.serverHost(), settings.serverPort(),
-                    org.sessionj.runtime.TransportPreferences.unset());
+                    settings.serverTransports());
             while (!quitting) {
                 try {
                     converse(server);
@@ -194,7 +194,10 @@ public final class ChatClient implements AutoCloseable {
         try (SJSocket s_cs = server.request()) {
             s_cs.send(settings.name());                                  // !<String>  Send user name.
             int userId = s_cs.receiveInt();                              // ?(int)     Receive user ID.
-            SJService c = s_cs.receive();                                // ?(cbegin.@(eventInStream))  (i)
+            SJService passed = s_cs.receive();                           // ?(cbegin.@(eventInStream))  (i)
+            // Requested the way this client reaches the server (only over http, for one behind a
+            // firewall): the same service, with this client's transports for the server.
+            SJService c = runtime.service(EventInService.class, passed.host(), passed.port(), settings.serverTransports());
             int current = ++generation;
             synchronized (state) {
                 users.clear();

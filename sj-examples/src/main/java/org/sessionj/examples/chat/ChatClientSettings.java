@@ -19,10 +19,12 @@ import org.sessionj.runtime.TransportPreferences;
  *        {@code maxReconnectDelay})
  * @param maxReconnectDelay the longest wait between reconnection attempts
  * @param inviteTimeout how long an invitation waits for the invited client to connect
+ * @param serverTransports the transports of the sessions with the server (the client's and its event
+ *        stream), e.g. only {@code http} for a client behind a firewall; empty lists: the runtime's
  */
 public record ChatClientSettings(String name, String serverHost, int serverPort, String advertisedHost,
         TransportPreferences privateTransports, boolean acceptInvitations, Duration reconnectDelay,
-        Duration maxReconnectDelay, Duration inviteTimeout) {
+        Duration maxReconnectDelay, Duration inviteTimeout, TransportPreferences serverTransports) {
 
     /** Validates the settings. */
     public ChatClientSettings {
@@ -30,6 +32,7 @@ public record ChatClientSettings(String name, String serverHost, int serverPort,
         Objects.requireNonNull(serverHost, "serverHost");
         Objects.requireNonNull(advertisedHost, "advertisedHost");
         Objects.requireNonNull(privateTransports, "privateTransports");
+        Objects.requireNonNull(serverTransports, "serverTransports");
         if (serverPort < 1 || serverPort > 65535) {
             throw new IllegalArgumentException("server port must be 1..65535, got " + serverPort);
         }
@@ -42,30 +45,36 @@ public record ChatClientSettings(String name, String serverHost, int serverPort,
     /** Defaults: invitations accepted, reconnection after 1 s up to 16 s, invitations wait 30 s. */
     public static ChatClientSettings of(String name, String serverHost, int serverPort, String advertisedHost) {
         return new ChatClientSettings(name, serverHost, serverPort, advertisedHost, TransportPreferences.unset(), true,
-                Duration.ofSeconds(1), Duration.ofSeconds(16), Duration.ofSeconds(30));
+                Duration.ofSeconds(1), Duration.ofSeconds(16), Duration.ofSeconds(30), TransportPreferences.unset());
     }
 
     /** These settings, demanding {@code transports} (e.g. {@code "tls"}) for the private conversations this client opens. */
     public ChatClientSettings withPrivateTransports(String... transports) {
         return new ChatClientSettings(name, serverHost, serverPort, advertisedHost, TransportPreferences.session(transports),
-                acceptInvitations, reconnectDelay, maxReconnectDelay, inviteTimeout);
+                acceptInvitations, reconnectDelay, maxReconnectDelay, inviteTimeout, serverTransports);
+    }
+
+    /** These settings, with the sessions with the server on {@code transports} (e.g. only http). */
+    public ChatClientSettings withServerTransports(TransportPreferences transports) {
+        return new ChatClientSettings(name, serverHost, serverPort, advertisedHost, privateTransports, acceptInvitations,
+                reconnectDelay, maxReconnectDelay, inviteTimeout, transports);
     }
 
     /** These settings with other reconnection delays. */
     public ChatClientSettings withReconnectDelays(Duration first, Duration longest) {
         return new ChatClientSettings(name, serverHost, serverPort, advertisedHost, privateTransports, acceptInvitations,
-                first, longest, inviteTimeout);
+                first, longest, inviteTimeout, serverTransports);
     }
 
     /** These settings, accepting invitations or not. */
     public ChatClientSettings withInvitations(boolean accept) {
         return new ChatClientSettings(name, serverHost, serverPort, advertisedHost, privateTransports, accept,
-                reconnectDelay, maxReconnectDelay, inviteTimeout);
+                reconnectDelay, maxReconnectDelay, inviteTimeout, serverTransports);
     }
 
     /** These settings with another invitation timeout. */
     public ChatClientSettings withInviteTimeout(Duration timeout) {
         return new ChatClientSettings(name, serverHost, serverPort, advertisedHost, privateTransports, acceptInvitations,
-                reconnectDelay, maxReconnectDelay, timeout);
+                reconnectDelay, maxReconnectDelay, timeout, serverTransports);
     }
 }

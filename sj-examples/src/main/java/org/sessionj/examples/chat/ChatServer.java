@@ -8,14 +8,18 @@ import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJService;
 import org.sessionj.api.SJSocket;
 import org.sessionj.api.Session;
+import org.sessionj.examples.net.PartyRuntimes;
 import org.sessionj.runtime.SJRuntime;
+import org.sessionj.runtime.TransportPreferences;
 
 /**
  * The chat server of paper 000 §4.1: one global channel, the user list, and the relay of private
  * conversation requests. Each client's session ({@link ServerToClient}) is served on a virtual thread
  * of its own, and so is the client's event stream, which the client requests on a fresh port by the
  * service the server passes it at (i). The thread that accepts a client first starts the thread that
- * accepts the next one, so no session socket ever crosses threads.
+ * accepts the next one, so no session socket ever crosses threads. Clients come in on the session port
+ * (tcp, tls, and http through the relay when one is configured) and, if the settings name one, on an
+ * HTTP port of the server's own; a client's event stream is served the way the client came in.
  */
 public final class ChatServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ChatServer.class.getName());
@@ -26,6 +30,7 @@ public final class ChatServer implements AutoCloseable {
     private final ChatServerSettings settings;
     private final ChatRoom room;
     private final SJServerSocket listening;
+    private final SJServerSocket httpListening;
     private volatile boolean closed;
 
     private ChatServer(SJRuntime runtime, ChatServerSettings settings) {
@@ -33,12 +38,26 @@ public final class ChatServer implements AutoCloseable {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.room = new ChatRoom(settings.maxUsers(), settings.floodBurst(), settings.floodPerSecond());
         this.listening = runtime.serverSocket(ServerToClient.class, settings.port(), settings.transports());
+        if (settings.httpPort() < 0) {
+            this.httpListening = null;
+            return;
+        }
+        try {
+            PartyRuntimes.serveHttpDirectly(settings.httpPort());
+            this.httpListening = runtime.serverSocket(ServerToClient.class, settings.httpPort(), PartyRuntimes.httpServing());
+        } catch (RuntimeException e) {
+            listening.close();
+            throw e;
+        }
     }
 
-    /** Opens the server's session port and starts accepting clients. */
+    /** Opens the server's session port (and HTTP port, if any) and starts accepting clients. */
     public static ChatServer start(SJRuntime runtime, ChatServerSettings settings) {
         ChatServer server = new ChatServer(runtime, settings);
-        server.acceptNextOn(server.listening);
+        server.acceptNextOn(server.listening, settings.transports());
+        if (server.httpListening != null) {
+            server.acceptNextOn(server.httpListening, PartyRuntimes.httpServing());
+        }
         return server;
     }
 
@@ -47,27 +66,35 @@ public final class ChatServer implements AutoCloseable {
         return listening.port();
     }
 
+    /** The HTTP port clients may connect to over http (set up and run over http or https), or -1 if there is none. */
+    public int httpPort() {
+        return httpListening == null ? -1 : httpListening.port();
+    }
+
     /** The names of the users in the global channel now, in joining order. */
     public java.util.List<String> users() {
         return room.names();
     }
 
-    private void acceptNextOn(@Session(protocol = ServerToClient.class) SJServerSocket server) {
-        Thread.ofVirtual().name("chat-accept").start(() -> serveOne(server));
+    private void acceptNextOn(@Session(protocol = ServerToClient.class) SJServerSocket server, TransportPreferences way) {
+        Thread.ofVirtual().name("chat-accept").start(() -> serveOne(server, way));
     }
 
-    /** Accepts one client, hands the accepting over to a fresh thread, and serves the client. */
-    private void serveOne(@Session(protocol = ServerToClient.class) SJServerSocket server) {
+    /**
+     * Accepts one client, hands the accepting over to a fresh thread, and serves the client; its event
+     * stream port takes {@code way}, the transports of the port the client came in on.
+     */
+    private void serveOne(@Session(protocol = ServerToClient.class) SJServerSocket server, TransportPreferences way) {
         Member member = null;
         try (SJSocket s_sc = server.accept()) {
-            acceptNextOn(server);
+            acceptNextOn(server, way);
             String userName = s_sc.receive();                         // ?(String)
             member = room.register(userName == null ? "" : userName);
             if (member == null) {
                 throw new SJIOException("the chat is full (" + settings.maxUsers() + " users)");
             }
             s_sc.send(member.id());                                   // !<int>
-            SJServerSocket streamPort = runtime.serverSocket(EventOutServer.class, 0, settings.transports());
+            SJServerSocket streamPort = runtime.serverSocket(EventOutServer.class, 0, way);
             Member streamed = member;
             Thread.ofVirtual().name("chat-stream-" + member.id()).start(() -> streamEvents(streamPort, streamed));
             // (i): the service for the server-to-client stream, on the fresh port.
@@ -194,6 +221,9 @@ public final class ChatServer implements AutoCloseable {
     public void close() {
         closed = true;
         listening.close();
+        if (httpListening != null) {
+            httpListening.close();
+        }
         room.closeAll("the server is shutting down");
     }
 }

@@ -6,14 +6,24 @@ import java.util.ArrayList;
 import java.util.List;
 import org.sessionj.runtime.SJRuntime;
 import org.sessionj.runtime.SJRuntimeConfig;
+import org.sessionj.runtime.TransportPreferences;
+import org.sessionj.runtime.spi.support.SystemSettings;
+import org.sessionj.transport.http.HttpConfig;
 
 /**
  * Runtimes for the parties of the distributed examples (chat, portal). Every party reaches session
- * ports over TCP; what differs is the transport its sessions may run on: {@code tcp}, or {@code tls}
- * when it demands encryption. TLS needs key material, which the tls transport reads from the
- * {@code sessionj.tls.*} system properties when it is first used ({@link #useTls(Path)} sets them).
+ * ports over TCP, and through the http relay too when one is configured ({@link #useRelay(String)});
+ * what differs is the transport its sessions may run on: {@code tcp}, or {@code tls} when it demands
+ * encryption. A party may also talk to one server over {@code http} or {@code https} (a client behind
+ * a firewall that lets only HTTP out): that is a per-service choice ({@link #towards(String)}), served
+ * by a server's HTTP port ({@link #httpServing()}) or by the relay.
+ * TLS needs key material, which the tls and https transports read from the {@code sessionj.tls.*}
+ * system properties when they are first used ({@link #useTls(Path)} sets them).
  */
 public final class PartyRuntimes {
+    /** The transports a party can name for its session with a server. */
+    public static final List<String> TRANSPORTS = List.of("tcp", "tls", "http", "https");
+
     private PartyRuntimes() {
     }
 
@@ -38,12 +48,37 @@ public final class PartyRuntimes {
         System.setProperty("sessionj.tls.trust", cert.toString());
     }
 
+    /** Whether this JVM has TLS key material ({@code sessionj.tls.cert} and {@code .key}). */
+    public static boolean tlsConfigured() {
+        SystemSettings settings = SystemSettings.system();
+        return settings.value("tls.cert").isPresent() && settings.value("tls.key").isPresent();
+    }
+
+    /**
+     * Points this JVM's http transport at the relay {@code hostPort} ({@code sessionj.http.relay}):
+     * servers then also register their session ports there, and requesters that cannot reach a server
+     * over TCP fall back to it.
+     *
+     * @throws IllegalArgumentException if {@code hostPort} is not {@code host:port}
+     */
+    public static void useRelay(String hostPort) {
+        HttpConfig.HostPort.parse("the relay", hostPort);
+        System.setProperty("sessionj.http.relay", hostPort);
+    }
+
+    /** Whether this JVM has an http relay ({@code sessionj.http.relay}). */
+    public static boolean relayConfigured() {
+        return HttpConfig.fromSystemProperties().relay().isPresent();
+    }
+
     /**
      * A runtime whose sessions are set up over TCP and run on {@code transport} ({@code tcp} or
      * {@code tls}); with {@code tcp}, TLS is accepted too when {@code alsoTls} (for peers that demand it).
-     * Every message is flushed as it is sent ({@code batchBytes(1)}): the examples' event streams send
-     * while they wait for their user, not for a session input, and a batching runtime flushes only when
-     * a session enters an input, ends, or fills a batch.
+     * With a relay configured, sessions are also set up and run through it, after TCP: servers register
+     * there and requesters that TCP cannot take there fall back to it. Every message is flushed as it
+     * is sent ({@code batchBytes(1)}): the examples' event streams send while they wait for their user,
+     * not for a session input, and a batching runtime flushes only when a session enters an input,
+     * ends, or fills a batch.
      */
     public static SJRuntime create(String transport, boolean alsoTls) {
         List<String> session = new ArrayList<>();
@@ -57,7 +92,73 @@ public final class PartyRuntimes {
             case "tls" -> session.add("tls");
             default -> throw new IllegalArgumentException("transport must be tcp or tls, got '" + transport + "'");
         }
-        return SJRuntime.create(SJRuntimeConfig.builder().setupTransports("tcp")
+        List<String> setup = new ArrayList<>(List.of("tcp"));
+        if (relayConfigured()) {
+            setup.add("http");
+            session.add("http");
+        }
+        return SJRuntime.create(SJRuntimeConfig.builder().setupTransports(setup.toArray(String[]::new))
                 .sessionTransports(session.toArray(String[]::new)).batchBytes(1).build());
+    }
+
+    /**
+     * The runtime of a party that talks to its server over {@code transport} (one of
+     * {@link #TRANSPORTS}): for {@code http} and {@code https} a TCP runtime (for everything but that
+     * server: private conversations, delegated sessions), with TLS when {@code alsoTls}; the server's
+     * service then takes {@link #towards(String)}.
+     */
+    public static SJRuntime forParty(String transport, boolean alsoTls) {
+        return switch (checked(transport)) {
+            case "http", "https" -> create("tcp", alsoTls);
+            default -> create(transport, alsoTls);
+        };
+    }
+
+    /**
+     * The preferences of a service requested over {@code transport}: {@code tcp}/{@code tls} → the
+     * runtime's; {@code http} → set up and run over http (to the server's HTTP port, or through the
+     * relay); {@code https} → set up over http, run over https.
+     *
+     * @throws IllegalArgumentException for any other name
+     */
+    public static TransportPreferences towards(String transport) {
+        return switch (checked(transport)) {
+            case "http" -> TransportPreferences.of(List.of("http"), List.of("http"));
+            case "https" -> TransportPreferences.of(List.of("http"), List.of("https"));
+            default -> TransportPreferences.unset();
+        };
+    }
+
+    /**
+     * The preferences of a server's HTTP port (direct mode: an HTTP server on that port): sessions set
+     * up over http, run over http, or https when this JVM has TLS key material (and no relay, through
+     * which the https port would be registered: a relay speaks either http or https).
+     */
+    public static TransportPreferences httpServing() {
+        return TransportPreferences.of(List.of("http"),
+                tlsConfigured() && !relayConfigured() ? List.of("http", "https") : List.of("http"));
+    }
+
+    /**
+     * Makes the server socket on {@code port} an HTTP server of its own (direct mode) even when a relay
+     * is configured ({@code sessionj.http.relay.PORT=none}).
+     *
+     * @throws IllegalArgumentException for port 0 with a relay: the setting needs the port's number
+     */
+    public static void serveHttpDirectly(int port) {
+        if (relayConfigured()) {
+            if (port == 0) {
+                throw new IllegalArgumentException("with a relay, an HTTP port of its own needs a number (not 0)");
+            }
+            System.setProperty("sessionj.http.relay." + port, "none");
+        }
+    }
+
+    private static String checked(String transport) {
+        if (!TRANSPORTS.contains(transport)) {
+            throw new IllegalArgumentException("transport must be one of " + String.join(", ", TRANSPORTS) + ", got '"
+                    + transport + "'");
+        }
+        return transport;
     }
 }

@@ -5,6 +5,7 @@ import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJService;
 import org.sessionj.api.SJSocket;
 import org.sessionj.api.Session;
+import org.sessionj.examples.net.PartyRuntimes;
 import org.sessionj.runtime.SJRuntime;
 
 /**
@@ -18,27 +19,51 @@ public final class Portal implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Portal.class.getName());
 
     private final SJServerSocket listening;
+    private final SJServerSocket httpListening;
     private final PortalSettings settings;
     private volatile boolean closed;
 
     private Portal(SJRuntime runtime, PortalSettings settings) {
         this.settings = settings;
         this.listening = runtime.serverSocket(PortalToApplet.class, settings.port());
+        if (settings.httpPort() < 0) {
+            this.httpListening = null;
+            return;
+        }
+        try {
+            PartyRuntimes.serveHttpDirectly(settings.httpPort());
+            this.httpListening = runtime.serverSocket(PortalToApplet.class, settings.httpPort(), PartyRuntimes.httpServing());
+        } catch (RuntimeException e) {
+            listening.close();
+            throw e;
+        }
     }
 
-    /** Starts a portal that reaches the application servers named in {@code settings}. */
+    /**
+     * Starts a portal that reaches the application servers named in {@code settings}, taking front
+     * ends on its session port and, if the settings name one, on its HTTP port.
+     */
     public static Portal start(SJRuntime runtime, PortalSettings settings) {
         Portal portal = new Portal(runtime, settings);
-        portal.acceptNext(portal.listening,
-                runtime.service(PortalToWebmail.class, settings.webmailHost(), settings.webmailPort()),
-                runtime.service(PortalForwardsWebmail.class, settings.webmailHost(), settings.webmailDirectPort()),
-                runtime.service(PortalToCalendar.class, settings.calendarHost(), settings.calendarPort()));
+        SJService webmail = runtime.service(PortalToWebmail.class, settings.webmailHost(), settings.webmailPort());
+        SJService webmailDirect = runtime.service(PortalForwardsWebmail.class, settings.webmailHost(),
+                settings.webmailDirectPort());
+        SJService calendar = runtime.service(PortalToCalendar.class, settings.calendarHost(), settings.calendarPort());
+        portal.acceptNext(portal.listening, webmail, webmailDirect, calendar);
+        if (portal.httpListening != null) {
+            portal.acceptNext(portal.httpListening, webmail, webmailDirect, calendar);
+        }
         return portal;
     }
 
     /** The session port front ends connect to. */
     public int port() {
         return listening.port();
+    }
+
+    /** The HTTP port front ends may connect to over http (set up and run over http), or -1 if there is none. */
+    public int httpPort() {
+        return httpListening == null ? -1 : httpListening.port();
     }
 
     private void acceptNext(@Session(protocol = PortalToApplet.class) SJServerSocket ss_p,
@@ -126,5 +151,8 @@ public final class Portal implements AutoCloseable {
     public void close() {
         closed = true;
         listening.close();
+        if (httpListening != null) {
+            httpListening.close();
+        }
     }
 }
