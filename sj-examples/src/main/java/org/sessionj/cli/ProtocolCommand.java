@@ -33,22 +33,22 @@ final class ProtocolCommand implements Runnable {
         throw new CommandLine.ParameterException(spec.commandLine(), "missing subcommand");
     }
 
-    @Command(description = "Report syntax and well-formedness errors (exit status 1 when there are any).")
+    @Command(mixinStandardHelpOptions = true, description = "Report syntax and well-formedness errors (exit status 1 when there are any).")
     int check(@CommandLine.Mixin Input input) {
         return input.withType(spec, type -> spec.commandLine().getOut().println("ok: " + SessionTypes.print(type)));
     }
 
-    @Command(description = "Print the canonical form.")
+    @Command(mixinStandardHelpOptions = true, description = "Print the canonical form.")
     int print(@CommandLine.Mixin Input input) {
         return input.withType(spec, type -> spec.commandLine().getOut().println(SessionTypes.print(type)));
     }
 
-    @Command(description = "Print the dual (the type of the other side of the session).")
+    @Command(mixinStandardHelpOptions = true, description = "Print the dual (the type of the other side of the session).")
     int dual(@CommandLine.Mixin Input input) {
         return input.withType(spec, type -> spec.commandLine().getOut().println(SessionTypes.print(SessionTypes.dual(type))));
     }
 
-    @Command(description = "Print the protocol's state machine in Graphviz DOT (pipe it to `dot -Tsvg`).")
+    @Command(mixinStandardHelpOptions = true, description = "Print the protocol's state machine in Graphviz DOT (pipe it to `dot -Tsvg`).")
     int fsm(@CommandLine.Mixin Input input) {
         return input.withType(spec, type -> spec.commandLine().getOut().print(SessionTypes.toDot(type)));
     }
@@ -56,7 +56,8 @@ final class ProtocolCommand implements Runnable {
     /** The protocol argument and the definitions of the protocols it refers to. */
     static final class Input {
         @Parameters(index = "0", paramLabel = "PROTOCOL",
-                description = "The protocol text, or @FILE to read it from a file.")
+                description = "The protocol text, or @FILE to read the whole file (a protocol that starts with @( is"
+                        + " text, not a file).")
         String protocol;
 
         @Option(names = {"-D", "--define"}, paramLabel = "NAME=PROTOCOL",
@@ -98,8 +99,12 @@ final class ProtocolCommand implements Runnable {
             }
         }
 
+        /**
+         * {@code @FILE} read whole (spaces, newlines and all; picocli's own @-file expansion, which splits
+         * a file into arguments, is off), anything else the protocol itself; {@code @(P)} starts a protocol.
+         */
         private static String read(String textOrFile) throws IOException {
-            if (textOrFile.startsWith("@")) {
+            if (textOrFile.startsWith("@") && !textOrFile.startsWith("@(")) {
                 try {
                     return Files.readString(Path.of(textOrFile.substring(1)), StandardCharsets.UTF_8);
                 } catch (java.nio.file.NoSuchFileException e) {

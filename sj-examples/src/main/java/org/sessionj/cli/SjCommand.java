@@ -39,6 +39,9 @@ public final class SjCommand implements Runnable {
      */
     static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new SjCommand());
+        // @FILE arguments are read whole by the commands that take them (./sj protocol print @p.sj);
+        // picocli's expansion would split the file into arguments at every space.
+        cli.setExpandAtFiles(false);
         cli.setExecutionExceptionHandler((failure, commandLine, parseResult) -> {
             commandLine.getErr().println("sj: " + describe(failure));
             if (System.getenv("SJ_DEBUG") != null) {

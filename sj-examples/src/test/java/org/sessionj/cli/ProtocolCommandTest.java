@@ -91,6 +91,66 @@ class ProtocolCommandTest {
     }
 
     @Test
+    void aFileIsReadWholeSpacesNewlinesAndAll(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("kv protocol.sj"),
+                "cbegin.rec SESSION[\n  !{PUT: !<String>.?(boolean).#SESSION,\n    QUIT: }\n]\n");
+        Run run = sj("protocol", "print", "@" + file);
+        assertThat(run.err()).isEmpty();
+        assertThat(run.status()).isZero();
+        assertThat(run.out()).isEqualTo("cbegin.rec SESSION[!{PUT: !<String>.?(boolean).#SESSION, QUIT: }]\n");
+    }
+
+    @Test
+    void aProtocolStartingWithAReferenceIsTextNotAFile() {
+        Run run = sj("protocol", "print", "--expand", "-D", "P=!<int>", "@(P).?(int)");
+        assertThat(run.err()).isEmpty();
+        assertThat(run.out()).isEqualTo("!<int>.?(int)\n");
+    }
+
+    @Test
+    void everyCommandAndSubcommandHasHelp() {
+        java.util.List<String> paths = new java.util.ArrayList<>();
+        collect(SjCommand.commandLine(), java.util.List.of(), paths);
+        assertThat(paths).contains("protocol check", "example kv client", "tls keygen", "demo pi");
+        for (String path : paths) {
+            Run run = sj((path + " --help").split(" "));
+            assertThat(run.status()).as("./sj %s --help: %s", path, run.err()).isZero();
+            assertThat(run.out()).as("./sj %s --help", path).startsWith("Usage: sj " + path);
+        }
+    }
+
+    private static void collect(CommandLine command, java.util.List<String> path, java.util.List<String> paths) {
+        for (var sub : command.getSubcommands().entrySet()) {
+            if (sub.getKey().equals("help")) {
+                continue;
+            }
+            java.util.List<String> next = new java.util.ArrayList<>(path);
+            next.add(sub.getKey());
+            paths.add(String.join(" ", next));
+            collect(sub.getValue(), next, paths);
+        }
+    }
+
+    @Test
+    void aDeepProtocolIsAnErrorWithAPositionNotAStackTrace() {
+        String deep = "![".repeat(100_000) + "!<int>" + "]*".repeat(100_000);
+        Run run = sj("protocol", "check", deep);
+        assertThat(run.status()).isEqualTo(1);
+        assertThat(run.err()).startsWith("error in PROTOCOL: line 1, column ").doesNotContain("StackOverflowError")
+                .doesNotContain("\tat ");
+        assertThat(run.err().length()).as("the excerpt is cut around the column").isLessThan(2_000);
+    }
+
+    @Test
+    void aHugeBadProtocolGetsAShortMessage() {
+        String huge = "cbegin." + "!<int>.".repeat(150_000) + "?(";
+        Run run = sj("protocol", "check", huge);
+        assertThat(run.status()).isEqualTo(1);
+        assertThat(run.err()).startsWith("error in PROTOCOL: line 1, column ");
+        assertThat(run.err().length()).as("a 1 MB protocol's error is not echoed whole").isLessThan(2_000);
+    }
+
+    @Test
     void aMissingFileIsAClearError(@TempDir Path dir) {
         Run run = sj("protocol", "check", "@" + dir.resolve("nope.sj"));
         assertThat(run.status()).isEqualTo(1);

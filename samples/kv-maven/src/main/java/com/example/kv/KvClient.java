@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.sessionj.api.SJException;
 import org.sessionj.api.SJService;
 import org.sessionj.api.SJSocket;
 import org.sessionj.api.Session;
@@ -38,7 +39,12 @@ public final class KvClient {
             System.exit(2);
         }
         PrintWriter out = new PrintWriter(System.out, true);
-        run(args[0], Integer.parseInt(args[1]), parse(List.of(args).subList(2, args.length)), out);
+        try {
+            run(args[0], Integer.parseInt(args[1]), parse(List.of(args).subList(2, args.length)), out);
+        } catch (SJException | IllegalArgumentException e) {
+            System.err.println("kv client: " + e.getMessage()); // a user needs the reason, not a stack trace
+            System.exit(1);
+        }
     }
 
     /** The commands written in {@code words}: {@code put KEY VALUE} and {@code get KEY}, in order. */

@@ -7,6 +7,7 @@ import org.sessionj.types.JavaSubtyping;
 import org.sessionj.types.SessionType;
 import org.sessionj.types.SessionTypes;
 import org.sessionj.types.Side;
+import org.sessionj.types.TypeDiff;
 
 /**
  * A protocol ready for sessions: its resolved, expanded type (class names binary), that type's
@@ -85,6 +86,15 @@ public final class CompiledProtocol {
             verdicts.put(requesterText, verdict);
         }
         return verdict;
+    }
+
+    /**
+     * Where a requester of type {@code requesterText} first parts from what this protocol accepts, for
+     * the refusal's message (computed only for a refused request); empty if it does not part.
+     */
+    public java.util.Optional<TypeDiff> whereRequesterDiffers(String requesterText) {
+        return TypeDiff.compatibility(SessionTypes.parse(requesterText), typeFor(Side.ACCEPT),
+                JavaSubtyping.reflective(loader));
     }
 
     @Override

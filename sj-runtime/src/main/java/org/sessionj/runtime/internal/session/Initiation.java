@@ -47,6 +47,7 @@ final class Initiation {
         String text = protocol.textFor(Side.REQUEST);
         Connection connection = open(context.transports(), plan, host, port, context.config(),
                 out -> writeRequest(out, text));
+        TransportChoiceLog.requested(protocol.name(), host, port, connection);
         return new SessionSocket(connection, protocol.start(), SessionSettings.of(context), text);
     }
 
@@ -98,7 +99,7 @@ final class Initiation {
                             + ", which this requester does not accept " + mine);
                 }
                 if (agreement.choice().equals(setupName)) {
-                    return logged(verdict(connection, reply), host, port, setup);
+                    return logged(manager, verdict(connection, reply), host, port, setup);
                 }
             } finally {
                 reply.release();
@@ -121,7 +122,7 @@ final class Initiation {
                         + offer.transport() + " (port " + offer.port() + "), but it cannot be reached: " + e.getMessage(), e);
             }
         }
-        return logged(openDirectly(session.connection(), config, first), host, port, setup);
+        return logged(manager, openDirectly(session.connection(), config, first), host, port, setup);
     }
 
     /**
@@ -137,9 +138,13 @@ final class Initiation {
         return left.isEmpty() ? session : left;
     }
 
-    /** Says which transport the session ended up on: at INFO when the direct ones could not get through. */
-    private static Connection logged(Connection connection, String host, int port, TransportManager.Opened setup) {
-        boolean fellBack = !setup.unreachable().isEmpty();
+    /**
+     * Says which transport the session ended up on: at INFO when a transport that reaches other hosts
+     * could not get through (the in-JVM one never reaches another JVM: not worth a line per session).
+     */
+    private static Connection logged(TransportManager manager, Connection connection, String host, int port,
+            TransportManager.Opened setup) {
+        boolean fellBack = setup.unreachable().stream().anyMatch(name -> !manager.isSameHostOnly(name));
         LOG.log(fellBack ? System.Logger.Level.INFO : System.Logger.Level.DEBUG,
                 () -> "session with " + host + ":" + port + " runs over " + connection.transportName() + " (" + connection
                         + "; set up over " + setup.transport().name()
@@ -367,8 +372,10 @@ final class Initiation {
             throw new SJIOException(reason, e);
         }
         if (!compatible) {
-            String reason = "incompatible session types: the requester's " + theirs
-                    + " is not dual (up to subtyping) to the accepter's " + protocol.textFor(Side.ACCEPT);
+            String reason = "incompatible session types: " + protocol.whereRequesterDiffers(theirs)
+                    .map(diff -> diff + " (the requester's type is not dual, up to subtyping, to the accepter's ")
+                    .orElse("the requester's type is not dual (up to subtyping) to the accepter's (")
+                    + protocol.name() + ")";
             reject(connection, prefix, INCOMPATIBLE, reason);
             throw new SJIncompatibleSessionException(reason);
         }
@@ -381,8 +388,7 @@ final class Initiation {
             connection.close();
             throw new SJIOException("session initiation failed: " + e.getMessage(), e);
         }
-        LOG.log(System.Logger.Level.DEBUG, () -> "accepted a session over " + connection.transportName() + " ("
-                + connection + ")");
+        TransportChoiceLog.accepted(protocol.name(), connection);
         return new SessionSocket(connection, protocol.start(), SessionSettings.of(context), protocol.textFor(Side.ACCEPT));
     }
 

@@ -1,0 +1,46 @@
+package org.sessionj.runtime.internal.session;
+
+import java.lang.System.Logger.Level;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.sessionj.runtime.spi.Connection;
+
+/**
+ * Says which transport sessions run over: at INFO the first time a protocol's sessions run over a
+ * transport on one side (so a log shows "KvClientSide: requested sessions run over tcp" once, not per
+ * session), at DEBUG every time. Negotiation picks the transport per session (docs/negotiation.md);
+ * without this line a user cannot tell whether the peers met in memory, over ipc, tcp or a relay.
+ * The logger is {@code org.sessionj.runtime.transport} (System.Logger: java.util.logging by default,
+ * SLF4J or Log4j when their System.LoggerFinder bridge is on the class path).
+ */
+final class TransportChoiceLog {
+    /** The logger's name, for configuring it. */
+    static final String LOGGER = "org.sessionj.runtime.transport";
+
+    private static final System.Logger LOG = System.getLogger(LOGGER);
+    private static final Set<String> ANNOUNCED = ConcurrentHashMap.newKeySet();
+
+    private TransportChoiceLog() {
+    }
+
+    /** A session of {@code protocol} this side requested from {@code host:port} runs over {@code connection}. */
+    static void requested(String protocol, String host, int port, Connection connection) {
+        log("requested", protocol, connection, " (first one: with " + host + ":" + port + ")");
+    }
+
+    /** A session of {@code protocol} this side accepted runs over {@code connection}. */
+    static void accepted(String protocol, Connection connection) {
+        log("accepted", protocol, connection, "");
+    }
+
+    private static void log(String side, String protocol, Connection connection, String first) {
+        String transport = connection.transportName();
+        boolean news = ANNOUNCED.add(side + ' ' + protocol + ' ' + transport);
+        if (news) {
+            LOG.log(Level.INFO, () -> protocol + ": " + side + " sessions run over " + transport + first
+                    + "; said once per protocol and transport, every session at DEBUG");
+        } else {
+            LOG.log(Level.DEBUG, () -> protocol + ": " + side + " session over " + transport + " (" + connection + ")");
+        }
+    }
+}
