@@ -99,7 +99,7 @@ class BranchTest {
 
     @Test
     void unknownOutbranchLabel() {
-        assertRejected("SJ014", 7, msg("session 's': label 'SELL' is not one of the choice !{BUY: "), client("""
+        assertRejected("SJ014", 7, msg("session 's': label 'SELL' is not one of the labels BUY, QUIT of the choice !{BUY: "), client("""
                             s.outbranch("SELL");
                 """), PROTOCOLS);
     }
@@ -128,7 +128,7 @@ class BranchTest {
 
     @Test
     void inbranchCaseNotOffered() {
-        assertRejected("SJ014", 13, msg("label 'SELL' is not one of the choice ?{BUY:"), server("""
+        assertRejected("SJ014", 13, msg("label 'SELL' is not one of the labels BUY, QUIT of the choice ?{BUY:"), server("""
                             switch (s.inbranch()) {
                                 case "BUY" -> {
                                     String item = s.receive();
@@ -144,7 +144,7 @@ class BranchTest {
     @Test
     void inbranchArmsMustEndInTheSameState() {
         assertRejected("SJ020", 7, msg("session 's': the cases of this switch leave the session in different states: "
-                        + "!<double>.?(int) on one path, ?(int) on another"), server("""
+                        + "one path has done !<double> and another has not; both then continue with ?(int)"), server("""
                             switch (s.inbranch()) {
                                 case "BUY" -> {
                                     String item = s.receive();

@@ -28,6 +28,7 @@ import org.sessionj.processor.check.FlowScanner.Scope;
 import org.sessionj.processor.internal.flow.FlowState;
 import org.sessionj.processor.internal.flow.VarState;
 import org.sessionj.processor.internal.model.TypeModel;
+import org.sessionj.processor.internal.model.TypeText;
 import org.sessionj.types.Action;
 import org.sessionj.types.SessionType;
 
@@ -56,17 +57,19 @@ final class ChoiceRules {
         SessionType unfolded = TypeModel.unfold(live.remaining());
         if (unfolded.isEnd() || !(unfolded.head() instanceof Action.Select select)) {
             flow.reporter.error(call, Diagnostic.WRONG_ACTION, name, SessionActionRules.expected(unfolded, live),
-                    "selects '" + label + "' (outbranch)");
+                    "selects '" + label + "' (outbranch)" + SessionActionRules.hint(unfolded, live, Action.Select.class));
             flow.fail(var);
             return;
         }
         SessionType branch = select.branches().get(label);
         if (branch == null) {
-            flow.reporter.error(argument, Diagnostic.UNKNOWN_LABEL, name, label, TypeModel.printAction(select));
+            flow.reporter.error(argument, Diagnostic.UNKNOWN_LABEL, name, label, TypeText.labels(select.branches()),
+                    TypeModel.printAction(select));
             flow.fail(var);
             return;
         }
         flow.set(var, new VarState.Live(branch.then(unfolded.tail()), live.iterations()));
+        flow.lastActions.put(var, call);
     }
 
     /** The label a constant expression denotes: a string constant or an enum constant's name. */
@@ -118,6 +121,10 @@ final class ChoiceRules {
         List<? extends StatementTree> statements = switch (path.getParentPath().getLeaf()) {
             case BlockTree block -> block.getStatements();
             case CaseTree caseTree when caseTree.getStatements() != null -> caseTree.getStatements();
+            // The statements of an old-style case group are scanned with the switch as their parent.
+            case SwitchTree enclosing -> enclosing.getCases().stream()
+                    .filter(c -> c.getStatements() != null && c.getStatements().contains(path.getLeaf()))
+                    .findFirst().<List<? extends StatementTree>>map(CaseTree::getStatements).orElse(List.of());
             default -> List.of();
         };
         for (int i = 0; i + 1 < statements.size(); i++) {
@@ -164,10 +171,11 @@ final class ChoiceRules {
                 if (!unfolded.isEnd() && unfolded.head() instanceof Action.Branch b) {
                     branch = b;
                     continuation = unfolded.tail();
+                    flow.lastActions.put(socket, stripped);
                 } else {
                     flow.reporter.error(stripped, Diagnostic.WRONG_ACTION, flow.name(socket),
                             SessionActionRules.expected(unfolded, live),
-                            "waits for a label (inbranch)");
+                            "waits for a label (inbranch)" + SessionActionRules.hint(unfolded, live, Action.Branch.class));
                     flow.fail(socket);
                 }
             }
@@ -194,7 +202,7 @@ final class ChoiceRules {
                     FlowState<Element> labelEntry;
                     if (arm == null) {
                         flow.reporter.error(labelTree, Diagnostic.UNKNOWN_LABEL, flow.name(socket),
-                                String.valueOf(label),
+                                String.valueOf(label), TypeText.labels(branch.branches()),
                                 TypeModel.printAction(branch));
                         labelEntry = base.with(socket, VarState.FAILED);
                     } else {

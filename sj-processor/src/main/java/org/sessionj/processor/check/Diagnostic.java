@@ -20,6 +20,8 @@ public enum Diagnostic {
     PROTOCOL_NOT_INTERFACE("SJ006", "@Protocol on a non-interface",
             "@Protocol must annotate an interface, but '%s' is a %s"),
     BAD_SESSION_ANNOTATION("SJ007", "invalid @Session annotation", "invalid @Session on parameter '%s': %s"),
+    TOO_DEEP("SJ008", "code nested too deeply to check",
+            "%s %s, more than the session checker follows; split it into smaller methods"),
 
     // Session sockets.
     UNTYPED_SESSION("SJ010", "session of unknown type",
@@ -31,17 +33,16 @@ public enum Diagnostic {
     WRONG_MESSAGE_TYPE("SJ013", "message type does not match",
             "session '%s': expected %s but the program %s"),
     UNKNOWN_LABEL("SJ014", "label not in the choice",
-            "session '%s': label '%s' is not one of the choice %s"),
+            "session '%s': label '%s' is not one of the labels %s of the choice %s"),
     NON_CONSTANT_LABEL("SJ015", "label is not a constant",
             "session '%s': the label of outbranch must be a string constant or an enum constant, found '%s'"),
     MISSING_LABEL("SJ016", "inbranch does not cover every label",
             "session '%s': the inbranch switch has no case for label%s %s of %s"),
     MISPLACED_CONSTRUCT("SJ017", "session construct outside its allowed form", "%s"),
     BRANCHES_DISAGREE("SJ020", "paths leave the session in different states",
-            "session '%s': %s leave the session in different states: %s on one path, %s on another"),
+            "session '%s': %s leave the session in different states: %s"),
     LOOP_CHANGES_SESSION("SJ021", "loop body changes a session it does not iterate",
-            "session '%s': the loop body changes the session from %s to %s; only a session iteration "
-                    + "(while (s.outwhile(...)) / while (s.inwhile())) or a recursion (continue at #X) may repeat actions"),
+            "session '%s': %s"),
     ITERATION_INCOMPLETE("SJ022", "session iteration body incomplete",
             "session '%s': the iteration body must complete %s before the next iteration, but %s remains"),
     JUMP_OUT_OF_ITERATION("SJ023", "jump out of a session iteration",
@@ -65,7 +66,10 @@ public enum Diagnostic {
     DELEGATION_MISMATCH("SJ034", "delegated session has the wrong type",
             "session '%s': expected %s but the delegated session '%s' is at %s"),
     SESSION_METHOD_MISMATCH("SJ035", "session method type does not match",
-            "session '%s': %s needs the session at %s but it is at %s"),
+            "%s: %s needs %s but it is %s"),
+    OVERRIDE_MISMATCH("SJ036", "override changes a @Session type",
+            "parameter '%s' of '%s' is %s, but the method it overrides in %s declares it %s; callers typed against "
+                    + "either would be wrong, so an override must keep the same @Session type"),
 
     // @NoAlias ownership.
     NOT_UNIQUE("SJ040", "@NoAlias variable given a shared value",
@@ -80,7 +84,9 @@ public enum Diagnostic {
             "@NoAlias field '%s' can only be read through (%s[i], %s.f, %s.m()) or assigned; its value cannot be "
                     + "copied out here (only 'f' or 'this.f' in a method of its own class can be moved out)"),
     FIELD_NOT_REFILLED("SJ044", "@NoAlias field not refilled after a move",
-            "@NoAlias field '%s' was moved out %s and must be assigned a new value %s");
+            "@NoAlias field '%s' was moved out %s and must be assigned a new value %s"),
+    NOALIAS_OVERRIDE("SJ045", "override breaks a @NoAlias contract",
+            "'%s' overrides the method of %s but %s; callers are checked against the overridden method");
 
     private final String code;
     private final String title;

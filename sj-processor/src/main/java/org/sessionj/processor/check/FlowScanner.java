@@ -65,7 +65,22 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
      * the variables to fail after the loop. {@code exempt} variables are handled by the caller.
      */
     abstract Set<Element> checkInvariant(FlowState<Element> entry, FlowState<Element> backEdge, Tree loop,
-            Set<Element> exempt);
+            Set<Element> exempt, Map<Element, Tree> lastActions);
+
+    /** The tree of the last session action checked on {@code var} (in reading order), or null. */
+    abstract Tree lastAction(Element var);
+
+    /** Notes, for the loop of {@code frame}, the last action of each variable on a path going round. */
+    void noteBackEdge(Frame frame) {
+        if (state != null) {
+            for (Element var : state.variables()) {
+                Tree last = lastAction(var);
+                if (last != null) {
+                    frame.lastBeforeBackEdge.putIfAbsent(var, last);
+                }
+            }
+        }
+    }
 
     /** A jump ({@code what}) leaves the iteration that {@code var} is the subject of. */
     abstract void leaveIteration(Element var, Tree jump, String what);
@@ -106,6 +121,8 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         final Set<Element> controlled = new LinkedHashSet<>();
         FlowState<Element> breaks;
         FlowState<Element> continues;
+        /** For each variable, its last action on a path that goes round (a continue, or the body's end). */
+        final Map<Element, Tree> lastBeforeBackEdge = new HashMap<>();
 
         Frame(Tree tree, String label, boolean loop, boolean switchExpression, int scopeDepth) {
             this.tree = tree;
@@ -128,12 +145,36 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
     final Deque<String> onceOnly = new ArrayDeque<>();
     FlowState<Element> state = FlowState.empty();
     String pendingLabel;
+    /** Statements nested deeper than this are not followed (SJ008), far above any hand-written code. */
+    static final int MAX_STATEMENT_NESTING = 256;
+
+    /** Thrown when a body nests statements deeper than {@link #MAX_STATEMENT_NESTING}; reported as SJ008. */
+    static final class TooDeep extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        TooDeep() {
+            super("statements nested more than " + MAX_STATEMENT_NESTING + " levels deep", null, false, false);
+        }
+    }
+
+    private int statementDepth;
+
     @Override
     public Void scan(Tree tree, Void unused) {
         if (state == null || tree == null) {
             return null; // unreachable code: javac reports what matters
         }
-        return super.scan(tree, unused);
+        if (!(tree instanceof StatementTree)) {
+            return super.scan(tree, unused);
+        }
+        if (++statementDepth > MAX_STATEMENT_NESTING) {
+            throw new TooDeep();
+        }
+        try {
+            return super.scan(tree, unused);
+        } finally {
+            statementDepth--;
+        }
     }
 
     void scanPath(TreePath path) {
@@ -321,13 +362,15 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
             checkLoopVariable(loopVariable, tree.getVariable());
         }
         scan(tree.getStatement(), null);
+        noteBackEdge(frame);
         FlowState<Element> backEdge = join(state, frame.continues, tree, "the paths to the next iteration");
         frames.pop();
         if (probe) {
             return backEdge;
         }
-        Set<Element> changed = backEdge == null ? Set.of() : checkInvariant(entry, backEdge, tree, Set.of());
-        state = join(entry, frame.breaks, tree, "the exits of this loop");
+        Set<Element> changed = backEdge == null ? Set.of() : checkInvariant(entry, backEdge, tree, Set.of(),
+                frame.lastBeforeBackEdge);
+        state = probeExit(join(entry, frame.breaks, tree, "the exits of this loop"), backEdge);
         changed.forEach(this::fail);
         return backEdge;
     }
@@ -346,15 +389,18 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
      */
     void widenOwnership(java.util.function.Supplier<FlowState<Element>> probe) {
         FlowState<Element> entry = state;
-        if (entry == null || entry.variables().stream().noneMatch(v -> entry.get(v) instanceof VarState.Owned)) {
-            return;
+        if (probing > 0 || entry == null
+                || entry.variables().stream().noneMatch(v -> entry.get(v) instanceof VarState.Owned)) {
+            return; // inside a probe, a nested loop's exit takes its back edge's moves instead (probeExit)
         }
         String label = pendingLabel;
         FlowState<Element> backEdge;
         reporter.silence();
+        probing++;
         try {
             backEdge = probe.get();
         } finally {
+            probing--;
             reporter.speak();
         }
         pendingLabel = label;
@@ -367,6 +413,28 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
             }
         }
         state = widened;
+    }
+
+    /**
+     * How many probes (silent passes finding a loop's moves, {@link #widenOwnership}) are running. A
+     * loop inside a probe is not probed again — that made the analysis exponential in loop nesting —
+     * but its exit is given the {@code @NoAlias} moves of its back edge ({@link #probeExit}), which is
+     * all the enclosing probe needs: one pass per nesting level, quadratic at worst.
+     */
+    int probing;
+
+    /** A loop's exit state inside a probe: values moved by the time of its back edge may be moved. */
+    FlowState<Element> probeExit(FlowState<Element> exit, FlowState<Element> backEdge) {
+        if (probing == 0 || exit == null || backEdge == null) {
+            return exit;
+        }
+        FlowState<Element> result = exit;
+        for (Element var : exit.variables()) {
+            if (exit.get(var) instanceof VarState.Owned && backEdge.get(var) instanceof VarState.Moved moved) {
+                result = result.with(var, moved);
+            }
+        }
+        return result;
     }
 
     FlowState<Element> plainLoopPass(Tree loop, ExpressionTree condition, StatementTree body,
@@ -383,6 +451,7 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
             conditionExit = state;
         }
         scan(body, null);
+        noteBackEdge(frame);
         state = join(state, frame.continues, loop, "the paths to the next iteration");
         if (doWhile) {
             scan(condition, null);
@@ -396,8 +465,8 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
             return backEdge;
         }
         Set<Element> changed = backEdge == null || entry == null ? Set.of()
-                : checkInvariant(entry, backEdge, loop, Set.of());
-        state = join(conditionExit, frame.breaks, loop, "the exits of this loop");
+                : checkInvariant(entry, backEdge, loop, Set.of(), frame.lastBeforeBackEdge);
+        state = probeExit(join(conditionExit, frame.breaks, loop, "the exits of this loop"), backEdge);
         changed.forEach(this::fail);
         return backEdge;
     }
@@ -456,6 +525,7 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
     public Void visitContinue(ContinueTree tree, Void unused) {
         Frame frame = target(tree.getLabel() == null ? null : tree.getLabel().toString(), true, tree);
         if (frame != null) {
+            noteBackEdge(frame);
             FlowState<Element> arriving = leaveTo(frame, false, tree, "continue");
             frame.continues = join(frame.continues, arriving, tree, "the paths to the next iteration");
         }

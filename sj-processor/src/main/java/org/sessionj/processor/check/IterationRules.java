@@ -53,7 +53,7 @@ final class IterationRules {
 
     /** Reports every variable whose state at the back edge differs from the loop entry; returns them. */
     Set<Element> checkInvariant(FlowState<Element> entry, FlowState<Element> backEdge, Tree loop,
-            Set<Element> exempt) {
+            Set<Element> exempt, Map<Element, Tree> lastActions) {
         Set<Element> changed = new LinkedHashSet<>();
         for (Element var : entry.variables()) {
             VarState before = entry.get(var);
@@ -77,13 +77,38 @@ final class IterationRules {
             if (after instanceof VarState.Moved moved) {
                 flow.reporter.error(loop, Diagnostic.USE_AFTER_MOVE, flow.name(var), moved.how()
                         + " in an earlier iteration of this loop");
+            } else if (missingBeforeRound(before, after) instanceof SessionType missing
+                    && lastActions.get(var) != null) {
+                // The round goes back to its start with actions left: report where they are missing.
+                flow.reporter.error(lastActions.get(var), Diagnostic.LOOP_CHANGES_SESSION, flow.name(var),
+                        "after this action the loop goes round with " + TypeModel.describe(missing)
+                                + " still to do before the next round (" + MethodChecker.describe(before) + ")");
             } else {
                 flow.reporter.error(loop, Diagnostic.LOOP_CHANGES_SESSION, flow.name(var),
-                        MethodChecker.describe(before), MethodChecker.describe(after));
+                        "the loop body changes the session from " + MethodChecker.describe(before) + " to "
+                                + MethodChecker.describe(after) + "; only a session iteration (while (s.outwhile(...)) "
+                                + "/ while (s.inwhile())) or a recursion (continue at #X) may repeat actions");
             }
             changed.add(var);
         }
         return changed;
+    }
+
+    /**
+     * What a loop body left undone when it goes round: the state at the back edge is some actions
+     * followed by the entry state (a recursion round missing its last actions), or null.
+     */
+    private static SessionType missingBeforeRound(VarState before, VarState after) {
+        if (!(before instanceof VarState.Live b) || !(after instanceof VarState.Live a)
+                || b.iterations() != a.iterations()) {
+            return null;
+        }
+        java.util.List<Action> whole = a.remaining().actions();
+        java.util.List<Action> round = b.remaining().actions();
+        if (whole.size() <= round.size() || !whole.subList(whole.size() - round.size(), whole.size()).equals(round)) {
+            return null;
+        }
+        return new SessionType(whole.subList(0, whole.size() - round.size()));
     }
 
     /** The session iteration a while condition denotes, or null if it is an ordinary condition. */
@@ -166,7 +191,9 @@ final class IterationRules {
             if (iterationBody == null) {
                 flow.reporter.error(control.call(), Diagnostic.WRONG_ACTION, flow.name(control.var()),
                         SessionActionRules.expected(unfolded, live),
-                        control.out() ? "decides an iteration (outwhile)" : "follows an iteration (inwhile)");
+                        (control.out() ? "decides an iteration (outwhile)" : "follows an iteration (inwhile)")
+                                + SessionActionRules.hint(unfolded, live,
+                                        control.out() ? Action.OutWhile.class : Action.InWhile.class));
                 flow.fail(control.var());
                 continue;
             }
@@ -178,6 +205,7 @@ final class IterationRules {
         }
         FlowState<Element> bodyEntry = flow.state;
         flow.scan(body, null);
+        flow.noteBackEdge(frame);
         FlowState<Element> backEdge = flow.join(flow.state, frame.continues, loop, "the paths to the next iteration");
         flow.frames.pop();
         if (probe) {
@@ -204,13 +232,13 @@ final class IterationRules {
                     broken.add(var);
                 }
             }
-            broken.addAll(checkInvariant(bodyEntry, backEdge, loop, frame.controlled));
+            broken.addAll(checkInvariant(bodyEntry, backEdge, loop, frame.controlled, frame.lastBeforeBackEdge));
         }
         FlowState<Element> exit = bodyEntry;
         for (Map.Entry<Element, SessionType> entry : after.entrySet()) {
             exit = exit.with(entry.getKey(), new VarState.Live(entry.getValue(), depth.get(entry.getKey())));
         }
-        flow.state = flow.join(exit, frame.breaks, loop, "the exits of this loop");
+        flow.state = flow.probeExit(flow.join(exit, frame.breaks, loop, "the exits of this loop"), backEdge);
         broken.forEach(flow::fail);
         return backEdge;
     }

@@ -28,6 +28,7 @@ import org.sessionj.processor.check.FlowScanner.VarInfo;
 import org.sessionj.processor.internal.flow.FlowState;
 import org.sessionj.processor.internal.flow.VarState;
 import org.sessionj.processor.internal.model.TypeModel;
+import org.sessionj.processor.internal.model.TypeText;
 
 /**
  * Session sockets are linear (implicitly {@code @NoAlias}): used only by session operations, never
@@ -253,8 +254,11 @@ final class LinearityRules {
         if (right instanceof VarState.Moved moved && left instanceof VarState.Live live && live.complete()) {
             return moved;
         }
-        flow.reporter.error(at, Diagnostic.BRANCHES_DISAGREE, flow.name(var), what, MethodChecker.describe(left),
-                MethodChecker.describe(right));
+        String states = left instanceof VarState.Live l && right instanceof VarState.Live r
+                && l.iterations() == r.iterations()
+                ? TypeText.difference(l.remaining(), r.remaining(), "%s on one path, %s on another")
+                : MethodChecker.describe(left) + " on one path, " + MethodChecker.describe(right) + " on another";
+        flow.reporter.error(at, Diagnostic.BRANCHES_DISAGREE, flow.name(var), what, states);
         return VarState.FAILED;
     }
 

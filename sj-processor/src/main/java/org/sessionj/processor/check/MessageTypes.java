@@ -72,11 +72,42 @@ final class MessageTypes {
             return !wanted.getKind().isPrimitive();
         }
         if (wanted.getKind().isPrimitive()) {
-            // The primitive overload decides what goes on the wire: no silent widening.
-            return types.isSameType(argument, wanted)
-                    || types.isSameType(argument, types.boxedClass((javax.lang.model.type.PrimitiveType) wanted).asType());
+            // The primitive overload decides what goes on the wire: no silent widening, and no box,
+            // which may be null where the type promises a value (unbox it explicitly: x.intValue()).
+            return types.isSameType(argument, wanted);
         }
         return types.isAssignable(argument, wanted);
+    }
+
+    /**
+     * Whether a generic {@code receive()} of {@code payload} may be assigned to {@code target}: the
+     * call's type argument is inferred from the target, and the received value (the payload or its
+     * box) is cast to it at run time, so Java's widening or unboxing into another primitive does not
+     * apply: a primitive target needs exactly the payload's primitive (or its box); a reference
+     * target must be a supertype of the payload's box.
+     */
+    boolean receiveCompatible(TypeMirror payload, TypeMirror target) {
+        if (target.getKind().isPrimitive()) {
+            TypeMirror unboxed = payload.getKind().isPrimitive() ? payload : unboxedOrNull(payload);
+            return unboxed != null && types.isSameType(unboxed, target);
+        }
+        TypeMirror value = payload.getKind().isPrimitive()
+                ? types.boxedClass((javax.lang.model.type.PrimitiveType) payload).asType() : payload;
+        return types.isAssignable(value, target);
+    }
+
+    /** Whether {@code type} is the box of the primitive {@code primitive}. */
+    boolean unboxesTo(TypeMirror type, TypeMirror primitive) {
+        TypeMirror unboxed = unboxedOrNull(type);
+        return unboxed != null && types.isSameType(unboxed, primitive);
+    }
+
+    private TypeMirror unboxedOrNull(TypeMirror type) {
+        try {
+            return types.unboxedType(type);
+        } catch (IllegalArgumentException notABox) {
+            return null;
+        }
     }
 
     /** The type a received value is assigned to: the variable, assignment target or cast, else the inferred type. */

@@ -6,6 +6,7 @@ import com.sun.source.tree.AssignmentTree;
 import com.sun.source.tree.CatchTree;
 import com.sun.source.tree.ClassTree;
 import com.sun.source.tree.DoWhileLoopTree;
+import com.sun.source.tree.EnhancedForLoopTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.LambdaExpressionTree;
@@ -61,6 +62,7 @@ final class MethodChecker extends FlowScanner {
     final ProtocolRegistry registry;
     final SessionParameters sessionParameters;
     final MessageTypes messages;
+    final LentSessions lent;
     /**
      * Services and server sockets that enclosing bodies let lambdas and local classes capture (they are
      * effectively final, so one state each); shared between the checkers of one class, filled by the
@@ -80,7 +82,7 @@ final class MethodChecker extends FlowScanner {
 
     MethodChecker(ProcessingEnvironment environment, Trees trees, SessionApi api, ProtocolRegistry registry,
             Reporter reporter, Map<Element, VarState> capturedEndpoints, SessionParameters sessionParameters,
-            MessageTypes messages) {
+            MessageTypes messages, LentSessions lent) {
         super(trees, reporter);
         this.types = environment.getTypeUtils();
         this.api = api;
@@ -88,6 +90,7 @@ final class MethodChecker extends FlowScanner {
         this.capturedEndpoints = capturedEndpoints;
         this.sessionParameters = sessionParameters;
         this.messages = messages;
+        this.lent = lent;
     }
 
     // ------------------------------------------------------------------ unit entry
@@ -161,6 +164,9 @@ final class MethodChecker extends FlowScanner {
         }
     }
 
+    /** The protocol name of an endpoint whose protocol differs on the paths that meet. */
+    static final String CONFLICTING = "of different protocols on the paths that reach here";
+
     /** The tracked variable of {@code kind} that {@code tree} names, or null. */
     private Element tracked(ExpressionTree tree, Kind kind) {
         ExpressionTree stripped = strip(tree);
@@ -232,6 +238,12 @@ final class MethodChecker extends FlowScanner {
         if (right instanceof VarState.Unassigned) {
             return left;
         }
+        if (left instanceof VarState.Endpoint l && right instanceof VarState.Endpoint r) {
+            // Two known protocols meet: the endpoint may be either, which a send of a service must not accept.
+            boolean conflict = CONFLICTING.equals(l.protocolName()) || CONFLICTING.equals(r.protocolName())
+                    || l.protocol() != null && r.protocol() != null && !l.protocol().equals(r.protocol());
+            return conflict ? new VarState.Endpoint(null, CONFLICTING) : VarState.Endpoint.unknown();
+        }
         if (left instanceof VarState.Endpoint || right instanceof VarState.Endpoint) {
             return VarState.Endpoint.unknown();
         }
@@ -249,8 +261,16 @@ final class MethodChecker extends FlowScanner {
 
     @Override
     Set<Element> checkInvariant(FlowState<Element> entry, FlowState<Element> backEdge, Tree loop,
-            Set<Element> exempt) {
-        return iterations.checkInvariant(entry, backEdge, loop, exempt);
+            Set<Element> exempt, Map<Element, Tree> lastActions) {
+        return iterations.checkInvariant(entry, backEdge, loop, exempt, lastActions);
+    }
+
+    /** The last session action checked on each socket, in reading order (for where a round is incomplete). */
+    final Map<Element, Tree> lastActions = new java.util.HashMap<>();
+
+    @Override
+    Tree lastAction(Element var) {
+        return lastActions.get(var);
     }
 
     @Override
@@ -289,7 +309,11 @@ final class MethodChecker extends FlowScanner {
             return null;
         }
         if (NoAliasRules.isNoAlias(var)) {
-            declare(var, Kind.NOALIAS, tree, noAlias.declared(var, tree.getInitializer()));
+            Tree parent = getCurrentPath().getParentPath().getLeaf();
+            VarState initial = parent instanceof EnhancedForLoopTree loop ? noAlias.loopVariable(var, loop)
+                    : parent.getKind() == Tree.Kind.BINDING_PATTERN ? VarState.OWNED // the tested value moved in
+                    : noAlias.declared(var, tree.getInitializer());
+            declare(var, Kind.NOALIAS, tree, initial);
             return null;
         }
         if (choices.labelDeclaration(tree, var)) {
@@ -378,7 +402,12 @@ final class MethodChecker extends FlowScanner {
             return null;
         }
         scan(call.getMethodSelect(), null);
-        arguments(method, call.getArguments());
+        noAlias.beginArguments(call);
+        try {
+            arguments(method, call.getArguments());
+        } finally {
+            noAlias.endArguments();
+        }
         noAlias.beforeForeignCode(call, "before the call of '" + methodName + "' (which may read it)");
         sockets.callResult(call, method);
         return null;
@@ -405,6 +434,9 @@ final class MethodChecker extends FlowScanner {
                 } else {
                     actions.sessionMethodCall(socket, method, parameter, argument);
                 }
+            } else if (parameter != null && (api.isService(parameter.asType()) || api.isServerSocket(parameter.asType()))
+                    && sessionParameters.of(parameter, null, reporter).declared() != null) {
+                origins.endpointArgument(method, parameter, argument);
             } else {
                 noAlias.argument(parameter, argument);
             }
@@ -430,8 +462,13 @@ final class MethodChecker extends FlowScanner {
     @Override
     public Void visitNewClass(NewClassTree tree, Void unused) {
         scan(tree.getEnclosingExpression(), null);
-        if (elementOf(tree) instanceof ExecutableElement constructor) {
-            arguments(constructor, tree.getArguments());
+        if (trees.getElement(getCurrentPath()) instanceof ExecutableElement constructor) {
+            noAlias.beginArguments(tree);
+            try {
+                arguments(constructor, tree.getArguments());
+            } finally {
+                noAlias.endArguments();
+            }
         } else {
             tree.getArguments().forEach(argument -> scan(argument, null));
         }

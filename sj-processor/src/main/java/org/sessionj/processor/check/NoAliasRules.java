@@ -1,24 +1,31 @@
 package org.sessionj.processor.check;
 
 import com.sun.source.tree.AssignmentTree;
+import com.sun.source.tree.CaseTree;
 import com.sun.source.tree.ConditionalExpressionTree;
+import com.sun.source.tree.EnhancedForLoopTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.InstanceOfTree;
 import com.sun.source.tree.LambdaExpressionTree;
 import com.sun.source.tree.LiteralTree;
+import com.sun.source.tree.MemberReferenceTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.NewArrayTree;
 import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.ParenthesizedTree;
 import com.sun.source.tree.ReturnTree;
+import com.sun.source.tree.SwitchExpressionTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.TypeCastTree;
 import com.sun.source.tree.VariableTree;
+import com.sun.source.tree.YieldTree;
 import com.sun.source.util.TreePath;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Set;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.Element;
@@ -105,14 +112,38 @@ final class NoAliasRules {
     private static String moveContext(TreePath path) {
         TreePath parentPath = path.getParentPath();
         Tree innermost = path.getLeaf();
-        while (parentPath.getLeaf() instanceof ParenthesizedTree || parentPath.getLeaf() instanceof TypeCastTree
-                || parentPath.getLeaf() instanceof ConditionalExpressionTree conditional
-                        && conditional.getCondition() != innermost) {
-            innermost = parentPath.getLeaf();
-            parentPath = parentPath.getParentPath();
+        while (true) {
+            Tree parent = parentPath.getLeaf();
+            if (parent instanceof ParenthesizedTree || parent instanceof TypeCastTree
+                    || parent instanceof ConditionalExpressionTree conditional && conditional.getCondition() != innermost) {
+                innermost = parent;
+                parentPath = parentPath.getParentPath();
+            } else if (parent instanceof SwitchExpressionTree switchExpression
+                    && switchExpression.getExpression() != innermost) {
+                innermost = parent; // an arm's value, scanned with the switch expression as parent
+                parentPath = parentPath.getParentPath();
+            } else if (parent instanceof YieldTree
+                    || parent instanceof CaseTree caseTree && caseTree.getBody() == innermost
+                            && parentPath.getParentPath().getLeaf() instanceof SwitchExpressionTree) {
+                // The value of a switch expression's arm is the switch expression's value.
+                TreePath up = parentPath;
+                while (up != null && !(up.getLeaf() instanceof SwitchExpressionTree)) {
+                    up = up.getParentPath();
+                }
+                if (up == null) {
+                    return null;
+                }
+                innermost = up.getLeaf();
+                parentPath = up.getParentPath();
+            } else {
+                break;
+            }
         }
         Tree child = innermost;
         return switch (parentPath.getLeaf()) {
+            case InstanceOfTree test when test.getPattern() != null -> "into a pattern variable";
+            case MemberReferenceTree reference when reference.getQualifierExpression() == child ->
+                    "into a bound method reference";
             case VariableTree variable -> "into '" + variable.getName() + "'";
             case AssignmentTree assignment when assignment.getExpression() == child ->
                     "into '" + assignment.getVariable() + "'";
@@ -135,9 +166,72 @@ final class NoAliasRules {
         }
         String move = moveContext(path);
         if (move != null && value instanceof VarState.Owned) {
-            flow.set(var, new VarState.Moved(move + " on line " + flow.line(at)));
-            movedInTry.forEach(moved -> moved.add(var));
+            VarState.Moved moved = new VarState.Moved(move + " on line " + flow.line(at));
+            Map<Element, VarState.Moved> pending = pendingMoves.peek();
+            if (pending != null && isArgumentOf(path, pendingCalls.peek())) {
+                VarState.Moved earlier = pending.putIfAbsent(var, moved);
+                if (earlier != null) { // the same value given twice to one call
+                    flow.reporter.error(at, Diagnostic.MOVED_VALUE_USED, flow.name(var), earlier.how());
+                    flow.fail(var);
+                }
+                return;
+            }
+            flow.set(var, moved);
+            movedInTry.forEach(set -> set.add(var));
         }
+    }
+
+    /**
+     * For each call whose arguments are being evaluated (innermost first), the values moved into it: a
+     * call takes its arguments once all are evaluated, so {@code f(x, x.length)} reads {@code x}
+     * before {@code f} owns it. Giving one value to two arguments is still a use after the move.
+     */
+    private final Deque<Map<Element, VarState.Moved>> pendingMoves = new ArrayDeque<>();
+    private final Deque<Tree> pendingCalls = new ArrayDeque<>();
+
+    /** The arguments of {@code call} are about to be evaluated. */
+    void beginArguments(Tree call) {
+        pendingMoves.push(new java.util.LinkedHashMap<>());
+        pendingCalls.push(call);
+    }
+
+    /** The call happens: the values moved into it are gone now. */
+    void endArguments() {
+        Map<Element, VarState.Moved> moved = pendingMoves.pop();
+        pendingCalls.pop();
+        moved.forEach((var, how) -> {
+            if (flow.state != null && flow.state.get(var) instanceof VarState.Owned) {
+                flow.set(var, how);
+                movedInTry.forEach(set -> set.add(var));
+            }
+        });
+    }
+
+    /** Whether the use at {@code path} is (through parentheses, casts, conditionals) an argument of {@code call}. */
+    private static boolean isArgumentOf(TreePath path, Tree call) {
+        for (TreePath p = path.getParentPath(); p != null; p = p.getParentPath()) {
+            Tree leaf = p.getLeaf();
+            if (leaf == call) {
+                return true;
+            }
+            if (!(leaf instanceof ParenthesizedTree || leaf instanceof TypeCastTree
+                    || leaf instanceof ConditionalExpressionTree)) {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A {@code @NoAlias} enhanced-for variable: each element it is given stays in the array or
+     * collection, so it is never the only reference (SJ040).
+     */
+    VarState loopVariable(Element var, EnhancedForLoopTree loop) {
+        if (flow.state != null) {
+            flow.reporter.error(loop.getVariable(), Diagnostic.NOT_UNIQUE, var.getSimpleName(),
+                    "an element of " + loop.getExpression() + ", which keeps it");
+        }
+        return VarState.FAILED;
     }
 
     /** The initial state of a {@code @NoAlias} local declared with {@code initializer} (null: none). */

@@ -1,6 +1,7 @@
 package org.sessionj.processor.check;
 
 import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.LiteralTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
@@ -76,8 +77,25 @@ final class SessionActionRules {
         return TypeModel.printAction(unfolded.head());
     }
 
-    void advance(Element var, SessionType unfolded, VarState.Live live) {
+    /**
+     * What the wrong action probably is: an extra one (the session or iteration body is complete), or
+     * one that comes too early — the expected action is missing before it (it matches the next one).
+     */
+    static String hint(SessionType unfolded, VarState.Live live, Class<? extends Action> found) {
+        if (unfolded.isEnd()) {
+            return live.iterations() > 0 ? " (an extra action: this iteration's body is complete here)"
+                    : " (an extra action: the session is complete here)";
+        }
+        SessionType next = TypeModel.unfold(unfolded.tail());
+        if (!next.isEnd() && found.isInstance(next.head())) {
+            return " (missing before it: " + TypeModel.printAction(unfolded.head()) + ")";
+        }
+        return "";
+    }
+
+    void advance(Element var, SessionType unfolded, VarState.Live live, Tree at) {
         flow.set(var, new VarState.Live(unfolded.tail(), live.iterations()));
+        flow.lastActions.put(var, at);
     }
 
     void socketOperation(MethodInvocationTree call, ExecutableElement method, MemberSelectTree select) {
@@ -167,7 +185,8 @@ final class SessionActionRules {
         String found = delegated != null ? "sends session '" + flow.name(delegated) + "' (delegation)"
                 : "sends !<" + argumentType + ">";
         if (unfolded.isEnd() || !(unfolded.head() instanceof Action.Send expectedSend)) {
-            flow.reporter.error(call, Diagnostic.WRONG_ACTION, name, expected(unfolded, live), found);
+            flow.reporter.error(call, Diagnostic.WRONG_ACTION, name, expected(unfolded, live),
+                    found + hint(unfolded, live, Action.Send.class));
             flow.fail(var);
             return;
         }
@@ -180,14 +199,25 @@ final class SessionActionRules {
                     flow.fail(var);
                     return;
                 }
-                if (endpoint != null && flow.state.get(endpoint) instanceof VarState.Endpoint known
-                        && known.protocol() != null && !sameSession(known.protocol(), session.type())) {
+                // Invariant: a service is sent only where its protocol is known, on every path, to be the
+                // one the type names (a join of two protocols, or an untyped service, is unknown).
+                VarState given = endpoint != null ? flow.state.get(endpoint) : flow.origins.endpointOfScanned(argument);
+                if (given instanceof VarState.Endpoint known && MethodChecker.CONFLICTING.equals(known.protocolName())) {
+                    flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText,
+                            "sends a service " + MethodChecker.CONFLICTING);
+                    flow.fail(var);
+                    return;
+                }
+                // A service whose protocol is not known here (a method's result, an unannotated
+                // parameter) is not checked (docs/diagnostics.md, "What is not checked").
+                if (given instanceof VarState.Endpoint known && known.protocol() != null
+                        && !sameSession(known.protocol(), session.type())) {
                     flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText,
                             "sends a service of protocol " + TypeModel.describe(known.protocol()));
                     flow.fail(var);
                     return;
                 }
-                advance(var, unfolded, live);
+                advance(var, unfolded, live, call);
             }
             case Payload.SessionPayload session -> {
                 if (delegated == null) {
@@ -195,7 +225,7 @@ final class SessionActionRules {
                     flow.fail(var);
                     return;
                 }
-                advance(var, unfolded, live);
+                advance(var, unfolded, live, call);
                 VarState.Live moved = usable(delegated, argument);
                 if (moved == null) {
                     return;
@@ -217,11 +247,15 @@ final class SessionActionRules {
                                 && literal.getValue() == null;
                 if (delegated != null || (wanted != null && !(nullValue && !wanted.getKind().isPrimitive())
                         && !flow.messages.sendCompatible(argumentType, wanted))) {
-                    flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText, found);
+                    boolean box = wanted != null && wanted.getKind().isPrimitive() && argumentType != null
+                            && !argumentType.getKind().isPrimitive() && flow.messages.unboxesTo(argumentType, wanted);
+                    flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText, found + (box
+                            ? " (a box, which may be null where the type promises a value: unbox it explicitly, e.g. x."
+                                    + wanted + "Value())" : ""));
                     flow.fail(var);
                     return;
                 }
-                advance(var, unfolded, live);
+                advance(var, unfolded, live, call);
             }
         }
     }
@@ -248,13 +282,14 @@ final class SessionActionRules {
         String found = "receives ?(" + target + ")";
         SessionType unfolded = TypeModel.unfold(live.remaining());
         if (unfolded.isEnd() || !(unfolded.head() instanceof Action.Receive expectedReceive)) {
-            flow.reporter.error(call, Diagnostic.WRONG_ACTION, name, expected(unfolded, live), found);
+            flow.reporter.error(call, Diagnostic.WRONG_ACTION, name, expected(unfolded, live),
+                    found + hint(unfolded, live, Action.Receive.class));
             flow.fail(var);
             return;
         }
         if (expectedReceive.payload() instanceof Payload.JavaType javaType) {
             TypeMirror payload = flow.messages.mirror(javaType);
-            if (payload != null && target != null && !flow.types.isAssignable(payload, target)) {
+            if (payload != null && target != null && !flow.messages.receiveCompatible(payload, target)) {
                 flow.reporter.error(call, Diagnostic.WRONG_MESSAGE_TYPE, name,
                         TypeModel.printAction(expectedReceive), found);
                 flow.fail(var);
@@ -268,7 +303,7 @@ final class SessionActionRules {
             flow.fail(var);
             return;
         }
-        advance(var, unfolded, live);
+        advance(var, unfolded, live, call);
     }
 
     private void receivePrimitive(Element var, MethodInvocationTree call, TypeKind kind) {
@@ -281,7 +316,8 @@ final class SessionActionRules {
         String found = "receives ?(" + typeName + ")";
         SessionType unfolded = TypeModel.unfold(live.remaining());
         if (unfolded.isEnd() || !(unfolded.head() instanceof Action.Receive expectedReceive)) {
-            flow.reporter.error(call, Diagnostic.WRONG_ACTION, name, expected(unfolded, live), found);
+            flow.reporter.error(call, Diagnostic.WRONG_ACTION, name, expected(unfolded, live),
+                    found + hint(unfolded, live, Action.Receive.class));
             flow.fail(var);
             return;
         }
@@ -296,7 +332,7 @@ final class SessionActionRules {
             flow.fail(var);
             return;
         }
-        advance(var, unfolded, live);
+        advance(var, unfolded, live, call);
     }
 
     /** Receives a delegated session ({@code service == false}) or a service into a new variable. */
@@ -310,7 +346,8 @@ final class SessionActionRules {
                 : "receives a session into '" + into + "' (SJSocket)";
         SessionType unfolded = TypeModel.unfold(live.remaining());
         if (unfolded.isEnd() || !(unfolded.head() instanceof Action.Receive expectedReceive)) {
-            flow.reporter.error(call, Diagnostic.WRONG_ACTION, name, expected(unfolded, live), found);
+            flow.reporter.error(call, Diagnostic.WRONG_ACTION, name, expected(unfolded, live),
+                    found + hint(unfolded, live, Action.Receive.class));
             flow.fail(var);
             return service ? VarState.Endpoint.unknown() : VarState.FAILED;
         }
@@ -320,7 +357,7 @@ final class SessionActionRules {
             flow.fail(var);
             return service ? VarState.Endpoint.unknown() : VarState.FAILED;
         }
-        advance(var, unfolded, live);
+        advance(var, unfolded, live, call);
         return service ? new VarState.Endpoint(session.type(), "received on line " + flow.line(call))
                 : new VarState.Live(TypeModel.stripBegin(session.type()), 0);
     }
@@ -393,13 +430,17 @@ final class SessionActionRules {
             remainder = stripPrefix(TypeModel.unfold(live.remaining()), TypeModel.unfold(needed));
         }
         if (remainder == null) {
-            flow.reporter.error(argument, Diagnostic.SESSION_METHOD_MISMATCH, flow.name(var),
-                    "the call to '" + method.getSimpleName() + "'", TypeModel.describe(needed),
-                    TypeModel.describe(live.remaining()));
+            flow.reporter.error(argument, Diagnostic.SESSION_METHOD_MISMATCH, "session '" + flow.name(var) + "'",
+                    "the call to '" + method.getSimpleName() + "'", "the session at " + TypeModel.describe(needed),
+                    "at " + TypeModel.describe(live.remaining()));
             flow.fail(var);
             return;
         }
-        flow.set(var, new VarState.Live(remainder, live.iterations()));
+        String ending = flow.lent.ending(method, parameter);
+        flow.lastActions.put(var, argument);
+        flow.set(var, ending == null ? new VarState.Live(remainder, live.iterations())
+                : new VarState.Moved("lent to '" + method.getSimpleName() + "' on line " + flow.line(argument)
+                        + ", which " + ending));
     }
 
     private static SessionType stripPrefix(SessionType type, SessionType prefix) {

@@ -34,6 +34,8 @@ public final class SessionChecker implements TaskListener {
     private final SessionApi api;
     private final SessionParameters sessionParameters;
     private final MessageTypes messages;
+    private final LentSessions lent;
+    private final OverrideRules overrides;
     private final Trees trees;
     private final ProtocolRegistry registry;
     private final ProcessingEnvironment environment;
@@ -46,6 +48,9 @@ public final class SessionChecker implements TaskListener {
         this.api = new SessionApi(environment.getElementUtils(), environment.getTypeUtils());
         this.sessionParameters = new SessionParameters(api, registry);
         this.messages = new MessageTypes(environment.getTypeUtils(), trees, registry);
+        this.lent = new LentSessions(api, trees);
+        this.overrides = new OverrideRules(api, sessionParameters, environment.getElementUtils(),
+                environment.getTypeUtils());
     }
 
     @Override
@@ -109,6 +114,10 @@ public final class SessionChecker implements TaskListener {
         @Override
         public Void visitMethod(MethodTree method, Void unused) {
             // Not the members javac writes itself (a record's implicit constructor and accessors).
+            if (!implicit(getCurrentPath())
+                    && trees.getElement(getCurrentPath()) instanceof javax.lang.model.element.ExecutableElement element) {
+                overrides.check(element, method, reporter);
+            }
             if (method.getBody() != null && !implicit(getCurrentPath())) {
                 analyse(getCurrentPath());
             }
@@ -143,9 +152,23 @@ public final class SessionChecker implements TaskListener {
             return element != null && environment.getElementUtils().getOrigin(element) != Elements.Origin.EXPLICIT;
         }
 
+        /**
+         * Checks one body. The checker must never throw: a body nested beyond what it follows, or deep
+         * enough to exhaust the stack, is reported (SJ008) and not checked.
+         */
         private void analyse(TreePath body) {
+            try {
+                check(body);
+            } catch (FlowScanner.TooDeep | StackOverflowError e) {
+                reporter.error(body.getLeaf(), Diagnostic.TOO_DEEP, "this body", e instanceof StackOverflowError
+                        ? "nests deeper than the thread's stack allows" : "nests statements more than "
+                                + FlowScanner.MAX_STATEMENT_NESTING + " levels deep");
+            }
+        }
+
+        private void check(TreePath body) {
             new MethodChecker(environment, trees, api, registry, reporter, capturedEndpoints, sessionParameters,
-                    messages).analyse(body);
+                    messages, lent).analyse(body);
         }
     }
 }

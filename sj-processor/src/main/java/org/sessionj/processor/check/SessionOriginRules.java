@@ -17,6 +17,7 @@ import org.sessionj.processor.internal.flow.VarState;
 import org.sessionj.processor.internal.model.TypeModel;
 import org.sessionj.processor.internal.protocol.ProtocolDefinition;
 import org.sessionj.processor.internal.protocol.ProtocolRegistry;
+import org.sessionj.types.SessionType;
 import org.sessionj.types.Side;
 
 /**
@@ -142,6 +143,19 @@ final class SessionOriginRules {
         return created;
     }
 
+    /**
+     * The endpoint {@code expression} denotes, found without evaluating it again (it has been scanned):
+     * a tracked or captured variable, a final field initialised by {@code create(P.class, …)}, or such
+     * a {@code create} call; unknown otherwise.
+     */
+    VarState endpointOfScanned(ExpressionTree expression) {
+        ExpressionTree stripped = FlowScanner.strip(expression);
+        if (stripped instanceof IdentifierTree || stripped instanceof MemberSelectTree) {
+            return endpointSource(stripped); // scanning a name again has no effect
+        }
+        return createdEndpoint(stripped, flow.getCurrentPath(), false);
+    }
+
     /** The state an enclosing body gave a captured service or server socket, or null. */
     private VarState captured(ExpressionTree expression) {
         ExpressionTree stripped = FlowScanner.strip(expression);
@@ -201,6 +215,24 @@ final class SessionOriginRules {
         SessionParameters.SessionParameter parameter = flow.sessionParameters.of(var, tree, flow.reporter);
         return parameter.declared() == null ? VarState.Endpoint.unknown()
                 : new VarState.Endpoint(parameter.declared(), "of parameter '" + var.getSimpleName() + "'");
+    }
+
+    /**
+     * A service or server socket given to a {@code @Session(protocol = P.class)} parameter: when its
+     * own protocol is known it must be P's (the method starts sessions of P on it). An endpoint whose
+     * protocol is not known here is accepted (docs/diagnostics.md, "What is not checked").
+     */
+    void endpointArgument(ExecutableElement method, VariableElement parameter, ExpressionTree argument) {
+        VarState given = endpointSource(argument);
+        SessionType wanted = flow.sessionParameters.of(parameter, null, flow.reporter).declared();
+        if (flow.state != null && given instanceof VarState.Endpoint known && known.protocol() != null
+                && !known.protocol().equals(wanted)
+                && !TypeModel.unfold(known.protocol()).equals(TypeModel.unfold(wanted))) {
+            flow.reporter.error(argument, Diagnostic.SESSION_METHOD_MISMATCH, "'" + argument + "'",
+                    "the call to '" + method.getSimpleName() + "'", "a " + (flow.api.isService(parameter.asType())
+                            ? "service" : "server socket") + " of protocol " + TypeModel.describe(wanted),
+                    "of protocol " + known.protocolName() + ", " + TypeModel.describe(known.protocol()));
+        }
     }
 
     /** request()/accept() whose session does not initialise a local socket variable. */

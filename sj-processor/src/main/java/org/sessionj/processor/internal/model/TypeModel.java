@@ -20,8 +20,6 @@ import org.sessionj.types.Side;
  * recursion, stripping the begin action, short descriptions for diagnostics).
  */
 public final class TypeModel {
-    private static final int MAX_PRINTED = 120;
-
     private TypeModel() {
     }
 
@@ -78,16 +76,15 @@ public final class TypeModel {
 
     /** SJ notation of one action, shortened if very long (for diagnostics). */
     public static String printAction(Action action) {
-        return shorten(print(SessionType.of(action)));
+        return TypeText.foldedAction(action);
     }
 
-    /** SJ notation of a type for diagnostics: {@code end} when terminated, shortened if very long. */
+    /**
+     * SJ notation of a type for diagnostics: {@code end} when terminated, recursion copies folded
+     * ({@link TypeText#folded}), shortened if very long.
+     */
     public static String describe(SessionType type) {
-        return type.isEnd() ? "end" : shorten(print(type));
-    }
-
-    private static String shorten(String text) {
-        return text.length() <= MAX_PRINTED ? text : text.substring(0, MAX_PRINTED - 3) + "...";
+        return TypeText.folded(type);
     }
 
     /** The dual type. */

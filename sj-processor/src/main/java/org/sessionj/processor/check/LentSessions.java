@@ -1,0 +1,107 @@
+package org.sessionj.processor.check;
+
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.MethodTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.TryTree;
+import com.sun.source.util.TreePath;
+import com.sun.source.util.TreePathScanner;
+import com.sun.source.util.Trees;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.VariableElement;
+
+/**
+ * Which {@code @Session} methods end the session they are lent: they close their socket parameter
+ * (explicitly or as a try-with-resources resource), delegate it ({@code t.send(s)}, {@code t.pass(s)})
+ * or lend it to a method that does. The caller's socket is then gone after the call (a later action
+ * is SJ025 there), whatever the method's {@code @Session} type leaves over. Found from the method's
+ * source when it is compiled in the same javac run; cached for the compilation. A method known only
+ * from a class file is taken not to end its parameter (docs/diagnostics.md, "What is not checked").
+ */
+final class LentSessions {
+    private final SessionApi api;
+    private final Trees trees;
+    /** null while being computed (a recursive method is taken not to end it through itself). */
+    private final Map<VariableElement, String> ends = new HashMap<>();
+
+    LentSessions(SessionApi api, Trees trees) {
+        this.api = api;
+        this.trees = trees;
+    }
+
+    /** How {@code method} ends its socket parameter {@code parameter} ("closes it"), or null if it does not. */
+    String ending(ExecutableElement method, VariableElement parameter) {
+        if (ends.containsKey(parameter)) {
+            return ends.get(parameter);
+        }
+        ends.put(parameter, null);
+        TreePath path = trees.getPath(method);
+        String how = path != null && path.getLeaf() instanceof MethodTree tree && tree.getBody() != null
+                ? scan(path, parameter) : null;
+        ends.put(parameter, how);
+        return how;
+    }
+
+    private String scan(TreePath methodPath, VariableElement parameter) {
+        String[] found = new String[1];
+        new TreePathScanner<Void, Void>() {
+            private boolean names(ExpressionTree expression) {
+                ExpressionTree stripped = FlowScanner.strip(expression);
+                return stripped instanceof IdentifierTree
+                        && parameter.equals(trees.getElement(new TreePath(getCurrentPath(), stripped)));
+            }
+
+            @Override
+            public Void visitTry(TryTree tree, Void unused) {
+                for (Tree resource : tree.getResources()) {
+                    if (resource instanceof ExpressionTree expression && names(expression)) {
+                        found[0] = "closes it (try-with-resources)";
+                    }
+                }
+                return super.visitTry(tree, unused);
+            }
+
+            @Override
+            public Void visitMethodInvocation(MethodInvocationTree call, Void unused) {
+                if (found[0] == null && trees.getElement(getCurrentPath()) instanceof ExecutableElement callee) {
+                    String operation = callee.getSimpleName().toString();
+                    boolean socketMethod = api.isSocketClass(callee.getEnclosingElement());
+                    if (socketMethod && operation.equals("close") && call.getMethodSelect() instanceof MemberSelectTree
+                            select && names(select.getExpression())) {
+                        found[0] = "closes it";
+                    } else if (socketMethod && (operation.equals("send") || operation.equals("pass"))
+                            && names(call.getArguments().get(0))) {
+                        found[0] = "delegates it";
+                    } else {
+                        lentOn(callee, call.getArguments());
+                    }
+                }
+                return super.visitMethodInvocation(call, unused);
+            }
+
+            private void lentOn(ExecutableElement callee, List<? extends ExpressionTree> arguments) {
+                List<? extends VariableElement> parameters = callee.getParameters();
+                for (int i = 0; i < arguments.size() && i < parameters.size(); i++) {
+                    if (names(arguments.get(i)) && api.isSocket(parameters.get(i).asType())) {
+                        String inner = ending(callee, parameters.get(i));
+                        if (inner != null) {
+                            found[0] = "lends it to '" + callee.getSimpleName() + "', which " + inner;
+                        }
+                    }
+                }
+            }
+
+            @Override
+            public Void visitClass(com.sun.source.tree.ClassTree tree, Void unused) {
+                return null; // a local or anonymous class cannot use the parameter (SJ032)
+            }
+        }.scan(methodPath, null);
+        return found[0];
+    }
+}

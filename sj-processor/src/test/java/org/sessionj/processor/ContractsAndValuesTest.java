@@ -1,0 +1,255 @@
+package org.sessionj.processor;
+
+import static org.sessionj.processor.CompilerHarness.assertAccepted;
+import static org.sessionj.processor.CompilerHarness.assertRejected;
+import static org.sessionj.processor.CompilerHarness.msg;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 12, classes 3 and 5: session-method contracts at the call site (lent sockets that are ended,
+ * overrides, endpoint protocols) and values that are not what the type says (boxes for primitives,
+ * generic receives into other primitives).
+ */
+class ContractsAndValuesTest {
+    static final String PROTOCOLS = """
+            package demo;
+            import org.sessionj.api.Protocol;
+            public interface R {
+                @Protocol("cbegin.!<int>") interface One {}
+                @Protocol("cbegin.!<int>.!<int>") interface Two {}
+                @Protocol("cbegin.?(int)") interface GetInt {}
+                @Protocol("cbegin.?(Integer)") interface GetBox {}
+                @Protocol("cbegin.!<cbegin.!<int>>") interface Hand {}
+                @Protocol("sbegin.?(int)") interface Server {}
+                @Protocol("sbegin.?(String)") interface OtherServer {}
+            }
+            """;
+
+    private static String cls(String members) {
+        return """
+                package demo;
+                import org.sessionj.api.*;
+                class User {
+                %s
+                }
+                """.formatted(members);
+    }
+
+    @Test
+    void sessionMethodThatClosesItsSocketEndsTheCallersSession() {
+        assertRejected("SJ025", 7, msg("session 's' is used after it was lent to 'first' on line 6, which closes it"),
+                cls("""
+                    void run() {
+                        try (SJSocket s = SJService.create(R.Two.class, "h", 1).request()) {
+                            first(s);
+                            s.send(2);
+                        }
+                    }
+                    static void first(@Session("!<int>") SJSocket s) {
+                        s.send(1);
+                        s.close();
+                    }
+                """), PROTOCOLS);
+    }
+
+    @Test
+    void sessionMethodWithTheSocketAsResourceEndsIt() {
+        assertRejected("SJ025", 7, msg("which closes it (try-with-resources)"), cls("""
+                    void run() {
+                        try (SJSocket s = SJService.create(R.Two.class, "h", 1).request()) {
+                            first(s);
+                            s.send(2);
+                        }
+                    }
+                    static void first(@Session("!<int>") SJSocket s) {
+                        try (s) {
+                            s.send(1);
+                        }
+                    }
+                """), PROTOCOLS);
+    }
+
+    @Test
+    void endingPropagatesThroughLending() {
+        assertRejected("SJ025", 7, msg("which lends it to 'inner', which closes it"), cls("""
+                    void run() {
+                        try (SJSocket s = SJService.create(R.Two.class, "h", 1).request()) {
+                            outer(s);
+                            s.send(2);
+                        }
+                    }
+                    static void outer(@Session("!<int>") SJSocket s) {
+                        inner(s);
+                    }
+                    static void inner(@Session("!<int>") SJSocket s) {
+                        s.send(1);
+                        s.close();
+                    }
+                """), PROTOCOLS);
+    }
+
+    @Test
+    void sessionMethodThatEndsTheWholeRestIsFine() {
+        assertAccepted(PROTOCOLS, cls("""
+                    void run() {
+                        try (SJSocket s = SJService.create(R.Two.class, "h", 1).request()) {
+                            s.send(1);
+                            last(s);
+                        }
+                    }
+                    static void last(@Session("!<int>") SJSocket s) {
+                        s.send(2);
+                        s.close();
+                    }
+                """));
+    }
+
+    @Test
+    void overrideWithALongerSessionType() {
+        assertRejected("SJ036", 8, msg("parameter 's' of 'run'", "declares it @Session(\"!<int>\")"), """
+                package demo;
+                import org.sessionj.api.*;
+                interface Step {
+                    void run(@Session("!<int>") SJSocket s);
+                }
+                class Twice implements Step {
+                    @Override
+                    public void run(@Session("!<int>.!<int>") SJSocket s) {
+                        s.send(1);
+                        s.send(2);
+                    }
+                }
+                """);
+    }
+
+    @Test
+    void overrideThatDropsTheSessionAnnotation() {
+        assertRejected("SJ036", 6, msg("is without a @Session type"), """
+                package demo;
+                import org.sessionj.api.*;
+                abstract class Step {
+                    abstract void run(@Session("!<int>") SJSocket s);
+                    abstract static class Plain extends Step {
+                        abstract void run(SJSocket s);
+                    }
+                }
+                """);
+    }
+
+    @Test
+    void overrideWithTheSameTypeIsFine() {
+        assertAccepted("""
+                package demo;
+                import org.sessionj.api.*;
+                interface Step {
+                    void run(@Session("!<int>") SJSocket s);
+                }
+                class Once implements Step {
+                    @Override
+                    public void run(@Session("!<int>") SJSocket s) {
+                        s.send(1);
+                    }
+                }
+                """);
+    }
+
+    @Test
+    void serverSocketOfAnotherProtocolGivenToATypedParameter() {
+        assertRejected("SJ035", 6, msg("'other': the call to 'serve' needs a server socket of protocol sbegin.?(int)",
+                "of protocol OtherServer"), cls("""
+                    void run() {
+                        SJServerSocket other = SJServerSocket.create(R.OtherServer.class, 0);
+                        serve(other);
+                    }
+                    void serve(@Session(protocol = R.Server.class) SJServerSocket server) {
+                        try (SJSocket s = server.accept()) {
+                            int x = s.receiveInt();
+                        }
+                    }
+                """), PROTOCOLS);
+    }
+
+    @Test
+    void nullableBoxSentWhereTheTypeSaysAPrimitive() {
+        assertRejected("SJ013", 6, msg("expected !<int> but the program sends !<java.lang.Integer>"), cls("""
+                    void run(Integer maybe) {
+                        try (SJSocket s = SJService.create(R.One.class, "h", 1).request()) {
+                            s.send(maybe);
+                        }
+                    }
+                """), PROTOCOLS);
+        assertAccepted(PROTOCOLS, cls("""
+                    void run(Integer maybe) {
+                        try (SJSocket s = SJService.create(R.One.class, "h", 1).request()) {
+                            s.send(maybe.intValue());
+                        }
+                    }
+                """));
+    }
+
+    @Test
+    void genericReceiveWidenedToAnotherPrimitive() {
+        assertRejected("SJ013", 6, msg("expected ?(int) but the program receives ?(long)"), cls("""
+                    void run() {
+                        try (SJSocket s = SJService.create(R.GetInt.class, "h", 1).request()) {
+                            long x = s.receive();
+                        }
+                    }
+                """), PROTOCOLS);
+    }
+
+    @Test
+    void genericReceiveOfABoxIntoAnotherPrimitive() {
+        assertRejected("SJ013", 6, msg("expected ?(java.lang.Integer) but the program receives ?(double)"), cls("""
+                    void run() {
+                        try (SJSocket s = SJService.create(R.GetBox.class, "h", 1).request()) {
+                            double x = s.receive();
+                        }
+                    }
+                """), PROTOCOLS);
+    }
+
+    @Test
+    void genericReceiveIntoTheSamePrimitiveItsBoxOrASupertypeIsFine() {
+        assertAccepted(PROTOCOLS, cls("""
+                    void run() {
+                        try (SJSocket s = SJService.create(R.GetInt.class, "h", 1).request()) {
+                            int x = s.receive();
+                        }
+                        try (SJSocket s = SJService.create(R.GetBox.class, "h", 1).request()) {
+                            int x = s.receive();
+                        }
+                        try (SJSocket s = SJService.create(R.GetInt.class, "h", 1).request()) {
+                            Number x = s.receive();
+                        }
+                    }
+                """));
+    }
+
+    @Test
+    void serviceOfDifferentProtocolsOnTwoPathsSent() {
+        assertRejected("SJ013", 10, msg("sends a service of different protocols on the paths that reach here"), cls("""
+                    void run(boolean c) {
+                        SJService given = SJService.create(R.One.class, "h", 1);
+                        if (c) {
+                            given = SJService.create(R.Two.class, "h", 1);
+                        }
+                        try (SJSocket s = SJService.create(R.Hand.class, "h", 1).request()) {
+                            s.send(given);
+                        }
+                    }
+                """), PROTOCOLS);
+        assertAccepted(PROTOCOLS, cls("""
+                    void run(boolean c) {
+                        SJService given = SJService.create(R.One.class, "h", 1);
+                        if (c) {
+                            given = SJService.create(R.One.class, "h", 2);
+                        }
+                        try (SJSocket s = SJService.create(R.Hand.class, "h", 1).request()) {
+                            s.send(given);
+                        }
+                    }
+                """));
+    }
+}
