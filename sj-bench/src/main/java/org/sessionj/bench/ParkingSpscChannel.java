@@ -3,13 +3,18 @@ package org.sessionj.bench;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 import org.jctools.queues.SpscArrayQueue;
+import org.sessionj.runtime.spi.support.SpinThenPark;
 
 /**
  * The bare baseline: one JCTools SPSC queue with the same wait strategy as the in-JVM transport
- * (poll, a short spin, then park on a waiter field), and nothing else.
+ * (poll, spin {@code sessionj.shm.spins} times, yield {@code sessionj.shm.yields} times, then park
+ * on a waiter field), and nothing else.
  */
 final class ParkingSpscChannel {
-    private static final int SPINS = org.sessionj.runtime.spi.support.SystemSettings.system().integer("shm.spins", 200);
+    private static final SpinThenPark IDLE = SpinThenPark.fromSetting("shm.spins", SpinThenPark.defaultSpins())
+            .withYieldsFromSetting("shm.yields", 20);
+    private static final int SPINS = IDLE.spins();
+    private static final int YIELDS = IDLE.yields();
 
     private final SpscArrayQueue<Object> queue = new SpscArrayQueue<>(1024);
     private volatile Thread waiter;
@@ -28,8 +33,15 @@ final class ParkingSpscChannel {
         if (value != null) {
             return value;
         }
-        for (int i = 0; i < SPINS; i++) {
+        for (int i = 0; i < (Thread.currentThread().isVirtual() ? 0 : SPINS); i++) {
             Thread.onSpinWait();
+            value = queue.poll();
+            if (value != null) {
+                return value;
+            }
+        }
+        for (int i = 0; i < YIELDS; i++) {
+            Thread.yield();
             value = queue.poll();
             if (value != null) {
                 return value;

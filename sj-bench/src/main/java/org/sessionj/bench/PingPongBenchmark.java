@@ -2,12 +2,14 @@ package org.sessionj.bench;
 
 import java.util.concurrent.Exchanger;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
@@ -24,7 +26,12 @@ import org.sessionj.runtime.SJRuntimeConfig;
 /**
  * One int there and back between two threads of one JVM: an SJ session on the in-JVM transport
  * (monitor on and off) against a bare JCTools SPSC handoff with the same wait strategy and against
- * {@link Exchanger}.
+ * {@link Exchanger}; then the same three with both ends on virtual threads ({@code virtual*}: one
+ * invocation runs {@link #ROUNDS} round trips on a virtual thread that the benchmark thread waits
+ * for, so the figure is per round trip).
+ *
+ * <p>The wait strategy ({@code sessionj.shm.spins}, {@code sessionj.shm.yields}) is the JVM's:
+ * {@code -jvmArgsAppend -Dsessionj.shm.yields=20} measures another.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -45,6 +52,10 @@ public class PingPongBenchmark {
             return SJRuntime.create(SJRuntimeConfig.builder().transports("shm").monitor(monitor).build());
         }
 
+        Thread.Builder threads() {
+            return Thread.ofPlatform().daemon();
+        }
+
         boolean monitor() {
             return true;
         }
@@ -53,7 +64,7 @@ public class PingPongBenchmark {
         public void open() {
             SJRuntime runtime = runtime(monitor());
             server = runtime.serverSocket(PingServer.class, 0);
-            echo = Thread.ofPlatform().daemon().start(() -> {
+            echo = threads().start(() -> {
                 try (SJSocket s = server.accept()) {
                     while (s.inwhile()) {
                         s.send(s.receiveInt() + 1);
@@ -90,9 +101,13 @@ public class PingPongBenchmark {
         Thread echo;
         int next;
 
+        Thread.Builder threads() {
+            return Thread.ofPlatform().daemon();
+        }
+
         @Setup(Level.Trial)
         public void open() {
-            echo = Thread.ofPlatform().daemon().start(() -> {
+            echo = threads().start(() -> {
                 Object value;
                 while ((value = there.take()) != STOP) {
                     back.offer((Integer) value + 1);
@@ -114,9 +129,13 @@ public class PingPongBenchmark {
         Thread partner;
         int next;
 
+        Thread.Builder threads() {
+            return Thread.ofPlatform().daemon();
+        }
+
         @Setup(Level.Trial)
         public void open() {
-            partner = Thread.ofPlatform().daemon().start(() -> {
+            partner = threads().start(() -> {
                 int reply = 0;
                 try {
                     while (true) {
@@ -137,6 +156,82 @@ public class PingPongBenchmark {
             exchanger.exchange(-1);
             partner.join();
         }
+    }
+
+    /** Round trips per invocation of the virtual-thread benchmarks. */
+    static final int ROUNDS = 1000;
+
+    /** An SJ session whose echo runs on a virtual thread (the caller's rounds do too). */
+    @State(Scope.Benchmark)
+    public static class VirtualSjSession extends SjSession {
+        @Override
+        Thread.Builder threads() {
+            return Thread.ofVirtual();
+        }
+    }
+
+    /** Two bare SPSC channels, the echo on a virtual thread. */
+    @State(Scope.Benchmark)
+    public static class VirtualSpsc extends Spsc {
+        @Override
+        Thread.Builder threads() {
+            return Thread.ofVirtual();
+        }
+    }
+
+    /** An {@link Exchanger}, the partner on a virtual thread. */
+    @State(Scope.Benchmark)
+    public static class VirtualExchange extends Exchange {
+        @Override
+        Thread.Builder threads() {
+            return Thread.ofVirtual();
+        }
+    }
+
+    /** Runs {@link #ROUNDS} rounds on a new virtual thread and waits for it; the last reply. */
+    private static int onVirtualThread(IntSupplier round) throws InterruptedException {
+        int[] last = new int[1];
+        Thread t = Thread.ofVirtual().start(() -> {
+            int r = 0;
+            for (int i = 0; i < ROUNDS; i++) {
+                r = round.getAsInt();
+            }
+            last[0] = r;
+        });
+        t.join();
+        return last[0];
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(ROUNDS)
+    public int virtualSjSession(VirtualSjSession state) throws InterruptedException {
+        SJSocket s = state.socket;
+        return onVirtualThread(() -> {
+            s.outwhile(true);
+            s.send(state.next++ & 0xffff);
+            return s.receiveInt();
+        });
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(ROUNDS)
+    public int virtualBareSpscHandoff(VirtualSpsc state) throws InterruptedException {
+        return onVirtualThread(() -> {
+            state.there.offer(state.next++ & 0xffff);
+            return (Integer) state.back.take();
+        });
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(ROUNDS)
+    public int virtualExchanger(VirtualExchange state) throws InterruptedException {
+        return onVirtualThread(() -> {
+            try {
+                return state.exchanger.exchange(state.next++ & 0xffff);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
     }
 
     @Benchmark

@@ -83,6 +83,10 @@ public class TcpPingPongBenchmark {
     /** Both ends on the {@code tcp} transport. */
     @State(Scope.Thread)
     public static class SjTcp {
+        /** {@code sessionj.tcp.io}: event loops, or blocking sockets on the session threads. */
+        @Param({"eventloop", "blocking"})
+        String io;
+
         ConnectionAcceptor acceptor;
         Connection client;
         Connection server;
@@ -91,6 +95,7 @@ public class TcpPingPongBenchmark {
 
         @Setup(Level.Trial)
         public void open() throws IOException {
+            System.setProperty("sessionj.tcp.io", io);
             TcpTransport transport = new TcpTransport();
             acceptor = transport.listen(0);
             client = transport.connect("127.0.0.1", acceptor.port(), TimeUnit.SECONDS.toNanos(10));
@@ -119,6 +124,10 @@ public class TcpPingPongBenchmark {
     /** An SJ session ({@code cbegin.![!<int>.?(int)]*}) over the {@code tcp} transport, echo on its own thread. */
     @State(Scope.Thread)
     public static class SjTcpSession {
+        /** {@code sessionj.tcp.io} of both ends. */
+        @Param({"eventloop", "blocking"})
+        String io;
+
         SJServerSocket server;
         SJSocket socket;
         Thread echo;
@@ -126,6 +135,7 @@ public class TcpPingPongBenchmark {
 
         @Setup(Level.Trial)
         public void open() {
+            System.setProperty("sessionj.tcp.io", io); // read by the runtime's new TcpTransport
             SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports("tcp").build());
             server = runtime.serverSocket(PingServer.class, 0);
             echo = Thread.ofPlatform().daemon().name("sj-session-echo").start(() -> {

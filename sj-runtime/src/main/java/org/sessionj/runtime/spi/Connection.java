@@ -20,6 +20,18 @@ public interface Connection extends AutoCloseable {
     ByteBufAllocator alloc();
 
     /**
+     * A buffer for the next frame to {@link #write}, by the writing thread: a session's batch of
+     * output. The default takes it from {@link #alloc()}; a transport whose frames come back to it
+     * when the reader releases them (the in-JVM one) hands out a recycled buffer, so that a long
+     * session allocates nothing per message.
+     *
+     * @param capacityHint the initial capacity; the buffer grows as written
+     */
+    default ByteBuf frameBuffer(int capacityHint) {
+        return alloc().buffer(capacityHint);
+    }
+
+    /**
      * Queues {@code frame} for the peer; the connection takes ownership (releases it, or hands it to
      * the peer who does). It may not be sent before {@link #flush()}.
      *

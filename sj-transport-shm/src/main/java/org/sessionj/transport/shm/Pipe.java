@@ -3,6 +3,8 @@ package org.sessionj.transport.shm;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import org.sessionj.runtime.spi.support.HandoffQueue;
 import org.sessionj.runtime.spi.support.SpinThenPark;
 
@@ -12,11 +14,47 @@ import org.sessionj.runtime.spi.support.SpinThenPark;
  * costs no queue memory.
  */
 final class Pipe extends HandoffQueue<Object> {
-    /** Consumer polls before parking ({@code sessionj.shm.spins}); a wake-up across cores costs tens of microseconds. */
-    static final SpinThenPark IDLE = SpinThenPark.fromSetting("shm.spins", 200);
+    /**
+     * How a reader waits: {@code sessionj.shm.spins} polls (none on one CPU), then
+     * {@code sessionj.shm.yields} yields, then it parks; a wake-up across cores costs tens of microseconds.
+     */
+    static final SpinThenPark IDLE = SpinThenPark.fromSetting("shm.spins", SpinThenPark.defaultSpins())
+            .withYieldsFromSetting("shm.yields", 20);
+
+    private static final VarHandle SPARE;
+
+    static {
+        try {
+            SPARE = MethodHandles.lookup().findVarHandle(Pipe.class, "spare", RecycledFrame.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /**
+     * A frame the reader released, for the writer's next one. One slot is enough in a round trip:
+     * the reader releases frame n as it starts reading frame n+1, before it answers, so the writer
+     * finds it there when it writes frame n+2.
+     */
+    @SuppressWarnings("unused") // through SPARE
+    private volatile RecycledFrame spare;
 
     Pipe() {
         super(IDLE);
+    }
+
+    /** Producer: a frame to write into, the released one if any (else a new one of {@code capacity}). */
+    RecycledFrame frame(int capacity) {
+        RecycledFrame f = (RecycledFrame) SPARE.getAndSet(this, (RecycledFrame) null);
+        return f != null ? f.reuse() : new RecycledFrame(this, capacity);
+    }
+
+    /**
+     * Any thread: keeps {@code released} for the writer's next frame; false if a spare is kept
+     * already or this direction is closed (the caller frees it).
+     */
+    boolean giveBack(RecycledFrame released) {
+        return !isClosed() && SPARE.compareAndSet(this, (RecycledFrame) null, released);
     }
 
     /** Producer: hands {@code element} to the reading end; the caller keeps it if this fails. */

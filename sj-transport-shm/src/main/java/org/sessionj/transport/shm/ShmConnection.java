@@ -39,6 +39,11 @@ final class ShmConnection implements LocalConnection {
     }
 
     @Override
+    public ByteBuf frameBuffer(int capacityHint) {
+        return out.frame(capacityHint);
+    }
+
+    @Override
     public void write(ByteBuf frame) throws IOException {
         try {
             out.send(frame);

@@ -689,7 +689,7 @@ public final class SessionSocket implements SJSocket {
     private ByteBuf output() {
         ByteBuf o = out;
         if (o == null) {
-            o = connection.alloc().buffer(256);
+            o = connection.frameBuffer(256);
             out = o;
             Thread current = Thread.currentThread();
             if (pendingOwner != current) {

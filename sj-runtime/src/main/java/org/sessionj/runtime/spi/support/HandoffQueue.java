@@ -61,12 +61,14 @@ public abstract class HandoffQueue<E> {
     private volatile Thread waiter;
     private volatile Runnable wakeListener;
     private final int spins;
+    private final int yields;
     /** {@link #CLOSED}, {@link #ENDED} and {@link #BUSY}, in one word so that each change is one atomic step. */
     private volatile int state;
 
     /** A queue whose consumer waits as {@code idle} says. */
     protected HandoffQueue(SpinThenPark idle) {
         this.spins = idle.spins();
+        this.yields = idle.yields();
     }
 
     /** Releases an element that will never be consumed (queued when the consumer's side closed). */
@@ -211,7 +213,7 @@ public abstract class HandoffQueue<E> {
     }
 
     /**
-     * Consumer operation: waits for the next element, polling, then spinning, then parking.
+     * Consumer operation: waits for the next element, polling, then spinning, then yielding, then parking.
      *
      * @param timeoutNanos how long to wait; negative waits for ever
      * @return the element, or null if the timeout passed first
@@ -222,8 +224,19 @@ public abstract class HandoffQueue<E> {
         if (element != null) {
             return element;
         }
-        for (int i = 0; i < spins && (state & (CLOSED | ENDED)) == 0; i++) {
+        // A virtual thread does not spin: it would hold a carrier that the producer may need, while
+        // a yield lets the scheduler run the producer on this very carrier, with no OS wake-up.
+        int spinning = Thread.currentThread().isVirtual() ? 0 : spins;
+        for (int i = 0; i < spinning && (state & (CLOSED | ENDED)) == 0; i++) {
             Thread.onSpinWait();
+            element = poll();
+            if (element != null) {
+                return element;
+            }
+        }
+        // A timed wait does not yield: a yield may take a whole time slice on a busy machine.
+        for (int i = 0; i < yields && timeoutNanos < 0 && (state & (CLOSED | ENDED)) == 0; i++) {
+            Thread.yield();
             element = poll();
             if (element != null) {
                 return element;

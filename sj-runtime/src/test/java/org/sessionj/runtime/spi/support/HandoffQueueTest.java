@@ -32,7 +32,11 @@ class HandoffQueueTest {
         final ConcurrentLinkedQueue<Integer> released = new ConcurrentLinkedQueue<>();
 
         RecordingQueue(int spins) {
-            super(new SpinThenPark(spins));
+            this(new SpinThenPark(spins));
+        }
+
+        RecordingQueue(SpinThenPark idle) {
+            super(idle);
         }
 
         @Override
@@ -310,6 +314,60 @@ class HandoffQueueTest {
         queue.close();
         assertThat(wakes).hasValue(4);
         assertThat(threads).containsExactly(Thread.currentThread());
+    }
+
+    @Test
+    void aConsumerThatSpinsAndYieldsGetsEveryElementAndStillWakesForTheEndAndTheClose() throws Exception {
+        RecordingQueue queue = new RecordingQueue(new SpinThenPark(5, 50));
+        int count = 20_000;
+        Thread producer = Thread.ofPlatform().start(() -> {
+            for (int i = 0; i < count; i++) {
+                assertThat(queue.offer(i)).isTrue();
+            }
+            queue.end();
+        });
+        for (int i = 0; i < count; i++) {
+            assertThat(queue.take(FOREVER)).isEqualTo(i);
+        }
+        assertThatThrownBy(() -> queue.take(FOREVER)).hasMessage("ended by the producer");
+        producer.join();
+        // A consumer past its yields parks; a close from another thread wakes it.
+        RecordingQueue idle = new RecordingQueue(new SpinThenPark(0, 3));
+        CompletableFuture<Throwable> outcome = new CompletableFuture<>();
+        Thread consumer = Thread.ofPlatform().start(() -> {
+            try {
+                idle.take(FOREVER);
+                outcome.complete(null);
+            } catch (Throwable t) {
+                outcome.complete(t);
+            }
+        });
+        while (consumer.getState() != Thread.State.WAITING) {
+            Thread.onSpinWait();
+        }
+        idle.close();
+        assertThat(outcome.get(10, TimeUnit.SECONDS)).hasMessage("closed here");
+    }
+
+    @Test
+    void spinThenParkRejectsANegativeYieldCountAndReadsItsYieldSetting() {
+        assertThatThrownBy(() -> new SpinThenPark(1, -1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("yields must be a non-negative number of polls, found -1");
+        String property = "sessionj.test.handoff.yields";
+        assertThat(new SpinThenPark(7).withYieldsFromSetting("test.handoff.yields", 4)).isEqualTo(new SpinThenPark(7, 4));
+        System.setProperty(property, "9");
+        try {
+            assertThat(new SpinThenPark(7).withYieldsFromSetting("test.handoff.yields", 4))
+                    .isEqualTo(new SpinThenPark(7, 9));
+            System.setProperty(property, "-1");
+            assertThatThrownBy(() -> new SpinThenPark(7).withYieldsFromSetting("test.handoff.yields", 4))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("system property " + property
+                            + " must be a non-negative number of yields before parking, found '-1'");
+        } finally {
+            System.clearProperty(property);
+        }
     }
 
     @Test

@@ -1,0 +1,135 @@
+package org.sessionj.transport.netty.internal;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.ConnectionAcceptor;
+
+/**
+ * A listening TCP socket whose connections are {@link BlockingConnection}s. A virtual thread
+ * accepts in a loop and queues them, so that {@link #accept} may wait with a timeout and from
+ * several threads at once (the accept itself is not on a session's round trip).
+ */
+final class BlockingAcceptor implements ConnectionAcceptor {
+    private static final System.Logger LOG = System.getLogger(BlockingAcceptor.class.getName());
+    /** Put in the queue by {@link #close} to wake every waiting {@link #accept}. */
+    private static final Object CLOSED = new Object();
+
+    private final ServerSocketChannel server;
+    private final String transportName;
+    private final NettySettings settings;
+    private final int port;
+    private final LinkedBlockingQueue<Object> pending = new LinkedBlockingQueue<>();
+    private volatile boolean closed;
+
+    private BlockingAcceptor(ServerSocketChannel server, String transportName, NettySettings settings) throws IOException {
+        this.server = server;
+        this.transportName = transportName;
+        this.settings = settings;
+        this.port = ((InetSocketAddress) server.getLocalAddress()).getPort();
+    }
+
+    /** Listens on {@code port} (0: any free port) on every interface. */
+    static BlockingAcceptor listen(int port, String transportName, NettySettings settings) throws IOException {
+        ServerSocketChannel server = ServerSocketChannel.open();
+        try {
+            server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            server.bind(new InetSocketAddress(port), 1024);
+        } catch (IOException e) {
+            server.close();
+            throw new IOException("cannot listen on TCP port " + port + " (" + transportName + "): " + e.getMessage(), e);
+        }
+        BlockingAcceptor acceptor = new BlockingAcceptor(server, transportName, settings);
+        LocalPorts.listening(acceptor.port);
+        Thread.ofVirtual().name("sj-" + transportName + "-accept-" + acceptor.port).start(acceptor::acceptLoop);
+        return acceptor;
+    }
+
+    private void acceptLoop() {
+        while (!closed) {
+            SocketChannel channel;
+            try {
+                channel = server.accept();
+            } catch (IOException e) {
+                if (!closed) {
+                    LOG.log(System.Logger.Level.WARNING, "accepting on " + transportName + " port " + port
+                            + " failed; the port is closed", e);
+                    close();
+                }
+                return;
+            }
+            try {
+                BlockingConnection connection = new BlockingConnection(channel, transportName, settings);
+                pending.add(connection);
+                if (closed && pending.remove(connection)) {
+                    connection.close();
+                }
+            } catch (IOException e) {
+                // The peer went away before we could look at the socket.
+                try {
+                    channel.close();
+                } catch (IOException ignored) {
+                    // closed anyway
+                }
+            }
+        }
+    }
+
+    @Override
+    public int port() {
+        return port;
+    }
+
+    @Override
+    public Connection accept(long timeoutNanos) throws IOException {
+        if (closed) {
+            throw closedException();
+        }
+        Object next;
+        try {
+            next = timeoutNanos < 0 ? pending.take() : pending.poll(timeoutNanos, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while accepting on " + transportName + " port " + port);
+        }
+        if (next == CLOSED) {
+            pending.add(CLOSED); // for the next waiter
+            throw closedException();
+        }
+        return (Connection) next;
+    }
+
+    private IOException closedException() {
+        return new IOException(transportName + " acceptor on port " + port + " is closed");
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            server.close();
+        } catch (IOException e) {
+            // closed anyway
+        }
+        LocalPorts.released(port);
+        // A thread blocked in accept defers the socket's final close until it has left the call;
+        // wait for it, so that a later listen or canReach sees the port free.
+        LocalPorts.awaitReleased(port);
+        Object next;
+        while ((next = pending.poll()) != null) {
+            if (next instanceof Connection connection) {
+                connection.close();
+            }
+        }
+        pending.add(CLOSED);
+    }
+}

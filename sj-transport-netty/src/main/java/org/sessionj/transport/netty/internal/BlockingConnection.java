@@ -1,0 +1,448 @@
+package org.sessionj.transport.netty.internal;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.sessionj.runtime.spi.Connection;
+
+/**
+ * One end of a TCP connection read and written by the session's own thread with blocking socket
+ * calls (no event loop): the kernel wakes the reading thread itself when a frame arrives, and a
+ * flush is a {@code write} system call on the writing thread. A round trip then costs two thread
+ * wake-ups, as with {@code java.net.Socket}, instead of four through an event loop
+ * (docs/benchmarks.md, "TCP: blocking reads"). On a virtual thread the JDK parks the thread and
+ * its poller wakes it.
+ *
+ * <p>The wire format is the event-loop connection's (a 4-byte length, then the frame), so either
+ * end may use either kind. A selector needs to hear of readiness without reading: the first
+ * {@link #readinessListener} starts a reader thread (virtual) that reads frames into an
+ * {@link InboundQueue}, and from then on reads take frames from there, as on the event-loop path.
+ */
+final class BlockingConnection implements Connection {
+    private static final ByteBufAllocator ALLOC = PooledByteBufAllocator.DEFAULT;
+    private static final int INITIAL_BUFFER = 8 * 1024;
+    /** Frames up to this size are copied into the output buffer; larger ones are written from where they are. */
+    private static final int COPY_LIMIT = 64 * 1024;
+    private static final long CLOSE_LINGER_SECONDS = 10;
+
+    private final SocketChannel channel;
+    private final InputStream input;
+    private final String transportName;
+    private final NettySettings settings;
+    private final String description;
+    /** Serialises writes with the closing flush (the writer and a closer may be different threads). */
+    private final ReentrantLock writeLock = new ReentrantLock();
+    /** Guards starting the reader thread of {@link #readinessListener}. */
+    private final ReentrantLock pumpLock = new ReentrantLock();
+
+    /** Writer: frames written and not yet flushed, each behind its length. */
+    private ByteBuffer out = ByteBuffer.allocate(INITIAL_BUFFER);
+    /** Reader: bytes received and not yet returned, from {@code inStart} to {@code inEnd}. */
+    private byte[] in = new byte[INITIAL_BUFFER];
+    private int inStart;
+    private int inEnd;
+    /** The peer closed (the reader saw the end of the stream): writes fail from then on, as on the event-loop path. */
+    private volatile boolean endOfStream;
+    /** The soTimeout currently set on the socket, in milliseconds (0: none). */
+    private int soTimeoutMillis;
+    /** Set once a selector listens: frames then arrive through this queue. */
+    private volatile InboundQueue pumped;
+    private volatile boolean closed;
+
+    BlockingConnection(SocketChannel channel, String transportName, NettySettings settings) throws IOException {
+        this.channel = channel;
+        this.transportName = transportName;
+        this.settings = settings;
+        channel.setOption(java.net.StandardSocketOptions.TCP_NODELAY, true);
+        channel.setOption(java.net.StandardSocketOptions.SO_KEEPALIVE, true);
+        this.input = channel.socket().getInputStream();
+        this.description = transportName + " " + channel.getLocalAddress() + " -> " + channel.getRemoteAddress()
+                + " (blocking)";
+    }
+
+    @Override
+    public ByteBufAllocator alloc() {
+        return ALLOC;
+    }
+
+    // ---- writing ----
+
+    @Override
+    public void write(ByteBuf frame) throws IOException {
+        int length = frame.readableBytes();
+        try {
+            if (closed) {
+                throw new IOException("connection already closed (" + description + ")");
+            }
+            if (endOfStream) {
+                throw new IOException("connection closed by the peer (" + description + ")");
+            }
+            if (length > settings.maxFrameBytes()) {
+                throw new IOException("cannot send a frame of " + length + " bytes: the maximum frame size is "
+                        + settings.maxFrameBytes() + " bytes (sessionj.tcp.maxFrameBytes)");
+            }
+            writeLock.lock();
+            try {
+                if (length > COPY_LIMIT) {
+                    ensureOutRoom(FrameDecoder.HEADER_BYTES);
+                    out.putInt(length);
+                    writeOut(frame.nioBuffers(frame.readerIndex(), length));
+                    return;
+                }
+                ensureOutRoom(FrameDecoder.HEADER_BYTES + length);
+                out.putInt(length);
+                frame.getBytes(frame.readerIndex(), out.array(), out.arrayOffset() + out.position(), length);
+                out.position(out.position() + length);
+                if (out.position() > settings.outboundHighBytes()) {
+                    writeOut(null);
+                }
+            } finally {
+                writeLock.unlock();
+            }
+        } finally {
+            frame.release();
+        }
+    }
+
+    @Override
+    public void flush() throws IOException {
+        if (closed) {
+            throw new IOException("connection already closed (" + description + ")");
+        }
+        writeLock.lock();
+        try {
+            writeOut(null);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    private void ensureOutRoom(int bytes) throws IOException {
+        if (out.remaining() >= bytes) {
+            return;
+        }
+        if (out.position() > 0) {
+            writeOut(null);
+        }
+        if (out.capacity() < bytes) {
+            out = ByteBuffer.allocate(Math.max(bytes, 2 * out.capacity()));
+        }
+    }
+
+    /** Writes the buffered bytes, then {@code more} (may be null), blocking until the kernel took them all. */
+    private void writeOut(ByteBuffer[] more) throws IOException {
+        out.flip();
+        try {
+            if (more == null) {
+                while (out.hasRemaining()) {
+                    channel.write(out);
+                }
+            } else {
+                ByteBuffer[] all = new ByteBuffer[more.length + 1];
+                all[0] = out;
+                System.arraycopy(more, 0, all, 1, more.length);
+                long remaining = 0;
+                for (ByteBuffer b : all) {
+                    remaining += b.remaining();
+                }
+                while (remaining > 0) {
+                    remaining -= channel.write(all);
+                }
+            }
+        } catch (IOException e) {
+            throw failure("writing", e);
+        } finally {
+            out.clear();
+        }
+    }
+
+    // ---- reading ----
+
+    @Override
+    public ByteBuf read(long timeoutNanos) throws IOException {
+        InboundQueue queue = pumped;
+        if (queue != null) {
+            return queue.take(timeoutNanos);
+        }
+        if (closed) {
+            throw new IOException("connection already closed (" + description + ")");
+        }
+        long deadline = timeoutNanos < 0 ? 0 : System.nanoTime() + timeoutNanos;
+        while (true) {
+            ByteBuf frame;
+            try {
+                frame = bufferedFrame();
+            } catch (BadFrameException e) {
+                close(); // nothing after a bad header can be trusted
+                throw e;
+            }
+            if (frame != null) {
+                return frame;
+            }
+            if (endOfStream) {
+                throw new IOException("connection closed by the peer (" + description + ")");
+            }
+            long remaining = timeoutNanos < 0 ? -1 : deadline - System.nanoTime();
+            if (timeoutNanos >= 0 && remaining <= 0) {
+                return null;
+            }
+            if (!fill(remaining)) {
+                return null;
+            }
+        }
+    }
+
+    /** The next whole frame in the input buffer (copied out), or null if none is complete yet. */
+    private ByteBuf bufferedFrame() throws IOException {
+        int available = inEnd - inStart;
+        if (available < FrameDecoder.HEADER_BYTES) {
+            return null;
+        }
+        int length = ((in[inStart] & 0xff) << 24) | ((in[inStart + 1] & 0xff) << 16) | ((in[inStart + 2] & 0xff) << 8)
+                | (in[inStart + 3] & 0xff);
+        if (length < 0 || length > settings.maxFrameBytes()) {
+            // The event-loop path's words (FrameDecoder), so that a user sees one message for one fault.
+            throw new BadFrameException("bad frame header from the peer: length " + length + (length < 0
+                    ? " is negative (expected a 4-byte length in 0.." + settings.maxFrameBytes() + "; is the peer an SJ peer?)"
+                    : " exceeds the maximum frame size of " + settings.maxFrameBytes()
+                            + " bytes (sessionj.tcp.maxFrameBytes; is the peer an SJ peer?)")
+                    + " (" + description + ")");
+        }
+        if (available < FrameDecoder.HEADER_BYTES + length) {
+            int needed = FrameDecoder.HEADER_BYTES + length;
+            if (needed > in.length - inStart) {
+                // Make room for the whole frame: move what we have to the front, growing if needed.
+                byte[] target = needed > in.length ? new byte[Math.max(needed, 2 * in.length)] : in;
+                System.arraycopy(in, inStart, target, 0, available);
+                in = target;
+                inStart = 0;
+                inEnd = available;
+            }
+            return null;
+        }
+        ByteBuf frame = ALLOC.heapBuffer(length, length);
+        frame.writeBytes(in, inStart + FrameDecoder.HEADER_BYTES, length);
+        inStart += FrameDecoder.HEADER_BYTES + length;
+        if (inStart == inEnd) {
+            inStart = 0;
+            inEnd = 0;
+        }
+        return frame;
+    }
+
+    /**
+     * Reads what the socket has (blocking up to {@code timeoutNanos}, negative: for ever) into the
+     * input buffer. False if the timeout passed first; the end of the stream is noted.
+     */
+    private boolean fill(long timeoutNanos) throws IOException {
+        if (inEnd == in.length) {
+            if (inStart > 0) {
+                System.arraycopy(in, inStart, in, 0, inEnd - inStart);
+                inEnd -= inStart;
+                inStart = 0;
+            } else {
+                in = java.util.Arrays.copyOf(in, 2 * in.length);
+            }
+        }
+        int millis = timeoutNanos < 0 ? 0 : (int) Math.max(1, Math.min(Integer.MAX_VALUE,
+                TimeUnit.NANOSECONDS.toMillis(timeoutNanos + 999_999)));
+        try {
+            if (millis != soTimeoutMillis) {
+                channel.socket().setSoTimeout(millis);
+                soTimeoutMillis = millis;
+            }
+            int n = input.read(in, inEnd, in.length - inEnd);
+            if (n < 0) {
+                endOfStream = true;
+            } else {
+                inEnd += n;
+            }
+            return true;
+        } catch (SocketTimeoutException e) {
+            return false;
+        } catch (IOException e) {
+            throw failure("reading", e);
+        }
+    }
+
+    @Override
+    public boolean isReadable() {
+        InboundQueue queue = pumped;
+        if (queue != null) {
+            return queue.isReadable();
+        }
+        if (closed || endOfStream || inEnd - inStart >= FrameDecoder.HEADER_BYTES && wholeFrameBuffered()) {
+            return true;
+        }
+        // Take what the kernel has without waiting, then look again.
+        try {
+            channel.configureBlocking(false);
+            try {
+                if (inEnd == in.length) {
+                    return false; // a partial frame fills the buffer: the next read grows it
+                }
+                int n = channel.read(ByteBuffer.wrap(in, inEnd, in.length - inEnd));
+                if (n < 0) {
+                    endOfStream = true;
+                    return true;
+                }
+                inEnd += n;
+            } finally {
+                channel.configureBlocking(true);
+            }
+        } catch (IOException e) {
+            return true; // the next read reports it
+        }
+        return inEnd - inStart >= FrameDecoder.HEADER_BYTES && wholeFrameBuffered();
+    }
+
+    private boolean wholeFrameBuffered() {
+        int length = ((in[inStart] & 0xff) << 24) | ((in[inStart + 1] & 0xff) << 16) | ((in[inStart + 2] & 0xff) << 8)
+                | (in[inStart + 3] & 0xff);
+        return length < 0 || length > settings.maxFrameBytes() || inEnd - inStart >= FrameDecoder.HEADER_BYTES + length;
+    }
+
+    @Override
+    public void readinessListener(Runnable listener) {
+        pumpLock.lock();
+        try {
+            setListener(listener);
+        } finally {
+            pumpLock.unlock();
+        }
+    }
+
+    private void setListener(Runnable listener) {
+        InboundQueue queue = pumped;
+        if (queue == null) {
+            if (listener == null) {
+                return;
+            }
+            queue = new InboundQueue(settings.spins(), () -> description);
+            queue.wakeListener(listener);
+            pumped = queue;
+            InboundQueue target = queue;
+            Thread.ofVirtual().name("sj-tcp-reader").start(() -> pump(target));
+            return;
+        }
+        queue.wakeListener(listener);
+    }
+
+    /** The reader thread of a connection a selector listens to: frames into {@code queue} until the end. */
+    private void pump(InboundQueue queue) {
+        try {
+            while (true) {
+                ByteBuf frame = bufferedFrame();
+                if (frame != null) {
+                    queue.add(frame);
+                } else if (endOfStream) {
+                    break;
+                } else {
+                    fill(-1);
+                }
+            }
+        } catch (IOException e) {
+            if (!closed) {
+                queue.fail(e);
+            }
+        }
+        queue.end();
+        if (!endOfStream) {
+            closeQuietly(); // broken: nothing more can be read
+        }
+    }
+
+    // ---- the rest ----
+
+    private IOException failure(String doing, IOException e) {
+        if (closed || e instanceof AsynchronousCloseException || e instanceof ClosedChannelException) {
+            if (e instanceof ClosedByInterruptException) {
+                return new InterruptedIOException("interrupted while " + doing + " (" + description + ")");
+            }
+            return new IOException("connection already closed (" + description + ")", e);
+        }
+        return new IOException("connection closed by the peer or broken while " + doing + " (" + description + "): "
+                + e.getMessage(), e);
+    }
+
+    @Override
+    public String transportName() {
+        return transportName;
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Sends what was written and not flushed (bounded by a linger: a peer that never reads must not
+     * hold the closer), then closes the socket; a blocked reader wakes up at once.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        InboundQueue queue = pumped;
+        if (queue != null) {
+            queue.close();
+        }
+        Thread watchdog = Thread.ofVirtual().unstarted(() -> {
+            try {
+                Thread.sleep(TimeUnit.SECONDS.toMillis(CLOSE_LINGER_SECONDS));
+                closeQuietly();
+            } catch (InterruptedException e) {
+                // the close completed
+            }
+        });
+        if (writeLock.tryLock()) {
+            try {
+                if (out.position() > 0 && channel.isOpen()) {
+                    watchdog.start();
+                    writeOut(null);
+                }
+            } catch (IOException e) {
+                // The peer has gone: nothing more can be sent.
+            } finally {
+                writeLock.unlock();
+            }
+        }
+        watchdog.interrupt();
+        closeQuietly();
+    }
+
+    private void closeQuietly() {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            // closed anyway
+        }
+    }
+
+    @Override
+    public String toString() {
+        return description;
+    }
+
+    /** A frame header no SJ peer sends: the stream cannot be read further. */
+    private static final class BadFrameException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        BadFrameException(String message) {
+            super(message);
+        }
+    }
+}

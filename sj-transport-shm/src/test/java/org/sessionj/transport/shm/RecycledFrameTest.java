@@ -1,0 +1,87 @@
+package org.sessionj.transport.shm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.util.IllegalReferenceCountException;
+import org.junit.jupiter.api.Test;
+
+/** The frames of an in-JVM connection go back to the writer when the reader releases them. */
+class RecycledFrameTest {
+    private final ShmConnection[] ends = ShmConnection.pair(ByteBufAllocator.DEFAULT);
+    private final ShmConnection writer = ends[0];
+    private final ShmConnection reader = ends[1];
+
+    @Test
+    void aFrameTheReaderReleasedIsTheWritersNextOneEmptyAndWithOneReference() throws Exception {
+        ByteBuf first = writer.frameBuffer(256);
+        first.writeInt(7);
+        writer.write(first);
+        ByteBuf received = reader.read(-1);
+        assertThat(received).isSameAs(first);
+        assertThat(received.readInt()).isEqualTo(7);
+        received.release();
+
+        ByteBuf second = writer.frameBuffer(256);
+        assertThat(second).isSameAs(first);
+        assertThat(second.refCnt()).isEqualTo(1);
+        assertThat(second.readableBytes()).isZero();
+        second.writeInt(8);
+        writer.write(second);
+        assertThat(reader.read(-1).readInt()).isEqualTo(8);
+    }
+
+    @Test
+    void aFrameStillHeldByTheReaderIsNotHandedOutAgain() throws Exception {
+        ByteBuf first = writer.frameBuffer(16);
+        writer.write(first.writeByte(1));
+        ByteBuf held = reader.read(-1);
+        ByteBuf second = writer.frameBuffer(16);
+        assertThat(second).isNotSameAs(held);
+        held.release();
+        second.release();
+        // Only one spare is kept: the second release frees its frame.
+        assertThat(writer.frameBuffer(16)).isSameAs(held);
+        assertThat(writer.frameBuffer(16)).isNotSameAs(held).isNotSameAs(second);
+    }
+
+    @Test
+    void aFrameThatGrewLargeIsLeftToTheCollector() throws Exception {
+        ByteBuf big = writer.frameBuffer(16);
+        big.writeZero(RecycledFrame.MAX_RECYCLED + 1);
+        writer.write(big);
+        reader.read(-1).release();
+        assertThat(writer.frameBuffer(16)).isNotSameAs(big);
+        assertThatThrownBy(big::readByte).isInstanceOf(IllegalReferenceCountException.class);
+    }
+
+    @Test
+    void framesReleasedAfterTheReaderClosedAreNotKept() throws Exception {
+        ByteBuf first = writer.frameBuffer(16);
+        writer.write(first.writeByte(1));
+        ByteBuf held = reader.read(-1);
+        reader.close();
+        held.release();
+        assertThat(writer.frameBuffer(16)).isNotSameAs(held);
+    }
+
+    @Test
+    void framesQueuedWhenTheReaderClosesAreReleased() throws Exception {
+        ByteBuf queued = writer.frameBuffer(16);
+        writer.write(queued.writeByte(1));
+        reader.close();
+        assertThat(queued.refCnt()).isZero();
+    }
+
+    @Test
+    void aReleasedFrameCannotBeUsedUntilHandedOutAgain() throws Exception {
+        ByteBuf frame = writer.frameBuffer(16);
+        writer.write(frame.writeByte(1));
+        ByteBuf received = reader.read(-1);
+        received.release();
+        assertThatThrownBy(received::readByte).isInstanceOf(IllegalReferenceCountException.class);
+        assertThatThrownBy(received::release).isInstanceOf(IllegalReferenceCountException.class);
+    }
+}
