@@ -47,9 +47,18 @@ public abstract class TransportConformanceTest extends ConnectionTestSupport {
         return true;
     }
 
+    /**
+     * Whether the transport applies {@link Connection#sendTimeout}. Only a transport that documents the
+     * send timeout as not supported (tcp's opt-in blocking mode, for now) says no.
+     */
+    protected boolean appliesSendTimeout() {
+        return true;
+    }
+
     @Test
     void aWriterWhosePeerDoesNotReadGetsAWriteTimeoutWithinTheSendTimeout() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(boundsOutbound(), "the transport's outbound queue is unbounded");
+        org.junit.jupiter.api.Assumptions.assumeTrue(appliesSendTimeout(), "the transport has no send timeout");
         Connection[] pair = connectedPair();
         Connection writer = pair[0];
         writer.sendTimeout(TimeUnit.MILLISECONDS.toNanos(300));

@@ -35,12 +35,21 @@ final class BlockingAcceptor implements ConnectionAcceptor {
         this.port = ((InetSocketAddress) server.getLocalAddress()).getPort();
     }
 
-    /** Listens on {@code port} (0: any free port) on every interface. */
+    /**
+     * Listens on {@code port} (0: any free port) on the address {@code sessionj.bindAddress} names, by
+     * default every interface.
+     */
     static BlockingAcceptor listen(int port, String transportName, NettySettings settings) throws IOException {
+        InetSocketAddress local;
+        try {
+            local = org.sessionj.runtime.spi.support.BindAddress.forPort(port);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("cannot listen on TCP port " + port + " (" + transportName + "): " + e.getMessage(), e);
+        }
         ServerSocketChannel server = ServerSocketChannel.open();
         try {
             server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            server.bind(new InetSocketAddress(port), 1024);
+            server.bind(local, 1024);
         } catch (IOException e) {
             server.close();
             throw new IOException("cannot listen on TCP port " + port + " (" + transportName + "): " + e.getMessage(), e);

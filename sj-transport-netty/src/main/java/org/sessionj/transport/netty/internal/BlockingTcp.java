@@ -24,7 +24,7 @@ public final class BlockingTcp {
         this.settings = settings;
     }
 
-    /** Opens a listening socket on TCP port {@code port} (0: any free port) on every interface. */
+    /** Opens a listening socket on TCP port {@code port} (0: any free port) on {@code sessionj.bindAddress}, by default every interface. */
     public ConnectionAcceptor listen(int port) throws IOException {
         if (port < 0 || port > 65535) {
             throw new IOException("session port " + port + " is not a TCP port (expected 0..65535)");
