@@ -9,8 +9,8 @@ import org.sessionj.types.SessionTypes;
 
 /**
  * A Java message type the generator uses: how it is written in a protocol, how a value of it is
- * written in Java, and how it is received. Records come from {@link Prelude} (declared in every
- * generated protocol file).
+ * written in Java, and how it is received. The records ({@code Pt}, {@code Tagged}) are declared by
+ * {@link JavaWriter} in every generated protocol file.
  *
  * @param protocol the type as a protocol writes it (simple names, resolved in the protocol file)
  * @param java the type as Java code writes it
