@@ -34,9 +34,7 @@ class ChatTerminalTest {
                             .withReconnectDelays(Duration.ofMillis(100), Duration.ofMillis(100)), terminal);
             Thread ui = Thread.ofVirtual().start(() -> terminal.run(client));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (client.name() == null && System.nanoTime() < deadline) {
-                Thread.sleep(10);                               // polling the client's state: it has no event for this
-            }
+            assertThat(screen.awaitText("joined the chat as tess", deadline)).isTrue();
             keyboard.write("hello terminal\n".getBytes(StandardCharsets.UTF_8));
             keyboard.flush();
             // The own message comes back as an event of the server's stream; quitting before it arrived
