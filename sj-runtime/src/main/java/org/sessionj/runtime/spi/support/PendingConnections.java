@@ -1,4 +1,4 @@
-package org.sessionj.transport.http.internal;
+package org.sessionj.runtime.spi.support;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -7,29 +7,47 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.sessionj.runtime.spi.Connection;
 
-/** The connections an acceptor has and nobody has taken yet; closing wakes every waiting {@link #take}. */
-final class PendingConnections {
+/**
+ * The connections an acceptor has and nobody has taken yet, shared by the transports' acceptors: a
+ * {@link #take} may wait with a timeout and from several threads at once, and closing closes what nobody
+ * took and wakes every waiter.
+ */
+public final class PendingConnections {
     private static final Object CLOSED = new Object();
 
     private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final Supplier<String> acceptor;
     private volatile boolean closed;
 
-    /** A queue of the acceptor {@code acceptor} names (for errors). */
-    PendingConnections(Supplier<String> acceptor) {
+    /**
+     * A queue for an acceptor.
+     *
+     * @param acceptor names the acceptor in errors, e.g. {@code "tcp acceptor on port 4000"}
+     */
+    public PendingConnections(Supplier<String> acceptor) {
         this.acceptor = acceptor;
     }
 
-    /** Queues {@code connection}, or closes it if the acceptor closed. */
-    void add(Connection connection) {
+    /**
+     * Queues {@code connection}, or closes it if the queue is closed.
+     *
+     * @param connection a connection ready to be taken
+     */
+    public void add(Connection connection) {
         queue.add(connection);
         if (closed && queue.remove(connection)) {
             connection.close();
         }
     }
 
-    /** The next connection; null after {@code timeoutNanos} (negative: no limit). */
-    Connection take(long timeoutNanos) throws IOException {
+    /**
+     * The next connection.
+     *
+     * @param timeoutNanos how long to wait; negative: no limit
+     * @return the connection, or null after {@code timeoutNanos}
+     * @throws IOException if the queue is closed (also while waiting), or on an interrupt
+     */
+    public Connection take(long timeoutNanos) throws IOException {
         if (closed) {
             throw closedException();
         }
@@ -47,8 +65,8 @@ final class PendingConnections {
         return (Connection) next;
     }
 
-    /** Closes the connections nobody took and fails every waiter. */
-    void close() {
+    /** Closes the connections nobody took and fails every waiter, now and later. */
+    public void close() {
         closed = true;
         Object next;
         while ((next = queue.poll()) != null) {

@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.ConnectionAcceptor;
+import org.sessionj.runtime.spi.support.PendingConnections;
 
 /**
  * A direct-mode acceptor: an HTTP(S) server on the session port's TCP port. {@code POST

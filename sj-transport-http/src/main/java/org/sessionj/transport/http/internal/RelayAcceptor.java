@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.ConnectionAcceptor;
+import org.sessionj.runtime.spi.support.PendingConnections;
 
 /**
  * A relay-mode acceptor: registers the session port under this host's names at the relay and waits

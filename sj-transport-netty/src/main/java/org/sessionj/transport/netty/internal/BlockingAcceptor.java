@@ -1,15 +1,13 @@
 package org.sessionj.transport.netty.internal;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.ConnectionAcceptor;
+import org.sessionj.runtime.spi.support.PendingConnections;
 
 /**
  * A listening TCP socket whose connections are {@link BlockingConnection}s. A virtual thread
@@ -18,14 +16,12 @@ import org.sessionj.runtime.spi.ConnectionAcceptor;
  */
 final class BlockingAcceptor implements ConnectionAcceptor {
     private static final System.Logger LOG = System.getLogger(BlockingAcceptor.class.getName());
-    /** Put in the queue by {@link #close} to wake every waiting {@link #accept}. */
-    private static final Object CLOSED = new Object();
 
     private final ServerSocketChannel server;
     private final String transportName;
     private final NettySettings settings;
     private final int port;
-    private final LinkedBlockingQueue<Object> pending = new LinkedBlockingQueue<>();
+    private final PendingConnections pending = new PendingConnections(this::describe);
     private volatile boolean closed;
 
     private BlockingAcceptor(ServerSocketChannel server, String transportName, NettySettings settings) throws IOException {
@@ -76,9 +72,6 @@ final class BlockingAcceptor implements ConnectionAcceptor {
             try {
                 BlockingConnection connection = new BlockingConnection(channel, transportName, settings);
                 pending.add(connection);
-                if (closed && pending.remove(connection)) {
-                    connection.close();
-                }
             } catch (IOException e) {
                 // The peer went away before we could look at the socket.
                 try {
@@ -97,25 +90,11 @@ final class BlockingAcceptor implements ConnectionAcceptor {
 
     @Override
     public Connection accept(long timeoutNanos) throws IOException {
-        if (closed) {
-            throw closedException();
-        }
-        Object next;
-        try {
-            next = timeoutNanos < 0 ? pending.take() : pending.poll(timeoutNanos, TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while accepting on " + transportName + " port " + port);
-        }
-        if (next == CLOSED) {
-            pending.add(CLOSED); // for the next waiter
-            throw closedException();
-        }
-        return (Connection) next;
+        return pending.take(timeoutNanos);
     }
 
-    private IOException closedException() {
-        return new IOException(transportName + " acceptor on port " + port + " is closed");
+    private String describe() {
+        return transportName + " acceptor on port " + port;
     }
 
     @Override
@@ -133,12 +112,6 @@ final class BlockingAcceptor implements ConnectionAcceptor {
         // A thread blocked in accept defers the socket's final close until it has left the call;
         // wait for it, so that a later listen or canReach sees the port free.
         LocalPorts.awaitReleased(port);
-        Object next;
-        while ((next = pending.poll()) != null) {
-            if (next instanceof Connection connection) {
-                connection.close();
-            }
-        }
-        pending.add(CLOSED);
+        pending.close();
     }
 }

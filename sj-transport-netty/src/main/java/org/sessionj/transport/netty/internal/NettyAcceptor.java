@@ -2,11 +2,9 @@ package org.sessionj.transport.netty.internal;
 
 import io.netty.channel.Channel;
 import java.io.IOException;
-import java.io.InterruptedIOException;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.ConnectionAcceptor;
+import org.sessionj.runtime.spi.support.PendingConnections;
 
 /**
  * A listening server channel and the queue of connections it has accepted (and, for TLS, whose
@@ -14,10 +12,8 @@ import org.sessionj.runtime.spi.ConnectionAcceptor;
  * never monitors.
  */
 public final class NettyAcceptor implements ConnectionAcceptor {
-    /** Put in the queue by {@link #close} to wake every waiting {@link #accept}. */
-    private static final Object CLOSED = new Object();
 
-    private final LinkedBlockingQueue<Object> pending = new LinkedBlockingQueue<>();
+    private final PendingConnections pending = new PendingConnections(this::describe);
     private final String transportName;
     private volatile Channel serverChannel;
     private volatile int port;
@@ -34,14 +30,7 @@ public final class NettyAcceptor implements ConnectionAcceptor {
 
     /** Event loop: a new usable connection. */
     void enqueue(NettyConnection connection) {
-        if (closed) {
-            connection.close();
-            return;
-        }
         pending.add(connection);
-        if (closed && pending.remove(connection)) {
-            connection.close();
-        }
     }
 
     @Override
@@ -51,25 +40,11 @@ public final class NettyAcceptor implements ConnectionAcceptor {
 
     @Override
     public Connection accept(long timeoutNanos) throws IOException {
-        if (closed) {
-            throw closedException();
-        }
-        Object next;
-        try {
-            next = timeoutNanos < 0 ? pending.take() : pending.poll(timeoutNanos, TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while accepting on " + transportName + " port " + port);
-        }
-        if (next == CLOSED) {
-            pending.add(CLOSED); // for the next waiter
-            throw closedException();
-        }
-        return (Connection) next;
+        return pending.take(timeoutNanos);
     }
 
-    private IOException closedException() {
-        return new IOException(transportName + " acceptor on port " + port + " is closed");
+    private String describe() {
+        return transportName + " acceptor on port " + port;
     }
 
     @Override
@@ -87,12 +62,6 @@ public final class NettyAcceptor implements ConnectionAcceptor {
                 LocalPorts.awaitReleased(port);
             }
         }
-        Object next;
-        while ((next = pending.poll()) != null) {
-            if (next instanceof NettyConnection connection) {
-                connection.close();
-            }
-        }
-        pending.add(CLOSED);
+        pending.close();
     }
 }
