@@ -1,10 +1,15 @@
 package org.sessionj.transport.shm;
 
 import io.netty.util.ReferenceCountUtil;
+import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.sessionj.runtime.spi.WriteTimeoutException;
 import org.sessionj.runtime.spi.support.HandoffQueue;
 import org.sessionj.runtime.spi.support.SpinThenPark;
 
@@ -12,6 +17,17 @@ import org.sessionj.runtime.spi.support.SpinThenPark;
  * One direction of an in-JVM connection: frames and passed references, in one order, from the
  * writing end to the reading end. The queue is created on the first write, so an idle connection
  * costs no queue memory.
+ *
+ * <p><b>Bounded.</b> The bytes of frames written and not yet read are at most about
+ * {@code sessionj.shm.backlogBytes}: past it the writer waits for the reader, up to its send
+ * timeout, as over TCP (a passed reference counts {@link #REFERENCE_BYTES}). The writer counts what it
+ * sent, the reader what it took ({@link ReadProgress}); the writer reads the reader's count only when
+ * its own count passes the room it last saw, so a session far under the bound pays a plain add per
+ * frame on each side.
+ *
+ * <p><b>Watched.</b> A reader parked for a while, and a writer waiting for room, look at the other
+ * end's thread ({@link Owner}): an end whose thread ended without closing it fails the wait within
+ * {@code sessionj.shm.orphanTimeout}.
  */
 final class Pipe extends HandoffQueue<Object> {
     /**
@@ -20,6 +36,10 @@ final class Pipe extends HandoffQueue<Object> {
      */
     static final SpinThenPark IDLE = SpinThenPark.fromSetting("shm.spins", SpinThenPark.defaultSpins())
             .withYieldsFromSetting("shm.yields", 20);
+    /** What a passed reference counts against the backlog bound (a queue slot and its wrapper). */
+    static final int REFERENCE_BYTES = 16;
+    /** The longest a writer waiting for room parks before it looks again (a missed wake-up costs at most this). */
+    private static final long ROOM_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private static final VarHandle SPARE;
 
@@ -39,8 +59,31 @@ final class Pipe extends HandoffQueue<Object> {
     @SuppressWarnings("unused") // through SPARE
     private volatile RecycledFrame spare;
 
-    Pipe() {
-        super(IDLE);
+    private final long backlogBytes;
+    private final long watchNanos;
+    private final ReadProgress progress = new ReadProgress();
+    /** Writer only: bytes sent so far. */
+    private long sent;
+    /** Writer only: {@link #sent} may grow to this before the reader's count is read again. */
+    private long room;
+    /** The ends: the one that writes into this pipe and the one that reads from it (set once, by {@link ShmConnection#pair}). */
+    private ShmConnection writerEnd;
+    private ShmConnection readerEnd;
+    /** The reader's watch of the writer's thread (reader thread only). */
+    private final Owner.Watch writerWatch;
+
+    Pipe(ShmSettings settings) {
+        super(IDLE, settings.watchNanos());
+        this.backlogBytes = settings.backlogBytes();
+        this.watchNanos = settings.watchNanos();
+        this.room = backlogBytes;
+        this.writerWatch = new Owner.Watch(watchNanos);
+    }
+
+    /** Sets the ends, once, before any use. */
+    void ends(ShmConnection writer, ShmConnection reader) {
+        this.writerEnd = writer;
+        this.readerEnd = reader;
     }
 
     /** Producer: a frame to write into, the released one if any (else a new one of {@code capacity}). */
@@ -57,14 +100,97 @@ final class Pipe extends HandoffQueue<Object> {
         return !isClosed() && SPARE.compareAndSet(this, (RecycledFrame) null, released);
     }
 
-    /** Producer: hands {@code element} to the reading end; the caller keeps it if this fails. */
-    void send(Object element) throws IOException {
-        taken(offer(element));
+    /**
+     * Producer: hands {@code frame} to the reading end, first waiting for room if the backlog is at
+     * its bound; the caller keeps the frame if this fails.
+     *
+     * @param sendTimeoutNanos how long to wait for room; negative: as long as the connection lives
+     * @throws WriteTimeoutException if the reader took nothing for that long
+     */
+    void send(ByteBuf frame, long sendTimeoutNanos) throws IOException {
+        admit(frame.readableBytes(), sendTimeoutNanos);
+        taken(offer(frame));
     }
 
-    /** Producer: as {@link #send}, without waking the reader (a reference; the frame announcing it follows). */
-    void sendQuietly(Object element) throws IOException {
-        taken(offerWithoutWaking(element));
+    /**
+     * Producer: as {@link #send}, for a passed reference, without waking the reader (the frame
+     * announcing the reference follows).
+     */
+    void sendQuietly(Object reference, long sendTimeoutNanos) throws IOException {
+        admit(REFERENCE_BYTES, sendTimeoutNanos);
+        taken(offerWithoutWaking(reference));
+    }
+
+    /** Consumer: a frame of {@code bytes} (or a reference) was taken off the queue. */
+    void consumed(int bytes) {
+        progress.taken(bytes);
+    }
+
+    private void admit(int bytes, long sendTimeoutNanos) throws IOException {
+        long s = sent;
+        if (s >= room) {
+            awaitRoom(sendTimeoutNanos);
+        }
+        sent = s + bytes;
+    }
+
+    /** Waits until fewer than the bound's bytes are unread, the connection ends, or the send timeout passes. */
+    private void awaitRoom(long timeoutNanos) throws IOException {
+        room = progress.consumed() + backlogBytes;
+        if (sent < room) {
+            return;
+        }
+        long start = System.nanoTime();
+        long nextWatch = start + watchNanos;
+        Owner.Watch readerWatch = new Owner.Watch(watchNanos);
+        progress.blockedWriter(Thread.currentThread());
+        try {
+            while (true) {
+                room = progress.consumed() + backlogBytes;
+                if (sent < room) {
+                    return;
+                }
+                if (isClosed() || isEnded()) {
+                    taken(false);
+                }
+                long now = System.nanoTime();
+                if (watchNanos > 0 && now - nextWatch >= 0) {
+                    readerWatch.check(readerEnd, "for room to write");
+                    nextWatch = now + watchNanos;
+                }
+                long wait = ROOM_SLICE_NANOS;
+                if (timeoutNanos >= 0) {
+                    long left = start + timeoutNanos - now;
+                    if (left <= 0) {
+                        throw new WriteTimeoutException("the in-JVM peer took nothing for " + Duration.ofNanos(timeoutNanos)
+                                + " with " + (sent - progress.consumed()) + " bytes unread (sessionj.shm.backlogBytes "
+                                + backlogBytes + ")");
+                    }
+                    wait = Math.min(wait, left);
+                }
+                LockSupport.parkNanos(this, wait);
+                if (Thread.interrupted()) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("interrupted while waiting for room on an in-JVM connection");
+                }
+            }
+        } finally {
+            progress.blockedWriter(null);
+        }
+    }
+
+    /** Bytes written and not yet read (for tests). */
+    long unreadBytes() {
+        return sent - progress.consumed();
+    }
+
+    /** The reader, parked: fails the wait if the writer's end was orphaned. */
+    @Override
+    protected void watch() throws IOException {
+        ShmConnection writer = writerEnd;
+        if (writer != null) {
+            writerWatch.check(writer, "to read");
+        }
     }
 
     private void taken(boolean taken) throws IOException {

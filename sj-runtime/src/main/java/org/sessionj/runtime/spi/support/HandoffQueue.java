@@ -62,13 +62,38 @@ public abstract class HandoffQueue<E> {
     private volatile Runnable wakeListener;
     private final int spins;
     private final int yields;
+    /** How often a parked consumer calls {@link #watch()}; 0: never. */
+    private final long watchNanos;
     /** {@link #CLOSED}, {@link #ENDED} and {@link #BUSY}, in one word so that each change is one atomic step. */
     private volatile int state;
 
     /** A queue whose consumer waits as {@code idle} says. */
     protected HandoffQueue(SpinThenPark idle) {
+        this(idle, 0);
+    }
+
+    /**
+     * A queue whose consumer waits as {@code idle} says and, once parked, calls {@link #watch()}
+     * every {@code watchNanos} (0: never) until an element comes: a transport whose producer cannot
+     * send heartbeats (an in-JVM peer) looks at the producer's side instead.
+     */
+    protected HandoffQueue(SpinThenPark idle, long watchNanos) {
+        if (watchNanos < 0) {
+            throw new IllegalArgumentException("negative watch interval " + watchNanos);
+        }
         this.spins = idle.spins();
         this.yields = idle.yields();
+        this.watchNanos = watchNanos;
+    }
+
+    /**
+     * Called by a parked consumer every watch interval while no element comes (never while elements
+     * flow): throws to end the wait, for instance when the producer is known to be gone. The default
+     * does nothing.
+     *
+     * @throws IOException to end the consumer's wait with it
+     */
+    protected void watch() throws IOException {
     }
 
     /** Releases an element that will never be consumed (queued when the consumer's side closed). */
@@ -247,6 +272,7 @@ public abstract class HandoffQueue<E> {
 
     private E park(long timeoutNanos) throws IOException {
         long deadline = timeoutNanos < 0 ? 0 : System.nanoTime() + timeoutNanos;
+        long watchAt = watchNanos > 0 ? System.nanoTime() + watchNanos : 0;
         waiter = Thread.currentThread();
         try {
             while (true) {
@@ -266,14 +292,25 @@ public abstract class HandoffQueue<E> {
                     }
                     throw endedException();
                 }
-                if (timeoutNanos < 0) {
+                if (timeoutNanos < 0 && watchNanos == 0) {
                     LockSupport.park(this);
                 } else {
-                    long remaining = deadline - System.nanoTime();
-                    if (remaining <= 0) {
-                        return null;
+                    long now = System.nanoTime();
+                    long wait = Long.MAX_VALUE;
+                    if (timeoutNanos >= 0) {
+                        wait = deadline - now;
+                        if (wait <= 0) {
+                            return null;
+                        }
                     }
-                    LockSupport.parkNanos(this, remaining);
+                    if (watchNanos > 0) {
+                        if (now - watchAt >= 0) {
+                            watch();
+                            watchAt = now + watchNanos;
+                        }
+                        wait = Math.min(wait, watchAt - now);
+                    }
+                    LockSupport.parkNanos(this, wait);
                 }
                 if (Thread.interrupted()) {
                     Thread.currentThread().interrupt();
