@@ -21,13 +21,14 @@ import org.sessionj.runtime.spi.support.SpinThenPark;
  * <p><b>Bounded.</b> The bytes of frames written and not yet read are at most about
  * {@code sessionj.shm.backlogBytes}: past it the writer waits for the reader, up to its send
  * timeout, as over TCP (a passed reference counts {@link #REFERENCE_BYTES}). The writer counts what it
- * sent, the reader what it took ({@link ReadProgress}); the writer reads the reader's count only when
- * its own count passes the room it last saw, so a session far under the bound pays a plain add per
- * frame on each side.
+ * sent, the reader what it took; the writer reads the reader's count only when its own count passes
+ * the room it last saw, so a session far under the bound pays a plain add per frame on each side. The
+ * counts share the pipe's cache line with {@link #spare}, which both sides write for every frame
+ * anyway: no padding, no extra line to move.
  *
- * <p><b>Watched.</b> A reader parked for a while, and a writer waiting for room, look at the other
- * end's thread ({@link Owner}): an end whose thread ended without closing it fails the wait within
- * {@code sessionj.shm.orphanTimeout}.
+ * <p><b>Watched.</b> While a reader is parked, the JVM's {@link OrphanWatch} looks at the writing
+ * end's thread ({@link OrphanCheck}); a writer waiting for room looks at the reading end's itself. An end
+ * whose thread ended without closing it fails the wait within {@code sessionj.shm.orphanTimeout}.
  */
 final class Pipe extends HandoffQueue<Object> {
     /**
@@ -42,10 +43,15 @@ final class Pipe extends HandoffQueue<Object> {
     private static final long ROOM_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private static final VarHandle SPARE;
+    private static final VarHandle CONSUMED;
+    private static final VarHandle BLOCKED_WRITER;
 
     static {
         try {
-            SPARE = MethodHandles.lookup().findVarHandle(Pipe.class, "spare", RecycledFrame.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            SPARE = lookup.findVarHandle(Pipe.class, "spare", RecycledFrame.class);
+            CONSUMED = lookup.findVarHandle(Pipe.class, "consumed", long.class);
+            BLOCKED_WRITER = lookup.findVarHandle(Pipe.class, "blockedWriter", Thread.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -61,7 +67,12 @@ final class Pipe extends HandoffQueue<Object> {
 
     private final long backlogBytes;
     private final long watchNanos;
-    private final ReadProgress progress = new ReadProgress();
+    /** Reader only (written), writer (read when its room runs out): bytes taken so far. */
+    @SuppressWarnings("unused") // through CONSUMED
+    private long consumed;
+    /** The writer while it waits for room, or null. */
+    @SuppressWarnings("unused") // through BLOCKED_WRITER
+    private Thread blockedWriter;
     /** Writer only: bytes sent so far. */
     private long sent;
     /** Writer only: {@link #sent} may grow to this before the reader's count is read again. */
@@ -69,15 +80,16 @@ final class Pipe extends HandoffQueue<Object> {
     /** The ends: the one that writes into this pipe and the one that reads from it (set once, by {@link ShmConnection#pair}). */
     private ShmConnection writerEnd;
     private ShmConnection readerEnd;
-    /** The reader's watch of the writer's thread (reader thread only). */
-    private final Owner.Watch writerWatch;
+    /** The check of the writer's thread ({@link OrphanWatch}'s thread only), made on its first look. */
+    private OrphanCheck writerCheck;
+    /** Why the writing end is taken for gone, once the watch found it orphaned; read by the parked reader. */
+    private volatile String orphaned;
 
     Pipe(ShmSettings settings) {
-        super(IDLE, settings.watchNanos());
+        super(IDLE);
         this.backlogBytes = settings.backlogBytes();
         this.watchNanos = settings.watchNanos();
         this.room = backlogBytes;
-        this.writerWatch = new Owner.Watch(watchNanos);
     }
 
     /** Sets the ends, once, before any use. */
@@ -121,9 +133,22 @@ final class Pipe extends HandoffQueue<Object> {
         taken(offerWithoutWaking(reference));
     }
 
-    /** Consumer: a frame of {@code bytes} (or a reference) was taken off the queue. */
+    /**
+     * Consumer: a frame of {@code bytes} (or a reference) was taken off the queue; wakes a writer
+     * waiting for room. A release store and an opaque load, no fence: a writer that registers just as
+     * the reader looks may be missed, so a blocked writer parks in short slices and looks again itself.
+     */
     void consumed(int bytes) {
-        progress.taken(bytes);
+        CONSUMED.setRelease(this, (long) CONSUMED.get(this) + bytes);
+        Thread writer = (Thread) BLOCKED_WRITER.getOpaque(this);
+        if (writer != null) {
+            LockSupport.unpark(writer);
+        }
+    }
+
+    /** Writer: the bytes the reader took so far. */
+    private long consumedByReader() {
+        return (long) CONSUMED.getAcquire(this);
     }
 
     private void admit(int bytes, long sendTimeoutNanos) throws IOException {
@@ -136,17 +161,17 @@ final class Pipe extends HandoffQueue<Object> {
 
     /** Waits until fewer than the bound's bytes are unread, the connection ends, or the send timeout passes. */
     private void awaitRoom(long timeoutNanos) throws IOException {
-        room = progress.consumed() + backlogBytes;
+        room = consumedByReader() + backlogBytes;
         if (sent < room) {
             return;
         }
         long start = System.nanoTime();
         long nextWatch = start + watchNanos;
-        Owner.Watch readerWatch = new Owner.Watch(watchNanos);
-        progress.blockedWriter(Thread.currentThread());
+        OrphanCheck readerCheck = new OrphanCheck(watchNanos);
+        BLOCKED_WRITER.setVolatile(this, Thread.currentThread());
         try {
             while (true) {
-                room = progress.consumed() + backlogBytes;
+                room = consumedByReader() + backlogBytes;
                 if (sent < room) {
                     return;
                 }
@@ -155,7 +180,7 @@ final class Pipe extends HandoffQueue<Object> {
                 }
                 long now = System.nanoTime();
                 if (watchNanos > 0 && now - nextWatch >= 0) {
-                    readerWatch.check(readerEnd, "for room to write");
+                    readerCheck.check(readerEnd, "for room to write");
                     nextWatch = now + watchNanos;
                 }
                 long wait = ROOM_SLICE_NANOS;
@@ -163,7 +188,7 @@ final class Pipe extends HandoffQueue<Object> {
                     long left = start + timeoutNanos - now;
                     if (left <= 0) {
                         throw new WriteTimeoutException("the in-JVM peer took nothing for " + Duration.ofNanos(timeoutNanos)
-                                + " with " + (sent - progress.consumed()) + " bytes unread (sessionj.shm.backlogBytes "
+                                + " with " + (sent - consumedByReader()) + " bytes unread (sessionj.shm.backlogBytes "
                                 + backlogBytes + ")");
                     }
                     wait = Math.min(wait, left);
@@ -175,21 +200,53 @@ final class Pipe extends HandoffQueue<Object> {
                 }
             }
         } finally {
-            progress.blockedWriter(null);
+            BLOCKED_WRITER.setVolatile(this, (Thread) null);
         }
     }
 
     /** Bytes written and not yet read (for tests). */
     long unreadBytes() {
-        return sent - progress.consumed();
+        return sent - consumedByReader();
     }
 
-    /** The reader, parked: fails the wait if the writer's end was orphaned. */
+    /** The reader is about to park: the orphan watch looks at the writer while it waits. */
     @Override
-    protected void watch() throws IOException {
+    protected void parking() {
+        if (watchNanos > 0) {
+            OrphanWatch.INSTANCE.register(this, watchNanos);
+        }
+    }
+
+    @Override
+    protected void parked() {
+        if (watchNanos > 0) {
+            OrphanWatch.INSTANCE.unregister(this);
+        }
+    }
+
+    /** The reader woke without a frame: fails the wait if the watch found the writer's end orphaned. */
+    @Override
+    protected void woke() throws IOException {
+        String reason = orphaned;
+        if (reason != null) {
+            throw new IOException(reason);
+        }
+    }
+
+    /** The orphan watch's thread, while the reader is parked: wakes the reader if the writer's end was orphaned. */
+    void lookAtWriter() {
         ShmConnection writer = writerEnd;
-        if (writer != null) {
-            writerWatch.check(writer, "to read");
+        if (writer == null || orphaned != null) {
+            return;
+        }
+        if (writerCheck == null) {
+            writerCheck = new OrphanCheck(watchNanos);
+        }
+        try {
+            writerCheck.check(writer, "to read");
+        } catch (IOException e) {
+            orphaned = e.getMessage();
+            wakeConsumer();
         }
     }
 

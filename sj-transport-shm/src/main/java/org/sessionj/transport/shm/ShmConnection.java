@@ -10,7 +10,7 @@ import org.sessionj.runtime.spi.LocalConnection;
  * One end of an in-JVM connection: reads from one {@link Pipe}, writes to the other. Frames and
  * passed references travel by reference through the same queue, so they stay in one order. Each
  * direction is bounded (the writer waits for room up to its send timeout), and each end knows its
- * thread ({@link Owner}) so that the peer can tell when it was left behind unclosed.
+ * thread so that the peer can tell when it was left behind unclosed.
  */
 final class ShmConnection implements LocalConnection {
     private final Pipe in;
@@ -18,7 +18,12 @@ final class ShmConnection implements LocalConnection {
     private final ByteBufAllocator alloc;
     /** References taken off the queue ahead of the frame that announces them; reader thread only. */
     private ArrayDeque<Object> references;
-    private final Owner owner = new Owner();
+    /**
+     * The thread that last read or wrote on this end, or null (none yet, or handed over): one plain
+     * load and compare per read or write, a store only when the thread changes. Read racily by the
+     * peer's watch ({@link OrphanCheck}), which only needs to see it eventually.
+     */
+    private Thread owner;
     /** How long a write waits for room; negative: as long as the connection lives. */
     private long sendTimeoutNanos = -1;
     private volatile boolean closed;
@@ -50,14 +55,22 @@ final class ShmConnection implements LocalConnection {
         return out.unreadBytes();
     }
 
-    /** The thread this end belongs to. */
-    Owner owner() {
+    /** The thread this end belongs to, or null. */
+    Thread owner() {
         return owner;
+    }
+
+    /** The current thread uses this end. */
+    private void claim() {
+        Thread current = Thread.currentThread();
+        if (owner != current) {
+            owner = current;
+        }
     }
 
     @Override
     public void releaseOwner() {
-        owner.release();
+        owner = null;
     }
 
     @Override
@@ -77,7 +90,7 @@ final class ShmConnection implements LocalConnection {
 
     @Override
     public void write(ByteBuf frame) throws IOException {
-        owner.claim();
+        claim();
         try {
             out.send(frame, sendTimeoutNanos);
         } catch (IOException e) {
@@ -96,7 +109,7 @@ final class ShmConnection implements LocalConnection {
         // A reference that is itself a frame type is wrapped so the reader cannot mistake it for a frame.
         // The frame that announces the reference wakes the reader: waking it for the reference alone
         // would cost a second wake-up per pass (measured: pass slower than send on Jacobi 100).
-        owner.claim();
+        claim();
         out.sendQuietly(reference instanceof ByteBuf || reference == null ? new PassedReference(reference) : reference,
                 sendTimeoutNanos);
     }
@@ -112,7 +125,7 @@ final class ShmConnection implements LocalConnection {
 
     @Override
     public ByteBuf read(long timeoutNanos) throws IOException {
-        owner.claim();
+        claim();
         if (!in.enterConsumer()) {
             throw new IOException("in-JVM connection closed");
         }

@@ -62,38 +62,39 @@ public abstract class HandoffQueue<E> {
     private volatile Runnable wakeListener;
     private final int spins;
     private final int yields;
-    /** How often a parked consumer calls {@link #watch()}; 0: never. */
-    private final long watchNanos;
     /** {@link #CLOSED}, {@link #ENDED} and {@link #BUSY}, in one word so that each change is one atomic step. */
     private volatile int state;
 
     /** A queue whose consumer waits as {@code idle} says. */
     protected HandoffQueue(SpinThenPark idle) {
-        this(idle, 0);
-    }
-
-    /**
-     * A queue whose consumer waits as {@code idle} says and, once parked, calls {@link #watch()}
-     * every {@code watchNanos} (0: never) until an element comes: a transport whose producer cannot
-     * send heartbeats (an in-JVM peer) looks at the producer's side instead.
-     */
-    protected HandoffQueue(SpinThenPark idle, long watchNanos) {
-        if (watchNanos < 0) {
-            throw new IllegalArgumentException("negative watch interval " + watchNanos);
-        }
         this.spins = idle.spins();
         this.yields = idle.yields();
-        this.watchNanos = watchNanos;
     }
 
     /**
-     * Called by a parked consumer every watch interval while no element comes (never while elements
-     * flow): throws to end the wait, for instance when the producer is known to be gone. The default
-     * does nothing.
+     * Called by the consumer when it is about to park (its spins and yields found nothing), once per
+     * wait: a transport whose producer sends no heartbeats (an in-JVM peer) can have the wait watched
+     * from elsewhere, and {@link #wakeConsumer() wake} it. The default does nothing.
+     */
+    protected void parking() {
+    }
+
+    /** Called by the consumer when a wait that {@link #parking()} announced ends, however it ends. */
+    protected void parked() {
+    }
+
+    /**
+     * Called by a parked consumer after each wake-up that brought no element: throws to end the wait
+     * (the producer was found gone). The default does nothing.
      *
      * @throws IOException to end the consumer's wait with it
      */
-    protected void watch() throws IOException {
+    protected void woke() throws IOException {
+    }
+
+    /** Wakes a parked consumer (which then calls {@link #woke()}), from any thread. */
+    protected final void wakeConsumer() {
+        wake();
     }
 
     /** Releases an element that will never be consumed (queued when the consumer's side closed). */
@@ -272,8 +273,8 @@ public abstract class HandoffQueue<E> {
 
     private E park(long timeoutNanos) throws IOException {
         long deadline = timeoutNanos < 0 ? 0 : System.nanoTime() + timeoutNanos;
-        long watchAt = watchNanos > 0 ? System.nanoTime() + watchNanos : 0;
         waiter = Thread.currentThread();
+        parking();
         try {
             while (true) {
                 E element = poll();
@@ -292,33 +293,24 @@ public abstract class HandoffQueue<E> {
                     }
                     throw endedException();
                 }
-                if (timeoutNanos < 0 && watchNanos == 0) {
+                if (timeoutNanos < 0) {
                     LockSupport.park(this);
                 } else {
-                    long now = System.nanoTime();
-                    long wait = Long.MAX_VALUE;
-                    if (timeoutNanos >= 0) {
-                        wait = deadline - now;
-                        if (wait <= 0) {
-                            return null;
-                        }
+                    long remaining = deadline - System.nanoTime();
+                    if (remaining <= 0) {
+                        return null;
                     }
-                    if (watchNanos > 0) {
-                        if (now - watchAt >= 0) {
-                            watch();
-                            watchAt = now + watchNanos;
-                        }
-                        wait = Math.min(wait, watchAt - now);
-                    }
-                    LockSupport.parkNanos(this, wait);
+                    LockSupport.parkNanos(this, remaining);
                 }
                 if (Thread.interrupted()) {
                     Thread.currentThread().interrupt();
                     throw interruptedException();
                 }
+                woke();
             }
         } finally {
             waiter = null;
+            parked();
         }
     }
 
