@@ -145,7 +145,7 @@ final class IpcAcceptor implements org.sessionj.runtime.spi.ConnectionAcceptor {
                 throw e;
             }
             Handshake.answer(socket, null); // while the socket still blocks: the connection makes it non-blocking
-            IpcConnection connection = new IpcConnection(socket, memory, 0, alloc, settings);
+            IpcConnection connection = new IpcConnection(socket, memory, 0, alloc, settings, null);
             accepted.add(connection);
             if (closed && accepted.remove(connection)) {
                 connection.close();

@@ -53,6 +53,8 @@ final class IpcInbound implements SharedRing.Reader {
     private volatile String silence;
     /** When the doorbell thread last heard a bell or heartbeat from the peer (System.nanoTime). */
     private volatile long lastHeard = System.nanoTime();
+    /** Run once when the reader is closed and no read is in progress any more (it never touches the ring again). */
+    private volatile Runnable onQuiet;
 
     /** The reader of ring {@code direction} of {@code memory}. */
     IpcInbound(IpcMemory memory, int direction, ByteBufAllocator alloc, IpcSettings settings) {
@@ -328,6 +330,15 @@ final class IpcInbound implements SharedRing.Reader {
 
     // ---- closing ----
 
+    /**
+     * Closes the reader; {@code quiet} runs once no read is in progress any more (here, or when the
+     * read in progress ends), after which this reader never touches the shared memory again.
+     */
+    void close(Runnable quiet) {
+        onQuiet = quiet;
+        close();
+    }
+
     void close() {
         int previous = (int) STATE.getAndBitwiseOr(this, CLOSED);
         if ((previous & CLOSED) != 0) {
@@ -352,6 +363,10 @@ final class IpcInbound implements SharedRing.Reader {
         if (STATE.compareAndSet(this, CLOSED, CLOSED | BUSY)) {
             releaseHeld();
             // stays BUSY: nothing reads after a close
+            Runnable quiet = onQuiet;
+            if (quiet != null) {
+                quiet.run();
+            }
         }
     }
 }
