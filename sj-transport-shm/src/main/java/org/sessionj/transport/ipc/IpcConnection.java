@@ -24,6 +24,7 @@ final class IpcConnection implements Connection {
     private final IpcInbound in;
     private final IpcOutbound out;
     private final SelectionKey doorbell;
+    private final DirectWait direct;
     private final int direction;
     /** Told when this end is done with the memory (the requester's pool), or null. */
     private final MemoryPool pool;
@@ -46,7 +47,9 @@ final class IpcConnection implements Connection {
         int outDirection = 1 - direction;
         this.in = new IpcInbound(memory, direction, alloc, settings);
         this.out = new IpcOutbound(memory, outDirection, this::ring, in, settings.maxFrameBytes(), settings.backlogBytes());
-        this.doorbell = Doorbells.watch(socket, in);
+        this.doorbell = Doorbells.watch(socket, in, false);
+        this.direct = new DirectWait(socket, doorbell, in, false);
+        in.directWait(direct);
     }
 
     /**
@@ -61,6 +64,11 @@ final class IpcConnection implements Connection {
     /** The shared memory (for tests that damage it). */
     IpcMemory memory() {
         return memory;
+    }
+
+    /** The reading end (for tests). */
+    IpcInbound inbound() {
+        return in;
     }
 
     @Override
@@ -122,6 +130,7 @@ final class IpcConnection implements Connection {
             // nothing more to do: the peer sees the socket's end either way
         }
         Doorbells.forget(doorbell);
+        direct.close();
     }
 
     /** This end will not touch the memory again: say so in it, and give it back to the pool. */

@@ -33,6 +33,8 @@ final class MemoryPool {
     /** Every file this JVM keeps at its path, deleted at exit. */
     private static final Set<Path> LINKED = ConcurrentHashMap.newKeySet();
     private static final Set<Path> SWEPT = ConcurrentHashMap.newKeySet();
+    /** Files younger than this are never swept: twice the longest a set-up exchange may take. */
+    private static final long SWEEP_AGE_MILLIS = 20_000;
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(MemoryPool::deleteLinked, "sj-ipc-memory-cleanup"));
@@ -172,7 +174,7 @@ final class MemoryPool {
                 IpcMemory.FILE_PREFIX + "*" + IpcMemory.FILE_SUFFIX)) {
             for (Path file : files) {
                 long pid = pidOf(file.getFileName().toString());
-                if (pid > 0 && ProcessHandle.of(pid).isEmpty()) {
+                if (pid > 0 && ProcessHandle.of(pid).isEmpty() && olderThan(file, SWEEP_AGE_MILLIS)) {
                     try {
                         Files.deleteIfExists(file);
                         removed++;
@@ -189,6 +191,19 @@ final class MemoryPool {
                     + " without deleting them", removed, directory);
         }
         return removed;
+    }
+
+    /**
+     * Whether {@code file} was last changed more than {@code millis} ago: a file that is being handed
+     * over right now (its creator may live in another process id namespace, where its id means
+     * nothing here) is never swept.
+     */
+    private static boolean olderThan(Path file, long millis) {
+        try {
+            return System.currentTimeMillis() - Files.getLastModifiedTime(file).toMillis() > millis;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** The process id in {@code sessionj-ipc-<pid>-<random>.ring}, or -1 if the name is not of that form. */

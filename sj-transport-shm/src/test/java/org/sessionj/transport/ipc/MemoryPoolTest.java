@@ -163,10 +163,16 @@ class MemoryPoolTest extends ConnectionTestSupport {
         Path deadOnes = Files.createFile(memories.resolve("sessionj-ipc-" + dead + "-2.ring"));
         Path notOurs = Files.createFile(memories.resolve("sessionj-ipc-notapid-3.ring"));
         Path other = Files.createFile(memories.resolve("unrelated.ring"));
+        Path young = Files.createFile(memories.resolve("sessionj-ipc-" + dead + "-4.ring")); // being handed over
+        java.nio.file.attribute.FileTime old = java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 60_000);
+        for (Path p : List.of(mine, deadOnes, notOurs, other)) {
+            Files.setLastModifiedTime(p, old);
+        }
         assertThat(MemoryPool.sweep(memories)).isEqualTo(ProcessHandle.of(dead).isPresent() ? 0 : 1);
         assertThat(mine).exists();
         assertThat(notOurs).exists();
         assertThat(other).exists();
+        assertThat(young).exists();
         if (ProcessHandle.of(dead).isEmpty()) {
             assertThat(deadOnes).doesNotExist();
         }
