@@ -293,7 +293,7 @@ class IpcTransportTest extends ConnectionTestSupport {
                 System.getProperty("java.class.path"), LockProbeProcess.class.getName(),
                 sockets.resolve(port + ".lock").toString()).redirectErrorStream(true).start();
         children.add(child);
-        String answer = new String(child.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+        String answer = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(answer).isIn("held", "free");
         return answer.equals("held");
