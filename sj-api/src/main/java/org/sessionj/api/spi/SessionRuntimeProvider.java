@@ -40,6 +40,16 @@ public interface SessionRuntimeProvider {
     /** See {@link org.sessionj.api.SJ#inwhile}. */
     boolean multicastInwhile(SJSocket... sockets);
 
+    /** See {@link org.sessionj.api.SJ#join}: one message from each socket, in the sockets' order. */
+    java.util.List<Object> join(SJSocket[] sockets);
+
+    /**
+     * See {@link org.sessionj.api.SJ#spawn(SJSocket, org.sessionj.api.SJThread.Body)}: hands
+     * {@code sockets} (each non-null, none twice) to a new virtual thread that runs {@code body} and
+     * then closes them.
+     */
+    org.sessionj.api.SJThread spawn(SJSocket[] sockets, org.sessionj.api.SJThread.Task body);
+
     /** Loads the provider once, on first use. */
     final class Holder {
         /** Null when no runtime is on the class path; {@link #get()} reports that on every call. */

@@ -79,6 +79,8 @@ final class MethodChecker extends FlowScanner {
     final LinearityRules linearity = new LinearityRules(this);
     final NoAliasRules noAlias = new NoAliasRules(this);
     final SocketExpressionRules sockets = new SocketExpressionRules(this);
+    final SpawnRules spawns = new SpawnRules(this);
+    final JoinRules joins = new JoinRules(this);
 
     MethodChecker(ProcessingEnvironment environment, Trees trees, SessionApi api, ProtocolRegistry registry,
             Reporter reporter, Map<Element, VarState> capturedEndpoints, SessionParameters sessionParameters,
@@ -389,6 +391,14 @@ final class MethodChecker extends FlowScanner {
         String methodName = method.getSimpleName().toString();
         if (api.isSocketClass(owner) && call.getMethodSelect() instanceof MemberSelectTree select) {
             actions.socketOperation(call, method, select);
+            return null;
+        }
+        if (api.isMulticastClass(owner) && methodName.equals("spawn")) {
+            spawns.spawn(call);
+            return null;
+        }
+        if (api.isMulticastClass(owner) && methodName.equals("join")) {
+            joins.join(call);
             return null;
         }
         if (api.isMulticastClass(owner)) {

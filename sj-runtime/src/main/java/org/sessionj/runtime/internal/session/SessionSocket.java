@@ -991,6 +991,11 @@ public final class SessionSocket implements SJSocket {
         }
     }
 
+    /** The listener told when input may be ready (a selector's or a join's), or null. */
+    Runnable readinessListener() {
+        return readinessListener;
+    }
+
     /** Sets the selector's readiness listener on this session's connection, now and after a delegation. */
     void readinessListener(Runnable listener) {
         readinessListener = listener;
