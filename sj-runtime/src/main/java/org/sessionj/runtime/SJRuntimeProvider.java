@@ -36,6 +36,11 @@ public final class SJRuntimeProvider implements SessionRuntimeProvider {
     }
 
     @Override
+    public SJSelector openSelector(Class<?>[] protocols) {
+        return SJRuntime.global().openSelector(protocols);
+    }
+
+    @Override
     public SJScope openScope() {
         return SJRuntime.global().scope();
     }

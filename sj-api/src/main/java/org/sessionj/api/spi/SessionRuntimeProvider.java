@@ -31,6 +31,9 @@ public interface SessionRuntimeProvider {
     /** See {@link SJSelector#open}. */
     SJSelector openSelector();
 
+    /** See {@link SJSelector#of}. */
+    SJSelector openSelector(Class<?>[] protocols);
+
     /** See {@link org.sessionj.api.SJ#scope}. */
     org.sessionj.api.SJScope openScope();
 
