@@ -162,7 +162,7 @@ public final class PartyRuntimes {
         if (transport.equals("http")) {
             return "the relay speaks https: use --transport https (or tcp/tls)";
         }
-        if (!tlsConfigured() && System.getProperty("sessionj.tls.trust") == null) {
+        if (!tlsConfigured() && SystemSettings.system().value("tls.trust").isEmpty()) {
             return "an https relay needs --tls-dir (its cert.pem is trusted to verify the relay's certificate)";
         }
         return null;

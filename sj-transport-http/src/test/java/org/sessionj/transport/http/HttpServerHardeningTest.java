@@ -70,6 +70,41 @@ class HttpServerHardeningTest {
     }
 
     @Test
+    void stalledRequestBodiesAreBoundedByTheBufferBudget() throws Exception {
+        // A relay with 1 MiB of buffers; 40 clients each send 50 KB of a 60 KB body and stall.
+        try (HttpRelay small = HttpRelay.start(new InetSocketAddress("localhost", 0), null, SETTINGS,
+                RelayLimits.defaults().withSessions(1024, 1L << 20).withTimes(10_000, 3_000))) {
+            java.util.List<RawHttp> clients = new java.util.ArrayList<>();
+            try {
+                byte[] part = new byte[50_000];
+                int refused = 0;
+                for (int i = 0; i < 40; i++) {
+                    RawHttp http = new RawHttp(small.port(), 10_000);
+                    clients.add(http);
+                    http.send("POST " + Wire.CONNECT + "?target=a:1 HTTP/1.1\r\nHost: x\r\nContent-Length: 60000\r\n\r\n");
+                    http.send(part);
+                }
+                for (RawHttp http : clients.subList(25, 40)) {   // 25 × 50 KB > 1 MiB: these cannot all be held
+                    RawHttp.Response r = http.read();
+                    if (r.status() == 503) {
+                        assertThat(r.body()).contains("bytes of request bodies already; retry later");
+                        assertThat(http.closedByServer()).isTrue();
+                        refused++;
+                    }
+                }
+                assertThat(refused).as("bodies refused once 1 MiB is held").isPositive();
+                try (RawHttp other = new RawHttp(small.port(), 10_000)) {
+                    assertThat(other.exchange("GET", Wire.TARGET + "?name=nobody:1").status()).isEqualTo(404);
+                }
+            } finally {
+                for (RawHttp http : clients) {
+                    http.close();
+                }
+            }
+        }
+    }
+
+    @Test
     void aHugeHeaderIsAnsweredAndTheConnectionClosed() throws IOException {
         try (RawHttp http = new RawHttp(relay.port(), 10_000)) {
             http.send("GET " + Wire.TARGET + "?name=a:1 HTTP/1.1\r\nHost: x\r\nX-Junk: " + "j".repeat(64 << 10)

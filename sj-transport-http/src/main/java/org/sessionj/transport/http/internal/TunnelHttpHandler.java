@@ -29,13 +29,15 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
     private final Routes routes;
     private final HttpSettings settings;
     private final boolean secure;
+    private final BodyBudget bodies;
     private Exchange current;
     private boolean waitingForWritable;
 
-    TunnelHttpHandler(Routes routes, HttpSettings settings, boolean secure) {
+    TunnelHttpHandler(Routes routes, HttpSettings settings, boolean secure, BodyBudget bodies) {
         this.routes = routes;
         this.settings = settings;
         this.secure = secure;
+        this.bodies = bodies;
     }
 
     @Override
@@ -287,6 +289,7 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
             retained.release();
             return;
         }
+        bodies.requestDone();
         half.enter();
         ctx.channel().config().setAutoRead(true);
         handshaker.handshake(ctx.channel(), retained).addListener(f -> {
@@ -307,6 +310,7 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
      * server buffer them without bound. Reading resumes when the channel drains.
      */
     private void readOnIfWritable(ChannelHandlerContext ctx) {
+        bodies.requestDone();
         if (ctx.channel().isWritable()) {
             ctx.channel().config().setAutoRead(true);
         } else {

@@ -52,10 +52,13 @@ public final class TunnelServer implements AutoCloseable {
      * Listens on {@code address} ({@code null} host: every interface; port 0: a free one).
      *
      * @param ssl the server TLS context, or null for plain HTTP
+     * @param bodyBytes request bodies held at once (received but not yet answered), at most, over all
+     *        connections; a body past it is answered 503 and its connection closed
      * @throws IOException if the port cannot be bound
      */
     public static TunnelServer bind(InetSocketAddress address, SslContext ssl, HttpSettings settings, Routes routes,
-            int maxConnections, int requestMillis) throws IOException {
+            int maxConnections, int requestMillis, long bodyBytes) throws IOException {
+        Budget bodies = new Budget(bodyBytes);
         EventLoops loops = EventLoops.shared(true);
         AtomicInteger open = new AtomicInteger();
         ServerBootstrap bootstrap = new ServerBootstrap()
@@ -81,14 +84,16 @@ public final class TunnelServer implements AutoCloseable {
                             channel.pipeline().addLast(ssl.newHandler(channel.alloc()));
                         }
                         Guard guard = new Guard(requestMillis);
+                        BodyBudget bodyBudget = new BodyBudget(bodies);
                         channel.pipeline().addLast(
                                 new IdleStateHandler(0, 0, settings.pollMillis() + settings.pollMillis() / 2 + 5_000L,
                                         TimeUnit.MILLISECONDS),
                                 guard.front(),
                                 new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, 64 * 1024),
                                 guard.back(),
+                                bodyBudget,
                                 new HttpObjectAggregator(settings.maxRequestBytes()),
-                                new TunnelHttpHandler(routes, settings, ssl != null));
+                                new TunnelHttpHandler(routes, settings, ssl != null, bodyBudget));
                     }
                 });
         ChannelFuture bind = bootstrap.bind(address);

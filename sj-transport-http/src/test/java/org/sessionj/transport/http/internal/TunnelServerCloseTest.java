@@ -35,7 +35,7 @@ class TunnelServerCloseTest {
     @Test
     void closingOnAnEventLoopDoesNotWaitForTheLoopOfThePort() throws Exception {
         TunnelServer server = TunnelServer.bind(new InetSocketAddress("127.0.0.1", 0), null,
-                HttpSettings.fromSystemProperties(), NO_ROUTES, 16, 30_000);
+                HttpSettings.fromSystemProperties(), NO_ROUTES, 16, 30_000, 1 << 20);
         EventLoop portLoop = server.eventLoop();
         EventExecutor other = null;
         for (EventExecutor loop : EventLoops.shared(true).group()) {
@@ -71,7 +71,7 @@ class TunnelServerCloseTest {
     @Test
     void closingOffTheEventLoopsWaitsUntilThePortIsFree() throws Exception {
         TunnelServer server = TunnelServer.bind(new InetSocketAddress("127.0.0.1", 0), null,
-                HttpSettings.fromSystemProperties(), NO_ROUTES, 16, 30_000);
+                HttpSettings.fromSystemProperties(), NO_ROUTES, 16, 30_000, 1 << 20);
         int port = server.port();
         server.close();
         try (java.net.ServerSocket again = new java.net.ServerSocket()) {
