@@ -25,10 +25,12 @@ import org.sessionj.transport.http.relay.RelayLimits;
 /**
  * More of what a hostile client does to the relay's HTTP server (HttpRelayAbuseTest has the rest): it
  * sends requests or pings and never reads the answers (the relay must stop reading it rather than
- * buffer the answers without bound), sends a huge header, or WebSocket messages that are not the
- * protocol's (fragments, text). The WebSocket tests fail without the fixes they cover; the HTTP ones
- * (answers never read, a huge header) held before too (Netty's HTTP server stopped reading such a
- * client after about 4 MiB, and closed after the 400) and guard the server's own gate on them.
+ * buffer the answers without bound), sends a huge header, WebSocket messages that are not the
+ * protocol's (fragments, text), a chunk it never finishes, bodies it stalls on many connections, or
+ * requests with the token of a connection whose client is on a WebSocket. The tests of WebSocket
+ * messages, stalled bodies and a second client fail without the fixes they cover; the others held
+ * before too (Netty's HTTP server stopped reading a client that reads nothing after about 4 MiB and
+ * closed after a 400; the request deadline covers a chunk) and guard those bounds.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class HttpServerHardeningTest {
@@ -100,6 +102,22 @@ class HttpServerHardeningTest {
                 for (RawHttp http : clients) {
                     http.close();
                 }
+            }
+        }
+    }
+
+    @Test
+    void aChunkThatNeverEndsIsAnswered408AtTheRequestDeadline() throws Exception {
+        try (HttpRelay quick = HttpRelay.start(new InetSocketAddress("localhost", 0), null, SETTINGS,
+                RelayLimits.defaults().withTimes(10_000, 1_000));
+                RawHttp http = new RawHttp(quick.port(), 10_000)) {
+            http.send("POST " + Wire.CONNECT + "?target=a:1 HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "10\r\nabc");                                  // 16 bytes announced, 3 sent, then nothing
+            RawHttp.Response r = http.read();
+            assertThat(r.status()).isEqualTo(408);
+            assertThat(http.closedByServer()).isTrue();
+            try (RawHttp other = new RawHttp(quick.port(), 10_000)) {
+                assertThat(other.exchange("GET", Wire.TARGET + "?name=nobody:1").status()).isEqualTo(404);
             }
         }
     }
@@ -187,24 +205,57 @@ class HttpServerHardeningTest {
         }
     }
 
-    /** A WebSocket on a relayed connection's requester half (a server registered, a requester connected). */
-    private Socket upgradedWebSocket() throws IOException {
-        String token;
-        try (RawHttp http = new RawHttp(relay.port(), 10_000)) {
-            assertThat(http.exchange("POST", Wire.LISTEN + "?id=" + Wire.newToken() + "&port=7000&name=victim&register=1")
-                    .status()).isEqualTo(200);
-            RawHttp.Response r = http.exchange("POST", Wire.CONNECT + "?target=victim:7000");
-            assertThat(r.status()).isEqualTo(200);
-            token = r.body().strip();
+    @Test
+    void aSecondClientWithTheTokenOfAWebSocketConnectionIsRefused() throws Exception {
+        String token = requesterToken();
+        try (Socket ws = upgradedWebSocket(token)) {
+            try (Socket second = new Socket("localhost", relay.port())) {
+                second.setSoTimeout(10_000);
+                second.getOutputStream().write(upgradeRequest(token));
+                String status = new String(second.getInputStream().readNBytes(12), StandardCharsets.ISO_8859_1);
+                assertThat(status).isEqualTo("HTTP/1.1 409");
+            }
+            try (RawHttp http = new RawHttp(relay.port(), 10_000)) {
+                RawHttp.Response poll = http.exchange("GET", Wire.sessionPath(token, "down") + "?ack=0");
+                assertThat(poll.status()).isEqualTo(409);
+                assertThat(poll.body()).contains("a WebSocket carries this connection already");
+                assertThat(http.exchange("POST", Wire.sessionPath(token, "up") + "?offset=0", new byte[] {0, 0, 0, 1, 9})
+                        .status()).isEqualTo(409);
+            }
         }
+        stillServes();
+    }
+
+    /** A relayed connection's requester token (a server registered under a fresh name, a requester connected). */
+    private String requesterToken() throws IOException {
+        String name = "victim" + Wire.newToken().substring(0, 6);
+        try (RawHttp http = new RawHttp(relay.port(), 10_000)) {
+            assertThat(http.exchange("POST", Wire.LISTEN + "?id=" + Wire.newToken() + "&port=7000&name=" + name
+                    + "&register=1").status()).isEqualTo(200);
+            RawHttp.Response r = http.exchange("POST", Wire.CONNECT + "?target=" + name + ":7000");
+            assertThat(r.status()).isEqualTo(200);
+            return r.body().strip();
+        }
+    }
+
+    private static byte[] upgradeRequest(String token) {
+        return ("GET " + Wire.sessionPath(token, "ws") + " HTTP/1.1\r\nHost: localhost\r\n"
+                + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                + "Sec-WebSocket-Version: 13\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /** A WebSocket on a relayed connection's requester half. */
+    private Socket upgradedWebSocket() throws IOException {
+        return upgradedWebSocket(requesterToken());
+    }
+
+    private Socket upgradedWebSocket(String token) throws IOException {
         SocketChannel channel = SocketChannel.open();
         channel.setOption(StandardSocketOptions.SO_RCVBUF, 4096);
         channel.connect(new InetSocketAddress("localhost", relay.port()));
         Socket socket = channel.socket();
         socket.setSoTimeout(10_000);
-        socket.getOutputStream().write(("GET " + Wire.sessionPath(token, "ws") + " HTTP/1.1\r\nHost: localhost\r\n"
-                + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                + "Sec-WebSocket-Version: 13\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+        socket.getOutputStream().write(upgradeRequest(token));
         InputStream in = socket.getInputStream();
         StringBuilder head = new StringBuilder();
         while (!head.toString().endsWith("\r\n\r\n")) {

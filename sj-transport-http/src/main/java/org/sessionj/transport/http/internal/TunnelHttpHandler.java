@@ -87,6 +87,12 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         HttpMethod method = exchange.request().method();
+        if (half.hasWebSocket() && (op.equals("up") || op.equals("down") || op.equals("ws"))) {
+            // The half's one client is on its WebSocket: this request is another client with the token.
+            exchange.fail(HttpResponseStatus.CONFLICT, "a WebSocket carries this connection already; a connection has"
+                    + " one client (expected no " + op + " request for it)");
+            return;
+        }
         switch (op) {
             case "up" -> {
                 if (!method.equals(HttpMethod.POST)) {
@@ -284,9 +290,14 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
             exchange.fail(HttpResponseStatus.UPGRADE_REQUIRED, "unsupported WebSocket version (expected 13)");
             return;
         }
+        if (!half.claimWebSocket()) {
+            exchange.fail(HttpResponseStatus.CONFLICT, "a WebSocket carries this connection already");
+            return;
+        }
         FullHttpRequest retained = request.retain();
         if (!exchange.takeOver()) {
             retained.release();
+            half.unclaimWebSocket();
             return;
         }
         bodies.requestDone();
@@ -298,6 +309,7 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
                 ctx.pipeline().replace(this, "sj-ws", new WsServerHandler(half, settings));
                 routes.attached(half);
             } else {
+                half.unclaimWebSocket();
                 half.exit();
                 ctx.close();
             }
