@@ -93,6 +93,21 @@ final class SessionApi {
                         || method.getSimpleName().contentEquals("peerPrincipal"));
     }
 
+    /**
+     * Whether {@code method} makes a service or server socket of the protocol its first argument names
+     * (a class literal): {@code SJService.create}, {@code SJServerSocket.create}, and an
+     * {@code SJRuntime}'s {@code service} and {@code serverSocket}.
+     */
+    boolean isEndpointFactory(javax.lang.model.element.ExecutableElement method) {
+        Element owner = method.getEnclosingElement();
+        String name = method.getSimpleName().toString();
+        if (name.equals("create")) {
+            return isServiceClass(owner) || isServerSocketClass(owner);
+        }
+        return runtime != null && runtime.equals(owner) && (name.equals("service") || name.equals("serverSocket"))
+                && (isService(method.getReturnType()) || isServerSocket(method.getReturnType()));
+    }
+
     boolean isMulticastClass(Element owner) {
         return multicast.equals(owner);
     }

@@ -1,0 +1,156 @@
+package org.sessionj.processor.check;
+
+import com.sun.source.tree.ClassTree;
+import com.sun.source.tree.LambdaExpressionTree;
+import com.sun.source.tree.MemberReferenceTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.VariableTree;
+import java.util.List;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.RecordComponentElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.util.ElementFilter;
+import javax.lang.model.util.Elements;
+import com.sun.source.util.Trees;
+
+/**
+ * The {@code @NoAlias} promises of code that implements a method without being declared as one:
+ * lambdas and method references implementing a functional interface, and the accessors javac writes
+ * for record components.
+ *
+ * <p>Invariant: <em>whatever code a call of a method may run keeps that method's {@code @NoAlias}
+ * promises</em> — a unique result stays unique (SJ040), a parameter callers may give a shared value
+ * does not start owning it (SJ045), and the field behind a {@code @NoAlias} record component is not
+ * handed out by its implicit accessor (SJ043). Overrides in classes (anonymous ones too) are
+ * {@link OverrideRules}'.
+ */
+final class NoAliasContracts {
+    private final Elements elements;
+    private final Trees trees;
+
+    NoAliasContracts(Elements elements, Trees trees) {
+        this.elements = elements;
+        this.trees = trees;
+    }
+
+    /**
+     * The single abstract method of the functional interface {@code type} (a lambda's or method
+     * reference's target), or null.
+     */
+    ExecutableElement functionalMethod(TypeMirror type) {
+        if (!(type instanceof DeclaredType declared) || !(declared.asElement() instanceof TypeElement element)
+                || element.getKind() != ElementKind.INTERFACE) {
+            return null;
+        }
+        for (ExecutableElement method : ElementFilter.methodsIn(elements.getAllMembers(element))) {
+            if (method.getModifiers().contains(Modifier.ABSTRACT) && !isObjectMethod(method)) {
+                return method;
+            }
+        }
+        return null;
+    }
+
+    /** equals/hashCode/toString redeclared by an interface are not its functional method. */
+    private static boolean isObjectMethod(ExecutableElement method) {
+        String name = method.getSimpleName().toString();
+        int parameters = method.getParameters().size();
+        return parameters == 0 && (name.equals("hashCode") || name.equals("toString"))
+                || parameters == 1 && name.equals("equals");
+    }
+
+    /** A lambda parameter declared {@code @NoAlias} where the functional method takes shared values. */
+    void lambdaParameters(LambdaExpressionTree lambda, List<? extends VariableElement> parameters,
+            ExecutableElement functional, Reporter reporter) {
+        List<? extends VariableElement> theirs = functional.getParameters();
+        for (int i = 0; i < parameters.size() && i < theirs.size(); i++) {
+            if (NoAliasRules.isNoAlias(parameters.get(i)) && !NoAliasRules.isNoAlias(theirs.get(i))) {
+                reporter.error(lambda.getParameters().get(i), Diagnostic.NOALIAS_OVERRIDE, "the lambda",
+                        owner(functional), "its parameter '" + parameters.get(i).getSimpleName()
+                                + "' is @NoAlias where " + functional.getSimpleName() + " takes shared values");
+                return;
+            }
+        }
+    }
+
+    /**
+     * A method reference implementing {@code functional}: if that promises a unique result, the method
+     * referred to must too (or be a constructor); its parameters may not own what callers share.
+     */
+    void methodReference(MemberReferenceTree tree, Element referenced, ExecutableElement functional,
+            Reporter reporter) {
+        if (!(referenced instanceof ExecutableElement method)) {
+            return;
+        }
+        boolean constructor = method.getKind() == ElementKind.CONSTRUCTOR
+                || tree.getMode() == MemberReferenceTree.ReferenceMode.NEW;
+        if (NoAliasRules.isNoAlias(functional) && !constructor && !NoAliasRules.isNoAlias(method)) {
+            reporter.error(tree, Diagnostic.NOT_UNIQUE, functional.getSimpleName() + "()'s result (the method "
+                    + "reference implements " + owner(functional) + "." + functional.getSimpleName() + ")", tree);
+            return;
+        }
+        List<? extends VariableElement> mine = method.getParameters();
+        List<? extends VariableElement> theirs = functional.getParameters();
+        int offset = theirs.size() - mine.size(); // an unbound receiver takes the first parameter
+        if (offset < 0 || offset > 1) {
+            return;
+        }
+        for (int i = 0; i < mine.size(); i++) {
+            if (NoAliasRules.isNoAlias(mine.get(i)) && !NoAliasRules.isNoAlias(theirs.get(i + offset))) {
+                reporter.error(tree, Diagnostic.NOALIAS_OVERRIDE, "the method reference " + tree, owner(functional),
+                        "the parameter '" + mine.get(i).getSimpleName() + "' of " + method.getSimpleName()
+                                + " is @NoAlias where " + functional.getSimpleName() + " takes shared values");
+                return;
+            }
+        }
+    }
+
+    /**
+     * A record component declared {@code @NoAlias} whose accessor javac writes: the accessor would return
+     * the field itself, a second reference to the value the record owns (SJ043, at the component).
+     */
+    void recordComponents(TypeElement record, ClassTree tree, Reporter reporter) {
+        if (record.getKind() != ElementKind.RECORD) {
+            return;
+        }
+        for (RecordComponentElement component : ElementFilter.recordComponentsIn(record.getEnclosedElements())) {
+            ExecutableElement accessor = component.getAccessor();
+            // javac writes no tree for an accessor it generates (and reports its origin as explicit).
+            if (accessor == null || trees.getTree(accessor) != null
+                    || !(NoAliasRules.isNoAlias(component) || NoAliasRules.isNoAlias(field(record, component)))) {
+                continue;
+            }
+            String name = component.getSimpleName().toString();
+            reporter.error(declaration(tree, name), Diagnostic.NOALIAS_FIELD_READ, name, name, name, name,
+                    "the accessor javac writes for record component '" + name + "' would return the field itself; "
+                            + "declare " + name + "() and return a copy (e.g. " + name + ".clone()) or read through it");
+        }
+    }
+
+    private static VariableElement field(TypeElement record, RecordComponentElement component) {
+        for (VariableElement field : ElementFilter.fieldsIn(record.getEnclosedElements())) {
+            if (field.getSimpleName().equals(component.getSimpleName())) {
+                return field;
+            }
+        }
+        return null;
+    }
+
+    private static Tree declaration(ClassTree tree, String name) {
+        for (Tree member : tree.getMembers()) {
+            if (member instanceof VariableTree variable && variable.getName().contentEquals(name)) {
+                return variable;
+            }
+        }
+        return tree;
+    }
+
+    private static String owner(ExecutableElement method) {
+        return method.getEnclosingElement().getSimpleName().toString();
+    }
+}
