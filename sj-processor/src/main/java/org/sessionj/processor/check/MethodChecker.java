@@ -77,7 +77,7 @@ final class MethodChecker extends FlowScanner {
      * method a lambda implements (its {@code @NoAlias} result: every return is unique).
      */
     ExecutableElement resultContract;
-    final NoAliasContracts contracts;
+    final ImplementationContracts contracts;
     private String unitName = "its body";
 
     final SessionOriginRules origins = new SessionOriginRules(this);
@@ -95,7 +95,7 @@ final class MethodChecker extends FlowScanner {
             MessageTypes messages, LentSessions lent) {
         super(trees, reporter);
         this.types = environment.getTypeUtils();
-        this.contracts = new NoAliasContracts(environment.getElementUtils(), trees);
+        this.contracts = new ImplementationContracts(environment.getElementUtils(), trees, api, sessionParameters);
         this.api = api;
         this.registry = registry;
         this.capturedEndpoints = capturedEndpoints;
@@ -116,7 +116,7 @@ final class MethodChecker extends FlowScanner {
             unitMethod = trees.getElement(unit) instanceof ExecutableElement executable ? executable : null;
             resultContract = unitMethod;
             for (VariableTree parameter : method.getParameters()) {
-                declareParameter(new TreePath(unit, parameter));
+                declareParameter(new TreePath(unit, parameter), null);
             }
             if (unitMethod != null) {
                 declareOwnFields(unitMethod, method);
@@ -127,7 +127,8 @@ final class MethodChecker extends FlowScanner {
             resultContract = contracts.functionalMethod(trees.getTypeMirror(unit));
             List<VariableElement> parameters = new ArrayList<>();
             for (VariableTree parameter : lambda.getParameters()) {
-                declareParameter(new TreePath(unit, parameter));
+                declareParameter(new TreePath(unit, parameter),
+                        contracts.sessionType(parameters.size(), resultContract));
                 if (trees.getElement(new TreePath(unit, parameter)) instanceof VariableElement element) {
                     parameters.add(element);
                 }
@@ -150,14 +151,25 @@ final class MethodChecker extends FlowScanner {
         scopes.pop();
     }
 
-    private void declareParameter(TreePath path) {
+    /**
+     * Declares a parameter; {@code inherited}: the {@code @Session} type of the functional method's
+     * parameter a lambda parameter stands for (taken when the lambda parameter has none), or null.
+     */
+    private void declareParameter(TreePath path, SessionParameters.SessionParameter inherited) {
         VariableTree tree = (VariableTree) path.getLeaf();
         Element var = trees.getElement(path);
         if (var == null) {
             return;
         }
         TypeMirror type = var.asType();
-        if (api.isSocket(type)) {
+        boolean unannotated = inherited != null && !sessionParameters.of((VariableElement) var, null, null).annotated();
+        if (unannotated && api.isSocket(type)) {
+            declare(var, Kind.SOCKET, tree, inherited.type() == null ? VarState.FAILED
+                    : new VarState.Live(inherited.type(), 0));
+        } else if (unannotated && (api.isService(type) || api.isServerSocket(type))) {
+            declare(var, Kind.ENDPOINT, tree, new VarState.Endpoint(inherited.declared(), "of parameter '"
+                    + var.getSimpleName() + "'"));
+        } else if (api.isSocket(type)) {
             declare(var, Kind.SOCKET, tree, origins.socketParameter((VariableElement) var, tree));
         } else if (api.isService(type) || api.isServerSocket(type)) {
             declare(var, Kind.ENDPOINT, tree, origins.endpointParameter((VariableElement) var, tree));

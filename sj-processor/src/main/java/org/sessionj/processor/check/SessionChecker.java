@@ -36,7 +36,7 @@ public final class SessionChecker implements TaskListener {
     private final MessageTypes messages;
     private final LentSessions lent;
     private final OverrideRules overrides;
-    private final NoAliasContracts contracts;
+    private final ImplementationContracts contracts;
     private final Trees trees;
     private final ProtocolRegistry registry;
     private final ProcessingEnvironment environment;
@@ -50,7 +50,7 @@ public final class SessionChecker implements TaskListener {
         this.sessionParameters = new SessionParameters(api, registry);
         this.messages = new MessageTypes(environment.getTypeUtils(), trees, registry);
         this.lent = new LentSessions(api, trees);
-        this.contracts = new NoAliasContracts(environment.getElementUtils(), trees);
+        this.contracts = new ImplementationContracts(environment.getElementUtils(), trees, api, sessionParameters);
         this.overrides = new OverrideRules(api, sessionParameters, environment.getElementUtils(),
                 environment.getTypeUtils());
     }

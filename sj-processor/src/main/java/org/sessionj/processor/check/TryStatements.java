@@ -1,9 +1,24 @@
 package org.sessionj.processor.check;
 
+import com.sun.source.tree.BlockTree;
+import com.sun.source.tree.BreakTree;
 import com.sun.source.tree.CatchTree;
+import com.sun.source.tree.ClassTree;
+import com.sun.source.tree.ContinueTree;
+import com.sun.source.tree.DoWhileLoopTree;
+import com.sun.source.tree.EnhancedForLoopTree;
 import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.ForLoopTree;
+import com.sun.source.tree.LabeledStatementTree;
+import com.sun.source.tree.LambdaExpressionTree;
+import com.sun.source.tree.ReturnTree;
+import com.sun.source.tree.SwitchExpressionTree;
+import com.sun.source.tree.SwitchTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.TryTree;
+import com.sun.source.tree.WhileLoopTree;
+import com.sun.source.tree.YieldTree;
+import com.sun.source.util.TreeScanner;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -177,13 +192,21 @@ final class TryStatements {
     /**
      * A finally block runs after the normal paths ({@code afterAll}) and after exceptions, when values
      * the try or catch blocks moved ({@code moved}) may be gone: it is checked from that maybe-moved
-     * flow.state, and the statement continues from the normal paths through it (a second, silent pass).
+     * state, and the statement continues from the normal paths through it (a second, silent pass). A
+     * finally block that can leave by a jump ({@code break}, {@code continue}, {@code yield},
+     * {@code return}) swallows the exception it runs for, and the program goes on from the point where
+     * the try block threw: it is checked from the states of every throw point too ({@code catchEntry},
+     * where a session acted on in the try block is unknown: SJ020 where it meets the normal path).
      */
     private void finallyBlock(TryTree tree, FlowState<Element> afterAll, FlowState<Element> catchEntry,
             Set<Element> moved) {
         flow.handlers.push("finally");
         FlowState<Element> normal = afterAll != null ? afterAll : catchEntry;
         FlowState<Element> abrupt = flow.noAlias.catchEntry(normal, moved, tree);
+        if (afterAll != null && catchEntry != null && jumpsOut(tree.getFinallyBlock())) {
+            abrupt = flow.join(abrupt, flow.noAlias.catchEntry(catchEntry, moved, tree), tree,
+                    "the normal paths and the exceptions this finally block swallows (it can end with a jump)");
+        }
         flow.state = abrupt;
         flow.scan(tree.getFinallyBlock(), null);
         if (afterAll == null) {
@@ -198,5 +221,107 @@ final class TryStatements {
             }
         }
         flow.handlers.pop();
+    }
+
+    /** Whether {@code block} contains a jump that leaves it: the exception it runs for is then dropped. */
+    static boolean jumpsOut(BlockTree block) {
+        boolean[] found = {false};
+        new TreeScanner<Void, Void>() {
+            private int loops;
+            private int switches;
+            private int switchExpressions;
+            private final Set<String> labels = new java.util.HashSet<>();
+
+            @Override
+            public Void visitReturn(ReturnTree tree, Void unused) {
+                found[0] = true;
+                return null;
+            }
+
+            @Override
+            public Void visitBreak(BreakTree tree, Void unused) {
+                found[0] |= tree.getLabel() != null ? !labels.contains(tree.getLabel().toString())
+                        : loops == 0 && switches == 0;
+                return null;
+            }
+
+            @Override
+            public Void visitContinue(ContinueTree tree, Void unused) {
+                found[0] |= tree.getLabel() != null ? !labels.contains(tree.getLabel().toString()) : loops == 0;
+                return null;
+            }
+
+            @Override
+            public Void visitYield(YieldTree tree, Void unused) {
+                found[0] |= switchExpressions == 0;
+                return super.visitYield(tree, unused);
+            }
+
+            @Override
+            public Void visitLabeledStatement(LabeledStatementTree tree, Void unused) {
+                labels.add(tree.getLabel().toString());
+                return super.visitLabeledStatement(tree, unused);
+            }
+
+            @Override
+            public Void visitWhileLoop(WhileLoopTree tree, Void unused) {
+                return loop(() -> super.visitWhileLoop(tree, unused));
+            }
+
+            @Override
+            public Void visitDoWhileLoop(DoWhileLoopTree tree, Void unused) {
+                return loop(() -> super.visitDoWhileLoop(tree, unused));
+            }
+
+            @Override
+            public Void visitForLoop(ForLoopTree tree, Void unused) {
+                return loop(() -> super.visitForLoop(tree, unused));
+            }
+
+            @Override
+            public Void visitEnhancedForLoop(EnhancedForLoopTree tree, Void unused) {
+                return loop(() -> super.visitEnhancedForLoop(tree, unused));
+            }
+
+            private Void loop(java.util.function.Supplier<Void> body) {
+                loops++;
+                try {
+                    return body.get();
+                } finally {
+                    loops--;
+                }
+            }
+
+            @Override
+            public Void visitSwitch(SwitchTree tree, Void unused) {
+                switches++;
+                try {
+                    return super.visitSwitch(tree, unused);
+                } finally {
+                    switches--;
+                }
+            }
+
+            @Override
+            public Void visitSwitchExpression(SwitchExpressionTree tree, Void unused) {
+                switchExpressions++;
+                try {
+                    return super.visitSwitchExpression(tree, unused);
+                } finally {
+                    switchExpressions--;
+                }
+            }
+
+            @Override
+            public Void visitLambdaExpression(LambdaExpressionTree tree, Void unused) {
+                return null; // another body
+            }
+
+            @Override
+            public Void visitClass(ClassTree tree, Void unused) {
+                return null; // another body
+            }
+        }.scan(block, null);
+        return found[0];
     }
 }

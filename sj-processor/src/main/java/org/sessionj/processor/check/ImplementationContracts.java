@@ -17,26 +17,31 @@ import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
+import org.sessionj.types.SessionType;
 import com.sun.source.util.Trees;
 
 /**
- * The {@code @NoAlias} promises of code that implements a method without being declared as one:
- * lambdas and method references implementing a functional interface, and the accessors javac writes
- * for record components.
+ * The promises of code that implements a method without being declared as one: lambdas and method
+ * references implementing a functional interface, and the constructor and accessors javac writes for
+ * a record's components.
  *
- * <p>Invariant: <em>whatever code a call of a method may run keeps that method's {@code @NoAlias}
- * promises</em> — a unique result stays unique (SJ040), a parameter callers may give a shared value
- * does not start owning it (SJ045), and the field behind a {@code @NoAlias} record component is not
- * handed out by its implicit accessor (SJ043). Overrides in classes (anonymous ones too) are
- * {@link OverrideRules}'.
+ * <p>Invariant: <em>whatever code a call of a method may run keeps that method's promises</em> — its
+ * {@code @Session} parameter types (SJ036: a lambda or method reference does exactly the lent part of
+ * the session), its {@code @NoAlias} result (SJ040) and parameters (SJ045); and the members javac
+ * writes for a record neither store a session (SJ031) nor hand out a {@code @NoAlias} field (SJ043).
+ * Overrides declared in classes (anonymous ones too) are {@link OverrideRules}'.
  */
-final class NoAliasContracts {
+final class ImplementationContracts {
     private final Elements elements;
     private final Trees trees;
+    private final SessionApi api;
+    private final SessionParameters sessionParameters;
 
-    NoAliasContracts(Elements elements, Trees trees) {
+    ImplementationContracts(Elements elements, Trees trees, SessionApi api, SessionParameters sessionParameters) {
         this.elements = elements;
         this.trees = trees;
+        this.api = api;
+        this.sessionParameters = sessionParameters;
     }
 
     /**
@@ -64,10 +69,24 @@ final class NoAliasContracts {
                 || parameters == 1 && name.equals("equals");
     }
 
-    /** A lambda parameter declared {@code @NoAlias} where the functional method takes shared values. */
+    /**
+     * A lambda parameter whose {@code @Session} type differs from the functional method's (an
+     * unannotated one takes the method's type, {@link #sessionType}), or that is {@code @NoAlias} where
+     * the functional method takes shared values.
+     */
     void lambdaParameters(LambdaExpressionTree lambda, List<? extends VariableElement> parameters,
             ExecutableElement functional, Reporter reporter) {
         List<? extends VariableElement> theirs = functional.getParameters();
+        for (int i = 0; i < parameters.size() && i < theirs.size(); i++) {
+            VariableElement mine = parameters.get(i);
+            if (sessionTyped(mine) && sessionParameters.of(mine, null, null).annotated()
+                    && !OverrideRules.same(declared(mine), declared(theirs.get(i)))) {
+                reporter.error(lambda.getParameters().get(i), Diagnostic.OVERRIDE_MISMATCH, mine.getSimpleName(),
+                        "the lambda", OverrideRules.describe(declared(mine)), owner(functional),
+                        OverrideRules.describe(declared(theirs.get(i))));
+                return;
+            }
+        }
         for (int i = 0; i < parameters.size() && i < theirs.size(); i++) {
             if (NoAliasRules.isNoAlias(parameters.get(i)) && !NoAliasRules.isNoAlias(theirs.get(i))) {
                 reporter.error(lambda.getParameters().get(i), Diagnostic.NOALIAS_OVERRIDE, "the lambda",
@@ -97,8 +116,24 @@ final class NoAliasContracts {
         List<? extends VariableElement> mine = method.getParameters();
         List<? extends VariableElement> theirs = functional.getParameters();
         int offset = theirs.size() - mine.size(); // an unbound receiver takes the first parameter
-        if (offset < 0 || offset > 1) {
+        if (offset < 0 || offset > 1 || method.isVarArgs()) {
             return;
+        }
+        if (offset == 1 && sessionTyped(theirs.get(0))) {
+            reporter.error(tree, Diagnostic.ESCAPE, theirs.get(0).getSimpleName(), "into the receiver of the method "
+                    + "reference " + tree + " (implementing " + owner(functional) + "." + functional.getSimpleName()
+                    + "), where the checker cannot follow it");
+            return;
+        }
+        for (int i = 0; i < mine.size(); i++) {
+            VariableElement theirsAt = theirs.get(i + offset);
+            if ((sessionTyped(theirsAt) || sessionTyped(mine.get(i)))
+                    && !OverrideRules.same(declared(mine.get(i)), declared(theirsAt))) {
+                reporter.error(tree, Diagnostic.OVERRIDE_MISMATCH, mine.get(i).getSimpleName(), method.getSimpleName(),
+                        OverrideRules.describe(declared(mine.get(i))), owner(functional),
+                        OverrideRules.describe(declared(theirsAt)));
+                return;
+            }
         }
         for (int i = 0; i < mine.size(); i++) {
             if (NoAliasRules.isNoAlias(mine.get(i)) && !NoAliasRules.isNoAlias(theirs.get(i + offset))) {
@@ -117,6 +152,14 @@ final class NoAliasContracts {
     void recordComponents(TypeElement record, ClassTree tree, Reporter reporter) {
         if (record.getKind() != ElementKind.RECORD) {
             return;
+        }
+        for (RecordComponentElement component : ElementFilter.recordComponentsIn(record.getEnclosedElements())) {
+            if (api.isSocket(component.asType())) {
+                reporter.error(declaration(tree, component.getSimpleName().toString()), Diagnostic.ESCAPE,
+                        component.getSimpleName(), "into a field of record " + record.getSimpleName()
+                                + " (its canonical constructor stores it); keep each session in a local variable "
+                                + "or a @Session parameter");
+            }
         }
         for (RecordComponentElement component : ElementFilter.recordComponentsIn(record.getEnclosedElements())) {
             ExecutableElement accessor = component.getAccessor();
@@ -148,6 +191,28 @@ final class NoAliasContracts {
             }
         }
         return tree;
+    }
+
+    /**
+     * The {@code @Session} type an unannotated lambda parameter takes from the functional method's
+     * parameter at the same position, or null.
+     */
+    SessionParameters.SessionParameter sessionType(int position, ExecutableElement functional) {
+        if (functional == null || position >= functional.getParameters().size()) {
+            return null;
+        }
+        SessionParameters.SessionParameter theirs = sessionParameters.of(functional.getParameters().get(position),
+                null, null);
+        return theirs.annotated() ? theirs : null;
+    }
+
+    private boolean sessionTyped(VariableElement parameter) {
+        TypeMirror type = parameter.asType();
+        return api.isSocket(type) || api.isService(type) || api.isServerSocket(type);
+    }
+
+    private SessionType declared(VariableElement parameter) {
+        return sessionParameters.of(parameter, null, null).declared();
     }
 
     private static String owner(ExecutableElement method) {
