@@ -32,6 +32,10 @@ public record ProtocolProblem(Kind kind, String message, int offset) {
         INVALID_MESSAGE_TYPE("SJT102"),
         /** The type nests deeper than {@link SessionTypes#maxNesting()} (also after expansion). */
         NESTING_TOO_DEEP("SJT103"),
+        /** A session set names the same member twice ({@code {!<int>, !<int>}}). */
+        DUPLICATE_MEMBER("SJT104"),
+        /** A session set with no members (<code>{</code>}). */
+        EMPTY_SET("SJT208"),
         /** {@code #X} with no enclosing {@code rec X[…]}. */
         UNBOUND_VARIABLE("SJT201"),
         /** {@code #X} after (outside) the {@code rec X[…]} that binds it. */

@@ -14,7 +14,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The cost of the misuse detection every session action pays (SessionSocket's enter/exit): an
+ * The cost of the misuse detection every session action pays (ActionGuard's enter/exit in sj-runtime): an
  * acquire load of the socket's "thread inside" field, a release store of the current thread, and a
  * release store of null after; against the same with a compare-and-set (the exact variant, not
  * used), and against nothing. The whole session layer with it is {@link MonitorCostBenchmark}.

@@ -68,6 +68,50 @@ public final class ProtocolParser {
         return new Result(type, parser.offsets);
     }
 
+    /**
+     * The parse of one member of a session set ({@code {S1, S2}}): a sequence starting at {@code from}
+     * and ending before the {@code ,} or <code>}</code> (or whatever else) that follows it; {@code end} is
+     * that position, after any whitespace and comments.
+     */
+    public record Member(SessionType type, IdentityHashMap<Object, Integer> offsets, int end) {
+    }
+
+    /**
+     * Parses the sequence that starts at {@code from} inside a session set's braces (which count as
+     * one level of nesting) and stops where it ends, without requiring the end of the text there.
+     */
+    public static Member parseMember(String text, int from, int maxNesting, boolean positions) {
+        ProtocolParser parser = new ProtocolParser(java.util.Objects.requireNonNull(text, "text"), maxNesting,
+                positions);
+        parser.pos = from;
+        parser.nesting = 1;
+        SessionType type = parser.run();
+        parser.skip();
+        return new Member(type, parser.offsets, parser.pos);
+    }
+
+    /** The position of the first token at or after {@code from} (whitespace and comments skipped). */
+    public static int skipFrom(String text, int from) {
+        ProtocolParser parser = new ProtocolParser(text, 1, false);
+        parser.pos = from;
+        parser.skip();
+        return parser.pos;
+    }
+
+    /** A syntax error at {@code at}: expected {@code expected}, found the token there. */
+    public static ProtocolSyntaxException errorAt(String text, int at, String expected) {
+        ProtocolParser parser = new ProtocolParser(text, 1, false);
+        parser.pos = at;
+        return parser.error(expected);
+    }
+
+    /** The token at {@code at} as an error message quotes it ({@code 'word'}, {@code ','} or end of input). */
+    public static String foundAt(String text, int at) {
+        ProtocolParser parser = new ProtocolParser(text, 1, false);
+        parser.pos = at;
+        return parser.found();
+    }
+
     /** The constructs that contain a sequence: the whole text, and each kind of bracket. */
     private enum Construct { ROOT, OUT_LOOP, IN_LOOP, REC, SELECT, BRANCH, SEND, RECEIVE }
 

@@ -43,6 +43,40 @@ final class Delegation {
 
     // ---- delegator ---------------------------------------------------------------------------
 
+    /**
+     * Delegation, the delegator's side: {@code value} (a session socket) moves to the peer of
+     * {@code carrier}, as the item {@code type} declares. The SESSION item goes into the carrier's
+     * output and is flushed at once (the passive peer waits for the new owner).
+     */
+    static void delegate(SessionSocket carrier, MessageType type, Object value) throws IOException {
+        if (!(value instanceof SessionSocket session)) {
+            throw new SJIOException("only sockets of this runtime can be delegated, not " + value);
+        }
+        if (session == carrier) {
+            throw new org.sessionj.api.SJProtocolViolationException("a session cannot be delegated over itself");
+        }
+        SessionContext context = carrier.settings().context();
+        long timeout = (context != null ? context.config().initiationTimeout()
+                : org.sessionj.runtime.SJRuntimeConfig.DEFAULT_INITIATION_TIMEOUT).toNanos();
+        HandOff handOff = handOff(session, type, timeout);
+        SessionOutput output = carrier.output();
+        try {
+            write(output.buffer(), handOff, carrier.connection());
+        } catch (IOException e) {
+            session.abandonDelegation(e.getMessage());
+            throw e;
+        } finally {
+            handOff.drained().release();
+        }
+        try {
+            output.flush(); // the peer waits for the new owner: do not let batching keep the session back
+        } catch (SJIOException e) {
+            session.abandonDelegation("the new owner could not be reached: " + e.getMessage());
+            throw e;
+        }
+        session.completeDelegation();
+    }
+
     /** The delegator's part, done before the SESSION item goes to the new owner. */
     record HandOff(SessionSocket session, String remaining, byte mode, UUID token, String host, int port,
             ByteBuf drained, ArrayDeque<Object> references) {
@@ -227,7 +261,7 @@ final class Delegation {
             throw new MalformedInputException("the delegated session's type " + remaining + " is not usable here: "
                     + e.getMessage());
         }
-        ArrayDeque<Object> references = carrier.takeReferences(referenceCount);
+        ArrayDeque<Object> references = takeReferences(carrier.local(), referenceCount);
         SessionContext context = carrier.settings().context();
         if (context == null) {
             throw new SJIOException("this socket belongs to no runtime, so it cannot receive delegated sessions");
@@ -259,6 +293,26 @@ final class Delegation {
         }
         return new SessionSocket(connection, declared.sessionStart(), carrier.settings(), print(declared.sessionStart()),
                 prefix, references);
+    }
+
+    /** New owner: the {@code count} references the delegator passed beside the SESSION item just read. */
+    private static ArrayDeque<Object> takeReferences(LocalConnection local, int count) throws MalformedInputException {
+        if (count == 0) {
+            return null;
+        }
+        if (local == null) {
+            throw new MalformedInputException("the delegated session carries " + count
+                    + " passed references over a connection that cannot pass references");
+        }
+        ArrayDeque<Object> references = new ArrayDeque<>(count);
+        try {
+            for (int i = 0; i < count; i++) {
+                references.add(local.readReference());
+            }
+        } catch (IOException e) {
+            throw new MalformedInputException("the delegated session's passed references are missing: " + e.getMessage());
+        }
+        return references;
     }
 
     // ---- passive peer ------------------------------------------------------------------------

@@ -8,29 +8,29 @@ import java.util.ArrayList;
  * (chaining, rings), since no peer ever waits for output its sender is sitting on.
  */
 final class PendingOutputs {
-    private static final ThreadLocal<ArrayList<SessionSocket>> PENDING = ThreadLocal.withInitial(() -> new ArrayList<>(4));
+    private static final ThreadLocal<ArrayList<SessionOutput>> PENDING = ThreadLocal.withInitial(() -> new ArrayList<>(4));
 
     private PendingOutputs() {
     }
 
-    /** Records that {@code socket} holds output buffered by the current thread. */
-    static void add(SessionSocket socket) {
-        PENDING.get().add(socket);
+    /** Records that {@code output} holds output buffered by the current thread. */
+    static void add(SessionOutput output) {
+        PENDING.get().add(output);
     }
 
-    /** Forgets {@code socket} (it is closing), so the thread does not keep it alive. */
-    static void remove(SessionSocket socket) {
-        PENDING.get().remove(socket);
+    /** Forgets {@code output} (its socket is closing or moving), so the thread does not keep it alive. */
+    static void remove(SessionOutput output) {
+        PENDING.get().remove(output);
     }
 
     /** Flushes every session the current thread buffered output on. */
     static void flushAll() {
-        ArrayList<SessionSocket> pending = PENDING.get();
+        ArrayList<SessionOutput> pending = PENDING.get();
         if (pending.isEmpty()) {
             return;
         }
         for (int i = 0; i < pending.size(); i++) {
-            pending.get(i).flushPendingOutput();
+            pending.get(i).flushPending();
         }
         pending.clear();
     }

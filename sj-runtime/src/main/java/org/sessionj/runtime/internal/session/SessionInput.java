@@ -1,0 +1,179 @@
+package org.sessionj.runtime.internal.session;
+
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import org.sessionj.api.SJIOException;
+import org.sessionj.api.SJTimeoutException;
+import org.sessionj.runtime.internal.monitor.MessageType;
+import org.sessionj.runtime.internal.monitor.State;
+import org.sessionj.runtime.internal.wire.MalformedInputException;
+import org.sessionj.runtime.internal.wire.RecordCodec;
+import org.sessionj.runtime.internal.wire.Tags;
+import org.sessionj.runtime.internal.wire.ValueCodec;
+import org.sessionj.runtime.internal.wire.WireKind;
+import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.LocalConnection;
+
+/**
+ * The input side of one session: the frame being read, what a delegation carried over (input the
+ * delegator had not consumed and the references passed with it), the wait for the next frame with its
+ * timeout, the control frames that may come in its place (a failure notice, a delegation notice), and
+ * the type-directed decoding of an item.
+ *
+ * <p>Used by the socket's owner thread only, like the socket.
+ */
+final class SessionInput {
+    private final SessionSocket session;
+    /** The frame being read, or null. */
+    private ByteBuf in;
+    /** References passed by the peer that belong to items of a delegated session's carried-over input. */
+    private ArrayDeque<Object> carried;
+
+    SessionInput(SessionSocket session, ByteBuf prefix, ArrayDeque<Object> carried) {
+        this.session = session;
+        this.in = prefix;
+        this.carried = carried;
+    }
+
+    /** Whether an item is waiting in the frame being read. */
+    boolean hasItem() {
+        ByteBuf buf = in;
+        return buf != null && buf.isReadable();
+    }
+
+    /**
+     * The frame holding the next item, waiting up to {@code timeoutNanos} (negative: no bound) for one
+     * if needed. A failure notice from the peer fails the session here; a delegation notice is followed
+     * to the new owner's connection.
+     */
+    ByteBuf next(State expected, long timeoutNanos) {
+        ByteBuf buf = in;
+        boolean fresh = false;
+        if (buf == null || !buf.isReadable()) {
+            fresh = true;
+            if (buf != null) {
+                buf.release();
+                in = null;
+            }
+            PendingOutputs.flushAll();
+            ByteBuf frame;
+            try {
+                frame = session.connection().read(timeoutNanos);
+            } catch (IOException e) {
+                String reason = session.failure();
+                if (reason != null) {
+                    throw new SJIOException("the session has failed: " + reason, e);
+                }
+                throw session.fail("the connection to the peer was lost (" + e.getMessage()
+                        + ") while this side expected " + expected.describe(), false, e);
+            }
+            if (frame == null) {
+                String message = "no input within " + Duration.ofNanos(timeoutNanos) + " for " + expected.describe();
+                session.fail(message, true, null);
+                throw new SJTimeoutException(message);
+            }
+            if (!frame.isReadable()) {
+                frame.release();
+                throw session.fail("the peer sent an empty frame while this side expected " + expected.describe(), true,
+                        null);
+            }
+            in = frame;
+            buf = frame;
+        }
+        byte next = buf.getByte(buf.readerIndex());
+        if (next == Tags.DELEGATE) {
+            // A delegating peer flushes its items, then announces the delegation in a frame of its
+            // own; a DELEGATE behind items in one frame is no delegation but a lie.
+            if (!fresh) {
+                throw session.unexpected(expected, next);
+            }
+            Connection newOwner = session.awaitNewOwner(buf);
+            buf.release();
+            in = null;
+            session.switchConnection(newOwner);
+            return next(expected, timeoutNanos);
+        }
+        if (next == Tags.FAIL) {
+            buf.skipBytes(1);
+            String reason;
+            try {
+                reason = ValueCodec.readString(buf);
+            } catch (MalformedInputException e) {
+                reason = "(unreadable reason)";
+            }
+            throw session.fail("the peer failed the session: " + reason, false, null);
+        }
+        return buf;
+    }
+
+    /** Decodes the item at {@code buf} (its tag next) as a value of the declared {@code type}, in state {@code s}. */
+    Object read(MessageType type, ByteBuf buf, State s) {
+        byte tag = buf.readByte();
+        WireKind kind = type.kind();
+        try {
+            ArrayDeque<Object> references = carried;
+            LocalConnection local = session.local();
+            if (tag == Tags.REFERENCE && (local != null || references != null) && !kind.isPrimitive()) {
+                Object reference = references != null && !references.isEmpty() ? references.poll()
+                        : local.readReference();
+                if (reference != null && !type.accepts(reference)) {
+                    throw session.fail("the peer passed a " + reference.getClass().getName() + " where "
+                            + s.describe() + " was expected", true, null);
+                }
+                return reference;
+            }
+            if (tag != kind.tag()) {
+                throw session.unexpected(s, tag);
+            }
+            return switch (kind) {
+                case INT, LONG, DOUBLE, FLOAT, BOOLEAN, BYTE, SHORT, CHAR -> ValueCodec.readPrimitive(kind, buf);
+                case STRING -> ValueCodec.readString(buf);
+                case OBJECT -> ValueCodec.readObject(buf, type.reader(), type.toString());
+                case RECORD -> RecordCodec.read(buf, type.layout());
+                case RECORD_ARRAY -> RecordCodec.readArray(buf, type.layout());
+                case SESSION -> readSession(type, buf);
+                default -> ValueCodec.readArray(buf, kind);
+            };
+        } catch (MalformedInputException | IOException e) {
+            throw session.fail("bad message from the peer for " + s.describe() + ": " + e.getMessage(), true, e);
+        }
+    }
+
+    /** A received service or delegated session; a refusal fails this session (its type cannot go on). */
+    private Object readSession(MessageType type, ByteBuf buf) throws MalformedInputException {
+        try {
+            return type.isService() ? ServicePassing.read(buf, type, session.settings().context())
+                    : Delegation.takeOver(buf, type, session);
+        } catch (SJIOException e) {
+            throw session.fail(e.getMessage(), true, e);
+        }
+    }
+
+    /** Delegator: the input received but not consumed (null if none); this side no longer holds it. */
+    ByteBuf takeUnread() {
+        ByteBuf unread = in;
+        in = null;
+        if (unread != null && !unread.isReadable()) {
+            unread.release();
+            return null;
+        }
+        return unread;
+    }
+
+    /** Delegator: references carried over from an earlier delegation and not yet consumed (null if none). */
+    ArrayDeque<Object> takeCarried() {
+        ArrayDeque<Object> references = carried;
+        carried = null;
+        return references;
+    }
+
+    /** Drops the frame being read. */
+    void discard() {
+        if (in != null) {
+            in.release();
+            in = null;
+        }
+    }
+}

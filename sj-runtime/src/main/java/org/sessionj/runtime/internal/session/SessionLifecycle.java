@@ -1,0 +1,285 @@
+package org.sessionj.runtime.internal.session;
+
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import org.sessionj.api.SJIOException;
+import org.sessionj.api.SJProtocolViolationException;
+import org.sessionj.api.SJTimeoutException;
+import org.sessionj.runtime.internal.monitor.State;
+import org.sessionj.runtime.internal.wire.FailureNotice;
+import org.sessionj.runtime.internal.wire.MalformedInputException;
+import org.sessionj.runtime.internal.wire.Tags;
+import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.LocalConnection;
+
+/**
+ * What an established session is between its actions: the connection it runs over (replaced when the
+ * peer delegates its end), the state of its type, its input and output sides, and how it ends
+ * (completed and closed, failed, or delegated). {@link SessionSocket} performs the actions of the API
+ * on top of it.
+ *
+ * <p>Fields are package-private for {@link SessionSocket}'s actions only; every other class of the
+ * package goes through the methods.
+ */
+abstract sealed class SessionLifecycle permits SessionSocket {
+    /** Replaced when the peer delegates its end (the new owner reconnects, docs/delegation.md). */
+    Connection connection;
+    /** The connection's in-JVM capability (references passed without a copy), or null. */
+    LocalConnection local;
+    final SessionSettings settings;
+    final String protocol;
+    State state;
+    final SessionOutput output;
+    final SessionInput input;
+    final ActionGuard guard = new ActionGuard();
+    boolean closed;
+    /** Set when this end was delegated: the socket is dead here, the session lives on elsewhere. */
+    boolean delegated;
+    /** A selector's listener, kept so that it moves to the new connection when the peer delegates. */
+    private volatile Runnable readinessListener;
+    volatile String failure;
+    private volatile SessionScope scope;
+
+    SessionLifecycle(Connection connection, State start, SessionSettings settings, String protocol, ByteBuf prefix,
+            ArrayDeque<Object> references) {
+        this.connection = connection;
+        this.local = connection.capability(LocalConnection.class);
+        this.settings = settings;
+        if (settings.sendTimeoutNanos() >= 0) {
+            connection.sendTimeout(settings.sendTimeoutNanos());
+        }
+        this.protocol = protocol;
+        this.state = start;
+        this.output = new SessionOutput((SessionSocket) this);
+        this.input = new SessionInput((SessionSocket) this, prefix, references);
+    }
+
+    // ---- state -------------------------------------------------------------------------------
+
+    /** The state for the next action; fails if the session cannot go on (failed, closed, delegated). */
+    final State usableState() {
+        if (delegated) {
+            throw new SJIOException("the session was delegated to another owner; this socket can no longer be used");
+        }
+        if (failure != null || closed) {
+            throw failedOrClosed();
+        }
+        return state;
+    }
+
+    private SJIOException failedOrClosed() {
+        String reason = failure;
+        if (reason != null) {
+            releaseBuffers();
+            return new SJIOException("the session has failed: " + reason);
+        }
+        return new SJIOException("the session is closed");
+    }
+
+    /** The action is done: the session moves to {@code next}, and the batch goes out if it must. */
+    final void advance(State next) {
+        state = next;
+        output.advanced(next, settings.batchBytes());
+    }
+
+    /** Sets the selector's readiness listener on this session's connection, now and after a delegation. */
+    void readinessListener(Runnable listener) {
+        readinessListener = listener;
+        connection.readinessListener(listener);
+    }
+
+    /** Joins the session to {@code scope}: a failure of this session fails the rest of the scope. */
+    void scope(SessionScope scope) {
+        this.scope = scope;
+    }
+
+    // ---- delegation --------------------------------------------------------------------------
+
+    /** Delegator: the state the session is delegated at (it must be usable). */
+    State stateForDelegation() {
+        return usableState();
+    }
+
+    /** Delegator: sends pending output and takes the socket off the thread's pending list; the connection. */
+    Connection flushForDelegation() {
+        if (output.isPending()) {
+            output.flush();
+        }
+        output.leaveThread();
+        return connection;
+    }
+
+    /** Delegator: the input received but not consumed (null if none); the socket no longer holds it. */
+    ByteBuf takeUnreadInput() {
+        return input.takeUnread();
+    }
+
+    /** Delegator: references carried over from an earlier delegation and not yet consumed (null if none). */
+    ArrayDeque<Object> takePrefixReferences() {
+        return input.takeCarried();
+    }
+
+    /** Delegator: the delegation cannot go on; the peer is told and the session fails here. */
+    SJIOException failDelegation(String reason, Throwable cause) {
+        return fail("delegation failed: " + reason, true, cause);
+    }
+
+    /** Delegator: the new owner could not be given the session; the waiting peer is told so. */
+    void abandonDelegation(String reason) {
+        fail("the delegation to a new owner failed: " + reason, true, null);
+    }
+
+    /** Delegator: the session is in the new owner's hands; tell the peer and let go of the connection. */
+    void completeDelegation() {
+        try {
+            ByteBuf handedOver = connection.alloc().buffer(1).writeByte(Tags.HANDED_OVER);
+            connection.write(handedOver);
+            connection.flush();
+        } catch (IOException e) {
+            // The peer has gone; the new owner's reconnection will find that out.
+        }
+        delegated = true;
+        closed = true;
+        releaseBuffers();
+        connection.close();
+    }
+
+    /** The per-session settings. */
+    SessionSettings settings() {
+        return settings;
+    }
+
+    /** The connection's in-JVM capability (passing references), or null. */
+    LocalConnection local() {
+        return local;
+    }
+
+    /** The output side (the delegator writes the SESSION item into it). */
+    SessionOutput output() {
+        return output;
+    }
+
+    /** Why the session failed, or null. */
+    String failure() {
+        return failure;
+    }
+
+    /** Passive peer: the other end is being delegated; waits for its new owner (a failure fails the session). */
+    Connection awaitNewOwner(ByteBuf notice) {
+        try {
+            return Delegation.follow(notice, connection, settings.context());
+        } catch (SJTimeoutException e) {
+            fail(e.getMessage(), true, e);
+            throw e;
+        } catch (IOException | MalformedInputException e) {
+            throw fail("the peer delegated the session, but the hand-over failed: " + e.getMessage(), true, e);
+        }
+    }
+
+    /** Passive peer: the session goes on over the new owner's connection; the old one closes. */
+    void switchConnection(Connection fresh) {
+        Connection old = connection;
+        connection = fresh;
+        if (settings.sendTimeoutNanos() >= 0) {
+            fresh.sendTimeout(settings.sendTimeoutNanos());
+        }
+        local = fresh.capability(LocalConnection.class);
+        old.close();
+        Runnable listener = readinessListener;
+        if (listener != null) {
+            fresh.readinessListener(listener);
+        }
+    }
+
+    // ---- failure and close -------------------------------------------------------------------
+
+    /** The program tried {@code found} where the type expects {@code expected}: the program's error, the session goes on. */
+    static SJProtocolViolationException violation(State expected, String found) {
+        return new SJProtocolViolationException("protocol violation: the session type expects " + expected.describe()
+                + " but the program tried " + found);
+    }
+
+    /** The peer sent {@code tag} where the type expects {@code expected}: fails the session. */
+    final SJIOException unexpected(State expected, byte tag) {
+        return fail("the peer sent " + Tags.describe(tag) + " where this side expected " + expected.describe(), true,
+                null);
+    }
+
+    /**
+     * Fails the session (owner thread): records the reason, tells the peer if asked, closes the
+     * connection and fails the rest of its scope. Returns the exception to throw.
+     */
+    final SJIOException fail(String reason, boolean notifyPeer, Throwable cause) {
+        if (failure == null) {
+            failure = reason;
+            releaseBuffers();
+            if (notifyPeer) {
+                FailureNotice.send(connection, reason);
+            }
+            connection.close();
+            SessionScope sc = scope;
+            if (sc != null) {
+                sc.memberFailed((SessionSocket) this, reason);
+            }
+        }
+        return cause == null ? new SJIOException(reason) : new SJIOException(reason, cause);
+    }
+
+    /**
+     * Fails the session from any thread (its scope failed): the connection is closed, which the peer
+     * sees on its next read, and a blocked input of this session wakes up with {@code reason}.
+     */
+    void failFromElsewhere(String reason) {
+        if (failure == null && !closed) {
+            failure = reason;
+            connection.close();
+        }
+    }
+
+    private void releaseBuffers() {
+        output.discard();
+        input.discard();
+    }
+
+    /**
+     * Closes the session (owner thread, inside the close action): sends what is batched if the type
+     * is complete; otherwise fails it, tells the peer, and (with the monitor on) throws the program's
+     * violation.
+     */
+    final void end() {
+        if (closed) {
+            return;
+        }
+        output.leaveThread();
+        if (failure != null) {
+            closed = true;
+            releaseBuffers();
+            connection.close();
+            return;
+        }
+        State s = state;
+        if (s.kind() == State.Kind.END) {
+            if (output.isPending()) {
+                try {
+                    output.flush();
+                } catch (SJIOException e) {
+                    // Everything was sent that could be; the session's type is complete.
+                }
+            }
+            closed = true;
+            releaseBuffers();
+            connection.close();
+            return;
+        }
+        String reason = "the session was closed before its type was complete; its next action was " + s.describe();
+        output.discard();
+        fail("the peer closed the session before completing it; the peer's next action was " + s.describe(), true,
+                null);
+        failure = reason;
+        closed = true;
+        if (settings.monitor()) {
+            throw new SJProtocolViolationException(reason);
+        }
+    }
+}
