@@ -157,9 +157,9 @@ class AdversarialConstructsTest {
     @Test
     void shortCircuitAndTernaryAndSwitchExpressionAroundActions() {
         assertRejected("SJ020", 13, msg("the short-circuit paths of this &&"), cls("""
+                    @Protocol("cbegin.?(boolean)") interface Ask {}
                     void run(boolean c) {
-                        try (SJSocket s = SJService.create(Two.class, "h", 1).request()) {
-                            s.send(1);
+                        try (SJSocket s = SJService.create(Ask.class, "h", 1).request()) {
                             if (c && s.receiveBoolean()) {
                             }
                         }

@@ -154,7 +154,11 @@ final class ImplementationContracts {
             return;
         }
         for (RecordComponentElement component : ElementFilter.recordComponentsIn(record.getEnclosedElements())) {
-            if (api.isSocket(component.asType())) {
+            // A lent session (a @Session component) would be stored by the constructor javac writes and
+            // never checked; a component without one is SJ031 at every construction from a tracked socket.
+            if (api.isSocket(component.asType()) && field(record, component) != null
+                    && canonicalParameter(record, component) instanceof VariableElement parameter
+                    && sessionParameters.of(parameter, null, null).annotated()) {
                 reporter.error(declaration(tree, component.getSimpleName().toString()), Diagnostic.ESCAPE,
                         component.getSimpleName(), "into a field of record " + record.getSimpleName()
                                 + " (its canonical constructor stores it); keep each session in a local variable "
@@ -173,6 +177,26 @@ final class ImplementationContracts {
                     "the accessor javac writes for record component '" + name + "' would return the field itself; "
                             + "declare " + name + "() and return a copy (e.g. " + name + ".clone()) or read through it");
         }
+    }
+
+    /** The canonical constructor's parameter for {@code component} (it carries the component's annotations). */
+    private static VariableElement canonicalParameter(TypeElement record, RecordComponentElement component) {
+        List<? extends RecordComponentElement> components = ElementFilter.recordComponentsIn(
+                record.getEnclosedElements());
+        int index = components.indexOf(component);
+        for (ExecutableElement constructor : ElementFilter.constructorsIn(record.getEnclosedElements())) {
+            List<? extends VariableElement> parameters = constructor.getParameters();
+            if (parameters.size() == components.size() && index >= 0) {
+                boolean canonical = true;
+                for (int i = 0; i < parameters.size(); i++) {
+                    canonical &= parameters.get(i).getSimpleName().equals(components.get(i).getSimpleName());
+                }
+                if (canonical) {
+                    return parameters.get(index);
+                }
+            }
+        }
+        return null;
     }
 
     private static VariableElement field(TypeElement record, RecordComponentElement component) {
