@@ -176,6 +176,20 @@ class AdversarialConstructsTest {
     }
 
     @Test
+    void untrackedSocketInALoopProbedForMovesIsStillReported() {
+        // The silent pass that finds a loop's @NoAlias moves once swallowed this report for good.
+        assertRejected("SJ010", 14, msg("field 'field'"), cls("""
+                    SJSocket field;
+                    void run(int n) {
+                        @NoAlias int[] x = new int[1];
+                        for (int i = 0; i < n; i++) {
+                            Object o = field;
+                        }
+                    }
+                """));
+    }
+
+    @Test
     void oldStyleSwitchFallingThroughAfterAMove() {
         assertRejected("SJ041", 16, msg("moved into a call of 'keep' on line 14"), cls("""
                     void run(int k) {
