@@ -2,7 +2,10 @@ package org.sessionj.api;
 
 import org.sessionj.api.spi.SessionRuntimeProvider;
 
-/** Multicast session actions: one action on several sockets that must all agree on it. */
+/**
+ * Multicast session actions (one action on several sockets that must all agree on it), session
+ * scopes and session threads.
+ */
 public final class SJ {
     private SJ() {
     }
@@ -31,5 +34,54 @@ public final class SJ {
         for (SJSocket socket : sockets) {
             socket.send(message);
         }
+    }
+
+    /**
+     * Join over sessions: the next message of every socket, each received as soon as it is ready (in
+     * whatever order the peers send), returned in the order of {@code sockets}. Checked like a
+     * multicast: every socket must be at {@code ?(T)} for a {@code T} the result's element type accepts,
+     * and each one moves past it. A master gathering one result from each worker:
+     *
+     * <pre>{@code
+     * List<Double> errors = SJ.join(north, south);   // both at ?(double)
+     * }</pre>
+     *
+     * A session that fails raises {@link SJIOException} here (what was received from the others is
+     * lost with it: a failure fails the whole join).
+     */
+    @SuppressWarnings("unchecked")
+    public static <T> java.util.List<T> join(SJSocket... sockets) {
+        return (java.util.List<T>) SessionRuntimeProvider.get().join(sockets.clone());
+    }
+
+    /**
+     * Starts a session thread (a new virtual thread) that owns {@code socket} and runs {@code body} on
+     * it. Ownership moves: the caller may not use {@code socket} again, and the body must complete the
+     * session's remaining type. The body is a lambda with an {@link Session @Session} parameter or a
+     * reference to a method with one, so sj-processor checks it:
+     *
+     * <pre>{@code
+     * while (true) {
+     *     SJSocket s = server.accept();
+     *     SJ.spawn(s, this::serve);      // void serve(@Session("?(int).!<int>") SJSocket s)
+     * }
+     * }</pre>
+     *
+     * Output the caller batched on the session is sent before the thread starts. When the body ends the
+     * thread closes the session (failing it if incomplete); a failure of the body is logged and raised
+     * by {@link SJThread#join()}.
+     */
+    public static SJThread spawn(SJSocket socket, SJThread.Body body) {
+        java.util.Objects.requireNonNull(body, "body");
+        return SessionRuntimeProvider.get().spawn(new SJSocket[] {socket}, () -> body.run(socket));
+    }
+
+    /** Like {@link #spawn(SJSocket, SJThread.Body)}, for a body that owns two sessions. */
+    public static SJThread spawn(SJSocket a, SJSocket b, SJThread.Body2 body) {
+        java.util.Objects.requireNonNull(body, "body");
+        if (a == b) {
+            throw new IllegalArgumentException("one session given twice to one session thread");
+        }
+        return SessionRuntimeProvider.get().spawn(new SJSocket[] {a, b}, () -> body.run(a, b));
     }
 }

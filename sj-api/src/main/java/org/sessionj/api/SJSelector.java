@@ -9,9 +9,35 @@ import org.sessionj.api.spi.SessionRuntimeProvider;
  */
 public interface SJSelector extends AutoCloseable {
 
-    /** A new, empty selector. */
+    /** A new, empty selector. Sockets it selects are untyped (sj-processor reports them, SJ010). */
     static SJSelector open() {
         return SessionRuntimeProvider.get().openSelector();
+    }
+
+    /**
+     * A new, empty typed selector over the sessions of the given protocols: the session set type
+     * {@code {P1, …, Pn}} (each member is what a session of {@code Pi} does after its begin). Only a
+     * session at the very start of one of them may be registered (checked: SJ053; at run time an
+     * {@link IllegalArgumentException}); {@link #select()} hands out a session of the set, and removes
+     * it from the selector; {@link #typecase} says which member it is, by the protocol's simple name:
+     *
+     * <pre>{@code
+     * SJSelector selector = SJSelector.of(Get.class, Put.class);
+     * ...
+     * SJSocket s = selector.select();
+     * switch (selector.typecase(s)) {
+     *     case "Get" -> { ... s completes Get's type ... }
+     *     case "Put" -> { ... s completes Put's type ... }
+     * }
+     * }</pre>
+     *
+     * Each arm is checked against its member and must complete it (or hand the session on: spawn,
+     * delegate); docs/session-types.md §9.
+     *
+     * @throws IllegalArgumentException when no protocol is given, one twice, or two with one simple name
+     */
+    static SJSelector of(Class<?>... protocols) {
+        return SessionRuntimeProvider.get().openSelector(protocols.clone());
     }
 
     /** Adds a session to watch. The selector does not own it: the caller still completes it. */
@@ -25,6 +51,15 @@ public interface SJSelector extends AutoCloseable {
 
     /** Like {@link #select()}, but fails with {@link SJTimeoutException} after {@code timeout}. */
     SJSocket select(Duration timeout);
+
+    /**
+     * Which member of a typed selector's set {@code socket} (just selected from it) is at: the simple
+     * name of its protocol. Used only as the selector of a {@code switch} with one case per member.
+     *
+     * @throws IllegalStateException on a selector made by {@link #open()}
+     * @throws IllegalArgumentException when {@code socket} was not selected from this selector
+     */
+    String typecase(SJSocket socket);
 
     /** Deregisters everything. */
     @Override

@@ -154,6 +154,11 @@ public final class SJRuntime {
         return new SessionSelector();
     }
 
+    /** See {@link SJSelector#of}: a typed selector over the sessions of {@code protocols}. */
+    public SJSelector openSelector(Class<?>... protocols) {
+        return new SessionSelector(protocols);
+    }
+
     /** See {@link org.sessionj.api.SJ#scope}. */
     public SJScope scope() {
         return new SessionScope();

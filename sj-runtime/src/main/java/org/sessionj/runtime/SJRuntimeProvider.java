@@ -6,8 +6,11 @@ import org.sessionj.api.SJSelector;
 import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJService;
 import org.sessionj.api.SJSocket;
+import org.sessionj.api.SJThread;
 import org.sessionj.api.spi.SessionRuntimeProvider;
+import org.sessionj.runtime.internal.session.Join;
 import org.sessionj.runtime.internal.session.Multicast;
+import org.sessionj.runtime.internal.session.SessionThreads;
 
 /** Connects the public API's static factories to {@link SJRuntime#global()} (found by ServiceLoader). */
 @AutoService(SessionRuntimeProvider.class)
@@ -33,6 +36,11 @@ public final class SJRuntimeProvider implements SessionRuntimeProvider {
     }
 
     @Override
+    public SJSelector openSelector(Class<?>[] protocols) {
+        return SJRuntime.global().openSelector(protocols);
+    }
+
+    @Override
     public SJScope openScope() {
         return SJRuntime.global().scope();
     }
@@ -45,5 +53,15 @@ public final class SJRuntimeProvider implements SessionRuntimeProvider {
     @Override
     public boolean multicastInwhile(SJSocket... sockets) {
         return Multicast.inwhile(sockets);
+    }
+
+    @Override
+    public java.util.List<Object> join(SJSocket[] sockets) {
+        return Join.receiveAll(sockets);
+    }
+
+    @Override
+    public SJThread spawn(SJSocket[] sockets, SJThread.Task body) {
+        return SessionThreads.spawn(sockets, body);
     }
 }

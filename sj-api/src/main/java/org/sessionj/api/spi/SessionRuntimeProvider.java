@@ -31,6 +31,9 @@ public interface SessionRuntimeProvider {
     /** See {@link SJSelector#open}. */
     SJSelector openSelector();
 
+    /** See {@link SJSelector#of}. */
+    SJSelector openSelector(Class<?>[] protocols);
+
     /** See {@link org.sessionj.api.SJ#scope}. */
     org.sessionj.api.SJScope openScope();
 
@@ -39,6 +42,16 @@ public interface SessionRuntimeProvider {
 
     /** See {@link org.sessionj.api.SJ#inwhile}. */
     boolean multicastInwhile(SJSocket... sockets);
+
+    /** See {@link org.sessionj.api.SJ#join}: one message from each socket, in the sockets' order. */
+    java.util.List<Object> join(SJSocket[] sockets);
+
+    /**
+     * See {@link org.sessionj.api.SJ#spawn(SJSocket, org.sessionj.api.SJThread.Body)}: hands
+     * {@code sockets} (each non-null, none twice) to a new virtual thread that runs {@code body} and
+     * then closes them.
+     */
+    org.sessionj.api.SJThread spawn(SJSocket[] sockets, org.sessionj.api.SJThread.Task body);
 
     /** Loads the provider once, on first use. */
     final class Holder {

@@ -1,5 +1,6 @@
 package org.sessionj.examples.jacobi;
 
+import java.util.List;
 import org.sessionj.api.NoAlias;
 import org.sessionj.api.SJ;
 import org.sessionj.api.SJService;
@@ -10,7 +11,8 @@ import org.sessionj.examples.deploy.Progress;
 /**
  * The Master of paper 001 (Appendix) and 000 (Fig. 5): it owns the central block of rows, controls
  * the iteration of both workers with one multicast {@code outwhile}, exchanges ghost points with the
- * north and south workers and assembles their rows at the end.
+ * north and south workers, gathers their convergence data with a join over both sessions
+ * ({@code SJ.join}: whichever worker answers first is read first) and assembles their rows at the end.
  */
 public final class JacobiMaster {
 
@@ -62,10 +64,12 @@ public final class JacobiMaster {
                 }
                 slab.swap();                                         // Update u with newu
 
-                diff = Math.max(diff, mn.receiveDouble());           // Computing new error
-                valmx = Math.max(valmx, mn.receiveDouble());
-                diff = Math.max(diff, ms.receiveDouble());
-                valmx = Math.max(valmx, ms.receiveDouble());
+                // Computing new error: each worker's error, then its largest value, gathered with a join
+                // over both sessions (whichever worker answers first is read first).
+                List<Double> errors = SJ.join(mn, ms);
+                List<Double> maxima = SJ.join(mn, ms);
+                diff = Math.max(diff, Math.max(errors.get(0), errors.get(1)));
+                valmx = Math.max(valmx, Math.max(maxima.get(0), maxima.get(1)));
                 if (iterations == 1) {
                     diff = 1.0;
                     valmx = 1.0;
@@ -74,9 +78,9 @@ public final class JacobiMaster {
                 iterations++;
             }
 
-            double[][] w1 = mn.receive();
-            double[][] w2 = ms.receive();
-            return new SequentialJacobi.Solution(concat(w1, slab.interiorRows(), w2), iterations - 1);
+            List<double[][]> rows = SJ.join(mn, ms);                 // both workers' final rows
+            return new SequentialJacobi.Solution(concat(rows.get(0), slab.interiorRows(), rows.get(1)),
+                    iterations - 1);
         }
     }
 

@@ -161,6 +161,12 @@ final class ChoiceRules {
             Element received = receivedLabels.remove(flow.elementOf(stripped));
             socket = received != null ? received : socket;
         }
+        // A typecase over a typed selector's set is checked as a branch over its members (SelectorRules).
+        if (socket != null && flow.selectors.refuseInbranch(socket, stripped)) {
+            socket = null;
+        } else if (socket == null) {
+            socket = flow.selectors.typecaseSocket(stripped);
+        }
         Action.Branch branch = null;
         SessionType continuation = null;
         VarState.Live live = null;

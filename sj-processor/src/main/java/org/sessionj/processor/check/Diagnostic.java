@@ -85,7 +85,21 @@ public enum Diagnostic {
     FIELD_NOT_REFILLED("SJ044", "@NoAlias field not refilled after a move",
             "@NoAlias field '%s' was moved out %s and must be assigned a new value %s"),
     NOALIAS_OVERRIDE("SJ045", "override breaks a @NoAlias contract",
-            "'%s' overrides the method of %s but %s; callers are checked against the overridden method");
+            "'%s' overrides the method of %s but %s; callers are checked against the overridden method"),
+
+    // Session threads (SpawnRules).
+    USE_AFTER_SPAWN("SJ050", "use of a session after it was handed to a session thread",
+            "session '%s' is used after it was %s; the session thread owns it now"),
+    SPAWN_MISMATCH("SJ051", "session thread body does not match the sessions it is given",
+            "session '%s' cannot be handed to this session thread: %s"),
+
+    // Typed selectors and typecase (SelectorRules).
+    SELECTOR_DECLARATION("SJ052", "invalid typed selector",
+            "typed selector '%s': %s"),
+    NOT_A_MEMBER("SJ053", "session registered at a type outside the selector's set",
+            "session '%s' is at %s, which is not the start of a member of the selector's set %s"),
+    TYPECASE("SJ054", "typecase misused",
+            "session '%s': %s");
 
     private final String code;
     private final String title;

@@ -79,7 +79,7 @@ final class ImplementationContracts {
         List<? extends VariableElement> theirs = functional.getParameters();
         for (int i = 0; i < parameters.size() && i < theirs.size(); i++) {
             VariableElement mine = parameters.get(i);
-            if (sessionTyped(mine) && sessionParameters.of(mine, null, null).annotated()
+            if (sessionTyped(mine) && lent(theirs.get(i)) && sessionParameters.of(mine, null, null).annotated()
                     && !OverrideRules.same(declared(mine), declared(theirs.get(i)))) {
                 reporter.error(lambda.getParameters().get(i), Diagnostic.OVERRIDE_MISMATCH, mine.getSimpleName(),
                         "the lambda", OverrideRules.describe(declared(mine)), owner(functional),
@@ -119,7 +119,7 @@ final class ImplementationContracts {
         if (offset < 0 || offset > 1 || method.isVarArgs()) {
             return;
         }
-        if (offset == 1 && sessionTyped(theirs.get(0))) {
+        if (offset == 1 && lent(theirs.get(0))) {
             reporter.error(tree, Diagnostic.ESCAPE, theirs.get(0).getSimpleName(), "into the receiver of the method "
                     + "reference " + tree + " (implementing " + owner(functional) + "." + functional.getSimpleName()
                     + "), where the checker cannot follow it");
@@ -127,8 +127,7 @@ final class ImplementationContracts {
         }
         for (int i = 0; i < mine.size(); i++) {
             VariableElement theirsAt = theirs.get(i + offset);
-            if ((sessionTyped(theirsAt) || sessionTyped(mine.get(i)))
-                    && !OverrideRules.same(declared(mine.get(i)), declared(theirsAt))) {
+            if (lent(theirsAt) && !OverrideRules.same(declared(mine.get(i)), declared(theirsAt))) {
                 reporter.error(tree, Diagnostic.OVERRIDE_MISMATCH, mine.get(i).getSimpleName(), method.getSimpleName(),
                         OverrideRules.describe(declared(mine.get(i))), owner(functional),
                         OverrideRules.describe(declared(theirsAt)));
@@ -228,6 +227,15 @@ final class ImplementationContracts {
         SessionParameters.SessionParameter theirs = sessionParameters.of(functional.getParameters().get(position),
                 null, null);
         return theirs.annotated() ? theirs : null;
+    }
+
+    /**
+     * Whether callers lend a session (or a typed service) to this parameter of a functional method: it
+     * has a {@code @Session} type. Checked code cannot give a tracked socket to any other parameter
+     * (SJ031), so what implements it is not bound by a type (SJ.spawn's bodies are checked there).
+     */
+    private boolean lent(VariableElement parameter) {
+        return sessionTyped(parameter) && sessionParameters.of(parameter, null, null).annotated();
     }
 
     private boolean sessionTyped(VariableElement parameter) {

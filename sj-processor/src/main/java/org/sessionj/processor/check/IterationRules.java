@@ -75,8 +75,8 @@ final class IterationRules {
                 continue;
             }
             if (after instanceof VarState.Moved moved) {
-                flow.reporter.error(loop, Diagnostic.USE_AFTER_MOVE, flow.name(var), moved.how()
-                        + " in an earlier iteration of this loop");
+                flow.reporter.error(loop, SpawnRules.spawned(moved) ? Diagnostic.USE_AFTER_SPAWN
+                        : Diagnostic.USE_AFTER_MOVE, flow.name(var), moved.how() + " in an earlier iteration of this loop");
             } else if (missingBeforeRound(before, after) instanceof SessionType missing
                     && lastActions.get(var) != null) {
                 // The round goes back to its start with actions left: report where they are missing.

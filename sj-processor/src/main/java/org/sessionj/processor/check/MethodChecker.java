@@ -89,6 +89,9 @@ final class MethodChecker extends FlowScanner {
     final SocketExpressionRules sockets = new SocketExpressionRules(this);
     final TryStatements tries = new TryStatements(this);
     final ImplicitCalls implicit = new ImplicitCalls(this);
+    final SpawnRules spawns = new SpawnRules(this);
+    final JoinRules joins = new JoinRules(this);
+    final SelectorRules selectors = new SelectorRules(this);
 
     MethodChecker(ProcessingEnvironment environment, Trees trees, SessionApi api, ProtocolRegistry registry,
             Reporter reporter, Map<Element, VarState> capturedEndpoints, SessionParameters sessionParameters,
@@ -142,6 +145,9 @@ final class MethodChecker extends FlowScanner {
             scan(new TreePath(unit, lambda.getBody()), null);
         } else if (leaf instanceof VariableTree field) {
             unitName = "the initializer of field '" + field.getName() + "'";
+            if (trees.getElement(unit) instanceof VariableElement element && api.isSelector(element.asType())) {
+                selectors.declared(element);
+            }
             scan(new TreePath(unit, field.getInitializer()), null);
         } else {
             unitName = "the initializer";
@@ -418,6 +424,9 @@ final class MethodChecker extends FlowScanner {
             declare(var, Kind.NOALIAS, tree, initial);
             return null;
         }
+        if (tree.getInitializer() != null && api.isSelector(type)) {
+            selectors.declared(var);
+        }
         if (choices.labelDeclaration(tree, var)) {
             return null;
         }
@@ -521,6 +530,19 @@ final class MethodChecker extends FlowScanner {
         String methodName = method.getSimpleName().toString();
         if (api.isSocketClass(owner) && call.getMethodSelect() instanceof MemberSelectTree select) {
             actions.socketOperation(call, method, select);
+            return null;
+        }
+        if (api.isMulticastClass(owner) && methodName.equals("spawn")) {
+            spawns.spawn(call);
+            return null;
+        }
+        if (api.isSelectorClass(owner) && call.getMethodSelect() instanceof MemberSelectTree target
+                && (methodName.equals("register") && selectors.register(call, target.getExpression())
+                        || methodName.equals("typecase") && selectors.misplacedTypecase(call))) {
+            return null;
+        }
+        if (api.isMulticastClass(owner) && methodName.equals("join")) {
+            joins.join(call);
             return null;
         }
         if (api.isMulticastClass(owner)) {

@@ -58,7 +58,8 @@ final class SessionActionRules {
             return null;
         }
         if (value instanceof VarState.Moved moved) {
-            flow.reporter.error(at, Diagnostic.USE_AFTER_MOVE, flow.name(var), moved.how());
+            flow.reporter.error(at, SpawnRules.spawned(moved) ? Diagnostic.USE_AFTER_SPAWN : Diagnostic.USE_AFTER_MOVE,
+                    flow.name(var), moved.how());
             flow.fail(var);
             return null;
         }

@@ -17,6 +17,7 @@ final class SessionApi {
     private final TypeElement session;
     private final TypeElement scope;
     private final TypeElement runtime;
+    private final TypeElement selector;
     private final Types types;
 
     SessionApi(Elements elements, Types types) {
@@ -28,6 +29,7 @@ final class SessionApi {
         this.session = elements.getTypeElement("org.sessionj.api.Session");
         this.scope = elements.getTypeElement("org.sessionj.api.SJScope");
         this.runtime = elements.getTypeElement("org.sessionj.runtime.SJRuntime");
+        this.selector = elements.getTypeElement("org.sessionj.api.SJSelector");
     }
 
     /** Whether the session API is on the class path at all (if not, nothing to check). */
@@ -106,6 +108,16 @@ final class SessionApi {
         }
         return runtime != null && runtime.equals(owner) && (name.equals("service") || name.equals("serverSocket"))
                 && (isService(method.getReturnType()) || isServerSocket(method.getReturnType()));
+    }
+
+    /** {@code SJSelector}: typed selectors ({@code SJSelector.of}) are checked by {@link SelectorRules}. */
+    boolean isSelectorClass(Element owner) {
+        return selector != null && selector.equals(owner);
+    }
+
+    /** Whether values of {@code type} are selectors ({@code SJSelector}). */
+    boolean isSelector(TypeMirror type) {
+        return type != null && selector != null && isSame(type, selector);
     }
 
     boolean isMulticastClass(Element owner) {

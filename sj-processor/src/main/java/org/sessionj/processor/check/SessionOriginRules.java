@@ -47,6 +47,13 @@ final class SessionOriginRules {
                 call.getArguments().forEach(argument -> flow.scan(argument, null));
                 return begin(endpoint, request, call, variable);
             }
+            if (flow.api.isSelectorClass(owner) && methodName.equals("select")) {
+                VarState set = flow.selectors.selected(select.getExpression());
+                if (set != null) {
+                    call.getArguments().forEach(argument -> flow.scan(argument, null));
+                    return set;
+                }
+            }
             if (flow.api.isScopeClass(owner) && methodName.equals("add") && call.getArguments().size() == 1) {
                 flow.scan(select.getExpression(), null);
                 return socketSource(call.getArguments().get(0), variable); // add returns its argument

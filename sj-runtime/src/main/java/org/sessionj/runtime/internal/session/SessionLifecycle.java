@@ -83,6 +83,11 @@ abstract sealed class SessionLifecycle permits SessionSocket {
         output.advanced(next, settings.batchBytes());
     }
 
+    /** The listener told when input may be ready (a selector's or a join's), or null. */
+    Runnable readinessListener() {
+        return readinessListener;
+    }
+
     /** Sets the selector's readiness listener on this session's connection, now and after a delegation. */
     void readinessListener(Runnable listener) {
         readinessListener = listener;

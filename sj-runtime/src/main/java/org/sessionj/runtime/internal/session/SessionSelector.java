@@ -1,38 +1,163 @@
 package org.sessionj.runtime.internal.session;
 
 import java.time.Duration;
-import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import org.jctools.queues.MpscUnboundedXaddArrayQueue;
+import org.sessionj.api.SJIOException;
 import org.sessionj.api.SJSelector;
 import org.sessionj.api.SJSocket;
 import org.sessionj.api.SJTimeoutException;
+import org.sessionj.runtime.internal.monitor.State;
+import org.sessionj.runtime.internal.protocol.ProtocolRegistry;
 
 /**
- * Waits on many sessions; yields them round-robin among those ready, so no ready session waits for
- * more than one turn of the others. Used by one thread (the owner of the registered sessions).
+ * Waits on many sessions and yields one whose input is ready. Used by one thread (the owner of the
+ * registered sessions); the sessions' readiness listeners run on the writers' threads.
+ *
+ * <p><b>Scale and fairness.</b> Each registered session has a listener that puts it, once, on a
+ * queue of ready sessions when a frame arrives for it (a flag per session keeps it there at most once);
+ * {@link #select()} takes the queue's head. So a select costs the same with 10 or 10,000 idle sessions
+ * registered, and ready sessions are served in the order they became ready: none waits for more than
+ * one turn of the others. The session returned last is put at the back of the queue again on the next
+ * select if it still has input (it had two messages waiting, say), since no listener runs for input
+ * that was already there.
+ *
+ * <p><b>Typed selectors</b> ({@code SJSelector.of(P1.class, …)}) know the first state after the begin
+ * of each member protocol; compiled protocols are cached per class, so a session at the very start of
+ * member {@code k} is in exactly that state object, and registration finds its member by identity. A
+ * typed selector selects a session once: {@link #select()} removes it and remembers its member for
+ * {@link #typecase}.
  */
 public final class SessionSelector implements SJSelector {
-    private final ArrayList<SessionSocket> registered = new ArrayList<>();
-    private final Runnable wakeUp = this::wakeUp;
+    /** One registered session. */
+    private final class Entry implements Runnable {
+        final SessionSocket session;
+        final int member;
+        /** Whether the entry is on the ready queue (set by listeners, cleared by the selecting thread). */
+        final AtomicBoolean queued = new AtomicBoolean();
+        /** Set by the selecting thread when the session leaves the selector; queued entries are then skipped. */
+        boolean removed;
+
+        Entry(SessionSocket session, int member) {
+            this.session = session;
+            this.member = member;
+        }
+
+        /** The readiness listener: queue this session once, wake the selecting thread. */
+        @Override
+        public void run() {
+            if (queued.compareAndSet(false, true)) {
+                ready.offer(this);
+                Thread w = waiter;
+                if (w != null) {
+                    LockSupport.unpark(w);
+                }
+            }
+        }
+    }
+
+    private final IdentityHashMap<SessionSocket, Entry> registered = new IdentityHashMap<>();
+    private final MpscUnboundedXaddArrayQueue<Entry> ready = new MpscUnboundedXaddArrayQueue<>(1024);
     private volatile Thread waiter;
-    private int cursor;
+    /** The entry select returned last (untyped selectors): re-queued if it still has input. */
+    private Entry last;
+    /** Typed selectors: the members' names and first states; null for an untyped selector. */
+    private final String[] memberNames;
+    private final State[] memberStarts;
+    /** Typed selectors: the member of each selected session, until its typecase. */
+    private final IdentityHashMap<SessionSocket, Integer> selected = new IdentityHashMap<>();
+
+    /** An untyped selector. */
+    public SessionSelector() {
+        memberNames = null;
+        memberStarts = null;
+    }
+
+    /** A typed selector over the sessions of {@code protocols}. */
+    public SessionSelector(Class<?>[] protocols) {
+        if (protocols.length == 0) {
+            throw new IllegalArgumentException("a typed selector needs at least one protocol");
+        }
+        memberNames = new String[protocols.length];
+        memberStarts = new State[protocols.length];
+        for (int i = 0; i < protocols.length; i++) {
+            String name = protocols[i].getSimpleName();
+            for (int j = 0; j < i; j++) {
+                if (memberNames[j].equals(name)) {
+                    throw new IllegalArgumentException("two members of one typed selector named " + name
+                            + ": typecase tells members apart by their protocols' simple names");
+                }
+            }
+            memberNames[i] = name;
+            memberStarts[i] = ProtocolRegistry.of(protocols[i]).start();
+        }
+    }
 
     @Override
     public void register(SJSocket socket) {
         if (!(socket instanceof SessionSocket session)) {
             throw new IllegalArgumentException("not a socket of this runtime: " + socket);
         }
-        if (!registered.contains(session)) {
-            registered.add(session);
-            session.readinessListener(wakeUp);
+        if (registered.containsKey(session)) {
+            return;
         }
+        int member = -1;
+        if (memberStarts != null) {
+            member = memberOf(session);
+            if (member < 0) {
+                throw new IllegalArgumentException("the session " + session.protocol() + " is not at the start of"
+                        + " one of this typed selector's protocols " + java.util.Arrays.toString(memberNames)
+                        + " (its next action is " + session.state().describe() + ")");
+            }
+        }
+        Entry entry = new Entry(session, member);
+        registered.put(session, entry);
+        session.readinessListener(entry);
+        if (session.isInputReady()) {
+            entry.run(); // input that arrived before the listener was there
+        }
+    }
+
+    private int memberOf(SessionSocket session) {
+        State state = session.state();
+        for (int i = 0; i < memberStarts.length; i++) {
+            if (memberStarts[i] == state) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     @Override
     public void deregister(SJSocket socket) {
-        if (socket instanceof SessionSocket session && registered.remove(session)) {
-            session.readinessListener(null);
+        if (socket instanceof SessionSocket session) {
+            Entry entry = registered.remove(session);
+            if (entry != null) {
+                remove(entry);
+            }
         }
+    }
+
+    private void remove(Entry entry) {
+        entry.removed = true;
+        entry.session.readinessListener(null);
+        if (last == entry) {
+            last = null;
+        }
+    }
+
+    @Override
+    public String typecase(SJSocket socket) {
+        if (memberNames == null) {
+            throw new IllegalStateException("typecase needs a typed selector, SJSelector.of(P1.class, …)");
+        }
+        Integer member = socket instanceof SessionSocket session ? selected.remove(session) : null;
+        if (member == null) {
+            throw new IllegalArgumentException("typecase of a session this selector did not select: " + socket);
+        }
+        return memberNames[member];
     }
 
     @Override
@@ -49,64 +174,70 @@ public final class SessionSelector implements SJSelector {
         if (registered.isEmpty()) {
             throw new IllegalStateException("select() on a selector with no sessions would wait forever");
         }
-        SessionSocket ready = nextReady();
-        if (ready != null) {
-            return ready;
+        Entry previous = last;
+        last = null;
+        if (previous != null && !previous.removed && previous.session.isInputReady()) {
+            previous.run(); // to the back of the queue: the others ready now go first
         }
-        PendingOutputs.flushAll();
-        long deadline = timeoutNanos < 0 ? 0 : System.nanoTime() + timeoutNanos;
-        waiter = Thread.currentThread();
-        try {
-            while (true) {
-                ready = nextReady();
-                if (ready != null) {
-                    return ready;
-                }
-                if (timeoutNanos < 0) {
-                    LockSupport.park(this);
-                } else {
-                    long remaining = deadline - System.nanoTime();
-                    if (remaining <= 0) {
-                        throw new SJTimeoutException("no session had input within " + Duration.ofNanos(timeoutNanos));
+        Entry entry = nextReady();
+        if (entry == null) {
+            PendingOutputs.flushAll();
+            long deadline = timeoutNanos < 0 ? 0 : System.nanoTime() + timeoutNanos;
+            waiter = Thread.currentThread();
+            try {
+                while ((entry = nextReady()) == null) {
+                    if (timeoutNanos < 0) {
+                        LockSupport.park(this);
+                    } else {
+                        long remaining = deadline - System.nanoTime();
+                        if (remaining <= 0) {
+                            throw new SJTimeoutException("no session had input within " + Duration.ofNanos(timeoutNanos));
+                        }
+                        LockSupport.parkNanos(this, remaining);
                     }
-                    LockSupport.parkNanos(this, remaining);
+                    if (Thread.interrupted()) {
+                        Thread.currentThread().interrupt();
+                        throw new SJIOException("interrupted while selecting");
+                    }
                 }
-                if (Thread.interrupted()) {
-                    Thread.currentThread().interrupt();
-                    throw new org.sessionj.api.SJIOException("interrupted while selecting");
-                }
+            } finally {
+                waiter = null;
             }
-        } finally {
-            waiter = null;
         }
+        if (memberStarts != null) {
+            // Selected once: the arm of its typecase owns it now.
+            registered.remove(entry.session);
+            remove(entry);
+            selected.put(entry.session, entry.member);
+        } else {
+            last = entry;
+        }
+        return entry.session;
     }
 
-    /** The first ready session at or after the cursor, moving the cursor past it. */
-    private SessionSocket nextReady() {
-        int size = registered.size();
-        for (int i = 0; i < size; i++) {
-            int index = (cursor + i) % size;
-            SessionSocket session = registered.get(index);
-            if (session.isInputReady()) {
-                cursor = index + 1;
-                return session;
+    /** The first queued session that is still registered and has input, or null. */
+    private Entry nextReady() {
+        Entry entry;
+        while ((entry = ready.poll()) != null) {
+            // Cleared before the check: input that arrives from here on queues the entry again.
+            entry.queued.set(false);
+            if (!entry.removed && entry.session.isInputReady()) {
+                return entry;
             }
         }
         return null;
     }
 
-    private void wakeUp() {
-        Thread w = waiter;
-        if (w != null) {
-            LockSupport.unpark(w);
-        }
-    }
-
     @Override
     public void close() {
-        for (SessionSocket session : registered) {
-            session.readinessListener(null);
+        for (Entry entry : registered.values()) {
+            remove(entry);
         }
         registered.clear();
+        selected.clear();
+        last = null;
+        while (ready.poll() != null) {
+            // Drop what is queued; removed entries would be skipped anyway.
+        }
     }
 }

@@ -1,0 +1,344 @@
+package org.sessionj.processor.check;
+
+import com.sun.source.tree.AssignmentTree;
+import com.sun.source.tree.CompoundAssignmentTree;
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.LambdaExpressionTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.MethodTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.VariableTree;
+import com.sun.source.util.TreePath;
+import com.sun.source.util.TreePathScanner;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import org.sessionj.processor.internal.flow.VarState;
+import org.sessionj.processor.internal.model.TypeModel;
+import org.sessionj.processor.internal.protocol.ProtocolDefinition;
+import org.sessionj.processor.internal.protocol.ProtocolRegistry;
+import org.sessionj.types.Action;
+import org.sessionj.types.ProtocolException;
+import org.sessionj.types.SessionType;
+import org.sessionj.types.SessionTypes;
+
+/**
+ * Typed selectors, {@code SJSelector.of(P1.class, …, Pn.class)}: the session set type
+ * {@code {B1, …, Bn}} where {@code Bi} is what a session of {@code Pi} does after its begin.
+ * Invariants:
+ * <ul>
+ *   <li>the selector is a local variable or field initialised by {@code SJSelector.of} with distinct
+ *       {@code @Protocol} class literals of distinct simple names, and never assigned again (SJ052);</li>
+ *   <li>{@code sel.register(s)} takes a session at exactly one member's type (its very start), and
+ *       moves it into the selector (SJ053);</li>
+ *   <li>{@code SJSocket s = sel.select()} is typed as the set: it may only be the subject of
+ *       {@code switch (sel.typecase(s))} with a case per member (SJ016 for a missing one), in each of
+ *       which it is typed as that member; any other action on it, or {@code inbranch}, is an error
+ *       (SJ012, SJ054), and each arm must complete it or hand it on like any session (SJ024).</li>
+ * </ul>
+ * A set-typed session is held as a {@link VarState.Live} whose type is a branch over the member names
+ * ({@code ?{Get: B1, Put: B2}}), so the checker's inbranch machinery checks the typecase switch; the
+ * branch objects made here are remembered by identity, so that a real inbranch on such a session, and
+ * a typecase on a real branch, are both refused.
+ */
+final class SelectorRules {
+    private final MethodChecker flow;
+    /** The set-type branches made here (by identity): a session whose next "action" is one is set-typed. */
+    private final Map<Action, Boolean> setTypes = new IdentityHashMap<>();
+    /** Typed selector variables and their members (name → body); {@link #INVALID} when reported, null when untyped. */
+    private final Map<Element, Map<String, SessionType>> selectors = new java.util.HashMap<>();
+    /** The members of a typed selector whose declaration was reported (SJ052): its sessions are not checked further. */
+    private static final Map<String, SessionType> INVALID = java.util.Collections.unmodifiableMap(new LinkedHashMap<>());
+
+    SelectorRules(MethodChecker flow) {
+        this.flow = flow;
+    }
+
+    /** The members of the typed selector {@code expression} names, or null when it is not one. */
+    private Map<String, SessionType> membersOf(ExpressionTree expression) {
+        ExpressionTree stripped = FlowScanner.strip(expression);
+        Element var = stripped instanceof IdentifierTree || stripped instanceof MemberSelectTree
+                ? flow.elementOf(stripped) : null;
+        if (var == null) {
+            return null;
+        }
+        // A field's declaration is reported where it is checked (its initializer); uses stay silent.
+        flow.reporter.silence();
+        try {
+            return membersOf(var);
+        } finally {
+            flow.reporter.speak();
+        }
+    }
+
+    /**
+     * A declaration of a selector variable: a typed one ({@code SJSelector.of}) is checked here, where
+     * it is declared, even if it is never used (SJ052).
+     */
+    void declared(Element var) {
+        membersOf(var);
+    }
+
+    private Map<String, SessionType> membersOf(Element var) {
+        if (!(var.getKind() == ElementKind.LOCAL_VARIABLE || var.getKind() == ElementKind.FIELD)) {
+            return null;
+        }
+        if (selectors.containsKey(var)) {
+            return selectors.get(var);
+        }
+        Map<String, SessionType> members = null;
+        TreePath declaration = var.getKind() == ElementKind.FIELD ? flow.trees.getPath(var) : localDeclaration(var);
+        if (declaration != null && declaration.getLeaf() instanceof VariableTree tree && tree.getInitializer() != null
+                && typedCreation(tree.getInitializer(), declaration) != null) {
+            members = declared(var, tree, declaration);
+            members = members == null ? INVALID : members;
+        }
+        if (members != INVALID) {
+            selectors.put(var, members); // an invalid one is not cached: a silent loop pass must not swallow its report
+        }
+        return members;
+    }
+
+    /** The {@code SJSelector.of(…)} call {@code initializer} is, or null. */
+    private MethodInvocationTree typedCreation(ExpressionTree initializer, TreePath context) {
+        ExpressionTree stripped = FlowScanner.strip(initializer);
+        return stripped instanceof MethodInvocationTree call
+                && flow.trees.getElement(new TreePath(context, call)) instanceof ExecutableElement method
+                && flow.api.isSelectorClass(method.getEnclosingElement()) && method.getSimpleName().contentEquals("of")
+                ? call : null;
+    }
+
+    /** The declaration of a local variable, found in the enclosing body. */
+    private TreePath localDeclaration(Element var) {
+        TreePath body = enclosingBody(flow.getCurrentPath());
+        TreePath[] found = new TreePath[1];
+        if (body != null) {
+            new TreePathScanner<Void, Void>() {
+                @Override
+                public Void visitVariable(VariableTree tree, Void unused) {
+                    if (var.equals(flow.trees.getElement(getCurrentPath()))) {
+                        found[0] = getCurrentPath();
+                    }
+                    return super.visitVariable(tree, unused);
+                }
+            }.scan(body, null);
+        }
+        return found[0];
+    }
+
+    private static TreePath enclosingBody(TreePath path) {
+        TreePath body = null;
+        for (TreePath p = path; p != null; p = p.getParentPath()) {
+            if (p.getLeaf() instanceof MethodTree || p.getLeaf() instanceof LambdaExpressionTree) {
+                body = p;
+            }
+        }
+        return body;
+    }
+
+    /** Checks a typed selector's declaration and returns its members, or null (reported, SJ052). */
+    private Map<String, SessionType> declared(Element var, VariableTree tree, TreePath declaration) {
+        String name = var.getSimpleName().toString();
+        if (var.getKind() == ElementKind.FIELD ? !var.getModifiers().contains(Modifier.FINAL) : reassigned(var)) {
+            flow.reporter.error(tree, Diagnostic.SELECTOR_DECLARATION, name, "it is assigned again (declare it final"
+                    + " and never reassign it, so every use sees the set it was made with)");
+            return null;
+        }
+        MethodInvocationTree call = typedCreation(tree.getInitializer(), declaration);
+        Map<String, SessionType> members = new LinkedHashMap<>();
+        for (ExpressionTree argument : call.getArguments()) {
+            ExpressionTree literal = FlowScanner.strip(argument);
+            Element protocol = literal instanceof MemberSelectTree select && select.getIdentifier().contentEquals("class")
+                    ? flow.trees.getElement(new TreePath(new TreePath(declaration, call), select.getExpression())) : null;
+            if (!(protocol instanceof TypeElement type) || !ProtocolRegistry.isProtocol(type)) {
+                flow.reporter.error(argument, Diagnostic.SELECTOR_DECLARATION, name, "each member is a @Protocol"
+                        + " interface's class literal (P.class), found '" + argument + "'");
+                return null;
+            }
+            if (!(flow.registry.definition(type) instanceof ProtocolDefinition.Valid valid)) {
+                return null; // the protocol's own declaration reports it
+            }
+            String member = type.getSimpleName().toString();
+            if (members.containsKey(member)) {
+                flow.reporter.error(argument, Diagnostic.SELECTOR_DECLARATION, name, "two members are named '" + member
+                        + "' (typecase tells members apart by their protocols' simple names)");
+                return null;
+            }
+            members.put(member, TypeModel.stripBegin(valid.expanded()));
+        }
+        if (members.isEmpty()) {
+            flow.reporter.error(tree, Diagnostic.SELECTOR_DECLARATION, name, "a typed selector has at least one member");
+            return null;
+        }
+        return members;
+    }
+
+    private boolean reassigned(Element var) {
+        TreePath body = enclosingBody(flow.getCurrentPath());
+        boolean[] found = new boolean[1];
+        if (body != null) {
+            new TreePathScanner<Void, Void>() {
+                @Override
+                public Void visitAssignment(AssignmentTree tree, Void unused) {
+                    found[0] |= var.equals(flow.trees.getElement(new TreePath(getCurrentPath(), tree.getVariable())));
+                    return super.visitAssignment(tree, unused);
+                }
+
+                @Override
+                public Void visitCompoundAssignment(CompoundAssignmentTree tree, Void unused) {
+                    found[0] |= var.equals(flow.trees.getElement(new TreePath(getCurrentPath(), tree.getVariable())));
+                    return super.visitCompoundAssignment(tree, unused);
+                }
+            }.scan(body, null);
+        }
+        return found[0];
+    }
+
+    /** {@code sel.register(s)} on a typed selector: false when {@code sel} is not one (the call is not handled). */
+    boolean register(MethodInvocationTree call, ExpressionTree selector) {
+        Map<String, SessionType> members = membersOf(selector);
+        if (members == null || call.getArguments().size() != 1) {
+            return false;
+        }
+        ExpressionTree argument = call.getArguments().get(0);
+        Element var = flow.trackedSocket(argument);
+        if (var == null) {
+            flow.scan(argument, null); // an untracked socket expression: SJ010 where it is
+            return true;
+        }
+        if (members == INVALID) {
+            flow.fail(var);
+            return true;
+        }
+        VarState.Live live = flow.actions.usable(var, argument);
+        if (live == null) {
+            return true;
+        }
+        String member = live.iterations() > 0 ? null : memberAt(live.remaining(), members);
+        if (member == null) {
+            flow.reporter.error(argument, Diagnostic.NOT_A_MEMBER, flow.name(var), MethodChecker.describe(live),
+                    describe(members));
+            flow.fail(var);
+            return true;
+        }
+        flow.lastActions.put(var, call);
+        flow.set(var, new VarState.Moved("registered with selector '" + selector + "' on line " + flow.line(call)));
+        return true;
+    }
+
+    /** The state of {@code SJSocket s = sel.select()}: the set type, or null when {@code sel} is not typed. */
+    VarState selected(ExpressionTree selector) {
+        Map<String, SessionType> members = membersOf(selector);
+        if (members == null) {
+            return null;
+        }
+        if (members == INVALID) {
+            return VarState.FAILED;
+        }
+        Action.Branch set = new Action.Branch(members);
+        setTypes.put(set, Boolean.TRUE);
+        return new VarState.Live(SessionType.of(set), 0);
+    }
+
+    /** Whether {@code var} is a set-typed session (selected, no typecase yet). */
+    boolean setTyped(Element var) {
+        return flow.state != null && flow.state.get(var) instanceof VarState.Live live && !live.remaining().isEnd()
+                && setTypes.containsKey(live.remaining().head());
+    }
+
+    /**
+     * The socket of {@code sel.typecase(s)}, checked: {@code s} must be set-typed by {@code sel}'s set
+     * (SJ054). Null when {@code expression} is no typecase, or the typecase is refused (reported).
+     */
+    Element typecaseSocket(ExpressionTree expression) {
+        if (!(expression instanceof MethodInvocationTree call && call.getMethodSelect() instanceof MemberSelectTree select
+                && flow.elementOf(call) instanceof ExecutableElement method
+                && flow.api.isSelectorClass(method.getEnclosingElement())
+                && method.getSimpleName().contentEquals("typecase") && call.getArguments().size() == 1)) {
+            return null;
+        }
+        ExpressionTree argument = call.getArguments().get(0);
+        Element var = flow.trackedSocket(argument);
+        Map<String, SessionType> members = membersOf(select.getExpression());
+        if (var == null) {
+            flow.scan(argument, null);
+            return null;
+        }
+        if (flow.state == null || flow.state.get(var) instanceof VarState.Failed) {
+            return null;
+        }
+        if (!setTyped(var)) {
+            flow.reporter.error(call, Diagnostic.TYPECASE, flow.name(var), "typecase applies to a session just selected"
+                    + " from a typed selector, but it is at " + MethodChecker.describe(flow.state.get(var)));
+            flow.fail(var);
+            return null;
+        }
+        Action.Branch set = (Action.Branch) ((VarState.Live) flow.state.get(var)).remaining().head();
+        if (members == null || !members.equals(set.branches())) {
+            flow.reporter.error(call, Diagnostic.TYPECASE, flow.name(var), "it was selected from a selector of "
+                    + describe(set.branches()) + ", so the typecase must be on that selector");
+            flow.fail(var);
+            return null;
+        }
+        return var;
+    }
+
+    /** A real inbranch on a set-typed session (SJ054): true when refused. */
+    boolean refuseInbranch(Element var, Tree at) {
+        if (!setTyped(var)) {
+            return false;
+        }
+        flow.reporter.error(at, Diagnostic.TYPECASE, flow.name(var), "it is one of the set "
+                + describe(((Action.Branch) ((VarState.Live) flow.state.get(var)).remaining().head()).branches())
+                + " and no label was sent: tell the members apart with switch (selector.typecase(" + flow.name(var)
+                + "))");
+        flow.fail(var);
+        return true;
+    }
+
+    private static String memberAt(SessionType remaining, Map<String, SessionType> members) {
+        for (Map.Entry<String, SessionType> member : members.entrySet()) {
+            SessionType type = member.getValue();
+            if (remaining.equals(type) || TypeModel.unfold(remaining).equals(TypeModel.unfold(type))) {
+                return member.getKey();
+            }
+            try {
+                if (SessionTypes.equivalent(remaining, type)) {
+                    return member.getKey();
+                }
+            } catch (ProtocolException e) {
+                // ill-formed: reported where declared
+            }
+        }
+        return null;
+    }
+
+    private static String describe(Map<String, SessionType> members) {
+        StringBuilder out = new StringBuilder("{");
+        members.forEach((name, type) -> out.append(out.length() == 1 ? "" : ", ").append(name).append(": ")
+                .append(TypeModel.describe(type)));
+        return out.append('}').toString();
+    }
+
+    /**
+     * {@code sel.typecase(s)} anywhere but as the selector of a switch (SJ054): the arms are what type
+     * the session. True when reported.
+     */
+    boolean misplacedTypecase(MethodInvocationTree call) {
+        Element var = call.getArguments().size() == 1 ? flow.trackedSocket(call.getArguments().get(0)) : null;
+        if (var == null || flow.state == null || flow.state.get(var) instanceof VarState.Failed) {
+            return false;
+        }
+        flow.reporter.error(call, Diagnostic.TYPECASE, flow.name(var), "typecase must be the selector of a switch"
+                + " with a case per member: switch (selector.typecase(" + flow.name(var) + ")) { case \"P\" -> ... }");
+        flow.fail(var);
+        return true;
+    }
+}

@@ -1,0 +1,200 @@
+package org.sessionj.processor.check;
+
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.LambdaExpressionTree;
+import com.sun.source.tree.MemberReferenceTree;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.TryTree;
+import com.sun.source.tree.VariableTree;
+import com.sun.source.util.TreePath;
+import java.util.ArrayList;
+import java.util.List;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.VariableElement;
+import org.sessionj.processor.internal.flow.VarState;
+import org.sessionj.processor.internal.model.TypeModel;
+import org.sessionj.types.ProtocolException;
+import org.sessionj.types.SessionType;
+import org.sessionj.types.SessionTypes;
+
+/**
+ * Session threads, {@code SJ.spawn(s1, …, body)}. Invariant: a session handed to a session thread is
+ * owned by that thread alone and completed there. So
+ * <ul>
+ *   <li>the sockets move: the spawning code may not use them again (SJ050, also after the loop
+ *       iteration that spawned them), and a socket that this code closes itself — a try-with-resources
+ *       resource — cannot be handed over (SJ051);</li>
+ *   <li>the body is a lambda with {@code @Session} parameters or a reference to a method with
+ *       {@code @Session} parameters, whose types are exactly the sessions' remaining types (up to
+ *       unfolding) — the body is checked on its own against them and must complete them (SJ024
+ *       there) — and no socket is spawned from inside its own iteration (SJ051).</li>
+ * </ul>
+ */
+final class SpawnRules {
+    /** How a spawned socket's {@link VarState.Moved} state starts: what {@link #spawned} recognises. */
+    static final String SPAWNED = "spawned into a session thread";
+
+    private final MethodChecker flow;
+
+    SpawnRules(MethodChecker flow) {
+        this.flow = flow;
+    }
+
+    /** Whether {@code moved} records a spawn (a later use is SJ050, not SJ025). */
+    static boolean spawned(VarState.Moved moved) {
+        return moved.how().startsWith(SPAWNED);
+    }
+
+    /** {@code SJ.spawn(sockets…, body)}. */
+    void spawn(MethodInvocationTree call) {
+        List<? extends ExpressionTree> arguments = call.getArguments();
+        ExpressionTree body = arguments.get(arguments.size() - 1);
+        List<Element> sockets = new ArrayList<>();
+        List<SessionType> remaining = new ArrayList<>();
+        for (ExpressionTree argument : arguments.subList(0, arguments.size() - 1)) {
+            Element var = flow.trackedSocket(argument);
+            if (var == null) {
+                flow.scan(argument, null);
+                if (flow.state != null) {
+                    flow.reporter.error(argument, Diagnostic.MISPLACED_CONSTRUCT,
+                            "SJ.spawn names each session socket variable it hands over: SJ.spawn(s, body), found '"
+                                    + argument + "'");
+                }
+                continue;
+            }
+            if (sockets.contains(var)) {
+                flow.linearity.lentTwice(var, argument, (ExecutableElement) flow.trees.getElement(flow.getCurrentPath()));
+                continue;
+            }
+            sockets.add(var);
+            remaining.add(handedOver(var, argument));
+        }
+        // The body: its own sockets are its parameters; anything it captures from here is SJ032.
+        flow.scan(body, null);
+        List<Parameter> parameters = bodyParameters(FlowScanner.strip(body));
+        for (int i = 0; i < sockets.size(); i++) {
+            Element var = sockets.get(i);
+            SessionType type = remaining.get(i);
+            if (type != null && parameters != null && i < parameters.size()) {
+                Parameter parameter = parameters.get(i);
+                if (parameter.type() != null && !sameSession(type, parameter.type())) {
+                    flow.reporter.error(body, Diagnostic.SPAWN_MISMATCH, flow.name(var), "its body's parameter '"
+                            + parameter.name() + "' is " + TypeModel.describe(parameter.type())
+                            + " but the session is at " + TypeModel.describe(type)
+                            + "; the body must complete exactly what remains of the session");
+                    flow.fail(var);
+                    continue;
+                }
+            }
+            if (type != null) {
+                flow.lastActions.put(var, call);
+                flow.set(var, new VarState.Moved(SPAWNED + " on line " + flow.line(call)));
+            }
+        }
+    }
+
+    /** The remaining type of a socket being handed over, or null when it cannot be (reported). */
+    private SessionType handedOver(Element var, ExpressionTree argument) {
+        VarState.Live live = flow.actions.usable(var, argument);
+        if (live == null) {
+            return null;
+        }
+        String name = flow.name(var);
+        if (live.iterations() > 0) {
+            flow.reporter.error(argument, Diagnostic.SPAWN_MISMATCH, name, "it is inside its own session iteration "
+                    + "here, whose next round this code decides; hand over a session between its iterations, "
+                    + "or spawn the whole loop");
+            flow.fail(var);
+            return null;
+        }
+        TryTree resourceOf = closingTry(var);
+        if (resourceOf != null) {
+            flow.reporter.error(argument, Diagnostic.SPAWN_MISMATCH, name, "it is a resource of the "
+                    + "try-with-resources statement on line " + flow.line(resourceOf) + ", which closes it in this "
+                    + "thread at the end of the block; declare it without try-with-resources (the session thread "
+                    + "closes it)");
+            flow.fail(var);
+            return null;
+        }
+        return live.remaining();
+    }
+
+    /** The enclosing try-with-resources statement that names {@code var} as a resource, or null. */
+    private TryTree closingTry(Element var) {
+        Tree child = flow.getCurrentPath().getLeaf();
+        for (TreePath path = flow.getCurrentPath().getParentPath(); path != null; path = path.getParentPath()) {
+            if (path.getLeaf() instanceof TryTree tryTree && tryTree.getBlock() == child) {
+                for (Tree resource : tryTree.getResources()) {
+                    Element named = resource instanceof VariableTree
+                            || resource instanceof IdentifierTree ? flow.trees.getElement(new TreePath(path, resource))
+                            : null;
+                    if (var.equals(named)) {
+                        return tryTree;
+                    }
+                }
+            }
+            child = path.getLeaf();
+        }
+        return null;
+    }
+
+    /** A parameter of the body: its name and {@code @Session} type (null when it has none: reported). */
+    private record Parameter(String name, SessionType type) {
+    }
+
+    /** The body's socket parameters in order, or null when the body is not a form that can be checked. */
+    private List<Parameter> bodyParameters(ExpressionTree body) {
+        if (body instanceof LambdaExpressionTree lambda) {
+            // Each parameter is declared when the lambda is checked as a body of its own: a missing
+            // @Session is SJ010 there.
+            TreePath lambdaPath = flow.pathOf(lambda);
+            List<Parameter> parameters = new ArrayList<>();
+            for (VariableTree tree : lambda.getParameters()) {
+                Element element = flow.trees.getElement(new TreePath(lambdaPath, tree));
+                parameters.add(new Parameter(tree.getName().toString(), element instanceof VariableElement parameter
+                        ? flow.sessionParameters.of(parameter, null, flow.reporter).type() : null));
+            }
+            return parameters;
+        }
+        if (body instanceof MemberReferenceTree reference
+                && flow.trees.getElement(flow.pathOf(reference)) instanceof ExecutableElement method
+                && reference.getMode() == MemberReferenceTree.ReferenceMode.INVOKE
+                && !(flow.api.isSocket(flow.trees.getTypeMirror(flow.pathOf(reference.getQualifierExpression()))))) {
+            List<Parameter> parameters = new ArrayList<>();
+            for (VariableElement parameter : method.getParameters()) {
+                SessionParameters.SessionParameter declared = flow.sessionParameters.of(parameter, null, flow.reporter);
+                if (!flow.api.isSocket(parameter.asType()) || !declared.annotated()) {
+                    reportBody(reference, "'" + method.getSimpleName() + "' has no @Session type on its parameter '"
+                            + parameter.getSimpleName() + "', so what it does with the session cannot be checked; "
+                            + "annotate it: @Session(\"...remaining type...\") SJSocket " + parameter.getSimpleName());
+                    return null;
+                }
+                parameters.add(new Parameter(parameter.getSimpleName().toString(), declared.type()));
+            }
+            return parameters;
+        }
+        reportBody(body, "the body must be a lambda with @Session parameters or a reference to a method with "
+                + "@Session parameters (this::serve), so that it can be checked, found '" + body + "'");
+        return null;
+    }
+
+    private void reportBody(Tree body, String message) {
+        if (flow.state != null) {
+            flow.reporter.error(body, Diagnostic.SPAWN_MISMATCH, "handed to SJ.spawn", message);
+        }
+    }
+
+    private static boolean sameSession(SessionType a, SessionType b) {
+        if (a.equals(b) || TypeModel.unfold(a).equals(TypeModel.unfold(b))) {
+            return true;
+        }
+        try {
+            return SessionTypes.equivalent(a, b);
+        } catch (ProtocolException e) {
+            return false; // an ill-formed type is reported where it is declared
+        }
+    }
+}
