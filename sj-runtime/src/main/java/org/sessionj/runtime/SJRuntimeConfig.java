@@ -106,8 +106,12 @@ public final class SJRuntimeConfig {
         settings.value("setupTransports").ifPresent(list -> builder.setupTransports(names(list)));
         settings.value("sessionTransports").ifPresent(list -> builder.sessionTransports(names(list)));
         // receiveTimeout, or its older name timeout
-        String receiveTimeout = settings.value("receiveTimeout").isPresent() ? "receiveTimeout" : "timeout";
-        settings.value(receiveTimeout).ifPresent(text -> builder.defaultTimeout(parseDuration(receiveTimeout, text)));
+        java.util.Optional<String> receiveTimeout = settings.value("receiveTimeout");
+        if (receiveTimeout.isPresent()) {
+            builder.defaultTimeout(parseDuration("receiveTimeout", receiveTimeout.get()));
+        } else {
+            settings.value("timeout").ifPresent(text -> builder.defaultTimeout(parseDuration("timeout", text)));
+        }
         settings.value("initiationTimeout")
                 .ifPresent(text -> builder.initiationTimeout(parseDuration("initiationTimeout", text)));
         settings.value("setupAttemptTimeout")
