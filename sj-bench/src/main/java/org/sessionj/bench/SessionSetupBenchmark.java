@@ -27,12 +27,16 @@ import org.sessionj.runtime.spi.ConnectionAcceptor;
 import org.sessionj.transport.tcp.TcpTransport;
 
 /**
- * What connection caching could save (docs/negotiation.md): a whole short session
- * ({@code cbegin.!<int>.?(int)}: negotiation, type check, one round trip, close) against opening
- * and closing a bare connection of the same transport, which is the part a cache would skip.
+ * Whole-session set-up: a short session ({@code cbegin.!<int>.?(int)}: negotiation, type check, one
+ * round trip, close) over each transport, against opening and closing a bare {@code tcp} connection
+ * (what connection caching would skip; docs/negotiation.md). Every benchmark thread has a server
+ * socket and accepter thread of its own, so the same benchmark gives the time of one set-up
+ * (one thread, average time) and the set-up rate across threads (issue 15's sessions per second,
+ * Kilim's actor creation rate the yardstick):
  *
  * <pre>
- * java -jar sj-bench/target/benchmarks.jar SessionSetup -f 1 -wi 3 -i 5
+ * java -jar sj-bench/target/benchmarks.jar 'SessionSetup.*wholeSession' -f 1 -wi 3 -i 5
+ * java -jar sj-bench/target/benchmarks.jar 'SessionSetup.*wholeSession' -p transport=shm -bm thrpt -tu s -t 4
  * </pre>
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -42,8 +46,8 @@ import org.sessionj.transport.tcp.TcpTransport;
 @Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 public class SessionSetupBenchmark {
 
-    /** A server socket whose accepter thread serves one-message sessions. */
-    @State(Scope.Benchmark)
+    /** A server socket per benchmark thread, whose accepter thread serves one-message sessions. */
+    @State(Scope.Thread)
     public static class Sessions {
         /** {@code ipc}: set up over TCP, then moved to shared memory, as between two JVMs on one host. */
         @Param({"tcp", "ipc", "shm"})

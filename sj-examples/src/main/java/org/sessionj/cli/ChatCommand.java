@@ -48,8 +48,9 @@ final class ChatCommand implements Runnable {
 
     /** The http relay, shared by every party of the chat and the portal. */
     static final class RelayOption {
-        @Option(names = "--relay", paramLabel = "HOST:PORT",
-                description = "An http relay (./sj relay): servers also register there, clients may reach them through it.")
+        @Option(names = "--relay", paramLabel = "[https://]HOST:PORT",
+                description = "A relay (./sj relay): servers also register there, clients may reach them through it;"
+                        + " https://HOST:PORT for a relay run with --tls (needs --tls-dir to trust it).")
         String relay;
 
         /** Configures the relay, if one was given; whether there is one. */
@@ -59,6 +60,17 @@ final class ChatCommand implements Runnable {
             }
             PartyRuntimes.useRelay(relay);
             return true;
+        }
+
+        /**
+         * Fails with a clear message if sessions on {@code transport} cannot go through the relay (call
+         * after the TLS option is applied).
+         */
+        void check(CommandLine commandLine, String transport) {
+            String mismatch = relay == null ? null : PartyRuntimes.relayMismatch(transport);
+            if (mismatch != null) {
+                throw new CommandLine.ParameterException(commandLine, mismatch);
+            }
         }
     }
 
@@ -90,10 +102,12 @@ final class ChatCommand implements Runnable {
         public Integer call() throws InterruptedException {
             boolean viaRelay = relay.apply();
             boolean withTls = tls.apply();
+            relay.check(spec.commandLine(), "tcp");
             ChatServer server = ChatServer.start(PartyRuntimes.create("tcp", withTls),
                     ChatServerSettings.of(port, host, TransportPreferences.unset()).withHttpPort(httpPort));
             spec.commandLine().getOut().println("chat server on port " + server.port() + " (sessions over tcp"
-                    + (withTls ? " and tls" : "") + (viaRelay ? ", and http through the relay " + relay.relay : "") + ")"
+                    + (withTls ? " and tls" : "") + (viaRelay ? ", and " + PartyRuntimes.relayTransport()
+                            + " through the relay " + relay.relay : "") + ")"
                     + (server.httpPort() > 0 ? ", http" + (withTls ? "/https" : "") + " on port " + server.httpPort() : "")
                     + "; Ctrl-C stops it");
             spec.commandLine().getOut().flush();
@@ -146,6 +160,7 @@ final class ChatCommand implements Runnable {
             }
             relay.apply();
             boolean withTls = tls.apply();
+            relay.check(spec.commandLine(), transport);
             if ((transport.equals("tls") || transport.equals("https") || privateTls) && !withTls) {
                 throw new CommandLine.ParameterException(spec.commandLine(),
                         "--transport tls or https and --private-tls need --tls-dir (make one with ./sj tls keygen)");

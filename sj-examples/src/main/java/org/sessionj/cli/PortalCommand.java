@@ -56,6 +56,10 @@ final class PortalCommand implements Runnable {
             if (transport.equals("tls") && !withTls) {
                 throw new IllegalArgumentException("--transport tls needs --tls-dir (make one with ./sj tls keygen)");
             }
+            String mismatch = relay.relay == null ? null : PartyRuntimes.relayMismatch(transport);
+            if (mismatch != null) {
+                throw new IllegalArgumentException(mismatch);
+            }
             return PartyRuntimes.create(transport, withTls);
         }
     }
@@ -143,10 +147,13 @@ final class PortalCommand implements Runnable {
             HostPort mail = HostPort.parse(webmail, "--webmail");
             HostPort cal = HostPort.parse(calendar, "--calendar");
             boolean viaRelay = relay.apply();
-            Portal portal = Portal.start(PartyRuntimes.create("tcp", tls.apply()),
+            boolean withTls = tls.apply();
+            relay.check(spec.commandLine(), "tcp");
+            Portal portal = Portal.start(PartyRuntimes.create("tcp", withTls),
                     new PortalSettings(port, mail.host(), mail.port(), webmailDirect, cal.host(), cal.port(), forward, httpPort));
             spec.commandLine().getOut().println("portal on port " + portal.port()
-                    + (viaRelay ? " (also over http through the relay " + relay.relay + ")" : "")
+                    + (viaRelay ? " (also over " + PartyRuntimes.relayTransport() + " through the relay " + relay.relay + ")"
+                            : "")
                     + (portal.httpPort() > 0 ? ", http on port " + portal.httpPort() : "")
                     + " (webmail " + (forward ? "forwarded" : "delegated") + " to " + webmail + ", calendar delegated to "
                     + calendar + ")");
@@ -200,6 +207,7 @@ final class PortalCommand implements Runnable {
             } else if (transport.equals("https")) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--transport https needs --tls-dir");
             }
+            relay.check(spec.commandLine(), transport);
             var service = PartyRuntimes.forParty(transport, tlsDir != null).service(AppletToPortal.class, address.host(),
                     address.port(), PartyRuntimes.towards(transport));
             PrintWriter out = spec.commandLine().getOut();

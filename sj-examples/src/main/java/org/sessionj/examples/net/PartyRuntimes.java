@@ -23,6 +23,8 @@ import org.sessionj.transport.http.HttpConfig;
 public final class PartyRuntimes {
     /** The transports a party can name for its session with a server. */
     public static final List<String> TRANSPORTS = List.of("tcp", "tls", "http", "https");
+    /** Whether the relay of {@link #useRelay} speaks https (set with the relay's system property). */
+    private static volatile boolean relaySpeaksHttps;
 
     private PartyRuntimes() {
     }
@@ -55,15 +57,32 @@ public final class PartyRuntimes {
     }
 
     /**
-     * Points this JVM's http transport at the relay {@code hostPort} ({@code sessionj.http.relay}):
+     * Points this JVM's http transport at the relay {@code relay} ({@code sessionj.http.relay}):
      * servers then also register their session ports there, and requesters that cannot reach a server
-     * over TCP fall back to it.
+     * over TCP fall back to it. {@code https://host:port} names a relay that speaks https
+     * ({@code ./sj relay --tls}): then every session through it runs over the https transport, which
+     * needs this JVM's TLS trust ({@link #useTls(Path)}) to verify the relay's certificate;
+     * {@code host:port} or {@code http://host:port}, plain http.
      *
-     * @throws IllegalArgumentException if {@code hostPort} is not {@code host:port}
+     * @throws IllegalArgumentException if {@code relay} is not {@code [http[s]://]host:port}
      */
-    public static void useRelay(String hostPort) {
+    public static void useRelay(String relay) {
+        boolean https = relay.startsWith("https://");
+        String hostPort = relay.replaceFirst("^https?://", "");
+        if (hostPort.endsWith("/")) {
+            hostPort = hostPort.substring(0, hostPort.length() - 1);
+        }
         HttpConfig.HostPort.parse("the relay", hostPort);
         System.setProperty("sessionj.http.relay", hostPort);
+        relaySpeaksHttps = https;
+    }
+
+    /**
+     * The transport of sessions through the configured relay: {@code https} for a relay named
+     * {@code https://...}, else {@code http}.
+     */
+    public static String relayTransport() {
+        return relaySpeaksHttps ? "https" : "http";
     }
 
     /** Whether this JVM has an http relay ({@code sessionj.http.relay}). */
@@ -94,8 +113,8 @@ public final class PartyRuntimes {
         }
         List<String> setup = new ArrayList<>(List.of("tcp"));
         if (relayConfigured()) {
-            setup.add("http");
-            session.add("http");
+            setup.add(relayTransport());
+            session.add(relayTransport());
         }
         return SJRuntime.create(SJRuntimeConfig.builder().setupTransports(setup.toArray(String[]::new))
                 .sessionTransports(session.toArray(String[]::new)).batchBytes(1).build());
@@ -124,9 +143,29 @@ public final class PartyRuntimes {
     public static TransportPreferences towards(String transport) {
         return switch (checked(transport)) {
             case "http" -> TransportPreferences.of(List.of("http"), List.of("http"));
-            case "https" -> TransportPreferences.of(List.of("http"), List.of("https"));
+            // Through a relay that speaks https even the set-up must be https.
+            case "https" -> TransportPreferences.of(List.of(relayConfigured() && relaySpeaksHttps ? "https" : "http"),
+                    List.of("https"));
             default -> TransportPreferences.unset();
         };
+    }
+
+    /**
+     * Why {@code transport} cannot reach a server through the configured relay, or null if it can: a
+     * relay that speaks https takes only https (plain http would reach a TLS port), and https needs TLS
+     * trust to verify the relay.
+     */
+    public static String relayMismatch(String transport) {
+        if (!relayConfigured() || !relaySpeaksHttps) {
+            return null;
+        }
+        if (transport.equals("http")) {
+            return "the relay speaks https: use --transport https (or tcp/tls)";
+        }
+        if (!tlsConfigured() && SystemSettings.system().value("tls.trust").isEmpty()) {
+            return "an https relay needs --tls-dir (its cert.pem is trusted to verify the relay's certificate)";
+        }
+        return null;
     }
 
     /**

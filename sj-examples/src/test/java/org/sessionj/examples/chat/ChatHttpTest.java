@@ -13,6 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.sessionj.examples.net.Opened;
 import org.sessionj.examples.net.PartyRuntimes;
+import org.sessionj.examples.net.RelayProcess;
 import org.sessionj.examples.net.TestTls;
 import org.sessionj.runtime.TransportPreferences;
 import org.sessionj.transport.http.relay.HttpRelay;
@@ -152,6 +153,58 @@ class ChatHttpTest {
                 "* private conversation with bob open",
                 "[bob] yes",
                 "<bob> bye");
+    }
+
+    /**
+     * {@code ./sj relay --tls} as its own process: the server registers over https, a client whose
+     * sessions with the server may only take https reaches it through the relay, and chats (also
+     * privately: that conversation runs directly between the clients).
+     */
+    @Test
+    void aClientThroughAnHttpsRelayProcessChatsWithATcpClient() throws Exception {
+        var tls = TestTls.configure();
+        RelayProcess relay = opened.add(RelayProcess.start("--tls", "--cert", tls.resolve("cert.pem").toString(),
+                "--key", tls.resolve("key.pem").toString()));
+        PartyRuntimes.useRelay(relay.url());
+        assertThat(PartyRuntimes.relayTransport()).isEqualTo("https");
+        ChatServer server = opened.add(ChatServer.start(PartyRuntimes.create("tcp", true),
+                ChatServerSettings.of(0, "localhost", TransportPreferences.unset())));
+        Transcript alice = new Transcript();
+        Transcript erin = new Transcript();
+        ChatClient a = client("alice", "tcp", true, server.port(), alice, false);
+        alice.await("* joined the chat as alice; nobody else is here");
+        ChatClient e = client("erin", "https", true, server.port(), erin, false);
+        erin.await("* joined the chat as erin; also here: alice");
+        alice.await("* erin joined");
+        e.input("hi over https through the relay");
+        for (Transcript t : List.of(alice, erin)) {
+            t.await("<erin> hi over https through the relay");
+        }
+        e.input("/msg alice direct?");
+        alice.await("[erin] direct?");
+        erin.await("* private conversation with alice open");
+        a.input("/msg erin yes");
+        erin.await("[alice] yes");
+        e.input("/quit");
+        assertThat(e.awaitFinished(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(erin.lines()).containsExactly(
+                "* joined the chat as erin; also here: alice",
+                "<erin> hi over https through the relay",
+                "[to alice] direct?",
+                "* private conversation with alice open",
+                "[alice] yes",
+                "* bye");
+    }
+
+    @Test
+    void anHttpsRelayRefusesPlainHttpClientsWithAReason() {
+        PartyRuntimes.useRelay("https://localhost:1");
+        assertThat(PartyRuntimes.relayMismatch("http")).isEqualTo("the relay speaks https: use --transport https (or tcp/tls)");
+        assertThat(PartyRuntimes.relayMismatch("https")).isNull(); // TLS trust is configured for every test here
+        assertThat(PartyRuntimes.towards("https")).isEqualTo(TransportPreferences.of(List.of("https"), List.of("https")));
+        PartyRuntimes.useRelay("http://localhost:1");
+        assertThat(PartyRuntimes.relayMismatch("http")).isNull();
+        assertThat(PartyRuntimes.towards("https")).isEqualTo(TransportPreferences.of(List.of("http"), List.of("https")));
     }
 
     @ParameterizedTest(name = "websocket={0}")

@@ -15,6 +15,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * connection's reader and runs its readiness listener; at the socket's end (the peer closed it, or
  * its process died) it tells the connection that the peer is gone and stops watching it.
  *
+ * <p>A reader on a platform thread sleeps on its connection's socket itself ({@link DirectWait}), so
+ * that the kernel wakes it directly; such a socket stays registered here with no interest, for the
+ * heartbeats, and is drained here once per heartbeat interval so that a silent or dead peer is still
+ * found while nobody waits on it.
+ *
  * <p>It also keeps the connections alive ({@link Heartbeat}): every heartbeat interval it rings each
  * peer once, whether or not data went its way, and a connection whose peer was not heard (no bell,
  * no heartbeat) for the heartbeat timeout fails as if the peer had closed its socket. A frozen peer
@@ -41,6 +46,8 @@ final class Doorbells {
     private static final ByteBuffer HEARTBEAT = ByteBuffer.wrap(new byte[] {2}).asReadOnlyBuffer();
     private final Heartbeat heartbeat = Heartbeat.fromSystemProperties();
     private long lastBeat = System.nanoTime();
+    /** Doorbell sockets found readable and drained, ever (written by the watching thread only; for tests). */
+    private static volatile long served;
 
     private Doorbells(Selector selector) {
         this.selector = selector;
@@ -50,10 +57,12 @@ final class Doorbells {
      * Watches {@code socket} (made non-blocking here) for {@code inbound}; the socket's close stops
      * the watching, and {@link #forget} then releases the socket at once.
      *
+     * @param watched whether to watch the socket from now on; if not (readers sleep on it themselves,
+     *     {@link DirectWait}), it is registered for the heartbeats only, until its interest is set
      * @return the registration, to hand to {@link #forget} after closing the socket
      * @throws IOException if the socket is already closed or the selector cannot be opened
      */
-    static SelectionKey watch(SocketChannel socket, IpcInbound inbound) throws IOException {
+    static SelectionKey watch(SocketChannel socket, IpcInbound inbound, boolean watched) throws IOException {
         socket.configureBlocking(false);
         LOCK.lock();
         try {
@@ -62,8 +71,10 @@ final class Doorbells {
                 Thread.ofPlatform().daemon().name(THREAD_NAME).start(doorbells::run);
                 running = doorbells;
             }
-            SelectionKey key = socket.register(running.selector, SelectionKey.OP_READ, inbound);
-            running.selector.wakeup();
+            SelectionKey key = socket.register(running.selector, watched ? SelectionKey.OP_READ : 0, inbound);
+            if (watched) {
+                running.selector.wakeup(); // so that the registration counts at once
+            }
             return key;
         } finally {
             LOCK.unlock();
@@ -101,6 +112,11 @@ final class Doorbells {
         }
     }
 
+    /** How many times a doorbell thread drained a socket that had something (for tests). */
+    static long served() {
+        return served;
+    }
+
     /** Drains one ready doorbell; whatever goes wrong is this connection's alone. */
     private void serve(SelectionKey key) {
         IpcInbound inbound = (IpcInbound) key.attachment();
@@ -117,6 +133,7 @@ final class Doorbells {
             ended = n < 0;
             if (rang) {
                 inbound.heard(System.nanoTime());
+                served++; // only this thread writes it
             }
         } catch (IOException e) {
             ended = true; // closed here, or the peer's socket broke: either way no more bells
@@ -154,6 +171,16 @@ final class Doorbells {
                 ((SocketChannel) key.channel()).write(HEARTBEAT.duplicate());
             } catch (IOException e) {
                 // the socket's end shows as its end of stream, served like any
+            }
+            try {
+                if (key.interestOps() == 0) {
+                    serve(key); // left to readers that sleep on it themselves: hear what came meanwhile
+                }
+            } catch (java.nio.channels.CancelledKeyException e) {
+                continue; // closed meanwhile
+            }
+            if (!key.isValid()) {
+                continue;
             }
             if (now - inbound.lastHeard() > heartbeat.timeoutNanos() && !inbound.isPeerGone()) {
                 key.cancel();

@@ -3,11 +3,10 @@ package org.sessionj.transport.ipc;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The set-up exchange on a fresh Unix socket (docs/ipc-transport.md): the requester names the file
@@ -82,32 +81,65 @@ final class Handshake {
 
     /**
      * Reads exactly {@code length} bytes (never more: the doorbell bytes come right behind) by
-     * {@code deadline} ({@link System#nanoTime()}; {@link Long#MAX_VALUE}: none). The socket is
-     * blocking again afterwards.
+     * {@code deadline} ({@link System#nanoTime()}; {@link Long#MAX_VALUE}: none), from a socket in
+     * blocking mode. Blocking reads, because a selector per read cost more than the rest of the
+     * exchange; a timer closes the socket at the deadline, which ends a read that still waits.
      */
     private static ByteBuffer readFully(SocketChannel socket, int length, long deadline) throws IOException {
         ByteBuffer buffer = ByteBuffer.allocate(length);
-        socket.configureBlocking(false);
-        try (Selector selector = Selector.open()) {
-            SelectionKey key = socket.register(selector, SelectionKey.OP_READ);
+        // Whoever sets it first wins: the read (then the timer must not close) or the timer (then the read failed).
+        java.util.concurrent.atomic.AtomicBoolean settled = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.ScheduledFuture<?> timer = null;
+        if (deadline != Long.MAX_VALUE) {
+            long remaining = deadline - System.nanoTime();
+            if (remaining <= 0) {
+                throw new SocketTimeoutException("timed out setting up an ipc connection");
+            }
+            timer = Timeouts.TIMER.schedule(() -> {
+                if (settled.compareAndSet(false, true)) {
+                    closeQuietly(socket);
+                }
+            }, remaining, TimeUnit.NANOSECONDS);
+        }
+        try {
             while (buffer.hasRemaining()) {
-                int n = socket.read(buffer);
-                if (n < 0) {
+                if (socket.read(buffer) < 0) {
                     throw new IOException("the ipc peer closed the socket during the connection set-up");
                 }
-                if (n == 0) {
-                    long remaining = deadline - System.nanoTime();
-                    if (remaining <= 0) {
-                        throw new SocketTimeoutException("timed out setting up an ipc connection");
-                    }
-                    selector.select(Math.max(1, remaining / 1_000_000));
-                }
             }
-            key.cancel();
-            selector.selectNow(); // deregisters, so the socket may become blocking again
+        } catch (java.nio.channels.AsynchronousCloseException e) {
+            if (timer != null && !settled.compareAndSet(false, true)) {
+                throw new SocketTimeoutException("timed out setting up an ipc connection");
+            }
+            throw e;
         } finally {
-            socket.configureBlocking(true);
+            if (timer != null) {
+                timer.cancel(false);
+            }
+        }
+        if (timer != null && !settled.compareAndSet(false, true)) {
+            throw new SocketTimeoutException("timed out setting up an ipc connection"); // and the timer closed it
         }
         return buffer.flip();
+    }
+
+    private static void closeQuietly(SocketChannel socket) {
+        try {
+            socket.close();
+        } catch (IOException e) {
+            // closing to end a read that waited too long: nothing more to do
+        }
+    }
+
+    /** The one timer thread of the set-up deadlines, started with the first timed read. */
+    private static final class Timeouts {
+        static final java.util.concurrent.ScheduledThreadPoolExecutor TIMER = timer();
+
+        private static java.util.concurrent.ScheduledThreadPoolExecutor timer() {
+            java.util.concurrent.ScheduledThreadPoolExecutor timer = new java.util.concurrent.ScheduledThreadPoolExecutor(1,
+                    r -> Thread.ofPlatform().daemon().name("sj-ipc-setup-timeouts").unstarted(r));
+            timer.setRemoveOnCancelPolicy(true); // a cancelled deadline goes at once, not after 10 s
+            return timer;
+        }
     }
 }

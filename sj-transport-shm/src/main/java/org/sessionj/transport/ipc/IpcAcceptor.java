@@ -5,19 +5,14 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
-import java.util.UUID;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -65,27 +60,45 @@ final class IpcAcceptor implements org.sessionj.runtime.spi.ConnectionAcceptor {
         Path dir = IpcTransport.directory(settings);
         StaleFiles.sweepOnce(dir); // killed processes' sockets and locks go before this JVM's first port
         Path lockPath = dir.resolve(port + ".lock");
+        if (!StaleFiles.reserve(lockPath)) {
+            return null; // an acceptor of this JVM holds it (opening the file again would drop its lock)
+        }
+        IpcAcceptor bound = null;
+        try {
+            bound = bind(port, settings, alloc, lockPath);
+            return bound;
+        } finally {
+            if (bound == null) {
+                StaleFiles.unreserve(lockPath);
+            }
+        }
+    }
+
+    /** {@link #tryBind} once {@code lockPath} is reserved for this call. */
+    private static IpcAcceptor bind(int port, IpcSettings settings, ByteBufAllocator alloc, Path lockPath)
+            throws IOException {
+        Object before = fileKey(lockPath);
         FileChannel lockFile = FileChannel.open(lockPath, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        if (before == null) {
+            before = fileKey(lockPath); // we created it (or a contender did just now: the check below decides)
+        }
         FileLock lock;
         try {
             lock = lockFile.tryLock();
         } catch (OverlappingFileLockException e) {
-            lock = null; // held in this JVM
+            lock = null; // held in this JVM (not through the reservations: cannot happen, but never steal it)
         } catch (IOException | RuntimeException e) {
             lockFile.close();
             throw e;
         }
         // An owner deletes its lock file when it closes (so they do not pile up); whoever locked the
         // file just before it went holds a lock on nothing. The port is ours only if the file we
-        // locked is still the one at the path: we mark ours and look at the path.
-        try {
-            if (lock != null && !stillAtPath(lockFile, lockPath)) {
-                lock.release();
-                lock = null;
-            }
-        } catch (IOException e) {
-            lockFile.close();                                   // releases the lock
-            throw e;
+        // locked is still the one at the path: the path named the same file (device and inode) before
+        // we opened it and after we locked it. (Not by reading the file through the path: that would
+        // open and close it, which drops this process's lock.)
+        if (lock != null && (before == null || !before.equals(fileKey(lockPath)))) {
+            lock.release();
+            lock = null;
         }
         if (lock == null) {
             lockFile.close();
@@ -107,15 +120,16 @@ final class IpcAcceptor implements org.sessionj.runtime.spi.ConnectionAcceptor {
         }
     }
 
-    /** Whether the locked {@code file} is the one at {@code path}: writes a fresh mark into it and reads the path. */
-    private static boolean stillAtPath(FileChannel file, Path path) throws IOException {
-        byte[] mark = UUID.randomUUID().toString().getBytes(StandardCharsets.US_ASCII);
-        file.truncate(0);
-        file.write(ByteBuffer.wrap(mark), 0);
+    /**
+     * The identity (device and inode) of the file at {@code path}, or null if there is none. Read
+     * with {@code stat}, never by opening the file: closing any descriptor of this process to a
+     * lock file drops the process's lock on it.
+     */
+    private static Object fileKey(Path path) {
         try {
-            return Arrays.equals(Files.readAllBytes(path), mark);
-        } catch (NoSuchFileException e) {
-            return false;
+            return Files.readAttributes(path, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+        } catch (IOException e) {
+            return null;
         }
     }
 
@@ -145,7 +159,7 @@ final class IpcAcceptor implements org.sessionj.runtime.spi.ConnectionAcceptor {
                 throw e;
             }
             Handshake.answer(socket, null); // while the socket still blocks: the connection makes it non-blocking
-            IpcConnection connection = new IpcConnection(socket, memory, 0, alloc, settings);
+            IpcConnection connection = new IpcConnection(socket, memory, 0, alloc, settings, null);
             accepted.add(connection);
             if (closed && accepted.remove(connection)) {
                 connection.close();
@@ -198,6 +212,8 @@ final class IpcAcceptor implements org.sessionj.runtime.spi.ConnectionAcceptor {
             lockFile.close();
         } catch (IOException e) {
             LOG.log(System.Logger.Level.DEBUG, "closing ipc acceptor on port {0}: {1}", port, e.getMessage());
+        } finally {
+            StaleFiles.unreserve(lockPath);
         }
         Object unaccepted;
         while ((unaccepted = accepted.poll()) != null) {

@@ -24,22 +24,32 @@ final class IpcConnection implements Connection {
     private final IpcInbound in;
     private final IpcOutbound out;
     private final SelectionKey doorbell;
+    private final DirectWait direct;
+    private final int direction;
+    /** Told when this end is done with the memory (the requester's pool), or null. */
+    private final MemoryPool pool;
+    private final java.util.concurrent.atomic.AtomicBoolean closing = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile boolean closed;
 
     /**
      * @param socket the set-up socket, done with the set-up exchange (it becomes non-blocking here)
      * @param direction the ring this end reads: 0 on the accepter's end, 1 on the requester's
+     * @param pool where the memory goes back once both ends are done with it (the requester's end), or null
      * @throws IOException if the socket cannot be watched (it is closed)
      */
-    IpcConnection(SocketChannel socket, IpcMemory memory, int direction, ByteBufAllocator alloc, IpcSettings settings)
-            throws IOException {
+    IpcConnection(SocketChannel socket, IpcMemory memory, int direction, ByteBufAllocator alloc, IpcSettings settings,
+            MemoryPool pool) throws IOException {
         this.socket = socket;
         this.memory = memory;
         this.alloc = alloc;
+        this.direction = direction;
+        this.pool = pool;
         int outDirection = 1 - direction;
         this.in = new IpcInbound(memory, direction, alloc, settings);
         this.out = new IpcOutbound(memory, outDirection, this::ring, in, settings.maxFrameBytes(), settings.backlogBytes());
-        this.doorbell = Doorbells.watch(socket, in);
+        this.doorbell = Doorbells.watch(socket, in, false);
+        this.direct = new DirectWait(socket, doorbell, in, false);
+        in.directWait(direct);
     }
 
     /**
@@ -54,6 +64,11 @@ final class IpcConnection implements Connection {
     /** The shared memory (for tests that damage it). */
     IpcMemory memory() {
         return memory;
+    }
+
+    /** The reading end (for tests). */
+    IpcInbound inbound() {
+        return in;
     }
 
     @Override
@@ -103,17 +118,26 @@ final class IpcConnection implements Connection {
 
     @Override
     public void close() {
-        if (closed) {
+        if (!closing.compareAndSet(false, true)) {
             return;
         }
         closed = true;
-        out.close();
-        in.close();
+        out.close();        // returns once nothing will append any more
+        in.close(this::done); // done once no read is in progress
         try {
             socket.close();
         } catch (IOException e) {
             // nothing more to do: the peer sees the socket's end either way
         }
         Doorbells.forget(doorbell);
+        direct.close();
+    }
+
+    /** This end will not touch the memory again: say so in it, and give it back to the pool. */
+    private void done() {
+        memory.done(direction);
+        if (pool != null) {
+            pool.release(memory, in.isPeerGone());
+        }
     }
 }

@@ -11,8 +11,10 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The reading end of one ring: takes records off it, reassembles fragmented frames into buffers of
- * the connection's allocator, and waits for more by spinning, then announcing that it sleeps (the
- * flag in the shared header) and parking until the doorbell thread ({@link Doorbells}) wakes it. Parking holds no
+ * the connection's allocator, and waits for more by spinning (adaptively, {@link #spin}), then
+ * announcing that it sleeps (the flag in the shared header) and sleeping: a platform thread in the
+ * connection's own selector over the doorbell socket, woken by the kernel ({@link DirectWait}); a
+ * virtual thread parked until the doorbell thread ({@link Doorbells}) unparks it. Neither holds a
  * monitor, so a virtual thread never pins. One read operation at a time ({@link #BUSY}); {@link #close}
  * may come from any thread and releases held buffers exactly once.
  */
@@ -36,6 +38,13 @@ final class IpcInbound implements SharedRing.Reader {
     private final ByteBufAllocator alloc;
     private final int maxFrame;
     private final int spins;
+    /** Polls of an empty ring before the next sleep: {@link #spins}, halved after each spell that found nothing. */
+    private int spinBudget;
+    /** Counts reads with no spin budget: every {@link #PROBE}th spins once more, to see whether it pays again. */
+    private int probes;
+    private static final int PROBE = 64;
+    /** Where a platform-thread reader sleeps; null until the connection has its doorbell. */
+    private volatile DirectWait direct;
 
     // Reader state, touched only inside a read operation.
     private ByteBuf ready;
@@ -53,6 +62,8 @@ final class IpcInbound implements SharedRing.Reader {
     private volatile String silence;
     /** When the doorbell thread last heard a bell or heartbeat from the peer (System.nanoTime). */
     private volatile long lastHeard = System.nanoTime();
+    /** Run once when the reader is closed and no read is in progress any more (it never touches the ring again). */
+    private volatile Runnable onQuiet;
 
     /** The reader of ring {@code direction} of {@code memory}. */
     IpcInbound(IpcMemory memory, int direction, ByteBufAllocator alloc, IpcSettings settings) {
@@ -62,7 +73,13 @@ final class IpcInbound implements SharedRing.Reader {
         this.direction = direction;
         this.alloc = alloc;
         this.maxFrame = settings.maxFrameBytes();
-        this.spins = settings.spins();
+        this.spins = Runtime.getRuntime().availableProcessors() > 1 ? settings.spins() : 0; // one CPU: the writer needs it
+        this.spinBudget = spins;
+    }
+
+    /** Where platform-thread readers sleep from now on (set once the doorbell is registered). */
+    void directWait(DirectWait wait) {
+        this.direct = wait;
     }
 
     // ---- reading ----
@@ -74,14 +91,41 @@ final class IpcInbound implements SharedRing.Reader {
         }
         try {
             ByteBuf frame = poll();
-            for (int i = 0; frame == null && i < spins && !endSeen && !peerGone && state == BUSY; i++) {
-                Thread.onSpinWait();
-                frame = poll();
+            if (frame == null) {
+                frame = spin();
             }
             return frame != null ? frame : park(timeoutNanos);
         } finally {
             exit();
         }
+    }
+
+    /**
+     * Polls the empty ring while the peer may be about to answer: adaptive, like a JVM's spinning on a
+     * contended lock. A spell that finds a frame restores the full budget ({@code sessionj.ipc.spins});
+     * one that finds nothing halves it, so where the writer has no core to run on (an oversubscribed
+     * machine) the reader soon stops burning the core it needs and sleeps at once, trying a spell
+     * again every {@value #PROBE} reads to see whether a core has come free.
+     */
+    private ByteBuf spin() throws IOException {
+        int budget = spinBudget;
+        if (budget == 0 && spins > 0 && ++probes % PROBE == 0) {
+            budget = spins;
+        }
+        ByteBuf frame = null;
+        for (int i = 0; frame == null && i < budget && !endSeen && !peerGone && state == BUSY; i++) {
+            Thread.onSpinWait();
+            frame = poll();
+        }
+        if (budget > 0) {
+            spinBudget = frame != null ? spins : budget / 2;
+        }
+        return frame;
+    }
+
+    /** The polls the next read spends on an empty ring before it sleeps (for tests). */
+    int spinBudget() {
+        return spinBudget;
     }
 
     /** Whether a read would return at once. */
@@ -128,16 +172,15 @@ final class IpcInbound implements SharedRing.Reader {
                             : "ipc connection lost: the peer process exited or closed its socket without"
                             + " closing the connection");
                 }
-                if (timeoutNanos < 0) {
-                    LockSupport.park(this);
-                } else {
-                    long remaining = deadline - System.nanoTime();
+                long remaining = -1;
+                if (timeoutNanos >= 0) {
+                    remaining = deadline - System.nanoTime();
                     if (remaining <= 0) {
                         disarm();
                         return null;
                     }
-                    LockSupport.parkNanos(this, remaining);
                 }
+                sleep(remaining);
                 if (Thread.interrupted()) {
                     Thread.currentThread().interrupt();
                     throw new InterruptedIOException("interrupted while waiting on an ipc connection");
@@ -145,6 +188,27 @@ final class IpcInbound implements SharedRing.Reader {
             }
         } finally {
             waiter = null;
+        }
+    }
+
+    /**
+     * Sleeps until a bell (or a wake-up, or {@code nanos}; negative: no limit): a platform thread on a
+     * connection without a listener in the connection's own selector, where the kernel wakes it
+     * directly ({@link DirectWait}); otherwise parked, for the doorbell thread to unpark.
+     */
+    private void sleep(long nanos) throws IOException {
+        DirectWait wait = direct;
+        if (wait != null && listener == null && DirectWait.suits(Thread.currentThread())) {
+            wait.await(nanos);
+            return;
+        }
+        if (wait != null) {
+            wait.watch();
+        }
+        if (nanos < 0) {
+            LockSupport.park(this);
+        } else {
+            LockSupport.parkNanos(this, nanos);
         }
     }
 
@@ -311,6 +375,10 @@ final class IpcInbound implements SharedRing.Reader {
     void listener(Runnable listener) {
         this.listener = listener;
         if (listener != null) {
+            DirectWait wait = direct;
+            if (wait != null) {
+                wait.watch(); // the doorbell thread runs the listener
+            }
             memory.sleeping(direction); // every later frame rings
         }
     }
@@ -319,6 +387,10 @@ final class IpcInbound implements SharedRing.Reader {
         Thread w = waiter;
         if (w != null) {
             LockSupport.unpark(w);
+            DirectWait wait = direct;
+            if (wait != null) {
+                wait.wakeup();
+            }
         }
         Runnable l = listener;
         if (l != null) {
@@ -327,6 +399,15 @@ final class IpcInbound implements SharedRing.Reader {
     }
 
     // ---- closing ----
+
+    /**
+     * Closes the reader; {@code quiet} runs once no read is in progress any more (here, or when the
+     * read in progress ends), after which this reader never touches the shared memory again.
+     */
+    void close(Runnable quiet) {
+        onQuiet = quiet;
+        close();
+    }
 
     void close() {
         int previous = (int) STATE.getAndBitwiseOr(this, CLOSED);
@@ -352,6 +433,10 @@ final class IpcInbound implements SharedRing.Reader {
         if (STATE.compareAndSet(this, CLOSED, CLOSED | BUSY)) {
             releaseHeld();
             // stays BUSY: nothing reads after a close
+            Runnable quiet = onQuiet;
+            if (quiet != null) {
+                quiet.run();
+            }
         }
     }
 }

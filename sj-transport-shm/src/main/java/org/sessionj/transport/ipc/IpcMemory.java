@@ -30,6 +30,12 @@ final class IpcMemory {
     static final int RING_BYTES_OFFSET = 8;
     /** The sleeping flag of the reader of ring {@code d} (0: requester → accepter, 1: accepter → requester), a cache line each. */
     static final int SLEEPING_OFFSET = 64;
+    /**
+     * The done flag of the end that reads ring {@code d} (at {@code DONE_OFFSET + 4 d}): set once that end
+     * will never touch the memory again (its writer closed, its reader quiet). A requester reuses a
+     * memory only when both are set ({@link MemoryPool}); an end of an older runtime never sets it.
+     */
+    static final int DONE_OFFSET = 192;
     static final int HEADER_BYTES = 256;
 
     private static final java.nio.file.attribute.FileAttribute<?> OWNER_ONLY =
@@ -39,10 +45,13 @@ final class IpcMemory {
     private final ByteBuffer header;
     private final int ringBytes;
     private final MappedByteBuffer mapped;
+    /** The file mapped, while it may still be at its path (the requester's end), else null. */
+    private final Path file;
 
-    private IpcMemory(MappedByteBuffer mapped, int ringBytes) {
+    private IpcMemory(MappedByteBuffer mapped, int ringBytes, Path file) {
         this.mapped = mapped;
         this.ringBytes = ringBytes;
+        this.file = file;
         this.header = mapped.slice(0, HEADER_BYTES).order(ByteOrder.BIG_ENDIAN);
     }
 
@@ -51,11 +60,15 @@ final class IpcMemory {
         return HEADER_BYTES + 2L * (ringBytes + SharedRing.TRAILER);
     }
 
+    /** The name of every memory file this process creates: {@code sessionj-ipc-<pid>-<random>.ring}. */
+    static final String FILE_PREFIX = "sessionj-ipc-";
+    static final String FILE_SUFFIX = ".ring";
+
     /** Creates, sizes, maps and initialises a fresh file in {@code directory}. */
     static Created create(Path directory, int ringBytes) throws IOException {
         // Not Files.createTempFile: its SecureRandom costs tens of milliseconds on first use in each JVM.
-        Path file = directory.resolve("sessionj-ipc-" + ProcessHandle.current().pid() + "-"
-                + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".ring");
+        Path file = directory.resolve(FILE_PREFIX + ProcessHandle.current().pid() + "-"
+                + Long.toHexString(ThreadLocalRandom.current().nextLong()) + FILE_SUFFIX);
         try {
             long size = fileBytes(ringBytes);
             MappedByteBuffer mapped;
@@ -64,7 +77,7 @@ final class IpcMemory {
                 allocate(channel, size);
                 mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, size);
             }
-            IpcMemory memory = new IpcMemory(mapped, ringBytes);
+            IpcMemory memory = new IpcMemory(mapped, ringBytes, file);
             memory.header.putInt(RING_BYTES_OFFSET, ringBytes);
             memory.header.putInt(VERSION_OFFSET, VERSION);
             memory.header.putInt(MAGIC_OFFSET, MAGIC);
@@ -125,12 +138,48 @@ final class IpcMemory {
                         + " bytes (a power of two from " + IpcSettings.MIN_RING + " to " + maxRingBytes
                         + ") in a file of " + size + " bytes");
             }
-            return new IpcMemory(mapped, ringBytes);
+            return new IpcMemory(mapped, ringBytes, null);
         }
     }
 
     int ringBytes() {
         return ringBytes;
+    }
+
+    /** The file of a memory this end created, or null for one it mapped. */
+    Path file() {
+        return file;
+    }
+
+    /** The end reading ring {@code direction} will not touch this memory again. */
+    void done(int direction) {
+        INT.setVolatile(header, DONE_OFFSET + 4 * direction, 1);
+    }
+
+    /** Whether the end reading ring {@code direction} said it is done with this memory. */
+    boolean isDone(int direction) {
+        return (int) INT.getVolatile(header, DONE_OFFSET + 4 * direction) != 0;
+    }
+
+    /**
+     * Makes a memory both ends are done with as good as fresh, for a new connection: discards what
+     * either ring still holds (records neither end read: a close record, frames left unread), which
+     * leaves every data byte zero, and clears the flags. The ring positions go on from where they were.
+     *
+     * @return false if a ring is damaged (the memory is then not to be reused)
+     */
+    boolean reset() {
+        for (int direction = 0; direction < 2; direction++) {
+            if (!ring(direction).discardAll()) {
+                return false;
+            }
+        }
+        for (int direction = 0; direction < 2; direction++) {
+            INT.setVolatile(header, sleepingFlag(direction), 0);
+            INT.setVolatile(header, DONE_OFFSET + 4 * direction, 0);
+        }
+        VarHandle.fullFence();
+        return true;
     }
 
     /**

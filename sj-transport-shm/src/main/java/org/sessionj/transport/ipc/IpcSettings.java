@@ -16,9 +16,11 @@ import org.sessionj.runtime.spi.support.SystemSettings;
  *     ({@code sessionj.ipc.memoryDir}, default {@code /dev/shm} when writable, else {@code java.io.tmpdir})
  * @param backlogBytes bytes written but not yet in the ring (the reader is behind) above which a writer
  *     waits, up to its send timeout, as on TCP ({@code sessionj.ipc.backlogBytes}, default 4 MiB)
+ * @param poolSize memories of closed connections a requester keeps for its next connections
+ *     ({@code sessionj.ipc.pool}, default 4; 0: none, every file is unlinked once both ends mapped it)
  */
 record IpcSettings(int ringBytes, int maxFrameBytes, int spins, Path socketDirectory, Path memoryDirectory,
-        int backlogBytes) {
+        int backlogBytes, int poolSize) {
     static final int MIN_RING = 4096;
 
     IpcSettings {
@@ -31,6 +33,9 @@ record IpcSettings(int ringBytes, int maxFrameBytes, int spins, Path socketDirec
         }
         if (backlogBytes <= 0) {
             throw new IllegalArgumentException("sessionj.ipc.backlogBytes must be positive, found " + backlogBytes);
+        }
+        if (poolSize < 0) {
+            throw new IllegalArgumentException("sessionj.ipc.pool must not be negative, found " + poolSize);
         }
         if (spins < 0) {
             throw new IllegalArgumentException("sessionj.ipc.spins must not be negative, found " + spins);
@@ -50,26 +55,37 @@ record IpcSettings(int ringBytes, int maxFrameBytes, int spins, Path socketDirec
                 settings.value("ipc.dir").map(Path::of).orElseGet(() -> tmp.resolve("sessionj-ipc-" + user)),
                 settings.value("ipc.memoryDir").map(Path::of)
                         .orElseGet(() -> Files.isDirectory(shm) && Files.isWritable(shm) ? shm : tmp),
-                settings.integer("ipc.backlogBytes", 4 << 20));
+                settings.integer("ipc.backlogBytes", 4 << 20),
+                settings.integer("ipc.pool", 4));
     }
 
     /** The same settings with {@code spins} polls before sleeping. */
     IpcSettings withSpins(int spins) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, socketDirectory, memoryDirectory, backlogBytes);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, socketDirectory, memoryDirectory, backlogBytes, poolSize);
     }
 
     /** The same settings with rings of {@code ringBytes}. */
     IpcSettings withRingBytes(int ringBytes) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, socketDirectory, memoryDirectory, backlogBytes);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, socketDirectory, memoryDirectory, backlogBytes, poolSize);
     }
 
     /** The same settings with a backlog bound of {@code bytes}. */
     IpcSettings withBacklogBytes(int bytes) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, socketDirectory, memoryDirectory, bytes);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, socketDirectory, memoryDirectory, bytes, poolSize);
+    }
+
+    /** The same settings keeping {@code size} memories of closed connections. */
+    IpcSettings withPoolSize(int size) {
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, socketDirectory, memoryDirectory, backlogBytes, size);
+    }
+
+    /** The same settings with memory files in {@code directory}. */
+    IpcSettings withMemoryDirectory(Path directory) {
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, socketDirectory, directory, backlogBytes, poolSize);
     }
 
     /** The same settings with Unix sockets in {@code directory}. */
     IpcSettings withSocketDirectory(Path directory) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, directory, memoryDirectory, backlogBytes);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, directory, memoryDirectory, backlogBytes, poolSize);
     }
 }

@@ -94,14 +94,19 @@ public final class IpcTransport implements Transport {
                 throw new IOException("connection refused: no ipc acceptor on port " + port + " (" + socketFile + "): "
                         + e.getMessage(), e);
             }
-            IpcMemory.Created created = IpcMemory.create(settings.memoryDirectory(), settings.ringBytes());
+            MemoryPool pool = MemoryPool.of(settings);
+            IpcMemory memory = pool.take();
             try {
-                Handshake.sendOpen(socket, created.file());
+                Handshake.sendOpen(socket, memory.file());
                 Handshake.readAnswer(socket, deadline);
-            } finally {
-                Files.deleteIfExists(created.file()); // both have mapped it, or it is of no use
+                if (!pool.enabled()) {
+                    pool.drop(memory); // both have mapped it: the file is of no more use
+                }
+                return new IpcConnection(socket, memory, 1, alloc, settings, pool.enabled() ? pool : null);
+            } catch (IOException | RuntimeException e) {
+                pool.drop(memory);
+                throw e;
             }
-            return new IpcConnection(socket, created.memory(), 1, alloc, settings);
         } catch (IOException | RuntimeException e) {
             socket.close();
             throw e;

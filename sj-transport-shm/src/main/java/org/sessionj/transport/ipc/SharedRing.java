@@ -150,6 +150,26 @@ final class SharedRing {
         }
     }
 
+    /**
+     * Consumer: reads and drops every record there is, as a reader that ignores them would (for a
+     * memory both ends are done with).
+     *
+     * @return false if the ring is damaged or holds more than it can
+     */
+    boolean discardAll() {
+        long start = head;
+        try {
+            while (head - start <= capacity && read(DISCARD)) {
+                // each record read is zeroed and the head moves past it
+            }
+        } catch (CorruptRingException | IndexOutOfBoundsException e) {
+            return false;
+        }
+        return head - start <= capacity;
+    }
+
+    private static final Reader DISCARD = (type, index, length) -> { };
+
     private void zero(int index, int length) {
         for (int done = 0; done < length; done += ZEROS.length) {
             region.put(index + done, ZEROS, 0, Math.min(ZEROS.length, length - done));

@@ -20,6 +20,13 @@ import java.util.concurrent.ConcurrentHashMap;
 final class StaleFiles {
     private static final System.Logger LOG = System.getLogger(StaleFiles.class.getName());
     private static final Set<Path> SWEPT = ConcurrentHashMap.newKeySet();
+    /**
+     * The lock files some code of this JVM has open. A JVM's locks on a file are POSIX record locks of the
+     * process, and closing <em>any</em> channel of the process to that file drops them all: so no
+     * second channel may ever open a lock file this JVM holds (a sweep or a bind that merely looked at
+     * it would hand a live acceptor's port to the next process). Whoever opens one reserves it first.
+     */
+    private static final Set<Path> OPEN_LOCKS = ConcurrentHashMap.newKeySet();
 
     private StaleFiles() {
     }
@@ -53,7 +60,31 @@ final class StaleFiles {
         return removed;
     }
 
+    /**
+     * Reserves {@code lockPath} for the caller, who may then open it; false if code of this JVM has
+     * it open (then its port is this JVM's, and not free).
+     */
+    static boolean reserve(Path lockPath) {
+        return OPEN_LOCKS.add(lockPath.toAbsolutePath().normalize());
+    }
+
+    /** Gives {@code lockPath} up, after closing every channel the caller opened to it. */
+    static void unreserve(Path lockPath) {
+        OPEN_LOCKS.remove(lockPath.toAbsolutePath().normalize());
+    }
+
     private static boolean removeIfUnlocked(Path lockPath, Path socketPath) {
+        if (!reserve(lockPath)) {
+            return false; // this JVM's own port
+        }
+        try {
+            return removeIfUnlockedReserved(lockPath, socketPath);
+        } finally {
+            unreserve(lockPath);
+        }
+    }
+
+    private static boolean removeIfUnlockedReserved(Path lockPath, Path socketPath) {
         try (FileChannel file = FileChannel.open(lockPath, StandardOpenOption.WRITE)) {
             FileLock lock;
             try {

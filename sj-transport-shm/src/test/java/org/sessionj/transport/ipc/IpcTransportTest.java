@@ -42,8 +42,9 @@ class IpcTransportTest extends ConnectionTestSupport {
         }
     }
 
+    /** Fresh memories (no pool), so that the tests that damage a ring find its records where a fresh one has them. */
     private IpcSettings settings() {
-        return IpcSettings.fromSystemProperties().withSocketDirectory(sockets);
+        return IpcSettings.fromSystemProperties().withSocketDirectory(sockets).withPoolSize(0);
     }
 
     /** [0] the requester's end, [1] the accepter's. */
@@ -282,6 +283,36 @@ class IpcTransportTest extends ConnectionTestSupport {
         assertThat(transport.servesSetup()).isFalse();
         assertThatThrownBy(() -> transport.connect("192.0.2.1", 50000, SECOND)).isInstanceOf(IOException.class)
                 .hasMessageContaining("reaches only this host");
+    }
+
+    /** Whether another process finds the lock of {@code port} held. */
+    private boolean heldForOtherProcesses(int port) throws Exception {
+        String java = ProcessHandle.current().info().command()
+                .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        Process child = new ProcessBuilder(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
+                System.getProperty("java.class.path"), LockProbeProcess.class.getName(),
+                sockets.resolve(port + ".lock").toString()).redirectErrorStream(true).start();
+        children.add(child);
+        String answer = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertThat(child.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(answer).isIn("held", "free");
+        return answer.equals("held");
+    }
+
+    @Test
+    void anAcceptorsPortStaysLockedForOtherProcessesAfterBindingAndAfterThisJvmLooksAtItAgain() throws Exception {
+        IpcTransport transport = new IpcTransport(settings());
+        ConnectionAcceptor acceptor = track(transport.listen(0));
+        int port = acceptor.port();
+        assertThat(heldForOtherProcesses(port)).as("locked once bound").isTrue();
+        // This JVM looking at the port again (a sweep, a bind that finds it taken) must not drop its lock:
+        // closing any channel of a process to a file drops all the process's locks on it.
+        assertThat(StaleFiles.sweep(sockets)).isZero();
+        assertThatThrownBy(() -> transport.listen(port)).isInstanceOf(IOException.class).hasMessageContaining("in use");
+        assertThat(heldForOtherProcesses(port)).as("still locked").isTrue();
+        assertThat(sockets.resolve(port + ".sock")).exists();
+        acceptor.close();
+        assertThat(sockets.resolve(port + ".lock")).as("removed by its owner").doesNotExist();
     }
 
     private Process startPeer(int port, String... more) throws IOException {

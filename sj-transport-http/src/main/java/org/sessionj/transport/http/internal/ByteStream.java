@@ -337,7 +337,7 @@ public final class ByteStream {
         } finally {
             lock.unlock();
         }
-        if (old != null) {
+        if (old != null && old != waiter) {
             old.accept(false);
         }
         return true;

@@ -20,6 +20,8 @@ public final class DirectAcceptor implements ConnectionAcceptor, Routes {
     private static final int MAX_UNACCEPTED = 1024;
     private static final int MAX_HALVES = 8192;
     private static final int REQUEST_MILLIS = 30_000;
+    /** Request bodies held at once, over all connections of the acceptor (each is at most a segment). */
+    private static final long BODY_BYTES = 256L << 20;
 
     private final String transportName;
     private final HttpSettings settings;
@@ -39,7 +41,7 @@ public final class DirectAcceptor implements ConnectionAcceptor, Routes {
         this.halves = new Halves(settings.vanishMillis(), now -> shutDownWhenIdle());
         try {
             this.server = TunnelServer.bind(bindAddress(tcpPort), ssl, settings, this, 4 * MAX_HALVES,
-                    REQUEST_MILLIS);
+                    REQUEST_MILLIS, BODY_BYTES);
         } catch (IOException e) {
             halves.close();
             throw e;

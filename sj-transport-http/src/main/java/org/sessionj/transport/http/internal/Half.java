@@ -14,6 +14,7 @@ public final class Half {
     private final ByteStream in;
     private final ByteStream out;
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicBoolean webSocket = new java.util.concurrent.atomic.AtomicBoolean();
     private final long createdNanos = System.nanoTime();
     private volatile long lastSeenNanos = System.nanoTime();
     private volatile boolean seen;
@@ -67,6 +68,25 @@ public final class Half {
     /** Whether the client has had no request in flight for {@code millis}. */
     public boolean idleFor(long now, long millis) {
         return inFlight.get() <= 0 && now - lastSeenNanos > TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+
+    /**
+     * Claims the half for a WebSocket: false if one is attached already. A half has one client, and
+     * that client never attaches twice (a lost WebSocket fails the connection), so a second claim is
+     * someone else holding the token.
+     */
+    public boolean claimWebSocket() {
+        return webSocket.compareAndSet(false, true);
+    }
+
+    /** The WebSocket upgrade failed after its claim: the client may fall back to long polling. */
+    public void unclaimWebSocket() {
+        webSocket.set(false);
+    }
+
+    /** Whether a WebSocket carries this half (then polls and uploads for it are someone else's). */
+    public boolean hasWebSocket() {
+        return webSocket.get();
     }
 
     /** Whether the half is over (closed by its client, or vanished). */

@@ -74,7 +74,11 @@ public final class HttpClientChannel {
      */
     public CompletableFuture<FullHttpResponse> send(FullHttpRequest request, long timeoutMillis) {
         CompletableFuture<FullHttpResponse> result = new CompletableFuture<>();
-        loop.execute(() -> start(request, timeoutMillis, result));
+        if (loop.inEventLoop()) {
+            start(request, timeoutMillis, result); // the next poll or upload goes out now, not after the loop's batch
+        } else {
+            loop.execute(() -> start(request, timeoutMillis, result));
+        }
         return result;
     }
 

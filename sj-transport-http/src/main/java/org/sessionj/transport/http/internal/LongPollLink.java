@@ -36,13 +36,16 @@ final class LongPollLink implements TunnelConnection.Link {
     // down state: on downChannel's loop
     private long received;
     private boolean polling;
-    private boolean paused;
+    private volatile boolean paused;
     private volatile boolean stopped;
+    /** Runs the next upload on the upload loop once the session thread wrote (one object, not one per wait). */
+    private final java.util.function.Consumer<Boolean> dataWaiter;
 
     LongPollLink(TunnelConnection connection, HttpClientChannel upChannel, HttpClientChannel downChannel, String token,
             HttpSettings settings) {
         this.connection = connection;
         this.upChannel = upChannel;
+        this.dataWaiter = ready -> upChannel.loop().execute(this::uploadWoken);
         this.downChannel = downChannel;
         this.upPath = Wire.sessionPath(token, "up");
         this.downPath = Wire.sessionPath(token, "down");
@@ -67,8 +70,15 @@ final class LongPollLink implements TunnelConnection.Link {
         upChannel.loop().execute(this::upload);
     }
 
+    /**
+     * Called after every read of the session thread: hands work to the poll loop only when polling is
+     * paused, so that reading a frame does not wake that loop each time (a hand-off per message).
+     */
     @Override
     public void downResume() {
+        if (!paused) {
+            return;
+        }
         downChannel.loop().execute(() -> {
             if (paused && !connection.readerBehind()) {
                 paused = false;
@@ -100,10 +110,7 @@ final class LongPollLink implements TunnelConnection.Link {
         if (chunk == null) {
             if (!upWaiting) {
                 upWaiting = true;
-                if (!connection.out.awaitData(ready -> upChannel.loop().execute(() -> {
-                    upWaiting = false;
-                    upload();
-                }))) {
+                if (!connection.out.awaitData(dataWaiter)) {
                     upWaiting = false;
                     upChannel.loop().execute(this::upload);
                 }
@@ -144,6 +151,11 @@ final class LongPollLink implements TunnelConnection.Link {
                         response.release();
                     }
                 });
+    }
+
+    private void uploadWoken() {
+        upWaiting = false;
+        upload();
     }
 
     private void retryUpload(String why) {
@@ -214,8 +226,7 @@ final class LongPollLink implements TunnelConnection.Link {
             broken(describe(response));
             return;
         }
-        if (connection.readerBehind()) {
-            paused = true;
+        if (pauseIfBehind()) {
             // Keep telling the peer we are here while the reader catches up.
             downChannel.loop().schedule(() -> {
                 if (paused) {
@@ -226,6 +237,22 @@ final class LongPollLink implements TunnelConnection.Link {
             paused = false;
             poll();
         }
+    }
+
+    /**
+     * Pauses polling if the reader is behind. The flag is set before the second look, and the reader
+     * looks at the flag after taking a frame, so that one of the two always sees the other's change.
+     */
+    private boolean pauseIfBehind() {
+        if (!connection.readerBehind()) {
+            return false;
+        }
+        paused = true;
+        if (connection.readerBehind()) {
+            return true;
+        }
+        paused = false;
+        return false;
     }
 
     private void retryPoll(String why) {

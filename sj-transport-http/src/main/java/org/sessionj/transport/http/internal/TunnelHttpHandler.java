@@ -9,11 +9,11 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.codec.http.websocketx.WebSocketServerHandshaker;
 import io.netty.handler.codec.http.websocketx.WebSocketServerHandshakerFactory;
 import io.netty.util.ReferenceCountUtil;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -29,12 +29,15 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
     private final Routes routes;
     private final HttpSettings settings;
     private final boolean secure;
+    private final BodyBudget bodies;
     private Exchange current;
+    private boolean waitingForWritable;
 
-    TunnelHttpHandler(Routes routes, HttpSettings settings, boolean secure) {
+    TunnelHttpHandler(Routes routes, HttpSettings settings, boolean secure, BodyBudget bodies) {
         this.routes = routes;
         this.settings = settings;
         this.secure = secure;
+        this.bodies = bodies;
     }
 
     @Override
@@ -48,9 +51,13 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
             ctx.close();
             return;
         }
-        QueryStringDecoder query = new QueryStringDecoder(request.uri());
         ctx.channel().config().setAutoRead(false);
-        Exchange exchange = new Exchange(ctx, request, query, () -> ctx.channel().config().setAutoRead(true));
+        if (!request.decoderResult().isSuccess()) {
+            // The decoder discards everything after a malformed request: answer, then close.
+            HttpUtil.setKeepAlive(request, false);
+        }
+        QueryStringDecoder query = new QueryStringDecoder(request.decoderResult().isSuccess() ? request.uri() : "/");
+        Exchange exchange = new Exchange(ctx, request, query, () -> readOnIfWritable(ctx));
         current = exchange;
         if (!request.decoderResult().isSuccess()) {
             exchange.fail(HttpResponseStatus.BAD_REQUEST, "malformed HTTP request: " + request.decoderResult().cause());
@@ -80,6 +87,12 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         HttpMethod method = exchange.request().method();
+        if (half.hasWebSocket() && (op.equals("up") || op.equals("down") || op.equals("ws"))) {
+            // The half's one client is on its WebSocket: this request is another client with the token.
+            exchange.fail(HttpResponseStatus.CONFLICT, "a WebSocket carries this connection already; a connection has"
+                    + " one client (expected no " + op + " request for it)");
+            return;
+        }
         switch (op) {
             case "up" -> {
                 if (!method.equals(HttpMethod.POST)) {
@@ -169,60 +182,83 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
         long window = Wire.longParam(exchange.query(), "window");
         int max = (int) Math.min(settings.responseBytes(), window < 0 ? Long.MAX_VALUE : window);
         half.enter();
-        tryRead(half, exchange, ack, max, null);
+        new HeldPoll(half, exchange, ack, max).tryRead();
     }
 
-    private void tryRead(Half half, Exchange exchange, long ack, int max, ScheduledFuture<?> timer) {
-        if (exchange.isDone()) {
-            return;
+    /**
+     * A poll waiting for bytes: one waiter object for the poll's whole life (no allocation per wake),
+     * run inline when the bytes arrive on the poll's own event loop (the relay's other half uploading
+     * on the same loop), else handed to that loop.
+     */
+    private final class HeldPoll implements Consumer<Boolean> {
+        private final Half half;
+        private final Exchange exchange;
+        private final long ack;
+        private final int max;
+        private boolean armed;
+
+        HeldPoll(Half half, Exchange exchange, long ack, int max) {
+            this.half = half;
+            this.exchange = exchange;
+            this.ack = ack;
+            this.max = max;
         }
-        ByteStream.Chunk chunk = half.out().read(ack, max);
-        if (chunk != null) {
-            if (timer != null) {
-                timer.cancel(false);
-            }
-            if (chunk.failure() != null) {
-                answer(half, exchange, Wire.text(exchange.version(), HttpResponseStatus.GONE, chunk.failure()));
+
+        void tryRead() {
+            if (exchange.isDone()) {
                 return;
             }
-            FullHttpResponse response = Wire.bytes(exchange.version(), chunk.bytes());
-            response.headers().set(Wire.OFFSET, chunk.offset());
-            if (chunk.fin()) {
-                response.headers().set(Wire.FIN, "1");
+            ByteStream.Chunk chunk = half.out().read(ack, max);
+            if (chunk != null) {
+                if (chunk.failure() != null) {
+                    answer(half, exchange, Wire.text(exchange.version(), HttpResponseStatus.GONE, chunk.failure()));
+                    return;
+                }
+                FullHttpResponse response = Wire.bytes(exchange.version(), chunk.bytes());
+                response.headers().set(Wire.OFFSET, chunk.offset());
+                if (chunk.fin()) {
+                    response.headers().set(Wire.FIN, "1");
+                }
+                answer(half, exchange, response);
+                return;
             }
-            answer(half, exchange, response);
-            return;
-        }
-        if (max == 0) {
-            answer(half, exchange, Wire.empty(exchange.version(), HttpResponseStatus.NO_CONTENT));
-            return;
-        }
-        Consumer<Boolean> waiter = new Consumer<>() {
-            @Override
-            public void accept(Boolean ready) {
-                exchange.executor().execute(() -> {
-                    if (ready) {
-                        tryRead(half, exchange, ack, max, null);
-                    } else {
+            if (max == 0) {
+                answer(half, exchange, Wire.empty(exchange.version(), HttpResponseStatus.NO_CONTENT));
+                return;
+            }
+            if (!half.out().awaitData(this)) {
+                exchange.executor().execute(this::tryRead);
+                return;
+            }
+            if (!armed) {
+                armed = true;
+                exchange.onAbandon(() -> {
+                    half.out().cancelDataWaiter(this);
+                    half.exit();
+                });
+                exchange.deadline(exchange.executor().schedule(() -> {
+                    if (half.out().cancelDataWaiter(this)) {
                         answer(half, exchange, Wire.empty(exchange.version(), HttpResponseStatus.NO_CONTENT));
                     }
-                });
+                }, settings.pollMillis(), TimeUnit.MILLISECONDS));
             }
-        };
-        if (!half.out().awaitData(waiter)) {
-            exchange.executor().execute(() -> tryRead(half, exchange, ack, max, timer));
-            return;
         }
-        exchange.onAbandon(() -> {
-            half.out().cancelDataWaiter(waiter);
-            half.exit();
-        });
-        if (timer == null) {
-            exchange.executor().schedule(() -> {
-                if (half.out().cancelDataWaiter(waiter)) {
-                    answer(half, exchange, Wire.empty(exchange.version(), HttpResponseStatus.NO_CONTENT));
-                }
-            }, settings.pollMillis(), TimeUnit.MILLISECONDS);
+
+        @Override
+        public void accept(Boolean ready) {
+            if (exchange.executor().inEventLoop()) {
+                woken(ready);
+            } else {
+                exchange.executor().execute(() -> woken(ready));
+            }
+        }
+
+        private void woken(boolean ready) {
+            if (ready) {
+                tryRead();
+            } else {
+                answer(half, exchange, Wire.empty(exchange.version(), HttpResponseStatus.NO_CONTENT));
+            }
         }
     }
 
@@ -254,11 +290,17 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
             exchange.fail(HttpResponseStatus.UPGRADE_REQUIRED, "unsupported WebSocket version (expected 13)");
             return;
         }
+        if (!half.claimWebSocket()) {
+            exchange.fail(HttpResponseStatus.CONFLICT, "a WebSocket carries this connection already");
+            return;
+        }
         FullHttpRequest retained = request.retain();
         if (!exchange.takeOver()) {
             retained.release();
+            half.unclaimWebSocket();
             return;
         }
+        bodies.requestDone();
         half.enter();
         ctx.channel().config().setAutoRead(true);
         handshaker.handshake(ctx.channel(), retained).addListener(f -> {
@@ -267,10 +309,34 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
                 ctx.pipeline().replace(this, "sj-ws", new WsServerHandler(half, settings));
                 routes.attached(half);
             } else {
+                half.unclaimWebSocket();
                 half.exit();
                 ctx.close();
             }
         });
+    }
+
+    /**
+     * After an answer: reads the next request only if the client takes its answers (the channel is
+     * writable); a client that sends requests and never reads the responses would otherwise make the
+     * server buffer them without bound. Reading resumes when the channel drains.
+     */
+    private void readOnIfWritable(ChannelHandlerContext ctx) {
+        bodies.requestDone();
+        if (ctx.channel().isWritable()) {
+            ctx.channel().config().setAutoRead(true);
+        } else {
+            waitingForWritable = true;
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (waitingForWritable && ctx.channel().isWritable()) {
+            waitingForWritable = false;
+            ctx.channel().config().setAutoRead(true);
+        }
+        ctx.fireChannelWritabilityChanged();
     }
 
     @Override

@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.sessionj.transport.netty.internal.EventLoops;
 
@@ -37,6 +38,7 @@ public final class TunnelServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(TunnelServer.class.getName());
     private static final int MAX_INITIAL_LINE = 4096;
     private static final int MAX_HEADERS = 8192;
+    private static final long BIND_TIMEOUT_SECONDS = 30;
 
     private final Channel serverChannel;
     private final int port;
@@ -50,10 +52,13 @@ public final class TunnelServer implements AutoCloseable {
      * Listens on {@code address} ({@code null} host: every interface; port 0: a free one).
      *
      * @param ssl the server TLS context, or null for plain HTTP
+     * @param bodyBytes request bodies held at once (received but not yet answered), at most, over all
+     *        connections; a body past it is answered 503 and its connection closed
      * @throws IOException if the port cannot be bound
      */
     public static TunnelServer bind(InetSocketAddress address, SslContext ssl, HttpSettings settings, Routes routes,
-            int maxConnections, int requestMillis) throws IOException {
+            int maxConnections, int requestMillis, long bodyBytes) throws IOException {
+        Budget bodies = new Budget(bodyBytes);
         EventLoops loops = EventLoops.shared(true);
         AtomicInteger open = new AtomicInteger();
         ServerBootstrap bootstrap = new ServerBootstrap()
@@ -79,14 +84,16 @@ public final class TunnelServer implements AutoCloseable {
                             channel.pipeline().addLast(ssl.newHandler(channel.alloc()));
                         }
                         Guard guard = new Guard(requestMillis);
+                        BodyBudget bodyBudget = new BodyBudget(bodies);
                         channel.pipeline().addLast(
                                 new IdleStateHandler(0, 0, settings.pollMillis() + settings.pollMillis() / 2 + 5_000L,
                                         TimeUnit.MILLISECONDS),
                                 guard.front(),
                                 new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, 64 * 1024),
                                 guard.back(),
+                                bodyBudget,
                                 new HttpObjectAggregator(settings.maxRequestBytes()),
-                                new TunnelHttpHandler(routes, settings, ssl != null));
+                                new TunnelHttpHandler(routes, settings, ssl != null, bodyBudget));
                     }
                 });
         ChannelFuture bind = bootstrap.bind(address);
@@ -99,11 +106,16 @@ public final class TunnelServer implements AutoCloseable {
             }
         });
         try {
-            bound.get();
+            // Bounded: a blocked event loop must not hang the caller for ever (it once did, in a test).
+            bound.get(BIND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             bind.channel().close();
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while binding HTTP port " + address.getPort());
+        } catch (TimeoutException e) {
+            bind.channel().close();
+            throw new IOException("binding HTTP port " + address.getPort() + " took more than " + BIND_TIMEOUT_SECONDS
+                    + " s: the event loop it was given is blocked");
         } catch (ExecutionException e) {
             throw new IOException("cannot listen on HTTP port " + address.getPort() + ": " + e.getCause().getMessage(),
                     e.getCause());
@@ -117,14 +129,41 @@ public final class TunnelServer implements AutoCloseable {
         return port;
     }
 
-    /** Stops listening (connections already open are closed by their owners). Waits for the port to be free. */
+    /**
+     * Stops listening (connections already open are closed by their owners). Waits for the port to be
+     * free, except on an event loop thread: there it must not block, as the loop that closes the port
+     * may be waiting for this one (two idle direct acceptors whose sweeps closed each other's ports on
+     * two loops at once deadlocked both loops, and every later bind on them hung).
+     */
     @Override
     public void close() {
         CompletableFuture<Void> closed = new CompletableFuture<>();
         serverChannel.close().addListener(f -> closed.complete(null));
-        if (!serverChannel.eventLoop().inEventLoop()) {
-            closed.join();
+        if (onAnEventLoop()) {
+            return;
         }
+        try {
+            closed.get(BIND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.log(System.Logger.Level.DEBUG, "HTTP port {0} did not close within {1} s", port, BIND_TIMEOUT_SECONDS);
+        }
+    }
+
+    /** The event loop the listening channel runs on (for tests). */
+    io.netty.channel.EventLoop eventLoop() {
+        return serverChannel.eventLoop();
+    }
+
+    /** Whether the calling thread is one of the shared event loops (which must never wait for another). */
+    static boolean onAnEventLoop() {
+        for (io.netty.util.concurrent.EventExecutor loop : EventLoops.shared(true).group()) {
+            if (loop.inEventLoop()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -51,6 +51,7 @@ final class WebSocketLink implements TunnelConnection.Link {
     private boolean uploadAgain;
     private boolean finReceived;
     private ScheduledFuture<?> pinger;
+    private volatile boolean paused;
 
     private WebSocketLink(TunnelConnection connection, Channel channel, HttpSettings settings) {
         this.connection = connection;
@@ -126,13 +127,31 @@ final class WebSocketLink implements TunnelConnection.Link {
         channel.eventLoop().execute(this::upload);
     }
 
+    /** After every read of the session thread: a hand-off to the loop only when reading is paused. */
     @Override
     public void downResume() {
+        if (!paused) {
+            return;
+        }
         channel.eventLoop().execute(() -> {
-            if (!connection.readerBehind()) {
+            if (paused && !connection.readerBehind()) {
+                paused = false;
                 channel.config().setAutoRead(true);
             }
         });
+    }
+
+    /** On the loop: stops reading the socket while the reader is behind (flag first, then a second look). */
+    private void pauseIfBehind() {
+        if (!connection.readerBehind()) {
+            return;
+        }
+        paused = true;
+        channel.config().setAutoRead(false);
+        if (!connection.readerBehind()) {
+            paused = false;
+            channel.config().setAutoRead(true);
+        }
     }
 
     @Override
@@ -331,8 +350,8 @@ final class WebSocketLink implements TunnelConnection.Link {
                 case Wire.WS_DATA -> {
                     if (!link.connection.received(content.retain())) {
                         ctx.close();
-                    } else if (link.connection.readerBehind()) {
-                        ctx.channel().config().setAutoRead(false);
+                    } else {
+                        link.pauseIfBehind();
                     }
                 }
                 case Wire.WS_FIN -> {

@@ -29,6 +29,9 @@ final class WsServerHandler extends ChannelInboundHandlerAdapter {
     private boolean waiting;
     private boolean finReceived;
     private boolean inactive;
+    private boolean heldByStream;
+    private boolean heldByWrites;
+    private boolean errorSent;
     private final java.util.ArrayDeque<ByteBuf> backlog = new java.util.ArrayDeque<>();
 
     WsServerHandler(Half half, HttpSettings settings) {
@@ -46,15 +49,32 @@ final class WsServerHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext context, Object msg) {
         try {
+            if (errorSent) {
+                return; // what was read before the error was sent goes nowhere
+            }
             switch (msg) {
+                case BinaryWebSocketFrame frame when !frame.isFinalFragment() ->
+                        sendError("fragmented WebSocket messages are not part of the SJ protocol (expected whole binary messages)");
                 case BinaryWebSocketFrame frame -> received(frame.content());
                 case PingWebSocketFrame ping -> context.writeAndFlush(new PongWebSocketFrame(ping.content().retain()));
+                case PongWebSocketFrame pong -> { }
                 case CloseWebSocketFrame close -> context.close();
-                default -> { }
+                default -> sendError("unexpected " + msg.getClass().getSimpleName()
+                        + " on an SJ WebSocket (expected whole binary messages)");
             }
         } finally {
             ReferenceCountUtil.release(msg);
         }
+        if (!context.channel().isWritable()) {
+            // A client that makes us answer (pings) and never reads would make us buffer without bound.
+            heldByWrites = true;
+            updateRead();
+        }
+    }
+
+    /** Reads the socket unless the stream has no room for more or the client does not take what we send. */
+    private void updateRead() {
+        ctx.channel().config().setAutoRead(!heldByStream && !heldByWrites && !errorSent);
     }
 
     private void received(ByteBuf content) {
@@ -91,9 +111,11 @@ final class WsServerHandler extends ChannelInboundHandlerAdapter {
             switch (result) {
                 case ACCEPTED -> backlog.poll();
                 case FULL -> {
-                    ctx.channel().config().setAutoRead(false);
+                    heldByStream = true;
+                    updateRead();
                     Consumer<Boolean> retry = ready -> ctx.executor().execute(() -> {
-                        ctx.channel().config().setAutoRead(true);
+                        heldByStream = false;
+                        updateRead();
                         drain();
                     });
                     if (half.in().awaitSpace(retry, bytes.readableBytes())) {
@@ -113,7 +135,8 @@ final class WsServerHandler extends ChannelInboundHandlerAdapter {
                 }
             }
         }
-        ctx.channel().config().setAutoRead(true);
+        heldByStream = false;
+        updateRead();
         if (finReceived) {
             half.in().finish();
             if (inactive) {
@@ -193,6 +216,15 @@ final class WsServerHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void sendError(String reason) {
+        if (errorSent) {
+            return;
+        }
+        errorSent = true;
+        updateRead();
+        if (!finReceived) {
+            releaseBacklog();
+            half.vanish(reason); // its peer learns why, instead of waiting for the vanish time
+        }
         byte[] text = reason.getBytes(StandardCharsets.UTF_8);
         ByteBuf message = Unpooled.buffer(1 + text.length).writeByte(Wire.WS_ERROR).writeBytes(text);
         ctx.writeAndFlush(new BinaryWebSocketFrame(message));
@@ -202,6 +234,10 @@ final class WsServerHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext context) {
         if (context.channel().isWritable()) {
+            if (heldByWrites) {
+                heldByWrites = false;
+                updateRead();
+            }
             push();
         }
         context.fireChannelWritabilityChanged();

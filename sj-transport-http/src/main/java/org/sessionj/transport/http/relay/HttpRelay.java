@@ -76,7 +76,8 @@ public final class HttpRelay implements AutoCloseable, Routes {
         this.budget = new Budget(limits.bufferBytes());
         this.halves = new Halves(settings.vanishMillis(), this::sweep);
         try {
-            this.server = TunnelServer.bind(address, ssl, settings, this, limits.maxConnections(), limits.requestMillis());
+            this.server = TunnelServer.bind(address, ssl, settings, this, limits.maxConnections(), limits.requestMillis(),
+                    limits.bufferBytes());
         } catch (IOException e) {
             halves.close();
             throw e;
