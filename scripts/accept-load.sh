@@ -25,9 +25,12 @@ ulimit -n 65536 2>/dev/null || true
 coproc SERVER { "${server_pin[@]}" "$java" -cp sj-bench/target/benchmarks.jar org.sessionj.bench.load.AcceptLoadServer; }
 read -r line <&"${SERVER[0]}"
 port=${line#PORT }
-echo "server on port $port (pid $SERVER_PID)"
+# The JVM's own pid (the coproc may be a shell around it), for the CPU figures.
+server_jvm=$(pgrep -P "$SERVER_PID" java || echo "$SERVER_PID")
+echo "server on port $port (pid $server_jvm)"
 "${client_pin[@]}" "$java" -cp sj-bench/target/benchmarks.jar org.sessionj.bench.load.AcceptLoadClient \
-    "$port" "$sessions" "$idle" "$probes" | tee target/accept-load/figures.txt
+    "$port" "$sessions" "$idle" "$probes" "$server_jvm" | tee target/accept-load/figures.txt
+echo "LOAD loadAverage $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a target/accept-load/figures.txt
 echo >&"${SERVER[1]}"
 read -r refused <&"${SERVER[0]}"
 echo "LOAD server.failedHandshakes ${refused#REFUSED }" | tee -a target/accept-load/figures.txt

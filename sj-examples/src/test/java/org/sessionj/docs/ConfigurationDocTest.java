@@ -24,7 +24,7 @@ class ConfigurationDocTest {
     private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
     /** A setting name handed to SystemSettings or SpinThenPark.fromSetting. */
     private static final Pattern READ = Pattern.compile(
-            "\\.(?:value|string|integer|flag|property|fromSetting|withYieldsFromSetting)\\(\\s*\"([a-zA-Z][a-zA-Z0-9.]*)\"");
+            "\\.(?:value|string|integer|flag|duration|property|fromSetting|withYieldsFromSetting)\\(\\s*\"([a-zA-Z][a-zA-Z0-9.]*)\"");
     private static final Pattern DOCUMENTED = Pattern.compile("^\\| `sessionj\\.([a-zA-Z0-9.]+)` \\|", Pattern.MULTILINE);
     /** Reading a property around SystemSettings. */
     private static final Pattern BYPASS = Pattern.compile(

@@ -24,7 +24,8 @@ import org.sessionj.runtime.spi.support.SystemSettings;
  *
  * The process-wide default ({@link #defaults()}) comes from system properties, each optional:
  * {@code sessionj.transports} (comma-separated names; sets both lists), {@code sessionj.setupTransports} and
- * {@code sessionj.sessionTransports} (each list on its own, see {@link TransportPreferences}), {@code sessionj.timeout} and
+ * {@code sessionj.sessionTransports} (each list on its own, see {@link TransportPreferences}), {@code sessionj.receiveTimeout}
+ * (older name {@code sessionj.timeout}) and
  * {@code sessionj.initiationTimeout}, {@code sessionj.setupAttemptTimeout}, {@code sessionj.sendTimeout} (ISO-8601 like {@code PT5S}, or {@code 500ms}, {@code 5s},
  * {@code 2m}, or {@code none}), {@code sessionj.monitor} ({@code true}/{@code false}),
  * {@code sessionj.batchBytes}, {@code sessionj.maxPendingHandshakes} and {@code sessionj.maxRequesterTypeBytes}
@@ -104,7 +105,13 @@ public final class SJRuntimeConfig {
         settings.value("transports").ifPresent(list -> builder.transports(names(list)));
         settings.value("setupTransports").ifPresent(list -> builder.setupTransports(names(list)));
         settings.value("sessionTransports").ifPresent(list -> builder.sessionTransports(names(list)));
-        settings.value("timeout").ifPresent(text -> builder.defaultTimeout(parseDuration("timeout", text)));
+        // receiveTimeout, or its older name timeout
+        java.util.Optional<String> receiveTimeout = settings.value("receiveTimeout");
+        if (receiveTimeout.isPresent()) {
+            builder.defaultTimeout(parseDuration("receiveTimeout", receiveTimeout.get()));
+        } else {
+            settings.value("timeout").ifPresent(text -> builder.defaultTimeout(parseDuration("timeout", text)));
+        }
         settings.value("initiationTimeout")
                 .ifPresent(text -> builder.initiationTimeout(parseDuration("initiationTimeout", text)));
         settings.value("setupAttemptTimeout")

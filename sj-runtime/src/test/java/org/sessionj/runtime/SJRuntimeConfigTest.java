@@ -67,6 +67,11 @@ class SJRuntimeConfigTest {
         assertThat(SJRuntimeConfig.fromProperties(p).defaultTimeout()).isNull();
         p.setProperty("sessionj.timeout", "3m");
         assertThat(SJRuntimeConfig.fromProperties(p).defaultTimeout()).isEqualTo(Duration.ofMinutes(3));
+        p.setProperty("sessionj.receiveTimeout", "7s"); // the current name wins over the older one
+        assertThat(SJRuntimeConfig.fromProperties(p).defaultTimeout()).isEqualTo(Duration.ofSeconds(7));
+        p.setProperty("sessionj.receiveTimeout", "none");
+        assertThat(SJRuntimeConfig.fromProperties(p).defaultTimeout()).isNull();
+        p.remove("sessionj.receiveTimeout");
         p.setProperty("sessionj.setupTransports", "tcp");
         p.setProperty("sessionj.sessionTransports", "tls ,tcp");
         assertThat(SJRuntimeConfig.fromProperties(p).transports())

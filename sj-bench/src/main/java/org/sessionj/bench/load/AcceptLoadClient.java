@@ -26,7 +26,10 @@ import org.sessionj.runtime.SJRuntimeConfig;
  *       header), then {@code <probes>} sessions of a legitimate client one after another: each one's
  *       time from request to close.
  * </ol>
- * Prints one {@code LOAD key value} line per figure.
+ * Prints one {@code LOAD key value} line per figure. With the server's process id as a fifth argument
+ * it also prints the CPU time (user + system, from {@code /proc}) each JVM spent per session of the
+ * concurrent phase: on a machine shared with other work the rate measures the share of the cores
+ * the two JVMs got, the CPU per session what a session costs.
  */
 public final class AcceptLoadClient {
     private AcceptLoadClient() {
@@ -37,13 +40,39 @@ public final class AcceptLoadClient {
         int sessions = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
         int idle = args.length > 2 ? Integer.parseInt(args[2]) : 1_000;
         int probes = args.length > 3 ? Integer.parseInt(args[3]) : 50;
+        long serverPid = args.length > 4 ? Long.parseLong(args[4]) : -1;
         SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports("tcp").build());
         SJService service = runtime.service(OnceClient.class, "localhost", port);
         for (int i = 0; i < 200; i++) {
             once(service, i); // warm both JVMs up
         }
+        long serverCpu = cpuNanos(serverPid);
+        long clientCpu = cpuNanos(ProcessHandle.current().pid());
         concurrent(service, sessions);
+        long clientPerSession = (cpuNanos(ProcessHandle.current().pid()) - clientCpu) / sessions;
+        System.out.printf("LOAD concurrent.clientCpuMicrosPerSession %.0f%n", clientPerSession / 1e3);
+        if (serverPid > 0) {
+            long serverPerSession = (cpuNanos(serverPid) - serverCpu) / sessions;
+            System.out.printf("LOAD concurrent.serverCpuMicrosPerSession %.0f%n", serverPerSession / 1e3);
+            System.out.printf("LOAD concurrent.sessionsPerCpuSecond %.0f (server and client each on a core of its own)%n",
+                    1e9 / Math.max(serverPerSession, clientPerSession));
+        }
         idleThenProbe(service, port, idle, probes);
+    }
+
+    /** User + system CPU of process {@code pid} so far ({@code /proc/<pid>/stat}), in nanoseconds; 0 if unknown. */
+    private static long cpuNanos(long pid) {
+        if (pid <= 0) {
+            return 0;
+        }
+        try {
+            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + pid + "/stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
+            return ticks * 10_000_000L; // USER_HZ is 100 on Linux
+        } catch (java.io.IOException | RuntimeException e) {
+            return 0;
+        }
     }
 
     private static void once(SJService service, int value) {

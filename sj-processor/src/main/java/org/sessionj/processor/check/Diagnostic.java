@@ -81,8 +81,7 @@ public enum Diagnostic {
             "session '%s': pass() hands over ownership, so its argument must be a @NoAlias variable or a new "
                     + "object, found '%s'; use send() to send a copy"),
     NOALIAS_FIELD_READ("SJ043", "@NoAlias field read as a whole",
-            "@NoAlias field '%s' can only be read through (%s[i], %s.f, %s.m()) or assigned; its value cannot be "
-                    + "copied out here (only 'f' or 'this.f' in a method of its own class can be moved out)"),
+            "@NoAlias field '%s' can only be read through (%s[i], %s.f, %s.m()) or assigned; %s"),
     FIELD_NOT_REFILLED("SJ044", "@NoAlias field not refilled after a move",
             "@NoAlias field '%s' was moved out %s and must be assigned a new value %s"),
     NOALIAS_OVERRIDE("SJ045", "override breaks a @NoAlias contract",

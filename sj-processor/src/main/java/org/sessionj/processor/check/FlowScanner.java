@@ -85,6 +85,13 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
     /** A jump ({@code what}) leaves the iteration that {@code var} is the subject of. */
     abstract void leaveIteration(Element var, Tree jump, String what);
 
+    /**
+     * An enhanced for loop calls its Iterable's iterator() before the loop, and hasNext()/next() before
+     * each iteration: code the subclass may have to account for, at the current state.
+     */
+    void iterationCall(EnhancedForLoopTree loop) {
+    }
+
     /** The variable of an enhanced for loop is a tracked one. */
     abstract void checkLoopVariable(Element var, Tree at);
 
@@ -118,14 +125,17 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         final boolean loop;
         final boolean switchExpression;
         final int scopeDepth;
+        /** How many frames enclose this one. */
+        final int depth;
         final Set<Element> controlled = new LinkedHashSet<>();
         FlowState<Element> breaks;
         FlowState<Element> continues;
         /** For each variable, its last action on a path that goes round (a continue, or the body's end). */
         final Map<Element, Tree> lastBeforeBackEdge = new HashMap<>();
 
-        Frame(Tree tree, String label, boolean loop, boolean switchExpression, int scopeDepth) {
+        Frame(Tree tree, String label, boolean loop, boolean switchExpression, int scopeDepth, int depth) {
             this.tree = tree;
+            this.depth = depth;
             this.label = label;
             this.loop = loop;
             this.switchExpression = switchExpression;
@@ -183,8 +193,11 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         }
     }
 
+    /** The path of the body being checked, for trees looked at before its scan starts. */
+    TreePath root;
+
     TreePath pathOf(Tree leaf) {
-        return new TreePath(getCurrentPath(), leaf);
+        return new TreePath(getCurrentPath() != null ? getCurrentPath() : root, leaf);
     }
 
     static ExpressionTree strip(ExpressionTree tree) {
@@ -301,7 +314,7 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
     }
 
     Frame pushFrame(Tree tree, boolean loop, boolean switchExpression) {
-        Frame frame = new Frame(tree, pendingLabel, loop, switchExpression, scopes.size());
+        Frame frame = new Frame(tree, pendingLabel, loop, switchExpression, scopes.size(), frames.size());
         pendingLabel = null;
         frames.push(frame);
         return frame;
@@ -344,6 +357,7 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         String label = pendingLabel;
         pendingLabel = null;
         scan(tree.getExpression(), null);
+        iterationCall(tree);
         Scope scope = pushScope();
         pendingLabel = label;
         widenOwnership(() -> enhancedForPass(tree, true));
@@ -363,7 +377,9 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         }
         scan(tree.getStatement(), null);
         noteBackEdge(frame);
-        FlowState<Element> backEdge = join(state, frame.continues, tree, "the paths to the next iteration");
+        state = join(state, frame.continues, tree, "the paths to the next iteration");
+        iterationCall(tree);
+        FlowState<Element> backEdge = state;
         frames.pop();
         if (probe) {
             return backEdge;
@@ -390,7 +406,7 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
     void widenOwnership(java.util.function.Supplier<FlowState<Element>> probe) {
         FlowState<Element> entry = state;
         if (probing > 0 || entry == null
-                || entry.variables().stream().noneMatch(v -> entry.get(v) instanceof VarState.Owned)) {
+                || entry.variables().stream().noneMatch(v -> widens(v, entry.get(v)))) {
             return; // inside a probe, a nested loop's exit takes its back edge's moves instead (probeExit)
         }
         String label = pendingLabel;
@@ -407,12 +423,31 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         FlowState<Element> widened = entry;
         if (backEdge != null) {
             for (Element var : entry.variables()) {
-                if (entry.get(var) instanceof VarState.Owned && backEdge.get(var) instanceof VarState.Moved moved) {
-                    widened = widened.with(var, new VarState.Moved(moved.how() + " (in an earlier iteration)"));
+                VarState next = widened(var, entry.get(var), backEdge.get(var), " (in an earlier iteration)");
+                if (next != null) {
+                    widened = widened.with(var, next);
                 }
             }
         }
         state = widened;
+    }
+
+    /**
+     * Whether a loop must be probed for how {@code var}, in {@code state} at its entry, may differ in a
+     * later iteration: a {@code @NoAlias} value the body may move (the subclass adds its own).
+     */
+    boolean widens(Element var, VarState state) {
+        return state instanceof VarState.Owned;
+    }
+
+    /**
+     * The state of {@code var} at a loop's entry given its states at the entry and at the back edge
+     * ({@code later} describes the back edge in messages), or null if the entry state stands: a value
+     * moved by the back edge may be moved at the entry.
+     */
+    VarState widened(Element var, VarState atEntry, VarState atBackEdge, String later) {
+        return atEntry instanceof VarState.Owned && atBackEdge instanceof VarState.Moved moved
+                ? new VarState.Moved(moved.how() + later) : null;
     }
 
     /**
@@ -430,8 +465,9 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         }
         FlowState<Element> result = exit;
         for (Element var : exit.variables()) {
-            if (exit.get(var) instanceof VarState.Owned && backEdge.get(var) instanceof VarState.Moved moved) {
-                result = result.with(var, moved);
+            VarState next = widened(var, exit.get(var), backEdge.get(var), "");
+            if (next != null) {
+                result = result.with(var, next);
             }
         }
         return result;
@@ -507,7 +543,16 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
             }
             depth--;
         }
-        return state.without(gone);
+        return throughFinallies(state.without(gone), frame);
+    }
+
+    /**
+     * A jump to {@code target} (null: out of the body, a return) runs the {@code finally} blocks of the
+     * try statements it leaves, innermost first: returns the state after them, or null when one of them
+     * does not complete normally. The engine knows no try statements; the subclass does.
+     */
+    FlowState<Element> throughFinallies(FlowState<Element> arriving, Frame target) {
+        return arriving;
     }
 
     @Override

@@ -3,8 +3,10 @@ package org.sessionj.processor.check;
 import com.sun.source.tree.ArrayAccessTree;
 import com.sun.source.tree.AssertTree;
 import com.sun.source.tree.AssignmentTree;
-import com.sun.source.tree.CatchTree;
+import com.sun.source.tree.BinaryTree;
 import com.sun.source.tree.ClassTree;
+import com.sun.source.tree.CompoundAssignmentTree;
+import com.sun.source.tree.DeconstructionPatternTree;
 import com.sun.source.tree.DoWhileLoopTree;
 import com.sun.source.tree.EnhancedForLoopTree;
 import com.sun.source.tree.ExpressionTree;
@@ -70,6 +72,12 @@ final class MethodChecker extends FlowScanner {
      */
     final Map<Element, VarState> capturedEndpoints;
     ExecutableElement unitMethod;
+    /**
+     * The method whose promises the body keeps: the method itself, or the functional interface's
+     * method a lambda implements (its {@code @NoAlias} result: every return is unique).
+     */
+    ExecutableElement resultContract;
+    final ImplementationContracts contracts;
     private String unitName = "its body";
 
     final SessionOriginRules origins = new SessionOriginRules(this);
@@ -79,6 +87,8 @@ final class MethodChecker extends FlowScanner {
     final LinearityRules linearity = new LinearityRules(this);
     final NoAliasRules noAlias = new NoAliasRules(this);
     final SocketExpressionRules sockets = new SocketExpressionRules(this);
+    final TryStatements tries = new TryStatements(this);
+    final ImplicitCalls implicit = new ImplicitCalls(this);
     final SpawnRules spawns = new SpawnRules(this);
     final JoinRules joins = new JoinRules(this);
     final SelectorRules selectors = new SelectorRules(this);
@@ -88,6 +98,7 @@ final class MethodChecker extends FlowScanner {
             MessageTypes messages, LentSessions lent) {
         super(trees, reporter);
         this.types = environment.getTypeUtils();
+        this.contracts = new ImplementationContracts(environment.getElementUtils(), trees, api, sessionParameters);
         this.api = api;
         this.registry = registry;
         this.capturedEndpoints = capturedEndpoints;
@@ -99,14 +110,16 @@ final class MethodChecker extends FlowScanner {
     // ------------------------------------------------------------------ unit entry
 
     void analyse(TreePath unit) {
+        root = unit;
         Scope outer = new Scope();
         scopes.push(outer);
         Tree leaf = unit.getLeaf();
         if (leaf instanceof MethodTree method) {
             unitName = "method '" + method.getName() + "'";
             unitMethod = trees.getElement(unit) instanceof ExecutableElement executable ? executable : null;
+            resultContract = unitMethod;
             for (VariableTree parameter : method.getParameters()) {
-                declareParameter(new TreePath(unit, parameter));
+                declareParameter(new TreePath(unit, parameter), null);
             }
             if (unitMethod != null) {
                 declareOwnFields(unitMethod, method);
@@ -114,8 +127,20 @@ final class MethodChecker extends FlowScanner {
             scan(new TreePath(unit, method.getBody()), null);
         } else if (leaf instanceof LambdaExpressionTree lambda) {
             unitName = "the lambda";
+            resultContract = contracts.functionalMethod(trees.getTypeMirror(unit));
+            List<VariableElement> parameters = new ArrayList<>();
             for (VariableTree parameter : lambda.getParameters()) {
-                declareParameter(new TreePath(unit, parameter));
+                declareParameter(new TreePath(unit, parameter),
+                        contracts.sessionType(parameters.size(), resultContract));
+                if (trees.getElement(new TreePath(unit, parameter)) instanceof VariableElement element) {
+                    parameters.add(element);
+                }
+            }
+            if (resultContract != null) {
+                contracts.lambdaParameters(lambda, parameters, resultContract, reporter);
+            }
+            if (lambda.getBodyKind() == LambdaExpressionTree.BodyKind.EXPRESSION) {
+                noAlias.returned((ExpressionTree) lambda.getBody()); // the body's value is the result
             }
             scan(new TreePath(unit, lambda.getBody()), null);
         } else if (leaf instanceof VariableTree field) {
@@ -132,14 +157,25 @@ final class MethodChecker extends FlowScanner {
         scopes.pop();
     }
 
-    private void declareParameter(TreePath path) {
+    /**
+     * Declares a parameter; {@code inherited}: the {@code @Session} type of the functional method's
+     * parameter a lambda parameter stands for (taken when the lambda parameter has none), or null.
+     */
+    private void declareParameter(TreePath path, SessionParameters.SessionParameter inherited) {
         VariableTree tree = (VariableTree) path.getLeaf();
         Element var = trees.getElement(path);
         if (var == null) {
             return;
         }
         TypeMirror type = var.asType();
-        if (api.isSocket(type)) {
+        boolean unannotated = inherited != null && !sessionParameters.of((VariableElement) var, null, null).annotated();
+        if (unannotated && api.isSocket(type)) {
+            declare(var, Kind.SOCKET, tree, inherited.type() == null ? VarState.FAILED
+                    : new VarState.Live(inherited.type(), 0));
+        } else if (unannotated && (api.isService(type) || api.isServerSocket(type))) {
+            declare(var, Kind.ENDPOINT, tree, new VarState.Endpoint(inherited.declared(), "of parameter '"
+                    + var.getSimpleName() + "'"));
+        } else if (api.isSocket(type)) {
             declare(var, Kind.SOCKET, tree, origins.socketParameter((VariableElement) var, tree));
         } else if (api.isService(type) || api.isServerSocket(type)) {
             declare(var, Kind.ENDPOINT, tree, origins.endpointParameter((VariableElement) var, tree));
@@ -248,6 +284,9 @@ final class MethodChecker extends FlowScanner {
             // Two known protocols meet: the endpoint may be either, which a send of a service must not accept.
             boolean conflict = CONFLICTING.equals(l.protocolName()) || CONFLICTING.equals(r.protocolName())
                     || l.protocol() != null && r.protocol() != null && !l.protocol().equals(r.protocol());
+            if (!conflict && l.protocol() != null && l.protocol().equals(r.protocol())) {
+                return l; // one protocol, described two ways
+            }
             return conflict ? new VarState.Endpoint(null, CONFLICTING) : VarState.Endpoint.unknown();
         }
         if (left instanceof VarState.Endpoint || right instanceof VarState.Endpoint) {
@@ -257,6 +296,60 @@ final class MethodChecker extends FlowScanner {
             return NoAliasRules.merge(left, right);
         }
         return linearity.merge(var, left, right, at, what);
+    }
+
+    /**
+     * Invariant: <em>a service's protocol is the same on every path that reaches a use of it</em>, also
+     * the paths round a loop: a service variable assigned in the body may hold, at the top of the loop,
+     * the service of an earlier iteration, so the loop is probed and the two states merged (different
+     * protocols are {@link #CONFLICTING}: a request or a send of it is then rejected).
+     */
+    @Override
+    boolean widens(Element var, VarState value) {
+        return super.widens(var, value) || value instanceof VarState.Endpoint && assignedEndpoints().contains(var);
+    }
+
+    @Override
+    VarState widened(Element var, VarState atEntry, VarState atBackEdge, String later) {
+        if (atEntry instanceof VarState.Endpoint && atBackEdge instanceof VarState.Endpoint && !atEntry.equals(atBackEdge)) {
+            VarState merged = merge(var, atEntry, atBackEdge, null, null);
+            return merged.equals(atEntry) ? null : merged;
+        }
+        return super.widened(var, atEntry, atBackEdge, later);
+    }
+
+    private Set<Element> assignedEndpoints;
+
+    /** The service and server-socket variables this body assigns after their declaration (found once). */
+    private Set<Element> assignedEndpoints() {
+        if (assignedEndpoints == null) {
+            Set<Element> found = new java.util.HashSet<>();
+            new TreePathScanner<Void, Void>() {
+                @Override
+                public Void visitAssignment(AssignmentTree tree, Void unused) {
+                    if (strip(tree.getVariable()) instanceof IdentifierTree
+                            && trees.getElement(new TreePath(getCurrentPath(), strip(tree.getVariable()))) instanceof
+                                    Element target && (api.isService(target.asType())
+                                            || api.isServerSocket(target.asType()))) {
+                        found.add(target);
+                    }
+                    return super.visitAssignment(tree, unused);
+                }
+
+                @Override
+                public Void visitClass(ClassTree tree, Void unused) {
+                    return null; // another body
+                }
+
+                @Override
+                public Void visitLambdaExpression(LambdaExpressionTree tree, Void unused) {
+                    return null; // another body
+                }
+            }.scan(root.getLeaf() instanceof LambdaExpressionTree lambda ? new TreePath(root, lambda.getBody()) : root,
+                    null);
+            assignedEndpoints = found;
+        }
+        return assignedEndpoints;
     }
 
     @Override
@@ -282,6 +375,15 @@ final class MethodChecker extends FlowScanner {
     @Override
     void leaveIteration(Element var, Tree jump, String what) {
         iterations.leaveIteration(var, jump, what);
+    }
+
+    /** Over an Iterable (not an array), the loop's calls of iterator()/hasNext()/next() are foreign code. */
+    @Override
+    void iterationCall(EnhancedForLoopTree loop) {
+        if (state != null && noAlias.fieldMoved() && implicit.overIterable(loop)) {
+            noAlias.beforeForeignCode(loop.getExpression(), "before the loop asks its Iterable for the next "
+                    + "element (iterator(), hasNext() and next() may read it)");
+        }
     }
 
     @Override
@@ -384,6 +486,36 @@ final class MethodChecker extends FlowScanner {
     public Void visitTypeCast(TypeCastTree tree, Void unused) {
         sockets.cast(tree);
         return super.visitTypeCast(tree, unused);
+    }
+
+    // ------------------------------------------------------------------ implicit calls
+
+    /** String concatenation calls toString() of its reference operands: code that may read a moved field. */
+    @Override
+    public Void visitBinary(BinaryTree tree, Void unused) {
+        super.visitBinary(tree, unused);
+        if (tree.getKind() == Tree.Kind.PLUS && noAlias.fieldMoved()
+                && (implicit.callsToString(tree.getLeftOperand()) || implicit.callsToString(tree.getRightOperand()))) {
+            noAlias.beforeForeignCode(tree, "before this string concatenation (which calls toString())");
+        }
+        return null;
+    }
+
+    @Override
+    public Void visitCompoundAssignment(CompoundAssignmentTree tree, Void unused) {
+        super.visitCompoundAssignment(tree, unused);
+        if (tree.getKind() == Tree.Kind.PLUS_ASSIGNMENT && noAlias.fieldMoved()
+                && implicit.callsToString(tree.getExpression())) {
+            noAlias.beforeForeignCode(tree, "before this string concatenation (which calls toString())");
+        }
+        return null;
+    }
+
+    /** A record pattern calls the record's accessors: code that may read a moved field. */
+    @Override
+    public Void visitDeconstructionPattern(DeconstructionPatternTree tree, Void unused) {
+        noAlias.beforeForeignCode(tree, "before this record pattern (which calls the record's accessors)");
+        return super.visitDeconstructionPattern(tree, unused);
     }
 
     // ------------------------------------------------------------------ calls
@@ -504,6 +636,10 @@ final class MethodChecker extends FlowScanner {
 
     @Override
     public Void visitMemberReference(MemberReferenceTree tree, Void unused) {
+        ExecutableElement functional = contracts.functionalMethod(trees.getTypeMirror(getCurrentPath()));
+        if (functional != null && state != null) {
+            contracts.methodReference(tree, trees.getElement(getCurrentPath()), functional, reporter);
+        }
         Element socket = trackedSocket(tree.getQualifierExpression());
         if (socket != null) {
             linearity.boundBy(socket, tree);
@@ -573,6 +709,10 @@ final class MethodChecker extends FlowScanner {
             return null;
         }
         iterations.returnFrom(tree);
+        state = throughFinallies(state, null); // the finally blocks run before the method returns
+        if (state == null) {
+            return null;
+        }
         for (Scope scope : scopes) {
             for (Element var : scope.vars) {
                 if (state.tracks(var)) {
@@ -588,87 +728,12 @@ final class MethodChecker extends FlowScanner {
 
     @Override
     public Void visitTry(TryTree tree, Void unused) {
-        Scope resources = pushScope();
-        List<Element> closedHere = new ArrayList<>();
-        FlowState<Element> tryEntry = state;
-        Map<Element, Set<VarState>> throwPoints = linearity.enterTry();
-        Set<Element> moved = noAlias.enterTry();
-        try {
-            for (Tree resource : tree.getResources()) {
-                Element socket = resource instanceof ExpressionTree expression ? trackedSocket(expression) : null;
-                if (socket != null) {
-                    closedHere.add(socket);
-                } else {
-                    scan(resource, null);
-                }
-            }
-            scan(tree.getBlock(), null);
-            linearity.throwPoint();
-        } finally {
-            noAlias.exitTry();
-            linearity.exitTry();
-        }
-        if (state != null) {
-            for (Element var : resources.vars) {
-                checkComplete(var, null, "at the end of its try-with-resources block");
-            }
-            linearity.closeResources(closedHere, tree);
-            state = state.without(resources.vars);
-        }
-        scopes.pop();
-        FlowState<Element> tryEnd = state;
-        FlowState<Element> catchEntry = tryEntry == null ? null
-                : linearity.catchEntry(tryEntry.without(resources.vars), throwPoints, tree);
-        catchEntry = noAlias.catchEntry(catchEntry, moved, tree);
-        FlowState<Element> afterAll = tryEnd;
-        handlers.push("catch");
-        Set<Element> movedInCatches = noAlias.enterTry();
-        try {
-            for (CatchTree catchTree : tree.getCatches()) {
-                state = catchEntry;
-                Scope scope = pushScope();
-                scan(catchTree.getParameter(), null);
-                scan(catchTree.getBlock(), null);
-                exitScope(scope, null, "at the end of its scope");
-                scopes.pop();
-                afterAll = join(afterAll, state, tree, "the try block and its catch blocks");
-            }
-        } finally {
-            noAlias.exitTry();
-        }
-        moved.addAll(movedInCatches);
-        handlers.pop();
-        if (tree.getFinallyBlock() != null) {
-            finallyBlock(tree, afterAll, catchEntry, moved);
-        } else {
-            state = afterAll;
-        }
+        tries.tryStatement(tree);
         return null;
     }
 
-    /**
-     * A finally block runs after the normal paths ({@code afterAll}) and after exceptions, when values
-     * the try or catch blocks moved ({@code moved}) may be gone: it is checked from that maybe-moved
-     * state, and the statement continues from the normal paths through it (a second, silent pass).
-     */
-    private void finallyBlock(TryTree tree, FlowState<Element> afterAll, FlowState<Element> catchEntry,
-            Set<Element> moved) {
-        handlers.push("finally");
-        FlowState<Element> normal = afterAll != null ? afterAll : catchEntry;
-        FlowState<Element> abrupt = noAlias.catchEntry(normal, moved, tree);
-        state = abrupt;
-        scan(tree.getFinallyBlock(), null);
-        if (afterAll == null) {
-            state = null;
-        } else if (abrupt != normal) {
-            state = normal;
-            reporter.silence();
-            try {
-                scan(tree.getFinallyBlock(), null);
-            } finally {
-                reporter.speak();
-            }
-        }
-        handlers.pop();
+    @Override
+    FlowState<Element> throughFinallies(FlowState<Element> arriving, Frame target) {
+        return tries.throughFinallies(arriving, target);
     }
 }

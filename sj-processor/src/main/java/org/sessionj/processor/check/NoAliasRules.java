@@ -52,6 +52,8 @@ final class NoAliasRules {
     }
 
     private static final String NO_ALIAS = "org.sessionj.api.NoAlias";
+    private static final String COPIED_OUT = "its value cannot be copied out here (only 'f' or 'this.f' in a method "
+            + "of its own class can be moved out)";
 
     /** For each enclosing try block, the @NoAlias variables moved anywhere inside it. */
     private final Deque<Set<Element>> movedInTry = new ArrayDeque<>();
@@ -96,6 +98,7 @@ final class NoAliasRules {
                 VarInfo info = flow.infos.get(flow.elementOf(select));
                 yield info != null && info.kind().owned();
             }
+            case MethodInvocationTree call when isArrayClone(call) -> true; // a new array, shallowly copied
             case MethodInvocationTree call -> {
                 Element method = flow.elementOf(call);
                 yield method != null && (isNoAlias(method) || flow.api.isSocketClass(method.getEnclosingElement())
@@ -103,6 +106,14 @@ final class NoAliasRules {
             }
             default -> false;
         };
+    }
+
+    /** {@code a.clone()} of an array: always a new array. */
+    private boolean isArrayClone(MethodInvocationTree call) {
+        return call.getArguments().isEmpty() && call.getMethodSelect() instanceof MemberSelectTree select
+                && select.getIdentifier().contentEquals("clone")
+                && flow.trees.getTypeMirror(flow.pathOf(select.getExpression())) instanceof TypeMirror type
+                && type.getKind() == javax.lang.model.type.TypeKind.ARRAY;
     }
 
     /**
@@ -177,8 +188,36 @@ final class NoAliasRules {
                 return;
             }
             flow.set(var, moved);
-            movedInTry.forEach(set -> set.add(var));
+            recordMove(var);
         }
+    }
+
+    /**
+     * How many of the outermost try blocks collecting moves see a move now: all, except while a
+     * finally block is run for a jump that leaves the inner ones (their catch and finally blocks
+     * cannot follow a move made after the jump left them).
+     */
+    private int recordingLimit = Integer.MAX_VALUE;
+
+    private void recordMove(Element var) {
+        int index = movedInTry.size();
+        for (Set<Element> set : movedInTry) { // innermost first
+            if (--index < recordingLimit) {
+                set.add(var);
+            }
+        }
+    }
+
+    /** How many try blocks collect moves now. */
+    int tryDepth() {
+        return movedInTry.size();
+    }
+
+    /** Lets only the outermost {@code depth} try blocks see moves; returns the previous limit. */
+    int limitTryRecording(int depth) {
+        int previous = recordingLimit;
+        recordingLimit = depth;
+        return previous;
     }
 
     /**
@@ -202,7 +241,7 @@ final class NoAliasRules {
         moved.forEach((var, how) -> {
             if (flow.state != null && flow.state.get(var) instanceof VarState.Owned) {
                 flow.set(var, how);
-                movedInTry.forEach(set -> set.add(var));
+                recordMove(var);
             }
         });
     }
@@ -289,7 +328,7 @@ final class NoAliasRules {
         if (var != null && var.getKind() == ElementKind.FIELD && isNoAlias(var)
                 && moveContext(flow.getCurrentPath()) != null) {
             String field = var.getSimpleName().toString();
-            flow.reporter.error(tree, Diagnostic.NOALIAS_FIELD_READ, field, field, field, field);
+            flow.reporter.error(tree, Diagnostic.NOALIAS_FIELD_READ, field, field, field, field, COPIED_OUT);
             return true;
         }
         return false;
@@ -315,10 +354,20 @@ final class NoAliasRules {
             useNoAlias(field, tree, flow.getCurrentPath());
             return true;
         }
+        if (info != null && info.kind() == Kind.NOALIAS_FIELD && flow.state != null
+                && flow.state.get(field) instanceof VarState.Moved moved) {
+            // Any other reference of the class's type may be this object (an alias of this): it would
+            // read the value that now belongs to someone else.
+            flow.scan(tree.getExpression(), null);
+            flow.reporter.error(tree, Diagnostic.FIELD_NOT_REFILLED, info.name(), moved.how(),
+                    "before it is read through '" + tree.getExpression() + "', which may be this object");
+            flow.fail(field);
+            return true;
+        }
         if (isNoAlias(field) && moveContext(flow.getCurrentPath()) != null) {
             flow.scan(tree.getExpression(), null);
             String name = field.getSimpleName().toString();
-            flow.reporter.error(tree, Diagnostic.NOALIAS_FIELD_READ, name, name, name, name);
+            flow.reporter.error(tree, Diagnostic.NOALIAS_FIELD_READ, name, name, name, name, COPIED_OUT);
             return true;
         }
         return false;
@@ -343,6 +392,20 @@ final class NoAliasRules {
         }
     }
 
+    /** Whether a tracked {@code @NoAlias} field is moved out now (so that foreign code must not run). */
+    boolean fieldMoved() {
+        if (flow.state == null) {
+            return false;
+        }
+        for (Element var : flow.state.variables()) {
+            VarInfo info = flow.infos.get(var);
+            if (info != null && info.kind() == Kind.NOALIAS_FIELD && flow.state.get(var) instanceof VarState.Moved) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** A tracked field leaving the method ({@code where}: at a return or at its end) must hold a value. */
     void checkRefilled(Element var, Tree at, String where) {
         VarInfo info = flow.infos.get(var);
@@ -363,6 +426,7 @@ final class NoAliasRules {
             flow.fail(var);
         } else if (flow.state.get(var) instanceof VarState.Owned) {
             flow.set(var, new VarState.Moved("into " + what + " on line " + flow.line(identifier)));
+            recordMove(var);
         }
     }
 
@@ -382,9 +446,11 @@ final class NoAliasRules {
 
     /** The result of a {@code @NoAlias} method must be unique. */
     void returned(ExpressionTree expression) {
-        ExecutableElement method = flow.unitMethod;
+        ExecutableElement method = flow.resultContract;
         if (expression != null && method != null && isNoAlias(method) && !unique(expression) && flow.state != null) {
-            flow.reporter.error(expression, Diagnostic.NOT_UNIQUE, method.getSimpleName() + "()'s result", expression);
+            flow.reporter.error(expression, Diagnostic.NOT_UNIQUE, method.getSimpleName() + "()'s result"
+                    + (method == flow.unitMethod ? "" : " (the lambda implements " + method.getEnclosingElement()
+                            .getSimpleName() + "." + method.getSimpleName() + ")"), expression);
         }
     }
 

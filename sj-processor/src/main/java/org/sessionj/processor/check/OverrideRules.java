@@ -111,14 +111,14 @@ final class OverrideRules {
         return sessionParameters.of(parameter, null, null).declared();
     }
 
-    private static boolean same(SessionType left, SessionType right) {
+    static boolean same(SessionType left, SessionType right) {
         if (left == null || right == null) {
             return Objects.equals(left, right);
         }
         return left.equals(right) || TypeModel.unfold(left).equals(TypeModel.unfold(right));
     }
 
-    private static String describe(SessionType type) {
+    static String describe(SessionType type) {
         return type == null ? "without a @Session type" : "@Session(\"" + TypeModel.describe(type) + "\")";
     }
 

@@ -26,6 +26,11 @@ final class Reporter {
         silent--;
     }
 
+    /** Whether reports are suppressed now (a silent pass: nothing it sees may count as reported). */
+    boolean silent() {
+        return silent > 0;
+    }
+
     void error(Tree at, Diagnostic diagnostic, Object... args) {
         if (silent > 0) {
             return;

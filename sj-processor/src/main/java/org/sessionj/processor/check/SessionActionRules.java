@@ -407,6 +407,13 @@ final class SessionActionRules {
                             "a multicast names each session socket variable: SJ.send(x, s1, s2), found '"
                                     + argument + "'");
                 }
+            } else if (sockets.contains(socket)) {
+                // Two names for one session in one multicast: the peer sees one action per socket.
+                if (flow.state != null && !(flow.state.get(socket) instanceof VarState.Failed)) {
+                    flow.reporter.error(argument, Diagnostic.ALIAS, flow.name(socket),
+                            "into a second socket argument of this multicast (each session is named once)");
+                    flow.fail(socket);
+                }
             } else {
                 sockets.add(socket);
             }

@@ -95,6 +95,21 @@ final class SessionApi {
                         || method.getSimpleName().contentEquals("peerPrincipal"));
     }
 
+    /**
+     * Whether {@code method} makes a service or server socket of the protocol its first argument names
+     * (a class literal): {@code SJService.create}, {@code SJServerSocket.create}, and an
+     * {@code SJRuntime}'s {@code service} and {@code serverSocket}.
+     */
+    boolean isEndpointFactory(javax.lang.model.element.ExecutableElement method) {
+        Element owner = method.getEnclosingElement();
+        String name = method.getSimpleName().toString();
+        if (name.equals("create")) {
+            return isServiceClass(owner) || isServerSocketClass(owner);
+        }
+        return runtime != null && runtime.equals(owner) && (name.equals("service") || name.equals("serverSocket"))
+                && (isService(method.getReturnType()) || isServerSocket(method.getReturnType()));
+    }
+
     /** {@code SJSelector}: typed selectors ({@code SJSelector.of}) are checked by {@link SelectorRules}. */
     boolean isSelectorClass(Element owner) {
         return selector != null && selector.equals(owner);

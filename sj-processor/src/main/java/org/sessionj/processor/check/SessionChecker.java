@@ -36,6 +36,7 @@ public final class SessionChecker implements TaskListener {
     private final MessageTypes messages;
     private final LentSessions lent;
     private final OverrideRules overrides;
+    private final ImplementationContracts contracts;
     private final Trees trees;
     private final ProtocolRegistry registry;
     private final ProcessingEnvironment environment;
@@ -49,6 +50,7 @@ public final class SessionChecker implements TaskListener {
         this.sessionParameters = new SessionParameters(api, registry);
         this.messages = new MessageTypes(environment.getTypeUtils(), trees, registry);
         this.lent = new LentSessions(api, trees);
+        this.contracts = new ImplementationContracts(environment.getElementUtils(), trees, api, sessionParameters);
         this.overrides = new OverrideRules(api, sessionParameters, environment.getElementUtils(),
                 environment.getTypeUtils());
     }
@@ -122,6 +124,15 @@ public final class SessionChecker implements TaskListener {
                 analyse(getCurrentPath());
             }
             return super.visitMethod(method, unused);
+        }
+
+        /** A record's {@code @NoAlias} components must not be handed out by accessors javac writes. */
+        @Override
+        public Void visitClass(ClassTree tree, Void unused) {
+            if (trees.getElement(getCurrentPath()) instanceof TypeElement type) {
+                contracts.recordComponents(type, tree, reporter);
+            }
+            return super.visitClass(tree, unused);
         }
 
         @Override

@@ -94,6 +94,13 @@ final class SessionOriginRules {
         if (flow.state == null) {
             return VarState.FAILED;
         }
+        if (endpoint instanceof VarState.Endpoint known && MethodChecker.CONFLICTING.equals(known.protocolName())) {
+            flow.reporter.error(call, Diagnostic.UNTYPED_SESSION, "session '" + variable + "'",
+                    "the " + (request ? "service" : "server socket") + " it comes from is " + MethodChecker.CONFLICTING
+                            + " (assigned on one branch, or in an earlier iteration of a loop); use one variable "
+                            + "per protocol");
+            return VarState.FAILED;
+        }
         if (!(endpoint instanceof VarState.Endpoint known) || known.protocol() == null) {
             flow.reporter.error(call, Diagnostic.UNTYPED_SESSION, "session '" + variable + "'",
                     "create the " + (request ? "service with SJService.create(P.class, host, port)"
@@ -169,16 +176,18 @@ final class SessionOriginRules {
         return stripped instanceof IdentifierTree ? flow.capturedEndpoints.get(flow.elementOf(stripped)) : null;
     }
 
-    /** The endpoint made by {@code SJService.create(P.class, …)} / {@code SJServerSocket.create(P.class, …)}. */
+    /**
+     * The endpoint made by a typed factory with a protocol class literal: {@code SJService.create(P.class, …)},
+     * {@code SJServerSocket.create(P.class, …)}, {@code runtime.service(P.class, …)} or
+     * {@code runtime.serverSocket(P.class, …)} ({@link SessionApi#isEndpointFactory}).
+     */
     private VarState createdEndpoint(ExpressionTree expression, TreePath context, boolean report) {
         ExpressionTree stripped = FlowScanner.strip(expression);
         if (!(stripped instanceof MethodInvocationTree call) || call.getArguments().isEmpty()) {
             return VarState.Endpoint.unknown();
         }
         Element method = flow.trees.getElement(new TreePath(context, call));
-        if (!(method instanceof ExecutableElement executable) || !executable.getSimpleName().contentEquals("create")
-                || !(flow.api.isServiceClass(method.getEnclosingElement())
-                        || flow.api.isServerSocketClass(method.getEnclosingElement()))) {
+        if (!(method instanceof ExecutableElement executable) || !flow.api.isEndpointFactory(executable)) {
             return VarState.Endpoint.unknown();
         }
         ExpressionTree literal = FlowScanner.strip(call.getArguments().get(0));

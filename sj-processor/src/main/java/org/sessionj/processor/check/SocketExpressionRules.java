@@ -59,7 +59,7 @@ final class SocketExpressionRules {
         if (parent instanceof AssignmentTree assignment && assignment.getVariable() == tree) {
             return; // written, not read: what is stored there is reported (SJ031 for a socket)
         }
-        if (flow.state != null && reported.add(tree)) {
+        if (flow.state != null && !flow.reporter.silent() && reported.add(tree)) {
             flow.reporter.error(tree, Diagnostic.UNTYPED_SESSION, what, ADVICE);
         }
     }

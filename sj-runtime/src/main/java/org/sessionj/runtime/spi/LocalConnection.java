@@ -23,4 +23,13 @@ public interface LocalConnection extends Connection {
      * @throws IOException if there is none (the peer's frames and references disagree)
      */
     Object readReference() throws IOException;
+
+    /**
+     * The calling thread hands this end to a thread that has not used it yet (the runtime queues an
+     * accepted session for {@code accept()}): until another thread reads or writes on it, the peer
+     * does not take the end of the calling thread for the end of the session. The default does nothing
+     * (a transport that does not watch threads).
+     */
+    default void releaseOwner() {
+    }
 }

@@ -16,12 +16,6 @@ class TcpBlockingTransportConformanceTest extends TransportConformanceTest {
         return transport;
     }
 
-    /** Blocking mode has no send timeout yet (docs/configuration.md, {@code sessionj.tcp.io}). */
-    @Override
-    protected boolean appliesSendTimeout() {
-        return false;
-    }
-
     @Test
     void runsBlocking() {
         assertThat(transport.ioMode()).isEqualTo(TcpTransport.IoMode.BLOCKING);

@@ -1,10 +1,15 @@
 package org.sessionj.transport.shm;
 
 import io.netty.util.ReferenceCountUtil;
+import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.sessionj.runtime.spi.WriteTimeoutException;
 import org.sessionj.runtime.spi.support.HandoffQueue;
 import org.sessionj.runtime.spi.support.SpinThenPark;
 
@@ -12,6 +17,18 @@ import org.sessionj.runtime.spi.support.SpinThenPark;
  * One direction of an in-JVM connection: frames and passed references, in one order, from the
  * writing end to the reading end. The queue is created on the first write, so an idle connection
  * costs no queue memory.
+ *
+ * <p><b>Bounded.</b> The bytes of frames written and not yet read are at most about
+ * {@code sessionj.shm.backlogBytes}: past it the writer waits for the reader, up to its send
+ * timeout, as over TCP (a passed reference counts {@link #REFERENCE_BYTES}). The writer counts what it
+ * sent, the reader what it took; the writer reads the reader's count only when its own count passes
+ * the room it last saw, so a session far under the bound pays a plain add per frame on each side. The
+ * counts share the pipe's cache line with {@link #spare}, which both sides write for every frame
+ * anyway: no padding, no extra line to move.
+ *
+ * <p><b>Watched.</b> While a reader is parked, the JVM's {@link OrphanWatch} looks at the writing
+ * end's thread ({@link OrphanCheck}); a writer waiting for room looks at the reading end's itself. An end
+ * whose thread ended without closing it fails the wait within {@code sessionj.shm.orphanTimeout}.
  */
 final class Pipe extends HandoffQueue<Object> {
     /**
@@ -20,12 +37,21 @@ final class Pipe extends HandoffQueue<Object> {
      */
     static final SpinThenPark IDLE = SpinThenPark.fromSetting("shm.spins", SpinThenPark.defaultSpins())
             .withYieldsFromSetting("shm.yields", 20);
+    /** What a passed reference counts against the backlog bound (a queue slot and its wrapper). */
+    static final int REFERENCE_BYTES = 16;
+    /** The longest a writer waiting for room parks before it looks again (a missed wake-up costs at most this). */
+    private static final long ROOM_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private static final VarHandle SPARE;
+    private static final VarHandle CONSUMED;
+    private static final VarHandle BLOCKED_WRITER;
 
     static {
         try {
-            SPARE = MethodHandles.lookup().findVarHandle(Pipe.class, "spare", RecycledFrame.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            SPARE = lookup.findVarHandle(Pipe.class, "spare", RecycledFrame.class);
+            CONSUMED = lookup.findVarHandle(Pipe.class, "consumed", long.class);
+            BLOCKED_WRITER = lookup.findVarHandle(Pipe.class, "blockedWriter", Thread.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -39,8 +65,37 @@ final class Pipe extends HandoffQueue<Object> {
     @SuppressWarnings("unused") // through SPARE
     private volatile RecycledFrame spare;
 
-    Pipe() {
+    private final long backlogBytes;
+    private final long watchNanos;
+    /** Reader only (written), writer (read when its room runs out): bytes taken so far. */
+    @SuppressWarnings("unused") // through CONSUMED
+    private long consumed;
+    /** The writer while it waits for room, or null. */
+    @SuppressWarnings("unused") // through BLOCKED_WRITER
+    private Thread blockedWriter;
+    /** Writer only: bytes sent so far. */
+    private long sent;
+    /** Writer only: {@link #sent} may grow to this before the reader's count is read again. */
+    private long room;
+    /** The ends: the one that writes into this pipe and the one that reads from it (set once, by {@link ShmConnection#pair}). */
+    private ShmConnection writerEnd;
+    private ShmConnection readerEnd;
+    /** The check of the writer's thread ({@link OrphanWatch}'s thread only), made on its first look. */
+    private OrphanCheck writerCheck;
+    /** Why the writing end is taken for gone, once the watch found it orphaned; read by the parked reader. */
+    private volatile String orphaned;
+
+    Pipe(ShmSettings settings) {
         super(IDLE);
+        this.backlogBytes = settings.backlogBytes();
+        this.watchNanos = settings.watchNanos();
+        this.room = backlogBytes;
+    }
+
+    /** Sets the ends, once, before any use. */
+    void ends(ShmConnection writer, ShmConnection reader) {
+        this.writerEnd = writer;
+        this.readerEnd = reader;
     }
 
     /** Producer: a frame to write into, the released one if any (else a new one of {@code capacity}). */
@@ -57,14 +112,142 @@ final class Pipe extends HandoffQueue<Object> {
         return !isClosed() && SPARE.compareAndSet(this, (RecycledFrame) null, released);
     }
 
-    /** Producer: hands {@code element} to the reading end; the caller keeps it if this fails. */
-    void send(Object element) throws IOException {
-        taken(offer(element));
+    /**
+     * Producer: hands {@code frame} to the reading end, first waiting for room if the backlog is at
+     * its bound; the caller keeps the frame if this fails.
+     *
+     * @param sendTimeoutNanos how long to wait for room; negative: as long as the connection lives
+     * @throws WriteTimeoutException if the reader took nothing for that long
+     */
+    void send(ByteBuf frame, long sendTimeoutNanos) throws IOException {
+        admit(frame.readableBytes(), sendTimeoutNanos);
+        taken(offer(frame));
     }
 
-    /** Producer: as {@link #send}, without waking the reader (a reference; the frame announcing it follows). */
-    void sendQuietly(Object element) throws IOException {
-        taken(offerWithoutWaking(element));
+    /**
+     * Producer: as {@link #send}, for a passed reference, without waking the reader (the frame
+     * announcing the reference follows).
+     */
+    void sendQuietly(Object reference, long sendTimeoutNanos) throws IOException {
+        admit(REFERENCE_BYTES, sendTimeoutNanos);
+        taken(offerWithoutWaking(reference));
+    }
+
+    /**
+     * Consumer: a frame of {@code bytes} (or a reference) was taken off the queue; wakes a writer
+     * waiting for room. A release store and an opaque load, no fence: a writer that registers just as
+     * the reader looks may be missed, so a blocked writer parks in short slices and looks again itself.
+     */
+    void consumed(int bytes) {
+        CONSUMED.setRelease(this, (long) CONSUMED.get(this) + bytes);
+        Thread writer = (Thread) BLOCKED_WRITER.getOpaque(this);
+        if (writer != null) {
+            LockSupport.unpark(writer);
+        }
+    }
+
+    /** Writer: the bytes the reader took so far. */
+    private long consumedByReader() {
+        return (long) CONSUMED.getAcquire(this);
+    }
+
+    private void admit(int bytes, long sendTimeoutNanos) throws IOException {
+        long s = sent;
+        if (s >= room) {
+            awaitRoom(sendTimeoutNanos);
+        }
+        sent = s + bytes;
+    }
+
+    /** Waits until fewer than the bound's bytes are unread, the connection ends, or the send timeout passes. */
+    private void awaitRoom(long timeoutNanos) throws IOException {
+        room = consumedByReader() + backlogBytes;
+        if (sent < room) {
+            return;
+        }
+        long start = System.nanoTime();
+        long nextWatch = start + watchNanos;
+        OrphanCheck readerCheck = new OrphanCheck(watchNanos);
+        BLOCKED_WRITER.setVolatile(this, Thread.currentThread());
+        try {
+            while (true) {
+                room = consumedByReader() + backlogBytes;
+                if (sent < room) {
+                    return;
+                }
+                if (isClosed() || isEnded()) {
+                    taken(false);
+                }
+                long now = System.nanoTime();
+                if (watchNanos > 0 && now - nextWatch >= 0) {
+                    readerCheck.check(readerEnd, "for room to write");
+                    nextWatch = now + watchNanos;
+                }
+                long wait = ROOM_SLICE_NANOS;
+                if (timeoutNanos >= 0) {
+                    long left = start + timeoutNanos - now;
+                    if (left <= 0) {
+                        throw new WriteTimeoutException("the in-JVM peer took nothing for " + Duration.ofNanos(timeoutNanos)
+                                + " with " + (sent - consumedByReader()) + " bytes unread (sessionj.shm.backlogBytes "
+                                + backlogBytes + ")");
+                    }
+                    wait = Math.min(wait, left);
+                }
+                LockSupport.parkNanos(this, wait);
+                if (Thread.interrupted()) {
+                    Thread.currentThread().interrupt();
+                    throw new InterruptedIOException("interrupted while waiting for room on an in-JVM connection");
+                }
+            }
+        } finally {
+            BLOCKED_WRITER.setVolatile(this, (Thread) null);
+        }
+    }
+
+    /** Bytes written and not yet read (for tests). */
+    long unreadBytes() {
+        return sent - consumedByReader();
+    }
+
+    /** The reader is about to park: the orphan watch looks at the writer while it waits. */
+    @Override
+    protected void parking() {
+        if (watchNanos > 0) {
+            OrphanWatch.INSTANCE.register(this, watchNanos);
+        }
+    }
+
+    @Override
+    protected void parked() {
+        if (watchNanos > 0) {
+            OrphanWatch.INSTANCE.unregister(this);
+        }
+    }
+
+    /** The reader woke without a frame: fails the wait if the watch found the writer's end orphaned. */
+    @Override
+    protected void woke() throws IOException {
+        String reason = orphaned;
+        if (reason != null) {
+            throw new IOException(reason);
+        }
+    }
+
+    /** The orphan watch's thread, while the reader is parked: wakes the reader if the writer's end was orphaned. */
+    void lookAtWriter() {
+        ShmConnection writer = writerEnd;
+        if (writer == null || orphaned != null) {
+            return;
+        }
+        if (writerCheck == null) {
+            writerCheck = new OrphanCheck(watchNanos);
+        }
+        try {
+            writerCheck.check(writer, "to read");
+        } catch (IOException e) {
+            orphaned = e.getMessage();
+            wakeConsumer();
+        }
     }
 
     private void taken(boolean taken) throws IOException {

@@ -9,7 +9,7 @@ import org.sessionj.runtime.spi.ConnectionAcceptor;
 /** An in-JVM session port: connects enqueue the accepter's end of a fresh connection pair. */
 final class ShmAcceptor implements ConnectionAcceptor {
     /** Wakes waiting accepts on close; each one puts it back for the next. */
-    private static final ShmConnection CLOSED = new ShmConnection(new Pipe(), new Pipe(), null);
+    private static final ShmConnection CLOSED = new ShmConnection(new Pipe(ShmSettings.UNBOUNDED), new Pipe(ShmSettings.UNBOUNDED), null);
 
     private final int port;
     private final ShmPortRegistry registry;

@@ -8,7 +8,9 @@ import org.sessionj.runtime.spi.LocalConnection;
 
 /**
  * One end of an in-JVM connection: reads from one {@link Pipe}, writes to the other. Frames and
- * passed references travel by reference through the same queue, so they stay in one order.
+ * passed references travel by reference through the same queue, so they stay in one order. Each
+ * direction is bounded (the writer waits for room up to its send timeout), and each end knows its
+ * thread so that the peer can tell when it was left behind unclosed.
  */
 final class ShmConnection implements LocalConnection {
     private final Pipe in;
@@ -16,6 +18,14 @@ final class ShmConnection implements LocalConnection {
     private final ByteBufAllocator alloc;
     /** References taken off the queue ahead of the frame that announces them; reader thread only. */
     private ArrayDeque<Object> references;
+    /**
+     * The thread that last read or wrote on this end, or null (none yet, or handed over): one plain
+     * load and compare per read or write, a store only when the thread changes. Read racily by the
+     * peer's watch ({@link OrphanCheck}), which only needs to see it eventually.
+     */
+    private Thread owner;
+    /** How long a write waits for room; negative: as long as the connection lives. */
+    private long sendTimeoutNanos = -1;
     private volatile boolean closed;
 
     ShmConnection(Pipe in, Pipe out, ByteBufAllocator alloc) {
@@ -24,13 +34,48 @@ final class ShmConnection implements LocalConnection {
         this.alloc = alloc;
     }
 
-    /** A connected pair: element 0 is the requester's end, element 1 the accepter's. */
+    /** A connected pair with the bounds of this JVM's settings: element 0 is the requester's end, element 1 the accepter's. */
     static ShmConnection[] pair(ByteBufAllocator alloc) {
-        Pipe toAccepter = new Pipe();
-        Pipe toRequester = new Pipe();
-        return new ShmConnection[] {
-            new ShmConnection(toRequester, toAccepter, alloc), new ShmConnection(toAccepter, toRequester, alloc)
-        };
+        return pair(alloc, ShmSettings.fromSystemProperties());
+    }
+
+    /** A connected pair with {@code settings}: element 0 is the requester's end, element 1 the accepter's. */
+    static ShmConnection[] pair(ByteBufAllocator alloc, ShmSettings settings) {
+        Pipe toAccepter = new Pipe(settings);
+        Pipe toRequester = new Pipe(settings);
+        ShmConnection requester = new ShmConnection(toRequester, toAccepter, alloc);
+        ShmConnection accepter = new ShmConnection(toAccepter, toRequester, alloc);
+        toAccepter.ends(requester, accepter);
+        toRequester.ends(accepter, requester);
+        return new ShmConnection[] {requester, accepter};
+    }
+
+    /** Bytes this end wrote that its peer has not read yet (for tests). */
+    long outboundUnreadBytes() {
+        return out.unreadBytes();
+    }
+
+    /** The thread this end belongs to, or null. */
+    Thread owner() {
+        return owner;
+    }
+
+    /** The current thread uses this end. */
+    private void claim() {
+        Thread current = Thread.currentThread();
+        if (owner != current) {
+            owner = current;
+        }
+    }
+
+    @Override
+    public void releaseOwner() {
+        owner = null;
+    }
+
+    @Override
+    public void sendTimeout(long timeoutNanos) {
+        this.sendTimeoutNanos = timeoutNanos;
     }
 
     @Override
@@ -45,8 +90,9 @@ final class ShmConnection implements LocalConnection {
 
     @Override
     public void write(ByteBuf frame) throws IOException {
+        claim();
         try {
-            out.send(frame);
+            out.send(frame, sendTimeoutNanos);
         } catch (IOException e) {
             frame.release();
             throw e;
@@ -63,7 +109,9 @@ final class ShmConnection implements LocalConnection {
         // A reference that is itself a frame type is wrapped so the reader cannot mistake it for a frame.
         // The frame that announces the reference wakes the reader: waking it for the reference alone
         // would cost a second wake-up per pass (measured: pass slower than send on Jacobi 100).
-        out.sendQuietly(reference instanceof ByteBuf || reference == null ? new PassedReference(reference) : reference);
+        claim();
+        out.sendQuietly(reference instanceof ByteBuf || reference == null ? new PassedReference(reference) : reference,
+                sendTimeoutNanos);
     }
 
     @Override
@@ -77,6 +125,7 @@ final class ShmConnection implements LocalConnection {
 
     @Override
     public ByteBuf read(long timeoutNanos) throws IOException {
+        claim();
         if (!in.enterConsumer()) {
             throw new IOException("in-JVM connection closed");
         }
@@ -89,6 +138,7 @@ final class ShmConnection implements LocalConnection {
                     return null;
                 }
                 if (element instanceof ByteBuf frame) {
+                    in.consumed(frame.readableBytes());
                     return frame;
                 }
                 keepReference(element);
@@ -116,6 +166,7 @@ final class ShmConnection implements LocalConnection {
     }
 
     private void keepReference(Object reference) {
+        in.consumed(Pipe.REFERENCE_BYTES);
         if (references == null) {
             references = new ArrayDeque<>(4);
         }

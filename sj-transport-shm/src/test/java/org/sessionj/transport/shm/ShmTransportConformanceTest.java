@@ -10,10 +10,4 @@ class ShmTransportConformanceTest extends TransportConformanceTest {
     protected Transport transport() {
         return transport;
     }
-
-    /** In-JVM frames queue without a bound (a known gap: docs/reliability.md). */
-    @Override
-    protected boolean boundsOutbound() {
-        return false;
-    }
 }

@@ -31,6 +31,11 @@ final class SessionInput {
     /** References passed by the peer that belong to items of a delegated session's carried-over input. */
     private ArrayDeque<Object> carried;
 
+    /** A timeout argument that stands for the session's receive timeout ({@code sessionj.receiveTimeout}). */
+    static final long RECEIVE_TIMEOUT = Long.MIN_VALUE;
+    /** Protocol text quoted in a message up to this length (a protocol can be long). */
+    private static final int QUOTED = 160;
+
     SessionInput(SessionSocket session, ByteBuf prefix, ArrayDeque<Object> carried) {
         this.session = session;
         this.in = prefix;
@@ -43,12 +48,21 @@ final class SessionInput {
         return buf != null && buf.isReadable();
     }
 
+    /** The frame holding the next item, waiting up to the session's receive timeout for one if needed. */
+    ByteBuf next(State expected) {
+        return next(expected, RECEIVE_TIMEOUT);
+    }
+
     /**
-     * The frame holding the next item, waiting up to {@code timeoutNanos} (negative: no bound) for one
-     * if needed. A failure notice from the peer fails the session here; a delegation notice is followed
+     * The frame holding the next item, waiting up to {@code timeoutNanos} (negative: no bound;
+     * {@link #RECEIVE_TIMEOUT}: the session's receive timeout) for one if needed. A failure notice from the peer fails the session here; a delegation notice is followed
      * to the new owner's connection.
      */
     ByteBuf next(State expected, long timeoutNanos) {
+        boolean bySetting = timeoutNanos == RECEIVE_TIMEOUT;
+        if (bySetting) {
+            timeoutNanos = session.settings().defaultTimeoutNanos();
+        }
         ByteBuf buf = in;
         boolean fresh = false;
         if (buf == null || !buf.isReadable()) {
@@ -67,10 +81,11 @@ final class SessionInput {
                     throw new SJIOException("the session has failed: " + reason, e);
                 }
                 throw session.fail("the connection to the peer was lost (" + e.getMessage()
-                        + ") while this side expected " + expected.describe(), false, e);
+                        + ") while this side of the session " + quoted() + " expected " + expected.describe(), false, e);
             }
             if (frame == null) {
-                String message = "no input within " + Duration.ofNanos(timeoutNanos) + " for " + expected.describe();
+                String message = "no input within " + Duration.ofNanos(timeoutNanos) + " for " + expected.describe()
+                        + " in the session " + quoted() + (bySetting ? " (sessionj.receiveTimeout)" : " (the receive's timeout)");
                 session.fail(message, true, null);
                 throw new SJTimeoutException(message);
             }
@@ -93,7 +108,7 @@ final class SessionInput {
             buf.release();
             in = null;
             session.switchConnection(newOwner);
-            return next(expected, timeoutNanos);
+            return next(expected, bySetting ? RECEIVE_TIMEOUT : timeoutNanos);
         }
         if (next == Tags.FAIL) {
             buf.skipBytes(1);
@@ -167,6 +182,12 @@ final class SessionInput {
         ArrayDeque<Object> references = carried;
         carried = null;
         return references;
+    }
+
+    /** The session's protocol for a message, cut if long. */
+    private String quoted() {
+        String protocol = session.protocol();
+        return protocol.length() <= QUOTED ? protocol : protocol.substring(0, QUOTED) + "…";
     }
 
     /** Drops the frame being read. */

@@ -238,7 +238,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
     public <T> T receive() {
         boolean entered = guard.enter("receive", protocol);
         try {
-            return receive(settings.defaultTimeoutNanos());
+            return receive(SessionInput.RECEIVE_TIMEOUT);
         } finally {
             guard.exit(entered);
         }
@@ -254,6 +254,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
         }
     }
 
+    /** {@code timeoutNanos}: the receive's own timeout, or {@link SessionInput#RECEIVE_TIMEOUT} for the setting's. */
     @SuppressWarnings("unchecked")
     private <T> T receive(long timeoutNanos) {
         State s = usableState();
@@ -406,7 +407,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return null;
             }
             if (declared == kind) {
-                ByteBuf buf = input.next(s, settings.defaultTimeoutNanos());
+                ByteBuf buf = input.next(s);
                 byte tag = buf.readByte();
                 if (tag != kind.tag()) {
                     throw unexpected(s, tag);
@@ -424,7 +425,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
     /** Receives a boxed value declared as a wrapper type and unboxes it; null is a failure. */
     private <B> B unboxed() {
         State s = state;
-        B value = receive(settings.defaultTimeoutNanos());
+        B value = receive(SessionInput.RECEIVE_TIMEOUT);
         if (value == null) {
             throw new SJIOException("received null for " + s.describe() + " where a primitive was expected");
         }
@@ -471,7 +472,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             if (s.kind() != State.Kind.BRANCH) {
                 throw violation(s, "?{…}");
             }
-            ByteBuf buf = input.next(s, settings.defaultTimeoutNanos());
+            ByteBuf buf = input.next(s);
             byte tag = buf.readByte();
             if (tag != Tags.LABEL) {
                 throw unexpected(s, tag);
@@ -539,7 +540,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             if (s.kind() != State.Kind.INWHILE) {
                 throw violation(s, "?[…]*");
             }
-            ByteBuf buf = input.next(s, settings.defaultTimeoutNanos());
+            ByteBuf buf = input.next(s);
             byte tag = buf.readByte();
             if (tag != Tags.LOOP) {
                 throw unexpected(s, tag);

@@ -71,6 +71,32 @@ public abstract class HandoffQueue<E> {
         this.yields = idle.yields();
     }
 
+    /**
+     * Called by the consumer when it is about to park (its spins and yields found nothing), once per
+     * wait: a transport whose producer sends no heartbeats (an in-JVM peer) can have the wait watched
+     * from elsewhere, and {@link #wakeConsumer() wake} it. The default does nothing.
+     */
+    protected void parking() {
+    }
+
+    /** Called by the consumer when a wait that {@link #parking()} announced ends, however it ends. */
+    protected void parked() {
+    }
+
+    /**
+     * Called by a parked consumer after each wake-up that brought no element: throws to end the wait
+     * (the producer was found gone). The default does nothing.
+     *
+     * @throws IOException to end the consumer's wait with it
+     */
+    protected void woke() throws IOException {
+    }
+
+    /** Wakes a parked consumer (which then calls {@link #woke()}), from any thread. */
+    protected final void wakeConsumer() {
+        wake();
+    }
+
     /** Releases an element that will never be consumed (queued when the consumer's side closed). */
     protected abstract void release(E element);
 
@@ -248,6 +274,7 @@ public abstract class HandoffQueue<E> {
     private E park(long timeoutNanos) throws IOException {
         long deadline = timeoutNanos < 0 ? 0 : System.nanoTime() + timeoutNanos;
         waiter = Thread.currentThread();
+        parking();
         try {
             while (true) {
                 E element = poll();
@@ -279,9 +306,11 @@ public abstract class HandoffQueue<E> {
                     Thread.currentThread().interrupt();
                     throw interruptedException();
                 }
+                woke();
             }
         } finally {
             waiter = null;
+            parked();
         }
     }
 

@@ -1,8 +1,6 @@
 package org.sessionj.runtime.spi.support;
 
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
-import java.util.Locale;
 
 /**
  * Runtime-level liveness of network and cross-process connections: each end sends a heartbeat when
@@ -66,29 +64,6 @@ public record Heartbeat(long intervalNanos, long timeoutNanos) {
 
     /** {@code PT5S}, {@code 500ms}, {@code 5s}, {@code 2m}, or {@code none} (null). */
     private static Duration parse(String name, String text) {
-        String value = text.strip().toLowerCase(Locale.ROOT);
-        try {
-            if (value.equals("none")) {
-                return null;
-            }
-            Duration d;
-            if (value.startsWith("p")) {
-                d = Duration.parse(value.toUpperCase(Locale.ROOT));
-            } else if (value.endsWith("ms")) {
-                d = Duration.ofMillis(Long.parseLong(value.substring(0, value.length() - 2)));
-            } else if (value.endsWith("s")) {
-                d = Duration.ofSeconds(Long.parseLong(value.substring(0, value.length() - 1)));
-            } else if (value.endsWith("m")) {
-                d = Duration.ofMinutes(Long.parseLong(value.substring(0, value.length() - 1)));
-            } else {
-                d = null;
-            }
-            if (d != null && !d.isNegative() && !d.isZero()) {
-                return d;
-            }
-        } catch (NumberFormatException | DateTimeParseException e) {
-            // reported below
-        }
-        throw SystemSettings.invalid(name, "a positive duration like 500ms, 5s, PT5S, or none", text);
+        return SystemSettings.parseDuration(name, text);
     }
 }

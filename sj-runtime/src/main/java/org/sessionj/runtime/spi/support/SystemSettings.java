@@ -112,6 +112,48 @@ public final class SystemSettings {
         };
     }
 
+    /**
+     * The duration of setting {@code name}: {@code PT5S}, {@code 500ms}, {@code 5s}, {@code 2m}, or
+     * {@code none} (empty); {@code defaultValue} (null: empty) when it is not set.
+     *
+     * @throws IllegalArgumentException if it is set but none of those, or not positive
+     */
+    public Optional<java.time.Duration> duration(String name, java.time.Duration defaultValue) {
+        Optional<String> value = value(name);
+        if (value.isEmpty()) {
+            return Optional.ofNullable(defaultValue);
+        }
+        return Optional.ofNullable(parseDuration(name, value.get()));
+    }
+
+    /** {@code PT5S}, {@code 500ms}, {@code 5s}, {@code 2m}, or {@code none} (null) as the value of setting {@code name}. */
+    static java.time.Duration parseDuration(String name, String text) {
+        String value = text.strip().toLowerCase(Locale.ROOT);
+        try {
+            if (value.equals("none")) {
+                return null;
+            }
+            java.time.Duration d;
+            if (value.startsWith("p")) {
+                d = java.time.Duration.parse(value.toUpperCase(Locale.ROOT));
+            } else if (value.endsWith("ms")) {
+                d = java.time.Duration.ofMillis(Long.parseLong(value.substring(0, value.length() - 2)));
+            } else if (value.endsWith("s")) {
+                d = java.time.Duration.ofSeconds(Long.parseLong(value.substring(0, value.length() - 1)));
+            } else if (value.endsWith("m")) {
+                d = java.time.Duration.ofMinutes(Long.parseLong(value.substring(0, value.length() - 1)));
+            } else {
+                d = null;
+            }
+            if (d != null && !d.isNegative() && !d.isZero()) {
+                return d;
+            }
+        } catch (NumberFormatException | java.time.format.DateTimeParseException e) {
+            // reported below
+        }
+        throw invalid(name, "a positive duration like 500ms, 5s, PT5S, or none", text);
+    }
+
     /** The error for setting {@code name} whose value {@code found} is not {@code expected}. */
     public static IllegalArgumentException invalid(String name, String expected, String found) {
         return new IllegalArgumentException("system property " + property(name) + " must be " + expected

@@ -28,8 +28,14 @@ import org.sessionj.runtime.spi.Connection;
  * end may use either kind. A selector needs to hear of readiness without reading: the first
  * {@link #readinessListener} starts a reader thread (virtual) that reads frames into an
  * {@link InboundQueue}, and from then on reads take frames from there, as on the event-loop path.
+ *
+ * <p>Liveness and the send timeout as on the event-loop path: a {@link BlockingKeeper} writes
+ * heartbeats (a header of length {@link FrameDecoder#HEARTBEAT}) when nothing was written for the
+ * interval and closes the socket under a write that waited past the send timeout; a read that heard
+ * nothing, not even a heartbeat, for the heartbeat timeout fails. Heartbeats from the peer are
+ * dropped as they are read.
  */
-final class BlockingConnection implements Connection {
+final class BlockingConnection implements Connection, BlockingKeeper.Kept {
     private static final ByteBufAllocator ALLOC = PooledByteBufAllocator.DEFAULT;
     private static final int INITIAL_BUFFER = 8 * 1024;
     /** Frames up to this size are copied into the output buffer; larger ones are written from where they are. */
@@ -59,6 +65,9 @@ final class BlockingConnection implements Connection {
     /** Set once a selector listens: frames then arrive through this queue. */
     private volatile InboundQueue pumped;
     private volatile boolean closed;
+    private final BlockingKeeper keeper;
+    /** How long a read may hear nothing before the peer is taken for gone (0: heartbeats off). */
+    private final long silenceNanos;
 
     BlockingConnection(SocketChannel channel, String transportName, NettySettings settings) throws IOException {
         this.channel = channel;
@@ -69,6 +78,14 @@ final class BlockingConnection implements Connection {
         this.input = channel.socket().getInputStream();
         this.description = transportName + " " + channel.getLocalAddress() + " -> " + channel.getRemoteAddress()
                 + " (blocking)";
+        this.silenceNanos = settings.heartbeat().enabled() ? settings.heartbeat().timeoutNanos() : 0;
+        this.keeper = new BlockingKeeper(this, settings.heartbeat());
+        keeper.startIfNeeded();
+    }
+
+    @Override
+    public void sendTimeout(long timeoutNanos) {
+        keeper.sendTimeout(timeoutNanos);
     }
 
     @Override
@@ -92,7 +109,7 @@ final class BlockingConnection implements Connection {
                 throw new IOException("cannot send a frame of " + length + " bytes: the maximum frame size is "
                         + settings.maxFrameBytes() + " bytes (sessionj.tcp.maxFrameBytes)");
             }
-            writeLock.lock();
+            lockForWriting();
             try {
                 if (length > COPY_LIMIT) {
                     ensureOutRoom(FrameDecoder.HEADER_BYTES);
@@ -120,12 +137,56 @@ final class BlockingConnection implements Connection {
         if (closed) {
             throw new IOException("connection already closed (" + description + ")");
         }
-        writeLock.lock();
+        lockForWriting();
         try {
             writeOut(null);
         } finally {
             writeLock.unlock();
         }
+    }
+
+    /**
+     * Takes the write lock, waiting at most the send timeout: the keeper may hold it, blocked in a
+     * heartbeat the peer does not read.
+     */
+    private void lockForWriting() throws IOException {
+        long timeout = keeper.sendTimeoutNanos();
+        if (timeout < 0) {
+            writeLock.lock();
+            return;
+        }
+        try {
+            if (!writeLock.tryLock(timeout, TimeUnit.NANOSECONDS)) {
+                throw new org.sessionj.runtime.spi.WriteTimeoutException("the peer took nothing for "
+                        + java.time.Duration.ofNanos(timeout) + " (" + description + ")");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting to write (" + description + ")");
+        }
+    }
+
+    @Override
+    public boolean writeHeartbeat() {
+        if (closed || !writeLock.tryLock()) {
+            return false;
+        }
+        try {
+            ByteBuffer heartbeat = ByteBuffer.allocate(FrameDecoder.HEADER_BYTES).putInt(FrameDecoder.HEARTBEAT).flip();
+            while (heartbeat.hasRemaining()) {
+                channel.write(heartbeat);
+            }
+            return true;
+        } catch (IOException e) {
+            return false; // the peer has gone: the reading side finds out
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    @Override
+    public void abortWrite() {
+        closeQuietly();
     }
 
     private void ensureOutRoom(int bytes) throws IOException {
@@ -143,6 +204,7 @@ final class BlockingConnection implements Connection {
     /** Writes the buffered bytes, then {@code more} (may be null), blocking until the kernel took them all. */
     private void writeOut(ByteBuffer[] more) throws IOException {
         out.flip();
+        keeper.writing();
         try {
             if (more == null) {
                 while (out.hasRemaining()) {
@@ -163,6 +225,7 @@ final class BlockingConnection implements Connection {
         } catch (IOException e) {
             throw failure("writing", e);
         } finally {
+            keeper.wrote();
             out.clear();
         }
     }
@@ -197,20 +260,67 @@ final class BlockingConnection implements Connection {
             if (timeoutNanos >= 0 && remaining <= 0) {
                 return null;
             }
-            if (!fill(remaining)) {
+            if (!fillHearing(remaining)) {
                 return null;
             }
         }
     }
 
+    /**
+     * As {@link #fill}, but a wait that hears nothing at all (no byte, not even a heartbeat) for the
+     * heartbeat timeout fails: the peer's process is frozen or gone, or the path to it is broken.
+     */
+    private boolean fillHearing(long timeoutNanos) throws IOException {
+        if (silenceNanos == 0) {
+            return fill(timeoutNanos);
+        }
+        long start = System.nanoTime();
+        while (true) {
+            long now = System.nanoTime();
+            long silent = now - start;
+            if (silent >= silenceNanos) {
+                throw new IOException("no data and no heartbeat from the peer for " + java.time.Duration.ofNanos(silenceNanos)
+                        + ": its process is frozen or gone, or the network path is broken (sessionj.heartbeat.timeout)"
+                        + " (" + description + ")");
+            }
+            long slice = silenceNanos - silent;
+            if (timeoutNanos >= 0) {
+                long left = timeoutNanos - silent;
+                if (left <= 0) {
+                    return false;
+                }
+                slice = Math.min(slice, left);
+            }
+            if (fill(slice)) {
+                return true;
+            }
+        }
+    }
+
+    /** Drops the heartbeats at the front of the input buffer. */
+    private void skipHeartbeats() {
+        while (inEnd - inStart >= FrameDecoder.HEADER_BYTES && headerAt(inStart) == FrameDecoder.HEARTBEAT) {
+            inStart += FrameDecoder.HEADER_BYTES;
+        }
+        if (inStart == inEnd) {
+            inStart = 0;
+            inEnd = 0;
+        }
+    }
+
+    private int headerAt(int index) {
+        return ((in[index] & 0xff) << 24) | ((in[index + 1] & 0xff) << 16) | ((in[index + 2] & 0xff) << 8)
+                | (in[index + 3] & 0xff);
+    }
+
     /** The next whole frame in the input buffer (copied out), or null if none is complete yet. */
     private ByteBuf bufferedFrame() throws IOException {
+        skipHeartbeats();
         int available = inEnd - inStart;
         if (available < FrameDecoder.HEADER_BYTES) {
             return null;
         }
-        int length = ((in[inStart] & 0xff) << 24) | ((in[inStart + 1] & 0xff) << 16) | ((in[inStart + 2] & 0xff) << 8)
-                | (in[inStart + 3] & 0xff);
+        int length = headerAt(inStart);
         if (length < 0 || length > settings.maxFrameBytes()) {
             // The event-loop path's words (FrameDecoder), so that a user sees one message for one fault.
             throw new BadFrameException("bad frame header from the peer: length " + length + (length < 0
@@ -282,6 +392,7 @@ final class BlockingConnection implements Connection {
         if (queue != null) {
             return queue.isReadable();
         }
+        skipHeartbeats();
         if (closed || endOfStream || inEnd - inStart >= FrameDecoder.HEADER_BYTES && wholeFrameBuffered()) {
             return true;
         }
@@ -304,12 +415,12 @@ final class BlockingConnection implements Connection {
         } catch (IOException e) {
             return true; // the next read reports it
         }
+        skipHeartbeats();
         return inEnd - inStart >= FrameDecoder.HEADER_BYTES && wholeFrameBuffered();
     }
 
     private boolean wholeFrameBuffered() {
-        int length = ((in[inStart] & 0xff) << 24) | ((in[inStart + 1] & 0xff) << 16) | ((in[inStart + 2] & 0xff) << 8)
-                | (in[inStart + 3] & 0xff);
+        int length = headerAt(inStart);
         return length < 0 || length > settings.maxFrameBytes() || inEnd - inStart >= FrameDecoder.HEADER_BYTES + length;
     }
 
@@ -349,7 +460,7 @@ final class BlockingConnection implements Connection {
                 } else if (endOfStream) {
                     break;
                 } else {
-                    fill(-1);
+                    fillHearing(-1);
                 }
             }
         } catch (IOException e) {
@@ -366,6 +477,11 @@ final class BlockingConnection implements Connection {
     // ---- the rest ----
 
     private IOException failure(String doing, IOException e) {
+        if (keeper.timedOut() && doing.equals("writing")) {
+            return new org.sessionj.runtime.spi.WriteTimeoutException("the peer took nothing for "
+                    + java.time.Duration.ofNanos(keeper.sendTimeoutNanos()) + " while this side was " + doing
+                    + "; the connection is closed (" + description + ")");
+        }
         if (closed || e instanceof AsynchronousCloseException || e instanceof ClosedChannelException) {
             if (e instanceof ClosedByInterruptException) {
                 return new InterruptedIOException("interrupted while " + doing + " (" + description + ")");
@@ -396,6 +512,7 @@ final class BlockingConnection implements Connection {
             return;
         }
         closed = true;
+        keeper.stop();
         InboundQueue queue = pumped;
         if (queue != null) {
             queue.close();

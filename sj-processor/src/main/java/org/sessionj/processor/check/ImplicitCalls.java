@@ -1,0 +1,50 @@
+package org.sessionj.processor.check;
+
+import com.sun.source.tree.EnhancedForLoopTree;
+import com.sun.source.tree.ExpressionTree;
+import java.util.Set;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+
+/**
+ * Where Java runs code of the program that the source does not show as a call: {@code toString()} of
+ * an object in a string concatenation, {@code iterator()}/{@code hasNext()}/{@code next()} of an
+ * enhanced for over an {@code Iterable}. (Also {@code close()} of try-with-resources and a record
+ * pattern's accessors, which need no type test.) Such code may read a moved {@code @NoAlias} field
+ * (SJ044).
+ */
+final class ImplicitCalls {
+    private final MethodChecker flow;
+
+    ImplicitCalls(MethodChecker flow) {
+        this.flow = flow;
+    }
+
+    /** Whether {@code operand} of a string concatenation is an object whose toString() may be user code. */
+    boolean callsToString(ExpressionTree operand) {
+        TypeMirror type = flow.trees.getTypeMirror(flow.pathOf(operand));
+        if (type == null) {
+            return false;
+        }
+        return switch (type.getKind()) {
+            case DECLARED -> !(((DeclaredType) type).asElement() instanceof TypeElement element)
+                    || !JDK_TO_STRING.contains(element.getQualifiedName().toString());
+            case TYPEVAR, INTERSECTION -> true;
+            default -> false; // primitives, arrays (Object.toString) and null
+        };
+    }
+
+    /** Final JDK classes whose toString() runs no code of the program. */
+    private static final Set<String> JDK_TO_STRING = Set.of("java.lang.String", "java.lang.Integer",
+            "java.lang.Long", "java.lang.Short", "java.lang.Byte", "java.lang.Character", "java.lang.Boolean",
+            "java.lang.Float", "java.lang.Double", "java.lang.StringBuilder", "java.lang.StringBuffer",
+            "java.lang.Class");
+
+    /** Whether an enhanced for loop iterates an Iterable (whose methods are calls), not an array. */
+    boolean overIterable(EnhancedForLoopTree loop) {
+        TypeMirror type = flow.trees.getTypeMirror(flow.pathOf(loop.getExpression()));
+        return type != null && type.getKind() != TypeKind.ARRAY;
+    }
+}

@@ -1,0 +1,327 @@
+package org.sessionj.processor.check;
+
+import com.sun.source.tree.BlockTree;
+import com.sun.source.tree.BreakTree;
+import com.sun.source.tree.CatchTree;
+import com.sun.source.tree.ClassTree;
+import com.sun.source.tree.ContinueTree;
+import com.sun.source.tree.DoWhileLoopTree;
+import com.sun.source.tree.EnhancedForLoopTree;
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.ForLoopTree;
+import com.sun.source.tree.LabeledStatementTree;
+import com.sun.source.tree.LambdaExpressionTree;
+import com.sun.source.tree.ReturnTree;
+import com.sun.source.tree.SwitchExpressionTree;
+import com.sun.source.tree.SwitchTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.TryTree;
+import com.sun.source.tree.WhileLoopTree;
+import com.sun.source.tree.YieldTree;
+import com.sun.source.util.TreeScanner;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.lang.model.element.Element;
+import org.sessionj.processor.check.FlowScanner.Frame;
+import org.sessionj.processor.check.FlowScanner.Scope;
+import org.sessionj.processor.internal.flow.FlowState;
+import org.sessionj.processor.internal.flow.VarState;
+
+/**
+ * {@code try} statements: resources closed at the end, catch blocks starting from every state the try
+ * block may throw at ({@link LinearityRules#catchEntry}, {@link NoAliasRules#catchEntry}), and
+ * {@code finally} blocks, which run on every path out of the statement — the normal ones, the
+ * exceptions, and every jump out of the try or a catch block ({@link #throughFinallies}).
+ */
+final class TryStatements {
+    private final MethodChecker flow;
+
+    TryStatements(MethodChecker flow) {
+        this.flow = flow;
+    }
+
+    /** Checks a try statement: resources, block, catch blocks (from every throw point), finally. */
+    void tryStatement(TryTree tree) {
+        PendingFinally pending = tree.getFinallyBlock() == null ? null
+                : new PendingFinally(tree, flow.frames.size(), flow.scopes.size(), flow.noAlias.tryDepth());
+        if (pending != null) {
+            finallies.push(pending);
+        }
+        Scope resources = flow.pushScope();
+        List<Element> closedHere = new ArrayList<>();
+        FlowState<Element> tryEntry = flow.state;
+        Map<Element, Set<VarState>> throwPoints = flow.linearity.enterTry();
+        Set<Element> moved = flow.noAlias.enterTry();
+        try {
+            for (Tree resource : tree.getResources()) {
+                Element socket = resource instanceof ExpressionTree expression ? flow.trackedSocket(expression) : null;
+                if (socket != null) {
+                    closedHere.add(socket);
+                } else {
+                    flow.scan(resource, null);
+                }
+            }
+            flow.scan(tree.getBlock(), null);
+            if (closedHere.size() < tree.getResources().size()) {
+                flow.noAlias.beforeForeignCode(tree, "before the resources of this try statement are closed (close() "
+                        + "may read it)");
+            }
+            flow.linearity.throwPoint();
+        } finally {
+            flow.noAlias.exitTry();
+            flow.linearity.exitTry();
+        }
+        if (flow.state != null) {
+            for (Element var : resources.vars) {
+                flow.checkComplete(var, null, "at the end of its try-with-resources block");
+            }
+            flow.linearity.closeResources(closedHere, tree);
+            flow.state = flow.state.without(resources.vars);
+        }
+        flow.scopes.pop();
+        FlowState<Element> tryEnd = flow.state;
+        FlowState<Element> catchEntry = tryEntry == null ? null
+                : flow.linearity.catchEntry(tryEntry.without(resources.vars), throwPoints, tree);
+        catchEntry = flow.noAlias.catchEntry(catchEntry, moved, tree);
+        FlowState<Element> afterAll = tryEnd;
+        flow.handlers.push("catch");
+        Set<Element> movedInCatches = flow.noAlias.enterTry();
+        try {
+            for (CatchTree catchTree : tree.getCatches()) {
+                flow.state = catchEntry;
+                Scope scope = flow.pushScope();
+                flow.scan(catchTree.getParameter(), null);
+                flow.scan(catchTree.getBlock(), null);
+                flow.exitScope(scope, null, "at the end of its scope");
+                flow.scopes.pop();
+                afterAll = flow.join(afterAll, flow.state, tree, "the try block and its catch blocks");
+            }
+        } finally {
+            flow.noAlias.exitTry();
+        }
+        moved.addAll(movedInCatches);
+        flow.handlers.pop();
+        if (pending != null) {
+            finallies.remove(pending);
+        }
+        if (tree.getFinallyBlock() != null) {
+            finallyBlock(tree, afterAll, catchEntry, moved);
+        } else {
+            flow.state = afterAll;
+        }
+    }
+
+    /**
+     * A try statement with a {@code finally} block whose try or catch blocks are being read: a jump out
+     * of it runs the finally block on the way. {@code frameDepth}, {@code scopeDepth}: the frames and
+     * scopes enclosing the statement; {@code moveDepth}: the enclosing try blocks collecting moves.
+     */
+    private record PendingFinally(TryTree tree, int frameDepth, int scopeDepth, int moveDepth) {
+    }
+
+    /** Innermost first. */
+    private final Deque<PendingFinally> finallies = new ArrayDeque<>();
+
+    /**
+     * Invariant: <em>every path out of a try statement goes through its finally block</em> — also a
+     * {@code break}, {@code continue}, {@code yield} or {@code return} out of the try or a catch block.
+     * Each such jump runs the finally blocks it leaves (innermost first) on its own state, so a value
+     * the finally block moves is moved where the jump arrives, and a field it refills is refilled at
+     * the return. The finally block's own errors are reported by its pass from the exception paths
+     * ({@link #finallyBlock}); this pass is silent.
+     */
+    FlowState<Element> throughFinallies(FlowState<Element> arriving, Frame target) {
+        FlowState<Element> current = arriving;
+        for (PendingFinally pending : List.copyOf(finallies)) {
+            if (current == null || target != null && target.depth >= pending.frameDepth()) {
+                break; // the target is inside this try statement: the jump does not leave it
+            }
+            current = replayFinally(pending, current);
+        }
+        return current;
+    }
+
+    /** Runs the finally block of {@code pending} from {@code from}, as if at the try statement. */
+    private FlowState<Element> replayFinally(PendingFinally pending, FlowState<Element> from) {
+        FlowState<Element> saved = flow.state;
+        String label = flow.pendingLabel;
+        Deque<Frame> innerFrames = new ArrayDeque<>();
+        Deque<Scope> innerScopes = new ArrayDeque<>();
+        Deque<PendingFinally> innerFinallies = new ArrayDeque<>();
+        while (flow.frames.size() > pending.frameDepth()) {
+            innerFrames.push(flow.frames.pop());
+        }
+        while (flow.scopes.size() > pending.scopeDepth()) {
+            innerScopes.push(flow.scopes.pop());
+        }
+        while (finallies.peek() != pending) {
+            innerFinallies.push(finallies.pop());
+        }
+        finallies.pop();
+        flow.handlers.push("finally");
+        flow.reporter.silence();
+        int limit = flow.noAlias.limitTryRecording(pending.moveDepth());
+        flow.state = from;
+        flow.pendingLabel = null;
+        try {
+            flow.scan(pending.tree().getFinallyBlock(), null);
+            return flow.state;
+        } finally {
+            flow.noAlias.limitTryRecording(limit);
+            flow.reporter.speak();
+            flow.handlers.pop();
+            finallies.push(pending);
+            while (!innerFinallies.isEmpty()) {
+                finallies.push(innerFinallies.pop());
+            }
+            while (!innerScopes.isEmpty()) {
+                flow.scopes.push(innerScopes.pop());
+            }
+            while (!innerFrames.isEmpty()) {
+                flow.frames.push(innerFrames.pop());
+            }
+            flow.state = saved;
+            flow.pendingLabel = label;
+        }
+    }
+
+    /**
+     * A finally block runs after the normal paths ({@code afterAll}) and after exceptions, when values
+     * the try or catch blocks moved ({@code moved}) may be gone: it is checked from that maybe-moved
+     * state, and the statement continues from the normal paths through it (a second, silent pass). A
+     * finally block that can leave by a jump ({@code break}, {@code continue}, {@code yield},
+     * {@code return}) swallows the exception it runs for, and the program goes on from the point where
+     * the try block threw: it is checked from the states of every throw point too ({@code catchEntry},
+     * where a session acted on in the try block is unknown: SJ020 where it meets the normal path).
+     */
+    private void finallyBlock(TryTree tree, FlowState<Element> afterAll, FlowState<Element> catchEntry,
+            Set<Element> moved) {
+        flow.handlers.push("finally");
+        FlowState<Element> normal = afterAll != null ? afterAll : catchEntry;
+        FlowState<Element> abrupt = flow.noAlias.catchEntry(normal, moved, tree);
+        if (afterAll != null && catchEntry != null && jumpsOut(tree.getFinallyBlock())) {
+            abrupt = flow.join(abrupt, flow.noAlias.catchEntry(catchEntry, moved, tree), tree,
+                    "the normal paths and the exceptions this finally block swallows (it can end with a jump)");
+        }
+        flow.state = abrupt;
+        flow.scan(tree.getFinallyBlock(), null);
+        if (afterAll == null) {
+            flow.state = null;
+        } else if (abrupt != normal) {
+            flow.state = normal;
+            flow.reporter.silence();
+            try {
+                flow.scan(tree.getFinallyBlock(), null);
+            } finally {
+                flow.reporter.speak();
+            }
+        }
+        flow.handlers.pop();
+    }
+
+    /** Whether {@code block} contains a jump that leaves it: the exception it runs for is then dropped. */
+    static boolean jumpsOut(BlockTree block) {
+        boolean[] found = {false};
+        new TreeScanner<Void, Void>() {
+            private int loops;
+            private int switches;
+            private int switchExpressions;
+            private final Set<String> labels = new java.util.HashSet<>();
+
+            @Override
+            public Void visitReturn(ReturnTree tree, Void unused) {
+                found[0] = true;
+                return null;
+            }
+
+            @Override
+            public Void visitBreak(BreakTree tree, Void unused) {
+                found[0] |= tree.getLabel() != null ? !labels.contains(tree.getLabel().toString())
+                        : loops == 0 && switches == 0;
+                return null;
+            }
+
+            @Override
+            public Void visitContinue(ContinueTree tree, Void unused) {
+                found[0] |= tree.getLabel() != null ? !labels.contains(tree.getLabel().toString()) : loops == 0;
+                return null;
+            }
+
+            @Override
+            public Void visitYield(YieldTree tree, Void unused) {
+                found[0] |= switchExpressions == 0;
+                return super.visitYield(tree, unused);
+            }
+
+            @Override
+            public Void visitLabeledStatement(LabeledStatementTree tree, Void unused) {
+                labels.add(tree.getLabel().toString());
+                return super.visitLabeledStatement(tree, unused);
+            }
+
+            @Override
+            public Void visitWhileLoop(WhileLoopTree tree, Void unused) {
+                return loop(() -> super.visitWhileLoop(tree, unused));
+            }
+
+            @Override
+            public Void visitDoWhileLoop(DoWhileLoopTree tree, Void unused) {
+                return loop(() -> super.visitDoWhileLoop(tree, unused));
+            }
+
+            @Override
+            public Void visitForLoop(ForLoopTree tree, Void unused) {
+                return loop(() -> super.visitForLoop(tree, unused));
+            }
+
+            @Override
+            public Void visitEnhancedForLoop(EnhancedForLoopTree tree, Void unused) {
+                return loop(() -> super.visitEnhancedForLoop(tree, unused));
+            }
+
+            private Void loop(java.util.function.Supplier<Void> body) {
+                loops++;
+                try {
+                    return body.get();
+                } finally {
+                    loops--;
+                }
+            }
+
+            @Override
+            public Void visitSwitch(SwitchTree tree, Void unused) {
+                switches++;
+                try {
+                    return super.visitSwitch(tree, unused);
+                } finally {
+                    switches--;
+                }
+            }
+
+            @Override
+            public Void visitSwitchExpression(SwitchExpressionTree tree, Void unused) {
+                switchExpressions++;
+                try {
+                    return super.visitSwitchExpression(tree, unused);
+                } finally {
+                    switchExpressions--;
+                }
+            }
+
+            @Override
+            public Void visitLambdaExpression(LambdaExpressionTree tree, Void unused) {
+                return null; // another body
+            }
+
+            @Override
+            public Void visitClass(ClassTree tree, Void unused) {
+                return null; // another body
+            }
+        }.scan(block, null);
+        return found[0];
+    }
+}

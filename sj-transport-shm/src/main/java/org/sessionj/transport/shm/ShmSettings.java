@@ -1,0 +1,46 @@
+package org.sessionj.transport.shm;
+
+import java.time.Duration;
+import org.sessionj.runtime.spi.support.SystemSettings;
+
+/**
+ * The in-JVM transport's bounds, read from system properties when a connection is made.
+ *
+ * @param backlogBytes bytes written to one direction and not yet read past which the writer waits, up
+ *     to its send timeout, as on TCP ({@code sessionj.shm.backlogBytes}, default 4 MiB)
+ * @param orphanTimeoutNanos how long after the last thread of an end ended without closing it the
+ *     peer gives up waiting on that end ({@code sessionj.shm.orphanTimeout}, default 2 s); 0: never
+ */
+record ShmSettings(long backlogBytes, long orphanTimeoutNanos) {
+    /** The default backlog bound: as the ipc transport's. */
+    static final int DEFAULT_BACKLOG_BYTES = 4 << 20;
+    /** The default orphan timeout. */
+    static final Duration DEFAULT_ORPHAN_TIMEOUT = Duration.ofSeconds(2);
+    /** No bound, no watch: for the acceptor's sentinel, which never carries data. */
+    static final ShmSettings UNBOUNDED = new ShmSettings(Long.MAX_VALUE, 0);
+
+    ShmSettings {
+        if (backlogBytes <= 0) {
+            throw new IllegalArgumentException("sessionj.shm.backlogBytes must be positive, found " + backlogBytes);
+        }
+        if (orphanTimeoutNanos < 0) {
+            throw new IllegalArgumentException("negative orphan timeout " + orphanTimeoutNanos);
+        }
+    }
+
+    /** The settings of this JVM's system properties now. */
+    static ShmSettings fromSystemProperties() {
+        SystemSettings settings = SystemSettings.system();
+        int backlog = settings.integer("shm.backlogBytes", DEFAULT_BACKLOG_BYTES);
+        if (backlog <= 0) {
+            throw SystemSettings.invalid("shm.backlogBytes", "a positive number of bytes", String.valueOf(backlog));
+        }
+        Duration orphan = settings.duration("shm.orphanTimeout", DEFAULT_ORPHAN_TIMEOUT).orElse(null);
+        return new ShmSettings(backlog, orphan == null ? 0 : orphan.toNanos());
+    }
+
+    /** How often a waiting end looks at its peer's thread: half the orphan timeout (0: never). */
+    long watchNanos() {
+        return orphanTimeoutNanos / 2;
+    }
+}
