@@ -146,6 +146,37 @@ public final class Negotiation {
 
     /** Appends HELLO (docs/negotiation.md). */
     public static void writeHello(ByteBuf out, Hello hello) {
+        Encoded last = lastHello;
+        if (last != null && last.message().equals(hello)) {
+            out.writeBytes(last.bytes());
+            return;
+        }
+        int start = out.writerIndex();
+        encodeHello(out, hello);
+        // Kept with a copy of its list (no copy if it is immutable already): a caller's later change must not match.
+        lastHello = Encoded.of(new Hello(hello.flag(), hello.runtime(), hello.host(), List.copyOf(hello.session())), out,
+                start);
+    }
+
+    /**
+     * The last HELLO and AGREED written, as bytes: a requester sends the same HELLO for every session
+     * of a protocol (its flag, runtime, host and transports), a server the same AGREED; comparing two
+     * small records costs less than encoding their strings again (measured: a HELLO's strings were 6 %
+     * of a requester's CPU per session in the accept-load test, docs/reliability.md). One entry each:
+     * a program that alternates plans just encodes as before.
+     */
+    private record Encoded(Object message, byte[] bytes) {
+        static Encoded of(Object message, ByteBuf out, int start) {
+            byte[] bytes = new byte[out.writerIndex() - start];
+            out.getBytes(start, bytes);
+            return new Encoded(message, bytes);
+        }
+    }
+
+    private static volatile Encoded lastHello;
+    private static volatile Encoded lastAgreement;
+
+    private static void encodeHello(ByteBuf out, Hello hello) {
         out.writeByte(Tags.HELLO).writeByte(Tags.MAGIC_0).writeByte(Tags.MAGIC_1).writeByte(HELLO_VERSION);
         out.writeByte(hello.flag());
         out.writeLong(hello.runtime().getMostSignificantBits()).writeLong(hello.runtime().getLeastSignificantBits());
@@ -187,6 +218,18 @@ public final class Negotiation {
 
     /** Appends AGREED (docs/negotiation.md). */
     public static void writeAgreement(ByteBuf out, Agreement agreement) {
+        Encoded last = lastAgreement;
+        if (last != null && last.message().equals(agreement)) {
+            out.writeBytes(last.bytes());
+            return;
+        }
+        int start = out.writerIndex();
+        encodeAgreement(out, agreement);
+        lastAgreement = Encoded.of(new Agreement(agreement.flag(), List.copyOf(agreement.offers()), agreement.choice()),
+                out, start);
+    }
+
+    private static void encodeAgreement(ByteBuf out, Agreement agreement) {
         out.writeByte(Tags.AGREED).writeByte(agreement.flag());
         writeNames(out, agreement.offers().size());
         for (Offer offer : agreement.offers()) {

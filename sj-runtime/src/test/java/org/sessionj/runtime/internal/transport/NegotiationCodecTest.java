@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import java.util.List;
 import java.util.UUID;
@@ -29,6 +30,31 @@ class NegotiationCodecTest {
         assertThat(buf.readByte()).isEqualTo(Tags.HELLO);
         assertThat(Negotiation.readHello(buf)).isEqualTo(new Hello(3, jvm, "h1", List.of("shm", "tcp")));
         assertThat(buf.isReadable()).isFalse();
+    }
+
+    @Test
+    void aHelloOrAgreementWrittenAgainIsTheSameBytesAndAnotherOneItsOwn() throws Exception {
+        UUID jvm = UUID.randomUUID();
+        java.util.ArrayList<String> names = new java.util.ArrayList<>(List.of("shm", "tcp"));
+        Hello first = new Hello(Negotiation.R3_NEGOTIATE, jvm, "h1", names);
+        ByteBuf once = Unpooled.buffer();
+        Negotiation.writeHello(once, first);
+        ByteBuf twice = Unpooled.buffer().writeByte(7); // after something: the encoding is relative
+        Negotiation.writeHello(twice, new Hello(Negotiation.R3_NEGOTIATE, jvm, "h1", List.of("shm", "tcp")));
+        assertThat(ByteBufUtil.getBytes(twice, 1, twice.readableBytes() - 1)).isEqualTo(ByteBufUtil.getBytes(once));
+        names.set(1, "tls"); // a caller's later change to its list is a different HELLO
+        ByteBuf changed = Unpooled.buffer();
+        Negotiation.writeHello(changed, first);
+        assertThat(changed.readByte()).isEqualTo(Tags.HELLO);
+        assertThat(Negotiation.readHello(changed).session()).containsExactly("shm", "tls");
+
+        List<Negotiation.Offer> offers = List.of(new Negotiation.Offer("tcp", 4000, false));
+        for (String choice : new String[] {"tcp", null, "tcp"}) {
+            ByteBuf agreed = Unpooled.buffer();
+            Negotiation.writeAgreement(agreed, new Negotiation.Agreement(1, offers, choice));
+            assertThat(agreed.readByte()).isEqualTo(Tags.AGREED);
+            assertThat(Negotiation.readAgreement(agreed).choice()).isEqualTo(choice);
+        }
     }
 
     @Test

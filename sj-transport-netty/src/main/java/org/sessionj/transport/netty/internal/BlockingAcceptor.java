@@ -45,7 +45,7 @@ final class BlockingAcceptor implements ConnectionAcceptor {
         ServerSocketChannel server = ServerSocketChannel.open();
         try {
             server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            server.bind(local, 1024);
+            server.bind(local, io.netty.util.NetUtil.SOMAXCONN); // the kernel's limit: see NettyTransportSupport.listen
         } catch (IOException e) {
             server.close();
             throw new IOException("cannot listen on TCP port " + port + " (" + transportName + "): " + e.getMessage(), e);

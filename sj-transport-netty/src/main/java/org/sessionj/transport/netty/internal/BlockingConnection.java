@@ -330,12 +330,11 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept {
                     + " (" + description + ")");
         }
         if (available < FrameDecoder.HEADER_BYTES + length) {
-            int needed = FrameDecoder.HEADER_BYTES + length;
-            if (needed > in.length - inStart) {
-                // Make room for the whole frame: move what we have to the front, growing if needed.
-                byte[] target = needed > in.length ? new byte[Math.max(needed, 2 * in.length)] : in;
-                System.arraycopy(in, inStart, target, 0, available);
-                in = target;
+            // Not all there yet. The buffer grows as bytes arrive (fill doubles it when full), never to
+            // what the header claims: a peer that sends a header claiming 16 MiB and then nothing must
+            // not make this side allocate 16 MiB (a thousand such peers would take the heap).
+            if (inStart > 0 && inEnd == in.length) {
+                System.arraycopy(in, inStart, in, 0, available);
                 inStart = 0;
                 inEnd = available;
             }
@@ -356,15 +355,7 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept {
      * input buffer. False if the timeout passed first; the end of the stream is noted.
      */
     private boolean fill(long timeoutNanos) throws IOException {
-        if (inEnd == in.length) {
-            if (inStart > 0) {
-                System.arraycopy(in, inStart, in, 0, inEnd - inStart);
-                inEnd -= inStart;
-                inStart = 0;
-            } else {
-                in = java.util.Arrays.copyOf(in, 2 * in.length);
-            }
-        }
+        makeRoom();
         int millis = timeoutNanos < 0 ? 0 : (int) Math.max(1, Math.min(Integer.MAX_VALUE,
                 TimeUnit.NANOSECONDS.toMillis(timeoutNanos + 999_999)));
         try {
@@ -386,6 +377,19 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept {
         }
     }
 
+    /** A full input buffer: moves what it holds to the front, or doubles it (it grows as bytes come, up to a frame). */
+    private void makeRoom() {
+        if (inEnd == in.length) {
+            if (inStart > 0) {
+                System.arraycopy(in, inStart, in, 0, inEnd - inStart);
+                inEnd -= inStart;
+                inStart = 0;
+            } else {
+                in = java.util.Arrays.copyOf(in, 2 * in.length);
+            }
+        }
+    }
+
     @Override
     public boolean isReadable() {
         InboundQueue queue = pumped;
@@ -400,9 +404,7 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept {
         try {
             channel.configureBlocking(false);
             try {
-                if (inEnd == in.length) {
-                    return false; // a partial frame fills the buffer: the next read grows it
-                }
+                makeRoom(); // a partial frame fills the buffer
                 int n = channel.read(ByteBuffer.wrap(in, inEnd, in.length - inEnd));
                 if (n < 0) {
                     endOfStream = true;

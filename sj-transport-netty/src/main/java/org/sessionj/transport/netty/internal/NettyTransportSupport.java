@@ -64,7 +64,9 @@ public final class NettyTransportSupport {
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(loops.group())
                 .channel(loops.serverChannel())
-                .option(ChannelOption.SO_BACKLOG, 1024)
+                // The kernel's limit (somaxconn), not 1024: a burst of connects past the backlog is dropped and
+                // retried by the clients after a second or more, whatever the event loop could take.
+                .option(ChannelOption.SO_BACKLOG, io.netty.util.NetUtil.SOMAXCONN)
                 .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                 .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                 .childOption(ChannelOption.TCP_NODELAY, true)
