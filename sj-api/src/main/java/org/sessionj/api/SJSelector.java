@@ -32,9 +32,12 @@ public interface SJSelector extends AutoCloseable {
      * }</pre>
      *
      * Each arm is checked against its member and must complete it (or hand the session on: spawn,
-     * delegate); docs/session-types.md §9.
+     * delegate); docs/session-types.md §9. A set protocol, {@code @Protocol("{@(Get), @(Put)}")},
+     * stands for its members: {@code SJSelector.of(Server.class)} is {@code SJSelector.of(Get.class,
+     * Put.class)}.
      *
-     * @throws IllegalArgumentException when no protocol is given, one twice, or two with one simple name
+     * @throws IllegalArgumentException when no protocol is given, one twice, two with one simple name,
+     *                                  or a set protocol has a member that is not one reference {@code @(P)}
      */
     static SJSelector of(Class<?>... protocols) {
         return SessionRuntimeProvider.get().openSelector(protocols.clone());

@@ -92,19 +92,21 @@ public final class SessionProcessor extends AbstractProcessor {
         switch (registry.definition(type)) {
             case ProtocolDefinition.Invalid invalid ->
                     invalid.problems().forEach(problem -> error(problem, element, annotation, value));
-            case ProtocolDefinition.Valid valid -> writeDescriptor(valid, type);
+            case ProtocolDefinition.Valid valid -> writeDescriptor(valid.binaryName(), TypeModel.print(valid.expanded()), type);
+            case ProtocolDefinition.SetProtocol set ->
+                    writeDescriptor(set.binaryName(), ProtocolRegistry.descriptorText(set), type);
         }
     }
 
-    private void writeDescriptor(ProtocolDefinition.Valid protocol, TypeElement type) {
-        if (!written.add(protocol.binaryName())) {
+    private void writeDescriptor(String binaryName, String text, TypeElement type) {
+        if (!written.add(binaryName)) {
             return;
         }
-        String path = ProtocolRegistry.DESCRIPTOR_DIRECTORY + protocol.binaryName() + ".sj";
+        String path = ProtocolRegistry.DESCRIPTOR_DIRECTORY + binaryName + ".sj";
         try {
             FileObject file = processingEnv.getFiler().createResource(StandardLocation.CLASS_OUTPUT, "", path, type);
             try (Writer out = new java.io.OutputStreamWriter(file.openOutputStream(), StandardCharsets.UTF_8)) {
-                out.write(TypeModel.print(protocol.expanded()));
+                out.write(text);
             }
         } catch (IOException e) {
             processingEnv.getMessager().printMessage(Kind.ERROR,

@@ -89,4 +89,53 @@ class ClassPathProtocolTest {
                 .isEqualTo("[SJ024] session 's' is not complete at the end of its try-with-resources block: "
                         + "?(java.lang.String) remains");
     }
+
+    private static final String SET_LIBRARY = """
+            package demo;
+            import org.sessionj.api.Protocol;
+            public interface Remote {
+                @Protocol("sbegin.?(int)") interface A {}
+                @Protocol("sbegin.?(String)") interface B {}
+                @Protocol("{@(A)}") interface Set {}
+            }
+            """;
+
+    private static String selectingClient(String member, String receive) {
+        return """
+                package app;
+                import org.sessionj.api.*;
+                import demo.Remote;
+                class Client {
+                    private final SJSelector selector = SJSelector.of(Remote.Set.class);
+                    void run() {
+                        SJSocket s = selector.select();
+                        switch (selector.typecase(s)) {
+                            case "%s" -> {
+                                %s
+                                s.close();
+                            }
+                        }
+                    }
+                }
+                """.formatted(member, receive);
+    }
+
+    @Test
+    void aSetProtocolWithoutADescriptorIsResolvedFromTheClassFile() throws IOException {
+        compileLibrary(SET_LIBRARY);
+        Compilation compilation = compileClient(selectingClient("A", "int x = s.receive();"));
+        assertThat(compilation).succeededWithoutWarnings();
+    }
+
+    @Test
+    void aSetProtocolsDescriptorIsTheTruth() throws IOException {
+        compileLibrary(SET_LIBRARY);
+        Path descriptor = library.resolve("classes/META-INF/sessionj/protocols/demo.Remote$Set.sj");
+        Files.createDirectories(descriptor.getParent());
+        Files.writeString(descriptor, "{@(demo.Remote$B)}", StandardCharsets.UTF_8);
+        assertThat(compileClient(selectingClient("B", "String x = s.receive();"))).succeededWithoutWarnings();
+        Compilation asAnnotated = compileClient(selectingClient("A", "int x = s.receive();"));
+        assertThat(asAnnotated).failed();
+        assertThat(asAnnotated.errors().get(0).getMessage(Locale.ROOT)).contains("label 'A' is not one of the labels B");
+    }
 }

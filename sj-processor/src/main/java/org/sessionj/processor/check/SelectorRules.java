@@ -162,22 +162,62 @@ final class SelectorRules {
                         + " interface's class literal (P.class), found '" + argument + "'");
                 return null;
             }
-            if (!(flow.registry.definition(type) instanceof ProtocolDefinition.Valid valid)) {
+            ProtocolDefinition definition = flow.registry.definition(type);
+            if (definition instanceof ProtocolDefinition.SetProtocol set) {
+                if (!addSetMembers(set, type, argument, name, members)) {
+                    return null;
+                }
+                continue;
+            }
+            if (!(definition instanceof ProtocolDefinition.Valid valid)) {
                 return null; // the protocol's own declaration reports it
             }
-            String member = type.getSimpleName().toString();
-            if (members.containsKey(member)) {
-                flow.reporter.error(argument, Diagnostic.SELECTOR_DECLARATION, name, "two members are named '" + member
-                        + "' (typecase tells members apart by their protocols' simple names)");
+            if (!addMember(type, valid, argument, name, members)) {
                 return null;
             }
-            members.put(member, TypeModel.stripBegin(valid.expanded()));
         }
         if (members.isEmpty()) {
             flow.reporter.error(tree, Diagnostic.SELECTOR_DECLARATION, name, "a typed selector has at least one member");
             return null;
         }
         return members;
+    }
+
+    /** Adds member {@code type}; false when its simple name is taken (reported, SJ052). */
+    private boolean addMember(TypeElement type, ProtocolDefinition.Valid valid, ExpressionTree argument, String name,
+            Map<String, SessionType> members) {
+        String member = type.getSimpleName().toString();
+        if (members.containsKey(member)) {
+            flow.reporter.error(argument, Diagnostic.SELECTOR_DECLARATION, name, "two members are named '" + member
+                    + "' (typecase tells members apart by their protocols' simple names)");
+            return false;
+        }
+        members.put(member, TypeModel.stripBegin(valid.expanded()));
+        return true;
+    }
+
+    /**
+     * A set protocol's members, {@code {@(P1), …}}, each as if given as {@code Pi.class}; false when one
+     * is no single protocol reference, or is invalid (reported, SJ052, or where the protocol is declared).
+     */
+    private boolean addSetMembers(ProtocolDefinition.SetProtocol set, TypeElement type, ExpressionTree argument,
+            String name, Map<String, SessionType> members) {
+        for (int i = 0; i < set.protocols().size(); i++) {
+            String protocol = set.protocols().get(i);
+            TypeElement memberType = protocol == null ? null : flow.registry.typeForBinaryName(protocol).orElse(null);
+            if (memberType == null) {
+                flow.reporter.error(argument, Diagnostic.SELECTOR_DECLARATION, name, "member " + (i + 1) + " of the set"
+                        + " protocol '" + type.getSimpleName() + "', " + TypeModel.describe(set.resolved().get(i))
+                        + ", is not a protocol reference @(P): a typed selector tells its members apart by their"
+                        + " protocols, so each member of its set is one");
+                return false;
+            }
+            if (!(flow.registry.definition(memberType) instanceof ProtocolDefinition.Valid valid)
+                    || !addMember(memberType, valid, argument, name, members)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private boolean reassigned(Element var) {

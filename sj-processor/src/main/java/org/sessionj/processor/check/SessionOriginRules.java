@@ -205,6 +205,14 @@ final class SessionOriginRules {
         return switch (flow.registry.definition(type)) {
             case ProtocolDefinition.Valid valid -> new VarState.Endpoint(valid.expanded(),
                     type.getSimpleName().toString());
+            case ProtocolDefinition.SetProtocol set -> {
+                if (report) {
+                    flow.reporter.error(literal, Diagnostic.UNTYPED_SESSION, "protocol '" + type.getSimpleName() + "'",
+                            "it is a set protocol: it types a typed selector's sessions (SJSelector.of("
+                            + type.getSimpleName() + ".class)), not one session");
+                }
+                yield VarState.Endpoint.unknown();
+            }
             case ProtocolDefinition.Invalid invalid -> {
                 if (report && flow.trees.getPath(type) == null) {
                     flow.reporter.error(literal, Diagnostic.UNTYPED_SESSION, "protocol '" + type.getSimpleName() + "'",

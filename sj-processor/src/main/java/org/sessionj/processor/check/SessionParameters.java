@@ -89,6 +89,11 @@ final class SessionParameters {
                 problems.add("'" + protocol.getQualifiedName() + "' is not a @Protocol interface");
                 return null;
             }
+            if (ProtocolRegistry.isSetProtocol(protocol)) {
+                problems.add("'" + protocol.getQualifiedName() + "' is a set protocol: a session parameter has one"
+                        + " session type (a member's protocol, or its text)");
+                return null;
+            }
             return registry.definition(protocol) instanceof ProtocolDefinition.Valid valid ? valid.expanded() : null;
         }
         if (text.isBlank()) {

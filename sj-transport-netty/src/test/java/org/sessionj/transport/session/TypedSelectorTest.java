@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.sessionj.api.Protocol;
+import org.sessionj.api.SJException;
 import org.sessionj.api.SJSelector;
 import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJSocket;
@@ -44,14 +45,44 @@ class TypedSelectorTest {
     public interface Put {
     }
 
+    /** The set protocol of the server: a selector declared with it has the members Get and Put. */
+    @Protocol("{@(Get), @(Put)}")
+    public interface KvServer {
+    }
+
+    @Protocol("{@(Get), ?(String)}")
+    public interface NotAllProtocols {
+    }
+
     @ParameterizedTest(name = "over {0}")
     @ValueSource(strings = {"shm", "tcp"})
     void oneThreadServesGetsAndPutsToldApartByTypecase(String transport) throws Exception {
+        serveGetsAndPuts(transport, Get.class, Put.class);
+    }
+
+    @Test
+    void aSelectorDeclaredWithASetProtocolHasItsMembers() throws Exception {
+        serveGetsAndPuts("shm", KvServer.class);
+    }
+
+    @Test
+    void aSetProtocolTypesNoSessionAndEachOfItsMembersIsAProtocol() {
+        SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports("shm").build());
+        assertThatThrownBy(() -> runtime.serverSocket(KvServer.class, 0)).isInstanceOf(SJException.class)
+                .hasMessageContaining("is a set protocol");
+        assertThatThrownBy(() -> runtime.openSelector(NotAllProtocols.class))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("member 2 of the set protocol").hasMessageContaining("@(P)");
+        assertThatThrownBy(() -> runtime.openSelector(KvServer.class, Get.class))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("named Get");
+    }
+
+    private static void serveGetsAndPuts(String transport, Class<?>... protocols) throws Exception {
         SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports(transport).build());
         int puts = 6;
         try (SJServerSocket getServer = runtime.serverSocket(Get.class, 0);
              SJServerSocket putServer = runtime.serverSocket(Put.class, 0);
-             SJSelector selector = runtime.openSelector(Get.class, Put.class)) {
+             SJSelector selector = runtime.openSelector(protocols)) {
             List<CompletableFuture<Void>> putters = new ArrayList<>();
             for (int k = 0; k < puts; k++) {
                 int value = k;

@@ -26,7 +26,11 @@ import org.sessionj.processor.internal.model.ProtocolTextException;
 import org.sessionj.processor.internal.model.TypeModel;
 import org.sessionj.types.Action;
 import org.sessionj.types.ParsedProtocol;
+import org.sessionj.types.ParsedSet;
 import org.sessionj.types.Payload;
+import org.sessionj.types.ProtocolException;
+import org.sessionj.types.SessionSet;
+import org.sessionj.types.SessionSets;
 import org.sessionj.types.SessionType;
 
 /**
@@ -156,7 +160,7 @@ public final class ProtocolRegistry {
             return Optional.empty();
         } catch (InvalidReferenceException e) {
             problems.add(Diagnostic.CYCLIC_PROTOCOL.format("the protocol refers to " + e.getMessage()
-                    + ", which is invalid"));
+                    + (e.getMessage().contains(", a set protocol") ? "" : ", which is invalid")));
             return Optional.empty();
         }
         List<String> wellFormedness = TypeModel.wellFormednessProblems(expanded);
@@ -171,6 +175,10 @@ public final class ProtocolRegistry {
         if (type == null) {
             return Optional.empty();
         }
+        if (isSetProtocol(type)) {
+            throw new InvalidReferenceException(binaryName + ", a set protocol ({…} names no sequence, so @(P)"
+                    + " and ^(P) cannot name it)");
+        }
         ResolvedText resolved = resolvedText(type);
         if (resolved.type() == null) {
             throw new InvalidReferenceException(binaryName);
@@ -178,7 +186,16 @@ public final class ProtocolRegistry {
         return Optional.of(resolved.type());
     }
 
+    /** Whether {@code type}'s {@code @Protocol} text is a set, {@code {S1, …}}. */
+    public static boolean isSetProtocol(TypeElement type) {
+        return protocolAnnotation(type).flatMap(m -> annotationValue(m, "value"))
+                .map(v -> SessionSets.isSet(String.valueOf(v.getValue()))).orElse(false);
+    }
+
     private ProtocolDefinition compute(TypeElement type, String binaryName) {
+        if (isSetProtocol(type)) {
+            return computeSet(type, binaryName);
+        }
         if (trees.getTree(type) == null) {
             Optional<SessionType> descriptor = readDescriptor(binaryName);
             if (descriptor.isPresent()) {
@@ -193,6 +210,55 @@ public final class ProtocolRegistry {
         Optional<SessionType> expanded = expand(resolved.type(), problems);
         return expanded.<ProtocolDefinition>map(t -> new ProtocolDefinition.Valid(binaryName, resolved.type(), t))
                 .orElseGet(() -> new ProtocolDefinition.Invalid(binaryName, problems));
+    }
+
+    /**
+     * A set protocol: each member parsed (positioned in the whole text), its names resolved, expanded
+     * and checked like a sequence protocol. From the class path, the descriptor (names already binary).
+     */
+    private ProtocolDefinition computeSet(TypeElement type, String binaryName) {
+        List<String> problems = new ArrayList<>();
+        List<SessionType> resolved = new ArrayList<>();
+        Optional<String> descriptor = trees.getTree(type) == null ? readDescriptorText(binaryName) : Optional.empty();
+        String text = descriptor.orElseGet(() -> protocolAnnotation(type).flatMap(m -> annotationValue(m, "value"))
+                .map(v -> String.valueOf(v.getValue())).orElseThrow());
+        ParsedSet parsed;
+        try {
+            parsed = SessionSets.parseWithPositions(text);
+        } catch (ProtocolException e) {
+            return new ProtocolDefinition.Invalid(binaryName, List.of(Diagnostic.PROTOCOL_SYNTAX.format(
+                    Math.max(e.line(), 1), Math.max(e.column(), 1), e.detail(), e.excerpt())));
+        }
+        for (ParsedProtocol member : parsed.members()) {
+            if (descriptor.isPresent()) {
+                resolved.add(member.type());
+                continue;
+            }
+            int before = problems.size();
+            for (String problem : TypeModel.wellFormednessProblems(member)) {
+                problems.add(Diagnostic.ILL_FORMED_PROTOCOL.format(problem));
+            }
+            SessionType rewritten = new NameRewriter(member, type, problems).rewrite(member.type());
+            if (problems.size() == before) {
+                resolved.add(rewritten);
+            }
+        }
+        List<SessionType> expanded = new ArrayList<>();
+        List<String> protocols = new ArrayList<>();
+        if (problems.isEmpty()) {
+            for (SessionType member : resolved) {
+                expand(member, problems).ifPresent(expanded::add);
+                protocols.add(member.actions().size() == 1 && member.head() instanceof Action.ProtocolRef ref
+                        ? ref.name() : null);
+            }
+        }
+        return problems.isEmpty() ? new ProtocolDefinition.SetProtocol(binaryName, resolved, expanded, protocols)
+                : new ProtocolDefinition.Invalid(binaryName, problems);
+    }
+
+    /** The descriptor text of a set protocol: its members resolved, references kept (the runtime needs them). */
+    public static String descriptorText(ProtocolDefinition.SetProtocol set) {
+        return SessionSets.print(new SessionSet(set.resolved()));
     }
 
     private record ResolvedText(SessionType type, List<String> problems) {
@@ -217,6 +283,17 @@ public final class ProtocolRegistry {
         ResolvedText result = new ResolvedText(resolved, problems);
         resolvedByBinaryName.put(binaryName, result);
         return result;
+    }
+
+    private Optional<String> readDescriptorText(String binaryName) {
+        try {
+            FileObject resource = filer.getResource(StandardLocation.CLASS_PATH, "", DESCRIPTOR_DIRECTORY + binaryName + ".sj");
+            try (InputStream in = resource.openInputStream()) {
+                return Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8).strip());
+            }
+        } catch (IOException | IllegalArgumentException | IllegalStateException e) {
+            return Optional.empty();
+        }
     }
 
     private Optional<SessionType> readDescriptor(String binaryName) {

@@ -4,13 +4,18 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.sessionj.api.Protocol;
 import org.sessionj.api.SJException;
 import org.sessionj.runtime.internal.monitor.State;
 import org.sessionj.runtime.internal.monitor.StateMachine;
 import org.sessionj.runtime.spi.support.SystemSettings;
+import org.sessionj.types.Action;
 import org.sessionj.types.ProtocolException;
+import org.sessionj.types.SessionSet;
+import org.sessionj.types.SessionSets;
 import org.sessionj.types.SessionType;
 import org.sessionj.types.SessionTypes;
 
@@ -45,6 +50,50 @@ public final class ProtocolRegistry {
     }
 
     /**
+     * The member protocols of a set protocol, {@code @Protocol("{@(A), @(B)}")}, in written order; empty
+     * when {@code protocol} is a sequence protocol. Read from the descriptor (which keeps a set's
+     * references, by binary name) or else from the annotation, resolving names at run time.
+     *
+     * @throws IllegalArgumentException when a member is not a single protocol reference {@code @(P)}: a
+     *                                  typed selector tells members apart by their protocols
+     * @throws SJException when {@code protocol} is no protocol, or its set does not parse
+     */
+    public static Optional<List<Class<?>>> setMembers(Class<?> protocol) {
+        ClassLoader loader = loaderOf(protocol);
+        Optional<String> described = descriptorText(protocol, loader);
+        String text = described.orElseGet(() -> annotation(protocol).value());
+        if (!SessionSets.isSet(text)) {
+            return Optional.empty();
+        }
+        SessionSet set;
+        try {
+            set = SessionSets.parse(text);
+        } catch (RuntimeException e) {
+            throw new SJException("the set protocol " + protocol.getName() + " does not parse: " + e.getMessage(), e);
+        }
+        List<Class<?>> members = new ArrayList<>(set.size());
+        for (int i = 0; i < set.size(); i++) {
+            SessionType member = set.members().get(i);
+            if (member.actions().size() != 1 || !(member.head() instanceof Action.ProtocolRef ref)) {
+                throw new IllegalArgumentException("member " + (i + 1) + " of the set protocol " + protocol.getName()
+                        + " is not a protocol reference @(P): a typed selector tells its members apart by their"
+                        + " protocols");
+            }
+            if (described.isPresent()) {
+                try {
+                    members.add(Class.forName(ref.name(), false, loader));
+                } catch (ClassNotFoundException | LinkageError e) {
+                    throw new SJException("the set protocol " + protocol.getName() + " names " + ref.name()
+                            + ", which does not load: " + e, e);
+                }
+            } else {
+                members.add(new TypeNameResolver(protocol, loader).resolveClass(ref.name()));
+            }
+        }
+        return Optional.of(List.copyOf(members));
+    }
+
+    /**
      * A protocol made from a session type that arrived at run time (the type of a received service),
      * named {@code name} for messages; message classes load with {@code loader}.
      */
@@ -75,19 +124,34 @@ public final class ProtocolRegistry {
     }
 
     private static Optional<SessionType> descriptor(Class<?> protocol, ClassLoader loader) {
+        Optional<String> text = descriptorText(protocol, loader);
+        if (text.isEmpty()) {
+            return Optional.empty();
+        }
+        refuseSet(protocol, text.get());
+        try {
+            return Optional.of(SessionTypes.parse(text.get()));
+        } catch (RuntimeException e) {
+            throw new SJException("the protocol descriptor " + DESCRIPTOR_PREFIX + protocol.getName()
+                    + ".sj is corrupt: " + e.getMessage(), e);
+        }
+    }
+
+    private static Optional<String> descriptorText(Class<?> protocol, ClassLoader loader) {
         String resource = DESCRIPTOR_PREFIX + protocol.getName() + ".sj";
         try (InputStream in = loader.getResourceAsStream(resource)) {
-            if (in == null) {
-                return Optional.empty();
-            }
-            String text = new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
-            try {
-                return Optional.of(SessionTypes.parse(text));
-            } catch (RuntimeException e) {
-                throw new SJException("the protocol descriptor " + resource + " is corrupt: " + e.getMessage(), e);
-            }
+            return in == null ? Optional.empty()
+                    : Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8).strip());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the protocol descriptor " + resource, e);
+        }
+    }
+
+    /** A set protocol types a selector's sessions, never one session: say so rather than "does not parse". */
+    private static void refuseSet(Class<?> protocol, String text) {
+        if (SessionSets.isSet(text)) {
+            throw new SJException(protocol.getName() + " is a set protocol (" + text + "): it types the sessions of"
+                    + " a typed selector, SJSelector.of(" + protocol.getSimpleName() + ".class), not one session");
         }
     }
 
@@ -99,6 +163,7 @@ public final class ProtocolRegistry {
     /** The annotation's type with Java type names resolved (references to other protocols left as they are). */
     static SessionType declared(Class<?> protocol, ClassLoader loader) {
         Protocol annotation = annotation(protocol);
+        refuseSet(protocol, annotation.value());
         SessionType parsed;
         try {
             parsed = SessionTypes.parse(annotation.value());

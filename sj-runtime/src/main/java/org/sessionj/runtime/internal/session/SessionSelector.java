@@ -75,8 +75,14 @@ public final class SessionSelector implements SJSelector {
         memberStarts = null;
     }
 
-    /** A typed selector over the sessions of {@code protocols}. */
-    public SessionSelector(Class<?>[] protocols) {
+    /** A typed selector over the sessions of the {@code given} protocols (a set protocol stands for its members). */
+    public SessionSelector(Class<?>[] given) {
+        // A set protocol stands for its members: SJSelector.of(Server.class), Server = {@(Get), @(Put)}.
+        java.util.List<Class<?>> flat = new java.util.ArrayList<>();
+        for (Class<?> protocol : given) {
+            flat.addAll(ProtocolRegistry.setMembers(protocol).orElse(java.util.List.of(protocol)));
+        }
+        Class<?>[] protocols = flat.toArray(new Class<?>[0]);
         if (protocols.length == 0) {
             throw new IllegalArgumentException("a typed selector needs at least one protocol");
         }

@@ -53,6 +53,19 @@ class ProtocolRegistryTest {
     public interface NotAnnotated {
     }
 
+    @Protocol("{@(Body), @(Prefixed),}")
+    public interface BodyOrPrefixed {
+    }
+
+    /** Its descriptor (test resources) says {@code {@(…Body)}}: the descriptor wins. */
+    @Protocol("{@(Prefixed)}")
+    public interface DescribedSet {
+    }
+
+    @Protocol("{@(Body), !<int>}")
+    public interface SetOfAType {
+    }
+
     @Protocol("cbegin")
     public static final class NotAnInterface {
     }
@@ -110,5 +123,33 @@ class ProtocolRegistryTest {
                 .hasMessageContaining(IllFormed.class.getName()).hasMessageContaining("#Y");
         assertThatThrownBy(() -> ProtocolRegistry.of(MissingReference.class)).isInstanceOf(SJException.class)
                 .hasMessageContaining("Missing");
+    }
+
+    @Test
+    void aSetProtocolsMembersResolveFromTheAnnotationInWrittenOrder() {
+        assertThat(ProtocolRegistry.setMembers(BodyOrPrefixed.class)).contains(java.util.List.of(Body.class, Prefixed.class));
+        assertThat(ProtocolRegistry.setMembers(Prefixed.class)).isEmpty();
+    }
+
+    @Test
+    void aSetProtocolsDescriptorWinsOverItsAnnotation() {
+        assertThat(ProtocolRegistry.setMembers(DescribedSet.class)).contains(java.util.List.of(Body.class));
+    }
+
+    @Test
+    void aSetMemberThatIsNoProtocolReferenceIsRefused() {
+        assertThatThrownBy(() -> ProtocolRegistry.setMembers(SetOfAType.class))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("member 2 of the set protocol " + SetOfAType.class.getName())
+                .hasMessageContaining("is not a protocol reference @(P)");
+    }
+
+    @Test
+    void aSetProtocolTypesNoSession() {
+        assertThatThrownBy(() -> ProtocolRegistry.of(BodyOrPrefixed.class)).isInstanceOf(SJException.class)
+                .hasMessageContaining("is a set protocol ({@(Body), @(Prefixed),})")
+                .hasMessageContaining("SJSelector.of(BodyOrPrefixed.class), not one session");
+        assertThatThrownBy(() -> ProtocolRegistry.of(DescribedSet.class)).isInstanceOf(SJException.class)
+                .hasMessageContaining("is a set protocol");
     }
 }

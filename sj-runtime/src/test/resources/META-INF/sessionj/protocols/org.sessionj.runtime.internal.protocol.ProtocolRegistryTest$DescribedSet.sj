@@ -1,0 +1,1 @@
+{@(org.sessionj.runtime.internal.protocol.ProtocolRegistryTest$Body)}
