@@ -98,11 +98,7 @@ final class Handshakes implements AutoCloseable {
             released(); // negotiated onto another transport: its connection is accepted anew
             return;
         }
-        org.sessionj.runtime.spi.LocalConnection local =
-                session.connection().capability(org.sessionj.runtime.spi.LocalConnection.class);
-        if (local != null) {
-            local.releaseOwner(); // this handshake thread ends here; the program's thread takes the session
-        }
+        session.releaseThread(); // this handshake thread ends here; the program's thread takes the session
         ready.add(session);
         if (closed && ready.remove(session)) {
             session.connection().close();

@@ -13,6 +13,7 @@ import org.sessionj.runtime.internal.wire.Tags;
 import org.sessionj.runtime.internal.wire.ValueCodec;
 import org.sessionj.runtime.internal.wire.WireKind;
 import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.LocalConnection;
 
 /**
  * An established session: performs each action of the API over its connection, following the
@@ -581,6 +582,18 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
     /** Whether the session has failed. */
     public boolean hasFailed() {
         return failure != null;
+    }
+
+    /**
+     * Lets go of the thread that acted on this session last: another thread takes it next (a handshake
+     * thread queueing it for {@code accept()}, a spawner handing it to a session thread), and an
+     * in-JVM peer must not take the old thread's end for the session's ({@link LocalConnection#releaseOwner}).
+     */
+    void releaseThread() {
+        LocalConnection local = connection().capability(LocalConnection.class);
+        if (local != null) {
+            local.releaseOwner();
+        }
     }
 
     /** The connection the session runs over. */

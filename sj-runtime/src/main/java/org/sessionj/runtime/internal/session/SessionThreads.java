@@ -42,6 +42,7 @@ public final class SessionThreads {
                 } catch (SJException e) {
                     // The session has failed: the body learns it at its first action.
                 }
+                session.releaseThread(); // the spawning thread may end before the body first acts
             }
         }
         Spawned spawned = new Spawned(owned, body);

@@ -9,10 +9,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.sessionj.api.SJ;
 import org.sessionj.api.SJIOException;
 import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJService;
 import org.sessionj.api.SJSocket;
+import org.sessionj.api.SJThread;
 import org.sessionj.transport.shm.session.Peers.Threads;
 import org.sessionj.transport.shm.session.TestProtocols.IntClient;
 import org.sessionj.transport.shm.session.TestProtocols.IntServer;
@@ -20,7 +22,7 @@ import org.sessionj.transport.shm.session.TestProtocols.IntServer;
 /**
  * In-JVM sessions: a peer whose thread ended without closing its socket fails the waiting side within
  * {@code sessionj.shm.orphanTimeout}; a socket that waits in accept()'s queue, or moves to another
- * thread, is not taken for orphaned.
+ * thread (by hand or by {@code SJ.spawn}), is not taken for orphaned.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class OrphanedSessionTest {
@@ -99,6 +101,28 @@ class OrphanedSessionTest {
             assertThat(requester.receiveInt()).isEqualTo(2);
             requester.close();
             assertThat(Peers.join(worker)).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aSessionSpawnedByAThreadThatThenEndsIsNotTakenForOrphanedBeforeItsBodyActs() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(IntServer.class, 0)) {
+            FutureTask<SJThread> spawner = Peers.start(Threads.PLATFORM, () -> {
+                SJSocket s = server.accept();
+                int value = s.receiveInt(); // this thread acts on the session, then hands it over and ends
+                return SJ.spawn(s, worker -> {
+                    // Acts only well after the spawner ended (longer than the orphan timeout). Not
+                    // synchronisation: the gap itself is what is tested.
+                    TimeUnit.MILLISECONDS.sleep(800);
+                    worker.send(value + 1);
+                });
+            });
+            SJSocket client = SJService.create(IntClient.class, "localhost", server.port()).request();
+            client.send(41);
+            SJThread body = Peers.join(spawner);
+            assertThat(client.receiveInt()).isEqualTo(42);
+            client.close();
+            body.join();
         }
     }
 }
