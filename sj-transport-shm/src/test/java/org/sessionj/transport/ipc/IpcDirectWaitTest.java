@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.ConnectionAcceptor;
 import org.sessionj.runtime.testing.ConnectionTestSupport;
+import org.sessionj.transport.shm.BlockedThreads;
 
 /**
  * Readers on platform threads sleep on their connection's own socket ({@link DirectWait}), woken by
@@ -124,7 +125,7 @@ class IpcDirectWaitTest extends ConnectionTestSupport {
             }
         });
         reading.await();
-        Thread.sleep(50); // let it get to sleep (if it has not, the interrupt is seen on the way)
+        BlockedThreads.awaitSelecting(reader, DirectWait.class);
         reader.interrupt();
         assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedIOException.class);
         ends[0].write(frame(ends[0], "still there"));
@@ -158,7 +159,7 @@ class IpcDirectWaitTest extends ConnectionTestSupport {
         Connection[] ends = pair();
         CompletableFuture<Throwable> outcome = new CompletableFuture<>();
         CountDownLatch reading = new CountDownLatch(1);
-        Thread.ofPlatform().start(() -> {
+        Thread reader = Thread.ofPlatform().start(() -> {
             reading.countDown();
             try {
                 ends[1].read(-1).release();
@@ -168,7 +169,7 @@ class IpcDirectWaitTest extends ConnectionTestSupport {
             }
         });
         reading.await();
-        Thread.sleep(50);
+        BlockedThreads.awaitSelecting(reader, DirectWait.class);
         ends[1].close();
         assertThat(outcome.get(10, TimeUnit.SECONDS)).isInstanceOf(IOException.class)
                 .hasMessageContaining("closed");

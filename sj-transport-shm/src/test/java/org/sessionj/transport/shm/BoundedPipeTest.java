@@ -93,15 +93,16 @@ class BoundedPipeTest {
         for (int i = 0; i < BOUND / FRAME; i++) {
             writer.write(frame(FRAME, i));
         }
-        CompletableFuture<Throwable> blocked = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<Throwable> blocked = new CompletableFuture<>();
+        Thread waiting = Thread.ofPlatform().start(() -> {
             try {
                 writer.write(frame(FRAME, -1));
-                return null;
+                blocked.complete(null);
             } catch (IOException e) {
-                return e;
+                blocked.complete(e);
             }
         });
-        Thread.sleep(50); // not synchronisation: only lets the writer reach its wait, the assertion holds either way
+        BlockedThreads.awaitParked(waiting); // the writer waits for room
         reader.close();
         assertThat(blocked.get(10, TimeUnit.SECONDS)).isInstanceOf(IOException.class)
                 .isNotInstanceOf(WriteTimeoutException.class).hasMessageContaining("closed");

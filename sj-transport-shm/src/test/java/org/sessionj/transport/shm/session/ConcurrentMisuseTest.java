@@ -7,13 +7,13 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.sessionj.api.SJException;
 import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJService;
 import org.sessionj.api.SJSocket;
+import org.sessionj.transport.shm.BlockedThreads;
 import org.sessionj.transport.shm.session.TestProtocols.IntClient;
 import org.sessionj.transport.shm.session.TestProtocols.IntServer;
 
@@ -32,11 +32,7 @@ class ConcurrentMisuseTest {
             try (SJSocket s = server.accept(Duration.ofSeconds(10)); SJSocket c = client.get(10, TimeUnit.SECONDS)) {
                 AtomicReference<Object> received = new AtomicReference<>();
                 Thread reader = Thread.ofPlatform().name("the-owner").start(() -> received.set(s.receiveInt()));
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                while (reader.getState() != Thread.State.WAITING && reader.getState() != Thread.State.TIMED_WAITING) {
-                    assertThat(System.nanoTime() - deadline).as("the owner blocks in receiveInt").isNegative();
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-                }
+                BlockedThreads.awaitParked(reader); // the owner blocks in receiveInt
                 assertThatThrownBy(() -> s.send(1)).isInstanceOf(SJException.class)
                         .hasMessageContaining("concurrent use of a session socket")
                         .hasMessageContaining("the-owner").hasMessageContaining("send()");
