@@ -14,14 +14,10 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJSocket;
-import org.sessionj.bench.BenchProtocols.PingClient;
-import org.sessionj.bench.BenchProtocols.PingServer;
 import org.sessionj.runtime.SJRuntime;
 import org.sessionj.runtime.SJRuntimeConfig;
 import org.sessionj.runtime.spi.Connection;
-import org.sessionj.runtime.spi.ConnectionAcceptor;
 import org.sessionj.transport.ipc.IpcTransport;
 
 /**
@@ -44,67 +40,39 @@ public class IpcPingPongBenchmark {
     /** The transport's bare connection at both ends, echo on its own thread. */
     @State(Scope.Thread)
     public static class Bare {
-        ConnectionAcceptor acceptor;
+        EchoConnections pair;
         Connection client;
-        Connection server;
-        Thread echo;
         int next;
 
         @Setup(Level.Trial)
         public void open() throws IOException {
-            IpcTransport transport = new IpcTransport();
-            acceptor = transport.listen(0);
-            client = transport.connect("localhost", acceptor.port(), TimeUnit.SECONDS.toNanos(10));
-            server = acceptor.accept(TimeUnit.SECONDS.toNanos(10));
-            echo = Thread.ofPlatform().daemon().name("ipc-echo").start(() -> {
-                try {
-                    while (true) {
-                        server.write(server.read(-1));
-                    }
-                } catch (IOException closed) {
-                    // the benchmark is over
-                }
-            });
+            pair = new EchoConnections(new IpcTransport(), "localhost", "ipc-echo");
+            client = pair.client;
         }
 
         @TearDown(Level.Trial)
         public void close() throws InterruptedException {
-            client.close();
-            echo.join(10_000);
-            server.close();
-            acceptor.close();
+            pair.close();
         }
     }
 
     /** An SJ session ({@code cbegin.![!<int>.?(int)]*}) set up over tcp and moved to ipc, echo on its own thread. */
     @State(Scope.Thread)
     public static class Session {
-        SJServerSocket server;
+        EchoSession session;
         SJSocket socket;
-        Thread echo;
         int next;
 
         @Setup(Level.Trial)
         public void open() {
-            SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().setupTransports("tcp")
-                    .sessionTransports("ipc").build());
-            server = runtime.serverSocket(PingServer.class, 0);
-            echo = Thread.ofPlatform().daemon().name("ipc-session-echo").start(() -> {
-                try (SJSocket s = server.accept()) {
-                    while (s.inwhile()) {
-                        s.send(s.receiveInt() + 1);
-                    }
-                }
-            });
-            socket = runtime.service(PingClient.class, "127.0.0.1", server.port()).request();
+            session = new EchoSession(SJRuntime.create(SJRuntimeConfig.builder().setupTransports("tcp")
+                    .sessionTransports("ipc").build()), "ipc-session-echo");
+            socket = session.socket;
         }
 
         @TearDown(Level.Trial)
         public void close() throws InterruptedException {
-            socket.outwhile(false);
-            socket.close();
-            echo.join(10_000);
-            server.close();
+            session.close();
         }
     }
 

@@ -45,14 +45,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.jctools.queues.SpscUnboundedArrayQueue;
-import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJSocket;
-import org.sessionj.bench.BenchProtocols.PingClient;
-import org.sessionj.bench.BenchProtocols.PingServer;
 import org.sessionj.runtime.SJRuntime;
 import org.sessionj.runtime.SJRuntimeConfig;
 import org.sessionj.runtime.spi.Connection;
-import org.sessionj.runtime.spi.ConnectionAcceptor;
 import org.sessionj.transport.netty.internal.NettySettings;
 import org.sessionj.transport.tcp.TcpTransport;
 
@@ -87,37 +83,20 @@ public class TcpPingPongBenchmark {
         @Param({"eventloop", "blocking"})
         String io;
 
-        ConnectionAcceptor acceptor;
+        EchoConnections pair;
         Connection client;
-        Connection server;
-        Thread echo;
         int next;
 
         @Setup(Level.Trial)
         public void open() throws IOException {
             System.setProperty("sessionj.tcp.io", io);
-            TcpTransport transport = new TcpTransport();
-            acceptor = transport.listen(0);
-            client = transport.connect("127.0.0.1", acceptor.port(), TimeUnit.SECONDS.toNanos(10));
-            server = acceptor.accept(TimeUnit.SECONDS.toNanos(10));
-            echo = Thread.ofPlatform().daemon().name("sj-echo").start(() -> {
-                try {
-                    while (true) {
-                        server.write(server.read(-1));
-                        server.flush();
-                    }
-                } catch (IOException closed) {
-                    // the benchmark is over
-                }
-            });
+            pair = new EchoConnections(new TcpTransport(), "127.0.0.1", "sj-echo");
+            client = pair.client;
         }
 
         @TearDown(Level.Trial)
         public void close() throws InterruptedException {
-            client.close();
-            echo.join(10_000);
-            server.close();
-            acceptor.close();
+            pair.close();
         }
     }
 
@@ -128,32 +107,20 @@ public class TcpPingPongBenchmark {
         @Param({"eventloop", "blocking"})
         String io;
 
-        SJServerSocket server;
+        EchoSession session;
         SJSocket socket;
-        Thread echo;
         int next;
 
         @Setup(Level.Trial)
         public void open() {
             System.setProperty("sessionj.tcp.io", io); // read by the runtime's new TcpTransport
-            SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports("tcp").build());
-            server = runtime.serverSocket(PingServer.class, 0);
-            echo = Thread.ofPlatform().daemon().name("sj-session-echo").start(() -> {
-                try (SJSocket s = server.accept()) {
-                    while (s.inwhile()) {
-                        s.send(s.receiveInt() + 1);
-                    }
-                }
-            });
-            socket = runtime.service(PingClient.class, "127.0.0.1", server.port()).request();
+            session = new EchoSession(SJRuntime.create(SJRuntimeConfig.builder().transports("tcp").build()), "sj-session-echo");
+            socket = session.socket;
         }
 
         @TearDown(Level.Trial)
         public void close() throws InterruptedException {
-            socket.outwhile(false);
-            socket.close();
-            echo.join(10_000);
-            server.close();
+            session.close();
         }
     }
 
