@@ -83,6 +83,16 @@ final class ShmConnection implements LocalConnection {
         return alloc;
     }
 
+    /** Lets go of the spare frame of the direction this end writes (its reader has been idle a while). */
+    void dropSpare() {
+        out.dropSpare();
+    }
+
+    /** Whether a released frame waits for this end's next write (for tests). */
+    boolean hasSpare() {
+        return out.hasSpare();
+    }
+
     @Override
     public ByteBuf frameBuffer(int capacityHint) {
         return out.frame(capacityHint);
