@@ -1,6 +1,7 @@
 package org.sessionj.transport.shm;
 
 import java.time.Duration;
+import java.util.Objects;
 import org.sessionj.runtime.spi.support.SystemSettings;
 
 /**
@@ -28,8 +29,36 @@ record ShmSettings(long backlogBytes, long orphanTimeoutNanos) {
         }
     }
 
-    /** The settings of this JVM's system properties now. */
+    /** The properties the last settings were read from, and those settings. */
+    private record Read(String backlog, String orphan, String oldBacklog, String oldOrphan, ShmSettings settings) {
+        boolean matches(String b, String o, String ob, String oo) {
+            return Objects.equals(backlog, b) && Objects.equals(orphan, o) && Objects.equals(oldBacklog, ob)
+                    && Objects.equals(oldOrphan, oo);
+        }
+    }
+
+    private static volatile Read last;
+
+    /**
+     * The settings of this JVM's system properties now: parsed again only when one of the properties
+     * changed since the last call (a connection is made per session; parsing a duration per session was
+     * a measurable part of an in-JVM session's set-up).
+     */
     static ShmSettings fromSystemProperties() {
+        String b = System.getProperty(SystemSettings.property("shm.backlogBytes"));
+        String o = System.getProperty(SystemSettings.property("shm.orphanTimeout"));
+        String ob = System.getProperty(SystemSettings.DEPRECATED_PREFIX + "shm.backlogBytes");
+        String oo = System.getProperty(SystemSettings.DEPRECATED_PREFIX + "shm.orphanTimeout");
+        Read read = last;
+        if (read != null && read.matches(b, o, ob, oo)) {
+            return read.settings();
+        }
+        ShmSettings settings = parse();
+        last = new Read(b, o, ob, oo, settings);
+        return settings;
+    }
+
+    private static ShmSettings parse() {
         SystemSettings settings = SystemSettings.system();
         int backlog = settings.integer("shm.backlogBytes", DEFAULT_BACKLOG_BYTES);
         if (backlog <= 0) {
