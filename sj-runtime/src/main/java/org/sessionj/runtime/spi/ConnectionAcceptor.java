@@ -17,6 +17,20 @@ public interface ConnectionAcceptor extends AutoCloseable {
      */
     Connection accept(long timeoutNanos) throws IOException;
 
+    /**
+     * Optional: from now on, offers each new connection whose peer is in this JVM to {@code handler}
+     * on the peer's own thread, once the peer has written its first frame, instead of queuing it for
+     * {@link #accept}: the session's handshake then runs without a thread hand-off, and the peer finds
+     * the answer to its first frame when it first reads. The handler must not block on the peer (the
+     * first frame is there; the peer's thread is the caller), must not throw, and returns false to have
+     * the connection queued for {@link #accept} after all. The default offers nothing.
+     *
+     * @return whether this acceptor will offer connections to {@code handler}
+     */
+    default boolean handOverInline(java.util.function.Predicate<Connection> handler) {
+        return false;
+    }
+
     /** Stops accepting: waiting {@link #accept} calls and later connects fail. Idempotent. */
     @Override
     void close();

@@ -3,6 +3,7 @@ package org.sessionj.transport.shm;
 import java.io.IOException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.ConnectionAcceptor;
 
@@ -15,6 +16,8 @@ final class ShmAcceptor implements ConnectionAcceptor {
     private final ShmPortRegistry registry;
     private final LinkedBlockingQueue<ShmConnection> pending = new LinkedBlockingQueue<>();
     private volatile boolean closed;
+    /** Takes connections on the connecting thread ({@link #handOverInline}), or null. */
+    private volatile Predicate<Connection> inline;
 
     ShmAcceptor(int port, ShmPortRegistry registry) {
         this.port = port;
@@ -36,6 +39,43 @@ final class ShmAcceptor implements ConnectionAcceptor {
             // Closed while we queued: nobody will accept it.
             throw refused();
         }
+    }
+
+    @Override
+    public boolean handOverInline(Predicate<Connection> handler) {
+        inline = handler;
+        return true;
+    }
+
+    /** Whether connections go to the inline handler (on their first write) rather than to the queue. */
+    boolean takesInline() {
+        return inline != null;
+    }
+
+    /**
+     * The connecting thread, after its first write on the requester's end: offers the accepter's end to
+     * the inline handler, or queues it if the handler declines; closes it if this acceptor closed
+     * meanwhile (the requester then reads that its peer closed).
+     */
+    void handOver(ShmConnection accepterEnd) {
+        Predicate<Connection> handler = inline;
+        if (closed) {
+            accepterEnd.close();
+            return;
+        }
+        if (handler != null && handler.test(accepterEnd)) {
+            return;
+        }
+        try {
+            enqueue(accepterEnd);
+        } catch (IOException e) {
+            accepterEnd.close();
+        }
+    }
+
+    /** Whether this acceptor was closed. */
+    boolean isClosed() {
+        return closed;
     }
 
     private IOException refused() {

@@ -27,6 +27,8 @@ final class ShmConnection implements LocalConnection {
     /** How long a write waits for room; negative: as long as the connection lives. */
     private long sendTimeoutNanos = -1;
     private volatile boolean closed;
+    /** Runs after this end's first write (hands the peer's end to an inline acceptor), or null. */
+    private Runnable onFirstWrite;
 
     ShmConnection(Pipe in, Pipe out, ByteBufAllocator alloc) {
         this.in = in;
@@ -104,6 +106,11 @@ final class ShmConnection implements LocalConnection {
         return out.frame(capacityHint);
     }
 
+    /** Sets what runs on the writing thread right after this end's first write (before any write). */
+    void onFirstWrite(Runnable action) {
+        this.onFirstWrite = action;
+    }
+
     @Override
     public void write(ByteBuf frame) throws IOException {
         claim();
@@ -112,6 +119,11 @@ final class ShmConnection implements LocalConnection {
         } catch (IOException e) {
             frame.release();
             throw e;
+        }
+        Runnable first = onFirstWrite;
+        if (first != null) {
+            onFirstWrite = null;
+            first.run();
         }
     }
 

@@ -54,7 +54,16 @@ public final class ShmTransport implements Transport {
             throw new IOException("connection refused: no in-JVM acceptor on session port " + port);
         }
         ShmConnection[] ends = ShmConnection.pair(null);
-        acceptor.enqueue(ends[1]);
+        if (acceptor.takesInline()) {
+            if (acceptor.isClosed()) {
+                throw new IOException("connection refused: the in-JVM acceptor on session port " + port + " is closed");
+            }
+            // Handed over when the requester has written its first frame (its HELLO or request), so that
+            // the accepting side's handshake runs on this thread and finds that frame there.
+            ends[0].onFirstWrite(() -> acceptor.handOver(ends[1]));
+        } else {
+            acceptor.enqueue(ends[1]);
+        }
         return ends[0];
     }
 

@@ -50,7 +50,23 @@ final class Handshakes implements AutoCloseable {
 
     /** Starts taking connections (once, when the server socket opens). */
     void start() {
+        acceptors.handOverInline(this::inline);
         Thread.ofVirtual().name("sj-handshakes-" + acceptors.port()).start(this::pump);
+    }
+
+    /**
+     * An in-JVM requester's connection, on the requester's thread once its first frame is there: the
+     * handshake runs here (decode, a verdict-cache lookup, one write; nothing waits on the requester),
+     * so a session costs no handshake thread and the requester no wait for its verdict. False (queued for
+     * the pump instead) when every handshake slot is taken or the socket is closing.
+     */
+    private boolean inline(org.sessionj.runtime.spi.Connection connection, String transport) {
+        if (closed || !slots.tryAcquire()) {
+            return false;
+        }
+        pending.incrementAndGet();
+        handshake(new AcceptorGroup.Accepted(connection, transport));
+        return true;
     }
 
     private void pump() {

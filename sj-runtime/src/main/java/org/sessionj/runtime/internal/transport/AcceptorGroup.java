@@ -65,6 +65,17 @@ public final class AcceptorGroup implements AutoCloseable {
         }
     }
 
+    /**
+     * Offers the connections of every member that can hand them over on the connecting thread
+     * ({@link ConnectionAcceptor#handOverInline}) to {@code handler}, with the member's transport name.
+     */
+    public void handOverInline(java.util.function.BiPredicate<Connection, String> handler) {
+        for (Member member : members) {
+            String transport = member.transport().name();
+            member.acceptor().handOverInline(connection -> handler.test(connection, transport));
+        }
+    }
+
     /** The session port of the group (where its setup transports listen). */
     public int port() {
         return sessionPort;

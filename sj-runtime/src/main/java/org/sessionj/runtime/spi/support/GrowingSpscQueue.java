@@ -118,8 +118,9 @@ final class GrowingSpscQueue<E> {
     }
 
     /**
-     * Any thread: whether every element offered so far was taken (exact on the producer's and the
-     * consumer's threads; from a third thread, as of some moment during the call).
+     * Any thread: whether every element offered so far was taken. Exact on the consumer's thread while
+     * the producer is still; otherwise a view that may lag behind either side (the caller, {@link
+     * HandoffQueue}'s drain, polls under its own guard after a "not empty").
      */
     boolean isEmpty() {
         long consumed = (long) CONSUMER_INDEX.getAcquire(this);
