@@ -1,6 +1,7 @@
 package org.sessionj.runtime.internal.session;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.util.List;
 import java.util.UUID;
@@ -76,7 +77,7 @@ final class Initiation {
         int flag = Negotiation.requesterFlag(setupName, mine);
         Agreement agreement;
         try {
-            ByteBuf hello = connection.alloc().buffer();
+            ByteBuf hello = handshakeFrame(64);
             Negotiation.writeHello(hello, new Hello(flag, TransportManager.RUNTIME_ID, HostIdentity.local(), mine));
             if (Negotiation.requestFollows(flag)) {
                 first.accept(hello);
@@ -191,7 +192,7 @@ final class Initiation {
     /** Requester on a connection that is already the session's: sends the opening frame, waits for the verdict. */
     private static Connection openDirectly(Connection connection, SJRuntimeConfig config, Consumer<ByteBuf> first) {
         try {
-            ByteBuf request = connection.alloc().buffer();
+            ByteBuf request = handshakeFrame(64);
             first.accept(request);
             connection.write(request);
             connection.flush();
@@ -205,6 +206,18 @@ final class Initiation {
             connection.close();
             throw new SJIOException("session initiation failed: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * A buffer for a handshake frame (HELLO, REQUEST, AGREED, verdict): plain heap memory, not the
+     * connection's pool. A handshake runs on a virtual thread of its own (both sides, typically), and
+     * the first pooled allocation on a thread sets up that thread's pool cache under a global lock
+     * (Netty's {@code PoolThreadLocalCache}), a cost paid anew by every handshake (3.5 % of a server's
+     * CPU in the accept-load test, docs/reliability.md). The frames are small and short-lived; the
+     * transports copy small frames into their own buffers anyway.
+     */
+    static ByteBuf handshakeFrame(int initialCapacity) {
+        return Unpooled.buffer(initialCapacity);
     }
 
     private static void writeResume(ByteBuf out, UUID token) {
@@ -273,13 +286,30 @@ final class Initiation {
      */
     static SessionSocket accept(AcceptorGroup.Accepted accepted, List<Offer> offers, CompiledProtocol protocol,
             SessionContext context) {
+        return accept(accepted, offers, protocol, context, () -> { });
+    }
+
+    /** As {@link #accept(AcceptorGroup.Accepted, List, CompiledProtocol, SessionContext)}, telling when the first frame is in. */
+    static SessionSocket accept(AcceptorGroup.Accepted accepted, List<Offer> offers, CompiledProtocol protocol,
+            SessionContext context, Runnable firstFrameRead) {
         return accept(accepted, offers, context.config(),
-                (connection, in, prefix) -> check(connection, in, prefix, protocol, context));
+                (connection, in, prefix) -> check(connection, in, prefix, protocol, context), firstFrameRead);
     }
 
     /** Accepter, for any opening: negotiation first if the first frame is a HELLO, then {@code opening}. */
     static <R> R accept(AcceptorGroup.Accepted accepted, List<Offer> offers, SJRuntimeConfig config,
             Opening<R> opening) {
+        return accept(accepted, offers, config, opening, () -> { });
+    }
+
+    /**
+     * As {@link #accept(AcceptorGroup.Accepted, List, SJRuntimeConfig, Opening)}, running
+     * {@code firstFrameRead} once the requester's first frame is in: from then on the handshake waits
+     * for nobody (the requester sends everything in that frame), so only a handshake still waiting for
+     * it can be stalled by the requester.
+     */
+    static <R> R accept(AcceptorGroup.Accepted accepted, List<Offer> offers, SJRuntimeConfig config,
+            Opening<R> opening, Runnable firstFrameRead) {
         Connection connection = accepted.connection();
         ByteBuf first;
         try {
@@ -292,6 +322,7 @@ final class Initiation {
             connection.close();
             throw new SJTimeoutException("the requester sent no session request within " + config.initiationTimeout());
         }
+        firstFrameRead.run();
         try {
             byte tag = first.isReadable() ? first.getByte(first.readerIndex()) : 0;
             if (tag == Tags.HELLO) {
@@ -327,7 +358,7 @@ final class Initiation {
         }
         String choice = Negotiation.agree(hello.session(), hello.nearness(), offers);
         Agreement agreement = new Agreement(Negotiation.accepterFlag(setup, offers), offers, choice);
-        ByteBuf answer = connection.alloc().buffer();
+        ByteBuf answer = handshakeFrame(64);
         Negotiation.writeAgreement(answer, agreement);
         if (choice != null && choice.equals(setup)) {
             return opening.answer(connection, in, answer); // the opening follows the HELLO
@@ -381,7 +412,7 @@ final class Initiation {
             throw new SJIncompatibleSessionException(reason);
         }
         try {
-            ByteBuf accept = prefix != null ? prefix : connection.alloc().buffer(1);
+            ByteBuf accept = prefix != null ? prefix : handshakeFrame(1);
             accept.writeByte(Tags.ACCEPT);
             connection.write(accept);
             connection.flush();
@@ -430,7 +461,7 @@ final class Initiation {
 
     /** Writes ACCEPT (after {@code prefix}, if any) and flushes. */
     static void acceptOpening(Connection connection, ByteBuf prefix) throws IOException {
-        ByteBuf accept = prefix != null ? prefix : connection.alloc().buffer(1);
+        ByteBuf accept = prefix != null ? prefix : handshakeFrame(1);
         accept.writeByte(Tags.ACCEPT);
         connection.write(accept);
         connection.flush();
@@ -438,7 +469,7 @@ final class Initiation {
 
     static void reject(Connection connection, ByteBuf prefix, byte code, String reason) {
         try {
-            ByteBuf reject = prefix != null ? prefix : connection.alloc().buffer();
+            ByteBuf reject = prefix != null ? prefix : handshakeFrame(128);
             reject.writeByte(Tags.REJECT).writeByte(code);
             ValueCodec.writeString(reject, reason);
             connection.write(reject);
