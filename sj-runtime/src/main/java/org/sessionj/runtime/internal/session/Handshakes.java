@@ -45,7 +45,7 @@ final class Handshakes implements AutoCloseable {
      * How long a requester may take to send its first frame before its handshake may be dropped to
      * make room at the pending limit (at most the initiation timeout).
      */
-    static final java.time.Duration STALLED_AFTER = java.time.Duration.ofSeconds(1);
+    static final java.time.Duration STALLED_AFTER = java.time.Duration.ofSeconds(5);
     /** How often a connection waiting for a slot looks for a stalled handshake to drop. */
     private static final long SLOT_CHECK_MILLIS = 100;
 
