@@ -36,6 +36,13 @@ final class Initiation {
     /** Reject codes. */
     static final byte INCOMPATIBLE = 1;
     static final byte REFUSED = 2;
+    /**
+     * Initial capacity of a HELLO, request or verdict frame (it grows as written). Taken with
+     * {@link Connection#frameBuffer}, so that an in-JVM connection hands out one of its recycled heap
+     * frames, which the session's first message then reuses, and the in-JVM path never touches Netty's
+     * pooled allocator (its classes and per-thread caches).
+     */
+    private static final int INITIATION_FRAME = 256;
 
     private Initiation() {
     }
@@ -77,7 +84,7 @@ final class Initiation {
         int flag = Negotiation.requesterFlag(setupName, mine);
         Agreement agreement;
         try {
-            ByteBuf hello = handshakeFrame(64);
+            ByteBuf hello = handshakeFrame(connection, INITIATION_FRAME);
             Negotiation.writeHello(hello, new Hello(flag, TransportManager.RUNTIME_ID, HostIdentity.local(), mine));
             if (Negotiation.requestFollows(flag)) {
                 first.accept(hello);
@@ -192,7 +199,7 @@ final class Initiation {
     /** Requester on a connection that is already the session's: sends the opening frame, waits for the verdict. */
     private static Connection openDirectly(Connection connection, SJRuntimeConfig config, Consumer<ByteBuf> first) {
         try {
-            ByteBuf request = handshakeFrame(64);
+            ByteBuf request = handshakeFrame(connection, INITIATION_FRAME);
             first.accept(request);
             connection.write(request);
             connection.flush();
@@ -209,15 +216,18 @@ final class Initiation {
     }
 
     /**
-     * A buffer for a handshake frame (HELLO, REQUEST, AGREED, verdict): plain heap memory, not the
+     * A buffer for a handshake frame (HELLO, REQUEST, AGREED, verdict): an in-JVM connection's own
+     * recycled frame ({@link Connection#frameBuffer}); otherwise plain heap memory, not the
      * connection's pool. A handshake runs on a virtual thread of its own (both sides, typically), and
      * the first pooled allocation on a thread sets up that thread's pool cache under a global lock
      * (Netty's {@code PoolThreadLocalCache}), a cost paid anew by every handshake (3.5 % of a server's
      * CPU in the accept-load test, docs/reliability.md). The frames are small and short-lived; the
      * transports copy small frames into their own buffers anyway.
      */
-    static ByteBuf handshakeFrame(int initialCapacity) {
-        return Unpooled.buffer(initialCapacity);
+    static ByteBuf handshakeFrame(Connection connection, int initialCapacity) {
+        // An in-JVM connection hands out its recycled heap frames (reused by the session's first message).
+        return connection.capability(org.sessionj.runtime.spi.LocalConnection.class) != null
+                ? connection.frameBuffer(initialCapacity) : Unpooled.buffer(initialCapacity);
     }
 
     private static void writeResume(ByteBuf out, UUID token) {
@@ -358,7 +368,7 @@ final class Initiation {
         }
         String choice = Negotiation.agree(hello.session(), hello.nearness(), offers);
         Agreement agreement = new Agreement(Negotiation.accepterFlag(setup, offers), offers, choice);
-        ByteBuf answer = handshakeFrame(64);
+        ByteBuf answer = handshakeFrame(connection, INITIATION_FRAME);
         Negotiation.writeAgreement(answer, agreement);
         if (choice != null && choice.equals(setup)) {
             return opening.answer(connection, in, answer); // the opening follows the HELLO
@@ -412,7 +422,7 @@ final class Initiation {
             throw new SJIncompatibleSessionException(reason);
         }
         try {
-            ByteBuf accept = prefix != null ? prefix : handshakeFrame(1);
+            ByteBuf accept = prefix != null ? prefix : handshakeFrame(connection, 1);
             accept.writeByte(Tags.ACCEPT);
             connection.write(accept);
             connection.flush();
@@ -461,7 +471,7 @@ final class Initiation {
 
     /** Writes ACCEPT (after {@code prefix}, if any) and flushes. */
     static void acceptOpening(Connection connection, ByteBuf prefix) throws IOException {
-        ByteBuf accept = prefix != null ? prefix : handshakeFrame(1);
+        ByteBuf accept = prefix != null ? prefix : handshakeFrame(connection, 1);
         accept.writeByte(Tags.ACCEPT);
         connection.write(accept);
         connection.flush();
@@ -469,7 +479,7 @@ final class Initiation {
 
     static void reject(Connection connection, ByteBuf prefix, byte code, String reason) {
         try {
-            ByteBuf reject = prefix != null ? prefix : handshakeFrame(128);
+            ByteBuf reject = prefix != null ? prefix : handshakeFrame(connection, INITIATION_FRAME);
             reject.writeByte(Tags.REJECT).writeByte(code);
             ValueCodec.writeString(reject, reason);
             connection.write(reject);
