@@ -56,13 +56,13 @@ public final class AcceptLoadClient {
             session = value -> once(service, value);
         }
         System.out.println("LOAD mode " + (plain ? "plain netty (the floor)" : "sj tcp sessions"));
-        int warmUp = Integer.getInteger("load.warmUp", 2_000);
+        int warmUp = Integer.parseInt(System.getProperty("load.warmUp", "2000"));
         for (int i = 0; i < warmUp; i++) {
             session.once(i); // warm both JVMs up
         }
         long self = ProcessHandle.current().pid();
         // Rounds: the first ones still compile (JIT) what only concurrency reaches; the last is the steady state.
-        int rounds = Integer.getInteger("load.rounds", 3);
+        int rounds = Integer.parseInt(System.getProperty("load.rounds", "3"));
         for (int round = 1; round <= rounds; round++) {
             System.out.println("LOAD round " + round + " of " + rounds);
             java.util.Map<String, Long> serverCpu = cpuByThreadKind(serverPid);
