@@ -142,6 +142,42 @@ class NoAliasFieldWindowTest {
     }
 
     @Test
+    void closingASessionResourceRunsCodeThatMayReadTheField() {
+        assertRejected("SJ044", 8, msg("before the resources of this try statement are closed"), """
+                package demo;
+                import org.sessionj.api.*;
+                class Sender {
+                    @Protocol("cbegin.!<int>") interface Out {}
+                    @NoAlias double[] ghost = new double[4];
+                    double[] run() {
+                        @NoAlias double[] out;
+                        try (SJSocket s = SJService.create(Out.class, "h", 1).request()) {
+                            s.send(1);
+                            out = ghost;
+                        }
+                        ghost = new double[4];
+                        return out;
+                    }
+                }
+                """);
+        assertAccepted("""
+                package demo;
+                import org.sessionj.api.*;
+                class Sender {
+                    @Protocol("cbegin.!<double[]>") interface Out {}
+                    @NoAlias double[] ghost = new double[4];
+                    void run() {
+                        try (SJSocket s = SJService.create(Out.class, "h", 1).request()) {
+                            @NoAlias double[] out = ghost;
+                            ghost = new double[4];
+                            s.pass(out);
+                        }
+                    }
+                }
+                """);
+    }
+
+    @Test
     void anExplicitThrowInTheWindow() {
         assertRejected("SJ044", 11, msg("was moved out into 'old' on line 10", "if the throw on line 11 runs"),
                 worker("""

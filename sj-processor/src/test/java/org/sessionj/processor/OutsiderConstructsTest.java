@@ -395,6 +395,26 @@ class OutsiderConstructsTest {
     }
 
     @Test
+    void jdkArrayMethodsThatKeepNothingBorrowTheValue() {
+        assertAccepted(owned("int[] source", """
+                            Arrays.fill(x, 1);
+                            System.arraycopy(source, 0, x, 0, 1);
+                            Arrays.sort(x);
+                            String shown = Arrays.toString(x) + Arrays.hashCode(x) + Arrays.equals(x, source);
+                            int[] longer = Arrays.copyOf(x, 4);
+                            consume(x);
+                """));
+    }
+
+    @Test
+    void jdkMethodsThatKeepOrReturnTheArrayMoveIt() {
+        assertRejected("SJ041", 12, msg("moved into a call of 'stream' on line 11"), owned("", """
+                            java.util.stream.IntStream values = Arrays.stream(x);
+                            x[0] = 1;
+                """));
+    }
+
+    @Test
     void readingANoAliasValueInConcatenationAndForEachIsFine() {
         assertAccepted(owned("", """
                             String d = "x" + x + x.length;

@@ -188,6 +188,7 @@ final class MovedFieldExits {
             case TypeCastTree cast -> "the cast" + where;
             case NewArrayTree array -> "the array creation" + where;
             case BinaryTree binary -> "the division" + where;
+            case TryTree statement -> "closing the resources of the try statement" + where;
             default -> "'" + at + "'" + where;
         };
     }

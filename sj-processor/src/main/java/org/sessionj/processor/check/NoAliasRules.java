@@ -176,6 +176,9 @@ final class NoAliasRules {
             return;
         }
         String move = moveContext(path);
+        if (move != null && borrowedBy(path)) {
+            move = null; // Arrays.fill(x, 0): the JDK method reads or writes the elements and keeps nothing
+        }
         if (move == null && throwableDetail(path)) {
             move = "into the AssertionError of an assert (as its cause)";
         }
@@ -193,6 +196,39 @@ final class NoAliasRules {
             flow.set(var, moved);
             recordMove(var);
         }
+    }
+
+    /**
+     * JDK methods that only read or write the elements of the arrays they are given and keep no
+     * reference to them (nor return one): passing a {@code @NoAlias} array to them is a read through
+     * it, like {@code x[i]}. ({@code Arrays.asList}, {@code Arrays.stream} and
+     * {@code Objects.requireNonNull} keep or return their argument and are not here.)
+     */
+    private static final Set<String> BORROWING = Set.of("java.lang.System.arraycopy", "java.util.Arrays.fill",
+            "java.util.Arrays.sort", "java.util.Arrays.parallelSort", "java.util.Arrays.toString",
+            "java.util.Arrays.deepToString", "java.util.Arrays.equals", "java.util.Arrays.deepEquals",
+            "java.util.Arrays.hashCode", "java.util.Arrays.deepHashCode", "java.util.Arrays.copyOf",
+            "java.util.Arrays.copyOfRange", "java.util.Arrays.binarySearch", "java.util.Arrays.mismatch",
+            "java.util.Arrays.compare", "java.util.Arrays.setAll", "java.util.Arrays.parallelSetAll",
+            "java.util.Arrays.parallelPrefix");
+
+    /** Whether the use at {@code path} is an argument of a JDK method that only borrows it ({@link #BORROWING}). */
+    private boolean borrowedBy(TreePath path) {
+        Tree child = path.getLeaf();
+        for (TreePath p = path.getParentPath(); p != null; p = p.getParentPath()) {
+            Tree leaf = p.getLeaf();
+            if (leaf instanceof ParenthesizedTree || leaf instanceof TypeCastTree) {
+                child = leaf;
+                continue;
+            }
+            if (leaf instanceof MethodInvocationTree call && call.getArguments().contains(child)
+                    && flow.trees.getElement(p) instanceof ExecutableElement method
+                    && method.getEnclosingElement() instanceof TypeElement owner) {
+                return BORROWING.contains(owner.getQualifiedName() + "." + method.getSimpleName());
+            }
+            return false;
+        }
+        return false;
     }
 
     /**

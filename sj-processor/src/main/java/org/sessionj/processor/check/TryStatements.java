@@ -72,6 +72,9 @@ final class TryStatements {
                         + "may read it)");
             }
             flow.linearity.throwPoint();
+            if (!tree.getResources().isEmpty()) {
+                flow.fieldExits.throwPoint(tree); // closing the resources may throw
+            }
         } finally {
             flow.noAlias.exitTry();
             flow.linearity.exitTry();
