@@ -55,19 +55,26 @@ class InlineHandshakeTest {
     }
 
     @Test
-    void withoutASpareHandshakeSlotTheRequestIsQueuedForTheServerSocketsThread() {
-        // The server socket's own thread holds the only slot while it waits for a connection.
+    void withoutASpareHandshakeSlotTheRequestIsQueuedForTheServerSocketsThread() throws Exception {
         SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports("shm").maxPendingHandshakes(1).build());
         try (SJServerSocket server = runtime.serverSocket(IntServer.class, 0)) {
-            for (int i = 0; i < 3; i++) {
-                try (SJSocket requester = runtime.service(IntClient.class, "localhost", server.port()).request();
-                        SJSocket accepted = server.accept(Duration.ofSeconds(10))) {
-                    requester.send(i);
-                    assertThat(accepted.receiveInt()).isEqualTo(i);
-                    accepted.send(i + 1);
-                    assertThat(requester.receiveInt()).isEqualTo(i + 1);
-                }
+            // The first session holds the only slot until accept() takes it: the second request is queued.
+            SJSocket first = runtime.service(IntClient.class, "localhost", server.port()).request();
+            var second = Peers.start(Peers.Threads.VIRTUAL,
+                    () -> runtime.service(IntClient.class, "localhost", server.port()).request());
+            try (SJSocket requester = first; SJSocket accepted = server.accept(NO_WAIT)) {
+                requester.send(1);
+                assertThat(accepted.receiveInt()).isEqualTo(1);
+                accepted.send(2);
+                assertThat(requester.receiveInt()).isEqualTo(2);
             }
+            try (SJSocket requester = Peers.join(second); SJSocket accepted = server.accept(Duration.ofSeconds(10))) {
+                requester.send(3);
+                assertThat(accepted.receiveInt()).isEqualTo(3);
+                accepted.send(4);
+                assertThat(requester.receiveInt()).isEqualTo(4);
+            }
+            assertThat(SJRuntime.failedHandshakes(server)).isZero();
         }
     }
 }
