@@ -35,6 +35,13 @@ final class Initiation {
     /** Reject codes. */
     static final byte INCOMPATIBLE = 1;
     static final byte REFUSED = 2;
+    /**
+     * Initial capacity of a HELLO, request or verdict frame (it grows as written). Taken with
+     * {@link Connection#frameBuffer}, so that an in-JVM connection hands out one of its recycled heap
+     * frames, which the session's first message then reuses, and the in-JVM path never touches Netty's
+     * pooled allocator (its classes and per-thread caches).
+     */
+    private static final int INITIATION_FRAME = 256;
 
     private Initiation() {
     }
@@ -76,7 +83,7 @@ final class Initiation {
         int flag = Negotiation.requesterFlag(setupName, mine);
         Agreement agreement;
         try {
-            ByteBuf hello = connection.alloc().buffer();
+            ByteBuf hello = connection.frameBuffer(INITIATION_FRAME);
             Negotiation.writeHello(hello, new Hello(flag, TransportManager.RUNTIME_ID, HostIdentity.local(), mine));
             if (Negotiation.requestFollows(flag)) {
                 first.accept(hello);
@@ -191,7 +198,7 @@ final class Initiation {
     /** Requester on a connection that is already the session's: sends the opening frame, waits for the verdict. */
     private static Connection openDirectly(Connection connection, SJRuntimeConfig config, Consumer<ByteBuf> first) {
         try {
-            ByteBuf request = connection.alloc().buffer();
+            ByteBuf request = connection.frameBuffer(INITIATION_FRAME);
             first.accept(request);
             connection.write(request);
             connection.flush();
@@ -327,7 +334,7 @@ final class Initiation {
         }
         String choice = Negotiation.agree(hello.session(), hello.nearness(), offers);
         Agreement agreement = new Agreement(Negotiation.accepterFlag(setup, offers), offers, choice);
-        ByteBuf answer = connection.alloc().buffer();
+        ByteBuf answer = connection.frameBuffer(INITIATION_FRAME);
         Negotiation.writeAgreement(answer, agreement);
         if (choice != null && choice.equals(setup)) {
             return opening.answer(connection, in, answer); // the opening follows the HELLO
@@ -381,7 +388,7 @@ final class Initiation {
             throw new SJIncompatibleSessionException(reason);
         }
         try {
-            ByteBuf accept = prefix != null ? prefix : connection.alloc().buffer(1);
+            ByteBuf accept = prefix != null ? prefix : connection.frameBuffer(1);
             accept.writeByte(Tags.ACCEPT);
             connection.write(accept);
             connection.flush();
@@ -430,7 +437,7 @@ final class Initiation {
 
     /** Writes ACCEPT (after {@code prefix}, if any) and flushes. */
     static void acceptOpening(Connection connection, ByteBuf prefix) throws IOException {
-        ByteBuf accept = prefix != null ? prefix : connection.alloc().buffer(1);
+        ByteBuf accept = prefix != null ? prefix : connection.frameBuffer(1);
         accept.writeByte(Tags.ACCEPT);
         connection.write(accept);
         connection.flush();
@@ -438,7 +445,7 @@ final class Initiation {
 
     static void reject(Connection connection, ByteBuf prefix, byte code, String reason) {
         try {
-            ByteBuf reject = prefix != null ? prefix : connection.alloc().buffer();
+            ByteBuf reject = prefix != null ? prefix : connection.frameBuffer(INITIATION_FRAME);
             reject.writeByte(Tags.REJECT).writeByte(code);
             ValueCodec.writeString(reject, reason);
             connection.write(reject);
