@@ -74,6 +74,8 @@ public final class SessionSelector implements SJSelector {
     private final State[] memberStarts;
     /** Typed selectors: each member's type, made when a session not at a member's start is registered. */
     private final SessionType[] memberTypes;
+    /** Typed selectors: the member (or -1) of each state a session not at a member's start was registered at. */
+    private final IdentityHashMap<State, Integer> memberByState = new IdentityHashMap<>();
     /** Typed selectors: the member of each selected session, until its typecase. */
     private final IdentityHashMap<SessionSocket, Integer> selected = new IdentityHashMap<>();
 
@@ -153,20 +155,28 @@ public final class SessionSelector implements SJSelector {
         }
         // Part way through its protocol (an arm handing its session back, or a session of another
         // protocol): a member if what remains is a member's type, as sj-processor checks it (SJ053).
+        // States are shared by every session of a compiled protocol: the answer is kept per state, so
+        // an event-driven server that hands sessions back at each step compares types once per state.
+        Integer known = memberByState.get(state);
+        if (known != null) {
+            return known;
+        }
         SessionType remaining = RemainingType.of(state);
-        for (int i = 0; i < memberStarts.length; i++) {
+        int found = -1;
+        for (int i = 0; i < memberStarts.length && found < 0; i++) {
             if (memberTypes[i] == null) {
                 memberTypes[i] = RemainingType.of(memberStarts[i]);
             }
             try {
                 if (SessionTypes.equivalent(remaining, memberTypes[i])) {
-                    return i;
+                    found = i;
                 }
             } catch (ProtocolException e) {
                 // not comparable: not this member
             }
         }
-        return -1;
+        memberByState.put(state, found);
+        return found;
     }
 
     @Override
