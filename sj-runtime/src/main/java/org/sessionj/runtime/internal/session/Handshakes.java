@@ -84,7 +84,7 @@ final class Handshakes implements AutoCloseable {
             accepted.connection().close();
         }
         try {
-            session = Initiation.accept(accepted, acceptors.offers(), protocol, context);
+            session = Initiation.accept(accepted, acceptors.offers(), acceptors.id(), protocol, context);
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
             inFlight.remove(accepted.connection());
             // One requester's failure is not the server's: its connection closes, accept() goes on.
