@@ -185,5 +185,14 @@ class LocalRouteTest {
                 server.port())).as("a plan without ipc").isNull();
         assertThat(manager.localRoute(manager.plan(TransportPreferences.of(List.of("shm", "tcp"), List.of("ipc", "tcp"))),
                 "localhost", server.port())).as("the in-JVM setup transport reaches the server: it decides").isNull();
+        System.setProperty("sessionj.ipc.straight", "false");
+        TransportManager off;
+        try {
+            off = requester();
+        } finally {
+            System.clearProperty("sessionj.ipc.straight");
+        }
+        off.routes().remember("localhost", server.port(), route);
+        assertThat(off.localRoute(off.defaults(), "localhost", server.port())).as("sessionj.ipc.straight=false").isNull();
     }
 }

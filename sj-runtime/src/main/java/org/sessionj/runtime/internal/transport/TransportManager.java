@@ -35,6 +35,8 @@ public final class TransportManager {
     private final TransportPreferences configured;
     private final Plan defaults;
     private final LocalRoutes routes = new LocalRoutes();
+    /** {@code sessionj.ipc.straight}: whether requesters go straight to remembered same-host acceptors. */
+    private final boolean straight = org.sessionj.runtime.spi.support.SystemSettings.system().flag("ipc.straight", true);
 
     private TransportManager(Map<String, Transport> installed, TransportPreferences configured) {
         this.installed = installed;
@@ -196,10 +198,10 @@ public final class TransportManager {
      * The remembered same-host acceptor for session port {@code host:port} that a request with
      * {@code plan} may go straight to, or null: there is none, the plan does not list its transport,
      * an in-JVM setup transport reaches the port (the negotiation would pick the in-JVM transport),
-     * or its acceptor is gone (then the route is forgotten).
+     * its acceptor is gone (then the route is forgotten), or {@code sessionj.ipc.straight} is false.
      */
     public LocalRoutes.Route localRoute(Plan plan, String host, int port) {
-        LocalRoutes.Route route = routes.find(host, port);
+        LocalRoutes.Route route = straight ? routes.find(host, port) : null;
         if (route == null) {
             return null;
         }
