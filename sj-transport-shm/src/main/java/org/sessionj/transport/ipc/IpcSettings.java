@@ -10,6 +10,8 @@ import org.sessionj.runtime.spi.support.SystemSettings;
  * @param ringBytes data bytes of each direction's ring, a power of two ({@code sessionj.ipc.ringBytes}, default 1 MiB)
  * @param maxFrameBytes the largest frame either side may send or accept ({@code sessionj.ipc.maxFrame}, default 64 MiB)
  * @param spins polls of an empty ring before a reader sleeps ({@code sessionj.ipc.spins}, default 200)
+ * @param yields polls of an empty ring, each after a {@link Thread#yield}, once spinning found nothing and
+ *     before the reader sleeps ({@code sessionj.ipc.yields}, default 20)
  * @param socketDirectory where acceptors listen, one Unix socket per port ({@code sessionj.ipc.dir},
  *     default {@code ${java.io.tmpdir}/sessionj-ipc-<user>}); both peers must use the same
  * @param memoryDirectory where the shared ring files are created and unlinked again
@@ -19,7 +21,7 @@ import org.sessionj.runtime.spi.support.SystemSettings;
  * @param poolSize memories of closed connections a requester keeps for its next connections
  *     ({@code sessionj.ipc.pool}, default 4; 0: none, every file is unlinked once both ends mapped it)
  */
-record IpcSettings(int ringBytes, int maxFrameBytes, int spins, Path socketDirectory, Path memoryDirectory,
+record IpcSettings(int ringBytes, int maxFrameBytes, int spins, int yields, Path socketDirectory, Path memoryDirectory,
         int backlogBytes, int poolSize) {
     static final int MIN_RING = 4096;
 
@@ -40,6 +42,9 @@ record IpcSettings(int ringBytes, int maxFrameBytes, int spins, Path socketDirec
         if (spins < 0) {
             throw new IllegalArgumentException("sessionj.ipc.spins must not be negative, found " + spins);
         }
+        if (yields < 0) {
+            throw new IllegalArgumentException("sessionj.ipc.yields must not be negative, found " + yields);
+        }
     }
 
     /** The settings the system properties give. */
@@ -52,6 +57,7 @@ record IpcSettings(int ringBytes, int maxFrameBytes, int spins, Path socketDirec
                 settings.integer("ipc.ringBytes", 1 << 20),
                 settings.integer("ipc.maxFrame", 64 << 20),
                 settings.integer("ipc.spins", 200),
+                settings.integer("ipc.yields", 20),
                 settings.value("ipc.dir").map(Path::of).orElseGet(() -> tmp.resolve("sessionj-ipc-" + user)),
                 settings.value("ipc.memoryDir").map(Path::of)
                         .orElseGet(() -> Files.isDirectory(shm) && Files.isWritable(shm) ? shm : tmp),
@@ -61,31 +67,36 @@ record IpcSettings(int ringBytes, int maxFrameBytes, int spins, Path socketDirec
 
     /** The same settings with {@code spins} polls before sleeping. */
     IpcSettings withSpins(int spins) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, socketDirectory, memoryDirectory, backlogBytes, poolSize);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, poolSize);
+    }
+
+    /** The same settings with {@code yields} polls after a yield before sleeping. */
+    IpcSettings withYields(int yields) {
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, poolSize);
     }
 
     /** The same settings with rings of {@code ringBytes}. */
     IpcSettings withRingBytes(int ringBytes) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, socketDirectory, memoryDirectory, backlogBytes, poolSize);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, poolSize);
     }
 
     /** The same settings with a backlog bound of {@code bytes}. */
     IpcSettings withBacklogBytes(int bytes) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, socketDirectory, memoryDirectory, bytes, poolSize);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, bytes, poolSize);
     }
 
     /** The same settings keeping {@code size} memories of closed connections. */
     IpcSettings withPoolSize(int size) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, socketDirectory, memoryDirectory, backlogBytes, size);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, size);
     }
 
     /** The same settings with memory files in {@code directory}. */
     IpcSettings withMemoryDirectory(Path directory) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, socketDirectory, directory, backlogBytes, poolSize);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, directory, backlogBytes, poolSize);
     }
 
     /** The same settings with Unix sockets in {@code directory}. */
     IpcSettings withSocketDirectory(Path directory) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, directory, memoryDirectory, backlogBytes, poolSize);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, directory, memoryDirectory, backlogBytes, poolSize);
     }
 }
