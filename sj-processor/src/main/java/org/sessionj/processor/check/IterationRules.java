@@ -85,8 +85,8 @@ final class IterationRules {
                                 + " still to do before the next round (" + MethodChecker.describe(before) + ")");
             } else {
                 flow.reporter.error(loop, Diagnostic.LOOP_CHANGES_SESSION, flow.name(var),
-                        "the loop body changes the session from " + MethodChecker.describe(before) + " to "
-                                + MethodChecker.describe(after) + "; only a session iteration (while (s.outwhile(...)) "
+                        "the loop body changes the session from " + flow.selectors.describe(before) + " to "
+                                + flow.selectors.describe(after) + "; only a session iteration (while (s.outwhile(...)) "
                                 + "/ while (s.inwhile())) or a recursion (continue at #X) may repeat actions");
             }
             changed.add(var);

@@ -255,9 +255,9 @@ final class LinearityRules {
             return moved;
         }
         String states = left instanceof VarState.Live l && right instanceof VarState.Live r
-                && l.iterations() == r.iterations()
+                && l.iterations() == r.iterations() && l.selected() == r.selected()
                 ? TypeText.difference(l.remaining(), r.remaining(), "%s on one path, %s on another")
-                : MethodChecker.describe(left) + " on one path, " + MethodChecker.describe(right) + " on another";
+                : flow.selectors.describe(left) + " on one path, " + flow.selectors.describe(right) + " on another";
         flow.reporter.error(at, Diagnostic.BRANCHES_DISAGREE, flow.name(var), what, states);
         return VarState.FAILED;
     }
@@ -272,7 +272,7 @@ final class LinearityRules {
             return true;
         }
         return left instanceof VarState.Live l && right instanceof VarState.Live r && l.iterations() == r.iterations()
-                && TypeModel.unfold(l.remaining()).equals(TypeModel.unfold(r.remaining()));
+                && l.selected() == r.selected() && TypeModel.unfold(l.remaining()).equals(TypeModel.unfold(r.remaining()));
     }
 
     /** At the end of a try-with-resources block, the sockets it names as resources are closed. */

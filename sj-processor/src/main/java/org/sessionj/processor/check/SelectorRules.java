@@ -12,7 +12,6 @@ import com.sun.source.tree.Tree;
 import com.sun.source.tree.VariableTree;
 import com.sun.source.util.TreePath;
 import com.sun.source.util.TreePathScanner;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.lang.model.element.Element;
@@ -45,13 +44,12 @@ import org.sessionj.types.SessionTypes;
  * </ul>
  * A set-typed session is held as a {@link VarState.Live} whose type is a branch over the member names
  * ({@code ?{Get: B1, Put: B2}}), so the checker's inbranch machinery checks the typecase switch; the
- * branch objects made here are remembered by identity, so that a real inbranch on such a session, and
- * a typecase on a real branch, are both refused.
+ * state is marked {@link VarState.Live#selected()}, so that a real inbranch on such a session, a
+ * typecase on a real branch, handing it on as that branch (SJ054), and meeting a real branch where
+ * paths join (SJ020) or a loop goes round (SJ021) are all refused.
  */
 final class SelectorRules {
     private final MethodChecker flow;
-    /** The set-type branches made here (by identity): a session whose next "action" is one is set-typed. */
-    private final Map<Action, Boolean> setTypes = new IdentityHashMap<>();
     /** Typed selector variables and their members (name → body); {@link #INVALID} when reported, null when untyped. */
     private final Map<Element, Map<String, SessionType>> selectors = new java.util.HashMap<>();
     /** The members of a typed selector whose declaration was reported (SJ052): its sessions are not checked further. */
@@ -258,7 +256,7 @@ final class SelectorRules {
             return true;
         }
         VarState.Live live = flow.actions.usable(var, argument);
-        if (live == null) {
+        if (live == null || refuseHandOver(var, argument, "registered with selector '" + selector + "'")) {
             return true;
         }
         String member = live.iterations() > 0 ? null : memberAt(live.remaining(), members);
@@ -282,15 +280,42 @@ final class SelectorRules {
         if (members == INVALID) {
             return VarState.FAILED;
         }
-        Action.Branch set = new Action.Branch(members);
-        setTypes.put(set, Boolean.TRUE);
-        return new VarState.Live(SessionType.of(set), 0);
+        return new VarState.Live(SessionType.of(new Action.Branch(members)), 0, true);
     }
 
     /** Whether {@code var} is a set-typed session (selected, no typecase yet). */
     boolean setTyped(Element var) {
-        return flow.state != null && flow.state.get(var) instanceof VarState.Live live && !live.remaining().isEnd()
-                && setTypes.containsKey(live.remaining().head());
+        return flow.state != null && setTyped(flow.state.get(var));
+    }
+
+    /** Whether {@code state} is that of a set-typed session (selected, no typecase yet). */
+    static boolean setTyped(VarState state) {
+        return state instanceof VarState.Live live && live.selected();
+    }
+
+    /** {@link MethodChecker#describe} that tells a set-typed session from a real branch of the same shape. */
+    String describe(VarState state) {
+        return setTyped(state) ? "one of the set " + describe(((Action.Branch) ((VarState.Live) state).remaining().head())
+                .branches()) + " (selected, before its typecase)" : MethodChecker.describe(state);
+    }
+
+    /**
+     * A set-typed session handed on — to a {@code @Session} parameter, a session thread, a delegation,
+     * a selector — before its typecase (SJ054): true when refused. Its type reads like a branch over
+     * the member names, and a receiver typed as that branch would wait for a label no peer sends; in a
+     * typecase arm it is at the member's type and may be handed on as that.
+     */
+    boolean refuseHandOver(Element var, Tree at, String how) {
+        if (!setTyped(var)) {
+            return false;
+        }
+        String name = flow.name(var);
+        flow.reporter.error(at, Diagnostic.TYPECASE, name, "it is one of the set "
+                + describe(((Action.Branch) ((VarState.Live) flow.state.get(var)).remaining().head()).branches())
+                + " and no label tells which, so it cannot be " + how + " as a branch over the member names:"
+                + " switch (selector.typecase(" + name + ")) first, and hand it on in an arm, at that member's type");
+        flow.fail(var);
+        return true;
     }
 
     /**

@@ -228,7 +228,7 @@ final class SessionActionRules {
                 }
                 advance(var, unfolded, live, call);
                 VarState.Live moved = usable(delegated, argument);
-                if (moved == null) {
+                if (moved == null || flow.selectors.refuseHandOver(delegated, argument, "delegated")) {
                     return;
                 }
                 SessionType wanted = TypeModel.stripBegin(session.type());
@@ -425,7 +425,9 @@ final class SessionActionRules {
     void sessionMethodCall(Element var, ExecutableElement method, VariableElement parameter,
             ExpressionTree argument) {
         VarState.Live live = usable(var, argument);
-        if (live == null) {
+        if (live == null || flow.selectors.refuseHandOver(var, argument, "passed to " + (method.getKind()
+                == javax.lang.model.element.ElementKind.CONSTRUCTOR ? "a constructor of '"
+                + method.getEnclosingElement().getSimpleName() + "'" : "'" + method.getSimpleName() + "'"))) {
             return;
         }
         SessionType needed = flow.sessionParameters.of(parameter, null, flow.reporter).type();

@@ -99,7 +99,7 @@ final class SpawnRules {
     /** The remaining type of a socket being handed over, or null when it cannot be (reported). */
     private SessionType handedOver(Element var, ExpressionTree argument) {
         VarState.Live live = flow.actions.usable(var, argument);
-        if (live == null) {
+        if (live == null || flow.selectors.refuseHandOver(var, argument, "spawned into a session thread")) {
             return null;
         }
         String name = flow.name(var);

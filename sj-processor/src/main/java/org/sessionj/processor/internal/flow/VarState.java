@@ -15,9 +15,17 @@ public sealed interface VarState {
     /**
      * A live session: {@code remaining} is what is left of its type, {@code iterations} how many
      * session iterations ({@code ![..]*}/{@code ?[..]*}) of this socket enclose the current point
-     * (inside one, {@code remaining} is what is left of the iteration body).
+     * (inside one, {@code remaining} is what is left of the iteration body). {@code selected} marks a
+     * session just taken from a typed selector: {@code remaining} is then its set written as a branch
+     * over the member names, which no peer sends a label for, so it is never the same state as a real
+     * branch of that shape.
      */
-    record Live(SessionType remaining, int iterations) implements VarState {
+    record Live(SessionType remaining, int iterations, boolean selected) implements VarState {
+        /** A live session that is not a selector's set-typed one. */
+        public Live(SessionType remaining, int iterations) {
+            this(remaining, iterations, false);
+        }
+
         /** Whether the session may end here: nothing remains and no iteration is open. */
         public boolean complete() {
             return remaining.isEnd() && iterations == 0;
