@@ -37,9 +37,9 @@ final class IpcInbound implements SharedRing.Reader {
     private final int direction;
     private final ByteBufAllocator alloc;
     private final int maxFrame;
-    /** Polls of an empty ring before the yields: {@code sessionj.ipc.spins}, none on one CPU. */
+    /** Polls of an empty ring before the yields: {@code sessionj.ipc.spins}, with more than one CPU only. */
     private final Budget spinning;
-    /** Polls after a {@link Thread#yield} before the sleep: {@code sessionj.ipc.yields}. */
+    /** Polls after a {@link Thread#yield} before the sleep: {@code sessionj.ipc.yields}, with one CPU only. */
     private final Budget yielding;
     private static final int PROBE = 64;
     /** Where a platform-thread reader sleeps; null until the connection has its doorbell. */
@@ -72,9 +72,12 @@ final class IpcInbound implements SharedRing.Reader {
         this.direction = direction;
         this.alloc = alloc;
         this.maxFrame = settings.maxFrameBytes();
-        // One CPU: spinning holds the core the writer needs; a yield hands it over.
-        this.spinning = new Budget(Runtime.getRuntime().availableProcessors() > 1 ? settings.spins() : 0);
-        this.yielding = new Budget(settings.yields());
+        // One CPU: spinning would hold the core the writer needs; a yield hands it over. More than one:
+        // the writer may run elsewhere, and a yield on a busy core can leave the reader off the CPU for a
+        // whole time slice of another process while its frame waits (measured: a loaded 2-vCPU machine),
+        // where a sleeping reader is woken at once by the bell.
+        this.spinning = new Budget(settings.cpus() > 1 ? settings.spins() : 0);
+        this.yielding = new Budget(settings.cpus() == 1 ? settings.yields() : 0);
     }
 
     /** Where platform-thread readers sleep from now on (set once the doorbell is registered). */
@@ -123,7 +126,7 @@ final class IpcInbound implements SharedRing.Reader {
 
     /**
      * Gives the core away ({@link Thread#yield}) and polls, a few times, before sleeping: where the
-     * writer shares the reader's core (one CPU, or a process pinned to one), a yield runs it at once
+     * writer shares the reader's core (a JVM on one CPU, or pinned to one), a yield runs it at once
      * with no wake-up, and the answer is often there when the reader runs again; a sleep would cost
      * the writer a bell (a {@code write}) and the reader an {@code epoll_wait}, a drain and a wake-up.
      * Adaptive as the spinning is ({@code sessionj.ipc.yields}).

@@ -20,9 +20,12 @@ import org.sessionj.runtime.spi.support.SystemSettings;
  *     waits, up to its send timeout, as on TCP ({@code sessionj.ipc.backlogBytes}, default 4 MiB)
  * @param poolSize memories of closed connections a requester keeps for its next connections
  *     ({@code sessionj.ipc.pool}, default 4; 0: none, every file is unlinked once both ends mapped it)
+ * @param cpus the CPUs this JVM may run on ({@link Runtime#availableProcessors()}): a reader spins only
+ *     with more than one (a core may be free for the writer) and yields only with one (the writer
+ *     certainly shares its core)
  */
 record IpcSettings(int ringBytes, int maxFrameBytes, int spins, int yields, Path socketDirectory, Path memoryDirectory,
-        int backlogBytes, int poolSize) {
+        int backlogBytes, int poolSize, int cpus) {
     static final int MIN_RING = 4096;
 
     IpcSettings {
@@ -62,41 +65,48 @@ record IpcSettings(int ringBytes, int maxFrameBytes, int spins, int yields, Path
                 settings.value("ipc.memoryDir").map(Path::of)
                         .orElseGet(() -> Files.isDirectory(shm) && Files.isWritable(shm) ? shm : tmp),
                 settings.integer("ipc.backlogBytes", 4 << 20),
-                settings.integer("ipc.pool", 4));
+                settings.integer("ipc.pool", 4),
+                Runtime.getRuntime().availableProcessors());
     }
 
     /** The same settings with {@code spins} polls before sleeping. */
     IpcSettings withSpins(int spins) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, poolSize);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, poolSize, cpus);
     }
 
     /** The same settings with {@code yields} polls after a yield before sleeping. */
     IpcSettings withYields(int yields) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, poolSize);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, poolSize, cpus);
+    }
+
+    /** The same settings as seen by a JVM that may run on {@code cpus} CPUs. */
+    IpcSettings withCpus(int cpus) {
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, poolSize,
+                cpus);
     }
 
     /** The same settings with rings of {@code ringBytes}. */
     IpcSettings withRingBytes(int ringBytes) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, poolSize);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, poolSize, cpus);
     }
 
     /** The same settings with a backlog bound of {@code bytes}. */
     IpcSettings withBacklogBytes(int bytes) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, bytes, poolSize);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, bytes, poolSize, cpus);
     }
 
     /** The same settings keeping {@code size} memories of closed connections. */
     IpcSettings withPoolSize(int size) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, size);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, size, cpus);
     }
 
     /** The same settings with memory files in {@code directory}. */
     IpcSettings withMemoryDirectory(Path directory) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, directory, backlogBytes, poolSize);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, directory, backlogBytes, poolSize, cpus);
     }
 
     /** The same settings with Unix sockets in {@code directory}. */
     IpcSettings withSocketDirectory(Path directory) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, directory, memoryDirectory, backlogBytes, poolSize);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, directory, memoryDirectory, backlogBytes, poolSize, cpus);
     }
 }
