@@ -45,6 +45,15 @@ public final class BenchProtocols {
     public interface OnceServer {
     }
 
+    /** Requests and waits for one int: an idle session while it waits ({@link IdleSessions}). */
+    @Protocol("cbegin.?(int)")
+    public interface WaitClient {
+    }
+
+    @Protocol("^(WaitClient)")
+    public interface WaitServer {
+    }
+
     @Protocol("cbegin.![!<BinTree>.?(BinTree)]*")
     public interface TreeClient {
     }

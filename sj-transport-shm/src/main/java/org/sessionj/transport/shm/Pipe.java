@@ -84,6 +84,11 @@ final class Pipe extends HandoffQueue<Object> {
     private OrphanCheck writerCheck;
     /** Why the writing end is taken for gone, once the watch found it orphaned; read by the parked reader. */
     private volatile String orphaned;
+    /**
+     * Whether the watch looked at this pipe since its reader last parked: set by the watch, cleared by
+     * the reader as it parks (plain: a late view costs at most one tick more before the spares go).
+     */
+    private boolean lookedAt;
 
     Pipe(ShmSettings settings) {
         super(IDLE);
@@ -212,6 +217,7 @@ final class Pipe extends HandoffQueue<Object> {
     /** The reader is about to park: the orphan watch looks at the writer while it waits. */
     @Override
     protected void parking() {
+        lookedAt = false;
         if (watchNanos > 0) {
             OrphanWatch.INSTANCE.register(this, watchNanos);
         }
@@ -233,8 +239,33 @@ final class Pipe extends HandoffQueue<Object> {
         }
     }
 
-    /** The orphan watch's thread, while the reader is parked: wakes the reader if the writer's end was orphaned. */
+    /**
+     * Any thread: lets go of the spare frame, so that a connection nobody reads for a while does not
+     * keep one (~350 bytes) per direction; the writer's next frame is then a new one.
+     */
+    void dropSpare() {
+        SPARE.getAndSet(this, (RecycledFrame) null);
+    }
+
+    /** Whether a released frame is kept for the writer (for tests). */
+    boolean hasSpare() {
+        return spare != null;
+    }
+
+    /**
+     * The orphan watch's thread, while the reader is parked: wakes the reader if the writer's end was
+     * orphaned; at the second look of one wait (the reader has been parked at least a tick, half the
+     * orphan timeout), drops both directions' spare frames.
+     */
     void lookAtWriter() {
+        if (lookedAt) {
+            dropSpare();
+            ShmConnection reader = readerEnd;
+            if (reader != null) {
+                reader.dropSpare();
+            }
+        }
+        lookedAt = true;
         ShmConnection writer = writerEnd;
         if (writer == null || orphaned != null) {
             return;

@@ -34,7 +34,10 @@ final class ShmConnection implements LocalConnection {
         this.alloc = alloc;
     }
 
-    /** A connected pair with the bounds of this JVM's settings: element 0 is the requester's end, element 1 the accepter's. */
+    /**
+     * A connected pair with the bounds of this JVM's settings: element 0 is the requester's end, element
+     * 1 the accepter's; {@code alloc} null: Netty's default allocator, looked up when first needed.
+     */
     static ShmConnection[] pair(ByteBufAllocator alloc) {
         return pair(alloc, ShmSettings.fromSystemProperties());
     }
@@ -80,7 +83,20 @@ final class ShmConnection implements LocalConnection {
 
     @Override
     public ByteBufAllocator alloc() {
-        return alloc;
+        // Netty's default allocator only when asked for: the session path writes recycled frames
+        // (frameBuffer), so a program using only in-JVM sessions never initialises the pooled allocator.
+        ByteBufAllocator a = alloc;
+        return a != null ? a : ByteBufAllocator.DEFAULT;
+    }
+
+    /** Lets go of the spare frame of the direction this end writes (its reader has been idle a while). */
+    void dropSpare() {
+        out.dropSpare();
+    }
+
+    /** Whether a released frame waits for this end's next write (for tests). */
+    boolean hasSpare() {
+        return out.hasSpare();
     }
 
     @Override

@@ -1,7 +1,6 @@
 package org.sessionj.transport.shm;
 
 import com.google.auto.service.AutoService;
-import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
@@ -24,8 +23,6 @@ public final class ShmTransport implements Transport {
 
     private static final ShmPortRegistry PORTS = new ShmPortRegistry();
     private static final ConcurrentHashMap<String, Boolean> LOCAL_HOSTS = new ConcurrentHashMap<>();
-
-    private final ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
 
     /** Creates the transport (the port table is JVM-wide, shared by every instance). */
     public ShmTransport() {
@@ -56,7 +53,7 @@ public final class ShmTransport implements Transport {
         if (acceptor == null) {
             throw new IOException("connection refused: no in-JVM acceptor on session port " + port);
         }
-        ShmConnection[] ends = ShmConnection.pair(alloc);
+        ShmConnection[] ends = ShmConnection.pair(null);
         acceptor.enqueue(ends[1]);
         return ends[0];
     }

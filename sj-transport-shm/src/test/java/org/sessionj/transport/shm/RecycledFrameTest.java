@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.util.IllegalReferenceCountException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The frames of an in-JVM connection go back to the writer when the reader releases them. */
 class RecycledFrameTest {
@@ -73,6 +76,48 @@ class RecycledFrameTest {
         writer.write(queued.writeByte(1));
         reader.close();
         assertThat(queued.refCnt()).isZero();
+    }
+
+    /**
+     * A connection whose reader waits for more than a tick of the orphan watch (half the orphan
+     * timeout) keeps no spare frame in either direction: an idle session does not hold two buffers.
+     */
+    @Test
+    @Timeout(value = 20, unit = TimeUnit.SECONDS)
+    void aReaderParkedForAWhileLetsGoOfTheSpareFramesOfBothDirections() throws Exception {
+        ShmConnection[] pair = ShmConnection.pair(ByteBufAllocator.DEFAULT, new ShmSettings(1 << 20, TimeUnit.MILLISECONDS.toNanos(40)));
+        ShmConnection requester = pair[0];
+        ShmConnection accepter = pair[1];
+        ByteBuf there = requester.frameBuffer(16);
+        requester.write(there.writeByte(1));
+        accepter.read(-1).release();
+        ByteBuf back = accepter.frameBuffer(16);
+        accepter.write(back.writeByte(2));
+        requester.read(-1).release();
+        assertThat(requester.hasSpare()).isTrue();
+        assertThat(accepter.hasSpare()).isTrue();
+
+        // The requester waits; the watch looks every 20 ms and drops the spares at its second look.
+        CompletableFuture<Integer> waiting = CompletableFuture.supplyAsync(() -> {
+            try {
+                ByteBuf frame = requester.read(TimeUnit.SECONDS.toNanos(15));
+                int value = frame.readByte();
+                frame.release();
+                return value;
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        while (requester.hasSpare() || accepter.hasSpare()) {
+            Thread.onSpinWait();
+            assertThat(waiting).isNotDone();
+        }
+        ByteBuf next = accepter.frameBuffer(16);
+        assertThat(next).isNotSameAs(back);
+        accepter.write(next.writeByte(3));
+        assertThat(waiting.get(10, TimeUnit.SECONDS)).isEqualTo(3);
+        // Busy again: the frame just released is kept for the next write.
+        assertThat(accepter.hasSpare()).isTrue();
     }
 
     @Test

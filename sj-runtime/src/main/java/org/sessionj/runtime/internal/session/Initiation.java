@@ -41,6 +41,13 @@ final class Initiation {
      * an acceptor it remembered, and that acceptor's port now belongs to another server socket).
      */
     static final byte STALE = 3;
+    /**
+     * Initial capacity of a HELLO, request or verdict frame (it grows as written). Taken with
+     * {@link Connection#frameBuffer}, so that an in-JVM connection hands out one of its recycled heap
+     * frames, which the session's first message then reuses, and the in-JVM path never touches Netty's
+     * pooled allocator (its classes and per-thread caches).
+     */
+    private static final int INITIATION_FRAME = 256;
 
     private Initiation() {
     }
@@ -126,7 +133,7 @@ final class Initiation {
         int flag = Negotiation.requesterFlag(setupName, mine);
         Agreement agreement;
         try {
-            ByteBuf hello = connection.alloc().buffer();
+            ByteBuf hello = connection.frameBuffer(INITIATION_FRAME);
             Negotiation.writeHello(hello, new Hello(flag, TransportManager.RUNTIME_ID, HostIdentity.local(), mine,
                     expected));
             if (Negotiation.requestFollows(flag)) {
@@ -259,7 +266,7 @@ final class Initiation {
     /** Requester on a connection that is already the session's: sends the opening frame, waits for the verdict. */
     private static Connection openDirectly(Connection connection, SJRuntimeConfig config, Consumer<ByteBuf> first) {
         try {
-            ByteBuf request = connection.alloc().buffer();
+            ByteBuf request = connection.frameBuffer(INITIATION_FRAME);
             first.accept(request);
             connection.write(request);
             connection.flush();
@@ -406,7 +413,7 @@ final class Initiation {
         String choice = Negotiation.agree(hello.session(), hello.nearness(), offers);
         Agreement agreement = new Agreement(Negotiation.accepterFlag(setup, offers), offers, choice,
                 hello.acceptor() == null ? null : acceptor);
-        ByteBuf answer = connection.alloc().buffer();
+        ByteBuf answer = connection.frameBuffer(INITIATION_FRAME);
         Negotiation.writeAgreement(answer, agreement);
         if (choice != null && choice.equals(setup)) {
             return opening.answer(connection, in, answer); // the opening follows the HELLO
@@ -460,7 +467,7 @@ final class Initiation {
             throw new SJIncompatibleSessionException(reason);
         }
         try {
-            ByteBuf accept = prefix != null ? prefix : connection.alloc().buffer(1);
+            ByteBuf accept = prefix != null ? prefix : connection.frameBuffer(1);
             accept.writeByte(Tags.ACCEPT);
             connection.write(accept);
             connection.flush();
@@ -509,7 +516,7 @@ final class Initiation {
 
     /** Writes ACCEPT (after {@code prefix}, if any) and flushes. */
     static void acceptOpening(Connection connection, ByteBuf prefix) throws IOException {
-        ByteBuf accept = prefix != null ? prefix : connection.alloc().buffer(1);
+        ByteBuf accept = prefix != null ? prefix : connection.frameBuffer(1);
         accept.writeByte(Tags.ACCEPT);
         connection.write(accept);
         connection.flush();
@@ -517,7 +524,7 @@ final class Initiation {
 
     static void reject(Connection connection, ByteBuf prefix, byte code, String reason) {
         try {
-            ByteBuf reject = prefix != null ? prefix : connection.alloc().buffer();
+            ByteBuf reject = prefix != null ? prefix : connection.frameBuffer(INITIATION_FRAME);
             reject.writeByte(Tags.REJECT).writeByte(code);
             ValueCodec.writeString(reject, reason);
             connection.write(reject);

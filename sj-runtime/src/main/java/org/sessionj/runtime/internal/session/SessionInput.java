@@ -190,6 +190,19 @@ final class SessionInput {
         return protocol.length() <= QUOTED ? protocol : protocol.substring(0, QUOTED) + "…";
     }
 
+    /**
+     * Releases the frame being read once every item in it was taken, rather than at the next receive:
+     * a session that waits (or is merely held) after a receive then keeps no frame, and an in-JVM
+     * writer gets the frame back for its next message sooner.
+     */
+    void releaseIfDrained() {
+        ByteBuf buf = in;
+        if (buf != null && !buf.isReadable()) {
+            in = null;
+            buf.release();
+        }
+    }
+
     /** Drops the frame being read. */
     void discard() {
         if (in != null) {

@@ -80,6 +80,7 @@ abstract sealed class SessionLifecycle permits SessionSocket {
     /** The action is done: the session moves to {@code next}, and the batch goes out if it must. */
     final void advance(State next) {
         state = next;
+        input.releaseIfDrained();
         output.advanced(next, settings.batchBytes());
     }
 
