@@ -283,9 +283,13 @@ class NoAliasEveryPathTest {
     void concatenatingStringsAndNumbersCallsNoUserCode() {
         assertAccepted(holder("""
                         Integer three = 3;
+                        String m = null;
                         @NoAlias int[] out = ghost;
-                        String m = "now " + out.length + out[0] + 'c' + three + 2.5 + true;
-                        ghost = new int[4];
+                        try { // out.length and out[0] may throw: the field is refilled on that path too
+                            m = "now " + out.length + out[0] + 'c' + three + 2.5 + true;
+                        } finally {
+                            ghost = new int[4];
+                        }
                         String n = m + this;
                 """));
     }

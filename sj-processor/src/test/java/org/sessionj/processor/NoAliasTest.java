@@ -128,8 +128,13 @@ class NoAliasTest {
                 """, """
                             while (s.outwhile(n-- > 0)) {
                                 ghost[0] = n;
-                                s.pass(this.ghost);
-                                ghost = s.receive();
+                                @NoAlias double[] next = null;
+                                try {
+                                    s.pass(this.ghost);
+                                    next = s.receive();
+                                } finally {
+                                    this.ghost = next;
+                                }
                                 log();
                             }
                 """));
@@ -137,24 +142,34 @@ class NoAliasTest {
 
     @Test
     void noAliasFieldUsedAfterItWasMovedOut() {
-        assertRejected("SJ041", 10, msg("@NoAlias 'ghost' is used after its value was moved into a call of 'pass' "
-                + "on line 9"), worker("", """
+        assertRejected("SJ041", 12, msg("@NoAlias 'ghost' is used after its value was moved into a call of 'pass' "
+                + "on line 11"), worker("", """
                             while (s.outwhile(n-- > 0)) {
-                                s.pass(ghost);
-                                ghost[0] = 1;
-                                ghost = s.receive();
+                                @NoAlias double[] next = null;
+                                try {
+                                    s.pass(ghost);
+                                    ghost[0] = 1;
+                                    next = s.receive();
+                                } finally {
+                                    ghost = next;
+                                }
                             }
                 """), PROTOCOLS);
     }
 
     @Test
     void noAliasFieldNotRefilledBeforeACall() {
-        assertRejected("SJ044", 10, msg("@NoAlias field 'ghost' was moved out into a call of 'pass' on line 9 "
+        assertRejected("SJ044", 12, msg("@NoAlias field 'ghost' was moved out into a call of 'pass' on line 11 "
                 + "and must be assigned a new value before the call of 'log' (which may read it)"), worker("", """
                             while (s.outwhile(n-- > 0)) {
-                                s.pass(ghost);
-                                log();
-                                ghost = s.receive();
+                                @NoAlias double[] next = null;
+                                try {
+                                    s.pass(ghost);
+                                    log();
+                                    next = s.receive();
+                                } finally {
+                                    ghost = next;
+                                }
                             }
                 """), PROTOCOLS);
     }

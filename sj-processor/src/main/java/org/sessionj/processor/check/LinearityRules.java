@@ -1,9 +1,12 @@
 package org.sessionj.processor.check;
 
 import com.sun.source.tree.AssignmentTree;
+import com.sun.source.tree.BinaryTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.LiteralTree;
 import com.sun.source.tree.MemberReferenceTree;
+import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.NewArrayTree;
 import com.sun.source.tree.NewClassTree;
@@ -170,7 +173,14 @@ final class LinearityRules {
         }
         Tree parent = parentPath.getLeaf();
         Tree child = innermost;
+        if (parent instanceof BinaryTree comparison && (comparison.getKind() == Tree.Kind.EQUAL_TO
+                || comparison.getKind() == Tree.Kind.NOT_EQUAL_TO) && (isNull(comparison.getLeftOperand())
+                        || isNull(comparison.getRightOperand()))) {
+            return; // s == null, s != null: a read that neither copies the socket nor acts on its session
+        }
         switch (parent) {
+            case MemberSelectTree select -> flow.reporter.error(tree, Diagnostic.ESCAPE, info.name(),
+                    "as the receiver of '" + select.getIdentifier() + "', which is not a session operation");
             case VariableTree variable -> flow.reporter.error(tree, Diagnostic.ALIAS, info.name(),
                     "into variable '" + variable.getName() + "'");
             case AssignmentTree assignment when assignment.getExpression() == child -> {
@@ -198,6 +208,10 @@ final class LinearityRules {
                     "into an expression that is not a session operation");
         }
         flow.fail(var);
+    }
+
+    private static boolean isNull(ExpressionTree operand) {
+        return FlowScanner.strip(operand) instanceof LiteralTree literal && literal.getValue() == null;
     }
 
     /** One socket given to two {@code @Session} parameters of one call: two names for one session. */

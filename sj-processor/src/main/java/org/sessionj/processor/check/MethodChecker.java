@@ -21,6 +21,7 @@ import com.sun.source.tree.ReturnTree;
 import com.sun.source.tree.StatementTree;
 import com.sun.source.tree.SwitchExpressionTree;
 import com.sun.source.tree.SwitchTree;
+import com.sun.source.tree.ThrowTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.TryTree;
 import com.sun.source.tree.TypeCastTree;
@@ -60,6 +61,7 @@ import org.sessionj.processor.internal.protocol.ProtocolRegistry;
  */
 final class MethodChecker extends FlowScanner {
     final Types types;
+    final javax.lang.model.util.Elements elements;
     final SessionApi api;
     final ProtocolRegistry registry;
     final SessionParameters sessionParameters;
@@ -89,6 +91,7 @@ final class MethodChecker extends FlowScanner {
     final SocketExpressionRules sockets = new SocketExpressionRules(this);
     final TryStatements tries = new TryStatements(this);
     final ImplicitCalls implicit = new ImplicitCalls(this);
+    final MovedFieldExits fieldExits = new MovedFieldExits(this);
     final SpawnRules spawns = new SpawnRules(this);
     final JoinRules joins = new JoinRules(this);
     final SelectorRules selectors = new SelectorRules(this);
@@ -98,6 +101,7 @@ final class MethodChecker extends FlowScanner {
             MessageTypes messages, LentSessions lent) {
         super(trees, reporter);
         this.types = environment.getTypeUtils();
+        this.elements = environment.getElementUtils();
         this.contracts = new ImplementationContracts(environment.getElementUtils(), trees, api, sessionParameters);
         this.api = api;
         this.registry = registry;
@@ -193,6 +197,7 @@ final class MethodChecker extends FlowScanner {
         for (VariableElement field : ElementFilter.fieldsIn(method.getEnclosingElement().getEnclosedElements())) {
             if ((!isStatic || field.getModifiers().contains(Modifier.STATIC)) && NoAliasRules.isNoAlias(field)) {
                 declare(field, Kind.NOALIAS_FIELD, tree, VarState.OWNED);
+                fieldExits.activate();
             }
         }
     }
@@ -252,7 +257,25 @@ final class MethodChecker extends FlowScanner {
                 || tree instanceof MethodInvocationTree || tree instanceof NewClassTree)) {
             linearity.throwPoint();
         }
+        if (tree != null && fieldExits.active() && fieldExits.mayThrow(tree)) {
+            boolean call = tree instanceof MethodInvocationTree || tree instanceof NewClassTree;
+            if (call) {
+                fieldExits.throwPoint(tree); // with the fields moved out before its arguments
+            }
+            super.scan(tree, unused); // the subexpressions' own rules report first (and may throw first)
+            fieldExits.throwPoint(tree, call); // a call may fail after taking a field's value (s.pass(ghost))
+            return null;
+        }
         return super.scan(tree, unused);
+    }
+
+    /** A throw leaves with the fields moved out at this point: a catch or finally must refill them. */
+    @Override
+    public Void visitThrow(ThrowTree tree, Void unused) {
+        scan(tree.getExpression(), null);
+        fieldExits.throwPoint(tree);
+        state = null;
+        return null;
     }
 
     // ------------------------------------------------------------------ run-not-once regions
@@ -264,6 +287,11 @@ final class MethodChecker extends FlowScanner {
         onceOnly("an assert statement (it runs only when assertions are enabled, -ea)", () -> {
             scan(tree.getCondition(), null);
             scan(tree.getDetail(), null);
+            if (tree.getDetail() != null && state != null && noAlias.fieldMoved()
+                    && implicit.callsToString(tree.getDetail())) {
+                noAlias.beforeForeignCode(tree.getDetail(), "before this assert's detail becomes the message of its "
+                        + "AssertionError (which calls its toString())");
+            }
         });
         state = join(before, state, tree, "running and skipping this assert");
         return null;
@@ -455,6 +483,7 @@ final class MethodChecker extends FlowScanner {
     @Override
     public Void visitIdentifier(IdentifierTree tree, Void unused) {
         Element var = elementOf(tree);
+        noAlias.staticField(tree, var);
         VarInfo info = var == null ? null : infos.get(var);
         if (noAlias.identifier(tree, var, info)) {
             return null;
@@ -469,6 +498,7 @@ final class MethodChecker extends FlowScanner {
 
     @Override
     public Void visitMemberSelect(MemberSelectTree tree, Void unused) {
+        noAlias.staticField(tree, elementOf(tree));
         if (noAlias.memberSelect(tree)) {
             return null;
         }

@@ -176,6 +176,12 @@ final class NoAliasRules {
             return;
         }
         String move = moveContext(path);
+        if (move != null && borrowedBy(path)) {
+            move = null; // Arrays.fill(x, 0): the JDK method reads or writes the elements and keeps nothing
+        }
+        if (move == null && throwableDetail(path)) {
+            move = "into the AssertionError of an assert (as its cause)";
+        }
         if (move != null && value instanceof VarState.Owned) {
             VarState.Moved moved = new VarState.Moved(move + " on line " + flow.line(at));
             Map<Element, VarState.Moved> pending = pendingMoves.peek();
@@ -190,6 +196,39 @@ final class NoAliasRules {
             flow.set(var, moved);
             recordMove(var);
         }
+    }
+
+    /**
+     * JDK methods that only read or write the elements of the arrays they are given and keep no
+     * reference to them (nor return one): passing a {@code @NoAlias} array to them is a read through
+     * it, like {@code x[i]}. ({@code Arrays.asList}, {@code Arrays.stream} and
+     * {@code Objects.requireNonNull} keep or return their argument and are not here.)
+     */
+    private static final Set<String> BORROWING = Set.of("java.lang.System.arraycopy", "java.util.Arrays.fill",
+            "java.util.Arrays.sort", "java.util.Arrays.parallelSort", "java.util.Arrays.toString",
+            "java.util.Arrays.deepToString", "java.util.Arrays.equals", "java.util.Arrays.deepEquals",
+            "java.util.Arrays.hashCode", "java.util.Arrays.deepHashCode", "java.util.Arrays.copyOf",
+            "java.util.Arrays.copyOfRange", "java.util.Arrays.binarySearch", "java.util.Arrays.mismatch",
+            "java.util.Arrays.compare", "java.util.Arrays.setAll", "java.util.Arrays.parallelSetAll",
+            "java.util.Arrays.parallelPrefix");
+
+    /** Whether the use at {@code path} is an argument of a JDK method that only borrows it ({@link #BORROWING}). */
+    private boolean borrowedBy(TreePath path) {
+        Tree child = path.getLeaf();
+        for (TreePath p = path.getParentPath(); p != null; p = p.getParentPath()) {
+            Tree leaf = p.getLeaf();
+            if (leaf instanceof ParenthesizedTree || leaf instanceof TypeCastTree) {
+                child = leaf;
+                continue;
+            }
+            if (leaf instanceof MethodInvocationTree call && call.getArguments().contains(child)
+                    && flow.trees.getElement(p) instanceof ExecutableElement method
+                    && method.getEnclosingElement() instanceof TypeElement owner) {
+                return BORROWING.contains(owner.getQualifiedName() + "." + method.getSimpleName());
+            }
+            return false;
+        }
+        return false;
     }
 
     /**
@@ -392,6 +431,86 @@ final class NoAliasRules {
         }
     }
 
+    /**
+     * A static field of another class named while a field is moved out: its class's first use runs the
+     * class's static initializer, which may read the field (through a static reference to this object).
+     * The class whose method is checked and its superclasses are initialized already; a constant
+     * variable is inlined by javac and runs nothing. Enum constants count ({@code Choice.MORE}: the
+     * enum's initializer runs its constructors).
+     */
+    void staticField(Tree at, Element field) {
+        if (field == null || field.getKind() != ElementKind.FIELD && field.getKind() != ElementKind.ENUM_CONSTANT
+                || !field.getModifiers().contains(javax.lang.model.element.Modifier.STATIC)
+                || ((VariableElement) field).getConstantValue() != null || !fieldMoved() || flow.unitMethod == null
+                || flow.getCurrentPath().getParentPath().getLeaf() instanceof com.sun.source.tree.ConstantCaseLabelTree) {
+            return; // a case label names a constant of the value switched on, whose class is initialized
+        }
+        TypeElement owner = (TypeElement) field.getEnclosingElement();
+        for (Element type = flow.unitMethod.getEnclosingElement(); type instanceof TypeElement current;
+                type = flow.types.asElement(current.getSuperclass())) {
+            if (current.equals(owner)) {
+                return;
+            }
+        }
+        beforeForeignCode(at, "before '" + owner.getSimpleName() + "." + field.getSimpleName() + "' is used (the first "
+                + "use of " + owner.getQualifiedName() + " runs its static initializer, which may read it)");
+    }
+
+    /**
+     * A value sent with {@code send} is serialised (also on a local connection, which copies it): the
+     * serialisation reads the fields of every object it reaches. While a field is moved out, a value
+     * that may be this object ({@code this}, or any expression whose type this object's class can be
+     * cast to) would carry the moved value along.
+     */
+    void serialised(ExpressionTree value) {
+        if (!fieldMoved() || flow.unitMethod == null) {
+            return;
+        }
+        TypeMirror type = flow.trees.getTypeMirror(flow.pathOf(value));
+        TypeMirror self = flow.unitMethod.getEnclosingElement().asType();
+        if (type != null && (type.getKind() == javax.lang.model.type.TypeKind.DECLARED
+                || type.getKind() == javax.lang.model.type.TypeKind.TYPEVAR
+                || type.getKind() == javax.lang.model.type.TypeKind.INTERSECTION)
+                && mayBe(flow.types.erasure(type), flow.types.erasure(self))) {
+            beforeForeignCode(value, "before '" + value + "' is sent (serialising it reads the fields of this "
+                    + "object: it may be this object)");
+        }
+    }
+
+    /** Whether a value of static type {@code type} may be an object of class (or interface) {@code self}. */
+    private boolean mayBe(TypeMirror type, TypeMirror self) {
+        if (flow.types.isSubtype(self, type) || flow.types.isSubtype(type, self)) {
+            return true;
+        }
+        Element typeElement = flow.types.asElement(type);
+        Element selfElement = flow.types.asElement(self);
+        if (typeElement == null || selfElement == null) {
+            return true;
+        }
+        // An interface and a non-final class (either way round) meet in a subclass implementing it.
+        return typeElement.getKind().isInterface() && !selfElement.getModifiers().contains(
+                javax.lang.model.element.Modifier.FINAL) || selfElement.getKind().isInterface()
+                && !typeElement.getModifiers().contains(javax.lang.model.element.Modifier.FINAL);
+    }
+
+    /**
+     * The detail of an {@code assert} ({@code assert c : d}) goes to {@code new AssertionError(d)}, which
+     * keeps it as the error's cause when it is a Throwable: a {@code @NoAlias} detail is moved there.
+     */
+    private boolean throwableDetail(TreePath path) {
+        TreePath parent = path.getParentPath();
+        while (parent != null && (parent.getLeaf() instanceof ParenthesizedTree || parent.getLeaf() instanceof TypeCastTree)) {
+            parent = parent.getParentPath();
+        }
+        if (parent == null || !(parent.getLeaf() instanceof com.sun.source.tree.AssertTree check)
+                || check.getDetail() == null || FlowScanner.strip(check.getDetail()) != path.getLeaf()) {
+            return false;
+        }
+        TypeMirror type = flow.trees.getTypeMirror(path);
+        return type != null && flow.types.isAssignable(type,
+                flow.elements.getTypeElement("java.lang.Throwable").asType());
+    }
+
     /** Whether a tracked {@code @NoAlias} field is moved out now (so that foreign code must not run). */
     boolean fieldMoved() {
         if (flow.state == null) {
@@ -463,6 +582,26 @@ final class NoAliasRules {
 
     void exitTry() {
         movedInTry.pop();
+    }
+
+    /**
+     * {@code target} with every {@code @NoAlias} value that is moved in {@code other} moved too: a
+     * finally block reached by an exception starts where the try block threw, where a value moved
+     * before the try statement and refilled inside it may still be moved.
+     */
+    FlowState<Element> alsoMovedIn(FlowState<Element> target, FlowState<Element> other) {
+        if (target == null || other == null) {
+            return target;
+        }
+        FlowState<Element> result = target;
+        for (Element var : other.variables()) {
+            VarInfo info = flow.infos.get(var);
+            if (info != null && info.kind().owned() && other.get(var) instanceof VarState.Moved moved
+                    && result.get(var) instanceof VarState.Owned) {
+                result = result.with(var, moved);
+            }
+        }
+        return result;
     }
 
     /** Where a catch block starts: a value the try block moved may have been moved before the exception. */

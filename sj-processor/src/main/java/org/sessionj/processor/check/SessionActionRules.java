@@ -120,6 +120,7 @@ final class SessionActionRules {
                 }
                 if (!delegation) {
                     flow.scan(argument, null);
+                    flow.noAlias.serialised(argument);
                 }
                 send(var, argument, call);
             }
@@ -371,6 +372,7 @@ final class SessionActionRules {
             }
             case "send" -> {
                 flow.scan(arguments.get(0), null);
+                flow.noAlias.serialised(arguments.get(0));
                 for (Element socket : multicastSockets(call, arguments.subList(1, arguments.size()))) {
                     send(socket, arguments.get(0), call);
                 }

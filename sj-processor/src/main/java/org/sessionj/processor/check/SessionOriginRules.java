@@ -1,5 +1,6 @@
 package org.sessionj.processor.check;
 
+import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.MemberSelectTree;
@@ -36,6 +37,9 @@ final class SessionOriginRules {
     /** The state of a socket variable initialised or assigned from {@code expression}. */
     VarState socketSource(ExpressionTree expression, String variable) {
         ExpressionTree stripped = FlowScanner.strip(expression);
+        if (stripped instanceof ConditionalExpressionTree conditional) {
+            return conditionalSource(conditional, variable);
+        }
         if (stripped instanceof MethodInvocationTree call && call.getMethodSelect() instanceof MemberSelectTree select
                 && flow.elementOf(call) instanceof ExecutableElement method) {
             Element owner = method.getEnclosingElement();
@@ -67,8 +71,8 @@ final class SessionOriginRules {
             }
         }
         flow.scan(expression, null);
-        if (flow.trackedSocket(stripped) != null) {
-            return VarState.FAILED; // an alias: reported as such
+        if (flow.trackedSocket(stripped) != null || namesTrackedSocket(stripped)) {
+            return VarState.FAILED; // an alias (switch expression arms included): reported as such
         }
         if (flow.state != null && !flow.sockets.reported(stripped)) {
             flow.reporter.error(expression, Diagnostic.UNTYPED_SESSION, "session '" + variable + "'",
@@ -76,6 +80,53 @@ final class SessionOriginRules {
                             + "literal, or receive it as a delegated session");
         }
         return VarState.FAILED;
+    }
+
+    /**
+     * {@code c ? a.request() : b.request()}: each arm begins its session on its own path; the variable
+     * has a type when both arms give it the same one (the paths are joined as for an {@code if}).
+     */
+    private VarState conditionalSource(ConditionalExpressionTree conditional, String variable) {
+        flow.scan(conditional.getCondition(), null);
+        org.sessionj.processor.internal.flow.FlowState<Element> before = flow.state;
+        VarState whenTrue = socketSource(conditional.getTrueExpression(), variable);
+        org.sessionj.processor.internal.flow.FlowState<Element> afterTrue = flow.state;
+        flow.state = before;
+        VarState whenFalse = socketSource(conditional.getFalseExpression(), variable);
+        flow.state = flow.join(afterTrue, flow.state, conditional, "the two arms of this conditional");
+        if (whenTrue.equals(whenFalse) || whenTrue instanceof VarState.Failed || whenFalse instanceof VarState.Failed) {
+            return whenTrue instanceof VarState.Failed ? whenTrue : whenFalse;
+        }
+        if (flow.state != null) {
+            flow.reporter.error(conditional, Diagnostic.UNTYPED_SESSION, "session '" + variable + "'",
+                    "the arms of this conditional begin it with different types ("
+                            + MethodChecker.describe(whenTrue) + " and " + MethodChecker.describe(whenFalse)
+                            + "); begin it in an if statement, one session per branch");
+        }
+        return VarState.FAILED;
+    }
+
+    /** Whether {@code expression} names a tracked socket as a value (not inside a lambda or class body). */
+    private boolean namesTrackedSocket(ExpressionTree expression) {
+        boolean[] found = {false};
+        new com.sun.source.util.TreeScanner<Void, Void>() {
+            @Override
+            public Void visitIdentifier(IdentifierTree identifier, Void unused) {
+                found[0] |= flow.trackedSocket(identifier) != null;
+                return null;
+            }
+
+            @Override
+            public Void visitLambdaExpression(com.sun.source.tree.LambdaExpressionTree lambda, Void unused) {
+                return null;
+            }
+
+            @Override
+            public Void visitClass(com.sun.source.tree.ClassTree tree, Void unused) {
+                return null;
+            }
+        }.scan(expression, null);
+        return found[0];
     }
 
     private VarState endpointOf(ExpressionTree receiver) {

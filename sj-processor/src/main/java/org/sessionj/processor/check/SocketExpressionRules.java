@@ -79,6 +79,11 @@ final class SocketExpressionRules {
 
     /** The result of a call that is not a session operation: a socket from anywhere else is untyped. */
     void callResult(MethodInvocationTree call, ExecutableElement method) {
+        for (ExpressionTree argument : call.getArguments()) {
+            if (flow.trackedSocket(argument) != null) {
+                return; // Objects.requireNonNull(s), map.put(k, s): the socket's escape is reported already
+            }
+        }
         if (socketTyped(call, method.getReturnType())) {
             report(call, "the session returned by '" + FlowScanner.calleeName(call) + "()'");
         }

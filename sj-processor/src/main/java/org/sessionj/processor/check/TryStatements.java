@@ -56,6 +56,7 @@ final class TryStatements {
         FlowState<Element> tryEntry = flow.state;
         Map<Element, Set<VarState>> throwPoints = flow.linearity.enterTry();
         Set<Element> moved = flow.noAlias.enterTry();
+        Map<Element, MovedFieldExits.Escape> escapes = flow.fieldExits.enterTryBlock(tree);
         try {
             for (Tree resource : tree.getResources()) {
                 Element socket = resource instanceof ExpressionTree expression ? flow.trackedSocket(expression) : null;
@@ -71,6 +72,9 @@ final class TryStatements {
                         + "may read it)");
             }
             flow.linearity.throwPoint();
+            if (!tree.getResources().isEmpty()) {
+                flow.fieldExits.throwPoint(tree); // closing the resources may throw
+            }
         } finally {
             flow.noAlias.exitTry();
             flow.linearity.exitTry();
@@ -90,6 +94,7 @@ final class TryStatements {
         FlowState<Element> afterAll = tryEnd;
         flow.handlers.push("catch");
         Set<Element> movedInCatches = flow.noAlias.enterTry();
+        flow.fieldExits.enterCatches(escapes);
         try {
             for (CatchTree catchTree : tree.getCatches()) {
                 flow.state = catchEntry;
@@ -102,6 +107,7 @@ final class TryStatements {
             }
         } finally {
             flow.noAlias.exitTry();
+            flow.fieldExits.exitTry();
         }
         moved.addAll(movedInCatches);
         flow.handlers.pop();
@@ -109,7 +115,7 @@ final class TryStatements {
             finallies.remove(pending);
         }
         if (tree.getFinallyBlock() != null) {
-            finallyBlock(tree, afterAll, catchEntry, moved);
+            finallyBlock(tree, afterAll, catchEntry, moved, escapes);
         } else {
             flow.state = afterAll;
         }
@@ -199,16 +205,17 @@ final class TryStatements {
      * where a session acted on in the try block is unknown: SJ020 where it meets the normal path).
      */
     private void finallyBlock(TryTree tree, FlowState<Element> afterAll, FlowState<Element> catchEntry,
-            Set<Element> moved) {
+            Set<Element> moved, Map<Element, MovedFieldExits.Escape> escapes) {
         flow.handlers.push("finally");
         FlowState<Element> normal = afterAll != null ? afterAll : catchEntry;
-        FlowState<Element> abrupt = flow.noAlias.catchEntry(normal, moved, tree);
+        FlowState<Element> abrupt = flow.noAlias.alsoMovedIn(flow.noAlias.catchEntry(normal, moved, tree), catchEntry);
         if (afterAll != null && catchEntry != null && jumpsOut(tree.getFinallyBlock())) {
             abrupt = flow.join(abrupt, flow.noAlias.catchEntry(catchEntry, moved, tree), tree,
                     "the normal paths and the exceptions this finally block swallows (it can end with a jump)");
         }
         flow.state = abrupt;
         flow.scan(tree.getFinallyBlock(), null);
+        flow.fieldExits.afterFinally(escapes, flow.state);
         if (afterAll == null) {
             flow.state = null;
         } else if (abrupt != normal) {

@@ -89,6 +89,21 @@ class HttpRelayAbuseTest {
     }
 
     @Test
+    void aRequestPipelinedBehindAHeldOneClosesTheConnectionAtOnce() throws IOException {
+        String id = Wire.newToken();
+        try (RawHttp http = raw()) {
+            assertThat(register(http, id, "pipeliner", 4100)).startsWith("200");
+            // A server's poll for connections: held (none wait) for the poll interval, 500 ms.
+            http.send("POST " + Wire.LISTEN + "?id=" + id + "&port=4100&name=pipeliner HTTP/1.1\r\nHost: x\r\n"
+                    + "Content-Length: 0\r\n\r\n");
+            http.send("GET " + Wire.TARGET + "?name=pipeliner:4100 HTTP/1.1\r\nHost: x\r\n\r\n");
+            // Closed without answering either: not the held poll's 204 after the interval, then a 200.
+            assertThat(http.read().status()).isEqualTo(-1);
+        }
+        stillServes();
+    }
+
+    @Test
     void anOversizedBodyIsRefusedBeforeItIsRead() throws IOException {
         try (RawHttp http = raw()) {
             http.send("POST " + Wire.CONNECT + "?target=a:1 HTTP/1.1\r\nHost: x\r\nContent-Length: 104857600\r\n\r\n");

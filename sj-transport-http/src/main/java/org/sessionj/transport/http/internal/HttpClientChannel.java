@@ -44,9 +44,18 @@ public final class HttpClientChannel {
 
     /** A channel to {@code endpoint} on one of the shared event loops. */
     public HttpClientChannel(Endpoint endpoint) {
+        this(endpoint, null);
+    }
+
+    /**
+     * A channel to {@code endpoint} on {@code loop} (one of the shared event loops), or on the next
+     * shared loop if null. A long-polling link puts its upload and poll channels on one loop, so that
+     * an exchange's answers are handled by one thread instead of waking two.
+     */
+    public HttpClientChannel(Endpoint endpoint, EventLoop loop) {
         this.endpoint = endpoint;
         this.loops = EventLoops.shared(true);
-        this.loop = loops.group().next();
+        this.loop = loop != null ? loop : loops.group().next();
     }
 
     /** The event loop everything of this channel runs on. */

@@ -122,8 +122,9 @@ public final class TunnelConnection extends StreamConnection {
             }
         }
         if (link == null) {
-            link = new LongPollLink(connection, control != null ? control : new HttpClientChannel(endpoint),
-                    new HttpClientChannel(endpoint), token, settings);
+            HttpClientChannel up = control != null ? control : new HttpClientChannel(endpoint);
+            // Both channels on one loop: an upload's answer and a poll's are handled by one thread.
+            link = new LongPollLink(connection, up, new HttpClientChannel(endpoint, up.loop()), token, settings);
         } else if (control != null) {
             control.close();
         }

@@ -179,10 +179,19 @@ final class WsServerHandler extends ChannelInboundHandlerAdapter {
                 if (chunk == null) {
                     if (!waiting) {
                         waiting = true;
-                        Consumer<Boolean> waiter = ready -> ctx.executor().execute(() -> {
-                            waiting = false;
-                            push();
-                        });
+                        Consumer<Boolean> waiter = ready -> {
+                            if (ctx.executor().inEventLoop()) {
+                                // The bytes came from a channel on this loop (the relay's other half):
+                                // forward them now, not through the task queue.
+                                waiting = false;
+                                push();
+                            } else {
+                                ctx.executor().execute(() -> {
+                                    waiting = false;
+                                    push();
+                                });
+                            }
+                        };
                         if (!half.out().awaitData(waiter)) {
                             waiting = false;
                             continue;
