@@ -7,7 +7,9 @@
 #   scripts/accept-load.sh [SESSIONS] [IDLE] [PROBES]     default 10000 1000 50
 #
 # Builds sj-bench (benchmarks.jar) first unless SKIP_BUILD=1. Runs the server pinned to CPU 0 and
-# the client to CPU 1 when PIN=1 (taskset).
+# the client to CPU 1 when PIN=1 (taskset). MODE=netty runs the same exchange on plain Netty (the
+# floor: what any Netty server and client spend per connection here). SERVER_OPTS / CLIENT_OPTS add
+# JVM options (e.g. -XX:StartFlightRecording=filename=server.jfr,settings=profile).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sessions=${1:-10000}
@@ -22,17 +24,22 @@ mkdir -p target/accept-load
 server_pin=() client_pin=()
 if [ "${PIN:-0}" = 1 ]; then server_pin=(taskset -c 0) client_pin=(taskset -c 1); fi
 ulimit -n 65536 2>/dev/null || true
-coproc SERVER { "${server_pin[@]}" "$java" -cp sj-bench/target/benchmarks.jar org.sessionj.bench.load.AcceptLoadServer; }
-read -r line <&"${SERVER[0]}"
+mode=${MODE:-sj}
+cp=${CP:-sj-bench/target/benchmarks.jar}
+# shellcheck disable=SC2086 # the options are words
+coproc SERVER { "${server_pin[@]}" "$java" ${SERVER_OPTS:-} -cp "$cp" org.sessionj.bench.load.AcceptLoadServer "$mode"; }
+line=
+while [[ $line != PORT* ]]; do read -r line <&"${SERVER[0]}"; done # past any JVM log lines
 port=${line#PORT }
 # The JVM's own pid (the coproc may be a shell around it), for the CPU figures.
 server_jvm=$(pgrep -P "$SERVER_PID" java || echo "$SERVER_PID")
 echo "server on port $port (pid $server_jvm)"
-"${client_pin[@]}" "$java" -cp sj-bench/target/benchmarks.jar org.sessionj.bench.load.AcceptLoadClient \
-    "$port" "$sessions" "$idle" "$probes" "$server_jvm" | tee target/accept-load/figures.txt
+"${client_pin[@]}" "$java" ${CLIENT_OPTS:-} -cp "$cp" org.sessionj.bench.load.AcceptLoadClient \
+    "$port" "$sessions" "$idle" "$probes" "$server_jvm" "$mode" | tee target/accept-load/figures.txt
 echo "LOAD loadAverage $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a target/accept-load/figures.txt
 echo >&"${SERVER[1]}"
-read -r refused <&"${SERVER[0]}"
+refused=
+while [[ $refused != REFUSED* ]]; do read -r refused <&"${SERVER[0]}"; done
 echo "LOAD server.failedHandshakes ${refused#REFUSED }" | tee -a target/accept-load/figures.txt
 exec {SERVER[1]}>&-
 wait "$SERVER_PID" || true

@@ -41,9 +41,12 @@ final class FaultSupport {
 
     static {
         try {
-            // The ipc transport expects its directories to exist.
-            Files.createDirectories(IPC_DIR);
-            Files.createDirectories(MEMORY_DIR);
+            // The ipc transport expects its directories to exist, and its socket directory to be closed to
+            // other users (rwx------): it refuses to listen in one that is not.
+            for (Path dir : List.of(IPC_DIR, MEMORY_DIR)) {
+                Files.createDirectories(dir);
+                Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -165,6 +168,13 @@ final class FaultSupport {
         int threads() throws IOException {
             return Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status")).stream()
                     .filter(l -> l.startsWith("Threads:")).mapToInt(l -> Integer.parseInt(l.substring(8).strip()))
+                    .findFirst().orElse(-1);
+        }
+
+        /** Resident memory of the peer in KiB, from /proc. */
+        long rssKib() throws IOException {
+            return Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status")).stream()
+                    .filter(l -> l.startsWith("VmRSS:")).mapToLong(l -> Long.parseLong(l.substring(6).replace("kB", "").strip()))
                     .findFirst().orElse(-1);
         }
 

@@ -19,7 +19,9 @@ import org.sessionj.runtime.SJRuntimeConfig;
  * The client side of the accept-load test (issue 13's goals): against an {@link AcceptLoadServer} on
  * {@code localhost:<port>},
  * <ol>
- *   <li>{@code <sessions>} sessions started at once, each on its own virtual thread (request, one
+ *   <li>{@code load.rounds} times (system property, default 3: the first rounds still compile what
+ *       only concurrency reaches, so the last one is the steady state),
+ *       {@code <sessions>} sessions started at once, each on its own virtual thread (request, one
  *       round trip, close): how many failed, and sessions per second from the first request to the
  *       last close;
  *   <li>{@code <idle>} raw TCP connections opened and left silent (every other one with half a frame
@@ -29,7 +31,10 @@ import org.sessionj.runtime.SJRuntimeConfig;
  * Prints one {@code LOAD key value} line per figure. With the server's process id as a fifth argument
  * it also prints the CPU time (user + system, from {@code /proc}) each JVM spent per session of the
  * concurrent phase: on a machine shared with other work the rate measures the share of the cores
- * the two JVMs got, the CPU per session what a session costs.
+ * the two JVMs got, the CPU per session what a session costs. That CPU is also split by thread
+ * kind ({@code /proc/<pid>/task}): event loops, virtual-thread carriers, JIT compilers, GC, other.
+ * With {@code netty} as a sixth argument the sessions are the same exchange on plain Netty
+ * ({@link PlainNettyEcho}, against {@code AcceptLoadServer netty}): the floor.
  */
 public final class AcceptLoadClient {
     private AcceptLoadClient() {
@@ -41,38 +46,103 @@ public final class AcceptLoadClient {
         int idle = args.length > 2 ? Integer.parseInt(args[2]) : 1_000;
         int probes = args.length > 3 ? Integer.parseInt(args[3]) : 50;
         long serverPid = args.length > 4 ? Long.parseLong(args[4]) : -1;
-        SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports("tcp").build());
-        SJService service = runtime.service(OnceClient.class, "localhost", port);
-        for (int i = 0; i < 200; i++) {
-            once(service, i); // warm both JVMs up
+        boolean plain = args.length > 5 && args[5].equals("netty");
+        Session session;
+        if (plain) {
+            session = value -> PlainNettyEcho.once("localhost", port, value);
+        } else {
+            SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports("tcp").build());
+            SJService service = runtime.service(OnceClient.class, "localhost", port);
+            session = value -> once(service, value);
         }
-        long serverCpu = cpuNanos(serverPid);
-        long clientCpu = cpuNanos(ProcessHandle.current().pid());
-        concurrent(service, sessions);
-        long clientPerSession = (cpuNanos(ProcessHandle.current().pid()) - clientCpu) / sessions;
-        System.out.printf("LOAD concurrent.clientCpuMicrosPerSession %.0f%n", clientPerSession / 1e3);
-        if (serverPid > 0) {
-            long serverPerSession = (cpuNanos(serverPid) - serverCpu) / sessions;
-            System.out.printf("LOAD concurrent.serverCpuMicrosPerSession %.0f%n", serverPerSession / 1e3);
-            System.out.printf("LOAD concurrent.sessionsPerCpuSecond %.0f (server and client each on a core of its own)%n",
-                    1e9 / Math.max(serverPerSession, clientPerSession));
+        System.out.println("LOAD mode " + (plain ? "plain netty (the floor)" : "sj tcp sessions"));
+        int warmUp = Integer.parseInt(System.getProperty("load.warmUp", "2000"));
+        for (int i = 0; i < warmUp; i++) {
+            session.once(i); // warm both JVMs up
         }
-        idleThenProbe(service, port, idle, probes);
+        long self = ProcessHandle.current().pid();
+        // Rounds: the first ones still compile (JIT) what only concurrency reaches; the last is the steady state.
+        int rounds = Integer.parseInt(System.getProperty("load.rounds", "3"));
+        for (int round = 1; round <= rounds; round++) {
+            System.out.println("LOAD round " + round + " of " + rounds);
+            java.util.Map<String, Long> serverCpu = cpuByThreadKind(serverPid);
+            java.util.Map<String, Long> clientCpu = cpuByThreadKind(self);
+            concurrent(session, sessions);
+            long clientPerSession = perSession(clientCpu, cpuByThreadKind(self), sessions, "client");
+            if (serverPid > 0) {
+                long serverPerSession = perSession(serverCpu, cpuByThreadKind(serverPid), sessions, "server");
+                System.out.printf("LOAD concurrent.sessionsPerCpuSecond %.0f (server and client each on a core of its"
+                        + " own)%n", 1e9 / Math.max(serverPerSession, clientPerSession));
+            }
+        }
+        idleThenProbe(session, port, idle, probes);
     }
 
-    /** User + system CPU of process {@code pid} so far ({@code /proc/<pid>/stat}), in nanoseconds; 0 if unknown. */
-    private static long cpuNanos(long pid) {
+    /** One session (or plain exchange) with the server. */
+    @FunctionalInterface
+    private interface Session {
+        void once(int value) throws Exception;
+    }
+
+    /** Prints CPU per session in total and by thread kind, from two snapshots; the total in nanoseconds. */
+    private static long perSession(java.util.Map<String, Long> before, java.util.Map<String, Long> after, int sessions,
+            String side) {
+        long total = 0;
+        StringBuilder parts = new StringBuilder();
+        for (var e : new java.util.TreeMap<>(after).entrySet()) {
+            long spent = e.getValue() - before.getOrDefault(e.getKey(), 0L);
+            total += spent;
+            if (spent > 0) {
+                parts.append(String.format(" %s=%.0f", e.getKey(), spent / 1e3 / sessions));
+            }
+        }
+        System.out.printf("LOAD concurrent.%sCpuMicrosPerSession %.0f%n", side, total / 1e3 / sessions);
+        System.out.println("LOAD concurrent." + side + "CpuMicrosPerSessionByThread" + parts);
+        return total / sessions;
+    }
+
+    /**
+     * User + system CPU of the threads of process {@code pid} so far ({@code /proc/<pid>/task/<tid>/stat}),
+     * in nanoseconds, by kind of thread: event loops, virtual-thread carriers, JIT, GC, the rest. Threads
+     * that ended are lost, so the kinds add up to a little less than the process's total.
+     */
+    private static java.util.Map<String, Long> cpuByThreadKind(long pid) {
+        java.util.Map<String, Long> kinds = new java.util.HashMap<>();
         if (pid <= 0) {
-            return 0;
+            return kinds;
         }
-        try {
-            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + pid + "/stat"));
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
-            return ticks * 10_000_000L; // USER_HZ is 100 on Linux
-        } catch (java.io.IOException | RuntimeException e) {
-            return 0;
+        try (var tasks = java.nio.file.Files.list(java.nio.file.Path.of("/proc/" + pid + "/task"))) {
+            for (java.nio.file.Path task : (Iterable<java.nio.file.Path>) tasks::iterator) {
+                try {
+                    String stat = java.nio.file.Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // utime, stime
+                    kinds.merge(kind(name), ticks * 10_000_000L, Long::sum); // USER_HZ is 100 on Linux
+                } catch (java.io.IOException | RuntimeException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (java.io.IOException e) {
+            return kinds;
         }
+        return kinds;
+    }
+
+    private static String kind(String thread) {
+        if (thread.startsWith("sj-netty") || thread.startsWith("plain-netty")) {
+            return "eventLoops";
+        }
+        if (thread.startsWith("ForkJoinPool")) {
+            return "virtualThreadCarriers";
+        }
+        if (thread.startsWith("C1 ") || thread.startsWith("C2 ")) {
+            return "jit";
+        }
+        if (thread.startsWith("GC ") || thread.startsWith("G1 ") || thread.equals("VM Thread")) {
+            return "gc";
+        }
+        return "other";
     }
 
     private static void once(SJService service, int value) {
@@ -84,7 +154,7 @@ public final class AcceptLoadClient {
         }
     }
 
-    private static void concurrent(SJService service, int sessions) throws InterruptedException {
+    private static void concurrent(Session session, int sessions) throws InterruptedException {
         AtomicInteger failed = new AtomicInteger();
         ConcurrentLinkedQueue<String> reasons = new ConcurrentLinkedQueue<>();
         CountDownLatch done = new CountDownLatch(sessions);
@@ -93,8 +163,8 @@ public final class AcceptLoadClient {
             int value = i;
             Thread.ofVirtual().start(() -> {
                 try {
-                    once(service, value);
-                } catch (RuntimeException e) {
+                    session.once(value);
+                } catch (Exception e) {
                     failed.incrementAndGet();
                     if (reasons.size() < 5) {
                         reasons.add(e.toString());
@@ -115,7 +185,7 @@ public final class AcceptLoadClient {
         reasons.forEach(r -> System.out.println("LOAD concurrent.failure " + r));
     }
 
-    private static void idleThenProbe(SJService service, int port, int idle, int probes) throws Exception {
+    private static void idleThenProbe(Session session, int port, int idle, int probes) throws Exception {
         List<Socket> open = new ArrayList<>();
         try {
             for (int i = 0; i < idle; i++) {
@@ -130,7 +200,7 @@ public final class AcceptLoadClient {
             long[] micros = new long[probes];
             for (int i = 0; i < probes; i++) {
                 long t0 = System.nanoTime();
-                once(service, i);
+                session.once(i);
                 micros[i] = (System.nanoTime() - t0) / 1_000;
             }
             Arrays.sort(micros);

@@ -10,13 +10,24 @@ import org.sessionj.runtime.SJRuntimeConfig;
  * The server of the accept-load test: accepts {@code OnceServer} sessions over TCP in a plain
  * {@code while (true) accept()} loop, serving each on a virtual thread (one int in, the int plus one
  * out). Prints {@code PORT <n>} and, on every line read from standard input, {@code REFUSED <n>} (its
- * failed handshakes); exits when standard input ends.
+ * failed handshakes); exits when standard input ends. With the argument {@code netty} it serves the
+ * same exchange on plain Netty instead ({@link PlainNettyEcho}: the floor).
  */
 public final class AcceptLoadServer {
     private AcceptLoadServer() {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("netty")) {
+            System.out.println("PORT " + PlainNettyEcho.listen());
+            System.out.flush();
+            java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in));
+            while (in.readLine() != null) {
+                System.out.println("REFUSED 0");
+                System.out.flush();
+            }
+            return;
+        }
         SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports("tcp").build());
         SJServerSocket server = runtime.serverSocket(OnceServer.class, 0);
         Thread.ofPlatform().daemon().name("accept-loop").start(() -> {

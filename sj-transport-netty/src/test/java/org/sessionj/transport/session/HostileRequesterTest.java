@@ -167,23 +167,55 @@ class HostileRequesterTest {
     }
 
     @Test
-    void atThePendingLimitNewConnectionsWaitUntilAHandshakeEnds() throws Exception {
+    void atThePendingLimitTheOldestStalledHandshakeIsDroppedForANewConnection() throws Exception {
         SJRuntime runtime = runtime(2);
         try (SJServerSocket server = runtime.serverSocket(Protocols.PingServer.class, 0)) {
-            Socket first = connect(server.port());
-            connect(server.port());
+            java.util.Queue<org.sessionj.api.SJException> told = new java.util.concurrent.ConcurrentLinkedQueue<>();
+            SJRuntime.onFailedHandshake(server, told::add);
+            Socket oldest = connect(server.port());
+            await(() -> ((SessionServerSocket) server).pendingHandshakes() == 1, "one stalled handshake");
+            Socket younger = connect(server.port());
+            younger.getOutputStream().write(0); // one byte of a frame header, then nothing
             CompletableFuture<SJSocket> accepted = acceptAsync(server);
             await(() -> ((SessionServerSocket) server).pendingHandshakes() == 2, "two stalled handshakes");
+            // At the limit: the real client's connection waits until no handshake has succeeded for 5 s,
+            // then the oldest is dropped for it (not after the 40 s initiation timeout).
+            long start = System.nanoTime();
             CompletableFuture<Void> client = CompletableFuture.runAsync(() -> ping(runtime, server.port()), threads);
-            assertThatThrownBy(() -> client.get(500, TimeUnit.MILLISECONDS))
-                    .as("the limit holds the real client back").isInstanceOf(java.util.concurrent.TimeoutException.class);
-            assertThat(((SessionServerSocket) server).pendingHandshakes()).isEqualTo(2);
-            first.close(); // its handshake fails at once; the slot goes to the real client
             try (SJSocket s = accepted.get(20, TimeUnit.SECONDS)) {
                 Scenarios.pingServer(s);
             }
             client.get(20, TimeUnit.SECONDS);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("served long before the initiation timeout")
+                    .isLessThan(STALL.dividedBy(2));
+            // Closed, with nothing sent but heartbeats (four 0xFF bytes each, once it was silent for their interval).
+            byte[] heard = oldest.getInputStream().readAllBytes(); // returns at the close
+            for (byte b : heard) {
+                assertThat(b).as("what the dropped requester heard before its close").isEqualTo((byte) 0xFF);
+            }
             assertThat(SJRuntime.failedHandshakes(server)).isEqualTo(1);
+            assertThat(told).singleElement().isInstanceOf(SJTimeoutException.class).extracting(Throwable::getMessage)
+                    .asString().contains("dropped: the requester sent no session request within PT5S")
+                    .contains("limit of 2 pending handshakes (sessionj.maxPendingHandshakes)");
+            assertThat(((SessionServerSocket) server).pendingHandshakes()).as("the younger one still waits").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aBurstOfRealRequestersPastThePendingLimitWaitsItsTurnAndNoneIsDropped() throws Exception {
+        SJRuntime runtime = runtime(2);
+        try (SJServerSocket server = runtime.serverSocket(Protocols.PingServer.class, 0)) {
+            List<CompletableFuture<Void>> clients = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                clients.add(CompletableFuture.runAsync(() -> ping(runtime, server.port()), threads));
+            }
+            for (int i = 0; i < 20; i++) {
+                try (SJSocket s = server.accept(Duration.ofSeconds(20))) {
+                    Scenarios.pingServer(s);
+                }
+            }
+            CompletableFuture.allOf(clients.toArray(CompletableFuture[]::new)).get(20, TimeUnit.SECONDS);
+            assertThat(SJRuntime.failedHandshakes(server)).as("real requesters send their request at once").isZero();
         }
     }
 

@@ -34,4 +34,22 @@ public final class Protocols {
     @Protocol("cbegin.!<String>.?(int)")
     public interface WrongClient {
     }
+
+    /** Streams ints for as long as it likes: what a flooding peer claims to be. */
+    @Protocol("cbegin.![!<int>]*")
+    public interface StreamClient {
+    }
+
+    @Protocol("^(StreamClient)")
+    public interface StreamServer {
+    }
+
+    /** Hands the server a session (a delegation), which the server then takes over. */
+    @Protocol("cbegin.!<?[?(int).!<int>]*>")
+    public interface DelegatingClient {
+    }
+
+    @Protocol("^(DelegatingClient)")
+    public interface SessionTakingServer {
+    }
 }

@@ -16,9 +16,16 @@ import org.sessionj.runtime.internal.transport.AcceptorGroup;
  * which is logged and counted ({@link #failures()}).
  *
  * <p>Bounded: at most {@code maxPending} connections are in a handshake or agreed and waiting for
- * {@code accept()}; at the limit no new connection is taken (they wait in the transport's backlog)
- * until one of those ends. A slot is given back when its handshake fails, moves to another
- * transport, or its session is taken.
+ * {@code accept()} (plus the one connection taken that waits for a slot). A slot is given back when
+ * its handshake fails, moves to another transport, or its session is taken. At the limit, a new
+ * connection does not simply wait for one of those to end (up to the initiation timeout, which let
+ * 4,096 connections that send one byte hold every new client off for 30 s, again and again): when no
+ * handshake has succeeded for {@link #STALLED_AFTER}, the oldest handshake whose requester has not sent
+ * its first frame within that time is dropped (closed, logged and counted like any failed handshake)
+ * to make room, and the next, until one succeeds. A server busy with a burst of real requesters
+ * (which send their whole request in their first frame, but may be slow to get to it when their
+ * own machine is overloaded) keeps succeeding, so nothing is dropped and the burst waits its turn as
+ * before; only a server whose pending handshakes all stall drops them.
  */
 final class Handshakes implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Handshakes.class.getName());
@@ -34,9 +41,29 @@ final class Handshakes implements AutoCloseable {
     private final AtomicLong failures = new AtomicLong();
     /** Told the reason of every failed handshake, or null. */
     private volatile java.util.function.Consumer<? super org.sessionj.api.SJException> failureListener;
+    /**
+     * How long a requester may take to send its first frame before its handshake may be dropped to
+     * make room at the pending limit (at most the initiation timeout).
+     */
+    static final java.time.Duration STALLED_AFTER = java.time.Duration.ofSeconds(5);
+    /** How often a connection waiting for a slot looks for a stalled handshake to drop. */
+    private static final long SLOT_CHECK_MILLIS = 100;
+
+    /** A handshake in progress: when it started, whether its first frame is in, whether it was dropped. */
+    private static final class InFlight {
+        final long started = System.nanoTime();
+        volatile boolean opened;
+        volatile boolean dropped;
+    }
+
     /** Connections in a handshake, closed when the server socket closes. */
-    private final java.util.Set<org.sessionj.runtime.spi.Connection> inFlight =
-            java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.ConcurrentHashMap<org.sessionj.runtime.spi.Connection, InFlight> inFlight =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    /** Handshakes dropped to make room whose slot has not come back yet: no more are dropped meanwhile. */
+    private final java.util.concurrent.atomic.AtomicInteger droppedUnreleased = new java.util.concurrent.atomic.AtomicInteger();
+    private final long stalledAfterNanos;
+    /** When a handshake last succeeded (System.nanoTime): a server that succeeds drops nothing. */
+    private volatile long lastSuccess = System.nanoTime();
     /** Connections in a handshake or agreed and waiting for {@code accept()}. */
     private final java.util.concurrent.atomic.AtomicInteger pending = new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean closed;
@@ -46,6 +73,7 @@ final class Handshakes implements AutoCloseable {
         this.protocol = protocol;
         this.context = context;
         this.slots = new Semaphore(context.config().maxPendingHandshakes());
+        this.stalledAfterNanos = Math.min(STALLED_AFTER.toNanos(), context.config().initiationTimeout().toNanos());
     }
 
     /** Starts taking connections (once, when the server socket opens). */
@@ -55,48 +83,90 @@ final class Handshakes implements AutoCloseable {
 
     private void pump() {
         while (!closed) {
-            try {
-                slots.acquire();
-            } catch (InterruptedException e) {
-                return;
-            }
             AcceptorGroup.Accepted accepted;
             try {
                 accepted = acceptors.accept(-1);
             } catch (IOException e) {
-                slots.release();
                 ready.add(new Ended(e));
                 return;
             }
             if (accepted == null) {
-                slots.release();
                 continue;
+            }
+            try {
+                awaitSlot();
+            } catch (InterruptedException e) {
+                accepted.connection().close();
+                return;
+            }
+            if (closed) {
+                accepted.connection().close();
+                return;
             }
             pending.incrementAndGet();
             Thread.ofVirtual().name("sj-handshake-" + acceptors.port()).start(() -> handshake(accepted));
         }
     }
 
+    /** Takes a slot: a free one, or the one of a stalled handshake dropped for it (see the class comment). */
+    private void awaitSlot() throws InterruptedException {
+        if (slots.tryAcquire()) {
+            return;
+        }
+        do {
+            if (System.nanoTime() - lastSuccess >= stalledAfterNanos) {
+                dropOldestStalled();
+            }
+        } while (!slots.tryAcquire(SLOT_CHECK_MILLIS, TimeUnit.MILLISECONDS) && !closed);
+    }
+
+    /** Closes the oldest handshake still waiting for its first frame after {@link #STALLED_AFTER}, if any. */
+    private void dropOldestStalled() {
+        if (droppedUnreleased.get() > 0) {
+            return; // one is on its way out; its slot comes next
+        }
+        long now = System.nanoTime();
+        java.util.Map.Entry<org.sessionj.runtime.spi.Connection, InFlight> oldest = null;
+        for (java.util.Map.Entry<org.sessionj.runtime.spi.Connection, InFlight> e : inFlight.entrySet()) {
+            InFlight h = e.getValue();
+            if (!h.opened && !h.dropped && now - h.started >= stalledAfterNanos
+                    && (oldest == null || h.started - oldest.getValue().started < 0)) {
+                oldest = e;
+            }
+        }
+        if (oldest != null) {
+            oldest.getValue().dropped = true;
+            droppedUnreleased.incrementAndGet();
+            oldest.getKey().close(); // its handshake thread fails, counts it and gives the slot back
+        }
+    }
+
     private void handshake(AcceptorGroup.Accepted accepted) {
         SessionSocket session;
-        inFlight.add(accepted.connection());
+        InFlight entry = new InFlight();
+        inFlight.put(accepted.connection(), entry);
         if (closed) {
             accepted.connection().close();
         }
         try {
-            session = Initiation.accept(accepted, acceptors.offers(), acceptors.id(), protocol, context);
+            session = Initiation.accept(accepted, acceptors.offers(), acceptors.id(), protocol, context,
+                    () -> entry.opened = true);
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
             inFlight.remove(accepted.connection());
             // One requester's failure is not the server's: its connection closes, accept() goes on.
             accepted.connection().close();
-            failed(accepted, e);
-            released();
+            failed(accepted, entry.dropped ? droppedReason(e) : e);
+            released(entry);
             return;
         }
         inFlight.remove(accepted.connection());
+        lastSuccess = System.nanoTime();
         if (session == null) {
-            released(); // negotiated onto another transport: its connection is accepted anew
+            released(entry); // negotiated onto another transport: its connection is accepted anew
             return;
+        }
+        if (entry.dropped) {
+            droppedUnreleased.decrementAndGet(); // dropped just as its frame came: the close fails the session
         }
         session.releaseThread(); // this handshake thread ends here; the program's thread takes the session
         ready.add(session);
@@ -104,6 +174,21 @@ final class Handshakes implements AutoCloseable {
             session.connection().close();
             released();
         }
+    }
+
+    private Throwable droppedReason(Throwable cause) {
+        return new org.sessionj.api.SJTimeoutException("dropped: the requester sent no session request within "
+                + java.time.Duration.ofNanos(stalledAfterNanos) + " while the server had its limit of "
+                + context.config().maxPendingHandshakes() + " pending handshakes (sessionj.maxPendingHandshakes)"
+                + " and a new connection waited; closed to make room (" + cause.getMessage() + ")");
+    }
+
+    /** A handshake's slot is free again; a dropped one lets the next be dropped. */
+    private void released(InFlight entry) {
+        if (entry.dropped) {
+            droppedUnreleased.decrementAndGet();
+        }
+        released();
     }
 
     /** A connection's slot is free again (its handshake failed or moved, or its session was taken). */
@@ -176,7 +261,7 @@ final class Handshakes implements AutoCloseable {
     public void close() {
         closed = true;
         slots.release(); // a pump waiting for a slot wakes, finds the acceptors closed and ends
-        inFlight.forEach(org.sessionj.runtime.spi.Connection::close);
+        inFlight.keySet().forEach(org.sessionj.runtime.spi.Connection::close);
         Object next;
         while ((next = ready.poll()) != null) {
             if (next instanceof SessionSocket session) {

@@ -1,6 +1,7 @@
 package org.sessionj.runtime.internal.session;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.util.List;
 import java.util.UUID;
@@ -133,7 +134,7 @@ final class Initiation {
         int flag = Negotiation.requesterFlag(setupName, mine);
         Agreement agreement;
         try {
-            ByteBuf hello = connection.frameBuffer(INITIATION_FRAME);
+            ByteBuf hello = handshakeFrame(connection, INITIATION_FRAME);
             Negotiation.writeHello(hello, new Hello(flag, TransportManager.RUNTIME_ID, HostIdentity.local(), mine,
                     expected));
             if (Negotiation.requestFollows(flag)) {
@@ -266,7 +267,7 @@ final class Initiation {
     /** Requester on a connection that is already the session's: sends the opening frame, waits for the verdict. */
     private static Connection openDirectly(Connection connection, SJRuntimeConfig config, Consumer<ByteBuf> first) {
         try {
-            ByteBuf request = connection.frameBuffer(INITIATION_FRAME);
+            ByteBuf request = handshakeFrame(connection, INITIATION_FRAME);
             first.accept(request);
             connection.write(request);
             connection.flush();
@@ -280,6 +281,21 @@ final class Initiation {
             connection.close();
             throw new SJIOException("session initiation failed: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * A buffer for a handshake frame (HELLO, REQUEST, AGREED, verdict): an in-JVM connection's own
+     * recycled frame ({@link Connection#frameBuffer}); otherwise plain heap memory, not the
+     * connection's pool. A handshake runs on a virtual thread of its own (both sides, typically), and
+     * the first pooled allocation on a thread sets up that thread's pool cache under a global lock
+     * (Netty's {@code PoolThreadLocalCache}), a cost paid anew by every handshake (3.5 % of a server's
+     * CPU in the accept-load test, docs/reliability.md). The frames are small and short-lived; the
+     * transports copy small frames into their own buffers anyway.
+     */
+    static ByteBuf handshakeFrame(Connection connection, int initialCapacity) {
+        // An in-JVM connection hands out its recycled heap frames (reused by the session's first message).
+        return connection.capability(org.sessionj.runtime.spi.LocalConnection.class) != null
+                ? connection.frameBuffer(initialCapacity) : Unpooled.buffer(initialCapacity);
     }
 
     private static void writeResume(ByteBuf out, UUID token) {
@@ -348,8 +364,14 @@ final class Initiation {
      */
     static SessionSocket accept(AcceptorGroup.Accepted accepted, List<Offer> offers, java.util.UUID acceptor,
             CompiledProtocol protocol, SessionContext context) {
+        return accept(accepted, offers, acceptor, protocol, context, () -> { });
+    }
+
+    /** As {@link #accept(AcceptorGroup.Accepted, List, java.util.UUID, CompiledProtocol, SessionContext)}, telling when the first frame is in. */
+    static SessionSocket accept(AcceptorGroup.Accepted accepted, List<Offer> offers, java.util.UUID acceptor,
+            CompiledProtocol protocol, SessionContext context, Runnable firstFrameRead) {
         return accept(accepted, offers, acceptor, context.config(),
-                (connection, in, prefix) -> check(connection, in, prefix, protocol, context));
+                (connection, in, prefix) -> check(connection, in, prefix, protocol, context), firstFrameRead);
     }
 
     /**
@@ -359,6 +381,17 @@ final class Initiation {
      */
     static <R> R accept(AcceptorGroup.Accepted accepted, List<Offer> offers, java.util.UUID acceptor,
             SJRuntimeConfig config, Opening<R> opening) {
+        return accept(accepted, offers, acceptor, config, opening, () -> { });
+    }
+
+    /**
+     * As {@link #accept(AcceptorGroup.Accepted, List, java.util.UUID, SJRuntimeConfig, Opening)}, running
+     * {@code firstFrameRead} once the requester's first frame is in: from then on the handshake waits
+     * for nobody (the requester sends everything in that frame), so only a handshake still waiting for
+     * it can be stalled by the requester.
+     */
+    static <R> R accept(AcceptorGroup.Accepted accepted, List<Offer> offers, java.util.UUID acceptor,
+            SJRuntimeConfig config, Opening<R> opening, Runnable firstFrameRead) {
         Connection connection = accepted.connection();
         ByteBuf first;
         try {
@@ -371,6 +404,7 @@ final class Initiation {
             connection.close();
             throw new SJTimeoutException("the requester sent no session request within " + config.initiationTimeout());
         }
+        firstFrameRead.run();
         try {
             byte tag = first.isReadable() ? first.getByte(first.readerIndex()) : 0;
             if (tag == Tags.HELLO) {
@@ -413,7 +447,7 @@ final class Initiation {
         String choice = Negotiation.agree(hello.session(), hello.nearness(), offers);
         Agreement agreement = new Agreement(Negotiation.accepterFlag(setup, offers), offers, choice,
                 hello.acceptor() == null ? null : acceptor);
-        ByteBuf answer = connection.frameBuffer(INITIATION_FRAME);
+        ByteBuf answer = handshakeFrame(connection, INITIATION_FRAME);
         Negotiation.writeAgreement(answer, agreement);
         if (choice != null && choice.equals(setup)) {
             return opening.answer(connection, in, answer); // the opening follows the HELLO
@@ -467,7 +501,7 @@ final class Initiation {
             throw new SJIncompatibleSessionException(reason);
         }
         try {
-            ByteBuf accept = prefix != null ? prefix : connection.frameBuffer(1);
+            ByteBuf accept = prefix != null ? prefix : handshakeFrame(connection, 1);
             accept.writeByte(Tags.ACCEPT);
             connection.write(accept);
             connection.flush();
@@ -516,7 +550,7 @@ final class Initiation {
 
     /** Writes ACCEPT (after {@code prefix}, if any) and flushes. */
     static void acceptOpening(Connection connection, ByteBuf prefix) throws IOException {
-        ByteBuf accept = prefix != null ? prefix : connection.frameBuffer(1);
+        ByteBuf accept = prefix != null ? prefix : handshakeFrame(connection, 1);
         accept.writeByte(Tags.ACCEPT);
         connection.write(accept);
         connection.flush();
@@ -524,7 +558,7 @@ final class Initiation {
 
     static void reject(Connection connection, ByteBuf prefix, byte code, String reason) {
         try {
-            ByteBuf reject = prefix != null ? prefix : connection.frameBuffer(INITIATION_FRAME);
+            ByteBuf reject = prefix != null ? prefix : handshakeFrame(connection, INITIATION_FRAME);
             reject.writeByte(Tags.REJECT).writeByte(code);
             ValueCodec.writeString(reject, reason);
             connection.write(reject);

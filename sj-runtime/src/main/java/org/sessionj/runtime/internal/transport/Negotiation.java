@@ -145,9 +145,10 @@ public final class Negotiation {
 
     /** The accepter's flag for setup transport {@code setup} and its offers. */
     public static int accepterFlag(String setup, List<Offer> offers) {
-        boolean supported = offers.stream().anyMatch(o -> o.transport().equals(setup));
-        if (supported) {
-            return offers.size() == 1 ? A1_ONLY_SETUP : A2_SETUP_SUPPORTED;
+        for (Offer offer : offers) { // a loop, not a stream: once per handshake
+            if (offer.transport().equals(setup)) {
+                return offers.size() == 1 ? A1_ONLY_SETUP : A2_SETUP_SUPPORTED;
+            }
         }
         return A3_OTHERS_ONLY;
     }

@@ -11,12 +11,21 @@ import org.sessionj.runtime.spi.Connection;
  * The connections an acceptor has and nobody has taken yet, shared by the transports' acceptors: a
  * {@link #take} may wait with a timeout and from several threads at once, and closing closes what nobody
  * took and wakes every waiter.
+ *
+ * <p>Bounded by the acceptor: once {@link #isFull()} (it holds {@link #BOUND} connections) an acceptor
+ * stops accepting until {@link #whenRoom} tells it the queue is at most half full again, so that peers
+ * who connect faster than the server takes their connections wait in the kernel's listen backlog (then
+ * retry their connect) instead of each holding a descriptor and a connection's memory here.
  */
 public final class PendingConnections {
+    /** How many connections nobody took an acceptor holds before it stops accepting. */
+    public static final int BOUND = 4096;
     private static final Object CLOSED = new Object();
 
     private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final Supplier<String> acceptor;
+    private final java.util.concurrent.atomic.AtomicReference<Runnable> whenRoom =
+            new java.util.concurrent.atomic.AtomicReference<>();
     private volatile boolean closed;
 
     /**
@@ -62,7 +71,33 @@ public final class PendingConnections {
             queue.add(CLOSED); // for the next waiter
             throw closedException();
         }
+        if (whenRoom.get() != null && queue.size() <= BOUND / 2) {
+            runWhenRoom();
+        }
         return (Connection) next;
+    }
+
+    /** Whether the queue holds {@link #BOUND} connections nobody took: the acceptor should stop accepting. */
+    public boolean isFull() {
+        return queue.size() >= BOUND;
+    }
+
+    /**
+     * Runs {@code action} once, as soon as the queue is at most half full (at once if it is now), or
+     * when it closes: the acceptor resumes accepting. A later call replaces an action not yet run.
+     */
+    public void whenRoom(Runnable action) {
+        whenRoom.set(action);
+        if (queue.size() <= BOUND / 2 || closed) {
+            runWhenRoom();
+        }
+    }
+
+    private void runWhenRoom() {
+        Runnable action = whenRoom.getAndSet(null);
+        if (action != null) {
+            action.run();
+        }
     }
 
     /** Closes the connections nobody took and fails every waiter, now and later. */
@@ -75,6 +110,7 @@ public final class PendingConnections {
             }
         }
         queue.add(CLOSED);
+        runWhenRoom();
     }
 
     private IOException closedException() {

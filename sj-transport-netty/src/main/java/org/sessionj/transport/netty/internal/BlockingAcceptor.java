@@ -72,6 +72,14 @@ final class BlockingAcceptor implements ConnectionAcceptor {
             try {
                 BlockingConnection connection = new BlockingConnection(channel, transportName, settings);
                 pending.add(connection);
+                if (pending.isFull()) {
+                    // Accept no more until half are taken: the next peers wait in the kernel's backlog.
+                    java.util.concurrent.CountDownLatch room = new java.util.concurrent.CountDownLatch(1);
+                    pending.whenRoom(room::countDown);
+                    room.await();
+                }
+            } catch (InterruptedException e) {
+                return;
             } catch (IOException e) {
                 // The peer went away before we could look at the socket.
                 try {

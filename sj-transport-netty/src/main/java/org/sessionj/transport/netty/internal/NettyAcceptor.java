@@ -28,9 +28,17 @@ public final class NettyAcceptor implements ConnectionAcceptor {
         this.port = boundPort;
     }
 
-    /** Event loop: a new usable connection. */
+    /**
+     * Event loop: a new usable connection. With {@link PendingConnections#BOUND} not taken, the server
+     * channel stops accepting until they are half taken (the kernel's backlog holds the next ones).
+     */
     void enqueue(NettyConnection connection) {
         pending.add(connection);
+        Channel server = serverChannel;
+        if (server != null && pending.isFull()) {
+            server.config().setAutoRead(false);
+            pending.whenRoom(() -> server.config().setAutoRead(true));
+        }
     }
 
     @Override

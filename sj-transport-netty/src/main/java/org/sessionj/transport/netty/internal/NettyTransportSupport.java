@@ -7,6 +7,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
 import io.netty.channel.WriteBufferWaterMark;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -107,7 +108,16 @@ public final class NettyTransportSupport {
         return acceptor;
     }
 
-    /** Connects to {@code host:port} and waits until the setup says the connection is usable. */
+    /**
+     * Connects to {@code host:port} and waits until the setup says the connection is usable.
+     *
+     * <p>The channel is created, registered and connected by a task on its event loop, not by the
+     * calling thread: Netty caches per thread what it learns about a pipeline's handler classes (by
+     * reflection) and its buffer pools keep a cache per thread, so a requester on a fresh virtual
+     * thread per session paid both anew for every connection (8 % of a requester's CPU in the
+     * accept-load test, docs/reliability.md); and registering from outside the loop costs one more
+     * task hand-off to it.
+     */
     public Connection connect(String host, int port, long timeoutNanos) throws IOException {
         if (port < 1 || port > 65535) {
             throw new IOException("session port " + port + " is not a TCP port (expected 1..65535)");
@@ -116,13 +126,13 @@ public final class NettyTransportSupport {
         if (address.isUnresolved()) {
             throw new IOException("cannot connect to " + host + ":" + port + " (" + transportName + "): unknown host");
         }
-        EventLoops loops = EventLoops.shared(settings.preferNative());
+        EventLoop loop = EventLoops.shared(settings.preferNative()).group().next();
         CompletableFuture<NettyConnection> ready = new CompletableFuture<>();
         int connectMillis = timeoutNanos < 0 ? 30_000
                 : (int) Math.max(1, Math.min(MAX_CONNECT_TIMEOUT_MILLIS, TimeUnit.NANOSECONDS.toMillis(timeoutNanos)));
         Bootstrap bootstrap = new Bootstrap()
-                .group(loops.group())
-                .channel(loops.socketChannel())
+                .group(loop)
+                .channel(EventLoops.shared(settings.preferNative()).socketChannel())
                 .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(ChannelOption.SO_KEEPALIVE, true)
@@ -140,24 +150,48 @@ public final class NettyTransportSupport {
                         }
                     }
                 });
-        ChannelFuture connect = bootstrap.connect(address);
-        connect.addListener(f -> {
-            if (!f.isSuccess()) {
-                ready.completeExceptionally(new IOException("cannot connect to " + host + ":" + port + " ("
-                        + transportName + "): " + InboundQueue.reason(f.cause()), f.cause()));
+        Runnable start = () -> {
+            if (ready.isDone()) {
+                return; // the caller gave up (timeout, interrupt) before the loop got here
             }
-        });
+            ChannelFuture connect = bootstrap.connect(address);
+            Channel channel = connect.channel();
+            connect.addListener(f -> {
+                if (!f.isSuccess()) {
+                    ready.completeExceptionally(new IOException("cannot connect to " + host + ":" + port + " ("
+                            + transportName + "): " + InboundQueue.reason(f.cause()), f.cause()));
+                }
+            });
+            // However the wait ends without a connection (failure, timeout, interrupt), the channel closes.
+            ready.whenComplete((connection, failure) -> {
+                if (failure != null) {
+                    channel.close();
+                }
+            });
+        };
+        try {
+            loop.execute(start);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            throw new IOException("cannot connect to " + host + ":" + port + " (" + transportName
+                    + "): the event loops are shut down", e);
+        }
         try {
             return timeoutNanos < 0 ? ready.get() : ready.get(timeoutNanos, TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
-            connect.channel().close();
+            if (!ready.completeExceptionally(e) && !ready.isCompletedExceptionally()) {
+                ready.getNow(null).close(); // connected just as the interrupt came: nobody will use it
+            }
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while connecting to " + host + ":" + port);
         } catch (TimeoutException e) {
-            connect.channel().close();
+            if (!ready.completeExceptionally(e)) {
+                NettyConnection late = ready.getNow(null);
+                if (late != null) {
+                    return late; // connected just as the wait ended
+                }
+            }
             throw new IOException("timed out connecting to " + host + ":" + port + " (" + transportName + ")");
         } catch (ExecutionException e) {
-            connect.channel().close();
             if (e.getCause() instanceof IOException io) {
                 throw new IOException(io.getMessage(), io);
             }

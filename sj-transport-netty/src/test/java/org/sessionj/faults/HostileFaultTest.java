@@ -1,0 +1,92 @@
+package org.sessionj.faults;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.sessionj.api.SJService;
+import org.sessionj.api.SJSocket;
+import org.sessionj.runtime.SJRuntime;
+
+/**
+ * A flood of connections that each send one byte and stall (a slowloris), against a server in a
+ * peer JVM with default settings and a 128 MiB heap: a real client is served next to them, the
+ * server holds a bounded number of them (the pending-handshake limit, the acceptor's queue, the
+ * kernel's backlog: the rest wait to connect), and once they close nothing is left.
+ *
+ * <p>Bounds: {@code faults.floodConnections} (10,000), {@code faults.floodServeBoundMillis} (a real
+ * client next to them, default 15,000: before the stalled handshakes were dropped at the limit, it
+ * waited for the 30 s initiation timeout of 4,096 of them, again and again).
+ */
+@Timeout(value = 600, unit = TimeUnit.SECONDS)
+class HostileFaultTest {
+    private static final int CONNECTIONS = Integer.getInteger("faults.floodConnections", 10_000);
+    private static final long SERVE_BOUND = Long.getLong("faults.floodServeBoundMillis", 15_000);
+
+    @Test
+    void tenThousandConnectionsSendingOneByteEachDoNotLockOutARealClient() throws Exception {
+        SJRuntime runtime = FaultSupport.runtime("tcp");
+        try (FaultSupport.Peer peer = FaultSupport.start(List.of("-Xmx128m"), "tcp", "serve")) {
+            int port = peer.port();
+            SJService service = runtime.service(FaultProtocols.Ping.class, "localhost", port);
+            ping(service);
+            peer.next("SERVED ");
+            long peerFds = peer.fds();
+            int peerThreads = peer.threads();
+            long peerRss = peer.rssKib();
+            List<Socket> flood = new ArrayList<>();
+            int notConnected = 0;
+            long start = System.nanoTime();
+            try {
+                for (int i = 0; i < CONNECTIONS; i++) {
+                    Socket socket = new Socket();
+                    try {
+                        socket.connect(new InetSocketAddress("127.0.0.1", port), 2_000);
+                        socket.getOutputStream().write(0); // one byte of a frame header, then nothing
+                        flood.add(socket);
+                    } catch (IOException e) {
+                        notConnected++; // the server's backlog is full: the attacker waits too
+                        socket.close();
+                    }
+                }
+                long flooded = FaultSupport.millisSince(start);
+                long fdsDuring = peer.fds();
+                long rssDuring = peer.rssKib();
+                long served = System.nanoTime();
+                ping(service);
+                long servedMillis = FaultSupport.millisSince(served);
+                System.out.printf("FAULTS %d connections sending one byte (%d could not connect) in %d ms; real client"
+                        + " served in %d ms next to them; peer fds %d -> %d, RSS %d -> %d MiB%n", CONNECTIONS,
+                        notConnected, flooded, servedMillis, peerFds, fdsDuring, peerRss >> 10, rssDuring >> 10);
+                assertThat(servedMillis).as("a real client next to %d stalled connections", CONNECTIONS)
+                        .isLessThan(SERVE_BOUND);
+                assertThat(fdsDuring - peerFds).as("connections the server holds: at most the pending limit and the"
+                        + " acceptor's queue").isLessThanOrEqualTo(4096 + 4096 + 64);
+            } finally {
+                for (Socket socket : flood) {
+                    socket.close();
+                }
+            }
+            ping(service);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (peer.fds() > peerFds + 16 && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+            }
+            assertThat(peer.fds()).as("the peer's descriptors once the flood closed").isLessThanOrEqualTo(peerFds + 16);
+            assertThat(peer.threads()).as("the peer's threads").isLessThanOrEqualTo(peerThreads + 4);
+        }
+    }
+
+    private static void ping(SJService service) {
+        try (SJSocket s = service.request()) {
+            s.send(7);
+            assertThat(s.receiveInt()).isEqualTo(8);
+        }
+    }
+}
