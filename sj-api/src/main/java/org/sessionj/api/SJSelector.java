@@ -17,7 +17,8 @@ public interface SJSelector extends AutoCloseable {
     /**
      * A new, empty typed selector over the sessions of the given protocols: the session set type
      * {@code {P1, …, Pn}} (each member is what a session of {@code Pi} does after its begin). Only a
-     * session at the very start of one of them may be registered (checked: SJ053; at run time an
+     * session whose remaining type is one of them — at the very start of a member's protocol, or part
+     * way through another — may be registered (checked: SJ053; at run time an
      * {@link IllegalArgumentException}); {@link #select()} hands out a session of the set, and removes
      * it from the selector; {@link #typecase} says which member it is, by the protocol's simple name:
      *
@@ -31,13 +32,16 @@ public interface SJSelector extends AutoCloseable {
      * }
      * }</pre>
      *
-     * Each arm is checked against its member and must complete it (or hand the session on: spawn,
-     * delegate); docs/session-types.md §9. A set protocol, {@code @Protocol("{@(Get), @(Put)}")},
+     * Each arm is checked against its member and must complete it, hand the session on (spawn,
+     * delegate), or hand it back with {@link #register} where what remains is a member's type;
+     * docs/session-types.md §9. Each member starts with an input (a selector yields sessions whose
+     * input is ready). A set protocol, {@code @Protocol("{@(Get), @(Put)}")},
      * stands for its members: {@code SJSelector.of(Server.class)} is {@code SJSelector.of(Get.class,
      * Put.class)}.
      *
      * @throws IllegalArgumentException when no protocol is given, one twice, two with one simple name,
-     *                                  or a set protocol has a member that is not one reference {@code @(P)}
+     *                                  a member that starts with an output or is complete, or a set
+     *                                  protocol has a member that is not one reference {@code @(P)}
      */
     static SJSelector of(Class<?>... protocols) {
         return SessionRuntimeProvider.get().openSelector(protocols.clone());

@@ -269,7 +269,7 @@ final class LinearityRules {
             return moved;
         }
         String states = left instanceof VarState.Live l && right instanceof VarState.Live r
-                && l.iterations() == r.iterations() && l.selected() == r.selected()
+                && l.iterations() == r.iterations() && java.util.Objects.equals(l.selectedBy(), r.selectedBy())
                 ? TypeText.difference(l.remaining(), r.remaining(), "%s on one path, %s on another")
                 : flow.selectors.describe(left) + " on one path, " + flow.selectors.describe(right) + " on another";
         flow.reporter.error(at, Diagnostic.BRANCHES_DISAGREE, flow.name(var), what, states);
@@ -286,7 +286,7 @@ final class LinearityRules {
             return true;
         }
         return left instanceof VarState.Live l && right instanceof VarState.Live r && l.iterations() == r.iterations()
-                && l.selected() == r.selected() && TypeModel.unfold(l.remaining()).equals(TypeModel.unfold(r.remaining()));
+                && java.util.Objects.equals(l.selectedBy(), r.selectedBy()) && TypeModel.unfold(l.remaining()).equals(TypeModel.unfold(r.remaining()));
     }
 
     /** At the end of a try-with-resources block, the sockets it names as resources are closed. */

@@ -33,8 +33,10 @@ import org.sessionj.types.SessionTypes;
  * {@code {B1, …, Bn}} where {@code Bi} is what a session of {@code Pi} does after its begin.
  * Invariants:
  * <ul>
- *   <li>the selector is a local variable or field initialised by {@code SJSelector.of} with distinct
- *       {@code @Protocol} class literals of distinct simple names, and never assigned again (SJ052);</li>
+ *   <li>the selector is a local variable (a try-with-resources resource too) or field initialised by {@code SJSelector.of} with distinct
+ *       {@code @Protocol} class literals of distinct simple names, each starting (after its begin) with
+ *       an input — a selector yields a session when input is ready, so a session waiting to send would
+ *       never be yielded — and never assigned again (SJ052);</li>
  *   <li>{@code sel.register(s)} takes a session at exactly one member's type (its very start), and
  *       moves it into the selector (SJ053);</li>
  *   <li>{@code SJSocket s = sel.select()} is typed as the set: it may only be the subject of
@@ -85,7 +87,9 @@ final class SelectorRules {
     }
 
     private Map<String, SessionType> membersOf(Element var) {
-        if (!(var.getKind() == ElementKind.LOCAL_VARIABLE || var.getKind() == ElementKind.FIELD)) {
+        // A try-with-resources resource (try (SJSelector sel = SJSelector.of(…))) is a local variable too.
+        if (!(var.getKind() == ElementKind.LOCAL_VARIABLE || var.getKind() == ElementKind.RESOURCE_VARIABLE
+                || var.getKind() == ElementKind.FIELD)) {
             return null;
         }
         if (selectors.containsKey(var)) {
@@ -190,7 +194,18 @@ final class SelectorRules {
                     + "' (typecase tells members apart by their protocols' simple names)");
             return false;
         }
-        members.put(member, TypeModel.stripBegin(valid.expanded()));
+        SessionType body = TypeModel.stripBegin(valid.expanded());
+        SessionType unfolded = TypeModel.unfold(body);
+        if (unfolded.isEnd() || !(unfolded.head() instanceof Action.Receive || unfolded.head() instanceof Action.Branch
+                || unfolded.head() instanceof Action.InWhile)) {
+            flow.reporter.error(argument, Diagnostic.SELECTOR_DECLARATION, name, "member '" + member + "' is "
+                    + TypeModel.describe(body) + ", which " + (unfolded.isEnd() ? "is complete"
+                    : "starts with an output, " + TypeModel.printAction(unfolded.head())) + ": a selector yields a"
+                    + " session when its input is ready, so each member starts with an input (?(T), ?{…}, ?[…]*);"
+                    + " act on such a session before registering it");
+            return false;
+        }
+        members.put(member, body);
         return true;
     }
 
@@ -280,7 +295,9 @@ final class SelectorRules {
         if (members == INVALID) {
             return VarState.FAILED;
         }
-        return new VarState.Live(SessionType.of(new Action.Branch(members)), 0, true);
+        // membersOf found the selector's variable: the key that its typecase must name again.
+        return new VarState.Live(SessionType.of(new Action.Branch(members)), 0,
+                flow.elementOf(FlowScanner.strip(selector)));
     }
 
     /** Whether {@code var} is a set-typed session (selected, no typecase yet). */
@@ -345,10 +362,14 @@ final class SelectorRules {
             flow.fail(var);
             return null;
         }
-        Action.Branch set = (Action.Branch) ((VarState.Live) flow.state.get(var)).remaining().head();
-        if (members == null || !members.equals(set.branches())) {
-            flow.reporter.error(call, Diagnostic.TYPECASE, flow.name(var), "it was selected from a selector of "
-                    + describe(set.branches()) + ", so the typecase must be on that selector");
+        VarState.Live live = (VarState.Live) flow.state.get(var);
+        Action.Branch set = (Action.Branch) live.remaining().head();
+        Element typecaseSelector = flow.elementOf(FlowScanner.strip(select.getExpression()));
+        if (members == null || !members.equals(set.branches()) || !live.selectedBy().equals(typecaseSelector)) {
+            // Another selector, even of the same set, did not select it: its typecase fails at run time.
+            flow.reporter.error(call, Diagnostic.TYPECASE, flow.name(var), "it was selected from selector '"
+                    + ((Element) live.selectedBy()).getSimpleName() + "' of " + describe(set.branches())
+                    + ", so the typecase must be on that selector");
             flow.fail(var);
             return null;
         }

@@ -152,7 +152,7 @@ class TypedSelectorTest {
             }, r -> Thread.ofVirtual().start(r));
             SJSocket s = getServer.accept(Duration.ofSeconds(20));
             assertThatThrownBy(() -> selector.register(s)).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("not at the start of one of this typed selector's protocols [Put]");
+                    .hasMessageContaining("is not at one of this typed selector's protocols [Put]");
             assertThatThrownBy(() -> untyped.typecase(s)).isInstanceOf(IllegalStateException.class);
             assertThatThrownBy(() -> gets.typecase(s)).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("did not select");

@@ -15,15 +15,21 @@ public sealed interface VarState {
     /**
      * A live session: {@code remaining} is what is left of its type, {@code iterations} how many
      * session iterations ({@code ![..]*}/{@code ?[..]*}) of this socket enclose the current point
-     * (inside one, {@code remaining} is what is left of the iteration body). {@code selected} marks a
-     * session just taken from a typed selector: {@code remaining} is then its set written as a branch
-     * over the member names, which no peer sends a label for, so it is never the same state as a real
-     * branch of that shape.
+     * (inside one, {@code remaining} is what is left of the iteration body). {@code selectedBy} is set
+     * on a session just taken from a typed selector — the selector (an opaque key: the checker's
+     * element for its variable) — and {@code remaining} is then its set written as a branch over the
+     * member names, which no peer sends a label for, so it is never the same state as a real branch
+     * of that shape; null on every other session.
      */
-    record Live(SessionType remaining, int iterations, boolean selected) implements VarState {
+    record Live(SessionType remaining, int iterations, Object selectedBy) implements VarState {
         /** A live session that is not a selector's set-typed one. */
         public Live(SessionType remaining, int iterations) {
-            this(remaining, iterations, false);
+            this(remaining, iterations, null);
+        }
+
+        /** Whether this is a set-typed session just taken from a typed selector. */
+        public boolean selected() {
+            return selectedBy != null;
         }
 
         /** Whether the session may end here: nothing remains and no iteration is open. */

@@ -9,8 +9,12 @@ import org.sessionj.api.SJIOException;
 import org.sessionj.api.SJSelector;
 import org.sessionj.api.SJSocket;
 import org.sessionj.api.SJTimeoutException;
+import org.sessionj.runtime.internal.monitor.RemainingType;
 import org.sessionj.runtime.internal.monitor.State;
 import org.sessionj.runtime.internal.protocol.ProtocolRegistry;
+import org.sessionj.types.ProtocolException;
+import org.sessionj.types.SessionType;
+import org.sessionj.types.SessionTypes;
 
 /**
  * Waits on many sessions and yields one whose input is ready. Used by one thread (the owner of the
@@ -27,8 +31,10 @@ import org.sessionj.runtime.internal.protocol.ProtocolRegistry;
  * <p><b>Typed selectors</b> ({@code SJSelector.of(P1.class, …)}) know the first state after the begin
  * of each member protocol; compiled protocols are cached per class, so a session at the very start of
  * member {@code k} is in exactly that state object, and registration finds its member by identity. A
- * typed selector selects a session once: {@link #select()} removes it and remembers its member for
- * {@link #typecase}.
+ * session part way through its protocol (a typecase arm handing its session back after some actions)
+ * is a member when its remaining type is equivalent to the member's: that comparison is made only when
+ * the identity check fails. A typed selector selects a session once: {@link #select()} removes it and
+ * remembers its member for {@link #typecase}.
  */
 public final class SessionSelector implements SJSelector {
     /** One registered session. */
@@ -66,6 +72,10 @@ public final class SessionSelector implements SJSelector {
     /** Typed selectors: the members' names and first states; null for an untyped selector. */
     private final String[] memberNames;
     private final State[] memberStarts;
+    /** Typed selectors: each member's type, made when a session not at a member's start is registered. */
+    private final SessionType[] memberTypes;
+    /** Typed selectors: the member (or -1) of each state a session not at a member's start was registered at. */
+    private final IdentityHashMap<State, Integer> memberByState = new IdentityHashMap<>();
     /** Typed selectors: the member of each selected session, until its typecase. */
     private final IdentityHashMap<SessionSocket, Integer> selected = new IdentityHashMap<>();
 
@@ -73,6 +83,7 @@ public final class SessionSelector implements SJSelector {
     public SessionSelector() {
         memberNames = null;
         memberStarts = null;
+        memberTypes = null;
     }
 
     /** A typed selector over the sessions of the {@code given} protocols (a set protocol stands for its members). */
@@ -88,6 +99,7 @@ public final class SessionSelector implements SJSelector {
         }
         memberNames = new String[protocols.length];
         memberStarts = new State[protocols.length];
+        memberTypes = new SessionType[protocols.length];
         for (int i = 0; i < protocols.length; i++) {
             String name = protocols[i].getSimpleName();
             for (int j = 0; j < i; j++) {
@@ -98,6 +110,13 @@ public final class SessionSelector implements SJSelector {
             }
             memberNames[i] = name;
             memberStarts[i] = ProtocolRegistry.of(protocols[i]).start();
+            State.Kind first = memberStarts[i].kind();
+            if (first != State.Kind.RECEIVE && first != State.Kind.BRANCH && first != State.Kind.INWHILE) {
+                // sj-processor: SJ052. A session waiting to send never has input: it would never be selected.
+                throw new IllegalArgumentException("member " + name + " of a typed selector starts with "
+                        + memberStarts[i].describe() + ": a selector yields a session when its input is ready, so"
+                        + " each member starts with an input");
+            }
         }
     }
 
@@ -113,9 +132,10 @@ public final class SessionSelector implements SJSelector {
         if (memberStarts != null) {
             member = memberOf(session);
             if (member < 0) {
-                throw new IllegalArgumentException("the session " + session.protocol() + " is not at the start of"
-                        + " one of this typed selector's protocols " + java.util.Arrays.toString(memberNames)
-                        + " (its next action is " + session.state().describe() + ")");
+                throw new IllegalArgumentException("the session " + session.protocol() + " is not at one of this"
+                        + " typed selector's protocols " + java.util.Arrays.toString(memberNames) + ", at its start or"
+                        + " part way through another with that type remaining (its next action is "
+                        + session.state().describe() + ")");
             }
         }
         Entry entry = new Entry(session, member);
@@ -133,7 +153,30 @@ public final class SessionSelector implements SJSelector {
                 return i;
             }
         }
-        return -1;
+        // Part way through its protocol (an arm handing its session back, or a session of another
+        // protocol): a member if what remains is a member's type, as sj-processor checks it (SJ053).
+        // States are shared by every session of a compiled protocol: the answer is kept per state, so
+        // an event-driven server that hands sessions back at each step compares types once per state.
+        Integer known = memberByState.get(state);
+        if (known != null) {
+            return known;
+        }
+        SessionType remaining = RemainingType.of(state);
+        int found = -1;
+        for (int i = 0; i < memberStarts.length && found < 0; i++) {
+            if (memberTypes[i] == null) {
+                memberTypes[i] = RemainingType.of(memberStarts[i]);
+            }
+            try {
+                if (SessionTypes.equivalent(remaining, memberTypes[i])) {
+                    found = i;
+                }
+            } catch (ProtocolException e) {
+                // not comparable: not this member
+            }
+        }
+        memberByState.put(state, found);
+        return found;
     }
 
     @Override
