@@ -9,6 +9,8 @@
 #
 #   sudo scripts/compare.sh [--repeats N] [threads] [processes] [nodes]     (default: all three, N = 3)
 #
+# SJ_DEMO_TIMEOUT (seconds, default 60): how long SJ's rank 0 waits for the other ranks to register
+# (raise it on a loaded machine, where starting the ranks' JVMs alone can take longer).
 # Needs root: it installs what is missing (libmpj-java, openmpi-bin, Slurm) and starts the namespaces.
 # Each peer lives in scripts/compare/<peer>.sh (setup, supports, run); a peer whose setup fails is shown
 # as "n/a" with the reason on stderr, so the table still compares the others.
@@ -21,7 +23,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --repeats) REPEATS="${2:?--repeats needs a number}"; shift 2 ;;
         threads|processes|nodes) DEPLOYS+=("$1"); shift ;;
-        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "compare: unknown argument '$1' (expected --repeats N, threads, processes or nodes)" >&2; exit 2 ;;
     esac
 done

@@ -20,6 +20,8 @@ sj_run() {
         nbody)  demo=(nbody --workers "$np" --size "$1" --steps "$2" --seed "$3" "--$variant") ;;
         *) echo "sj: unknown algorithm $algo" >&2; return 1 ;;
     esac
+    # How long rank 0 waits for the others to register: JVMs start slowly on a loaded machine.
+    demo+=(--timeout "${SJ_DEMO_TIMEOUT:-60}")
     case "$deploy" in
         threads|processes) out=$("$ROOT/sj" demo "${demo[@]}" --deploy "$deploy" 2>&1) ;;
         nodes) out=$("$ROOT/scripts/slurm-cluster.sh" srun --kill-on-bad-exit=1 -N 2 -n "$np" \

@@ -48,6 +48,15 @@ public class SelectorScaleBenchmark {
     @Param({"selector", "threads"})
     public String server;
 
+    /**
+     * {@code shm}: in-JVM sessions; {@code tcp}: over loopback TCP on the event loops (the default
+     * {@code sessionj.tcp.io}); {@code tcp-blocking}: over TCP with {@code sessionj.tcp.io=blocking}
+     * (each session's socket read by its own thread): what the blocking mode costs a server holding
+     * many sessions (docs/decisions.md, "Blocking TCP").
+     */
+    @Param({"shm"})
+    public String transport;
+
     private SJServerSocket serverSocket;
     private final List<SJSocket> clients = new ArrayList<>();
     private Thread selectorThread;
@@ -56,7 +65,10 @@ public class SelectorScaleBenchmark {
 
     @Setup(Level.Trial)
     public void open() throws Exception {
-        SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports("shm").build());
+        System.setProperty("sessionj.tcp.io", transport.equals("tcp-blocking") ? "blocking" : "eventloop");
+        long start = System.nanoTime();
+        SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder()
+                .transports(transport.startsWith("tcp") ? "tcp" : transport).build());
         serverSocket = runtime.serverSocket(PingServer.class, 0);
         List<CompletableFuture<SJSocket>> requests = new ArrayList<>();
         for (int k = 0; k < sessions; k++) {
@@ -78,6 +90,14 @@ public class SelectorScaleBenchmark {
                 Thread.ofVirtual().start(() -> echo(s));
             }
         }
+        long setUp = System.nanoTime() - start;
+        System.gc();
+        Runtime jvm = Runtime.getRuntime();
+        // Not a JMH figure: what holding the sessions costs (set-up time, platform threads, heap after a GC).
+        System.out.printf("%n[%s %s %d sessions] opened in %d ms; %d platform threads live; heap used %d MiB%n",
+                transport, server, sessions, TimeUnit.NANOSECONDS.toMillis(setUp),
+                java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount(),
+                (jvm.totalMemory() - jvm.freeMemory()) >> 20);
     }
 
     private static void serveWithSelector(List<SJSocket> accepted) {

@@ -12,7 +12,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The reading end of one ring: takes records off it, reassembles fragmented frames into buffers of
  * the connection's allocator, and waits for more by spinning (adaptively, {@link #spin}), then
- * announcing that it sleeps (the flag in the shared header) and sleeping: a platform thread in the
+ * yielding its core (adaptively too, {@link #yieldThenPoll}), then announcing that it sleeps (the flag in the shared header) and sleeping: a platform thread in the
  * connection's own selector over the doorbell socket, woken by the kernel ({@link DirectWait}); a
  * virtual thread parked until the doorbell thread ({@link Doorbells}) unparks it. Neither holds a
  * monitor, so a virtual thread never pins. One read operation at a time ({@link #BUSY}); {@link #close}
@@ -37,11 +37,10 @@ final class IpcInbound implements SharedRing.Reader {
     private final int direction;
     private final ByteBufAllocator alloc;
     private final int maxFrame;
-    private final int spins;
-    /** Polls of an empty ring before the next sleep: {@link #spins}, halved after each spell that found nothing. */
-    private int spinBudget;
-    /** Counts reads with no spin budget: every {@link #PROBE}th spins once more, to see whether it pays again. */
-    private int probes;
+    /** Polls of an empty ring before the yields: {@code sessionj.ipc.spins}, with more than one CPU only. */
+    private final Budget spinning;
+    /** Polls after a {@link Thread#yield} before the sleep: {@code sessionj.ipc.yields}, with one CPU only. */
+    private final Budget yielding;
     private static final int PROBE = 64;
     /** Where a platform-thread reader sleeps; null until the connection has its doorbell. */
     private volatile DirectWait direct;
@@ -73,8 +72,12 @@ final class IpcInbound implements SharedRing.Reader {
         this.direction = direction;
         this.alloc = alloc;
         this.maxFrame = settings.maxFrameBytes();
-        this.spins = Runtime.getRuntime().availableProcessors() > 1 ? settings.spins() : 0; // one CPU: the writer needs it
-        this.spinBudget = spins;
+        // One CPU: spinning would hold the core the writer needs; a yield hands it over. More than one:
+        // the writer may run elsewhere, and a yield on a busy core can leave the reader off the CPU for a
+        // whole time slice of another process while its frame waits (measured: a loaded 2-vCPU machine),
+        // where a sleeping reader is woken at once by the bell.
+        this.spinning = new Budget(settings.cpus() > 1 ? settings.spins() : 0);
+        this.yielding = new Budget(settings.cpus() == 1 ? settings.yields() : 0);
     }
 
     /** Where platform-thread readers sleep from now on (set once the doorbell is registered). */
@@ -94,6 +97,9 @@ final class IpcInbound implements SharedRing.Reader {
             if (frame == null) {
                 frame = spin();
             }
+            if (frame == null) {
+                frame = yieldThenPoll();
+            }
             return frame != null ? frame : park(timeoutNanos);
         } finally {
             exit();
@@ -108,24 +114,73 @@ final class IpcInbound implements SharedRing.Reader {
      * again every {@value #PROBE} reads to see whether a core has come free.
      */
     private ByteBuf spin() throws IOException {
-        int budget = spinBudget;
-        if (budget == 0 && spins > 0 && ++probes % PROBE == 0) {
-            budget = spins;
-        }
+        int budget = spinning.spell();
         ByteBuf frame = null;
-        for (int i = 0; frame == null && i < budget && !endSeen && !peerGone && state == BUSY; i++) {
+        for (int i = 0; frame == null && i < budget && waitable(); i++) {
             Thread.onSpinWait();
             frame = poll();
         }
-        if (budget > 0) {
-            spinBudget = frame != null ? spins : budget / 2;
-        }
+        spinning.after(budget, frame != null);
         return frame;
     }
 
-    /** The polls the next read spends on an empty ring before it sleeps (for tests). */
+    /**
+     * Gives the core away ({@link Thread#yield}) and polls, a few times, before sleeping: where the
+     * writer shares the reader's core (a JVM on one CPU, or pinned to one), a yield runs it at once
+     * with no wake-up, and the answer is often there when the reader runs again; a sleep would cost
+     * the writer a bell (a {@code write}) and the reader an {@code epoll_wait}, a drain and a wake-up.
+     * Adaptive as the spinning is ({@code sessionj.ipc.yields}).
+     */
+    private ByteBuf yieldThenPoll() throws IOException {
+        int budget = yielding.spell();
+        ByteBuf frame = null;
+        for (int i = 0; frame == null && i < budget && waitable(); i++) {
+            Thread.yield();
+            frame = poll();
+        }
+        yielding.after(budget, frame != null);
+        return frame;
+    }
+
+    private boolean waitable() {
+        return !endSeen && !peerGone && state == BUSY;
+    }
+
+    /** The polls the next read spends spinning on an empty ring before it yields (for tests). */
     int spinBudget() {
-        return spinBudget;
+        return spinning.left;
+    }
+
+    /** The polls after a yield the next read spends before it sleeps (for tests). */
+    int yieldBudget() {
+        return yielding.left;
+    }
+
+    /**
+     * An adaptive number of polls: all of them after a spell that found a frame, half as many after
+     * one that found nothing, and at none a whole spell again every {@value #PROBE} reads.
+     */
+    private static final class Budget {
+        private final int full;
+        private int left;
+        private int probes;
+
+        Budget(int full) {
+            this.full = full;
+            this.left = full;
+        }
+
+        /** The polls of this read's spell. */
+        int spell() {
+            return left == 0 && full > 0 && ++probes % PROBE == 0 ? full : left;
+        }
+
+        /** After a spell of {@code polls}: whether it found a frame. */
+        void after(int polls, boolean found) {
+            if (polls > 0) {
+                left = found ? full : polls / 2;
+            }
+        }
     }
 
     /** Whether a read would return at once. */

@@ -10,6 +10,8 @@ import org.sessionj.runtime.spi.support.SystemSettings;
  * @param ringBytes data bytes of each direction's ring, a power of two ({@code sessionj.ipc.ringBytes}, default 1 MiB)
  * @param maxFrameBytes the largest frame either side may send or accept ({@code sessionj.ipc.maxFrame}, default 64 MiB)
  * @param spins polls of an empty ring before a reader sleeps ({@code sessionj.ipc.spins}, default 200)
+ * @param yields polls of an empty ring, each after a {@link Thread#yield}, once spinning found nothing and
+ *     before the reader sleeps ({@code sessionj.ipc.yields}, default 20)
  * @param socketDirectory where acceptors listen, one Unix socket per port ({@code sessionj.ipc.dir},
  *     default {@code ${java.io.tmpdir}/sessionj-ipc-<user>}); both peers must use the same
  * @param memoryDirectory where the shared ring files are created and unlinked again
@@ -18,9 +20,12 @@ import org.sessionj.runtime.spi.support.SystemSettings;
  *     waits, up to its send timeout, as on TCP ({@code sessionj.ipc.backlogBytes}, default 4 MiB)
  * @param poolSize memories of closed connections a requester keeps for its next connections
  *     ({@code sessionj.ipc.pool}, default 4; 0: none, every file is unlinked once both ends mapped it)
+ * @param cpus the CPUs this JVM may run on ({@link Runtime#availableProcessors()}): a reader spins only
+ *     with more than one (a core may be free for the writer) and yields only with one (the writer
+ *     certainly shares its core)
  */
-record IpcSettings(int ringBytes, int maxFrameBytes, int spins, Path socketDirectory, Path memoryDirectory,
-        int backlogBytes, int poolSize) {
+record IpcSettings(int ringBytes, int maxFrameBytes, int spins, int yields, Path socketDirectory, Path memoryDirectory,
+        int backlogBytes, int poolSize, int cpus) {
     static final int MIN_RING = 4096;
 
     IpcSettings {
@@ -40,6 +45,9 @@ record IpcSettings(int ringBytes, int maxFrameBytes, int spins, Path socketDirec
         if (spins < 0) {
             throw new IllegalArgumentException("sessionj.ipc.spins must not be negative, found " + spins);
         }
+        if (yields < 0) {
+            throw new IllegalArgumentException("sessionj.ipc.yields must not be negative, found " + yields);
+        }
     }
 
     /** The settings the system properties give. */
@@ -52,40 +60,53 @@ record IpcSettings(int ringBytes, int maxFrameBytes, int spins, Path socketDirec
                 settings.integer("ipc.ringBytes", 1 << 20),
                 settings.integer("ipc.maxFrame", 64 << 20),
                 settings.integer("ipc.spins", 200),
+                settings.integer("ipc.yields", 20),
                 settings.value("ipc.dir").map(Path::of).orElseGet(() -> tmp.resolve("sessionj-ipc-" + user)),
                 settings.value("ipc.memoryDir").map(Path::of)
                         .orElseGet(() -> Files.isDirectory(shm) && Files.isWritable(shm) ? shm : tmp),
                 settings.integer("ipc.backlogBytes", 4 << 20),
-                settings.integer("ipc.pool", 4));
+                settings.integer("ipc.pool", 4),
+                Runtime.getRuntime().availableProcessors());
     }
 
     /** The same settings with {@code spins} polls before sleeping. */
     IpcSettings withSpins(int spins) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, socketDirectory, memoryDirectory, backlogBytes, poolSize);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, poolSize, cpus);
+    }
+
+    /** The same settings with {@code yields} polls after a yield before sleeping. */
+    IpcSettings withYields(int yields) {
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, poolSize, cpus);
+    }
+
+    /** The same settings as seen by a JVM that may run on {@code cpus} CPUs. */
+    IpcSettings withCpus(int cpus) {
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, poolSize,
+                cpus);
     }
 
     /** The same settings with rings of {@code ringBytes}. */
     IpcSettings withRingBytes(int ringBytes) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, socketDirectory, memoryDirectory, backlogBytes, poolSize);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, poolSize, cpus);
     }
 
     /** The same settings with a backlog bound of {@code bytes}. */
     IpcSettings withBacklogBytes(int bytes) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, socketDirectory, memoryDirectory, bytes, poolSize);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, bytes, poolSize, cpus);
     }
 
     /** The same settings keeping {@code size} memories of closed connections. */
     IpcSettings withPoolSize(int size) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, socketDirectory, memoryDirectory, backlogBytes, size);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, size, cpus);
     }
 
     /** The same settings with memory files in {@code directory}. */
     IpcSettings withMemoryDirectory(Path directory) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, socketDirectory, directory, backlogBytes, poolSize);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, directory, backlogBytes, poolSize, cpus);
     }
 
     /** The same settings with Unix sockets in {@code directory}. */
     IpcSettings withSocketDirectory(Path directory) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, directory, memoryDirectory, backlogBytes, poolSize);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, directory, memoryDirectory, backlogBytes, poolSize, cpus);
     }
 }

@@ -20,7 +20,8 @@ import org.sessionj.transport.shm.ShmTransport;
  * frames travel through rings in memory both processes map, and a Unix domain socket sets the
  * connection up and then serves as its doorbell (docs/ipc-transport.md). A session transport only:
  * requesters reach a server over a setup transport (TCP), and negotiation moves the session here
- * when both sides run on the same host (same kernel boot, network and mount namespace, user).
+ * when both sides run on the same host (same kernel boot, network and mount namespace, user); later
+ * sessions with the same server come straight here and negotiate on the ipc connection itself.
  */
 @AutoService(Transport.class)
 public final class IpcTransport implements Transport {

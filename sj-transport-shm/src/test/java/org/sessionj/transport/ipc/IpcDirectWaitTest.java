@@ -30,10 +30,10 @@ class IpcDirectWaitTest extends ConnectionTestSupport {
     @TempDir
     Path sockets;
 
-    /** [0] the requester's end, [1] the accepter's; readers always sleep ({@code spins} 0). */
+    /** [0] the requester's end, [1] the accepter's; readers always sleep ({@code spins} and {@code yields} 0). */
     private Connection[] pair() throws IOException {
         IpcTransport transport = new IpcTransport(IpcSettings.fromSystemProperties().withSocketDirectory(sockets)
-                .withSpins(0));
+                .withSpins(0).withYields(0));
         ConnectionAcceptor acceptor = track(transport.listen(0));
         Connection requester = track(transport.connect("localhost", acceptor.port(), 10 * SECOND));
         Connection accepter = track(acceptor.accept(10 * SECOND));
@@ -180,13 +180,12 @@ class IpcDirectWaitTest extends ConnectionTestSupport {
     @Test
     void spinningThatFindsNothingBacksOffToNoneAndAFrameFoundWhileSpinningRestoresIt() throws Exception {
         IpcTransport transport = new IpcTransport(IpcSettings.fromSystemProperties().withSocketDirectory(sockets)
-                .withSpins(1_000_000)); // a spell long enough for the writer below to land in it
+                .withSpins(1_000_000).withYields(20).withCpus(2)); // a spell long enough for the writer below to land in it
         ConnectionAcceptor acceptor = track(transport.listen(0));
         Connection requester = track(transport.connect("localhost", acceptor.port(), 10 * SECOND));
         IpcConnection accepter = (IpcConnection) track(acceptor.accept(10 * SECOND));
-        org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.getRuntime().availableProcessors() > 1,
-                "on one CPU a reader never spins");
         assertThat(accepter.inbound().spinBudget()).isEqualTo(1_000_000);
+        assertThat(accepter.inbound().yieldBudget()).as("with two CPUs a reader never yields").isZero();
         for (int i = 0; i < 25; i++) {
             assertThat(accepter.read(TimeUnit.MILLISECONDS.toNanos(1))).isNull();
         }
@@ -207,5 +206,35 @@ class IpcDirectWaitTest extends ConnectionTestSupport {
             restored = accepter.inbound().spinBudget() == 1_000_000;
         }
         assertThat(restored).as("a probing spell that found a frame restored the budget").isTrue();
+    }
+
+    @Test
+    void yieldingThatFindsNothingBacksOffToNoneAndAFrameFoundWhileYieldingRestoresIt() throws Exception {
+        IpcTransport transport = new IpcTransport(IpcSettings.fromSystemProperties().withSocketDirectory(sockets)
+                .withSpins(200).withYields(1_000_000).withCpus(1)); // a spell of yields long enough for the writer
+        ConnectionAcceptor acceptor = track(transport.listen(0));
+        Connection requester = track(transport.connect("localhost", acceptor.port(), 10 * SECOND));
+        IpcConnection accepter = (IpcConnection) track(acceptor.accept(10 * SECOND));
+        assertThat(accepter.inbound().yieldBudget()).isEqualTo(1_000_000);
+        assertThat(accepter.inbound().spinBudget()).as("on one CPU a reader never spins").isZero();
+        for (int i = 0; i < 25; i++) {
+            assertThat(accepter.read(TimeUnit.MILLISECONDS.toNanos(1))).isNull();
+        }
+        assertThat(accepter.inbound().yieldBudget()).as("halved by every spell that found nothing").isZero();
+        boolean restored = false;
+        for (int i = 0; i < 64 && !restored; i++) {
+            Thread writer = Thread.ofPlatform().start(() -> {
+                try {
+                    Thread.sleep(1);
+                    requester.write(frame(requester, "now"));
+                } catch (IOException | InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            assertThat(text(accepter.read(10 * SECOND))).isEqualTo("now");
+            writer.join();
+            restored = accepter.inbound().yieldBudget() == 1_000_000;
+        }
+        assertThat(restored).as("a probing spell of yields that found a frame restored the budget").isTrue();
     }
 }

@@ -149,7 +149,8 @@ final class Handshakes implements AutoCloseable {
             accepted.connection().close();
         }
         try {
-            session = Initiation.accept(accepted, acceptors.offers(), protocol, context, () -> entry.opened = true);
+            session = Initiation.accept(accepted, acceptors.offers(), acceptors.id(), protocol, context,
+                    () -> entry.opened = true);
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
             inFlight.remove(accepted.connection());
             // One requester's failure is not the server's: its connection closes, accept() goes on.

@@ -14,6 +14,7 @@ import org.sessionj.runtime.internal.protocol.CompiledProtocol;
 import org.sessionj.runtime.internal.transport.AcceptorGroup;
 import org.sessionj.runtime.internal.transport.Negotiation;
 import org.sessionj.runtime.internal.transport.HostIdentity;
+import org.sessionj.runtime.internal.transport.LocalRoutes;
 import org.sessionj.runtime.internal.transport.Negotiation.Agreement;
 import org.sessionj.runtime.internal.transport.Negotiation.Hello;
 import org.sessionj.runtime.internal.transport.Negotiation.Offer;
@@ -36,6 +37,11 @@ final class Initiation {
     /** Reject codes. */
     static final byte INCOMPATIBLE = 1;
     static final byte REFUSED = 2;
+    /**
+     * Reject code: the HELLO named another server socket's acceptor id (the requester went straight to
+     * an acceptor it remembered, and that acceptor's port now belongs to another server socket).
+     */
+    static final byte STALE = 3;
     /**
      * Initial capacity of a HELLO, request or verdict frame (it grows as written). Taken with
      * {@link Connection#frameBuffer}, so that an in-JVM connection hands out one of its recycled heap
@@ -72,12 +78,56 @@ final class Initiation {
     /**
      * Negotiates a session connection with {@code host:port}: {@code first} writes the frame that opens
      * the session (REQUEST or RESUME), pipelined behind the HELLO or sent first on a moved connection.
+     * Straight to the same-host acceptor the last such negotiation moved to, when there is one
+     * ({@link LocalRoutes}); over a setup connection to the session port otherwise, or when that
+     * acceptor cannot be reached or belongs to another server socket now.
      */
     private static Connection open(TransportManager manager, TransportManager.Plan plan, String host, int port,
             SJRuntimeConfig config, Consumer<ByteBuf> first) {
+        LocalRoutes.Route route = manager.localRoute(plan, host, port);
+        if (route != null) {
+            Connection straight = straight(manager, plan, route, host, port, config, first);
+            if (straight != null) {
+                return straight;
+            }
+            manager.routes().forget(host, port, route);
+        }
         long timeout = config.initiationTimeout().toNanos();
         long attempt = config.setupAttemptTimeout() == null ? -1 : config.setupAttemptTimeout().toNanos();
         TransportManager.Opened setup = manager.setup(plan, host, port, timeout, attempt);
+        return negotiate(manager, plan, setup, Negotiation.ANY_ACCEPTOR, host, port, config, first);
+    }
+
+    /**
+     * Negotiates over a connection to the remembered acceptor {@code route}: null when it cannot be
+     * connected (gone, its memory cannot be mapped) or refuses the HELLO as meant for another server
+     * socket; the caller then negotiates over the session port.
+     */
+    private static Connection straight(TransportManager manager, TransportManager.Plan plan, LocalRoutes.Route route,
+            String host, int port, SJRuntimeConfig config, Consumer<ByteBuf> first) {
+        TransportManager.Opened setup;
+        try {
+            setup = manager.connectSession(route.transport(), host, route.port(), config.initiationTimeout().toNanos());
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "the " + route.transport() + " acceptor on port " + route.port()
+                    + " last used for " + host + ":" + port + " cannot be reached (" + e.getMessage()
+                    + "); negotiating over the session port");
+            return null;
+        }
+        return negotiate(manager, plan, setup, route.acceptor(), host, port, config, first);
+    }
+
+    /**
+     * The exchange over {@code setup}; {@code expected}: the acceptor id a remembered route names, or
+     * {@link Negotiation#ANY_ACCEPTOR}. Null only for a remembered route that failed before an answer
+     * or was refused as stale.
+     */
+    private static Connection negotiate(TransportManager manager, TransportManager.Plan plan,
+            TransportManager.Opened setup, java.util.UUID expected, String host, int port, SJRuntimeConfig config,
+            Consumer<ByteBuf> first) {
+        long timeout = config.initiationTimeout().toNanos();
+        long attempt = config.setupAttemptTimeout() == null ? -1 : config.setupAttemptTimeout().toNanos();
+        boolean routed = !expected.equals(Negotiation.ANY_ACCEPTOR);
         Connection connection = setup.connection();
         String setupName = setup.transport().name();
         List<String> mine = reachable(plan.sessionNames(), setup.unreachable());
@@ -85,19 +135,33 @@ final class Initiation {
         Agreement agreement;
         try {
             ByteBuf hello = handshakeFrame(connection, INITIATION_FRAME);
-            Negotiation.writeHello(hello, new Hello(flag, TransportManager.RUNTIME_ID, HostIdentity.local(), mine));
+            Negotiation.writeHello(hello, new Hello(flag, TransportManager.RUNTIME_ID, HostIdentity.local(), mine,
+                    expected));
             if (Negotiation.requestFollows(flag)) {
                 first.accept(hello);
             }
-            connection.write(hello);
-            connection.flush();
-            ByteBuf reply = awaitReply(connection, config);
+            ByteBuf reply;
+            try {
+                connection.write(hello);
+                connection.flush();
+                reply = awaitReply(connection, config);
+            } catch (IOException e) {
+                if (routed) {
+                    connection.close();
+                    return null; // the remembered acceptor went away under us: the session port decides
+                }
+                throw e;
+            }
             try {
                 byte tag = reply.isReadable() ? reply.readByte() : 0;
+                if (routed && tag == Tags.REJECT && reply.isReadable() && reply.getByte(reply.readerIndex()) == STALE) {
+                    connection.close();
+                    return null;
+                }
                 if (tag != Tags.AGREED) {
                     throw unexpectedVerdict(connection, tag, reply);
                 }
-                agreement = Negotiation.readAgreement(reply);
+                agreement = Negotiation.readAgreement(reply, true);
                 if (agreement.choice() == null) {
                     connection.close();
                     throw new SJIOException(noCommonTransport(host + ":" + port, mine, setupName, agreement.offeredNames()));
@@ -123,6 +187,10 @@ final class Initiation {
         try {
             session = manager.connectSession(offer.transport(), host, offer.port(), detour && attempt >= 0
                     ? Math.min(timeout, attempt) : timeout);
+            if (manager.isRoutable(offer.transport())) {
+                manager.routes().remember(host, port, new LocalRoutes.Route(offer.transport(), offer.port(),
+                        agreement.acceptor()));
+            }
         } catch (IOException e) {
             session = fallBack(manager, agreement, mine, host, timeout, e);
             if (session == null) {
@@ -294,32 +362,36 @@ final class Initiation {
      * @return the session, or {@code null} when it was agreed to continue on a new connection of
      *         another transport (which the group will accept next)
      */
-    static SessionSocket accept(AcceptorGroup.Accepted accepted, List<Offer> offers, CompiledProtocol protocol,
-            SessionContext context) {
-        return accept(accepted, offers, protocol, context, () -> { });
+    static SessionSocket accept(AcceptorGroup.Accepted accepted, List<Offer> offers, java.util.UUID acceptor,
+            CompiledProtocol protocol, SessionContext context) {
+        return accept(accepted, offers, acceptor, protocol, context, () -> { });
     }
 
-    /** As {@link #accept(AcceptorGroup.Accepted, List, CompiledProtocol, SessionContext)}, telling when the first frame is in. */
-    static SessionSocket accept(AcceptorGroup.Accepted accepted, List<Offer> offers, CompiledProtocol protocol,
-            SessionContext context, Runnable firstFrameRead) {
-        return accept(accepted, offers, context.config(),
+    /** As {@link #accept(AcceptorGroup.Accepted, List, java.util.UUID, CompiledProtocol, SessionContext)}, telling when the first frame is in. */
+    static SessionSocket accept(AcceptorGroup.Accepted accepted, List<Offer> offers, java.util.UUID acceptor,
+            CompiledProtocol protocol, SessionContext context, Runnable firstFrameRead) {
+        return accept(accepted, offers, acceptor, context.config(),
                 (connection, in, prefix) -> check(connection, in, prefix, protocol, context), firstFrameRead);
     }
 
-    /** Accepter, for any opening: negotiation first if the first frame is a HELLO, then {@code opening}. */
-    static <R> R accept(AcceptorGroup.Accepted accepted, List<Offer> offers, SJRuntimeConfig config,
-            Opening<R> opening) {
-        return accept(accepted, offers, config, opening, () -> { });
+    /**
+     * Accepter, for any opening: negotiation first if the first frame is a HELLO, then {@code opening};
+     * {@code acceptor} is the id of the server socket's acceptor group, said in AGREED and checked
+     * against the one a requester that went straight to one of the group's acceptors expects.
+     */
+    static <R> R accept(AcceptorGroup.Accepted accepted, List<Offer> offers, java.util.UUID acceptor,
+            SJRuntimeConfig config, Opening<R> opening) {
+        return accept(accepted, offers, acceptor, config, opening, () -> { });
     }
 
     /**
-     * As {@link #accept(AcceptorGroup.Accepted, List, SJRuntimeConfig, Opening)}, running
+     * As {@link #accept(AcceptorGroup.Accepted, List, java.util.UUID, SJRuntimeConfig, Opening)}, running
      * {@code firstFrameRead} once the requester's first frame is in: from then on the handshake waits
      * for nobody (the requester sends everything in that frame), so only a handshake still waiting for
      * it can be stalled by the requester.
      */
-    static <R> R accept(AcceptorGroup.Accepted accepted, List<Offer> offers, SJRuntimeConfig config,
-            Opening<R> opening, Runnable firstFrameRead) {
+    static <R> R accept(AcceptorGroup.Accepted accepted, List<Offer> offers, java.util.UUID acceptor,
+            SJRuntimeConfig config, Opening<R> opening, Runnable firstFrameRead) {
         Connection connection = accepted.connection();
         ByteBuf first;
         try {
@@ -337,7 +409,7 @@ final class Initiation {
             byte tag = first.isReadable() ? first.getByte(first.readerIndex()) : 0;
             if (tag == Tags.HELLO) {
                 first.skipBytes(1);
-                return negotiate(connection, accepted.transport(), first, offers, opening);
+                return negotiate(connection, accepted.transport(), first, offers, acceptor, opening);
             }
             if (offers.stream().noneMatch(o -> o.transport().equals(accepted.transport()))) {
                 String reason = "transport " + accepted.transport() + " is not a session transport of this server"
@@ -353,7 +425,7 @@ final class Initiation {
     }
 
     private static <R> R negotiate(Connection connection, String setup, ByteBuf in, List<Offer> offers,
-            Opening<R> opening) {
+            java.util.UUID acceptor, Opening<R> opening) {
         Hello hello;
         try {
             hello = Negotiation.readHello(in);
@@ -366,8 +438,15 @@ final class Initiation {
             reject(connection, null, REFUSED, e.getMessage());
             throw new SJIOException("bad negotiation request: " + e.getMessage(), e);
         }
+        if (hello.expectsOtherThan(acceptor)) {
+            // Not a failure of this server: the requester asks the session port again (docs/negotiation.md).
+            reject(connection, null, STALE, "this acceptor belongs to another server socket than the one the"
+                    + " requester was sent to before; negotiate over the session port");
+            return null;
+        }
         String choice = Negotiation.agree(hello.session(), hello.nearness(), offers);
-        Agreement agreement = new Agreement(Negotiation.accepterFlag(setup, offers), offers, choice);
+        Agreement agreement = new Agreement(Negotiation.accepterFlag(setup, offers), offers, choice,
+                hello.acceptor() == null ? null : acceptor);
         ByteBuf answer = handshakeFrame(connection, INITIATION_FRAME);
         Negotiation.writeAgreement(answer, agreement);
         if (choice != null && choice.equals(setup)) {

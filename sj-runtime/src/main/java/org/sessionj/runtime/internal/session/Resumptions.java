@@ -140,7 +140,7 @@ public final class Resumptions implements AutoCloseable {
 
     private void handshake(AcceptorGroup g, AcceptorGroup.Accepted accepted) {
         try {
-            Initiation.accept(accepted, g.offers(), config, this::answer);
+            Initiation.accept(accepted, g.offers(), g.id(), config, this::answer);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "refused a reconnection: {0}", e.getMessage());
         }

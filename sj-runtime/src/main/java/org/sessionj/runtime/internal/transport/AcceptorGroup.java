@@ -18,6 +18,8 @@ public final class AcceptorGroup implements AutoCloseable {
     private final List<Member> members;
     private final List<Negotiation.Offer> offers;
     private final int sessionPort;
+    /** Names this server socket in AGREED, so that a requester going straight to one of its acceptors finds the same one. */
+    private final java.util.UUID id = java.util.UUID.randomUUID();
     private final LinkedBlockingQueue<Object> accepted;
     private volatile boolean closed;
 
@@ -68,6 +70,11 @@ public final class AcceptorGroup implements AutoCloseable {
     /** The session port of the group (where its setup transports listen). */
     public int port() {
         return sessionPort;
+    }
+
+    /** This group's acceptor id (docs/negotiation.md, "Straight to a local acceptor"). */
+    public java.util.UUID id() {
+        return id;
     }
 
     /** The session transports this group offers, in order of preference, each with its port. */

@@ -29,8 +29,18 @@ public final class Negotiation {
     /** A3: the accepter has session transports, but not the setup transport. */
     public static final int A3_OTHERS_ONLY = 3;
 
-    /** The HELLO layout written: 2 adds the host identity; version 1 (without it) is still read. */
-    public static final byte HELLO_VERSION = 2;
+    /**
+     * The HELLO layout written: 3 adds the acceptor the requester expects (and asks for the
+     * accepter's in AGREED), 2 the host identity; versions 1 and 2 are still read.
+     */
+    public static final byte HELLO_VERSION = 3;
+    /** HELLO version 2: with the host identity, without an acceptor id. */
+    private static final byte HOST_VERSION = 2;
+    /**
+     * In a version-3 HELLO: the requester expects no acceptor in particular (it came over a setup
+     * transport to the session port, not straight to a remembered acceptor).
+     */
+    public static final UUID ANY_ACCEPTOR = new UUID(0, 0);
     private static final int MAX_TRANSPORTS = 255;
 
     private Negotiation() {
@@ -66,14 +76,31 @@ public final class Negotiation {
     }
 
     /**
-     * The requester's half: flag, JVM, host identity ({@link HostIdentity}; empty: unknown) and
-     * session transports in order of preference.
+     * The requester's half: flag, JVM, host identity ({@link HostIdentity}; empty: unknown), session
+     * transports in order of preference, and the acceptor it expects: the id a server socket's
+     * AGREED gave it before, when it goes straight to that acceptor ({@link LocalRoutes});
+     * {@link #ANY_ACCEPTOR} when it came to the session port; {@code null} in a HELLO of version 1
+     * or 2, whose writer reads no acceptor id in AGREED.
      */
-    public record Hello(int flag, UUID runtime, String host, List<String> session) {
+    public record Hello(int flag, UUID runtime, String host, List<String> session, UUID acceptor) {
+
+        /** A HELLO that expects no acceptor in particular. */
+        public Hello(int flag, UUID runtime, String host, List<String> session) {
+            this(flag, runtime, host, session, ANY_ACCEPTOR);
+        }
 
         /** A HELLO from a requester of unknown host. */
         public Hello(int flag, UUID runtime, List<String> session) {
             this(flag, runtime, "", session);
+        }
+
+        /**
+         * Whether this HELLO was meant for another acceptor than {@code id}: the requester went
+         * straight to an acceptor it remembered, and this one is not it (the server socket it
+         * belonged to closed, and another took its port).
+         */
+        public boolean expectsOtherThan(UUID id) {
+            return acceptor != null && !acceptor.equals(ANY_ACCEPTOR) && !acceptor.equals(id);
         }
 
         /** How near the requester is to this process. */
@@ -85,8 +112,17 @@ public final class Negotiation {
         }
     }
 
-    /** The accepter's half: flag, offers in order, and the agreed transport ({@code null}: none). */
-    public record Agreement(int flag, List<Offer> offers, String choice) {
+    /**
+     * The accepter's half: flag, offers in order, the agreed transport ({@code null}: none), and the
+     * id of the accepter's server socket ({@code null}: not sent, to a requester of HELLO version 1
+     * or 2), which a requester presents when it later goes straight to one of its acceptors.
+     */
+    public record Agreement(int flag, List<Offer> offers, String choice, UUID acceptor) {
+
+        /** An AGREED without an acceptor id. */
+        public Agreement(int flag, List<Offer> offers, String choice) {
+            this(flag, offers, choice, null);
+        }
 
         /** The offer of the agreed transport. */
         public Offer chosen() {
@@ -155,8 +191,8 @@ public final class Negotiation {
         int start = out.writerIndex();
         encodeHello(out, hello);
         // Kept with a copy of its list (no copy if it is immutable already): a caller's later change must not match.
-        lastHello = Encoded.of(new Hello(hello.flag(), hello.runtime(), hello.host(), List.copyOf(hello.session())), out,
-                start);
+        lastHello = Encoded.of(new Hello(hello.flag(), hello.runtime(), hello.host(), List.copyOf(hello.session()),
+                hello.acceptor()), out, start);
     }
 
     /**
@@ -186,6 +222,8 @@ public final class Negotiation {
         for (String name : hello.session()) {
             ValueCodec.writeShortString(out, name);
         }
+        UUID acceptor = hello.acceptor() == null ? ANY_ACCEPTOR : hello.acceptor();
+        out.writeLong(acceptor.getMostSignificantBits()).writeLong(acceptor.getLeastSignificantBits());
     }
 
     /** Reads HELLO after its tag. */
@@ -195,9 +233,9 @@ public final class Negotiation {
             throw new MalformedInputException("not an SJ negotiation HELLO (bad magic)");
         }
         byte version = in.readByte();
-        if (version != Tags.VERSION && version != HELLO_VERSION) {
+        if (version < Tags.VERSION || version > HELLO_VERSION) {
             throw new MalformedInputException("unsupported negotiation HELLO version " + version + "; this runtime reads "
-                    + Tags.VERSION + " and " + HELLO_VERSION);
+                    + Tags.VERSION + " to " + HELLO_VERSION);
         }
         int flag = in.readByte();
         if (flag < R1_MANDATORY || flag > R3_NEGOTIATE) {
@@ -214,7 +252,12 @@ public final class Negotiation {
         for (int i = 0; i < count; i++) {
             session.add(ValueCodec.readShortString(in));
         }
-        return new Hello(flag, runtime, host, List.copyOf(session));
+        UUID acceptor = null;
+        if (version > HOST_VERSION) {
+            need(in, 16, "the acceptor the requester expects");
+            acceptor = new UUID(in.readLong(), in.readLong());
+        }
+        return new Hello(flag, runtime, host, List.copyOf(session), acceptor);
     }
 
     /** Appends AGREED (docs/negotiation.md). */
@@ -226,8 +269,8 @@ public final class Negotiation {
         }
         int start = out.writerIndex();
         encodeAgreement(out, agreement);
-        lastAgreement = Encoded.of(new Agreement(agreement.flag(), List.copyOf(agreement.offers()), agreement.choice()),
-                out, start);
+        lastAgreement = Encoded.of(new Agreement(agreement.flag(), List.copyOf(agreement.offers()), agreement.choice(),
+                agreement.acceptor()), out, start);
     }
 
     private static void encodeAgreement(ByteBuf out, Agreement agreement) {
@@ -238,10 +281,22 @@ public final class Negotiation {
             out.writeInt(offer.port());
         }
         ValueCodec.writeShortString(out, agreement.choice() == null ? "" : agreement.choice());
+        if (agreement.acceptor() != null) {
+            out.writeLong(agreement.acceptor().getMostSignificantBits());
+            out.writeLong(agreement.acceptor().getLeastSignificantBits());
+        }
     }
 
-    /** Reads AGREED after its tag. */
+    /** Reads AGREED after its tag, without an acceptor id (the answer to a HELLO of version 1 or 2). */
     public static Agreement readAgreement(ByteBuf in) throws MalformedInputException {
+        return readAgreement(in, false);
+    }
+
+    /**
+     * Reads AGREED after its tag; {@code withAcceptor}: it ends with the accepter's acceptor id (the
+     * answer to a HELLO of version 3).
+     */
+    public static Agreement readAgreement(ByteBuf in, boolean withAcceptor) throws MalformedInputException {
         need(in, 2, "a negotiation AGREED");
         int flag = in.readByte();
         if (flag < A1_ONLY_SETUP || flag > A3_OTHERS_ONLY) {
@@ -265,7 +320,12 @@ public final class Negotiation {
                         + offers.stream().map(Offer::transport).toList());
             }
         }
-        return new Agreement(flag, List.copyOf(offers), choice);
+        UUID acceptor = null;
+        if (withAcceptor) {
+            need(in, 16, "the accepter's acceptor id");
+            acceptor = new UUID(in.readLong(), in.readLong());
+        }
+        return new Agreement(flag, List.copyOf(offers), choice, acceptor);
     }
 
     private static void writeNames(ByteBuf out, int count) {

@@ -34,6 +34,9 @@ public final class TransportManager {
     private final Map<String, Transport> installed;
     private final TransportPreferences configured;
     private final Plan defaults;
+    private final LocalRoutes routes = new LocalRoutes();
+    /** {@code sessionj.ipc.straight}: whether requesters go straight to remembered same-host acceptors. */
+    private final boolean straight = org.sessionj.runtime.spi.support.SystemSettings.system().flag("ipc.straight", true);
 
     private TransportManager(Map<String, Transport> installed, TransportPreferences configured) {
         this.installed = installed;
@@ -186,6 +189,38 @@ public final class TransportManager {
         return timeoutNanos < 0 ? boundNanos : Math.min(timeoutNanos, boundNanos);
     }
 
+    /** The same-host acceptors this runtime's requesters were sent to (docs/negotiation.md). */
+    public LocalRoutes routes() {
+        return routes;
+    }
+
+    /**
+     * The remembered same-host acceptor for session port {@code host:port} that a request with
+     * {@code plan} may go straight to, or null: there is none, the plan does not list its transport,
+     * an in-JVM setup transport reaches the port (the negotiation would pick the in-JVM transport),
+     * its acceptor is gone (then the route is forgotten), or {@code sessionj.ipc.straight} is false.
+     */
+    public LocalRoutes.Route localRoute(Plan plan, String host, int port) {
+        LocalRoutes.Route route = straight ? routes.find(host, port) : null;
+        if (route == null) {
+            return null;
+        }
+        Transport transport = installed.get(route.transport());
+        if (transport == null || !plan.session().contains(transport)) {
+            return null;
+        }
+        for (Transport setup : plan.setup()) {
+            if (setup.inJvmOnly() && setup.canReach(host, port)) {
+                return null;
+            }
+        }
+        if (!transport.canReach(host, route.port())) {
+            routes.forget(host, port, route);
+            return null;
+        }
+        return route;
+    }
+
     /** Whether the installed transport {@code name} is a detour ({@link Transport#indirect()}: an HTTP tunnel). */
     public boolean isIndirect(String name) {
         Transport transport = installed.get(name);
@@ -196,6 +231,16 @@ public final class TransportManager {
     public boolean isSameHostOnly(String name) {
         Transport transport = installed.get(name);
         return transport != null && transport.sameHostOnly();
+    }
+
+    /**
+     * Whether sessions moved to the installed transport {@code name} may later go straight to its
+     * acceptor ({@link LocalRoutes}): a same-host transport that is neither in-JVM nor a setup transport
+     * ({@code ipc}).
+     */
+    public boolean isRoutable(String name) {
+        Transport transport = installed.get(name);
+        return transport != null && transport.sameHostOnly() && !transport.inJvmOnly() && !transport.servesSetup();
     }
 
     /** Opens the negotiated session connection over {@code transportName} to its own {@code port}. */

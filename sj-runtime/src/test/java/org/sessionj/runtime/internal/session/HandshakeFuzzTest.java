@@ -37,6 +37,7 @@ class HandshakeFuzzTest {
     private static final SessionContext CONTEXT = new SessionContext(null, SJRuntimeConfig.defaults(), null);
     private static final List<Negotiation.Offer> OFFERS = List.of(new Negotiation.Offer("tcp", 4000, false),
             new Negotiation.Offer("ipc", 4001, Negotiation.Reach.HOST));
+    private static final java.util.UUID ACCEPTOR = new java.util.UUID(7, 7);
 
     static {
         Seeds.warmUp(HandshakeFuzzTest.class, "opening", input -> run(input));
@@ -53,7 +54,7 @@ class HandshakeFuzzTest {
         connection.toRead.add(first);
         SessionSocket session = null;
         try {
-            session = Initiation.accept(new AcceptorGroup.Accepted(connection, "tcp"), OFFERS, PROTOCOL, CONTEXT);
+            session = Initiation.accept(new AcceptorGroup.Accepted(connection, "tcp"), OFFERS, ACCEPTOR, PROTOCOL, CONTEXT);
         } catch (SJException e) {
             assertThat(e.getMessage()).isNotBlank();
             assertThat(connection.closed).as("a refused requester's connection is closed").isTrue();
@@ -65,13 +66,15 @@ class HandshakeFuzzTest {
             connection.close();
         }
 
-        ByteBuf agreed = Unpooled.wrappedBuffer(input);
-        try {
-            Negotiation.readAgreement(agreed);
-        } catch (MalformedInputException e) {
-            assertThat(e.getMessage()).isNotBlank();
-        } catch (IndexOutOfBoundsException e) {
-            throw new AssertionError("readAgreement read past the frame", e);
+        for (boolean withAcceptor : new boolean[] {false, true}) {
+            ByteBuf agreed = Unpooled.wrappedBuffer(input);
+            try {
+                Negotiation.readAgreement(agreed, withAcceptor);
+            } catch (MalformedInputException e) {
+                assertThat(e.getMessage()).isNotBlank();
+            } catch (IndexOutOfBoundsException e) {
+                throw new AssertionError("readAgreement read past the frame", e);
+            }
         }
     }
 }

@@ -22,8 +22,9 @@ class NegotiationCodecTest {
         UUID jvm = new UUID(0x0102030405060708L, 0x1112131415161718L);
         ByteBuf buf = Unpooled.buffer();
         Negotiation.writeHello(buf, new Hello(Negotiation.R3_NEGOTIATE, jvm, "h1", List.of("shm", "tcp")));
-        byte[] expected = {0x43, 'S', 'J', 2, 3, 1, 2, 3, 4, 5, 6, 7, 8, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
-                0, 2, 'h', '1', 2, 0, 3, 's', 'h', 'm', 0, 3, 't', 'c', 'p'};
+        byte[] expected = {0x43, 'S', 'J', 3, 3, 1, 2, 3, 4, 5, 6, 7, 8, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
+                0, 2, 'h', '1', 2, 0, 3, 's', 'h', 'm', 0, 3, 't', 'c', 'p',
+                0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}; // no acceptor expected
         byte[] actual = new byte[buf.readableBytes()];
         buf.getBytes(0, actual);
         assertThat(actual).containsExactly(expected);
@@ -58,11 +59,57 @@ class NegotiationCodecTest {
     }
 
     @Test
+    void aHelloForARememberedAcceptorCarriesItsIdAndOnlyAnotherAcceptorFindsItStale() throws Exception {
+        UUID acceptor = new UUID(5, 6);
+        ByteBuf buf = Unpooled.buffer();
+        Negotiation.writeHello(buf, new Hello(Negotiation.R3_NEGOTIATE, UUID.randomUUID(), "h1", List.of("ipc", "tcp"),
+                acceptor));
+        assertThat(buf.getLong(buf.writerIndex() - 16)).isEqualTo(5);
+        assertThat(buf.getLong(buf.writerIndex() - 8)).isEqualTo(6);
+        buf.readByte();
+        Hello read = Negotiation.readHello(buf);
+        assertThat(read.acceptor()).isEqualTo(acceptor);
+        assertThat(read.expectsOtherThan(acceptor)).isFalse();
+        assertThat(read.expectsOtherThan(new UUID(5, 7))).isTrue();
+        Hello any = new Hello(Negotiation.R3_NEGOTIATE, UUID.randomUUID(), "h1", List.of("tcp"));
+        assertThat(any.acceptor()).isEqualTo(Negotiation.ANY_ACCEPTOR);
+        assertThat(any.expectsOtherThan(acceptor)).as("a requester that came to the session port").isFalse();
+        assertThat(new Hello(2, UUID.randomUUID(), "h1", List.of("tcp"), null).expectsOtherThan(acceptor))
+                .as("a version-2 requester expects nothing").isFalse();
+    }
+
+    @Test
+    void aVersionTwoHelloIsReadWithoutAnAcceptorAndItsAgreedCarriesNone() throws Exception {
+        ByteBuf buf = Unpooled.wrappedBuffer(new byte[] {'S', 'J', 2, 2, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 2,
+            0, 2, 'h', '1', 1, 0, 3, 't', 'c', 'p'});
+        Hello hello = Negotiation.readHello(buf);
+        assertThat(hello).isEqualTo(new Hello(2, new UUID(1, 2), "h1", List.of("tcp"), null));
+        assertThat(buf.isReadable()).isFalse();
+        List<Offer> offers = List.of(new Offer("tcp", 4000, false));
+        ByteBuf without = Unpooled.buffer();
+        Negotiation.writeAgreement(without, new Agreement(1, offers, "tcp", hello.acceptor()));
+        ByteBuf with = Unpooled.buffer();
+        Negotiation.writeAgreement(with, new Agreement(1, offers, "tcp", new UUID(8, 9)));
+        assertThat(with.readableBytes()).isEqualTo(without.readableBytes() + 16);
+        with.readByte();
+        assertThat(Negotiation.readAgreement(with, true).acceptor()).isEqualTo(new UUID(8, 9));
+        assertThat(with.isReadable()).isFalse();
+        without.readByte();
+        assertThat(Negotiation.readAgreement(without).acceptor()).isNull();
+        assertThat(without.isReadable()).isFalse();
+        ByteBuf truncated = Unpooled.buffer();
+        Negotiation.writeAgreement(truncated, new Agreement(1, offers, "tcp"));
+        truncated.readByte();
+        assertThatThrownBy(() -> Negotiation.readAgreement(truncated, true)).isInstanceOf(MalformedInputException.class)
+                .hasMessageContaining("the accepter's acceptor id");
+    }
+
+    @Test
     void aVersionOneHelloWithoutAHostIsStillReadAsUnknownHost() throws Exception {
         ByteBuf buf = Unpooled.wrappedBuffer(new byte[] {'S', 'J', 1, 2, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 2,
             1, 0, 3, 't', 'c', 'p'});
         Hello hello = Negotiation.readHello(buf);
-        assertThat(hello).isEqualTo(new Hello(2, new UUID(1, 2), "", List.of("tcp")));
+        assertThat(hello).isEqualTo(new Hello(2, new UUID(1, 2), "", List.of("tcp"), null));
         assertThat(hello.nearness()).isEqualTo(Negotiation.Reach.NETWORK);
     }
 

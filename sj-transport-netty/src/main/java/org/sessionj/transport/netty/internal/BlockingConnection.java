@@ -185,7 +185,7 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept {
     }
 
     @Override
-    public void abortWrite() {
+    public void abort() {
         closeQuietly();
     }
 
@@ -274,14 +274,20 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept {
         if (silenceNanos == 0) {
             return fill(timeoutNanos);
         }
+        if (timeoutNanos < 0 && keeper.watchesReads()) {
+            keeper.reading(); // the keeper ends the read if it hears nothing for the timeout
+            try {
+                return fill(-1);
+            } finally {
+                keeper.readDone();
+            }
+        }
         long start = System.nanoTime();
         while (true) {
             long now = System.nanoTime();
             long silent = now - start;
             if (silent >= silenceNanos) {
-                throw new IOException("no data and no heartbeat from the peer for " + java.time.Duration.ofNanos(silenceNanos)
-                        + ": its process is frozen or gone, or the network path is broken (sessionj.heartbeat.timeout)"
-                        + " (" + description + ")");
+                throw silence();
             }
             long slice = silenceNanos - silent;
             if (timeoutNanos >= 0) {
@@ -478,7 +484,16 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept {
 
     // ---- the rest ----
 
+    private IOException silence() {
+        return new IOException("no data and no heartbeat from the peer for " + java.time.Duration.ofNanos(silenceNanos)
+                + ": its process is frozen or gone, or the network path is broken (sessionj.heartbeat.timeout)"
+                + " (" + description + ")");
+    }
+
     private IOException failure(String doing, IOException e) {
+        if (keeper.silent() && doing.equals("reading")) {
+            return silence();
+        }
         if (keeper.timedOut() && doing.equals("writing")) {
             return new org.sessionj.runtime.spi.WriteTimeoutException("the peer took nothing for "
                     + java.time.Duration.ofNanos(keeper.sendTimeoutNanos()) + " while this side was " + doing

@@ -11,15 +11,20 @@ import org.sessionj.runtime.spi.support.Heartbeat;
  * session's own thread cannot: writing heartbeats when nothing was written for the interval (the
  * session's thread may be computing, or blocked in another session: the runtime answers for the
  * process, as the event loop does on the other path), and ending a write that has waited longer than
- * the send timeout for the peer to read, by closing the socket under it. One virtual thread per
- * connection, parked between the two duties.
+ * the send timeout for the peer to read, by closing the socket under it, and ending an untimed read
+ * that has heard nothing for the heartbeat timeout the same way. One virtual thread per connection,
+ * parked between its duties.
  *
- * <p>The session's thread tells it when a write starts and ends ({@link #writing}, {@link #wrote}):
- * a {@code System.nanoTime()} and an opaque store each, on a path that makes a system call anyway.
+ * <p>The session's thread tells it when a write or an untimed read starts and ends ({@link #writing},
+ * {@link #wrote}, {@link #reading}, {@link #readDone}): a {@code System.nanoTime()} and an opaque store
+ * each, on a path that makes a system call anyway. So an untimed read is one blocking {@code read}
+ * system call: a read with a socket timeout costs five more (the JDK switches the socket to
+ * non-blocking and back around a {@code poll} for every timed read).
  */
 final class BlockingKeeper implements Runnable {
     private static final VarHandle WRITE_STARTED;
     private static final VarHandle LAST_WRITTEN;
+    private static final VarHandle READ_STARTED;
     /** The shortest pause between two looks at a write under a send timeout. */
     private static final long MIN_LOOK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
@@ -28,6 +33,7 @@ final class BlockingKeeper implements Runnable {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             WRITE_STARTED = lookup.findVarHandle(BlockingKeeper.class, "writeStarted", long.class);
             LAST_WRITTEN = lookup.findVarHandle(BlockingKeeper.class, "lastWritten", long.class);
+            READ_STARTED = lookup.findVarHandle(BlockingKeeper.class, "readStarted", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -38,14 +44,20 @@ final class BlockingKeeper implements Runnable {
         /** Writes a heartbeat unless a write is under way; false if none was written. May block (the peer does not read). */
         boolean writeHeartbeat();
 
-        /** Closes the socket under a write that waited too long; the write fails at once. */
-        void abortWrite();
+        /** Closes the socket under a write that waited too long, or a read that heard nothing for too long; it fails at once. */
+        void abort();
 
         boolean isClosed();
     }
 
     private final Kept connection;
     private final long intervalNanos;
+    /** How long an untimed read may hear nothing (0: heartbeats off, no limit). */
+    private final long silenceNanos;
+    /** When the untimed read under way started ({@code System.nanoTime()}), or 0. */
+    @SuppressWarnings("unused") // through READ_STARTED
+    private long readStarted;
+    private volatile boolean silent;
     private volatile long sendTimeoutNanos = -1;
     /** When the write under way started ({@code System.nanoTime()}), or 0. */
     @SuppressWarnings("unused") // through WRITE_STARTED
@@ -60,6 +72,7 @@ final class BlockingKeeper implements Runnable {
     BlockingKeeper(Kept connection, Heartbeat heartbeat) {
         this.connection = connection;
         this.intervalNanos = heartbeat.enabled() ? heartbeat.intervalNanos() : 0;
+        this.silenceNanos = heartbeat.enabled() ? heartbeat.timeoutNanos() : 0;
         LAST_WRITTEN.setOpaque(this, System.nanoTime());
     }
 
@@ -95,6 +108,26 @@ final class BlockingKeeper implements Runnable {
         LAST_WRITTEN.setOpaque(this, System.nanoTime());
     }
 
+    /** Whether the keeper watches untimed reads (heartbeats are on and its thread runs): they may then block without a timeout. */
+    boolean watchesReads() {
+        return silenceNanos > 0 && thread != null;
+    }
+
+    /** Session thread: an untimed read starts (the keeper ends it if it hears nothing for the heartbeat timeout). */
+    void reading() {
+        READ_STARTED.setOpaque(this, System.nanoTime());
+    }
+
+    /** Session thread: the untimed read returned. */
+    void readDone() {
+        READ_STARTED.setOpaque(this, 0L);
+    }
+
+    /** Whether the keeper closed the socket under a read that heard nothing for the heartbeat timeout. */
+    boolean silent() {
+        return silent;
+    }
+
     /** Whether the keeper closed the socket under a write that waited past the send timeout. */
     boolean timedOut() {
         return timedOut;
@@ -116,7 +149,13 @@ final class BlockingKeeper implements Runnable {
             long timeout = sendTimeoutNanos;
             if (started != 0 && timeout >= 0 && now - started >= timeout) {
                 timedOut = true;
-                connection.abortWrite();
+                connection.abort();
+                return;
+            }
+            long reading = (long) READ_STARTED.getOpaque(this);
+            if (reading != 0 && silenceNanos > 0 && now - reading >= silenceNanos) {
+                silent = true;
+                connection.abort();
                 return;
             }
             long pause = Long.MAX_VALUE;
@@ -132,6 +171,10 @@ final class BlockingKeeper implements Runnable {
             }
             if (timeout >= 0) {
                 pause = Math.min(pause, Math.max(MIN_LOOK_NANOS, timeout / 4));
+            }
+            if (reading != 0) {
+                // A read that starts while the keeper sleeps is seen at the latest one interval late.
+                pause = Math.min(pause, Math.max(MIN_LOOK_NANOS, silenceNanos - (now - reading)));
             }
             LockSupport.parkNanos(this, pause);
         }
