@@ -1,13 +1,9 @@
 package org.sessionj.processor;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.sessionj.processor.CompilerHarness.assertAccepted;
 import static org.sessionj.processor.CompilerHarness.assertRejected;
 import static org.sessionj.processor.CompilerHarness.msg;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -20,20 +16,15 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class OriginalCorpusSelectorTest {
 
+    private static final ProgramResources PROGRAMS = new ProgramResources("corpus");
+
     static String program(String name) {
-        try (InputStream in = OriginalCorpusSelectorTest.class.getResourceAsStream("/corpus/" + name + ".java")) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
+        return PROGRAMS.program(name);
     }
 
     /** The program with {@code from} (which must occur exactly once) replaced by {@code to}. */
     static String mutant(String name, String from, String to) {
-        String text = program(name);
-        assertThat(text.indexOf(from)).as("'" + from + "' in " + name).isNotNegative();
-        assertThat(text.indexOf(from)).as("'" + from + "' once in " + name).isEqualTo(text.lastIndexOf(from));
-        return text.replace(from, to);
+        return PROGRAMS.mutant(name, from, to);
     }
 
     @ParameterizedTest
