@@ -63,19 +63,7 @@ public class SessionSetupBenchmark {
             SJRuntime runtime = SJRuntime.create((transport.equals("ipc")
                     ? config.setupTransports("tcp").sessionTransports("ipc") : config.transports(transport)).build());
             server = runtime.serverSocket(OnceServer.class, 0);
-            accepter = Thread.ofPlatform().daemon().name("accepter").start(() -> {
-                while (true) {
-                    SJSocket s;
-                    try {
-                        s = server.accept();
-                    } catch (RuntimeException closed) {
-                        return;
-                    }
-                    try (s) {
-                        s.send(s.receiveInt() + 1);
-                    }
-                }
-            });
+            accepter = startAccepter(server, "accepter");
             service = runtime.service(OnceClient.class, "127.0.0.1", server.port());
         }
 
@@ -128,5 +116,25 @@ public class SessionSetupBenchmark {
         Connection c = s.tcp.connect("127.0.0.1", s.acceptor.port(), TimeUnit.SECONDS.toNanos(10));
         c.close();
         return c.isClosed();
+    }
+
+    /**
+     * Starts a daemon thread that accepts one-message sessions on {@code server} (receive an int,
+     * answer it plus one, close) until the server socket is closed.
+     */
+    static Thread startAccepter(SJServerSocket server, String name) {
+        return Thread.ofPlatform().daemon().name(name).start(() -> {
+            while (true) {
+                SJSocket s;
+                try {
+                    s = server.accept();
+                } catch (RuntimeException closed) {
+                    return;
+                }
+                try (s) {
+                    s.send(s.receiveInt() + 1);
+                }
+            }
+        });
     }
 }

@@ -44,19 +44,7 @@ public final class SetupRate {
         for (int t = 0; t < threads; t++) {
             SJServerSocket server = runtime.serverSocket(OnceServer.class, 0);
             servers.add(server);
-            Thread.ofPlatform().daemon().name("accepter-" + t).start(() -> {
-                while (true) {
-                    SJSocket s;
-                    try {
-                        s = server.accept();
-                    } catch (RuntimeException closed) {
-                        return;
-                    }
-                    try (s) {
-                        s.send(s.receiveInt() + 1);
-                    }
-                }
-            });
+            SessionSetupBenchmark.startAccepter(server, "accepter-" + t);
             SJService service = runtime.service(OnceClient.class, "127.0.0.1", server.port());
             workers.add(Thread.ofPlatform().name("requester-" + t).start(() -> {
                 long done = 0;

@@ -191,21 +191,8 @@ class IpcDirectWaitTest extends ConnectionTestSupport {
         }
         assertThat(accepter.inbound().spinBudget()).as("halved by every spell that found nothing").isZero();
         // Every 64th read spins a whole spell again; one that finds a frame restores the budget.
-        boolean restored = false;
-        for (int i = 0; i < 64 && !restored; i++) {
-            Thread writer = Thread.ofPlatform().start(() -> {
-                try {
-                    Thread.sleep(1);
-                    requester.write(frame(requester, "now"));
-                } catch (IOException | InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            assertThat(text(accepter.read(10 * SECOND))).isEqualTo("now");
-            writer.join();
-            restored = accepter.inbound().spinBudget() == 1_000_000;
-        }
-        assertThat(restored).as("a probing spell that found a frame restored the budget").isTrue();
+        assertThat(aProbeFindingAFrameRestores(requester, accepter, () -> accepter.inbound().spinBudget()))
+                .as("a probing spell that found a frame restored the budget").isTrue();
     }
 
     @Test
@@ -221,8 +208,18 @@ class IpcDirectWaitTest extends ConnectionTestSupport {
             assertThat(accepter.read(TimeUnit.MILLISECONDS.toNanos(1))).isNull();
         }
         assertThat(accepter.inbound().yieldBudget()).as("halved by every spell that found nothing").isZero();
-        boolean restored = false;
-        for (int i = 0; i < 64 && !restored; i++) {
+        assertThat(aProbeFindingAFrameRestores(requester, accepter, () -> accepter.inbound().yieldBudget()))
+                .as("a probing spell of yields that found a frame restored the budget").isTrue();
+    }
+
+    /**
+     * Writes one frame at a time, each 1 ms after the reader starts waiting (a delay, not a
+     * synchronisation: the write is meant to land inside the reader's spell, and up to 64 tries allow
+     * for the ones that do not), until {@code budget} is back at its full 1,000,000.
+     */
+    private static boolean aProbeFindingAFrameRestores(Connection requester, IpcConnection accepter,
+                                                       java.util.function.IntSupplier budget) throws Exception {
+        for (int i = 0; i < 64; i++) {
             Thread writer = Thread.ofPlatform().start(() -> {
                 try {
                     Thread.sleep(1);
@@ -233,8 +230,10 @@ class IpcDirectWaitTest extends ConnectionTestSupport {
             });
             assertThat(text(accepter.read(10 * SECOND))).isEqualTo("now");
             writer.join();
-            restored = accepter.inbound().yieldBudget() == 1_000_000;
+            if (budget.getAsInt() == 1_000_000) {
+                return true;
+            }
         }
-        assertThat(restored).as("a probing spell of yields that found a frame restored the budget").isTrue();
+        return false;
     }
 }
