@@ -67,6 +67,7 @@ public final class SessionProcessor extends AbstractProcessor {
         if (protocol == null) {
             return false;
         }
+        registry.newRound();
         for (Element root : round.getRootElements()) {
             TreePath path = trees.getPath(root);
             if (path != null) {

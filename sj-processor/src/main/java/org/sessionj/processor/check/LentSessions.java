@@ -13,6 +13,8 @@ import com.sun.source.util.Trees;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.VariableElement;
 
@@ -29,6 +31,13 @@ final class LentSessions {
     private final Trees trees;
     /** null while being computed (a recursive method is taken not to end it through itself). */
     private final Map<VariableElement, String> ends = new HashMap<>();
+    /**
+     * The methods of each top-level class and its member classes compiled in this run, by element,
+     * found in one pass over the class's members the first time one of them is asked for
+     * ({@code Trees.getPath(method)} walks the whole file each time). Elements and trees belong to one
+     * compilation, as does this cache.
+     */
+    private final Map<Element, Map<Element, TreePath>> methodsByClass = new HashMap<>();
 
     LentSessions(SessionApi api, Trees trees) {
         this.api = api;
@@ -41,11 +50,48 @@ final class LentSessions {
             return ends.get(parameter);
         }
         ends.put(parameter, null);
-        TreePath path = trees.getPath(method);
+        TreePath path = pathOf(method);
         String how = path != null && path.getLeaf() instanceof MethodTree tree && tree.getBody() != null
                 ? scan(path, parameter) : null;
         ends.put(parameter, how);
         return how;
+    }
+
+    /** The path of {@code method}'s declaration, or null when it is not compiled from source in this run. */
+    private TreePath pathOf(ExecutableElement method) {
+        Element top = method;
+        while (top.getEnclosingElement() != null && top.getEnclosingElement().getKind() != ElementKind.PACKAGE) {
+            top = top.getEnclosingElement();
+        }
+        Map<Element, TreePath> members = methodsByClass.computeIfAbsent(top, type -> {
+            Map<Element, TreePath> methods = new HashMap<>();
+            TreePath classPath = trees.getPath(type);
+            if (classPath != null) {
+                new TreePathScanner<Void, Void>() {
+                    @Override
+                    public Void visitMethod(MethodTree tree, Void unused) {
+                        Element element = trees.getElement(getCurrentPath());
+                        if (element != null) {
+                            methods.put(element, getCurrentPath());
+                        }
+                        return null; // member classes only: a local class's method is looked up on its own
+                    }
+
+                    @Override
+                    public Void visitVariable(com.sun.source.tree.VariableTree tree, Void unused) {
+                        return null;
+                    }
+
+                    @Override
+                    public Void visitBlock(com.sun.source.tree.BlockTree tree, Void unused) {
+                        return null;
+                    }
+                }.scan(classPath, null);
+            }
+            return methods;
+        });
+        TreePath path = members.get(method);
+        return path != null ? path : trees.getPath(method); // a method of a local or anonymous class
     }
 
     private String scan(TreePath methodPath, VariableElement parameter) {

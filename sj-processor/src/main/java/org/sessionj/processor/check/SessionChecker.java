@@ -3,6 +3,7 @@ package org.sessionj.processor.check;
 import com.sun.source.tree.BlockTree;
 import com.sun.source.tree.ClassTree;
 import com.sun.source.tree.CompilationUnitTree;
+import com.sun.source.tree.ImportTree;
 import com.sun.source.tree.LambdaExpressionTree;
 import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.VariableTree;
@@ -95,6 +96,11 @@ public final class SessionChecker implements TaskListener {
         return mentions.computeIfAbsent(unit, u -> {
             if (u.getPackageName() != null && (u.getPackageName().toString() + ".").startsWith(API_PACKAGE + ".")) {
                 return true;
+            }
+            for (ImportTree imported : u.getImports()) {
+                if (imported.getQualifiedIdentifier().toString().startsWith(API_PACKAGE + ".")) {
+                    return true; // the usual case, without reading the file again
+                }
             }
             try {
                 return u.getSourceFile().getCharContent(true).toString().contains(API_PACKAGE);

@@ -37,7 +37,16 @@ final class SessionParameters {
 
     private final SessionApi api;
     private final ProtocolRegistry registry;
-    private final Map<Element, SessionParameter> cache = new HashMap<>();
+    /** A parameter's type and the problems found resolving it (reported at its declaration only). */
+    private record Resolved(SessionParameter parameter, List<String> problems) {
+    }
+
+    /**
+     * Per parameter element: resolved once for the compilation, whoever asks first (its method's
+     * body, or a call in another class). Elements belong to one compilation, and so does this cache
+     * (one per processor instance); @Session types are read after the last processing round.
+     */
+    private final Map<Element, Resolved> cache = new HashMap<>();
 
     SessionParameters(SessionApi api, ProtocolRegistry registry) {
         this.api = api;
@@ -46,32 +55,33 @@ final class SessionParameters {
 
     /** The {@code @Session} type of a socket parameter; reports problems at {@code declaration} if given (the declaring method does; callers do not). */
     SessionParameter of(VariableElement parameter, VariableTree declaration, Reporter reporter) {
-        SessionParameter known = cache.get(parameter);
-        if (known != null && declaration == null) {
-            return known;
+        Resolved known = cache.get(parameter);
+        if (known == null) {
+            known = resolve(parameter);
+            cache.put(parameter, known);
         }
+        if (declaration != null && !known.problems().isEmpty()) {
+            Tree at = annotationTree(declaration);
+            for (String problem : known.problems()) {
+                reporter.error(at, Diagnostic.BAD_SESSION_ANNOTATION, parameter.getSimpleName(), problem);
+            }
+        }
+        return known.parameter();
+    }
+
+    private Resolved resolve(VariableElement parameter) {
         AnnotationMirror annotation = null;
         for (AnnotationMirror mirror : parameter.getAnnotationMirrors()) {
             if (mirror.getAnnotationType().asElement().equals(api.sessionAnnotation())) {
                 annotation = mirror;
             }
         }
-        SessionParameter result;
         if (annotation == null) {
-            result = new SessionParameter(false, null);
-        } else {
-            List<String> problems = new ArrayList<>();
-            SessionType type = sessionType(parameter, annotation, problems);
-            result = new SessionParameter(true, type);
-            if (declaration != null) {
-                Tree at = annotationTree(declaration);
-                for (String problem : problems) {
-                    reporter.error(at, Diagnostic.BAD_SESSION_ANNOTATION, parameter.getSimpleName(), problem);
-                }
-            }
+            return new Resolved(new SessionParameter(false, null), List.of());
         }
-        cache.put(parameter, result);
-        return result;
+        List<String> problems = new ArrayList<>();
+        SessionType type = sessionType(parameter, annotation, problems);
+        return new Resolved(new SessionParameter(true, type), problems);
     }
 
     private SessionType sessionType(VariableElement parameter, AnnotationMirror annotation, List<String> problems) {

@@ -68,6 +68,14 @@ public final class ProtocolRegistry {
         names.noteCompiled(unit);
     }
 
+    /**
+     * A new processing round: the name resolver forgets the elements it found (see
+     * {@link TypeNameResolver#newRound}).
+     */
+    public void newRound() {
+        names.newRound();
+    }
+
     /** The {@code @Protocol} annotation on {@code type}, if any. */
     public static Optional<AnnotationMirror> protocolAnnotation(Element type) {
         for (AnnotationMirror mirror : type.getAnnotationMirrors()) {

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ModuleElement;
 import javax.lang.model.element.PackageElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.util.ElementFilter;
@@ -26,6 +27,14 @@ import javax.lang.model.util.Elements;
  * Resolves a type name written inside a protocol text the way javac resolves it in the declaring
  * source file: member types of the declaring type and its enclosing types, single-type imports,
  * the same package, on-demand imports, {@code java.lang}, then fully qualified names.
+ *
+ * <p>Cost: every name is looked up in the module of the declaring source file (an unbound
+ * {@code Elements.getTypeElement} that misses, such as {@code p.String} before {@code java.lang.String},
+ * makes javac search every module of the platform); a simple name is resolved once per declaring type
+ * (the memo's key: the innermost type around the scope, so two files with the same simple names and
+ * different imports never share an answer); a file's imports are read from its tree once. All these
+ * caches hold javac's elements, which belong to one compilation: the resolver lives as long as its
+ * processor instance (one compilation), and {@link #newRound} empties them at every processing round.
  */
 public final class TypeNameResolver {
     private final Elements elements;
@@ -35,15 +44,40 @@ public final class TypeNameResolver {
     private final Set<CompilationUnitTree> notedUnits = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Map<TypeElement, Map<String, TypeElement>> memberTypes = new HashMap<>();
     private final Map<Element, Optional<CompilationUnitTree>> units = new HashMap<>();
+    private final Map<CompilationUnitTree, Imports> imports = new IdentityHashMap<>();
+    /**
+     * Simple names resolved as seen from a type itself (which its own name denotes) and as seen from
+     * its members, by type and name (nested maps, not a record key: a record's equals and hashCode
+     * are bootstrapped afresh in every compilation, as the processor is loaded afresh).
+     */
+    private final Map<TypeElement, Map<String, Optional<TypeElement>>> fromType = new HashMap<>();
+    private final Map<TypeElement, Map<String, Optional<TypeElement>>> fromMembers = new HashMap<>();
+
+    /** A file's non-static imports: single-type ones by simple name (in order), on-demand containers. */
+    private record Imports(Map<String, List<String>> single, List<String> onDemand) {
+    }
 
     public TypeNameResolver(Elements elements, Trees trees) {
         this.elements = elements;
         this.trees = trees;
     }
 
+    /**
+     * A new processing round: forgets every element found so far (javac may enter new types in
+     * it); the files known not to name a type ({@link #noteCompiled}) stay known.
+     */
+    public void newRound() {
+        probes.clear();
+        memberTypes.clear();
+        units.clear();
+        imports.clear();
+        fromType.clear();
+        fromMembers.clear();
+    }
+
     /** The type named {@code name} as seen from {@code scope} (a type or a member of one). */
     public Optional<TypeElement> resolve(String name, Element scope) {
-        String[] parts = name.split("\\.");
+        String[] parts = name.indexOf('.') < 0 ? new String[] {name} : name.split("\\.");
         TypeElement first = resolveSimple(parts[0], scope);
         if (first != null) {
             TypeElement current = first;
@@ -55,12 +89,26 @@ public final class TypeNameResolver {
             }
         }
         if (parts.length > 1) {
-            return Optional.ofNullable(elements.getTypeElement(name));
+            return Optional.ofNullable(typeElement(name, scope));
         }
         return Optional.empty();
     }
 
+    /** {@link #lookUpSimple}, memoised per innermost type around {@code scope} and simple name. */
     private TypeElement resolveSimple(String simple, Element scope) {
+        Element type = scope;
+        while (type != null && !(type instanceof TypeElement)) {
+            type = type.getEnclosingElement();
+        }
+        if (type == null) {
+            return lookUpSimple(simple, scope); // a package or module annotation: nothing to share
+        }
+        Map<TypeElement, Map<String, Optional<TypeElement>>> memo = type == scope ? fromType : fromMembers;
+        return memo.computeIfAbsent((TypeElement) type, t -> new HashMap<>())
+                .computeIfAbsent(simple, name -> Optional.ofNullable(lookUpSimple(simple, scope))).orElse(null);
+    }
+
+    private TypeElement lookUpSimple(String simple, Element scope) {
         for (Element e = scope; e != null && e.getKind() != ElementKind.PACKAGE; e = e.getEnclosingElement()) {
             if (e instanceof TypeElement type) {
                 if (type.getSimpleName().contentEquals(simple) && e == scope) {
@@ -73,53 +121,77 @@ public final class TypeNameResolver {
             }
         }
         CompilationUnitTree unit = compilationUnit(scope);
-        List<String> onDemand = new ArrayList<>();
-        if (unit != null) {
-            for (ImportTree imported : unit.getImports()) {
-                if (imported.isStatic()) {
-                    continue;
-                }
-                String qualified = imported.getQualifiedIdentifier().toString();
-                if (qualified.endsWith(".*")) {
-                    onDemand.add(qualified.substring(0, qualified.length() - 2));
-                } else if (qualified.equals(simple) || qualified.endsWith("." + simple)) {
-                    TypeElement type = elements.getTypeElement(qualified);
-                    if (type != null) {
-                        return type;
-                    }
-                }
-            }
-        }
-        PackageElement pkg = elements.getPackageOf(scope);
-        TypeElement samePackage = packageMember(pkg.getQualifiedName().toString(), simple);
-        if (samePackage != null) {
-            return samePackage;
-        }
-        for (String container : onDemand) {
-            TypeElement type = elements.getPackageElement(container) != null ? packageMember(container, simple)
-                    : onDemandMember(container, simple);
+        Imports imported = unit == null ? new Imports(Map.of(), List.of()) : imports.computeIfAbsent(unit, this::imports);
+        for (String qualified : imported.single().getOrDefault(simple, List.of())) {
+            TypeElement type = typeElement(qualified, scope);
             if (type != null) {
                 return type;
             }
         }
-        return packageMember("java.lang", simple);
+        PackageElement pkg = elements.getPackageOf(scope);
+        TypeElement samePackage = packageMember(pkg.getQualifiedName().toString(), simple, scope);
+        if (samePackage != null) {
+            return samePackage;
+        }
+        for (String container : imported.onDemand()) {
+            TypeElement type = packageElement(container, scope) != null ? packageMember(container, simple, scope)
+                    : onDemandMember(container, simple, scope);
+            if (type != null) {
+                return type;
+            }
+        }
+        return packageMember("java.lang", simple, scope);
+    }
+
+    /** The non-static imports of {@code unit}, each printed once. */
+    private Imports imports(CompilationUnitTree unit) {
+        Map<String, List<String>> single = new HashMap<>();
+        List<String> onDemand = new ArrayList<>();
+        for (ImportTree imported : unit.getImports()) {
+            if (imported.isStatic()) {
+                continue;
+            }
+            String qualified = imported.getQualifiedIdentifier().toString();
+            if (qualified.endsWith(".*")) {
+                onDemand.add(qualified.substring(0, qualified.length() - 2));
+            } else {
+                single.computeIfAbsent(qualified.substring(qualified.lastIndexOf('.') + 1), k -> new ArrayList<>())
+                        .add(qualified);
+            }
+        }
+        return new Imports(single, onDemand);
     }
 
     /**
-     * The type {@code simple} of package {@code pkg}, probed by its qualified name (each name once per
-     * compilation: a miss makes javac search the class path). Packages are never listed: javac lists a
-     * package from the source path as one class per file, named after the file, and completing such a
+     * The type with canonical name {@code name} in the module of {@code scope} (javac resolves a
+     * source file's names in its module; an unbound lookup that misses searches every module).
+     */
+    private TypeElement typeElement(String name, Element scope) {
+        ModuleElement module = elements.getModuleOf(scope);
+        return module == null ? elements.getTypeElement(name) : elements.getTypeElement(module, name);
+    }
+
+    private PackageElement packageElement(String name, Element scope) {
+        ModuleElement module = elements.getModuleOf(scope);
+        return module == null ? elements.getPackageElement(name) : elements.getPackageElement(module, name);
+    }
+
+    /**
+     * The type {@code simple} of package {@code pkg}, probed by its qualified name in the module of
+     * {@code scope} (each name once per module and round: a miss makes javac search the class path).
+     * Packages are never listed: javac lists a package from the source path as one class per file, named after the file, and completing such a
      * class for a file that declares only otherwise named types makes javac parse it a second time
      * ("duplicate class" under Maven, which always passes -sourcepath). For the same reason a name in
      * {@link #phantoms} is never probed.
      */
-    private TypeElement packageMember(String pkg, String simple) {
+    private TypeElement packageMember(String pkg, String simple, Element scope) {
         String qualified = pkg.isEmpty() ? simple : pkg + "." + simple;
         if (phantoms.contains(qualified)) {
             return null;
         }
-        return probes.computeIfAbsent(qualified, name -> Optional.ofNullable(elements.getTypeElement(name)))
-                .orElse(null);
+        ModuleElement module = elements.getModuleOf(scope);
+        String key = module == null ? qualified : module.getQualifiedName() + "/" + qualified;
+        return probes.computeIfAbsent(key, k -> Optional.ofNullable(typeElement(qualified, scope))).orElse(null);
     }
 
     /**
@@ -146,8 +218,8 @@ public final class TypeNameResolver {
         phantoms.add(pkg.isEmpty() ? stem : pkg + "." + stem);
     }
 
-    private TypeElement onDemandMember(String container, String simple) {
-        TypeElement owner = elements.getTypeElement(container);
+    private TypeElement onDemandMember(String container, String simple, Element scope) {
+        TypeElement owner = typeElement(container, scope);
         return owner == null ? null : memberType(owner, simple);
     }
 
