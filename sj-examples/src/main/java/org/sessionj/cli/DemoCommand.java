@@ -1,11 +1,15 @@
 package org.sessionj.cli;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import org.sessionj.api.SJService;
 import org.sessionj.examples.deploy.ClusterDeployment;
 import org.sessionj.examples.deploy.ClusterEnvironment;
@@ -159,9 +163,18 @@ final class DemoCommand implements Runnable {
             if (deploy.rank < 1 || deploy.rank >= program.ranks()) {
                 throw usage("expected --rank between 1 and " + (program.ranks() - 1) + " but found " + deploy.rank);
             }
-            HostPort address = HostPort.parse(deploy.rendezvous, "--rendezvous");
-            RankRunner.runRank(program, deploy.rank, SJService.create(RankToRendezvous.class, address.host(),
-                    address.port()), deploy.host != null ? deploy.host : ProcessesDeployment.HOST, timeout);
+            // From rank 0's ProcessesDeployment the address comes on standard input, once rank 0 listens.
+            Supplier<HostPort> address = ProcessesDeployment.ADDRESS_ON_STDIN.equals(deploy.rendezvous)
+                    ? () -> ProcessesDeployment.readAddress(new BufferedReader(new InputStreamReader(System.in,
+                            StandardCharsets.US_ASCII)))
+                    : () -> HostPort.parse(deploy.rendezvous, "--rendezvous");
+            if (!ProcessesDeployment.ADDRESS_ON_STDIN.equals(deploy.rendezvous)) {
+                address.get(); // a malformed address fails before anything starts
+            }
+            RankRunner.runRank(program, deploy.rank, () -> {
+                HostPort at = address.get();
+                return SJService.create(RankToRendezvous.class, at.host(), at.port());
+            }, deploy.host != null ? deploy.host : ProcessesDeployment.HOST, timeout);
             return 0;
         }
 

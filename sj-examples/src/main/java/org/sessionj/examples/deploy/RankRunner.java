@@ -3,6 +3,7 @@ package org.sessionj.examples.deploy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJService;
 
@@ -49,9 +50,18 @@ public final class RankRunner {
 
     /** Any other rank: registers with the rendezvous at {@code rendezvous}, connects to the others and runs its part. */
     public static void runRank(RankProgram<?> program, int rank, SJService rendezvous, String host, Duration timeout) {
+        runRank(program, rank, () -> rendezvous, host, timeout);
+    }
+
+    /**
+     * As {@link #runRank(RankProgram, int, SJService, String, Duration)}, with the rendezvous asked for
+     * only once this rank's server sockets are open (its runtime started meanwhile).
+     */
+    public static void runRank(RankProgram<?> program, int rank, Supplier<SJService> rendezvous, String host,
+            Duration timeout) {
         List<SJServerSocket> servers = open(program, rank);
         try {
-            EndpointTable table = Rendezvous.register(rendezvous,
+            EndpointTable table = Rendezvous.register(rendezvous.get(),
                     new Registration(rank, program.ranks(), host, ports(servers)), timeout);
             Connecting.connect(rank, servers.get(servers.size() - 1), table, timeout);
             program.run(new RankContext(rank, program.ranks(), own(servers), table, Progress.NONE));
