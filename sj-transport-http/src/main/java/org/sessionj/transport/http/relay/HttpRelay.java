@@ -189,8 +189,7 @@ public final class HttpRelay implements AutoCloseable, Routes {
         if (poll != null) {
             answerListener(listener, poll);
         }
-        exchange.respond(org.sessionj.transport.http.internal.Wire.text(exchange.version(), HttpResponseStatus.OK,
-                requester.token()));
+        exchange.respond(Wire.versioned(Wire.text(exchange.version(), HttpResponseStatus.OK, requester.token())));
     }
 
     // ---- servers -----------------------------------------------------------------------------
@@ -218,7 +217,7 @@ public final class HttpRelay implements AutoCloseable, Routes {
                     return;
                 }
             }
-            FullHttpResponse ok = Wire.text(exchange.version(), HttpResponseStatus.OK, "registered");
+            FullHttpResponse ok = Wire.versioned(Wire.text(exchange.version(), HttpResponseStatus.OK, "registered"));
             ok.headers().set(Wire.PORT, listener.port);
             exchange.respond(ok);
             return;
@@ -322,7 +321,7 @@ public final class HttpRelay implements AutoCloseable, Routes {
         if (tokens.isEmpty()) {
             exchange.empty();
         } else {
-            exchange.respond(Wire.text(exchange.version(), HttpResponseStatus.OK, String.join("\n", tokens)));
+            exchange.respond(Wire.versioned(Wire.text(exchange.version(), HttpResponseStatus.OK, String.join("\n", tokens))));
         }
     }
 
