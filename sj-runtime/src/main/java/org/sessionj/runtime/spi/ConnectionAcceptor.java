@@ -31,6 +31,15 @@ public interface ConnectionAcceptor extends AutoCloseable {
         return false;
     }
 
+    /**
+     * Optional: from now on, every connection this acceptor holds in a handshake of its transport's
+     * own (TLS) before {@link #accept} can return it takes a slot of {@code slots} (the server socket's
+     * pending-handshake limit) for that time, and waits while none is free. The default, for transports
+     * that have no such handshake, counts nothing: their connections are counted once accepted.
+     */
+    default void countHandshakes(HandshakeSlots slots) {
+    }
+
     /** Stops accepting: waiting {@link #accept} calls and later connects fail. Idempotent. */
     @Override
     void close();

@@ -17,7 +17,9 @@ public interface Transport {
      * Opens an acceptor on session port {@code port}; {@code 0} picks a free port
      * ({@link ConnectionAcceptor#port()} tells which).
      *
-     * @throws IOException if the port is taken or the transport cannot listen
+     * @throws java.net.BindException if the port is taken (a runtime that chose the port, free in
+     *         another transport's port space, tries another; see {@code TransportManager.listen})
+     * @throws IOException if the transport cannot listen for any other reason (retrying will not help)
      */
     ConnectionAcceptor listen(int port) throws IOException;
 

@@ -55,6 +55,11 @@ final class TlsChannelSetup implements ChannelSetup {
     }
 
     @Override
+    public boolean hasHandshake() {
+        return true;
+    }
+
+    @Override
     public void initConnecting(Channel channel, String host, int port, CompletableFuture<NettyConnection> ready) {
         TlsConnection connection = new TlsConnection(channel, settings);
         SslHandler ssl = clientContext.get().newHandler(channel.alloc(), host, port);

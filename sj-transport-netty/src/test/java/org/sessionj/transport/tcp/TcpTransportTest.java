@@ -118,10 +118,26 @@ class TcpTransportTest extends ConnectionTestSupport {
     }
 
     @Test
+    void aTakenPortFailsTheListenWithABindExceptionOnBothIoPaths() throws IOException {
+        // TransportManager.listen retries a port it chose only on a BindException: epoll's "Address
+        // already in use" must come out as one, and so must the blocking path's.
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0)) {
+            for (TcpTransport t : List.of(transport,
+                    new TcpTransport(NettySettings.fromSystemProperties(), TcpTransport.IoMode.BLOCKING))) {
+                assertThatThrownBy(() -> t.listen(taken.getLocalPort()))
+                        .isInstanceOf(java.net.BindException.class)
+                        .hasMessageContaining("cannot listen on TCP port " + taken.getLocalPort())
+                        .hasMessageContaining("in use");
+            }
+        }
+    }
+
+    @Test
     void aBindAddressThatIsNoAddressFailsTheListenNamingTheSetting() {
         System.setProperty("sessionj.bindAddress", "no.such.host.invalid");
         try {
             assertThatThrownBy(() -> transport.listen(0)).isInstanceOf(IOException.class)
+                    .isNotInstanceOf(java.net.BindException.class) // no port conflict: nothing to retry
                     .hasMessageContaining("sessionj.bindAddress").hasMessageContaining("no.such.host.invalid");
         } finally {
             System.clearProperty("sessionj.bindAddress");

@@ -65,7 +65,7 @@ public final class IpcTransport implements Transport {
         if (port != 0) {
             IpcAcceptor acceptor = IpcAcceptor.tryBind(port, settings, alloc);
             if (acceptor == null) {
-                throw new IOException("ipc port " + port + " is already in use (" + socketFile(settings, port) + ")");
+                throw new java.net.BindException("ipc port " + port + " is already in use (" + socketFile(settings, port) + ")");
             }
             return acceptor;
         }

@@ -20,7 +20,7 @@ final class ShmPortRegistry {
         if (port != 0) {
             ShmAcceptor acceptor = new ShmAcceptor(port, this);
             if (acceptors.putIfAbsent(port, acceptor) != null) {
-                throw new IOException("in-JVM session port " + port + " is already in use");
+                throw new java.net.BindException("in-JVM session port " + port + " is already in use");
             }
             return acceptor;
         }

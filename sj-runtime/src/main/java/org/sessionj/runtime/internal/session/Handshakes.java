@@ -26,8 +26,12 @@ import org.sessionj.runtime.internal.transport.AcceptorGroup;
  * (which send their whole request in their first frame, but may be slow to get to it when their
  * own machine is overloaded) keeps succeeding, so nothing is dropped and the burst waits its turn as
  * before; only a server whose pending handshakes all stall drops them.
+ *
+ * <p>A connection in a handshake of its transport's own (TLS), before the acceptor can hand it over,
+ * holds a slot too ({@link org.sessionj.runtime.spi.HandshakeSlots}): it counts toward the limit, may be
+ * dropped as stalled once older than {@link #STALLED_AFTER}, and is closed with the server socket.
  */
-final class Handshakes implements AutoCloseable {
+final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.HandshakeSlots {
     private static final System.Logger LOG = System.getLogger(Handshakes.class.getName());
     /** Queued for {@code accept()} when the acceptor group fails or closes. */
     private record Ended(IOException cause) {
@@ -56,6 +60,40 @@ final class Handshakes implements AutoCloseable {
         volatile boolean dropped;
     }
 
+    /** A connection in its transport's own handshake (TLS), holding a slot. */
+    private final class TransportHandshake implements Slot {
+        final long started = System.nanoTime();
+        final String transport;
+        final Runnable drop;
+        volatile boolean dropped;
+        private final java.util.concurrent.atomic.AtomicBoolean left = new java.util.concurrent.atomic.AtomicBoolean();
+
+        TransportHandshake(String transport, Runnable drop) {
+            this.transport = transport;
+            this.drop = drop;
+        }
+
+        @Override
+        public void leave() {
+            if (!left.compareAndSet(false, true)) {
+                return;
+            }
+            inTransport.remove(this);
+            if (dropped) {
+                failed(port() + ": dropped a " + transport + " connection", new org.sessionj.api.SJTimeoutException("dropped: the requester did"
+                        + " not finish its " + transport + " handshake within " + java.time.Duration.ofNanos(stalledAfterNanos)
+                        + " while the server had its limit of " + context.config().maxPendingHandshakes()
+                        + " pending handshakes (sessionj.maxPendingHandshakes) and a new connection waited; closed to"
+                        + " make room"));
+                droppedUnreleased.decrementAndGet();
+            }
+            released();
+        }
+    }
+
+    /** Connections in their transport's own handshake, each holding a slot. */
+    private final java.util.Set<TransportHandshake> inTransport = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     /** Connections in a handshake, closed when the server socket closes. */
     private final java.util.concurrent.ConcurrentHashMap<org.sessionj.runtime.spi.Connection, InFlight> inFlight =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -78,6 +116,7 @@ final class Handshakes implements AutoCloseable {
 
     /** Starts taking connections (once, when the server socket opens). */
     void start() {
+        acceptors.countHandshakes(this);
         acceptors.handOverInline(this::inline);
         Thread.ofVirtual().name("sj-handshakes-" + acceptors.port()).start(this::pump);
     }
@@ -124,6 +163,35 @@ final class Handshakes implements AutoCloseable {
         }
     }
 
+    /**
+     * A slot for a connection in its transport's own handshake (TLS), or null at the limit; then, as
+     * for a session handshake waiting in {@link #awaitSlot}, the oldest stalled handshake may be
+     * dropped to make room for the next try. After the socket closed, a slot that counts nothing.
+     */
+    @Override
+    public Slot tryEnter(String transport, Runnable drop) {
+        if (closed) {
+            return () -> { };
+        }
+        if (!slots.tryAcquire()) {
+            if (System.nanoTime() - lastSuccess >= stalledAfterNanos) {
+                dropOldestStalled();
+            }
+            return null;
+        }
+        pending.incrementAndGet();
+        TransportHandshake handshake = new TransportHandshake(transport, drop);
+        inTransport.add(handshake);
+        if (closed && inTransport.remove(handshake)) {
+            drop.run(); // closed meanwhile: close() may have missed it
+        }
+        return handshake;
+    }
+
+    private String port() {
+        return "session port " + acceptors.port();
+    }
+
     /** Takes a slot: a free one, or the one of a stalled handshake dropped for it (see the class comment). */
     private void awaitSlot() throws InterruptedException {
         if (slots.tryAcquire()) {
@@ -150,7 +218,18 @@ final class Handshakes implements AutoCloseable {
                 oldest = e;
             }
         }
-        if (oldest != null) {
+        TransportHandshake oldestTransport = null;
+        for (TransportHandshake h : inTransport) {
+            if (!h.dropped && now - h.started >= stalledAfterNanos
+                    && (oldestTransport == null || h.started - oldestTransport.started < 0)) {
+                oldestTransport = h;
+            }
+        }
+        if (oldestTransport != null && (oldest == null || oldestTransport.started - oldest.getValue().started < 0)) {
+            oldestTransport.dropped = true;
+            droppedUnreleased.incrementAndGet();
+            oldestTransport.drop.run(); // the transport closes it, and gives the slot back (Slot.leave)
+        } else if (oldest != null) {
             oldest.getValue().dropped = true;
             droppedUnreleased.incrementAndGet();
             oldest.getKey().close(); // its handshake thread fails, counts it and gives the slot back
@@ -214,6 +293,10 @@ final class Handshakes implements AutoCloseable {
     }
 
     private void failed(AcceptorGroup.Accepted accepted, Throwable e) {
+        failed("session port " + acceptors.port() + ": refused a session request over " + accepted.transport(), e);
+    }
+
+    private void failed(String what, Throwable e) {
         long count = failures.incrementAndGet();
         java.util.function.Consumer<? super org.sessionj.api.SJException> listener = failureListener;
         if (listener != null) {
@@ -228,8 +311,7 @@ final class Handshakes implements AutoCloseable {
         // requesters cannot flood the log.
         boolean loud = (count & (count - 1)) == 0;
         LOG.log(loud ? System.Logger.Level.INFO : System.Logger.Level.DEBUG,
-                () -> "session port " + acceptors.port() + ": refused a session request over " + accepted.transport()
-                        + " (" + count + " so far): " + e);
+                () -> what + " (" + count + " so far): " + e);
     }
 
     /**
@@ -278,6 +360,7 @@ final class Handshakes implements AutoCloseable {
         closed = true;
         slots.release(); // a pump waiting for a slot wakes, finds the acceptors closed and ends
         inFlight.keySet().forEach(org.sessionj.runtime.spi.Connection::close);
+        inTransport.forEach(h -> h.drop.run()); // their slots come back through Slot.leave
         Object next;
         while ((next = ready.poll()) != null) {
             if (next instanceof SessionSocket session) {

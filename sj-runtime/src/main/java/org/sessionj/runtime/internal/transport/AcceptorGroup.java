@@ -78,6 +78,11 @@ public final class AcceptorGroup implements AutoCloseable {
         }
     }
 
+    /** Lets every member count its transport-level handshakes in {@code slots} ({@link ConnectionAcceptor#countHandshakes}). */
+    public void countHandshakes(org.sessionj.runtime.spi.HandshakeSlots slots) {
+        members.forEach(m -> m.acceptor().countHandshakes(slots));
+    }
+
     /** The session port of the group (where its setup transports listen). */
     public int port() {
         return sessionPort;

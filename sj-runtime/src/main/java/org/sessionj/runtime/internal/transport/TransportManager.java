@@ -62,6 +62,13 @@ public final class TransportManager {
         return new TransportManager(installed, preferences);
     }
 
+    /** A manager over exactly {@code transports} (tests: transports that fail on purpose). */
+    static TransportManager of(List<Transport> transports, TransportPreferences preferences) {
+        Map<String, Transport> installed = new LinkedHashMap<>();
+        transports.forEach(t -> installed.putIfAbsent(t.name(), t));
+        return new TransportManager(installed, preferences);
+    }
+
     /** The runtime-wide plan. */
     public Plan defaults() {
         return defaults;
@@ -257,17 +264,26 @@ public final class TransportManager {
      * Opens the acceptor group of a server socket: every setup transport listens on session port
      * {@code port} ({@code 0} picks one free on all of them); every session transport that is not
      * also a setup transport listens on a free port of its own, advertised in negotiation.
+     *
+     * <p>With {@code port} 0 the first (port-scarce) setup transport picks a free port and the others
+     * must listen on the same number in their own port spaces, where it may be taken
+     * ({@link java.net.BindException}): then the whole group is closed and opened again on another
+     * port, up to 20 times. That is the only failure a retry can mend; any other
+     * (a port named by the program and taken, a bad bind address, a transport that cannot listen at
+     * all) fails at once, naming the transport and the port.
      */
     public AcceptorGroup listen(Plan plan, int port) {
-        IOException last = null;
-        for (int attempt = 0; attempt < (port == 0 ? PORT_ATTEMPTS : 1); attempt++) {
+        // In-JVM ports are plentiful; let a port-scarce transport pick first.
+        List<Transport> setupOrder = new ArrayList<>(plan.setup());
+        setupOrder.sort(Comparator.comparing(Transport::inJvmOnly));
+        List<String> conflicts = new ArrayList<>();
+        for (int attempt = 1; ; attempt++) {
             List<AcceptorGroup.Member> members = new ArrayList<>();
+            int chosen = port;
+            Transport failing = null;
             try {
-                // In-JVM ports are plentiful; let a port-scarce transport pick first.
-                List<Transport> setupOrder = new ArrayList<>(plan.setup());
-                setupOrder.sort(Comparator.comparing(Transport::inJvmOnly));
-                int chosen = port;
                 for (Transport transport : setupOrder) {
+                    failing = transport;
                     ConnectionAcceptor acceptor = transport.listen(chosen);
                     members.add(new AcceptorGroup.Member(transport, acceptor, true));
                     chosen = acceptor.port();
@@ -276,6 +292,7 @@ public final class TransportManager {
                     if (plan.setup().contains(transport)) {
                         continue;
                     }
+                    failing = transport;
                     try {
                         members.add(new AcceptorGroup.Member(transport, transport.listen(0), false));
                     } catch (IOException e) {
@@ -289,11 +306,33 @@ public final class TransportManager {
                 warnIfOnlyThisJvmCanReach(chosen);
                 return new AcceptorGroup(members, plan, chosen);
             } catch (IOException e) {
-                last = e;
                 members.forEach(m -> m.acceptor().close());
+                // Only a port this method chose (port 0, taken in a later transport's space) is worth another try.
+                boolean chosenPortTaken = port == 0 && e instanceof java.net.BindException
+                        && !members.isEmpty() && plan.setup().contains(failing);
+                if (!chosenPortTaken) {
+                    throw new SJIOException(listenFailure(port, failing, e, conflicts), e);
+                }
+                conflicts.add(failing.name() + " " + chosen);
+                if (attempt == PORT_ATTEMPTS) {
+                    throw new SJIOException("cannot listen on a session port: " + PORT_ATTEMPTS + " ports free for "
+                            + setupOrder.get(0).name() + " were taken in another setup transport's port space ("
+                            + String.join(", ", conflicts) + "); last: " + e.getMessage(), e);
+                }
+                LOG.log(System.Logger.Level.DEBUG, "session port {0} is free for {1} but taken for {2}; trying another",
+                        chosen, setupOrder.get(0).name(), failing.name());
             }
         }
-        throw new SJIOException("cannot listen on session port " + port + ": " + last.getMessage(), last);
+    }
+
+    private static String listenFailure(int port, Transport failing, IOException e, List<String> conflicts) {
+        String where = port == 0 ? "a free session port" : "session port " + port;
+        String which = failing == null ? "" : " with " + failing.name();
+        String taken = e instanceof java.net.BindException && port != 0
+                ? " (a server socket on port 0 picks a free one)" : "";
+        String before = conflicts.isEmpty() ? "" : " (after " + conflicts.size() + " chosen ports taken: "
+                + String.join(", ", conflicts) + ")";
+        return "cannot listen on " + where + which + ": " + e.getMessage() + taken + before;
     }
 
     /**

@@ -5,30 +5,23 @@ import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import org.sessionj.runtime.spi.Connection;
-import org.sessionj.runtime.spi.ConnectionAcceptor;
-import org.sessionj.runtime.spi.support.PendingConnections;
 
 /**
  * A listening TCP socket whose connections are {@link BlockingConnection}s. A virtual thread
  * accepts in a loop and queues them, so that {@link #accept} may wait with a timeout and from
  * several threads at once (the accept itself is not on a session's round trip).
  */
-final class BlockingAcceptor implements ConnectionAcceptor {
+final class BlockingAcceptor extends QueuedAcceptor {
     private static final System.Logger LOG = System.getLogger(BlockingAcceptor.class.getName());
 
     private final ServerSocketChannel server;
-    private final String transportName;
     private final NettySettings settings;
-    private final int port;
-    private final PendingConnections pending = new PendingConnections(this::describe);
-    private volatile boolean closed;
 
     private BlockingAcceptor(ServerSocketChannel server, String transportName, NettySettings settings) throws IOException {
+        super(transportName);
         this.server = server;
-        this.transportName = transportName;
         this.settings = settings;
-        this.port = ((InetSocketAddress) server.getLocalAddress()).getPort();
+        bound(((InetSocketAddress) server.getLocalAddress()).getPort());
     }
 
     /**
@@ -36,46 +29,39 @@ final class BlockingAcceptor implements ConnectionAcceptor {
      * default every interface.
      */
     static BlockingAcceptor listen(int port, String transportName, NettySettings settings) throws IOException {
-        InetSocketAddress local;
-        try {
-            local = org.sessionj.runtime.spi.support.BindAddress.forPort(port);
-        } catch (IllegalArgumentException e) {
-            throw new IOException("cannot listen on TCP port " + port + " (" + transportName + "): " + e.getMessage(), e);
-        }
+        InetSocketAddress local = TcpAddresses.listening(port, transportName);
         ServerSocketChannel server = ServerSocketChannel.open();
         try {
             server.setOption(StandardSocketOptions.SO_REUSEADDR, true);
             server.bind(local, io.netty.util.NetUtil.SOMAXCONN); // the kernel's limit: see NettyTransportSupport.listen
         } catch (IOException e) {
             server.close();
-            throw new IOException("cannot listen on TCP port " + port + " (" + transportName + "): " + e.getMessage(), e);
+            throw LocalPorts.listenFailure("cannot listen on TCP port " + port + " (" + transportName + "): "
+                    + e.getMessage(), e);
         }
         BlockingAcceptor acceptor = new BlockingAcceptor(server, transportName, settings);
-        LocalPorts.listening(acceptor.port);
-        Thread.ofVirtual().name("sj-" + transportName + "-accept-" + acceptor.port).start(acceptor::acceptLoop);
+        Thread.ofVirtual().name("sj-" + transportName + "-accept-" + acceptor.port()).start(acceptor::acceptLoop);
         return acceptor;
     }
 
     private void acceptLoop() {
-        while (!closed) {
+        while (!isClosed()) {
             SocketChannel channel;
             try {
                 channel = server.accept();
             } catch (IOException e) {
-                if (!closed) {
-                    LOG.log(System.Logger.Level.WARNING, "accepting on " + transportName + " port " + port
+                if (!isClosed()) {
+                    LOG.log(System.Logger.Level.WARNING, "accepting on " + transportName() + " port " + port()
                             + " failed; the port is closed", e);
                     close();
                 }
                 return;
             }
             try {
-                BlockingConnection connection = new BlockingConnection(channel, transportName, settings);
-                pending.add(connection);
-                if (pending.isFull()) {
+                if (enqueue(new BlockingConnection(channel, transportName(), settings))) {
                     // Accept no more until half are taken: the next peers wait in the kernel's backlog.
                     java.util.concurrent.CountDownLatch room = new java.util.concurrent.CountDownLatch(1);
-                    pending.whenRoom(room::countDown);
+                    whenRoom(room::countDown);
                     room.await();
                 }
             } catch (InterruptedException e) {
@@ -92,34 +78,14 @@ final class BlockingAcceptor implements ConnectionAcceptor {
     }
 
     @Override
-    public int port() {
-        return port;
-    }
-
-    @Override
-    public Connection accept(long timeoutNanos) throws IOException {
-        return pending.take(timeoutNanos);
-    }
-
-    private String describe() {
-        return transportName + " acceptor on port " + port;
-    }
-
-    @Override
-    public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
+    Release closeSocket() {
         try {
             server.close();
         } catch (IOException e) {
             // closed anyway
         }
-        LocalPorts.released(port);
         // A thread blocked in accept defers the socket's final close until it has left the call;
         // wait for it, so that a later listen or canReach sees the port free.
-        LocalPorts.awaitReleased(port);
-        pending.close();
+        return Release.AWAIT;
     }
 }

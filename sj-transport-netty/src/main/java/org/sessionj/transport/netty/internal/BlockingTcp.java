@@ -6,7 +6,6 @@ import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.SocketChannel;
-import java.util.concurrent.TimeUnit;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.ConnectionAcceptor;
 
@@ -26,23 +25,13 @@ public final class BlockingTcp {
 
     /** Opens a listening socket on TCP port {@code port} (0: any free port) on {@code sessionj.bindAddress}, by default every interface. */
     public ConnectionAcceptor listen(int port) throws IOException {
-        if (port < 0 || port > 65535) {
-            throw new IOException("session port " + port + " is not a TCP port (expected 0..65535)");
-        }
         return BlockingAcceptor.listen(port, transportName, settings);
     }
 
     /** Connects to {@code host:port}, waiting at most {@code timeoutNanos} (negative: 30 s). */
     public Connection connect(String host, int port, long timeoutNanos) throws IOException {
-        if (port < 1 || port > 65535) {
-            throw new IOException("session port " + port + " is not a TCP port (expected 1..65535)");
-        }
-        InetSocketAddress address = new InetSocketAddress(host, port);
-        if (address.isUnresolved()) {
-            throw new IOException("cannot connect to " + host + ":" + port + " (" + transportName + "): unknown host");
-        }
-        int millis = timeoutNanos < 0 ? 30_000
-                : (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(timeoutNanos)));
+        InetSocketAddress address = TcpAddresses.connecting(host, port, transportName);
+        int millis = TcpAddresses.connectMillis(timeoutNanos);
         SocketChannel channel = SocketChannel.open();
         try {
             channel.socket().connect(address, millis);

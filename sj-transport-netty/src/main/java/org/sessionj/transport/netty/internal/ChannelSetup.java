@@ -19,4 +19,13 @@ public interface ChannelSetup {
      * be used, or exceptionally with an {@link java.io.IOException} naming why it cannot.
      */
     void initConnecting(Channel channel, String host, int port, CompletableFuture<NettyConnection> ready);
+
+    /**
+     * Whether an accepted connection goes through a handshake of the transport's own (TLS) before it
+     * is handed over: then it counts toward the server socket's pending-handshake limit meanwhile
+     * ({@link org.sessionj.runtime.spi.ConnectionAcceptor#countHandshakes}).
+     */
+    default boolean hasHandshake() {
+        return false;
+    }
 }

@@ -41,6 +41,23 @@ public final class LocalPorts {
         LISTENING.remove(port);
     }
 
+    /**
+     * The exception for a listen that failed with {@code cause}: a {@link java.net.BindException} when
+     * the port is taken (NIO throws one; Netty's epoll channel an {@code IOException} with the
+     * kernel's "Address already in use"), so that a runtime that chose the port tries another
+     * (Transport.listen's contract); a plain {@code IOException} otherwise.
+     */
+    static IOException listenFailure(String message, Throwable cause) {
+        boolean taken = false;
+        for (Throwable t = cause; t != null && !taken; t = t.getCause() == t ? null : t.getCause()) {
+            taken = t instanceof java.net.BindException
+                    || (t.getMessage() != null && t.getMessage().contains("Address already in use"));
+        }
+        IOException failure = taken ? new java.net.BindException(message) : new IOException(message);
+        failure.initCause(cause);
+        return failure;
+    }
+
     /** Whether a TCP connection to {@code host:port} could succeed, as far as can be told cheaply. */
     public static boolean canReach(String host, int port) {
         if (port < 1 || port > 65535) {

@@ -1,75 +1,140 @@
 package org.sessionj.transport.netty.internal;
 
 import io.netty.channel.Channel;
-import java.io.IOException;
-import org.sessionj.runtime.spi.Connection;
-import org.sessionj.runtime.spi.ConnectionAcceptor;
-import org.sessionj.runtime.spi.support.PendingConnections;
+import io.netty.util.AttributeKey;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.sessionj.runtime.spi.HandshakeSlots;
 
 /**
  * A listening server channel and the queue of connections it has accepted (and, for TLS, whose
  * handshake succeeded) that nobody has taken yet. Waiting uses {@code java.util.concurrent} locks,
  * never monitors.
+ *
+ * <p>The server channel stops accepting (the next peers wait in the kernel's backlog) while the queue
+ * is full, and, for a transport with a handshake of its own, while an accepted connection waits for a
+ * handshake slot of the server socket ({@link #countHandshakes}).
  */
-public final class NettyAcceptor implements ConnectionAcceptor {
+public final class NettyAcceptor extends QueuedAcceptor {
+    /** How often a connection that found no handshake slot asks again. */
+    static final long SLOT_RETRY_MILLIS = 100;
+    private static final AttributeKey<HandshakeSlots.Slot> SLOT = AttributeKey.valueOf("sj.handshakeSlot");
 
-    private final PendingConnections pending = new PendingConnections(this::describe);
-    private final String transportName;
+    /** Whether connections go through a handshake of the transport's own (TLS) before they are queued. */
+    private final boolean transportHandshake;
     private volatile Channel serverChannel;
-    private volatile int port;
-    private volatile boolean closed;
+    private volatile HandshakeSlots slots;
+    /** Whether the queue was full and has not been half taken since. */
+    private volatile boolean queueFull;
+    /** Accepted connections waiting for a handshake slot. */
+    private final AtomicInteger waitingForSlot = new AtomicInteger();
 
-    NettyAcceptor(String transportName) {
-        this.transportName = transportName;
+    NettyAcceptor(String transportName, boolean transportHandshake) {
+        super(transportName);
+        this.transportHandshake = transportHandshake;
     }
 
     void bound(Channel channel, int boundPort) {
         this.serverChannel = channel;
-        this.port = boundPort;
+        bound(boundPort);
+    }
+
+    @Override
+    public void countHandshakes(HandshakeSlots handshakeSlots) {
+        if (transportHandshake) {
+            this.slots = handshakeSlots;
+        }
     }
 
     /**
-     * Event loop: a new usable connection. With {@link PendingConnections#BOUND} not taken, the server
-     * channel stops accepting until they are half taken (the kernel's backlog holds the next ones).
+     * Event loop, while the pipeline of an accepted channel is built: when a server socket counts
+     * handshakes, the channel reads nothing (so its TLS handshake does not start) until it holds a
+     * slot, and gives the slot back when it is queued or closes.
      */
-    void enqueue(NettyConnection connection) {
-        pending.add(connection);
-        Channel server = serverChannel;
-        if (server != null && pending.isFull()) {
-            server.config().setAutoRead(false);
-            pending.whenRoom(() -> server.config().setAutoRead(true));
+    void admit(Channel channel) {
+        HandshakeSlots counting = slots;
+        if (counting == null) {
+            return; // the transport is used without a server socket's limit
         }
+        channel.config().setAutoRead(false);
+        tryAdmit(channel, counting);
     }
 
-    @Override
-    public int port() {
-        return port;
-    }
-
-    @Override
-    public Connection accept(long timeoutNanos) throws IOException {
-        return pending.take(timeoutNanos);
-    }
-
-    private String describe() {
-        return transportName + " acceptor on port " + port;
-    }
-
-    @Override
-    public void close() {
-        if (closed) {
+    private void tryAdmit(Channel channel, HandshakeSlots counting) {
+        if (!channel.isOpen() || isClosed()) {
+            channel.close();
             return;
         }
-        closed = true;
-        Channel channel = serverChannel;
-        if (channel != null) {
-            // Waits for the port to be released, so that a later listen or canReach sees it free.
-            Futures.awaitUninterruptibly(channel.close());
-            LocalPorts.released(port);
-            if (!channel.eventLoop().inEventLoop()) {
-                LocalPorts.awaitReleased(port);
+        HandshakeSlots.Slot slot = counting.tryEnter(transportName(), channel::close);
+        if (slot == null) {
+            // Stop accepting until this one has a slot: the next peers wait in the kernel's backlog.
+            if (waitingForSlot.getAndIncrement() == 0) {
+                updateAccepting();
             }
+            channel.eventLoop().schedule(() -> {
+                if (waitingForSlot.decrementAndGet() == 0) {
+                    updateAccepting();
+                }
+                tryAdmit(channel, counting);
+            }, SLOT_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+            return;
         }
-        pending.close();
+        channel.attr(SLOT).set(slot);
+        channel.closeFuture().addListener(f -> leave(channel));
+        channel.config().setAutoRead(true);
+    }
+
+    private static void leave(Channel channel) {
+        HandshakeSlots.Slot slot = channel.attr(SLOT).getAndSet(null);
+        if (slot != null) {
+            slot.leave();
+        }
+    }
+
+    /**
+     * Event loop: a new usable connection (for TLS: its handshake succeeded, so its handshake slot is
+     * given back; the session handshake takes one anew). With
+     * {@link org.sessionj.runtime.spi.support.PendingConnections#BOUND} not taken, the server channel
+     * stops accepting until they are half taken (the kernel's backlog holds the next ones).
+     */
+    void enqueue(NettyConnection connection) {
+        if (transportHandshake) {
+            leave(connection.channel());
+        }
+        if (enqueue((org.sessionj.runtime.spi.Connection) connection)) {
+            queueFull = true;
+            updateAccepting();
+            whenRoom(() -> {
+                queueFull = false;
+                updateAccepting();
+            });
+        }
+    }
+
+    /**
+     * Accepts while the queue has room and no connection waits for a handshake slot. Set on the server
+     * channel's event loop, from the latest state, so that two changes racing cannot leave it paused.
+     */
+    private void updateAccepting() {
+        Channel server = serverChannel;
+        if (server == null) {
+            return;
+        }
+        try {
+            server.eventLoop().execute(() -> server.config().setAutoRead(!queueFull && waitingForSlot.get() == 0));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // the event loops are shut down: nothing is accepted any more anyway
+        }
+    }
+
+    @Override
+    Release closeSocket() {
+        Channel channel = serverChannel;
+        if (channel == null) {
+            return Release.NONE;
+        }
+        // Waits for the port to be released, so that a later listen or canReach sees it free.
+        Futures.awaitUninterruptibly(channel.close());
+        return channel.eventLoop().inEventLoop() ? Release.RELEASED : Release.AWAIT;
     }
 }

@@ -25,7 +25,6 @@ import org.sessionj.runtime.spi.ConnectionAcceptor;
  */
 public final class NettyTransportSupport {
     private static final System.Logger LOG = System.getLogger(NettyTransportSupport.class.getName());
-    private static final int MAX_CONNECT_TIMEOUT_MILLIS = Integer.MAX_VALUE;
 
     private final String transportName;
     private final NettySettings settings;
@@ -57,11 +56,9 @@ public final class NettyTransportSupport {
      * {@code sessionj.bindAddress} names, by default every interface.
      */
     public ConnectionAcceptor listen(int port) throws IOException {
-        if (port < 0 || port > 65535) {
-            throw new IOException("session port " + port + " is not a TCP port (expected 0..65535)");
-        }
+        InetSocketAddress local = TcpAddresses.listening(port, transportName);
         EventLoops loops = EventLoops.shared(settings.preferNative());
-        NettyAcceptor acceptor = new NettyAcceptor(transportName);
+        NettyAcceptor acceptor = new NettyAcceptor(transportName, setup.hasHandshake());
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(loops.group())
                 .channel(loops.serverChannel())
@@ -78,6 +75,7 @@ public final class NettyTransportSupport {
                     protected void initChannel(Channel channel) {
                         try {
                             setup.initAccepted(channel, acceptor::enqueue);
+                            acceptor.admit(channel);
                         } catch (RuntimeException | LinkageError e) {
                             LOG.log(System.Logger.Level.WARNING, "cannot set up an accepted " + transportName
                                     + " connection; closing it", e);
@@ -85,12 +83,6 @@ public final class NettyTransportSupport {
                         }
                     }
                 });
-        InetSocketAddress local;
-        try {
-            local = org.sessionj.runtime.spi.support.BindAddress.forPort(port);
-        } catch (IllegalArgumentException e) {
-            throw new IOException("cannot listen on TCP port " + port + " (" + transportName + "): " + e.getMessage(), e);
-        }
         ChannelFuture bind = bootstrap.bind(local);
         try {
             Futures.bridge(bind).get();
@@ -99,12 +91,12 @@ public final class NettyTransportSupport {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while binding " + transportName + " port " + port);
         } catch (ExecutionException e) {
-            throw new IOException("cannot listen on TCP port " + port + " of " + local.getAddress().getHostAddress()
-                    + " (" + transportName + "): " + InboundQueue.reason(e.getCause()), e.getCause());
+            throw LocalPorts.listenFailure("cannot listen on TCP port " + port + " of "
+                    + local.getAddress().getHostAddress() + " (" + transportName + "): "
+                    + InboundQueue.reason(e.getCause()), e.getCause());
         }
         int boundPort = ((InetSocketAddress) bind.channel().localAddress()).getPort();
         acceptor.bound(bind.channel(), boundPort);
-        LocalPorts.listening(boundPort);
         return acceptor;
     }
 
@@ -119,17 +111,10 @@ public final class NettyTransportSupport {
      * task hand-off to it.
      */
     public Connection connect(String host, int port, long timeoutNanos) throws IOException {
-        if (port < 1 || port > 65535) {
-            throw new IOException("session port " + port + " is not a TCP port (expected 1..65535)");
-        }
-        InetSocketAddress address = new InetSocketAddress(host, port);
-        if (address.isUnresolved()) {
-            throw new IOException("cannot connect to " + host + ":" + port + " (" + transportName + "): unknown host");
-        }
+        InetSocketAddress address = TcpAddresses.connecting(host, port, transportName);
         EventLoop loop = EventLoops.shared(settings.preferNative()).group().next();
         CompletableFuture<NettyConnection> ready = new CompletableFuture<>();
-        int connectMillis = timeoutNanos < 0 ? 30_000
-                : (int) Math.max(1, Math.min(MAX_CONNECT_TIMEOUT_MILLIS, TimeUnit.NANOSECONDS.toMillis(timeoutNanos)));
+        int connectMillis = TcpAddresses.connectMillis(timeoutNanos);
         Bootstrap bootstrap = new Bootstrap()
                 .group(loop)
                 .channel(EventLoops.shared(settings.preferNative()).socketChannel())

@@ -1,0 +1,34 @@
+package org.sessionj.runtime.spi;
+
+/**
+ * The pending-handshake limit of a server socket ({@code sessionj.maxPendingHandshakes}), shared with
+ * the acceptors whose connections go through a handshake of the transport's own before they can be
+ * accepted (TLS): such a connection holds a slot from the moment it is accepted until that handshake
+ * ends, so that idle TLS connections count toward the limit exactly like idle TCP ones. Once its
+ * transport handshake succeeded the connection gives its slot back and is accepted, and the
+ * runtime's session handshake takes a slot for it anew.
+ *
+ * <p>At the limit, the acceptor stops reading new connections and asks again a little later;
+ * meanwhile, when no session handshake has succeeded for a while, the runtime drops the oldest
+ * handshake that stalled (a session handshake whose requester sent nothing, or a transport handshake
+ * not finished) to make room, and counts it as a failed handshake.
+ */
+public interface HandshakeSlots {
+
+    /**
+     * A slot for a connection entering a transport-level handshake, or {@code null} when every slot is
+     * taken (ask again later, for example after 100 ms).
+     *
+     * @param transport the name of the transport, for the log
+     * @param drop closes the connection; run (at most once, on any thread) when the runtime drops this
+     *        stalled handshake to make room or closes the server socket. The slot is given back by
+     *        {@link Slot#leave()} as for any other end of the handshake.
+     */
+    Slot tryEnter(String transport, Runnable drop);
+
+    /** A slot held by one connection in a transport-level handshake. */
+    interface Slot {
+        /** Gives the slot back: the transport handshake succeeded, failed or was dropped. Idempotent. */
+        void leave();
+    }
+}

@@ -1,0 +1,138 @@
+package org.sessionj.transport.tls;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.sessionj.api.SJException;
+import org.sessionj.api.SJServerSocket;
+import org.sessionj.api.SJTimeoutException;
+import org.sessionj.runtime.SJRuntime;
+import org.sessionj.runtime.SJRuntimeConfig;
+import org.sessionj.runtime.internal.session.SessionServerSocket;
+import org.sessionj.transport.tcp.PingRounds;
+import org.sessionj.transport.tcp.SessionProtocols;
+
+/**
+ * TLS connections count toward a server socket's pending-handshake limit while their TLS handshake
+ * runs (before, they reached the runtime only once it had succeeded, so any number of silent TLS
+ * connections held the server's memory and descriptors, bounded only by Netty's 10 s TLS timeout):
+ * past the limit a new connection is not read until a slot is free, the oldest stalled one is dropped
+ * for it, and a real client is served.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class TlsPendingLimitTest {
+    private static final int LIMIT = 3;
+    private final List<Socket> raw = new ArrayList<>();
+
+    @BeforeEach
+    void configureTls(@TempDir Path dir) throws IOException {
+        List<Path> files = Certificates.write(Certificates.selfSigned("localhost", Certificates.localhostNames()), dir);
+        System.setProperty("sessionj.tls.cert", files.get(0).toString());
+        System.setProperty("sessionj.tls.key", files.get(1).toString());
+        System.setProperty("sessionj.tls.trust", files.get(0).toString());
+    }
+
+    @AfterEach
+    void clear() throws IOException {
+        System.clearProperty("sessionj.tls.cert");
+        System.clearProperty("sessionj.tls.key");
+        System.clearProperty("sessionj.tls.trust");
+        for (Socket s : raw) {
+            s.close();
+        }
+    }
+
+    /** A server runtime over tls with the limit; a handshake stalls after 1 s (min of 5 s and the initiation timeout). */
+    private static SJRuntime server() {
+        return SJRuntime.create(SJRuntimeConfig.builder().transports("tls").maxPendingHandshakes(LIMIT)
+                .initiationTimeout(Duration.ofSeconds(1)).build());
+    }
+
+    private Socket silent(int port) throws IOException {
+        Socket s = new Socket();
+        raw.add(s);
+        s.connect(new InetSocketAddress("localhost", port), 5_000);
+        s.setSoTimeout(20_000);
+        return s;
+    }
+
+    private static void await(BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime() - deadline).as("waiting for " + what).isNegative();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+    }
+
+    /** Reads until the server closes the connection (it may send a TLS alert first); false on a read timeout. */
+    private static boolean closedByServer(Socket s) {
+        try {
+            InputStream in = s.getInputStream();
+            while (in.read() >= 0) {
+                // an alert record, if any
+            }
+            return true;
+        } catch (java.net.SocketTimeoutException e) {
+            return false;
+        } catch (IOException e) {
+            return true; // reset
+        }
+    }
+
+    @Test
+    void silentTlsConnectionsPastTheLimitHoldNoMoreSlotsAndARealClientIsServed() throws Exception {
+        SJRuntime server = server();
+        SJRuntime client = SJRuntime.create(SJRuntimeConfig.builder().transports("tls").build());
+        try (SJServerSocket socket = server.serverSocket(SessionProtocols.PingServer.class, 0)) {
+            Queue<SJException> told = new ConcurrentLinkedQueue<>();
+            SJRuntime.onFailedHandshake(socket, told::add);
+            for (int i = 0; i < 2 * LIMIT; i++) {
+                silent(socket.port()); // connects, never sends a ClientHello
+            }
+            SessionServerSocket counted = (SessionServerSocket) socket;
+            await(() -> counted.pendingHandshakes() == LIMIT, LIMIT + " TLS handshakes holding the slots");
+
+            // A real client: its connection waits for a slot; once no handshake has succeeded for the
+            // stall time, the oldest silent one is dropped for it.
+            PingRounds.run(client, socket, 3);
+
+            assertThat(closedByServer(raw.get(0))).as("the oldest silent connection was dropped").isTrue();
+            assertThat(SJRuntime.failedHandshakes(socket)).isPositive();
+            assertThat(told).first().isInstanceOf(SJTimeoutException.class).extracting(Throwable::getMessage).asString()
+                    .contains("dropped: the requester did not finish its tls handshake within PT1S")
+                    .contains("limit of 3 pending handshakes (sessionj.maxPendingHandshakes)");
+            assertThat(counted.pendingHandshakes()).as("never more than the limit").isLessThanOrEqualTo(LIMIT);
+        }
+    }
+
+    @Test
+    void closingTheServerSocketClosesConnectionsStillInTheirTlsHandshake() throws Exception {
+        SJRuntime server = server();
+        SJServerSocket socket = server.serverSocket(SessionProtocols.PingServer.class, 0);
+        Socket first = silent(socket.port());
+        Socket second = silent(socket.port());
+        SessionServerSocket counted = (SessionServerSocket) socket;
+        await(() -> counted.pendingHandshakes() == 2, "two TLS handshakes");
+        socket.close();
+        assertThat(closedByServer(first)).isTrue();
+        assertThat(closedByServer(second)).isTrue();
+        await(() -> counted.pendingHandshakes() == 0, "their slots back");
+    }
+}
