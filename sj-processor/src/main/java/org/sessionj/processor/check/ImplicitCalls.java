@@ -2,6 +2,7 @@ package org.sessionj.processor.check;
 
 import com.sun.source.tree.EnhancedForLoopTree;
 import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.Tree;
 import java.util.Set;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.DeclaredType;
@@ -22,8 +23,34 @@ final class ImplicitCalls {
         this.flow = flow;
     }
 
+    /**
+     * A string concatenation {@code at} (or {@code +=}) with {@code left} and {@code right} (null: none)
+     * as operands calls their toString(): reported while a field is moved out.
+     */
+    void concatenation(Tree at, ExpressionTree left, ExpressionTree right) {
+        if (flow.noAlias.fieldMoved() && (callsToString(left) || right != null && callsToString(right))) {
+            flow.noAlias.beforeForeignCode(at, "before this string concatenation (which calls toString())");
+        }
+    }
+
+    /** The detail of an assert (null: none) becomes its AssertionError's message through its toString(). */
+    void assertDetail(ExpressionTree detail) {
+        if (detail != null && flow.state != null && flow.noAlias.fieldMoved() && callsToString(detail)) {
+            flow.noAlias.beforeForeignCode(detail, "before this assert's detail becomes the message of its "
+                    + "AssertionError (which calls its toString())");
+        }
+    }
+
+    /** Over an Iterable (not an array), the loop's calls of iterator()/hasNext()/next() are foreign code. */
+    void iteration(EnhancedForLoopTree loop) {
+        if (flow.state != null && flow.noAlias.fieldMoved() && overIterable(loop)) {
+            flow.noAlias.beforeForeignCode(loop.getExpression(), "before the loop asks its Iterable for the next "
+                    + "element (iterator(), hasNext() and next() may read it)");
+        }
+    }
+
     /** Whether {@code operand} of a string concatenation is an object whose toString() may be user code. */
-    boolean callsToString(ExpressionTree operand) {
+    private boolean callsToString(ExpressionTree operand) {
         TypeMirror type = flow.trees.getTypeMirror(flow.pathOf(operand));
         if (type == null) {
             return false;
@@ -43,7 +70,7 @@ final class ImplicitCalls {
             "java.lang.Class");
 
     /** Whether an enhanced for loop iterates an Iterable (whose methods are calls), not an array. */
-    boolean overIterable(EnhancedForLoopTree loop) {
+    private boolean overIterable(EnhancedForLoopTree loop) {
         TypeMirror type = flow.trees.getTypeMirror(flow.pathOf(loop.getExpression()));
         return type != null && type.getKind() != TypeKind.ARRAY;
     }

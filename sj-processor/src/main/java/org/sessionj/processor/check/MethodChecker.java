@@ -28,9 +28,7 @@ import com.sun.source.tree.TypeCastTree;
 import com.sun.source.tree.VariableTree;
 import com.sun.source.tree.WhileLoopTree;
 import com.sun.source.util.TreePath;
-import com.sun.source.util.TreePathScanner;
 import com.sun.source.util.Trees;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -38,10 +36,7 @@ import javax.annotation.processing.ProcessingEnvironment;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
-import javax.lang.model.element.Modifier;
 import javax.lang.model.element.VariableElement;
-import javax.lang.model.type.TypeMirror;
-import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Types;
 import org.sessionj.processor.internal.flow.FlowState;
 import org.sessionj.processor.internal.flow.VarState;
@@ -57,6 +52,8 @@ import org.sessionj.processor.internal.protocol.ProtocolRegistry;
  * (send, receive, delegation, multicast, session methods), {@link ChoiceRules} (outbranch/inbranch),
  * {@link IterationRules} (outwhile/inwhile and loop invariants), {@link LinearityRules} (sockets are
  * used up exactly once and never copied) and {@link NoAliasRules} (unique ownership and moves).
+ * What a declaration starts as is {@link Declarations}' job, how states merge {@link StateMerges},
+ * calls {@link SessionApiCalls} and {@link CallArguments}, captures {@link Captures}.
  * After the first error on a variable it stops checking that variable ({@link VarState.Failed}).
  */
 final class MethodChecker extends FlowScanner {
@@ -88,6 +85,8 @@ final class MethodChecker extends FlowScanner {
     final IterationRules iterations = new IterationRules(this);
     final LinearityRules linearity = new LinearityRules(this);
     final NoAliasRules noAlias = new NoAliasRules(this);
+    final MoveContexts moveContexts = new MoveContexts(this);
+    final TryMoves tryMoves = new TryMoves(this);
     final SocketExpressionRules sockets = new SocketExpressionRules(this);
     final TryStatements tries = new TryStatements(this);
     final ImplicitCalls implicit = new ImplicitCalls(this);
@@ -95,6 +94,11 @@ final class MethodChecker extends FlowScanner {
     final SpawnRules spawns = new SpawnRules(this);
     final JoinRules joins = new JoinRules(this);
     final SelectorRules selectors = new SelectorRules(this);
+    final Declarations declarations = new Declarations(this);
+    final StateMerges merges = new StateMerges(this);
+    final CallArguments callArguments = new CallArguments(this);
+    final Captures captures = new Captures(this);
+    final SessionApiCalls apiCalls = new SessionApiCalls(this);
 
     MethodChecker(ProcessingEnvironment environment, Trees trees, SessionApi api, ProtocolRegistry registry,
             Reporter reporter, Map<Element, VarState> capturedEndpoints, SessionParameters sessionParameters,
@@ -123,26 +127,16 @@ final class MethodChecker extends FlowScanner {
             unitMethod = trees.getElement(unit) instanceof ExecutableElement executable ? executable : null;
             resultContract = unitMethod;
             for (VariableTree parameter : method.getParameters()) {
-                declareParameter(new TreePath(unit, parameter), null);
+                declarations.parameter(new TreePath(unit, parameter), null);
             }
             if (unitMethod != null) {
-                declareOwnFields(unitMethod, method);
+                declarations.ownFields(unitMethod, method);
             }
             scan(new TreePath(unit, method.getBody()), null);
         } else if (leaf instanceof LambdaExpressionTree lambda) {
             unitName = "the lambda";
             resultContract = contracts.functionalMethod(trees.getTypeMirror(unit));
-            List<VariableElement> parameters = new ArrayList<>();
-            for (VariableTree parameter : lambda.getParameters()) {
-                declareParameter(new TreePath(unit, parameter),
-                        contracts.sessionType(parameters.size(), resultContract));
-                if (trees.getElement(new TreePath(unit, parameter)) instanceof VariableElement element) {
-                    parameters.add(element);
-                }
-            }
-            if (resultContract != null) {
-                contracts.lambdaParameters(lambda, parameters, resultContract, reporter);
-            }
+            declarations.lambdaParameters(unit, lambda);
             if (lambda.getBodyKind() == LambdaExpressionTree.BodyKind.EXPRESSION) {
                 noAlias.returned((ExpressionTree) lambda.getBody()); // the body's value is the result
             }
@@ -160,59 +154,6 @@ final class MethodChecker extends FlowScanner {
         exitScope(outer, null, "at the end of " + unitName);
         scopes.pop();
     }
-
-    /**
-     * Declares a parameter; {@code inherited}: the {@code @Session} type of the functional method's
-     * parameter a lambda parameter stands for (taken when the lambda parameter has none), or null.
-     */
-    private void declareParameter(TreePath path, SessionParameters.SessionParameter inherited) {
-        VariableTree tree = (VariableTree) path.getLeaf();
-        Element var = trees.getElement(path);
-        if (var == null) {
-            return;
-        }
-        TypeMirror type = var.asType();
-        boolean unannotated = inherited != null && !sessionParameters.of((VariableElement) var, null, null).annotated();
-        if (unannotated && api.isSocket(type)) {
-            declare(var, Kind.SOCKET, tree, inherited.type() == null ? VarState.FAILED
-                    : new VarState.Live(inherited.type(), 0));
-        } else if (unannotated && (api.isService(type) || api.isServerSocket(type))) {
-            declare(var, Kind.ENDPOINT, tree, new VarState.Endpoint(inherited.declared(), "of parameter '"
-                    + var.getSimpleName() + "'"));
-        } else if (api.isSocket(type)) {
-            declare(var, Kind.SOCKET, tree, origins.socketParameter((VariableElement) var, tree));
-        } else if (api.isService(type) || api.isServerSocket(type)) {
-            declare(var, Kind.ENDPOINT, tree, origins.endpointParameter((VariableElement) var, tree));
-        } else if (NoAliasRules.isNoAlias(var)) {
-            declare(var, Kind.NOALIAS, tree, VarState.OWNED);
-        }
-    }
-
-    /**
-     * The {@code @NoAlias} fields a method of their class may move out and must refill (instance
-     * fields only in instance methods); they are reported at {@code method} if it ends without.
-     */
-    private void declareOwnFields(ExecutableElement method, MethodTree tree) {
-        boolean isStatic = method.getModifiers().contains(Modifier.STATIC);
-        for (VariableElement field : ElementFilter.fieldsIn(method.getEnclosingElement().getEnclosedElements())) {
-            if ((!isStatic || field.getModifiers().contains(Modifier.STATIC)) && NoAliasRules.isNoAlias(field)) {
-                declare(field, Kind.NOALIAS_FIELD, tree, VarState.OWNED);
-                fieldExits.activate();
-            }
-        }
-    }
-
-    private void declare(Element var, Kind kind, Tree declaration, VarState initial) {
-        infos.put(var, new VarInfo(var.getSimpleName().toString(), kind, handlers.size(), onceOnly.size(),
-                declaration));
-        scopes.peek().vars.add(var);
-        if (state != null) {
-            state = state.with(var, initial);
-        }
-    }
-
-    /** The protocol name of an endpoint whose protocol differs on the paths that meet. */
-    static final String CONFLICTING = "of different protocols on the paths that reach here";
 
     /** The tracked variable of {@code kind} that {@code tree} names, or null. */
     private Element tracked(ExpressionTree tree, Kind kind) {
@@ -287,11 +228,7 @@ final class MethodChecker extends FlowScanner {
         onceOnly("an assert statement (it runs only when assertions are enabled, -ea)", () -> {
             scan(tree.getCondition(), null);
             scan(tree.getDetail(), null);
-            if (tree.getDetail() != null && state != null && noAlias.fieldMoved()
-                    && implicit.callsToString(tree.getDetail())) {
-                noAlias.beforeForeignCode(tree.getDetail(), "before this assert's detail becomes the message of its "
-                        + "AssertionError (which calls its toString())");
-            }
+            implicit.assertDetail(tree.getDetail());
         });
         state = join(before, state, tree, "running and skipping this assert");
         return null;
@@ -299,85 +236,21 @@ final class MethodChecker extends FlowScanner {
 
     @Override
     VarState merge(Element var, VarState left, VarState right, Tree at, String what) {
-        if (left instanceof VarState.Failed || right instanceof VarState.Failed) {
-            return VarState.FAILED;
-        }
-        if (left instanceof VarState.Unassigned) {
-            return right;
-        }
-        if (right instanceof VarState.Unassigned) {
-            return left;
-        }
-        if (left instanceof VarState.Endpoint l && right instanceof VarState.Endpoint r) {
-            // Two known protocols meet: the endpoint may be either, which a send of a service must not accept.
-            boolean conflict = CONFLICTING.equals(l.protocolName()) || CONFLICTING.equals(r.protocolName())
-                    || l.protocol() != null && r.protocol() != null && !l.protocol().equals(r.protocol());
-            if (!conflict && l.protocol() != null && l.protocol().equals(r.protocol())) {
-                return l; // one protocol, described two ways
-            }
-            return conflict ? new VarState.Endpoint(null, CONFLICTING) : VarState.Endpoint.unknown();
-        }
-        if (left instanceof VarState.Endpoint || right instanceof VarState.Endpoint) {
-            return VarState.Endpoint.unknown();
-        }
-        if (infos.containsKey(var) && infos.get(var).kind().owned()) {
-            return NoAliasRules.merge(left, right);
-        }
-        return linearity.merge(var, left, right, at, what);
+        return merges.merge(var, left, right, at, what);
     }
 
-    /**
-     * Invariant: <em>a service's protocol is the same on every path that reaches a use of it</em>, also
-     * the paths round a loop: a service variable assigned in the body may hold, at the top of the loop,
-     * the service of an earlier iteration, so the loop is probed and the two states merged (different
-     * protocols are {@link #CONFLICTING}: a request or a send of it is then rejected).
-     */
+    /** See {@link StateMerges}: a loop that assigns a service or server-socket variable is probed for it. */
     @Override
     boolean widens(Element var, VarState value) {
-        return super.widens(var, value) || value instanceof VarState.Endpoint && assignedEndpoints().contains(var);
+        return super.widens(var, value) || merges.widens(var, value);
     }
 
     @Override
     VarState widened(Element var, VarState atEntry, VarState atBackEdge, String later) {
-        if (atEntry instanceof VarState.Endpoint && atBackEdge instanceof VarState.Endpoint && !atEntry.equals(atBackEdge)) {
-            VarState merged = merge(var, atEntry, atBackEdge, null, null);
-            return merged.equals(atEntry) ? null : merged;
+        if (StateMerges.decides(atEntry, atBackEdge)) {
+            return StateMerges.widened(atEntry, atBackEdge);
         }
         return super.widened(var, atEntry, atBackEdge, later);
-    }
-
-    private Set<Element> assignedEndpoints;
-
-    /** The service and server-socket variables this body assigns after their declaration (found once). */
-    private Set<Element> assignedEndpoints() {
-        if (assignedEndpoints == null) {
-            Set<Element> found = new java.util.HashSet<>();
-            new TreePathScanner<Void, Void>() {
-                @Override
-                public Void visitAssignment(AssignmentTree tree, Void unused) {
-                    if (strip(tree.getVariable()) instanceof IdentifierTree
-                            && trees.getElement(new TreePath(getCurrentPath(), strip(tree.getVariable()))) instanceof
-                                    Element target && (api.isService(target.asType())
-                                            || api.isServerSocket(target.asType()))) {
-                        found.add(target);
-                    }
-                    return super.visitAssignment(tree, unused);
-                }
-
-                @Override
-                public Void visitClass(ClassTree tree, Void unused) {
-                    return null; // another body
-                }
-
-                @Override
-                public Void visitLambdaExpression(LambdaExpressionTree tree, Void unused) {
-                    return null; // another body
-                }
-            }.scan(root.getLeaf() instanceof LambdaExpressionTree lambda ? new TreePath(root, lambda.getBody()) : root,
-                    null);
-            assignedEndpoints = found;
-        }
-        return assignedEndpoints;
     }
 
     @Override
@@ -408,10 +281,7 @@ final class MethodChecker extends FlowScanner {
     /** Over an Iterable (not an array), the loop's calls of iterator()/hasNext()/next() are foreign code. */
     @Override
     void iterationCall(EnhancedForLoopTree loop) {
-        if (state != null && noAlias.fieldMoved() && implicit.overIterable(loop)) {
-            noAlias.beforeForeignCode(loop.getExpression(), "before the loop asks its Iterable for the next "
-                    + "element (iterator(), hasNext() and next() may read it)");
-        }
+        implicit.iteration(loop);
     }
 
     @Override
@@ -424,38 +294,7 @@ final class MethodChecker extends FlowScanner {
     @Override
     public Void visitVariable(VariableTree tree, Void unused) {
         Element var = trees.getElement(getCurrentPath());
-        if (var == null || var.getKind() == ElementKind.FIELD) {
-            return super.visitVariable(tree, unused);
-        }
-        TypeMirror type = var.asType();
-        if (api.isSocket(type) && sockets.patternVariable(tree, var)) {
-            declare(var, Kind.SOCKET, tree, VarState.FAILED);
-            return null;
-        }
-        if (api.isSocket(type)) {
-            VarState initial = tree.getInitializer() == null ? VarState.UNASSIGNED
-                    : origins.socketSource(tree.getInitializer(), var.getSimpleName().toString());
-            declare(var, Kind.SOCKET, tree, initial);
-            return null;
-        }
-        if (api.isService(type) || api.isServerSocket(type)) {
-            VarState initial = tree.getInitializer() == null ? VarState.Endpoint.unknown()
-                    : origins.endpointSource(tree.getInitializer());
-            declare(var, Kind.ENDPOINT, tree, initial);
-            return null;
-        }
-        if (NoAliasRules.isNoAlias(var)) {
-            Tree parent = getCurrentPath().getParentPath().getLeaf();
-            VarState initial = parent instanceof EnhancedForLoopTree loop ? noAlias.loopVariable(var, loop)
-                    : parent.getKind() == Tree.Kind.BINDING_PATTERN ? VarState.OWNED // the tested value moved in
-                    : noAlias.declared(var, tree.getInitializer());
-            declare(var, Kind.NOALIAS, tree, initial);
-            return null;
-        }
-        if (tree.getInitializer() != null && api.isSelector(type)) {
-            selectors.declared(var);
-        }
-        if (choices.labelDeclaration(tree, var)) {
+        if (var != null && var.getKind() != ElementKind.FIELD && declarations.local(tree, var)) {
             return null;
         }
         return super.visitVariable(tree, unused);
@@ -524,9 +363,8 @@ final class MethodChecker extends FlowScanner {
     @Override
     public Void visitBinary(BinaryTree tree, Void unused) {
         super.visitBinary(tree, unused);
-        if (tree.getKind() == Tree.Kind.PLUS && noAlias.fieldMoved()
-                && (implicit.callsToString(tree.getLeftOperand()) || implicit.callsToString(tree.getRightOperand()))) {
-            noAlias.beforeForeignCode(tree, "before this string concatenation (which calls toString())");
+        if (tree.getKind() == Tree.Kind.PLUS) {
+            implicit.concatenation(tree, tree.getLeftOperand(), tree.getRightOperand());
         }
         return null;
     }
@@ -534,9 +372,8 @@ final class MethodChecker extends FlowScanner {
     @Override
     public Void visitCompoundAssignment(CompoundAssignmentTree tree, Void unused) {
         super.visitCompoundAssignment(tree, unused);
-        if (tree.getKind() == Tree.Kind.PLUS_ASSIGNMENT && noAlias.fieldMoved()
-                && implicit.callsToString(tree.getExpression())) {
-            noAlias.beforeForeignCode(tree, "before this string concatenation (which calls toString())");
+        if (tree.getKind() == Tree.Kind.PLUS_ASSIGNMENT) {
+            implicit.concatenation(tree, tree.getExpression(), null);
         }
         return null;
     }
@@ -556,75 +393,20 @@ final class MethodChecker extends FlowScanner {
         if (!(element instanceof ExecutableElement method)) {
             return super.visitMethodInvocation(call, unused);
         }
-        Element owner = method.getEnclosingElement();
+        if (apiCalls.check(call, method)) {
+            return null;
+        }
         String methodName = method.getSimpleName().toString();
-        if (api.isSocketClass(owner) && call.getMethodSelect() instanceof MemberSelectTree select) {
-            actions.socketOperation(call, method, select);
-            return null;
-        }
-        if (api.isMulticastClass(owner) && methodName.equals("spawn")) {
-            spawns.spawn(call);
-            return null;
-        }
-        if (api.isSelectorClass(owner) && call.getMethodSelect() instanceof MemberSelectTree target
-                && (methodName.equals("register") && selectors.register(call, target.getExpression())
-                        || methodName.equals("typecase") && selectors.misplacedTypecase(call))) {
-            return null;
-        }
-        if (api.isMulticastClass(owner) && methodName.equals("join")) {
-            joins.join(call);
-            return null;
-        }
-        if (api.isMulticastClass(owner)) {
-            actions.multicast(call, methodName);
-            return null;
-        }
-        if ((api.isServiceClass(owner) && methodName.equals("request"))
-                || (api.isServerSocketClass(owner) && methodName.equals("accept"))) {
-            super.visitMethodInvocation(call, unused);
-            origins.misplacedBegin(call, methodName);
-            return null;
-        }
         scan(call.getMethodSelect(), null);
-        noAlias.beginArguments(call);
-        try {
-            arguments(method, call.getArguments());
-        } finally {
-            noAlias.endArguments();
-        }
+        callArguments.check(call, method, call.getArguments());
         noAlias.beforeForeignCode(call, "before the call of '" + methodName + "' (which may read it)");
         sockets.callResult(call, method);
         return null;
     }
 
-    /**
-     * The arguments of a method or constructor call, in order: a tracked socket given to a
-     * {@code @Session} parameter runs that part of its session; one socket given twice to one call
-     * would let two parameters act on one session (SJ030).
-     */
-    private void arguments(ExecutableElement method, List<? extends ExpressionTree> arguments) {
-        List<? extends VariableElement> parameters = method.getParameters();
-        Set<Element> lent = new java.util.HashSet<>();
-        for (int i = 0; i < arguments.size(); i++) {
-            ExpressionTree argument = arguments.get(i);
-            Element socket = trackedSocket(argument);
-            VariableElement parameter = i < parameters.size() ? parameters.get(i) : null;
-            if (socket != null && api.isQuery(method)) {
-                actions.usable(socket, argument); // reads the connection, no session action
-            } else if (socket != null && parameter != null && api.isSocket(parameter.asType())
-                    && sessionParameters.of(parameter, null, reporter).annotated()) {
-                if (!lent.add(socket)) {
-                    linearity.lentTwice(socket, argument, method);
-                } else {
-                    actions.sessionMethodCall(socket, method, parameter, argument);
-                }
-            } else if (parameter != null && (api.isService(parameter.asType()) || api.isServerSocket(parameter.asType()))
-                    && sessionParameters.of(parameter, null, reporter).declared() != null) {
-                origins.endpointArgument(method, parameter, argument);
-            } else {
-                noAlias.argument(parameter, argument);
-            }
-        }
+    /** Scans a call's parts (type arguments, method select, arguments) under no rule of its own. */
+    void scanChildren(MethodInvocationTree call) {
+        super.visitMethodInvocation(call, null);
     }
 
     // ------------------------------------------------------------------ capture
@@ -632,14 +414,14 @@ final class MethodChecker extends FlowScanner {
     @Override
     public Void visitLambdaExpression(LambdaExpressionTree lambda, Void unused) {
         noAlias.beforeForeignCode(lambda, "before creating a lambda (which may read it)");
-        checkCapture(lambda, "a lambda");
+        captures.check(lambda, "a lambda");
         return null;
     }
 
     @Override
     public Void visitClass(ClassTree tree, Void unused) {
         noAlias.beforeForeignCode(tree, "before declaring a local class (which may read it)");
-        checkCapture(tree, "a local class");
+        captures.check(tree, "a local class");
         return null;
     }
 
@@ -647,19 +429,14 @@ final class MethodChecker extends FlowScanner {
     public Void visitNewClass(NewClassTree tree, Void unused) {
         scan(tree.getEnclosingExpression(), null);
         if (trees.getElement(getCurrentPath()) instanceof ExecutableElement constructor) {
-            noAlias.beginArguments(tree);
-            try {
-                arguments(constructor, tree.getArguments());
-            } finally {
-                noAlias.endArguments();
-            }
+            callArguments.check(tree, constructor, tree.getArguments());
         } else {
             tree.getArguments().forEach(argument -> scan(argument, null));
         }
         noAlias.beforeForeignCode(tree, "before this constructor call (which may read it)");
         sockets.construction(tree);
         if (tree.getClassBody() != null) {
-            checkCapture(tree.getClassBody(), "an anonymous class");
+            captures.check(tree.getClassBody(), "an anonymous class");
         }
         return null;
     }
@@ -676,28 +453,6 @@ final class MethodChecker extends FlowScanner {
             return null;
         }
         return super.visitMemberReference(tree, unused);
-    }
-
-    /** The body of a lambda or local class is checked on its own; here: what it captures from this one. */
-    private void checkCapture(Tree body, String what) {
-        TreePath bodyPath = pathOf(body);
-        new TreePathScanner<Void, Void>() {
-            @Override
-            public Void visitIdentifier(IdentifierTree identifier, Void unused) {
-                Element var = trees.getElement(getCurrentPath());
-                VarInfo info = var == null ? null : infos.get(var);
-                if (info == null) {
-                    return null;
-                }
-                switch (info.kind()) {
-                    case ENDPOINT -> origins.captured(var);
-                    case NOALIAS -> noAlias.captured(var, info, identifier, what);
-                    case SOCKET -> linearity.captured(var, info, identifier, what);
-                    case NOALIAS_FIELD -> { } // read through this, like any field; refilled before (see above)
-                }
-                return null;
-            }
-        }.scan(bodyPath, null);
     }
 
     // ------------------------------------------------------------------ loops and switches

@@ -1,32 +1,21 @@
 package org.sessionj.processor.check;
 
 import com.sun.source.tree.AssignmentTree;
-import com.sun.source.tree.CaseTree;
 import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.EnhancedForLoopTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
-import com.sun.source.tree.InstanceOfTree;
-import com.sun.source.tree.LambdaExpressionTree;
 import com.sun.source.tree.LiteralTree;
-import com.sun.source.tree.MemberReferenceTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.NewArrayTree;
 import com.sun.source.tree.NewClassTree;
-import com.sun.source.tree.ParenthesizedTree;
-import com.sun.source.tree.ReturnTree;
-import com.sun.source.tree.SwitchExpressionTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.TypeCastTree;
-import com.sun.source.tree.VariableTree;
-import com.sun.source.tree.YieldTree;
 import com.sun.source.util.TreePath;
 import java.util.ArrayDeque;
 import java.util.Deque;
-import java.util.LinkedHashSet;
 import java.util.Map;
-import java.util.Set;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
@@ -36,7 +25,6 @@ import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.TypeMirror;
 import org.sessionj.processor.check.FlowScanner.Kind;
 import org.sessionj.processor.check.FlowScanner.VarInfo;
-import org.sessionj.processor.internal.flow.FlowState;
 import org.sessionj.processor.internal.flow.VarState;
 
 /**
@@ -54,9 +42,6 @@ final class NoAliasRules {
     private static final String NO_ALIAS = "org.sessionj.api.NoAlias";
     private static final String COPIED_OUT = "its value cannot be copied out here (only 'f' or 'this.f' in a method "
             + "of its own class can be moved out)";
-
-    /** For each enclosing try block, the @NoAlias variables moved anywhere inside it. */
-    private final Deque<Set<Element>> movedInTry = new ArrayDeque<>();
 
     /** Whether a variable, field or method is declared {@code @NoAlias}. */
     static boolean isNoAlias(Element element) {
@@ -116,58 +101,6 @@ final class NoAliasRules {
                 && type.getKind() == javax.lang.model.type.TypeKind.ARRAY;
     }
 
-    /**
-     * How a whole-value use at {@code path} moves the value (e.g. "into a call of 'f'"), or null when it
-     * only reads through it ({@code x[i]}, {@code x.f}, {@code x.m()}, comparisons, ...).
-     */
-    private static String moveContext(TreePath path) {
-        TreePath parentPath = path.getParentPath();
-        Tree innermost = path.getLeaf();
-        while (true) {
-            Tree parent = parentPath.getLeaf();
-            if (parent instanceof ParenthesizedTree || parent instanceof TypeCastTree
-                    || parent instanceof ConditionalExpressionTree conditional && conditional.getCondition() != innermost) {
-                innermost = parent;
-                parentPath = parentPath.getParentPath();
-            } else if (parent instanceof SwitchExpressionTree switchExpression
-                    && switchExpression.getExpression() != innermost) {
-                innermost = parent; // an arm's value, scanned with the switch expression as parent
-                parentPath = parentPath.getParentPath();
-            } else if (parent instanceof YieldTree
-                    || parent instanceof CaseTree caseTree && caseTree.getBody() == innermost
-                            && parentPath.getParentPath().getLeaf() instanceof SwitchExpressionTree) {
-                // The value of a switch expression's arm is the switch expression's value.
-                TreePath up = parentPath;
-                while (up != null && !(up.getLeaf() instanceof SwitchExpressionTree)) {
-                    up = up.getParentPath();
-                }
-                if (up == null) {
-                    return null;
-                }
-                innermost = up.getLeaf();
-                parentPath = up.getParentPath();
-            } else {
-                break;
-            }
-        }
-        Tree child = innermost;
-        return switch (parentPath.getLeaf()) {
-            case InstanceOfTree test when test.getPattern() != null -> "into a pattern variable";
-            case MemberReferenceTree reference when reference.getQualifierExpression() == child ->
-                    "into a bound method reference";
-            case VariableTree variable -> "into '" + variable.getName() + "'";
-            case AssignmentTree assignment when assignment.getExpression() == child ->
-                    "into '" + assignment.getVariable() + "'";
-            case MethodInvocationTree call when call.getArguments().contains(child) ->
-                    "into a call of '" + FlowScanner.calleeName(call) + "'";
-            case NewClassTree creation when creation.getArguments().contains(child) -> "into a constructor call";
-            case ReturnTree ret -> "by a return";
-            case NewArrayTree array -> "into an array";
-            case LambdaExpressionTree lambda -> "out of a lambda";
-            default -> null;
-        };
-    }
-
     private void useNoAlias(Element var, Tree at, TreePath path) {
         VarState value = flow.state.get(var);
         if (value instanceof VarState.Moved moved) {
@@ -175,17 +108,17 @@ final class NoAliasRules {
             flow.fail(var);
             return;
         }
-        String move = moveContext(path);
-        if (move != null && borrowedBy(path)) {
+        String move = MoveContexts.moveContext(path);
+        if (move != null && flow.moveContexts.borrowedBy(path)) {
             move = null; // Arrays.fill(x, 0): the JDK method reads or writes the elements and keeps nothing
         }
-        if (move == null && throwableDetail(path)) {
+        if (move == null && flow.moveContexts.throwableDetail(path)) {
             move = "into the AssertionError of an assert (as its cause)";
         }
         if (move != null && value instanceof VarState.Owned) {
             VarState.Moved moved = new VarState.Moved(move + " on line " + flow.line(at));
             Map<Element, VarState.Moved> pending = pendingMoves.peek();
-            if (pending != null && isArgumentOf(path, pendingCalls.peek())) {
+            if (pending != null && MoveContexts.isArgumentOf(path, pendingCalls.peek())) {
                 VarState.Moved earlier = pending.putIfAbsent(var, moved);
                 if (earlier != null) { // the same value given twice to one call
                     flow.reporter.error(at, Diagnostic.MOVED_VALUE_USED, flow.name(var), earlier.how());
@@ -194,69 +127,8 @@ final class NoAliasRules {
                 return;
             }
             flow.set(var, moved);
-            recordMove(var);
+            flow.tryMoves.record(var);
         }
-    }
-
-    /**
-     * JDK methods that only read or write the elements of the arrays they are given and keep no
-     * reference to them (nor return one): passing a {@code @NoAlias} array to them is a read through
-     * it, like {@code x[i]}. ({@code Arrays.asList}, {@code Arrays.stream} and
-     * {@code Objects.requireNonNull} keep or return their argument and are not here.)
-     */
-    private static final Set<String> BORROWING = Set.of("java.lang.System.arraycopy", "java.util.Arrays.fill",
-            "java.util.Arrays.sort", "java.util.Arrays.parallelSort", "java.util.Arrays.toString",
-            "java.util.Arrays.deepToString", "java.util.Arrays.equals", "java.util.Arrays.deepEquals",
-            "java.util.Arrays.hashCode", "java.util.Arrays.deepHashCode", "java.util.Arrays.copyOf",
-            "java.util.Arrays.copyOfRange", "java.util.Arrays.binarySearch", "java.util.Arrays.mismatch",
-            "java.util.Arrays.compare", "java.util.Arrays.setAll", "java.util.Arrays.parallelSetAll",
-            "java.util.Arrays.parallelPrefix");
-
-    /** Whether the use at {@code path} is an argument of a JDK method that only borrows it ({@link #BORROWING}). */
-    private boolean borrowedBy(TreePath path) {
-        Tree child = path.getLeaf();
-        for (TreePath p = path.getParentPath(); p != null; p = p.getParentPath()) {
-            Tree leaf = p.getLeaf();
-            if (leaf instanceof ParenthesizedTree || leaf instanceof TypeCastTree) {
-                child = leaf;
-                continue;
-            }
-            if (leaf instanceof MethodInvocationTree call && call.getArguments().contains(child)
-                    && flow.trees.getElement(p) instanceof ExecutableElement method
-                    && method.getEnclosingElement() instanceof TypeElement owner) {
-                return BORROWING.contains(owner.getQualifiedName() + "." + method.getSimpleName());
-            }
-            return false;
-        }
-        return false;
-    }
-
-    /**
-     * How many of the outermost try blocks collecting moves see a move now: all, except while a
-     * finally block is run for a jump that leaves the inner ones (their catch and finally blocks
-     * cannot follow a move made after the jump left them).
-     */
-    private int recordingLimit = Integer.MAX_VALUE;
-
-    private void recordMove(Element var) {
-        int index = movedInTry.size();
-        for (Set<Element> set : movedInTry) { // innermost first
-            if (--index < recordingLimit) {
-                set.add(var);
-            }
-        }
-    }
-
-    /** How many try blocks collect moves now. */
-    int tryDepth() {
-        return movedInTry.size();
-    }
-
-    /** Lets only the outermost {@code depth} try blocks see moves; returns the previous limit. */
-    int limitTryRecording(int depth) {
-        int previous = recordingLimit;
-        recordingLimit = depth;
-        return previous;
     }
 
     /**
@@ -280,24 +152,9 @@ final class NoAliasRules {
         moved.forEach((var, how) -> {
             if (flow.state != null && flow.state.get(var) instanceof VarState.Owned) {
                 flow.set(var, how);
-                recordMove(var);
+                flow.tryMoves.record(var);
             }
         });
-    }
-
-    /** Whether the use at {@code path} is (through parentheses, casts, conditionals) an argument of {@code call}. */
-    private static boolean isArgumentOf(TreePath path, Tree call) {
-        for (TreePath p = path.getParentPath(); p != null; p = p.getParentPath()) {
-            Tree leaf = p.getLeaf();
-            if (leaf == call) {
-                return true;
-            }
-            if (!(leaf instanceof ParenthesizedTree || leaf instanceof TypeCastTree
-                    || leaf instanceof ConditionalExpressionTree)) {
-                return false;
-            }
-        }
-        return false;
     }
 
     /**
@@ -365,7 +222,7 @@ final class NoAliasRules {
             return true;
         }
         if (var != null && var.getKind() == ElementKind.FIELD && isNoAlias(var)
-                && moveContext(flow.getCurrentPath()) != null) {
+                && MoveContexts.moveContext(flow.getCurrentPath()) != null) {
             String field = var.getSimpleName().toString();
             flow.reporter.error(tree, Diagnostic.NOALIAS_FIELD_READ, field, field, field, field, COPIED_OUT);
             return true;
@@ -403,7 +260,7 @@ final class NoAliasRules {
             flow.fail(field);
             return true;
         }
-        if (isNoAlias(field) && moveContext(flow.getCurrentPath()) != null) {
+        if (isNoAlias(field) && MoveContexts.moveContext(flow.getCurrentPath()) != null) {
             flow.scan(tree.getExpression(), null);
             String name = field.getSimpleName().toString();
             flow.reporter.error(tree, Diagnostic.NOALIAS_FIELD_READ, name, name, name, name, COPIED_OUT);
@@ -493,24 +350,6 @@ final class NoAliasRules {
                 && !typeElement.getModifiers().contains(javax.lang.model.element.Modifier.FINAL);
     }
 
-    /**
-     * The detail of an {@code assert} ({@code assert c : d}) goes to {@code new AssertionError(d)}, which
-     * keeps it as the error's cause when it is a Throwable: a {@code @NoAlias} detail is moved there.
-     */
-    private boolean throwableDetail(TreePath path) {
-        TreePath parent = path.getParentPath();
-        while (parent != null && (parent.getLeaf() instanceof ParenthesizedTree || parent.getLeaf() instanceof TypeCastTree)) {
-            parent = parent.getParentPath();
-        }
-        if (parent == null || !(parent.getLeaf() instanceof com.sun.source.tree.AssertTree check)
-                || check.getDetail() == null || FlowScanner.strip(check.getDetail()) != path.getLeaf()) {
-            return false;
-        }
-        TypeMirror type = flow.trees.getTypeMirror(path);
-        return type != null && flow.types.isAssignable(type,
-                flow.elements.getTypeElement("java.lang.Throwable").asType());
-    }
-
     /** Whether a tracked {@code @NoAlias} field is moved out now (so that foreign code must not run). */
     boolean fieldMoved() {
         if (flow.state == null) {
@@ -545,7 +384,7 @@ final class NoAliasRules {
             flow.fail(var);
         } else if (flow.state.get(var) instanceof VarState.Owned) {
             flow.set(var, new VarState.Moved("into " + what + " on line " + flow.line(identifier)));
-            recordMove(var);
+            flow.tryMoves.record(var);
         }
     }
 
@@ -571,48 +410,5 @@ final class NoAliasRules {
                     + (method == flow.unitMethod ? "" : " (the lambda implements " + method.getEnclosingElement()
                             .getSimpleName() + "." + method.getSimpleName() + ")"), expression);
         }
-    }
-
-    /** Starts collecting the values moved inside a try block; returns the collection. */
-    Set<Element> enterTry() {
-        Set<Element> moved = new LinkedHashSet<>();
-        movedInTry.push(moved);
-        return moved;
-    }
-
-    void exitTry() {
-        movedInTry.pop();
-    }
-
-    /**
-     * {@code target} with every {@code @NoAlias} value that is moved in {@code other} moved too: a
-     * finally block reached by an exception starts where the try block threw, where a value moved
-     * before the try statement and refilled inside it may still be moved.
-     */
-    FlowState<Element> alsoMovedIn(FlowState<Element> target, FlowState<Element> other) {
-        if (target == null || other == null) {
-            return target;
-        }
-        FlowState<Element> result = target;
-        for (Element var : other.variables()) {
-            VarInfo info = flow.infos.get(var);
-            if (info != null && info.kind().owned() && other.get(var) instanceof VarState.Moved moved
-                    && result.get(var) instanceof VarState.Owned) {
-                result = result.with(var, moved);
-            }
-        }
-        return result;
-    }
-
-    /** Where a catch block starts: a value the try block moved may have been moved before the exception. */
-    FlowState<Element> catchEntry(FlowState<Element> entry, Set<Element> moved, Tree tree) {
-        FlowState<Element> result = entry;
-        for (Element var : moved) {
-            if (result != null && result.get(var) instanceof VarState.Owned) {
-                result = result.with(var, new VarState.Moved("in the try block starting on line " + flow.line(tree)
-                        + " (an exception may follow the move)"));
-            }
-        }
-        return result;
     }
 }

@@ -204,9 +204,9 @@ final class SessionActionRules {
                 // Invariant: a service is sent only where its protocol is known, on every path, to be the
                 // one the type names (a join of two protocols, or an untyped service, is unknown).
                 VarState given = endpoint != null ? flow.state.get(endpoint) : flow.origins.endpointOfScanned(argument);
-                if (given instanceof VarState.Endpoint known && MethodChecker.CONFLICTING.equals(known.protocolName())) {
+                if (given instanceof VarState.Endpoint known && StateMerges.CONFLICTING.equals(known.protocolName())) {
                     flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText,
-                            "sends a service " + MethodChecker.CONFLICTING);
+                            "sends a service " + StateMerges.CONFLICTING);
                     flow.fail(var);
                     return;
                 }

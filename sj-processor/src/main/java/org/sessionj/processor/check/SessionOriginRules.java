@@ -145,9 +145,9 @@ final class SessionOriginRules {
         if (flow.state == null) {
             return VarState.FAILED;
         }
-        if (endpoint instanceof VarState.Endpoint known && MethodChecker.CONFLICTING.equals(known.protocolName())) {
+        if (endpoint instanceof VarState.Endpoint known && StateMerges.CONFLICTING.equals(known.protocolName())) {
             flow.reporter.error(call, Diagnostic.UNTYPED_SESSION, "session '" + variable + "'",
-                    "the " + (request ? "service" : "server socket") + " it comes from is " + MethodChecker.CONFLICTING
+                    "the " + (request ? "service" : "server socket") + " it comes from is " + StateMerges.CONFLICTING
                             + " (assigned on one branch, or in an earlier iteration of a loop); use one variable "
                             + "per protocol");
             return VarState.FAILED;

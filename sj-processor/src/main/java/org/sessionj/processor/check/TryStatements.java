@@ -47,7 +47,7 @@ final class TryStatements {
     /** Checks a try statement: resources, block, catch blocks (from every throw point), finally. */
     void tryStatement(TryTree tree) {
         PendingFinally pending = tree.getFinallyBlock() == null ? null
-                : new PendingFinally(tree, flow.frames.size(), flow.scopes.size(), flow.noAlias.tryDepth());
+                : new PendingFinally(tree, flow.frames.size(), flow.scopes.size(), flow.tryMoves.tryDepth());
         if (pending != null) {
             finallies.push(pending);
         }
@@ -55,7 +55,7 @@ final class TryStatements {
         List<Element> closedHere = new ArrayList<>();
         FlowState<Element> tryEntry = flow.state;
         Map<Element, Set<VarState>> throwPoints = flow.linearity.enterTry();
-        Set<Element> moved = flow.noAlias.enterTry();
+        Set<Element> moved = flow.tryMoves.enterTry();
         Map<Element, MovedFieldExits.Escape> escapes = flow.fieldExits.enterTryBlock(tree);
         try {
             for (Tree resource : tree.getResources()) {
@@ -76,7 +76,7 @@ final class TryStatements {
                 flow.fieldExits.throwPoint(tree); // closing the resources may throw
             }
         } finally {
-            flow.noAlias.exitTry();
+            flow.tryMoves.exitTry();
             flow.linearity.exitTry();
         }
         if (flow.state != null) {
@@ -90,10 +90,10 @@ final class TryStatements {
         FlowState<Element> tryEnd = flow.state;
         FlowState<Element> catchEntry = tryEntry == null ? null
                 : flow.linearity.catchEntry(tryEntry.without(resources.vars), throwPoints, tree);
-        catchEntry = flow.noAlias.catchEntry(catchEntry, moved, tree);
+        catchEntry = flow.tryMoves.catchEntry(catchEntry, moved, tree);
         FlowState<Element> afterAll = tryEnd;
         flow.handlers.push("catch");
-        Set<Element> movedInCatches = flow.noAlias.enterTry();
+        Set<Element> movedInCatches = flow.tryMoves.enterTry();
         flow.fieldExits.enterCatches(escapes);
         try {
             for (CatchTree catchTree : tree.getCatches()) {
@@ -106,7 +106,7 @@ final class TryStatements {
                 afterAll = flow.join(afterAll, flow.state, tree, "the try block and its catch blocks");
             }
         } finally {
-            flow.noAlias.exitTry();
+            flow.tryMoves.exitTry();
             flow.fieldExits.exitTry();
         }
         moved.addAll(movedInCatches);
@@ -170,14 +170,14 @@ final class TryStatements {
         finallies.pop();
         flow.handlers.push("finally");
         flow.reporter.silence();
-        int limit = flow.noAlias.limitTryRecording(pending.moveDepth());
+        int limit = flow.tryMoves.limitTryRecording(pending.moveDepth());
         flow.state = from;
         flow.pendingLabel = null;
         try {
             flow.scan(pending.tree().getFinallyBlock(), null);
             return flow.state;
         } finally {
-            flow.noAlias.limitTryRecording(limit);
+            flow.tryMoves.limitTryRecording(limit);
             flow.reporter.speak();
             flow.handlers.pop();
             finallies.push(pending);
@@ -208,9 +208,9 @@ final class TryStatements {
             Set<Element> moved, Map<Element, MovedFieldExits.Escape> escapes) {
         flow.handlers.push("finally");
         FlowState<Element> normal = afterAll != null ? afterAll : catchEntry;
-        FlowState<Element> abrupt = flow.noAlias.alsoMovedIn(flow.noAlias.catchEntry(normal, moved, tree), catchEntry);
+        FlowState<Element> abrupt = flow.tryMoves.alsoMovedIn(flow.tryMoves.catchEntry(normal, moved, tree), catchEntry);
         if (afterAll != null && catchEntry != null && jumpsOut(tree.getFinallyBlock())) {
-            abrupt = flow.join(abrupt, flow.noAlias.catchEntry(catchEntry, moved, tree), tree,
+            abrupt = flow.join(abrupt, flow.tryMoves.catchEntry(catchEntry, moved, tree), tree,
                     "the normal paths and the exceptions this finally block swallows (it can end with a jump)");
         }
         flow.state = abrupt;

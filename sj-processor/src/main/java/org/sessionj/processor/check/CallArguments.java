@@ -1,0 +1,64 @@
+package org.sessionj.processor.check;
+
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.Tree;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.VariableElement;
+
+/**
+ * The arguments of a method or constructor call, in order, each handed to the rule its parameter
+ * calls for: a tracked socket given to a {@code @Session} parameter runs that part of its session
+ * ({@link SessionActionRules#sessionMethodCall}); one socket given twice to one call would let two
+ * parameters act on one session (SJ030); a service or server socket given to a {@code @Session}
+ * parameter must be of its protocol; any other argument may move a {@code @NoAlias} value.
+ */
+final class CallArguments {
+    private final MethodChecker flow;
+
+    CallArguments(MethodChecker flow) {
+        this.flow = flow;
+    }
+
+    /**
+     * Checks {@code arguments} of {@code call} (a method or constructor call) of {@code method}, in
+     * evaluation order; the values they move are gone once all are evaluated ({@link NoAliasRules#beginArguments}).
+     */
+    void check(Tree call, ExecutableElement method, List<? extends ExpressionTree> arguments) {
+        flow.noAlias.beginArguments(call);
+        try {
+            check(method, arguments);
+        } finally {
+            flow.noAlias.endArguments();
+        }
+    }
+
+    private void check(ExecutableElement method, List<? extends ExpressionTree> arguments) {
+        List<? extends VariableElement> parameters = method.getParameters();
+        SessionApi api = flow.api;
+        Set<Element> lent = new HashSet<>();
+        for (int i = 0; i < arguments.size(); i++) {
+            ExpressionTree argument = arguments.get(i);
+            Element socket = flow.trackedSocket(argument);
+            VariableElement parameter = i < parameters.size() ? parameters.get(i) : null;
+            if (socket != null && api.isQuery(method)) {
+                flow.actions.usable(socket, argument); // reads the connection, no session action
+            } else if (socket != null && parameter != null && api.isSocket(parameter.asType())
+                    && flow.sessionParameters.of(parameter, null, flow.reporter).annotated()) {
+                if (!lent.add(socket)) {
+                    flow.linearity.lentTwice(socket, argument, method);
+                } else {
+                    flow.actions.sessionMethodCall(socket, method, parameter, argument);
+                }
+            } else if (parameter != null && (api.isService(parameter.asType()) || api.isServerSocket(parameter.asType()))
+                    && flow.sessionParameters.of(parameter, null, flow.reporter).declared() != null) {
+                flow.origins.endpointArgument(method, parameter, argument);
+            } else {
+                flow.noAlias.argument(parameter, argument);
+            }
+        }
+    }
+}
