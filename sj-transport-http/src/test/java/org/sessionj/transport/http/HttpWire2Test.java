@@ -11,6 +11,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.sessionj.runtime.spi.ConnectionAcceptor;
+import org.sessionj.transport.http.internal.Half;
 import org.sessionj.transport.http.internal.HttpSettings;
 import org.sessionj.transport.http.internal.Wire;
 import org.sessionj.transport.http.relay.HttpRelay;
@@ -157,6 +158,29 @@ class HttpWire2Test {
             assertThat(opened.status()).isEqualTo(200);
             assertThat(opened.headers()).containsEntry(Wire.WIRE, String.valueOf(Wire.VERSION));
             acceptor.accept(TimeUnit.SECONDS.toNanos(10)).close();
+        }
+    }
+
+    @Test
+    void aRelayedPairsConnectionsAreServedOnTheLoopOfItsConnect() throws IOException {
+        try (RawHttp control = raw(); RawHttp requesterUp = raw(); RawHttp requesterDown = raw(); RawHttp serverUp = raw();
+                RawHttp serverDown = raw()) {
+            Pair p = pair(control, "oneloop");
+            // Four more connections, landing on the relay's loops in turn: each moves to the pair's loop on
+            // its first request and keeps serving there.
+            for (int i = 0; i < 3; i++) {
+                assertThat(requesterUp.exchange("POST", up(p.requester(), i), bytes("r")).status()).isEqualTo(204);
+                assertThat(serverDown.exchange("GET", Wire.sessionPath(p.server(), "down") + "?ack=" + i).body())
+                        .isEqualTo("r");
+                assertThat(serverUp.exchange("POST", up(p.server(), i), bytes("s")).status()).isEqualTo(204);
+                assertThat(requesterDown.exchange("GET", Wire.sessionPath(p.requester(), "down") + "?ack=" + i).body())
+                        .isEqualTo("s");
+            }
+            Half requester = relay.half(p.requester());
+            Half server = relay.half(p.server());
+            assertThat(requester.home()).isNotNull().isSameAs(server.home());
+            assertThat(requester.wasServedAway()).isFalse();
+            assertThat(server.wasServedAway()).isFalse();
         }
     }
 }

@@ -89,6 +89,52 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
             exchange.fail(HttpResponseStatus.NOT_FOUND, "no such connection (unknown, expired or closed)");
             return;
         }
+        io.netty.channel.EventLoop home = half.home();
+        if (home != null && ctx.channel().eventLoop() != home) {
+            moveTo(ctx, home, () -> serve(ctx, half, op, exchange));
+            return;
+        }
+        serve(ctx, half, op, exchange);
+    }
+
+    /**
+     * Moves the channel to {@code home} (a relay pair's loop), then runs {@code then} there. Each of a
+     * client's connections moves at most once (it serves one half for its life). Nothing is read while
+     * it moves, and the request being served waits; the idle handler is replaced by one on the new loop.
+     */
+    private void moveTo(ChannelHandlerContext ctx, io.netty.channel.EventLoop home, Runnable then) {
+        io.netty.channel.Channel channel = ctx.channel();
+        channel.deregister().addListener(left -> {
+            if (!left.isSuccess()) {
+                channel.close();
+                return;
+            }
+            home.register(channel).addListener(joined -> {
+                if (!joined.isSuccess()) {
+                    LOG.log(System.Logger.Level.DEBUG, () -> "could not move " + channel + " to its pair's loop: "
+                            + joined.cause());
+                    channel.close();
+                    return;
+                }
+                io.netty.handler.timeout.IdleStateHandler idle =
+                        channel.pipeline().get(io.netty.handler.timeout.IdleStateHandler.class);
+                if (idle != null) {
+                    channel.pipeline().replace(idle, null, TunnelServer.idleHandler(settings));
+                }
+                try {
+                    then.run();
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "failed to serve a moved request", e);
+                    channel.close();
+                }
+            });
+        });
+    }
+
+    private void serve(ChannelHandlerContext ctx, Half half, String op, Exchange exchange) {
+        if (half.home() != null && !half.home().inEventLoop()) {
+            half.servedAway();
+        }
         HttpMethod method = exchange.request().method();
         if (half.hasWebSocket() && (op.equals("up") || op.equals("down") || op.equals("ws"))) {
             // The half's one client is on its WebSocket: this request is another client with the token.

@@ -170,8 +170,11 @@ public final class HttpRelay implements AutoCloseable, Routes {
         }
         ByteStream toServer = new ByteStream(settings.streamBytes(), budget);
         ByteStream toRequester = new ByteStream(settings.streamBytes(), budget);
-        Half requester = new Half(Wire.newToken(), toServer, toRequester);
-        Half served = new Half(Wire.newToken(), toRequester, toServer);
+        // Both halves on the loop of the requester's connect (its control connection carries its uploads
+        // next): a relayed byte then answers the other side's held request without a hop between loops.
+        io.netty.channel.EventLoop home = exchange.eventLoop();
+        Half requester = new Half(Wire.newToken(), toServer, toRequester, home);
+        Half served = new Half(Wire.newToken(), toRequester, toServer, home);
         Exchange poll;
         synchronized (listener) {
             if (listener.waiting.size() >= limits.maxUnpairedPerListener()) {
