@@ -349,7 +349,7 @@ final class LongPollLink implements TunnelConnection.Link {
     }
 
     /** What an answer brought. */
-    private enum Received { NOTHING, BYTES, END, BROKEN }
+    private enum Received { NOTHING, BYTES, PART, END, BROKEN }
 
     private void handlePoll(FullHttpResponse response, boolean behind, HttpClientChannel channel) {
         int status = response.status().code();
@@ -394,6 +394,11 @@ final class LongPollLink implements TunnelConnection.Link {
             if (!connection.received(bytes.retain())) {
                 stopped = true;
                 return Received.BROKEN;
+            }
+            if (connection.assembler.partialBytes() > 0) {
+                // Part of a frame: the reader waits for the rest and will not ask, so poll on at once
+                // (deferring here cost a second per response of a large frame).
+                return Received.PART;
             }
         }
         if (fin && end == received && !finReceived) {
