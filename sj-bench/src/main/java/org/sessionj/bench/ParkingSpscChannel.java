@@ -16,8 +16,18 @@ final class ParkingSpscChannel {
     private static final int SPINS = IDLE.spins();
     private static final int YIELDS = IDLE.yields();
 
-    private final SpscArrayQueue<Object> queue = new SpscArrayQueue<>(1024);
+    private final SpscArrayQueue<Object> queue;
     private volatile Thread waiter;
+
+    /** A channel of 1,024 slots. */
+    ParkingSpscChannel() {
+        this(1024);
+    }
+
+    /** A channel of {@code capacity} slots (at least 4). */
+    ParkingSpscChannel(int capacity) {
+        queue = new SpscArrayQueue<>(capacity);
+    }
 
     void offer(Object value) {
         queue.offer(value);

@@ -103,6 +103,22 @@ public class SessionSetupBenchmark {
         }
     }
 
+    /** The floor: the hand-offs of a whole session and nothing else ({@link BareSetup}), an accepter per benchmark thread. */
+    @State(Scope.Thread)
+    public static class Bare {
+        final BareSetup setup = new BareSetup();
+
+        @Setup(Level.Trial)
+        public void open() {
+            setup.startAccepter("bare-session-accepter", false);
+        }
+    }
+
+    @Benchmark
+    public int bareHandoffs(Bare s) {
+        return s.setup.session();
+    }
+
     @Benchmark
     public int wholeSession(Sessions s) {
         try (SJSocket socket = s.service.request()) {
@@ -123,7 +139,12 @@ public class SessionSetupBenchmark {
      * answer it plus one, close) until the server socket is closed.
      */
     static Thread startAccepter(SJServerSocket server, String name) {
-        return Thread.ofPlatform().daemon().name(name).start(() -> {
+        return startAccepter(server, name, false);
+    }
+
+    /** As {@link #startAccepter(SJServerSocket, String)}, on a virtual thread if {@code virtual}. */
+    static Thread startAccepter(SJServerSocket server, String name, boolean virtual) {
+        return (virtual ? Thread.ofVirtual() : Thread.ofPlatform().daemon()).name(name).start(() -> {
             while (true) {
                 SJSocket s;
                 try {

@@ -24,7 +24,9 @@ import org.sessionj.runtime.SJRuntimeConfig;
  * machine's processors.
  *
  * <p>Arguments: requesting threads (default 4), seconds measured (default 10), seconds of warm-up
- * (default 5), transport (default {@code shm}).
+ * (default 5), transport (default {@code shm}; {@code bare}: {@link BareSetup}, the hand-offs of a
+ * session and nothing else, the floor), threads ({@code platform}, the default, or {@code virtual}:
+ * requesters and accepters on virtual threads).
  */
 public final class SetupRate {
     private SetupRate() {
@@ -36,28 +38,41 @@ public final class SetupRate {
         double seconds = args.length > 1 ? Double.parseDouble(args[1]) : 10;
         double warmup = args.length > 2 ? Double.parseDouble(args[2]) : 5;
         String transport = args.length > 3 ? args[3] : "shm";
-        SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports(transport).build());
+        boolean virtual = args.length > 4 && args[4].equals("virtual");
+        boolean bare = transport.equals("bare");
+        SJRuntime runtime = bare ? null : SJRuntime.create(SJRuntimeConfig.builder().transports(transport).build());
         AtomicLong sessions = new AtomicLong();
         AtomicBoolean running = new AtomicBoolean(true);
         List<SJServerSocket> servers = new ArrayList<>();
         List<Thread> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
-            SJServerSocket server = runtime.serverSocket(OnceServer.class, 0);
-            servers.add(server);
-            SessionSetupBenchmark.startAccepter(server, "accepter-" + t);
-            SJService service = runtime.service(OnceClient.class, "127.0.0.1", server.port());
-            workers.add(Thread.ofPlatform().name("requester-" + t).start(() -> {
-                long done = 0;
-                while (running.get()) {
+            Runnable once;
+            if (bare) {
+                BareSetup setup = new BareSetup();
+                setup.startAccepter("accepter-" + t, virtual);
+                once = setup::session;
+            } else {
+                SJServerSocket server = runtime.serverSocket(OnceServer.class, 0);
+                servers.add(server);
+                SessionSetupBenchmark.startAccepter(server, "accepter-" + t, virtual);
+                SJService service = runtime.service(OnceClient.class, "127.0.0.1", server.port());
+                once = () -> {
                     try (SJSocket s = service.request()) {
                         s.send(1);
                         s.receiveInt();
                     }
+                };
+            }
+            Runnable loop = () -> {
+                long done = 0;
+                while (running.get()) {
+                    once.run();
                     if (++done % 64 == 0) {
                         sessions.addAndGet(64);
                     }
                 }
-            }));
+            };
+            workers.add((virtual ? Thread.ofVirtual() : Thread.ofPlatform()).name("requester-" + t).start(loop));
         }
         com.sun.management.OperatingSystemMXBean os =
                 (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -78,9 +93,9 @@ public final class SetupRate {
         double wall = (t1 - t0) / 1e9;
         double cpuPerSession = (cpu1 - cpu0) / 1e3 / Math.max(1, n);
         int cpus = Runtime.getRuntime().availableProcessors();
-        System.out.printf("setup-rate %s threads %d sessions %d sessions-per-s %.0f cpu-us-per-session %.1f"
+        System.out.printf("setup-rate %s%s threads %d sessions %d sessions-per-s %.0f cpu-us-per-session %.1f"
                         + " cpus %d cpu-bound-sessions-per-s %.0f process-cpu-share %.2f load %s%n",
-                transport, threads, n, n / wall, cpuPerSession, cpus, cpus * 1e6 / cpuPerSession,
+                transport, virtual ? " virtual" : "", threads, n, n / wall, cpuPerSession, cpus, cpus * 1e6 / cpuPerSession,
                 (cpu1 - cpu0) / 1e9 / wall / cpus, String.format("%.1f", os.getSystemLoadAverage()));
     }
 }

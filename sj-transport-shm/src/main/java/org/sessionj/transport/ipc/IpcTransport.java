@@ -31,7 +31,6 @@ public final class IpcTransport implements Transport {
     private static final int LAST_PORT = 65535;
 
     private final IpcSettings settings;
-    private final ByteBufAllocator alloc = ByteBufAllocator.DEFAULT;
 
     /** The transport with the settings of the system properties. */
     public IpcTransport() {
@@ -40,6 +39,16 @@ public final class IpcTransport implements Transport {
 
     IpcTransport(IpcSettings settings) {
         this.settings = settings;
+    }
+
+    /**
+     * Netty's default allocator, looked up when an ipc connection or acceptor is made, not when the
+     * transport is: every runtime creates every transport it finds, and the first touch of
+     * {@code ByteBufAllocator} initialises Netty's pooled allocator (some 60 classes), which a program
+     * whose sessions are all in-JVM never needs.
+     */
+    private static ByteBufAllocator alloc() {
+        return ByteBufAllocator.DEFAULT;
     }
 
     @Override
@@ -63,7 +72,7 @@ public final class IpcTransport implements Transport {
             throw new IOException("ipc port must be in 0..65535, got " + port);
         }
         if (port != 0) {
-            IpcAcceptor acceptor = IpcAcceptor.tryBind(port, settings, alloc);
+            IpcAcceptor acceptor = IpcAcceptor.tryBind(port, settings, alloc());
             if (acceptor == null) {
                 throw new java.net.BindException("ipc port " + port + " is already in use (" + socketFile(settings, port) + ")");
             }
@@ -72,7 +81,7 @@ public final class IpcTransport implements Transport {
         int span = LAST_PORT - FIRST_EPHEMERAL + 1;
         int start = ThreadLocalRandom.current().nextInt(span);
         for (int i = 0; i < span; i++) {
-            IpcAcceptor acceptor = IpcAcceptor.tryBind(FIRST_EPHEMERAL + (start + i) % span, settings, alloc);
+            IpcAcceptor acceptor = IpcAcceptor.tryBind(FIRST_EPHEMERAL + (start + i) % span, settings, alloc());
             if (acceptor != null) {
                 return acceptor;
             }
@@ -103,7 +112,7 @@ public final class IpcTransport implements Transport {
                 if (!pool.enabled()) {
                     pool.drop(memory); // both have mapped it: the file is of no more use
                 }
-                return new IpcConnection(socket, memory, 1, alloc, settings, pool.enabled() ? pool : null);
+                return new IpcConnection(socket, memory, 1, alloc(), settings, pool.enabled() ? pool : null);
             } catch (IOException | RuntimeException e) {
                 pool.drop(memory);
                 throw e;

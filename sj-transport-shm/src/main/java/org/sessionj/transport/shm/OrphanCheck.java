@@ -25,6 +25,20 @@ final class OrphanCheck {
     }
 
     /**
+     * Whether {@code end}'s owner has ended (and the end is open): only then does a watcher need an
+     * {@code OrphanCheck} to time the grace, so that a million live peers cost no check object each.
+     */
+    static boolean ownerEnded(ShmConnection end) {
+        Thread owner = end.owner();
+        return owner != null && !owner.isAlive() && !end.isClosed();
+    }
+
+    /** Whether the last look saw the owner ended (the grace is being timed). */
+    boolean timing() {
+        return dead != null;
+    }
+
+    /**
      * Looks at {@code end}'s owner.
      *
      * @param end the peer's end

@@ -45,6 +45,7 @@ final class Pipe extends HandoffQueue<Object> {
     private static final VarHandle SPARE;
     private static final VarHandle CONSUMED;
     private static final VarHandle BLOCKED_WRITER;
+    private static final VarHandle LISTED;
 
     static {
         try {
@@ -52,6 +53,7 @@ final class Pipe extends HandoffQueue<Object> {
             SPARE = lookup.findVarHandle(Pipe.class, "spare", RecycledFrame.class);
             CONSUMED = lookup.findVarHandle(Pipe.class, "consumed", long.class);
             BLOCKED_WRITER = lookup.findVarHandle(Pipe.class, "blockedWriter", Thread.class);
+            LISTED = lookup.findVarHandle(Pipe.class, "listed", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -65,8 +67,8 @@ final class Pipe extends HandoffQueue<Object> {
     @SuppressWarnings("unused") // through SPARE
     private volatile RecycledFrame spare;
 
-    private final long backlogBytes;
-    private final long watchNanos;
+    /** The bounds (one shared object: a pipe per direction of a million idle sessions each saves 12 bytes). */
+    private final ShmSettings settings;
     /** Reader only (written), writer (read when its room runs out): bytes taken so far. */
     @SuppressWarnings("unused") // through CONSUMED
     private long consumed;
@@ -80,7 +82,10 @@ final class Pipe extends HandoffQueue<Object> {
     /** The ends: the one that writes into this pipe and the one that reads from it (set once, by {@link ShmConnection#pair}). */
     private ShmConnection writerEnd;
     private ShmConnection readerEnd;
-    /** The check of the writer's thread ({@link OrphanWatch}'s thread only), made on its first look. */
+    /**
+     * The check of the writer's thread ({@link OrphanWatch}'s thread only), made when a look finds that
+     * thread ended and dropped when a later look finds the end taken again: null while the writer lives.
+     */
     private OrphanCheck writerCheck;
     /** Why the writing end is taken for gone, once the watch found it orphaned; read by the parked reader. */
     private volatile String orphaned;
@@ -89,12 +94,31 @@ final class Pipe extends HandoffQueue<Object> {
      * the reader as it parks (plain: a late view costs at most one tick more before the spares go).
      */
     private boolean lookedAt;
+    /** Whether this pipe is on {@link OrphanWatch}'s lists (changed by compare-and-set; see there). */
+    @SuppressWarnings("unused") // through LISTED
+    private volatile boolean listed;
+    /** The next pipe on the {@link OrphanWatch} list this pipe is on (its owner: see there). */
+    Pipe nextWatched;
 
     Pipe(ShmSettings settings) {
         super(IDLE);
-        this.backlogBytes = settings.backlogBytes();
-        this.watchNanos = settings.watchNanos();
-        this.room = backlogBytes;
+        this.settings = settings;
+        this.room = settings.backlogBytes();
+    }
+
+    /** Puts this pipe on the watch's lists unless it is on them already; true if the caller is to link it. */
+    boolean list() {
+        return LISTED.compareAndSet(this, false, true);
+    }
+
+    /** The watch takes this pipe off its list (it then looks whether the reader parked meanwhile). */
+    void unlist() {
+        listed = false;
+    }
+
+    /** Whether the reader is parked in a watched wait (any thread). */
+    boolean readerParked() {
+        return isConsumerParked();
     }
 
     /** Sets the ends, once, before any use. */
@@ -166,6 +190,8 @@ final class Pipe extends HandoffQueue<Object> {
 
     /** Waits until fewer than the bound's bytes are unread, the connection ends, or the send timeout passes. */
     private void awaitRoom(long timeoutNanos) throws IOException {
+        long backlogBytes = settings.backlogBytes();
+        long watchNanos = settings.watchNanos();
         room = consumedByReader() + backlogBytes;
         if (sent < room) {
             return;
@@ -218,15 +244,9 @@ final class Pipe extends HandoffQueue<Object> {
     @Override
     protected void parking() {
         lookedAt = false;
+        long watchNanos = settings.watchNanos();
         if (watchNanos > 0) {
             OrphanWatch.INSTANCE.register(this, watchNanos);
-        }
-    }
-
-    @Override
-    protected void parked() {
-        if (watchNanos > 0) {
-            OrphanWatch.INSTANCE.unregister(this);
         }
     }
 
@@ -270,11 +290,19 @@ final class Pipe extends HandoffQueue<Object> {
         if (writer == null || orphaned != null) {
             return;
         }
-        if (writerCheck == null) {
-            writerCheck = new OrphanCheck(watchNanos);
+        OrphanCheck check = writerCheck;
+        if (check == null) {
+            if (!OrphanCheck.ownerEnded(writer)) {
+                return;
+            }
+            check = new OrphanCheck(settings.watchNanos());
+            writerCheck = check;
         }
         try {
-            writerCheck.check(writer, "to read");
+            check.check(writer, "to read");
+            if (!check.timing()) {
+                writerCheck = null;
+            }
         } catch (IOException e) {
             orphaned = e.getMessage();
             wakeConsumer();

@@ -96,6 +96,11 @@ final class ShmConnection implements LocalConnection {
         out.dropSpare();
     }
 
+    /** Whether this end's reader is parked waiting for a frame (for tests). */
+    boolean readerParkedForTest() {
+        return in.readerParked();
+    }
+
     /** Whether a released frame waits for this end's next write (for tests). */
     boolean hasSpare() {
         return out.hasSpare();

@@ -74,6 +74,10 @@ public final class ShmTransport implements Transport {
 
     /** Whether {@code host} names this machine (resolved once per name); the ipc transport asks it too. */
     public static boolean isLocal(String host) {
+        Boolean known = LOCAL_HOSTS.get(host); // the name as given, seen before: no lower-casing per session
+        if (known != null) {
+            return known;
+        }
         return LOCAL_HOSTS.computeIfAbsent(host.toLowerCase(java.util.Locale.ROOT), ShmTransport::resolveLocal);
     }
 

@@ -220,7 +220,9 @@ final class Initiation {
      */
     private static Connection logged(TransportManager manager, Connection connection, String host, int port,
             TransportManager.Opened setup) {
-        boolean fellBack = setup.unreachable().stream().anyMatch(name -> !manager.isSameHostOnly(name));
+        // Usually empty: no stream per session for it.
+        boolean fellBack = !setup.unreachable().isEmpty()
+                && setup.unreachable().stream().anyMatch(name -> !manager.isSameHostOnly(name));
         LOG.log(fellBack ? System.Logger.Level.INFO : System.Logger.Level.DEBUG,
                 () -> "session with " + host + ":" + port + " runs over " + connection.transportName() + " (" + connection
                         + "; set up over " + setup.transport().name()

@@ -22,7 +22,7 @@ import org.sessionj.runtime.spi.LocalConnection;
  * <p>Fields are package-private for {@link SessionSocket}'s actions only; every other class of the
  * package goes through the methods.
  */
-abstract sealed class SessionLifecycle permits SessionSocket {
+abstract sealed class SessionLifecycle extends ActionGuard permits SessionSocket {
     /** Replaced when the peer delegates its end (the new owner reconnects, docs/delegation.md). */
     Connection connection;
     /** The connection's in-JVM capability (references passed without a copy), or null. */
@@ -32,7 +32,6 @@ abstract sealed class SessionLifecycle permits SessionSocket {
     State state;
     final SessionOutput output;
     final SessionInput input;
-    final ActionGuard guard = new ActionGuard();
     boolean closed;
     /** Set when this end was delegated: the socket is dead here, the session lives on elsewhere. */
     boolean delegated;

@@ -45,7 +45,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
 
     @Override
     public void send(int message) {
-        boolean entered = guard.enter("send", protocol);
+        boolean entered = enterAction("send", protocol);
         try {
             State s = primitiveSend(WireKind.INT);
             if (s == null) {
@@ -55,13 +55,13 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             output.buffer().writeByte(Tags.INT).writeInt(message);
             advance(s.next());
         } finally {
-            guard.exit(entered);
+            exitAction(entered);
         }
     }
 
     @Override
     public void send(long message) {
-        boolean entered = guard.enter("send", protocol);
+        boolean entered = enterAction("send", protocol);
         try {
             State s = primitiveSend(WireKind.LONG);
             if (s == null) {
@@ -71,13 +71,13 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             output.buffer().writeByte(Tags.LONG).writeLong(message);
             advance(s.next());
         } finally {
-            guard.exit(entered);
+            exitAction(entered);
         }
     }
 
     @Override
     public void send(double message) {
-        boolean entered = guard.enter("send", protocol);
+        boolean entered = enterAction("send", protocol);
         try {
             State s = primitiveSend(WireKind.DOUBLE);
             if (s == null) {
@@ -87,13 +87,13 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             output.buffer().writeByte(Tags.DOUBLE).writeDouble(message);
             advance(s.next());
         } finally {
-            guard.exit(entered);
+            exitAction(entered);
         }
     }
 
     @Override
     public void send(float message) {
-        boolean entered = guard.enter("send", protocol);
+        boolean entered = enterAction("send", protocol);
         try {
             State s = primitiveSend(WireKind.FLOAT);
             if (s == null) {
@@ -103,13 +103,13 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             output.buffer().writeByte(Tags.FLOAT).writeFloat(message);
             advance(s.next());
         } finally {
-            guard.exit(entered);
+            exitAction(entered);
         }
     }
 
     @Override
     public void send(boolean message) {
-        boolean entered = guard.enter("send", protocol);
+        boolean entered = enterAction("send", protocol);
         try {
             State s = primitiveSend(WireKind.BOOLEAN);
             if (s == null) {
@@ -119,13 +119,13 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             output.buffer().writeByte(Tags.BOOLEAN).writeBoolean(message);
             advance(s.next());
         } finally {
-            guard.exit(entered);
+            exitAction(entered);
         }
     }
 
     @Override
     public void send(byte message) {
-        boolean entered = guard.enter("send", protocol);
+        boolean entered = enterAction("send", protocol);
         try {
             State s = primitiveSend(WireKind.BYTE);
             if (s == null) {
@@ -135,13 +135,13 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             output.buffer().writeByte(Tags.BYTE).writeByte(message);
             advance(s.next());
         } finally {
-            guard.exit(entered);
+            exitAction(entered);
         }
     }
 
     @Override
     public void send(short message) {
-        boolean entered = guard.enter("send", protocol);
+        boolean entered = enterAction("send", protocol);
         try {
             State s = primitiveSend(WireKind.SHORT);
             if (s == null) {
@@ -151,13 +151,13 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             output.buffer().writeByte(Tags.SHORT).writeShort(message);
             advance(s.next());
         } finally {
-            guard.exit(entered);
+            exitAction(entered);
         }
     }
 
     @Override
     public void send(char message) {
-        boolean entered = guard.enter("send", protocol);
+        boolean entered = enterAction("send", protocol);
         try {
             State s = primitiveSend(WireKind.CHAR);
             if (s == null) {
@@ -167,27 +167,27 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             output.buffer().writeByte(Tags.CHAR).writeChar(message);
             advance(s.next());
         } finally {
-            guard.exit(entered);
+            exitAction(entered);
         }
     }
 
     @Override
     public void send(Object message) {
-        boolean entered = guard.enter("send", protocol);
+        boolean entered = enterAction("send", protocol);
         try {
             sendObject(message, false);
         } finally {
-            guard.exit(entered);
+            exitAction(entered);
         }
     }
 
     @Override
     public void pass(Object message) {
-        boolean entered = guard.enter("pass", protocol);
+        boolean entered = enterAction("pass", protocol);
         try {
             sendObject(message, true);
         } finally {
-            guard.exit(entered);
+            exitAction(entered);
         }
     }
 
@@ -237,21 +237,21 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
 
     @Override
     public <T> T receive() {
-        boolean entered = guard.enter("receive", protocol);
+        boolean entered = enterAction("receive", protocol);
         try {
             return receive(SessionInput.RECEIVE_TIMEOUT);
         } finally {
-            guard.exit(entered);
+            exitAction(entered);
         }
     }
 
     @Override
     public <T> T receive(Duration timeout) {
-        boolean entered = guard.enter("receive", protocol);
+        boolean entered = enterAction("receive", protocol);
         try {
             return receive(timeout.toNanos());
         } finally {
-            guard.exit(entered);
+            exitAction(entered);
         }
     }
 
@@ -270,7 +270,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
 
     @Override
     public int receiveInt() {
-        boolean entered = guard.enter("receiveInt", protocol);
+        boolean entered = enterAction("receiveInt", protocol);
         try {
             ByteBuf buf = primitiveReceive(WireKind.INT);
             if (buf == null) {
@@ -280,13 +280,13 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             advance(state.next());
             return value;
         } finally {
-            guard.exit(entered);
+            exitAction(entered);
         }
     }
 
     @Override
     public long receiveLong() {
-        boolean entered = guard.enter("receiveLong", protocol);
+        boolean entered = enterAction("receiveLong", protocol);
         try {
             ByteBuf buf = primitiveReceive(WireKind.LONG);
             if (buf == null) {
@@ -296,13 +296,13 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             advance(state.next());
             return value;
         } finally {
-            guard.exit(entered);
+            exitAction(entered);
         }
     }
 
     @Override
     public double receiveDouble() {
-        boolean entered = guard.enter("receiveDouble", protocol);
+        boolean entered = enterAction("receiveDouble", protocol);
         try {
             ByteBuf buf = primitiveReceive(WireKind.DOUBLE);
             if (buf == null) {
@@ -312,13 +312,13 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             advance(state.next());
             return value;
         } finally {
-            guard.exit(entered);
+            exitAction(entered);
         }
     }
 
     @Override
     public float receiveFloat() {
-        boolean entered = guard.enter("receiveFloat", protocol);
+        boolean entered = enterAction("receiveFloat", protocol);
         try {
             ByteBuf buf = primitiveReceive(WireKind.FLOAT);
             if (buf == null) {
@@ -328,13 +328,13 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             advance(state.next());
             return value;
         } finally {
-            guard.exit(entered);
+            exitAction(entered);
         }
     }
 
     @Override
     public boolean receiveBoolean() {
-        boolean entered = guard.enter("receiveBoolean", protocol);
+        boolean entered = enterAction("receiveBoolean", protocol);
         try {
             ByteBuf buf = primitiveReceive(WireKind.BOOLEAN);
             if (buf == null) {
@@ -344,13 +344,13 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             advance(state.next());
             return value;
         } finally {
-            guard.exit(entered);
+            exitAction(entered);
         }
     }
 
     @Override
     public byte receiveByte() {
-        boolean entered = guard.enter("receiveByte", protocol);
+        boolean entered = enterAction("receiveByte", protocol);
         try {
             ByteBuf buf = primitiveReceive(WireKind.BYTE);
             if (buf == null) {
@@ -360,13 +360,13 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             advance(state.next());
             return value;
         } finally {
-            guard.exit(entered);
+            exitAction(entered);
         }
     }
 
     @Override
     public short receiveShort() {
-        boolean entered = guard.enter("receiveShort", protocol);
+        boolean entered = enterAction("receiveShort", protocol);
         try {
             ByteBuf buf = primitiveReceive(WireKind.SHORT);
             if (buf == null) {
@@ -376,13 +376,13 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             advance(state.next());
             return value;
         } finally {
-            guard.exit(entered);
+            exitAction(entered);
         }
     }
 
     @Override
     public char receiveChar() {
-        boolean entered = guard.enter("receiveChar", protocol);
+        boolean entered = enterAction("receiveChar", protocol);
         try {
             ByteBuf buf = primitiveReceive(WireKind.CHAR);
             if (buf == null) {
@@ -392,7 +392,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             advance(state.next());
             return value;
         } finally {
-            guard.exit(entered);
+            exitAction(entered);
         }
     }
 
@@ -437,7 +437,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
 
     @Override
     public void outbranch(String label) {
-        boolean entered = guard.enter("outbranch", protocol);
+        boolean entered = enterAction("outbranch", protocol);
         try {
             State s = usableState();
             if (s.kind() != State.Kind.SELECT) {
@@ -451,23 +451,23 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             ValueCodec.writeShortString(buf, label);
             advance(next);
         } finally {
-            guard.exit(entered);
+            exitAction(entered);
         }
     }
 
     @Override
     public void outbranch(Enum<?> label) {
-        boolean entered = guard.enter("outbranch", protocol);
+        boolean entered = enterAction("outbranch", protocol);
         try {
             outbranch(label.name());
         } finally {
-            guard.exit(entered);
+            exitAction(entered);
         }
     }
 
     @Override
     public String inbranch() {
-        boolean entered = guard.enter("inbranch", protocol);
+        boolean entered = enterAction("inbranch", protocol);
         try {
             State s = usableState();
             if (s.kind() != State.Kind.BRANCH) {
@@ -491,7 +491,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             advance(next);
             return label;
         } finally {
-            guard.exit(entered);
+            exitAction(entered);
         }
     }
 
@@ -519,7 +519,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
 
     @Override
     public boolean outwhile(boolean condition) {
-        boolean entered = guard.enter("outwhile", protocol);
+        boolean entered = enterAction("outwhile", protocol);
         try {
             State s = usableState();
             if (s.kind() != State.Kind.OUTWHILE) {
@@ -529,13 +529,13 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             advance(condition ? s.body() : s.exit());
             return condition;
         } finally {
-            guard.exit(entered);
+            exitAction(entered);
         }
     }
 
     @Override
     public boolean inwhile() {
-        boolean entered = guard.enter("inwhile", protocol);
+        boolean entered = enterAction("inwhile", protocol);
         try {
             State s = usableState();
             if (s.kind() != State.Kind.INWHILE) {
@@ -556,7 +556,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             advance(flag == 1 ? s.body() : s.exit());
             return flag == 1;
         } finally {
-            guard.exit(entered);
+            exitAction(entered);
         }
     }
 
@@ -604,11 +604,11 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
 
     @Override
     public void close() {
-        boolean entered = guard.enter("close", protocol);
+        boolean entered = enterAction("close", protocol);
         try {
             end();
         } finally {
-            guard.exit(entered);
+            exitAction(entered);
         }
     }
 

@@ -48,20 +48,20 @@ public final class ValueCodec {
         }
         int lengthAt = out.writerIndex();
         out.writeInt(0);
-        int written = out.writeCharSequence(value, StandardCharsets.UTF_8);
+        int written = writeUtf8(out, value);
         out.setInt(lengthAt, written);
     }
 
     public static String readString(ByteBuf in) throws MalformedInputException {
         int length = readLength(in, 1, "string");
-        return length == NULL_LENGTH ? null : in.readCharSequence(length, StandardCharsets.UTF_8).toString();
+        return length == NULL_LENGTH ? null : readUtf8(in, length);
     }
 
     /** Writes a label or other short text (unsigned short length). */
     public static void writeShortString(ByteBuf out, String value) {
         int lengthAt = out.writerIndex();
         out.writeShort(0);
-        int written = out.writeCharSequence(value, StandardCharsets.UTF_8);
+        int written = writeUtf8(out, value);
         if (written > 0xffff) {
             throw new IllegalArgumentException("text longer than 65535 bytes: " + value.substring(0, 40) + "...");
         }
@@ -76,7 +76,57 @@ public final class ValueCodec {
         if (length > in.readableBytes()) {
             throw new MalformedInputException("truncated frame: text of " + length + " bytes, " + in.readableBytes() + " left");
         }
-        return in.readCharSequence(length, StandardCharsets.UTF_8).toString();
+        return readUtf8(in, length);
+    }
+
+    /*
+     * Text is encoded here rather than with ByteBuf.writeCharSequence/readCharSequence: those go through
+     * Netty's ByteBufUtil, whose class initialiser creates Netty's default pooled allocator (some 60
+     * classes and its thread caches) even when every frame is a plain heap buffer, as on the in-JVM path;
+     * the first session of a fresh JVM paid for that. Same bytes: UTF-8, an unpaired surrogate written
+     * as '?' and malformed input read as U+FFFD, as Netty and String do.
+     */
+
+    /** Appends {@code value} as UTF-8; the number of bytes written. */
+    static int writeUtf8(ByteBuf out, String value) {
+        int n = value.length();
+        int ascii = 0;
+        while (ascii < n && value.charAt(ascii) < 0x80) {
+            ascii++;
+        }
+        if (ascii == n) {
+            out.ensureWritable(n);
+            if (out.hasArray()) {
+                byte[] array = out.array();
+                int at = out.arrayOffset() + out.writerIndex();
+                for (int i = 0; i < n; i++) {
+                    array[at + i] = (byte) value.charAt(i);
+                }
+                out.writerIndex(out.writerIndex() + n);
+            } else {
+                for (int i = 0; i < n; i++) {
+                    out.writeByte(value.charAt(i));
+                }
+            }
+            return n;
+        }
+        byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+        out.writeBytes(bytes);
+        return bytes.length;
+    }
+
+    /** Reads {@code length} bytes of UTF-8 (the caller checked that they are there). */
+    static String readUtf8(ByteBuf in, int length) {
+        String text;
+        if (in.hasArray()) {
+            text = new String(in.array(), in.arrayOffset() + in.readerIndex(), length, StandardCharsets.UTF_8);
+        } else {
+            byte[] bytes = new byte[length];
+            in.getBytes(in.readerIndex(), bytes);
+            text = new String(bytes, StandardCharsets.UTF_8);
+        }
+        in.skipBytes(length);
+        return text;
     }
 
     /** Writes a primitive array (given as an Object of the right array class) raw, with its length. */

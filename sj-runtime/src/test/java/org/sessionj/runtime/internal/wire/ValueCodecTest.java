@@ -77,4 +77,41 @@ class ValueCodecTest {
         assertThatThrownBy(() -> ValueCodec.readObject(buf, SmileCodec.readerFor(pair), "Pair"))
                 .isInstanceOf(MalformedInputException.class).hasMessageContaining("could not decode a Pair");
     }
+
+    /** SJ encodes text itself (not through Netty's ByteBufUtil); the bytes must be what Netty wrote before. */
+    @Test
+    void textIsTheSameUtf8AsNettysForAsciiNonAsciiAndUnpairedSurrogates() throws Exception {
+        String[] texts = {"", "cbegin.!<int>.?(int)", "snø ☃", "\uD83D\uDE00 emoji", "lone \uD800 high", "lone \uDC00 low",
+            "x".repeat(300)};
+        for (String text : texts) {
+            for (ByteBuf buf : new ByteBuf[] {Unpooled.buffer(1), Unpooled.directBuffer(1),
+                Unpooled.buffer(64).writerIndex(7).readerIndex(7)}) {
+                ByteBuf netty = Unpooled.buffer();
+                netty.writeCharSequence(text, java.nio.charset.StandardCharsets.UTF_8);
+                int start = buf.writerIndex();
+                assertThat(ValueCodec.writeUtf8(buf, text)).as(text).isEqualTo(netty.readableBytes());
+                assertThat(ByteBufUtilCompare.bytes(buf, start)).as(text).isEqualTo(ByteBufUtilCompare.bytes(netty, 0));
+                String expected = netty.readCharSequence(netty.readableBytes(), java.nio.charset.StandardCharsets.UTF_8).toString();
+                assertThat(ValueCodec.readUtf8(buf, buf.readableBytes())).isEqualTo(expected);
+                assertThat(buf.isReadable()).isFalse();
+            }
+        }
+    }
+
+    @Test
+    void malformedUtf8ReadsAsReplacementCharacters() throws Exception {
+        ByteBuf buf = Unpooled.buffer();
+        ValueCodec.writeShortString(buf, "ok");
+        buf.setByte(3, 0xff); // "o\xff"
+        assertThat(ValueCodec.readShortString(buf)).isEqualTo("o\uFFFD");
+    }
+
+    /** The written bytes of a buffer from {@code start}. */
+    private static final class ByteBufUtilCompare {
+        static byte[] bytes(ByteBuf buf, int start) {
+            byte[] bytes = new byte[buf.writerIndex() - start];
+            buf.getBytes(start, bytes);
+            return bytes;
+        }
+    }
 }
