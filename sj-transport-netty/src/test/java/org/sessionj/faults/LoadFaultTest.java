@@ -21,13 +21,17 @@ import org.sessionj.runtime.SJRuntime;
  * Load and misbehaving peers that stay alive: 10,000 sessions in a row, a reader that stops reading,
  * and a thousand idle connections next to a real client. Each checks what both JVMs hold afterwards.
  *
- * <p>Bounds: {@code faults.sendTimeout} (the send timeout set for the slow-reader test, default 2s) and
+ * <p>Bounds: {@code faults.sendTimeoutMillis} (the send timeout set for the slow-reader test, default 2000; the
+ * blocked send must fail within it and {@code faults.sendTimeoutSlackMillis}, default 5000) and
  * {@code faults.idleServeBoundMillis} (a real client among idle connections, default 2000).
  */
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class LoadFaultTest {
     private static final int SESSIONS = Integer.getInteger("faults.sessions", 10_000);
-    private static final String SEND_TIMEOUT = System.getProperty("faults.sendTimeout", "2s");
+    private static final long SEND_TIMEOUT_MILLIS = Long.getLong("faults.sendTimeoutMillis", 2_000);
+    private static final String SEND_TIMEOUT = SEND_TIMEOUT_MILLIS + "ms";
+    /** How much longer than the send timeout the blocked send may take to fail (a loaded machine's scheduling). */
+    private static final long SEND_TIMEOUT_SLACK = Long.getLong("faults.sendTimeoutSlackMillis", 5_000);
     private static final long IDLE_SERVE_BOUND = Long.getLong("faults.idleServeBoundMillis", 2_000);
     private static final int IDLE_CONNECTIONS = Integer.getInteger("faults.idleConnections", 1_000);
 
@@ -44,8 +48,21 @@ class LoadFaultTest {
             long peerFds = peer.fds();
             int peerThreads = peer.threads();
             long start = System.nanoTime();
-            ping(service, SESSIONS - 100);
+            long pid = ProcessHandle.current().pid();
+            int mostRingFiles = 0;
+            for (int done = 100; done < SESSIONS; done += 500) {
+                ping(service, Math.min(500, SESSIONS - done));
+                // While it runs, this JVM keeps no more ring files than its pool's bound (all its sessions
+                // are closed between two batches).
+                int ringFiles = FaultSupport.ringFilesOf(pid).size();
+                mostRingFiles = Math.max(mostRingFiles, ringFiles);
+                assertThat(ringFiles).as("this JVM's ring files after %d sessions (pool bound %d): %s", done,
+                        FaultSupport.POOL_BOUND, FaultSupport.describeIpcFiles(FaultSupport.listIpcFiles()))
+                        .isLessThanOrEqualTo(FaultSupport.POOL_BOUND);
+            }
             long millis = FaultSupport.millisSince(start);
+            System.out.printf("FAULTS %s memory files: at most %d of this JVM while running (pool bound %d); at the end: %s%n",
+                    transport, mostRingFiles, FaultSupport.POOL_BOUND, FaultSupport.describeIpcFiles(FaultSupport.listIpcFiles()));
             System.out.printf("FAULTS %d sessions over %s in %d ms (%.0f sessions/s); peer fds %d -> %d, threads %d -> %d%n",
                     SESSIONS - 100, transport, millis, (SESSIONS - 100) * 1000.0 / Math.max(1, millis), peerFds, peer.fds(),
                     peerThreads, peer.threads());
@@ -83,26 +100,31 @@ class LoadFaultTest {
             before = FaultSupport.Snapshot.take();
             byte[] chunk = new byte[64 * 1024];
             long sent = 0;
-            long lastProgress = System.nanoTime();
+            long sendStarted = System.nanoTime();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
             Throwable failure = null;
             long peakDirect = 0;
             while (failure == null && System.nanoTime() < deadline) {
                 try {
+                    sendStarted = System.nanoTime();
                     session.outwhile(true);
                     session.send(chunk);
                     sent += chunk.length;
-                    lastProgress = System.nanoTime();
                     peakDirect = Math.max(peakDirect, FaultSupport.Snapshot.take().nettyDirectBytes());
                 } catch (RuntimeException | OutOfMemoryError e) {
                     failure = e;
                 }
             }
-            long stalled = FaultSupport.millisSince(lastProgress);
-            System.out.printf("FAULTS slow reader over %s: %d MiB sent, then %s after %d ms; peak direct %d MiB%n",
-                    transport, sent >> 20, failure, stalled, peakDirect >> 20);
+            long stalled = FaultSupport.millisSince(sendStarted);
+            System.out.printf("FAULTS slow reader over %s: %d MiB sent, then the last send failed after %d ms (send"
+                    + " timeout %d ms): %s; peak direct %d MiB%n", transport, sent >> 20, stalled, SEND_TIMEOUT_MILLIS,
+                    failure, peakDirect >> 20);
             assertThat(failure).as("the writer is stopped by the send timeout (%s), not by running out of memory or"
                     + " the test's patience", SEND_TIMEOUT).isInstanceOf(SJTimeoutException.class);
+            assertThat(failure.getMessage()).as("names the session and the pending action")
+                    .contains("send timeout", "while this side of", "sent, before");
+            assertThat(stalled).as("the blocked send ends within the send timeout (%d ms) and %d ms",
+                    SEND_TIMEOUT_MILLIS, SEND_TIMEOUT_SLACK).isLessThan(SEND_TIMEOUT_MILLIS + SEND_TIMEOUT_SLACK);
             assertThat(peakDirect).as("the backlog toward a reader that stopped is bounded").isLessThan(256L << 20);
             session.close();
             peer.kill();

@@ -44,6 +44,15 @@ public final class Protocols {
     public interface StreamServer {
     }
 
+    /** Sends chunks for as long as it likes (a peer that stops reading them holds the writer back). */
+    @Protocol("cbegin.![!<byte[]>]*")
+    public interface ChunkClient {
+    }
+
+    @Protocol("^(ChunkClient)")
+    public interface ChunkServer {
+    }
+
     /** Hands the server a session (a delegation), which the server then takes over. */
     @Protocol("cbegin.!<?[?(int).!<int>]*>")
     public interface DelegatingClient {

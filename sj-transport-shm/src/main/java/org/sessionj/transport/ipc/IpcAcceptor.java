@@ -59,6 +59,7 @@ final class IpcAcceptor implements org.sessionj.runtime.spi.ConnectionAcceptor {
     static IpcAcceptor tryBind(int port, IpcSettings settings, ByteBufAllocator alloc) throws IOException {
         Path dir = IpcTransport.directory(settings);
         StaleFiles.sweepOnce(dir); // killed processes' sockets and locks go before this JVM's first port
+        MemoryPool.sweepOnce(settings.memoryDirectory().toAbsolutePath().normalize()); // and their memory files, also from a JVM that only accepts
         Path lockPath = dir.resolve(port + ".lock");
         if (!StaleFiles.reserve(lockPath)) {
             return null; // an acceptor of this JVM holds it (opening the file again would drop its lock)

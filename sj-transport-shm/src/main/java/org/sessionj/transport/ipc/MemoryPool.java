@@ -9,6 +9,7 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -21,11 +22,14 @@ import java.util.concurrent.locks.ReentrantLock;
  * so no stale end can write into a new connection; one whose peer has not said so yet stays in the
  * pool until it does or until newer memories push it out. Its file therefore stays at its path while
  * the memory lives in this JVM (an accepter maps it by path), and goes when it is pushed out, when the
- * JVM exits (a shutdown hook), or, after a crash, when the first pool of a later JVM sweeps the
- * directory for files of processes that no longer run.
+ * JVM exits (a shutdown hook), or, after a crash, when a later JVM sweeps the directory for files of
+ * processes that no longer run ({@link #sweepOnce}: on its first ipc connection or acceptor there,
+ * and again once files that were too young to be swept then have aged).
  *
  * <p>One pool per memory directory and ring size in a JVM; {@code capacity} 0 keeps nothing, and the
- * requester then unlinks every file as soon as the accepter has mapped it.
+ * requester then unlinks every file as soon as the accepter has mapped it. So the files a JVM keeps in
+ * the directory once its connections are closed are at most {@code capacity} per pool; while
+ * connections are open, one more per open connection.
  */
 final class MemoryPool {
     private static final System.Logger LOG = System.getLogger(MemoryPool.class.getName());
@@ -33,6 +37,11 @@ final class MemoryPool {
     /** Every file this JVM keeps at its path, deleted at exit. */
     private static final Set<Path> LINKED = ConcurrentHashMap.newKeySet();
     private static final Set<Path> SWEPT = ConcurrentHashMap.newKeySet();
+    /**
+     * Per directory, when ({@code System.nanoTime()}) to sweep again: a sweep that found files of ended
+     * processes too young to be removed (below) comes back for them once they are old enough.
+     */
+    private static final Map<Path, Long> SWEEP_AGAIN_AT = new ConcurrentHashMap<>();
     /** Files younger than this are never swept: twice the longest a set-up exchange may take. */
     private static final long SWEEP_AGE_MILLIS = 20_000;
 
@@ -76,8 +85,8 @@ final class MemoryPool {
      * else a fresh one (its file at its path).
      */
     IpcMemory take() throws IOException {
+        sweepOnce(directory);
         if (enabled()) {
-            sweepOnce(directory);
             IpcMemory memory = reusable();
             if (memory != null) {
                 reused++;
@@ -162,25 +171,61 @@ final class MemoryPool {
         }
     }
 
-    /** Removes, once per directory and JVM, the memory files of processes that no longer run. */
+    /**
+     * Removes the memory files of processes that no longer run from {@code directory}: on this JVM's
+     * first call for it, and again on a later call once files that were too young to be removed have
+     * aged (a JVM started right after another was killed finds the dead one's files a few seconds old).
+     */
     static int sweepOnce(Path directory) {
-        return SWEPT.add(directory) ? sweep(directory) : 0;
+        Path dir = directory; // absolute and normal (as the pools' and the acceptors' directories are)
+        if (SWEPT.add(dir)) {
+            return sweepAndSchedule(dir);
+        }
+        Long again = SWEEP_AGAIN_AT.get(dir);
+        if (again != null && System.nanoTime() - again >= 0 && SWEEP_AGAIN_AT.remove(dir, again)) {
+            return sweepAndSchedule(dir);
+        }
+        return 0;
+    }
+
+    private static int sweepAndSchedule(Path directory) {
+        long[] youngest = {Long.MAX_VALUE};
+        int removed = sweep(directory, youngest);
+        if (youngest[0] != Long.MAX_VALUE) {
+            long wait = Math.max(0, SWEEP_AGE_MILLIS - youngest[0]) + 100;
+            SWEEP_AGAIN_AT.put(directory, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(wait));
+        }
+        return removed;
     }
 
     /** Removes the memory files in {@code directory} whose creating process no longer runs. */
     static int sweep(Path directory) {
+        return sweep(directory, new long[] {Long.MAX_VALUE});
+    }
+
+    /**
+     * As {@link #sweep(Path)}; {@code oldestYoung[0]} becomes the age in milliseconds of the oldest file of
+     * an ended process that was too young to be removed, if any (then a later sweep may remove it).
+     */
+    private static int sweep(Path directory, long[] oldestYoung) {
         int removed = 0;
         try (DirectoryStream<Path> files = Files.newDirectoryStream(directory,
                 IpcMemory.FILE_PREFIX + "*" + IpcMemory.FILE_SUFFIX)) {
             for (Path file : files) {
                 long pid = pidOf(file.getFileName().toString());
-                if (pid > 0 && ProcessHandle.of(pid).isEmpty() && olderThan(file, SWEEP_AGE_MILLIS)) {
-                    try {
-                        Files.deleteIfExists(file);
-                        removed++;
-                    } catch (IOException e) {
-                        // another user's, or gone meanwhile
-                    }
+                if (pid <= 0 || ProcessHandle.of(pid).isPresent()) {
+                    continue;
+                }
+                long age = ageMillis(file);
+                if (age <= SWEEP_AGE_MILLIS) {
+                    oldestYoung[0] = oldestYoung[0] == Long.MAX_VALUE ? age : Math.max(oldestYoung[0], age);
+                    continue;
+                }
+                try {
+                    Files.deleteIfExists(file);
+                    removed++;
+                } catch (IOException e) {
+                    // another user's, or gone meanwhile
                 }
             }
         } catch (IOException e) {
@@ -194,15 +239,15 @@ final class MemoryPool {
     }
 
     /**
-     * Whether {@code file} was last changed more than {@code millis} ago: a file that is being handed
-     * over right now (its creator may live in another process id namespace, where its id means
-     * nothing here) is never swept.
+     * How long ago {@code file} was last changed (0 if that cannot be read): a file changed within
+     * {@link #SWEEP_AGE_MILLIS} may be being handed over right now (its creator may live in another
+     * process id namespace, where its id means nothing here), so it is not swept yet.
      */
-    private static boolean olderThan(Path file, long millis) {
+    private static long ageMillis(Path file) {
         try {
-            return System.currentTimeMillis() - Files.getLastModifiedTime(file).toMillis() > millis;
+            return Math.max(0, System.currentTimeMillis() - Files.getLastModifiedTime(file).toMillis());
         } catch (IOException e) {
-            return false;
+            return 0;
         }
     }
 

@@ -180,4 +180,33 @@ class MemoryPoolTest extends ConnectionTestSupport {
         assertThat(MemoryPool.pidOf("sessionj-ipc-x-abc.ring")).isEqualTo(-1);
         assertThat(MemoryPool.pidOf("other-123-abc.ring")).isEqualTo(-1);
     }
+
+    @Test
+    void aFileOfAnEndedProcessTooYoungForTheFirstSweepIsRemovedByALaterOneOnceItHasAged() throws Exception {
+        Process child = new ProcessBuilder("true").start();
+        child.waitFor(10, TimeUnit.SECONDS);
+        long dead = child.pid();
+        // As a JVM started right after another was killed finds the killed one's files: 18 s old, 2 s
+        // short of the age at which a sweep may take them.
+        Path young = Files.createFile(memories.resolve("sessionj-ipc-" + dead + "-5.ring"));
+        long changed = System.currentTimeMillis() - 18_000;
+        Files.setLastModifiedTime(young, java.nio.file.attribute.FileTime.fromMillis(changed));
+        Path dir = memories.toAbsolutePath().normalize();
+        assertThat(MemoryPool.sweepOnce(dir)).as("the first sweep").isZero();
+        assertThat(young).exists();
+        if (System.currentTimeMillis() - changed < 19_000) { // not asserted on a machine too loaded to tell
+            assertThat(MemoryPool.sweepOnce(dir)).as("a sweep before the file is old enough").isZero();
+            assertThat(young).exists();
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        int removed = 0;
+        while (removed == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(100); // the file ages; each call is what a new connection does
+            removed = MemoryPool.sweepOnce(dir);
+        }
+        if (ProcessHandle.of(dead).isEmpty()) {
+            assertThat(removed).as("a later sweep once the file has aged").isEqualTo(1);
+            assertThat(young).doesNotExist();
+        }
+    }
 }
