@@ -4,8 +4,13 @@
 #   threads    as threads of one JVM (SJ: --deploy threads; MPJ Express: -dev multicore; Open MPI: n/a)
 #   processes  as processes on this host
 #   nodes      as processes on two Slurm nodes in network namespaces joined by a veth pair
-# A benchmark, not a test: it prints one Markdown table per deployment, each cell the median run time
-# in ms (set-up excluded, as each program times itself after a barrier / rendezvous) of REPEATS runs.
+# A benchmark, not a test: it prints one Markdown table per deployment, each cell two medians of REPEATS
+# runs, in ms: "timed / job". timed: the program's own clock, MPI-style — it starts after the ranks are
+# connected (the MPI programs: after MPI_Init and a barrier; SJ: after the rendezvous and every rank's
+# session with every other, then a barrier) and ends with rank 0's result. job: the whole job, from
+# launching it to its exit (JVM start-up, connecting, the run, the verification, shutting down).
+# The ratio columns divide SJ noalias by each MPI peer, timed / job; "load" is the 1-minute load
+# average when the row started (the machine is often shared: compare only within a row).
 #
 #   sudo scripts/compare.sh [--repeats N] [threads] [processes] [nodes]     (default: all three, N = 3)
 #
@@ -23,7 +28,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --repeats) REPEATS="${2:?--repeats needs a number}"; shift 2 ;;
         threads|processes|nodes) DEPLOYS+=("$1"); shift ;;
-        -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "compare: unknown argument '$1' (expected --repeats N, threads, processes or nodes)" >&2; exit 2 ;;
     esac
 done
@@ -58,29 +63,40 @@ done
 
 median() { sort -n | awk '{a[NR]=$1} END {if (NR == 0) exit 1; print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
-# cell DEPLOY PEER RUN NP ALGO ARG... → the median of REPEATS runs, or n/a / failed
+# cell DEPLOY PEER RUN NP ALGO ARG... → "TIMED JOB": the medians of REPEATS runs, or n/a / failed
 cell() {
-    local deploy="$1" peer="$2" run="$3" times=() i t
+    local deploy="$1" peer="$2" run="$3" times=() jobs=() i t started
     shift 3
     if [ -z "${READY[$peer]:-}" ] || ! "${peer}_supports" "$deploy"; then echo "n/a"; return; fi
     for i in $(seq 1 "$REPEATS"); do
+        started=$(date +%s%N)
         if t=$("$run" "$deploy" "$@" 2>"$WORK/last.err") && [ -n "$t" ]; then
             times+=("$t")
+            jobs+=("$(( ($(date +%s%N) - started) / 1000000 ))")
         else
-            { echo "compare: $run $deploy $* failed:"; tail -20 "$WORK/last.err"; } >&2
+            # All of it: the ranks' own lines say why (a tail would keep only rank 0's last words).
+            { echo "compare: $run $deploy $* failed:"; cat "$WORK/last.err"; } >&2
             echo "failed"; return
         fi
     done
-    printf '%s\n' "${times[@]}" | median
+    echo "$(printf '%s\n' "${times[@]}" | median) $(printf '%s\n' "${jobs[@]}" | median)"
 }
 
-ratio() {  # SJ ÷ MPJ, when both are numbers
-    awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else print "–" }'
+shown() {  # "TIMED JOB" → "TIMED / JOB" (n/a and failed as they are)
+    awk -v c="$1" 'BEGIN { n = split(c, p, " "); if (n == 2) printf "%.1f / %d", p[1], p[2]; else print c }'
+}
+
+ratio() {  # "TIMED JOB" of SJ ÷ the same of a peer, when both are numbers
+    awk -v a="$1" -v b="$2" 'BEGIN {
+        n = split(a, x, " "); m = split(b, y, " ")
+        if (n == 2 && m == 2 && x[1] > 0 && y[1] > 0 && x[2] > 0 && y[2] > 0) printf "%.2f / %.2f", x[1] / y[1], x[2] / y[2]
+        else print "–" }'
 }
 
 row() {  # DEPLOY LABEL NP NOALIAS_APPLIES ALGO ARG...
-    local deploy="$1" label="$2" np="$3" variants="$4" cells=() column heading peer run value
+    local deploy="$1" label="$2" np="$3" variants="$4" cells=() column heading peer run value load
     shift 4
+    load=$(cut -d' ' -f1 /proc/loadavg)
     for column in "${COLUMNS[@]}"; do
         IFS='|' read -r heading peer run <<<"$column"
         if [ "$run" = sj_ordinary_run ] && [ "$variants" = no ]; then
@@ -90,7 +106,9 @@ row() {  # DEPLOY LABEL NP NOALIAS_APPLIES ALGO ARG...
         fi
         cells+=("$value")
     done
-    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$label" "$np" "${cells[@]}" "$(ratio "${cells[0]}" "${cells[2]}")"
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$label" "$np" "$load" "$(shown "${cells[0]}")" \
+        "$(shown "${cells[1]}")" "$(shown "${cells[2]}")" "$(shown "${cells[3]}")" "$(ratio "${cells[0]}" "${cells[2]}")" \
+        "$(ratio "${cells[0]}" "${cells[3]}")"
 }
 
 for deploy in "${DEPLOYS[@]}"; do
@@ -101,10 +119,10 @@ for deploy in "${DEPLOYS[@]}"; do
         "$CLUSTER" up 2 >&2
     fi
     echo
-    echo "### $deploy ($(nproc) cores, median of $REPEATS, ms)"
+    echo "### $deploy ($(nproc) cores, median of $REPEATS, ms: timed / whole job)"
     echo
-    echo "| algorithm | ranks | SJ noalias | SJ ordinary | MPJ Express | Open MPI Java | SJ noalias ÷ MPJ |"
-    echo "|---|---|---|---|---|---|---|"
+    echo "| algorithm | ranks | load | SJ noalias | SJ ordinary | MPJ Express | Open MPI Java | SJ ÷ MPJ | SJ ÷ Open MPI |"
+    echo "|---|---|---|---|---|---|---|---|---|"
     row "$deploy" "π, 20,000,000 points per worker" 3 no pi 20000000
     for size in 100 300; do
         row "$deploy" "Jacobi ${size}×${size}, 2000 iterations" 3 yes jacobi "$size" 2000

@@ -3,6 +3,27 @@
 
 sj_setup() {
     "$ROOT/sj" --version >/dev/null      # builds ./sj's class path once, not in every rank
+    # Every run then starts from a private copy of the project's own jars and classes (SJ_CLASSPATH),
+    # not from the worktree's target/ directories: a Maven build of the worktree during the comparison
+    # rewrites those jars in place, under the JVMs running from them, whose next class loads then fail.
+    # (A run's rank 0 then lost its accepting threads to NoClassDefFoundError and waited its whole
+    # --timeout for ranks it could no longer accept: "only 1 of 3 ranks registered within 600 s".)
+    # It also keeps ./sj from rebuilding between runs when a source changes meanwhile.
+    local entry copy i=0 entries=() path=()
+    mkdir -p "$WORK/sj-classpath"
+    IFS=: read -ra entries < "$ROOT/.sj/classpath"
+    for entry in "${entries[@]}"; do
+        case "$entry" in
+            "$ROOT"/*)
+                copy="$WORK/sj-classpath/$i-$(basename "$entry")"
+                cp -r "$entry" "$copy"
+                path+=("$copy")
+                i=$((i + 1)) ;;
+            *) path+=("$entry") ;;       # ~/.m2: never written by this project's builds
+        esac
+    done
+    SJ_SNAPSHOT_CLASSPATH=$(IFS=:; echo "${path[*]}")
+    export SJ_SNAPSHOT_CLASSPATH
 }
 
 sj_supports() {
@@ -23,9 +44,9 @@ sj_run() {
     # How long rank 0 waits for the others to register: JVMs start slowly on a loaded machine.
     demo+=(--timeout "${SJ_DEMO_TIMEOUT:-60}")
     case "$deploy" in
-        threads|processes) out=$("$ROOT/sj" demo "${demo[@]}" --deploy "$deploy" 2>&1) ;;
-        nodes) out=$("$ROOT/scripts/slurm-cluster.sh" srun --kill-on-bad-exit=1 -N 2 -n "$np" \
-                        "$ROOT/sj" demo "${demo[@]}" --deploy slurm 2>&1) ;;
+        threads|processes) out=$(SJ_CLASSPATH="$SJ_SNAPSHOT_CLASSPATH" "$ROOT/sj" demo "${demo[@]}" --deploy "$deploy" 2>&1) ;;
+        nodes) out=$(SJ_CLASSPATH="$SJ_SNAPSHOT_CLASSPATH" "$ROOT/scripts/slurm-cluster.sh" srun --kill-on-bad-exit=1 \
+                        -N 2 -n "$np" "$ROOT/sj" demo "${demo[@]}" --deploy slurm 2>&1) ;;
         *) echo "sj: unknown deployment $deploy" >&2; return 1 ;;
     esac || { echo "$out" >&2; return 1; }
     grep -q "^  verified:" <<<"$out" || { echo "$out" >&2; return 1; }

@@ -1,11 +1,15 @@
 package org.sessionj.cli;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import org.sessionj.api.SJService;
 import org.sessionj.examples.deploy.ClusterDeployment;
 import org.sessionj.examples.deploy.ClusterEnvironment;
@@ -140,10 +144,10 @@ final class DemoCommand implements Runnable {
             }
             R outcome = timed.outcome();
             outcome.summary().forEach(out::println);
-            out.printf(Locale.ROOT, "  deploy %s: %d ranks%s; set-up %.1f ms (server sockets, rendezvous), run %.1f ms,"
-                            + " total %.1f ms with runtime start-up%n", deploy.deploy, program.ranks(),
-                    cluster == null ? "" : " (" + cluster.engine() + ")", timed.setupNanos() / 1e6,
-                    timed.runNanos() / 1e6, total / 1e6);
+            out.printf(Locale.ROOT, "  deploy %s: %d ranks%s; set-up %.1f ms (server sockets, rendezvous), connecting"
+                            + " the ranks %.1f ms, run %.1f ms, total %.1f ms with runtime start-up%n", deploy.deploy,
+                    program.ranks(), cluster == null ? "" : " (" + cluster.engine() + ")", timed.setupNanos() / 1e6,
+                    timed.connectNanos() / 1e6, timed.runNanos() / 1e6, total / 1e6);
             out.flush();
             long checkStart = System.nanoTime();
             RankProgram.Verification verdict = outcome.verify();
@@ -159,9 +163,18 @@ final class DemoCommand implements Runnable {
             if (deploy.rank < 1 || deploy.rank >= program.ranks()) {
                 throw usage("expected --rank between 1 and " + (program.ranks() - 1) + " but found " + deploy.rank);
             }
-            HostPort address = HostPort.parse(deploy.rendezvous, "--rendezvous");
-            RankRunner.runRank(program, deploy.rank, SJService.create(RankToRendezvous.class, address.host(),
-                    address.port()), deploy.host != null ? deploy.host : ProcessesDeployment.HOST, timeout);
+            // From rank 0's ProcessesDeployment the address comes on standard input, once rank 0 listens.
+            Supplier<HostPort> address = ProcessesDeployment.ADDRESS_ON_STDIN.equals(deploy.rendezvous)
+                    ? () -> ProcessesDeployment.readAddress(new BufferedReader(new InputStreamReader(System.in,
+                            StandardCharsets.US_ASCII)))
+                    : () -> HostPort.parse(deploy.rendezvous, "--rendezvous");
+            if (!ProcessesDeployment.ADDRESS_ON_STDIN.equals(deploy.rendezvous)) {
+                address.get(); // a malformed address fails before anything starts
+            }
+            RankRunner.runRank(program, deploy.rank, () -> {
+                HostPort at = address.get();
+                return SJService.create(RankToRendezvous.class, at.host(), at.port());
+            }, deploy.host != null ? deploy.host : ProcessesDeployment.HOST, timeout);
             return 0;
         }
 

@@ -18,7 +18,7 @@ class DemoCommandTest {
         assertThat(run.out()).contains("Jacobi 20×20, at most 30 iterations, master and 2 workers (multicast outwhile),"
                         + " noalias ghost points")
                 .contains("30 iterations (stopped at the maximum)")
-                .contains("deploy threads: 3 ranks; set-up")
+                .contains("deploy threads: 3 ranks; set-up").contains("connecting the ranks")
                 .contains("verified: bitwise equal to a sequential solve");
     }
 

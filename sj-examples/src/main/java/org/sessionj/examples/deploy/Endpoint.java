@@ -7,7 +7,8 @@ import java.util.Arrays;
  *
  * @param rank the rank
  * @param host the address other ranks use
- * @param ports the session ports, in the order the rank's program opens its server sockets
+ * @param ports the session ports, in the order the rank's program opens its server sockets, then the
+ *     rank's connect port ({@link Connecting})
  */
 public record Endpoint(int rank, String host, int[] ports) {
 

@@ -1,7 +1,10 @@
 package org.sessionj.examples.deploy;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,13 +16,20 @@ import org.sessionj.api.SJServerSocket;
 
 /**
  * Rank 0 in this process, every other rank in a child JVM started with this JVM's {@code java},
- * options and class path. The children find rank 0 through the rendezvous address on their command
- * line; sessions between processes use the transport the runtime picks for them (cross-process shared
+ * options and class path. The children are started first, and learn the rendezvous address on their
+ * standard input once rank 0 listens: starting the SJ runtime here and starting the child JVMs (the
+ * largest part of a run's wall time on a busy machine) overlap instead of following each other.
+ * Sessions between processes use the transport the runtime picks for them (cross-process shared
  * memory, {@code ipc}, on this host; TCP on loopback where ipc is not listed).
  */
 public final class ProcessesDeployment {
     /** The address the ranks advertise: this host's loopback. */
     public static final String HOST = "127.0.0.1";
+    /**
+     * What a child is given as the rendezvous address: it reads the real one, one {@code HOST:PORT}
+     * line, from its standard input ({@link #readAddress}).
+     */
+    public static final String ADDRESS_ON_STDIN = "-";
 
     private ProcessesDeployment() {
     }
@@ -29,8 +39,9 @@ public final class ProcessesDeployment {
     }
 
     /**
-     * Runs {@code program}: rank 0 here, rank {@code r} as {@code java … mainClass childArgs(r, "host:port")}.
-     * A child that exits with a non-zero status fails the run at once, naming the rank.
+     * Runs {@code program}: rank 0 here, rank {@code r} as {@code java … mainClass childArgs(r, "-")},
+     * which reads the rendezvous address from its standard input ({@link #ADDRESS_ON_STDIN}). A child
+     * that exits with a non-zero status fails the run at once, naming the rank.
      */
     public static <R extends RankProgram.Outcome> RankRunner.Timed<R> run(RankProgram<R> program, String mainClass,
             BiFunction<Integer, String, List<String>> childArgs, Duration timeout, Progress progress)
@@ -40,17 +51,16 @@ public final class ProcessesDeployment {
         List<RankRunner.Timed<R>> rankZero = new ArrayList<>(1);
         Thread zero = null;
         boolean succeeded = false;
-        try (SJServerSocket rendezvous = SJServerSocket.create(RendezvousToRank.class, 0)) {
-            String address = HOST + ":" + rendezvous.port();
-            for (int rank = 1; rank < program.ranks(); rank++) {
-                Process child = start(mainClass, childArgs.apply(rank, address), rank);
-                children.add(child);
-                int r = rank;
-                ChildErrors errors = ChildErrors.forward(child, r);
-                child.onExit().thenAccept(p -> finished.add(p.exitValue() == 0 ? new Finished(r, null, null)
-                        : new Finished(r, "exited with status " + p.exitValue() + " (pid " + p.pid() + ")"
-                                + errors.lastLine().map(line -> ": " + line).orElse(""), null)));
-            }
+        for (int rank = 1; rank < program.ranks(); rank++) {
+            Process child = start(mainClass, childArgs.apply(rank, ADDRESS_ON_STDIN), rank);
+            children.add(child);
+            int r = rank;
+            ChildErrors errors = ChildErrors.forward(child, r);
+            child.onExit().thenAccept(p -> finished.add(p.exitValue() == 0 ? new Finished(r, null, null)
+                    : new Finished(r, "exited with status " + p.exitValue() + " (pid " + p.pid() + ")"
+                            + errors.lastLine().map(line -> ": " + line).orElse(""), null)));
+        }
+        try (SJServerSocket rendezvous = openRendezvous(children)) {
             zero = new Thread(() -> {
                 try {
                     rankZero.add(RankRunner.runRankZero(program, rendezvous, HOST, timeout, progress));
@@ -94,6 +104,39 @@ public final class ProcessesDeployment {
                 zero.join(TimeUnit.SECONDS.toMillis(5));
             }
         }
+    }
+
+    /** The rendezvous, once listening announced on every child's standard input. */
+    private static SJServerSocket openRendezvous(List<Process> children) {
+        SJServerSocket rendezvous = SJServerSocket.create(RendezvousToRank.class, 0);
+        byte[] line = (HOST + ":" + rendezvous.port() + "\n").getBytes(StandardCharsets.US_ASCII);
+        for (Process child : children) {
+            try (OutputStream in = child.getOutputStream()) {
+                in.write(line);
+            } catch (IOException e) {
+                // The child is gone already: its exit fails the run, naming it.
+            }
+        }
+        return rendezvous;
+    }
+
+    /**
+     * A child's rendezvous address, the one {@code HOST:PORT} line rank 0 writes to its standard input.
+     *
+     * @throws DeploymentException when the input ends first (rank 0 is gone) or is not an address
+     */
+    public static HostPort readAddress(BufferedReader in) {
+        String line;
+        try {
+            line = in.readLine();
+        } catch (IOException e) {
+            throw new DeploymentException("cannot read the rendezvous address from standard input: " + e.getMessage(), e);
+        }
+        if (line == null) {
+            throw new DeploymentException("expected the rendezvous address (HOST:PORT) on standard input but it ended"
+                    + " first: rank 0 is gone");
+        }
+        return HostPort.parse(line.strip(), "the rendezvous address on standard input");
     }
 
     private static String describe(Finished end) {

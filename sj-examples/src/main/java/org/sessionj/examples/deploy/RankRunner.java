@@ -3,10 +3,14 @@ package org.sessionj.examples.deploy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJService;
 
-/** Plays one rank of a program: open its server sockets, take part in the rendezvous, run, close. */
+/**
+ * Plays one rank of a program: open its server sockets, take part in the rendezvous, connect with the
+ * other ranks ({@link Connecting}), run, close.
+ */
 public final class RankRunner {
 
     private RankRunner() {
@@ -14,17 +18,19 @@ public final class RankRunner {
 
     /**
      * What a rank took: the result (rank 0 only) and the time spent in set-up (server sockets and
-     * rendezvous) and in the program itself.
+     * rendezvous), in connecting the ranks ({@link Connecting}: the counterpart of the MPI programs'
+     * {@code MPI_Init} and barrier) and in the program itself, timed from the barrier on.
      *
      * @param <R> the program's result
      * @param outcome rank 0's result, null on other ranks
      * @param setupNanos opening the server sockets and the rendezvous
+     * @param connectNanos every rank opening a session with every other, and the barrier
      * @param runNanos the program
      */
-    public record Timed<R>(R outcome, long setupNanos, long runNanos) {
+    public record Timed<R>(R outcome, long setupNanos, long connectNanos, long runNanos) {
     }
 
-    /** Rank 0: serves the rendezvous on {@code rendezvous} and runs the program's rank 0. */
+    /** Rank 0: serves the rendezvous on {@code rendezvous}, connects the ranks and runs the program's rank 0. */
     public static <R extends RankProgram.Outcome> Timed<R> runRankZero(RankProgram<R> program, SJServerSocket rendezvous,
             String host, Duration timeout, Progress progress) {
         long start = System.nanoTime();
@@ -32,24 +38,41 @@ public final class RankRunner {
         try {
             EndpointTable table = Rendezvous.serve(rendezvous, new Endpoint(0, host, ports(servers)), program.ranks(),
                     timeout);
+            long registered = System.nanoTime();
+            Connecting.connect(0, servers.get(servers.size() - 1), table, timeout);
             long ready = System.nanoTime();
-            R outcome = program.run(new RankContext(0, program.ranks(), servers, table, progress));
-            return new Timed<>(outcome, ready - start, System.nanoTime() - ready);
+            R outcome = program.run(new RankContext(0, program.ranks(), own(servers), table, progress));
+            return new Timed<>(outcome, registered - start, ready - registered, System.nanoTime() - ready);
         } finally {
             servers.forEach(SJServerSocket::close);
         }
     }
 
-    /** Any other rank: registers with the rendezvous at {@code rendezvous} and runs its part. */
+    /** Any other rank: registers with the rendezvous at {@code rendezvous}, connects to the others and runs its part. */
     public static void runRank(RankProgram<?> program, int rank, SJService rendezvous, String host, Duration timeout) {
+        runRank(program, rank, () -> rendezvous, host, timeout);
+    }
+
+    /**
+     * As {@link #runRank(RankProgram, int, SJService, String, Duration)}, with the rendezvous asked for
+     * only once this rank's server sockets are open (its runtime started meanwhile).
+     */
+    public static void runRank(RankProgram<?> program, int rank, Supplier<SJService> rendezvous, String host,
+            Duration timeout) {
         List<SJServerSocket> servers = open(program, rank);
         try {
-            EndpointTable table = Rendezvous.register(rendezvous,
+            EndpointTable table = Rendezvous.register(rendezvous.get(),
                     new Registration(rank, program.ranks(), host, ports(servers)), timeout);
-            program.run(new RankContext(rank, program.ranks(), servers, table, Progress.NONE));
+            Connecting.connect(rank, servers.get(servers.size() - 1), table, timeout);
+            program.run(new RankContext(rank, program.ranks(), own(servers), table, Progress.NONE));
         } finally {
             servers.forEach(SJServerSocket::close);
         }
+    }
+
+    /** The program's server sockets: all but the last, which is {@link Connecting}'s. */
+    private static List<SJServerSocket> own(List<SJServerSocket> servers) {
+        return servers.subList(0, servers.size() - 1);
     }
 
     private static List<SJServerSocket> open(RankProgram<?> program, int rank) {
@@ -58,6 +81,7 @@ public final class RankRunner {
             for (Class<?> protocol : program.accepts(rank)) {
                 servers.add(SJServerSocket.create(protocol, 0));
             }
+            servers.add(Connecting.open()); // last: its port goes last in the registration
             return servers;
         } catch (RuntimeException e) {
             servers.forEach(SJServerSocket::close);

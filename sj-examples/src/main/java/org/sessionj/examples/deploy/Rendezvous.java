@@ -114,9 +114,13 @@ public final class Rendezvous {
     /**
      * Registers with the rendezvous at {@code service} and waits for the table. Connection attempts
      * are repeated until {@code timeout} (rank 0 may not listen yet when ranks start independently,
-     * as under srun); a rejection is final.
+     * as under srun); a rejection is final, and so is a rendezvous that took the connection but did not
+     * complete the session within the runtime's initiation timeout: trying again would start the whole
+     * set-up over, in a JVM on a busy machine where the first one already took too long (every attempt
+     * then timed out in turn, silently, until rank 0 gave up: "only 1 of 3 ranks registered").
      *
-     * @throws RendezvousException when the rendezvous rejects the run or cannot be reached in time
+     * @throws RendezvousException when the rendezvous rejects the run, cannot be reached in time or does
+     *     not complete the session in time
      */
     public static EndpointTable register(@Session(protocol = RankToRendezvous.class) SJService service, Registration registration, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -134,6 +138,11 @@ public final class Rendezvous {
                 }
             } catch (SJIncompatibleSessionException e) {
                 throw e;
+            } catch (SJTimeoutException e) {
+                throw new RendezvousException("rank " + registration.rank() + " reached the rendezvous at "
+                        + service.host() + ":" + service.port() + " but the session was not set up in time ("
+                        + e.getMessage() + "); on a busy machine a fresh JVM's first session can take longer:"
+                        + " raise sessionj.initiationTimeout");
             } catch (SJIOException e) {
                 if (connected || System.nanoTime() - deadline > 0) {
                     throw new RendezvousException("rank " + registration.rank() + " cannot register with the rendezvous at "

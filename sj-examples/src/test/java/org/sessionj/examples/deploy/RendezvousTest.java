@@ -150,4 +150,36 @@ class RendezvousTest {
                 .isInstanceOf(RendezvousException.class)
                 .hasMessageContaining("rank 1 cannot register with the rendezvous at 127.0.0.1:");
     }
+
+    @Test
+    void aRendezvousThatTakesTheConnectionButNeverAnswersFailsTheRankAfterOneAttempt() throws Exception {
+        // A busy rank 0 (or anything else on its port) that accepts and never answers: the rank used to try
+        // again and again, silently, each attempt timing out, until its whole --timeout was spent.
+        try (java.net.ServerSocket silent = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            java.util.concurrent.atomic.AtomicInteger connections = new java.util.concurrent.atomic.AtomicInteger();
+            List<java.net.Socket> held = new java.util.concurrent.CopyOnWriteArrayList<>();
+            Thread.ofVirtual().start(() -> {
+                try {
+                    while (true) {
+                        held.add(silent.accept());
+                        connections.incrementAndGet();
+                    }
+                } catch (java.io.IOException closed) {
+                    // the test is over
+                }
+            });
+            SJService service = org.sessionj.runtime.SJRuntime.create(org.sessionj.runtime.SJRuntimeConfig.defaults()
+                    .toBuilder().initiationTimeout(Duration.ofSeconds(1)).build())
+                    .service(RankToRendezvous.class, "127.0.0.1", silent.getLocalPort());
+            assertThatThrownBy(() -> Rendezvous.register(service, new Registration(1, 2, "127.0.0.1", new int[] {1}),
+                    WAIT)).isInstanceOf(RendezvousException.class)
+                    .hasMessageContaining("rank 1 reached the rendezvous at 127.0.0.1:" + silent.getLocalPort()
+                            + " but the session was not set up in time")
+                    .hasMessageContaining("raise sessionj.initiationTimeout");
+            assertThat(connections.get()).as("one attempt, not one per initiation timeout").isEqualTo(1);
+            for (java.net.Socket socket : held) {
+                socket.close();
+            }
+        }
+    }
 }

@@ -76,6 +76,7 @@ class ThreadsDeploymentTest {
         RankRunner.Timed<Echo.Sum> run = ThreadsDeployment.run(new Echo(4, -1), Duration.ofSeconds(20), Progress.NONE);
         assertThat(run.outcome().value()).isEqualTo(10 + 20 + 30);
         assertThat(run.setupNanos()).isPositive();
+        assertThat(run.connectNanos()).as("the ranks connect before the program's clock starts").isPositive();
     }
 
     @Test

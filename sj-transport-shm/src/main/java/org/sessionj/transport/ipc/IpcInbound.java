@@ -94,13 +94,17 @@ final class IpcInbound implements SharedRing.Reader {
         }
         try {
             ByteBuf frame = poll();
-            if (frame == null) {
-                frame = spin();
+            if (frame != null) {
+                return frame;
             }
+            // The spells end at the read's deadline too: a yield on a busy machine can cost another
+            // process's whole time slice, and a spell of them used to outlast a short timeout by minutes.
+            long deadline = timeoutNanos < 0 || timeoutNanos > NO_DEADLINE / 4 ? NO_DEADLINE : System.nanoTime() + timeoutNanos;
+            frame = spin(deadline);
             if (frame == null) {
-                frame = yieldThenPoll();
+                frame = yieldThenPoll(deadline);
             }
-            return frame != null ? frame : park(timeoutNanos);
+            return frame != null ? frame : park(deadline == NO_DEADLINE ? timeoutNanos : Math.max(0, deadline - System.nanoTime()));
         } finally {
             exit();
         }
@@ -113,10 +117,10 @@ final class IpcInbound implements SharedRing.Reader {
      * machine) the reader soon stops burning the core it needs and sleeps at once, trying a spell
      * again every {@value #PROBE} reads to see whether a core has come free.
      */
-    private ByteBuf spin() throws IOException {
+    private ByteBuf spin(long deadline) throws IOException {
         int budget = spinning.spell();
         ByteBuf frame = null;
-        for (int i = 0; frame == null && i < budget && waitable(); i++) {
+        for (int i = 0; frame == null && i < budget && waitable() && !past(deadline, i); i++) {
             Thread.onSpinWait();
             frame = poll();
         }
@@ -131,15 +135,23 @@ final class IpcInbound implements SharedRing.Reader {
      * the writer a bell (a {@code write}) and the reader an {@code epoll_wait}, a drain and a wake-up.
      * Adaptive as the spinning is ({@code sessionj.ipc.yields}).
      */
-    private ByteBuf yieldThenPoll() throws IOException {
+    private ByteBuf yieldThenPoll(long deadline) throws IOException {
         int budget = yielding.spell();
         ByteBuf frame = null;
-        for (int i = 0; frame == null && i < budget && waitable(); i++) {
+        for (int i = 0; frame == null && i < budget && waitable() && !past(deadline, i); i++) {
             Thread.yield();
             frame = poll();
         }
         yielding.after(budget, frame != null);
         return frame;
+    }
+
+    /** A read without a deadline. */
+    private static final long NO_DEADLINE = Long.MAX_VALUE;
+
+    /** Whether {@code deadline} has passed, looked at every 64th poll of a spell (a clock read costs ~20 ns). */
+    private static boolean past(long deadline, int poll) {
+        return deadline != NO_DEADLINE && (poll & 63) == 63 && System.nanoTime() - deadline > 0;
     }
 
     private boolean waitable() {

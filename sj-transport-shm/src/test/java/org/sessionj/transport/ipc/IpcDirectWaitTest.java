@@ -7,6 +7,7 @@ import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -210,6 +211,23 @@ class IpcDirectWaitTest extends ConnectionTestSupport {
         assertThat(accepter.inbound().yieldBudget()).as("halved by every spell that found nothing").isZero();
         assertThat(aProbeFindingAFrameRestores(requester, accepter, () -> accepter.inbound().yieldBudget()))
                 .as("a probing spell of yields that found a frame restored the budget").isTrue();
+    }
+
+    @Test
+    void aReadEndsAtItsTimeoutWhateverItsSpellsOfSpinsAndYields() throws Exception {
+        // Budgets no spell could finish: before the spells looked at the read's deadline, a read of 1 ms
+        // spun or yielded through all of them (minutes on a busy machine), and this test hit its timeout.
+        for (IpcSettings settings : List.of(
+                IpcSettings.fromSystemProperties().withSocketDirectory(sockets).withSpins(Integer.MAX_VALUE).withCpus(2),
+                IpcSettings.fromSystemProperties().withSocketDirectory(sockets).withYields(Integer.MAX_VALUE).withCpus(1))) {
+            IpcTransport transport = new IpcTransport(settings);
+            ConnectionAcceptor acceptor = track(transport.listen(0));
+            Connection requester = track(transport.connect("localhost", acceptor.port(), 10 * SECOND));
+            IpcConnection accepter = (IpcConnection) track(acceptor.accept(10 * SECOND));
+            assertThat(accepter.read(TimeUnit.MILLISECONDS.toNanos(1))).as("nothing was written").isNull();
+            requester.write(frame(requester, "later"));
+            assertThat(text(accepter.read(10 * SECOND))).as("a frame still arrives").isEqualTo("later");
+        }
     }
 
     /**

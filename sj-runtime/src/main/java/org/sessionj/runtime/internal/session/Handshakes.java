@@ -144,6 +144,12 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
             } catch (IOException e) {
                 ready.add(new Ended(e));
                 return;
+            } catch (RuntimeException | Error e) {
+                // The server's own code failed, not a requester: this thread ends, so accept() must fail
+                // at once instead of waiting for sessions nobody will hand it.
+                ready.add(new Ended(new IOException("accepting connections on session port " + acceptors.port()
+                        + " failed: " + e, e)));
+                return;
             }
             if (accepted == null) {
                 continue;
@@ -246,9 +252,11 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
         try {
             session = Initiation.accept(accepted, acceptors.offers(), acceptors.id(), protocol, context,
                     () -> entry.opened = true);
-        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+        } catch (RuntimeException | Error e) {
             inFlight.remove(accepted.connection());
-            // One requester's failure is not the server's: its connection closes, accept() goes on.
+            // One requester's failure is not the server's: its connection closes, accept() goes on. Any
+            // Error too (a class of the accepting path that cannot be loaded): the requester learns at
+            // once instead of at its initiation timeout, and the slot comes back.
             accepted.connection().close();
             failed(accepted, entry.dropped ? droppedReason(e) : e);
             released(entry);

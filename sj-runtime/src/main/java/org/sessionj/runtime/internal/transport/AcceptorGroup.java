@@ -63,6 +63,12 @@ public final class AcceptorGroup implements AutoCloseable {
             } catch (IOException e) {
                 accepted.add(e);
                 return;
+            } catch (RuntimeException | Error e) {
+                // The acceptor's own code failed (a class that cannot be loaded any more, say): this
+                // thread ends, so accept() must say so rather than wait for connections that never come.
+                accepted.add(new IOException("the " + transport + " acceptor of session port " + sessionPort
+                        + " failed: " + e, e));
+                return;
             }
         }
     }

@@ -279,7 +279,8 @@ public final class ByteStream {
     /**
      * Acknowledges everything before {@code ack} and returns up to {@code max} bytes from there (as
      * retained slices: the caller releases the chunk's bytes), whether the stream ends after them, or
-     * its failure; {@code null} when there is nothing new yet.
+     * its failure; {@code null} when there is nothing new yet. An {@code ack} below one acknowledged
+     * before reads from there (the chunk's offset says so); one beyond the bytes written is a failure.
      */
     public Chunk read(long ack, int max) {
         Consumer<Boolean> space = null;
@@ -289,9 +290,15 @@ public final class ByteStream {
                 if (readerGone != null) {
                     return new Chunk(ack, null, false, readerGone);
                 }
-                if (ack < acked || ack > written) {
-                    return new Chunk(ack, null, false, "acknowledged offset " + ack + " is outside the stream's "
-                            + acked + ".." + written);
+                if (ack > written) {
+                    return new Chunk(ack, null, false, "acknowledged offset " + ack + " is beyond the " + written
+                            + " bytes written");
+                }
+                if (ack < acked) {
+                    // A request that was overtaken by a newer one of the same reader (its two connections
+                    // may deliver out of order): it gets the bytes from where the newer one acknowledged,
+                    // and the reader skips what it has (the answer names its offset).
+                    ack = acked;
                 }
                 if (ack > acked) {
                     drop(ack - acked);
@@ -341,6 +348,23 @@ public final class ByteStream {
             old.accept(false);
         }
         return true;
+    }
+
+    /**
+     * Runs the reader's waiter, if one is registered, with false: a newer request of the reader takes
+     * over, and the request that waited is answered at once (at most one request per reader is held).
+     */
+    public void releaseDataWaiter() {
+        Consumer<Boolean> old;
+        lock.lock();
+        try {
+            old = takeDataWaiter();
+        } finally {
+            lock.unlock();
+        }
+        if (old != null) {
+            old.accept(false);
+        }
     }
 
     /** Unregisters {@code waiter} if it is still the reader's waiter (its poll timed out). */

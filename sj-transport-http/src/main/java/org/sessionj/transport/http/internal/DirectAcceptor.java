@@ -113,7 +113,7 @@ public final class DirectAcceptor implements ConnectionAcceptor, Routes {
                 "from " + exchange.remote() + " on port " + port());
         unaccepted.incrementAndGet();
         pending.add(connection);
-        exchange.respond(Wire.text(exchange.version(), HttpResponseStatus.OK, half.token()));
+        exchange.respond(Wire.versioned(Wire.text(exchange.version(), HttpResponseStatus.OK, half.token())));
     }
 
     @Override

@@ -57,6 +57,11 @@ public final class Exchange {
         return ctx.executor();
     }
 
+    /** The event loop of the request's channel (a relay pair's home). */
+    public io.netty.channel.EventLoop eventLoop() {
+        return ctx.channel().eventLoop();
+    }
+
     /** The channel context (for a WebSocket upgrade). */
     ChannelHandlerContext context() {
         return ctx;

@@ -19,12 +19,39 @@ public final class Half {
     private volatile long lastSeenNanos = System.nanoTime();
     private volatile boolean seen;
     private volatile boolean done;
+    private final io.netty.channel.EventLoop home;
+    private volatile boolean servedAway;
 
     /** A half with token {@code token} reading {@code in} from its client and writing {@code out} to it. */
     public Half(String token, ByteStream in, ByteStream out) {
+        this(token, in, out, null);
+    }
+
+    /**
+     * A half whose requests are served on {@code home} (null: wherever they arrive). The relay gives both
+     * halves of a pair one home loop, so that bytes uploaded by one side answer the other's held poll on
+     * the same thread, without a hand-off to another loop.
+     */
+    public Half(String token, ByteStream in, ByteStream out, io.netty.channel.EventLoop home) {
         this.token = token;
         this.in = in;
         this.out = out;
+        this.home = home;
+    }
+
+    /** The event loop this half's requests are served on, or null for any. */
+    public io.netty.channel.EventLoop home() {
+        return home;
+    }
+
+    /** Records that a request of this half was served off its home loop (the move failed). */
+    void servedAway() {
+        servedAway = true;
+    }
+
+    /** Whether a request of this half was ever served off its home loop (for tests: it should not). */
+    public boolean wasServedAway() {
+        return servedAway;
     }
 
     /** The client's secret. */

@@ -20,9 +20,18 @@ import org.sessionj.runtime.spi.support.SystemSettings;
  * @param websocket whether clients try a WebSocket upgrade before falling back to long polling
  *        ({@code sessionj.http.websocket}, true)
  * @param maxFrameBytes the largest frame ({@code sessionj.tcp.maxFrameBytes}, shared with tcp: 16 MiB)
+ * @param uploadAnswers whether a long-polling client lets its uploads be answered with the bytes waiting
+ *        for it when the server speaks wire 2 ({@code sessionj.http.uploadAnswers}, true): an exchange then
+ *        takes one request instead of an upload and a poll; false keeps wire 1's separate polls
  */
 public record HttpSettings(int pollMillis, int segmentBytes, int responseBytes, int streamBytes, int vanishMillis,
-        boolean websocket, int maxFrameBytes) {
+        boolean websocket, int maxFrameBytes, boolean uploadAnswers) {
+
+    /** Settings with upload answers on (wire 2 where the server speaks it). */
+    public HttpSettings(int pollMillis, int segmentBytes, int responseBytes, int streamBytes, int vanishMillis,
+            boolean websocket, int maxFrameBytes) {
+        this(pollMillis, segmentBytes, responseBytes, streamBytes, vanishMillis, websocket, maxFrameBytes, true);
+    }
 
     /** Checks the bounds. */
     public HttpSettings {
@@ -58,17 +67,20 @@ public record HttpSettings(int pollMillis, int segmentBytes, int responseBytes, 
                 settings.integer("http.streamBytes", 1 << 20),
                 settings.integer("http.vanishMillis", 15_000),
                 settings.flag("http.websocket", true),
-                settings.integer("tcp.maxFrameBytes", 16 << 20));
+                settings.integer("tcp.maxFrameBytes", 16 << 20),
+                settings.flag("http.uploadAnswers", true));
     }
 
     /** These settings with WebSocket upgrades allowed or not. */
     public HttpSettings withWebsocket(boolean allowed) {
-        return new HttpSettings(pollMillis, segmentBytes, responseBytes, streamBytes, vanishMillis, allowed, maxFrameBytes);
+        return new HttpSettings(pollMillis, segmentBytes, responseBytes, streamBytes, vanishMillis, allowed, maxFrameBytes,
+                uploadAnswers);
     }
 
     /** These settings with another poll interval and vanish time. */
     public HttpSettings withTimes(int poll, int vanish) {
-        return new HttpSettings(poll, segmentBytes, responseBytes, streamBytes, vanish, websocket, maxFrameBytes);
+        return new HttpSettings(poll, segmentBytes, responseBytes, streamBytes, vanish, websocket, maxFrameBytes,
+                uploadAnswers);
     }
 
     /** The largest request a server aggregates: a segment and some slack. */

@@ -96,9 +96,10 @@ public final class RelayAcceptor implements ConnectionAcceptor {
                         if (status == 200) {
                             backoff.reset();
                             warned = false;
+                            int wire = Wire.versionOf(response);
                             for (String token : response.content().toString(StandardCharsets.UTF_8).split("\n")) {
                                 if (Wire.isToken(token.strip())) {
-                                    take(token.strip());
+                                    take(token.strip(), wire);
                                 }
                             }
                             poll();
@@ -150,11 +151,11 @@ public final class RelayAcceptor implements ConnectionAcceptor {
         control.loop().schedule(this::poll, delay, TimeUnit.MILLISECONDS);
     }
 
-    private void take(String token) {
+    private void take(String token, int wire) {
         Thread.ofVirtual().name("sj-relay-attach").start(() -> {
             try {
                 Connection connection = TunnelConnection.attach(transportName, relay, token,
-                        "via relay " + relay + " on session port " + port, null, TimeUnit.SECONDS.toNanos(10));
+                        "via relay " + relay + " on session port " + port, null, wire, TimeUnit.SECONDS.toNanos(10));
                 pending.add(connection);
             } catch (IOException e) {
                 LOG.log(System.Logger.Level.DEBUG, "could not take a relayed connection: {0}", e.getMessage());

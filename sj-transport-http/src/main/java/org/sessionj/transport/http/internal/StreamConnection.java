@@ -39,6 +39,22 @@ abstract class StreamConnection implements Connection {
     /** The reader consumed frames and fewer than a quarter stream's worth wait now. */
     abstract void readerCaughtUp();
 
+    /**
+     * The reader is about to wait for a frame, or asked whether one is there and found none, or waits
+     * for readiness: a link that polls only on demand polls now. Called on the reader's thread; must be
+     * cheap when there is nothing to do.
+     */
+    void readerWaiting() {
+    }
+
+    /** The writer flushed (after the reader of the outbound stream was signalled). */
+    void flushed() {
+    }
+
+    /** The writer waits for room in the outbound stream. */
+    void writerWaiting() {
+    }
+
     /** A frame received (taken over). */
     final void deliver(ByteBuf frame) {
         inboundBytes.addAndGet(frame.readableBytes());
@@ -92,6 +108,7 @@ abstract class StreamConnection implements Connection {
         unflushed = 0;
         ByteStream out = outbound();
         out.signal();
+        flushed();
         Thread writer = Thread.currentThread();
         long timeout = sendTimeoutNanos;
         long deadline = System.nanoTime() + timeout;
@@ -107,6 +124,7 @@ abstract class StreamConnection implements Connection {
             if (closed) {
                 throw new IOException("connection closed while waiting to write (" + this + ")");
             }
+            writerWaiting();
             if (out.awaitSpace(ready -> LockSupport.unpark(writer), 0)) {
                 long wait = TimeUnit.MILLISECONDS.toNanos(100);
                 LockSupport.parkNanos(this, timeout < 0 ? wait : Math.max(1, Math.min(wait, deadline - System.nanoTime())));
@@ -120,6 +138,7 @@ abstract class StreamConnection implements Connection {
 
     @Override
     public final ByteBuf read(long timeoutNanos) throws IOException {
+        readerWaiting();
         ByteBuf frame = inbound.take(timeoutNanos);
         if (frame != null && inboundBytes.addAndGet(-frame.readableBytes()) <= settings.streamBytes() / 4) {
             readerCaughtUp();
@@ -129,12 +148,19 @@ abstract class StreamConnection implements Connection {
 
     @Override
     public final boolean isReadable() {
-        return inbound.isReadable();
+        if (inbound.isReadable()) {
+            return true;
+        }
+        readerWaiting();
+        return false;
     }
 
     @Override
     public final void readinessListener(Runnable listener) {
         inbound.wakeListener(listener);
+        if (listener != null) {
+            readerWaiting();
+        }
     }
 
     @Override

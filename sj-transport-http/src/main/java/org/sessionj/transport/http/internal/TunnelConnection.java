@@ -58,6 +58,18 @@ public final class TunnelConnection extends StreamConnection {
 
         /** {@code "websocket"} or {@code "long-poll"}. */
         String mode();
+
+        /** The reader waits for input (see {@link StreamConnection#readerWaiting}); on the reader's thread. */
+        default void readerWaiting() {
+        }
+
+        /** The writer flushed; on the writer's thread. */
+        default void flushed() {
+        }
+
+        /** The writer waits for room; on the writer's thread. */
+        default void writerWaiting() {
+        }
     }
 
     private TunnelConnection(String transportName, Endpoint endpoint, String token, String via) {
@@ -80,6 +92,7 @@ public final class TunnelConnection extends StreamConnection {
         long deadline = System.nanoTime() + timeoutNanos;
         HttpClientChannel control = new HttpClientChannel(endpoint);
         String token;
+        int wire;
         try {
             FullHttpResponse response = await(control.send(control.request(HttpMethod.POST, openUri, null),
                     millis(timeoutNanos)), timeoutNanos, endpoint);
@@ -90,6 +103,7 @@ public final class TunnelConnection extends StreamConnection {
                             + " answered " + response.status() + (body.isEmpty() ? "" : ": " + abbreviate(body)));
                 }
                 token = body;
+                wire = Wire.versionOf(response);
             } finally {
                 response.release();
             }
@@ -97,15 +111,16 @@ public final class TunnelConnection extends StreamConnection {
             control.close();
             throw e;
         }
-        return attach(transportName, endpoint, token, via, control, Math.max(1, deadline - System.nanoTime()));
+        return attach(transportName, endpoint, token, via, control, wire, Math.max(1, deadline - System.nanoTime()));
     }
 
     /**
      * Attaches to the existing connection {@code token} on {@code endpoint} (a server taking a relayed
-     * connection), reusing {@code control} for uploads if not null.
+     * connection), reusing {@code control} for uploads if not null; {@code wire} is the wire version the
+     * server named ({@link Wire#versionOf}).
      */
     public static TunnelConnection attach(String transportName, Endpoint endpoint, String token, String via,
-            HttpClientChannel control, long timeoutNanos) throws IOException {
+            HttpClientChannel control, int wire, long timeoutNanos) throws IOException {
         TunnelConnection connection = new TunnelConnection(transportName, endpoint, token, via);
         Link link = null;
         HttpSettings settings = endpoint.settings();
@@ -124,7 +139,8 @@ public final class TunnelConnection extends StreamConnection {
         if (link == null) {
             HttpClientChannel up = control != null ? control : new HttpClientChannel(endpoint);
             // Both channels on one loop: an upload's answer and a poll's are handled by one thread.
-            link = new LongPollLink(connection, up, new HttpClientChannel(endpoint, up.loop()), token, settings);
+            link = new LongPollLink(connection, up, new HttpClientChannel(endpoint, up.loop()), token, settings,
+                    wire >= 2 && settings.uploadAnswers());
         } else if (control != null) {
             control.close();
         }
@@ -201,6 +217,35 @@ public final class TunnelConnection extends StreamConnection {
     @Override
     ByteStream outbound() {
         return out;
+    }
+
+    @Override
+    void readerWaiting() {
+        Link l = link;
+        if (l != null) {
+            l.readerWaiting();
+        }
+    }
+
+    @Override
+    void flushed() {
+        Link l = link;
+        if (l != null) {
+            l.flushed();
+        }
+    }
+
+    @Override
+    void writerWaiting() {
+        Link l = link;
+        if (l != null) {
+            l.writerWaiting();
+        }
+    }
+
+    /** Whether uploads are answered with downloaded bytes (long polling on wire 2), for tests. */
+    boolean uploadAnswers() {
+        return link instanceof LongPollLink poll && poll.uploadAnswers();
     }
 
     @Override

@@ -19,7 +19,8 @@ import java.util.function.Consumer;
 
 /**
  * Serves the HTTP requests of one channel of a tunnel server (direct acceptor or relay): uploads
- * ({@code POST .../up}), long polls ({@code GET .../down}), WebSocket upgrades ({@code GET .../ws}),
+ * ({@code POST .../up}; with {@code ack=N} also a poll, wire 2), long polls ({@code GET .../down}),
+ * WebSocket upgrades ({@code GET .../ws}),
  * and hands every other path to the {@link Routes}. One request at a time: a request that arrives
  * while one is held closes the connection, so a client cannot pile requests up behind a held one.
  */
@@ -88,6 +89,52 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
             exchange.fail(HttpResponseStatus.NOT_FOUND, "no such connection (unknown, expired or closed)");
             return;
         }
+        io.netty.channel.EventLoop home = half.home();
+        if (home != null && ctx.channel().eventLoop() != home) {
+            moveTo(ctx, home, () -> serve(ctx, half, op, exchange));
+            return;
+        }
+        serve(ctx, half, op, exchange);
+    }
+
+    /**
+     * Moves the channel to {@code home} (a relay pair's loop), then runs {@code then} there. Each of a
+     * client's connections moves at most once (it serves one half for its life). Nothing is read while
+     * it moves, and the request being served waits; the idle handler is replaced by one on the new loop.
+     */
+    private void moveTo(ChannelHandlerContext ctx, io.netty.channel.EventLoop home, Runnable then) {
+        io.netty.channel.Channel channel = ctx.channel();
+        channel.deregister().addListener(left -> {
+            if (!left.isSuccess()) {
+                channel.close();
+                return;
+            }
+            home.register(channel).addListener(joined -> {
+                if (!joined.isSuccess()) {
+                    LOG.log(System.Logger.Level.DEBUG, () -> "could not move " + channel + " to its pair's loop: "
+                            + joined.cause());
+                    channel.close();
+                    return;
+                }
+                io.netty.handler.timeout.IdleStateHandler idle =
+                        channel.pipeline().get(io.netty.handler.timeout.IdleStateHandler.class);
+                if (idle != null) {
+                    channel.pipeline().replace(idle, null, TunnelServer.idleHandler(settings));
+                }
+                try {
+                    then.run();
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "failed to serve a moved request", e);
+                    channel.close();
+                }
+            });
+        });
+    }
+
+    private void serve(ChannelHandlerContext ctx, Half half, String op, Exchange exchange) {
+        if (half.home() != null && !half.home().inEventLoop()) {
+            half.servedAway();
+        }
         HttpMethod method = exchange.request().method();
         if (half.hasWebSocket() && (op.equals("up") || op.equals("down") || op.equals("ws"))) {
             // The half's one client is on its WebSocket: this request is another client with the token.
@@ -145,6 +192,15 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
                 if (close) {
                     half.closedByClient();
                 }
+                long ack = close ? -1 : Wire.longParam(exchange.query(), "ack");
+                if (ack >= 0) {
+                    // Wire 2: the upload is also the client's poll, answered with the bytes waiting for
+                    // it (at once, or when they come), so that an exchange is one request, not two.
+                    exchange.onAbandon(null); // the stream owns the body now
+                    half.out().releaseDataWaiter();
+                    new HeldPoll(half, exchange, ack, window(exchange)).tryRead();
+                    return;
+                }
                 answer(half, exchange, Wire.empty(exchange.version(), HttpResponseStatus.NO_CONTENT));
             }
             case FULL -> {
@@ -181,10 +237,15 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
             exchange.fail(HttpResponseStatus.BAD_REQUEST, "a poll needs ack=N (the bytes received so far)");
             return;
         }
-        long window = Wire.longParam(exchange.query(), "window");
-        int max = (int) Math.min(settings.responseBytes(), window < 0 ? Long.MAX_VALUE : window);
         half.enter();
-        new HeldPoll(half, exchange, ack, max).tryRead();
+        half.out().releaseDataWaiter(); // a poll held before (the client's older request) is answered now
+        new HeldPoll(half, exchange, ack, window(exchange)).tryRead();
+    }
+
+    /** The most bytes an answer may carry: a response's worth, or the client's {@code window} (0: none). */
+    private int window(Exchange exchange) {
+        long window = Wire.longParam(exchange.query(), "window");
+        return (int) Math.min(settings.responseBytes(), window < 0 ? Long.MAX_VALUE : window);
     }
 
     /**

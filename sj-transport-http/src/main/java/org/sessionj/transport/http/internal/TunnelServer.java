@@ -86,8 +86,7 @@ public final class TunnelServer implements AutoCloseable {
                         Guard guard = new Guard(requestMillis);
                         BodyBudget bodyBudget = new BodyBudget(bodies);
                         channel.pipeline().addLast(
-                                new IdleStateHandler(0, 0, settings.pollMillis() + settings.pollMillis() / 2 + 5_000L,
-                                        TimeUnit.MILLISECONDS),
+                                idleHandler(settings),
                                 guard.front(),
                                 new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, 64 * 1024),
                                 guard.back(),
@@ -122,6 +121,15 @@ public final class TunnelServer implements AutoCloseable {
         }
         TunnelServer server = new TunnelServer(bind.channel(), ((InetSocketAddress) bind.channel().localAddress()).getPort());
         return server;
+    }
+
+    /**
+     * Closes a connection with no traffic for a poll interval and a half plus 5 s. A connection moved to
+     * another event loop gets a new one (the old one's timer stays on the old loop).
+     */
+    static IdleStateHandler idleHandler(HttpSettings settings) {
+        return new IdleStateHandler(0, 0, settings.pollMillis() + settings.pollMillis() / 2 + 5_000L,
+                TimeUnit.MILLISECONDS);
     }
 
     /** The TCP port listened on. */

@@ -38,6 +38,17 @@ public final class Wire {
     public static final String FIN = "x-sj-fin";
     /** Relay listen response header: the port the relay gave a listener that asked for port 0. */
     public static final String PORT = "x-sj-port";
+    /**
+     * Response header of {@code open}, {@code connect} and {@code listen}: the wire version the server
+     * speaks (absent: 1). A client uses what both speak.
+     */
+    public static final String WIRE = "x-sj-wire";
+    /**
+     * The wire version of this implementation. 2: an upload that carries {@code ack=N} is also a poll
+     * (answered with the bytes waiting for the client, at once or when they come), so that a long-polling
+     * exchange takes one request instead of an upload and a poll.
+     */
+    public static final int VERSION = 2;
 
     /** WebSocket message kind (first byte of a binary message): stream bytes follow. */
     public static final byte WS_DATA = 0;
@@ -106,6 +117,25 @@ public final class Wire {
         response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
         response.headers().set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_STORE);
         return response;
+    }
+
+    /** {@code response} with the {@link #WIRE} header (for the answers that start a connection). */
+    public static FullHttpResponse versioned(FullHttpResponse response) {
+        response.headers().setInt(WIRE, VERSION);
+        return response;
+    }
+
+    /** The wire version a server's answer names (1 when it names none, or nonsense). */
+    public static int versionOf(FullHttpResponse response) {
+        String value = response.headers().get(WIRE);
+        if (value == null) {
+            return 1;
+        }
+        try {
+            return Math.max(1, Integer.parseInt(value.strip()));
+        } catch (NumberFormatException e) {
+            return 1;
+        }
     }
 
     /** A response with a binary body. */

@@ -170,8 +170,11 @@ public final class HttpRelay implements AutoCloseable, Routes {
         }
         ByteStream toServer = new ByteStream(settings.streamBytes(), budget);
         ByteStream toRequester = new ByteStream(settings.streamBytes(), budget);
-        Half requester = new Half(Wire.newToken(), toServer, toRequester);
-        Half served = new Half(Wire.newToken(), toRequester, toServer);
+        // Both halves on the loop of the requester's connect (its control connection carries its uploads
+        // next): a relayed byte then answers the other side's held request without a hop between loops.
+        io.netty.channel.EventLoop home = exchange.eventLoop();
+        Half requester = new Half(Wire.newToken(), toServer, toRequester, home);
+        Half served = new Half(Wire.newToken(), toRequester, toServer, home);
         Exchange poll;
         synchronized (listener) {
             if (listener.waiting.size() >= limits.maxUnpairedPerListener()) {
@@ -189,8 +192,7 @@ public final class HttpRelay implements AutoCloseable, Routes {
         if (poll != null) {
             answerListener(listener, poll);
         }
-        exchange.respond(org.sessionj.transport.http.internal.Wire.text(exchange.version(), HttpResponseStatus.OK,
-                requester.token()));
+        exchange.respond(Wire.versioned(Wire.text(exchange.version(), HttpResponseStatus.OK, requester.token())));
     }
 
     // ---- servers -----------------------------------------------------------------------------
@@ -218,7 +220,7 @@ public final class HttpRelay implements AutoCloseable, Routes {
                     return;
                 }
             }
-            FullHttpResponse ok = Wire.text(exchange.version(), HttpResponseStatus.OK, "registered");
+            FullHttpResponse ok = Wire.versioned(Wire.text(exchange.version(), HttpResponseStatus.OK, "registered"));
             ok.headers().set(Wire.PORT, listener.port);
             exchange.respond(ok);
             return;
@@ -322,7 +324,7 @@ public final class HttpRelay implements AutoCloseable, Routes {
         if (tokens.isEmpty()) {
             exchange.empty();
         } else {
-            exchange.respond(Wire.text(exchange.version(), HttpResponseStatus.OK, String.join("\n", tokens)));
+            exchange.respond(Wire.versioned(Wire.text(exchange.version(), HttpResponseStatus.OK, String.join("\n", tokens))));
         }
     }
 

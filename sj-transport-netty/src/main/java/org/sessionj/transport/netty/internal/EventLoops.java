@@ -30,6 +30,11 @@ public record EventLoops(
         String kind) {
     private static final System.Logger LOG = System.getLogger(EventLoops.class.getName());
 
+    /** A new, unregistered client channel of {@link #socketChannel()}'s class (no reflection). */
+    public SocketChannel newSocketChannel() {
+        return socketChannel == EpollSocketChannel.class ? new EpollSocketChannel() : new NioSocketChannel();
+    }
+
     /** The shared loops: native when {@code preferNative} and epoll is available, NIO otherwise. */
     public static EventLoops shared(boolean preferNative) {
         return preferNative && Epoll.isAvailable() ? NativeHolder.LOOPS : NioHolder.LOOPS;

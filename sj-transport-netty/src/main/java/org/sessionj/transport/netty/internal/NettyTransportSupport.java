@@ -1,6 +1,5 @@
 package org.sessionj.transport.netty.internal;
 
-import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
@@ -108,50 +107,62 @@ public final class NettyTransportSupport {
      * reflection) and its buffer pools keep a cache per thread, so a requester on a fresh virtual
      * thread per session paid both anew for every connection (8 % of a requester's CPU in the
      * accept-load test, docs/reliability.md); and registering from outside the loop costs one more
-     * task hand-off to it.
+     * task hand-off to it. Nor does it go through a Netty {@code Bootstrap}: that copied its option map into
+     * an array, built the channel by reflection and ran an address resolver, per connection (7 % of a
+     * requester's CPU in the same test); the options are set on the channel's config directly
+     * (the server side keeps its {@code ServerBootstrap}: it runs once per listening socket).
      */
     public Connection connect(String host, int port, long timeoutNanos) throws IOException {
         InetSocketAddress address = TcpAddresses.connecting(host, port, transportName);
         EventLoop loop = EventLoops.shared(settings.preferNative()).group().next();
         CompletableFuture<NettyConnection> ready = new CompletableFuture<>();
         int connectMillis = TcpAddresses.connectMillis(timeoutNanos);
-        Bootstrap bootstrap = new Bootstrap()
-                .group(loop)
-                .channel(EventLoops.shared(settings.preferNative()).socketChannel())
-                .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
-                .option(ChannelOption.TCP_NODELAY, true)
-                .option(ChannelOption.SO_KEEPALIVE, true)
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectMillis)
-                .option(ChannelOption.WRITE_BUFFER_WATER_MARK, waterMark())
-                .handler(new ChannelInitializer<Channel>() {
-                    @Override
-                    protected void initChannel(Channel channel) {
-                        try {
-                            setup.initConnecting(channel, host, port, ready);
-                        } catch (RuntimeException | LinkageError e) {
-                            ready.completeExceptionally(new IOException("cannot set up a " + transportName
-                                    + " connection to " + host + ":" + port + ": " + e, e));
-                            channel.close();
-                        }
-                    }
-                });
+        EventLoops loops = EventLoops.shared(settings.preferNative());
         Runnable start = () -> {
             if (ready.isDone()) {
                 return; // the caller gave up (timeout, interrupt) before the loop got here
             }
-            ChannelFuture connect = bootstrap.connect(address);
-            Channel channel = connect.channel();
-            connect.addListener(f -> {
-                if (!f.isSuccess()) {
-                    ready.completeExceptionally(new IOException("cannot connect to " + host + ":" + port + " ("
-                            + transportName + "): " + InboundQueue.reason(f.cause()), f.cause()));
-                }
-            });
+            io.netty.channel.socket.SocketChannel channel;
+            try {
+                channel = loops.newSocketChannel();
+            } catch (RuntimeException e) { // ChannelException: no socket (descriptors exhausted)
+                ready.completeExceptionally(new IOException("cannot connect to " + host + ":" + port + " ("
+                        + transportName + "): " + InboundQueue.reason(e), e));
+                return;
+            }
+            try {
+                io.netty.channel.socket.SocketChannelConfig config = channel.config();
+                config.setAllocator(PooledByteBufAllocator.DEFAULT);
+                config.setTcpNoDelay(true);
+                config.setKeepAlive(true);
+                config.setConnectTimeoutMillis(connectMillis);
+                config.setWriteBufferWaterMark(waterMark());
+                setup.initConnecting(channel, host, port, ready);
+            } catch (RuntimeException | LinkageError e) {
+                ready.completeExceptionally(new IOException("cannot set up a " + transportName
+                        + " connection to " + host + ":" + port + ": " + e, e));
+                channel.unsafe().closeForcibly();
+                return;
+            }
             // However the wait ends without a connection (failure, timeout, interrupt), the channel closes.
             ready.whenComplete((connection, failure) -> {
                 if (failure != null) {
                     channel.close();
                 }
+            });
+            loop.register(channel).addListener(registered -> {
+                if (!registered.isSuccess()) {
+                    ready.completeExceptionally(new IOException("cannot connect to " + host + ":" + port + " ("
+                            + transportName + "): " + InboundQueue.reason(registered.cause()), registered.cause()));
+                    channel.unsafe().closeForcibly();
+                    return;
+                }
+                channel.connect(address).addListener(f -> {
+                    if (!f.isSuccess()) {
+                        ready.completeExceptionally(new IOException("cannot connect to " + host + ":" + port + " ("
+                                + transportName + "): " + InboundQueue.reason(f.cause()), f.cause()));
+                    }
+                });
             });
         };
         try {

@@ -19,7 +19,8 @@ import org.sessionj.transport.tcp.TcpTransport;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class OutboundFrameTest {
     private static final long TEN_SECONDS = TimeUnit.SECONDS.toNanos(10);
-    private final TcpTransport tcp = new TcpTransport();
+    // The event-loop path, whatever sessionj.tcp.io says: blocking connections have frames of their own.
+    private final TcpTransport tcp = new TcpTransport(NettySettings.fromSystemProperties());
     private final ConnectionAcceptor acceptor;
     private final Connection writer;
     private final Connection reader;

@@ -1,0 +1,152 @@
+package org.sessionj.runtime.internal.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.sessionj.api.Protocol;
+import org.sessionj.runtime.SJRuntimeConfig;
+import org.sessionj.runtime.internal.protocol.ProtocolRegistry;
+import org.sessionj.runtime.internal.transport.AcceptorGroup;
+import org.sessionj.runtime.internal.transport.TestAcceptorGroups;
+import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.ConnectionAcceptor;
+
+/**
+ * Errors on a server socket's accepting threads (a class that cannot be loaded, say, when the jar the
+ * JVM runs from was rewritten under it): the server's own failure must reach {@code accept()} at
+ * once, and a handshake that fails with one must close its connection and give its slot back, instead
+ * of ending its thread silently and leaving accept() and the requester waiting out their timeouts.
+ */
+@Timeout(60)
+class HandshakesFailureTest {
+    @Protocol("sbegin.?(int)")
+    interface Served {
+    }
+
+    private static final SessionContext CONTEXT = new SessionContext(null, SJRuntimeConfig.defaults(), null);
+    private static final long WAIT = TimeUnit.SECONDS.toNanos(30);
+
+    @Test
+    void anErrorWhileAcceptingFailsAcceptAtOnceNamingIt() {
+        NoClassDefFoundError error = new NoClassDefFoundError("org/sessionj/Simulated");
+        AcceptorGroup group = TestAcceptorGroups.of(List.of(TestAcceptorGroups.throwing(error)));
+        try (Handshakes handshakes = new Handshakes(group, ProtocolRegistry.of(Served.class), CONTEXT)) {
+            handshakes.start();
+            assertThatThrownBy(() -> handshakes.next(WAIT)).isInstanceOf(IOException.class)
+                    .hasMessageContaining("accepting connections on session port 1 failed")
+                    .hasMessageContaining("NoClassDefFoundError: org/sessionj/Simulated").hasRootCause(error);
+            assertThatThrownBy(() -> handshakes.next(WAIT)).isInstanceOf(IOException.class).hasRootCause(error);
+        } finally {
+            group.close();
+        }
+    }
+
+    @Test
+    void aHandshakeThatFailsWithAnErrorClosesItsConnectionCountsItAndFreesItsSlot() throws Exception {
+        BrokenConnection connection = new BrokenConnection(new NoClassDefFoundError("org/sessionj/Simulated"));
+        LinkedBlockingQueue<Connection> incoming = new LinkedBlockingQueue<>(List.of(connection));
+        AcceptorGroup group = TestAcceptorGroups.of(List.of(queued(incoming)));
+        LinkedBlockingQueue<org.sessionj.api.SJException> reported = new LinkedBlockingQueue<>();
+        try (Handshakes handshakes = new Handshakes(group, ProtocolRegistry.of(Served.class), CONTEXT)) {
+            handshakes.failureListener(reported::add);
+            handshakes.start();
+            org.sessionj.api.SJException failure = reported.poll(30, TimeUnit.SECONDS);
+            assertThat(failure).as("the failed handshake is reported").isNotNull();
+            assertThat(failure).hasRootCauseInstanceOf(NoClassDefFoundError.class);
+            assertThat(connection.closed.await(30, TimeUnit.SECONDS)).as("its connection is closed").isTrue();
+            assertThat(handshakes.failures()).isEqualTo(1);
+            // The slot comes back right after the report, on the handshake's thread (before the fix the
+            // thread died and it never did: this loop then ends only at the test's timeout).
+            while (handshakes.pending() != 0) {
+                Thread.onSpinWait();
+            }
+        } finally {
+            group.close();
+        }
+    }
+
+    /** An acceptor handing out the connections of {@code incoming}, then waiting. */
+    private static ConnectionAcceptor queued(LinkedBlockingQueue<Connection> incoming) {
+        return new ConnectionAcceptor() {
+            @Override
+            public int port() {
+                return 1;
+            }
+
+            @Override
+            public Connection accept(long timeoutNanos) throws IOException {
+                try {
+                    return incoming.take();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new java.io.InterruptedIOException();
+                }
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    /** A connection whose read fails with {@code error}. */
+    private static final class BrokenConnection implements Connection {
+        final Error error;
+        final CountDownLatch closed = new CountDownLatch(1);
+
+        BrokenConnection(Error error) {
+            this.error = error;
+        }
+
+        @Override
+        public io.netty.buffer.ByteBufAllocator alloc() {
+            return io.netty.buffer.ByteBufAllocator.DEFAULT;
+        }
+
+        @Override
+        public void write(ByteBuf frame) {
+            frame.release();
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public ByteBuf read(long timeoutNanos) {
+            throw error;
+        }
+
+        @Override
+        public boolean isReadable() {
+            return false;
+        }
+
+        @Override
+        public void readinessListener(Runnable listener) {
+        }
+
+        @Override
+        public String transportName() {
+            return "t0";
+        }
+
+        @Override
+        public boolean isClosed() {
+            return closed.getCount() == 0;
+        }
+
+        @Override
+        public void close() {
+            closed.countDown();
+        }
+    }
+}

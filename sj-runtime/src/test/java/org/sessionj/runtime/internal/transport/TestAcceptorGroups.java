@@ -1,0 +1,99 @@
+package org.sessionj.runtime.internal.transport;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.ConnectionAcceptor;
+import org.sessionj.runtime.spi.Transport;
+
+/** Acceptor groups over test acceptors, for tests outside this package (the group's constructor is package-private). */
+public final class TestAcceptorGroups {
+    private TestAcceptorGroups() {
+    }
+
+    /** A group of {@code acceptors}, each served by a setup transport named {@code t0}, {@code t1}, …, on session port 1. */
+    public static AcceptorGroup of(List<ConnectionAcceptor> acceptors) {
+        List<AcceptorGroup.Member> members = new ArrayList<>();
+        List<Transport> transports = new ArrayList<>();
+        for (int i = 0; i < acceptors.size(); i++) {
+            Transport transport = new Named("t" + i);
+            transports.add(transport);
+            members.add(new AcceptorGroup.Member(transport, acceptors.get(i), true));
+        }
+        return new AcceptorGroup(members, new TransportManager.Plan(transports, transports, false), 1);
+    }
+
+    /** An acceptor whose {@code accept} throws {@code failure} (an unchecked exception or an Error). */
+    public static ConnectionAcceptor throwing(Throwable failure) {
+        return new ConnectionAcceptor() {
+            @Override
+            public int port() {
+                return 1;
+            }
+
+            @Override
+            public Connection accept(long timeoutNanos) {
+                if (failure instanceof Error error) {
+                    throw error;
+                }
+                throw (RuntimeException) failure;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    /** An acceptor that never accepts anything until closed. */
+    public static ConnectionAcceptor idle() {
+        return new ConnectionAcceptor() {
+            private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
+
+            @Override
+            public int port() {
+                return 1;
+            }
+
+            @Override
+            public Connection accept(long timeoutNanos) throws IOException {
+                try {
+                    if (timeoutNanos < 0) {
+                        closed.await();
+                    } else {
+                        closed.await(timeoutNanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                if (closed.getCount() == 0) {
+                    throw new IOException("closed");
+                }
+                return null;
+            }
+
+            @Override
+            public void close() {
+                closed.countDown();
+            }
+        };
+    }
+
+    private record Named(String name) implements Transport {
+        @Override
+        public ConnectionAcceptor listen(int port) {
+            throw new UnsupportedOperationException("test transport");
+        }
+
+        @Override
+        public Connection connect(String host, int port, long timeoutNanos) {
+            throw new UnsupportedOperationException("test transport");
+        }
+
+        @Override
+        public boolean canReach(String host, int port) {
+            return false;
+        }
+    }
+}
