@@ -65,7 +65,7 @@ public final class NettyAcceptor extends QueuedAcceptor {
             channel.close();
             return;
         }
-        HandshakeSlots.Slot slot = counting.tryEnter(transportName(), channel::close);
+        HandshakeSlots.Slot slot = counting.tryEnter(transportName(), () -> abort(channel));
         if (slot == null) {
             // Stop accepting until this one has a slot: the next peers wait in the kernel's backlog.
             if (waitingForSlot.getAndIncrement() == 0) {
@@ -82,6 +82,16 @@ public final class NettyAcceptor extends QueuedAcceptor {
         channel.attr(SLOT).set(slot);
         channel.closeFuture().addListener(f -> leave(channel));
         channel.config().setAutoRead(true);
+    }
+
+    /**
+     * Drops a connection still in its transport handshake at once: closed under the pipeline, not
+     * through it, because a TLS handler's orderly close of a handshake that never started waits for a
+     * close_notify flush (up to Netty's 3 s flush timeout), and meanwhile no other stalled handshake
+     * may be dropped for the connections waiting behind it.
+     */
+    private static void abort(Channel channel) {
+        channel.eventLoop().execute(() -> channel.unsafe().close(channel.voidPromise()));
     }
 
     private static void leave(Channel channel) {
