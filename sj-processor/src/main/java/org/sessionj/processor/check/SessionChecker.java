@@ -222,7 +222,7 @@ public final class SessionChecker implements TaskListener {
 
         private void check(TreePath body) {
             new MethodChecker(environment, trees, api, registry, reporter, capturedEndpoints, sessionParameters,
-                    messages, lent).analyse(body);
+                    messages, lent, contracts).analyse(body);
         }
     }
 }
