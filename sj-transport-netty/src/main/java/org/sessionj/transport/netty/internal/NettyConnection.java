@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.jctools.queues.unpadded.MpscUnboundedUnpaddedArrayQueue;
 import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.support.RecyclableFrame;
 
 /**
  * One end of a TCP (or TLS) connection, over a Netty channel.
@@ -34,7 +35,7 @@ import org.sessionj.runtime.spi.Connection;
  * whose bytes are not leaving (the peer does not read) parks in {@link #flush} until the channel
  * is writable again or the connection ends.
  */
-public class NettyConnection implements Connection {
+public class NettyConnection implements Connection, RecyclableFrame.Home {
     /** Frames up to this size are copied into the batch buffer; larger ones travel as they are. */
     private static final int SMALL_FRAME = 1024;
     private static final int BATCH_BYTES = 16 * 1024;
@@ -50,7 +51,7 @@ public class NettyConnection implements Connection {
             FLUSH_SCHEDULED = lookup.findVarHandle(NettyConnection.class, "flushScheduled", int.class);
             RESUME_REQUESTED = lookup.findVarHandle(NettyConnection.class, "resumeRequested", int.class);
             CLOSED = lookup.findVarHandle(NettyConnection.class, "closed", boolean.class);
-            SPARE = lookup.findVarHandle(NettyConnection.class, "spare", OutboundFrame.class);
+            SPARE = lookup.findVarHandle(NettyConnection.class, "spare", RecyclableFrame.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -62,13 +63,15 @@ public class NettyConnection implements Connection {
     private final InboundQueue inbound;
     // Unpadded: one per connection, and the padded queue's ~0.5 KB was 3 % of a server's CPU in a burst of sessions.
     private final MpscUnboundedUnpaddedArrayQueue<ByteBuf> outbound = new MpscUnboundedUnpaddedArrayQueue<>(16);
-    /** The frame the event loop released last, for the writer's next frame ({@link OutboundFrame}). */
+    /** The frame the event loop released last, for the writer's next frame ({@link RecyclableFrame}). */
     @SuppressWarnings("unused")
-    private volatile OutboundFrame spare;
+    private volatile RecyclableFrame spare;
     /** Bytes written but not yet handed to the channel. */
     private final AtomicLong outboundBytes = new AtomicLong();
     /** Bytes received but not yet read. */
     private final AtomicLong inboundBytes = new AtomicLong();
+    /** Frame bytes (not heartbeats) received from the peer so far; written by the event loop only. */
+    private volatile long receivedBytes;
     private final Runnable drainTask = this::drainOutbound;
     private final Runnable resumeTask = this::resumeReading;
     /** Computed on first use: a client channel has no addresses before it connects. */
@@ -95,6 +98,11 @@ public class NettyConnection implements Connection {
      * with a 2 s timeout failed after 12 s).
      */
     private volatile boolean writeTimedOut;
+    /**
+     * Why the channel failed (a heartbeat timeout, a bad frame, a broken socket), or null: a writer
+     * blocked for room when it ends is told this, not that its flush went well.
+     */
+    private volatile Throwable failure;
 
     /** A connection over {@code channel} (not yet in a pipeline: see {@link #handler()}). */
     public NettyConnection(Channel channel, String transportName, NettySettings settings) {
@@ -121,16 +129,17 @@ public class NettyConnection implements Connection {
 
     /**
      * The frame the event loop released last, or a new heap frame: no pooled allocation on the
-     * writer's thread (see {@link OutboundFrame}), none at all in steady state.
+     * writer's thread (see {@link RecyclableFrame}), none at all in steady state.
      */
     @Override
     public ByteBuf frameBuffer(int capacityHint) {
-        OutboundFrame frame = (OutboundFrame) SPARE.getAndSet(this, null);
-        return frame != null ? frame.reuse() : new OutboundFrame(this, Math.max(capacityHint, 64));
+        RecyclableFrame frame = (RecyclableFrame) SPARE.getAndSet(this, null);
+        return frame != null ? frame.reuse() : new RecyclableFrame(this, Math.max(capacityHint, 64));
     }
 
     /** A released frame of this connection comes back; false when a spare is already there. */
-    boolean giveBack(OutboundFrame frame) {
+    @Override
+    public boolean giveBack(RecyclableFrame frame) {
         return SPARE.compareAndSet(this, null, frame);
     }
 
@@ -219,8 +228,9 @@ public class NettyConnection implements Connection {
                 if (!channel.isActive()) {
                     // As in flush: only frames still queued here are surely unsent. What was handed to
                     // the channel may have gone out before the peer closed; if not, the next read or
-                    // write reports the end.
-                    if (!outbound.isEmpty()) {
+                    // write reports the end. But a channel that failed (the peer went silent under this
+                    // blocked write: frozen or gone) failed with what this writer was waiting to send.
+                    if (!outbound.isEmpty() || failure != null) {
                         throw endedWhileWriting();
                     }
                     return;
@@ -251,6 +261,11 @@ public class NettyConnection implements Connection {
     }
 
     private IOException endedWhileWriting() {
+        Throwable cause = failure;
+        if (!closed && cause != null) {
+            return new IOException("the connection failed while this side was writing: " + cause.getMessage()
+                    + " (" + describe() + ")", cause);
+        }
         return new IOException((closed ? "connection already closed (" : "connection closed by the peer or broken (")
                 + describe() + ")");
     }
@@ -267,6 +282,21 @@ public class NettyConnection implements Connection {
     @Override
     public boolean isReadable() {
         return inbound.isReadable();
+    }
+
+    @Override
+    public long receivedBytes() {
+        return receivedBytes;
+    }
+
+    @Override
+    public boolean frameWaiting() {
+        return inboundBytes.get() > 0;
+    }
+
+    /** A decoder of this connection's frames that counts what comes in ({@link #receivedBytes}). */
+    public FrameDecoder frameDecoder() {
+        return new FrameDecoder(settings.maxFrameBytes(), this);
     }
 
     @Override
@@ -337,6 +367,11 @@ public class NettyConnection implements Connection {
 
     // ---- event loop side ----
 
+    /** {@code bytes} more (fewer: a heartbeat taken back) came in from the peer. */
+    void received(int bytes) {
+        receivedBytes += bytes; // not atomic, and need not be: the event loop is the only writer
+    }
+
     void attach(ChannelHandlerContext context) {
         this.ctx = context;
     }
@@ -357,6 +392,9 @@ public class NettyConnection implements Connection {
     }
 
     void failed(Throwable cause) {
+        if (failure == null) {
+            failure = cause;
+        }
         inbound.fail(cause);
     }
 
