@@ -45,7 +45,7 @@ final class Javac {
     private static final OperatingSystemMXBean OS = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
     /** sj-processor's class path: its own classes, sj-api's and JavaParser's (an optional dependency of sj-api). */
-    private static final String SJ_PROCESSOR_PATH = String.join(File.pathSeparator, location(SessionProcessor.class),
+    static final String SJ_PROCESSOR_PATH = String.join(File.pathSeparator, location(SessionProcessor.class),
             location(org.sessionj.types.SessionType.class), location("com.github.javaparser.JavaParser"));
     private static final String NO_OP_PROCESSOR_PATH = location(NoOpProcessor.class);
 
