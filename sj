@@ -63,7 +63,17 @@ major=$(jdk_major "$JDK")
 # from jars can be cached: a class path with a directory on it gets none. SJ_AOT=0 turns it off;
 # SJ_AOT=FILE chooses the file (the only way to get one with SJ_CLASSPATH).
 CACHE_OPTS=()
+# Whether any of $2... (empty ones skipped) is newer than the file $1.
+newer_than() {
+    local file="$1" other
+    shift
+    for other in "$@"; do
+        [ -n "$other" ] && [ "$other" -nt "$file" ] && return 0
+    done
+    return 1
+}
 # $1: class path; $2: the cache file; $3: a file newer than the cache when the class path changed, or empty.
+# A jar rewritten since the cache was recorded (./mvnw package) makes it stale too: recorded again.
 use_cache() {
     local cp="$1" cache="$2" stamp="$3" entry tmp
     local -a entries
@@ -72,12 +82,13 @@ use_cache() {
         [ -d "$entry" ] && return 0
     done
     if [ "$major" -lt 25 ]; then
-        CACHE_OPTS=(-XX:+AutoCreateSharedArchive -XX:SharedArchiveFile="$cache")
+        # The JVM checks and rewrites this archive itself; its notes about classes it skips stay quiet.
+        CACHE_OPTS=('-Xlog:cds*=off' -XX:+AutoCreateSharedArchive -XX:SharedArchiveFile="$cache")
         return 0
     fi
-    if [ ! -s "$cache" ] || { [ -n "$stamp" ] && [ "$stamp" -nt "$cache" ]; }; then
+    if [ ! -s "$cache" ] || newer_than "$cache" "$stamp" "${entries[@]}"; then
         # A training run that failed is not retried until the class path changes.
-        [ -f "$cache.failed" ] && { [ -z "$stamp" ] || [ "$cache.failed" -nt "$stamp" ]; } && return 0
+        [ -f "$cache.failed" ] && ! newer_than "$cache.failed" "$stamp" "${entries[@]}" && return 0
         echo "sj: recording an AOT cache for faster starts (once per build; SJ_AOT=0 turns it off) ..." >&2
         tmp="$cache.$$.tmp"
         if "$JDK/bin/java" "${JAVA_OPTS[@]}" -XX:AOTCacheOutput="$tmp" -cp "$cp" org.sessionj.cli.AotTraining \
@@ -91,7 +102,8 @@ use_cache() {
             return 0
         fi
     fi
-    CACHE_OPTS=(-XX:AOTCache="$cache")
+    # A cache the JVM cannot use after all (a jar changed under it) only costs its speed: no warnings.
+    CACHE_OPTS=('-Xlog:aot*=off,cds*=off' -XX:AOTCache="$cache")
 }
 
 if [ -n "${SJ_CLASSPATH:-}" ]; then

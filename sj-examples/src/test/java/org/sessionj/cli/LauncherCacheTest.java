@@ -86,7 +86,7 @@ class LauncherCacheTest {
         assertThat(first.javaCalls()).hasSize(2);
         assertThat(first.javaCalls().get(0)).contains("-XX:AOTCacheOutput=" + cache + ".")
                 .endsWith("org.sessionj.cli.AotTraining");
-        assertThat(first.javaCalls().get(1)).contains("-XX:AOTCache=" + cache + " ")
+        assertThat(first.javaCalls().get(1)).contains("-Xlog:aot*=off,cds*=off -XX:AOTCache=" + cache + " ")
                 .endsWith("org.sessionj.cli.SjCommand protocol check cbegin");
         assertThat(Path.of(cache)).exists();
         try (var left = Files.list(dir)) {
@@ -97,6 +97,22 @@ class LauncherCacheTest {
         Run second = launch(jdk, jarClassPath(), Map.of("SJ_AOT", cache));
         assertThat(second.err()).doesNotContain("AOT");
         assertThat(second.javaCalls()).singleElement().asString().contains("-XX:AOTCache=" + cache + " ");
+    }
+
+    @Test
+    void aJarRewrittenAfterTheCacheWasRecordedMakesItRecordedAgain() throws Exception {
+        Path jdk = fakeJdk("25.0.1");
+        String cache = dir.resolve("sj.aot").toString();
+        String classPath = jarClassPath();
+        launch(jdk, classPath, Map.of("SJ_AOT", cache));
+        Files.setLastModifiedTime(dir.resolve("lib.jar"), java.nio.file.attribute.FileTime.fromMillis(
+                Files.getLastModifiedTime(Path.of(cache)).toMillis() + 10_000));
+
+        Run again = launch(jdk, classPath, Map.of("SJ_AOT", cache));
+
+        assertThat(again.err()).contains("recording an AOT cache");
+        assertThat(again.javaCalls()).hasSize(2);
+        assertThat(again.javaCalls().get(0)).contains("-XX:AOTCacheOutput=");
     }
 
     @Test
@@ -142,7 +158,7 @@ class LauncherCacheTest {
         String archive = dir.resolve("sj.jsa").toString();
         Run run = launch(fakeJdk("21.0.5"), jarClassPath(), Map.of("SJ_AOT", archive));
         assertThat(run.javaCalls()).singleElement().asString()
-                .contains("-XX:+AutoCreateSharedArchive -XX:SharedArchiveFile=" + archive + " ")
+                .contains("-Xlog:cds*=off -XX:+AutoCreateSharedArchive -XX:SharedArchiveFile=" + archive + " ")
                 .doesNotContain("AOTCache");
     }
 }
