@@ -70,9 +70,20 @@ class LauncherCacheTest {
         return new Run(process.exitValue(), err, calls);
     }
 
+    /** Two jars, written once per test (a jar newer than the cache would make it recorded again). */
     private String jarClassPath() throws IOException {
-        return Files.writeString(dir.resolve("app.jar"), "a jar").toString() + ":"
-                + Files.writeString(dir.resolve("lib.jar"), "another").toString();
+        Path app = dir.resolve("app.jar");
+        Path lib = dir.resolve("lib.jar");
+        if (!Files.exists(app)) {
+            Files.writeString(app, "a jar");
+            Files.writeString(lib, "another");
+            // Older than anything the script writes from now on, whatever the file system's clock resolution.
+            java.nio.file.attribute.FileTime past = java.nio.file.attribute.FileTime.fromMillis(
+                    System.currentTimeMillis() - 60_000);
+            Files.setLastModifiedTime(app, past);
+            Files.setLastModifiedTime(lib, past);
+        }
+        return app + ":" + lib;
     }
 
     @Test
