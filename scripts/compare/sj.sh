@@ -24,7 +24,40 @@ sj_setup() {
     done
     SJ_SNAPSHOT_CLASSPATH=$(IFS=:; echo "${path[*]}")
     export SJ_SNAPSHOT_CLASSPATH
+    # Kept after the run (the driver's WORK is not): every SJ run's whole output, with the demo's own
+    # phase times (set-up, connecting the ranks, run, total), and thread dumps of slow runs (sj_watched).
+    SJ_LOGS="${SJ_COMPARE_LOGS:-${TMPDIR:-/tmp}/sj-compare-logs.$(date -u +%Y%m%d-%H%M%S)}"
+    mkdir -p "$SJ_LOGS"
+    export SJ_LOGS
+    echo "sj: the output of every SJ run, and thread dumps of runs still going after ${SJ_DUMP_AFTER:-60} s, go to $SJ_LOGS" >&2
     sj_train_aot_cache
+}
+
+# sj_watched LOG CMD...: runs CMD with its output in LOG. If it is still running after SJ_DUMP_AFTER
+# seconds (default 60), writes the threads of every JVM of this comparison's SJ runs (found by the
+# snapshot class path in their command lines, so no one else's), virtual threads included, next to
+# LOG: a run that stalls leaves evidence of where. Waits for CMD without polling, so the job time
+# the driver measures is not lengthened.
+sj_watched() {
+    local log="$1" pid sleeper which="" rc=0 jvm; shift
+    "$@" >"$log" 2>&1 &
+    pid=$!
+    sleep "${SJ_DUMP_AFTER:-60}" &
+    sleeper=$!
+    wait -n -p which "$pid" "$sleeper" || rc=$?
+    if [ "$which" = "$sleeper" ]; then
+        for jvm in $(pgrep -f -- "$WORK/sj-classpath" || true); do
+            "$JDK/bin/jcmd" "$jvm" Thread.dump_to_file -format=text "${log%.log}.threads-$jvm-$(date -u +%H%M%S).txt" \
+                >/dev/null 2>&1 || true
+        done
+        echo "sj: $(basename "$log" .log) still running after ${SJ_DUMP_AFTER:-60} s: thread dumps next to $log" >&2
+        rc=0
+        wait "$pid" || rc=$?
+    else
+        kill "$sleeper" 2>/dev/null || true
+        wait "$sleeper" 2>/dev/null || true
+    fi
+    return "$rc"
 }
 
 # JDK 25+: an AOT cache (JEP 483/514/515: classes loaded and linked, method profiles) for every SJ
@@ -81,12 +114,16 @@ sj_run() {
     esac
     # How long rank 0 waits for the others to register: JVMs start slowly on a loaded machine.
     demo+=(--timeout "${SJ_DEMO_TIMEOUT:-60}")
+    local log
+    log="$SJ_LOGS/$(date -u +%H%M%S.%3N)-$deploy-$algo-$1-$variant.log"
     case "$deploy" in
-        threads|processes) out=$(SJ_CLASSPATH="$SJ_SNAPSHOT_CLASSPATH" SJ_JAVA_OPTS="${SJ_AOT_OPTS:-} ${SJ_JAVA_OPTS:-}" "$ROOT/sj" demo "${demo[@]}" --deploy "$deploy" 2>&1) ;;
-        nodes) out=$(SJ_CLASSPATH="$SJ_SNAPSHOT_CLASSPATH" SJ_JAVA_OPTS="${SJ_AOT_OPTS:-} ${SJ_JAVA_OPTS:-}" "$ROOT/scripts/slurm-cluster.sh" srun --kill-on-bad-exit=1 \
-                        -N 2 -n "$np" "$ROOT/sj" demo "${demo[@]}" --deploy slurm 2>&1) ;;
+        threads|processes) sj_watched "$log" env SJ_CLASSPATH="$SJ_SNAPSHOT_CLASSPATH" \
+                               SJ_JAVA_OPTS="${SJ_AOT_OPTS:-} ${SJ_JAVA_OPTS:-}" "$ROOT/sj" demo "${demo[@]}" --deploy "$deploy" ;;
+        nodes) sj_watched "$log" env SJ_CLASSPATH="$SJ_SNAPSHOT_CLASSPATH" SJ_JAVA_OPTS="${SJ_AOT_OPTS:-} ${SJ_JAVA_OPTS:-}" \
+                   "$ROOT/scripts/slurm-cluster.sh" srun --kill-on-bad-exit=1 -N 2 -n "$np" "$ROOT/sj" demo "${demo[@]}" --deploy slurm ;;
         *) echo "sj: unknown deployment $deploy" >&2; return 1 ;;
-    esac || { echo "$out" >&2; return 1; }
+    esac || { cat "$log" >&2; return 1; }
+    out=$(<"$log")
     grep -q "^  verified:" <<<"$out" || { echo "$out" >&2; return 1; }
     sed -n 's/.*[ ,]run \([0-9.]*\) ms.*/\1/p' <<<"$out" | head -1
 }
