@@ -84,9 +84,7 @@ abstract class StreamConnection implements Connection {
             throw new IOException("cannot send a frame of " + length + " bytes: the maximum frame size is "
                     + settings.maxFrameBytes() + " bytes (sessionj.tcp.maxFrameBytes)");
         }
-        ByteBuf header = alloc().buffer(FrameAssembler.HEADER_BYTES).writeInt(length);
-        if (!outbound().appendLocal(header) || !outbound().appendLocal(frame)) {
-            frame.release();
+        if (!outbound().appendFrame(frame)) {
             throw new IOException("connection closed by the peer or broken (" + this + "): " + outbound().refusal());
         }
         unflushed += length;
