@@ -23,6 +23,8 @@ abstract class StreamConnection implements Connection {
     final InboundQueue inbound;
     final AtomicLong inboundBytes = new AtomicLong();
     volatile boolean closed;
+    /** {@link #deliver}, made once (a method reference per received chunk was an allocation per message). */
+    final java.util.function.Consumer<ByteBuf> deliverer = this::deliver;
     private long unflushed;
     /** How long a writer waits for the peer to take bytes; negative: as long as the connection lives. */
     private volatile long sendTimeoutNanos = -1;
