@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.sessionj.runtime.spi.WriteTimeoutException;
 import org.sessionj.runtime.spi.support.HandoffQueue;
+import org.sessionj.runtime.spi.support.RecyclableFrame;
 import org.sessionj.runtime.spi.support.SpinThenPark;
 
 /**
@@ -30,7 +31,7 @@ import org.sessionj.runtime.spi.support.SpinThenPark;
  * end's thread ({@link OrphanCheck}); a writer waiting for room looks at the reading end's itself. An end
  * whose thread ended without closing it fails the wait within {@code sessionj.shm.orphanTimeout}.
  */
-final class Pipe extends HandoffQueue<Object> {
+final class Pipe extends HandoffQueue<Object> implements RecyclableFrame.Home {
     /**
      * How a reader waits: {@code sessionj.shm.spins} polls (none on one CPU), then
      * {@code sessionj.shm.yields} yields, then it parks; a wake-up across cores costs tens of microseconds.
@@ -50,7 +51,7 @@ final class Pipe extends HandoffQueue<Object> {
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            SPARE = lookup.findVarHandle(Pipe.class, "spare", RecycledFrame.class);
+            SPARE = lookup.findVarHandle(Pipe.class, "spare", RecyclableFrame.class);
             CONSUMED = lookup.findVarHandle(Pipe.class, "consumed", long.class);
             BLOCKED_WRITER = lookup.findVarHandle(Pipe.class, "blockedWriter", Thread.class);
             LISTED = lookup.findVarHandle(Pipe.class, "listed", boolean.class);
@@ -65,7 +66,7 @@ final class Pipe extends HandoffQueue<Object> {
      * finds it there when it writes frame n+2.
      */
     @SuppressWarnings("unused") // through SPARE
-    private volatile RecycledFrame spare;
+    private volatile RecyclableFrame spare;
 
     /** The bounds (one shared object: a pipe per direction of a million idle sessions each saves 12 bytes). */
     private final ShmSettings settings;
@@ -128,17 +129,18 @@ final class Pipe extends HandoffQueue<Object> {
     }
 
     /** Producer: a frame to write into, the released one if any (else a new one of {@code capacity}). */
-    RecycledFrame frame(int capacity) {
-        RecycledFrame f = (RecycledFrame) SPARE.getAndSet(this, (RecycledFrame) null);
-        return f != null ? f.reuse() : new RecycledFrame(this, capacity);
+    RecyclableFrame frame(int capacity) {
+        RecyclableFrame f = (RecyclableFrame) SPARE.getAndSet(this, (RecyclableFrame) null);
+        return f != null ? f.reuse() : new RecyclableFrame(this, capacity);
     }
 
     /**
      * Any thread: keeps {@code released} for the writer's next frame; false if a spare is kept
      * already or this direction is closed (the caller frees it).
      */
-    boolean giveBack(RecycledFrame released) {
-        return !isClosed() && SPARE.compareAndSet(this, (RecycledFrame) null, released);
+    @Override
+    public boolean giveBack(RecyclableFrame released) {
+        return !isClosed() && SPARE.compareAndSet(this, (RecyclableFrame) null, released);
     }
 
     /**
@@ -264,7 +266,7 @@ final class Pipe extends HandoffQueue<Object> {
      * keep one (~350 bytes) per direction; the writer's next frame is then a new one.
      */
     void dropSpare() {
-        SPARE.getAndSet(this, (RecycledFrame) null);
+        SPARE.getAndSet(this, (RecyclableFrame) null);
     }
 
     /** Whether a released frame is kept for the writer (for tests). */

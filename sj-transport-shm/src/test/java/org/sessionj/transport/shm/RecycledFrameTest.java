@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.sessionj.runtime.spi.support.RecyclableFrame;
 
 /** The frames of an in-JVM connection go back to the writer when the reader releases them. */
 class RecycledFrameTest {
@@ -53,7 +54,7 @@ class RecycledFrameTest {
     @Test
     void aFrameThatGrewLargeIsLeftToTheCollector() throws Exception {
         ByteBuf big = writer.frameBuffer(16);
-        big.writeZero(RecycledFrame.MAX_RECYCLED + 1);
+        big.writeZero(RecyclableFrame.MAX_RECYCLED + 1);
         writer.write(big);
         reader.read(-1).release();
         assertThat(writer.frameBuffer(16)).isNotSameAs(big);

@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.jctools.queues.unpadded.MpscUnboundedUnpaddedArrayQueue;
 import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.support.RecyclableFrame;
 
 /**
  * One end of a TCP (or TLS) connection, over a Netty channel.
@@ -34,7 +35,7 @@ import org.sessionj.runtime.spi.Connection;
  * whose bytes are not leaving (the peer does not read) parks in {@link #flush} until the channel
  * is writable again or the connection ends.
  */
-public class NettyConnection implements Connection {
+public class NettyConnection implements Connection, RecyclableFrame.Home {
     /** Frames up to this size are copied into the batch buffer; larger ones travel as they are. */
     private static final int SMALL_FRAME = 1024;
     private static final int BATCH_BYTES = 16 * 1024;
@@ -50,7 +51,7 @@ public class NettyConnection implements Connection {
             FLUSH_SCHEDULED = lookup.findVarHandle(NettyConnection.class, "flushScheduled", int.class);
             RESUME_REQUESTED = lookup.findVarHandle(NettyConnection.class, "resumeRequested", int.class);
             CLOSED = lookup.findVarHandle(NettyConnection.class, "closed", boolean.class);
-            SPARE = lookup.findVarHandle(NettyConnection.class, "spare", OutboundFrame.class);
+            SPARE = lookup.findVarHandle(NettyConnection.class, "spare", RecyclableFrame.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -62,9 +63,9 @@ public class NettyConnection implements Connection {
     private final InboundQueue inbound;
     // Unpadded: one per connection, and the padded queue's ~0.5 KB was 3 % of a server's CPU in a burst of sessions.
     private final MpscUnboundedUnpaddedArrayQueue<ByteBuf> outbound = new MpscUnboundedUnpaddedArrayQueue<>(16);
-    /** The frame the event loop released last, for the writer's next frame ({@link OutboundFrame}). */
+    /** The frame the event loop released last, for the writer's next frame ({@link RecyclableFrame}). */
     @SuppressWarnings("unused")
-    private volatile OutboundFrame spare;
+    private volatile RecyclableFrame spare;
     /** Bytes written but not yet handed to the channel. */
     private final AtomicLong outboundBytes = new AtomicLong();
     /** Bytes received but not yet read. */
@@ -121,16 +122,17 @@ public class NettyConnection implements Connection {
 
     /**
      * The frame the event loop released last, or a new heap frame: no pooled allocation on the
-     * writer's thread (see {@link OutboundFrame}), none at all in steady state.
+     * writer's thread (see {@link RecyclableFrame}), none at all in steady state.
      */
     @Override
     public ByteBuf frameBuffer(int capacityHint) {
-        OutboundFrame frame = (OutboundFrame) SPARE.getAndSet(this, null);
-        return frame != null ? frame.reuse() : new OutboundFrame(this, Math.max(capacityHint, 64));
+        RecyclableFrame frame = (RecyclableFrame) SPARE.getAndSet(this, null);
+        return frame != null ? frame.reuse() : new RecyclableFrame(this, Math.max(capacityHint, 64));
     }
 
     /** A released frame of this connection comes back; false when a spare is already there. */
-    boolean giveBack(OutboundFrame frame) {
+    @Override
+    public boolean giveBack(RecyclableFrame frame) {
         return SPARE.compareAndSet(this, null, frame);
     }
 

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.ConnectionAcceptor;
+import org.sessionj.runtime.spi.support.RecyclableFrame;
 import org.sessionj.transport.tcp.TcpTransport;
 
 /**
@@ -48,7 +49,7 @@ class OutboundFrameTest {
     @Test
     void aSentFrameIsTheWritersNextOneEmptyWithOneReferenceAndNotDirect() throws IOException {
         ByteBuf first = writer.frameBuffer(256);
-        assertThat(first).isInstanceOf(OutboundFrame.class);
+        assertThat(first).isInstanceOf(RecyclableFrame.class);
         assertThat(first.isDirect()).as("no pooled direct buffer on the writer's thread").isFalse();
         ByteBuf received = roundTrip(first.writeInt(7));
         assertThat(received.readInt()).isEqualTo(7);
@@ -81,7 +82,7 @@ class OutboundFrameTest {
     @Test
     void aFrameThatGrewPastTheBoundIsLeftToTheCollector() throws IOException {
         ByteBuf big = writer.frameBuffer(16);
-        big.writeZero(OutboundFrame.MAX_RECYCLED + 1);
+        big.writeZero(RecyclableFrame.MAX_RECYCLED + 1);
         roundTrip(big).release();
         assertThat(big.refCnt()).isZero();
         assertThat(writer.frameBuffer(16)).isNotSameAs(big);
