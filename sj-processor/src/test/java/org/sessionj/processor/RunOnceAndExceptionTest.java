@@ -177,4 +177,40 @@ class RunOnceAndExceptionTest {
                             }
                 """), PROTOCOLS);
     }
+
+    /**
+     * A return runs the finally block silently on its way out; that replay's states (here: the second
+     * send fails the session) are no throw points of the try statement it leaves, so the finally
+     * block's reported pass still sees a usable session and reports the action (an outsider's find:
+     * with two actions in the finally block this compiled).
+     */
+    @Test
+    void actionsInAFinallyBlockRunByAReturn() {
+        assertRejected("SJ026", 13, msg("session 's'", "finally"), run("One", """
+                            try {
+                                s.send(1);
+                                return;
+                            } finally {
+                                s.send(2);
+                                s.send(3);
+                            }
+                """), PROTOCOLS);
+    }
+
+    /** The same inside an outer try: the outer catch may start from the replay, the finally still reports. */
+    @Test
+    void actionsInAFinallyBlockRunByAReturnInsideAnOuterTry() {
+        assertRejected("SJ026", 14, msg("session 's'", "finally"), run("One", """
+                            try {
+                                try {
+                                    s.send(1);
+                                    return;
+                                } finally {
+                                    s.send(2);
+                                    s.send(3);
+                                }
+                            } catch (RuntimeException e) {
+                            }
+                """), PROTOCOLS);
+    }
 }

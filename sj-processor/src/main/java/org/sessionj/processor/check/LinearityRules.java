@@ -102,6 +102,27 @@ final class LinearityRules {
         throwPoints.pop();
     }
 
+    /**
+     * How many of the outermost try blocks collecting throw points see one now: all, except while a
+     * finally block is replayed for a jump that leaves the inner ones. An exception in that finally
+     * block is not caught by the try statement it belongs to (nor by those inside it), so their catch
+     * and finally blocks must not start from its states — above all not from a socket the silent
+     * replay failed, which would hide the finally block's own error from its reported pass.
+     */
+    private int recordingLimit = Integer.MAX_VALUE;
+
+    /** How many try blocks collect throw points now. */
+    int tryDepth() {
+        return throwPoints.size();
+    }
+
+    /** Lets only the outermost {@code depth} try blocks see throw points; returns the previous limit. */
+    int limitTryRecording(int depth) {
+        int previous = recordingLimit;
+        recordingLimit = depth;
+        return previous;
+    }
+
     /** Whether a try block is being read: {@link #throwPoint} must be called where code may throw. */
     boolean collectingThrowPoints() {
         return !throwPoints.isEmpty();
@@ -112,7 +133,11 @@ final class LinearityRules {
         if (flow.state == null) {
             return;
         }
-        for (Map<Element, Set<VarState>> points : throwPoints) {
+        int index = throwPoints.size();
+        for (Map<Element, Set<VarState>> points : throwPoints) { // innermost first
+            if (--index >= recordingLimit) {
+                continue;
+            }
             points.forEach((var, states) -> {
                 VarState value = flow.state.get(var);
                 if (value != null) {

@@ -47,7 +47,8 @@ final class TryStatements {
     /** Checks a try statement: resources, block, catch blocks (from every throw point), finally. */
     void tryStatement(TryTree tree) {
         PendingFinally pending = tree.getFinallyBlock() == null ? null
-                : new PendingFinally(tree, flow.frames.size(), flow.scopes.size(), flow.tryMoves.tryDepth());
+                : new PendingFinally(tree, flow.frames.size(), flow.scopes.size(), flow.tryMoves.tryDepth(),
+                        flow.linearity.tryDepth());
         if (pending != null) {
             finallies.push(pending);
         }
@@ -124,9 +125,10 @@ final class TryStatements {
     /**
      * A try statement with a {@code finally} block whose try or catch blocks are being read: a jump out
      * of it runs the finally block on the way. {@code frameDepth}, {@code scopeDepth}: the frames and
-     * scopes enclosing the statement; {@code moveDepth}: the enclosing try blocks collecting moves.
+     * scopes enclosing the statement; {@code moveDepth}: the enclosing try blocks collecting moves;
+     * {@code throwDepth}: the enclosing try blocks collecting throw points.
      */
-    private record PendingFinally(TryTree tree, int frameDepth, int scopeDepth, int moveDepth) {
+    private record PendingFinally(TryTree tree, int frameDepth, int scopeDepth, int moveDepth, int throwDepth) {
     }
 
     /** Innermost first. */
@@ -171,6 +173,7 @@ final class TryStatements {
         flow.handlers.push("finally");
         flow.reporter.silence();
         int limit = flow.tryMoves.limitTryRecording(pending.moveDepth());
+        int throwLimit = flow.linearity.limitTryRecording(pending.throwDepth());
         flow.state = from;
         flow.pendingLabel = null;
         try {
@@ -178,6 +181,7 @@ final class TryStatements {
             return flow.state;
         } finally {
             flow.tryMoves.limitTryRecording(limit);
+            flow.linearity.limitTryRecording(throwLimit);
             flow.reporter.speak();
             flow.handlers.pop();
             finallies.push(pending);

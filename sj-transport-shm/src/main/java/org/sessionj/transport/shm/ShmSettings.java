@@ -38,6 +38,12 @@ record ShmSettings(long backlogBytes, long orphanTimeoutNanos) {
     }
 
     private static volatile Read last;
+    // The property names, made once: a name built per call is a new String whose hash the property
+    // table computes again on every lookup (four per session).
+    private static final String BACKLOG = SystemSettings.property("shm.backlogBytes");
+    private static final String ORPHAN = SystemSettings.property("shm.orphanTimeout");
+    private static final String OLD_BACKLOG = SystemSettings.DEPRECATED_PREFIX + "shm.backlogBytes";
+    private static final String OLD_ORPHAN = SystemSettings.DEPRECATED_PREFIX + "shm.orphanTimeout";
 
     /**
      * The settings of this JVM's system properties now: parsed again only when one of the properties
@@ -45,10 +51,10 @@ record ShmSettings(long backlogBytes, long orphanTimeoutNanos) {
      * a measurable part of an in-JVM session's set-up).
      */
     static ShmSettings fromSystemProperties() {
-        String b = System.getProperty(SystemSettings.property("shm.backlogBytes"));
-        String o = System.getProperty(SystemSettings.property("shm.orphanTimeout"));
-        String ob = System.getProperty(SystemSettings.DEPRECATED_PREFIX + "shm.backlogBytes");
-        String oo = System.getProperty(SystemSettings.DEPRECATED_PREFIX + "shm.orphanTimeout");
+        String b = System.getProperty(BACKLOG);
+        String o = System.getProperty(ORPHAN);
+        String ob = System.getProperty(OLD_BACKLOG);
+        String oo = System.getProperty(OLD_ORPHAN);
         Read read = last;
         if (read != null && read.matches(b, o, ob, oo)) {
             return read.settings();

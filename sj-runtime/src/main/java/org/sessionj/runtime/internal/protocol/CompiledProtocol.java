@@ -22,6 +22,16 @@ public final class CompiledProtocol {
     private final String requestText;
     private final String acceptText;
     private final VerdictCache verdicts = VerdictCache.fromSettings();
+    /**
+     * The last verdict asked for, by the identity of the requester's text: an in-JVM requester passes
+     * its protocol's own text object (a server meets the same one again and again), so a repeated
+     * check costs one load and compare instead of the cache's lock, hash and equality.
+     */
+    private volatile Verdict last;
+
+    /** A verdict with the text it is for. */
+    private record Verdict(String requester, boolean compatible) {
+    }
     /** Computed on first use: only an accepter, or a receiver of services, needs it. */
     private volatile ReachableClasses reachable;
 
@@ -86,14 +96,21 @@ public final class CompiledProtocol {
      * @throws org.sessionj.types.ProtocolException if the text does not parse or is not well-formed
      */
     public boolean acceptsRequester(String requesterText) {
-        Boolean known = verdicts.get(requesterText);
-        if (known != null) {
-            return known;
+        Verdict recent = last;
+        if (recent != null && recent.requester() == requesterText) {
+            return recent.compatible();
         }
-        SessionType requester = SessionTypes.parse(requesterText);
-        // Only classes reachable from this protocol are loaded for the requester's names, none initialised.
-        boolean verdict = SessionTypes.compatible(requester, typeFor(Side.ACCEPT), reachable().subtyping());
-        verdicts.put(requesterText, verdict);
+        Boolean known = verdicts.get(requesterText);
+        boolean verdict;
+        if (known != null) {
+            verdict = known;
+        } else {
+            SessionType requester = SessionTypes.parse(requesterText);
+            // Only classes reachable from this protocol are loaded for the requester's names, none initialised.
+            verdict = SessionTypes.compatible(requester, typeFor(Side.ACCEPT), reachable().subtyping());
+            verdicts.put(requesterText, verdict);
+        }
+        last = new Verdict(requesterText, verdict);
         return verdict;
     }
 

@@ -132,7 +132,7 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
             return false;
         }
         pending.incrementAndGet();
-        handshake(new AcceptorGroup.Accepted(connection, transport));
+        handshakeInline(new AcceptorGroup.Accepted(connection, transport));
         return true;
     }
 
@@ -243,12 +243,12 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
     }
 
     private void handshake(AcceptorGroup.Accepted accepted) {
-        SessionSocket session;
         InFlight entry = new InFlight();
         inFlight.put(accepted.connection(), entry);
         if (closed) {
             accepted.connection().close();
         }
+        SessionSocket session;
         try {
             session = Initiation.accept(accepted, acceptors.offers(), acceptors.id(), protocol, context,
                     () -> entry.opened = true);
@@ -263,13 +263,41 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
             return;
         }
         inFlight.remove(accepted.connection());
-        lastSuccess = System.nanoTime();
-        if (session == null) {
-            released(entry); // negotiated onto another transport: its connection is accepted anew
+        if (entry.dropped && session != null) {
+            droppedUnreleased.decrementAndGet(); // dropped just as its frame came: the close fails the session
+        }
+        succeeded(session, entry.dropped);
+    }
+
+    /**
+     * A handshake run on an in-JVM requester's thread ({@link #inline}): its first frame is in, so it
+     * cannot stall and is never dropped, and it ends before that thread goes on, so it needs no entry
+     * among the handshakes in flight (a server socket closing meanwhile closes the session it queues).
+     */
+    private void handshakeInline(AcceptorGroup.Accepted accepted) {
+        SessionSocket session;
+        try {
+            session = Initiation.accept(accepted, acceptors.offers(), acceptors.id(), protocol, context, NOTHING);
+        } catch (RuntimeException | Error e) {
+            accepted.connection().close();
+            failed(accepted, e);
+            released();
             return;
         }
-        if (entry.dropped) {
-            droppedUnreleased.decrementAndGet(); // dropped just as its frame came: the close fails the session
+        succeeded(session, false);
+    }
+
+    private static final Runnable NOTHING = () -> { };
+
+    /** A handshake ended well: its session queued for {@code accept()}, or moved to another transport (null). */
+    private void succeeded(SessionSocket session, boolean dropped) {
+        lastSuccess = System.nanoTime();
+        if (session == null) {
+            if (dropped) {
+                droppedUnreleased.decrementAndGet();
+            }
+            released(); // negotiated onto another transport: its connection is accepted anew
+            return;
         }
         session.releaseThread(); // this handshake thread ends here; the program's thread takes the session
         ready.add(session);

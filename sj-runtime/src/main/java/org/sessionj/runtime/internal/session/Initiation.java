@@ -20,6 +20,7 @@ import org.sessionj.runtime.internal.transport.Negotiation.Hello;
 import org.sessionj.runtime.internal.transport.Negotiation.Offer;
 import org.sessionj.runtime.internal.transport.TransportManager;
 import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.LocalConnection;
 import org.sessionj.runtime.internal.wire.MalformedInputException;
 import org.sessionj.runtime.internal.wire.Tags;
 import org.sessionj.runtime.internal.wire.ValueCodec;
@@ -59,8 +60,19 @@ final class Initiation {
     static SessionSocket request(TransportManager.Plan plan, String host, int port, CompiledProtocol protocol,
             SessionContext context) {
         String text = protocol.textFor(Side.REQUEST);
-        Connection connection = open(context.transports(), plan, host, port, context.config(),
-                out -> writeRequest(out, text));
+        Connection connection = open(context.transports(), plan, host, port, context.config(), new FirstFrame() {
+            @Override
+            public void accept(ByteBuf out) {
+                writeRequest(out, text);
+            }
+
+            @Override
+            public boolean writeLocal(LocalConnection local, ByteBuf out) throws IOException {
+                local.writeReference(new LocalRequest(text));
+                out.writeByte(Tags.LOCAL_REQUEST);
+                return true;
+            }
+        });
         TransportChoiceLog.requested(protocol.name(), host, port, connection);
         return new SessionSocket(connection, protocol.start(), SessionSettings.of(context), text);
     }
@@ -76,6 +88,22 @@ final class Initiation {
     }
 
     /**
+     * Writes the frame that opens a session (REQUEST or RESUME) after the HELLO. In one JVM
+     * ({@link #writeLocal}) it may pass the message by reference instead of encoding it.
+     */
+    @FunctionalInterface
+    interface FirstFrame extends Consumer<ByteBuf> {
+        /**
+         * Writes the opening for an accepter in this JVM after a {@link Tags#LOCAL_HELLO}: false when it
+         * has no by-reference form (then {@link #accept} writes it as bytes).
+         */
+        default boolean writeLocal(LocalConnection local, ByteBuf out) throws IOException {
+            return false;
+        }
+    }
+
+
+    /**
      * Negotiates a session connection with {@code host:port}: {@code first} writes the frame that opens
      * the session (REQUEST or RESUME), pipelined behind the HELLO or sent first on a moved connection.
      * Straight to the same-host acceptor the last such negotiation moved to, when there is one
@@ -83,7 +111,7 @@ final class Initiation {
      * acceptor cannot be reached or belongs to another server socket now.
      */
     private static Connection open(TransportManager manager, TransportManager.Plan plan, String host, int port,
-            SJRuntimeConfig config, Consumer<ByteBuf> first) {
+            SJRuntimeConfig config, FirstFrame first) {
         LocalRoutes.Route route = manager.localRoute(plan, host, port);
         if (route != null) {
             Connection straight = straight(manager, plan, route, host, port, config, first);
@@ -104,7 +132,7 @@ final class Initiation {
      * socket; the caller then negotiates over the session port.
      */
     private static Connection straight(TransportManager manager, TransportManager.Plan plan, LocalRoutes.Route route,
-            String host, int port, SJRuntimeConfig config, Consumer<ByteBuf> first) {
+            String host, int port, SJRuntimeConfig config, FirstFrame first) {
         TransportManager.Opened setup;
         try {
             setup = manager.connectSession(route.transport(), host, route.port(), config.initiationTimeout().toNanos());
@@ -124,7 +152,7 @@ final class Initiation {
      */
     private static Connection negotiate(TransportManager manager, TransportManager.Plan plan,
             TransportManager.Opened setup, java.util.UUID expected, String host, int port, SJRuntimeConfig config,
-            Consumer<ByteBuf> first) {
+            FirstFrame first) {
         long timeout = config.initiationTimeout().toNanos();
         long attempt = config.setupAttemptTimeout() == null ? -1 : config.setupAttemptTimeout().toNanos();
         boolean routed = !expected.equals(Negotiation.ANY_ACCEPTOR);
@@ -135,9 +163,16 @@ final class Initiation {
         Agreement agreement;
         try {
             ByteBuf hello = handshakeFrame(connection, INITIATION_FRAME);
-            Negotiation.writeHello(hello, new Hello(flag, TransportManager.RUNTIME_ID, HostIdentity.local(), mine,
-                    expected));
-            if (Negotiation.requestFollows(flag)) {
+            Hello message = new Hello(flag, TransportManager.RUNTIME_ID, HostIdentity.local(), mine, expected);
+            LocalConnection local = connection.capability(LocalConnection.class);
+            if (local != null) {
+                // One JVM: the HELLO (and the REQUEST) travel as references; nothing is encoded or parsed.
+                local.writeReference(message);
+                hello.writeByte(Tags.LOCAL_HELLO);
+            } else {
+                Negotiation.writeHello(hello, message);
+            }
+            if (Negotiation.requestFollows(flag) && (local == null || !first.writeLocal(local, hello))) {
                 first.accept(hello);
             }
             ByteBuf reply;
@@ -158,10 +193,11 @@ final class Initiation {
                     connection.close();
                     return null;
                 }
-                if (tag != Tags.AGREED) {
+                if (tag != Tags.AGREED && tag != Tags.LOCAL_AGREED) {
                     throw unexpectedVerdict(connection, tag, reply);
                 }
-                agreement = Negotiation.readAgreement(reply, true);
+                agreement = tag == Tags.LOCAL_AGREED ? localMessage(connection, Agreement.class, "AGREED")
+                        : Negotiation.readAgreement(reply, true);
                 if (agreement.choice() == null) {
                     connection.close();
                     throw new SJIOException(noCommonTransport(host + ":" + port, mine, setupName, agreement.offeredNames()));
@@ -267,7 +303,7 @@ final class Initiation {
     }
 
     /** Requester on a connection that is already the session's: sends the opening frame, waits for the verdict. */
-    private static Connection openDirectly(Connection connection, SJRuntimeConfig config, Consumer<ByteBuf> first) {
+    private static Connection openDirectly(Connection connection, SJRuntimeConfig config, FirstFrame first) {
         try {
             ByteBuf request = handshakeFrame(connection, INITIATION_FRAME);
             first.accept(request);
@@ -307,6 +343,30 @@ final class Initiation {
     private static void writeRequest(ByteBuf out, String type) {
         out.writeByte(Tags.REQUEST).writeByte(Tags.MAGIC_0).writeByte(Tags.MAGIC_1).writeByte(Tags.VERSION);
         ValueCodec.writeString(out, type);
+    }
+
+    /**
+     * The message a {@code LOCAL_*} frame announces: the reference passed before it, as {@code type}.
+     * Such a frame is only ever sent on a connection within one JVM; on any other, or without its
+     * reference, it is malformed input like any other.
+     */
+    static <T> T localMessage(Connection connection, Class<T> type, String what) throws MalformedInputException {
+        LocalConnection local = connection.capability(LocalConnection.class);
+        if (local == null) {
+            throw new MalformedInputException("an in-JVM " + what + " came over " + connection.transportName()
+                    + ", a connection that carries no references");
+        }
+        Object message;
+        try {
+            message = local.readReference();
+        } catch (IOException e) {
+            throw new MalformedInputException("an in-JVM " + what + " came without its message: " + e.getMessage(), e);
+        }
+        if (!type.isInstance(message)) {
+            throw new MalformedInputException("an in-JVM " + what + " passed " + (message == null ? "null"
+                    : "a " + message.getClass().getName()) + " where a " + type.getSimpleName() + " was expected");
+        }
+        return type.cast(message);
     }
 
     private static ByteBuf awaitReply(Connection connection, SJRuntimeConfig config) throws IOException {
@@ -409,9 +469,10 @@ final class Initiation {
         firstFrameRead.run();
         try {
             byte tag = first.isReadable() ? first.getByte(first.readerIndex()) : 0;
-            if (tag == Tags.HELLO) {
+            if (tag == Tags.HELLO || tag == Tags.LOCAL_HELLO) {
                 first.skipBytes(1);
-                return negotiate(connection, accepted.transport(), first, offers, acceptor, opening);
+                return negotiate(connection, accepted.transport(), first, tag == Tags.LOCAL_HELLO, offers, acceptor,
+                        opening);
             }
             if (offers.stream().noneMatch(o -> o.transport().equals(accepted.transport()))) {
                 String reason = "transport " + accepted.transport() + " is not a session transport of this server"
@@ -426,11 +487,11 @@ final class Initiation {
         }
     }
 
-    private static <R> R negotiate(Connection connection, String setup, ByteBuf in, List<Offer> offers,
+    private static <R> R negotiate(Connection connection, String setup, ByteBuf in, boolean local, List<Offer> offers,
             java.util.UUID acceptor, Opening<R> opening) {
         Hello hello;
         try {
-            hello = Negotiation.readHello(in);
+            hello = local ? localMessage(connection, Hello.class, "HELLO") : Negotiation.readHello(in);
             int expected = Negotiation.requesterFlag(setup, hello.session());
             if (hello.flag() != expected) {
                 throw new MalformedInputException("the requester's flag R" + hello.flag() + " does not match its"
@@ -450,7 +511,19 @@ final class Initiation {
         Agreement agreement = new Agreement(Negotiation.accepterFlag(setup, offers), offers, choice,
                 hello.acceptor() == null ? null : acceptor);
         ByteBuf answer = handshakeFrame(connection, INITIATION_FRAME);
-        Negotiation.writeAgreement(answer, agreement);
+        if (local) {
+            // Answered in kind: the AGREED passed before the frame that announces it (written next).
+            try {
+                connection.capability(LocalConnection.class).writeReference(agreement);
+            } catch (IOException e) {
+                answer.release();
+                connection.close();
+                throw new SJIOException("session initiation failed: " + e.getMessage(), e);
+            }
+            answer.writeByte(Tags.LOCAL_AGREED);
+        } else {
+            Negotiation.writeAgreement(answer, agreement);
+        }
         if (choice != null && choice.equals(setup)) {
             return opening.answer(connection, in, answer); // the opening follows the HELLO
         }
@@ -476,7 +549,9 @@ final class Initiation {
             SessionContext context) {
         String theirs;
         try {
-            theirs = readRequest(in, context.config().maxRequesterTypeBytes());
+            theirs = in.isReadable() && in.getByte(in.readerIndex()) == Tags.LOCAL_REQUEST
+                    ? localRequest(connection, in, context.config().maxRequesterTypeBytes())
+                    : readRequest(in, context.config().maxRequesterTypeBytes());
         } catch (MalformedInputException e) {
             reject(connection, prefix, REFUSED, e.getMessage());
             throw new SJIOException("bad session request: " + e.getMessage(), e);
@@ -518,6 +593,25 @@ final class Initiation {
     /** At most 200 characters of a requester's type, for messages (the type itself may be long). */
     static String excerpt(String text) {
         return text.length() <= 200 ? text : text.substring(0, 200) + "… (" + text.length() + " characters)";
+    }
+
+    /** The type text of an in-JVM REQUEST at {@code in}, bounded as a decoded one is. */
+    private static String localRequest(Connection connection, ByteBuf in, int maxTypeBytes) throws MalformedInputException {
+        in.skipBytes(1);
+        String type = localMessage(connection, LocalRequest.class, "session request").type();
+        if (type == null) {
+            throw new MalformedInputException("the session request carries no type");
+        }
+        // A char is 1 to 3 UTF-8 bytes (a surrogate pair 4 for 2): count them only near the bound.
+        if ((long) type.length() * 3 > maxTypeBytes && utf8Length(type) > maxTypeBytes) {
+            throw new MalformedInputException("the requester's session type is " + utf8Length(type) + " bytes long;"
+                    + " this server accepts at most " + maxTypeBytes + " (sessionj.maxRequesterTypeBytes)");
+        }
+        return type;
+    }
+
+    private static long utf8Length(String text) {
+        return text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
     }
 
     private static String readRequest(ByteBuf request, int maxTypeBytes) throws MalformedInputException {

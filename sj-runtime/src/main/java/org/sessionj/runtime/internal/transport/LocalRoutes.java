@@ -30,7 +30,8 @@ public final class LocalRoutes {
 
     /** The route for session port {@code host:port}, or null. */
     public Route find(String host, int port) {
-        return routes.get(new Key(host, port));
+        // Usually empty (no ipc session yet, or in-JVM only): no key made or hashed per session then.
+        return routes.isEmpty() ? null : routes.get(new Key(host, port));
     }
 
     /** Remembers that sessions with {@code host:port} can go straight to {@code route}. */

@@ -27,6 +27,14 @@ public final class Tags {
     public static final byte DRAINED = 0x47;
     /** Delegator to peer, the last frame on the old connection: the session is in the new owner's hands. */
     public static final byte HANDED_OVER = 0x48;
+    // In-JVM initiation (docs/negotiation.md, "In one JVM"): the frame carries only the tag, the message
+    // itself is the passed reference written before it on a LocalConnection. Never sent between JVMs.
+    /** Requester to accepter in one JVM: the HELLO is the passed reference before this frame. */
+    public static final byte LOCAL_HELLO = 0x49;
+    /** Accepter to requester in one JVM: the AGREED is the passed reference before this frame. */
+    public static final byte LOCAL_AGREED = 0x4A;
+    /** Requester to accepter in one JVM, after {@link #LOCAL_HELLO}: the REQUEST's type text is a passed reference. */
+    public static final byte LOCAL_REQUEST = 0x4B;
 
     // Message items.
     public static final byte INT = 0x01;
@@ -81,6 +89,9 @@ public final class Tags {
             case DELEGATE -> "a DELEGATE notice";
             case DRAINED -> "a DRAINED marker";
             case HANDED_OVER -> "a HANDED_OVER notice";
+            case LOCAL_HELLO -> "an in-JVM negotiation HELLO";
+            case LOCAL_AGREED -> "an in-JVM negotiation AGREED";
+            case LOCAL_REQUEST -> "an in-JVM initiation request";
             default -> String.format("unknown tag 0x%02x", tag & 0xff);
         };
     }
