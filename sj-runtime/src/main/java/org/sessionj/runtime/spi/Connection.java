@@ -69,6 +69,25 @@ public interface Connection extends AutoCloseable {
     boolean isReadable();
 
     /**
+     * How much the peer has sent so far, for telling a peer that stalled from a reader that is slow to
+     * get to it (a server starved of CPU): bytes received from the peer, read or still waiting,
+     * heartbeats not counted where the transport tells them apart cheaply; {@code -1} if the transport
+     * does not know (the default). Any thread; a hint, not synchronised with {@link #read}.
+     */
+    default long receivedBytes() {
+        return -1;
+    }
+
+    /**
+     * Whether a whole frame from the peer is waiting unread (a hint for the same purpose as
+     * {@link #receivedBytes}, from any thread; {@code false} if the transport cannot tell without
+     * reading, the default).
+     */
+    default boolean frameWaiting() {
+        return false;
+    }
+
+    /**
      * Sets the one listener run whenever this end may have become readable (a frame arrived or the
      * peer closed); {@code null} removes it. It runs on the writer's or closer's thread, so it must be
      * short and must not block. Used by selectors.

@@ -51,7 +51,7 @@ final class TlsChannelSetup implements ChannelSetup {
         SslHandler ssl = serverContext.get().newHandler(channel.alloc());
         channel.pipeline().addLast(ssl, new ServerGate(connection, ssl, accepted));
         Heartbeats.addIfEnabled(channel, settings.heartbeat());
-        channel.pipeline().addLast(new FrameDecoder(settings.maxFrameBytes()), connection.handler());
+        channel.pipeline().addLast(connection.frameDecoder(), connection.handler());
     }
 
     @Override
@@ -65,7 +65,7 @@ final class TlsChannelSetup implements ChannelSetup {
         SslHandler ssl = clientContext.get().newHandler(channel.alloc(), host, port);
         channel.pipeline().addLast(ssl, new ClientGate(connection, ssl, host + ":" + port, ready));
         Heartbeats.addIfEnabled(channel, settings.heartbeat());
-        channel.pipeline().addLast(new FrameDecoder(settings.maxFrameBytes()), connection.handler());
+        channel.pipeline().addLast(connection.frameDecoder(), connection.handler());
     }
 
     private static Principal peerPrincipal(SslHandler ssl) {

@@ -439,6 +439,13 @@ final class IpcInbound implements SharedRing.Reader {
         return peerGone;
     }
 
+    /** Why the peer counts as gone for a writer ({@code doing}: what it was doing), once {@link #isPeerGone}. */
+    IOException peerGoneWhile(String doing) {
+        String why = silence;
+        return new IOException(why != null ? "ipc connection lost while " + doing + ": " + why
+                : "ipc connection closed by the peer");
+    }
+
     void listener(Runnable listener) {
         this.listener = listener;
         if (listener != null) {

@@ -91,7 +91,7 @@ final class IpcOutbound {
     /** Sends {@code frame} (taking it over) now or, if the ring is full, from the backlog. */
     void write(ByteBuf frame) throws IOException {
         IOException refused = closed ? new IOException("ipc connection already closed")
-                : inbound.isPeerGone() ? new IOException("ipc connection closed by the peer")
+                : inbound.isPeerGone() ? inbound.peerGoneWhile("writing")
                 : failure;
         if (refused == null && frame.readableBytes() > maxFrame) {
             refused = new IOException("cannot send a frame of " + frame.readableBytes()
@@ -139,7 +139,7 @@ final class IpcOutbound {
         int idle = 0;
         while (backlogBytes.get() > maxBacklog) {
             IOException broken = closed ? new IOException("ipc connection closed while waiting to write")
-                    : inbound.isPeerGone() ? new IOException("ipc connection closed by the peer") : failure;
+                    : inbound.isPeerGone() ? inbound.peerGoneWhile("waiting to write") : failure;
             if (broken != null) {
                 throw broken;
             }

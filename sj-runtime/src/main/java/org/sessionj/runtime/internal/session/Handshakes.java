@@ -20,12 +20,22 @@ import org.sessionj.runtime.internal.transport.AcceptorGroup;
  * its handshake fails, moves to another transport, or its session is taken. At the limit, a new
  * connection does not simply wait for one of those to end (up to the initiation timeout, which let
  * 4,096 connections that send one byte hold every new client off for 30 s, again and again): when no
- * handshake has succeeded for {@link #STALLED_AFTER}, the oldest handshake whose requester has not sent
- * its first frame within that time is dropped (closed, logged and counted like any failed handshake)
- * to make room, and the next, until one succeeds. A server busy with a burst of real requesters
- * (which send their whole request in their first frame, but may be slow to get to it when their
- * own machine is overloaded) keeps succeeding, so nothing is dropped and the burst waits its turn as
- * before; only a server whose pending handshakes all stall drops them.
+ * handshake has succeeded for {@link #STALLED_AFTER}, a handshake that stalled is dropped (closed,
+ * logged and counted like any failed handshake) to make room, and the next, until one succeeds. A server
+ * busy with a burst of real requesters (which send their whole request in their first frame, but may be
+ * slow to get to it when their own machine is overloaded) keeps succeeding, so nothing is dropped and
+ * the burst waits its turn as before; only a server whose pending handshakes all stall drops them.
+ *
+ * <p>Stalled means the requester stalled, not this server: a handshake older than {@link #STALLED_AFTER}
+ * whose first frame has not been read, and
+ * <ul>
+ *   <li>not if that frame is there, whole, waiting for a handshake thread that has not got to it (a
+ *       server starved of CPU: {@link org.sessionj.runtime.spi.Connection#frameWaiting}), and
+ *   <li>not if the requester sent more since the last look ({@link org.sessionj.runtime.spi.Connection#receivedBytes}:
+ *       a slow requester still sending its request).
+ * </ul>
+ * A requester that sent nothing at all goes first, then the oldest. Where the transport cannot tell
+ * (receivedBytes {@code -1}) age alone decides, as before.
  *
  * <p>A connection in a handshake of its transport's own (TLS), before the acceptor can hand it over,
  * holds a slot too ({@link org.sessionj.runtime.spi.HandshakeSlots}): it counts toward the limit, may be
@@ -53,11 +63,16 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
     /** How often a connection waiting for a slot looks for a stalled handshake to drop. */
     private static final long SLOT_CHECK_MILLIS = 100;
 
-    /** A handshake in progress: when it started, whether its first frame is in, whether it was dropped. */
+    /**
+     * A handshake in progress: when it started, whether its first frame is in, whether it was dropped,
+     * and how many bytes its requester had sent at the last look for a stalled handshake.
+     */
     private static final class InFlight {
         final long started = System.nanoTime();
         volatile boolean opened;
         volatile boolean dropped;
+        /** {@link org.sessionj.runtime.spi.Connection#receivedBytes} at the last look; -2 before the first. */
+        volatile long lastBytes = -2;
     }
 
     /** A connection in its transport's own handshake (TLS), holding a slot. */
@@ -210,18 +225,33 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
         } while (!slots.tryAcquire(SLOT_CHECK_MILLIS, TimeUnit.MILLISECONDS) && !closed);
     }
 
-    /** Closes the oldest handshake still waiting for its first frame after {@link #STALLED_AFTER}, if any. */
+    /**
+     * Closes a handshake whose requester stalled (see the class comment): one that sent nothing at all
+     * first, then the oldest; or the oldest transport handshake, if older.
+     */
     private void dropOldestStalled() {
         if (droppedUnreleased.get() > 0) {
             return; // one is on its way out; its slot comes next
         }
         long now = System.nanoTime();
         java.util.Map.Entry<org.sessionj.runtime.spi.Connection, InFlight> oldest = null;
+        boolean oldestSilent = false;
         for (java.util.Map.Entry<org.sessionj.runtime.spi.Connection, InFlight> e : inFlight.entrySet()) {
             InFlight h = e.getValue();
-            if (!h.opened && !h.dropped && now - h.started >= stalledAfterNanos
-                    && (oldest == null || h.started - oldest.getValue().started < 0)) {
+            if (h.opened || h.dropped || now - h.started < stalledAfterNanos || e.getKey().frameWaiting()) {
+                continue; // in time, or its request is there and this server is slow to get to it
+            }
+            long bytes = e.getKey().receivedBytes();
+            long before = h.lastBytes;
+            h.lastBytes = bytes;
+            if (bytes > 0 && bytes != before) {
+                continue; // it sent more since the last look: slow, not stalled
+            }
+            boolean silent = bytes == 0;
+            if (oldest == null || silent && !oldestSilent
+                    || silent == oldestSilent && h.started - oldest.getValue().started < 0) {
                 oldest = e;
+                oldestSilent = silent;
             }
         }
         TransportHandshake oldestTransport = null;

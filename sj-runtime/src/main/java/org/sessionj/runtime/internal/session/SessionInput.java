@@ -186,7 +186,11 @@ final class SessionInput {
 
     /** The session's protocol for a message, cut if long. */
     private String quoted() {
-        String protocol = session.protocol();
+        return quote(session.protocol());
+    }
+
+    /** {@code protocol} as messages quote it: cut after {@value #QUOTED} characters. */
+    static String quote(String protocol) {
         return protocol.length() <= QUOTED ? protocol : protocol.substring(0, QUOTED) + "…";
     }
 

@@ -93,8 +93,12 @@ final class SessionOutput {
             throw new SendTimeoutException(message);
         } catch (IOException e) {
             String reason = FailureNotice.waiting(connection);
+            // Names the session, the peer (the connection's description in the transport's message)
+            // and the action that was pending: what a user needs to find which session broke where.
             throw session.fail(reason != null ? "the peer failed the session: " + reason
-                    : "the connection failed while sending: " + e.getMessage(), false, e);
+                    : "the connection to the peer was lost (" + e.getMessage() + ") while this side of the session "
+                            + SessionInput.quote(session.protocol()) + " sent, before " + session.state().describe(),
+                    false, e);
         }
     }
 

@@ -31,9 +31,10 @@ import org.sessionj.runtime.spi.Connection;
  *
  * <p>Liveness and the send timeout as on the event-loop path: a {@link BlockingKeeper} writes
  * heartbeats (a header of length {@link FrameDecoder#HEARTBEAT}) when nothing was written for the
- * interval and closes the socket under a write that waited past the send timeout; a read that heard
- * nothing, not even a heartbeat, for the heartbeat timeout fails. Heartbeats from the peer are
- * dropped as they are read.
+ * interval, and closes the socket under a write that waited past the send timeout, or that waited for
+ * the heartbeat timeout while the peer sent nothing at all (a frozen peer: the write fails even with
+ * no send timeout); a read that heard nothing, not even a heartbeat, for the heartbeat timeout fails.
+ * Heartbeats from the peer are dropped as they are read.
  */
 final class BlockingConnection implements Connection, BlockingKeeper.Kept {
     private static final ByteBufAllocator ALLOC = PooledByteBufAllocator.DEFAULT;
@@ -171,6 +172,7 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept {
         if (closed || !writeLock.tryLock()) {
             return false;
         }
+        keeper.writing(); // a heartbeat the peer does not take is a write under way like any
         try {
             ByteBuffer heartbeat = ByteBuffer.allocate(FrameDecoder.HEADER_BYTES).putInt(FrameDecoder.HEARTBEAT).flip();
             while (heartbeat.hasRemaining()) {
@@ -180,6 +182,7 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept {
         } catch (IOException e) {
             return false; // the peer has gone: the reading side finds out
         } finally {
+            keeper.wrote();
             writeLock.unlock();
         }
     }
@@ -187,6 +190,23 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept {
     @Override
     public void abort() {
         closeQuietly();
+    }
+
+    /** Bytes read from the socket plus bytes waiting in it (heartbeats included: telling them apart means reading). */
+    @Override
+    public long receivedBytes() {
+        long read = keeper.receivedCount();
+        int waiting = unread();
+        return waiting < 0 ? -1 : read + waiting;
+    }
+
+    @Override
+    public int unread() {
+        try {
+            return input.available();
+        } catch (IOException e) {
+            return -1;
+        }
     }
 
     private void ensureOutRoom(int bytes) throws IOException {
@@ -207,7 +227,9 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept {
         keeper.writing();
         try {
             if (more == null) {
+                channel.write(out);
                 while (out.hasRemaining()) {
+                    keeper.writing(); // some went out: the wait for the peer starts again
                     channel.write(out);
                 }
             } else {
@@ -219,7 +241,11 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept {
                     remaining += b.remaining();
                 }
                 while (remaining > 0) {
-                    remaining -= channel.write(all);
+                    long n = channel.write(all);
+                    remaining -= n;
+                    if (n > 0 && remaining > 0) {
+                        keeper.writing();
+                    }
                 }
             }
         } catch (IOException e) {
@@ -374,6 +400,7 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept {
                 endOfStream = true;
             } else {
                 inEnd += n;
+                keeper.received(n);
             }
             return true;
         } catch (SocketTimeoutException e) {
@@ -417,6 +444,7 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept {
                     return true;
                 }
                 inEnd += n;
+                keeper.received(n);
             } finally {
                 channel.configureBlocking(true);
             }
@@ -491,6 +519,12 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept {
     }
 
     private IOException failure(String doing, IOException e) {
+        if (keeper.frozen()) {
+            return new IOException("the peer took nothing and sent nothing, not even a heartbeat, for "
+                    + java.time.Duration.ofNanos(keeper.silenceNanos()) + " while this side was writing: its process"
+                    + " is frozen or gone, or the network path is broken (sessionj.heartbeat.timeout); the connection"
+                    + " is closed (" + description + ")", e);
+        }
         if (keeper.silent() && doing.equals("reading")) {
             return silence();
         }

@@ -10,10 +10,24 @@ import org.sessionj.runtime.spi.support.Heartbeat;
  * What the runtime does for a blocking TCP connection ({@link BlockingConnection}) that the
  * session's own thread cannot: writing heartbeats when nothing was written for the interval (the
  * session's thread may be computing, or blocked in another session: the runtime answers for the
- * process, as the event loop does on the other path), and ending a write that has waited longer than
- * the send timeout for the peer to read, by closing the socket under it, and ending an untimed read
- * that has heard nothing for the heartbeat timeout the same way. One virtual thread per connection,
- * parked between its duties.
+ * process, as the event loop does on the other path), and ending by closing the socket under it
+ * <ul>
+ *   <li>a write that has waited longer than the send timeout for the peer to read;
+ *   <li>a write that has waited for the heartbeat timeout while nothing at all came from the peer
+ *       in that time, not even a heartbeat (the peer's process is frozen or gone: a live SJ peer's
+ *       runtime sends heartbeats while its program does not read, so this needs no send timeout);
+ *   <li>an untimed read that has heard nothing for the heartbeat timeout.
+ * </ul>
+ * One virtual thread per connection, parked between its duties.
+ *
+ * <p>The keeper never writes on its own thread: a heartbeat goes out on a short-lived virtual
+ * thread, because a blocking write into full socket buffers (a peer that stopped reading) would
+ * hold the keeper, and a held keeper watches nothing. While that heartbeat waits it counts as a
+ * write under way, so a frozen peer ends it as it ends any write.
+ *
+ * <p>What the peer sent is counted without reading it (bytes read so far, {@link #received}, plus
+ * bytes waiting in the socket, {@link Kept#unread}), so a writer whose session reads nothing meanwhile still learns
+ * whether its peer lives.
  *
  * <p>The session's thread tells it when a write or an untimed read starts and ends ({@link #writing},
  * {@link #wrote}, {@link #reading}, {@link #readDone}): a {@code System.nanoTime()} and an opaque store
@@ -25,8 +39,11 @@ final class BlockingKeeper implements Runnable {
     private static final VarHandle WRITE_STARTED;
     private static final VarHandle LAST_WRITTEN;
     private static final VarHandle READ_STARTED;
+    private static final VarHandle RECEIVED;
     /** The shortest pause between two looks at a write under a send timeout. */
     private static final long MIN_LOOK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** Looks per heartbeat timeout while a write waits (each asks the socket how much came in). */
+    private static final long WRITE_LOOKS = 8;
 
     static {
         try {
@@ -34,6 +51,7 @@ final class BlockingKeeper implements Runnable {
             WRITE_STARTED = lookup.findVarHandle(BlockingKeeper.class, "writeStarted", long.class);
             LAST_WRITTEN = lookup.findVarHandle(BlockingKeeper.class, "lastWritten", long.class);
             READ_STARTED = lookup.findVarHandle(BlockingKeeper.class, "readStarted", long.class);
+            RECEIVED = lookup.findVarHandle(BlockingKeeper.class, "received", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -41,8 +59,15 @@ final class BlockingKeeper implements Runnable {
 
     /** What the keeper needs of its connection. */
     interface Kept {
-        /** Writes a heartbeat unless a write is under way; false if none was written. May block (the peer does not read). */
+        /**
+         * Writes a heartbeat unless a write is under way, telling the keeper of it as of any write
+         * ({@link #writing}, {@link #wrote}); false if none was written. May block (the peer does not
+         * read): the keeper calls it on another thread.
+         */
         boolean writeHeartbeat();
+
+        /** How many bytes from the peer wait unread in the socket (negative if the socket is closed). */
+        int unread();
 
         /** Closes the socket under a write that waited too long, or a read that heard nothing for too long; it fails at once. */
         void abort();
@@ -58,6 +83,9 @@ final class BlockingKeeper implements Runnable {
     @SuppressWarnings("unused") // through READ_STARTED
     private long readStarted;
     private volatile boolean silent;
+    /** Bytes read from the socket so far (by whichever thread reads it: one at a time). */
+    @SuppressWarnings("unused") // through RECEIVED
+    private long received;
     private volatile long sendTimeoutNanos = -1;
     /** When the write under way started ({@code System.nanoTime()}), or 0. */
     @SuppressWarnings("unused") // through WRITE_STARTED
@@ -66,6 +94,13 @@ final class BlockingKeeper implements Runnable {
     @SuppressWarnings("unused") // through LAST_WRITTEN
     private long lastWritten;
     private volatile boolean timedOut;
+    /** Set when the keeper closed the socket under a write to a peer that sent nothing for the heartbeat timeout. */
+    private volatile boolean frozen;
+    /** Whether a heartbeat is being written on its own thread (then no other is started). */
+    private volatile boolean heartbeating;
+    /** Keeper thread only: the most the peer was heard to have sent, and when that last grew. */
+    private long heardBytes;
+    private long heardAt;
     private volatile Thread thread;
 
     /** A keeper of {@code connection}, with {@code heartbeat}'s interval ({@link Heartbeat#OFF}: no heartbeats). */
@@ -73,7 +108,9 @@ final class BlockingKeeper implements Runnable {
         this.connection = connection;
         this.intervalNanos = heartbeat.enabled() ? heartbeat.intervalNanos() : 0;
         this.silenceNanos = heartbeat.enabled() ? heartbeat.timeoutNanos() : 0;
-        LAST_WRITTEN.setOpaque(this, System.nanoTime());
+        long now = System.nanoTime();
+        LAST_WRITTEN.setOpaque(this, now);
+        heardAt = now;
     }
 
     /** Starts the keeper's thread if it has a duty and none runs. */
@@ -102,7 +139,7 @@ final class BlockingKeeper implements Runnable {
         WRITE_STARTED.setOpaque(this, System.nanoTime());
     }
 
-    /** Session thread (or the keeper, after a heartbeat): the write ended. */
+    /** Session thread (or the heartbeat's thread): the write ended. */
     void wrote() {
         WRITE_STARTED.setOpaque(this, 0L);
         LAST_WRITTEN.setOpaque(this, System.nanoTime());
@@ -118,6 +155,16 @@ final class BlockingKeeper implements Runnable {
         READ_STARTED.setOpaque(this, System.nanoTime());
     }
 
+    /** Reading thread: {@code bytes} more were read from the socket. */
+    void received(int bytes) {
+        RECEIVED.setOpaque(this, (long) RECEIVED.getOpaque(this) + bytes);
+    }
+
+    /** Bytes read from the socket so far. */
+    long receivedCount() {
+        return (long) RECEIVED.getOpaque(this);
+    }
+
     /** Session thread: the untimed read returned. */
     void readDone() {
         READ_STARTED.setOpaque(this, 0L);
@@ -126,6 +173,16 @@ final class BlockingKeeper implements Runnable {
     /** Whether the keeper closed the socket under a read that heard nothing for the heartbeat timeout. */
     boolean silent() {
         return silent;
+    }
+
+    /** Whether the keeper closed the socket under a write to a peer that sent nothing for the heartbeat timeout. */
+    boolean frozen() {
+        return frozen;
+    }
+
+    /** How long the peer may stay silent under a blocked write or an untimed read (0: no limit). */
+    long silenceNanos() {
+        return silenceNanos;
     }
 
     /** Whether the keeper closed the socket under a write that waited past the send timeout. */
@@ -152,6 +209,22 @@ final class BlockingKeeper implements Runnable {
                 connection.abort();
                 return;
             }
+            if (silenceNanos > 0) {
+                // Read the count before asking the socket: a read between the two then makes the sum
+                // look smaller, never larger, so it cannot pass for the peer's voice.
+                long read = (long) RECEIVED.getOpaque(this);
+                int unread = connection.unread();
+                long heard = read + unread;
+                if (unread >= 0 && heard > heardBytes) {
+                    heardBytes = heard;
+                    heardAt = now;
+                }
+                if (started != 0 && now - started >= silenceNanos && now - heardAt >= silenceNanos) {
+                    frozen = true;
+                    connection.abort();
+                    return;
+                }
+            }
             long reading = (long) READ_STARTED.getOpaque(this);
             if (reading != 0 && silenceNanos > 0 && now - reading >= silenceNanos) {
                 silent = true;
@@ -161,10 +234,8 @@ final class BlockingKeeper implements Runnable {
             long pause = Long.MAX_VALUE;
             if (intervalNanos > 0) {
                 long idle = now - (long) LAST_WRITTEN.getOpaque(this);
-                if (idle >= intervalNanos && started == 0) {
-                    if (connection.writeHeartbeat()) {
-                        wrote();
-                    }
+                if (idle >= intervalNanos && started == 0 && !heartbeating) {
+                    startHeartbeat();
                     idle = 0;
                 }
                 pause = intervalNanos - Math.max(0, idle);
@@ -176,7 +247,32 @@ final class BlockingKeeper implements Runnable {
                 // A read that starts while the keeper sleeps is seen at the latest one interval late.
                 pause = Math.min(pause, Math.max(MIN_LOOK_NANOS, silenceNanos - (now - reading)));
             }
+            if (started != 0 && silenceNanos > 0) {
+                // Under a waiting write, look often enough to hear the peer's heartbeats come in.
+                pause = Math.min(pause, Math.max(MIN_LOOK_NANOS, silenceNanos / WRITE_LOOKS));
+            }
             LockSupport.parkNanos(this, pause);
+        }
+    }
+
+    /**
+     * Writes one heartbeat on a virtual thread of its own: the write may block (the peer's buffers are
+     * full) and must not hold the keeper.
+     */
+    private void startHeartbeat() {
+        heartbeating = true;
+        try {
+            Thread.ofVirtual().name("sj-tcp-heartbeat").start(this::heartbeat);
+        } catch (RuntimeException | OutOfMemoryError e) {
+            heartbeating = false; // no thread now: the next interval tries again
+        }
+    }
+
+    private void heartbeat() {
+        try {
+            connection.writeHeartbeat();
+        } finally {
+            heartbeating = false;
         }
     }
 }

@@ -21,10 +21,29 @@ public final class FrameDecoder extends ByteToMessageDecoder {
 
     private final int maxFrameBytes;
     private boolean failed;
+    /** Told how many frame bytes (not heartbeats) came in, or null. */
+    private final NettyConnection receiver;
 
     /** A decoder accepting frames of up to {@code maxFrameBytes} bytes. */
     public FrameDecoder(int maxFrameBytes) {
+        this(maxFrameBytes, null);
+    }
+
+    /**
+     * A decoder accepting frames of up to {@code maxFrameBytes} bytes that tells {@code receiver} how
+     * many frame bytes came in ({@link NettyConnection#receivedBytes}).
+     */
+    public FrameDecoder(int maxFrameBytes, NettyConnection receiver) {
         this.maxFrameBytes = maxFrameBytes;
+        this.receiver = receiver;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+        if (receiver != null && msg instanceof ByteBuf bytes) {
+            receiver.received(bytes.readableBytes());
+        }
+        super.channelRead(ctx, msg);
     }
 
     @Override
@@ -43,6 +62,9 @@ public final class FrameDecoder extends ByteToMessageDecoder {
                 break;
             }
             in.skipBytes(HEADER_BYTES);
+            if (receiver != null) {
+                receiver.received(-HEADER_BYTES); // a heartbeat is no progress toward a frame
+            }
         }
         if (length < 0) {
             failed = true;

@@ -70,6 +70,8 @@ public class NettyConnection implements Connection, RecyclableFrame.Home {
     private final AtomicLong outboundBytes = new AtomicLong();
     /** Bytes received but not yet read. */
     private final AtomicLong inboundBytes = new AtomicLong();
+    /** Frame bytes (not heartbeats) received from the peer so far; written by the event loop only. */
+    private volatile long receivedBytes;
     private final Runnable drainTask = this::drainOutbound;
     private final Runnable resumeTask = this::resumeReading;
     /** Computed on first use: a client channel has no addresses before it connects. */
@@ -96,6 +98,11 @@ public class NettyConnection implements Connection, RecyclableFrame.Home {
      * with a 2 s timeout failed after 12 s).
      */
     private volatile boolean writeTimedOut;
+    /**
+     * Why the channel failed (a heartbeat timeout, a bad frame, a broken socket), or null: a writer
+     * blocked for room when it ends is told this, not that its flush went well.
+     */
+    private volatile Throwable failure;
 
     /** A connection over {@code channel} (not yet in a pipeline: see {@link #handler()}). */
     public NettyConnection(Channel channel, String transportName, NettySettings settings) {
@@ -221,8 +228,9 @@ public class NettyConnection implements Connection, RecyclableFrame.Home {
                 if (!channel.isActive()) {
                     // As in flush: only frames still queued here are surely unsent. What was handed to
                     // the channel may have gone out before the peer closed; if not, the next read or
-                    // write reports the end.
-                    if (!outbound.isEmpty()) {
+                    // write reports the end. But a channel that failed (the peer went silent under this
+                    // blocked write: frozen or gone) failed with what this writer was waiting to send.
+                    if (!outbound.isEmpty() || failure != null) {
                         throw endedWhileWriting();
                     }
                     return;
@@ -253,6 +261,11 @@ public class NettyConnection implements Connection, RecyclableFrame.Home {
     }
 
     private IOException endedWhileWriting() {
+        Throwable cause = failure;
+        if (!closed && cause != null) {
+            return new IOException("the connection failed while this side was writing: " + cause.getMessage()
+                    + " (" + describe() + ")", cause);
+        }
         return new IOException((closed ? "connection already closed (" : "connection closed by the peer or broken (")
                 + describe() + ")");
     }
@@ -269,6 +282,21 @@ public class NettyConnection implements Connection, RecyclableFrame.Home {
     @Override
     public boolean isReadable() {
         return inbound.isReadable();
+    }
+
+    @Override
+    public long receivedBytes() {
+        return receivedBytes;
+    }
+
+    @Override
+    public boolean frameWaiting() {
+        return inboundBytes.get() > 0;
+    }
+
+    /** A decoder of this connection's frames that counts what comes in ({@link #receivedBytes}). */
+    public FrameDecoder frameDecoder() {
+        return new FrameDecoder(settings.maxFrameBytes(), this);
     }
 
     @Override
@@ -339,6 +367,11 @@ public class NettyConnection implements Connection, RecyclableFrame.Home {
 
     // ---- event loop side ----
 
+    /** {@code bytes} more (fewer: a heartbeat taken back) came in from the peer. */
+    void received(int bytes) {
+        receivedBytes += bytes; // not atomic, and need not be: the event loop is the only writer
+    }
+
     void attach(ChannelHandlerContext context) {
         this.ctx = context;
     }
@@ -359,6 +392,9 @@ public class NettyConnection implements Connection, RecyclableFrame.Home {
     }
 
     void failed(Throwable cause) {
+        if (failure == null) {
+            failure = cause;
+        }
         inbound.fail(cause);
     }
 

@@ -21,7 +21,7 @@ public final class PlainChannelSetup implements ChannelSetup {
     public void initAccepted(Channel channel, Consumer<NettyConnection> accepted) {
         NettyConnection connection = new NettyConnection(channel, transportName, settings);
         Heartbeats.addIfEnabled(channel, settings.heartbeat());
-        channel.pipeline().addLast(new FrameDecoder(settings.maxFrameBytes()), connection.handler());
+        channel.pipeline().addLast(connection.frameDecoder(), connection.handler());
         accepted.accept(connection);
     }
 
@@ -29,7 +29,7 @@ public final class PlainChannelSetup implements ChannelSetup {
     public void initConnecting(Channel channel, String host, int port, CompletableFuture<NettyConnection> ready) {
         NettyConnection connection = new NettyConnection(channel, transportName, settings);
         Heartbeats.addIfEnabled(channel, settings.heartbeat());
-        channel.pipeline().addLast(new FrameDecoder(settings.maxFrameBytes()), new ChannelInboundHandlerAdapter() {
+        channel.pipeline().addLast(connection.frameDecoder(), new ChannelInboundHandlerAdapter() {
             @Override
             public void channelActive(ChannelHandlerContext ctx) {
                 ctx.pipeline().remove(this);

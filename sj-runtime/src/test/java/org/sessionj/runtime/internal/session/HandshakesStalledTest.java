@@ -1,0 +1,246 @@
+package org.sessionj.runtime.internal.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.sessionj.api.Protocol;
+import org.sessionj.runtime.SJRuntimeConfig;
+import org.sessionj.runtime.internal.protocol.ProtocolRegistry;
+import org.sessionj.runtime.internal.transport.AcceptorGroup;
+import org.sessionj.runtime.internal.transport.TestAcceptorGroups;
+import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.ConnectionAcceptor;
+
+/**
+ * Which handshake the pending limit drops for a new connection: one whose requester stalled, not one
+ * this server is too slow to get to. Requesters here are connections whose first frame never reaches
+ * the handshake (its read blocks until the connection is closed), each telling the handshakes how much
+ * it sent ({@link Connection#receivedBytes}) and whether a whole frame waits ({@link Connection#frameWaiting}).
+ * With a 1 s initiation timeout a handshake counts as stalled after 1 s.
+ */
+@Timeout(60)
+class HandshakesStalledTest {
+    @Protocol("sbegin.?(int)")
+    interface Served {
+    }
+
+    private static final Duration STALL = Duration.ofSeconds(1);
+
+    private static SessionContext context(int maxPending) {
+        return new SessionContext(null, SJRuntimeConfig.builder().initiationTimeout(STALL)
+                .maxPendingHandshakes(maxPending).build(), null);
+    }
+
+    /** A requester whose handshake waits until it is closed; how much it sent comes from {@code sent}. */
+    private static final class Requester implements Connection {
+        final String name;
+        final LongSupplier sent;
+        final boolean frameWaiting;
+        final CountDownLatch closed = new CountDownLatch(1);
+        final CountDownLatch reading = new CountDownLatch(1);
+
+        Requester(String name, LongSupplier sent, boolean frameWaiting) {
+            this.name = name;
+            this.sent = sent;
+            this.frameWaiting = frameWaiting;
+        }
+
+        @Override
+        public long receivedBytes() {
+            return sent.getAsLong();
+        }
+
+        @Override
+        public boolean frameWaiting() {
+            return frameWaiting;
+        }
+
+        @Override
+        public ByteBuf read(long timeoutNanos) throws IOException {
+            reading.countDown();
+            try {
+                closed.await(); // the frame never comes to the handshake; only a close ends the wait
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IOException(name + " closed");
+        }
+
+        boolean dropped(Duration within) throws InterruptedException {
+            return closed.await(within.toNanos(), TimeUnit.NANOSECONDS);
+        }
+
+        @Override
+        public io.netty.buffer.ByteBufAllocator alloc() {
+            return io.netty.buffer.ByteBufAllocator.DEFAULT;
+        }
+
+        @Override
+        public void write(ByteBuf frame) {
+            frame.release();
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public boolean isReadable() {
+            return false;
+        }
+
+        @Override
+        public void readinessListener(Runnable listener) {
+        }
+
+        @Override
+        public String transportName() {
+            return "t0";
+        }
+
+        @Override
+        public boolean isClosed() {
+            return closed.getCount() == 0;
+        }
+
+        @Override
+        public void close() {
+            closed.countDown();
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    /** An acceptor handing out {@code incoming} in order, then waiting. */
+    private static ConnectionAcceptor queued(LinkedBlockingQueue<Connection> incoming) {
+        return new ConnectionAcceptor() {
+            @Override
+            public int port() {
+                return 1;
+            }
+
+            @Override
+            public Connection accept(long timeoutNanos) throws IOException {
+                try {
+                    return incoming.take();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new java.io.InterruptedIOException();
+                }
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    private record Server(Handshakes handshakes, AcceptorGroup group, LinkedBlockingQueue<Connection> incoming)
+            implements AutoCloseable {
+        static Server start(int maxPending) {
+            LinkedBlockingQueue<Connection> incoming = new LinkedBlockingQueue<>();
+            AcceptorGroup group = TestAcceptorGroups.of(List.of(queued(incoming)));
+            Handshakes handshakes = new Handshakes(group, ProtocolRegistry.of(Served.class), context(maxPending));
+            handshakes.start();
+            return new Server(handshakes, group, incoming);
+        }
+
+        /** Connects {@code requester} and waits until its handshake reads. */
+        void connect(Requester requester) throws InterruptedException {
+            incoming.add(requester);
+            assertThat(requester.reading.await(20, TimeUnit.SECONDS)).as("%s in its handshake", requester).isTrue();
+        }
+
+        @Override
+        public void close() throws IOException {
+            handshakes.close();
+            group.close();
+        }
+    }
+
+    @Test
+    void aRequestWaitingForAStarvedHandshakeIsNotDroppedButASilentRequesterIs() throws Exception {
+        try (Server server = Server.start(2)) {
+            Requester starved = new Requester("starved", () -> 300, true); // its whole request arrived
+            Requester silent = new Requester("silent", () -> 0, false);
+            server.connect(starved);
+            server.connect(silent);
+            // At the limit a third connection waits; no handshake succeeds, so a stalled one is dropped for it.
+            Requester next = new Requester("next", () -> 0, false);
+            server.incoming.add(next);
+            assertThat(silent.dropped(STALL.multipliedBy(15))).as("the silent requester is dropped").isTrue();
+            assertThat(next.reading.await(20, TimeUnit.SECONDS)).as("the new connection got its slot").isTrue();
+            // The starved one is older, and was never dropped (before, age alone decided: it went first).
+            assertThat(starved.isClosed()).isFalse();
+            // The next drop takes the newcomer (silent, too), not the starved request.
+            Requester last = new Requester("last", () -> 0, false);
+            server.incoming.add(last);
+            assertThat(next.dropped(STALL.multipliedBy(15))).isTrue();
+            assertThat(starved.isClosed()).as("a whole request waiting is never dropped").isFalse();
+            // Counted by each dropped handshake's thread once its read fails, just after the close.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (server.handshakes.failures() < 2 && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(server.handshakes.failures()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aRequesterThatSentNothingIsDroppedBeforeAnOlderOneThatSentPartOfItsRequest() throws Exception {
+        try (Server server = Server.start(2)) {
+            Requester partial = new Requester("partial", () -> 1, false); // one byte of a header, then nothing
+            Requester silent = new Requester("silent", () -> 0, false);
+            server.connect(partial);
+            server.connect(silent);
+            // Both past the stall age before a connection needs a slot, so that both are candidates (else
+            // the one that ages first is the only one, and goes).
+            ageBoth();
+            Requester next = new Requester("next", () -> 0, false);
+            server.incoming.add(next);
+            assertThat(silent.dropped(STALL.multipliedBy(15))).as("the younger, silent one goes first").isTrue();
+            assertThat(partial.isClosed()).as("the older one, which sent a byte, stays while a silent one can go")
+                    .isFalse();
+            assertThat(next.reading.await(20, TimeUnit.SECONDS)).isTrue();
+            ageBoth();
+            server.incoming.add(new Requester("last", () -> 0, false));
+            assertThat(next.dropped(STALL.multipliedBy(15))).as("again the silent one").isTrue();
+            assertThat(partial.isClosed()).isFalse();
+        }
+    }
+
+    /** Lets the handshakes in progress pass the stall age (the rule under test is about age, too). */
+    private static void ageBoth() throws InterruptedException {
+        Thread.sleep(STALL.toMillis() + 100);
+    }
+
+    @Test
+    void aRequesterStillSendingItsRequestIsNotDroppedUntilItStops() throws Exception {
+        try (Server server = Server.start(1)) {
+            // It has sent a little more at every look: slow, not stalled. Then it stops.
+            AtomicLong sent = new AtomicLong();
+            java.util.concurrent.atomic.AtomicBoolean sending = new java.util.concurrent.atomic.AtomicBoolean(true);
+            Requester slow = new Requester("slow", () -> sending.get() ? sent.incrementAndGet() : sent.get(), false);
+            server.connect(slow);
+            server.incoming.add(new Requester("next", () -> 0, false));
+            assertThat(slow.dropped(STALL.multipliedBy(4))).as("dropped while it still sent").isFalse();
+            long looks = sent.get();
+            assertThat(looks).as("it was looked at, as a candidate, several times").isGreaterThan(3);
+            sending.set(false);
+            assertThat(slow.dropped(STALL.multipliedBy(15))).as("dropped once it stopped").isTrue();
+        }
+    }
+}
