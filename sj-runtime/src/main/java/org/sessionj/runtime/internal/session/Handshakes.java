@@ -119,6 +119,8 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
     private volatile long lastSuccess = System.nanoTime();
     /** Connections in a handshake or agreed and waiting for {@code accept()}. */
     private final java.util.concurrent.atomic.AtomicInteger pending = new java.util.concurrent.atomic.AtomicInteger();
+    /** Makes the handshake threads (one builder and one name for all: not made again per session). */
+    private final java.util.concurrent.ThreadFactory handshakeThreads;
     private volatile boolean closed;
 
     Handshakes(AcceptorGroup acceptors, CompiledProtocol protocol, SessionContext context) {
@@ -127,6 +129,7 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
         this.context = context;
         this.slots = new Semaphore(context.config().maxPendingHandshakes());
         this.stalledAfterNanos = Math.min(STALLED_AFTER.toNanos(), context.config().initiationTimeout().toNanos());
+        this.handshakeThreads = Thread.ofVirtual().name("sj-handshake-" + acceptors.port()).factory();
     }
 
     /** Starts taking connections (once, when the server socket opens). */
@@ -180,7 +183,15 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
                 return;
             }
             pending.incrementAndGet();
-            Thread.ofVirtual().name("sj-handshake-" + acceptors.port()).start(() -> handshake(accepted));
+            if (accepted.connection().frameWaiting()) {
+                // Its whole first frame is there, so the handshake waits for nobody: decode, a verdict,
+                // one write. Run here rather than on a thread of its own, which costs a start, a
+                // hand-off to a carrier and an end per session (most connections of a busy server reach
+                // this point with their request in).
+                handshake(accepted);
+            } else {
+                handshakeThreads.newThread(() -> handshake(accepted)).start();
+            }
         }
     }
 

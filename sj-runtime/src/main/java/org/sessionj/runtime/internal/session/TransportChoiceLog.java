@@ -50,8 +50,8 @@ final class TransportChoiceLog {
             String first = host == null ? "" : " (first one: with " + host + ":" + port + ")";
             LOG.log(Level.INFO, () -> protocol + ": " + side + " sessions run over " + transport + first
                     + "; said once per protocol and transport, every session at DEBUG");
-        } else {
-            LOG.log(Level.DEBUG, () -> protocol + ": " + side + " session over " + transport + " (" + connection + ")");
+        } else if (LOG.isLoggable(Level.DEBUG)) { // not even the message's lambda per session otherwise
+            LOG.log(Level.DEBUG, protocol + ": " + side + " session over " + transport + " (" + connection + ")");
         }
     }
 }

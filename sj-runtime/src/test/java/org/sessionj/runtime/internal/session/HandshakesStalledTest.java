@@ -60,9 +60,14 @@ class HandshakesStalledTest {
             return sent.getAsLong();
         }
 
+        /**
+         * With {@code frameWaiting}: once its handshake thread waits for it, its whole first frame is there
+         * and that thread has not got to it (starved). Not before: a frame already there when the
+         * connection is taken is read at once, on the taking thread.
+         */
         @Override
         public boolean frameWaiting() {
-            return frameWaiting;
+            return frameWaiting && reading.getCount() == 0;
         }
 
         @Override

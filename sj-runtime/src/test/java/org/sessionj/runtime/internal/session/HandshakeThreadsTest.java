@@ -1,0 +1,127 @@
+package org.sessionj.runtime.internal.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.sessionj.api.Protocol;
+import org.sessionj.runtime.SJRuntimeConfig;
+import org.sessionj.runtime.internal.protocol.ProtocolRegistry;
+import org.sessionj.runtime.internal.transport.AcceptorGroup;
+import org.sessionj.runtime.internal.transport.TestAcceptorGroups;
+import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.ConnectionAcceptor;
+
+/**
+ * Where a server socket's handshakes run: on the thread that takes connections when the requester's
+ * whole first frame is already there (it cannot wait for the requester, and a thread of its own per
+ * session cost a start, a carrier hand-off and an end), on a virtual thread of its own otherwise (it
+ * may wait up to the initiation timeout and must not hold the others up).
+ */
+@Timeout(60)
+class HandshakeThreadsTest {
+    @Protocol("sbegin.?(int)")
+    interface Served {
+    }
+
+    /** A requester whose first read records the thread it ran on and fails. */
+    private static final class Probe implements Connection {
+        final boolean frameWaiting;
+        final CompletableFuture<String> readOn = new CompletableFuture<>();
+
+        Probe(boolean frameWaiting) {
+            this.frameWaiting = frameWaiting;
+        }
+
+        @Override
+        public boolean frameWaiting() {
+            return frameWaiting;
+        }
+
+        @Override
+        public ByteBuf read(long timeoutNanos) throws IOException {
+            readOn.complete(Thread.currentThread().getName());
+            throw new IOException("probe done");
+        }
+
+        @Override
+        public io.netty.buffer.ByteBufAllocator alloc() {
+            return io.netty.buffer.ByteBufAllocator.DEFAULT;
+        }
+
+        @Override
+        public void write(ByteBuf frame) {
+            frame.release();
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public boolean isReadable() {
+            return frameWaiting;
+        }
+
+        @Override
+        public void readinessListener(Runnable listener) {
+        }
+
+        @Override
+        public String transportName() {
+            return "t0";
+        }
+
+        @Override
+        public boolean isClosed() {
+            return false;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    @Test
+    void aRequestAlreadyInIsHandledByTheTakingThreadAndOneStillToComeOnAThreadOfItsOwn() throws Exception {
+        LinkedBlockingQueue<Connection> incoming = new LinkedBlockingQueue<>();
+        AcceptorGroup group = TestAcceptorGroups.of(List.of(new ConnectionAcceptor() {
+            @Override
+            public int port() {
+                return 1;
+            }
+
+            @Override
+            public Connection accept(long timeoutNanos) throws IOException {
+                try {
+                    return incoming.take();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new java.io.InterruptedIOException();
+                }
+            }
+
+            @Override
+            public void close() {
+            }
+        }));
+        SessionContext context = new SessionContext(null, SJRuntimeConfig.defaults(), null);
+        try (Handshakes handshakes = new Handshakes(group, ProtocolRegistry.of(Served.class), context)) {
+            handshakes.start();
+            Probe in = new Probe(true);
+            Probe toCome = new Probe(false);
+            incoming.add(in);
+            incoming.add(toCome);
+            assertThat(in.readOn.get(20, TimeUnit.SECONDS)).isEqualTo("sj-handshakes-1");
+            assertThat(toCome.readOn.get(20, TimeUnit.SECONDS)).isEqualTo("sj-handshake-1");
+        } finally {
+            group.close();
+        }
+    }
+}
