@@ -41,6 +41,8 @@ JDK=$(find_jdk) || {
 # Rebuild when any source or build file is newer than the last build.
 needs_build() {
     [ -f "$CLASSPATH_FILE" ] || return 0
+    # Written by an older ./sj with the module's classes directory, which no cache can hold: once more.
+    grep -q '/sj-examples/target/classes:' "$CLASSPATH_FILE" && return 0
     [ -n "$(find "$ROOT" -path "$ROOT/.sj" -prune -o -path '*/target' -prune -o -path "$ROOT/.git" -prune -o \
         \( -name '*.java' -o -name 'pom.xml' -o -path '*/src/main/resources/*' \) -newer "$CLASSPATH_FILE" -print -quit)" ]
 }
@@ -54,9 +56,62 @@ major=$(jdk_major "$JDK")
 # A JVM cannot tell whether its standard error is a terminal; the demos' progress bar needs to know.
 [ -t 2 ] && JAVA_OPTS+=(-Dsessionj.stderr.terminal=true)
 
+# A cache of the classes the command line loads and links, made once per build and never committed
+# (docs/benchmarks.md "Cold start"): JDK 25+ an AOT cache (JEP 483/514/515: also the methods'
+# profiles) recorded by a training run of typical commands (org.sessionj.cli.AotTraining); JDK 21-24
+# a dynamic CDS archive the JVM writes at the first exit (-XX:+AutoCreateSharedArchive). Only classes
+# from jars can be cached: a class path with a directory on it gets none. SJ_AOT=0 turns it off;
+# SJ_AOT=FILE chooses the file (the only way to get one with SJ_CLASSPATH).
+CACHE_OPTS=()
+# Whether any of $2... (empty ones skipped) is newer than the file $1.
+newer_than() {
+    local file="$1" other
+    shift
+    for other in "$@"; do
+        [ -n "$other" ] && [ "$other" -nt "$file" ] && return 0
+    done
+    return 1
+}
+# $1: class path; $2: the cache file; $3: a file newer than the cache when the class path changed, or empty.
+# A jar rewritten since the cache was recorded (./mvnw package) makes it stale too: recorded again.
+use_cache() {
+    local cp="$1" cache="$2" stamp="$3" entry tmp
+    local -a entries
+    IFS=: read -ra entries <<< "$cp"
+    for entry in "${entries[@]}"; do
+        [ -d "$entry" ] && return 0
+    done
+    if [ "$major" -lt 25 ]; then
+        # The JVM checks and rewrites this archive itself; its notes about classes it skips stay quiet.
+        CACHE_OPTS=('-Xlog:cds*=off' -XX:+AutoCreateSharedArchive -XX:SharedArchiveFile="$cache")
+        return 0
+    fi
+    if [ ! -s "$cache" ] || newer_than "$cache" "$stamp" "${entries[@]}"; then
+        # A training run that failed is not retried until the class path changes.
+        [ -f "$cache.failed" ] && ! newer_than "$cache.failed" "$stamp" "${entries[@]}" && return 0
+        echo "sj: recording an AOT cache for faster starts (once per build; SJ_AOT=0 turns it off) ..." >&2
+        tmp="$cache.$$.tmp"
+        if "$JDK/bin/java" "${JAVA_OPTS[@]}" -XX:AOTCacheOutput="$tmp" -cp "$cp" org.sessionj.cli.AotTraining \
+                >"$cache.log" 2>&1 </dev/null && [ -s "$tmp" ]; then
+            mv -f "$tmp" "$cache"
+            rm -f "$cache.failed" "$tmp.config"
+        else
+            rm -f "$tmp" "$tmp.config"
+            touch "$cache.failed"
+            echo "sj: could not record the AOT cache (log: $cache.log); running without it" >&2
+            return 0
+        fi
+    fi
+    # A cache the JVM cannot use after all (a jar changed under it) only costs its speed: no warnings.
+    CACHE_OPTS=('-Xlog:aot*=off,cds*=off' -XX:AOTCache="$cache")
+}
+
 if [ -n "${SJ_CLASSPATH:-}" ]; then
     # Tests (and IDE users) run the launcher against a class path they already have.
-    exec "$JDK/bin/java" "${JAVA_OPTS[@]}" ${SJ_JAVA_OPTS:-} -cp "$SJ_CLASSPATH" "$MAIN_CLASS" "$@"
+    if [ -n "${SJ_AOT:-}" ] && [ "$SJ_AOT" != 0 ]; then
+        use_cache "$SJ_CLASSPATH" "$SJ_AOT" ""
+    fi
+    exec "$JDK/bin/java" "${JAVA_OPTS[@]}" "${CACHE_OPTS[@]}" ${SJ_JAVA_OPTS:-} -cp "$SJ_CLASSPATH" "$MAIN_CLASS" "$@"
 fi
 
 if needs_build; then
@@ -69,8 +124,12 @@ if needs_build; then
         echo "sj: build failed (log above, also in $log)" >&2
         exit 1
     fi
-    { echo -n "$ROOT/sj-examples/target/classes:"; cat "$ROOT/sj-examples/target/sj-classpath.txt"; } > "$CLASSPATH_FILE.tmp"
+    # The module's jar, not its classes directory: classes in a directory cannot be cached (above).
+    jar=$(ls "$ROOT"/sj-examples/target/sj-examples-*.jar | grep -v -e '-sources\.jar$' -e '-javadoc\.jar$' -e '-tests\.jar$' | head -1)
+    { echo -n "$jar:"; cat "$ROOT/sj-examples/target/sj-classpath.txt"; } > "$CLASSPATH_FILE.tmp"
     mv "$CLASSPATH_FILE.tmp" "$CLASSPATH_FILE"
 fi
 
-exec "$JDK/bin/java" "${JAVA_OPTS[@]}" ${SJ_JAVA_OPTS:-} -cp "$(cat "$CLASSPATH_FILE")" "$MAIN_CLASS" "$@"
+CLASSPATH="$(cat "$CLASSPATH_FILE")"
+[ "${SJ_AOT:-}" != 0 ] && use_cache "$CLASSPATH" "${SJ_AOT:-$STATE/sj.aot}" "$CLASSPATH_FILE"
+exec "$JDK/bin/java" "${JAVA_OPTS[@]}" "${CACHE_OPTS[@]}" ${SJ_JAVA_OPTS:-} -cp "$CLASSPATH" "$MAIN_CLASS" "$@"

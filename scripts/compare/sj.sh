@@ -24,6 +24,77 @@ sj_setup() {
     done
     SJ_SNAPSHOT_CLASSPATH=$(IFS=:; echo "${path[*]}")
     export SJ_SNAPSHOT_CLASSPATH
+    # Kept after the run (the driver's WORK is not): every SJ run's whole output, with the demo's own
+    # phase times (set-up, connecting the ranks, run, total), and thread dumps of slow runs (sj_watched).
+    SJ_LOGS="${SJ_COMPARE_LOGS:-${TMPDIR:-/tmp}/sj-compare-logs.$(date -u +%Y%m%d-%H%M%S)}"
+    mkdir -p "$SJ_LOGS"
+    export SJ_LOGS
+    echo "sj: the output of every SJ run, and thread dumps of runs still going after ${SJ_DUMP_AFTER:-60} s, go to $SJ_LOGS" >&2
+    sj_train_aot_cache
+}
+
+# sj_watched LOG CMD...: runs CMD with its output in LOG. If it is still running after SJ_DUMP_AFTER
+# seconds (default 60), writes the threads of every JVM of this comparison's SJ runs (found by the
+# snapshot class path in their command lines, so no one else's), virtual threads included, next to
+# LOG: a run that stalls leaves evidence of where. Waits for CMD without polling, so the job time
+# the driver measures is not lengthened.
+sj_watched() {
+    local log="$1" pid sleeper which="" rc=0 jvm; shift
+    "$@" >"$log" 2>&1 &
+    pid=$!
+    sleep "${SJ_DUMP_AFTER:-60}" &
+    sleeper=$!
+    wait -n -p which "$pid" "$sleeper" || rc=$?
+    if [ "$which" = "$sleeper" ]; then
+        for jvm in $(pgrep -f -- "$WORK/sj-classpath" || true); do
+            "$JDK/bin/jcmd" "$jvm" Thread.dump_to_file -format=text "${log%.log}.threads-$jvm-$(date -u +%H%M%S).txt" \
+                >/dev/null 2>&1 || true
+        done
+        echo "sj: $(basename "$log" .log) still running after ${SJ_DUMP_AFTER:-60} s: thread dumps next to $log" >&2
+        rc=0
+        wait "$pid" || rc=$?
+    else
+        kill "$sleeper" 2>/dev/null || true
+        wait "$sleeper" 2>/dev/null || true
+    fi
+    return "$rc"
+}
+
+# JDK 25+: an AOT cache (JEP 483/514/515: classes loaded and linked, method profiles) for every SJ
+# rank, trained by one n-Body run across processes from the snapshot (rank 0's JVM writes it; its
+# children do not, ProcessesDeployment.childJvmOptions). Each rank JVM loads some 2,400 classes
+# (picocli, Netty, Jackson, the runtime); from the cache a run's JVMs took about a third less CPU
+# (docs/benchmarks.md). SJ_AOT=0 runs without. The cache needs jars only: the snapshot's class
+# directories (sj-examples' classes) are jarred first. Sets SJ_AOT_OPTS; the header says which.
+sj_train_aot_cache() {
+    SJ_AOT_OPTS=""
+    SJ_AOT_STATE="off (SJ_AOT=0)"
+    export SJ_AOT_OPTS SJ_AOT_STATE
+    [ "${SJ_AOT:-1}" != 0 ] || return 0
+    local major entries=() path=() entry log="$WORK/sj-aot-training.log"
+    major=$("$JDK/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+    if [ "${major:-0}" -lt 25 ] 2>/dev/null; then
+        SJ_AOT_STATE="off (JDK $major has no -XX:AOTCacheOutput)"
+        return 0
+    fi
+    IFS=: read -ra entries <<<"$SJ_SNAPSHOT_CLASSPATH"
+    for entry in "${entries[@]}"; do
+        if [ -d "$entry" ]; then
+            "$JDK/bin/jar" cf "$entry.jar" -C "$entry" . && path+=("$entry.jar") || path+=("$entry")
+        else
+            path+=("$entry")
+        fi
+    done
+    SJ_SNAPSHOT_CLASSPATH=$(IFS=:; echo "${path[*]}")
+    if SJ_CLASSPATH="$SJ_SNAPSHOT_CLASSPATH" SJ_JAVA_OPTS="-XX:AOTCacheOutput=$WORK/sj.aot" "$ROOT/sj" demo nbody \
+            --workers 2 --size 200 --steps 5 --deploy processes --timeout "${SJ_DEMO_TIMEOUT:-60}" >"$log" 2>&1 \
+            && [ -s "$WORK/sj.aot" ]; then
+        SJ_AOT_OPTS="-XX:AOTCache=$WORK/sj.aot"
+        SJ_AOT_STATE="on (JDK $major AOT cache from one n-Body training run; SJ_AOT=0 to run without)"
+    else
+        SJ_AOT_STATE="off (the training run failed: $(tail -n 1 "$log"))"
+        echo "sj: running without an AOT cache, the training run failed (log: $log)" >&2
+    fi
 }
 
 sj_supports() {
@@ -43,12 +114,16 @@ sj_run() {
     esac
     # How long rank 0 waits for the others to register: JVMs start slowly on a loaded machine.
     demo+=(--timeout "${SJ_DEMO_TIMEOUT:-60}")
+    local log
+    log="$SJ_LOGS/$(date -u +%H%M%S.%3N)-$deploy-$algo-$1-$variant.log"
     case "$deploy" in
-        threads|processes) out=$(SJ_CLASSPATH="$SJ_SNAPSHOT_CLASSPATH" "$ROOT/sj" demo "${demo[@]}" --deploy "$deploy" 2>&1) ;;
-        nodes) out=$(SJ_CLASSPATH="$SJ_SNAPSHOT_CLASSPATH" "$ROOT/scripts/slurm-cluster.sh" srun --kill-on-bad-exit=1 \
-                        -N 2 -n "$np" "$ROOT/sj" demo "${demo[@]}" --deploy slurm 2>&1) ;;
+        threads|processes) sj_watched "$log" env SJ_CLASSPATH="$SJ_SNAPSHOT_CLASSPATH" \
+                               SJ_JAVA_OPTS="${SJ_AOT_OPTS:-} ${SJ_JAVA_OPTS:-}" "$ROOT/sj" demo "${demo[@]}" --deploy "$deploy" ;;
+        nodes) sj_watched "$log" env SJ_CLASSPATH="$SJ_SNAPSHOT_CLASSPATH" SJ_JAVA_OPTS="${SJ_AOT_OPTS:-} ${SJ_JAVA_OPTS:-}" \
+                   "$ROOT/scripts/slurm-cluster.sh" srun --kill-on-bad-exit=1 -N 2 -n "$np" "$ROOT/sj" demo "${demo[@]}" --deploy slurm ;;
         *) echo "sj: unknown deployment $deploy" >&2; return 1 ;;
-    esac || { echo "$out" >&2; return 1; }
+    esac || { cat "$log" >&2; return 1; }
+    out=$(<"$log")
     grep -q "^  verified:" <<<"$out" || { echo "$out" >&2; return 1; }
     sed -n 's/.*[ ,]run \([0-9.]*\) ms.*/\1/p' <<<"$out" | head -1
 }

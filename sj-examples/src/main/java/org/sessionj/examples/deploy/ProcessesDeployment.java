@@ -146,7 +146,7 @@ public final class ProcessesDeployment {
     private static Process start(String mainClass, List<String> args, int rank) {
         List<String> command = new ArrayList<>();
         command.add(javaExecutable());
-        List<String> jvmOptions = ManagementFactory.getRuntimeMXBean().getInputArguments();
+        List<String> jvmOptions = childJvmOptions(ManagementFactory.getRuntimeMXBean().getInputArguments());
         command.addAll(jvmOptions);
         // As ./sj does: Netty loads its native transport and JCTools uses Unsafe; newer JDKs warn on every start.
         if (Runtime.version().feature() >= 22 && jvmOptions.stream().noneMatch(o -> o.startsWith("--enable-native-access"))) {
@@ -166,6 +166,19 @@ public final class ProcessesDeployment {
         } catch (IOException e) {
             throw new DeploymentException("cannot start rank " + rank + " (" + command.get(0) + "): " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The options a child JVM gets: this JVM's, except those that make a JVM write an AOT cache or
+     * class-data archive ({@code -XX:AOTCacheOutput}, {@code -XX:AOTConfiguration}, {@code -XX:AOTMode},
+     * {@code -XX:ArchiveClassesAtExit}). A run that trains a cache ({@code scripts/compare.sh} does, with
+     * rank 0's JVM) would otherwise have every rank write the same file at exit. A cache to read,
+     * {@code -XX:AOTCache} or {@code -XX:SharedArchiveFile}, is passed on: every rank starts from it.
+     */
+    static List<String> childJvmOptions(List<String> parent) {
+        return parent.stream().filter(option -> !option.startsWith("-XX:AOTCacheOutput=")
+                && !option.startsWith("-XX:AOTConfiguration=") && !option.startsWith("-XX:AOTMode=")
+                && !option.startsWith("-XX:ArchiveClassesAtExit=")).toList();
     }
 
     /** The {@code java} of this JVM (not the one on PATH, which may be older). */

@@ -5,9 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.BufferedReader;
 import java.io.StringReader;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The rendezvous address a child rank reads from its standard input (the whole runs: ProcessesDemoTest). */
+/**
+ * The rendezvous address a child rank reads from its standard input, and the JVM options a child gets
+ * (the whole runs: ProcessesDemoTest).
+ */
 class ProcessesDeploymentTest {
 
     private static BufferedReader input(String text) {
@@ -30,5 +34,20 @@ class ProcessesDeploymentTest {
     void somethingElseThanAnAddressIsNamed() {
         assertThatThrownBy(() -> ProcessesDeployment.readAddress(input("hello\n"))).isInstanceOf(DeploymentException.class)
                 .hasMessage("expected the rendezvous address on standard input as HOST:PORT but found 'hello'");
+    }
+
+    @Test
+    void aChildDoesNotWriteTheAotCacheRankZeroTrains() {
+        List<String> parent = List.of("-Xmx1g", "-XX:AOTCacheOutput=/tmp/sj.aot", "-XX:AOTMode=record",
+                "-XX:AOTConfiguration=/tmp/sj.aotconf", "-XX:ArchiveClassesAtExit=/tmp/sj.jsa",
+                "-Dsessionj.ipc.spins=0", "--enable-native-access=ALL-UNNAMED");
+        assertThat(ProcessesDeployment.childJvmOptions(parent))
+                .containsExactly("-Xmx1g", "-Dsessionj.ipc.spins=0", "--enable-native-access=ALL-UNNAMED");
+    }
+
+    @Test
+    void aChildStartsFromTheCacheRankZeroReads() {
+        List<String> parent = List.of("-XX:AOTCache=/tmp/sj.aot", "-XX:SharedArchiveFile=/tmp/sj.jsa", "-Xshare:auto");
+        assertThat(ProcessesDeployment.childJvmOptions(parent)).isEqualTo(parent);
     }
 }

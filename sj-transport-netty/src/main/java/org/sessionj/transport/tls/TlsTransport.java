@@ -28,6 +28,7 @@ public final class TlsTransport implements Transport {
 
     private final TlsConfig explicitConfig;
     private final NettyTransportSupport support;
+    private volatile TlsConfig config;
     private volatile Contexts contexts;
 
     /**
@@ -69,11 +70,16 @@ public final class TlsTransport implements Transport {
 
     @Override
     public ConnectionAcceptor listen(int port) throws IOException {
-        Contexts c = loadContexts();
-        if (c.server() == null) {
+        // Checked before any context is built: every server socket of a runtime offers the session
+        // transports it has, tls among them, and without key material this refusal is the usual
+        // answer. Building the client context first loaded the JDK's whole trust store (~150
+        // certificates parsed, some 0.2 s of a fresh JVM's start-up and far more under load) in
+        // every JVM that opened a server socket, for a transport it could not offer.
+        if (config().keyMaterial().isEmpty()) {
             throw new IOException("the TLS transport needs key material to listen: set sessionj.tls.cert and sessionj.tls.key "
                     + "(PEM files; ./sj tls keygen makes a development pair) or give it a TlsConfig with keyMaterial");
         }
+        loadContexts();                                     // a bad configuration fails here, not at the first handshake
         return support.listen(port);
     }
 
@@ -96,14 +102,28 @@ public final class TlsTransport implements Transport {
         }
     }
 
+    private TlsConfig config() throws IOException {
+        TlsConfig c = config;
+        if (c == null) {
+            c = explicitConfig != null ? explicitConfig : TlsConfig.fromSystemProperties();
+            config = c;
+        }
+        return c;
+    }
+
     private Contexts loadContexts() throws IOException {
         Contexts c = contexts;
         if (c == null) {
-            TlsConfig config = explicitConfig != null ? explicitConfig : TlsConfig.fromSystemProperties();
-            c = new Contexts(TlsContexts.server(config), TlsContexts.client(config));
+            TlsConfig conf = config();
+            c = new Contexts(TlsContexts.server(conf), TlsContexts.client(conf));
             contexts = c;
         }
         return c;
+    }
+
+    /** Whether this transport has built its TLS contexts (for tests: listening without key material must not). */
+    boolean contextsBuilt() {
+        return contexts != null;
     }
 
     private record Contexts(SslContext server, SslContext client) {

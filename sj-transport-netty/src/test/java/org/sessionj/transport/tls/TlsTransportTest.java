@@ -165,6 +165,9 @@ class TlsTransportTest extends ConnectionTestSupport {
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("needs key material")
                 .hasMessageContaining("sessionj.tls.cert");
+        // Every server socket of a runtime tries tls among its session transports: without key material
+        // the refusal must come before the client context (the JDK's whole trust store) is built.
+        assertThat(keyless.contextsBuilt()).as("TLS contexts built for a listen that cannot succeed").isFalse();
     }
 
     @Test
