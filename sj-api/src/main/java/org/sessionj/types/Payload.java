@@ -28,6 +28,22 @@ public sealed interface Payload {
             }
         }
 
+        /*
+         * equals and hashCode written out: types are hashed and compared constantly while a program is
+         * checked, and a record's generated ones go through an invokedynamic bootstrap and method-handle
+         * chains that a processor loaded afresh for every compilation runs cold (slow, interpreted).
+         */
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof JavaType that && arrayDimensions == that.arrayDimensions && name.equals(that.name)
+                    && typeArguments.equals(that.typeArguments);
+        }
+
+        @Override
+        public int hashCode() {
+            return (name.hashCode() * 31 + typeArguments.hashCode()) * 31 + arrayDimensions;
+        }
+
         /** A non-generic, non-array type such as {@code int} or {@code java.lang.String}. */
         public static JavaType of(String name) {
             return new JavaType(name, List.of(), 0);

@@ -1,6 +1,7 @@
 package org.sessionj.crosscheck.bench;
 
 import com.sun.management.OperatingSystemMXBean;
+import java.io.File;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -43,6 +44,11 @@ final class Javac {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     private static final OperatingSystemMXBean OS = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
+    /** sj-processor's class path: its own classes, sj-api's and JavaParser's (an optional dependency of sj-api). */
+    static final String SJ_PROCESSOR_PATH = String.join(File.pathSeparator, location(SessionProcessor.class),
+            location(org.sessionj.types.SessionType.class), location("com.github.javaparser.JavaParser"));
+    private static final String NO_OP_PROCESSOR_PATH = location(NoOpProcessor.class);
+
     private final JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     private final String classPath;
     private final boolean processorPath;
@@ -57,6 +63,22 @@ final class Javac {
         this.processorPath = processorPath;
     }
 
+    private static String location(String className) {
+        try {
+            return location(Class.forName(className));
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("sj-processor's dependency " + className + " is not on the class path", e);
+        }
+    }
+
+    private static String location(Class<?> type) {
+        try {
+            return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException("cannot locate the classes of " + type.getName(), e);
+        }
+    }
+
     Sample compile(List<Path> files, Path out, Setup setup) throws IOException {
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
         try (StandardJavaFileManager manager = javac.getStandardFileManager(diagnostics, Locale.ROOT,
@@ -68,10 +90,13 @@ final class Javac {
                 case NO_OP -> NoOpProcessor.class.getName();
                 case SJ -> SessionProcessor.class.getName();
             };
+            String path = setup == Setup.SJ ? SJ_PROCESSOR_PATH : NO_OP_PROCESSOR_PATH;
             if (processor == null) {
                 options.add("-proc:none");
             } else if (processorPath) {
-                options.addAll(List.of("-processorpath", classPath, "-processor", processor));
+                // The processor's own class path, as Maven's annotationProcessorPaths resolve it (javac
+                // opens it as under Maven; the processor itself comes from the loader made below).
+                options.addAll(List.of("-processorpath", path));
             }
             JavaCompiler.CompilationTask task = javac.getTask(null, manager, diagnostics, options, null,
                     manager.getJavaFileObjectsFromPaths(files));
@@ -81,7 +106,19 @@ final class Javac {
             long wall = System.nanoTime();
             long thread = THREADS.getCurrentThreadCpuTime();
             long process = OS.getProcessCpuTime();
-            task.call();
+            IsolatedProcessorLoader loader = null;
+            try {
+                if (processor != null && processorPath) {
+                    // Timed: finding and loading the processor is part of every real compilation.
+                    loader = new IsolatedProcessorLoader(path, javac.getClass().getClassLoader());
+                    task.setProcessors(List.of(loader.processor(processor)));
+                }
+                task.call();
+            } finally {
+                if (loader != null) {
+                    loader.close();
+                }
+            }
             long processCpu = OS.getProcessCpuTime() - process;
             long threadCpu = THREADS.getCurrentThreadCpuTime() - thread;
             wall = System.nanoTime() - wall;

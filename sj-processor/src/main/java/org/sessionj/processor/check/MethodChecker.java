@@ -102,11 +102,11 @@ final class MethodChecker extends FlowScanner {
 
     MethodChecker(ProcessingEnvironment environment, Trees trees, SessionApi api, ProtocolRegistry registry,
             Reporter reporter, Map<Element, VarState> capturedEndpoints, SessionParameters sessionParameters,
-            MessageTypes messages, LentSessions lent) {
+            MessageTypes messages, LentSessions lent, ImplementationContracts contracts) {
         super(trees, reporter);
         this.types = environment.getTypeUtils();
         this.elements = environment.getElementUtils();
-        this.contracts = new ImplementationContracts(environment.getElementUtils(), trees, api, sessionParameters);
+        this.contracts = contracts; // stateless: one per compilation, not one per body
         this.api = api;
         this.registry = registry;
         this.capturedEndpoints = capturedEndpoints;

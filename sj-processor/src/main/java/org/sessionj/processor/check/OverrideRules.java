@@ -40,6 +40,9 @@ final class OverrideRules {
     }
 
     void check(ExecutableElement method, MethodTree tree, Reporter reporter) {
+        if (cannotOverride(method)) {
+            return; // most session methods are static: no supertype walk for them
+        }
         boolean sessions = method.getParameters().stream().anyMatch(this::sessionTyped);
         boolean owned = method.getParameters().stream().anyMatch(NoAliasRules::isNoAlias);
         if (!sessions && !owned && !mayOverrideNoAlias(method)) {
@@ -67,6 +70,13 @@ final class OverrideRules {
                 }
             }
         }
+    }
+
+    /** Constructors and static or private methods override nothing (JLS 8.4.8.1). */
+    private static boolean cannotOverride(ExecutableElement method) {
+        return method.getKind() != javax.lang.model.element.ElementKind.METHOD
+                || method.getModifiers().contains(javax.lang.model.element.Modifier.STATIC)
+                || method.getModifiers().contains(javax.lang.model.element.Modifier.PRIVATE);
     }
 
     /** Only a method returning a reference may override a {@code @NoAlias} one. */

@@ -3,9 +3,12 @@ package org.sessionj.processor.check;
 import com.sun.source.tree.BlockTree;
 import com.sun.source.tree.ClassTree;
 import com.sun.source.tree.CompilationUnitTree;
+import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.ImportTree;
 import com.sun.source.tree.LambdaExpressionTree;
+import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodTree;
+import com.sun.source.tree.Tree;
 import com.sun.source.tree.VariableTree;
 import com.sun.source.util.TaskEvent;
 import com.sun.source.util.TaskListener;
@@ -93,21 +96,55 @@ public final class SessionChecker implements TaskListener {
     private final Map<CompilationUnitTree, Boolean> mentions = new WeakHashMap<>();
 
     private boolean mentionsSessionApi(CompilationUnitTree unit) {
-        return mentions.computeIfAbsent(unit, u -> {
-            if (u.getPackageName() != null && (u.getPackageName().toString() + ".").startsWith(API_PACKAGE + ".")) {
-                return true;
+        Boolean known = mentions.get(unit);
+        if (known == null) {
+            known = readsSessionApi(unit);
+            mentions.put(unit, known);
+        }
+        return known;
+    }
+
+    private static boolean readsSessionApi(CompilationUnitTree unit) {
+        if (unit.getPackageName() != null && inApiPackage(unit.getPackageName())) {
+            return true;
+        }
+        for (ImportTree imported : unit.getImports()) {
+            if (inApiPackage(imported.getQualifiedIdentifier())) {
+                return true; // the usual case, without reading the file again
             }
-            for (ImportTree imported : u.getImports()) {
-                if (imported.getQualifiedIdentifier().toString().startsWith(API_PACKAGE + ".")) {
-                    return true; // the usual case, without reading the file again
-                }
-            }
-            try {
-                return u.getSourceFile().getCharContent(true).toString().contains(API_PACKAGE);
-            } catch (IOException e) {
-                return true;
-            }
-        });
+        }
+        try {
+            return unit.getSourceFile().getCharContent(true).toString().contains(API_PACKAGE);
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
+    /**
+     * Whether a qualified name starts with {@code org.sessionj.api}: read off the tree, since printing
+     * it ({@code toString()}) runs javac's pretty printer for every import of every file.
+     */
+    private static boolean inApiPackage(Tree name) {
+        Tree at = name;
+        int depth = 0;
+        while (at instanceof MemberSelectTree select) {
+            depth++;
+            at = select.getExpression();
+        }
+        if (depth < 2 || !(at instanceof IdentifierTree root) || !root.getName().contentEquals("org")) {
+            return false;
+        }
+        // Walk down again to the second and third names from the root: sessionj, api.
+        Tree second = name;
+        for (int i = 0; i < depth - 1; i++) {
+            second = ((MemberSelectTree) second).getExpression();
+        }
+        Tree third = name;
+        for (int i = 0; i < depth - 2; i++) {
+            third = ((MemberSelectTree) third).getExpression();
+        }
+        return ((MemberSelectTree) second).getIdentifier().contentEquals("sessionj")
+                && ((MemberSelectTree) third).getIdentifier().contentEquals("api");
     }
 
     /** Finds every body to analyse: methods, initializer blocks and lambdas, at any nesting. */
@@ -185,7 +222,7 @@ public final class SessionChecker implements TaskListener {
 
         private void check(TreePath body) {
             new MethodChecker(environment, trees, api, registry, reporter, capturedEndpoints, sessionParameters,
-                    messages, lent).analyse(body);
+                    messages, lent, contracts).analyse(body);
         }
     }
 }

@@ -27,6 +27,21 @@ public sealed interface VarState {
             this(remaining, iterations, null);
         }
 
+        /*
+         * Written out rather than generated: states are compared at every join and loop check, and the
+         * record's generated equals runs through method handles that start cold in every compilation.
+         */
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Live that && iterations == that.iterations && remaining.equals(that.remaining)
+                    && java.util.Objects.equals(selectedBy, that.selectedBy);
+        }
+
+        @Override
+        public int hashCode() {
+            return (remaining.hashCode() * 31 + iterations) * 31 + java.util.Objects.hashCode(selectedBy);
+        }
+
         /** Whether this is a set-typed session just taken from a typed selector. */
         public boolean selected() {
             return selectedBy != null;
