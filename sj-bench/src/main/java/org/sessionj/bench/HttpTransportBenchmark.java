@@ -29,6 +29,9 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
+import io.netty.handler.codec.http.websocketx.WebSocket13FrameDecoder;
+import io.netty.handler.codec.http.websocketx.WebSocket13FrameEncoder;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -66,13 +69,20 @@ import org.sessionj.transport.http.relay.HttpRelay;
  * a batched {@code outwhile} stream of ints. {@code path} is {@code tcp}, {@code ws} (http direct over
  * WebSocket), {@code poll} (http direct over long polling), {@code relay-ws}, {@code relay-poll}
  * (through an in-process relay). {@code NettyHttpEcho} is what a user would write by hand: a kept-alive
- * HTTP/1.1 POST whose response echoes the body.
+ * HTTP/1.1 POST whose response echoes the body; {@code NettyWebSocketEcho} the same over Netty's
+ * WebSocket frame codec (masked binary frames up, unmasked down, no handshake): the floors of the
+ * long-polling and WebSocket rows, the work of the HTTP or WebSocket codec and two thread hand-offs
+ * per round trip with no session on top.
  *
  * <pre>
  * ./mvnw -q -pl sj-bench -am package -DskipTests
  * java -jar sj-bench/target/benchmarks.jar HttpTransport -f 1 -wi 2 -i 3 -w 1 -r 2
- * taskset -c 0 java -jar sj-bench/target/benchmarks.jar HttpTransport -f 1 -wi 2 -i 3 -w 1 -r 2
+ * taskset -c 0 java -jar sj-bench/target/benchmarks.jar HttpTransport -f 1 -wi 15 -i 3 -w 2 -r 2
  * </pre>
+ *
+ * <p>Pinned to one vCPU, C2 shares the core with the benchmark: the HTTP paths' code (codec, pipeline,
+ * streams) is still being compiled 20 s into a run, so a short warm-up measures the compiler, not the
+ * transport (docs/http-transport.md, run G).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -320,6 +330,85 @@ public class HttpTransportBenchmark {
             server.close().syncUninterruptibly();
             group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
         }
+    }
+
+    /**
+     * The WebSocket floor: Netty's WebSocket frame codec on both sides of a connection (the client masks,
+     * as a WebSocket client must), the server echoing each binary frame on its event loop, the reply
+     * handed to the benchmark thread as a session's would be.
+     */
+    @State(Scope.Thread)
+    public static class NettyWebSocketEcho {
+        @Param({"4", "16500"})
+        int size;
+
+        EventLoopGroup group;
+        Channel server;
+        Channel client;
+        final SynchronousQueue<BinaryWebSocketFrame> replies = new SynchronousQueue<>();
+        byte[] body;
+
+        @Setup(Level.Trial)
+        public void open() throws InterruptedException {
+            boolean epoll = Epoll.isAvailable();
+            group = new MultiThreadIoEventLoopGroup(2, new DefaultThreadFactory("ws-echo", true),
+                    epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+            server = new ServerBootstrap().group(group)
+                    .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                    .childHandler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            ch.pipeline().addLast(new WebSocket13FrameDecoder(true, false, 1 << 20),
+                                    new WebSocket13FrameEncoder(false),
+                                    new SimpleChannelInboundHandler<BinaryWebSocketFrame>() {
+                                        @Override
+                                        protected void channelRead0(ChannelHandlerContext ctx, BinaryWebSocketFrame frame) {
+                                            ctx.writeAndFlush(frame.retain(), ctx.voidPromise());
+                                        }
+                                    });
+                        }
+                    })
+                    .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+            int port = ((InetSocketAddress) server.localAddress()).getPort();
+            client = new Bootstrap().group(group).channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
+                    .option(ChannelOption.TCP_NODELAY, true)
+                    .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+                    .handler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            ch.pipeline().addLast(new WebSocket13FrameDecoder(false, false, 1 << 20),
+                                    new WebSocket13FrameEncoder(true),
+                                    new SimpleChannelInboundHandler<BinaryWebSocketFrame>() {
+                                        @Override
+                                        protected void channelRead0(ChannelHandlerContext ctx, BinaryWebSocketFrame frame)
+                                                throws InterruptedException {
+                                            replies.put(frame.retain());
+                                        }
+                                    });
+                        }
+                    })
+                    .connect("127.0.0.1", port).sync().channel();
+            body = new byte[size];
+        }
+
+        @TearDown(Level.Trial)
+        public void close() {
+            client.close().syncUninterruptibly();
+            server.close().syncUninterruptibly();
+            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+    }
+
+    @Benchmark
+    public int nettyWebSocketEcho(NettyWebSocketEcho s) throws InterruptedException {
+        s.client.writeAndFlush(new BinaryWebSocketFrame(s.client.alloc().buffer(s.size).writeBytes(s.body)),
+                s.client.voidPromise());
+        BinaryWebSocketFrame reply = s.replies.take();
+        int length = reply.content().readableBytes();
+        reply.release();
+        return length;
     }
 
     @Benchmark

@@ -53,10 +53,17 @@ public final class ByteStream {
         }
     }
 
+    /** Frames up to this size are copied into the tail batch buffer by {@link #appendFrame}. */
+    static final int SMALL_FRAME = 1024;
+    /** The size of a batch buffer: room for several small frames, and a pooled size (no per-message allocation beyond it). */
+    static final int BATCH_BYTES = 8 * 1024;
+
     private final ReentrantLock lock = new ReentrantLock();
     private final int capacity;
     private final Budget budget;
     private final ArrayDeque<ByteBuf> pending = new ArrayDeque<>();
+    /** The batch buffer small local frames are copied into, if it is still the last pending buffer. */
+    private ByteBuf batch;
     private long acked;
     private long written;
     private boolean finished;
@@ -162,22 +169,43 @@ public final class ByteStream {
     }
 
     /**
-     * A local writer's bytes (a frame and its header), appended without a capacity check: the
-     * writer checks {@link #buffered()} itself and waits. Does not wake the reader ({@link #signal} does).
+     * A local writer's frame, appended behind its 4-byte length without a capacity check: the writer
+     * checks {@link #buffered()} itself and waits. Does not wake the reader ({@link #signal} does).
      *
-     * @return false (and the bytes released) if the stream takes no more
+     * <p>A frame of up to {@link #SMALL_FRAME} bytes is copied behind its length into the batch buffer
+     * at the stream's tail (and released), so that a reader's chunk of small frames is one slice of one
+     * buffer: before, each frame travelled as a header buffer and the frame's own buffer, and every
+     * read of them built a composite buffer (an allocation and a component array per message). The
+     * batch buffer never grows (a reader's slice of it stays valid while the writer appends behind it).
+     * A larger frame is appended as it is, behind a buffer holding its length.
+     *
+     * @return false (and the frame released) if the stream takes no more
      */
-    public boolean appendLocal(ByteBuf bytes) {
+    public boolean appendFrame(ByteBuf frame) {
         lock.lock();
         try {
             if (finished || failure != null || readerGone != null) {
-                bytes.release();
+                frame.release();
                 return false;
             }
-            int length = bytes.readableBytes();
-            budget.force(length);
-            pending.add(bytes);
-            written += length;
+            int length = frame.readableBytes();
+            int total = FrameAssembler.HEADER_BYTES + length;
+            if (length <= SMALL_FRAME) {
+                ByteBuf tail = batch;
+                if (tail == null || pending.peekLast() != tail || tail.writableBytes() < total) {
+                    tail = PooledByteBufAllocator.DEFAULT.directBuffer(BATCH_BYTES, BATCH_BYTES);
+                    pending.add(tail);
+                    batch = tail;
+                }
+                tail.writeInt(length).writeBytes(frame, frame.readerIndex(), length);
+                frame.release();
+            } else {
+                pending.add(PooledByteBufAllocator.DEFAULT.directBuffer(FrameAssembler.HEADER_BYTES).writeInt(length));
+                pending.add(frame);
+                batch = null;
+            }
+            budget.force(total);
+            written += total;
             return true;
         } finally {
             lock.unlock();
@@ -434,6 +462,9 @@ public final class ByteStream {
             ByteBuf head = pending.peek();
             int n = (int) Math.min(left, head.readableBytes());
             if (n == head.readableBytes()) {
+                if (head == batch) {
+                    batch = null; // all read: released below (a reader's slices keep their own reference)
+                }
                 pending.poll().release();
             } else {
                 head.skipBytes(n);
@@ -463,6 +494,7 @@ public final class ByteStream {
     }
 
     private void releaseAll() {
+        batch = null;
         long held = written - acked;
         ByteBuf b;
         while ((b = pending.poll()) != null) {

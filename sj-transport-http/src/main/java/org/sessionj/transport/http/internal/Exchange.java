@@ -11,7 +11,6 @@ import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.concurrent.EventExecutor;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -27,7 +26,6 @@ public final class Exchange {
     private final Runnable answered;
     private final AtomicBoolean done = new AtomicBoolean();
     private volatile Runnable onAbandon;
-    private volatile ScheduledFuture<?> deadline;
 
     Exchange(ChannelHandlerContext ctx, FullHttpRequest request, QueryStringDecoder query, Runnable answered) {
         this.ctx = ctx;
@@ -97,29 +95,12 @@ public final class Exchange {
         if (keepAlive && request.protocolVersion().equals(HttpVersion.HTTP_1_0)) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
         }
-        cancelDeadline();
         if (keepAlive) {
             ctx.writeAndFlush(response, ctx.voidPromise());
         } else {
             ctx.writeAndFlush(response).addListener(ChannelFutureListener.CLOSE);
         }
         answered.run(); // after the write: the channel reads on only if the client takes its answers
-    }
-
-    /** A timer that answers the exchange if nothing else does first; cancelled once it is answered. */
-    public void deadline(ScheduledFuture<?> timer) {
-        this.deadline = timer;
-        if (done.get()) {
-            cancelDeadline();
-        }
-    }
-
-    private void cancelDeadline() {
-        ScheduledFuture<?> timer = deadline;
-        if (timer != null) {
-            deadline = null;
-            timer.cancel(false); // a held poll's timer must not keep the exchange for a poll interval
-        }
     }
 
     /** Answers with a plain-text error. */
@@ -135,7 +116,6 @@ public final class Exchange {
     /** The channel closed first: nobody will read an answer. */
     void abandon() {
         if (done.compareAndSet(false, true)) {
-            cancelDeadline();
             request.release();
             Runnable cleanup = onAbandon;
             if (cleanup != null) {

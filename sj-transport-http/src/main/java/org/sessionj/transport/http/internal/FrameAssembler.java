@@ -26,29 +26,51 @@ public final class FrameAssembler {
         this.cumulation = alloc.compositeBuffer(Integer.MAX_VALUE);
     }
 
-    /** Adds {@code chunk} (taking ownership) and hands every frame it completes to {@code frames}. */
+    /**
+     * Adds {@code chunk} (taking ownership) and hands every frame it completes to {@code frames}. With
+     * nothing partial held (a request-response exchange: every chunk is whole frames), the frames are
+     * copied straight out of the chunk, and only a partial frame at its end is kept: no component is
+     * added to and discarded from the composite per message.
+     */
     public void feed(ByteBuf chunk, Consumer<ByteBuf> frames) throws IOException {
+        if (!cumulation.isReadable()) {
+            try {
+                cutFrames(chunk, frames);
+            } catch (IOException | RuntimeException e) {
+                chunk.release();
+                throw e;
+            }
+            if (!chunk.isReadable()) {
+                chunk.release();
+                return;
+            }
+        }
         if (chunk.isReadable()) {
             cumulation.addComponent(true, chunk);
         } else {
             chunk.release();
         }
-        while (cumulation.readableBytes() >= HEADER_BYTES) {
-            int length = cumulation.getInt(cumulation.readerIndex());
+        cutFrames(cumulation, frames);
+        cumulation.discardReadComponents();
+    }
+
+    /** Hands every whole frame at the front of {@code from} to {@code frames} (copied out), leaving the rest. */
+    private void cutFrames(ByteBuf from, Consumer<ByteBuf> frames) throws IOException {
+        while (from.readableBytes() >= HEADER_BYTES) {
+            int length = from.getInt(from.readerIndex());
             if (length < 0 || length > maxFrameBytes) {
                 throw new IOException("bad frame header from the peer: length " + length + " is "
                         + (length < 0 ? "negative" : "over the maximum frame size of " + maxFrameBytes
                         + " bytes (sj.tcp.maxFrameBytes)") + "; is the peer an SJ peer?");
             }
-            if (cumulation.readableBytes() < HEADER_BYTES + length) {
+            if (from.readableBytes() < HEADER_BYTES + length) {
                 break;
             }
-            cumulation.skipBytes(HEADER_BYTES);
+            from.skipBytes(HEADER_BYTES);
             ByteBuf frame = alloc.buffer(length, length);
-            cumulation.readBytes(frame, length);
+            from.readBytes(frame, length);
             frames.accept(frame);
         }
-        cumulation.discardReadComponents();
     }
 
     /** Bytes received that do not make a whole frame yet. */

@@ -24,7 +24,6 @@ import io.netty.handler.ssl.SslHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.sessionj.transport.netty.internal.EventLoops;
 
@@ -39,7 +38,12 @@ public final class HttpClientChannel {
     private final EventLoops loops;
     private Channel channel;
     private CompletableFuture<FullHttpResponse> pending;
-    private ScheduledFuture<?> timer;
+    /** The pending request's answer timeout: no timer per request (see {@link LazyDeadline}). */
+    private final LazyDeadline answerDeadline;
+    /** What the pending request asked, for the timeout's message (no string built per request). */
+    private HttpMethod pendingMethod;
+    private String pendingUri;
+    private long pendingTimeoutMillis;
     private boolean closed;
 
     /** A channel to {@code endpoint} on one of the shared event loops. */
@@ -56,6 +60,8 @@ public final class HttpClientChannel {
         this.endpoint = endpoint;
         this.loops = EventLoops.shared(true);
         this.loop = loop != null ? loop : loops.group().next();
+        this.answerDeadline = new LazyDeadline(this.loop, () -> fail(new IOException("no answer from " + endpoint
+                + " within " + pendingTimeoutMillis + " ms to " + pendingMethod + " " + shortUri(pendingUri))));
     }
 
     /** The event loop everything of this channel runs on. */
@@ -103,8 +109,10 @@ public final class HttpClientChannel {
             return;
         }
         pending = result;
-        timer = loop.schedule(() -> fail(new IOException("no answer from " + endpoint + " within " + timeoutMillis
-                + " ms to " + request.method() + " " + shortUri(request.uri()))), timeoutMillis, TimeUnit.MILLISECONDS);
+        pendingMethod = request.method();
+        pendingUri = request.uri();
+        pendingTimeoutMillis = timeoutMillis;
+        answerDeadline.set(TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
         if (channel != null && channel.isActive()) {
             channel.writeAndFlush(request, channel.voidPromise());
             return;
@@ -184,10 +192,7 @@ public final class HttpClientChannel {
     private void fail(IOException failure) {
         CompletableFuture<FullHttpResponse> p = pending;
         pending = null;
-        if (timer != null) {
-            timer.cancel(false);
-            timer = null;
-        }
+        answerDeadline.clear();
         if (channel != null) {
             channel.close(); // its state is unknown now: the next request reconnects
             channel = null;
@@ -197,11 +202,17 @@ public final class HttpClientChannel {
         }
     }
 
+    /** Answer timers scheduled so far on this channel (for tests). */
+    int answerTimersScheduled() {
+        return answerDeadline.timersScheduled();
+    }
+
     /** Closes the connection; a request in flight fails. */
     public void close() {
         loop.execute(() -> {
             closed = true;
             fail(new IOException("HTTP connection to " + endpoint + " closed"));
+            answerDeadline.cancel();
         });
     }
 
@@ -213,8 +224,7 @@ public final class HttpClientChannel {
                 return;
             }
             pending = null;
-            timer.cancel(false);
-            timer = null;
+            answerDeadline.clear();
             if (!HttpUtil.isKeepAlive(response)) {
                 ctx.close();
                 channel = null;

@@ -83,7 +83,7 @@ final class ServedConnection extends StreamConnection {
             if (chunk.bytes() != null) {
                 position += chunk.bytes().readableBytes();
                 try {
-                    assembler.feed(chunk.bytes(), this::deliver);
+                    assembler.feed(chunk.bytes(), deliverer);
                 } catch (IOException e) {
                     failInbound(e.getMessage());
                     half.out().fail(e.getMessage());

@@ -23,6 +23,8 @@ abstract class StreamConnection implements Connection {
     final InboundQueue inbound;
     final AtomicLong inboundBytes = new AtomicLong();
     volatile boolean closed;
+    /** {@link #deliver}, made once (a method reference per received chunk was an allocation per message). */
+    final java.util.function.Consumer<ByteBuf> deliverer = this::deliver;
     private long unflushed;
     /** How long a writer waits for the peer to take bytes; negative: as long as the connection lives. */
     private volatile long sendTimeoutNanos = -1;
@@ -84,9 +86,7 @@ abstract class StreamConnection implements Connection {
             throw new IOException("cannot send a frame of " + length + " bytes: the maximum frame size is "
                     + settings.maxFrameBytes() + " bytes (sessionj.tcp.maxFrameBytes)");
         }
-        ByteBuf header = alloc().buffer(FrameAssembler.HEADER_BYTES).writeInt(length);
-        if (!outbound().appendLocal(header) || !outbound().appendLocal(frame)) {
-            frame.release();
+        if (!outbound().appendFrame(frame)) {
             throw new IOException("connection closed by the peer or broken (" + this + "): " + outbound().refusal());
         }
         unflushed += length;

@@ -184,7 +184,7 @@ public final class TunnelConnection extends StreamConnection {
     /** Link: downloaded bytes (taken over); false if they broke the framing (the connection failed). */
     boolean received(ByteBuf bytes) {
         try {
-            assembler.feed(bytes, this::deliver);
+            assembler.feed(bytes, deliverer);
             return true;
         } catch (IOException e) {
             failed(e.getMessage());

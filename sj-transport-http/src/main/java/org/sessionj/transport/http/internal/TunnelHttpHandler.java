@@ -33,6 +33,10 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
     private final BodyBudget bodies;
     private Exchange current;
     private boolean waitingForWritable;
+    /** The held poll's deadline, on the channel's loop (no timer per held request: see {@link LazyDeadline}). */
+    private LazyDeadline heldDeadline;
+    /** The poll the deadline is for (the latest held; it may have been answered since). */
+    private HeldPoll held;
 
     TunnelHttpHandler(Routes routes, HttpSettings settings, boolean secure, BodyBudget bodies) {
         this.routes = routes;
@@ -55,6 +59,9 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
         if (!request.decoderResult().isSuccess()) {
             // The decoder discards everything after a malformed request: answer, then close.
             HttpUtil.setKeepAlive(request, false);
+        }
+        if (heldDeadline != null) {
+            heldDeadline.clear(); // the request before was answered: its deadline is met
         }
         QueryStringDecoder query = new QueryStringDecoder(request.decoderResult().isSuccess() ? request.uri() : "/");
         Exchange exchange = new Exchange(ctx, request, query, () -> readOnIfWritable(ctx));
@@ -299,11 +306,15 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
                     half.out().cancelDataWaiter(this);
                     half.exit();
                 });
-                exchange.deadline(exchange.executor().schedule(() -> {
-                    if (half.out().cancelDataWaiter(this)) {
-                        answer(half, exchange, Wire.empty(exchange.version(), HttpResponseStatus.NO_CONTENT));
-                    }
-                }, settings.pollMillis(), TimeUnit.MILLISECONDS));
+                held = this;
+                heldDeadline(exchange).set(TimeUnit.MILLISECONDS.toNanos(settings.pollMillis()));
+            }
+        }
+
+        /** The poll interval passed: answers "nothing new" if still waiting. */
+        void expired() {
+            if (!exchange.isDone() && half.out().cancelDataWaiter(this)) {
+                answer(half, exchange, Wire.empty(exchange.version(), HttpResponseStatus.NO_CONTENT));
             }
         }
 
@@ -323,6 +334,30 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
                 answer(half, exchange, Wire.empty(exchange.version(), HttpResponseStatus.NO_CONTENT));
             }
         }
+    }
+
+    /** The held-poll deadline on the loop serving {@code exchange} (a relayed channel may have moved loops). */
+    private LazyDeadline heldDeadline(Exchange exchange) {
+        LazyDeadline d = heldDeadline;
+        if (d == null || d.loop() != exchange.executor()) {
+            if (d != null) {
+                d.cancel();
+            }
+            d = new LazyDeadline(exchange.executor(), () -> {
+                HeldPoll h = held;
+                held = null;
+                if (h != null) {
+                    h.expired();
+                }
+            });
+            heldDeadline = d;
+        }
+        return d;
+    }
+
+    /** Held-poll timers scheduled so far on this channel (for tests). */
+    int heldTimersScheduled() {
+        return heldDeadline == null ? 0 : heldDeadline.timersScheduled();
     }
 
     private static void answer(Half half, Exchange exchange, FullHttpResponse response) {
@@ -405,9 +440,12 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        Exchange held = current;
-        if (held != null) {
-            held.abandon();
+        Exchange open = current;
+        if (open != null) {
+            open.abandon();
+        }
+        if (heldDeadline != null) {
+            heldDeadline.cancel();
         }
         ctx.fireChannelInactive();
     }

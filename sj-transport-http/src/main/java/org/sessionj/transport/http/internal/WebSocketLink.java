@@ -216,8 +216,7 @@ final class WebSocketLink implements TunnelConnection.Link {
                 }
                 if (chunk.hasBytes()) {
                     position += chunk.bytes().readableBytes();
-                    ByteBuf message = Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(new byte[] {Wire.WS_DATA}),
-                            chunk.bytes());
+                    ByteBuf message = Wire.wsData(channel.alloc(), chunk.bytes());
                     channel.write(new BinaryWebSocketFrame(message), channel.voidPromise());
                     wrote = true;
                 } else if (chunk.bytes() != null) {

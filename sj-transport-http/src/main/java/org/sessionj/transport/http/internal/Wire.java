@@ -1,6 +1,7 @@
 package org.sessionj.transport.http.internal;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -57,6 +58,12 @@ public final class Wire {
     /** WebSocket message kind: the connection failed; a UTF-8 reason follows. */
     public static final byte WS_ERROR = 2;
 
+    /** Payloads up to this size are copied behind their kind byte into one buffer ({@link #wsData}). */
+    static final int WS_COPY_LIMIT = 1024;
+    /** The kind byte of a data message, shared (read-only, never released) by every large one. */
+    private static final ByteBuf WS_DATA_KIND = Unpooled.unreleasableBuffer(
+            Unpooled.wrappedBuffer(new byte[] {WS_DATA}).asReadOnly());
+
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final int TOKEN_BYTES = 16;
 
@@ -82,6 +89,23 @@ public final class Wire {
             }
         }
         return true;
+    }
+
+    /**
+     * The payload of a WebSocket data message: {@link #WS_DATA}, then {@code bytes} (taken over). Up to
+     * {@link #WS_COPY_LIMIT} bytes are copied behind the kind byte into one pooled buffer (Netty's frame
+     * encoder copies a payload that small into the frame anyway); a larger payload travels as it is
+     * behind the shared kind byte. Before, every message built a byte array, a buffer around it and a
+     * composite of the two.
+     */
+    static ByteBuf wsData(ByteBufAllocator alloc, ByteBuf bytes) {
+        int length = bytes.readableBytes();
+        if (length <= WS_COPY_LIMIT) {
+            ByteBuf message = alloc.buffer(1 + length).writeByte(WS_DATA).writeBytes(bytes, bytes.readerIndex(), length);
+            bytes.release();
+            return message;
+        }
+        return alloc.compositeBuffer(2).addComponents(true, WS_DATA_KIND.duplicate(), bytes);
     }
 
     /** The path of operation {@code op} ("up", "down", "ws") on connection {@code token}. */

@@ -207,7 +207,7 @@ final class WsServerHandler extends ChannelInboundHandlerAdapter {
                 }
                 if (chunk.hasBytes()) {
                     position += chunk.bytes().readableBytes();
-                    ByteBuf message = Unpooled.wrappedBuffer(Unpooled.wrappedBuffer(new byte[] {Wire.WS_DATA}), chunk.bytes());
+                    ByteBuf message = Wire.wsData(ctx.alloc(), chunk.bytes());
                     ctx.write(new BinaryWebSocketFrame(message), ctx.voidPromise());
                 } else if (chunk.bytes() != null) {
                     chunk.bytes().release();
