@@ -117,6 +117,8 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
     private final long stalledAfterNanos;
     /** When a handshake last succeeded (System.nanoTime): a server that succeeds drops nothing. */
     private volatile long lastSuccess = System.nanoTime();
+    /** When a stalled handshake was last dropped (System.nanoTime). */
+    private volatile long lastDrop = System.nanoTime();
     /** Connections in a handshake or agreed and waiting for {@code accept()}. */
     private final java.util.concurrent.atomic.AtomicInteger pending = new java.util.concurrent.atomic.AtomicInteger();
     /** Makes the handshake threads (one builder and one name for all: not made again per session). */
@@ -241,10 +243,12 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
      * first, then the oldest; or the oldest transport handshake, if older.
      */
     private void dropOldestStalled() {
-        if (droppedUnreleased.get() > 0) {
-            return; // one is on its way out; its slot comes next
-        }
         long now = System.nanoTime();
+        if (droppedUnreleased.get() > 0 && now - lastDrop < stalledAfterNanos) {
+            // One is on its way out; its slot comes next. Bounded in time: should its slot never be
+            // counted back (a handshake that ended just as it was picked), drops go on one stall time later.
+            return;
+        }
         java.util.Map.Entry<org.sessionj.runtime.spi.Connection, InFlight> oldest = null;
         boolean oldestSilent = false;
         for (java.util.Map.Entry<org.sessionj.runtime.spi.Connection, InFlight> e : inFlight.entrySet()) {
@@ -271,6 +275,9 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
                     && (oldestTransport == null || h.started - oldestTransport.started < 0)) {
                 oldestTransport = h;
             }
+        }
+        if (oldestTransport != null || oldest != null) {
+            lastDrop = now;
         }
         if (oldestTransport != null && (oldest == null || oldestTransport.started - oldest.getValue().started < 0)) {
             oldestTransport.dropped = true;
