@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -98,55 +97,16 @@ class HandshakesFailureTest {
     }
 
     /** A connection whose read fails with {@code error}. */
-    private static final class BrokenConnection implements Connection {
+    private static final class BrokenConnection extends LatchedConnection {
         final Error error;
-        final CountDownLatch closed = new CountDownLatch(1);
 
         BrokenConnection(Error error) {
             this.error = error;
         }
 
         @Override
-        public io.netty.buffer.ByteBufAllocator alloc() {
-            return io.netty.buffer.ByteBufAllocator.DEFAULT;
-        }
-
-        @Override
-        public void write(ByteBuf frame) {
-            frame.release();
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
         public ByteBuf read(long timeoutNanos) {
             throw error;
-        }
-
-        @Override
-        public boolean isReadable() {
-            return false;
-        }
-
-        @Override
-        public void readinessListener(Runnable listener) {
-        }
-
-        @Override
-        public String transportName() {
-            return "t0";
-        }
-
-        @Override
-        public boolean isClosed() {
-            return closed.getCount() == 0;
-        }
-
-        @Override
-        public void close() {
-            closed.countDown();
         }
     }
 }

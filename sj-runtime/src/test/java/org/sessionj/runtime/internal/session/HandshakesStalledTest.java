@@ -42,11 +42,10 @@ class HandshakesStalledTest {
     }
 
     /** A requester whose handshake waits until it is closed; how much it sent comes from {@code sent}. */
-    private static final class Requester implements Connection {
+    private static final class Requester extends LatchedConnection {
         final String name;
         final LongSupplier sent;
         final boolean frameWaiting;
-        final CountDownLatch closed = new CountDownLatch(1);
         final CountDownLatch reading = new CountDownLatch(1);
 
         Requester(String name, LongSupplier sent, boolean frameWaiting) {
@@ -83,44 +82,6 @@ class HandshakesStalledTest {
 
         boolean dropped(Duration within) throws InterruptedException {
             return closed.await(within.toNanos(), TimeUnit.NANOSECONDS);
-        }
-
-        @Override
-        public io.netty.buffer.ByteBufAllocator alloc() {
-            return io.netty.buffer.ByteBufAllocator.DEFAULT;
-        }
-
-        @Override
-        public void write(ByteBuf frame) {
-            frame.release();
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public boolean isReadable() {
-            return false;
-        }
-
-        @Override
-        public void readinessListener(Runnable listener) {
-        }
-
-        @Override
-        public String transportName() {
-            return "t0";
-        }
-
-        @Override
-        public boolean isClosed() {
-            return closed.getCount() == 0;
-        }
-
-        @Override
-        public void close() {
-            closed.countDown();
         }
 
         @Override
