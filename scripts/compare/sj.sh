@@ -60,16 +60,18 @@ sj_watched() {
     return "$rc"
 }
 
-# JDK 25+: an AOT cache (JEP 483/514/515: classes loaded and linked, method profiles) for every SJ
-# rank, trained by one n-Body run across processes from the snapshot (rank 0's JVM writes it; its
-# children do not, ProcessesDeployment.childJvmOptions). Each rank JVM loads some 2,400 classes
-# (picocli, Netty, Jackson, the runtime); from the cache a run's JVMs took about a third less CPU
-# (docs/benchmarks.md). SJ_AOT=0 runs without. The cache needs jars only: the snapshot's class
-# directories (sj-examples' classes) are jarred first. Sets SJ_AOT_OPTS; the header says which.
+# JDK 25+: the AOT cache of ./sj itself (JEP 483/514/515: classes loaded and linked, method profiles),
+# recorded by ./sj's own training run (org.sessionj.cli.AotTraining: the command line, the demos on
+# threads and across processes) for the snapshot's class path, so that the command line and this
+# comparison use one cache made one way. Every SJ rank starts from it: ./sj passes it to rank 0
+# (SJ_AOT=FILE with SJ_CLASSPATH) and rank 0 to its children (ProcessesDeployment.childJvmOptions);
+# under srun each rank's ./sj gets the same SJ_AOT. SJ_AOT=0 runs without. The cache needs jars only:
+# the snapshot's class directories (sj-examples' classes) are jarred first. Sets SJ_AOT_FILE (empty
+# without a cache); the header says which.
 sj_train_aot_cache() {
-    SJ_AOT_OPTS=""
+    SJ_AOT_FILE=""
     SJ_AOT_STATE="off (SJ_AOT=0)"
-    export SJ_AOT_OPTS SJ_AOT_STATE
+    export SJ_AOT_FILE SJ_AOT_STATE
     [ "${SJ_AOT:-1}" != 0 ] || return 0
     local major entries=() path=() entry log="$WORK/sj-aot-training.log"
     major=$("$JDK/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
@@ -86,14 +88,13 @@ sj_train_aot_cache() {
         fi
     done
     SJ_SNAPSHOT_CLASSPATH=$(IFS=:; echo "${path[*]}")
-    if SJ_CLASSPATH="$SJ_SNAPSHOT_CLASSPATH" SJ_JAVA_OPTS="-XX:AOTCacheOutput=$WORK/sj.aot" "$ROOT/sj" demo nbody \
-            --workers 2 --size 200 --steps 5 --deploy processes --timeout "${SJ_DEMO_TIMEOUT:-60}" >"$log" 2>&1 \
+    if SJ_CLASSPATH="$SJ_SNAPSHOT_CLASSPATH" SJ_AOT="$WORK/sj.aot" "$ROOT/sj" --version >"$log" 2>&1 \
             && [ -s "$WORK/sj.aot" ]; then
-        SJ_AOT_OPTS="-XX:AOTCache=$WORK/sj.aot"
-        SJ_AOT_STATE="on (JDK $major AOT cache from one n-Body training run; SJ_AOT=0 to run without)"
+        SJ_AOT_FILE="$WORK/sj.aot"
+        SJ_AOT_STATE="on (JDK $major AOT cache from ./sj's training run; SJ_AOT=0 to run without)"
     else
-        SJ_AOT_STATE="off (the training run failed: $(tail -n 1 "$log"))"
-        echo "sj: running without an AOT cache, the training run failed (log: $log)" >&2
+        SJ_AOT_STATE="off (the training run failed: $(tail -n 1 "$WORK/sj.aot.log" 2>/dev/null || tail -n 1 "$log"))"
+        echo "sj: running without an AOT cache, the training run failed (log: $WORK/sj.aot.log)" >&2
     fi
 }
 
@@ -117,9 +118,9 @@ sj_run() {
     local log
     log="$SJ_LOGS/$(date -u +%H%M%S.%3N)-$deploy-$algo-$1-$variant.log"
     case "$deploy" in
-        threads|processes) sj_watched "$log" env SJ_CLASSPATH="$SJ_SNAPSHOT_CLASSPATH" \
-                               SJ_JAVA_OPTS="${SJ_AOT_OPTS:-} ${SJ_JAVA_OPTS:-}" "$ROOT/sj" demo "${demo[@]}" --deploy "$deploy" ;;
-        nodes) sj_watched "$log" env SJ_CLASSPATH="$SJ_SNAPSHOT_CLASSPATH" SJ_JAVA_OPTS="${SJ_AOT_OPTS:-} ${SJ_JAVA_OPTS:-}" \
+        threads|processes) sj_watched "$log" env SJ_CLASSPATH="$SJ_SNAPSHOT_CLASSPATH" SJ_AOT="${SJ_AOT_FILE:-0}" \
+                               "$ROOT/sj" demo "${demo[@]}" --deploy "$deploy" ;;
+        nodes) sj_watched "$log" env SJ_CLASSPATH="$SJ_SNAPSHOT_CLASSPATH" SJ_AOT="${SJ_AOT_FILE:-0}" \
                    "$ROOT/scripts/slurm-cluster.sh" srun --kill-on-bad-exit=1 -N 2 -n "$np" "$ROOT/sj" demo "${demo[@]}" --deploy slurm ;;
         *) echo "sj: unknown deployment $deploy" >&2; return 1 ;;
     esac || { cat "$log" >&2; return 1; }

@@ -7,8 +7,10 @@ package org.sessionj.cli;
  * {@code -XX:AOTCacheOutput} and then starts every command with {@code -XX:AOTCache}; a class it does
  * not load here is simply loaded the ordinary way.
  *
- * <p>Covers the command line itself, protocol checking, and sessions in one JVM and over loopback
- * TCP (the demos on threads: the in-JVM transport, set up over tcp), with their encoders.
+ * <p>Covers the command line itself, protocol checking, sessions in one JVM and over loopback TCP (the
+ * demos on threads: the in-JVM transport, set up over tcp), with their encoders, and the demos across
+ * processes (the ipc transport). {@code scripts/compare.sh} uses the same training for its ranks: one
+ * cache, recorded by {@code ./sj}, for the command line and the benchmark.
  */
 public final class AotTraining {
     private AotTraining() {
@@ -22,6 +24,9 @@ public final class AotTraining {
         {"demo", "pi", "--workers", "2", "--size", "20000"},
         {"demo", "jacobi", "--workers", "2", "--size", "16", "--steps", "20"},
         {"demo", "nbody", "--workers", "2", "--size", "16", "--steps", "2"},
+        // Across processes: the ipc transport and the rank set-up (rendezvous, connecting) in this JVM, which
+        // is rank 0; the child ranks start from this same cache (ProcessesDeployment passes -XX:AOTCache on).
+        {"demo", "nbody", "--workers", "2", "--size", "16", "--steps", "2", "--deploy", "processes"},
     };
 
     /** Runs every training command; exits with the first failing command's status, 0 if none failed. */

@@ -1,23 +1,15 @@
 package org.sessionj.cli;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.function.Supplier;
-import org.sessionj.api.SJService;
 import org.sessionj.examples.deploy.ClusterDeployment;
 import org.sessionj.examples.deploy.ClusterEnvironment;
-import org.sessionj.examples.deploy.HostPort;
 import org.sessionj.examples.deploy.ProcessesDeployment;
 import org.sessionj.examples.deploy.RankProgram;
 import org.sessionj.examples.deploy.RankRunner;
-import org.sessionj.examples.deploy.RankToRendezvous;
 import org.sessionj.examples.deploy.ThreadsDeployment;
 import org.sessionj.examples.jacobi.JacobiProgram;
 import org.sessionj.examples.jacobi.Variant;
@@ -66,9 +58,6 @@ final class DemoCommand implements Runnable {
         @Option(names = "--timeout", defaultValue = "60", paramLabel = "SECONDS",
                 description = "How long the ranks wait for each other at the rendezvous (default ${DEFAULT-VALUE}).")
         int timeoutSeconds;
-
-        @Option(names = "--rank", hidden = true, description = "Internal: the rank of a child process (--deploy processes).")
-        Integer rank;
     }
 
     /** What the three demos share: option checks, deployment, summary, verification. */
@@ -88,9 +77,6 @@ final class DemoCommand implements Runnable {
         /** The configured number of workers. */
         abstract int workers();
 
-        /** This demo's own options, to start child ranks with the same configuration. */
-        abstract List<String> ownArgs();
-
         CommandLine.ParameterException usage(String message) {
             return new CommandLine.ParameterException(spec.commandLine(), message);
         }
@@ -99,10 +85,6 @@ final class DemoCommand implements Runnable {
         public Integer call() throws Exception {
             if (deploy.timeoutSeconds < 1) {
                 throw usage("expected --timeout of at least 1 second but found " + deploy.timeoutSeconds);
-            }
-            if (deploy.rank != null && deploy.deploy != Deploy.processes) {
-                throw usage("expected --rank only with --deploy processes (it marks a child rank) but found --deploy "
-                        + deploy.deploy);
             }
             int workers = workers();
             ClusterEnvironment cluster = null;
@@ -126,15 +108,13 @@ final class DemoCommand implements Runnable {
             Duration timeout = Duration.ofSeconds(deploy.timeoutSeconds);
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
-            if (deploy.rank != null) {
-                return runChild(program, timeout);
-            }
             ProgressBar bar = new ProgressBar(err, ProgressBar.stderrIsTerminal(), program.name());
             long start = System.nanoTime();
             RankRunner.Timed<R> timed = switch (deploy.deploy) {
                 case threads -> ThreadsDeployment.run(program, timeout, bar);
-                case processes -> ProcessesDeployment.run(program, SjCommand.class.getName(),
-                        (rank, address) -> childArgs(rank, address), timeout, bar);
+                case processes -> ProcessesDeployment.run(program, RankMain.class.getName(),
+                        (rank, address) -> RankMain.args(rank, address, timeout,
+                                deploy.host != null ? deploy.host : ProcessesDeployment.HOST, program), timeout, bar);
                 case slurm -> ClusterDeployment.run(program, cluster, deploy.host, timeout, bar);
             };
             long total = System.nanoTime() - start;
@@ -155,36 +135,6 @@ final class DemoCommand implements Runnable {
                     verdict.description(), (System.nanoTime() - checkStart) / 1e6);
             return verdict.passed() ? 0 : 1;
         }
-
-        private int runChild(RankProgram<?> program, Duration timeout) {
-            if (deploy.rendezvous == null) {
-                throw usage("expected --rendezvous HOST:PORT with --rank but found none");
-            }
-            if (deploy.rank < 1 || deploy.rank >= program.ranks()) {
-                throw usage("expected --rank between 1 and " + (program.ranks() - 1) + " but found " + deploy.rank);
-            }
-            // From rank 0's ProcessesDeployment the address comes on standard input, once rank 0 listens.
-            Supplier<HostPort> address = ProcessesDeployment.ADDRESS_ON_STDIN.equals(deploy.rendezvous)
-                    ? () -> ProcessesDeployment.readAddress(new BufferedReader(new InputStreamReader(System.in,
-                            StandardCharsets.US_ASCII)))
-                    : () -> HostPort.parse(deploy.rendezvous, "--rendezvous");
-            if (!ProcessesDeployment.ADDRESS_ON_STDIN.equals(deploy.rendezvous)) {
-                address.get(); // a malformed address fails before anything starts
-            }
-            RankRunner.runRank(program, deploy.rank, () -> {
-                HostPort at = address.get();
-                return SJService.create(RankToRendezvous.class, at.host(), at.port());
-            }, deploy.host != null ? deploy.host : ProcessesDeployment.HOST, timeout);
-            return 0;
-        }
-
-        private List<String> childArgs(int rank, String rendezvous) {
-            List<String> args = new ArrayList<>(List.of("demo", spec.name()));
-            args.addAll(ownArgs());
-            args.addAll(List.of("--deploy", "processes", "--timeout", Integer.toString(deploy.timeoutSeconds),
-                    "--rank", Integer.toString(rank), "--rendezvous", rendezvous));
-            return args;
-        }
     }
 
     /** The ghost-point / particle forwarding variant options. */
@@ -200,10 +150,6 @@ final class DemoCommand implements Runnable {
                 throw demo.usage("expected at most one of --ordinary and --noalias but found both");
             }
             return ordinary ? Variant.ORDINARY : Variant.NOALIAS;
-        }
-
-        List<String> args(Variant variant) {
-            return List.of(variant == Variant.ORDINARY ? "--ordinary" : "--noalias");
         }
     }
 
@@ -229,11 +175,6 @@ final class DemoCommand implements Runnable {
         @Override
         int workers() {
             return workers;
-        }
-
-        @Override
-        List<String> ownArgs() {
-            return List.of("--workers", Integer.toString(workers), "--size", Integer.toString(size));
         }
     }
 
@@ -272,17 +213,6 @@ final class DemoCommand implements Runnable {
         int workers() {
             return workers;
         }
-
-        @Override
-        List<String> ownArgs() {
-            List<String> args = new ArrayList<>(List.of("--workers", Integer.toString(workers), "--size",
-                    Integer.toString(size), "--steps", Integer.toString(steps)));
-            args.addAll(variant.args(variant.variant(this)));
-            if (pipeline) {
-                args.add("--pipeline");
-            }
-            return args;
-        }
     }
 
     @Command(name = "nbody", mixinStandardHelpOptions = true,
@@ -317,14 +247,6 @@ final class DemoCommand implements Runnable {
         @Override
         int workers() {
             return workers;
-        }
-
-        @Override
-        List<String> ownArgs() {
-            List<String> args = new ArrayList<>(List.of("--workers", Integer.toString(workers), "--size",
-                    Integer.toString(size), "--steps", Integer.toString(steps), "--seed", Long.toString(seed)));
-            args.addAll(variant.args(variant.variant(this)));
-            return args;
         }
     }
 }

@@ -34,6 +34,7 @@ class AotTrainingTest {
     void theTrainingCoversSessionsNotJustTheCommandLine() {
         assertThat(java.util.Arrays.asList(AotTraining.COMMANDS))
                 .anySatisfy(command -> assertThat(command).startsWith("demo", "pi"))
+                .anySatisfy(command -> assertThat(command).contains("--deploy", "processes"))
                 .anySatisfy(command -> assertThat(command).startsWith("protocol"));
     }
 }

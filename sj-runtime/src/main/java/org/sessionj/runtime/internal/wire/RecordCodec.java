@@ -7,8 +7,8 @@ import java.lang.reflect.Array;
 /**
  * Writes and reads flat records and one-dimensional arrays of them (docs/wire-format.md §3,
  * {@code RECORD} and {@code RECORD_ARRAY}): the layout fingerprint, then each value as a presence
- * byte and its components in declaration order — primitives raw, strings as {@code string}, nested
- * records the same way. Reads check the fingerprint and every length against the frame.
+ * byte and its components in declaration order — primitives raw, strings as {@code string}, primitive
+ * arrays as in an array item, nested records the same way. Reads check the fingerprint and every length against the frame.
  */
 public final class RecordCodec {
     private static final byte ABSENT = 0;
@@ -80,6 +80,7 @@ public final class RecordCodec {
                     case FLOAT -> out.writeFloat((float) getter.invokeExact(value));
                     case DOUBLE -> out.writeDouble((double) getter.invokeExact(value));
                     case STRING -> ValueCodec.writeString(out, (String) (Object) getter.invokeExact(value));
+                    case ARRAY -> ValueCodec.writeArray(out, component.array(), (Object) getter.invokeExact(value));
                     case RECORD -> writeValue(out, component.nested(), (Object) getter.invokeExact(value));
                 }
             }

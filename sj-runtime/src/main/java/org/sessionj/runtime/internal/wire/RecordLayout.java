@@ -15,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The binary layout of a <em>flat record</em>: a record class whose components are primitives,
- * strings or flat records (no cycles). Such values travel field by field in declaration order
+ * strings, one-dimensional arrays of primitives or flat records (no cycles). Such values travel field by field in declaration order
  * (docs/wire-format.md, {@code RECORD}), not through Jackson. The layout's {@link #fingerprint()}
  * travels with every value, so two runtimes with different versions of the class fail cleanly
  * instead of misreading each other's fields.
@@ -25,7 +25,7 @@ public final class RecordLayout {
     private static final RecordLayout NOT_FLAT = new RecordLayout();
 
     /** How one component travels. */
-    enum Kind { BOOLEAN, BYTE, SHORT, CHAR, INT, LONG, FLOAT, DOUBLE, STRING, RECORD }
+    enum Kind { BOOLEAN, BYTE, SHORT, CHAR, INT, LONG, FLOAT, DOUBLE, STRING, ARRAY, RECORD }
 
     /**
      * One record component.
@@ -34,8 +34,10 @@ public final class RecordLayout {
      * @param getter the accessor, typed {@code (Object)p} for a primitive {@code p} (no boxing),
      *     {@code (Object)Object} otherwise
      * @param nested the layout of a {@link Kind#RECORD} component; null otherwise
+     * @param array the wire kind of an {@link Kind#ARRAY} component (a primitive array, as {@link ValueCodec}
+     *     writes it in an array item); null otherwise
      */
-    record Component(Kind kind, MethodHandle getter, RecordLayout nested) {
+    record Component(Kind kind, MethodHandle getter, RecordLayout nested, WireKind array) {
     }
 
     private final Class<?> type;
@@ -99,8 +101,10 @@ public final class RecordLayout {
                 accessor.setAccessible(true);
                 Class<?> carried = componentType.isPrimitive() ? componentType : Object.class;
                 MethodHandle getter = lookup.unreflect(accessor).asType(MethodType.methodType(carried, Object.class));
-                components[i] = new Component(kind, getter, nested);
-                fields.add(declared[i].getName() + ":" + (nested == null ? componentType.getName() : nested.description));
+                WireKind array = kind == Kind.ARRAY ? WireKind.arrayOf(componentType.componentType().getName()) : null;
+                components[i] = new Component(kind, getter, nested, array);
+                fields.add(declared[i].getName() + ":" + (nested != null ? nested.description
+                        : kind == Kind.ARRAY ? componentType.getTypeName() : componentType.getName()));
             }
             Constructor<?> canonical = type.getDeclaredConstructor(parameterTypes);
             canonical.setAccessible(true);
@@ -127,6 +131,9 @@ public final class RecordLayout {
         return switch (component.kind()) {
             case STRING -> lookup.findStatic(ValueCodec.class, "readString", MethodType.methodType(String.class,
                     ByteBuf.class));
+            case ARRAY -> MethodHandles.insertArguments(lookup.findStatic(ValueCodec.class, "readArray",
+                    MethodType.methodType(Object.class, ByteBuf.class, WireKind.class)), 1, component.array())
+                    .asType(MethodType.methodType(type, ByteBuf.class));
             case RECORD -> MethodHandles.insertArguments(lookup.findStatic(RecordCodec.class, "readValue",
                     MethodType.methodType(Object.class, ByteBuf.class, RecordLayout.class)), 1, component.nested())
                     .asType(MethodType.methodType(type, ByteBuf.class));
@@ -141,6 +148,9 @@ public final class RecordLayout {
         }
         if (type == String.class) {
             return Kind.STRING;
+        }
+        if (type.isArray() && type.componentType().isPrimitive()) {
+            return Kind.ARRAY;
         }
         return type.isRecord() ? Kind.RECORD : null;
     }

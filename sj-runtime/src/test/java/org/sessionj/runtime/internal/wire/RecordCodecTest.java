@@ -32,6 +32,13 @@ class RecordCodecTest {
     record WithArray(int[] values) {
     }
 
+    /** As the demos' rendezvous registration: a rank, a host and its ports. */
+    record Registration(int rank, String host, int[] ports, double[] weights, boolean[] flags) {
+    }
+
+    record WithGrid(double[][] rows) {
+    }
+
     record Node(int value, Node next) {
     }
 
@@ -71,6 +78,40 @@ class RecordCodecTest {
     }
 
     @Test
+    void primitiveArrayComponentsTravelAsArrayItemsNullIncluded() throws Exception {
+        RecordLayout layout = RecordLayout.of(Registration.class);
+        assertThat(layout.description()).isEqualTo(Registration.class.getName()
+                + "(rank:int,host:java.lang.String,ports:int[],weights:double[],flags:boolean[])");
+        ByteBuf buf = Unpooled.buffer();
+        RecordCodec.write(buf, layout, new Registration(2, "10.0.0.1", new int[] {4001, 4002}, new double[] {-0.5},
+                new boolean[0]));
+        RecordCodec.write(buf, layout, new Registration(1, null, null, null, null));
+        assertThat(buf.readableBytes()).as("fingerprint, presence, rank, host, 2 ports, 1 double, no flags; then nulls")
+                .isEqualTo(4 + 1 + 4 + (4 + 8) + (4 + 8) + (4 + 8) + 4 + (4 + 1 + 4 + 4 * 4));
+        Registration first = (Registration) RecordCodec.read(buf, layout);
+        assertThat(first.rank()).isEqualTo(2);
+        assertThat(first.host()).isEqualTo("10.0.0.1");
+        assertThat(first.ports()).containsExactly(4001, 4002);
+        assertThat(first.weights()).containsExactly(-0.5);
+        assertThat(first.flags()).isEmpty();
+        Registration second = (Registration) RecordCodec.read(buf, layout);
+        assertThat(second.host()).isNull();
+        assertThat(second.ports()).isNull();
+        assertThat(second.weights()).isNull();
+        assertThat(second.flags()).isNull();
+        assertThat(buf.isReadable()).isFalse();
+    }
+
+    @Test
+    void anArrayComponentLongerThanTheFrameIsRefused() {
+        RecordLayout layout = RecordLayout.of(WithArray.class);
+        ByteBuf buf = Unpooled.buffer();
+        buf.writeInt(layout.fingerprint()).writeByte(1).writeInt(1_000_000).writeInt(7);
+        assertThatThrownBy(() -> RecordCodec.read(buf, layout)).isInstanceOf(MalformedInputException.class)
+                .hasMessageContaining("int[]");
+    }
+
+    @Test
     void aParticleIsFourDoublesAndAPresenceByte() {
         RecordLayout layout = RecordLayout.of(Particle.class);
         ByteBuf buf = Unpooled.buffer();
@@ -85,7 +126,8 @@ class RecordCodecTest {
         assertThat(RecordLayout.of(Particle.class)).isNotNull();
         assertThat(RecordLayout.of(Labelled.class)).isNotNull();
         assertThat(RecordLayout.of(WithList.class)).isNull();
-        assertThat(RecordLayout.of(WithArray.class)).isNull();
+        assertThat(RecordLayout.of(WithArray.class)).as("a primitive array component").isNotNull();
+        assertThat(RecordLayout.of(WithGrid.class)).as("a two-dimensional array").isNull();
         assertThat(RecordLayout.of(Node.class)).as("a recursive record").isNull();
         assertThat(RecordLayout.of(NotARecord.class)).isNull();
         assertThat(RecordLayout.of(Integer.class)).isNull();
