@@ -1,5 +1,6 @@
 package org.sessionj.cli;
 
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -7,10 +8,12 @@ import picocli.CommandLine.Command;
 @Command(name = "sj",
         mixinStandardHelpOptions = true,
         versionProvider = SjCommand.Version.class,
-        description = "SJ for Java: session-typed, transport-independent communication.",
-        subcommands = {ExampleCommand.class, DemoCommand.class, ProtocolCommand.class, TlsCommand.class, ChatCommand.class, PortalCommand.class,
-            RelayCommand.class, CommandLine.HelpCommand.class})
+        description = "SJ for Java: session-typed, transport-independent communication.")
 public final class SjCommand implements Runnable {
+
+    /** The subcommands, in the order {@code ./sj --help} lists them. */
+    static final List<Class<?>> SUBCOMMANDS = List.of(ExampleCommand.class, DemoCommand.class, ProtocolCommand.class,
+            TlsCommand.class, ChatCommand.class, PortalCommand.class, RelayCommand.class, CommandLine.HelpCommand.class);
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -22,7 +25,7 @@ public final class SjCommand implements Runnable {
 
     /** Runs the command line and returns its exit status (0 ok, 1 failure, 2 usage error). */
     public static int run(String... args) {
-        return execute(commandLine(), args);
+        return execute(commandLine(args), args);
     }
 
     /** Executes {@code cli} and flushes its output and error writers (picocli buffers them). */
@@ -38,7 +41,27 @@ public final class SjCommand implements Runnable {
      * and output flushed before the exit status is returned.
      */
     static CommandLine commandLine() {
+        return commandLine(new String[0]);
+    }
+
+    /**
+     * The command line for running {@code args}: when the first argument names a subcommand (other than
+     * {@code help}), with that subcommand only. picocli builds the model of every command it is given,
+     * by reflection over its classes, which are compiled for Java 5 and so in no AOT cache: for
+     * {@code ./sj demo …}, rank 0 of a demo run, building all of them took about as much CPU as the
+     * rest of the JVM's start-up, before it could start the other ranks (docs/benchmarks.md "The whole
+     * job"). Anything else ({@code --help}, {@code help demo}, a typo) gets them all, so that help and
+     * error messages list every command.
+     */
+    static CommandLine commandLine(String... args) {
         CommandLine cli = new CommandLine(new SjCommand());
+        String first = args.length > 0 ? args[0] : "";
+        boolean one = SUBCOMMANDS.stream().anyMatch(c -> !first.equals("help") && first.equals(name(c)));
+        for (Class<?> subcommand : SUBCOMMANDS) {
+            if (!one || first.equals(name(subcommand))) {
+                cli.addSubcommand(subcommand);
+            }
+        }
         // @FILE arguments are read whole by the commands that take them (./sj protocol print @p.sj);
         // picocli's expansion would split the file into arguments at every space.
         cli.setExpandAtFiles(false);
@@ -51,6 +74,10 @@ public final class SjCommand implements Runnable {
             return 1;
         });
         return cli;
+    }
+
+    private static String name(Class<?> subcommand) {
+        return subcommand.getAnnotation(Command.class).name();
     }
 
     private static String describe(Throwable failure) {
