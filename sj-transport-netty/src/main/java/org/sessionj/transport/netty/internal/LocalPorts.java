@@ -8,14 +8,15 @@ import java.net.NetworkInterface;
 import java.net.ServerSocket;
 import java.net.SocketException;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.stream.Stream;
 
 /**
  * Answers {@code canReach} for TCP ports without connecting (a probe connection would show up in
@@ -39,6 +40,7 @@ public final class LocalPorts {
 
     static void released(int port) {
         LISTENING.remove(port);
+        SEEN_LISTENING.remove(port);
     }
 
     /**
@@ -114,23 +116,73 @@ public final class LocalPorts {
         }
     }
 
-    /** From the kernel's socket tables; null where they cannot be read (not Linux). */
+    /**
+     * From the kernel's socket tables; null where they cannot be read (not Linux). Every other port the
+     * tables list as listening is remembered as seen listening now too ({@link #canReach}): reading the
+     * tables is the expensive part (the kernel walks every socket of the host; tens of milliseconds on
+     * a busy machine with hundreds of them), and a program that talks to several local servers (the
+     * demos' ranks, each with every other) otherwise read them once per server.
+     */
     private static Boolean listedAsListening(int port) {
-        String localPort = String.format(":%04X", port);
         boolean readAny = false;
+        boolean found = false;
+        long now = System.nanoTime();
         for (Path table : PROC_TABLES) {
-            try (Stream<String> lines = Files.lines(table)) {
-                readAny = true;
-                // Columns: sl local_address rem_address st ...; state 0A is LISTEN.
-                if (lines.skip(1).map(String::trim).map(line -> line.split("\\s+"))
-                        .anyMatch(f -> f.length > 3 && f[1].endsWith(localPort) && f[3].equals("0A"))) {
-                    return true;
-                }
+            String text;
+            try {
+                text = new String(Files.readAllBytes(table), StandardCharsets.ISO_8859_1);
             } catch (IOException | UncheckedIOException e) {
-                // no such table (no IPv6, not Linux)
+                continue;   // no such table (no IPv6, not Linux)
+            }
+            readAny = true;
+            for (int listener : listeners(text)) {
+                found |= listener == port;
+                if (SEEN_LISTENING.size() > 4096) {
+                    SEEN_LISTENING.clear();
+                }
+                SEEN_LISTENING.put(listener, now);
             }
         }
-        return readAny ? Boolean.FALSE : null;
+        return readAny ? found : null;
+    }
+
+    /**
+     * The local ports of the sockets in state LISTEN ({@code 0A}) in {@code table}, the text of
+     * {@code /proc/net/tcp} or {@code tcp6}: columns {@code sl local_address rem_address st …}, each
+     * address {@code HEX:PORT} with a port of four hex digits. Parsed by hand, without a regular
+     * expression per line: in a fresh JVM that cost milliseconds per read, inside a program's first
+     * sessions. Lines that do not parse are skipped.
+     */
+    static Set<Integer> listeners(String table) {
+        Set<Integer> ports = new HashSet<>();
+        int line = table.indexOf('\n') + 1;                   // after the header
+        while (line > 0 && line < table.length()) {
+            int end = table.indexOf('\n', line);
+            if (end < 0) {
+                end = table.length();
+            }
+            int local = skipSpaces(table, table.indexOf(':', line) + 1);     // after "  12:"
+            int localEnd = table.indexOf(' ', local);
+            int state = skipSpaces(table, table.indexOf(' ', skipSpaces(table, localEnd)));
+            if (local > line && localEnd > local + 5 && localEnd < end && state + 2 <= end
+                    && table.charAt(localEnd - 5) == ':' && table.startsWith("0A", state)) {
+                try {
+                    ports.add(Integer.parseInt(table, localEnd - 4, localEnd, 16));
+                } catch (NumberFormatException e) {
+                    // not a table line after all
+                }
+            }
+            line = end + 1;
+        }
+        return ports;
+    }
+
+    private static int skipSpaces(String text, int from) {
+        int at = from;
+        while (at >= 0 && at < text.length() && text.charAt(at) == ' ') {
+            at++;
+        }
+        return at;
     }
 
     /**

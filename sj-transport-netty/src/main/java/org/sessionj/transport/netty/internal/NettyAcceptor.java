@@ -1,6 +1,7 @@
 package org.sessionj.transport.netty.internal;
 
 import io.netty.channel.Channel;
+import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.util.AttributeKey;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -145,6 +146,11 @@ public final class NettyAcceptor extends QueuedAcceptor {
         }
         // Waits for the port to be released, so that a later listen or canReach sees it free.
         Futures.awaitUninterruptibly(channel.close());
-        return channel.eventLoop().inEventLoop() ? Release.RELEASED : Release.AWAIT;
+        // A native epoll channel closes its descriptor in the close itself, so the kernel has dropped the
+        // listener once the close is done; NIO releases it only at its selector's next select, which the
+        // kernel's tables are then watched for (LocalPorts.awaitReleased: every look reads them whole, tens of
+        // milliseconds on a host with many sockets, at every server socket's close).
+        return channel.eventLoop().inEventLoop() || channel instanceof EpollServerSocketChannel ? Release.RELEASED
+                : Release.AWAIT;
     }
 }

@@ -1,0 +1,56 @@
+package org.sessionj.transport.netty.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Reading the kernel's socket tables for listening ports ({@link LocalPorts#listeners}). */
+@Timeout(30)
+class LocalPortsTest {
+    private static final String HEADER = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid"
+            + "  timeout inode\n";
+
+    @Test
+    void onlyLocalPortsInStateListenAreListeners() {
+        String table = HEADER
+                + "   0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1 1\n"
+                // 0x9D9A only as the remote end of a connection; 0xB215 established (01), 0xC000 in TIME_WAIT (06)
+                + "   1: 0100007F:B215 0100007F:9D9A 01 00000000:00000000 03:000006AE 00000000     0        0 0 3\n"
+                + "   2: 0100007F:C000 0100007F:1F90 06 00000000:00000000 00:00000000 00000000     0        0 0 3\n"
+                + "  13: 00000000:0016 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 2 1\n";
+        assertThat(LocalPorts.listeners(table)).containsExactlyInAnyOrder(0x1F90, 22);
+    }
+
+    @Test
+    void ipv6LinesAreReadAndEmptyOrDamagedTablesListNothing() {
+        String table = HEADER
+                + "   0: 0000000000000000FFFF00000100007F:9705 0000000000000000FFFF00000100007F:8676 06 00000000:00000000"
+                + " 03:00000313 00000000     0        0 0 3\n"
+                + "  11: 00000000000000000000000000000000:898F 00000000000000000000000000000000:0000 0A 00000000:00000000"
+                + " 00:00000000 00000000     0        0 8208870 1";                   // no newline at the end
+        assertThat(LocalPorts.listeners(table)).containsExactly(0x898F);
+        assertThat(LocalPorts.listeners("")).isEmpty();
+        assertThat(LocalPorts.listeners(HEADER)).isEmpty();
+        assertThat(LocalPorts.listeners(HEADER + "garbage 0A\n   1: 0100007F:XYZW 00000000:0000 0A\n   2:\n")).isEmpty();
+    }
+
+    @Test
+    void aServerSocketOfThisProcessIsSeenInTheRealTablesAndOthersListedWithIt() throws IOException {
+        Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/net/tcp")), "Linux socket tables");
+        try (ServerSocket first = new ServerSocket(); ServerSocket second = new ServerSocket()) {
+            first.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            second.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            assertThat(LocalPorts.isListening(first.getLocalPort())).isTrue();
+            // The same read saw the second one listening: canReach answers from that, without reading again.
+            assertThat(LocalPorts.canReach("127.0.0.1", second.getLocalPort())).isTrue();
+        }
+    }
+}
