@@ -69,9 +69,6 @@ public final class SessionChecker implements TaskListener {
         if (type == null || unit == null) {
             return;
         }
-        if (!mentionsSessionApi(unit)) {
-            return;
-        }
         ClassTree classTree = trees.getTree(type);
         if (classTree == null || !done.add(classTree)) {
             return;
@@ -82,16 +79,22 @@ public final class SessionChecker implements TaskListener {
         if (path == null) {
             return;
         }
+        if (!mentionsSessionApi(unit)
+                && !SessionApiReach.reaches(trees, environment.getElementUtils(), api, path)) {
+            return;
+        }
         Reporter reporter = new Reporter(trees, unit);
         new UnitWalker(reporter).scan(path, null);
     }
 
     /**
-     * Whether the compilation unit can use the session API at all: it must name its package
-     * ({@code org.sessionj.api}), by an import or a qualified name, unless it is in that package. Most
-     * files of a module do not, and skipping them keeps the processor's cost proportional to the
-     * session code (javac loads the processor afresh for every compilation, so it mostly runs
-     * interpreted and every node it visits counts).
+     * Whether the compilation unit names the session API's package ({@code org.sessionj.api}), by an
+     * import or a qualified name, or is in that package: the cheap test that most files using the API
+     * pass at once. A unit that does not is not skipped on that ground alone (a {@code var}, a method
+     * result or an implicitly typed lambda reaches a session without naming its type): it is skipped
+     * only if {@link SessionApiReach} finds nothing of the API in its attributed tree. Most files of a
+     * module then cost one light scan instead of a full check (javac loads the processor afresh for every
+     * compilation, so it mostly runs interpreted and every node it visits counts).
      */
     private final Map<CompilationUnitTree, Boolean> mentions = new WeakHashMap<>();
 
