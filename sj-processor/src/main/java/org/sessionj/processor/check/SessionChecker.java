@@ -35,6 +35,8 @@ import org.sessionj.processor.internal.protocol.ProtocolRegistry;
  */
 public final class SessionChecker implements TaskListener {
     private static final String API_PACKAGE = "org.sessionj.api";
+    /** The {@code @SuppressWarnings} name that turns the checker off for one declaration. */
+    static final String SUPPRESSION = "sessionj";
     private final SessionApi api;
     private final SessionParameters sessionParameters;
     private final MessageTypes messages;
@@ -161,6 +163,9 @@ public final class SessionChecker implements TaskListener {
 
         @Override
         public Void visitMethod(MethodTree method, Void unused) {
+            if (suppressed(getCurrentPath())) {
+                return null;
+            }
             // Not the members javac writes itself (a record's implicit constructor and accessors).
             if (!implicit(getCurrentPath())
                     && trees.getElement(getCurrentPath()) instanceof javax.lang.model.element.ExecutableElement element) {
@@ -175,6 +180,9 @@ public final class SessionChecker implements TaskListener {
         /** A record's {@code @NoAlias} components must not be handed out by accessors javac writes. */
         @Override
         public Void visitClass(ClassTree tree, Void unused) {
+            if (suppressed(getCurrentPath())) {
+                return null;
+            }
             if (trees.getElement(getCurrentPath()) instanceof TypeElement type) {
                 contracts.recordComponents(type, tree, reporter);
             }
@@ -190,7 +198,11 @@ public final class SessionChecker implements TaskListener {
         /** A field initializer runs once per construction (or class initialisation): checked as a body. */
         @Override
         public Void visitVariable(VariableTree variable, Void unused) {
-            if (variable.getInitializer() != null && getCurrentPath().getParentPath().getLeaf() instanceof ClassTree) {
+            boolean field = getCurrentPath().getParentPath().getLeaf() instanceof ClassTree;
+            if (field && suppressed(getCurrentPath())) {
+                return null;
+            }
+            if (variable.getInitializer() != null && field) {
                 analyse(getCurrentPath());
             }
             return super.visitVariable(variable, unused);
@@ -202,6 +214,24 @@ public final class SessionChecker implements TaskListener {
                 analyse(getCurrentPath());
             }
             return super.visitBlock(block, unused);
+        }
+
+        /**
+         * {@code @SuppressWarnings("sessionj")} on a class, method, constructor or field: its code is not
+         * checked at all (docs/diagnostics.md, "Turning the checker off"), for code that breaks a protocol
+         * on purpose, such as a test of how the peer copes. The runtime monitor still stops it.
+         */
+        private boolean suppressed(TreePath declaration) {
+            Element element = trees.getElement(declaration);
+            SuppressWarnings suppression = element == null ? null : element.getAnnotation(SuppressWarnings.class);
+            if (suppression != null) {
+                for (String name : suppression.value()) {
+                    if (name.equals(SUPPRESSION)) {
+                        return true;
+                    }
+                }
+            }
+            return false;
         }
 
         private boolean implicit(TreePath method) {
