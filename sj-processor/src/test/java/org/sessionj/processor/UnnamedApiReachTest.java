@@ -31,19 +31,8 @@ class UnnamedApiReachTest {
             }
             """;
 
-    /** The shape of {@code org.sessionj.runtime.SJRuntime}'s factory (the runtime is not a dependency here). */
-    private static final String RUNTIME = """
-            package org.sessionj.runtime;
-            import org.sessionj.api.SJService;
-            public final class SJRuntime {
-                public static SJRuntime global() {
-                    return new SJRuntime();
-                }
-                public SJService service(Class<?> protocol, String host, int port) {
-                    return SJService.create(protocol, host, port);
-                }
-            }
-            """;
+    /** The shape of {@code org.sessionj.runtime.SJRuntime}'s factories. */
+    private static final String RUNTIME = ServiceProtocolFlowTest.RUNTIME;
 
     @Test
     void aSessionFromAServiceReturnedByAMethodIsReportedThoughTheUnitNamesNoApiType() {
