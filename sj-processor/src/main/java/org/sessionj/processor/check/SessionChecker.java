@@ -3,10 +3,7 @@ package org.sessionj.processor.check;
 import com.sun.source.tree.BlockTree;
 import com.sun.source.tree.ClassTree;
 import com.sun.source.tree.CompilationUnitTree;
-import com.sun.source.tree.IdentifierTree;
-import com.sun.source.tree.ImportTree;
 import com.sun.source.tree.LambdaExpressionTree;
-import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.VariableTree;
@@ -15,13 +12,11 @@ import com.sun.source.util.TaskListener;
 import com.sun.source.util.TreePath;
 import com.sun.source.util.TreePathScanner;
 import com.sun.source.util.Trees;
-import java.io.IOException;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Set;
-import java.util.WeakHashMap;
 import javax.annotation.processing.ProcessingEnvironment;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.TypeElement;
@@ -34,13 +29,13 @@ import org.sessionj.processor.internal.protocol.ProtocolRegistry;
  * ({@link TaskEvent.Kind#ANALYZE}): each method, initializer and lambda body is one unit of analysis.
  */
 public final class SessionChecker implements TaskListener {
-    private static final String API_PACKAGE = "org.sessionj.api";
     private final SessionApi api;
     private final SessionParameters sessionParameters;
     private final MessageTypes messages;
     private final LentSessions lent;
     private final OverrideRules overrides;
     private final ImplementationContracts contracts;
+    private final SessionRelevance relevance;
     private final Trees trees;
     private final ProtocolRegistry registry;
     private final ProcessingEnvironment environment;
@@ -55,6 +50,7 @@ public final class SessionChecker implements TaskListener {
         this.messages = new MessageTypes(environment.getTypeUtils(), trees, registry);
         this.lent = new LentSessions(api, trees);
         this.contracts = new ImplementationContracts(environment.getElementUtils(), trees, api, sessionParameters);
+        this.relevance = new SessionRelevance(trees, contracts);
         this.overrides = new OverrideRules(api, sessionParameters, environment.getElementUtils(),
                 environment.getTypeUtils());
     }
@@ -69,9 +65,6 @@ public final class SessionChecker implements TaskListener {
         if (type == null || unit == null) {
             return;
         }
-        if (!mentionsSessionApi(unit)) {
-            return;
-        }
         ClassTree classTree = trees.getTree(type);
         if (classTree == null || !done.add(classTree)) {
             return;
@@ -84,67 +77,6 @@ public final class SessionChecker implements TaskListener {
         }
         Reporter reporter = new Reporter(trees, unit);
         new UnitWalker(reporter).scan(path, null);
-    }
-
-    /**
-     * Whether the compilation unit can use the session API at all: it must name its package
-     * ({@code org.sessionj.api}), by an import or a qualified name, unless it is in that package. Most
-     * files of a module do not, and skipping them keeps the processor's cost proportional to the
-     * session code (javac loads the processor afresh for every compilation, so it mostly runs
-     * interpreted and every node it visits counts).
-     */
-    private final Map<CompilationUnitTree, Boolean> mentions = new WeakHashMap<>();
-
-    private boolean mentionsSessionApi(CompilationUnitTree unit) {
-        Boolean known = mentions.get(unit);
-        if (known == null) {
-            known = readsSessionApi(unit);
-            mentions.put(unit, known);
-        }
-        return known;
-    }
-
-    private static boolean readsSessionApi(CompilationUnitTree unit) {
-        if (unit.getPackageName() != null && inApiPackage(unit.getPackageName())) {
-            return true;
-        }
-        for (ImportTree imported : unit.getImports()) {
-            if (inApiPackage(imported.getQualifiedIdentifier())) {
-                return true; // the usual case, without reading the file again
-            }
-        }
-        try {
-            return unit.getSourceFile().getCharContent(true).toString().contains(API_PACKAGE);
-        } catch (IOException e) {
-            return true;
-        }
-    }
-
-    /**
-     * Whether a qualified name starts with {@code org.sessionj.api}: read off the tree, since printing
-     * it ({@code toString()}) runs javac's pretty printer for every import of every file.
-     */
-    private static boolean inApiPackage(Tree name) {
-        Tree at = name;
-        int depth = 0;
-        while (at instanceof MemberSelectTree select) {
-            depth++;
-            at = select.getExpression();
-        }
-        if (depth < 2 || !(at instanceof IdentifierTree root) || !root.getName().contentEquals("org")) {
-            return false;
-        }
-        // Walk down again to the second and third names from the root: sessionj, api.
-        Tree second = name;
-        for (int i = 0; i < depth - 1; i++) {
-            second = ((MemberSelectTree) second).getExpression();
-        }
-        Tree third = name;
-        for (int i = 0; i < depth - 2; i++) {
-            third = ((MemberSelectTree) third).getExpression();
-        }
-        return ((MemberSelectTree) second).getIdentifier().contentEquals("sessionj")
-                && ((MemberSelectTree) third).getIdentifier().contentEquals("api");
     }
 
     /** Finds every body to analyse: methods, initializer blocks and lambdas, at any nesting. */
@@ -207,11 +139,15 @@ public final class SessionChecker implements TaskListener {
         }
 
         /**
-         * Checks one body. The checker must never throw: a body nested beyond what it follows, or deep
-         * enough to exhaust the stack, is reported (SJ008) and not checked.
+         * Checks one body, unless the pre-scan ({@link SessionRelevance}) shows that it cannot touch a
+         * session. The checker must never throw: a body nested beyond what it follows, or deep enough to
+         * exhaust the stack, is reported (SJ008) and not checked.
          */
         private void analyse(TreePath body) {
             try {
+                if (!relevance.mayTouchSessions(body)) {
+                    return;
+                }
                 check(body);
             } catch (FlowScanner.TooDeep | StackOverflowError e) {
                 reporter.error(body.getLeaf(), Diagnostic.TOO_DEEP, "this body", e instanceof StackOverflowError
