@@ -3,7 +3,10 @@ package org.sessionj.processor.check;
 import com.sun.source.tree.BlockTree;
 import com.sun.source.tree.ClassTree;
 import com.sun.source.tree.CompilationUnitTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.ImportTree;
 import com.sun.source.tree.LambdaExpressionTree;
+import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.VariableTree;
@@ -12,11 +15,13 @@ import com.sun.source.util.TaskListener;
 import com.sun.source.util.TreePath;
 import com.sun.source.util.TreePathScanner;
 import com.sun.source.util.Trees;
+import java.io.IOException;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.WeakHashMap;
 import javax.annotation.processing.ProcessingEnvironment;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.TypeElement;
@@ -29,6 +34,9 @@ import org.sessionj.processor.internal.protocol.ProtocolRegistry;
  * ({@link TaskEvent.Kind#ANALYZE}): each method, initializer and lambda body is one unit of analysis.
  */
 public final class SessionChecker implements TaskListener {
+    private static final String API_PACKAGE = "org.sessionj.api";
+    /** The {@code @SuppressWarnings} name that turns the checker off for one declaration. */
+    static final String SUPPRESSION = "sessionj";
     private final SessionApi api;
     private final SessionParameters sessionParameters;
     private final MessageTypes messages;
@@ -75,8 +83,75 @@ public final class SessionChecker implements TaskListener {
         if (path == null) {
             return;
         }
+        if (!mentionsSessionApi(unit)
+                && !SessionApiReach.reaches(trees, environment.getElementUtils(), api, path)) {
+            return;
+        }
         Reporter reporter = new Reporter(trees, unit);
         new UnitWalker(reporter).scan(path, null);
+    }
+
+    /**
+     * Whether the compilation unit names the session API's package ({@code org.sessionj.api}), by an
+     * import or a qualified name, or is in that package: the cheap test that most files using the API
+     * pass at once. A unit that does not is not skipped on that ground alone (a {@code var}, a method
+     * result or an implicitly typed lambda reaches a session without naming its type): it is skipped
+     * only if {@link SessionApiReach} finds nothing of the API in its attributed tree. Most files of a
+     * module then cost one light scan instead of a full check (javac loads the processor afresh for every
+     * compilation, so it mostly runs interpreted and every node it visits counts).
+     */
+    private final Map<CompilationUnitTree, Boolean> mentions = new WeakHashMap<>();
+
+    private boolean mentionsSessionApi(CompilationUnitTree unit) {
+        Boolean known = mentions.get(unit);
+        if (known == null) {
+            known = readsSessionApi(unit);
+            mentions.put(unit, known);
+        }
+        return known;
+    }
+
+    private static boolean readsSessionApi(CompilationUnitTree unit) {
+        if (unit.getPackageName() != null && inApiPackage(unit.getPackageName())) {
+            return true;
+        }
+        for (ImportTree imported : unit.getImports()) {
+            if (inApiPackage(imported.getQualifiedIdentifier())) {
+                return true; // the usual case, without reading the file again
+            }
+        }
+        try {
+            return unit.getSourceFile().getCharContent(true).toString().contains(API_PACKAGE);
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
+    /**
+     * Whether a qualified name starts with {@code org.sessionj.api}: read off the tree, since printing
+     * it ({@code toString()}) runs javac's pretty printer for every import of every file.
+     */
+    private static boolean inApiPackage(Tree name) {
+        Tree at = name;
+        int depth = 0;
+        while (at instanceof MemberSelectTree select) {
+            depth++;
+            at = select.getExpression();
+        }
+        if (depth < 2 || !(at instanceof IdentifierTree root) || !root.getName().contentEquals("org")) {
+            return false;
+        }
+        // Walk down again to the second and third names from the root: sessionj, api.
+        Tree second = name;
+        for (int i = 0; i < depth - 1; i++) {
+            second = ((MemberSelectTree) second).getExpression();
+        }
+        Tree third = name;
+        for (int i = 0; i < depth - 2; i++) {
+            third = ((MemberSelectTree) third).getExpression();
+        }
+        return ((MemberSelectTree) second).getIdentifier().contentEquals("sessionj")
+                && ((MemberSelectTree) third).getIdentifier().contentEquals("api");
     }
 
     /** Finds every body to analyse: methods, initializer blocks and lambdas, at any nesting. */
@@ -90,6 +165,9 @@ public final class SessionChecker implements TaskListener {
 
         @Override
         public Void visitMethod(MethodTree method, Void unused) {
+            if (suppressed(getCurrentPath())) {
+                return null;
+            }
             // Not the members javac writes itself (a record's implicit constructor and accessors).
             if (!implicit(getCurrentPath())
                     && trees.getElement(getCurrentPath()) instanceof javax.lang.model.element.ExecutableElement element) {
@@ -104,6 +182,9 @@ public final class SessionChecker implements TaskListener {
         /** A record's {@code @NoAlias} components must not be handed out by accessors javac writes. */
         @Override
         public Void visitClass(ClassTree tree, Void unused) {
+            if (suppressed(getCurrentPath())) {
+                return null;
+            }
             if (trees.getElement(getCurrentPath()) instanceof TypeElement type) {
                 contracts.recordComponents(type, tree, reporter);
             }
@@ -119,7 +200,11 @@ public final class SessionChecker implements TaskListener {
         /** A field initializer runs once per construction (or class initialisation): checked as a body. */
         @Override
         public Void visitVariable(VariableTree variable, Void unused) {
-            if (variable.getInitializer() != null && getCurrentPath().getParentPath().getLeaf() instanceof ClassTree) {
+            boolean field = getCurrentPath().getParentPath().getLeaf() instanceof ClassTree;
+            if (field && suppressed(getCurrentPath())) {
+                return null;
+            }
+            if (variable.getInitializer() != null && field) {
                 analyse(getCurrentPath());
             }
             return super.visitVariable(variable, unused);
@@ -131,6 +216,24 @@ public final class SessionChecker implements TaskListener {
                 analyse(getCurrentPath());
             }
             return super.visitBlock(block, unused);
+        }
+
+        /**
+         * {@code @SuppressWarnings("sessionj")} on a class, method, constructor or field: its code is not
+         * checked at all (docs/diagnostics.md, "Turning the checker off"), for code that breaks a protocol
+         * on purpose, such as a test of how the peer copes. The runtime monitor still stops it.
+         */
+        private boolean suppressed(TreePath declaration) {
+            Element element = trees.getElement(declaration);
+            SuppressWarnings suppression = element == null ? null : element.getAnnotation(SuppressWarnings.class);
+            if (suppression != null) {
+                for (String name : suppression.value()) {
+                    if (name.equals(SUPPRESSION)) {
+                        return true;
+                    }
+                }
+            }
+            return false;
         }
 
         private boolean implicit(TreePath method) {
