@@ -83,8 +83,7 @@ public final class SessionChecker implements TaskListener {
         if (path == null) {
             return;
         }
-        if (!mentionsSessionApi(unit)
-                && !SessionApiReach.reaches(trees, environment.getElementUtils(), api, path)) {
+        if (!mentionsSessionApi(unit) && !relevance.mayTouchSessions(path)) {
             return;
         }
         Reporter reporter = new Reporter(trees, unit);
@@ -96,7 +95,8 @@ public final class SessionChecker implements TaskListener {
      * import or a qualified name, or is in that package: the cheap test that most files using the API
      * pass at once. A unit that does not is not skipped on that ground alone (a {@code var}, a method
      * result or an implicitly typed lambda reaches a session without naming its type): it is skipped
-     * only if {@link SessionApiReach} finds nothing of the API in its attributed tree. Most files of a
+     * only if the pre-scan ({@link SessionRelevance}) finds nothing in its attributed tree that can touch a
+     * session. Most files of a
      * module then cost one light scan instead of a full check (javac loads the processor afresh for every
      * compilation, so it mostly runs interpreted and every node it visits counts).
      */

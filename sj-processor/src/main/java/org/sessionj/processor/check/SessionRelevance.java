@@ -28,14 +28,17 @@ import javax.lang.model.util.ElementFilter;
 
 /**
  * The pre-scan: whether a body (method, initializer, field initializer, lambda) can touch a session at
- * all, decided before a {@link MethodChecker} with its twenty rule objects is built for it. Most bodies
+ * all, decided before a {@link MethodChecker} with its twenty rule objects is built for it; asked of a
+ * whole class, whether a class whose file never names {@code org.sessionj.api} can still reach the
+ * API ({@code var s = Services.one().request()}, a lambda given to a {@code @Session} handler, another
+ * class's {@code @NoAlias} field), so that such a file is checked. Most bodies
  * of a real program never touch a session, and the processor runs mostly interpreted (javac loads it
  * afresh for every compilation), so the full flow analysis of such a body is pure cost.
  *
  * <p>Invariant (it over-approximates): a body is skipped only if <em>no</em> node of it, nested lambdas,
  * local and anonymous classes included,
  * <ul>
- *   <li>has a static type that mentions a type of {@code org.sessionj.api} (a socket, a
+ *   <li>has a static type that mentions a type of {@code org.sessionj.api} or {@code org.sessionj.runtime} (a socket, a
  *       service, a selector, a {@code @Protocol} interface, {@code List<SJSocket>}, a type variable
  *       bounded by one, a class whose supertypes or type parameters mention one), or carries a type
  *       annotation from a package under {@code org.sessionj} ({@code @NoAlias} as a type use);</li>
@@ -54,8 +57,12 @@ import javax.lang.model.util.ElementFilter;
 final class SessionRelevance {
     /** Annotations from here count ({@code @NoAlias}, {@code @Session}, {@code @Protocol}). */
     private static final String SESSIONJ = "org.sessionj.";
-    /** Types from here count, and any type that reaches one (the checker's triggers are all API types). */
+    /**
+     * Types from here count, and any type that reaches one: the checker's triggers are all API types,
+     * and the runtime's ({@code SJRuntime}) make services.
+     */
     private static final String SESSIONJ_API = "org.sessionj.api.";
+    private static final String SESSIONJ_RUNTIME = "org.sessionj.runtime.";
     /** Type variables whose bounds nest deeper than this are taken as relevant rather than followed. */
     private static final int MAX_TYPE_DEPTH = 12;
 
@@ -355,7 +362,8 @@ final class SessionRelevance {
     }
 
     private static boolean fromSessionj(TypeElement type) {
-        return type.getQualifiedName().toString().startsWith(SESSIONJ_API);
+        String name = type.getQualifiedName().toString();
+        return name.startsWith(SESSIONJ_API) || name.startsWith(SESSIONJ_RUNTIME);
     }
 
     private static boolean annotationFromSessionj(TypeElement annotation) {
