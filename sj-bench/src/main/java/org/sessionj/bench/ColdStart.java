@@ -32,7 +32,7 @@ public final class ColdStart {
     private static final String[] MAIN_PHASES = {"runtime", "server", "thread", "request", "send", "receive",
         "close", "join"};
     private static final String[] ACCEPTER_PHASES = {"accept", "a-receive", "a-send", "a-close"};
-    private static final boolean MARKS = Boolean.getBoolean("coldstart.marks");
+    private static final boolean MARKS = "true".equals(System.getProperty("coldstart.marks"));
 
     private ColdStart() {
     }
@@ -89,9 +89,9 @@ public final class ColdStart {
     /**
      * The CPU time this thread has used, in nanoseconds, from Linux's {@code /proc/thread-self/schedstat}
      * (less sensitive to other processes' load than the wall time); -1 where it cannot be read. Read
-     * before the first session's clock starts and after it ends.
+     * before the first session's clock starts and after it ends (also by {@link ColdStartFloor}).
      */
-    private static long threadCpuNanos() {
+    static long threadCpuNanos() {
         try {
             String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/thread-self/schedstat"));
             return Long.parseLong(stat.substring(0, stat.indexOf(' ')));

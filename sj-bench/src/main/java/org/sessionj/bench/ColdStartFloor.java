@@ -22,7 +22,7 @@ public final class ColdStartFloor {
     /** Runs the mode named by the first argument ({@code exchanger} by default). */
     public static void main(String[] args) throws InterruptedException {
         String mode = args.length > 0 ? args[0] : "exchanger";
-        long cpuStart = threadCpuNanos();
+        long cpuStart = ColdStart.threadCpuNanos();
         long start = System.nanoTime();
         switch (mode) {
             case "empty" -> {
@@ -34,7 +34,7 @@ public final class ColdStartFloor {
             default -> throw new IllegalArgumentException("mode must be empty, exchanger or log, found " + mode);
         }
         long wall = System.nanoTime() - start;
-        long cpu = threadCpuNanos() - cpuStart;
+        long cpu = ColdStart.threadCpuNanos() - cpuStart;
         System.out.printf("cold-floor %s ms %.2f main-thread-cpu-ms %.2f%n", mode, wall / 1e6,
                 cpuStart < 0 ? -1.0 : cpu / 1e6);
     }
@@ -67,16 +67,6 @@ public final class ColdStartFloor {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-        }
-    }
-
-    /** This thread's CPU time in nanoseconds ({@code /proc/thread-self/schedstat}); -1 where unreadable. */
-    private static long threadCpuNanos() {
-        try {
-            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/thread-self/schedstat"));
-            return Long.parseLong(stat.substring(0, stat.indexOf(' ')));
-        } catch (java.io.IOException | RuntimeException e) {
-            return -1;
         }
     }
 }

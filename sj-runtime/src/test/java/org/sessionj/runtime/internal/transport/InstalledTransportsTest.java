@@ -3,7 +3,6 @@ package org.sessionj.runtime.internal.transport;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -11,8 +10,6 @@ import java.util.ServiceConfigurationError;
 import org.junit.jupiter.api.Test;
 import org.sessionj.api.SJException;
 import org.sessionj.runtime.TransportPreferences;
-import org.sessionj.runtime.spi.Connection;
-import org.sessionj.runtime.spi.ConnectionAcceptor;
 import org.sessionj.runtime.spi.Transport;
 
 /**
@@ -120,26 +117,6 @@ class InstalledTransportsTest {
     }
 
     private static Transport fake(String name) {
-        return new Transport() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public ConnectionAcceptor listen(int port) throws IOException {
-                throw new IOException("not used");
-            }
-
-            @Override
-            public Connection connect(String host, int port, long timeoutNanos) throws IOException {
-                throw new IOException("not used");
-            }
-
-            @Override
-            public boolean canReach(String host, int port) {
-                return false;
-            }
-        };
+        return TestAcceptorGroups.named(name);
     }
 }
