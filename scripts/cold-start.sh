@@ -5,6 +5,7 @@
 # Usage: scripts/cold-start.sh [shm|tcp] [runs]   first session and its phases, plain then with the AOT cache
 #        scripts/cold-start.sh classes [shm|tcp]  classes loaded per phase of the first session (plain JVM)
 #        scripts/cold-start.sh floor [runs]       the same JVM doing nothing, a bare Exchanger hand-off, one log line
+#        scripts/cold-start.sh profile [runs]     sampled stacks of the first session with the AOT cache, summed over runs
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JAVA="${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}"
@@ -49,6 +50,23 @@ if [ "${1:-}" = classes ]; then
             for (i = 1; i <= NF; i++) if ($i ~ /\[class,load\]$/) { f = family($(i + 1)); break }
             if (f != "") fam[f]++
         }'
+    exit 0
+fi
+
+# profile [runs]: ColdStartProfile in fresh JVMs with an AOT cache recorded by one run of it; sums its
+# counts over the runs (the first column) and lists them largest first.
+if [ "${1:-}" = profile ]; then
+    RUNS="${2:-8}"
+    "$JAVA" -XX:AOTCacheOutput="$WORK/profile.aot" "${OPTS[@]}" org.sessionj.bench.ColdStartProfile shm >/dev/null 2>&1
+    echo "# load $(cut -d' ' -f1-3 /proc/loadavg)"
+    for i in $(seq "$RUNS"); do
+        "$JAVA" -XX:AOTCache="$WORK/profile.aot" "${OPTS[@]}" org.sessionj.bench.ColdStartProfile shm 2>/dev/null
+    done > "$WORK/profile.txt"
+    grep '^cold-start' "$WORK/profile.txt" || true
+    awk '/^samples/ { total += $2 } END { print "samples", total }' "$WORK/profile.txt"
+    awk '/^(incl|leaf) / { n[$1 " " $3] += $2 } END { for (k in n) print n[k], k }' "$WORK/profile.txt" |
+        sort -k1,1nr | head -80
+    echo "# load $(cut -d' ' -f1-3 /proc/loadavg)"
     exit 0
 fi
 
