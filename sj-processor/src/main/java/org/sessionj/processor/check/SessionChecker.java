@@ -35,12 +35,15 @@ import org.sessionj.processor.internal.protocol.ProtocolRegistry;
  */
 public final class SessionChecker implements TaskListener {
     private static final String API_PACKAGE = "org.sessionj.api";
+    /** The {@code @SuppressWarnings} name that turns the checker off for one declaration. */
+    static final String SUPPRESSION = "sessionj";
     private final SessionApi api;
     private final SessionParameters sessionParameters;
     private final MessageTypes messages;
     private final LentSessions lent;
     private final OverrideRules overrides;
     private final ImplementationContracts contracts;
+    private final SessionRelevance relevance;
     private final Trees trees;
     private final ProtocolRegistry registry;
     private final ProcessingEnvironment environment;
@@ -55,6 +58,7 @@ public final class SessionChecker implements TaskListener {
         this.messages = new MessageTypes(environment.getTypeUtils(), trees, registry);
         this.lent = new LentSessions(api, trees);
         this.contracts = new ImplementationContracts(environment.getElementUtils(), trees, api, sessionParameters);
+        this.relevance = new SessionRelevance(trees, contracts);
         this.overrides = new OverrideRules(api, sessionParameters, environment.getElementUtils(),
                 environment.getTypeUtils());
     }
@@ -69,9 +73,6 @@ public final class SessionChecker implements TaskListener {
         if (type == null || unit == null) {
             return;
         }
-        if (!mentionsSessionApi(unit)) {
-            return;
-        }
         ClassTree classTree = trees.getTree(type);
         if (classTree == null || !done.add(classTree)) {
             return;
@@ -82,16 +83,22 @@ public final class SessionChecker implements TaskListener {
         if (path == null) {
             return;
         }
+        if (!mentionsSessionApi(unit) && !relevance.mayTouchSessions(path)) {
+            return;
+        }
         Reporter reporter = new Reporter(trees, unit);
         new UnitWalker(reporter).scan(path, null);
     }
 
     /**
-     * Whether the compilation unit can use the session API at all: it must name its package
-     * ({@code org.sessionj.api}), by an import or a qualified name, unless it is in that package. Most
-     * files of a module do not, and skipping them keeps the processor's cost proportional to the
-     * session code (javac loads the processor afresh for every compilation, so it mostly runs
-     * interpreted and every node it visits counts).
+     * Whether the compilation unit names the session API's package ({@code org.sessionj.api}), by an
+     * import or a qualified name, or is in that package: the cheap test that most files using the API
+     * pass at once. A unit that does not is not skipped on that ground alone (a {@code var}, a method
+     * result or an implicitly typed lambda reaches a session without naming its type): it is skipped
+     * only if the pre-scan ({@link SessionRelevance}) finds nothing in its attributed tree that can touch a
+     * session. Most files of a
+     * module then cost one light scan instead of a full check (javac loads the processor afresh for every
+     * compilation, so it mostly runs interpreted and every node it visits counts).
      */
     private final Map<CompilationUnitTree, Boolean> mentions = new WeakHashMap<>();
 
@@ -158,6 +165,9 @@ public final class SessionChecker implements TaskListener {
 
         @Override
         public Void visitMethod(MethodTree method, Void unused) {
+            if (suppressed(getCurrentPath())) {
+                return null;
+            }
             // Not the members javac writes itself (a record's implicit constructor and accessors).
             if (!implicit(getCurrentPath())
                     && trees.getElement(getCurrentPath()) instanceof javax.lang.model.element.ExecutableElement element) {
@@ -172,6 +182,9 @@ public final class SessionChecker implements TaskListener {
         /** A record's {@code @NoAlias} components must not be handed out by accessors javac writes. */
         @Override
         public Void visitClass(ClassTree tree, Void unused) {
+            if (suppressed(getCurrentPath())) {
+                return null;
+            }
             if (trees.getElement(getCurrentPath()) instanceof TypeElement type) {
                 contracts.recordComponents(type, tree, reporter);
             }
@@ -187,7 +200,11 @@ public final class SessionChecker implements TaskListener {
         /** A field initializer runs once per construction (or class initialisation): checked as a body. */
         @Override
         public Void visitVariable(VariableTree variable, Void unused) {
-            if (variable.getInitializer() != null && getCurrentPath().getParentPath().getLeaf() instanceof ClassTree) {
+            boolean field = getCurrentPath().getParentPath().getLeaf() instanceof ClassTree;
+            if (field && suppressed(getCurrentPath())) {
+                return null;
+            }
+            if (variable.getInitializer() != null && field) {
                 analyse(getCurrentPath());
             }
             return super.visitVariable(variable, unused);
@@ -201,17 +218,39 @@ public final class SessionChecker implements TaskListener {
             return super.visitBlock(block, unused);
         }
 
+        /**
+         * {@code @SuppressWarnings("sessionj")} on a class, method, constructor or field: its code is not
+         * checked at all (docs/diagnostics.md, "Turning the checker off"), for code that breaks a protocol
+         * on purpose, such as a test of how the peer copes. The runtime monitor still stops it.
+         */
+        private boolean suppressed(TreePath declaration) {
+            Element element = trees.getElement(declaration);
+            SuppressWarnings suppression = element == null ? null : element.getAnnotation(SuppressWarnings.class);
+            if (suppression != null) {
+                for (String name : suppression.value()) {
+                    if (name.equals(SUPPRESSION)) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+
         private boolean implicit(TreePath method) {
             Element element = trees.getElement(method);
             return element != null && environment.getElementUtils().getOrigin(element) != Elements.Origin.EXPLICIT;
         }
 
         /**
-         * Checks one body. The checker must never throw: a body nested beyond what it follows, or deep
-         * enough to exhaust the stack, is reported (SJ008) and not checked.
+         * Checks one body, unless the pre-scan ({@link SessionRelevance}) shows that it cannot touch a
+         * session. The checker must never throw: a body nested beyond what it follows, or deep enough to
+         * exhaust the stack, is reported (SJ008) and not checked.
          */
         private void analyse(TreePath body) {
             try {
+                if (!relevance.mayTouchSessions(body)) {
+                    return;
+                }
                 check(body);
             } catch (FlowScanner.TooDeep | StackOverflowError e) {
                 reporter.error(body.getLeaf(), Diagnostic.TOO_DEEP, "this body", e instanceof StackOverflowError
