@@ -17,7 +17,6 @@ import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.ssl.SslHandler;
@@ -156,7 +155,7 @@ public final class HttpClientChannel {
                         ch.pipeline().addLast(new HttpClientCodec(new HttpDecoderConfig().setMaxInitialLineLength(4096)
                                 .setMaxHeaderSize(8192).setMaxChunkSize(64 * 1024).setHeadersFactory(Wire.HEADERS)
                                 .setTrailersFactory(Wire.TRAILERS), false, false),
-                                new HttpObjectAggregator(endpoint.settings().responseBytes() + 65536),
+                                new ResponseAssembler(endpoint.settings().responseBytes() + 65536),
                                 new ResponseHandler());
                     }
                 });

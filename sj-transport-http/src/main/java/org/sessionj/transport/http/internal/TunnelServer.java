@@ -10,11 +10,9 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPromise;
-import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -86,9 +84,8 @@ public final class TunnelServer implements AutoCloseable {
                         channel.pipeline().addLast(
                                 guard.front(),
                                 new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, 64 * 1024),
-                                guard.back(),
                                 bodyBudget,
-                                new HttpObjectAggregator(settings.maxRequestBytes()),
+                                new RequestAssembler(settings.maxRequestBytes(), guard::requestEnded),
                                 new TunnelHttpHandler(routes, settings, ssl != null, bodyBudget));
                     }
                 });
@@ -172,7 +169,7 @@ public final class TunnelServer implements AutoCloseable {
      * of its first byte (a client dribbling headers is answered 408 and dropped); a connection idle
      * (nothing read, nothing written) for {@code idleMillis} is closed, WebSocket ones included. The
      * front half sees bytes before the HTTP decoder (a request that never finishes its headers yields no
-     * request object), the back half sees the decoded request's end.
+     * request object); the {@link RequestAssembler} reports the decoded request's end.
      *
      * <p>Both deadlines are {@link LazyDeadline}s: a request or a write only stores a time. Before, each
      * request scheduled and cancelled a timer of its own, and Netty's idle handler put a listener on
@@ -181,8 +178,6 @@ public final class TunnelServer implements AutoCloseable {
     private static final class Guard {
         private final int requestMillis;
         private final long idleNanos;
-        private ChannelHandlerContext front;
-        private ChannelHandlerContext back;
         /** Both deadlines live on the channel's loop; a channel moved to another loop gets new ones. */
         private LazyDeadline request;
         private LazyDeadline idle;
@@ -195,11 +190,6 @@ public final class TunnelServer implements AutoCloseable {
 
         ChannelDuplexHandler front() {
             return new ChannelDuplexHandler() {
-                @Override
-                public void handlerAdded(ChannelHandlerContext ctx) {
-                    front = ctx;
-                }
-
                 @Override
                 public void channelActive(ChannelHandlerContext ctx) throws Exception {
                     onLoop(ctx);
@@ -239,21 +229,11 @@ public final class TunnelServer implements AutoCloseable {
             };
         }
 
-        ChannelDuplexHandler back() {
-            return new ChannelDuplexHandler() {
-                @Override
-                public void handlerAdded(ChannelHandlerContext ctx) {
-                    back = ctx;
-                }
-
-                @Override
-                public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                    if (msg instanceof LastHttpContent && request != null) {
-                        request.clear();
-                    }
-                    ctx.fireChannelRead(msg);
-                }
-            };
+        /** The request arrived whole: its deadline is met. */
+        void requestEnded() {
+            if (request != null) {
+                request.clear();
+            }
         }
 
         /** Makes the deadlines live on the channel's current loop (it may have moved to its pair's). */
@@ -279,8 +259,9 @@ public final class TunnelServer implements AutoCloseable {
         private void expire(ChannelHandlerContext front) {
             LOG.log(System.Logger.Level.DEBUG, "{0} did not send a whole request within {1} ms; dropping it",
                     front.channel().remoteAddress(), requestMillis);
-            if (back != null && front.pipeline().get(HttpServerCodec.class) != null) {
-                back.writeAndFlush(Wire.text(HttpVersion.HTTP_1_1, HttpResponseStatus.REQUEST_TIMEOUT,
+            if (front.pipeline().get(HttpServerCodec.class) != null) {
+                // From the tail, through the codec's encoder.
+                front.channel().writeAndFlush(Wire.text(HttpVersion.HTTP_1_1, HttpResponseStatus.REQUEST_TIMEOUT,
                         "the request did not arrive whole in time")).addListener(ChannelFutureListener.CLOSE);
             } else {
                 front.close();
