@@ -1,7 +1,6 @@
 package org.sessionj.transport.http.internal;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -38,8 +37,7 @@ final class RequestAssembler extends ChannelInboundHandlerAdapter {
     private final Runnable requestEnded;
     /** The head of the request being assembled, or null between requests (or after a refusal). */
     private HttpRequest head;
-    /** Its body so far: null (none yet), the one piece, or a composite of the pieces. */
-    private ByteBuf body;
+    private final BodyPieces body = new BodyPieces();
     private boolean refused;
 
     RequestAssembler(int maxBytes, Runnable requestEnded) {
@@ -103,32 +101,16 @@ final class RequestAssembler extends ChannelInboundHandlerAdapter {
 
     private void add(ChannelHandlerContext ctx, HttpContent content) {
         ByteBuf piece = content.content();
-        int have = body == null ? 0 : body.readableBytes();
-        if (have + (long) piece.readableBytes() > maxBytes) {
+        if (body.size() + (long) piece.readableBytes() > maxBytes) {
             content.release();
             refuse(ctx, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "a request body is at most " + maxBytes + " bytes");
             return;
         }
-        if (piece.isReadable()) {
-            if (body == null) {
-                body = piece.retain();
-            } else {
-                CompositeByteBuf composite;
-                if (body instanceof CompositeByteBuf c) {
-                    composite = c;
-                } else {
-                    composite = ctx.alloc().compositeBuffer(1024);
-                    composite.addComponent(true, body);
-                    body = composite;
-                }
-                composite.addComponent(true, piece.retain());
-            }
-        }
+        body.add(ctx.alloc(), piece);
         if (content instanceof LastHttpContent last) {
             HttpRequest request = head;
-            ByteBuf whole = body == null ? Unpooled.EMPTY_BUFFER : body;
+            ByteBuf whole = body.take();
             head = null;
-            body = null;
             requestEnded.run();
             FullHttpRequest full = whole(request, whole, last, last.decoderResult());
             content.release();
@@ -139,9 +121,8 @@ final class RequestAssembler extends ChannelInboundHandlerAdapter {
             if (result.isFailure()) {
                 // The decoder gave up in the body: pass the request on with the failure (answered 400).
                 HttpRequest request = head;
-                ByteBuf part = body == null ? Unpooled.EMPTY_BUFFER : body;
+                ByteBuf part = body.take();
                 head = null;
-                body = null;
                 requestEnded.run();
                 ctx.fireChannelRead(whole(request, part, LastHttpContent.EMPTY_LAST_CONTENT, result));
             }
@@ -165,10 +146,7 @@ final class RequestAssembler extends ChannelInboundHandlerAdapter {
 
     private void discard() {
         head = null;
-        if (body != null) {
-            body.release();
-            body = null;
-        }
+        body.release();
     }
 
     @Override

@@ -1,7 +1,6 @@
 package org.sessionj.transport.http.internal;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -25,7 +24,7 @@ import java.io.IOException;
 final class ResponseAssembler extends ChannelInboundHandlerAdapter {
     private final int maxBytes;
     private HttpResponse head;
-    private ByteBuf body;
+    private final BodyPieces body = new BodyPieces();
 
     ResponseAssembler(int maxBytes) {
         this.maxBytes = maxBytes;
@@ -65,34 +64,18 @@ final class ResponseAssembler extends ChannelInboundHandlerAdapter {
 
     private void add(ChannelHandlerContext ctx, HttpContent content) {
         ByteBuf piece = content.content();
-        int have = body == null ? 0 : body.readableBytes();
-        if (have + (long) piece.readableBytes() > maxBytes) {
+        if (body.size() + (long) piece.readableBytes() > maxBytes) {
             content.release();
             tooLong(ctx);
             return;
         }
-        if (piece.isReadable()) {
-            if (body == null) {
-                body = piece.retain();
-            } else {
-                CompositeByteBuf composite;
-                if (body instanceof CompositeByteBuf c) {
-                    composite = c;
-                } else {
-                    composite = ctx.alloc().compositeBuffer(1024);
-                    composite.addComponent(true, body);
-                    body = composite;
-                }
-                composite.addComponent(true, piece.retain());
-            }
-        }
+        body.add(ctx.alloc(), piece);
         DecoderResult result = content.decoderResult();
         boolean last = content instanceof LastHttpContent;
         if (last || result.isFailure()) {
             HttpResponse response = head;
-            ByteBuf whole = body == null ? Unpooled.EMPTY_BUFFER : body;
+            ByteBuf whole = body.take();
             head = null;
-            body = null;
             FullHttpResponse full = whole(response, whole,
                     last ? (LastHttpContent) content : LastHttpContent.EMPTY_LAST_CONTENT, result);
             content.release();
@@ -116,10 +99,7 @@ final class ResponseAssembler extends ChannelInboundHandlerAdapter {
 
     private void discard() {
         head = null;
-        if (body != null) {
-            body.release();
-            body = null;
-        }
+        body.release();
     }
 
     @Override
