@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  */
 class ServiceProtocolFlowTest {
     /** The shape of {@code org.sessionj.runtime.SJRuntime}'s factories (the runtime is not a dependency here). */
-    private static final String RUNTIME = """
+    static final String RUNTIME = """
             package org.sessionj.runtime;
             import org.sessionj.api.SJServerSocket;
             import org.sessionj.api.SJService;

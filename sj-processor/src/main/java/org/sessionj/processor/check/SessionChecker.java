@@ -35,6 +35,8 @@ import org.sessionj.processor.internal.protocol.ProtocolRegistry;
  */
 public final class SessionChecker implements TaskListener {
     private static final String API_PACKAGE = "org.sessionj.api";
+    /** The {@code @SuppressWarnings} name that turns the checker off for one declaration. */
+    static final String SUPPRESSION = "sessionj";
     private final SessionApi api;
     private final SessionParameters sessionParameters;
     private final MessageTypes messages;
@@ -69,9 +71,6 @@ public final class SessionChecker implements TaskListener {
         if (type == null || unit == null) {
             return;
         }
-        if (!mentionsSessionApi(unit)) {
-            return;
-        }
         ClassTree classTree = trees.getTree(type);
         if (classTree == null || !done.add(classTree)) {
             return;
@@ -82,16 +81,22 @@ public final class SessionChecker implements TaskListener {
         if (path == null) {
             return;
         }
+        if (!mentionsSessionApi(unit)
+                && !SessionApiReach.reaches(trees, environment.getElementUtils(), api, path)) {
+            return;
+        }
         Reporter reporter = new Reporter(trees, unit);
         new UnitWalker(reporter).scan(path, null);
     }
 
     /**
-     * Whether the compilation unit can use the session API at all: it must name its package
-     * ({@code org.sessionj.api}), by an import or a qualified name, unless it is in that package. Most
-     * files of a module do not, and skipping them keeps the processor's cost proportional to the
-     * session code (javac loads the processor afresh for every compilation, so it mostly runs
-     * interpreted and every node it visits counts).
+     * Whether the compilation unit names the session API's package ({@code org.sessionj.api}), by an
+     * import or a qualified name, or is in that package: the cheap test that most files using the API
+     * pass at once. A unit that does not is not skipped on that ground alone (a {@code var}, a method
+     * result or an implicitly typed lambda reaches a session without naming its type): it is skipped
+     * only if {@link SessionApiReach} finds nothing of the API in its attributed tree. Most files of a
+     * module then cost one light scan instead of a full check (javac loads the processor afresh for every
+     * compilation, so it mostly runs interpreted and every node it visits counts).
      */
     private final Map<CompilationUnitTree, Boolean> mentions = new WeakHashMap<>();
 
@@ -158,6 +163,9 @@ public final class SessionChecker implements TaskListener {
 
         @Override
         public Void visitMethod(MethodTree method, Void unused) {
+            if (suppressed(getCurrentPath())) {
+                return null;
+            }
             // Not the members javac writes itself (a record's implicit constructor and accessors).
             if (!implicit(getCurrentPath())
                     && trees.getElement(getCurrentPath()) instanceof javax.lang.model.element.ExecutableElement element) {
@@ -172,6 +180,9 @@ public final class SessionChecker implements TaskListener {
         /** A record's {@code @NoAlias} components must not be handed out by accessors javac writes. */
         @Override
         public Void visitClass(ClassTree tree, Void unused) {
+            if (suppressed(getCurrentPath())) {
+                return null;
+            }
             if (trees.getElement(getCurrentPath()) instanceof TypeElement type) {
                 contracts.recordComponents(type, tree, reporter);
             }
@@ -187,7 +198,11 @@ public final class SessionChecker implements TaskListener {
         /** A field initializer runs once per construction (or class initialisation): checked as a body. */
         @Override
         public Void visitVariable(VariableTree variable, Void unused) {
-            if (variable.getInitializer() != null && getCurrentPath().getParentPath().getLeaf() instanceof ClassTree) {
+            boolean field = getCurrentPath().getParentPath().getLeaf() instanceof ClassTree;
+            if (field && suppressed(getCurrentPath())) {
+                return null;
+            }
+            if (variable.getInitializer() != null && field) {
                 analyse(getCurrentPath());
             }
             return super.visitVariable(variable, unused);
@@ -199,6 +214,24 @@ public final class SessionChecker implements TaskListener {
                 analyse(getCurrentPath());
             }
             return super.visitBlock(block, unused);
+        }
+
+        /**
+         * {@code @SuppressWarnings("sessionj")} on a class, method, constructor or field: its code is not
+         * checked at all (docs/diagnostics.md, "Turning the checker off"), for code that breaks a protocol
+         * on purpose, such as a test of how the peer copes. The runtime monitor still stops it.
+         */
+        private boolean suppressed(TreePath declaration) {
+            Element element = trees.getElement(declaration);
+            SuppressWarnings suppression = element == null ? null : element.getAnnotation(SuppressWarnings.class);
+            if (suppression != null) {
+                for (String name : suppression.value()) {
+                    if (name.equals(SUPPRESSION)) {
+                        return true;
+                    }
+                }
+            }
+            return false;
         }
 
         private boolean implicit(TreePath method) {

@@ -64,37 +64,93 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
     private static final long SLOT_CHECK_MILLIS = 100;
 
     /**
-     * A handshake in progress: when it started, whether its first frame is in, whether it was dropped,
-     * and how many bytes its requester had sent at the last look for a stalled handshake.
+     * A handshake in progress: when it started, its state, and how many bytes its requester had sent at
+     * the last look for a stalled handshake.
+     *
+     * <p>The state moves once, by compare-and-set, from {@link #RUNNING} to {@link #OPENED} (its first
+     * frame is in), {@link #DROPPED} or {@link #ENDED}, and from {@link #OPENED} to {@link #ENDED}: a
+     * handshake is dropped at most once, and never after it ended, so each drop is counted back exactly
+     * once (a drop and the end of the same handshake can race).
      */
     private static final class InFlight {
+        static final int RUNNING = 0;
+        static final int OPENED = 1;
+        static final int DROPPED = 2;
+        static final int ENDED = 3;
+        private static final java.util.concurrent.atomic.AtomicIntegerFieldUpdater<InFlight> STATE =
+                java.util.concurrent.atomic.AtomicIntegerFieldUpdater.newUpdater(InFlight.class, "state");
+
         final long started = System.nanoTime();
-        volatile boolean opened;
-        volatile boolean dropped;
+        private volatile int state;
         /** {@link org.sessionj.runtime.spi.Connection#receivedBytes} at the last look; -2 before the first. */
         volatile long lastBytes = -2;
+
+        /** Its first frame was read: it can no longer stall on its requester, nor be dropped. */
+        void opened() {
+            STATE.compareAndSet(this, RUNNING, OPENED);
+        }
+
+        /** Whether it may still be dropped (neither opened, dropped nor ended). */
+        boolean droppable() {
+            return state == RUNNING;
+        }
+
+        /** Claims it for a drop; false when it was opened, dropped or ended first. */
+        boolean claimDrop() {
+            return STATE.compareAndSet(this, RUNNING, DROPPED);
+        }
+
+        /** Ends it; false when it had been dropped (the drop is then this end's to count back). */
+        boolean end() {
+            int was;
+            do {
+                was = state;
+                if (was == DROPPED) {
+                    return false;
+                }
+            } while (!STATE.compareAndSet(this, was, ENDED));
+            return true;
+        }
     }
 
-    /** A connection in its transport's own handshake (TLS), holding a slot. */
+    /**
+     * A connection in its transport's own handshake (TLS), holding a slot. Its state moves once, by
+     * compare-and-set, from running to dropped or left, and from dropped to left: dropped at most once,
+     * never after it left, and a drop is counted back exactly once, by {@link #leave}.
+     */
     private final class TransportHandshake implements Slot {
+        private static final int RUNNING = 0;
+        private static final int DROPPED = 1;
+        private static final int LEFT = 2;
+
         final long started = System.nanoTime();
         final String transport;
         final Runnable drop;
-        volatile boolean dropped;
-        private final java.util.concurrent.atomic.AtomicBoolean left = new java.util.concurrent.atomic.AtomicBoolean();
+        private final java.util.concurrent.atomic.AtomicInteger state = new java.util.concurrent.atomic.AtomicInteger();
 
         TransportHandshake(String transport, Runnable drop) {
             this.transport = transport;
             this.drop = drop;
         }
 
+        /** Whether it may still be dropped. */
+        boolean droppable() {
+            return state.get() == RUNNING;
+        }
+
+        /** Claims it for a drop; false when it was dropped or left first. */
+        boolean claimDrop() {
+            return state.compareAndSet(RUNNING, DROPPED);
+        }
+
         @Override
         public void leave() {
-            if (!left.compareAndSet(false, true)) {
+            int was = state.getAndSet(LEFT);
+            if (was == LEFT) {
                 return;
             }
             inTransport.remove(this);
-            if (dropped) {
+            if (was == DROPPED) {
                 failed(port() + ": dropped a " + transport + " connection", new org.sessionj.api.SJTimeoutException("dropped: the requester did"
                         + " not finish its " + transport + " handshake within " + java.time.Duration.ofNanos(stalledAfterNanos)
                         + " while the server had its limit of " + context.config().maxPendingHandshakes()
@@ -114,6 +170,14 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
             new java.util.concurrent.ConcurrentHashMap<>();
     /** Handshakes dropped to make room whose slot has not come back yet: no more are dropped meanwhile. */
     private final java.util.concurrent.atomic.AtomicInteger droppedUnreleased = new java.util.concurrent.atomic.AtomicInteger();
+    /**
+     * Held while one thread picks a stalled handshake and drops it. Several threads look for one at once
+     * (the handshake pump, and every TLS connection waiting for a slot, on each event loop): without it,
+     * two could pick the same handshake, both count it as dropped and only one count come back, so that
+     * {@link #droppedUnreleased} never went back to 0 and drops stopped (a TLS client then waited past
+     * its 10 s handshake timeout), or two could drop two handshakes where one slot was wanted.
+     */
+    private final java.util.concurrent.locks.ReentrantLock dropping = new java.util.concurrent.locks.ReentrantLock();
     private final long stalledAfterNanos;
     /** When a handshake last succeeded (System.nanoTime): a server that succeeds drops nothing. */
     private volatile long lastSuccess = System.nanoTime();
@@ -243,17 +307,28 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
      * first, then the oldest; or the oldest transport handshake, if older.
      */
     private void dropOldestStalled() {
+        if (!dropping.tryLock()) {
+            return; // another thread is dropping one; its slot serves whoever takes it first
+        }
+        try {
+            dropOldestStalledLocked();
+        } finally {
+            dropping.unlock();
+        }
+    }
+
+    private void dropOldestStalledLocked() {
         long now = System.nanoTime();
         if (droppedUnreleased.get() > 0 && now - lastDrop < stalledAfterNanos) {
-            // One is on its way out; its slot comes next. Bounded in time: should its slot never be
-            // counted back (a handshake that ended just as it was picked), drops go on one stall time later.
+            // One is on its way out; its slot comes next. Bounded in time: should its slot be slow to
+            // come back (a dropped session handshake's thread starved of CPU), drops go on one stall time later.
             return;
         }
         java.util.Map.Entry<org.sessionj.runtime.spi.Connection, InFlight> oldest = null;
         boolean oldestSilent = false;
         for (java.util.Map.Entry<org.sessionj.runtime.spi.Connection, InFlight> e : inFlight.entrySet()) {
             InFlight h = e.getValue();
-            if (h.opened || h.dropped || now - h.started < stalledAfterNanos || e.getKey().frameWaiting()) {
+            if (!h.droppable() || now - h.started < stalledAfterNanos || e.getKey().frameWaiting()) {
                 continue; // in time, or its request is there and this server is slow to get to it
             }
             long bytes = e.getKey().receivedBytes();
@@ -271,20 +346,21 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
         }
         TransportHandshake oldestTransport = null;
         for (TransportHandshake h : inTransport) {
-            if (!h.dropped && now - h.started >= stalledAfterNanos
+            if (h.droppable() && now - h.started >= stalledAfterNanos
                     && (oldestTransport == null || h.started - oldestTransport.started < 0)) {
                 oldestTransport = h;
             }
         }
-        if (oldestTransport != null || oldest != null) {
-            lastDrop = now;
-        }
+        // Claimed before counted (under the lock, so nobody reads the count in between): a handshake that
+        // ended or left since the look is not dropped, and its slot is back already.
         if (oldestTransport != null && (oldest == null || oldestTransport.started - oldest.getValue().started < 0)) {
-            oldestTransport.dropped = true;
-            droppedUnreleased.incrementAndGet();
-            oldestTransport.drop.run(); // the transport closes it, and gives the slot back (Slot.leave)
-        } else if (oldest != null) {
-            oldest.getValue().dropped = true;
+            if (oldestTransport.claimDrop()) {
+                lastDrop = now;
+                droppedUnreleased.incrementAndGet();
+                oldestTransport.drop.run(); // the transport closes it, and gives the slot back (Slot.leave)
+            }
+        } else if (oldest != null && oldest.getValue().claimDrop()) {
+            lastDrop = now;
             droppedUnreleased.incrementAndGet();
             oldest.getKey().close(); // its handshake thread fails, counts it and gives the slot back
         }
@@ -298,23 +374,30 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
         }
         SessionSocket session;
         try {
-            session = Initiation.accept(accepted, acceptors.offers(), acceptors.id(), protocol, context,
-                    () -> entry.opened = true);
+            session = Initiation.accept(accepted, acceptors.offers(), acceptors.id(), protocol, context, entry::opened);
         } catch (RuntimeException | Error e) {
             inFlight.remove(accepted.connection());
             // One requester's failure is not the server's: its connection closes, accept() goes on. Any
             // Error too (a class of the accepting path that cannot be loaded): the requester learns at
             // once instead of at its initiation timeout, and the slot comes back.
             accepted.connection().close();
-            failed(accepted, entry.dropped ? droppedReason(e) : e);
-            released(entry);
+            boolean dropped = !entry.end();
+            failed(accepted, dropped ? droppedReason(e) : e);
+            released(dropped);
             return;
         }
         inFlight.remove(accepted.connection());
-        if (entry.dropped && session != null) {
-            droppedUnreleased.decrementAndGet(); // dropped just as its frame came: the close fails the session
+        if (!entry.end()) {
+            // Dropped just as its first frame came: its connection is closed, so its session would fail
+            // at the first action. accept() hands out only usable sessions: it fails here, counted.
+            if (session != null) {
+                session.connection().close();
+                failed(accepted, droppedReason(new org.sessionj.api.SJIOException("closed as its request arrived")));
+            }
+            released(true);
+            return;
         }
-        succeeded(session, entry.dropped);
+        succeeded(session);
     }
 
     /**
@@ -332,18 +415,15 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
             released();
             return;
         }
-        succeeded(session, false);
+        succeeded(session);
     }
 
     private static final Runnable NOTHING = () -> { };
 
     /** A handshake ended well: its session queued for {@code accept()}, or moved to another transport (null). */
-    private void succeeded(SessionSocket session, boolean dropped) {
+    private void succeeded(SessionSocket session) {
         lastSuccess = System.nanoTime();
         if (session == null) {
-            if (dropped) {
-                droppedUnreleased.decrementAndGet();
-            }
             released(); // negotiated onto another transport: its connection is accepted anew
             return;
         }
@@ -363,8 +443,8 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
     }
 
     /** A handshake's slot is free again; a dropped one lets the next be dropped. */
-    private void released(InFlight entry) {
-        if (entry.dropped) {
+    private void released(boolean dropped) {
+        if (dropped) {
             droppedUnreleased.decrementAndGet();
         }
         released();
@@ -431,6 +511,11 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
     /** How many session requests failed their handshake (refused, incompatible, malformed, timed out). */
     long failures() {
         return failures.get();
+    }
+
+    /** Handshakes dropped whose slot has not come back yet (for tests: 0 once every dropped one ended). */
+    int droppedUnreleased() {
+        return droppedUnreleased.get();
     }
 
     /** Handshakes in progress plus sessions waiting for {@code accept()}. */

@@ -47,6 +47,8 @@ class HandshakesStalledTest {
         final LongSupplier sent;
         final boolean frameWaiting;
         final CountDownLatch reading = new CountDownLatch(1);
+        /** Ends the handshake's wait for the first frame: on a close, or when the requester gives up. */
+        private final CountDownLatch readEnds = new CountDownLatch(1);
 
         Requester(String name, LongSupplier sent, boolean frameWaiting) {
             this.name = name;
@@ -73,11 +75,22 @@ class HandshakesStalledTest {
         public ByteBuf read(long timeoutNanos) throws IOException {
             reading.countDown();
             try {
-                closed.await(); // the frame never comes to the handshake; only a close ends the wait
+                readEnds.await(); // the frame never comes to the handshake; only a close or giveUp ends the wait
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
             throw new IOException(name + " closed");
+        }
+
+        /** The requester goes away without a word: its handshake's read fails (a reset, say). */
+        void giveUp() {
+            readEnds.countDown();
+        }
+
+        @Override
+        public void close() {
+            super.close();
+            readEnds.countDown();
         }
 
         boolean dropped(Duration within) throws InterruptedException {
@@ -134,6 +147,81 @@ class HandshakesStalledTest {
         public void close() throws IOException {
             handshakes.close();
             group.close();
+        }
+    }
+
+    /** Waits for {@code latch}, for a hook inside a handshake's look at its requester (bounded, never forever). */
+    private static void await(CountDownLatch latch) {
+        try {
+            assertThat(latch.await(20, TimeUnit.SECONDS)).isTrue();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Two threads look for a stalled handshake at once (the handshake pump, and a TLS connection waiting
+     * for a slot on an event loop): the first is held inside its look at the stalled requester while the
+     * second looks. The handshake is dropped once, and its drop is counted back, so drops go on. Before,
+     * both picked it and counted a drop, only one came back, and no handshake was dropped any more
+     * (TlsPendingLimitTest's real client then waited past its 10 s TLS handshake timeout).
+     */
+    @Test
+    void twoThreadsLookingAtOnceDropAStalledHandshakeOnceAndCountItBack() throws Exception {
+        CountDownLatch firstLooking = new CountDownLatch(1);
+        CountDownLatch secondLooked = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger looks = new java.util.concurrent.atomic.AtomicInteger();
+        try (Server server = Server.start(1)) {
+            Requester stalled = new Requester("stalled", () -> {
+                if (looks.incrementAndGet() == 1) {
+                    firstLooking.countDown();
+                    await(secondLooked);
+                }
+                return 0;
+            }, false);
+            server.connect(stalled);
+            Requester next = new Requester("next", () -> 0, false);
+            server.incoming.add(next); // waits for a slot; the pump looks once `stalled` is past the stall age
+            await(firstLooking);
+            assertThat(server.handshakes.tryEnter("tls", () -> { })).as("no slot free").isNull();
+            secondLooked.countDown();
+
+            assertThat(stalled.dropped(STALL.multipliedBy(15))).isTrue();
+            assertThat(next.reading.await(20, TimeUnit.SECONDS)).as("the new connection got its slot").isTrue();
+            assertThat(server.handshakes.droppedUnreleased()).as("the drop was counted back").isZero();
+            assertThat(server.handshakes.failures()).isEqualTo(1);
+        }
+    }
+
+    /**
+     * A handshake that ends (its requester went away) while a thread looks at it as a stalled one is not
+     * dropped afterwards: nothing is counted as dropped, so drops go on. Before, it was marked dropped
+     * after it had ended and its slot had come back, and that drop was never counted back.
+     */
+    @Test
+    void aHandshakeThatEndsWhileItIsLookedAtIsNotDroppedAfterwards() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Requester> self = new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicReference<Server> serverRef = new java.util.concurrent.atomic.AtomicReference<>();
+        try (Server server = Server.start(1)) {
+            serverRef.set(server);
+            Requester leaving = new Requester("leaving", () -> {
+                // Looked at as a stalled handshake: the requester goes away now, and its handshake ends
+                // (counted as failed) before the look goes on.
+                self.get().giveUp();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (serverRef.get().handshakes.failures() == 0 && System.nanoTime() < deadline) {
+                    Thread.onSpinWait();
+                }
+                return 0;
+            }, false);
+            self.set(leaving);
+            server.connect(leaving);
+            Requester next = new Requester("next", () -> 0, false);
+            server.incoming.add(next);
+            assertThat(next.reading.await(20, TimeUnit.SECONDS)).as("the new connection got the slot").isTrue();
+            assertThat(server.handshakes.failures()).isEqualTo(1);
+            assertThat(leaving.isClosed()).as("closed by its failed handshake").isTrue();
+            assertThat(server.handshakes.droppedUnreleased()).as("nothing counted as dropped").isZero();
         }
     }
 

@@ -1,0 +1,94 @@
+package org.sessionj.processor;
+
+import static org.sessionj.processor.CompilerHarness.assertAccepted;
+import static org.sessionj.processor.CompilerHarness.assertRejected;
+import static org.sessionj.processor.CompilerHarness.msg;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code @SuppressWarnings("sessionj")} turns the checker off for exactly the declaration it is on (a
+ * class, method, constructor or field), and for nothing else.
+ */
+class SuppressionTest {
+    private static final String PROTOCOLS = """
+            package demo;
+            import org.sessionj.api.Protocol;
+            public interface P {
+                @Protocol("cbegin.!<int>") interface One {}
+            }
+            """;
+
+    private static String cls(String members) {
+        return """
+                package demo;
+                import org.sessionj.api.*;
+                class User {
+                %s
+                }
+                """.formatted(members);
+    }
+
+    @Test
+    void aSuppressedMethodIsNotCheckedButItsUnsuppressedTwinIs() {
+        assertRejected("SJ013", 11, msg("expected !<int>"), cls("""
+                    @SuppressWarnings("sessionj")
+                    void vanish() {
+                        SJSocket s = SJService.create(P.One.class, "h", 1).request();
+                        s.send("ghost");
+                    }
+                    void twin() {
+                        try (SJSocket s = SJService.create(P.One.class, "h", 1).request()) {
+                            s.send("ghost");
+                        }
+                    }
+                """), PROTOCOLS);
+    }
+
+    @Test
+    void aSuppressedClassCoversItsLambdasNestedClassesAndFields() {
+        assertAccepted("""
+                package demo;
+                import org.sessionj.api.*;
+                @SuppressWarnings({"unchecked", "sessionj"})
+                class User {
+                    SJSocket kept = SJService.create(P.One.class, "h", 1).request();
+                    Runnable r = () -> kept.send("x");
+                    class Inner {
+                        void twice(SJSocket s) {
+                            s.send(1);
+                            s.send(2);
+                        }
+                    }
+                    User() {
+                        kept.send(1);
+                        kept.send(2);
+                    }
+                }
+                """, PROTOCOLS);
+    }
+
+    @Test
+    void aSuppressedFieldDoesNotCoverTheMethodsBesideIt() {
+        assertRejected("SJ024", 7, msg("not complete"), cls("""
+                    @SuppressWarnings("sessionj")
+                    final Object parked = SJService.create(P.One.class, "h", 1).request();
+                    void run() {
+                        try (SJSocket s = SJService.create(P.One.class, "h", 1).request()) {
+                        }
+                    }
+                """), PROTOCOLS);
+    }
+
+    @Test
+    void anotherSuppressionNameTurnsNothingOff() {
+        assertRejected("SJ013", 7, msg("expected !<int>"), cls("""
+                    @SuppressWarnings({"unchecked", "SJ013", "all"})
+                    void run() {
+                        try (SJSocket s = SJService.create(P.One.class, "h", 1).request()) {
+                            s.send("ghost");
+                        }
+                    }
+                """), PROTOCOLS);
+    }
+}
