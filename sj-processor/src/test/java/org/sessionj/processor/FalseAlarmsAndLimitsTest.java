@@ -190,6 +190,7 @@ class FalseAlarmsAndLimitsTest {
                 import org.sessionj.api.*;
                 class Deep {
                     void run() {
+                        @NoAlias int[] owned = new int[1];
                         %s
                     }
                 }
@@ -197,5 +198,21 @@ class FalseAlarmsAndLimitsTest {
         assertThat(compilation.errors()).as(CompilerHarness.describe(compilation)).hasSize(1);
         assertThat(compilation.errors().get(0).getMessage(java.util.Locale.ROOT))
                 .startsWith("[SJ008]").contains("nests statements more than 256 levels deep");
+    }
+
+    /** A body that cannot touch a session is skipped by the pre-scan: nothing to report, however deep. */
+    @Test
+    void aSessionFreeBodyNestedBeyondTheLimitIsNotAnalysed() {
+        String deep = "{".repeat(300) + "}".repeat(300);
+        CompilerHarness.assertAccepted("""
+                package demo;
+                import org.sessionj.api.*;
+                class Deep {
+                    void run() {
+                        int[] plain = new int[1];
+                        %s
+                    }
+                }
+                """.formatted(deep));
     }
 }

@@ -1,7 +1,10 @@
 package org.sessionj.processor.check;
 
+import java.util.IdentityHashMap;
+import java.util.Map;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.IntersectionType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
@@ -19,6 +22,7 @@ final class SessionApi {
     private final TypeElement runtime;
     private final TypeElement selector;
     private final Types types;
+    private final Map<Element, Boolean> socketTypes = new IdentityHashMap<>();
 
     SessionApi(Elements elements, Types types) {
         this.types = types;
@@ -47,12 +51,25 @@ final class SessionApi {
             return false;
         }
         return switch (type.getKind()) {
-            case DECLARED -> isSame(type, socket)
-                    || types.isSubtype(types.erasure(type), types.erasure(socket.asType()));
+            case DECLARED -> isSocketType(((DeclaredType) type).asElement());
             case TYPEVAR -> isSocket(types.erasure(type));
             case INTERSECTION -> ((IntersectionType) type).getBounds().stream().anyMatch(this::isSocket);
             default -> false;
         };
+    }
+
+    /**
+     * Whether a class's values are sockets: whether its erasure is a subtype of {@code SJSocket}'s,
+     * which depends on the class alone, so it is asked of javac once per class (a body asks it of
+     * nearly every expression it meets).
+     */
+    private boolean isSocketType(Element type) {
+        Boolean known = socketTypes.get(type);
+        if (known == null) {
+            known = socket.equals(type) || types.isSubtype(types.erasure(type.asType()), types.erasure(socket.asType()));
+            socketTypes.put(type, known);
+        }
+        return known;
     }
 
     /** Whether {@code type} may stand for a socket once its type arguments are known (a type variable). */

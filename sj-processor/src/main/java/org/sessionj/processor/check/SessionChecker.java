@@ -43,6 +43,7 @@ public final class SessionChecker implements TaskListener {
     private final LentSessions lent;
     private final OverrideRules overrides;
     private final ImplementationContracts contracts;
+    private final SessionRelevance relevance;
     private final Trees trees;
     private final ProtocolRegistry registry;
     private final ProcessingEnvironment environment;
@@ -57,6 +58,7 @@ public final class SessionChecker implements TaskListener {
         this.messages = new MessageTypes(environment.getTypeUtils(), trees, registry);
         this.lent = new LentSessions(api, trees);
         this.contracts = new ImplementationContracts(environment.getElementUtils(), trees, api, sessionParameters);
+        this.relevance = new SessionRelevance(trees, contracts);
         this.overrides = new OverrideRules(api, sessionParameters, environment.getElementUtils(),
                 environment.getTypeUtils());
     }
@@ -81,8 +83,7 @@ public final class SessionChecker implements TaskListener {
         if (path == null) {
             return;
         }
-        if (!mentionsSessionApi(unit)
-                && !SessionApiReach.reaches(trees, environment.getElementUtils(), api, path)) {
+        if (!mentionsSessionApi(unit) && !relevance.mayTouchSessions(path)) {
             return;
         }
         Reporter reporter = new Reporter(trees, unit);
@@ -94,7 +95,8 @@ public final class SessionChecker implements TaskListener {
      * import or a qualified name, or is in that package: the cheap test that most files using the API
      * pass at once. A unit that does not is not skipped on that ground alone (a {@code var}, a method
      * result or an implicitly typed lambda reaches a session without naming its type): it is skipped
-     * only if {@link SessionApiReach} finds nothing of the API in its attributed tree. Most files of a
+     * only if the pre-scan ({@link SessionRelevance}) finds nothing in its attributed tree that can touch a
+     * session. Most files of a
      * module then cost one light scan instead of a full check (javac loads the processor afresh for every
      * compilation, so it mostly runs interpreted and every node it visits counts).
      */
@@ -240,11 +242,15 @@ public final class SessionChecker implements TaskListener {
         }
 
         /**
-         * Checks one body. The checker must never throw: a body nested beyond what it follows, or deep
-         * enough to exhaust the stack, is reported (SJ008) and not checked.
+         * Checks one body, unless the pre-scan ({@link SessionRelevance}) shows that it cannot touch a
+         * session. The checker must never throw: a body nested beyond what it follows, or deep enough to
+         * exhaust the stack, is reported (SJ008) and not checked.
          */
         private void analyse(TreePath body) {
             try {
+                if (!relevance.mayTouchSessions(body)) {
+                    return;
+                }
                 check(body);
             } catch (FlowScanner.TooDeep | StackOverflowError e) {
                 reporter.error(body.getLeaf(), Diagnostic.TOO_DEEP, "this body", e instanceof StackOverflowError

@@ -113,7 +113,7 @@ final class SessionParameters {
         }
         Element scope = parameter.getEnclosingElement().getEnclosingElement();
         List<String> found = new ArrayList<>();
-        SessionType type = registry.resolveText(text, scope, found).flatMap(t -> registry.expand(t, found)).orElse(null);
+        SessionType type = registry.resolveText(text, scope, found).flatMap(t -> registry.expandResolved(t, found)).orElse(null);
         problems.addAll(found);
         return type;
     }

@@ -32,6 +32,7 @@ import org.sessionj.types.ProtocolException;
 import org.sessionj.types.SessionSet;
 import org.sessionj.types.SessionSets;
 import org.sessionj.types.SessionType;
+import org.sessionj.types.SessionTypes;
 
 /**
  * Validates {@code @Protocol} interfaces and caches the result: parse, name resolution in the
@@ -156,6 +157,55 @@ public final class ProtocolRegistry {
     }
 
     /**
+     * {@link #expand}, for a type that {@link #resolveText} made (so its well-formedness was checked on
+     * the parsed text): a type without protocol references is its own expansion, and neither inlining
+     * nor a second well-formedness check could find anything new (they run once per text, not twice).
+     */
+    public Optional<SessionType> expandResolved(SessionType resolved, List<String> problems) {
+        if (!hasReferences(resolved) && resolved.depth() <= SessionTypes.maxNesting()
+                && resolved.size() <= SessionTypes.MAX_EXPANDED_SIZE) {
+            return Optional.of(resolved);
+        }
+        return expand(resolved, problems);
+    }
+
+    /** Whether {@code type} contains a {@code @(P)} or {@code ^(P)} anywhere (an explicit stack: types nest deep). */
+    static boolean hasReferences(SessionType type) {
+        java.util.ArrayDeque<SessionType> pending = new java.util.ArrayDeque<>();
+        pending.push(type);
+        while (!pending.isEmpty()) {
+            for (Action action : pending.pop().actions()) {
+                switch (action) {
+                    case Action.ProtocolRef p -> {
+                        return true;
+                    }
+                    case Action.DualRef d -> {
+                        return true;
+                    }
+                    case Action.Send s -> pushPayload(s.payload(), pending);
+                    case Action.Receive r -> pushPayload(r.payload(), pending);
+                    case Action.Select s -> pending.addAll(s.branches().values());
+                    case Action.Branch b -> pending.addAll(b.branches().values());
+                    case Action.OutWhile w -> pending.push(w.body());
+                    case Action.InWhile w -> pending.push(w.body());
+                    case Action.Rec r -> pending.push(r.body());
+                    case Action.Begin b -> {
+                    }
+                    case Action.RecVar v -> {
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    private static void pushPayload(Payload payload, java.util.ArrayDeque<SessionType> pending) {
+        if (payload instanceof Payload.SessionPayload session) {
+            pending.push(session.type());
+        }
+    }
+
+    /**
      * Inlines every reference of an already resolved type and checks well-formedness. Problems are
      * added to {@code problems}; empty when there were any.
      */
@@ -215,7 +265,7 @@ public final class ProtocolRegistry {
             return new ProtocolDefinition.Invalid(binaryName, resolved.problems());
         }
         List<String> problems = new ArrayList<>();
-        Optional<SessionType> expanded = expand(resolved.type(), problems);
+        Optional<SessionType> expanded = expandResolved(resolved.type(), problems);
         return expanded.<ProtocolDefinition>map(t -> new ProtocolDefinition.Valid(binaryName, resolved.type(), t))
                 .orElseGet(() -> new ProtocolDefinition.Invalid(binaryName, problems));
     }
