@@ -16,7 +16,6 @@ import org.sessionj.runtime.internal.protocol.ProtocolRegistry;
 import org.sessionj.runtime.internal.transport.AcceptorGroup;
 import org.sessionj.runtime.internal.transport.TestAcceptorGroups;
 import org.sessionj.runtime.spi.Connection;
-import org.sessionj.runtime.spi.ConnectionAcceptor;
 
 /**
  * Where a server socket's handshakes run: on the thread that takes connections when the requester's
@@ -31,7 +30,7 @@ class HandshakeThreadsTest {
     }
 
     /** A requester whose first read records the thread it ran on and fails. */
-    private static final class Probe implements Connection {
+    private static final class Probe extends LatchedConnection {
         final boolean frameWaiting;
         final CompletableFuture<String> readOn = new CompletableFuture<>();
 
@@ -45,72 +44,21 @@ class HandshakeThreadsTest {
         }
 
         @Override
-        public ByteBuf read(long timeoutNanos) throws IOException {
-            readOn.complete(Thread.currentThread().getName());
-            throw new IOException("probe done");
-        }
-
-        @Override
-        public io.netty.buffer.ByteBufAllocator alloc() {
-            return io.netty.buffer.ByteBufAllocator.DEFAULT;
-        }
-
-        @Override
-        public void write(ByteBuf frame) {
-            frame.release();
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
         public boolean isReadable() {
             return frameWaiting;
         }
 
         @Override
-        public void readinessListener(Runnable listener) {
-        }
-
-        @Override
-        public String transportName() {
-            return "t0";
-        }
-
-        @Override
-        public boolean isClosed() {
-            return false;
-        }
-
-        @Override
-        public void close() {
+        public ByteBuf read(long timeoutNanos) throws IOException {
+            readOn.complete(Thread.currentThread().getName());
+            throw new IOException("probe done");
         }
     }
 
     @Test
     void aRequestAlreadyInIsHandledByTheTakingThreadAndOneStillToComeOnAThreadOfItsOwn() throws Exception {
         LinkedBlockingQueue<Connection> incoming = new LinkedBlockingQueue<>();
-        AcceptorGroup group = TestAcceptorGroups.of(List.of(new ConnectionAcceptor() {
-            @Override
-            public int port() {
-                return 1;
-            }
-
-            @Override
-            public Connection accept(long timeoutNanos) throws IOException {
-                try {
-                    return incoming.take();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new java.io.InterruptedIOException();
-                }
-            }
-
-            @Override
-            public void close() {
-            }
-        }));
+        AcceptorGroup group = TestAcceptorGroups.of(List.of(TestAcceptorGroups.queued(incoming)));
         SessionContext context = new SessionContext(null, SJRuntimeConfig.defaults(), null);
         try (Handshakes handshakes = new Handshakes(group, ProtocolRegistry.of(Served.class), context)) {
             handshakes.start();

@@ -16,7 +16,6 @@ import org.sessionj.runtime.internal.protocol.ProtocolRegistry;
 import org.sessionj.runtime.internal.transport.AcceptorGroup;
 import org.sessionj.runtime.internal.transport.TestAcceptorGroups;
 import org.sessionj.runtime.spi.Connection;
-import org.sessionj.runtime.spi.ConnectionAcceptor;
 
 /**
  * Errors on a server socket's accepting threads (a class that cannot be loaded, say, when the jar the
@@ -52,7 +51,7 @@ class HandshakesFailureTest {
     void aHandshakeThatFailsWithAnErrorClosesItsConnectionCountsItAndFreesItsSlot() throws Exception {
         BrokenConnection connection = new BrokenConnection(new NoClassDefFoundError("org/sessionj/Simulated"));
         LinkedBlockingQueue<Connection> incoming = new LinkedBlockingQueue<>(List.of(connection));
-        AcceptorGroup group = TestAcceptorGroups.of(List.of(queued(incoming)));
+        AcceptorGroup group = TestAcceptorGroups.of(List.of(TestAcceptorGroups.queued(incoming)));
         LinkedBlockingQueue<org.sessionj.api.SJException> reported = new LinkedBlockingQueue<>();
         try (Handshakes handshakes = new Handshakes(group, ProtocolRegistry.of(Served.class), CONTEXT)) {
             handshakes.failureListener(reported::add);
@@ -72,29 +71,6 @@ class HandshakesFailureTest {
         }
     }
 
-    /** An acceptor handing out the connections of {@code incoming}, then waiting. */
-    private static ConnectionAcceptor queued(LinkedBlockingQueue<Connection> incoming) {
-        return new ConnectionAcceptor() {
-            @Override
-            public int port() {
-                return 1;
-            }
-
-            @Override
-            public Connection accept(long timeoutNanos) throws IOException {
-                try {
-                    return incoming.take();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new java.io.InterruptedIOException();
-                }
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-    }
 
     /** A connection whose read fails with {@code error}. */
     private static final class BrokenConnection extends LatchedConnection {

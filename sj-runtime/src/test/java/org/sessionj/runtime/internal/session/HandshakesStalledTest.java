@@ -19,7 +19,6 @@ import org.sessionj.runtime.internal.protocol.ProtocolRegistry;
 import org.sessionj.runtime.internal.transport.AcceptorGroup;
 import org.sessionj.runtime.internal.transport.TestAcceptorGroups;
 import org.sessionj.runtime.spi.Connection;
-import org.sessionj.runtime.spi.ConnectionAcceptor;
 
 /**
  * Which handshake the pending limit drops for a new connection: one whose requester stalled, not one
@@ -103,35 +102,12 @@ class HandshakesStalledTest {
         }
     }
 
-    /** An acceptor handing out {@code incoming} in order, then waiting. */
-    private static ConnectionAcceptor queued(LinkedBlockingQueue<Connection> incoming) {
-        return new ConnectionAcceptor() {
-            @Override
-            public int port() {
-                return 1;
-            }
-
-            @Override
-            public Connection accept(long timeoutNanos) throws IOException {
-                try {
-                    return incoming.take();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new java.io.InterruptedIOException();
-                }
-            }
-
-            @Override
-            public void close() {
-            }
-        };
-    }
 
     private record Server(Handshakes handshakes, AcceptorGroup group, LinkedBlockingQueue<Connection> incoming)
             implements AutoCloseable {
         static Server start(int maxPending) {
             LinkedBlockingQueue<Connection> incoming = new LinkedBlockingQueue<>();
-            AcceptorGroup group = TestAcceptorGroups.of(List.of(queued(incoming)));
+            AcceptorGroup group = TestAcceptorGroups.of(List.of(TestAcceptorGroups.queued(incoming)));
             Handshakes handshakes = new Handshakes(group, ProtocolRegistry.of(Served.class), context(maxPending));
             handshakes.start();
             return new Server(handshakes, group, incoming);

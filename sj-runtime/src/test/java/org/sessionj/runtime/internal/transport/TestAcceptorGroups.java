@@ -46,6 +46,30 @@ public final class TestAcceptorGroups {
         };
     }
 
+    /** An acceptor handing out the connections put in {@code incoming}, in order, waiting for the next. */
+    public static ConnectionAcceptor queued(java.util.concurrent.BlockingQueue<Connection> incoming) {
+        return new ConnectionAcceptor() {
+            @Override
+            public int port() {
+                return 1;
+            }
+
+            @Override
+            public Connection accept(long timeoutNanos) throws IOException {
+                try {
+                    return incoming.take();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new java.io.InterruptedIOException();
+                }
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
     /** An acceptor that never accepts anything until closed. */
     public static ConnectionAcceptor idle() {
         return new ConnectionAcceptor() {
