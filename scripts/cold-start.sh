@@ -2,25 +2,98 @@
 # The first session of a fresh JVM, without and with a JDK 25 AOT cache (issue 15, docs/benchmarks.md
 # "Cold start"). Needs sj-bench/target/benchmarks.jar (./mvnw -q -pl sj-bench -am package -DskipTests)
 # and a JDK 25 (JAVA=/path/to/java to choose it).
-# Usage: scripts/cold-start.sh [shm|tcp] [runs]
+# Usage: scripts/cold-start.sh [shm|tcp] [runs]   first session and its phases, plain then with the AOT cache
+#        scripts/cold-start.sh classes [shm|tcp]  classes loaded per phase of the first session (plain JVM)
+#        scripts/cold-start.sh floor [runs]       the same JVM doing nothing, a bare Exchanger hand-off, one log line
+#        scripts/cold-start.sh profile [runs]     sampled stacks of the first session with the AOT cache, summed over runs
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JAVA="${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}"
 JAR="$ROOT/sj-bench/target/benchmarks.jar"
-TRANSPORT="${1:-shm}"
-RUNS="${2:-7}"
 OPTS=(--enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -cp "$JAR")
-CACHE="$(mktemp -d)/sj.aot"
-trap 'rm -rf "$(dirname "$CACHE")"' EXIT
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
 
 [ -f "$JAR" ] || { echo "cold-start: build $JAR first" >&2; exit 1; }
 
-run() { # label, extra JVM options...: RUNS fresh JVMs; the first session's ms and the process's wall ms
+# classes [transport]: one plain run with -Xlog:class+load on standard output and ColdStart's #mark lines
+# between the phases; prints, per phase of the first session (each ends at its mark), the classes loaded,
+# how many came from the JDK's CDS archive, and a few families (Netty, Jackson, TLS, java.lang.invoke and
+# the classfile API that spins lambda forms and switch classes, logging, reflection proxies).
+if [ "${1:-}" = classes ]; then
+    "$JAVA" -Xlog:class+load -Dcoldstart.marks=true "${OPTS[@]}" org.sessionj.bench.ColdStart "${2:-shm}" 2>/dev/null |
+    awk '
+        function family(n) {
+            if (n ~ /^io\.netty\./) return "netty"
+            if (n ~ /^com\.fasterxml\.jackson\./) return "jackson"
+            if (n ~ /^(javax\.net\.ssl|sun\.security\.ssl|org\.bouncycastle)\./) return "tls"
+            if (n ~ /^(java\.lang\.classfile|jdk\.internal\.classfile)\./) return "classfile"
+            if (n ~ /^java\.lang\.invoke\./ || n ~ /\$\$(Lambda|TypeSwitch)/ || n ~ /StringConcat/) return "invoke"
+            if (n ~ /^(java\.util\.logging|jdk\.internal\.logger|sun\.util\.logging)\./) return "logging"
+            if (n ~ /^(jdk\.proxy|java\.lang\.reflect\.Proxy|sun\.reflect\.annotation)/) return "proxy"
+            if (n ~ /^java\.security\.|^sun\.security\./) return "security"
+            if (n ~ /^org\.sessionj\./) return "sessionj"
+            return ""
+        }
+        /^#mark / {
+            if (seen[$2]++) exit   # the second session: stop
+            if ($2 != "main") {
+                printf "%-10s %5d classes, %5d from CDS", $2, total, cds
+                for (f in fam) printf ", %s %d", f, fam[f]
+                printf "\n"
+            }
+            total = 0; cds = 0; delete fam; next
+        }
+        /\[class,load\]/ {
+            total++
+            if ($0 ~ /shared objects file/) cds++
+            for (i = 1; i <= NF; i++) if ($i ~ /\[class,load\]$/) { f = family($(i + 1)); break }
+            if (f != "") fam[f]++
+        }'
+    exit 0
+fi
+
+# profile [runs]: ColdStartProfile in fresh JVMs with an AOT cache recorded by one run of it; sums its
+# counts over the runs (the first column) and lists them largest first.
+if [ "${1:-}" = profile ]; then
+    RUNS="${2:-8}"
+    "$JAVA" -XX:AOTCacheOutput="$WORK/profile.aot" "${OPTS[@]}" org.sessionj.bench.ColdStartProfile shm >/dev/null 2>&1
+    echo "# load $(cut -d' ' -f1-3 /proc/loadavg)"
+    for i in $(seq "$RUNS"); do
+        "$JAVA" -XX:AOTCache="$WORK/profile.aot" "${OPTS[@]}" org.sessionj.bench.ColdStartProfile shm 2>/dev/null
+    done > "$WORK/profile.txt"
+    grep '^cold-start' "$WORK/profile.txt" || true
+    awk '/^samples/ { total += $2 } END { print "samples", total }' "$WORK/profile.txt"
+    awk '/^(incl|leaf) / { n[$1 " " $3] += $2 } END { for (k in n) print n[k], k }' "$WORK/profile.txt" |
+        sort -k1,1nr | head -80
+    echo "# load $(cut -d' ' -f1-3 /proc/loadavg)"
+    exit 0
+fi
+
+if [ "${1:-}" = floor ]; then
+    RUNS="${2:-5}"
+    echo "# load $(cut -d' ' -f1-3 /proc/loadavg), $("$JAVA" -version 2>&1 | head -1)"
+    for mode in empty exchanger log; do
+        "$JAVA" -XX:AOTCacheOutput="$WORK/$mode.aot" "${OPTS[@]}" org.sessionj.bench.ColdStartFloor "$mode" >/dev/null 2>&1
+        for i in $(seq "$RUNS"); do
+            echo "plain $("$JAVA" "${OPTS[@]}" org.sessionj.bench.ColdStartFloor "$mode" 2>/dev/null)"
+            echo "aot   $("$JAVA" -XX:AOTCache="$WORK/$mode.aot" "${OPTS[@]}" org.sessionj.bench.ColdStartFloor "$mode" 2>/dev/null)"
+        done
+    done
+    echo "# load $(cut -d' ' -f1-3 /proc/loadavg)"
+    exit 0
+fi
+
+TRANSPORT="${1:-shm}"
+RUNS="${2:-7}"
+CACHE="$WORK/sj.aot"
+
+run() { # label, extra JVM options...: RUNS fresh JVMs; the first session's ms, its phases, the process's wall ms
     local label="$1"; shift
     local i line t0 t1
     for i in $(seq "$RUNS"); do
         t0=$(date +%s%N)
-        line=$("$JAVA" "$@" "${OPTS[@]}" org.sessionj.bench.ColdStart "$TRANSPORT" 2>/dev/null | grep '^cold-start')
+        line=$("$JAVA" "$@" "${OPTS[@]}" org.sessionj.bench.ColdStart "$TRANSPORT" 2>/dev/null | grep '^cold-start\|^phases' | tr '\n' ' ')
         t1=$(date +%s%N)
         echo "$label $line process-ms $(( (t1 - t0) / 1000000 ))"
     done

@@ -98,6 +98,17 @@ public sealed interface Payload {
             Objects.requireNonNull(type, "type");
         }
 
+        // Written out for the reason given on Action: no invokedynamic link on first use.
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof SessionPayload that && type.equals(that.type);
+        }
+
+        @Override
+        public int hashCode() {
+            return type.hashCode();
+        }
+
         /** Whether this payload is a service ({@code cbegin.…}) rather than a delegated session. */
         public boolean isService() {
             return !type.isEnd() && type.head() instanceof Action.Begin b && b.side() == Side.REQUEST;

@@ -27,6 +27,18 @@ final class TransportChoiceLog {
     private static final Set<Announced> ANNOUNCED = ConcurrentHashMap.newKeySet();
 
     private record Announced(String side, String protocol, String transport) {
+        // Written out: a record's generated equals and hashCode are linked through invokedynamic on first
+        // use, milliseconds in a fresh JVM's first session (issue 15, cold start).
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Announced that && side.equals(that.side) && protocol.equals(that.protocol)
+                    && transport.equals(that.transport);
+        }
+
+        @Override
+        public int hashCode() {
+            return (side.hashCode() * 31 + protocol.hashCode()) * 31 + transport.hashCode();
+        }
     }
 
     private TransportChoiceLog() {

@@ -19,7 +19,7 @@ public final class AcceptorGroup implements AutoCloseable {
     private final List<Negotiation.Offer> offers;
     private final int sessionPort;
     /** Names this server socket in AGREED, so that a requester going straight to one of its acceptors finds the same one. */
-    private final java.util.UUID id = java.util.UUID.randomUUID();
+    private final java.util.UUID id = RandomIds.next();
     private final LinkedBlockingQueue<Object> accepted;
     private volatile boolean closed;
 

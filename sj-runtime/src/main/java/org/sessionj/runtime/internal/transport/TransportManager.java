@@ -5,11 +5,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.ServiceLoader;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.sessionj.api.SJIOException;
@@ -24,37 +22,41 @@ import org.sessionj.runtime.spi.Transport;
  * requests. The negotiation itself is in {@link Negotiation}; docs/negotiation.md describes both.
  */
 public final class TransportManager {
-    /** Identifies this JVM in negotiations: the in-JVM transport is offered only to the same one. */
-    public static final UUID RUNTIME_ID = UUID.randomUUID();
+    /**
+     * Identifies this JVM in negotiations: the in-JVM transport is offered only to the same one. Random,
+     * not secret ({@link RandomIds}).
+     */
+    public static final UUID RUNTIME_ID = RandomIds.next();
     private static final int PORT_ATTEMPTS = 20;
     private static final System.Logger LOG = System.getLogger(TransportManager.class.getName());
 
     private static final AtomicBoolean WARNED_IN_JVM_ONLY = new AtomicBoolean();
 
-    private final Map<String, Transport> installed;
+    private final InstalledTransports installed;
     private final TransportPreferences configured;
     private final Plan defaults;
     private final LocalRoutes routes = new LocalRoutes();
     /** {@code sessionj.ipc.straight}: whether requesters go straight to remembered same-host acceptors. */
     private final boolean straight = org.sessionj.runtime.spi.support.SystemSettings.system().flag("ipc.straight", true);
 
-    private TransportManager(Map<String, Transport> installed, TransportPreferences configured) {
+    /** A manager over {@code installed} (tests: transports made on demand) with {@code configured}. */
+    TransportManager(InstalledTransports installed, TransportPreferences configured) {
         this.installed = installed;
         this.configured = configured;
         this.defaults = resolve(configured);
     }
 
     /**
-     * A manager over the installed transports with the runtime-wide {@code preferences}.
+     * A manager over the installed transports with the runtime-wide {@code preferences}. Only the
+     * transports the preferences name are made (all when a list is left to the defaults): the others
+     * are made when first named ({@link InstalledTransports}).
      *
      * @throws IllegalStateException if no transport is installed
      * @throws IllegalArgumentException if a named transport is not installed, or two setup transports
      *         share a port space
      */
     public static TransportManager create(TransportPreferences preferences) {
-        Map<String, Transport> installed = new LinkedHashMap<>();
-        ServiceLoader.load(Transport.class, TransportManager.class.getClassLoader())
-                .forEach(t -> installed.putIfAbsent(t.name(), t));
+        InstalledTransports installed = InstalledTransports.load(TransportManager.class.getClassLoader());
         if (installed.isEmpty()) {
             throw new IllegalStateException("no SJ transport on the class path: add org.sessionj:sj-transport-shm"
                     + " (in-JVM) or org.sessionj:sj-transport-netty (TCP)");
@@ -64,9 +66,7 @@ public final class TransportManager {
 
     /** A manager over exactly {@code transports} (tests: transports that fail on purpose). */
     static TransportManager of(List<Transport> transports, TransportPreferences preferences) {
-        Map<String, Transport> installed = new LinkedHashMap<>();
-        transports.forEach(t -> installed.putIfAbsent(t.name(), t));
-        return new TransportManager(installed, preferences);
+        return new TransportManager(InstalledTransports.of(transports), preferences);
     }
 
     /** The runtime-wide plan. */
@@ -105,7 +105,7 @@ public final class TransportManager {
      */
     private List<Transport> resolve(List<String> names, boolean forSessions) {
         if (names.isEmpty()) {
-            List<Transport> all = new ArrayList<>(installed.values().stream()
+            List<Transport> all = new ArrayList<>(installed.all().stream()
                     .filter(t -> t.enabledByDefault() ? forSessions || t.servesSetup() : forSessions && !t.indirect())
                     .toList());
             all.sort(Comparator.comparing(Transport::indirect).thenComparing((Transport t) -> !t.enabledByDefault())
@@ -114,10 +114,10 @@ public final class TransportManager {
         }
         List<Transport> chosen = new ArrayList<>();
         for (String name : names) {
-            Transport transport = installed.get(name);
+            Transport transport = installed.find(name);
             if (transport == null) {
                 throw new IllegalArgumentException("transport '" + name + "' is not installed; installed transports: "
-                        + installed.keySet());
+                        + installed.all().stream().map(Transport::name).toList());
             }
             if (forSessions || transport.servesSetup()) {
                 chosen.add(transport); // a session-only transport in a setup list (transports(...)) carries sessions only
@@ -212,7 +212,7 @@ public final class TransportManager {
         if (route == null) {
             return null;
         }
-        Transport transport = installed.get(route.transport());
+        Transport transport = installed.find(route.transport());
         if (transport == null || !plan.session().contains(transport)) {
             return null;
         }
@@ -230,13 +230,13 @@ public final class TransportManager {
 
     /** Whether the installed transport {@code name} is a detour ({@link Transport#indirect()}: an HTTP tunnel). */
     public boolean isIndirect(String name) {
-        Transport transport = installed.get(name);
+        Transport transport = installed.find(name);
         return transport != null && transport.indirect();
     }
 
     /** Whether the installed transport {@code name} reaches only peers on this host (or in this JVM). */
     public boolean isSameHostOnly(String name) {
-        Transport transport = installed.get(name);
+        Transport transport = installed.find(name);
         return transport != null && transport.sameHostOnly();
     }
 
@@ -246,13 +246,13 @@ public final class TransportManager {
      * ({@code ipc}).
      */
     public boolean isRoutable(String name) {
-        Transport transport = installed.get(name);
+        Transport transport = installed.find(name);
         return transport != null && transport.sameHostOnly() && !transport.inJvmOnly() && !transport.servesSetup();
     }
 
     /** Opens the negotiated session connection over {@code transportName} to its own {@code port}. */
     public Opened connectSession(String transportName, String host, int port, long timeoutNanos) throws IOException {
-        Transport transport = installed.get(transportName);
+        Transport transport = installed.find(transportName);
         if (transport == null) {
             throw new IOException("the negotiated transport " + transportName + " is not installed here");
         }
@@ -339,10 +339,15 @@ public final class TransportManager {
      * Says once per JVM when a server's session port can be reached from this JVM only because no
      * installed transport serves other processes: a program that lists only sj-transport-shm binds no
      * network port, and its clients elsewhere would fail with nothing on the server side to explain it.
-     * A runtime configured to in-JVM transports while others are installed chose that, and is not told.
+     * A runtime configured to in-JVM transports chose that, and is not told: the check runs only when a
+     * transport list was left to the defaults, which is when every installed transport is known (a
+     * runtime that names its transports makes only those, {@link InstalledTransports}).
      */
     private void warnIfOnlyThisJvmCanReach(int port) {
-        inJvmOnlyWarning(installed.values(), port).ifPresent(message -> {
+        if (!installed.complete()) {
+            return;
+        }
+        inJvmOnlyWarning(installed.all(), port).ifPresent(message -> {
             if (WARNED_IN_JVM_ONLY.compareAndSet(false, true)) {
                 LOG.log(System.Logger.Level.WARNING, message);
             }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
@@ -57,12 +56,11 @@ class LocalInitiationTest {
             List.of("shm"));
 
     /** An in-JVM connection whose peer is the test: frames and references to read, those written kept. */
-    private static final class LocalSink implements LocalConnection {
-        final ArrayDeque<ByteBuf> toRead = new ArrayDeque<>();
+    private static final class LocalSink extends SinkConnection implements LocalConnection {
         final ArrayDeque<Object> referencesToRead = new ArrayDeque<>();
-        final List<byte[]> framesWritten = new ArrayList<>();
+        /** Every frame written, as bytes (the sink's own count stays 0: {@link #write} keeps them here). */
+        final List<byte[]> framesKept = new ArrayList<>();
         final List<Object> referencesWritten = new ArrayList<>();
-        boolean closed;
 
         LocalSink(int... firstFrame) {
             ByteBuf frame = Unpooled.buffer();
@@ -87,47 +85,14 @@ class LocalInitiationTest {
         }
 
         @Override
-        public ByteBufAllocator alloc() {
-            return ByteBufAllocator.DEFAULT;
-        }
-
-        @Override
         public void write(ByteBuf frame) {
-            framesWritten.add(ByteBufUtil.getBytes(frame));
+            framesKept.add(ByteBufUtil.getBytes(frame));
             frame.release();
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public ByteBuf read(long timeoutNanos) {
-            return toRead.poll();
-        }
-
-        @Override
-        public boolean isReadable() {
-            return !toRead.isEmpty();
-        }
-
-        @Override
-        public void readinessListener(Runnable listener) {
         }
 
         @Override
         public String transportName() {
             return "shm";
-        }
-
-        @Override
-        public boolean isClosed() {
-            return closed;
-        }
-
-        @Override
-        public void close() {
-            closed = true;
         }
     }
 
@@ -157,7 +122,7 @@ class LocalInitiationTest {
             assertThat(agreed.acceptor()).isEqualTo(ACCEPTOR);
             assertThat(agreed.flag()).isEqualTo(Negotiation.A1_ONLY_SETUP);
         });
-        assertThat(connection.framesWritten).singleElement()
+        assertThat(connection.framesKept).singleElement()
                 .isEqualTo(new byte[] {Tags.LOCAL_AGREED, Tags.ACCEPT});
         connection.close();
     }
@@ -172,7 +137,7 @@ class LocalInitiationTest {
                 .hasMessageContaining("incompatible session types");
 
         assertThat(connection.closed).isTrue();
-        assertThat(connection.framesWritten).singleElement().satisfies(frame -> {
+        assertThat(connection.framesKept).singleElement().satisfies(frame -> {
             assertThat(frame[0]).isEqualTo(Tags.LOCAL_AGREED);
             assertThat(frame[1]).isEqualTo(Tags.REJECT);
             assertThat(frame[2]).isEqualTo(Initiation.INCOMPATIBLE);
@@ -213,7 +178,7 @@ class LocalInitiationTest {
                 .hasMessageContaining("an in-JVM HELLO came without its message");
 
         assertThat(connection.closed).isTrue();
-        assertThat(connection.framesWritten).singleElement().satisfies(frame -> {
+        assertThat(connection.framesKept).singleElement().satisfies(frame -> {
             assertThat(frame[0]).isEqualTo(Tags.REJECT);
             assertThat(frame[1]).isEqualTo(Initiation.REFUSED);
         });
@@ -237,7 +202,7 @@ class LocalInitiationTest {
         assertThatThrownBy(() -> accept(connection)).isInstanceOf(SJIOException.class)
                 .hasMessageContaining("an in-JVM session request came without its message");
         assertThat(connection.closed).isTrue();
-        assertThat(connection.framesWritten).singleElement().satisfies(frame -> {
+        assertThat(connection.framesKept).singleElement().satisfies(frame -> {
             assertThat(frame[0]).as("after the agreement").isEqualTo(Tags.LOCAL_AGREED);
             assertThat(frame[1]).isEqualTo(Tags.REJECT);
             assertThat(frame[2]).isEqualTo(Initiation.REFUSED);

@@ -5,8 +5,11 @@ import io.netty.buffer.ByteBufAllocator;
 import java.util.ArrayDeque;
 import org.sessionj.runtime.spi.Connection;
 
-/** A test connection: frames written are counted and dropped; frames to read are queued by the test. */
-final class SinkConnection implements Connection {
+/**
+ * A test connection: frames written are counted and dropped; frames to read are queued by the test.
+ * Tests that need more (keeping what is written, passing references) extend it.
+ */
+class SinkConnection implements Connection {
     final ArrayDeque<ByteBuf> toRead = new ArrayDeque<>();
     long framesWritten;
     long bytesWritten;

@@ -104,6 +104,11 @@ public final class TestAcceptorGroups {
         };
     }
 
+    /** A transport named {@code name} that never listens, connects or reaches anything. */
+    public static Transport named(String name) {
+        return new Named(name);
+    }
+
     private record Named(String name) implements Transport {
         @Override
         public ConnectionAcceptor listen(int port) {
