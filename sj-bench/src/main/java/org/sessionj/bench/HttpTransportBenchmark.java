@@ -5,7 +5,9 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
@@ -32,6 +34,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocket13FrameDecoder;
 import io.netty.handler.codec.http.websocketx.WebSocket13FrameEncoder;
+import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -139,25 +142,26 @@ public class HttpTransportBenchmark {
         }
     }
 
-    /** {@code ![!<int>.?(int)]*}, the accepter echoing on its own thread. */
-    @State(Scope.Thread)
-    public static class Ints {
+    /**
+     * A session of one path: a server socket, its accepter serving one session on a thread of its own,
+     * and the requester's end (checked to run over the path's transport). Closed by ending the loop.
+     */
+    public abstract static class Session {
         SJServerSocket server;
-        Thread echo;
+        Thread accepter;
         SJSocket session;
-        int next;
 
-        @Setup(Level.Trial)
-        public void open(Path path) {
-            server = path.runtime.serverSocket(PingServer.class, 0);
-            echo = Thread.ofPlatform().daemon().name("sj-http-echo").start(() -> {
+        /** Serves the accepted session until the requester ends its loop. */
+        abstract void serve(SJSocket accepted);
+
+        void open(Path path, Class<?> serverProtocol, Class<?> clientProtocol, String threadName) {
+            server = path.runtime.serverSocket(serverProtocol, 0);
+            accepter = Thread.ofPlatform().daemon().name(threadName).start(() -> {
                 try (SJSocket s = server.accept()) {
-                    while (s.inwhile()) {
-                        s.send(s.receiveInt());
-                    }
+                    serve(s);
                 }
             });
-            session = path.runtime.service(PingClient.class, "127.0.0.1", server.port()).request();
+            session = path.runtime.service(clientProtocol, "127.0.0.1", server.port()).request();
             path.check(session);
         }
 
@@ -165,75 +169,67 @@ public class HttpTransportBenchmark {
         public void close() throws InterruptedException {
             session.outwhile(false);
             session.close();
-            echo.join(10_000);
+            accepter.join(30_000);
             server.close();
+        }
+    }
+
+    /** {@code ![!<int>.?(int)]*}, the accepter echoing on its own thread. */
+    @State(Scope.Thread)
+    public static class Ints extends Session {
+        int next;
+
+        @Setup(Level.Trial)
+        public void open(Path path) {
+            open(path, PingServer.class, PingClient.class, "sj-http-echo");
+        }
+
+        @Override
+        void serve(SJSocket s) {
+            while (s.inwhile()) {
+                s.send(s.receiveInt());
+            }
         }
     }
 
     /** {@code ![!<Particle[]>.?(Particle[])]*} with 500 particles, echoed. */
     @State(Scope.Thread)
-    public static class Particles {
-        SJServerSocket server;
-        Thread echo;
-        SJSocket session;
+    public static class Particles extends Session {
         Particle[] particles;
 
         @Setup(Level.Trial)
         public void open(Path path) {
-            server = path.runtime.serverSocket(ParticlesServer.class, 0);
-            echo = Thread.ofPlatform().daemon().name("sj-http-particles").start(() -> {
-                try (SJSocket s = server.accept()) {
-                    while (s.inwhile()) {
-                        Particle[] received = s.receive();
-                        s.send(received);
-                    }
-                }
-            });
-            session = path.runtime.service(ParticlesClient.class, "127.0.0.1", server.port()).request();
-            path.check(session);
+            open(path, ParticlesServer.class, ParticlesClient.class, "sj-http-particles");
             particles = new Particle[PARTICLES];
             for (int i = 0; i < PARTICLES; i++) {
                 particles[i] = new Particle(i, i * 0.5, i * 0.25, 1.0 + i);
             }
         }
 
-        @TearDown(Level.Trial)
-        public void close() throws InterruptedException {
-            session.outwhile(false);
-            session.close();
-            echo.join(10_000);
-            server.close();
+        @Override
+        void serve(SJSocket s) {
+            while (s.inwhile()) {
+                Particle[] received = s.receive();
+                s.send(received);
+            }
         }
     }
 
     /** {@code ![!<int>]*}: ints streamed one way, batched by the runtime; the accepter reads them. */
     @State(Scope.Thread)
-    public static class Stream {
-        SJServerSocket server;
-        Thread sink;
-        SJSocket session;
+    public static class Stream extends Session {
         int next;
 
         @Setup(Level.Trial)
         public void open(Path path) {
-            server = path.runtime.serverSocket(StreamSink.class, 0);
-            sink = Thread.ofPlatform().daemon().name("sj-http-sink").start(() -> {
-                try (SJSocket s = server.accept()) {
-                    while (s.inwhile()) {
-                        s.receiveInt();
-                    }
-                }
-            });
-            session = path.runtime.service(StreamSource.class, "127.0.0.1", server.port()).request();
-            path.check(session);
+            open(path, StreamSink.class, StreamSource.class, "sj-http-sink");
         }
 
-        @TearDown(Level.Trial)
-        public void close() throws InterruptedException {
-            session.outwhile(false);
-            session.close();
-            sink.join(30_000);
-            server.close();
+        @Override
+        void serve(SJSocket s) {
+            while (s.inwhile()) {
+                s.receiveInt();
+            }
         }
     }
 
@@ -262,25 +258,29 @@ public class HttpTransportBenchmark {
     }
 
     /**
-     * The hand-written peer: Netty's HTTP codec on both sides, a kept-alive POST whose response echoes
-     * its body ({@code size} bytes: 4 for the int, 16 500 for the particles), the reply handed to the
-     * benchmark thread as a session's would be.
+     * A hand-written echo on Netty: a server and one client connection on two event loops of their own,
+     * the server's pipeline echoing, the client's handing each reply ({@code R}) to the benchmark thread
+     * as a session's would be. Subclasses give the pipelines.
      */
-    @State(Scope.Thread)
-    public static class NettyHttpEcho {
-        @Param({"4", "16500"})
-        int size;
-
+    public abstract static class NettyEcho<R> {
         EventLoopGroup group;
         Channel server;
         Channel client;
-        final SynchronousQueue<FullHttpResponse> replies = new SynchronousQueue<>();
+        final SynchronousQueue<R> replies = new SynchronousQueue<>();
         byte[] body;
 
-        @Setup(Level.Trial)
-        public void open() throws InterruptedException {
+        /** The server's handlers, echoing each message. */
+        abstract ChannelHandler[] serverHandlers();
+
+        /** The client's codec handlers, before the one that hands replies over. */
+        abstract ChannelHandler[] clientCodec();
+
+        /** The reply, retained, as the benchmark thread gets it. */
+        abstract R retained(Object reply);
+
+        void open(String threads, int messageBytes) throws InterruptedException {
             boolean epoll = Epoll.isAvailable();
-            group = new MultiThreadIoEventLoopGroup(2, new DefaultThreadFactory("http-echo", true),
+            group = new MultiThreadIoEventLoopGroup(2, new DefaultThreadFactory(threads, true),
                     epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
             server = new ServerBootstrap().group(group)
                     .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
@@ -289,17 +289,7 @@ public class HttpTransportBenchmark {
                     .childHandler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
-                            ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 20),
-                                    new SimpleChannelInboundHandler<FullHttpRequest>() {
-                                        @Override
-                                        protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
-                                            ByteBuf content = request.content().retain();
-                                            FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
-                                                    HttpResponseStatus.OK, content);
-                                            response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
-                                            ctx.writeAndFlush(response, ctx.voidPromise());
-                                        }
-                                    });
+                            ch.pipeline().addLast(serverHandlers());
                         }
                     })
                     .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
@@ -310,18 +300,20 @@ public class HttpTransportBenchmark {
                     .handler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
-                            ch.pipeline().addLast(new HttpClientCodec(), new HttpObjectAggregator(1 << 20),
-                                    new SimpleChannelInboundHandler<FullHttpResponse>() {
-                                        @Override
-                                        protected void channelRead0(ChannelHandlerContext ctx, FullHttpResponse response)
-                                                throws InterruptedException {
-                                            replies.put(response.retain());
-                                        }
-                                    });
+                            ch.pipeline().addLast(clientCodec()).addLast(new ChannelInboundHandlerAdapter() {
+                                @Override
+                                public void channelRead(ChannelHandlerContext ctx, Object reply) throws Exception {
+                                    try {
+                                        replies.put(retained(reply));
+                                    } finally {
+                                        ReferenceCountUtil.release(reply);
+                                    }
+                                }
+                            });
                         }
                     })
                     .connect("127.0.0.1", port).sync().channel();
-            body = new byte[size];
+            body = new byte[messageBytes];
         }
 
         @TearDown(Level.Trial)
@@ -333,71 +325,82 @@ public class HttpTransportBenchmark {
     }
 
     /**
+     * The hand-written peer: Netty's HTTP codec on both sides, a kept-alive POST whose response echoes
+     * its body ({@code size} bytes: 4 for the int, 16 500 for the particles), the reply handed to the
+     * benchmark thread as a session's would be.
+     */
+    @State(Scope.Thread)
+    public static class NettyHttpEcho extends NettyEcho<FullHttpResponse> {
+        @Param({"4", "16500"})
+        int size;
+
+        @Setup(Level.Trial)
+        public void open() throws InterruptedException {
+            open("http-echo", size);
+        }
+
+        @Override
+        ChannelHandler[] serverHandlers() {
+            return new ChannelHandler[] {new HttpServerCodec(), new HttpObjectAggregator(1 << 20),
+                new SimpleChannelInboundHandler<FullHttpRequest>() {
+                    @Override
+                    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+                        ByteBuf content = request.content().retain();
+                        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                                HttpResponseStatus.OK, content);
+                        response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
+                        ctx.writeAndFlush(response, ctx.voidPromise());
+                    }
+                }};
+        }
+
+        @Override
+        ChannelHandler[] clientCodec() {
+            return new ChannelHandler[] {new HttpClientCodec(), new HttpObjectAggregator(1 << 20)};
+        }
+
+        @Override
+        FullHttpResponse retained(Object reply) {
+            return ((FullHttpResponse) reply).retain();
+        }
+    }
+
+    /**
      * The WebSocket floor: Netty's WebSocket frame codec on both sides of a connection (the client masks,
      * as a WebSocket client must), the server echoing each binary frame on its event loop, the reply
      * handed to the benchmark thread as a session's would be.
      */
     @State(Scope.Thread)
-    public static class NettyWebSocketEcho {
+    public static class NettyWebSocketEcho extends NettyEcho<BinaryWebSocketFrame> {
         @Param({"4", "16500"})
         int size;
 
-        EventLoopGroup group;
-        Channel server;
-        Channel client;
-        final SynchronousQueue<BinaryWebSocketFrame> replies = new SynchronousQueue<>();
-        byte[] body;
-
         @Setup(Level.Trial)
         public void open() throws InterruptedException {
-            boolean epoll = Epoll.isAvailable();
-            group = new MultiThreadIoEventLoopGroup(2, new DefaultThreadFactory("ws-echo", true),
-                    epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
-            server = new ServerBootstrap().group(group)
-                    .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
-                    .childOption(ChannelOption.TCP_NODELAY, true)
-                    .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
-                    .childHandler(new ChannelInitializer<Channel>() {
-                        @Override
-                        protected void initChannel(Channel ch) {
-                            ch.pipeline().addLast(new WebSocket13FrameDecoder(true, false, 1 << 20),
-                                    new WebSocket13FrameEncoder(false),
-                                    new SimpleChannelInboundHandler<BinaryWebSocketFrame>() {
-                                        @Override
-                                        protected void channelRead0(ChannelHandlerContext ctx, BinaryWebSocketFrame frame) {
-                                            ctx.writeAndFlush(frame.retain(), ctx.voidPromise());
-                                        }
-                                    });
-                        }
-                    })
-                    .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
-            int port = ((InetSocketAddress) server.localAddress()).getPort();
-            client = new Bootstrap().group(group).channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
-                    .option(ChannelOption.TCP_NODELAY, true)
-                    .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
-                    .handler(new ChannelInitializer<Channel>() {
-                        @Override
-                        protected void initChannel(Channel ch) {
-                            ch.pipeline().addLast(new WebSocket13FrameDecoder(false, false, 1 << 20),
-                                    new WebSocket13FrameEncoder(true),
-                                    new SimpleChannelInboundHandler<BinaryWebSocketFrame>() {
-                                        @Override
-                                        protected void channelRead0(ChannelHandlerContext ctx, BinaryWebSocketFrame frame)
-                                                throws InterruptedException {
-                                            replies.put(frame.retain());
-                                        }
-                                    });
-                        }
-                    })
-                    .connect("127.0.0.1", port).sync().channel();
-            body = new byte[size];
+            open("ws-echo", size);
         }
 
-        @TearDown(Level.Trial)
-        public void close() {
-            client.close().syncUninterruptibly();
-            server.close().syncUninterruptibly();
-            group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+        @Override
+        ChannelHandler[] serverHandlers() {
+            return new ChannelHandler[] {new WebSocket13FrameDecoder(true, false, 1 << 20),
+                new WebSocket13FrameEncoder(false),
+                new SimpleChannelInboundHandler<BinaryWebSocketFrame>() {
+                    @Override
+                    protected void channelRead0(ChannelHandlerContext ctx, BinaryWebSocketFrame frame) {
+                        ctx.writeAndFlush(frame.retain(), ctx.voidPromise());
+                    }
+                }};
+        }
+
+        @Override
+        ChannelHandler[] clientCodec() {
+            return new ChannelHandler[] {new WebSocket13FrameDecoder(false, false, 1 << 20),
+                new WebSocket13FrameEncoder(true)};
+        }
+
+        @Override
+        BinaryWebSocketFrame retained(Object reply) {
+            return ((BinaryWebSocketFrame) reply).retain();
         }
     }
 

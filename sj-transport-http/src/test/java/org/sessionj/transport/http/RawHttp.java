@@ -11,47 +11,47 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** A hand-written HTTP/1.1 client for the relay's abuse tests: sends exactly the bytes it is given. */
-final class RawHttp implements AutoCloseable {
+/** A hand-written HTTP/1.1 client for the servers' abuse tests: sends exactly the bytes it is given. */
+public final class RawHttp implements AutoCloseable {
     private final Socket socket;
     private final InputStream in;
     private final OutputStream out;
 
     /** A response: status code (-1 when the connection closed first), headers, body. */
-    record Response(int status, Map<String, String> headers, String body) {
+    public record Response(int status, Map<String, String> headers, String body) {
     }
 
-    RawHttp(int port, int timeoutMillis) throws IOException {
+    public RawHttp(int port, int timeoutMillis) throws IOException {
         socket = new Socket("localhost", port);
         socket.setSoTimeout(timeoutMillis);
         in = socket.getInputStream();
         out = socket.getOutputStream();
     }
 
-    RawHttp send(String text) throws IOException {
+    public RawHttp send(String text) throws IOException {
         return send(text.getBytes(StandardCharsets.ISO_8859_1));
     }
 
-    RawHttp send(byte[] bytes) throws IOException {
+    public RawHttp send(byte[] bytes) throws IOException {
         out.write(bytes);
         out.flush();
         return this;
     }
 
     /** A request with a body (Content-Length set). */
-    Response exchange(String method, String uri, byte[] body) throws IOException {
+    public Response exchange(String method, String uri, byte[] body) throws IOException {
         String head = method + " " + uri + " HTTP/1.1\r\nHost: localhost\r\nContent-Length: " + body.length + "\r\n\r\n";
         send(head);
         send(body);
         return read();
     }
 
-    Response exchange(String method, String uri) throws IOException {
+    public Response exchange(String method, String uri) throws IOException {
         return exchange(method, uri, new byte[0]);
     }
 
     /** Reads one response; status -1 if the server closed the connection before one. */
-    Response read() throws IOException {
+    public Response read() throws IOException {
         String statusLine = line();
         if (statusLine == null) {
             return new Response(-1, Map.of(), "");
@@ -68,7 +68,7 @@ final class RawHttp implements AutoCloseable {
     }
 
     /** Whether the server closed the connection (EOF) before {@code timeout} of the socket. */
-    boolean closedByServer() throws IOException {
+    public boolean closedByServer() throws IOException {
         try {
             while (true) {
                 if (in.read() < 0) {

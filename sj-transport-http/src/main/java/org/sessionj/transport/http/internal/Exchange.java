@@ -21,16 +21,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class Exchange {
     private final ChannelHandlerContext ctx;
     private final FullHttpRequest request;
-    private final QueryStringDecoder query;
+    private final String queryUri;
+    /** Parsed on first use: the per-message requests never need it ({@link Wire#rawLongParam}). */
+    private QueryStringDecoder query;
     private final boolean keepAlive;
     private final Runnable answered;
     private final AtomicBoolean done = new AtomicBoolean();
     private volatile Runnable onAbandon;
 
-    Exchange(ChannelHandlerContext ctx, FullHttpRequest request, QueryStringDecoder query, Runnable answered) {
+    /** {@code queryUri}: the URI to parse for {@link #query} (the request's, or "/" for a malformed one). */
+    Exchange(ChannelHandlerContext ctx, FullHttpRequest request, String queryUri, Runnable answered) {
         this.ctx = ctx;
         this.request = request;
-        this.query = query;
+        this.queryUri = queryUri;
         this.keepAlive = HttpUtil.isKeepAlive(request);
         this.answered = answered;
     }
@@ -40,9 +43,14 @@ public final class Exchange {
         return request;
     }
 
-    /** The parsed path and query. */
+    /** The parsed path and query (parsed on first use, on the exchange's loop). */
     public QueryStringDecoder query() {
-        return query;
+        QueryStringDecoder q = query;
+        if (q == null) {
+            q = new QueryStringDecoder(queryUri);
+            query = q;
+        }
+        return q;
     }
 
     /** The request's protocol version (HTTP/1.0 from a stock nginx). */

@@ -14,10 +14,9 @@ import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpClientCodec;
+import io.netty.handler.codec.http.HttpDecoderConfig;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.ssl.SslHandler;
@@ -36,6 +35,8 @@ public final class HttpClientChannel {
     private final Endpoint endpoint;
     private final EventLoop loop;
     private final EventLoops loops;
+    /** The Host header's value (built once, not per request). */
+    private final String authority;
     private Channel channel;
     private CompletableFuture<FullHttpResponse> pending;
     /** The pending request's answer timeout: no timer per request (see {@link LazyDeadline}). */
@@ -59,6 +60,7 @@ public final class HttpClientChannel {
     public HttpClientChannel(Endpoint endpoint, EventLoop loop) {
         this.endpoint = endpoint;
         this.loops = EventLoops.shared(true);
+        this.authority = endpoint.authority();
         this.loop = loop != null ? loop : loops.group().next();
         this.answerDeadline = new LazyDeadline(this.loop, () -> fail(new IOException("no answer from " + endpoint
                 + " within " + pendingTimeoutMillis + " ms to " + pendingMethod + " " + shortUri(pendingUri))));
@@ -72,11 +74,11 @@ public final class HttpClientChannel {
     /** A request for {@code uri} with {@code body} (taken over; empty for none). */
     public FullHttpRequest request(HttpMethod method, String uri, ByteBuf body) {
         FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, method, uri,
-                body == null ? Unpooled.EMPTY_BUFFER : body);
-        request.headers().set(HttpHeaderNames.HOST, endpoint.authority());
-        request.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+                body == null ? Unpooled.EMPTY_BUFFER : body, Wire.HEADERS, Wire.TRAILERS);
+        // No "Connection: keep-alive": HTTP/1.1 connections are persistent unless a side says close.
+        request.headers().set(HttpHeaderNames.HOST, authority);
         if (body != null || method.equals(HttpMethod.POST)) {
-            request.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_OCTET_STREAM);
+            // No Content-Type: a body without one is application/octet-stream (RFC 9110 8.3), as ours are.
             request.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, request.content().readableBytes());
         }
         return request;
@@ -150,8 +152,10 @@ public final class HttpClientChannel {
                             SslHandler ssl = endpoint.ssl().newHandler(ch.alloc(), endpoint.host(), endpoint.port());
                             ch.pipeline().addLast(ssl);
                         }
-                        ch.pipeline().addLast(new HttpClientCodec(4096, 8192, 64 * 1024),
-                                new HttpObjectAggregator(endpoint.settings().responseBytes() + 65536),
+                        ch.pipeline().addLast(new HttpClientCodec(new HttpDecoderConfig().setMaxInitialLineLength(4096)
+                                .setMaxHeaderSize(8192).setMaxChunkSize(64 * 1024).setHeadersFactory(Wire.HEADERS)
+                                .setTrailersFactory(Wire.TRAILERS), false, false),
+                                new ResponseAssembler(endpoint.settings().responseBytes() + 65536),
                                 new ResponseHandler());
                     }
                 });

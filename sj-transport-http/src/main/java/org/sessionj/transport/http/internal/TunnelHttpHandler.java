@@ -10,7 +10,6 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.handler.codec.http.websocketx.WebSocketServerHandshaker;
 import io.netty.handler.codec.http.websocketx.WebSocketServerHandshakerFactory;
 import io.netty.util.ReferenceCountUtil;
@@ -32,6 +31,8 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
     private final boolean secure;
     private final BodyBudget bodies;
     private Exchange current;
+    /** Run after each answer (see {@link #readOnIfWritable}); made once. */
+    private Runnable readOn;
     private boolean waitingForWritable;
     /** The held poll's deadline, on the channel's loop (no timer per held request: see {@link LazyDeadline}). */
     private LazyDeadline heldDeadline;
@@ -63,8 +64,10 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
         if (heldDeadline != null) {
             heldDeadline.clear(); // the request before was answered: its deadline is met
         }
-        QueryStringDecoder query = new QueryStringDecoder(request.decoderResult().isSuccess() ? request.uri() : "/");
-        Exchange exchange = new Exchange(ctx, request, query, () -> readOnIfWritable(ctx));
+        if (readOn == null) {
+            readOn = () -> readOnIfWritable(ctx); // one per channel, not one per request
+        }
+        Exchange exchange = new Exchange(ctx, request, request.decoderResult().isSuccess() ? request.uri() : "/", readOn);
         current = exchange;
         if (!request.decoderResult().isSuccess()) {
             exchange.fail(HttpResponseStatus.BAD_REQUEST, "malformed HTTP request: " + request.decoderResult().cause());
@@ -82,15 +85,20 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
     }
 
     private void dispatch(ChannelHandlerContext ctx, Exchange exchange) {
-        String path = exchange.query().path();
-        if (!path.startsWith(Wire.SESSION)) {
+        String uri = exchange.request().uri();
+        if (!Wire.rawPathStartsWith(uri, Wire.SESSION)) {
             routes.route(exchange);
             return;
         }
-        String rest = path.substring(Wire.SESSION.length());
-        int slash = rest.indexOf('/');
-        String token = slash < 0 ? rest : rest.substring(0, slash);
-        String op = slash < 0 ? "" : rest.substring(slash + 1);
+        // The per-message requests are read from the URI as sent (no QueryStringDecoder per request).
+        int from = Wire.SESSION.length();
+        int end = Wire.pathEnd(uri);
+        int slash = uri.indexOf('/', from);
+        if (slash < 0 || slash > end) {
+            slash = end;
+        }
+        String token = uri.substring(from, slash);
+        String op = slash == end ? "" : Wire.op(uri, slash + 1, end);
         Half half = Wire.isToken(token) ? routes.half(token) : null;
         if (half == null) {
             exchange.fail(HttpResponseStatus.NOT_FOUND, "no such connection (unknown, expired or closed)");
@@ -107,7 +115,8 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
     /**
      * Moves the channel to {@code home} (a relay pair's loop), then runs {@code then} there. Each of a
      * client's connections moves at most once (it serves one half for its life). Nothing is read while
-     * it moves, and the request being served waits; the idle handler is replaced by one on the new loop.
+     * it moves, and the request being served waits; the connection's guard takes its deadlines to the new
+     * loop on its next event.
      */
     private void moveTo(ChannelHandlerContext ctx, io.netty.channel.EventLoop home, Runnable then) {
         io.netty.channel.Channel channel = ctx.channel();
@@ -122,11 +131,6 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
                             + joined.cause());
                     channel.close();
                     return;
-                }
-                io.netty.handler.timeout.IdleStateHandler idle =
-                        channel.pipeline().get(io.netty.handler.timeout.IdleStateHandler.class);
-                if (idle != null) {
-                    channel.pipeline().replace(idle, null, TunnelServer.idleHandler(settings));
                 }
                 try {
                     then.run();
@@ -172,13 +176,14 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
     // ---- uploads -----------------------------------------------------------------------------
 
     private void upload(Half half, Exchange exchange) {
-        long offset = Wire.longParam(exchange.query(), "offset");
+        String uri = exchange.request().uri();
+        long offset = Wire.rawLongParam(uri, "offset");
         if (offset < 0) {
             exchange.fail(HttpResponseStatus.BAD_REQUEST, "an upload needs offset=N (the stream offset of its first byte)");
             return;
         }
-        boolean fin = "1".equals(Wire.param(exchange.query(), "fin"));
-        boolean close = "1".equals(Wire.param(exchange.query(), "close"));
+        boolean fin = Wire.rawFlag(uri, "fin");
+        boolean close = Wire.rawFlag(uri, "close");
         ByteBuf body = exchange.request().content().retain();
         half.enter();
         exchange.onAbandon(() -> {
@@ -199,7 +204,7 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
                 if (close) {
                     half.closedByClient();
                 }
-                long ack = close ? -1 : Wire.longParam(exchange.query(), "ack");
+                long ack = close ? -1 : Wire.rawLongParam(exchange.request().uri(), "ack");
                 if (ack >= 0) {
                     // Wire 2: the upload is also the client's poll, answered with the bytes waiting for
                     // it (at once, or when they come), so that an exchange is one request, not two.
@@ -239,7 +244,7 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
     // ---- long polls --------------------------------------------------------------------------
 
     private void poll(Half half, Exchange exchange) {
-        long ack = Wire.longParam(exchange.query(), "ack");
+        long ack = Wire.rawLongParam(exchange.request().uri(), "ack");
         if (ack < 0) {
             exchange.fail(HttpResponseStatus.BAD_REQUEST, "a poll needs ack=N (the bytes received so far)");
             return;
@@ -251,7 +256,7 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
 
     /** The most bytes an answer may carry: a response's worth, or the client's {@code window} (0: none). */
     private int window(Exchange exchange) {
-        long window = Wire.longParam(exchange.query(), "window");
+        long window = Wire.rawLongParam(exchange.request().uri(), "window");
         return (int) Math.min(settings.responseBytes(), window < 0 ? Long.MAX_VALUE : window);
     }
 

@@ -9,19 +9,15 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.ssl.SslContext;
-import io.netty.handler.timeout.IdleStateEvent;
-import io.netty.handler.timeout.IdleStateHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -83,15 +79,13 @@ public final class TunnelServer implements AutoCloseable {
                         if (ssl != null) {
                             channel.pipeline().addLast(ssl.newHandler(channel.alloc()));
                         }
-                        Guard guard = new Guard(requestMillis);
+                        Guard guard = new Guard(requestMillis, settings);
                         BodyBudget bodyBudget = new BodyBudget(bodies);
                         channel.pipeline().addLast(
-                                idleHandler(settings),
                                 guard.front(),
                                 new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, 64 * 1024),
-                                guard.back(),
                                 bodyBudget,
-                                new HttpObjectAggregator(settings.maxRequestBytes()),
+                                new RequestAssembler(settings.maxRequestBytes(), guard::requestEnded),
                                 new TunnelHttpHandler(routes, settings, ssl != null, bodyBudget));
                     }
                 });
@@ -123,13 +117,9 @@ public final class TunnelServer implements AutoCloseable {
         return server;
     }
 
-    /**
-     * Closes a connection with no traffic for a poll interval and a half plus 5 s. A connection moved to
-     * another event loop gets a new one (the old one's timer stays on the old loop).
-     */
-    static IdleStateHandler idleHandler(HttpSettings settings) {
-        return new IdleStateHandler(0, 0, settings.pollMillis() + settings.pollMillis() / 2 + 5_000L,
-                TimeUnit.MILLISECONDS);
+    /** A connection with no traffic for a poll interval and a half plus 5 s is closed. */
+    static long idleMillis(HttpSettings settings) {
+        return settings.pollMillis() + settings.pollMillis() / 2 + 5_000L;
     }
 
     /** The TCP port listened on. */
@@ -177,77 +167,101 @@ public final class TunnelServer implements AutoCloseable {
     /**
      * Request deadline and idle connections: a request must be complete within {@code requestMillis}
      * of its first byte (a client dribbling headers is answered 408 and dropped); a connection idle
-     * (nothing read or written) past the idle handler's time is closed. The front half sees bytes
-     * before the HTTP decoder (a request that never finishes its headers yields no request object),
-     * the back half sees the decoded request's end and answers.
+     * (nothing read, nothing written) for {@code idleMillis} is closed, WebSocket ones included. The
+     * front half sees bytes before the HTTP decoder (a request that never finishes its headers yields no
+     * request object); the {@link RequestAssembler} reports the decoded request's end.
+     *
+     * <p>Both deadlines are {@link LazyDeadline}s: a request or a write only stores a time. Before, each
+     * request scheduled and cancelled a timer of its own, and Netty's idle handler put a listener on
+     * every write's promise (a promise and a listener array per answer).
      */
     private static final class Guard {
         private final int requestMillis;
-        private ChannelHandlerContext back;
-        private ScheduledFuture<?> deadline;
+        private final long idleNanos;
+        /** Both deadlines live on the channel's loop; a channel moved to another loop gets new ones. */
+        private LazyDeadline request;
+        private LazyDeadline idle;
+        private boolean upgraded;
 
-        Guard(int requestMillis) {
+        Guard(int requestMillis, HttpSettings settings) {
             this.requestMillis = requestMillis;
+            this.idleNanos = TimeUnit.MILLISECONDS.toNanos(idleMillis(settings));
         }
 
         ChannelDuplexHandler front() {
             return new ChannelDuplexHandler() {
                 @Override
-                public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-                    if (ctx.pipeline().get(HttpServerCodec.class) == null) {
-                        if (deadline != null) {
-                            deadline.cancel(false);
-                            deadline = null;
-                        }
-                        ctx.pipeline().remove(this); // upgraded to WebSocket: no more requests
-                    } else if (deadline == null) {
-                        deadline = ctx.executor().schedule(() -> expire(ctx), requestMillis, TimeUnit.MILLISECONDS);
+                public void channelActive(ChannelHandlerContext ctx) throws Exception {
+                    onLoop(ctx);
+                    idle.set(idleNanos);
+                    super.channelActive(ctx);
+                }
+
+                @Override
+                public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                    onLoop(ctx);
+                    idle.set(idleNanos);
+                    if (!upgraded && ctx.pipeline().get(HttpServerCodec.class) == null) {
+                        upgraded = true; // a WebSocket now: no more requests, but idle connections still close
+                        request.clear();
+                    } else if (!upgraded && !request.isSet()) {
+                        request.set(TimeUnit.MILLISECONDS.toNanos(requestMillis));
                     }
                     ctx.fireChannelRead(msg);
                 }
 
                 @Override
-                public void userEventTriggered(ChannelHandlerContext ctx, Object event) throws Exception {
-                    if (event instanceof IdleStateEvent) {
-                        ctx.close();
-                        return;
+                public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+                    if (idle != null && idle.loop().inEventLoop()) {
+                        idle.set(idleNanos);
                     }
-                    super.userEventTriggered(ctx, event);
+                    ctx.write(msg, promise);
                 }
 
                 @Override
                 public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-                    if (deadline != null) {
-                        deadline.cancel(false);
+                    if (request != null) {
+                        request.cancel();
+                        idle.cancel();
                     }
                     super.channelInactive(ctx);
                 }
             };
         }
 
-        ChannelDuplexHandler back() {
-            return new ChannelDuplexHandler() {
-                @Override
-                public void handlerAdded(ChannelHandlerContext ctx) {
-                    back = ctx;
-                }
+        /** The request arrived whole: its deadline is met. */
+        void requestEnded() {
+            if (request != null) {
+                request.clear();
+            }
+        }
 
-                @Override
-                public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                    if (msg instanceof LastHttpContent && deadline != null) {
-                        deadline.cancel(false);
-                        deadline = null;
-                    }
-                    ctx.fireChannelRead(msg);
-                }
-            };
+        /** Makes the deadlines live on the channel's current loop (it may have moved to its pair's). */
+        private void onLoop(ChannelHandlerContext ctx) {
+            if (request != null && request.loop() == ctx.executor()) {
+                return;
+            }
+            boolean requestSet = request != null && request.isSet();
+            if (request != null) {
+                request.cancel();
+                idle.cancel();
+            }
+            request = new LazyDeadline(ctx.executor(), () -> expire(ctx));
+            idle = new LazyDeadline(ctx.executor(), () -> {
+                LOG.log(System.Logger.Level.DEBUG, "closing idle HTTP connection {0}", ctx.channel().remoteAddress());
+                ctx.close();
+            });
+            if (requestSet) {
+                request.set(TimeUnit.MILLISECONDS.toNanos(requestMillis));
+            }
         }
 
         private void expire(ChannelHandlerContext front) {
             LOG.log(System.Logger.Level.DEBUG, "{0} did not send a whole request within {1} ms; dropping it",
                     front.channel().remoteAddress(), requestMillis);
-            if (back != null && front.pipeline().get(HttpServerCodec.class) != null) {
-                back.writeAndFlush(Wire.text(HttpVersion.HTTP_1_1, HttpResponseStatus.REQUEST_TIMEOUT,
+            if (front.pipeline().get(HttpServerCodec.class) != null) {
+                // From the tail, through the codec's encoder.
+                front.channel().writeAndFlush(Wire.text(HttpVersion.HTTP_1_1, HttpResponseStatus.REQUEST_TIMEOUT,
                         "the request did not arrive whole in time")).addListener(ChannelFutureListener.CLOSE);
             } else {
                 front.close();

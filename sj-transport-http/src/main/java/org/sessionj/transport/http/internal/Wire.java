@@ -4,9 +4,11 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpHeadersFactory;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeadersFactory;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
@@ -63,6 +65,16 @@ public final class Wire {
     /** The kind byte of a data message, shared (read-only, never released) by every large one. */
     private static final ByteBuf WS_DATA_KIND = Unpooled.unreleasableBuffer(
             Unpooled.wrappedBuffer(new byte[] {WS_DATA}).asReadOnly());
+
+    /**
+     * Headers of the messages this side builds and of the responses a client decodes: the names and
+     * values we set are constants and numbers, and a client reads only a few headers of a response
+     * (parsed strictly), so Netty's check of every header name and value (a scan per header per
+     * message) is skipped. A server still validates the requests it decodes (its own codec's default).
+     */
+    static final HttpHeadersFactory HEADERS = DefaultHttpHeadersFactory.headersFactory().withValidation(false);
+    /** The trailers of those messages (never any). */
+    static final HttpHeadersFactory TRAILERS = DefaultHttpHeadersFactory.trailersFactory().withValidation(false);
 
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final int TOKEN_BYTES = 16;
@@ -122,21 +134,119 @@ public final class Wire {
     /** A non-negative long query parameter, or -1 if missing or malformed. */
     public static long longParam(QueryStringDecoder query, String name) {
         String value = param(query, name);
-        if (value == null || value.isEmpty() || value.length() > 18) {
+        return value == null ? -1 : digits(value, 0, value.length());
+    }
+
+    /**
+     * The path of a request URI as sent (before {@code ?} or {@code #}, not percent-decoded): the
+     * per-message requests ({@code up}, {@code down}) are read with this and {@link #rawLongParam}, not a
+     * {@link QueryStringDecoder}, which built a map, lists and decoded strings for every request.
+     */
+    public static String rawPath(String uri) {
+        int end = pathEnd(uri);
+        return end == uri.length() ? uri : uri.substring(0, end);
+    }
+
+    /** Whether the path of {@code uri} (as sent) starts with {@code prefix}. */
+    static boolean rawPathStartsWith(String uri, String prefix) {
+        return uri.startsWith(prefix) && pathEnd(uri) >= prefix.length();
+    }
+
+    /**
+     * Query parameter {@code name} of {@code uri} as a non-negative long, read from the URI as sent
+     * (the first occurrence, as {@link #param}; digits only, so percent-decoding never matters), or -1
+     * if missing or malformed.
+     */
+    public static long rawLongParam(String uri, String name) {
+        long at = findRaw(uri, name);
+        return at < 0 ? -1 : digits(uri, (int) (at >>> 32), (int) at);
+    }
+
+    /** Whether query parameter {@code name} of {@code uri} (as sent) is exactly {@code 1}. */
+    public static boolean rawFlag(String uri, String name) {
+        long at = findRaw(uri, name);
+        return at >= 0 && (int) at - (int) (at >>> 32) == 1 && uri.charAt((int) (at >>> 32)) == '1';
+    }
+
+    /**
+     * Where the value of the first parameter {@code name} of {@code uri}'s query is: its start in the
+     * high and its end in the low 32 bits; -1 if absent. Pairs are separated by {@code &} or {@code ;}
+     * (as {@link QueryStringDecoder} does); a name without {@code =} has an empty value.
+     */
+    private static long findRaw(String uri, String name) {
+        int q = uri.indexOf('?');
+        if (q < 0) {
             return -1;
         }
-        for (int i = 0; i < value.length(); i++) {
-            if (value.charAt(i) < '0' || value.charAt(i) > '9') {
-                return -1;
+        int end = uri.indexOf('#', q);
+        if (end < 0) {
+            end = uri.length();
+        }
+        int i = q + 1;
+        while (i < end) {
+            int next = i;
+            while (next < end && uri.charAt(next) != '&' && uri.charAt(next) != ';') {
+                next++;
+            }
+            int nameEnd = i + name.length();
+            if (nameEnd <= next && uri.startsWith(name, i)) {
+                if (nameEnd == next) {
+                    return (long) next << 32 | next;
+                }
+                if (uri.charAt(nameEnd) == '=') {
+                    return (long) (nameEnd + 1) << 32 | next;
+                }
+            }
+            i = next + 1;
+        }
+        return -1;
+    }
+
+    /**
+     * The operation named by {@code uri} from {@code from} to {@code to}: the shared constant for
+     * {@code up}, {@code down} and {@code ws} (no string per request), else a new string.
+     */
+    static String op(String uri, int from, int to) {
+        for (String known : OPS) {
+            if (to - from == known.length() && uri.startsWith(known, from)) {
+                return known;
             }
         }
-        return Long.parseLong(value);
+        return uri.substring(from, to);
+    }
+
+    private static final String[] OPS = {"up", "down", "ws"};
+
+    /** Where the path of {@code uri} ends (at {@code ?}, {@code #} or the end). */
+    static int pathEnd(String uri) {
+        for (int i = 0; i < uri.length(); i++) {
+            char c = uri.charAt(i);
+            if (c == '?' || c == '#') {
+                return i;
+            }
+        }
+        return uri.length();
+    }
+
+    private static long digits(CharSequence text, int from, int to) {
+        if (to <= from || to - from > 18) {
+            return -1;
+        }
+        long value = 0;
+        for (int i = from; i < to; i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return value;
     }
 
     /** A response with a plain-text body (errors and tokens). */
     public static FullHttpResponse text(HttpVersion version, HttpResponseStatus status, String body) {
         ByteBuf content = Unpooled.copiedBuffer(body, StandardCharsets.UTF_8);
-        FullHttpResponse response = new DefaultFullHttpResponse(version, status, content);
+        FullHttpResponse response = new DefaultFullHttpResponse(version, status, content, HEADERS, TRAILERS);
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/plain; charset=utf-8");
         response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
         response.headers().set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_STORE);
@@ -164,7 +274,7 @@ public final class Wire {
 
     /** A response with a binary body. */
     public static FullHttpResponse bytes(HttpVersion version, ByteBuf content) {
-        FullHttpResponse response = new DefaultFullHttpResponse(version, HttpResponseStatus.OK, content);
+        FullHttpResponse response = new DefaultFullHttpResponse(version, HttpResponseStatus.OK, content, HEADERS, TRAILERS);
         response.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_OCTET_STREAM);
         response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, content.readableBytes());
         response.headers().set(HttpHeaderNames.CACHE_CONTROL, HttpHeaderValues.NO_STORE);
@@ -173,7 +283,7 @@ public final class Wire {
 
     /** An empty response with {@code status} (204 for "nothing new"). */
     public static FullHttpResponse empty(HttpVersion version, HttpResponseStatus status) {
-        FullHttpResponse response = new DefaultFullHttpResponse(version, status, Unpooled.EMPTY_BUFFER);
+        FullHttpResponse response = new DefaultFullHttpResponse(version, status, Unpooled.EMPTY_BUFFER, HEADERS, TRAILERS);
         if (status.code() != 204) {
             response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, 0);
         }

@@ -9,7 +9,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -24,23 +23,10 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class HttpClientChannelTimerTest {
-    private static final Routes EMPTY_ANSWERS = new Routes() {
-        @Override
-        public Half half(String token) {
-            return null;
-        }
-
-        @Override
-        public void route(Exchange exchange) {
-            exchange.empty();
-        }
-    };
-
     @Test
     void fiftyRequestsAnsweredInTimeScheduleOneAnswerTimer() throws Exception {
         HttpSettings settings = HttpSettings.fromSystemProperties();
-        TunnelServer server = TunnelServer.bind(new InetSocketAddress("127.0.0.1", 0), null, settings, EMPTY_ANSWERS,
-                16, 30_000, 1 << 20);
+        TunnelServer server = EmptyServer.bind();
         HttpClientChannel channel = new HttpClientChannel(new Endpoint("127.0.0.1", server.port(), null, settings));
         try {
             for (int i = 0; i < 50; i++) {

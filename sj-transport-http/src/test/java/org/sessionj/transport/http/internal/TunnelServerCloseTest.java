@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.EventExecutor;
-import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -20,22 +19,9 @@ import org.sessionj.transport.netty.internal.EventLoops;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class TunnelServerCloseTest {
-    private static final Routes NO_ROUTES = new Routes() {
-        @Override
-        public Half half(String token) {
-            return null;
-        }
-
-        @Override
-        public void route(Exchange exchange) {
-            exchange.empty();
-        }
-    };
-
     @Test
     void closingOnAnEventLoopDoesNotWaitForTheLoopOfThePort() throws Exception {
-        TunnelServer server = TunnelServer.bind(new InetSocketAddress("127.0.0.1", 0), null,
-                HttpSettings.fromSystemProperties(), NO_ROUTES, 16, 30_000, 1 << 20);
+        TunnelServer server = EmptyServer.bind();
         EventLoop portLoop = server.eventLoop();
         EventExecutor other = null;
         for (EventExecutor loop : EventLoops.shared(true).group()) {
@@ -70,13 +56,12 @@ class TunnelServerCloseTest {
 
     @Test
     void closingOffTheEventLoopsWaitsUntilThePortIsFree() throws Exception {
-        TunnelServer server = TunnelServer.bind(new InetSocketAddress("127.0.0.1", 0), null,
-                HttpSettings.fromSystemProperties(), NO_ROUTES, 16, 30_000, 1 << 20);
+        TunnelServer server = EmptyServer.bind();
         int port = server.port();
         server.close();
         try (java.net.ServerSocket again = new java.net.ServerSocket()) {
             again.setReuseAddress(true);
-            again.bind(new InetSocketAddress("127.0.0.1", port));
+            again.bind(new java.net.InetSocketAddress("127.0.0.1", port));
             assertThat(again.getLocalPort()).isEqualTo(port);
         }
     }
