@@ -166,7 +166,7 @@ final class IpcAcceptor implements org.sessionj.runtime.spi.ConnectionAcceptor {
                 connection.close();
             }
         } catch (IOException | RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "ipc connection set-up on port {0} failed: {1}", port, e.getMessage());
+            LOG.log(System.Logger.Level.DEBUG, "ipc connection set-up on port {0} failed: {1}", String.valueOf(port), e.getMessage());
             try {
                 socket.close();
             } catch (IOException ignored) {

@@ -320,7 +320,7 @@ public final class TransportManager {
                             + String.join(", ", conflicts) + "); last: " + e.getMessage(), e);
                 }
                 LOG.log(System.Logger.Level.DEBUG, "session port {0} is free for {1} but taken for {2}; trying another",
-                        chosen, setupOrder.get(0).name(), failing.name());
+                        String.valueOf(chosen), setupOrder.get(0).name(), failing.name());
             }
         }
     }

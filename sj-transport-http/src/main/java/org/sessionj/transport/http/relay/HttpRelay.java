@@ -93,7 +93,7 @@ public final class HttpRelay implements AutoCloseable, Routes {
     public static HttpRelay start(InetSocketAddress address, SslContext ssl, HttpSettings settings, RelayLimits limits)
             throws IOException {
         HttpRelay relay = new HttpRelay(address, ssl, settings, limits);
-        LOG.log(System.Logger.Level.INFO, "SJ relay listening on port {0} ({1})", relay.port(),
+        LOG.log(System.Logger.Level.INFO, "SJ relay listening on port {0} ({1})", String.valueOf(relay.port()),
                 ssl == null ? "http" : "https");
         return relay;
     }
