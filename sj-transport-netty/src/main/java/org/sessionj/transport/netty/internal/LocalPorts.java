@@ -28,6 +28,13 @@ public final class LocalPorts {
     private static final Set<Integer> LISTENING = ConcurrentHashMap.newKeySet();
     /** Ports of other processes found listening, with when (System.nanoTime); bounded, see canReach. */
     private static final ConcurrentHashMap<Integer, Long> SEEN_LISTENING = new ConcurrentHashMap<>();
+    /**
+     * When this JVM last released each port (System.nanoTime): a sighting from a table read that began
+     * before then is stale. Reads race with closes (awaitReleased's own, or another thread's canReach),
+     * and a read that began while the port was still listed may record it after the release.
+     */
+    private static final ConcurrentHashMap<Integer, Long> RELEASED_AT = new ConcurrentHashMap<>();
+    private static final int REMEMBERED_PORTS = 4096;
     private static final long SEEN_VALID_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final List<Path> PROC_TABLES = List.of(Path.of("/proc/net/tcp"), Path.of("/proc/net/tcp6"));
 
@@ -38,8 +45,14 @@ public final class LocalPorts {
         LISTENING.add(port);
     }
 
+    /** Called once the kernel no longer lists {@code port} as listening (see {@link #awaitReleased}). */
     static void released(int port) {
         LISTENING.remove(port);
+        if (RELEASED_AT.size() > REMEMBERED_PORTS) {
+            RELEASED_AT.clear();
+            SEEN_LISTENING.clear();
+        }
+        RELEASED_AT.put(port, System.nanoTime());
         SEEN_LISTENING.remove(port);
     }
 
@@ -82,15 +95,13 @@ public final class LocalPorts {
         // taken to listen still; if it no longer does, the connect fails and says so.
         long now = System.nanoTime();
         Long seen = SEEN_LISTENING.get(port);
-        if (seen != null && now - seen < SEEN_VALID_NANOS) {
+        Long releasedAt = RELEASED_AT.get(port);
+        if (seen != null && now - seen < SEEN_VALID_NANOS && (releasedAt == null || seen - releasedAt > 0)) {
             return true;
         }
         boolean listening = isListening(port);
         if (listening) {
-            if (SEEN_LISTENING.size() > 4096) {
-                SEEN_LISTENING.clear();
-            }
-            SEEN_LISTENING.put(port, now);
+            remember(port, now);
         } else {
             SEEN_LISTENING.remove(port);
         }
@@ -137,13 +148,18 @@ public final class LocalPorts {
             readAny = true;
             for (int listener : listeners(text)) {
                 found |= listener == port;
-                if (SEEN_LISTENING.size() > 4096) {
-                    SEEN_LISTENING.clear();
-                }
-                SEEN_LISTENING.put(listener, now);
+                remember(listener, now);
             }
         }
         return readAny ? found : null;
+    }
+
+    /** Records {@code port} as seen listening by a table read that began at {@code readStart}. */
+    static void remember(int port, long readStart) {
+        if (SEEN_LISTENING.size() > REMEMBERED_PORTS) {
+            SEEN_LISTENING.clear();
+        }
+        SEEN_LISTENING.put(port, readStart);
     }
 
     /**

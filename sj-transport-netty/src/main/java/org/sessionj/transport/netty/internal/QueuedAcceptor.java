@@ -94,10 +94,10 @@ abstract class QueuedAcceptor implements ConnectionAcceptor {
         closed = true;
         Release release = closeSocket();
         if (release != Release.NONE) {
-            LocalPorts.released(port);
             if (release == Release.AWAIT) {
                 LocalPorts.awaitReleased(port);
             }
+            LocalPorts.released(port);
         }
         pending.close();
     }

@@ -53,4 +53,22 @@ class LocalPortsTest {
             assertThat(LocalPorts.canReach("127.0.0.1", second.getLocalPort())).isTrue();
         }
     }
+
+    @Test
+    void aSightingFromATableReadThatBeganBeforeAReleaseIsStale() throws IOException {
+        Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/net/tcp")), "Linux socket tables");
+        int port;
+        long readStart;
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            port = socket.getLocalPort();
+            readStart = System.nanoTime();
+            assertThat(LocalPorts.isListening(port)).isTrue();
+        }
+        LocalPorts.released(port);
+        // A read that began while the port was listed, recording it only now (another thread's canReach,
+        // or a close's own wait for the kernel): the CI failure of TcpTransportTest's close-and-reach loop.
+        LocalPorts.remember(port, readStart);
+        assertThat(LocalPorts.canReach("127.0.0.1", port)).isFalse();
+    }
 }
