@@ -9,7 +9,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JAVA="${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}"
-JAR="$ROOT/sj-bench/target/benchmarks.jar"
+JAR="${JAR:-$ROOT/sj-bench/target/benchmarks.jar}"  # JAR=... to measure another build (before/after)
 OPTS=(--enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow -cp "$JAR")
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
@@ -65,7 +65,7 @@ if [ "${1:-}" = profile ]; then
     grep '^cold-start' "$WORK/profile.txt" || true
     awk '/^samples/ { total += $2 } END { print "samples", total }' "$WORK/profile.txt"
     awk '/^(incl|leaf) / { n[$1 " " $3] += $2 } END { for (k in n) print n[k], k }' "$WORK/profile.txt" |
-        sort -k1,1nr | head -80
+        sort -k1,1nr | head -"${TOP:-80}"
     echo "# load $(cut -d' ' -f1-3 /proc/loadavg)"
     exit 0
 fi

@@ -24,7 +24,10 @@ import org.sessionj.runtime.SJRuntimeConfig;
  * shows which classes each phase loads ({@code scripts/cold-start.sh classes} counts them). The
  * harness itself uses no lambda or string concatenation before the session is closed, so that what it
  * loads is the library's. The requesting thread's CPU time over the first session is printed too
- * ({@code main-thread-cpu-ms}, Linux only): on a loaded machine it varies far less than the wall time.
+ * ({@code main-thread-cpu-ms}, Linux only): on a loaded machine it varies far less than the wall time;
+ * so is the accepting thread's ({@code accepter-cpu-ms}) and that of the whole process over the first
+ * session ({@code process-cpu-ms}: both threads, the JIT's compilers, the GC), the figure least
+ * sensitive to other processes' load.
  *
  * <p>Argument: the transport, {@code shm} (default) or {@code tcp}.
  */
@@ -40,10 +43,12 @@ public final class ColdStart {
     /** Runs two sessions and prints the milliseconds of each, then the first session's phases. */
     public static void main(String[] args) throws InterruptedException {
         String transport = args.length > 0 ? args[0] : "shm";
+        processCpuNanos(); // its own first call's class loading, before the clock
+        long processStart = processCpuNanos();
         long cpuStart = threadCpuNanos();
         long start = System.nanoTime();
         long[] main = new long[MAIN_PHASES.length + 1];
-        long[] accepter = new long[ACCEPTER_PHASES.length + 1];
+        long[] accepter = new long[ACCEPTER_PHASES.length + 2]; // the phases, then the thread's CPU
         main[0] = start;
         if (MARKS) {
             System.out.println("#mark main");
@@ -52,12 +57,15 @@ public final class ColdStart {
         mark(main, 1, MAIN_PHASES);
         double first = session(runtime, main, accepter);
         long cpuFirst = threadCpuNanos() - cpuStart;
+        long processFirst = processCpuNanos() - processStart;
         double second = session(runtime, new long[main.length], new long[accepter.length]);
-        System.out.printf("cold-start %s first-session-ms %.2f second-session-ms %.2f main-thread-cpu-ms %.2f%n",
-                transport, first, second, cpuStart < 0 ? -1.0 : cpuFirst / 1e6);
+        System.out.printf("cold-start %s first-session-ms %.2f second-session-ms %.2f main-thread-cpu-ms %.2f"
+                + " accepter-cpu-ms %.2f process-cpu-ms %.2f%n", transport, first, second,
+                cpuStart < 0 ? -1.0 : cpuFirst / 1e6, accepter[ACCEPTER_PHASES.length + 1] / 1e6,
+                processStart < 0 ? -1.0 : (processFirst + accepter[ACCEPTER_PHASES.length + 1]) / 1e6);
         StringBuilder phases = new StringBuilder("phases-ms");
         append(phases, MAIN_PHASES, main);
-        append(phases, ACCEPTER_PHASES, accepter);
+        append(phases, ACCEPTER_PHASES, java.util.Arrays.copyOf(accepter, ACCEPTER_PHASES.length + 1));
         System.out.println(phases);
     }
 
@@ -100,6 +108,29 @@ public final class ColdStart {
         }
     }
 
+    /**
+     * The CPU time of every thread of this process so far (the JIT's compiler threads, the GC's, the
+     * session's), in nanoseconds, summed from Linux's {@code /proc/self/task/<tid>/schedstat}; -1 where
+     * it cannot be read. Threads that ended are not counted: the one that ends inside the first session, the
+     * accepter, measures its own ({@code accepter-cpu-ms}), and {@code process-cpu-ms} adds it.
+     */
+    static long processCpuNanos() {
+        String[] tasks = new java.io.File("/proc/self/task").list();
+        if (tasks == null) {
+            return -1;
+        }
+        long sum = 0;
+        for (String task : tasks) {
+            try {
+                String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/task", task, "schedstat"));
+                sum += Long.parseLong(stat.substring(0, stat.indexOf(' ')));
+            } catch (java.io.IOException | RuntimeException e) {
+                // the thread ended meanwhile
+            }
+        }
+        return sum;
+    }
+
     /** Records the end of phase {@code i} (1-based) and, with marks on, prints it. */
     private static void mark(long[] times, int i, String[] names) {
         times[i] = System.nanoTime();
@@ -127,6 +158,7 @@ public final class ColdStart {
 
         @Override
         public void run() {
+            long cpu = threadCpuNanos();
             times[0] = System.nanoTime();
             try (SJSocket s = server.accept()) {
                 mark(times, 1, ACCEPTER_PHASES);
@@ -136,6 +168,7 @@ public final class ColdStart {
                 mark(times, 3, ACCEPTER_PHASES);
             }
             mark(times, 4, ACCEPTER_PHASES);
+            times[5] = threadCpuNanos() - cpu;
         }
     }
 }

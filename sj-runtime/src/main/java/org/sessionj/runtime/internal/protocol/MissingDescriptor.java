@@ -3,6 +3,7 @@ package org.sessionj.runtime.internal.protocol;
 import java.lang.System.Logger.Level;
 import java.util.Locale;
 import org.sessionj.api.SJException;
+import org.sessionj.runtime.spi.support.LazyLogger;
 import org.sessionj.runtime.spi.support.SystemSettings;
 
 /**
@@ -24,7 +25,7 @@ enum MissingDescriptor {
     /** The setting's name, without the {@code sessionj.} prefix. */
     static final String SETTING = "missingDescriptor";
 
-    private static final System.Logger LOG = System.getLogger(ProtocolRegistry.class.getName());
+    private static final System.Logger LOG = LazyLogger.of(ProtocolRegistry.class.getName());
 
     /** The policy {@code settings} name; {@link #WARN} when unset. */
     static MissingDescriptor from(SystemSettings settings) {

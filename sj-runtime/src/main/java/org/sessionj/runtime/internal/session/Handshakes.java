@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.sessionj.runtime.internal.protocol.CompiledProtocol;
 import org.sessionj.runtime.internal.transport.AcceptorGroup;
+import org.sessionj.runtime.spi.support.LazyLogger;
 
 /**
  * The handshakes of one server socket, off the thread that calls {@code accept()}: a virtual thread
@@ -42,7 +43,7 @@ import org.sessionj.runtime.internal.transport.AcceptorGroup;
  * dropped as stalled once older than {@link #STALLED_AFTER}, and is closed with the server socket.
  */
 final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.HandshakeSlots {
-    private static final System.Logger LOG = System.getLogger(Handshakes.class.getName());
+    private static final System.Logger LOG = LazyLogger.of(Handshakes.class.getName());
     /** Queued for {@code accept()} when the acceptor group fails or closes. */
     private record Ended(IOException cause) {
     }

@@ -24,6 +24,7 @@ import org.sessionj.runtime.spi.LocalConnection;
 import org.sessionj.runtime.internal.wire.MalformedInputException;
 import org.sessionj.runtime.internal.wire.Tags;
 import org.sessionj.runtime.internal.wire.ValueCodec;
+import org.sessionj.runtime.spi.support.LazyLogger;
 import org.sessionj.types.Side;
 
 /**
@@ -34,7 +35,7 @@ import org.sessionj.types.Side;
  * HELLO and its request in one frame and the accepter answers AGREED and its verdict in one frame.
  */
 final class Initiation {
-    private static final System.Logger LOG = System.getLogger(Initiation.class.getName());
+    private static final System.Logger LOG = LazyLogger.of(Initiation.class.getName());
     /** Reject codes. */
     static final byte INCOMPATIBLE = 1;
     static final byte REFUSED = 2;

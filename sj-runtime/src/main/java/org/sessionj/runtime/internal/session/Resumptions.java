@@ -14,6 +14,7 @@ import org.sessionj.runtime.internal.transport.TransportManager;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.Transport;
 import org.sessionj.runtime.internal.wire.Tags;
+import org.sessionj.runtime.spi.support.LazyLogger;
 
 /**
  * The resumption endpoint of a runtime (docs/delegation.md): where the peer of a delegated session
@@ -24,7 +25,7 @@ import org.sessionj.runtime.internal.wire.Tags;
  * announced; unknown tokens are refused.
  */
 public final class Resumptions implements AutoCloseable {
-    private static final System.Logger LOG = System.getLogger(Resumptions.class.getName());
+    private static final System.Logger LOG = LazyLogger.of(Resumptions.class.getName());
 
     private final TransportManager transports;
     private final SJRuntimeConfig config;

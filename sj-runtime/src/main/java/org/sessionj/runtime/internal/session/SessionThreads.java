@@ -7,6 +7,7 @@ import org.sessionj.api.SJException;
 import org.sessionj.api.SJIOException;
 import org.sessionj.api.SJSocket;
 import org.sessionj.api.SJThread;
+import org.sessionj.runtime.spi.support.LazyLogger;
 
 /**
  * Session threads ({@code SJ.spawn}): a virtual thread per body that owns the sessions it is given.
@@ -17,7 +18,7 @@ import org.sessionj.api.SJThread;
 public final class SessionThreads {
     /** The logger of failed session-thread bodies ({@code org.sessionj.runtime.session}). */
     static final String LOGGER = "org.sessionj.runtime.session";
-    private static final System.Logger LOG = System.getLogger(LOGGER);
+    private static final System.Logger LOG = LazyLogger.of(LOGGER);
     private static final AtomicLong NUMBER = new AtomicLong();
 
     private SessionThreads() {

@@ -15,6 +15,7 @@ import org.sessionj.runtime.TransportPreferences;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.ConnectionAcceptor;
 import org.sessionj.runtime.spi.Transport;
+import org.sessionj.runtime.spi.support.LazyLogger;
 
 /**
  * The transport manager of a runtime (paper 000 §5.3): resolves transport preferences against the
@@ -28,7 +29,7 @@ public final class TransportManager {
      */
     public static final UUID RUNTIME_ID = RandomIds.next();
     private static final int PORT_ATTEMPTS = 20;
-    private static final System.Logger LOG = System.getLogger(TransportManager.class.getName());
+    private static final System.Logger LOG = LazyLogger.of(TransportManager.class.getName());
 
     private static final AtomicBoolean WARNED_IN_JVM_ONLY = new AtomicBoolean();
 

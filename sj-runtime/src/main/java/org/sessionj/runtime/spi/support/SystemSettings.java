@@ -25,7 +25,7 @@ public final class SystemSettings {
     /** The prefix earlier versions used for some properties; read with a deprecation warning. */
     public static final String DEPRECATED_PREFIX = "sj.";
 
-    private static final System.Logger LOG = System.getLogger(SystemSettings.class.getName());
+    private static final System.Logger LOG = LazyLogger.of(SystemSettings.class.getName());
     private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
     private static final SystemSettings SYSTEM = new SystemSettings(System::getProperty);
 
