@@ -197,24 +197,33 @@ public final class SessionType {
         return SessionTypes.print(this);
     }
 
+    // The type algorithms on a session's set-up path test the action's class with instanceof chains,
+    // not pattern switches: each pattern switch is linked through SwitchBootstraps on first use, which
+    // spins a class with the classfile API (14 sites on a fresh JVM's first session cost 11-16 ms of CPU
+    // even with an AOT cache, issue 15); an instanceof chain costs nothing to link.
+
     private static int depthOf(Action action) {
-        return switch (action) {
-            case Action.Send send -> depthOf(send.payload());
-            case Action.Receive receive -> depthOf(receive.payload());
-            case Action.Select select -> 1 + maxDepth(select.branches());
-            case Action.Branch branch -> 1 + maxDepth(branch.branches());
-            case Action.OutWhile loop -> 1 + loop.body().depth;
-            case Action.InWhile loop -> 1 + loop.body().depth;
-            case Action.Rec rec -> 1 + rec.body().depth;
-            default -> 0;
-        };
+        if (action instanceof Action.Send send) {
+            return depthOf(send.payload());
+        } else if (action instanceof Action.Receive receive) {
+            return depthOf(receive.payload());
+        } else if (action instanceof Action.Select select) {
+            return 1 + maxDepth(select.branches());
+        } else if (action instanceof Action.Branch branch) {
+            return 1 + maxDepth(branch.branches());
+        } else if (action instanceof Action.OutWhile loop) {
+            return 1 + loop.body().depth;
+        } else if (action instanceof Action.InWhile loop) {
+            return 1 + loop.body().depth;
+        } else if (action instanceof Action.Rec rec) {
+            return 1 + rec.body().depth;
+        }
+        return 0;
     }
 
     private static int depthOf(Payload payload) {
-        return switch (payload) {
-            case Payload.SessionPayload session -> 1 + session.type().depth;
-            case Payload.JavaType java -> javaDepth(java);
-        };
+        return payload instanceof Payload.SessionPayload session ? 1 + session.type().depth
+                : javaDepth((Payload.JavaType) payload);
     }
 
     /** Nesting of type arguments ({@code int} 0, {@code List<String>} 1), without recursion. */
@@ -245,17 +254,22 @@ public final class SessionType {
     }
 
     private static long sizeOf(Action action) {
-        return switch (action) {
-            case Action.Send send -> send.payload() instanceof Payload.SessionPayload s ? saturatedAdd(1, s.type().size) : 1;
-            case Action.Receive receive ->
-                    receive.payload() instanceof Payload.SessionPayload s ? saturatedAdd(1, s.type().size) : 1;
-            case Action.Select select -> 1 + totalSize(select.branches());
-            case Action.Branch branch -> 1 + totalSize(branch.branches());
-            case Action.OutWhile loop -> saturatedAdd(1, loop.body().size);
-            case Action.InWhile loop -> saturatedAdd(1, loop.body().size);
-            case Action.Rec rec -> saturatedAdd(1, rec.body().size);
-            default -> 1;
-        };
+        if (action instanceof Action.Send send) {
+            return send.payload() instanceof Payload.SessionPayload s ? saturatedAdd(1, s.type().size) : 1;
+        } else if (action instanceof Action.Receive receive) {
+            return receive.payload() instanceof Payload.SessionPayload s ? saturatedAdd(1, s.type().size) : 1;
+        } else if (action instanceof Action.Select select) {
+            return 1 + totalSize(select.branches());
+        } else if (action instanceof Action.Branch branch) {
+            return 1 + totalSize(branch.branches());
+        } else if (action instanceof Action.OutWhile loop) {
+            return saturatedAdd(1, loop.body().size);
+        } else if (action instanceof Action.InWhile loop) {
+            return saturatedAdd(1, loop.body().size);
+        } else if (action instanceof Action.Rec rec) {
+            return saturatedAdd(1, rec.body().size);
+        }
+        return 1;
     }
 
     private static long totalSize(Map<String, SessionType> branches) {
@@ -313,32 +327,27 @@ public final class SessionType {
             if (a.getClass() != b.getClass()) {
                 return false;
             }
-            switch (a) {
-                case Action.Send s -> {
-                    return samePayload(s.payload(), ((Action.Send) b).payload());
+            // instanceof, not a pattern switch: see depthOf.
+            if (a instanceof Action.Send s) {
+                return samePayload(s.payload(), ((Action.Send) b).payload());
+            } else if (a instanceof Action.Receive s) {
+                return samePayload(s.payload(), ((Action.Receive) b).payload());
+            } else if (a instanceof Action.Select s) {
+                return sameBranches(s.branches(), ((Action.Select) b).branches());
+            } else if (a instanceof Action.Branch s) {
+                return sameBranches(s.branches(), ((Action.Branch) b).branches());
+            } else if (a instanceof Action.OutWhile s) {
+                push(s.body(), ((Action.OutWhile) b).body());
+            } else if (a instanceof Action.InWhile s) {
+                push(s.body(), ((Action.InWhile) b).body());
+            } else if (a instanceof Action.Rec s) {
+                Action.Rec t = (Action.Rec) b;
+                if (!s.variable().equals(t.variable())) {
+                    return false;
                 }
-                case Action.Receive s -> {
-                    return samePayload(s.payload(), ((Action.Receive) b).payload());
-                }
-                case Action.Select s -> {
-                    return sameBranches(s.branches(), ((Action.Select) b).branches());
-                }
-                case Action.Branch s -> {
-                    return sameBranches(s.branches(), ((Action.Branch) b).branches());
-                }
-                case Action.OutWhile s -> push(s.body(), ((Action.OutWhile) b).body());
-                case Action.InWhile s -> push(s.body(), ((Action.InWhile) b).body());
-                case Action.Rec s -> {
-                    Action.Rec t = (Action.Rec) b;
-                    if (!s.variable().equals(t.variable())) {
-                        return false;
-                    }
-                    push(s.body(), t.body());
-                }
-                // Atoms: begin, #X, @(P), ^(P).
-                default -> {
-                    return a.equals(b);
-                }
+                push(s.body(), t.body());
+            } else {
+                return a.equals(b); // atoms: begin, #X, @(P), ^(P)
             }
             return true;
         }

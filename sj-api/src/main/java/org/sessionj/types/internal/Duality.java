@@ -23,18 +23,37 @@ public final class Duality extends TypeRewriter {
 
     @Override
     protected void rebuild(Action action, List<SessionType> children, Sequence out) {
-        out.add(switch (action) {
-            case Action.Begin begin -> new Action.Begin(begin.side().dual());
-            case Action.Send send -> new Action.Receive(send.payload());
-            case Action.Receive receive -> new Action.Send(receive.payload());
-            case Action.Select select -> new Action.Branch(relabel(select.branches(), children));
-            case Action.Branch branch -> new Action.Select(relabel(branch.branches(), children));
-            case Action.OutWhile loop -> new Action.InWhile(children.get(0));
-            case Action.InWhile loop -> new Action.OutWhile(children.get(0));
-            case Action.Rec rec -> withNested(rec, children);
-            case Action.RecVar variable -> variable;
-            case Action.ProtocolRef ref -> new Action.DualRef(ref.name());
-            case Action.DualRef ref -> new Action.ProtocolRef(ref.name());
-        });
+        out.add(dual(action, children));
+    }
+
+    /**
+     * The dual of one action. An instanceof chain, not a pattern switch: a pattern switch is linked
+     * through SwitchBootstraps on first use, milliseconds in a fresh JVM's first session (issue 15).
+     */
+    private static Action dual(Action action, List<SessionType> children) {
+        if (action instanceof Action.Begin begin) {
+            return new Action.Begin(begin.side().dual());
+        } else if (action instanceof Action.Send send) {
+            return new Action.Receive(send.payload());
+        } else if (action instanceof Action.Receive receive) {
+            return new Action.Send(receive.payload());
+        } else if (action instanceof Action.Select select) {
+            return new Action.Branch(relabel(select.branches(), children));
+        } else if (action instanceof Action.Branch branch) {
+            return new Action.Select(relabel(branch.branches(), children));
+        } else if (action instanceof Action.OutWhile) {
+            return new Action.InWhile(children.get(0));
+        } else if (action instanceof Action.InWhile) {
+            return new Action.OutWhile(children.get(0));
+        } else if (action instanceof Action.Rec rec) {
+            return withNested(rec, children);
+        } else if (action instanceof Action.RecVar variable) {
+            return variable;
+        } else if (action instanceof Action.ProtocolRef ref) {
+            return new Action.DualRef(ref.name());
+        } else if (action instanceof Action.DualRef ref) {
+            return new Action.ProtocolRef(ref.name());
+        }
+        throw new IllegalStateException("unknown action " + action.getClass().getName());
     }
 }

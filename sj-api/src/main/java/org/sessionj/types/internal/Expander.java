@@ -87,17 +87,18 @@ public final class Expander {
 
         @Override
         protected void rebuild(Action action, List<SessionType> children, Sequence out) {
-            switch (action) {
-                case Action.ProtocolRef ref -> splice(ref, ref.name(), expanded(ref.name(), "@(" + ref.name() + ")", ref), out);
-                case Action.DualRef ref -> splice(ref, ref.name(), dualExpanded(ref), out);
-                default -> {
-                    Action rebuilt = withNested(action, children);
-                    if (input) {
-                        position(rebuilt, action);
-                        position(payloadOf(rebuilt), payloadOf(action));
-                    }
-                    out.add(rebuilt);
+            // instanceof, not a pattern switch: linked through SwitchBootstraps on first use, milliseconds cold (issue 15).
+            if (action instanceof Action.ProtocolRef ref) {
+                splice(ref, ref.name(), expanded(ref.name(), "@(" + ref.name() + ")", ref), out);
+            } else if (action instanceof Action.DualRef ref) {
+                splice(ref, ref.name(), dualExpanded(ref), out);
+            } else {
+                Action rebuilt = withNested(action, children);
+                if (input) {
+                    position(rebuilt, action);
+                    position(payloadOf(rebuilt), payloadOf(action));
                 }
+                out.add(rebuilt);
             }
         }
 
@@ -264,10 +265,7 @@ public final class Expander {
     }
 
     private static Payload payloadOf(Action action) {
-        return switch (action) {
-            case Action.Send send -> send.payload();
-            case Action.Receive receive -> receive.payload();
-            default -> null;
-        };
+        return action instanceof Action.Send send ? send.payload()
+                : action instanceof Action.Receive receive ? receive.payload() : null;
     }
 }

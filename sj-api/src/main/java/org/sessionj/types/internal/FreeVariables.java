@@ -32,19 +32,16 @@ public final class FreeVariables {
             // Pushed last-first so nested sequences are visited in written order.
             for (int i = actions.size() - 1; i >= 0; i--) {
                 Action action = actions.get(i);
-                switch (action) {
-                    case Action.RecVar v -> {
+                // instanceof, not a pattern switch: linked through SwitchBootstraps on first use, milliseconds cold (issue 15).
+                if (action instanceof Action.Rec rec) {
+                    Set<String> inner = new HashSet<>(scope.bound());
+                    inner.add(rec.variable());
+                    todo.push(new Scope(rec.body(), inner));
+                } else if (!(action instanceof Action.RecVar || action instanceof Action.Send
+                        || action instanceof Action.Receive)) {
+                    for (SessionType t : TypeRewriter.nested(action)) {
+                        todo.push(new Scope(t, scope.bound()));
                     }
-                    case Action.Rec rec -> {
-                        Set<String> inner = new HashSet<>(scope.bound());
-                        inner.add(rec.variable());
-                        todo.push(new Scope(rec.body(), inner));
-                    }
-                    case Action.Send send -> {
-                    }
-                    case Action.Receive receive -> {
-                    }
-                    default -> TypeRewriter.nested(action).forEach(t -> todo.push(new Scope(t, scope.bound())));
                 }
             }
             for (Action action : actions) {

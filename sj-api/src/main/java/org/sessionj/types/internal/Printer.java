@@ -55,12 +55,18 @@ public final class Printer {
         pieces.push(first instanceof SessionType type ? new Sequence(type) : first);
         while (!pieces.isEmpty()) {
             Object piece = pieces.pop();
-            switch (piece) {
-                case String text -> out.append(text);
-                case Sequence sequence -> sequence(sequence.type());
-                case Action action -> action(action);
-                case Payload payload -> payload(payload);
-                default -> throw new IllegalStateException("unknown piece " + piece);
+            // instanceof chains, not pattern switches, here and below: a pattern switch is linked through
+            // SwitchBootstraps on first use, milliseconds in a fresh JVM's first session (issue 15).
+            if (piece instanceof String text) {
+                out.append(text);
+            } else if (piece instanceof Sequence sequence) {
+                sequence(sequence.type());
+            } else if (piece instanceof Action action) {
+                action(action);
+            } else if (piece instanceof Payload payload) {
+                payload(payload);
+            } else {
+                throw new IllegalStateException("unknown piece " + piece);
             }
         }
         return out.toString();
@@ -90,31 +96,42 @@ public final class Printer {
 
     /** Queues the pieces of one action, first on top. */
     private void action(Action action) {
-        switch (action) {
-            case Action.Begin begin -> out.append(begin.side().keyword());
-            case Action.Send send -> push("!<", send.payload(), ">");
-            case Action.Receive receive -> push("?(", receive.payload(), ")");
-            case Action.Select select -> choices("!{", select.branches());
-            case Action.Branch branch -> choices("?{", branch.branches());
-            case Action.OutWhile loop -> push("![", new Sequence(loop.body()), "]*");
-            case Action.InWhile loop -> push("?[", new Sequence(loop.body()), "]*");
-            case Action.Rec rec -> push("rec " + rec.variable() + "[", new Sequence(rec.body()), "]");
-            case Action.RecVar variable -> out.append('#').append(variable.variable());
-            case Action.ProtocolRef ref -> out.append("@(").append(ref.name()).append(')');
-            case Action.DualRef ref -> out.append("^(").append(ref.name()).append(')');
+        if (action instanceof Action.Begin begin) {
+            out.append(begin.side().keyword());
+        } else if (action instanceof Action.Send send) {
+            push("!<", send.payload(), ">");
+        } else if (action instanceof Action.Receive receive) {
+            push("?(", receive.payload(), ")");
+        } else if (action instanceof Action.Select select) {
+            choices("!{", select.branches());
+        } else if (action instanceof Action.Branch branch) {
+            choices("?{", branch.branches());
+        } else if (action instanceof Action.OutWhile loop) {
+            push("![", new Sequence(loop.body()), "]*");
+        } else if (action instanceof Action.InWhile loop) {
+            push("?[", new Sequence(loop.body()), "]*");
+        } else if (action instanceof Action.Rec rec) {
+            push("rec " + rec.variable() + "[", new Sequence(rec.body()), "]");
+        } else if (action instanceof Action.RecVar variable) {
+            out.append('#').append(variable.variable());
+        } else if (action instanceof Action.ProtocolRef ref) {
+            out.append("@(").append(ref.name()).append(')');
+        } else if (action instanceof Action.DualRef ref) {
+            out.append("^(").append(ref.name()).append(')');
+        } else {
+            throw new IllegalStateException("unknown action " + action.getClass().getName());
         }
     }
 
     private void payload(Payload payload) {
-        switch (payload) {
-            case Payload.JavaType type -> out.append(type);
-            case Payload.SessionPayload session -> {
-                if (session.type().isEnd()) {
-                    out.append("end");
-                } else {
-                    pieces.push(new Sequence(session.type()));
-                }
+        if (payload instanceof Payload.SessionPayload session) {
+            if (session.type().isEnd()) {
+                out.append("end");
+            } else {
+                pieces.push(new Sequence(session.type()));
             }
+        } else {
+            out.append((Payload.JavaType) payload);
         }
     }
 

@@ -127,15 +127,17 @@ public final class Subtyping {
     private String prefix(Obligation pair, Prefix sub, Prefix sup) {
         Action found = sub.action();
         Action expected = sup.action();
-        String reason = switch (found) {
-            case Action.Send s when expected instanceof Action.Send t -> payload(pair, s.payload(), t.payload(), true);
+        String reason;
+        // instanceof, not a pattern switch: linked through SwitchBootstraps on first use, milliseconds cold (issue 15).
+        if (found instanceof Action.Send s && expected instanceof Action.Send t) {
+            reason = payload(pair, s.payload(), t.payload(), true);
+        } else if (found instanceof Action.Receive s && expected instanceof Action.Receive t) {
             // Receiving is contravariant: who accepts a supertype can stand in for who accepts less.
-            case Action.Receive s when expected instanceof Action.Receive t ->
-                    payload(pair, s.payload(), t.payload(), false);
+            reason = payload(pair, s.payload(), t.payload(), false);
+        } else {
             // Begin and protocol references are atoms: equal or unrelated.
-            default -> found.equals(expected) ? null
-                    : kind(found) + " where " + kind(expected) + " is expected";
-        };
+            reason = found.equals(expected) ? null : kind(found) + " where " + kind(expected) + " is expected";
+        }
         if (reason == null) {
             pending.push(new Obligation(sub.continuation(), sup.continuation(), pair, expected));
             // The payload comes before the continuation in written order: it is checked first.
@@ -178,11 +180,8 @@ public final class Subtyping {
     }
 
     private static SessionType sessionPayload(Action action) {
-        Payload payload = switch (action) {
-            case Action.Send send -> send.payload();
-            case Action.Receive receive -> receive.payload();
-            default -> null;
-        };
+        Payload payload = action instanceof Action.Send send ? send.payload()
+                : action instanceof Action.Receive receive ? receive.payload() : null;
         return payload instanceof Payload.SessionPayload session ? session.type() : null;
     }
 
@@ -216,20 +215,23 @@ public final class Subtyping {
 
     /** A few words naming the kind of a state's first step. */
     private static String kind(Head head) {
-        return switch (head) {
-            case End end -> "the end of the session";
-            case Prefix prefix -> kind(prefix.action());
-            case Choice choice when choice.loop() -> choice.output() ? "a loop this side controls (![…]*)"
-                    : "a loop the peer controls (?[…]*)";
-            case Choice choice -> choice.output() ? "a selection (!{…})" : "a branching (?{…})";
-        };
+        if (head instanceof Prefix prefix) {
+            return kind(prefix.action());
+        } else if (head instanceof Choice choice) {
+            if (choice.loop()) {
+                return choice.output() ? "a loop this side controls (![…]*)" : "a loop the peer controls (?[…]*)";
+            }
+            return choice.output() ? "a selection (!{…})" : "a branching (?{…})";
+        }
+        return "the end of the session";
     }
 
     private static String kind(Action action) {
-        return switch (action) {
-            case Action.Send send -> "a send (" + SourceText.abbreviate(Printer.print(action)) + ")";
-            case Action.Receive receive -> "a receive (" + SourceText.abbreviate(Printer.print(action)) + ")";
-            default -> SourceText.abbreviate(Printer.print(action));
-        };
+        if (action instanceof Action.Send) {
+            return "a send (" + SourceText.abbreviate(Printer.print(action)) + ")";
+        } else if (action instanceof Action.Receive) {
+            return "a receive (" + SourceText.abbreviate(Printer.print(action)) + ")";
+        }
+        return SourceText.abbreviate(Printer.print(action));
     }
 }

@@ -157,16 +157,24 @@ abstract class TypeRewriter {
 
     /** The nested types of {@code action}, in a fixed order: branches as written, a body, a session payload. */
     static List<SessionType> nested(Action action) {
-        return switch (action) {
-            case Action.Select select -> List.copyOf(select.branches().values());
-            case Action.Branch branch -> List.copyOf(branch.branches().values());
-            case Action.OutWhile loop -> List.of(loop.body());
-            case Action.InWhile loop -> List.of(loop.body());
-            case Action.Rec rec -> List.of(rec.body());
-            case Action.Send send when send.payload() instanceof Payload.SessionPayload s -> List.of(s.type());
-            case Action.Receive receive when receive.payload() instanceof Payload.SessionPayload s -> List.of(s.type());
-            default -> List.of();
-        };
+        // instanceof chains, not pattern switches (here and in withNested): a pattern switch is linked
+        // through SwitchBootstraps on first use, milliseconds in a fresh JVM's first session (issue 15).
+        if (action instanceof Action.Select select) {
+            return List.copyOf(select.branches().values());
+        } else if (action instanceof Action.Branch branch) {
+            return List.copyOf(branch.branches().values());
+        } else if (action instanceof Action.OutWhile loop) {
+            return List.of(loop.body());
+        } else if (action instanceof Action.InWhile loop) {
+            return List.of(loop.body());
+        } else if (action instanceof Action.Rec rec) {
+            return List.of(rec.body());
+        } else if (action instanceof Action.Send send && send.payload() instanceof Payload.SessionPayload s) {
+            return List.of(s.type());
+        } else if (action instanceof Action.Receive receive && receive.payload() instanceof Payload.SessionPayload s) {
+            return List.of(s.type());
+        }
+        return List.of();
     }
 
     /**
@@ -177,16 +185,22 @@ abstract class TypeRewriter {
         if (sameAs(nested(action), children)) {
             return action;
         }
-        return switch (action) {
-            case Action.Select select -> new Action.Select(relabel(select.branches(), children));
-            case Action.Branch branch -> new Action.Branch(relabel(branch.branches(), children));
-            case Action.OutWhile loop -> new Action.OutWhile(children.get(0));
-            case Action.InWhile loop -> new Action.InWhile(children.get(0));
-            case Action.Rec rec -> new Action.Rec(rec.variable(), children.get(0));
-            case Action.Send send -> new Action.Send(new Payload.SessionPayload(children.get(0)));
-            case Action.Receive receive -> new Action.Receive(new Payload.SessionPayload(children.get(0)));
-            default -> action;
-        };
+        if (action instanceof Action.Select select) {
+            return new Action.Select(relabel(select.branches(), children));
+        } else if (action instanceof Action.Branch branch) {
+            return new Action.Branch(relabel(branch.branches(), children));
+        } else if (action instanceof Action.OutWhile) {
+            return new Action.OutWhile(children.get(0));
+        } else if (action instanceof Action.InWhile) {
+            return new Action.InWhile(children.get(0));
+        } else if (action instanceof Action.Rec rec) {
+            return new Action.Rec(rec.variable(), children.get(0));
+        } else if (action instanceof Action.Send) {
+            return new Action.Send(new Payload.SessionPayload(children.get(0)));
+        } else if (action instanceof Action.Receive) {
+            return new Action.Receive(new Payload.SessionPayload(children.get(0)));
+        }
+        return action;
     }
 
     /** The labels of {@code branches}, in order, with {@code bodies}. */

@@ -70,16 +70,21 @@ public final class Unfolding {
         }
         Action first = state.head();
         SessionType rest = state.tail();
-        return switch (first) {
-            case Action.Select select -> new Choice(true, false, continueWith(select.branches(), rest));
-            case Action.Branch branch -> new Choice(false, false, continueWith(branch.branches(), rest));
-            case Action.OutWhile loop -> new Choice(true, true, loop(loop.body(), state, rest));
-            case Action.InWhile loop -> new Choice(false, true, loop(loop.body(), state, rest));
-            case Action.RecVar variable -> throw new IllegalArgumentException(
-                    "#" + variable.variable() + " is not bound in " + Printer.print(type));
-            case Action.Rec rec -> throw new IllegalStateException("unfolded above: " + rec);
-            default -> new Prefix(first, rest);
-        };
+        // instanceof, not a pattern switch: linked through SwitchBootstraps on first use, milliseconds cold (issue 15).
+        if (first instanceof Action.Select select) {
+            return new Choice(true, false, continueWith(select.branches(), rest));
+        } else if (first instanceof Action.Branch branch) {
+            return new Choice(false, false, continueWith(branch.branches(), rest));
+        } else if (first instanceof Action.OutWhile loop) {
+            return new Choice(true, true, loop(loop.body(), state, rest));
+        } else if (first instanceof Action.InWhile loop) {
+            return new Choice(false, true, loop(loop.body(), state, rest));
+        } else if (first instanceof Action.RecVar variable) {
+            throw new IllegalArgumentException("#" + variable.variable() + " is not bound in " + Printer.print(type));
+        } else if (first instanceof Action.Rec rec) {
+            throw new IllegalStateException("unfolded above: " + rec);
+        }
+        return new Prefix(first, rest);
     }
 
     private static Map<String, SessionType> continueWith(Map<String, SessionType> branches, SessionType rest) {
@@ -116,12 +121,10 @@ public final class Unfolding {
 
         @Override
         protected boolean descend(Action action) {
-            return switch (action) {
-                case Action.Rec rec -> !rec.variable().equals(x);
-                case Action.Send send -> false;
-                case Action.Receive receive -> false;
-                default -> true;
-            };
+            if (action instanceof Action.Rec rec) {
+                return !rec.variable().equals(x);
+            }
+            return !(action instanceof Action.Send || action instanceof Action.Receive);
         }
 
         @Override

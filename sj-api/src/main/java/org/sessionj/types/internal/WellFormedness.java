@@ -93,30 +93,33 @@ public final class WellFormedness {
         Map<String, Binding> here = i == actions.size() - 1 ? frame.current : with(frame.current, false, null);
         Set<String> outside = frame.outside;
         List<Frame> nested = new ArrayList<>();
-        switch (action) {
-            case Action.Begin begin -> {
-                if (!(frame.beginFirst && i == 0)) {
-                    report(Kind.MISPLACED_BEGIN, begin.side().keyword()
-                            + " is allowed only as the first action of a protocol or of a service message type",
-                            action);
-                }
+        // instanceof chains, not pattern switches (here and in communicates): a pattern switch is linked
+        // through SwitchBootstraps on first use, milliseconds in a fresh JVM's first session (issue 15).
+        // References (@(P), ^(P)) need no check.
+        if (action instanceof Action.Begin begin) {
+            if (!(frame.beginFirst && i == 0)) {
+                report(Kind.MISPLACED_BEGIN, begin.side().keyword()
+                        + " is allowed only as the first action of a protocol or of a service message type",
+                        action);
             }
-            case Action.Send send -> payload(send.payload(), here, outside, nested);
-            case Action.Receive receive -> payload(receive.payload(), here, outside, nested);
-            case Action.Select select -> choice(select.branches(), "a selection !{…}", action, here, outside, nested);
-            case Action.Branch branch -> choice(branch.branches(), "a branching ?{…}", action, here, outside, nested);
-            case Action.OutWhile loop -> nested.add(new Frame(loop.body(), with(here, false, true), outside, false));
-            case Action.InWhile loop -> nested.add(new Frame(loop.body(), with(here, false, true), outside, false));
-            case Action.Rec rec -> {
-                Map<String, Binding> inner = new HashMap<>(here);
-                inner.put(rec.variable(), new Binding(true, false));
-                nested.add(new Frame(rec.body(), inner, outside, false));
-            }
-            case Action.RecVar variable -> recVar(variable, here, outside);
-            case Action.ProtocolRef ref -> {
-            }
-            case Action.DualRef ref -> {
-            }
+        } else if (action instanceof Action.Send send) {
+            payload(send.payload(), here, outside, nested);
+        } else if (action instanceof Action.Receive receive) {
+            payload(receive.payload(), here, outside, nested);
+        } else if (action instanceof Action.Select select) {
+            choice(select.branches(), "a selection !{…}", action, here, outside, nested);
+        } else if (action instanceof Action.Branch branch) {
+            choice(branch.branches(), "a branching ?{…}", action, here, outside, nested);
+        } else if (action instanceof Action.OutWhile loop) {
+            nested.add(new Frame(loop.body(), with(here, false, true), outside, false));
+        } else if (action instanceof Action.InWhile loop) {
+            nested.add(new Frame(loop.body(), with(here, false, true), outside, false));
+        } else if (action instanceof Action.Rec rec) {
+            Map<String, Binding> inner = new HashMap<>(here);
+            inner.put(rec.variable(), new Binding(true, false));
+            nested.add(new Frame(rec.body(), inner, outside, false));
+        } else if (action instanceof Action.RecVar variable) {
+            recVar(variable, here, outside);
         }
         if (communicates(action)) {
             frame.current = with(frame.current, null, true);
@@ -176,18 +179,14 @@ public final class WellFormedness {
         Deque<Action> todo = new ArrayDeque<>();
         todo.push(action);
         while (!todo.isEmpty()) {
-            switch (todo.pop()) {
-                case Action.Rec rec -> {
-                    List<Action> body = rec.body().actions();
-                    for (int i = body.size() - 1; i >= 0; i--) {
-                        todo.push(body.get(i));
-                    }
+            Action next = todo.pop();
+            if (next instanceof Action.Rec rec) {
+                List<Action> body = rec.body().actions();
+                for (int i = body.size() - 1; i >= 0; i--) {
+                    todo.push(body.get(i));
                 }
-                case Action.RecVar variable -> {
-                }
-                default -> {
-                    return true;
-                }
+            } else if (!(next instanceof Action.RecVar)) {
+                return true;
             }
         }
         return false;

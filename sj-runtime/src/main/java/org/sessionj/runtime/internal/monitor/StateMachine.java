@@ -32,42 +32,48 @@ public final class StateMachine {
             return continuation;
         }
         Action action = actions.get(index);
-        return switch (action) {
-            case Action.Begin begin -> {
-                if (index != 0) {
-                    throw new SJException("malformed session type: " + begin.side().keyword() + " after the first action");
-                }
-                yield sequence(actions, index + 1, continuation, recursion);
+        // An instanceof chain, not a pattern switch: a pattern switch is linked through SwitchBootstraps on
+        // first use, milliseconds in a fresh JVM's first session (issue 15).
+        if (action instanceof Action.Begin begin) {
+            if (index != 0) {
+                throw new SJException("malformed session type: " + begin.side().keyword() + " after the first action");
             }
-            case Action.Send send -> message(State.Kind.SEND, send, send.payload(), actions, index, continuation, recursion);
-            case Action.Receive receive ->
-                    message(State.Kind.RECEIVE, receive, receive.payload(), actions, index, continuation, recursion);
-            case Action.Select select -> choice(State.Kind.SELECT, select, select.branches(), actions, index, continuation, recursion);
-            case Action.Branch branch -> choice(State.Kind.BRANCH, branch, branch.branches(), actions, index, continuation, recursion);
-            case Action.OutWhile loop -> loop(State.Kind.OUTWHILE, loop, loop.body(), actions, index, continuation, recursion);
-            case Action.InWhile loop -> loop(State.Kind.INWHILE, loop, loop.body(), actions, index, continuation, recursion);
-            case Action.Rec rec -> {
-                State placeholder = new State(State.Kind.END, rec, null);
-                Map<String, State> inner = new HashMap<>(recursion);
-                inner.put(rec.variable(), placeholder);
-                State after = sequence(actions, index + 1, continuation, recursion);
-                State start = sequence(rec.body().actions(), 0, after, inner);
-                if (start == placeholder) {
-                    throw new SJException("malformed session type: unguarded recursion #" + rec.variable());
-                }
-                placeholder.forward = start;
-                yield start;
+            return sequence(actions, index + 1, continuation, recursion);
+        } else if (action instanceof Action.Send send) {
+            return message(State.Kind.SEND, send, send.payload(), actions, index, continuation, recursion);
+        } else if (action instanceof Action.Receive receive) {
+            return message(State.Kind.RECEIVE, receive, receive.payload(), actions, index, continuation, recursion);
+        } else if (action instanceof Action.Select select) {
+            return choice(State.Kind.SELECT, select, select.branches(), actions, index, continuation, recursion);
+        } else if (action instanceof Action.Branch branch) {
+            return choice(State.Kind.BRANCH, branch, branch.branches(), actions, index, continuation, recursion);
+        } else if (action instanceof Action.OutWhile loop) {
+            return loop(State.Kind.OUTWHILE, loop, loop.body(), actions, index, continuation, recursion);
+        } else if (action instanceof Action.InWhile loop) {
+            return loop(State.Kind.INWHILE, loop, loop.body(), actions, index, continuation, recursion);
+        } else if (action instanceof Action.Rec rec) {
+            State placeholder = new State(State.Kind.END, rec, null);
+            Map<String, State> inner = new HashMap<>(recursion);
+            inner.put(rec.variable(), placeholder);
+            State after = sequence(actions, index + 1, continuation, recursion);
+            State start = sequence(rec.body().actions(), 0, after, inner);
+            if (start == placeholder) {
+                throw new SJException("malformed session type: unguarded recursion #" + rec.variable());
             }
-            case Action.RecVar variable -> {
-                State target = recursion.get(variable.variable());
-                if (target == null) {
-                    throw new SJException("malformed session type: unbound recursion variable #" + variable.variable());
-                }
-                yield target;
+            placeholder.forward = start;
+            return start;
+        } else if (action instanceof Action.RecVar variable) {
+            State target = recursion.get(variable.variable());
+            if (target == null) {
+                throw new SJException("malformed session type: unbound recursion variable #" + variable.variable());
             }
-            case Action.ProtocolRef ref -> throw new SJException("session type not expanded: @(" + ref.name() + ") left");
-            case Action.DualRef ref -> throw new SJException("session type not expanded: ^(" + ref.name() + ") left");
-        };
+            return target;
+        } else if (action instanceof Action.ProtocolRef ref) {
+            throw new SJException("session type not expanded: @(" + ref.name() + ") left");
+        } else if (action instanceof Action.DualRef ref) {
+            throw new SJException("session type not expanded: ^(" + ref.name() + ") left");
+        }
+        throw new SJException("unknown action " + action.getClass().getName() + " in a session type");
     }
 
     private State message(State.Kind kind, Action action, org.sessionj.types.Payload payload, List<Action> actions,

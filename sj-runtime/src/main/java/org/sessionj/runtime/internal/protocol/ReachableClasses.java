@@ -43,17 +43,23 @@ public final class ReachableClasses extends ClassLoader {
         todo.add(type);
         while (!todo.isEmpty()) {
             for (Action action : todo.poll().actions()) {
-                switch (action) {
-                    case Action.Send send -> collect(send.payload(), names, todo);
-                    case Action.Receive receive -> collect(receive.payload(), names, todo);
-                    case Action.Select select -> todo.addAll(select.branches().values());
-                    case Action.Branch branch -> todo.addAll(branch.branches().values());
-                    case Action.OutWhile loop -> todo.add(loop.body());
-                    case Action.InWhile loop -> todo.add(loop.body());
-                    case Action.Rec rec -> todo.add(rec.body());
-                    default -> {
-                        // begins, recursion variables, protocol references: no classes
-                    }
+                // instanceof, not a pattern switch: a pattern switch is linked through SwitchBootstraps
+                // on first use, milliseconds in a fresh JVM's first session (issue 15). Begins,
+                // recursion variables and protocol references name no classes.
+                if (action instanceof Action.Send send) {
+                    collect(send.payload(), names, todo);
+                } else if (action instanceof Action.Receive receive) {
+                    collect(receive.payload(), names, todo);
+                } else if (action instanceof Action.Select select) {
+                    todo.addAll(select.branches().values());
+                } else if (action instanceof Action.Branch branch) {
+                    todo.addAll(branch.branches().values());
+                } else if (action instanceof Action.OutWhile loop) {
+                    todo.add(loop.body());
+                } else if (action instanceof Action.InWhile loop) {
+                    todo.add(loop.body());
+                } else if (action instanceof Action.Rec rec) {
+                    todo.add(rec.body());
                 }
             }
         }
@@ -65,9 +71,10 @@ public final class ReachableClasses extends ClassLoader {
     }
 
     private static void collect(Payload payload, Set<String> names, ArrayDeque<SessionType> todo) {
-        switch (payload) {
-            case Payload.SessionPayload session -> todo.add(session.type());
-            case Payload.JavaType java -> collect(java, names);
+        if (payload instanceof Payload.SessionPayload session) {
+            todo.add(session.type());
+        } else {
+            collect((Payload.JavaType) payload, names);
         }
     }
 

@@ -39,18 +39,27 @@ final class TypeNameResolver {
     }
 
     private Action resolve(Action action) {
-        return switch (action) {
-            case Action.Send send -> new Action.Send(resolve(send.payload()));
-            case Action.Receive receive -> new Action.Receive(resolve(receive.payload()));
-            case Action.Select select -> new Action.Select(resolveAll(select.branches()));
-            case Action.Branch branch -> new Action.Branch(resolveAll(branch.branches()));
-            case Action.OutWhile loop -> new Action.OutWhile(resolve(loop.body()));
-            case Action.InWhile loop -> new Action.InWhile(resolve(loop.body()));
-            case Action.Rec rec -> new Action.Rec(rec.variable(), resolve(rec.body()));
-            case Action.ProtocolRef ref -> new Action.ProtocolRef(resolveClass(ref.name()).getName());
-            case Action.DualRef ref -> new Action.DualRef(resolveClass(ref.name()).getName());
-            default -> action;
-        };
+        // instanceof, not a pattern switch: linked through SwitchBootstraps on first use, milliseconds cold (issue 15).
+        if (action instanceof Action.Send send) {
+            return new Action.Send(resolve(send.payload()));
+        } else if (action instanceof Action.Receive receive) {
+            return new Action.Receive(resolve(receive.payload()));
+        } else if (action instanceof Action.Select select) {
+            return new Action.Select(resolveAll(select.branches()));
+        } else if (action instanceof Action.Branch branch) {
+            return new Action.Branch(resolveAll(branch.branches()));
+        } else if (action instanceof Action.OutWhile loop) {
+            return new Action.OutWhile(resolve(loop.body()));
+        } else if (action instanceof Action.InWhile loop) {
+            return new Action.InWhile(resolve(loop.body()));
+        } else if (action instanceof Action.Rec rec) {
+            return new Action.Rec(rec.variable(), resolve(rec.body()));
+        } else if (action instanceof Action.ProtocolRef ref) {
+            return new Action.ProtocolRef(resolveClass(ref.name()).getName());
+        } else if (action instanceof Action.DualRef ref) {
+            return new Action.DualRef(resolveClass(ref.name()).getName());
+        }
+        return action;
     }
 
     private Map<String, SessionType> resolveAll(Map<String, SessionType> branches) {
@@ -60,10 +69,8 @@ final class TypeNameResolver {
     }
 
     private Payload resolve(Payload payload) {
-        return switch (payload) {
-            case Payload.JavaType java -> resolve(java);
-            case Payload.SessionPayload session -> new Payload.SessionPayload(resolve(session.type()));
-        };
+        return payload instanceof Payload.SessionPayload session ? new Payload.SessionPayload(resolve(session.type()))
+                : resolve((Payload.JavaType) payload);
     }
 
     Payload.JavaType resolve(Payload.JavaType type) {
