@@ -6,6 +6,8 @@
 #        scripts/cold-start.sh classes [shm|tcp]  classes loaded per phase of the first session (plain JVM)
 #        scripts/cold-start.sh floor [runs]       the same JVM doing nothing, a bare Exchanger hand-off, one log line
 #        scripts/cold-start.sh profile [runs]     sampled stacks of the first session with the AOT cache, summed over runs
+#        scripts/cold-start.sh compare A.jar B.jar [runs] [shm|tcp]   two builds alternating, plain and with each
+#                                                 one's AOT cache, then the medians of the CPU figures per build
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JAVA="${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}"
@@ -67,6 +69,36 @@ if [ "${1:-}" = profile ]; then
     awk '/^(incl|leaf) / { n[$1 " " $3] += $2 } END { for (k in n) print n[k], k }' "$WORK/profile.txt" |
         sort -k1,1nr | head -"${TOP:-80}"
     echo "# load $(cut -d' ' -f1-3 /proc/loadavg)"
+    exit 0
+fi
+
+# compare A.jar B.jar [runs] [transport]: the first session of two builds (say main's and a branch's
+# benchmarks.jar), alternating run by run so that both see the same load; prints every run, then per
+# build and mode the medians of the requesting thread's, the accepting thread's and the process's CPU.
+if [ "${1:-}" = compare ]; then
+    A="$2"; B="$3"; RUNS="${4:-8}"; T="${5:-shm}"
+    for jar in "$A" "$B"; do [ -f "$jar" ] || { echo "cold-start: no $jar" >&2; exit 1; }; done
+    X=(--enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow)
+    "$JAVA" -XX:AOTCacheOutput="$WORK/a.aot" "${X[@]}" -cp "$A" org.sessionj.bench.ColdStart "$T" >/dev/null 2>&1
+    "$JAVA" -XX:AOTCacheOutput="$WORK/b.aot" "${X[@]}" -cp "$B" org.sessionj.bench.ColdStart "$T" >/dev/null 2>&1
+    echo "# load $(cut -d' ' -f1-3 /proc/loadavg), a=$A b=$B"
+    for i in $(seq "$RUNS"); do
+        for k in a b; do
+            jar="$A"; [ "$k" = b ] && jar="$B"
+            echo "$k plain $("$JAVA" "${X[@]}" -cp "$jar" org.sessionj.bench.ColdStart "$T" 2>/dev/null | grep '^cold-start\|^phases' | tr '\n' ' ')"
+            echo "$k aot $("$JAVA" -XX:AOTCache="$WORK/$k.aot" "${X[@]}" -cp "$jar" org.sessionj.bench.ColdStart "$T" 2>/dev/null | grep '^cold-start\|^phases' | tr '\n' ' ')"
+        done
+    done | tee "$WORK/compare.txt"
+    echo "# load $(cut -d' ' -f1-3 /proc/loadavg)"
+    for k in a b; do
+        for mode in plain aot; do
+            for field in first-session-ms main-thread-cpu-ms accepter-cpu-ms process-cpu-ms runtime server request accept; do
+                awk -v k="$k" -v m="$mode" -v f="$field" '$1 == k && $2 == m { for (i = 3; i < NF; i++) if ($i == f) print $(i + 1) }' \
+                    "$WORK/compare.txt" | sort -n | awk -v k="$k" -v m="$mode" -v f="$field" \
+                    '{ v[NR] = $1 } END { if (NR) printf "%s %-5s median %-20s %8.2f  (%d runs, %.2f-%.2f)\n", k, m, f, (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2), NR, v[1], v[NR] }'
+            done
+        done
+    done
     exit 0
 fi
 

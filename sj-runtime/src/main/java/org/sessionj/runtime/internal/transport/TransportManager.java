@@ -274,9 +274,20 @@ public final class TransportManager {
      * all) fails at once, naming the transport and the port.
      */
     public AcceptorGroup listen(Plan plan, int port) {
-        // In-JVM ports are plentiful; let a port-scarce transport pick first.
-        List<Transport> setupOrder = new ArrayList<>(plan.setup());
-        setupOrder.sort(Comparator.comparing(Transport::inJvmOnly));
+        // In-JVM ports are plentiful; let a port-scarce transport pick first. Two loops, not a sort by a
+        // Comparator.comparing lambda: its class is spun on a fresh JVM's first server socket even with an
+        // AOT cache (issue 15, cold start).
+        List<Transport> setupOrder = new ArrayList<>(plan.setup().size());
+        for (Transport transport : plan.setup()) {
+            if (!transport.inJvmOnly()) {
+                setupOrder.add(transport);
+            }
+        }
+        for (Transport transport : plan.setup()) {
+            if (transport.inJvmOnly()) {
+                setupOrder.add(transport);
+            }
+        }
         List<String> conflicts = new ArrayList<>();
         for (int attempt = 1; ; attempt++) {
             List<AcceptorGroup.Member> members = new ArrayList<>();
