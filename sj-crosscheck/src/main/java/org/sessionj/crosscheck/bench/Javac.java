@@ -111,6 +111,9 @@ final class Javac {
                 case NO_OP -> NoOpProcessor.class.getName();
                 case SJ, SJ_BASELINE -> SessionProcessor.class.getName();
             };
+            if (setup == Setup.SJ_BASELINE && baselinePath == null) {
+                throw new IllegalStateException("no baseline build to compile with: give --baseline DIR");
+            }
             String path = switch (setup) {
                 case SJ -> SJ_PROCESSOR_PATH;
                 case SJ_BASELINE -> baselinePath;
