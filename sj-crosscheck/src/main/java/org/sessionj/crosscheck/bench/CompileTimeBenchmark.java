@@ -69,7 +69,7 @@ public final class CompileTimeBenchmark {
                         : "one instance (warm)");
 
         Javac javac = new Javac(System.getProperty("java.class.path"), processorPath);
-        List<Javac.Setup> setups = new ArrayList<>(List.of(Javac.Setup.PROC_NONE, Javac.Setup.NO_OP, Javac.Setup.SJ));
+        List<Javac.Setup> setups = new ArrayList<>(Javac.Setup.standard());
         if (options.containsKey("baseline")) {
             javac.baseline(options.get("baseline"));
             setups.add(Javac.Setup.SJ_BASELINE);

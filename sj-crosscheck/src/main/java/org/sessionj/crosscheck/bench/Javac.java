@@ -37,6 +37,11 @@ final class Javac {
         Setup(String label) {
             this.label = label;
         }
+
+        /** The configurations every run compiles (the baseline only when one is given). */
+        static List<Setup> standard() {
+            return List.of(PROC_NONE, NO_OP, SJ);
+        }
     }
 
     /**

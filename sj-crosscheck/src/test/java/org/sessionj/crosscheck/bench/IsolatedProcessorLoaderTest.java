@@ -38,7 +38,7 @@ class IsolatedProcessorLoaderTest {
     void aColdProcessorCompilesTheProgramCleanly(@TempDir Path dir) throws IOException {
         BenchmarkProgram.Written program = BenchmarkProgram.write(dir.resolve("src"), 3, 1);
         Javac javac = new Javac(System.getProperty("java.class.path"), true);
-        for (Javac.Setup setup : List.of(Javac.Setup.PROC_NONE, Javac.Setup.NO_OP, Javac.Setup.SJ)) {
+        for (Javac.Setup setup : Javac.Setup.standard()) {
             Javac.Sample sample = javac.compile(program.files(), Files.createDirectories(dir.resolve(setup.name())), setup);
             assertThat(sample.errors()).as(setup.label).isEmpty();
             if (setup == Javac.Setup.SJ) {
