@@ -3,13 +3,10 @@ package org.sessionj.faults;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.netty.util.internal.PlatformDependent;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,13 +14,12 @@ import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.sessionj.runtime.SJRuntime;
 import org.sessionj.runtime.SJRuntimeConfig;
+import org.sessionj.runtime.testing.ProcessLines;
 import org.sessionj.transport.tls.Certificates;
 
 /**
@@ -119,39 +115,16 @@ final class FaultSupport {
     /** A peer JVM. */
     static final class Peer implements AutoCloseable {
         final Process process;
-        final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        final StringBuffer output = new StringBuffer();
+        final ProcessLines output;
 
         Peer(Process process) {
             this.process = process;
-            Thread.ofVirtual().start(() -> {
-                try (BufferedReader in = new BufferedReader(
-                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                    String line;
-                    while ((line = in.readLine()) != null) {
-                        output.append(line).append('\n');
-                        lines.add(line);
-                    }
-                } catch (IOException e) {
-                    output.append("(reading the peer's output failed: ").append(e).append(")\n");
-                }
-            });
+            this.output = new ProcessLines(process, "the peer");
         }
 
         /** The rest of the next line starting with {@code prefix}; fails with the peer's output. */
         String next(String prefix) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
-            while (System.nanoTime() < deadline) {
-                String line = lines.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                if (line != null && line.startsWith(prefix)) {
-                    return line.substring(prefix.length());
-                }
-                if (line == null && !process.isAlive() && lines.isEmpty()) {
-                    break;
-                }
-            }
-            throw new AssertionError("the peer printed no '" + prefix + "' line (alive: " + process.isAlive()
-                    + "); its output:\n" + output);
+            return output.next(prefix, PATIENCE_SECONDS);
         }
 
         int port() throws InterruptedException {

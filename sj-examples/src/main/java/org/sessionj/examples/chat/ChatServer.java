@@ -38,17 +38,7 @@ public final class ChatServer implements AutoCloseable {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.room = new ChatRoom(settings.maxUsers(), settings.floodBurst(), settings.floodPerSecond());
         this.listening = runtime.serverSocket(ServerToClient.class, settings.port(), settings.transports());
-        if (settings.httpPort() < 0) {
-            this.httpListening = null;
-            return;
-        }
-        try {
-            PartyRuntimes.serveHttpDirectly(settings.httpPort());
-            this.httpListening = runtime.serverSocket(ServerToClient.class, settings.httpPort(), PartyRuntimes.httpServing());
-        } catch (RuntimeException e) {
-            listening.close();
-            throw e;
-        }
+        this.httpListening = PartyRuntimes.httpPortNextTo(listening, runtime, ServerToClient.class, settings.httpPort());
     }
 
     /** Opens the server's session port (and HTTP port, if any) and starts accepting clients. */

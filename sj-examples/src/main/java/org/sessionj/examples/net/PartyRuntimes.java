@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.sessionj.api.SJServerSocket;
 import org.sessionj.runtime.SJRuntime;
 import org.sessionj.runtime.SJRuntimeConfig;
 import org.sessionj.runtime.TransportPreferences;
@@ -190,6 +191,27 @@ public final class PartyRuntimes {
                 throw new IllegalArgumentException("with a relay, an HTTP port of its own needs a number (not 0)");
             }
             System.setProperty("sessionj.http.relay." + port, "none");
+        }
+    }
+
+    /**
+     * A server's HTTP port next to its session port: a server socket of {@code protocol} on
+     * {@code httpPort} that is an HTTP server of its own ({@link #serveHttpDirectly},
+     * {@link #httpServing}), or null when {@code httpPort} is negative (the server has none). When it
+     * cannot be opened, {@code sessionPort} is closed before the failure propagates, so that a server
+     * that fails to start leaves no port open.
+     */
+    public static SJServerSocket httpPortNextTo(SJServerSocket sessionPort, SJRuntime runtime, Class<?> protocol,
+            int httpPort) {
+        if (httpPort < 0) {
+            return null;
+        }
+        try {
+            serveHttpDirectly(httpPort);
+            return runtime.serverSocket(protocol, httpPort, httpServing());
+        } catch (RuntimeException e) {
+            sessionPort.close();
+            throw e;
         }
     }
 

@@ -26,17 +26,7 @@ public final class Portal implements AutoCloseable {
     private Portal(SJRuntime runtime, PortalSettings settings) {
         this.settings = settings;
         this.listening = runtime.serverSocket(PortalToApplet.class, settings.port());
-        if (settings.httpPort() < 0) {
-            this.httpListening = null;
-            return;
-        }
-        try {
-            PartyRuntimes.serveHttpDirectly(settings.httpPort());
-            this.httpListening = runtime.serverSocket(PortalToApplet.class, settings.httpPort(), PartyRuntimes.httpServing());
-        } catch (RuntimeException e) {
-            listening.close();
-            throw e;
-        }
+        this.httpListening = PartyRuntimes.httpPortNextTo(listening, runtime, PortalToApplet.class, settings.httpPort());
     }
 
     /**

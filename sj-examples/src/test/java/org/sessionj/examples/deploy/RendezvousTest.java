@@ -132,7 +132,9 @@ class RendezvousTest {
             SJService service = SJService.create(RankToRendezvous.class, "127.0.0.1", server.port());
             Future<EndpointTable> present = register(service, new Registration(2, 4, "127.0.0.1", new int[] {5002}));
 
-            assertThatThrownBy(() -> Rendezvous.serve(server, SELF, 4, Duration.ofMillis(500)))
+            // The wait must outlast rank 2's registration, a first session of its own (cold code, loaded
+            // machines): with 500 ms a CI run could see "only 1 of 4". The test waits it out whole.
+            assertThatThrownBy(() -> Rendezvous.serve(server, SELF, 4, Duration.ofSeconds(3)))
                     .hasMessageContaining("only 2 of 4 ranks registered within")
                     .hasMessageContaining("missing: [1, 3]");
             assertThat(failureOf(present)).hasMessageContaining("only 2 of 4 ranks registered");

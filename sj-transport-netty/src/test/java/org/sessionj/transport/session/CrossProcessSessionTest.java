@@ -3,16 +3,11 @@ package org.sessionj.transport.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -25,6 +20,7 @@ import org.sessionj.api.SJSocket;
 import org.sessionj.api.SJTimeoutException;
 import org.sessionj.runtime.SJRuntime;
 import org.sessionj.runtime.SJRuntimeConfig;
+import org.sessionj.runtime.testing.ProcessLines;
 import org.sessionj.transport.tls.Certificates;
 
 /**
@@ -49,39 +45,16 @@ class CrossProcessSessionTest {
     /** A child JVM whose merged stdout/stderr is collected line by line. */
     private static final class Child {
         final Process process;
-        final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        final StringBuffer output = new StringBuffer();
+        final ProcessLines output;
 
         Child(Process process) {
             this.process = process;
-            Thread.ofVirtual().start(() -> {
-                try (BufferedReader in = new BufferedReader(
-                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                    String line;
-                    while ((line = in.readLine()) != null) {
-                        output.append(line).append('\n');
-                        lines.add(line);
-                    }
-                } catch (IOException e) {
-                    output.append("(reading the child's output failed: ").append(e).append(")\n");
-                }
-            });
+            this.output = new ProcessLines(process, "the child");
         }
 
         /** The next line starting with {@code prefix} (without it); fails with the child's output. */
         String next(String prefix) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
-            while (System.nanoTime() < deadline) {
-                String line = lines.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                if (line != null && line.startsWith(prefix)) {
-                    return line.substring(prefix.length());
-                }
-                if (line == null && !process.isAlive() && lines.isEmpty()) {
-                    break;
-                }
-            }
-            throw new AssertionError("the child printed no '" + prefix + "' line (alive: " + process.isAlive()
-                    + "); its output:\n" + output);
+            return output.next(prefix, PATIENCE_SECONDS);
         }
 
         void awaitExit() throws InterruptedException {

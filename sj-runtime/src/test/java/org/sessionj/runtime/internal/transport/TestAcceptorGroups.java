@@ -26,12 +26,7 @@ public final class TestAcceptorGroups {
 
     /** An acceptor whose {@code accept} throws {@code failure} (an unchecked exception or an Error). */
     public static ConnectionAcceptor throwing(Throwable failure) {
-        return new ConnectionAcceptor() {
-            @Override
-            public int port() {
-                return 1;
-            }
-
+        return new OnPortOne() {
             @Override
             public Connection accept(long timeoutNanos) {
                 if (failure instanceof Error error) {
@@ -39,21 +34,12 @@ public final class TestAcceptorGroups {
                 }
                 throw (RuntimeException) failure;
             }
-
-            @Override
-            public void close() {
-            }
         };
     }
 
     /** An acceptor handing out the connections put in {@code incoming}, in order, waiting for the next. */
     public static ConnectionAcceptor queued(java.util.concurrent.BlockingQueue<Connection> incoming) {
-        return new ConnectionAcceptor() {
-            @Override
-            public int port() {
-                return 1;
-            }
-
+        return new OnPortOne() {
             @Override
             public Connection accept(long timeoutNanos) throws IOException {
                 try {
@@ -63,22 +49,13 @@ public final class TestAcceptorGroups {
                     throw new java.io.InterruptedIOException();
                 }
             }
-
-            @Override
-            public void close() {
-            }
         };
     }
 
     /** An acceptor that never accepts anything until closed. */
     public static ConnectionAcceptor idle() {
-        return new ConnectionAcceptor() {
+        return new OnPortOne() {
             private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
-
-            @Override
-            public int port() {
-                return 1;
-            }
 
             @Override
             public Connection accept(long timeoutNanos) throws IOException {
@@ -102,6 +79,18 @@ public final class TestAcceptorGroups {
                 closed.countDown();
             }
         };
+    }
+
+    /** A test acceptor on session port 1 that holds nothing to close. */
+    private abstract static class OnPortOne implements ConnectionAcceptor {
+        @Override
+        public int port() {
+            return 1;
+        }
+
+        @Override
+        public void close() {
+        }
     }
 
     /** A transport named {@code name} that never listens, connects or reaches anything. */
