@@ -32,6 +32,8 @@ class HttpRelayAbuseTest {
     private static final int SEGMENT = 64 << 10;
     private static final HttpSettings SETTINGS = new HttpSettings(500, SEGMENT, STREAM, STREAM, 1_500, true, 16 << 20);
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+    /** Vanish, pairing and request times for tests that do not test them: far beyond any scheduling stall. */
+    private static final int PATIENT_MILLIS = 50_000;
     private HttpRelay relay;
 
     @BeforeEach
@@ -46,10 +48,14 @@ class HttpRelayAbuseTest {
     }
 
     private HttpTransport client(boolean websocket) {
+        return client(websocket, SETTINGS.vanishMillis());
+    }
+
+    private HttpTransport client(boolean websocket, int vanishMillis) {
         return new HttpTransport(TestConfigs.of("sessionj.http.relay", "localhost:" + relay.port(),
                 "sessionj.http.websocket", String.valueOf(websocket), "sessionj.http.pollMillis", "500",
-                "sessionj.http.vanishMillis", "1500", "sessionj.http.segmentBytes", String.valueOf(SEGMENT),
-                "sessionj.http.streamBytes", String.valueOf(STREAM)));
+                "sessionj.http.vanishMillis", String.valueOf(vanishMillis), "sessionj.http.segmentBytes",
+                String.valueOf(SEGMENT), "sessionj.http.streamBytes", String.valueOf(STREAM)));
     }
 
     private RawHttp raw() throws IOException {
@@ -212,8 +218,16 @@ class HttpRelayAbuseTest {
 
     @Test
     void aFloodingWriterIsHeldBackAndTheRelayBuffersNoMoreThanItsBound() throws Exception {
+        // What is tested is the buffer bound, not the vanish, pairing or request times: those are left
+        // generous here. With the class's 1 s pairing and request times and 1.5 s vanish time, a loaded
+        // machine that kept the stalled side's loop or the acceptor's listen poll off the CPU for a second
+        // (seen: whole-process stalls of up to 1 s on the shared build machine) made the relay forget the
+        // connection, and the test failed with "404 no such connection" instead of measuring the bound.
+        relay.close();
+        relay = HttpRelay.start(new InetSocketAddress("localhost", 0), null, SETTINGS.withTimes(500, PATIENT_MILLIS),
+                new RelayLimits(64, 6, 8, 64, 3, PATIENT_MILLIS, 8L << 20, PATIENT_MILLIS));
         for (boolean websocket : new boolean[] {false, true}) {
-            HttpTransport transport = client(websocket);
+            HttpTransport transport = client(websocket, PATIENT_MILLIS);
             try (ConnectionAcceptor acceptor = transport.listen(0)) {
                 Connection flooder = transport.connect("localhost", acceptor.port(), 5 * SECOND);
                 Connection stalled = acceptor.accept(5 * SECOND);

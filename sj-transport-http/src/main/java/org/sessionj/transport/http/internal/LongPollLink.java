@@ -67,6 +67,8 @@ final class LongPollLink implements TunnelConnection.Link {
     /** Runs the next upload on the loop once the session thread wrote (one object, not one per wait). */
     private final java.util.function.Consumer<Boolean> dataWaiter;
     private final Runnable wakeFromDeferral = this::wakeFromDeferral;
+    /** {@link #uploadWoken()}, made once: a method reference made per wake was an allocation per message. */
+    private final Runnable uploadWoken = this::uploadWoken;
 
     LongPollLink(TunnelConnection connection, HttpClientChannel upChannel, HttpClientChannel downChannel, String token,
             HttpSettings settings, boolean answers) {
@@ -75,7 +77,7 @@ final class LongPollLink implements TunnelConnection.Link {
         }
         this.connection = connection;
         this.upChannel = upChannel;
-        this.dataWaiter = ready -> upChannel.loop().execute(this::uploadWoken);
+        this.dataWaiter = ready -> upChannel.loop().execute(uploadWoken);
         this.downChannel = downChannel;
         this.upPath = Wire.sessionPath(token, "up");
         this.downPath = Wire.sessionPath(token, "down");

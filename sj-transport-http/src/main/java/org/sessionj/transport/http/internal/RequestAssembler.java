@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -32,16 +31,12 @@ import io.netty.util.ReferenceCountUtil;
  * handler answers 400). A refused request closes the connection (its body is not read). Runs
  * {@code requestEnded} when a request has arrived whole (the end of its request deadline).
  */
-final class RequestAssembler extends ChannelInboundHandlerAdapter {
-    private final int maxBytes;
+final class RequestAssembler extends MessageAssembler<HttpRequest> {
     private final Runnable requestEnded;
-    /** The head of the request being assembled, or null between requests (or after a refusal). */
-    private HttpRequest head;
-    private final BodyPieces body = new BodyPieces();
     private boolean refused;
 
     RequestAssembler(int maxBytes, Runnable requestEnded) {
-        this.maxBytes = maxBytes;
+        super(maxBytes);
         this.requestEnded = requestEnded;
     }
 
@@ -101,7 +96,7 @@ final class RequestAssembler extends ChannelInboundHandlerAdapter {
 
     private void add(ChannelHandlerContext ctx, HttpContent content) {
         ByteBuf piece = content.content();
-        if (body.size() + (long) piece.readableBytes() > maxBytes) {
+        if (tooLong(piece)) {
             content.release();
             refuse(ctx, HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "a request body is at most " + maxBytes + " bytes");
             return;
@@ -142,21 +137,5 @@ final class RequestAssembler extends ChannelInboundHandlerAdapter {
         refused = true;
         requestEnded.run();
         ctx.writeAndFlush(Wire.text(HttpVersion.HTTP_1_1, status, why)).addListener(ChannelFutureListener.CLOSE);
-    }
-
-    private void discard() {
-        head = null;
-        body.release();
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        discard();
-        super.channelInactive(ctx);
-    }
-
-    @Override
-    public void handlerRemoved(ChannelHandlerContext ctx) {
-        discard();
     }
 }

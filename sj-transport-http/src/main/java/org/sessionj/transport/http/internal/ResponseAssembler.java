@@ -3,7 +3,6 @@ package org.sessionj.transport.http.internal;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderResult;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -21,13 +20,9 @@ import java.io.IOException;
  * channel with an {@link IOException}; a response the decoder could not parse is passed on with its
  * failure.
  */
-final class ResponseAssembler extends ChannelInboundHandlerAdapter {
-    private final int maxBytes;
-    private HttpResponse head;
-    private final BodyPieces body = new BodyPieces();
-
+final class ResponseAssembler extends MessageAssembler<HttpResponse> {
     ResponseAssembler(int maxBytes) {
-        this.maxBytes = maxBytes;
+        super(maxBytes);
     }
 
     @Override
@@ -45,7 +40,7 @@ final class ResponseAssembler extends ChannelInboundHandlerAdapter {
                 return;
             }
             if (HttpUtil.getContentLength(response, -1L) > maxBytes) {
-                tooLong(ctx);
+                refuseTooLong(ctx);
                 return;
             }
             head = response;
@@ -64,9 +59,9 @@ final class ResponseAssembler extends ChannelInboundHandlerAdapter {
 
     private void add(ChannelHandlerContext ctx, HttpContent content) {
         ByteBuf piece = content.content();
-        if (body.size() + (long) piece.readableBytes() > maxBytes) {
+        if (tooLong(piece)) {
             content.release();
-            tooLong(ctx);
+            refuseTooLong(ctx);
             return;
         }
         body.add(ctx.alloc(), piece);
@@ -92,24 +87,8 @@ final class ResponseAssembler extends ChannelInboundHandlerAdapter {
         return full;
     }
 
-    private void tooLong(ChannelHandlerContext ctx) {
+    private void refuseTooLong(ChannelHandlerContext ctx) {
         discard();
         ctx.fireExceptionCaught(new IOException("a response body over " + maxBytes + " bytes"));
-    }
-
-    private void discard() {
-        head = null;
-        body.release();
-    }
-
-    @Override
-    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        discard();
-        super.channelInactive(ctx);
-    }
-
-    @Override
-    public void handlerRemoved(ChannelHandlerContext ctx) {
-        discard();
     }
 }

@@ -1,0 +1,188 @@
+package org.sessionj.bench;
+
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.sessionj.api.SJServerSocket;
+import org.sessionj.api.SJSocket;
+import org.sessionj.bench.BenchProtocols.PingClient;
+import org.sessionj.bench.BenchProtocols.PingServer;
+import org.sessionj.runtime.SJRuntime;
+import org.sessionj.runtime.SJRuntimeConfig;
+import org.sessionj.transport.http.relay.HttpRelay;
+
+/**
+ * The distribution of single {@code int} round trips (the session of
+ * {@code HttpTransportBenchmark.intRoundTrip}) for several paths in one JVM, the paths alternating round
+ * by round so that each sees the same load, and what every slow round trip coincided with. A thread
+ * that sleeps 1 ms at a time runs alongside: when a round trip is slow and that thread overslept by at
+ * least half as long during it, the whole process was off the CPU (the machine's scheduler, or a
+ * safepoint) and the transport was not what waited; a slow round trip without such an oversleep, or
+ * with GC time, is counted apart. docs/http-transport.md, run I:
+ *
+ * <pre>
+ * taskset -c 0 java -cp sj-bench/target/benchmarks.jar org.sessionj.bench.RoundTripStalls 5 8 30 poll relay-poll
+ * </pre>
+ *
+ * Arguments: seconds per path and round, rounds (the first is dropped as warm-up), the slow threshold
+ * in ms, paths ({@code tcp}, {@code ws}, {@code poll}, {@code relay-ws}, {@code relay-poll}, as in
+ * {@link HttpTransportBenchmark}).
+ */
+public final class RoundTripStalls {
+    private static final AtomicLong LONGEST_OVERSLEEP = new AtomicLong();
+
+    private RoundTripStalls() {
+    }
+
+    /** One path's session and what was measured on it. */
+    private static final class Path {
+        final String name;
+        final SJSocket session;
+        final long[] samples = new long[1 << 22];
+        int count;
+        int next;
+        long slow;
+        long slowWithProcessStall;
+        long slowWithGc;
+
+        Path(String name, SJSocket session) {
+            this.name = name;
+            this.session = session;
+        }
+    }
+
+    /** Runs the probe; see the class comment for the arguments. */
+    public static void main(String[] args) throws Exception {
+        long roundNanos = TimeUnit.SECONDS.toNanos(Long.parseLong(args[0]));
+        int rounds = Integer.parseInt(args[1]);
+        long slowNanos = TimeUnit.MILLISECONDS.toNanos(Long.parseLong(args[2]));
+        Map<String, Path> paths = new LinkedHashMap<>();
+        List<AutoCloseable> closers = new ArrayList<>();
+        for (String name : List.of(args).subList(3, args.length)) {
+            paths.put(name, open(name, closers));
+        }
+        Thread.ofPlatform().daemon().name("oversleep-probe").start(RoundTripStalls::probe);
+        List<GarbageCollectorMXBean> gcs = ManagementFactory.getGarbageCollectorMXBeans();
+        for (int round = 0; round < rounds; round++) {
+            for (Path path : paths.values()) {
+                long end = System.nanoTime() + roundNanos;
+                while (System.nanoTime() < end) {
+                    long gc0 = gcMillis(gcs);
+                    LONGEST_OVERSLEEP.set(0);
+                    long start = System.nanoTime();
+                    path.session.outwhile(true);
+                    path.session.send(path.next++);
+                    path.session.receiveInt();
+                    long took = System.nanoTime() - start;
+                    if (round == 0) {
+                        continue;
+                    }
+                    if (path.count < path.samples.length) {
+                        path.samples[path.count++] = took;
+                    }
+                    if (took > slowNanos) {
+                        path.slow++;
+                        if (gcMillis(gcs) > gc0) {
+                            path.slowWithGc++;
+                        } else if (LONGEST_OVERSLEEP.get() >= took / 2) {
+                            path.slowWithProcessStall++;
+                        }
+                    }
+                }
+            }
+        }
+        for (Path path : paths.values()) {
+            report(path, slowNanos);
+        }
+        for (Path path : paths.values()) {
+            path.session.outwhile(false);
+            path.session.close();
+        }
+        for (AutoCloseable closer : closers) {
+            closer.close();
+        }
+        System.exit(0);
+    }
+
+    private static Path open(String name, List<AutoCloseable> closers) throws java.io.IOException {
+        System.setProperty("sessionj.http.websocket", String.valueOf(name.endsWith("ws")));
+        System.clearProperty("sessionj.http.relay");
+        if (name.startsWith("relay")) {
+            HttpRelay relay = HttpRelay.start(0);
+            closers.add(relay::close);
+            System.setProperty("sessionj.http.relay", "127.0.0.1:" + relay.port());
+        }
+        SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports(name.equals("tcp") ? "tcp" : "http").build());
+        SJServerSocket server = runtime.serverSocket(PingServer.class, 0);
+        Thread accepter = Thread.ofPlatform().daemon().name("echo-" + name).start(() -> {
+            try (SJSocket s = server.accept()) {
+                while (s.inwhile()) {
+                    s.send(s.receiveInt());
+                }
+            }
+        });
+        SJSocket session = runtime.service(PingClient.class, "127.0.0.1", server.port()).request();
+        String expected = name.equals("tcp") ? "tcp" : "http";
+        if (!SJRuntime.transportOf(session).equals(expected)) {
+            throw new IllegalStateException(name + ": expected " + expected + ", got " + SJRuntime.transportOf(session));
+        }
+        closers.add(0, () -> {
+            accepter.join(10_000);
+            server.close();
+        });
+        return new Path(name, session);
+    }
+
+    /** Sleeps 1 ms at a time and records the longest oversleep since the last reset. */
+    private static void probe() {
+        while (true) {
+            long before = System.nanoTime();
+            LockSupport.parkNanos(1_000_000L);
+            long over = System.nanoTime() - before - 1_000_000L;
+            LONGEST_OVERSLEEP.accumulateAndGet(over, Math::max);
+        }
+    }
+
+    private static long gcMillis(List<GarbageCollectorMXBean> gcs) {
+        long total = 0;
+        for (GarbageCollectorMXBean gc : gcs) {
+            total += gc.getCollectionTime();
+        }
+        return total;
+    }
+
+    private static void report(Path path, long slowNanos) {
+        long[] sorted = Arrays.copyOf(path.samples, path.count);
+        Arrays.sort(sorted);
+        double mean = Arrays.stream(sorted).average().orElse(0);
+        System.out.printf(Locale.ROOT, "%-10s %9d round trips: mean %8.1f us, p50 %7.1f, p90 %8.1f, p99 %8.1f, p99.9 %9.1f,"
+                + " max %9.1f us%n", path.name, sorted.length, mean / 1e3, at(sorted, 0.5), at(sorted, 0.9),
+                at(sorted, 0.99), at(sorted, 0.999), at(sorted, 1.0));
+        System.out.printf(Locale.ROOT, "%-10s over %d ms: %d, of them %d with the whole process off the CPU, %d with a GC,"
+                + " %d other%n", path.name, TimeUnit.NANOSECONDS.toMillis(slowNanos), path.slow, path.slowWithProcessStall,
+                path.slowWithGc, path.slow - path.slowWithProcessStall - path.slowWithGc);
+        StringBuilder histogram = new StringBuilder(path.name + " histogram (>= us: count):");
+        long[] buckets = new long[64];
+        for (long t : sorted) {
+            buckets[63 - Long.numberOfLeadingZeros(Math.max(1, t / 1000))]++;
+        }
+        for (int i = 0; i < 64; i++) {
+            if (buckets[i] > 0) {
+                histogram.append(' ').append(1L << i).append(": ").append(buckets[i]);
+            }
+        }
+        System.out.println(histogram);
+    }
+
+    private static double at(long[] sorted, double quantile) {
+        return sorted.length == 0 ? 0 : sorted[(int) Math.min(sorted.length - 1, quantile * sorted.length)] / 1e3;
+    }
+}
