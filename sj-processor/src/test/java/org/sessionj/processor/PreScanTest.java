@@ -202,6 +202,57 @@ class PreScanTest {
                 """, API);
     }
 
+    /**
+     * Nothing in the file names the API and no node of it is typed by it: only the method it overrides
+     * promises a unique result. The override is checked (SJ045) all the same.
+     */
+    @Test
+    void anOverrideOfANoAliasResultInAFileThatNamesNoApiIsChecked() {
+        assertRejected("SJ045", 5, msg("'make' overrides the method of Maker", "its result is not @NoAlias"), """
+                package demo;
+                class Cached implements Api.Maker {
+                    private final int[] cache = new int[4];
+                    @Override
+                    public int[] make() {
+                        return cache;
+                    }
+                }
+                """, API);
+    }
+
+    /** The same through a local class in a method that touches nothing of the API. */
+    @Test
+    void anOverrideOfANoAliasResultInALocalClassOfASessionFreeMethodIsChecked() {
+        assertRejected("SJ045", 7, msg("'make' overrides the method of Maker", "its result is not @NoAlias"), """
+                package demo;
+                class User {
+                    Object run() {
+                        int[] cache = new int[4];
+                        class Cached implements Api.Maker {
+                            @Override
+                            public int[] make() {
+                                return cache;
+                            }
+                        }
+                        return null;
+                    }
+                }
+                """, API);
+    }
+
+    /** An override that takes a parameter as @NoAlias where the overridden method shares it. */
+    @Test
+    void anOverrideOwningAParameterInAFileThatNamesNoApiIsChecked() {
+        assertRejected("SJ045", 4, msg("its parameter 'a' is @NoAlias"), """
+                package demo;
+                class Owning implements java.util.function.Consumer<int[]> {
+                    @Override
+                    public void accept(@org.sessionj.api.NoAlias int[] a) {
+                    }
+                }
+                """, API);
+    }
+
     @Test
     void sessionFreeCodeNextToSessionCodeCompiles() {
         assertAccepted("""

@@ -27,7 +27,9 @@ import jdk.jfr.Recording;
  * {@code sources} (extra source roots compiled along, e.g. a module's {@code src/main/java}),
  * {@code profile} (rounds of sj-processor compilations recorded with JFR; 0 = none), {@code profile-out}
  * (the recording, default {@code target/compile-time.jfr}), {@code worst}
- * ({@code true}/{@code false}), {@code worst-cap} (seconds per worst-case compilation, default 120).
+ * ({@code true}/{@code false}), {@code worst-cap} (seconds per worst-case compilation, default 120),
+ * {@code baseline} (the classes of another sj-processor build, a directory or jar: compiled as a fourth
+ * configuration in the same rounds, for an A/B comparison; sj-api and JavaParser come from this build's path).
  * Commands: docs/benchmarks.md, "Compile time".
  */
 public final class CompileTimeBenchmark {
@@ -67,16 +69,21 @@ public final class CompileTimeBenchmark {
                         : "one instance (warm)");
 
         Javac javac = new Javac(System.getProperty("java.class.path"), processorPath);
+        List<Javac.Setup> setups = new ArrayList<>(Javac.Setup.standard());
+        if (options.containsKey("baseline")) {
+            javac.baseline(options.get("baseline"));
+            setups.add(Javac.Setup.SJ_BASELINE);
+        }
         Map<Javac.Setup, List<Javac.Sample>> samples = new EnumMap<>(Javac.Setup.class);
         for (int round = 0; round < warmup + rounds; round++) {
-            for (Javac.Setup setup : Javac.Setup.values()) {
+            for (Javac.Setup setup : setups) {
                 Javac.Sample sample = compileClean(javac, files, work, setup);
                 if (round >= warmup) {
                     samples.computeIfAbsent(setup, k -> new ArrayList<>()).add(sample);
                 }
             }
         }
-        report(samples, rounds, warmup);
+        report(samples, setups, rounds, warmup);
         System.out.printf(Locale.ROOT, "load after: %s%n", load());
 
         if (profileRounds > 0) {
@@ -123,14 +130,16 @@ public final class CompileTimeBenchmark {
         return sample;
     }
 
-    private static void report(Map<Javac.Setup, List<Javac.Sample>> samples, int rounds, int warmup) {
+    private static void report(Map<Javac.Setup, List<Javac.Sample>> samples, List<Javac.Setup> setups, int rounds,
+            int warmup) {
         System.out.printf(Locale.ROOT, "%nMedians of %d rounds (after %d warm-up rounds), ms; [min–max]%n", rounds, warmup);
-        System.out.println("| configuration | wall | thread CPU | process CPU |");
-        System.out.println("|---|---:|---:|---:|");
-        for (Javac.Setup setup : Javac.Setup.values()) {
+        System.out.println("| configuration | wall | thread CPU | process CPU | thread CPU inside the processor |");
+        System.out.println("|---|---:|---:|---:|---:|");
+        for (Javac.Setup setup : setups) {
             List<Javac.Sample> list = samples.get(setup);
-            System.out.printf(Locale.ROOT, "| %s | %s | %s | %s |%n", setup.label, cell(list, Javac.Sample::wall),
-                    cell(list, Javac.Sample::threadCpu), cell(list, Javac.Sample::processCpu));
+            System.out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s |%n", setup.label, cell(list, Javac.Sample::wall),
+                    cell(list, Javac.Sample::threadCpu), cell(list, Javac.Sample::processCpu),
+                    setup == Javac.Setup.PROC_NONE ? "–" : cell(list, Javac.Sample::processorCpu));
         }
         System.out.println();
         System.out.println("| ratio | wall | thread CPU | process CPU |");
@@ -138,6 +147,20 @@ public final class CompileTimeBenchmark {
         ratio(samples, Javac.Setup.SJ, Javac.Setup.PROC_NONE);
         ratio(samples, Javac.Setup.SJ, Javac.Setup.NO_OP);
         ratio(samples, Javac.Setup.NO_OP, Javac.Setup.PROC_NONE);
+        if (setups.contains(Javac.Setup.SJ_BASELINE)) {
+            ratio(samples, Javac.Setup.SJ_BASELINE, Javac.Setup.PROC_NONE);
+            ratio(samples, Javac.Setup.SJ, Javac.Setup.SJ_BASELINE);
+        }
+        // The steadier figure under load: the processor's own time against javac's, both from this run.
+        System.out.printf(Locale.ROOT, "%nthread CPU inside sj-processor ÷ thread CPU of javac -proc:none: %.3f "
+                + "(median %.0f ms ÷ %.0f ms)%n", median(samples.get(Javac.Setup.SJ), Javac.Sample::processorCpu)
+                / median(samples.get(Javac.Setup.PROC_NONE), Javac.Sample::threadCpu),
+                median(samples.get(Javac.Setup.SJ), Javac.Sample::processorCpu) / 1e6,
+                median(samples.get(Javac.Setup.PROC_NONE), Javac.Sample::threadCpu) / 1e6);
+        if (setups.contains(Javac.Setup.SJ_BASELINE)) {
+            System.out.printf(Locale.ROOT, "thread CPU inside sj-processor ÷ inside the baseline: %s%n",
+                    percent(samples, Javac.Setup.SJ, Javac.Setup.SJ_BASELINE, Javac.Sample::processorCpu));
+        }
     }
 
     private static void ratio(Map<Javac.Setup, List<Javac.Sample>> samples, Javac.Setup a, Javac.Setup b) {

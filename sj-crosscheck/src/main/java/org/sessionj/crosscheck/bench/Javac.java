@@ -28,17 +28,27 @@ final class Javac {
     enum Setup {
         PROC_NONE("javac -proc:none"),
         NO_OP("javac + empty processor"),
-        SJ("javac + sj-processor");
+        SJ("javac + sj-processor"),
+        /** Another build of sj-processor ({@code --baseline}): an A/B comparison in the same rounds. */
+        SJ_BASELINE("javac + sj-processor (baseline)");
 
         final String label;
 
         Setup(String label) {
             this.label = label;
         }
+
+        /** The configurations every run compiles (the baseline only when one is given). */
+        static List<Setup> standard() {
+            return List.of(PROC_NONE, NO_OP, SJ);
+        }
     }
 
-    /** One compilation's times, in nanoseconds, and its error count. */
-    record Sample(long wall, long threadCpu, long processCpu, List<String> errors) {
+    /**
+     * One compilation's times, in nanoseconds, and its errors; {@code processorCpu}: the compiling
+     * thread's CPU time inside the processor ({@link TimedProcessor}; 0 without one).
+     */
+    record Sample(long wall, long threadCpu, long processCpu, long processorCpu, List<String> errors) {
     }
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -47,11 +57,16 @@ final class Javac {
     /** sj-processor's class path: its own classes, sj-api's and JavaParser's (an optional dependency of sj-api). */
     static final String SJ_PROCESSOR_PATH = String.join(File.pathSeparator, location(SessionProcessor.class),
             location(org.sessionj.types.SessionType.class), location("com.github.javaparser.JavaParser"));
+    /** What a baseline build of sj-processor needs besides its own classes: sj-api's and JavaParser's. */
+    private static final String DEPENDENCIES_PATH = String.join(File.pathSeparator,
+            location(org.sessionj.types.SessionType.class), location("com.github.javaparser.JavaParser"));
     private static final String NO_OP_PROCESSOR_PATH = location(NoOpProcessor.class);
 
     private final JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     private final String classPath;
     private final boolean processorPath;
+    /** The processor path of the baseline build, or null. */
+    private String baselinePath;
 
     /**
      * @param processorPath true: processors load from {@code -processorpath} in a fresh class loader per
@@ -61,6 +76,17 @@ final class Javac {
     Javac(String classPath, boolean processorPath) {
         this.classPath = classPath;
         this.processorPath = processorPath;
+    }
+
+    /**
+     * Compiles {@link Setup#SJ_BASELINE} with the processor classes on {@code path} (sj-processor's
+     * classes, then sj-api's and JavaParser's as for {@link Setup#SJ}), loaded afresh per compilation.
+     */
+    void baseline(String path) {
+        if (!processorPath) {
+            throw new IllegalArgumentException("--baseline needs --processor-path true");
+        }
+        baselinePath = path + File.pathSeparator + DEPENDENCIES_PATH;
     }
 
     private static String location(String className) {
@@ -88,9 +114,16 @@ final class Javac {
             String processor = switch (setup) {
                 case PROC_NONE -> null;
                 case NO_OP -> NoOpProcessor.class.getName();
-                case SJ -> SessionProcessor.class.getName();
+                case SJ, SJ_BASELINE -> SessionProcessor.class.getName();
             };
-            String path = setup == Setup.SJ ? SJ_PROCESSOR_PATH : NO_OP_PROCESSOR_PATH;
+            if (setup == Setup.SJ_BASELINE && baselinePath == null) {
+                throw new IllegalStateException("no baseline build to compile with: give --baseline DIR");
+            }
+            String path = switch (setup) {
+                case SJ -> SJ_PROCESSOR_PATH;
+                case SJ_BASELINE -> baselinePath;
+                default -> NO_OP_PROCESSOR_PATH;
+            };
             if (processor == null) {
                 options.add("-proc:none");
             } else if (processorPath) {
@@ -100,8 +133,10 @@ final class Javac {
             }
             JavaCompiler.CompilationTask task = javac.getTask(null, manager, diagnostics, options, null,
                     manager.getJavaFileObjectsFromPaths(files));
+            TimedProcessor timed = null;
             if (processor != null && !processorPath) {
-                task.setProcessors(List.of(setup == Setup.SJ ? new SessionProcessor() : new NoOpProcessor()));
+                timed = new TimedProcessor(setup == Setup.SJ ? new SessionProcessor() : new NoOpProcessor());
+                task.setProcessors(List.of(timed));
             }
             long wall = System.nanoTime();
             long thread = THREADS.getCurrentThreadCpuTime();
@@ -111,7 +146,8 @@ final class Javac {
                 if (processor != null && processorPath) {
                     // Timed: finding and loading the processor is part of every real compilation.
                     loader = new IsolatedProcessorLoader(path, javac.getClass().getClassLoader());
-                    task.setProcessors(List.of(loader.processor(processor)));
+                    timed = new TimedProcessor(loader.processor(processor));
+                    task.setProcessors(List.of(timed));
                 }
                 task.call();
             } finally {
@@ -125,7 +161,7 @@ final class Javac {
             List<String> errors = diagnostics.getDiagnostics().stream()
                     .filter(d -> d.getKind() == Diagnostic.Kind.ERROR)
                     .map(d -> d.getMessage(Locale.ROOT)).toList();
-            return new Sample(wall, threadCpu, processCpu, errors);
+            return new Sample(wall, threadCpu, processCpu, timed == null ? 0 : timed.nanos(), errors);
         }
     }
 }

@@ -1,10 +1,12 @@
 package org.sessionj.crosscheck.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import javax.annotation.processing.Processor;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
@@ -36,9 +38,27 @@ class IsolatedProcessorLoaderTest {
     void aColdProcessorCompilesTheProgramCleanly(@TempDir Path dir) throws IOException {
         BenchmarkProgram.Written program = BenchmarkProgram.write(dir.resolve("src"), 3, 1);
         Javac javac = new Javac(System.getProperty("java.class.path"), true);
-        for (Javac.Setup setup : Javac.Setup.values()) {
+        for (Javac.Setup setup : Javac.Setup.standard()) {
             Javac.Sample sample = javac.compile(program.files(), Files.createDirectories(dir.resolve(setup.name())), setup);
             assertThat(sample.errors()).as(setup.label).isEmpty();
+            if (setup == Javac.Setup.SJ) {
+                assertThat(sample.processorCpu()).as("CPU inside the processor").isPositive()
+                        .isLessThanOrEqualTo(sample.threadCpu());
+            }
         }
+    }
+
+    /** A baseline build (here: this build's own classes) is compiled as a fourth configuration. */
+    @Test
+    void aBaselineBuildIsCompiledFromItsOwnClasses(@TempDir Path dir) throws Exception {
+        BenchmarkProgram.Written program = BenchmarkProgram.write(dir.resolve("src"), 3, 1);
+        Javac javac = new Javac(System.getProperty("java.class.path"), true);
+        assertThatThrownBy(() -> javac.compile(program.files(), Files.createDirectories(dir.resolve("none")),
+                Javac.Setup.SJ_BASELINE)).isInstanceOf(IllegalStateException.class).hasMessageContaining("--baseline");
+        javac.baseline(Path.of(SessionProcessor.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
+        Javac.Sample sample = javac.compile(program.files(), Files.createDirectories(dir.resolve("baseline")),
+                Javac.Setup.SJ_BASELINE);
+        assertThat(sample.errors()).isEmpty();
+        assertThat(sample.processorCpu()).isPositive();
     }
 }

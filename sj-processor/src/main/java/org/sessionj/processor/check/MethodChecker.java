@@ -291,13 +291,36 @@ final class MethodChecker extends FlowScanner {
 
     // ------------------------------------------------------------------ declarations, assignments, names
 
+    /**
+     * A declaration that is not tracked: only its initializer runs. Its modifiers and type are names
+     * of types and constant annotation values, which no rule reads (see {@link #namesNoValue}).
+     */
     @Override
     public Void visitVariable(VariableTree tree, Void unused) {
         Element var = trees.getElement(getCurrentPath());
         if (var != null && var.getKind() != ElementKind.FIELD && declarations.local(tree, var)) {
             return null;
         }
-        return super.visitVariable(tree, unused);
+        if (var == null || var.getKind() == ElementKind.FIELD) {
+            return super.visitVariable(tree, unused); // not understood, or a field: every part, as before
+        }
+        scan(tree.getNameExpression(), null);
+        scan(tree.getInitializer(), null);
+        return null;
+    }
+
+    /**
+     * Whether a name denotes a package, a type or a type variable: it evaluates nothing at run time
+     * (a static member's class is initialised by the member's own access, which its rules see), so no
+     * rule applies to it or to its qualifier, which names a package or type too.
+     */
+    static boolean namesNoValue(Element element) {
+        if (element == null) {
+            return false;
+        }
+        ElementKind kind = element.getKind();
+        return kind == ElementKind.PACKAGE || kind == ElementKind.MODULE || kind == ElementKind.TYPE_PARAMETER
+                || kind.isClass() || kind.isInterface();
     }
 
     @Override
@@ -322,6 +345,9 @@ final class MethodChecker extends FlowScanner {
     @Override
     public Void visitIdentifier(IdentifierTree tree, Void unused) {
         Element var = elementOf(tree);
+        if (namesNoValue(var)) {
+            return null;
+        }
         noAlias.staticField(tree, var);
         VarInfo info = var == null ? null : infos.get(var);
         if (noAlias.identifier(tree, var, info)) {
@@ -337,12 +363,30 @@ final class MethodChecker extends FlowScanner {
 
     @Override
     public Void visitMemberSelect(MemberSelectTree tree, Void unused) {
-        noAlias.staticField(tree, elementOf(tree));
-        if (noAlias.memberSelect(tree)) {
+        Element element = elementOf(tree);
+        if (namesNoValue(element)) {
             return null;
         }
-        sockets.fieldAccess(tree, elementOf(tree));
+        noAlias.staticField(tree, element);
+        if (noAlias.memberSelect(tree, element)) {
+            return null;
+        }
+        sockets.fieldAccess(tree, element);
         return super.visitMemberSelect(tree, unused);
+    }
+
+    /** An array creation: its dimensions and initializers run; its element type is a type name. */
+    @Override
+    public Void visitNewArray(com.sun.source.tree.NewArrayTree tree, Void unused) {
+        for (ExpressionTree dimension : tree.getDimensions()) {
+            scan(dimension, null);
+        }
+        if (tree.getInitializers() != null) {
+            for (ExpressionTree initializer : tree.getInitializers()) {
+                scan(initializer, null);
+            }
+        }
+        return null;
     }
 
     @Override
@@ -354,7 +398,8 @@ final class MethodChecker extends FlowScanner {
     @Override
     public Void visitTypeCast(TypeCastTree tree, Void unused) {
         sockets.cast(tree);
-        return super.visitTypeCast(tree, unused);
+        scan(tree.getExpression(), null); // the target type is a type name
+        return null;
     }
 
     // ------------------------------------------------------------------ implicit calls

@@ -240,8 +240,7 @@ final class NoAliasRules {
      * {@code other.f} of a {@code @NoAlias} field may only be read through. Returns false when the
      * selected member is no {@code @NoAlias} field.
      */
-    boolean memberSelect(MemberSelectTree tree) {
-        Element field = flow.elementOf(tree);
+    boolean memberSelect(MemberSelectTree tree, Element field) {
         if (field == null || field.getKind() != ElementKind.FIELD) {
             return false;
         }

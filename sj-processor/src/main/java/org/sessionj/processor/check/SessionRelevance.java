@@ -13,7 +13,9 @@ import java.util.Set;
 import javax.lang.model.AnnotatedConstruct;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.TypeParameterElement;
 import javax.lang.model.element.VariableElement;
@@ -47,6 +49,8 @@ import javax.lang.model.util.ElementFilter;
  *       ({@code SJ.outwhile}, {@code s.send}), or whose declared type, parameters or result mention one
  *       as above;</li>
  *   <li>is a lambda or method reference whose functional method does;</li>
+ *   <li>is a method that may override one that does (an override of a {@code @NoAlias} result must keep
+ *       the promise, SJ045, though nothing in it names the API);</li>
  * </ul>
  * and, for a method, the method itself passes the same test and its class has no {@code @NoAlias}
  * field (which every method of the class may move and must refill). Every rule of the checker is
@@ -74,6 +78,8 @@ final class SessionRelevance {
     private final Map<Element, Boolean> elements = new IdentityHashMap<>();
     /** Per functional interface: whether its functional method is relevant. */
     private final Map<Element, Boolean> functional = new IdentityHashMap<>();
+    /** Per class: the relevant methods of its proper supertypes, as name/number of parameters. */
+    private final Map<Element, Set<String>> inheritedRelevant = new IdentityHashMap<>();
     /** Per class: whether it declares a {@code @NoAlias} field. */
     private final Map<Element, Boolean> noAliasFields = new IdentityHashMap<>();
     private final Finder finder = new Finder();
@@ -135,9 +141,13 @@ final class SessionRelevance {
                 return true;
             }
             switch (tree.getKind()) {
-                case IDENTIFIER, MEMBER_SELECT, NEW_CLASS, VARIABLE, METHOD, CLASS -> {
+                case IDENTIFIER, MEMBER_SELECT, NEW_CLASS, VARIABLE, CLASS -> {
                     Element element = trees.getElement(at);
                     return element != null && relevantElement(element);
+                }
+                case METHOD -> {
+                    Element element = trees.getElement(at);
+                    return element != null && (relevantElement(element) || overridesRelevant(element));
                 }
                 case MEMBER_REFERENCE -> {
                     Element element = trees.getElement(at);
@@ -151,6 +161,51 @@ final class SessionRelevance {
                 }
             }
         }
+    }
+
+    /**
+     * Whether {@code element}, a method, may override a relevant one ({@code int[] make()} overriding
+     * {@code @NoAlias int[] make()}: the override must keep the promise, SJ045, though nothing in it names
+     * the API). Over-approximates: any method of a proper supertype with the same name and number of
+     * parameters that is relevant counts, overriding or not.
+     */
+    private boolean overridesRelevant(Element element) {
+        if (!(element instanceof ExecutableElement method) || method.getKind() != ElementKind.METHOD
+                || method.getModifiers().contains(Modifier.STATIC) || method.getModifiers().contains(Modifier.PRIVATE)
+                || !(method.getEnclosingElement() instanceof TypeElement owner)) {
+            return false;
+        }
+        Set<String> names = inheritedRelevant.get(owner);
+        if (names == null) {
+            names = new java.util.HashSet<>();
+            Set<Element> visited = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+            Deque<TypeMirror> pending = new ArrayDeque<>();
+            pending.push(owner.getSuperclass());
+            pending.addAll(owner.getInterfaces());
+            while (!pending.isEmpty()) {
+                TypeMirror next = pending.pop();
+                if (next.getKind() == javax.lang.model.type.TypeKind.ERROR) {
+                    names = null; // not understood: every method of the class counts
+                    break;
+                }
+                if (!(next instanceof DeclaredType declared) || !(declared.asElement() instanceof TypeElement type)
+                        || !visited.add(type)) {
+                    continue;
+                }
+                for (ExecutableElement inherited : ElementFilter.methodsIn(type.getEnclosedElements())) {
+                    if (relevantElement(inherited)) {
+                        names.add(inherited.getSimpleName() + "/" + inherited.getParameters().size());
+                    }
+                }
+                pending.push(type.getSuperclass());
+                pending.addAll(type.getInterfaces());
+            }
+            if (names == null) {
+                return true;
+            }
+            inheritedRelevant.put(owner, names);
+        }
+        return names.contains(method.getSimpleName() + "/" + method.getParameters().size());
     }
 
     /** Whether a variable, field, method, constructor or type is relevant (see the class comment). */
