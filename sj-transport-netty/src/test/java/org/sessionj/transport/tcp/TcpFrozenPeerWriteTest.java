@@ -32,10 +32,21 @@ import org.sessionj.transport.netty.internal.NettySettings;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TcpFrozenPeerWriteTest extends ConnectionTestSupport {
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+    /** For the frozen peer, which must be found dead: waited for as an event, with a generous bound. */
     private static final Heartbeat FAST = new Heartbeat(TimeUnit.MILLISECONDS.toNanos(100), TimeUnit.MILLISECONDS.toNanos(800));
+    /**
+     * For the live peer that does not read, which must be left waiting across whole timeouts while
+     * its heartbeats come: a thread of this test sends them, and a loaded machine may hold it for a
+     * few hundred milliseconds, never for the seconds this timeout gives.
+     */
+    private static final Heartbeat LIVE = new Heartbeat(TimeUnit.MILLISECONDS.toNanos(100), TimeUnit.SECONDS.toNanos(3));
 
     private static TcpTransport transport(TcpTransport.IoMode mode) {
-        return new TcpTransport(NettySettings.fromSystemProperties().withHeartbeat(FAST), mode);
+        return transport(mode, FAST);
+    }
+
+    private static TcpTransport transport(TcpTransport.IoMode mode, Heartbeat heartbeat) {
+        return new TcpTransport(NettySettings.fromSystemProperties().withHeartbeat(heartbeat), mode);
     }
 
     /** A raw peer that never reads, with a small receive buffer so that the writer blocks soon. */
@@ -66,7 +77,10 @@ class TcpFrozenPeerWriteTest extends ConnectionTestSupport {
         return result;
     }
 
-    /** Round trips over a second connection of {@code transport} while the first one's writer waits. */
+    /**
+     * Round trips over a connection of {@code transport} (which shares the JVM's event loops with every
+     * other) while the frozen peer's writer waits.
+     */
     private void roundTrips(TcpTransport transport, ConnectionAcceptor acceptor, int count) throws IOException {
         Connection requester = track(transport.connect("localhost", acceptor.port(), 10 * SECOND));
         Connection accepter = track(acceptor.accept(10 * SECOND));
@@ -93,12 +107,15 @@ class TcpFrozenPeerWriteTest extends ConnectionTestSupport {
             TcpTransport.IoMode mode) throws Exception {
         TcpTransport transport = transport(mode);
         ConnectionAcceptor acceptor = track(transport.listen(0));
+        // The other connection must stay up whatever the load: it has a timeout out of reach.
+        TcpTransport other = transport(mode, TcpBlockingLivenessTest.LIVELY);
+        ConnectionAcceptor otherAcceptor = track(other.listen(0));
         // Before the connection exists: its silence cannot have started earlier than this.
         long started = System.nanoTime();
         rawPeer(acceptor.port());
         Connection writer = track(acceptor.accept(10 * SECOND));
         CompletableFuture<IOException> failure = writeUntilFailure(writer);
-        roundTrips(transport, acceptor, 20);
+        roundTrips(other, otherAcceptor, 20);
         IOException e = failure.get(30, TimeUnit.SECONDS);
         long waited = System.nanoTime() - started;
         assertThat(e).hasMessageContaining("frozen or gone").hasMessageContaining("sessionj.heartbeat.timeout")
@@ -108,19 +125,20 @@ class TcpFrozenPeerWriteTest extends ConnectionTestSupport {
         // wake-ups may come a little early), and well within the test's bound.
         assertThat(waited).as("about the heartbeat timeout")
                 .isGreaterThanOrEqualTo(FAST.timeoutNanos() - FAST.intervalNanos()).isLessThan(20 * SECOND);
-        roundTrips(transport, acceptor, 3);
+        roundTrips(other, otherAcceptor, 3);
     }
 
     @ParameterizedTest
     @EnumSource(TcpTransport.IoMode.class)
     void aWriteToALivePeerThatDoesNotReadWaitsUntilThePeerFallsSilent(TcpTransport.IoMode mode) throws Exception {
-        TcpTransport transport = transport(mode);
+        TcpTransport transport = transport(mode, LIVE);
         ConnectionAcceptor acceptor = track(transport.listen(0));
         Socket raw = rawPeer(acceptor.port());
         Connection writer = track(acceptor.accept(10 * SECOND));
         // The peer's runtime answers for it: a heartbeat every interval, and it reads nothing.
         AtomicBoolean beating = new AtomicBoolean(true);
         AtomicLong lastBeat = new AtomicLong();
+        AtomicLong beatsSent = new AtomicLong();
         DataOutputStream out = new DataOutputStream(raw.getOutputStream());
         Thread beats = Thread.ofVirtual().start(() -> {
             try {
@@ -128,20 +146,27 @@ class TcpFrozenPeerWriteTest extends ConnectionTestSupport {
                     out.writeInt(-1);
                     out.flush();
                     lastBeat.set(System.nanoTime());
-                    Thread.sleep(FAST.intervalNanos() / 1_000_000);
+                    beatsSent.incrementAndGet();
+                    Thread.sleep(LIVE.intervalNanos() / 1_000_000); // pacing, not synchronisation
                 }
             } catch (IOException | InterruptedException e) {
                 // the test ends the peer
             }
         });
+        long writing = System.nanoTime();
         CompletableFuture<IOException> failure = writeUntilFailure(writer);
-        try {
-            failure.get(4 * FAST.timeoutNanos(), TimeUnit.NANOSECONDS);
-            throw new AssertionError("the writer failed although the peer's heartbeats kept coming: " + failure.join());
-        } catch (TimeoutException expected) {
-            // still waiting, as for any slow reader (only a send timeout would end it)
-        } catch (ExecutionException e) {
-            throw new AssertionError(e.getCause());
+        // Two whole timeouts of a write the peer does not take: its heartbeats keep the writer waiting.
+        // (Elapsed time here only makes the span long enough to mean something; nothing fails if the
+        // machine stretches it.)
+        while (System.nanoTime() - writing < 2 * LIVE.timeoutNanos() || beatsSent.get() < 20) {
+            try {
+                failure.get(LIVE.intervalNanos(), TimeUnit.NANOSECONDS);
+                throw new AssertionError("the writer failed although the peer's heartbeats kept coming: " + failure.join());
+            } catch (TimeoutException expected) {
+                // still waiting, as for any slow reader (only a send timeout would end it)
+            } catch (ExecutionException e) {
+                throw new AssertionError(e.getCause());
+            }
         }
         beating.set(false);
         beats.join();
@@ -150,6 +175,6 @@ class TcpFrozenPeerWriteTest extends ConnectionTestSupport {
         // Measured from the last heartbeat written, not from when the beating thread was seen to stop:
         // under load its last sleep may overrun by more than an interval.
         assertThat(System.nanoTime() - lastBeat.get()).as("once the heartbeats stopped")
-                .isGreaterThanOrEqualTo(FAST.timeoutNanos() - FAST.intervalNanos()).isLessThan(20 * SECOND);
+                .isGreaterThanOrEqualTo(LIVE.timeoutNanos() - LIVE.intervalNanos()).isLessThan(20 * SECOND);
     }
 }

@@ -5,13 +5,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.Principal;
 import java.util.List;
 import java.util.ServiceLoader;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,6 +25,7 @@ import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.ConnectionAcceptor;
 import org.sessionj.runtime.spi.Transport;
 import org.sessionj.runtime.testing.ConnectionTestSupport;
+import org.sessionj.transport.netty.internal.NettyAcceptor;
 import org.sessionj.transport.tcp.TcpTransport;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -191,5 +197,64 @@ class TlsTransportTest extends ConnectionTestSupport {
             System.clearProperty("sessionj.tls.key");
             System.clearProperty("sessionj.tls.trust");
         }
+    }
+
+    /** The number of connections waiting in the kernel's accept queue of the listening socket on {@code port}. */
+    private static int acceptQueue(int port) throws IOException {
+        String local = String.format(":%04X", port);
+        int found = -1;
+        for (String file : new String[] {"/proc/net/tcp", "/proc/net/tcp6"}) {
+            Path path = Path.of(file);
+            if (!Files.exists(path)) {
+                continue;
+            }
+            for (String line : Files.readAllLines(path)) {
+                String[] f = line.strip().split("\\s+");
+                if (f.length > 4 && f[1].endsWith(local) && f[3].equals("0A")) { // LISTEN: rx_queue is the accept queue
+                    found = Math.max(found, 0) + Integer.parseInt(f[4].substring(f[4].indexOf(':') + 1), 16);
+                }
+            }
+        }
+        assertThat(found).as("a listening socket on port %d", port).isNotNegative();
+        return found;
+    }
+
+    private static void await(BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + 30 * SECOND;
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+    }
+
+    @Test
+    void aConnectionWaitingForAHandshakeSlotKeepsTheServerFromAcceptingAcrossEveryRetry() throws Exception {
+        ConnectionAcceptor acceptor = track(server(TlsConfig.ClientAuth.NONE).listen(0));
+        NettyAcceptor netty = (NettyAcceptor) acceptor;
+        AtomicInteger tries = new AtomicInteger();
+        acceptor.countHandshakes((transport, drop) -> {
+            tries.incrementAndGet();
+            return null; // every slot taken, for as long as the test runs
+        });
+        Socket first = track(new Socket("localhost", acceptor.port()));
+        await(() -> tries.get() >= 1 && !netty.accepting(), "the first connection waiting for a slot, accepting paused");
+        Socket second = track(new Socket("localhost", acceptor.port()));
+        Socket third = track(new Socket("localhost", acceptor.port()));
+        await(() -> {
+            try {
+                return acceptQueue(acceptor.port()) == 2;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, "the next two in the kernel's accept queue");
+        int seen = tries.get();
+        await(() -> tries.get() >= seen + 10, "ten more tries of the waiting connection");
+        assertThat(netty.acceptingResumed()).as("no retry turned accepting back on").isZero();
+        assertThat(netty.accepting()).isFalse();
+        assertThat(acceptQueue(acceptor.port())).as("the later connections still wait in the kernel").isEqualTo(2);
+        assertThat(acceptor.accept(BRIEFLY)).isNull();
+        first.close();
+        second.close();
+        third.close();
     }
 }

@@ -36,7 +36,7 @@ import org.sessionj.runtime.spi.Connection;
  * no send timeout); a read that heard nothing, not even a heartbeat, for the heartbeat timeout fails.
  * Heartbeats from the peer are dropped as they are read.
  */
-final class BlockingConnection implements Connection, BlockingKeeper.Kept {
+final class BlockingConnection implements Connection, BlockingKeeper.Kept, HeartbeatCount {
     private static final ByteBufAllocator ALLOC = PooledByteBufAllocator.DEFAULT;
     private static final int INITIAL_BUFFER = 8 * 1024;
     /** Frames up to this size are copied into the output buffer; larger ones are written from where they are. */
@@ -66,6 +66,8 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept {
     /** Set once a selector listens: frames then arrive through this queue. */
     private volatile InboundQueue pumped;
     private volatile boolean closed;
+    /** Heartbeats received from the peer so far (by whichever thread reads: one at a time). */
+    private volatile long heartbeatsReceived;
     private final BlockingKeeper keeper;
     /** How long a read may hear nothing before the peer is taken for gone (0: heartbeats off). */
     private final long silenceNanos;
@@ -329,10 +331,16 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept {
         }
     }
 
+    @Override
+    public long heartbeatsReceived() {
+        return heartbeatsReceived;
+    }
+
     /** Drops the heartbeats at the front of the input buffer. */
     private void skipHeartbeats() {
         while (inEnd - inStart >= FrameDecoder.HEADER_BYTES && headerAt(inStart) == FrameDecoder.HEARTBEAT) {
             inStart += FrameDecoder.HEADER_BYTES;
+            heartbeatsReceived++; // the reading thread is the only writer
         }
         if (inStart == inEnd) {
             inStart = 0;

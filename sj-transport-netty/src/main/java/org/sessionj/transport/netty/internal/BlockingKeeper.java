@@ -2,8 +2,10 @@ package org.sessionj.transport.netty.internal;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
 import org.sessionj.runtime.spi.support.Heartbeat;
 
 /**
@@ -102,20 +104,46 @@ final class BlockingKeeper implements Runnable {
     private long heardBytes;
     private long heardAt;
     private volatile Thread thread;
+    private final LongSupplier clock;
+    /** Whether the keeper looks on a thread of its own (false: a test calls {@link #look}). */
+    private final boolean ownThread;
+    private final Executor heartbeatStarter;
 
     /** A keeper of {@code connection}, with {@code heartbeat}'s interval ({@link Heartbeat#OFF}: no heartbeats). */
     BlockingKeeper(Kept connection, Heartbeat heartbeat) {
+        this(connection, heartbeat, System::nanoTime, BlockingKeeper::startVirtual, true);
+    }
+
+    /**
+     * A keeper with no thread of its own, that reads the time from {@code clock} and starts each
+     * heartbeat write with {@code heartbeatStarter}: a test drives it through {@link #look} with a clock
+     * of its own, so that what it asserts does not depend on how promptly a loaded machine schedules a
+     * thread.
+     */
+    BlockingKeeper(Kept connection, Heartbeat heartbeat, LongSupplier clock, Executor heartbeatStarter) {
+        this(connection, heartbeat, clock, heartbeatStarter, false);
+    }
+
+    private BlockingKeeper(Kept connection, Heartbeat heartbeat, LongSupplier clock, Executor heartbeatStarter,
+            boolean ownThread) {
+        this.ownThread = ownThread;
         this.connection = connection;
         this.intervalNanos = heartbeat.enabled() ? heartbeat.intervalNanos() : 0;
         this.silenceNanos = heartbeat.enabled() ? heartbeat.timeoutNanos() : 0;
-        long now = System.nanoTime();
+        this.clock = clock;
+        this.heartbeatStarter = heartbeatStarter;
+        long now = clock.getAsLong();
         LAST_WRITTEN.setOpaque(this, now);
         heardAt = now;
     }
 
+    private static void startVirtual(Runnable heartbeat) {
+        Thread.ofVirtual().name("sj-tcp-heartbeat").start(heartbeat);
+    }
+
     /** Starts the keeper's thread if it has a duty and none runs. */
     synchronized void startIfNeeded() {
-        if (thread == null && (intervalNanos > 0 || sendTimeoutNanos >= 0) && !connection.isClosed()) {
+        if (ownThread && thread == null && (intervalNanos > 0 || sendTimeoutNanos >= 0) && !connection.isClosed()) {
             thread = Thread.ofVirtual().name("sj-tcp-keeper").start(this);
         }
     }
@@ -136,13 +164,13 @@ final class BlockingKeeper implements Runnable {
 
     /** Session thread: a write to the socket starts. */
     void writing() {
-        WRITE_STARTED.setOpaque(this, System.nanoTime());
+        WRITE_STARTED.setOpaque(this, clock.getAsLong());
     }
 
     /** Session thread (or the heartbeat's thread): the write ended. */
     void wrote() {
         WRITE_STARTED.setOpaque(this, 0L);
-        LAST_WRITTEN.setOpaque(this, System.nanoTime());
+        LAST_WRITTEN.setOpaque(this, clock.getAsLong());
     }
 
     /** Whether the keeper watches untimed reads (heartbeats are on and its thread runs): they may then block without a timeout. */
@@ -152,7 +180,7 @@ final class BlockingKeeper implements Runnable {
 
     /** Session thread: an untimed read starts (the keeper ends it if it hears nothing for the heartbeat timeout). */
     void reading() {
-        READ_STARTED.setOpaque(this, System.nanoTime());
+        READ_STARTED.setOpaque(this, clock.getAsLong());
     }
 
     /** Reading thread: {@code bytes} more were read from the socket. */
@@ -200,59 +228,78 @@ final class BlockingKeeper implements Runnable {
 
     @Override
     public void run() {
-        while (!connection.isClosed()) {
-            long now = System.nanoTime();
-            long started = (long) WRITE_STARTED.getOpaque(this);
-            long timeout = sendTimeoutNanos;
-            if (started != 0 && timeout >= 0 && now - started >= timeout) {
-                timedOut = true;
-                connection.abort();
-                return;
-            }
-            if (silenceNanos > 0) {
-                // Read the count before asking the socket: a read between the two then makes the sum
-                // look smaller, never larger, so it cannot pass for the peer's voice.
-                long read = (long) RECEIVED.getOpaque(this);
-                int unread = connection.unread();
-                long heard = read + unread;
-                if (unread >= 0 && heard > heardBytes) {
-                    heardBytes = heard;
-                    heardAt = now;
-                }
-                if (started != 0 && now - started >= silenceNanos && now - heardAt >= silenceNanos) {
-                    frozen = true;
-                    connection.abort();
-                    return;
-                }
-            }
-            long reading = (long) READ_STARTED.getOpaque(this);
-            if (reading != 0 && silenceNanos > 0 && now - reading >= silenceNanos) {
-                silent = true;
-                connection.abort();
-                return;
-            }
-            long pause = Long.MAX_VALUE;
-            if (intervalNanos > 0) {
-                long idle = now - (long) LAST_WRITTEN.getOpaque(this);
-                if (idle >= intervalNanos && started == 0 && !heartbeating) {
-                    startHeartbeat();
-                    idle = 0;
-                }
-                pause = intervalNanos - Math.max(0, idle);
-            }
-            if (timeout >= 0) {
-                pause = Math.min(pause, Math.max(MIN_LOOK_NANOS, timeout / 4));
-            }
-            if (reading != 0) {
-                // A read that starts while the keeper sleeps is seen at the latest one interval late.
-                pause = Math.min(pause, Math.max(MIN_LOOK_NANOS, silenceNanos - (now - reading)));
-            }
-            if (started != 0 && silenceNanos > 0) {
-                // Under a waiting write, look often enough to hear the peer's heartbeats come in.
-                pause = Math.min(pause, Math.max(MIN_LOOK_NANOS, silenceNanos / WRITE_LOOKS));
-            }
+        for (long pause = look(clock.getAsLong()); pause >= 0; pause = look(clock.getAsLong())) {
             LockSupport.parkNanos(this, pause);
         }
+    }
+
+    /**
+     * One look at the connection at time {@code now}: ends what waited too long, starts a heartbeat
+     * when one is due.
+     *
+     * @return how long to park until the next look, or -1 when the keeper is done (the connection
+     *     is closed, or the keeper closed it)
+     */
+    long look(long now) {
+        if (connection.isClosed()) {
+            return -1;
+        }
+        long started = (long) WRITE_STARTED.getOpaque(this);
+        long timeout = sendTimeoutNanos;
+        if (started != 0 && timeout >= 0 && now - started >= timeout) {
+            timedOut = true;
+            connection.abort();
+            return -1;
+        }
+        if (silenceNanos > 0) {
+            // Read the count before asking the socket: a read between the two then makes the sum
+            // look smaller, never larger, so it cannot pass for the peer's voice.
+            long read = (long) RECEIVED.getOpaque(this);
+            int unread = connection.unread();
+            long heard = read + unread;
+            if (unread >= 0 && heard > heardBytes) {
+                heardBytes = heard;
+                heardAt = now;
+            }
+            if (started != 0 && now - started >= silenceNanos && now - heardAt >= silenceNanos) {
+                frozen = true;
+                connection.abort();
+                return -1;
+            }
+        }
+        long reading = (long) READ_STARTED.getOpaque(this);
+        if (reading != 0 && silenceNanos > 0 && now - reading >= silenceNanos) {
+            silent = true;
+            connection.abort();
+            return -1;
+        }
+        long pause = Long.MAX_VALUE;
+        if (intervalNanos > 0) {
+            long idle = now - (long) LAST_WRITTEN.getOpaque(this);
+            if (idle < intervalNanos) {
+                pause = intervalNanos - Math.max(0, idle);
+            } else {
+                // Due. Under a write (or a heartbeat) under way none is started: that write counts as
+                // one once it ends. Either way the next is due an interval on, never at once: a keeper
+                // that looked again at once would spin for as long as a write waits.
+                if (started == 0 && !heartbeating) {
+                    startHeartbeat();
+                }
+                pause = intervalNanos;
+            }
+        }
+        if (timeout >= 0) {
+            pause = Math.min(pause, Math.max(MIN_LOOK_NANOS, timeout / 4));
+        }
+        if (reading != 0 && silenceNanos > 0) {
+            // A read that starts while the keeper sleeps is seen at the latest one interval late.
+            pause = Math.min(pause, Math.max(MIN_LOOK_NANOS, silenceNanos - (now - reading)));
+        }
+        if (started != 0 && silenceNanos > 0) {
+            // Under a waiting write, look often enough to hear the peer's heartbeats come in.
+            pause = Math.min(pause, Math.max(MIN_LOOK_NANOS, silenceNanos / WRITE_LOOKS));
+        }
+        return pause;
     }
 
     /**
@@ -262,7 +309,7 @@ final class BlockingKeeper implements Runnable {
     private void startHeartbeat() {
         heartbeating = true;
         try {
-            Thread.ofVirtual().name("sj-tcp-heartbeat").start(this::heartbeat);
+            heartbeatStarter.execute(this::heartbeat);
         } catch (RuntimeException | OutOfMemoryError e) {
             heartbeating = false; // no thread now: the next interval tries again
         }

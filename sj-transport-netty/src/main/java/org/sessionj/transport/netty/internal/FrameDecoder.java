@@ -63,7 +63,7 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             }
             in.skipBytes(HEADER_BYTES);
             if (receiver != null) {
-                receiver.received(-HEADER_BYTES); // a heartbeat is no progress toward a frame
+                receiver.heartbeatReceived(HEADER_BYTES); // a heartbeat is no progress toward a frame
             }
         }
         if (length < 0) {

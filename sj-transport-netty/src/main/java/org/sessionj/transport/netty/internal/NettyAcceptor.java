@@ -29,6 +29,8 @@ public final class NettyAcceptor extends QueuedAcceptor {
     private volatile boolean queueFull;
     /** Accepted connections waiting for a handshake slot. */
     private final AtomicInteger waitingForSlot = new AtomicInteger();
+    /** How many times accepting was turned back on after a pause (a diagnostic, and what a test watches). */
+    private final AtomicInteger resumed = new AtomicInteger();
 
     NettyAcceptor(String transportName, boolean transportHandshake) {
         super(transportName);
@@ -62,27 +64,44 @@ public final class NettyAcceptor extends QueuedAcceptor {
     }
 
     private void tryAdmit(Channel channel, HandshakeSlots counting) {
-        if (!channel.isOpen() || isClosed()) {
-            channel.close();
-            return;
-        }
-        HandshakeSlots.Slot slot = counting.tryEnter(transportName(), () -> abort(channel));
-        if (slot == null) {
+        if (!admitted(channel, counting)) {
             // Stop accepting until this one has a slot: the next peers wait in the kernel's backlog.
             if (waitingForSlot.getAndIncrement() == 0) {
                 updateAccepting();
             }
-            channel.eventLoop().schedule(() -> {
-                if (waitingForSlot.decrementAndGet() == 0) {
-                    updateAccepting();
-                }
-                tryAdmit(channel, counting);
-            }, SLOT_RETRY_MILLIS, TimeUnit.MILLISECONDS);
-            return;
+            retryAdmit(channel, counting);
+        }
+    }
+
+    /**
+     * Asks again for a slot a little later. The connection counts as waiting all along, so accepting
+     * stays off between two tries (before, each retry counted it out and back in, and accepting was
+     * turned on and off again, letting the kernel's backlog in a little at every try).
+     */
+    private void retryAdmit(Channel channel, HandshakeSlots counting) {
+        channel.eventLoop().schedule(() -> {
+            if (!admitted(channel, counting)) {
+                retryAdmit(channel, counting);
+            } else if (waitingForSlot.decrementAndGet() == 0) {
+                updateAccepting();
+            }
+        }, SLOT_RETRY_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Whether {@code channel} is done waiting for a slot: it has one and reads, or it is closed. */
+    private boolean admitted(Channel channel, HandshakeSlots counting) {
+        if (!channel.isOpen() || isClosed()) {
+            channel.close();
+            return true;
+        }
+        HandshakeSlots.Slot slot = counting.tryEnter(transportName(), () -> abort(channel));
+        if (slot == null) {
+            return false;
         }
         channel.attr(SLOT).set(slot);
         channel.closeFuture().addListener(f -> leave(channel));
         channel.config().setAutoRead(true);
+        return true;
     }
 
     /**
@@ -132,10 +151,27 @@ public final class NettyAcceptor extends QueuedAcceptor {
             return;
         }
         try {
-            server.eventLoop().execute(() -> server.config().setAutoRead(!queueFull && waitingForSlot.get() == 0));
+            server.eventLoop().execute(() -> {
+                boolean accept = !queueFull && waitingForSlot.get() == 0;
+                if (accept && !server.config().isAutoRead()) {
+                    resumed.incrementAndGet();
+                }
+                server.config().setAutoRead(accept);
+            });
         } catch (java.util.concurrent.RejectedExecutionException e) {
             // the event loops are shut down: nothing is accepted any more anyway
         }
+    }
+
+    /** Whether the server channel accepts connections now (false while paused, or not yet bound). */
+    public boolean accepting() {
+        Channel server = serverChannel;
+        return server != null && server.isOpen() && server.config().isAutoRead();
+    }
+
+    /** How many times the server channel went back to accepting after it had stopped (queue full, or a connection waiting for a handshake slot). */
+    public int acceptingResumed() {
+        return resumed.get();
     }
 
     @Override

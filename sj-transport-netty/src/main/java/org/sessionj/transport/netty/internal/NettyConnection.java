@@ -35,7 +35,7 @@ import org.sessionj.runtime.spi.support.RecyclableFrame;
  * whose bytes are not leaving (the peer does not read) parks in {@link #flush} until the channel
  * is writable again or the connection ends.
  */
-public class NettyConnection implements Connection, RecyclableFrame.Home {
+public class NettyConnection implements Connection, RecyclableFrame.Home, HeartbeatCount {
     /** Frames up to this size are copied into the batch buffer; larger ones travel as they are. */
     private static final int SMALL_FRAME = 1024;
     private static final int BATCH_BYTES = 16 * 1024;
@@ -72,6 +72,8 @@ public class NettyConnection implements Connection, RecyclableFrame.Home {
     private final AtomicLong inboundBytes = new AtomicLong();
     /** Frame bytes (not heartbeats) received from the peer so far; written by the event loop only. */
     private volatile long receivedBytes;
+    /** Heartbeats received from the peer so far; written by the event loop only. */
+    private volatile long heartbeatsReceived;
     private final Runnable drainTask = this::drainOutbound;
     private final Runnable resumeTask = this::resumeReading;
     /** Computed on first use: a client channel has no addresses before it connects. */
@@ -370,6 +372,17 @@ public class NettyConnection implements Connection, RecyclableFrame.Home {
     /** {@code bytes} more (fewer: a heartbeat taken back) came in from the peer. */
     void received(int bytes) {
         receivedBytes += bytes; // not atomic, and need not be: the event loop is the only writer
+    }
+
+    /** A heartbeat came in: its header is no progress toward a frame. */
+    void heartbeatReceived(int headerBytes) {
+        receivedBytes -= headerBytes;
+        heartbeatsReceived++; // the event loop is the only writer
+    }
+
+    @Override
+    public long heartbeatsReceived() {
+        return heartbeatsReceived;
     }
 
     void attach(ChannelHandlerContext context) {

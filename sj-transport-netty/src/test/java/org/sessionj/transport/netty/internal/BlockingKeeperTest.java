@@ -85,29 +85,184 @@ class BlockingKeeperTest {
         assertThat(keeper.timedOut()).as("no send timeout was set").isFalse();
     }
 
+    /**
+     * A connection for a keeper driven by the test's clock ({@link BlockingKeeper#look}): heartbeats
+     * are written at once on the looking thread, and everything the keeper does is recorded.
+     */
+    private static final class Recorded implements BlockingKeeper.Kept {
+        BlockingKeeper keeper;
+        int heartbeats;
+        int unread;
+        boolean aborted;
+
+        @Override
+        public boolean writeHeartbeat() {
+            heartbeats++;
+            keeper.writing();
+            keeper.wrote();
+            return true;
+        }
+
+        @Override
+        public int unread() {
+            return aborted ? -1 : unread;
+        }
+
+        @Override
+        public void abort() {
+            aborted = true;
+        }
+
+        @Override
+        public boolean isClosed() {
+            return aborted;
+        }
+    }
+
+    private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final Heartbeat HB = new Heartbeat(100 * MS, 1000 * MS);
+
+    /** The test's clock: starts well away from 0 (a start time of 0 means "nothing under way"). */
+    private final long[] now = {TimeUnit.HOURS.toNanos(1)};
+
+    private Recorded recorded(Heartbeat heartbeat) {
+        Recorded connection = new Recorded();
+        connection.keeper = new BlockingKeeper(connection, heartbeat, () -> now[0], Runnable::run);
+        return connection;
+    }
+
+    private long look(Recorded connection) {
+        return connection.keeper.look(now[0]);
+    }
+
     @Test
-    void aWriteThatWaitsWhileThePeerStillSendsIsLeftWaiting() throws InterruptedException {
-        // Slower than FAST: the peer below must not look silent when this machine is loaded.
-        Heartbeat heartbeat = new Heartbeat(TimeUnit.MILLISECONDS.toNanos(100), TimeUnit.SECONDS.toNanos(1));
-        Stuck connection = new Stuck();
-        BlockingKeeper keeper = new BlockingKeeper(connection, heartbeat);
-        connection.keeper = keeper;
-        keeper.startIfNeeded();
-        keeper.writing();
-        // The peer's runtime sends a heartbeat every interval and nobody reads it; now and then a read
-        // takes what waits (the sum of read and unread bytes must not fall then).
-        long end = System.nanoTime() + 3 * heartbeat.timeoutNanos();
-        for (int i = 0; System.nanoTime() < end; i++) {
+    void aWriteThatWaitsWhileThePeerStillSendsIsLeftWaitingForAsLongAsItsHeartbeatsComeAndEndsOnceTheyStop() {
+        Recorded connection = recorded(HB);
+        BlockingKeeper keeper = connection.keeper;
+        keeper.writing(); // and the peer takes nothing
+        // Fifty intervals, five heartbeat timeouts: the peer's runtime sends a heartbeat every interval
+        // and nobody reads it; now and then a read takes what waits (the sum must not fall then).
+        for (int i = 0; i < 50; i++) {
+            now[0] += HB.intervalNanos();
             connection.unread += FrameDecoder.HEADER_BYTES;
             if (i % 3 == 2) {
                 keeper.received(connection.unread);
                 connection.unread = 0;
             }
-            assertThat(connection.aborted.await(heartbeat.intervalNanos(), TimeUnit.NANOSECONDS))
-                    .as("a live peer's connection is not closed under a waiting write").isFalse();
+            assertThat(look(connection)).as("look %d", i).isPositive();
+            assertThat(connection.aborted).as("a live peer's connection is not closed under a waiting write").isFalse();
         }
-        // Then it falls silent.
-        assertThat(connection.aborted.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(connection.heartbeats).as("no heartbeat of its own while a write is under way").isZero();
+        // Then it falls silent: the write ends at the first look a whole timeout after it was last heard.
+        long lastHeard = now[0];
+        while (!connection.aborted) {
+            long pause = look(connection);
+            if (connection.aborted) {
+                assertThat(pause).isEqualTo(-1);
+                break;
+            }
+            assertThat(now[0] - lastHeard).as("not before the timeout").isLessThan(HB.timeoutNanos());
+            assertThat(pause).as("looks often enough under a waiting write").isLessThanOrEqualTo(HB.timeoutNanos() / 8);
+            now[0] += pause;
+        }
+        assertThat(now[0] - lastHeard).as("as soon as a look comes after the timeout")
+                .isBetween(HB.timeoutNanos(), HB.timeoutNanos() + HB.timeoutNanos() / 8);
         assertThat(keeper.frozen()).isTrue();
+        assertThat(keeper.timedOut()).as("no send timeout was set").isFalse();
+    }
+
+    @Test
+    void anIdleConnectionIsSentAHeartbeatEveryIntervalAndAWriteCountsAsOne() {
+        Recorded connection = recorded(HB);
+        BlockingKeeper keeper = connection.keeper;
+        now[0] += HB.intervalNanos() - 1;
+        assertThat(look(connection)).as("wakes when the interval is up").isEqualTo(1);
+        assertThat(connection.heartbeats).isZero();
+        now[0] += 1;
+        assertThat(look(connection)).isEqualTo(HB.intervalNanos());
+        assertThat(connection.heartbeats).isEqualTo(1);
+        now[0] += HB.intervalNanos() / 2;
+        keeper.writing(); // the program writes: no heartbeat is needed for another interval
+        keeper.wrote();
+        now[0] += HB.intervalNanos() - 1;
+        assertThat(look(connection)).isEqualTo(1);
+        assertThat(connection.heartbeats).isEqualTo(1);
+        now[0] += 1;
+        look(connection);
+        assertThat(connection.heartbeats).isEqualTo(2);
+        // Idle for a long while (the keeper was not scheduled): one heartbeat, not one per missed interval.
+        now[0] += 10 * HB.timeoutNanos();
+        look(connection);
+        assertThat(connection.heartbeats).isEqualTo(3);
+        assertThat(connection.aborted).as("nothing is read, nothing waits: no reason to end").isFalse();
+    }
+
+    @Test
+    void anUntimedReadEndsAtTheFirstLookAfterItHeardNothingForTheTimeoutAndNotBefore() {
+        Recorded connection = recorded(HB);
+        BlockingKeeper keeper = connection.keeper;
+        keeper.reading();
+        long started = now[0];
+        while (!connection.aborted) {
+            long pause = look(connection);
+            if (connection.aborted) {
+                break;
+            }
+            assertThat(now[0] - started).isLessThan(HB.timeoutNanos());
+            now[0] += pause;
+        }
+        assertThat(now[0] - started).as("the keeper wakes for the deadline itself").isEqualTo(HB.timeoutNanos());
+        assertThat(keeper.silent()).isTrue();
+        assertThat(keeper.frozen()).isFalse();
+    }
+
+    @Test
+    void anUntimedReadThatKeepsHearingHeartbeatsIsNeverEnded() {
+        Recorded connection = recorded(HB);
+        BlockingKeeper keeper = connection.keeper;
+        // The reading thread reads a heartbeat every interval: each is the end of one untimed read
+        // and the start of the next.
+        for (int i = 0; i < 50; i++) {
+            keeper.reading();
+            now[0] += HB.intervalNanos();
+            look(connection);
+            keeper.received(FrameDecoder.HEADER_BYTES);
+            keeper.readDone();
+        }
+        assertThat(connection.aborted).isFalse();
+        assertThat(keeper.silent()).isFalse();
+    }
+
+    @Test
+    void aSendTimeoutEndsAWriteAtTheFirstLookPastItEvenWhileThePeerSends() {
+        Recorded connection = recorded(HB);
+        BlockingKeeper keeper = connection.keeper;
+        keeper.sendTimeout(300 * MS);
+        keeper.writing();
+        long started = now[0];
+        while (!connection.aborted) {
+            connection.unread += FrameDecoder.HEADER_BYTES; // heartbeats keep coming: a live peer that does not read
+            long pause = look(connection);
+            if (connection.aborted) {
+                break;
+            }
+            assertThat(now[0] - started).isLessThan(300 * MS);
+            now[0] += pause;
+        }
+        assertThat(now[0] - started).isBetween(300 * MS, 300 * MS + 300 * MS / 4);
+        assertThat(keeper.timedOut()).isTrue();
+        assertThat(keeper.frozen()).isFalse();
+    }
+
+    @Test
+    void withHeartbeatsOffTheKeeperHasNoDutyAndEndsNothing() {
+        Recorded connection = recorded(Heartbeat.OFF);
+        BlockingKeeper keeper = connection.keeper;
+        keeper.reading();
+        keeper.writing();
+        now[0] += TimeUnit.DAYS.toNanos(1);
+        assertThat(look(connection)).isEqualTo(Long.MAX_VALUE);
+        assertThat(connection.aborted).isFalse();
+        assertThat(connection.heartbeats).isZero();
     }
 }
