@@ -7,12 +7,14 @@
 # A benchmark, not a test: it prints one Markdown table per deployment, each cell two medians of REPEATS
 # runs, in ms: "timed / job". timed: the program's own clock, MPI-style — it starts after the ranks are
 # connected (the MPI programs: after MPI_Init and a barrier; SJ: after the rendezvous and every rank's
-# session with every other, then a barrier) and ends with rank 0's result. job: the whole job, from
+# session with every other, then a barrier, and for Jacobi and n-Body once the program's own sessions
+# are open, as its structure shows: RankContext.sessionsOpen) and ends with rank 0's result. job: the whole job, from
 # launching it to its exit (JVM start-up, connecting, the run, the verification, shutting down).
 # The ratio columns divide SJ noalias by each MPI peer, timed / job; "load" is the 1-minute load
 # average when the row started (the machine is often shared: compare only within a row).
 #
-#   sudo scripts/compare.sh [--repeats N] [threads] [processes] [nodes]     (default: all three, N = 3)
+#   sudo scripts/compare.sh [--repeats N] [--only pi,jacobi,nbody] [threads] [processes] [nodes]
+#                                           (default: all three deployments, every algorithm, N = 3)
 #
 # SJ_DEMO_TIMEOUT (seconds, default 60): how long SJ's rank 0 waits for the other ranks to register
 # (raise it on a loaded machine, where starting the ranks' JVMs alone can take longer).
@@ -24,16 +26,25 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 REPEATS=3
+ONLY=pi,jacobi,nbody
 DEPLOYS=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --repeats) REPEATS="${2:?--repeats needs a number}"; shift 2 ;;
+        --only) ONLY="${2:?--only needs algorithms, e.g. jacobi or pi,nbody}"; shift 2 ;;
         threads|processes|nodes) DEPLOYS+=("$1"); shift ;;
-        -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-        *) echo "compare: unknown argument '$1' (expected --repeats N, threads, processes or nodes)" >&2; exit 2 ;;
+        -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "compare: unknown argument '$1' (expected --repeats N, --only ALGORITHMS, threads, processes or nodes)" >&2; exit 2 ;;
     esac
 done
 [[ "$REPEATS" =~ ^[1-9][0-9]*$ ]] || { echo "compare: --repeats expects a positive number but found '$REPEATS'" >&2; exit 2; }
+for algo in ${ONLY//,/ }; do
+    case "$algo" in
+        pi|jacobi|nbody) ;;
+        *) echo "compare: --only expects algorithms among pi, jacobi, nbody but found '$algo'" >&2; exit 2 ;;
+    esac
+done
+wanted() { [[ ",$ONLY," == *",$1,"* ]]; }
 [ ${#DEPLOYS[@]} -gt 0 ] || DEPLOYS=(threads processes nodes)
 [ "$(id -u)" -eq 0 ] || { echo "compare: needs root (installs packages, starts Slurm in network namespaces)" >&2; exit 1; }
 
@@ -132,13 +143,19 @@ for deploy in "${DEPLOYS[@]}"; do
     echo
     echo "| algorithm | ranks | load | SJ noalias | SJ ordinary | MPJ Express | Open MPI Java | SJ ÷ MPJ | SJ ÷ Open MPI |"
     echo "|---|---|---|---|---|---|---|---|---|"
-    row "$deploy" "π, 20,000,000 points per worker" 3 no pi 20000000
-    for size in 100 300; do
-        row "$deploy" "Jacobi ${size}×${size}, 2000 iterations" 3 yes jacobi "$size" 2000
-    done
-    for bodies in 300 1000; do
-        row "$deploy" "n-Body ${bodies} bodies, 20 steps" 2 yes nbody "$bodies" 20 2009
-    done
+    if wanted pi; then
+        row "$deploy" "π, 20,000,000 points per worker" 3 no pi 20000000
+    fi
+    if wanted jacobi; then
+        for size in 100 300; do
+            row "$deploy" "Jacobi ${size}×${size}, 2000 iterations" 3 yes jacobi "$size" 2000
+        done
+    fi
+    if wanted nbody; then
+        for bodies in 300 1000; do
+            row "$deploy" "n-Body ${bodies} bodies, 20 steps" 2 yes nbody "$bodies" 20 2009
+        done
+    fi
     if [ "$deploy" = nodes ]; then
         "$CLUSTER" down >&2
         rm -f "$WORK/cluster-up"

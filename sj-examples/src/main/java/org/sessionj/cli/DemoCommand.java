@@ -125,9 +125,10 @@ final class DemoCommand implements Runnable {
             R outcome = timed.outcome();
             outcome.summary().forEach(out::println);
             out.printf(Locale.ROOT, "  deploy %s: %d ranks%s; set-up %.1f ms (server sockets, rendezvous), connecting"
-                            + " the ranks %.1f ms, run %.1f ms, total %.1f ms with runtime start-up%n", deploy.deploy,
+                            + " the ranks %.1f ms, opening the program's sessions %.1f ms, run %.1f ms, total %.1f ms with"
+                            + " runtime start-up%n", deploy.deploy,
                     program.ranks(), cluster == null ? "" : " (" + cluster.engine() + ")", timed.setupNanos() / 1e6,
-                    timed.connectNanos() / 1e6, timed.runNanos() / 1e6, total / 1e6);
+                    timed.connectNanos() / 1e6, timed.openNanos() / 1e6, timed.runNanos() / 1e6, total / 1e6);
             out.flush();
             long checkStart = System.nanoTime();
             RankProgram.Verification verdict = outcome.verify();

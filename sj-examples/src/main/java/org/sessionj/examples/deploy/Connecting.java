@@ -22,10 +22,11 @@ import org.sessionj.api.Session;
  * clock after this, as the MPI programs start theirs after {@code MPI_Init} and a barrier; the time it
  * takes is reported apart ("connecting the ranks"), not hidden.
  *
- * <p>The program's own sessions are still opened by the program, inside its timed run: MPI programs
- * have their connections from {@code MPI_Init}, an SJ program opens a session where its protocol
- * begins. Connecting first makes them cost what a session set-up costs in a JVM that has opened
- * sessions before, instead of a fresh JVM's first (class loading, interpreted code).
+ * <p>The program's own sessions are still opened by the program: MPI programs have their connections
+ * from {@code MPI_Init}, an SJ program opens a session where its protocol begins. Connecting first makes
+ * them cost what a session set-up costs in a JVM that has opened sessions before, instead of a fresh
+ * JVM's first (class loading, interpreted code); a program that can tell when all its sessions are
+ * open marks it ({@link RankContext#sessionsOpen}) and is timed from there.
  *
  * <p>Each rank opens one more server socket for this ({@link #open}); its port goes last in the rank's
  * registration, after the program's own.

@@ -25,9 +25,11 @@ public final class RankRunner {
      * @param outcome rank 0's result, null on other ranks
      * @param setupNanos opening the server sockets and the rendezvous
      * @param connectNanos every rank opening a session with every other, and the barrier
-     * @param runNanos the program
+     * @param openNanos the program opening its own sessions, up to its {@link RankContext#sessionsOpen} mark
+     *     (0 for a program that does not mark it: then its sessions are opened inside {@code runNanos})
+     * @param runNanos the program from the mark (or from the barrier) to its result: the timed region
      */
-    public record Timed<R>(R outcome, long setupNanos, long connectNanos, long runNanos) {
+    public record Timed<R>(R outcome, long setupNanos, long connectNanos, long openNanos, long runNanos) {
     }
 
     /** Rank 0: serves the rendezvous on {@code rendezvous}, connects the ranks and runs the program's rank 0. */
@@ -41,8 +43,10 @@ public final class RankRunner {
             long registered = System.nanoTime();
             Connecting.connect(0, servers.get(servers.size() - 1), table, timeout);
             long ready = System.nanoTime();
-            R outcome = program.run(new RankContext(0, program.ranks(), own(servers), table, progress));
-            return new Timed<>(outcome, registered - start, ready - registered, System.nanoTime() - ready);
+            ProgramClock clock = new ProgramClock(ready);
+            R outcome = program.run(new RankContext(0, program.ranks(), own(servers), table, progress, clock));
+            long end = System.nanoTime();
+            return new Timed<>(outcome, registered - start, ready - registered, clock.openingNanos(), end - clock.start());
         } finally {
             servers.forEach(SJServerSocket::close);
         }

@@ -21,13 +21,15 @@ public final class JacobiMaster {
 
     /**
      * Solves the {@code size × size} problem with the workers at {@code north} and {@code south}
-     * (each a {@link JacobiWorker}), at most {@code maxIterations} sweeps.
+     * (each a {@link JacobiWorker}), at most {@code maxIterations} sweeps. {@code opened} runs once both
+     * sessions are open (every rank of the program is connected).
      */
     public static SequentialJacobi.Solution run(@Session(protocol = MasterToWorker.class) SJService north,
             @Session(protocol = MasterToWorker.class) SJService south, int size, int maxIterations,
-            Variant variant, Progress progress) {
+            Variant variant, Progress progress, Runnable opened) {
         try (SJSocket mn = north.request();
              SJSocket ms = south.request()) {
+            opened.run();
             SJ.send(size, mn, ms);                                   // <mn, ms>.send(size)
 
             Slab slab = new Slab(size, 1, 3);                        // the central sub-grid

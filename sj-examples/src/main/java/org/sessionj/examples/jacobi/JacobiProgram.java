@@ -60,7 +60,7 @@ public record JacobiProgram(int workers, int size, int maxIterations, Variant va
                 case 0 -> {
                     return new Outcome(this, JacobiMaster.run(context.table().service(MasterToWorker.class, 1, 0),
                             context.table().service(MasterToWorker.class, 2, 0), size, maxIterations, variant,
-                            context.progress()));
+                            context.progress(), context::sessionsOpen));
                 }
                 case 1 -> JacobiWorker.run(context.server(0), 0, 3, false, variant);   // north
                 default -> JacobiWorker.run(context.server(0), 2, 3, true, variant);   // south

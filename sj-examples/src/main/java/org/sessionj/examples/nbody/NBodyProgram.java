@@ -57,15 +57,16 @@ public record NBodyProgram(int units, int bodies, int steps, Variant variant, lo
         Bodies own = Bodies.of(bodies, seed, Bodies.firstOf(bodies, rank, units), Bodies.firstOf(bodies, rank + 1, units));
         if (rank == 0) {
             RingUnit.first(context.table().service(ClientSide.class, 1, 0), context.server(0), own, units, steps, variant,
-                    context.progress());
+                    context.progress(), context::sessionsOpen);
             return new Outcome(this, RingUnit.collect(context.server(1), own, units));
         }
-        if (rank < units - 1) {
-            RingUnit.middle(context.server(0), context.table().service(ClientSide.class, rank + 1, 0), own, variant);
-        } else {
-            RingUnit.last(context.server(0), context.table().service(LastToFirst.class, 0, 0), own, variant);
-        }
-        RingUnit.report(context.table().service(ResultToFirst.class, 0, 1), rank, own);
+        RingUnit.report(context.table().service(ResultToFirst.class, 0, 1), rank, own, () -> {
+            if (rank < units - 1) {
+                RingUnit.middle(context.server(0), context.table().service(ClientSide.class, rank + 1, 0), own, variant);
+            } else {
+                RingUnit.last(context.server(0), context.table().service(LastToFirst.class, 0, 0), own, variant);
+            }
+        });
         return null;
     }
 

@@ -29,17 +29,20 @@ final class RingUnit {
 
     /**
      * The first unit: requests the right neighbour at {@code next}, accepts the ring-closing link
-     * on {@code closing}, runs {@code steps} steps of a ring of {@code units} units.
+     * on {@code closing}, runs {@code steps} steps of a ring of {@code units} units. {@code opened} runs
+     * once the token has gone round the ring: every unit has opened both its links (and its result
+     * session, {@link #report}), the program's counterpart of {@code MPI_Init} and a barrier.
      */
     static void first(@Session(protocol = ClientSide.class) SJService next,
             @Session(protocol = FirstFromLast.class) SJServerSocket closing, Bodies bodies, int units, int steps,
-            Variant variant, Progress progress) {
+            Variant variant, Progress progress, Runnable opened) {
         try (SJSocket right = next.request();
              SJSocket left = closing.accept()) {
             int p = right.receiveInt() + 1;                  // the token counted the other units
             if (p != units) {
                 throw new IllegalStateException("expected a ring of " + units + " units but the token counted " + p);
             }
+            opened.run();
             int step = 0;
             while (SJ.outwhile(step < steps, right, left)) {
                 int k = 0;
@@ -160,9 +163,14 @@ final class RingUnit {
         }
     }
 
-    /** Reports this unit's final particles to the first unit. */
-    static void report(@Session(protocol = ResultToFirst.class) SJService first, int rank, Bodies bodies) {
+    /**
+     * Opens this unit's result session with the first unit, runs its part of the ring ({@code unit}),
+     * then reports its final particles on that session. Opened before the ring, so that every session
+     * of the program is open once the ring's token has gone round ({@link #first}'s mark).
+     */
+    static void report(@Session(protocol = ResultToFirst.class) SJService first, int rank, Bodies bodies, Runnable unit) {
         try (SJSocket s = first.request()) {
+            unit.run();
             s.send(rank);
             s.send(bodies.particles());
         }

@@ -17,8 +17,15 @@ import org.sessionj.examples.pi.WorkerToMaster;
 @Timeout(30)
 class ThreadsDeploymentTest {
 
-    /** Rank 0 asks every other rank for a number; rank {@code failing} throws instead of answering. */
-    private record Echo(int ranks, int failing) implements RankProgram<Echo.Sum> {
+    /**
+     * Rank 0 asks every other rank for a number; rank {@code failing} throws instead of answering; with
+     * {@code marks}, every rank says its sessions are open ({@link RankContext#sessionsOpen}) once rank 0 has asked.
+     */
+    private record Echo(int ranks, int failing, boolean marks) implements RankProgram<Echo.Sum> {
+        Echo(int ranks, int failing) {
+            this(ranks, failing, false);
+        }
+
         record Sum(int value) implements RankProgram.Outcome {
             @Override
             public List<String> summary() {
@@ -48,11 +55,18 @@ class ThreadsDeploymentTest {
             }
             if (context.rank() != 0) {
                 answer(context.server(0), context.rank());
+                if (marks) {
+                    context.sessionsOpen(); // does nothing on a rank other than 0
+                }
                 return null;
             }
             int sum = 0;
             for (int rank = 1; rank < ranks; rank++) {
                 sum += ask(context.table().service(MasterToWorker.class, rank, 0));
+            }
+            if (marks) {
+                context.sessionsOpen();
+                context.sessionsOpen(); // only the first mark counts
             }
             return new Sum(sum);
         }
@@ -77,6 +91,17 @@ class ThreadsDeploymentTest {
         assertThat(run.outcome().value()).isEqualTo(10 + 20 + 30);
         assertThat(run.setupNanos()).isPositive();
         assertThat(run.connectNanos()).as("the ranks connect before the program's clock starts").isPositive();
+        assertThat(run.openNanos()).as("no mark: the program's sessions are opened inside the timed region").isZero();
+    }
+
+    @Test
+    void aProgramThatMarksItsSessionsOpenIsTimedFromTheMarkAndTheTimeBeforeItIsReportedApart() throws Exception {
+        RankRunner.Timed<Echo.Sum> run = ThreadsDeployment.run(new Echo(3, -1, true), Duration.ofSeconds(20),
+                Progress.NONE);
+        assertThat(run.outcome().value()).isEqualTo(10 + 20);
+        // Rank 0 opened two sessions and ran them to the end before its mark: all of it is outside the timed region.
+        assertThat(run.openNanos()).isPositive();
+        assertThat(run.runNanos()).isNotNegative();
     }
 
     @Test

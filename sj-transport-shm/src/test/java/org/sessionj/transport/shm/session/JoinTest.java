@@ -17,6 +17,9 @@ import org.sessionj.api.SJSelector;
 import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJService;
 import org.sessionj.api.SJSocket;
+import org.sessionj.api.SJTimeoutException;
+import org.sessionj.runtime.SJRuntime;
+import org.sessionj.runtime.SJRuntimeConfig;
 import org.sessionj.transport.shm.session.Peers.Threads;
 import org.sessionj.transport.shm.session.TestProtocols.IntClient;
 import org.sessionj.transport.shm.session.TestProtocols.IntServer;
@@ -95,6 +98,47 @@ class JoinTest {
             assertThat(selector.select(Duration.ofSeconds(5))).isSameAs(b);
             a.close();
             b.close();
+        }
+    }
+
+    /**
+     * Once one session is left the join receives its message as a receive does (the reader sleeps in its
+     * transport, woken there directly, not through readiness listeners), so the receive timeout applies to it.
+     */
+    @Test
+    void theLastOutstandingSessionIsReceivedAsAReceiveIsWithItsReceiveTimeout() throws Exception {
+        SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports("shm")
+                .defaultTimeout(Duration.ofMillis(200)).build());
+        try (SJServerSocket answers = runtime.serverSocket(IntServer.class, 0);
+             SJServerSocket quiet = runtime.serverSocket(IntServer.class, 0)) {
+            CountDownLatch done = new CountDownLatch(1);
+            FutureTask<Void> answering = Peers.start(Threads.VIRTUAL, () -> {
+                try (SJSocket s = answers.accept(Duration.ofSeconds(10))) {
+                    s.send(s.receiveInt() * 10);
+                }
+                return null;
+            });
+            FutureTask<Void> silent = Peers.start(Threads.VIRTUAL, () -> {
+                try (SJSocket s = quiet.accept(Duration.ofSeconds(10))) {
+                    s.receiveInt();
+                    done.await(); // answers nothing until the join timed out
+                } catch (RuntimeException expected) {
+                    // the joining side failed the session; closing says so
+                }
+                return null;
+            });
+            SJSocket a = runtime.service(IntClient.class, "localhost", answers.port()).request();
+            a.send(4);
+            SJSocket b = runtime.service(IntClient.class, "localhost", quiet.port()).request();
+            b.send(5);
+            assertThatThrownBy(() -> SJ.join(a, b)).isInstanceOf(SJTimeoutException.class)
+                    .hasMessageContaining("no input within PT0.2S for ?(int)")
+                    .hasMessageContaining("(sessionj.receiveTimeout)");
+            a.close(); // answered and received: complete
+            b.close(); // failed by the timeout: closes quietly
+            done.countDown();
+            Peers.join(answering);
+            Peers.join(silent);
         }
     }
 
