@@ -24,6 +24,58 @@ class NoAliasAliasFormsTest {
                 """.formatted(statements);
     }
 
+    /** The value of an assignment is the value stored: using it copies the variable (adv8 finding 6). */
+    @Test
+    void theValueOfAnAssignmentToANoAliasLocalMovesIt() {
+        assertRejected("SJ041", 10, msg("@NoAlias 'x' is used after its value was moved into 'shared'"), run("""
+                        int[] shared = x = new int[1];
+                        x[0] = 5;
+                """));
+    }
+
+    @Test
+    void anAssignmentToANoAliasLocalGivenAsAnArgumentMovesIt() {
+        assertRejected("SJ041", 10, msg("moved into a call of 'keep'"), run("""
+                        keep(x = new int[2]);
+                        x[0] = 5;
+                """));
+    }
+
+    @Test
+    void anAssignmentToANoAliasLocalStoredInAFieldMovesIt() {
+        assertRejected("SJ041", 11, msg("moved into 'o'"), run("""
+                        Object o;
+                        o = (x = new int[2]);
+                        x[0] = 5;
+                """));
+    }
+
+    @Test
+    void anAssignmentToANoAliasFieldOfAnotherObjectUsedAsAValueIsRejected() {
+        assertRejected("SJ043", 6, msg("@NoAlias field 'f' can only be read through"), """
+                package demo;
+                import org.sessionj.api.*;
+                class Box {
+                    @NoAlias int[] f;
+                    static Object leak(Box other) {
+                        return other.f = new int[1];
+                    }
+                }
+                """);
+    }
+
+    /** Compared, not copied: (x = next()) != null reads the value. */
+    @Test
+    void anAssignmentToANoAliasLocalThatIsOnlyComparedKeepsIt() {
+        assertAccepted(run("""
+                        if ((x = new int[2]) != null) {
+                            x[0] = 5;
+                        }
+                        x = new int[1];
+                        x[0] = 1;
+                """));
+    }
+
     @Test
     void switchExpressionArmAliases() {
         assertRejected("SJ041", 10, msg("@NoAlias 'x' is used after its value was moved into 'y'"), run("""

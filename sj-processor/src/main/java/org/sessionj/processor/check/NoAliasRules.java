@@ -209,6 +209,16 @@ final class NoAliasRules {
         if (info != null) {
             flow.set(var, unique ? VarState.OWNED : VarState.FAILED);
         }
+        // The assignment's value is the value just stored: used where a use of the variable would move
+        // it (int[] shared = b = new int[1]; f(b = x)), it moves it, or copies a field out (SJ043).
+        if (flow.state != null && MoveContexts.moveContext(flow.getCurrentPath()) != null) {
+            if (info != null && unique) {
+                useNoAlias(var, tree, flow.getCurrentPath());
+            } else if (info == null) {
+                String name = field.getSimpleName().toString();
+                flow.reporter.error(tree, Diagnostic.NOALIAS_FIELD_READ, name, name, name, name, COPIED_OUT);
+            }
+        }
         return true;
     }
 
