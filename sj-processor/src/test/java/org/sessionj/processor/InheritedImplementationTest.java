@@ -69,6 +69,61 @@ class InheritedImplementationTest {
                 """);
     }
 
+    /** One lambda implements both: callers through H1 and H2 expect different sessions (adv8 finding 14). */
+    @Test
+    void anInterfaceInheritingOneMethodWithTwoSessionTypesIsRejected() {
+        assertRejected("SJ036", 5, msg("'H1.on' as inherited by 'HH'", "declares it @Session(\"!<java.lang.String>\")"), """
+                import org.sessionj.api.*;
+                class A {
+                  interface H1 { void on(@Session("!<int>") SJSocket s); }
+                  interface H2 { void on(@Session("!<String>") SJSocket s); }
+                  interface HH extends H1, H2 {}
+                }
+                """);
+    }
+
+    @Test
+    void anAbstractClassInheritingOneMethodWithTwoSessionTypesIsRejected() {
+        assertRejected("SJ036", 5, msg("as inherited by 'AC'"), """
+                import org.sessionj.api.*;
+                class A {
+                  interface H1 { void on(@Session("!<int>") SJSocket s); }
+                  interface H2 { void on(@Session("!<String>") SJSocket s); }
+                  static abstract class AC implements H1, H2 {}
+                }
+                """);
+    }
+
+    /** A lambda for NN implements N1.make too, whose callers take its result as unique (adv8 finding 15). */
+    @Test
+    void anInterfaceInheritingAUniqueAndASharedResultIsRejected() {
+        assertRejected("SJ045", 5, msg("'N2.make' as inherited by 'NN'", "of N1", "its result is not @NoAlias"), """
+                import org.sessionj.api.*;
+                class A {
+                  interface N1 { @NoAlias int[] make(); }
+                  interface N2 { int[] make(); }
+                  interface NN extends N2, N1 {}
+                }
+                """);
+    }
+
+    @Test
+    void interfacesInheritingOneMethodWithOneContractCompile() {
+        assertAccepted("""
+                import org.sessionj.api.*;
+                class A {
+                  interface H1 { void on(@Session("!<int>") SJSocket s); }
+                  interface H2 { void on(@Session("!<int>") SJSocket s); }
+                  interface HH extends H1, H2 {}
+                  interface H3 extends H1, H2 { void on(@Session("!<int>") SJSocket s); }
+                  interface N1 { @NoAlias int[] make(); }
+                  interface N2 { @NoAlias int[] make(); }
+                  interface NN extends N1, N2 {}
+                  static abstract class AC implements H1, H2 {}
+                }
+                """);
+    }
+
     /** The pre-scan must not skip the class: its file names nothing of the API. */
     @Test
     void anInheritedImplementationInAFileThatNamesNoApiIsChecked() {

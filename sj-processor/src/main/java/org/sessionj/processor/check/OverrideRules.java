@@ -68,10 +68,6 @@ final class OverrideRules {
      * declaration.
      */
     void checkInherited(TypeElement type, Tree tree, Reporter reporter) {
-        if (type.getKind() != ElementKind.CLASS && type.getKind() != ElementKind.ENUM
-                && type.getKind() != ElementKind.RECORD) {
-            return; // an interface cannot inherit an implementation of an abstract method without declaring it
-        }
         List<ExecutableElement> inherited = supertypeMethods(type);
         boolean any = false;
         for (ExecutableElement method : inherited) {
@@ -88,28 +84,104 @@ final class OverrideRules {
         for (ExecutableElement own : ElementFilter.methodsIn(type.getEnclosedElements())) {
             declared.add(own.getSimpleName() + "/" + own.getParameters().size());
         }
-        for (ExecutableElement member : ElementFilter.methodsIn(elements.getAllMembers(type))) {
-            if (member.getEnclosingElement() == type || member.getModifiers().contains(Modifier.ABSTRACT)
-                    || cannotOverride(member)
-                    || declared.contains(member.getSimpleName() + "/" + member.getParameters().size())) {
-                continue;
-            }
-            TypeElement implementer = (TypeElement) member.getEnclosingElement();
-            for (ExecutableElement other : inherited) {
-                if (other == member || other.getEnclosingElement() == implementer
-                        || !other.getSimpleName().equals(member.getSimpleName())
-                        || other.getParameters().size() != member.getParameters().size()
-                        || !relevant(member) && !relevant(other)
-                        || types.isSubtype(types.erasure(implementer.asType()),
-                                types.erasure(other.getEnclosingElement().asType()))
-                        || !elements.overrides(member, other, type)) {
+        boolean isClass = type.getKind() == ElementKind.CLASS || type.getKind() == ElementKind.ENUM
+                || type.getKind() == ElementKind.RECORD;
+        if (isClass) {
+            for (ExecutableElement member : ElementFilter.methodsIn(elements.getAllMembers(type))) {
+                if (member.getEnclosingElement() == type || member.getModifiers().contains(Modifier.ABSTRACT)
+                        || cannotOverride(member)
+                        || declared.contains(member.getSimpleName() + "/" + member.getParameters().size())) {
                     continue;
                 }
-                if (mismatch(member, other, null, tree, reporter)) {
+                TypeElement implementer = (TypeElement) member.getEnclosingElement();
+                for (ExecutableElement other : inherited) {
+                    if (other == member || other.getEnclosingElement() == implementer
+                            || !other.getSimpleName().equals(member.getSimpleName())
+                            || other.getParameters().size() != member.getParameters().size()
+                            || !relevant(member) && !relevant(other)
+                            || isSubtype(implementer, other.getEnclosingElement())
+                            || !elements.overrides(member, other, type)) {
+                        continue;
+                    }
+                    if (mismatch(member, other, null, tree, reporter)) {
+                        return;
+                    }
+                }
+            }
+        }
+        abstractPairs(type, tree, inherited, declared, reporter);
+    }
+
+    /**
+     * Two abstract methods a type inherits from unrelated supertypes with one signature
+     * ({@code interface HH extends H1, H2 {}}, {@code abstract class AC implements H1, H2 {}}) are
+     * implemented by one body (a lambda for {@code HH}, a subclass's method), which callers through
+     * either reach: they must declare the same {@code @Session} types (SJ036) and the same
+     * {@code @NoAlias} result (SJ045). A pair that a method of a common subtype overrides was compared
+     * there; a type that declares the method itself is checked by {@link #check}.
+     */
+    private void abstractPairs(TypeElement type, Tree tree, List<ExecutableElement> inherited, Set<String> declared,
+            Reporter reporter) {
+        DeclaredType asMember = (DeclaredType) type.asType();
+        for (int i = 0; i < inherited.size(); i++) {
+            ExecutableElement first = inherited.get(i);
+            if (!first.getModifiers().contains(Modifier.ABSTRACT)
+                    || declared.contains(first.getSimpleName() + "/" + first.getParameters().size())) {
+                continue;
+            }
+            for (int j = i + 1; j < inherited.size(); j++) {
+                ExecutableElement second = inherited.get(j);
+                if (!second.getModifiers().contains(Modifier.ABSTRACT)
+                        || !second.getSimpleName().equals(first.getSimpleName())
+                        || second.getParameters().size() != first.getParameters().size()
+                        || !relevant(first) && !relevant(second)
+                        || isSubtype(first.getEnclosingElement(), second.getEnclosingElement())
+                        || isSubtype(second.getEnclosingElement(), first.getEnclosingElement())
+                        || !sameSignature(asMember, first, second)
+                        || overriddenByCommonSubtype(inherited, first, second)) {
+                    continue;
+                }
+                boolean firstUnique = NoAliasRules.isNoAlias(first);
+                if (firstUnique != NoAliasRules.isNoAlias(second)) {
+                    ExecutableElement shared = firstUnique ? second : first;
+                    ExecutableElement unique = firstUnique ? first : second;
+                    reporter.error(tree, Diagnostic.NOALIAS_OVERRIDE, name(shared, tree),
+                            unique.getEnclosingElement().getSimpleName(), "its result is not @NoAlias where the other "
+                                    + "method promises a unique one (one body implements both)");
+                    return;
+                }
+                if (sessionMismatch(first, second, null, tree, reporter)) {
                     return;
                 }
             }
         }
+    }
+
+    private boolean sameSignature(DeclaredType in, ExecutableElement first, ExecutableElement second) {
+        try {
+            return types.isSubsignature((javax.lang.model.type.ExecutableType) types.asMemberOf(in, first),
+                    (javax.lang.model.type.ExecutableType) types.asMemberOf(in, second));
+        } catch (IllegalArgumentException notAMember) {
+            return false;
+        }
+    }
+
+    /** Whether a method of a type below both owners, with the same name and arity, overrides both. */
+    private boolean overriddenByCommonSubtype(List<ExecutableElement> inherited, ExecutableElement first,
+            ExecutableElement second) {
+        for (ExecutableElement third : inherited) {
+            if (third != first && third != second && third.getSimpleName().equals(first.getSimpleName())
+                    && third.getParameters().size() == first.getParameters().size()
+                    && isSubtype(third.getEnclosingElement(), first.getEnclosingElement())
+                    && isSubtype(third.getEnclosingElement(), second.getEnclosingElement())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean isSubtype(Element sub, Element sup) {
+        return types.isSubtype(types.erasure(sub.asType()), types.erasure(sup.asType()));
     }
 
     /** Every non-static, non-private method declared in a proper supertype of {@code type}. */
@@ -152,9 +224,13 @@ final class OverrideRules {
      */
     private boolean mismatch(ExecutableElement method, ExecutableElement overridden, MethodTree tree, Tree inheritedAt,
             Reporter reporter) {
-        if (noAlias(method, tree, inheritedAt, overridden, reporter)) {
-            return true;
-        }
+        return noAlias(method, tree, inheritedAt, overridden, reporter)
+                || sessionMismatch(method, overridden, tree, inheritedAt, reporter);
+    }
+
+    /** The {@code @Session} part of {@link #mismatch}: each session-typed parameter's type the same. */
+    private boolean sessionMismatch(ExecutableElement method, ExecutableElement overridden, MethodTree tree,
+            Tree inheritedAt, Reporter reporter) {
         List<? extends VariableElement> mine = method.getParameters();
         List<? extends VariableElement> theirs = overridden.getParameters();
         for (int i = 0; i < mine.size() && i < theirs.size(); i++) {

@@ -147,7 +147,7 @@ final class SessionRelevance {
                     Element element = trees.getElement(at);
                     return element != null && relevantElement(element);
                 }
-                case CLASS -> {
+                case CLASS, INTERFACE, ENUM, RECORD, ANNOTATION_TYPE -> {
                     Element element = trees.getElement(at);
                     return element != null && (relevantElement(element) || inheritsRelevant(element));
                 }
