@@ -103,6 +103,22 @@ class LentHandOverTest {
                 """);
     }
 
+    /** A method lending its socket to a constructor that closes it ends the caller's session (adv8 finding 17). */
+    @Test
+    void aMethodLendingItsSocketToAClosingConstructorEndsTheCallersSession() {
+        assertRejected("SJ025", 7, msg("lent to 'handle' on line 7, which lends it to 'Closer', which closes it"), """
+                import org.sessionj.api.*;
+                class A {
+                  @Protocol("cbegin.!<int>.!<int>") interface P {}
+                  static class Closer { Closer(@Session("!<int>") SJSocket s) { s.send(1); s.close(); } }
+                  void handle(@Session("!<int>") SJSocket s) { new Closer(s); }
+                  void run() {
+                    try (SJSocket s = SJService.create(P.class, "h", 1).request()) { handle(s); s.send(2); }
+                  }
+                }
+                """);
+    }
+
     @Test
     void handingOverALentSessionWithoutClosingItCompiles() {
         assertAccepted(HEAD + """

@@ -171,11 +171,22 @@ final class LentSessions {
                     if (names(arguments.get(i)) && api.isSocket(parameters.get(i).asType())) {
                         String inner = ending(callee, parameters.get(i));
                         if (inner != null) {
-                            found[0] = "lends it to '" + callee.getSimpleName() + "', which " + inner;
+                            found[0] = "lends it to '" + (callee.getKind() == ElementKind.CONSTRUCTOR
+                                    ? callee.getEnclosingElement().getSimpleName() : callee.getSimpleName())
+                                    + "', which " + inner;
                             handedOver[0] = handsOver.contains(parameters.get(i));
                         }
                     }
                 }
+            }
+
+            /** {@code new C(s)}: a constructor is lent the socket like a method ({@code this(s)} is a call). */
+            @Override
+            public Void visitNewClass(com.sun.source.tree.NewClassTree creation, Void unused) {
+                if (found[0] == null && trees.getElement(getCurrentPath()) instanceof ExecutableElement constructor) {
+                    lentOn(constructor, creation.getArguments());
+                }
+                return super.visitNewClass(creation, unused);
             }
 
             @Override
