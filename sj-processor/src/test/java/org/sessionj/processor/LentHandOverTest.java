@@ -119,6 +119,30 @@ class LentHandOverTest {
                 """);
     }
 
+    /**
+     * Mutual recursion: whether b ends its parameter (through a) must not depend on which call the
+     * checker meets first (adv8 finding 16: a's call first cached "b does not end it").
+     */
+    @Test
+    void mutuallyRecursiveMethodsEndTheSessionWhicheverIsAskedFirst() {
+        assertRejected("SJ025", 9, msg("'s2' is used after it was lent to 'b'", "which lends it to 'a', which closes it"), """
+                import org.sessionj.api.*;
+                class A {
+                  @Protocol("cbegin.!<int>.!<int>") interface P {}
+                  void run() {
+                    SJService svc = SJService.create(P.class, "h", 1);
+                    SJSocket s1 = svc.request();
+                    a(s1, true);
+                    SJSocket s2 = svc.request();
+                    b(s2); s2.send(2);
+                    s2.close();
+                  }
+                  void a(@Session("!<int>") SJSocket s, boolean first) { if (first) { b(s); } else { s.send(1); s.close(); } }
+                  void b(@Session("!<int>") SJSocket s) { a(s, false); }
+                }
+                """);
+    }
+
     @Test
     void handingOverALentSessionWithoutClosingItCompiles() {
         assertAccepted(HEAD + """

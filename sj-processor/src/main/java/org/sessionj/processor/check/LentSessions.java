@@ -30,7 +30,7 @@ import javax.lang.model.element.VariableElement;
 final class LentSessions {
     private final SessionApi api;
     private final Trees trees;
-    /** null while being computed (a recursive method is taken not to end it through itself). */
+    /** The settled answers (null: does not end it). */
     private final Map<VariableElement, String> ends = new HashMap<>();
     /**
      * The parameters whose method hands the session over to another owner that outlives the call: a
@@ -57,16 +57,46 @@ final class LentSessions {
         if (ends.containsKey(parameter)) {
             return ends.get(parameter);
         }
-        ends.put(parameter, null);
-        TreePath path = pathOf(method);
+        Integer open = inProgress.get(parameter);
+        if (open != null) {
+            // Recursion: this answer is still being computed. Nothing new ends it through this path (the
+            // property is "some path ends it"), but an answer that relied on it is not final below it.
+            lowestRead = Math.min(lowestRead, open);
+            return null;
+        }
+        int depth = inProgress.size();
+        inProgress.put(parameter, depth);
+        int outerLowest = lowestRead;
+        lowestRead = Integer.MAX_VALUE;
         boolean[] handedOver = new boolean[1];
+        TreePath path = pathOf(method);
         String how = path != null && path.getLeaf() instanceof MethodTree tree && tree.getBody() != null
                 ? scan(path, parameter, handedOver) : null;
-        ends.put(parameter, how);
+        inProgress.remove(parameter);
         if (how != null && handedOver[0]) {
             handsOver.add(parameter);
         }
+        boolean settled = lowestRead >= depth; // read no answer of a method still open further out
+        if (settled) {
+            ends.put(parameter, how);
+        }
+        lowestRead = Math.min(outerLowest, settled ? Integer.MAX_VALUE : lowestRead);
         return how;
+    }
+
+    /**
+     * The parameters whose answer is being computed, with their depth on the stack of computations.
+     * An answer computed while reading an open one further out (mutual recursion: a → b → a) is not
+     * cached: it is asked again once the outer one is known (a method may end its parameter only
+     * through the other).
+     */
+    private final Map<VariableElement, Integer> inProgress = new HashMap<>();
+    /** The lowest depth of an open answer the current computation has read. */
+    private int lowestRead = Integer.MAX_VALUE;
+
+    /** How a lambda's body ends its socket parameter {@code parameter}, or null (not cached: asked once per lambda). */
+    String lambdaEnding(TreePath lambda, VariableElement parameter) {
+        return scan(lambda, parameter, new boolean[1]);
     }
 
     /** Whether {@code method} hands its parameter over to a session thread or a selector (see {@link #handsOver}). */

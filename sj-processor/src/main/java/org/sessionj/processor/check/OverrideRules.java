@@ -2,6 +2,7 @@ package org.sessionj.processor.check;
 
 import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.Tree;
+import com.sun.source.util.TreePath;
 import com.sun.source.tree.VariableTree;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -36,7 +37,11 @@ final class OverrideRules {
     private final Elements elements;
     private final Types types;
 
-    OverrideRules(SessionApi api, SessionParameters sessionParameters, Elements elements, Types types) {
+    private final LentSessions lent;
+
+    OverrideRules(SessionApi api, SessionParameters sessionParameters, Elements elements, Types types,
+            LentSessions lent) {
+        this.lent = lent;
         this.api = api;
         this.sessionParameters = sessionParameters;
         this.elements = elements;
@@ -225,7 +230,69 @@ final class OverrideRules {
     private boolean mismatch(ExecutableElement method, ExecutableElement overridden, MethodTree tree, Tree inheritedAt,
             Reporter reporter) {
         return noAlias(method, tree, inheritedAt, overridden, reporter)
-                || sessionMismatch(method, overridden, tree, inheritedAt, reporter);
+                || sessionMismatch(method, overridden, tree, inheritedAt, reporter)
+                || endsLent(method, overridden, tree != null ? tree : inheritedAt, "'" + name(method, inheritedAt) + "'",
+                        reporter);
+    }
+
+    /**
+     * Invariant: <em>a body that a call through a method runs ends the caller's session only if that
+     * method's own body does</em> — a caller through an interface or an overridden method sees that
+     * method's answer ({@link LentSessions}), so an implementation (override, inherited implementation,
+     * method reference) may not close, delegate, spawn or register a {@code @Session} socket parameter
+     * the method it implements does not end (SJ056). The API's own callbacks (a session thread's body)
+     * own what they are given and are exempt. Whether one was reported.
+     */
+    boolean endsLent(ExecutableElement implementation, ExecutableElement implemented, Tree at, String what,
+            Reporter reporter) {
+        if (fromApi(implemented)) {
+            return false;
+        }
+        List<? extends VariableElement> mine = implementation.getParameters();
+        List<? extends VariableElement> theirs = implemented.getParameters();
+        int offset = theirs.size() - mine.size(); // a method reference with an unbound receiver
+        if (offset < 0 || offset > 1) {
+            return false;
+        }
+        for (int i = 0; i < mine.size(); i++) {
+            VariableElement parameter = mine.get(i);
+            if (!api.isSocket(parameter.asType())) {
+                continue;
+            }
+            String how = lent.ending(implementation, parameter);
+            if (how != null && lent.ending(implemented, theirs.get(i + offset)) == null) {
+                reporter.error(at, Diagnostic.ENDS_LENT_SESSION, what, parameter.getSimpleName(), "it " + how,
+                        implemented.getEnclosingElement().getSimpleName() + "." + implemented.getSimpleName());
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The same for a lambda implementing {@code implemented}: its body must not end a socket parameter either. */
+    void lambdaEndsLent(TreePath lambda, List<? extends VariableElement> parameters, ExecutableElement implemented,
+            Reporter reporter) {
+        if (fromApi(implemented) || parameters.size() != implemented.getParameters().size()) {
+            return;
+        }
+        for (int i = 0; i < parameters.size(); i++) {
+            VariableElement parameter = parameters.get(i);
+            if (!api.isSocket(parameter.asType())) {
+                continue;
+            }
+            String how = lent.lambdaEnding(lambda, parameter);
+            if (how != null && lent.ending(implemented, implemented.getParameters().get(i)) == null) {
+                reporter.error(lambda.getLeaf(), Diagnostic.ENDS_LENT_SESSION, "the lambda", parameter.getSimpleName(),
+                        "it " + how, implemented.getEnclosingElement().getSimpleName() + "." + implemented.getSimpleName());
+                return;
+            }
+        }
+    }
+
+    /** Whether a method belongs to the session API (its callbacks, such as a session thread's body, own their sessions). */
+    static boolean fromApi(ExecutableElement method) {
+        return method.getEnclosingElement() instanceof TypeElement owner
+                && owner.getQualifiedName().toString().startsWith("org.sessionj.api.");
     }
 
     /** The {@code @Session} part of {@link #mismatch}: each session-typed parameter's type the same. */

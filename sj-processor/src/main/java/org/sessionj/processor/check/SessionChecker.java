@@ -19,12 +19,15 @@ import java.io.IOException;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
 import javax.annotation.processing.ProcessingEnvironment;
 import javax.lang.model.element.Element;
+import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
 import javax.lang.model.util.Elements;
 import org.sessionj.processor.internal.flow.VarState;
 import org.sessionj.processor.internal.protocol.ProtocolRegistry;
@@ -60,7 +63,7 @@ public final class SessionChecker implements TaskListener {
         this.contracts = new ImplementationContracts(environment.getElementUtils(), trees, api, sessionParameters);
         this.relevance = new SessionRelevance(trees, contracts);
         this.overrides = new OverrideRules(api, sessionParameters, environment.getElementUtils(),
-                environment.getTypeUtils());
+                environment.getTypeUtils(), lent);
     }
 
     @Override
@@ -179,6 +182,19 @@ public final class SessionChecker implements TaskListener {
             return super.visitMethod(method, unused);
         }
 
+        /** A method reference implementing a method must not end a socket that method does not (SJ056). */
+        @Override
+        public Void visitMemberReference(com.sun.source.tree.MemberReferenceTree reference, Void unused) {
+            if (trees.getElement(getCurrentPath()) instanceof ExecutableElement method
+                    && method.getKind() == javax.lang.model.element.ElementKind.METHOD) {
+                ExecutableElement functional = contracts.functionalMethod(trees.getTypeMirror(getCurrentPath()));
+                if (functional != null) {
+                    overrides.endsLent(method, functional, reference, "the method reference " + reference, reporter);
+                }
+            }
+            return super.visitMemberReference(reference, unused);
+        }
+
         /** A record's {@code @NoAlias} components must not be handed out by accessors javac writes. */
         @Override
         public Void visitClass(ClassTree tree, Void unused) {
@@ -194,6 +210,16 @@ public final class SessionChecker implements TaskListener {
 
         @Override
         public Void visitLambdaExpression(LambdaExpressionTree lambda, Void unused) {
+            ExecutableElement functional = contracts.functionalMethod(trees.getTypeMirror(getCurrentPath()));
+            if (functional != null && relevance.mayTouchSessions(getCurrentPath())) {
+                List<VariableElement> parameters = new java.util.ArrayList<>();
+                for (VariableTree parameter : lambda.getParameters()) {
+                    if (trees.getElement(new TreePath(getCurrentPath(), parameter)) instanceof VariableElement v) {
+                        parameters.add(v);
+                    }
+                }
+                overrides.lambdaEndsLent(getCurrentPath(), parameters, functional, reporter);
+            }
             analyse(getCurrentPath());
             return super.visitLambdaExpression(lambda, unused);
         }

@@ -1,0 +1,79 @@
+package org.sessionj.processor;
+
+import static org.sessionj.processor.CompilerHarness.assertAccepted;
+import static org.sessionj.processor.CompilerHarness.assertRejected;
+import static org.sessionj.processor.CompilerHarness.msg;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * A caller through an interface or an overridable method learns from that method whether the call ends
+ * its session; the body that actually runs (an override, a lambda, a method reference) may not end a
+ * session the method it implements does not (SJ056). The eighth session's adversarial pass found each
+ * of these compiling, with the caller acting on the closed session afterwards.
+ */
+class EndsLentSessionTest {
+    private static final String HEAD = """
+            import org.sessionj.api.*;
+            class A {
+              @Protocol("cbegin.!<int>.!<int>") interface P {}
+              interface H { void on(@Session("!<int>") SJSocket s); }
+              static void impl(@Session("!<int>") SJSocket s) { s.send(1); s.close(); }
+              static void plain(@Session("!<int>") SJSocket s) { s.send(1); }
+            """;
+
+    @Test
+    void anOverrideThatClosesItsLentSocketIsRejected() {
+        assertRejected("SJ056", 7, msg("'on' ends its @Session parameter 's' (it closes it)", "but H.on"), HEAD + """
+                  static class Impl implements H { public void on(@Session("!<int>") SJSocket s) { s.send(1); s.close(); } }
+                }
+                """);
+    }
+
+    @Test
+    void aLambdaThatClosesItsLentSocketIsRejected() {
+        assertRejected("SJ056", 8, msg("the lambda ends its @Session parameter 's'", "but H.on"), HEAD + """
+                  void run() {
+                    H h = s -> { s.send(1); s.close(); };
+                  }
+                }
+                """);
+    }
+
+    @Test
+    void aMethodReferenceToAMethodThatClosesItsSocketIsRejected() {
+        assertRejected("SJ056", 8, msg("the method reference A::impl ends its @Session parameter 's'"), HEAD + """
+                  void run() {
+                    H h = A::impl;
+                  }
+                }
+                """);
+    }
+
+    @Test
+    void aClassOverrideThatClosesWhatTheOverriddenMethodKeepsIsRejected() {
+        assertRejected("SJ056", 8, msg("'on' ends its @Session parameter 's'", "but Base.on"), HEAD + """
+                  static class Base { public void on(@Session("!<int>") SJSocket s) { s.send(1); } }
+                  static class Sub extends Base { public void on(@Session("!<int>") SJSocket s) { s.send(1); s.close(); } }
+                }
+                """);
+    }
+
+    @Test
+    void implementationsThatLeaveTheSessionToTheCallerCompile() {
+        assertAccepted(HEAD + """
+                  static class Impl implements H { public void on(@Session("!<int>") SJSocket s) { s.send(1); } }
+                  static class Base { public void on(@Session("!<int>") SJSocket s) { s.send(1); s.close(); } }
+                  static class Sub extends Base { public void on(@Session("!<int>") SJSocket s) { s.send(1); s.close(); } }
+                  void run() {
+                    H h = s -> s.send(1);
+                    H r = A::plain;
+                    try (SJSocket s = SJService.create(P.class, "h", 1).request()) {
+                      h.on(s);
+                      s.send(2);
+                    }
+                  }
+                }
+                """);
+    }
+}
