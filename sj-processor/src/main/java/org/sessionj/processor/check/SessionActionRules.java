@@ -251,9 +251,12 @@ final class SessionActionRules {
                         && !flow.messages.sendCompatible(argumentType, wanted))) {
                     boolean box = wanted != null && wanted.getKind().isPrimitive() && argumentType != null
                             && !argumentType.getKind().isPrimitive() && flow.messages.unboxesTo(argumentType, wanted);
+                    boolean raw = wanted != null && flow.messages.rawWhereParameterised(argumentType, wanted);
                     flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText, found + (box
                             ? " (a box, which may be null where the type promises a value: unbox it explicitly, e.g. x."
-                                    + wanted + "Value())" : ""));
+                                    + wanted + "Value())"
+                            : raw ? " (a raw type, whose contents nothing has checked against " + wanted
+                                    + ": give it type arguments)" : ""));
                     flow.fail(var);
                     return;
                 }
