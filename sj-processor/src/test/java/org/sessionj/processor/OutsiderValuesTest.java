@@ -84,4 +84,70 @@ class OutsiderValuesTest {
         assertAccepted(session("RI", "", "String text = \"got \" + s.receive();"));
         assertAccepted(session("RI", "", "s.receive();"));
     }
+    /** {@code statements} on line 12 with session {@code s} of {@code cbegin.!<List<String>>}; {@code Bag} extends the raw ArrayList. */
+    private static String listSession(String parameters, String statements) {
+        return """
+                package demo;
+                import java.util.*;
+                import org.sessionj.api.*;
+                class User {
+                    @Protocol("cbegin.!<List<String>>") interface Names {}
+                    @Protocol("cbegin.!<List>") interface AnyList {}
+                    @SuppressWarnings({"rawtypes", "serial"}) static class Bag extends ArrayList {}
+                    @SuppressWarnings("serial") static class Words extends ArrayList<String> {}
+                    @SuppressWarnings({"rawtypes", "unchecked"})
+                    <T extends List<String>> void run(%s) {
+                        try (SJSocket s = SJService.create(Names.class, "h", 1).request()) {
+                %s
+                        }
+                    }
+                }
+                """.formatted(parameters, statements);
+    }
+
+    /**
+     * A raw List where the type says List<String> reaches send(Object) only by an unchecked
+     * conversion; the runtime monitor checks the erased class alone (adv8 finding 20).
+     */
+    @Test
+    void aRawTypeSentWhereTheTypeIsParameterisedIsRejected() {
+        assertRejected("SJ013", 12, msg("expected !<java.util.List<java.lang.String>> but the program sends !<java.util.List>",
+                "a raw type", "give it type arguments"), listSession("List raw", "s.send(raw);"));
+        assertRejected("SJ013", 13, msg("sends !<java.util.ArrayList>", "a raw type"),
+                listSession("", "List raw = new ArrayList(); raw.add(1);\ns.send(new ArrayList(raw));"));
+    }
+
+    @Test
+    void aClassWithARawSupertypeSentWhereTheTypeIsParameterisedIsRejected() {
+        assertRejected("SJ013", 12, msg("sends !<demo.User.Bag>", "a raw type"), listSession("", "s.send(new Bag());"));
+    }
+
+    @Test
+    void parameterisedValuesOfTheMessageTypeOrItsSubtypesAreSent() {
+        assertAccepted(listSession("List<String> names, T typed", """
+                            if (names.isEmpty()) { s.send(names); }
+                            else if (typed.isEmpty()) { s.send(typed); }
+                            else if (names.size() == 1) { s.send(new Words()); }
+                            else { s.send(new ArrayList<String>(names)); }
+                """));
+    }
+
+    @Test
+    void aRawMessageTypeTakesARawValue() {
+        assertAccepted("""
+                package demo;
+                import java.util.*;
+                import org.sessionj.api.*;
+                class User {
+                    @Protocol("cbegin.!<List>.!<List>") interface AnyList {}
+                    @SuppressWarnings("rawtypes")
+                    void run(List raw, List<Integer> numbers) {
+                        try (SJSocket s = SJService.create(AnyList.class, "h", 1).request()) {
+                            s.send(raw);
+                            s.send(numbers);
+                        }
+                    }
+                }
+                """);
+    }
 }

@@ -107,6 +107,71 @@ class ServiceProtocolFlowTest {
                 """), PROTOCOLS, RUNTIME);
     }
 
+    /** A conditional of two endpoints has their protocol when the arms agree (adv8 finding 25). */
+    @Test
+    void aConditionalOfTwoServicesOfOneProtocolIsTyped() {
+        assertAccepted(PROTOCOLS, RUNTIME, cls("""
+                    void failover(boolean c) {
+                        SJService v = c ? SJService.create(R.One.class, "a", 1) : SJService.create(R.One.class, "b", 2);
+                        try (SJSocket s = v.request()) {
+                            s.send(1);
+                        }
+                    }
+                    void inline(boolean c, SJRuntime runtime) {
+                        SJService a = SJService.create(R.Two.class, "a", 1);
+                        try (SJSocket s = (c ? a : runtime.service(R.Two.class, "b", 2)).request()) {
+                            s.send(1);
+                            s.send(2);
+                        }
+                    }
+                    void servers(boolean c) {
+                        SJServerSocket ss = c ? SJServerSocket.create(R.Server.class, 1) : SJServerSocket.create(R.Server.class, 2);
+                        try (SJSocket s = ss.accept()) {
+                            int n = s.receiveInt();
+                        }
+                    }
+                    void delegated(boolean c) {
+                        SJService one = SJService.create(R.One.class, "a", 1);
+                        try (SJSocket t = SJService.create(R.Hand.class, "h", 1).request()) {
+                            t.send(c ? one : SJService.create(R.One.class, "b", 2));
+                        }
+                    }
+                """));
+    }
+
+    @Test
+    void aConditionalOfServicesOfOneProtocolTypesTheirSessions() {
+        assertRejected("SJ013", 8, msg("expected !<int>", "sends !<java.lang.String>"), cls("""
+                    void run(boolean c) {
+                        SJService v = c ? SJService.create(R.One.class, "a", 1) : SJService.create(R.One.class, "b", 2);
+                        try (SJSocket s = v.request()) {
+                            s.send("x");
+                        }
+                    }
+                """), PROTOCOLS, RUNTIME);
+    }
+
+    @Test
+    void aConditionalOfServicesOfTwoProtocolsHasNone() {
+        assertRejected("SJ010", 7, msg("session 's'", "of different protocols on the paths that reach here"), cls("""
+                    void run(boolean c) {
+                        SJService v = c ? SJService.create(R.One.class, "a", 1) : SJService.create(R.Two.class, "b", 2);
+                        try (SJSocket s = v.request()) {
+                            s.send(1);
+                        }
+                    }
+                """), PROTOCOLS, RUNTIME);
+        assertRejected("SJ013", 9, msg("sends a service of different protocols on the paths that reach here"), cls("""
+                    void run(boolean c) {
+                        SJService one = SJService.create(R.One.class, "a", 1);
+                        SJService two = SJService.create(R.Two.class, "b", 2);
+                        try (SJSocket t = SJService.create(R.Hand.class, "h", 1).request()) {
+                            t.send(c ? one : two);
+                        }
+                    }
+                """), PROTOCOLS, RUNTIME);
+    }
+
     @Test
     void serviceReassignedToTheSameProtocolOrBeforeItsUseIsFine() {
         assertAccepted(PROTOCOLS, RUNTIME, cls("""

@@ -76,7 +76,23 @@ final class MessageTypes {
             // which may be null where the type promises a value (unbox it explicitly: x.intValue()).
             return types.isSameType(argument, wanted);
         }
-        return types.isAssignable(argument, wanted);
+        if (argument.getKind().isPrimitive()) {
+            return types.isAssignable(argument, wanted); // boxing, then widening of the box
+        }
+        // Subtyping, not assignment: assignment also allows the unchecked conversion of a raw type
+        // (a raw List to List<String>), whose elements nobody has checked; the runtime monitor sees
+        // only the erased class, so such a value would reach the peer as a List<String> of anything.
+        return types.isSubtype(argument, wanted);
+    }
+
+    /**
+     * Whether {@code argument} reaches {@code wanted} only through an unchecked conversion: a raw
+     * type (or a class whose supertype on the way is raw) where the message type is parameterised.
+     */
+    boolean rawWhereParameterised(TypeMirror argument, TypeMirror wanted) {
+        return argument != null && !argument.getKind().isPrimitive() && argument.getKind() != TypeKind.NULL
+                && !wanted.getKind().isPrimitive() && types.isAssignable(argument, wanted)
+                && !types.isSubtype(argument, wanted);
     }
 
     /**

@@ -1,5 +1,6 @@
 package org.sessionj.processor.check;
 
+import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.LiteralTree;
@@ -197,7 +198,7 @@ final class SessionActionRules {
         switch (expectedSend.payload()) {
             case Payload.SessionPayload session when session.isService() -> {
                 Element endpoint = flow.trackedEndpoint(argument);
-                if (delegated != null || !flow.api.isService(argumentType)) {
+                if (delegated != null || !serviceValue(argument)) {
                     flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText, found);
                     flow.fail(var);
                     return;
@@ -252,15 +253,30 @@ final class SessionActionRules {
                         && !flow.messages.sendCompatible(argumentType, wanted))) {
                     boolean box = wanted != null && wanted.getKind().isPrimitive() && argumentType != null
                             && !argumentType.getKind().isPrimitive() && flow.messages.unboxesTo(argumentType, wanted);
+                    boolean raw = wanted != null && flow.messages.rawWhereParameterised(argumentType, wanted);
                     flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText, found + (box
                             ? " (a box, which may be null where the type promises a value: unbox it explicitly, e.g. x."
-                                    + wanted + "Value())" : ""));
+                                    + wanted + "Value())"
+                            : raw ? " (a raw type, whose contents nothing has checked against " + wanted
+                                    + ": give it type arguments)" : ""));
                     flow.fail(var);
                     return;
                 }
                 advance(var, unfolded, live, call);
             }
         }
+    }
+
+    /**
+     * Whether {@code argument} is a service: by its type, or, for a conditional (which as an argument
+     * of {@code send(Object)} is typed {@code Object}, its target), by both arms'.
+     */
+    private boolean serviceValue(ExpressionTree argument) {
+        ExpressionTree stripped = FlowScanner.strip(argument);
+        if (stripped instanceof ConditionalExpressionTree conditional) {
+            return serviceValue(conditional.getTrueExpression()) && serviceValue(conditional.getFalseExpression());
+        }
+        return flow.api.isService(flow.trees.getTypeMirror(flow.pathOf(stripped)));
     }
 
     private static boolean erroneous(TypeMirror type) {

@@ -203,9 +203,28 @@ final class SessionOriginRules {
                 return flow.actions.receiveSession(from, call, null, true);
             }
         }
+        if (stripped instanceof ConditionalExpressionTree conditional) {
+            return conditionalEndpoint(conditional);
+        }
         VarState created = createdEndpoint(stripped, flow.getCurrentPath(), true);
         flow.scan(expression, null);
         return created;
+    }
+
+    /**
+     * {@code c ? a : b} of services or server sockets: each arm is evaluated on its own path and the
+     * value has the arms' protocol merged as where two paths meet (one protocol when both agree,
+     * {@link StateMerges#CONFLICTING} when they differ, unknown when either is).
+     */
+    private VarState conditionalEndpoint(ConditionalExpressionTree conditional) {
+        flow.scan(conditional.getCondition(), null);
+        org.sessionj.processor.internal.flow.FlowState<Element> before = flow.state;
+        VarState whenTrue = endpointSource(conditional.getTrueExpression());
+        org.sessionj.processor.internal.flow.FlowState<Element> afterTrue = flow.state;
+        flow.state = before;
+        VarState whenFalse = endpointSource(conditional.getFalseExpression());
+        flow.state = flow.join(afterTrue, flow.state, conditional, "the alternatives of this conditional expression");
+        return StateMerges.endpointValues(whenTrue, whenFalse);
     }
 
     /**
@@ -217,6 +236,10 @@ final class SessionOriginRules {
         ExpressionTree stripped = FlowScanner.strip(expression);
         if (stripped instanceof IdentifierTree || stripped instanceof MemberSelectTree) {
             return endpointSource(stripped); // scanning a name again has no effect
+        }
+        if (stripped instanceof ConditionalExpressionTree conditional) {
+            return StateMerges.endpointValues(endpointOfScanned(conditional.getTrueExpression()),
+                    endpointOfScanned(conditional.getFalseExpression()));
         }
         return createdEndpoint(stripped, flow.getCurrentPath(), false);
     }

@@ -73,6 +73,12 @@ final class StateMerges {
         return null;
     }
 
+    /** The endpoint a value has that is one of two endpoint values (the arms of a conditional). */
+    static VarState endpointValues(VarState left, VarState right) {
+        VarState merged = endpoints(left, right);
+        return merged instanceof VarState.Endpoint ? merged : VarState.Endpoint.unknown();
+    }
+
     /** Whether a loop must be probed for {@code var}: an endpoint the body assigns. */
     boolean widens(Element var, VarState value) {
         return value instanceof VarState.Endpoint && assigned().contains(var);
