@@ -4,7 +4,14 @@
 # connections and times PROBES sessions of a legitimate client next to them. Not a JMH benchmark:
 # one run, figures printed as "LOAD key value" lines (also in target/accept-load/figures.txt).
 #
-#   scripts/accept-load.sh [SESSIONS] [IDLE] [PROBES]     default 10000 1000 50
+#   scripts/accept-load.sh [SESSIONS] [IDLE] [PROBES]     default 10000 1000 1000
+#
+# The goal is judged at steady state, as JMH judges after its warm-up: the client runs 3 warm-up
+# rounds of SESSIONS concurrent sessions (reported, not judged: the server's JIT still compiles what
+# only concurrency reaches), then 3 measured rounds; "LOAD judged.sessionsPerSecond" is the measured
+# rounds' rate, "LOAD judged.failed" counts the failures of every round. CLIENT_OPTS=-Dload.warmUpRounds=N
+# / -Dload.rounds=N change the counts. The probe's percentiles are nearest-rank over PROBES sessions
+# one after another (p99 of 50 would be their maximum).
 #
 # Builds sj-bench (benchmarks.jar) first unless SKIP_BUILD=1. Runs the server pinned to CPU 0 and
 # the client to CPU 1 when PIN=1 (taskset). MODE=netty runs the same exchange on plain Netty (the
@@ -14,13 +21,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 sessions=${1:-10000}
 idle=${2:-1000}
-probes=${3:-50}
+probes=${3:-1000}
 java=${JAVA:-$(ls -d /usr/lib/jvm/temurin-25*/bin/java 2>/dev/null | head -1)}
 java=${java:-java}
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
     ./mvnw -q -B -pl sj-bench -am package -DskipTests
 fi
 mkdir -p target/accept-load
+echo "LOAD uptimeBefore $(uptime)"
 server_pin=() client_pin=()
 if [ "${PIN:-0}" = 1 ]; then server_pin=(taskset -c 0) client_pin=(taskset -c 1); fi
 ulimit -n 65536 2>/dev/null || true
@@ -36,7 +44,7 @@ server_jvm=$(pgrep -P "$SERVER_PID" java || echo "$SERVER_PID")
 echo "server on port $port (pid $server_jvm)"
 "${client_pin[@]}" "$java" ${CLIENT_OPTS:-} -cp "$cp" org.sessionj.bench.load.AcceptLoadClient \
     "$port" "$sessions" "$idle" "$probes" "$server_jvm" "$mode" | tee target/accept-load/figures.txt
-echo "LOAD loadAverage $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a target/accept-load/figures.txt
+echo "LOAD loadAverage $(cut -d' ' -f1-3 /proc/loadavg) (uptime before: see the first line)" | tee -a target/accept-load/figures.txt
 echo >&"${SERVER[1]}"
 refused=
 while [[ $refused != REFUSED* ]]; do read -r refused <&"${SERVER[0]}"; done
