@@ -17,6 +17,12 @@
 # the client to CPU 1 when PIN=1 (taskset). MODE=netty runs the same exchange on plain Netty (the
 # floor: what any Netty server and client spend per connection here). SERVER_OPTS / CLIENT_OPTS add
 # JVM options (e.g. -XX:StartFlightRecording=filename=server.jfr,settings=profile).
+#
+# AOT=1 (JDK 25+) starts the server with an AOT cache (-XX:AOTCache; JEP 483/514/515: its classes
+# loaded and linked, and the profiles of its hot methods, so the JIT compiles them sooner), recorded
+# first by a training run of the same test (-XX:AOTCacheOutput; 2 rounds, no idle connections) into
+# target/accept-load/server.aot unless that file exists (AOT=FILE: another file). The same two steps
+# serve any SJ server: docs/reliability.md, "Accept load".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sessions=${1:-10000}
@@ -34,6 +40,17 @@ if [ "${PIN:-0}" = 1 ]; then server_pin=(taskset -c 0) client_pin=(taskset -c 1)
 ulimit -n 65536 2>/dev/null || true
 mode=${MODE:-sj}
 cp=${CP:-sj-bench/target/benchmarks.jar}
+if [ -n "${AOT:-}" ] && [ "${AOT}" != 0 ]; then
+    cache=$([ "$AOT" = 1 ] && echo target/accept-load/server.aot || echo "$AOT")
+    if [ ! -s "$cache" ]; then
+        echo "recording the server's AOT cache in $cache (a training run) ..."
+        AOT=0 SKIP_BUILD=1 SERVER_OPTS="${SERVER_OPTS:-} -XX:AOTCacheOutput=$cache" \
+            CLIENT_OPTS="-Dload.warmUpRounds=0 -Dload.rounds=2" "$0" "$sessions" 0 0 >"$cache.log" 2>&1
+        [ -s "$cache" ] || { echo "no AOT cache recorded (log: $cache.log)" >&2; exit 1; }
+    fi
+    SERVER_OPTS="${SERVER_OPTS:-} -XX:AOTCache=$cache"
+    echo "LOAD server.aotCache $cache"
+fi
 # shellcheck disable=SC2086 # the options are words
 coproc SERVER { "${server_pin[@]}" "$java" ${SERVER_OPTS:-} -cp "$cp" org.sessionj.bench.load.AcceptLoadServer "$mode"; }
 line=
