@@ -14,6 +14,9 @@ import org.sessionj.runtime.SJRuntimeConfig;
  * same exchange on plain Netty instead ({@link PlainNettyEcho}: the floor).
  */
 public final class AcceptLoadServer {
+    /** Set before main closes the server socket, so the accept loop ends quietly. */
+    private static volatile boolean closing;
+
     private AcceptLoadServer() {
     }
 
@@ -32,7 +35,15 @@ public final class AcceptLoadServer {
         SJServerSocket server = runtime.serverSocket(OnceServer.class, 0);
         Thread.ofPlatform().daemon().name("accept-loop").start(() -> {
             while (true) {
-                SJSocket s = server.accept();
+                SJSocket s;
+                try {
+                    s = server.accept();
+                } catch (org.sessionj.api.SJIOException e) {
+                    if (closing) {
+                        return; // the run is over: main closed the socket under this accept
+                    }
+                    throw e;
+                }
                 Thread.ofVirtual().start(() -> {
                     try (s) {
                         s.send(s.receiveInt() + 1);
@@ -49,6 +60,7 @@ public final class AcceptLoadServer {
             System.out.println("REFUSED " + SJRuntime.failedHandshakes(server));
             System.out.flush();
         }
+        closing = true;
         server.close();
     }
 }

@@ -75,17 +75,33 @@ public final class LazyLogger implements System.Logger {
         return real().isLoggable(level);
     }
 
+    /**
+     * Logs the line, or drops it when the backend fails: a line the runtime cannot write must not end
+     * the thread that wrote it. Seen for real: a server whose descriptors a peer had used up logged its
+     * first line then; {@code java.util.logging}'s formatter could not open the JDK's time-zone file, so
+     * the time-zone classes stayed broken for the JVM's life, every later line threw
+     * {@code NoClassDefFoundError}, and the handshake thread that logged a failed handshake died before
+     * it gave its slot back (see {@link ListenerPreload}).
+     */
     @Override
     public void log(Level level, ResourceBundle bundle, String message, Throwable thrown) {
-        if (isLoggable(level)) {
-            real().log(level, bundle, message, thrown);
+        try {
+            if (isLoggable(level)) {
+                real().log(level, bundle, message, thrown);
+            }
+        } catch (RuntimeException | LinkageError e) {
+            // dropped: see above
         }
     }
 
     @Override
     public void log(Level level, ResourceBundle bundle, String format, Object... params) {
-        if (isLoggable(level)) {
-            real().log(level, bundle, format, params);
+        try {
+            if (isLoggable(level)) {
+                real().log(level, bundle, format, params);
+            }
+        } catch (RuntimeException | LinkageError e) {
+            // dropped: see log(Level, ResourceBundle, String, Throwable)
         }
     }
 

@@ -60,4 +60,39 @@ class LazyLoggerTest {
         assertThat(LazyLogger.Backend.configured("/etc/logging.properties", null)).isTrue();
         assertThat(LazyLogger.Backend.configured(null, "com.example.LoggingSetUp")).isTrue();
     }
+
+    @Test
+    void aBackendThatFailsDropsTheLineInsteadOfEndingTheThread() {
+        // What a JVM whose time-zone classes failed to initialise (no descriptor left for tzdb.dat at its
+        // first line) throws from every later line: before, it ended the handshake thread that logged.
+        java.util.logging.Logger jul = java.util.logging.Logger.getLogger("org.sessionj.test.lazy.broken");
+        java.util.logging.Handler broken = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                throw new NoClassDefFoundError("Could not initialize class sun.util.calendar.ZoneInfoFile");
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        jul.setUseParentHandlers(false);
+        jul.addHandler(broken);
+        try {
+            LazyLogger log = new LazyLogger("org.sessionj.test.lazy.broken", () -> true);
+            AtomicInteger reached = new AtomicInteger();
+            log.log(Level.WARNING, "refused a session request");
+            log.log(Level.INFO, () -> "with a supplier " + reached.incrementAndGet());
+            log.log(Level.ERROR, "with a cause", new java.io.IOException("Too many open files"));
+            log.log(Level.WARNING, "with a parameter {0}", 1);
+            assertThat(reached).as("the line was built and handed to the backend").hasValue(1);
+        } finally {
+            jul.removeHandler(broken);
+            jul.setUseParentHandlers(true);
+        }
+    }
 }

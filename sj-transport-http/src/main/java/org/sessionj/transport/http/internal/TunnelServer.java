@@ -118,6 +118,7 @@ public final class TunnelServer implements AutoCloseable {
                     e.getCause());
         }
         TunnelServer server = new TunnelServer(bind.channel(), ((InetSocketAddress) bind.channel().localAddress()).getPort());
+        org.sessionj.runtime.spi.support.ListenerPreload.afterListen(); // before peers can use up the descriptors
         return server;
     }
 

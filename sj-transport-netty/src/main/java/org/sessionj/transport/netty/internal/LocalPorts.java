@@ -36,6 +36,19 @@ public final class LocalPorts {
     private static final ConcurrentHashMap<Integer, Long> RELEASED_AT = new ConcurrentHashMap<>();
     private static final int REMEMBERED_PORTS = 4096;
     private static final long SEEN_VALID_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /**
+     * How old a sighting may be and still answer {@link #canReach} at once while the tables are read
+     * again in the background (see there); an older one is read again before the answer.
+     */
+    private static final long SEEN_USABLE_NANOS = TimeUnit.SECONDS.toNanos(10);
+    /** Ports whose sightings a background read is to renew. */
+    private static final Set<Integer> TO_REFRESH = ConcurrentHashMap.newKeySet();
+    /** Whether the background reader runs (at most one at a time). */
+    private static final java.util.concurrent.atomic.AtomicBoolean REFRESHING =
+            new java.util.concurrent.atomic.AtomicBoolean();
+    private static final java.util.concurrent.locks.ReentrantLock REFRESH_LOCK =
+            new java.util.concurrent.locks.ReentrantLock();
+    private static final java.util.concurrent.locks.Condition REFRESH_DONE = REFRESH_LOCK.newCondition();
     private static final List<Path> PROC_TABLES = List.of(Path.of("/proc/net/tcp"), Path.of("/proc/net/tcp6"));
 
     private LocalPorts() {
@@ -90,14 +103,36 @@ public final class LocalPorts {
         if (LISTENING.contains(port)) {
             return true;
         }
-        // The kernel's tables grow with every open socket: under load (thousands of connections)
-        // reading them per request costs more than the session. A port seen listening lately is
-        // taken to listen still; if it no longer does, the connect fails and says so.
-        long now = System.nanoTime();
+        return canReachLocal(port, System.nanoTime());
+    }
+
+    /**
+     * {@link #canReach} for a port on this host that this JVM does not listen on, at {@code now}
+     * (System.nanoTime; a parameter so that tests can age a sighting without waiting).
+     *
+     * <p>The kernel's tables grow with every socket of the host: after a burst of sessions they list
+     * tens of thousands in TIME_WAIT, and one read took 0.1–1.7 s on a loaded 2-core machine. Reading
+     * them per request would cost more than the session, so a port seen listening lately is taken to
+     * listen still (if it no longer does, the connect is refused and says so, and the next setup
+     * transport is tried). A sighting younger than a second answers alone; one up to
+     * {@link #SEEN_USABLE_NANOS} old answers too, while one background thread reads the tables again:
+     * before, the first request after each second read them itself, so a client next to a busy server
+     * waited for that read once a second (the accept-load probe's slowest sessions, 100–380 ms, came
+     * exactly 1 s apart). A sighting older than that, or from before this JVM released the port, is
+     * read again before the answer.
+     */
+    static boolean canReachLocal(int port, long now) {
         Long seen = SEEN_LISTENING.get(port);
         Long releasedAt = RELEASED_AT.get(port);
-        if (seen != null && now - seen < SEEN_VALID_NANOS && (releasedAt == null || seen - releasedAt > 0)) {
-            return true;
+        if (seen != null && (releasedAt == null || seen - releasedAt > 0)) {
+            long age = now - seen;
+            if (age < SEEN_VALID_NANOS) {
+                return true;
+            }
+            if (age < SEEN_USABLE_NANOS) {
+                refreshLater(port);
+                return true;
+            }
         }
         boolean listening = isListening(port);
         if (listening) {
@@ -106,6 +141,89 @@ public final class LocalPorts {
             SEEN_LISTENING.remove(port);
         }
         return listening;
+    }
+
+    /** Has {@code port}'s sighting renewed by the background reader, starting it if it does not run. */
+    private static void refreshLater(int port) {
+        if (TO_REFRESH.add(port) && REFRESHING.compareAndSet(false, true)) {
+            try {
+                Thread.ofPlatform().daemon().name("sj-local-ports").start(LocalPorts::refreshAll);
+            } catch (RuntimeException | OutOfMemoryError e) {
+                // No thread to be had: the sighting ages out, and a later canReach reads the tables itself.
+                TO_REFRESH.clear();
+                REFRESHING.set(false);
+                refreshed();
+            }
+        }
+    }
+
+    /** The background reader: renews the sightings asked for, until none is left. */
+    private static void refreshAll() {
+        do {
+            Set<Integer> ports = new HashSet<>(TO_REFRESH);
+            try {
+                refresh(ports);
+            } catch (RuntimeException | Error e) {
+                // Unreadable for once: the sightings age out, and a later canReach reads the tables itself.
+            } finally {
+                TO_REFRESH.removeAll(ports);
+            }
+            REFRESHING.set(false);
+            refreshed();
+        } while (!TO_REFRESH.isEmpty() && REFRESHING.compareAndSet(false, true));
+    }
+
+    /**
+     * One read of the tables for {@code ports}: each listed one is seen listening as of the read's start,
+     * each other one loses its sighting (unless a read that began later renewed it meanwhile).
+     */
+    private static void refresh(Set<Integer> ports) {
+        long start = System.nanoTime();
+        Set<Integer> listed = tableListeners(start);
+        for (int port : ports) {
+            boolean listening = listed != null ? listed.contains(port) : isListening(port);
+            if (listening) {
+                remember(port, start);
+            } else {
+                SEEN_LISTENING.computeIfPresent(port, (p, seen) -> seen - start < 0 ? null : seen);
+            }
+        }
+    }
+
+    private static void refreshed() {
+        REFRESH_LOCK.lock();
+        try {
+            REFRESH_DONE.signalAll();
+        } finally {
+            REFRESH_LOCK.unlock();
+        }
+    }
+
+    /**
+     * For tests: waits until no background read is asked for or running, at most {@code timeout}.
+     *
+     * @return whether it got there in time
+     */
+    static boolean awaitRefreshes(java.time.Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        REFRESH_LOCK.lock();
+        try {
+            while (REFRESHING.get() || !TO_REFRESH.isEmpty()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                REFRESH_DONE.awaitNanos(Math.min(left, TimeUnit.MILLISECONDS.toNanos(100)));
+            }
+            return true;
+        } finally {
+            REFRESH_LOCK.unlock();
+        }
+    }
+
+    /** For tests: when {@code port} was last seen listening (System.nanoTime), or null. */
+    static Long seenAt(int port) {
+        return SEEN_LISTENING.get(port);
     }
 
     /**
@@ -135,9 +253,16 @@ public final class LocalPorts {
      * demos' ranks, each with every other) otherwise read them once per server.
      */
     private static Boolean listedAsListening(int port) {
-        boolean readAny = false;
-        boolean found = false;
-        long now = System.nanoTime();
+        Set<Integer> listed = tableListeners(System.nanoTime());
+        return listed == null ? null : listed.contains(port);
+    }
+
+    /**
+     * The ports the kernel's tables list as listening, each remembered as seen at {@code readStart};
+     * null where the tables cannot be read.
+     */
+    private static Set<Integer> tableListeners(long readStart) {
+        Set<Integer> all = null;
         for (Path table : PROC_TABLES) {
             String text;
             try {
@@ -145,13 +270,15 @@ public final class LocalPorts {
             } catch (IOException | UncheckedIOException e) {
                 continue;   // no such table (no IPv6, not Linux)
             }
-            readAny = true;
+            if (all == null) {
+                all = new HashSet<>();
+            }
             for (int listener : listeners(text)) {
-                found |= listener == port;
-                remember(listener, now);
+                all.add(listener);
+                remember(listener, readStart);
             }
         }
-        return readAny ? found : null;
+        return all;
     }
 
     /** Records {@code port} as seen listening by a table read that began at {@code readStart}. */

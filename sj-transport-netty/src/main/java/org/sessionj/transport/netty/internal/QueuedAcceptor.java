@@ -30,6 +30,7 @@ abstract class QueuedAcceptor implements ConnectionAcceptor {
     final void bound(int boundPort) {
         this.port = boundPort;
         LocalPorts.listening(boundPort);
+        org.sessionj.runtime.spi.support.ListenerPreload.afterListen(); // before peers can use up the descriptors
     }
 
     /**

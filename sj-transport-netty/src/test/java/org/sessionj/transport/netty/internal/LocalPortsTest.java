@@ -71,4 +71,51 @@ class LocalPortsTest {
         LocalPorts.remember(port, readStart);
         assertThat(LocalPorts.canReach("127.0.0.1", port)).isFalse();
     }
+
+    /** A loopback port nothing listens on (bound and closed again by this JVM, not through the transport). */
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            return socket.getLocalPort();
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void aSightingOlderThanASecondAnswersAtOnceAndABackgroundReadForgetsAPortNoLongerListening() throws Exception {
+        Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/net/tcp")), "Linux socket tables");
+        int port = freePort();
+        long seen = System.nanoTime();
+        LocalPorts.remember(port, seen);
+        // Two seconds later (by the clock handed in): answered from the sighting, not by reading the
+        // tables (which would say no): the requester does not wait for a read of every socket of the host.
+        assertThat(LocalPorts.canReachLocal(port, seen + 2_000_000_000L)).isTrue();
+        assertThat(LocalPorts.awaitRefreshes(java.time.Duration.ofSeconds(60))).isTrue();
+        assertThat(LocalPorts.seenAt(port)).as("the background read found nobody listening").isNull();
+        assertThat(LocalPorts.canReachLocal(port, seen + 2_000_000_000L)).isFalse();
+    }
+
+    @Test
+    @Timeout(120)
+    void aBackgroundReadRenewsTheSightingOfAPortStillListening() throws Exception {
+        Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/net/tcp")), "Linux socket tables");
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            long seen = System.nanoTime();
+            LocalPorts.remember(socket.getLocalPort(), seen);
+            assertThat(LocalPorts.canReachLocal(socket.getLocalPort(), seen + 2_000_000_000L)).isTrue();
+            assertThat(LocalPorts.awaitRefreshes(java.time.Duration.ofSeconds(60))).isTrue();
+            assertThat(LocalPorts.seenAt(socket.getLocalPort()) - seen).as("renewed by a later read").isPositive();
+        }
+    }
+
+    @Test
+    void aSightingOlderThanTenSecondsIsReadAgainBeforeTheAnswer() throws IOException {
+        Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/net/tcp")), "Linux socket tables");
+        int port = freePort();
+        long seen = System.nanoTime();
+        LocalPorts.remember(port, seen);
+        assertThat(LocalPorts.canReachLocal(port, seen + 11_000_000_000L)).isFalse();
+        assertThat(LocalPorts.seenAt(port)).isNull();
+    }
 }
