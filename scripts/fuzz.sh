@@ -22,6 +22,7 @@ if [ ${#TARGETS[@]} -eq 0 ]; then
         sj-runtime:HandshakeFuzzTest
         sj-runtime:WireValueFuzzTest
         sj-runtime:SessionReceiveFuzzTest
+        sj-transport-http:LeanHttpFuzzTest
     )
 fi
 

@@ -34,7 +34,8 @@ import org.sessionj.transport.http.relay.HttpRelay;
  *
  * Arguments: seconds per path and round, rounds (the first is dropped as warm-up), the slow threshold
  * in ms, paths ({@code tcp}, {@code ws}, {@code poll}, {@code relay-ws}, {@code relay-poll}, as in
- * {@link HttpTransportBenchmark}).
+ * {@link HttpTransportBenchmark}; an http path with {@code -netty} appended, e.g. {@code relay-poll-netty}, runs
+ * with {@code sessionj.http.leanCodec=false}: Netty's HTTP codec instead of the lean one, for an A/B in one run).
  */
 public final class RoundTripStalls {
     private static final AtomicLong LONGEST_OVERSLEEP = new AtomicLong();
@@ -112,7 +113,11 @@ public final class RoundTripStalls {
         System.exit(0);
     }
 
-    private static Path open(String name, List<AutoCloseable> closers) throws java.io.IOException {
+    private static Path open(String path, List<AutoCloseable> closers) throws java.io.IOException {
+        // "-netty": the same path with Netty's HTTP codec everywhere instead of the lean codec (an A/B in one run)
+        boolean netty = path.endsWith("-netty");
+        String name = netty ? path.substring(0, path.length() - "-netty".length()) : path;
+        System.setProperty("sessionj.http.leanCodec", String.valueOf(!netty));
         System.setProperty("sessionj.http.websocket", String.valueOf(name.endsWith("ws")));
         System.clearProperty("sessionj.http.relay");
         if (name.startsWith("relay")) {
@@ -122,7 +127,7 @@ public final class RoundTripStalls {
         }
         SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports(name.equals("tcp") ? "tcp" : "http").build());
         SJServerSocket server = runtime.serverSocket(PingServer.class, 0);
-        Thread accepter = Thread.ofPlatform().daemon().name("echo-" + name).start(() -> {
+        Thread accepter = Thread.ofPlatform().daemon().name("echo-" + path).start(() -> {
             try (SJSocket s = server.accept()) {
                 while (s.inwhile()) {
                     s.send(s.receiveInt());
@@ -138,7 +143,7 @@ public final class RoundTripStalls {
             accepter.join(10_000);
             server.close();
         });
-        return new Path(name, session);
+        return new Path(path, session);
     }
 
     /** Sleeps 1 ms at a time and records the longest oversleep since the last reset. */

@@ -47,7 +47,11 @@ import org.sessionj.runtime.internal.transport.Negotiation;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class HostilePeerTest {
-    private static final Duration INITIATION = Duration.ofSeconds(1);
+    /**
+     * Long enough for the server's first, cold handshake on a loaded machine (with 1 s a CI run saw the
+     * HELLO-only connection dropped by the deadline before its HELLO was answered), short enough to wait out.
+     */
+    private static final Duration INITIATION = Duration.ofSeconds(3);
 
     private final List<Socket> raw = new ArrayList<>();
     private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
@@ -124,9 +128,11 @@ class HostilePeerTest {
     }
 
     /** A real client's whole ping session against {@code server}, served on another thread. */
-    private void realClientIsServed(SJRuntime runtime, SJServerSocket server) throws Exception {
+    private void realClientIsServed(SJServerSocket server) throws Exception {
         CompletableFuture<Void> client = CompletableFuture.runAsync(() -> {
-            try (SJSocket s = runtime.service(Protocols.PingClient.class, "localhost", server.port()).request()) {
+            // The client's own handshake is not what is under test: the default initiation timeout, not 1 s.
+            SJRuntime patient = SJRuntime.create(SJRuntimeConfig.builder().transports("tcp").build());
+            try (SJSocket s = patient.service(Protocols.PingClient.class, "localhost", server.port()).request()) {
                 Scenarios.pingClient(s);
             }
         }, threads);
@@ -157,13 +163,13 @@ class HostilePeerTest {
             byte[] refusal = answer(helloOnly);
             assertThat(refusal).as("the HELLO alone is answered").isNotNull();
             assertThat(refusal[0]).as("AGREED first").isEqualTo((byte) 0x44);
-            realClientIsServed(runtime, server);
+            realClientIsServed(server);
             long start = System.nanoTime();
             assertThat(answer(stalled)).as("the stalled requester is closed without an answer").isNull();
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
             await(() -> told.size() == 2, "both counted");
             assertThat(told).extracting(Throwable::getMessage).anySatisfy(m -> assertThat(m).contains("not a session request"))
-                    .anySatisfy(m -> assertThat(m).contains("the requester sent no session request within PT1S"));
+                    .anySatisfy(m -> assertThat(m).contains("the requester sent no session request within PT3S"));
             assertThat(told).filteredOn(e -> e instanceof SJTimeoutException).hasSize(1);
             assertThat(SJRuntime.failedHandshakes(server)).isEqualTo(2);
         }
@@ -214,7 +220,7 @@ class HostilePeerTest {
             assertThat(reason).contains("is 67108864 bytes long; this server accepts at most 65536"
                     + " (sessionj.maxRequesterTypeBytes)");
 
-            realClientIsServed(runtime, server);
+            realClientIsServed(server);
             await(() -> told.size() == 2, "both counted");
             assertThat(told).extracting(Throwable::getMessage)
                     .anySatisfy(m -> assertThat(m).contains("exceeds the maximum frame size of 16777216"))
@@ -273,7 +279,7 @@ class HostilePeerTest {
                     held >> 10, direct >> 10);
             assertThat(held).as("what the server let in (1 MiB unread, then the kernel's buffers)").isLessThan(64L << 20);
             assertThat(direct).as("direct memory held for the unread frames").isLessThan(16L << 20);
-            realClientIsServed(runtime, other);
+            realClientIsServed(other);
             // The program reads, in order, what it was sent.
             for (int i = 0; i < 1_000; i++) {
                 assertThat(session.inwhile()).isTrue();
@@ -331,7 +337,7 @@ class HostilePeerTest {
                         assertThat(resume[resume.length - 17]).as("RESUME").isEqualTo((byte) 0x45);
                     }
                 }
-                realClientIsServed(runtime, other);
+                realClientIsServed(other);
             }
         }
     }

@@ -1,7 +1,10 @@
 package org.sessionj.transport.http.internal;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -26,12 +29,20 @@ public final class Exchange {
     private QueryStringDecoder query;
     private final boolean keepAlive;
     private final Runnable answered;
+    /** Where a lean answer is written from ({@link LeanRequestDecoder}), or null: Netty's encoder writes it. */
+    private final ChannelHandlerContext raw;
     private final AtomicBoolean done = new AtomicBoolean();
     private volatile Runnable onAbandon;
 
-    /** {@code queryUri}: the URI to parse for {@link #query} (the request's, or "/" for a malformed one). */
-    Exchange(ChannelHandlerContext ctx, FullHttpRequest request, String queryUri, Runnable answered) {
+    /**
+     * {@code queryUri}: the URI to parse for {@link #query} (the request's, or "/" for a malformed one);
+     * {@code raw}: for a request the lean decoder decoded, the context its answer is written from by
+     * {@link LeanEncoder} (null: through Netty's encoder, which saw the request).
+     */
+    Exchange(ChannelHandlerContext ctx, FullHttpRequest request, String queryUri, Runnable answered,
+            ChannelHandlerContext raw) {
         this.ctx = ctx;
+        this.raw = raw;
         this.request = request;
         this.queryUri = queryUri;
         this.keepAlive = HttpUtil.isKeepAlive(request);
@@ -103,6 +114,10 @@ public final class Exchange {
         if (keepAlive && request.protocolVersion().equals(HttpVersion.HTTP_1_0)) {
             response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
         }
+        if (raw != null) {
+            writeLean(response);
+            return;
+        }
         if (keepAlive) {
             ctx.writeAndFlush(response, ctx.voidPromise());
         } else {
@@ -116,9 +131,64 @@ public final class Exchange {
         respond(Wire.text(version(), status, reason));
     }
 
+    /**
+     * Answers 200 with stream bytes from {@code offset} (a poll's answer; {@code bytes} taken over),
+     * with {@code X-SJ-Offset} and, when {@code fin}, {@code X-SJ-Fin}. A lean exchange writes the
+     * answer's bytes directly (the same bytes: {@code LeanCodecTest}), without building a response.
+     */
+    public void respondBytes(ByteBuf bytes, long offset, boolean fin) {
+        if (raw == null || !ctx.executor().inEventLoop()) {
+            FullHttpResponse response = Wire.bytes(version(), bytes);
+            response.headers().set(Wire.OFFSET, offset);
+            if (fin) {
+                response.headers().set(Wire.FIN, "1");
+            }
+            respond(response);
+            return;
+        }
+        if (!done.compareAndSet(false, true)) {
+            bytes.release();
+            return;
+        }
+        request.release();
+        int length = bytes.readableBytes();
+        ByteBuf head = LeanEncoder.bytesHead(raw.alloc(), http10(), keepAlive, length, offset, fin,
+                length <= LeanEncoder.COPY_LIMIT ? length : 0);
+        writeLean(head, bytes);
+    }
+
     /** Answers "nothing new" (204). */
     public void empty() {
-        respond(Wire.empty(version(), HttpResponseStatus.NO_CONTENT));
+        if (raw == null || !ctx.executor().inEventLoop()) {
+            respond(Wire.empty(version(), HttpResponseStatus.NO_CONTENT));
+            return;
+        }
+        if (!done.compareAndSet(false, true)) {
+            return;
+        }
+        request.release();
+        writeLean(LeanEncoder.noContent(raw.alloc(), http10(), keepAlive), Unpooled.EMPTY_BUFFER);
+    }
+
+    private boolean http10() {
+        return request.protocolVersion().equals(HttpVersion.HTTP_1_0);
+    }
+
+    private void writeLean(FullHttpResponse response) {
+        ByteBuf body = response.content();
+        int length = body.readableBytes();
+        writeLean(LeanEncoder.head(raw.alloc(), response, length <= LeanEncoder.COPY_LIMIT ? length : 0), body);
+    }
+
+    private void writeLean(ByteBuf head, ByteBuf body) {
+        if (keepAlive) {
+            LeanEncoder.write(raw, head, body, raw.voidPromise());
+        } else {
+            ChannelPromise written = raw.newPromise();
+            LeanEncoder.write(raw, head, body, written);
+            written.addListener(ChannelFutureListener.CLOSE);
+        }
+        answered.run();
     }
 
     /** The channel closed first: nobody will read an answer. */

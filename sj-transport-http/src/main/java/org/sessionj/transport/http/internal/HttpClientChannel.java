@@ -116,7 +116,7 @@ public final class HttpClientChannel {
         pendingTimeoutMillis = timeoutMillis;
         answerDeadline.set(TimeUnit.MILLISECONDS.toNanos(timeoutMillis));
         if (channel != null && channel.isActive()) {
-            channel.writeAndFlush(request, channel.voidPromise());
+            write(channel, request);
             return;
         }
         connect(timeoutMillis).whenComplete((ch, failure) -> {
@@ -126,9 +126,23 @@ public final class HttpClientChannel {
             } else if (pending != result) {
                 request.release();
             } else {
-                ch.writeAndFlush(request, ch.voidPromise());
+                write(ch, request);
             }
         });
+    }
+
+    /**
+     * Writes {@code request}: by the lean encoder while the channel's lean decoder takes the answers
+     * (a request and its answer are both lean or both Netty's: see {@link LeanResponseDecoder}).
+     */
+    private static void write(Channel ch, FullHttpRequest request) {
+        LeanResponseDecoder lean = ch.pipeline().get(LeanResponseDecoder.class);
+        if (lean != null && lean.isLean()) {
+            ChannelHandlerContext raw = lean.rawContext();
+            LeanEncoder.write(raw, request, raw.voidPromise());
+        } else {
+            ch.writeAndFlush(request, ch.voidPromise());
+        }
     }
 
     private static String shortUri(String uri) {
@@ -151,6 +165,9 @@ public final class HttpClientChannel {
                         if (endpoint.ssl() != null) {
                             SslHandler ssl = endpoint.ssl().newHandler(ch.alloc(), endpoint.host(), endpoint.port());
                             ch.pipeline().addLast(ssl);
+                        }
+                        if (endpoint.settings().leanCodec()) {
+                            ch.pipeline().addLast(new LeanResponseDecoder(endpoint.settings().responseBytes() + 65536));
                         }
                         ch.pipeline().addLast(new HttpClientCodec(new HttpDecoderConfig().setMaxInitialLineLength(4096)
                                 .setMaxHeaderSize(8192).setMaxChunkSize(64 * 1024).setHeadersFactory(Wire.HEADERS)

@@ -23,14 +23,24 @@ import org.sessionj.runtime.spi.support.SystemSettings;
  * @param uploadAnswers whether a long-polling client lets its uploads be answered with the bytes waiting
  *        for it when the server speaks wire 2 ({@code sessionj.http.uploadAnswers}, true): an exchange then
  *        takes one request instead of an upload and a poll; false keeps wire 1's separate polls
+ * @param leanCodec whether servers and long-polling clients decode and encode the transport's own
+ *        requests and answers with the lean codec ({@code sessionj.http.leanCodec}, true), handing anything
+ *        else to Netty's HTTP codec; false: Netty's codec for everything (the same bytes on the wire)
  */
 public record HttpSettings(int pollMillis, int segmentBytes, int responseBytes, int streamBytes, int vanishMillis,
-        boolean websocket, int maxFrameBytes, boolean uploadAnswers) {
+        boolean websocket, int maxFrameBytes, boolean uploadAnswers, boolean leanCodec) {
 
-    /** Settings with upload answers on (wire 2 where the server speaks it). */
+    /** Settings with upload answers on (wire 2 where the server speaks it) and the lean codec. */
     public HttpSettings(int pollMillis, int segmentBytes, int responseBytes, int streamBytes, int vanishMillis,
             boolean websocket, int maxFrameBytes) {
         this(pollMillis, segmentBytes, responseBytes, streamBytes, vanishMillis, websocket, maxFrameBytes, true);
+    }
+
+    /** Settings with the lean codec. */
+    public HttpSettings(int pollMillis, int segmentBytes, int responseBytes, int streamBytes, int vanishMillis,
+            boolean websocket, int maxFrameBytes, boolean uploadAnswers) {
+        this(pollMillis, segmentBytes, responseBytes, streamBytes, vanishMillis, websocket, maxFrameBytes, uploadAnswers,
+                true);
     }
 
     /** Checks the bounds. */
@@ -68,19 +78,26 @@ public record HttpSettings(int pollMillis, int segmentBytes, int responseBytes, 
                 settings.integer("http.vanishMillis", 15_000),
                 settings.flag("http.websocket", true),
                 settings.integer("tcp.maxFrameBytes", 16 << 20),
-                settings.flag("http.uploadAnswers", true));
+                settings.flag("http.uploadAnswers", true),
+                settings.flag("http.leanCodec", true));
     }
 
     /** These settings with WebSocket upgrades allowed or not. */
     public HttpSettings withWebsocket(boolean allowed) {
         return new HttpSettings(pollMillis, segmentBytes, responseBytes, streamBytes, vanishMillis, allowed, maxFrameBytes,
-                uploadAnswers);
+                uploadAnswers, leanCodec);
     }
 
     /** These settings with another poll interval and vanish time. */
     public HttpSettings withTimes(int poll, int vanish) {
         return new HttpSettings(poll, segmentBytes, responseBytes, streamBytes, vanish, websocket, maxFrameBytes,
-                uploadAnswers);
+                uploadAnswers, leanCodec);
+    }
+
+    /** These settings with the lean codec on or off. */
+    public HttpSettings withLeanCodec(boolean lean) {
+        return new HttpSettings(pollMillis, segmentBytes, responseBytes, streamBytes, vanishMillis, websocket,
+                maxFrameBytes, uploadAnswers, lean);
     }
 
     /** The largest request a server aggregates: a segment and some slack. */

@@ -30,6 +30,8 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
     private final HttpSettings settings;
     private final boolean secure;
     private final BodyBudget bodies;
+    /** The connection's lean decoder: a request it decoded is answered through it. */
+    private final LeanRequestDecoder lean;
     private Exchange current;
     /** Run after each answer (see {@link #readOnIfWritable}); made once. */
     private Runnable readOn;
@@ -39,8 +41,9 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
     /** The poll the deadline is for (the latest held; it may have been answered since). */
     private HeldPoll held;
 
-    TunnelHttpHandler(Routes routes, HttpSettings settings, boolean secure, BodyBudget bodies) {
+    TunnelHttpHandler(Routes routes, HttpSettings settings, boolean secure, BodyBudget bodies, LeanRequestDecoder lean) {
         this.routes = routes;
+        this.lean = lean;
         this.settings = settings;
         this.secure = secure;
         this.bodies = bodies;
@@ -67,7 +70,11 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
         if (readOn == null) {
             readOn = () -> readOnIfWritable(ctx); // one per channel, not one per request
         }
-        Exchange exchange = new Exchange(ctx, request, request.decoderResult().isSuccess() ? request.uri() : "/", readOn);
+        // The decoder hands on each request before it looks at the next bytes: if it is lean now, it
+        // decoded this request.
+        ChannelHandlerContext raw = lean != null && lean.isLean() ? lean.rawContext() : null;
+        Exchange exchange = new Exchange(ctx, request, request.decoderResult().isSuccess() ? request.uri() : "/", readOn,
+                raw);
         current = exchange;
         if (!request.decoderResult().isSuccess()) {
             exchange.fail(HttpResponseStatus.BAD_REQUEST, "malformed HTTP request: " + request.decoderResult().cause());
@@ -213,7 +220,7 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
                     new HeldPoll(half, exchange, ack, window(exchange)).tryRead();
                     return;
                 }
-                answer(half, exchange, Wire.empty(exchange.version(), HttpResponseStatus.NO_CONTENT));
+                answerEmpty(half, exchange);
             }
             case FULL -> {
                 Consumer<Boolean> retry = ready -> exchange.executor().execute(() -> {
@@ -289,16 +296,17 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
                     answer(half, exchange, Wire.text(exchange.version(), HttpResponseStatus.GONE, chunk.failure()));
                     return;
                 }
-                FullHttpResponse response = Wire.bytes(exchange.version(), chunk.bytes());
-                response.headers().set(Wire.OFFSET, chunk.offset());
-                if (chunk.fin()) {
-                    response.headers().set(Wire.FIN, "1");
+                if (exchange.isDone()) {
+                    chunk.bytes().release();
+                    return;
                 }
-                answer(half, exchange, response);
+                exchange.onAbandon(null);
+                half.exit();
+                exchange.respondBytes(chunk.bytes(), chunk.offset(), chunk.fin());
                 return;
             }
             if (max == 0) {
-                answer(half, exchange, Wire.empty(exchange.version(), HttpResponseStatus.NO_CONTENT));
+                answerEmpty(half, exchange);
                 return;
             }
             if (!half.out().awaitData(this)) {
@@ -319,7 +327,7 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
         /** The poll interval passed: answers "nothing new" if still waiting. */
         void expired() {
             if (!exchange.isDone() && half.out().cancelDataWaiter(this)) {
-                answer(half, exchange, Wire.empty(exchange.version(), HttpResponseStatus.NO_CONTENT));
+                answerEmpty(half, exchange);
             }
         }
 
@@ -336,7 +344,7 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
             if (ready) {
                 tryRead();
             } else {
-                answer(half, exchange, Wire.empty(exchange.version(), HttpResponseStatus.NO_CONTENT));
+                answerEmpty(half, exchange);
             }
         }
     }
@@ -363,6 +371,16 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
     /** Held-poll timers scheduled so far on this channel (for tests). */
     int heldTimersScheduled() {
         return heldDeadline == null ? 0 : heldDeadline.timersScheduled();
+    }
+
+    /** Answers "nothing new" (204), unless the exchange is over. */
+    private static void answerEmpty(Half half, Exchange exchange) {
+        if (exchange.isDone()) {
+            return;
+        }
+        exchange.onAbandon(null);
+        half.exit();
+        exchange.empty();
     }
 
     private static void answer(Half half, Exchange exchange, FullHttpResponse response) {

@@ -81,12 +81,16 @@ public final class TunnelServer implements AutoCloseable {
                         }
                         Guard guard = new Guard(requestMillis, settings);
                         BodyBudget bodyBudget = new BodyBudget(bodies);
+                        LeanRequestDecoder lean = settings.leanCodec() ? new LeanRequestDecoder(settings.maxRequestBytes()) : null;
+                        channel.pipeline().addLast(guard.front());
+                        if (lean != null) {
+                            channel.pipeline().addLast(lean);
+                        }
                         channel.pipeline().addLast(
-                                guard.front(),
                                 new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, 64 * 1024),
                                 bodyBudget,
                                 new RequestAssembler(settings.maxRequestBytes(), guard::requestEnded),
-                                new TunnelHttpHandler(routes, settings, ssl != null, bodyBudget));
+                                new TunnelHttpHandler(routes, settings, ssl != null, bodyBudget, lean));
                     }
                 });
         ChannelFuture bind = bootstrap.bind(address);
