@@ -161,12 +161,29 @@ public class PingPongBenchmark {
     /** Round trips per invocation of the virtual-thread benchmarks. */
     static final int ROUNDS = 1000;
 
-    /** An SJ session whose echo runs on a virtual thread (the caller's rounds do too). */
+    /**
+     * An SJ session whose echo runs on a virtual thread (the caller's rounds do too).
+     *
+     * <p>Every invocation runs its rounds on a new virtual thread, which ends when they are done: between
+     * two invocations the requester's end has no live thread. The in-JVM transport takes an end whose
+     * last thread ended for gone after {@code sessionj.shm.orphanTimeout} (2 s by default), so a pause of
+     * the harness longer than that between iterations (a loaded machine, a profiler's start) failed
+     * the session, and every later invocation measured a failing thread instead of round trips. The
+     * orphan timeout is set to ten minutes here (the watch still runs, and costs what it costs a user,
+     * on every park), and {@link #onVirtualThread} rethrows what the rounds threw.
+     */
     @State(Scope.Benchmark)
     public static class VirtualSjSession extends SjSession {
         @Override
         Thread.Builder threads() {
             return Thread.ofVirtual();
+        }
+
+        @Override
+        SJRuntime runtime(boolean monitor) {
+            // Read when each in-JVM connection is made: set before the session is requested.
+            System.setProperty("sessionj.shm.orphanTimeout", "10m");
+            return super.runtime(monitor);
         }
     }
 
@@ -188,17 +205,28 @@ public class PingPongBenchmark {
         }
     }
 
-    /** Runs {@link #ROUNDS} rounds on a new virtual thread and waits for it; the last reply. */
+    /**
+     * Runs {@link #ROUNDS} rounds on a new virtual thread and waits for it; the last reply. What the
+     * rounds throw is rethrown, so that a broken session fails the benchmark instead of being timed.
+     */
     private static int onVirtualThread(IntSupplier round) throws InterruptedException {
         int[] last = new int[1];
+        Throwable[] failure = new Throwable[1];
         Thread t = Thread.ofVirtual().start(() -> {
-            int r = 0;
-            for (int i = 0; i < ROUNDS; i++) {
-                r = round.getAsInt();
+            try {
+                int r = 0;
+                for (int i = 0; i < ROUNDS; i++) {
+                    r = round.getAsInt();
+                }
+                last[0] = r;
+            } catch (RuntimeException | Error e) {
+                failure[0] = e;
             }
-            last[0] = r;
         });
         t.join();
+        if (failure[0] != null) {
+            throw new IllegalStateException("the rounds on the virtual thread failed", failure[0]);
+        }
         return last[0];
     }
 
