@@ -100,6 +100,58 @@ class NoAliasTest {
                 """);
     }
 
+    /** A @NoAlias field's initializer must give it a unique value, as a local's does (adv8 finding 7). */
+    @Test
+    void aNoAliasFieldInitializedWithASharedArrayIsRejected() {
+        assertRejected("SJ040", 5, msg("@NoAlias 'f' may only hold a unique value", "found 'SHARED'"), """
+                package demo;
+                import org.sessionj.api.NoAlias;
+                class Holder {
+                    static final int[] SHARED = new int[4];
+                    @NoAlias int[] f = SHARED;
+                }
+                """);
+    }
+
+    @Test
+    void aStaticNoAliasFieldInitializedWithASharedArrayIsRejected() {
+        assertRejected("SJ040", 5, msg("@NoAlias 'f' may only hold a unique value"), """
+                package demo;
+                import org.sessionj.api.NoAlias;
+                class Holder {
+                    static final int[] SHARED = new int[4];
+                    static @NoAlias int[] f = SHARED;
+                }
+                """);
+    }
+
+    @Test
+    void aNoAliasFieldInitializedWithThisIsRejected() {
+        assertRejected("SJ040", 4, msg("@NoAlias 'me' may only hold a unique value", "found 'this'"), """
+                package demo;
+                import org.sessionj.api.NoAlias;
+                class Holder {
+                    @NoAlias Holder me = this;
+                }
+                """);
+    }
+
+    @Test
+    void noAliasFieldsInitializedWithUniqueValuesCompile() {
+        assertAccepted("""
+                package demo;
+                import org.sessionj.api.NoAlias;
+                class Holder {
+                    @NoAlias int[] a = new int[4];
+                    @NoAlias int[] b = null;
+                    @NoAlias int[] c = fresh();
+                    static @NoAlias int[] d = new int[2];
+                    @NoAlias int[] e;
+                    static @NoAlias int[] fresh() { return new int[1]; }
+                }
+                """);
+    }
+
     private static String worker(String members, String body) {
         return """
                 package demo;

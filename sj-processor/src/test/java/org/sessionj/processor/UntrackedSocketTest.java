@@ -66,6 +66,21 @@ class UntrackedSocketTest {
                 """), PROTOCOLS);
     }
 
+    /** An exception class implementing the socket interface: the caught value's session type is unknown. */
+    @Test
+    void catchParameterOfASocketType() {
+        assertRejected("SJ010", 9, msg("catch parameter 'b'", "has no known session type"), cls("""
+                    static abstract class Bad extends RuntimeException implements SJSocket {}
+                    void run(Runnable r) {
+                        try {
+                            r.run();
+                        } catch (Bad b) {
+                            b.send(1);
+                        }
+                    }
+                """), PROTOCOLS);
+    }
+
     @Test
     void typeVariableParameterWithoutSession() {
         assertRejected("SJ010", 5, msg("session parameter 's'", "annotate it with @Session"), cls("""

@@ -99,7 +99,13 @@ public enum Diagnostic {
     NOT_A_MEMBER("SJ053", "session registered at a type outside the selector's set",
             "session '%s' is at %s, which is not the start of a member of the selector's set %s"),
     TYPECASE("SJ054", "typecase misused",
-            "session '%s': %s");
+            "session '%s': %s"),
+
+    // Hand-overs that outlive this code (SessionActionRules, SelectorRules).
+    HANDED_OVER_AND_CLOSED("SJ055", "session handed over but closed here",
+            "session '%s' is %s, who runs it on after this code, but it is a resource of the try-with-resources "
+                    + "statement on line %s, which closes it at the end of the block; declare it without "
+                    + "try-with-resources (its new owner closes it)");
 
     private final String code;
     private final String title;

@@ -20,8 +20,9 @@ import javax.lang.model.element.VariableElement;
 
 /**
  * Which {@code @Session} methods end the session they are lent: they close their socket parameter
- * (explicitly or as a try-with-resources resource), delegate it ({@code t.send(s)}, {@code t.pass(s)})
- * or lend it to a method that does. The caller's socket is then gone after the call (a later action
+ * (explicitly or as a try-with-resources resource), delegate it ({@code t.send(s)}, {@code t.pass(s)}),
+ * hand it to a session thread ({@code SJ.spawn}) or a selector ({@code register}), or lend it to a
+ * method that does. The caller's socket is then gone after the call (a later action
  * is SJ025 there), whatever the method's {@code @Session} type leaves over. Found from the method's
  * source when it is compiled in the same javac run; cached for the compilation. A method known only
  * from a class file is taken not to end its parameter (docs/diagnostics.md, "What is not checked").
@@ -31,6 +32,13 @@ final class LentSessions {
     private final Trees trees;
     /** null while being computed (a recursive method is taken not to end it through itself). */
     private final Map<VariableElement, String> ends = new HashMap<>();
+    /**
+     * The parameters whose method hands the session over to another owner that outlives the call: a
+     * session thread ({@code SJ.spawn}) or a selector ({@code register}), directly or through a method
+     * it lends the socket to. The caller must not close it afterwards, not even as a try-with-resources
+     * resource (SJ055).
+     */
+    private final java.util.Set<VariableElement> handsOver = new java.util.HashSet<>();
     /**
      * The methods of each top-level class and its member classes compiled in this run, by element,
      * found in one pass over the class's members the first time one of them is asked for
@@ -51,10 +59,19 @@ final class LentSessions {
         }
         ends.put(parameter, null);
         TreePath path = pathOf(method);
+        boolean[] handedOver = new boolean[1];
         String how = path != null && path.getLeaf() instanceof MethodTree tree && tree.getBody() != null
-                ? scan(path, parameter) : null;
+                ? scan(path, parameter, handedOver) : null;
         ends.put(parameter, how);
+        if (how != null && handedOver[0]) {
+            handsOver.add(parameter);
+        }
         return how;
+    }
+
+    /** Whether {@code method} hands its parameter over to a session thread or a selector (see {@link #handsOver}). */
+    boolean handsOver(ExecutableElement method, VariableElement parameter) {
+        return ending(method, parameter) != null && handsOver.contains(parameter);
     }
 
     /** The path of {@code method}'s declaration, or null when it is not compiled from source in this run. */
@@ -94,13 +111,22 @@ final class LentSessions {
         return path != null ? path : trees.getPath(method); // a method of a local or anonymous class
     }
 
-    private String scan(TreePath methodPath, VariableElement parameter) {
+    private String scan(TreePath methodPath, VariableElement parameter, boolean[] handedOver) {
         String[] found = new String[1];
         new TreePathScanner<Void, Void>() {
             private boolean names(ExpressionTree expression) {
                 ExpressionTree stripped = FlowScanner.strip(expression);
                 return stripped instanceof IdentifierTree
                         && parameter.equals(trees.getElement(new TreePath(getCurrentPath(), stripped)));
+            }
+
+            private boolean namesAny(List<? extends ExpressionTree> arguments) {
+                for (ExpressionTree argument : arguments) {
+                    if (names(argument)) {
+                        return true;
+                    }
+                }
+                return false;
             }
 
             @Override
@@ -124,6 +150,14 @@ final class LentSessions {
                     } else if (socketMethod && (operation.equals("send") || operation.equals("pass"))
                             && names(call.getArguments().get(0))) {
                         found[0] = "delegates it";
+                    } else if (api.isMulticastClass(callee.getEnclosingElement()) && operation.equals("spawn")
+                            && namesAny(call.getArguments())) {
+                        found[0] = "hands it to a session thread (SJ.spawn)";
+                        handedOver[0] = true;
+                    } else if (api.isSelectorClass(callee.getEnclosingElement()) && operation.equals("register")
+                            && namesAny(call.getArguments())) {
+                        found[0] = "registers it with a selector";
+                        handedOver[0] = true;
                     } else {
                         lentOn(callee, call.getArguments());
                     }
@@ -138,6 +172,7 @@ final class LentSessions {
                         String inner = ending(callee, parameters.get(i));
                         if (inner != null) {
                             found[0] = "lends it to '" + callee.getSimpleName() + "', which " + inner;
+                            handedOver[0] = handsOver.contains(parameters.get(i));
                         }
                     }
                 }

@@ -143,10 +143,17 @@ final class MethodChecker extends FlowScanner {
             scan(new TreePath(unit, lambda.getBody()), null);
         } else if (leaf instanceof VariableTree field) {
             unitName = "the initializer of field '" + field.getName() + "'";
-            if (trees.getElement(unit) instanceof VariableElement element && api.isSelector(element.asType())) {
+            VariableElement element = trees.getElement(unit) instanceof VariableElement v ? v : null;
+            if (element != null && api.isSelector(element.asType())) {
                 selectors.declared(element);
             }
+            // A @NoAlias field starts out owning its initializer's value, as a @NoAlias local does (SJ040).
+            boolean unique = element == null || !NoAliasRules.isNoAlias(element) || noAlias.unique(field.getInitializer());
             scan(new TreePath(unit, field.getInitializer()), null);
+            if (!unique && state != null) {
+                reporter.error(field.getInitializer(), Diagnostic.NOT_UNIQUE, element.getSimpleName(),
+                        field.getInitializer());
+            }
         } else {
             unitName = "the initializer";
             scan(unit, null);

@@ -1,6 +1,7 @@
 package org.sessionj.processor.check;
 
 import com.sun.source.tree.MethodTree;
+import com.sun.source.tree.Tree;
 import com.sun.source.tree.VariableTree;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -8,7 +9,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.DeclaredType;
@@ -43,34 +47,142 @@ final class OverrideRules {
         if (cannotOverride(method)) {
             return; // most session methods are static: no supertype walk for them
         }
-        boolean sessions = method.getParameters().stream().anyMatch(this::sessionTyped);
-        boolean owned = method.getParameters().stream().anyMatch(NoAliasRules::isNoAlias);
-        if (!sessions && !owned && !mayOverrideNoAlias(method)) {
+        if (!relevant(method) && !mayOverrideNoAlias(method)) {
             return;
         }
         TypeElement owner = (TypeElement) method.getEnclosingElement();
         for (ExecutableElement overridden : overridden(method, owner)) {
-            if (noAlias(method, tree, overridden, reporter)) {
+            if (mismatch(method, overridden, tree, null, reporter)) {
                 return;
             }
-            List<? extends VariableElement> mine = method.getParameters();
-            List<? extends VariableElement> theirs = overridden.getParameters();
-            for (int i = 0; i < mine.size() && i < theirs.size(); i++) {
-                if (!sessionTyped(mine.get(i))) {
+        }
+    }
+
+    /**
+     * The same invariant for the methods a class <em>inherits</em>: a concrete method of a superclass
+     * (or a default method) that implements, as a member of {@code type}, a method of another supertype
+     * ({@code class Impl extends Lib implements H {}}: {@code Lib.on} implements {@code H.on}) is the
+     * body every call through that other supertype runs, though neither {@code Lib} nor {@code Impl}
+     * declares an override to check. Reported at the class ({@code tree}). A pair whose implementing
+     * class is itself a subtype of the other method's type was checked at the implementation's own
+     * declaration.
+     */
+    void checkInherited(TypeElement type, Tree tree, Reporter reporter) {
+        if (type.getKind() != ElementKind.CLASS && type.getKind() != ElementKind.ENUM
+                && type.getKind() != ElementKind.RECORD) {
+            return; // an interface cannot inherit an implementation of an abstract method without declaring it
+        }
+        List<ExecutableElement> inherited = supertypeMethods(type);
+        boolean any = false;
+        for (ExecutableElement method : inherited) {
+            if (relevant(method)) {
+                any = true;
+                break;
+            }
+        }
+        if (!any) {
+            return; // the usual case: no supertype method has a session or @NoAlias to disagree on
+        }
+        inheritingClass = type;
+        Set<String> declared = new HashSet<>();
+        for (ExecutableElement own : ElementFilter.methodsIn(type.getEnclosedElements())) {
+            declared.add(own.getSimpleName() + "/" + own.getParameters().size());
+        }
+        for (ExecutableElement member : ElementFilter.methodsIn(elements.getAllMembers(type))) {
+            if (member.getEnclosingElement() == type || member.getModifiers().contains(Modifier.ABSTRACT)
+                    || cannotOverride(member)
+                    || declared.contains(member.getSimpleName() + "/" + member.getParameters().size())) {
+                continue;
+            }
+            TypeElement implementer = (TypeElement) member.getEnclosingElement();
+            for (ExecutableElement other : inherited) {
+                if (other == member || other.getEnclosingElement() == implementer
+                        || !other.getSimpleName().equals(member.getSimpleName())
+                        || other.getParameters().size() != member.getParameters().size()
+                        || !relevant(member) && !relevant(other)
+                        || types.isSubtype(types.erasure(implementer.asType()),
+                                types.erasure(other.getEnclosingElement().asType()))
+                        || !elements.overrides(member, other, type)) {
                     continue;
                 }
-                SessionType own = declared(mine.get(i));
-                SessionType inherited = declared(theirs.get(i));
-                if (!same(own, inherited)) {
-                    VariableTree at = tree.getParameters().get(i);
-                    reporter.error(at, Diagnostic.OVERRIDE_MISMATCH, mine.get(i).getSimpleName(),
-                            method.getSimpleName(), describe(own),
-                            overridden.getEnclosingElement().getSimpleName(), describe(inherited));
+                if (mismatch(member, other, null, tree, reporter)) {
                     return;
                 }
             }
         }
     }
+
+    /** Every non-static, non-private method declared in a proper supertype of {@code type}. */
+    private List<ExecutableElement> supertypeMethods(TypeElement type) {
+        List<ExecutableElement> found = new java.util.ArrayList<>();
+        Deque<TypeMirror> pending = new ArrayDeque<>(types.directSupertypes(type.asType()));
+        Set<Element> seen = new HashSet<>();
+        while (!pending.isEmpty()) {
+            if (!(pending.pop() instanceof DeclaredType declared)
+                    || !(declared.asElement() instanceof TypeElement supertype) || !seen.add(supertype)) {
+                continue;
+            }
+            for (ExecutableElement method : ElementFilter.methodsIn(supertype.getEnclosedElements())) {
+                if (!cannotOverride(method)) {
+                    found.add(method);
+                }
+            }
+            pending.addAll(types.directSupertypes(supertype.asType()));
+        }
+        return found;
+    }
+
+    /** Whether a method has a session-typed or {@code @NoAlias} parameter or a {@code @NoAlias} result. */
+    private boolean relevant(ExecutableElement method) {
+        if (NoAliasRules.isNoAlias(method)) {
+            return true;
+        }
+        for (VariableElement parameter : method.getParameters()) {
+            if (sessionTyped(parameter) || NoAliasRules.isNoAlias(parameter)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Compares {@code method} with a method it overrides and reports the first difference: at the
+     * override's own declaration ({@code tree}, its parameters), or, for an inherited implementation,
+     * at the class that inherits it ({@code inheritedAt}). Whether one was reported.
+     */
+    private boolean mismatch(ExecutableElement method, ExecutableElement overridden, MethodTree tree, Tree inheritedAt,
+            Reporter reporter) {
+        if (noAlias(method, tree, inheritedAt, overridden, reporter)) {
+            return true;
+        }
+        List<? extends VariableElement> mine = method.getParameters();
+        List<? extends VariableElement> theirs = overridden.getParameters();
+        for (int i = 0; i < mine.size() && i < theirs.size(); i++) {
+            if (!sessionTyped(mine.get(i)) && !sessionTyped(theirs.get(i))) {
+                continue;
+            }
+            SessionType own = declared(mine.get(i));
+            SessionType inherited = declared(theirs.get(i));
+            if (!same(own, inherited)) {
+                Tree at = tree != null ? tree.getParameters().get(i) : inheritedAt;
+                reporter.error(at, Diagnostic.OVERRIDE_MISMATCH, mine.get(i).getSimpleName(), name(method, inheritedAt),
+                        describe(own), overridden.getEnclosingElement().getSimpleName(), describe(inherited));
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The method's name, or for an inherited implementation its class and name and where it is inherited. */
+    private String name(ExecutableElement method, Tree inheritedAt) {
+        return inheritedAt == null ? method.getSimpleName().toString()
+                : method.getEnclosingElement().getSimpleName() + "." + method.getSimpleName() + "' as inherited by '"
+                        + (inheritingClass == null || inheritingClass.getSimpleName().isEmpty() ? "this anonymous class"
+                                : inheritingClass.getSimpleName());
+    }
+
+    /** The class whose inherited methods {@link #checkInherited} is comparing (for messages). */
+    private TypeElement inheritingClass;
 
     /** Constructors and static or private methods override nothing (JLS 8.4.8.1). */
     private static boolean cannotOverride(ExecutableElement method) {
@@ -90,11 +202,12 @@ final class OverrideRules {
      * result stays unique, and a parameter that callers may give a shared value does not start owning
      * it (SJ045). Dropping {@code @NoAlias} from a parameter is fine: callers give up more than needed.
      */
-    private boolean noAlias(ExecutableElement method, MethodTree tree, ExecutableElement overridden,
+    private boolean noAlias(ExecutableElement method, MethodTree tree, Tree inheritedAt, ExecutableElement overridden,
             Reporter reporter) {
         String where = overridden.getEnclosingElement().getSimpleName().toString();
+        Tree at = tree != null ? tree : inheritedAt;
         if (NoAliasRules.isNoAlias(overridden) && !NoAliasRules.isNoAlias(method)) {
-            reporter.error(tree, Diagnostic.NOALIAS_OVERRIDE, method.getSimpleName(), where,
+            reporter.error(at, Diagnostic.NOALIAS_OVERRIDE, name(method, inheritedAt), where,
                     "its result is not @NoAlias where the overridden method promises a unique one");
             return true;
         }
@@ -102,7 +215,8 @@ final class OverrideRules {
         List<? extends VariableElement> theirs = overridden.getParameters();
         for (int i = 0; i < mine.size() && i < theirs.size(); i++) {
             if (NoAliasRules.isNoAlias(mine.get(i)) && !NoAliasRules.isNoAlias(theirs.get(i))) {
-                reporter.error(tree.getParameters().get(i), Diagnostic.NOALIAS_OVERRIDE, method.getSimpleName(), where,
+                reporter.error(tree != null ? tree.getParameters().get(i) : at, Diagnostic.NOALIAS_OVERRIDE,
+                        name(method, inheritedAt), where,
                         "its parameter '" + mine.get(i).getSimpleName() + "' is @NoAlias where the overridden "
                                 + "method takes shared values");
                 return true;

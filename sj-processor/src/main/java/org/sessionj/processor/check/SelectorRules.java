@@ -281,6 +281,13 @@ final class SelectorRules {
             flow.fail(var);
             return true;
         }
+        com.sun.source.tree.TryTree closing = flow.spawns.closingTry(var);
+        if (closing != null) {
+            flow.reporter.error(argument, Diagnostic.HANDED_OVER_AND_CLOSED, flow.name(var),
+                    "registered with selector '" + selector + "'", flow.line(closing));
+            flow.fail(var);
+            return true;
+        }
         flow.lastActions.put(var, call);
         flow.set(var, new VarState.Moved("registered with selector '" + selector + "' on line " + flow.line(call)));
         return true;

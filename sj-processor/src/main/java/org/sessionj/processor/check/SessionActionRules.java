@@ -6,6 +6,7 @@ import com.sun.source.tree.LiteralTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.Tree;
+import com.sun.source.tree.TryTree;
 import com.sun.source.tree.TypeCastTree;
 import java.util.ArrayList;
 import java.util.List;
@@ -449,6 +450,13 @@ final class SessionActionRules {
             return;
         }
         String ending = flow.lent.ending(method, parameter);
+        TryTree closing = ending != null && flow.lent.handsOver(method, parameter) ? flow.spawns.closingTry(var) : null;
+        if (closing != null) {
+            flow.reporter.error(argument, Diagnostic.HANDED_OVER_AND_CLOSED, flow.name(var), "lent to '"
+                    + method.getSimpleName() + "', which " + ending, flow.line(closing));
+            flow.fail(var);
+            return;
+        }
         flow.lastActions.put(var, argument);
         flow.set(var, ending == null ? new VarState.Live(remainder, live.iterations())
                 : new VarState.Moved("lent to '" + method.getSimpleName() + "' on line " + flow.line(argument)

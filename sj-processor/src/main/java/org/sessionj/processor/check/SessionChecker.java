@@ -187,6 +187,7 @@ public final class SessionChecker implements TaskListener {
             }
             if (trees.getElement(getCurrentPath()) instanceof TypeElement type) {
                 contracts.recordComponents(type, tree, reporter);
+                overrides.checkInherited(type, tree, reporter);
             }
             return super.visitClass(tree, unused);
         }

@@ -51,6 +51,8 @@ import javax.lang.model.util.ElementFilter;
  *   <li>is a lambda or method reference whose functional method does;</li>
  *   <li>is a method that may override one that does (an override of a {@code @NoAlias} result must keep
  *       the promise, SJ045, though nothing in it names the API);</li>
+ *   <li>is a class that inherits a method that does from a proper supertype (an implementation it
+ *       inherits from another supertype must keep that method's contract, SJ036/SJ045);</li>
  * </ul>
  * and, for a method, the method itself passes the same test and its class has no {@code @NoAlias}
  * field (which every method of the class may move and must refill). Every rule of the checker is
@@ -141,9 +143,13 @@ final class SessionRelevance {
                 return true;
             }
             switch (tree.getKind()) {
-                case IDENTIFIER, MEMBER_SELECT, NEW_CLASS, VARIABLE, CLASS -> {
+                case IDENTIFIER, MEMBER_SELECT, NEW_CLASS, VARIABLE -> {
                     Element element = trees.getElement(at);
                     return element != null && relevantElement(element);
+                }
+                case CLASS -> {
+                    Element element = trees.getElement(at);
+                    return element != null && (relevantElement(element) || inheritsRelevant(element));
                 }
                 case METHOD -> {
                     Element element = trees.getElement(at);
@@ -175,37 +181,56 @@ final class SessionRelevance {
                 || !(method.getEnclosingElement() instanceof TypeElement owner)) {
             return false;
         }
-        Set<String> names = inheritedRelevant.get(owner);
-        if (names == null) {
-            names = new java.util.HashSet<>();
-            Set<Element> visited = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-            Deque<TypeMirror> pending = new ArrayDeque<>();
-            pending.push(owner.getSuperclass());
-            pending.addAll(owner.getInterfaces());
-            while (!pending.isEmpty()) {
-                TypeMirror next = pending.pop();
-                if (next.getKind() == javax.lang.model.type.TypeKind.ERROR) {
-                    names = null; // not understood: every method of the class counts
-                    break;
-                }
-                if (!(next instanceof DeclaredType declared) || !(declared.asElement() instanceof TypeElement type)
-                        || !visited.add(type)) {
-                    continue;
-                }
-                for (ExecutableElement inherited : ElementFilter.methodsIn(type.getEnclosedElements())) {
-                    if (relevantElement(inherited)) {
-                        names.add(inherited.getSimpleName() + "/" + inherited.getParameters().size());
-                    }
-                }
-                pending.push(type.getSuperclass());
-                pending.addAll(type.getInterfaces());
-            }
-            if (names == null) {
-                return true;
-            }
-            inheritedRelevant.put(owner, names);
+        Set<String> names = inheritedRelevant(owner);
+        return names == null || names.contains(method.getSimpleName() + "/" + method.getParameters().size());
+    }
+
+    /**
+     * Whether a class inherits a relevant method from a proper supertype: an implementation it inherits
+     * from one supertype may implement that method of another ({@code class Impl extends Lib implements
+     * Api {}}, {@link OverrideRules#checkInherited}), though the class names nothing of the API.
+     */
+    private boolean inheritsRelevant(Element element) {
+        if (!(element instanceof TypeElement type)) {
+            return false;
         }
-        return names.contains(method.getSimpleName() + "/" + method.getParameters().size());
+        Set<String> names = inheritedRelevant(type);
+        return names == null || !names.isEmpty();
+    }
+
+    /**
+     * The relevant methods of the proper supertypes of {@code owner}, as name/number of parameters; null
+     * when a supertype is not understood (then everything counts).
+     */
+    private Set<String> inheritedRelevant(TypeElement owner) {
+        if (inheritedRelevant.containsKey(owner)) {
+            return inheritedRelevant.get(owner);
+        }
+        Set<String> names = new java.util.HashSet<>();
+        Set<Element> visited = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        Deque<TypeMirror> pending = new ArrayDeque<>();
+        pending.push(owner.getSuperclass());
+        pending.addAll(owner.getInterfaces());
+        while (!pending.isEmpty()) {
+            TypeMirror next = pending.pop();
+            if (next.getKind() == javax.lang.model.type.TypeKind.ERROR) {
+                names = null; // not understood: every method of the class counts
+                break;
+            }
+            if (!(next instanceof DeclaredType declared) || !(declared.asElement() instanceof TypeElement type)
+                    || !visited.add(type)) {
+                continue;
+            }
+            for (ExecutableElement inherited : ElementFilter.methodsIn(type.getEnclosedElements())) {
+                if (relevantElement(inherited)) {
+                    names.add(inherited.getSimpleName() + "/" + inherited.getParameters().size());
+                }
+            }
+            pending.push(type.getSuperclass());
+            pending.addAll(type.getInterfaces());
+        }
+        inheritedRelevant.put(owner, names);
+        return names;
     }
 
     /** Whether a variable, field, method, constructor or type is relevant (see the class comment). */

@@ -2,12 +2,14 @@ package org.sessionj.processor.check;
 
 import com.sun.source.tree.ArrayAccessTree;
 import com.sun.source.tree.AssignmentTree;
+import com.sun.source.tree.CatchTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.Tree;
+import com.sun.source.tree.TryTree;
 import com.sun.source.tree.TypeCastTree;
 import com.sun.source.tree.VariableTree;
 import java.util.Collections;
@@ -64,17 +66,37 @@ final class SocketExpressionRules {
         }
     }
 
-    /** A pattern variable of socket type: it names a socket whose session type nobody knows. */
+    /**
+     * A pattern variable or a {@code catch} parameter of socket type (an exception class implementing
+     * the socket interface): it names a socket whose session type nobody knows.
+     */
     boolean patternVariable(VariableTree tree, Element var) {
         Tree parent = flow.getCurrentPath().getParentPath().getLeaf();
-        if (parent.getKind() != Tree.Kind.BINDING_PATTERN) {
+        boolean pattern = parent.getKind() == Tree.Kind.BINDING_PATTERN;
+        if (!pattern && !catchParameter(parent, tree)) {
             return false;
         }
         if (flow.state != null) {
-            flow.reporter.error(tree, Diagnostic.UNTYPED_SESSION, "pattern variable '" + var.getSimpleName() + "'",
-                    "a socket matched by a pattern has no known session type; " + ADVICE);
+            flow.reporter.error(tree, Diagnostic.UNTYPED_SESSION, (pattern ? "pattern variable '" : "catch parameter '")
+                    + var.getSimpleName() + "'", (pattern ? "a socket matched by a pattern" : "a socket caught as an "
+                            + "exception") + " has no known session type; " + ADVICE);
         }
         return true;
+    }
+
+    /** Whether {@code tree} is the parameter of a catch clause (scanned with its try statement as parent). */
+    private static boolean catchParameter(Tree parent, VariableTree tree) {
+        if (parent instanceof CatchTree clause) {
+            return clause.getParameter() == tree;
+        }
+        if (parent instanceof TryTree statement) {
+            for (CatchTree clause : statement.getCatches()) {
+                if (clause.getParameter() == tree) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** The result of a call that is not a session operation: a socket from anywhere else is untyped. */

@@ -123,7 +123,7 @@ final class SpawnRules {
     }
 
     /** The enclosing try-with-resources statement that names {@code var} as a resource, or null. */
-    private TryTree closingTry(Element var) {
+    TryTree closingTry(Element var) {
         Tree child = flow.getCurrentPath().getLeaf();
         for (TreePath path = flow.getCurrentPath().getParentPath(); path != null; path = path.getParentPath()) {
             if (path.getLeaf() instanceof TryTree tryTree && tryTree.getBlock() == child) {
