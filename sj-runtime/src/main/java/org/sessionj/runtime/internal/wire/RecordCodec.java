@@ -1,7 +1,6 @@
 package org.sessionj.runtime.internal.wire;
 
 import io.netty.buffer.ByteBuf;
-import java.lang.invoke.MethodHandle;
 import java.lang.reflect.Array;
 
 /**
@@ -31,6 +30,13 @@ public final class RecordCodec {
             return;
         }
         out.writeInt(values.length);
+        int fixed = layout.fixedBytes();
+        if (fixed > 0) {
+            // Room for every value at once (at most one presence byte each for absent ones): the buffer
+            // grows once, not by doubling again and again (a copy each time) through a large array; never past
+            // its bound here (false): null elements take less, and a write that really exceeds it fails as before.
+            out.ensureWritable((int) Math.min(Integer.MAX_VALUE, (long) fixed * values.length), false);
+        }
         for (Object value : values) {
             writeValue(out, layout, value);
         }
@@ -61,29 +67,15 @@ public final class RecordCodec {
         return values;
     }
 
-    private static void writeValue(ByteBuf out, RecordLayout layout, Object value) {
+    /** One value: presence byte, then the components (one method-handle chain of the layout writes them). */
+    static void writeValue(ByteBuf out, RecordLayout layout, Object value) {
         if (value == null) {
             out.writeByte(ABSENT);
             return;
         }
         out.writeByte(PRESENT);
         try {
-            for (RecordLayout.Component component : layout.components()) {
-                MethodHandle getter = component.getter();
-                switch (component.kind()) {
-                    case BOOLEAN -> out.writeBoolean((boolean) getter.invokeExact(value));
-                    case BYTE -> out.writeByte((byte) getter.invokeExact(value));
-                    case SHORT -> out.writeShort((short) getter.invokeExact(value));
-                    case CHAR -> out.writeChar((char) getter.invokeExact(value));
-                    case INT -> out.writeInt((int) getter.invokeExact(value));
-                    case LONG -> out.writeLong((long) getter.invokeExact(value));
-                    case FLOAT -> out.writeFloat((float) getter.invokeExact(value));
-                    case DOUBLE -> out.writeDouble((double) getter.invokeExact(value));
-                    case STRING -> ValueCodec.writeString(out, (String) (Object) getter.invokeExact(value));
-                    case ARRAY -> ValueCodec.writeArray(out, component.array(), (Object) getter.invokeExact(value));
-                    case RECORD -> writeValue(out, component.nested(), (Object) getter.invokeExact(value));
-                }
-            }
+            layout.write(out, value);
         } catch (RuntimeException | Error e) {
             throw e;                                        // a ClassCastException: the value is not of the layout's class
         } catch (Throwable e) {

@@ -41,27 +41,38 @@ public final class RecordLayout {
     }
 
     private final Class<?> type;
-    private final Component[] components;
     /**
      * Reads the components in declaration order and calls the canonical constructor, typed
      * {@code (ByteBuf)Object}: one method-handle chain per layout, so primitives are never boxed.
      */
     private final MethodHandle reader;
+    /**
+     * Writes the components in declaration order, typed {@code (ByteBuf, Object)void}: one method-handle
+     * chain per layout, as {@link #reader} is. One handle rather than a call per component: a call site
+     * that invokes a handle it reads from a field is customised per handle once it is warm (a class spun
+     * for each), and compiled code cannot inline through it; with one chain a message costs one such
+     * call per value, and the first messages one spun class per layout instead of one per component.
+     */
+    private final MethodHandle writer;
+    /** Bytes of one present value when every component is a primitive (presence byte included); -1 otherwise. */
+    private final int fixedBytes;
     private final String description;
     private final int fingerprint;
 
     private RecordLayout() {
         this.type = null;
-        this.components = null;
         this.reader = null;
+        this.writer = null;
+        this.fixedBytes = -1;
         this.description = null;
         this.fingerprint = 0;
     }
 
-    private RecordLayout(Class<?> type, Component[] components, MethodHandle reader, String description) {
+    private RecordLayout(Class<?> type, MethodHandle reader, MethodHandle writer, int fixedBytes, String description) {
         this.type = type;
-        this.components = components;
         this.reader = reader;
+        this.writer = writer;
+        this.fixedBytes = fixedBytes;
         this.description = description;
         this.fingerprint = description.hashCode();
     }
@@ -115,8 +126,17 @@ public final class RecordLayout {
             for (int i = declared.length - 1; i >= 0; i--) {
                 reader = MethodHandles.foldArguments(reader, i, componentReader(lookup, components[i], parameterTypes[i]));
             }
-            return new RecordLayout(type, components, reader.asType(MethodType.methodType(Object.class, ByteBuf.class)),
-                    type.getName() + "(" + String.join(",", fields) + ")");
+            // (ByteBuf, Object)void doing nothing; folding component i's writer in front of it, from the
+            // last to the first, gives the chain that writes them in order.
+            MethodHandle writer = MethodHandles.empty(MethodType.methodType(void.class, ByteBuf.class, Object.class));
+            int fixedBytes = 1;
+            for (int i = declared.length - 1; i >= 0; i--) {
+                writer = MethodHandles.foldArguments(writer, componentWriter(lookup, components[i], parameterTypes[i]));
+                int size = primitiveBytes(parameterTypes[i]);
+                fixedBytes = fixedBytes < 0 || size < 0 ? -1 : fixedBytes + size;
+            }
+            return new RecordLayout(type, reader.asType(MethodType.methodType(Object.class, ByteBuf.class)),
+                    writer, fixedBytes, type.getName() + "(" + String.join(",", fields) + ")");
         } catch (ReflectiveOperationException | RuntimeException e) {
             // Unreachable members (a module that does not open the package): Jackson gets its chance instead.
             return null;
@@ -142,6 +162,47 @@ public final class RecordLayout {
         };
     }
 
+    /**
+     * Writes one component of a value: {@code (ByteBuf, Object)void}, the component read with its
+     * accessor (which throws ClassCastException for a value of another class) and written as
+     * {@link RecordCodec} documents.
+     */
+    private static MethodHandle componentWriter(MethodHandles.Lookup lookup, Component component, Class<?> type)
+            throws ReflectiveOperationException {
+        Class<?> carried = type.isPrimitive() ? type : Object.class;
+        MethodHandle write = switch (component.kind()) {
+            case STRING -> lookup.findStatic(ValueCodec.class, "writeString", MethodType.methodType(void.class,
+                    ByteBuf.class, String.class)).asType(MethodType.methodType(void.class, ByteBuf.class, Object.class));
+            case ARRAY -> MethodHandles.insertArguments(lookup.findStatic(ValueCodec.class, "writeArray",
+                    MethodType.methodType(void.class, ByteBuf.class, WireKind.class, Object.class)), 1, component.array());
+            case RECORD -> MethodHandles.insertArguments(lookup.findStatic(RecordCodec.class, "writeValue",
+                    MethodType.methodType(void.class, ByteBuf.class, RecordLayout.class, Object.class)), 1,
+                    component.nested());
+            // ByteBuf.writeDouble(double) and the like return the buffer: dropped.
+            default -> lookup.findVirtual(ByteBuf.class, "write" + Character.toUpperCase(type.getName().charAt(0))
+                    + type.getName().substring(1), MethodType.methodType(ByteBuf.class, writeParameter(type)))
+                    .asType(MethodType.methodType(void.class, ByteBuf.class, type));
+        };
+        // (ByteBuf, carried) → (ByteBuf, Object): the accessor turns the value into the component.
+        return MethodHandles.filterArguments(write.asType(MethodType.methodType(void.class, ByteBuf.class, carried)), 1,
+                component.getter());
+    }
+
+    /** The parameter type of ByteBuf's writer of {@code type}: writeByte, writeShort and writeChar take an int. */
+    private static Class<?> writeParameter(Class<?> type) {
+        return type == byte.class || type == short.class || type == char.class ? int.class : type;
+    }
+
+    /** The bytes a primitive component takes on the wire, -1 for any other component. */
+    private static int primitiveBytes(Class<?> type) {
+        if (!type.isPrimitive()) {
+            return -1;
+        }
+        return type == boolean.class || type == byte.class ? 1
+                : type == short.class || type == char.class ? 2
+                : type == int.class || type == float.class ? 4 : 8;
+    }
+
     private static Kind kindOf(Class<?> type) {
         if (type.isPrimitive()) {
             return Kind.valueOf(type.getName().toUpperCase(java.util.Locale.ROOT));
@@ -160,10 +221,6 @@ public final class RecordLayout {
         return type;
     }
 
-    Component[] components() {
-        return components;
-    }
-
     /**
      * Reads the components (after the presence byte) and constructs the value. Throws what the reads
      * throw ({@link MalformedInputException}, {@link IndexOutOfBoundsException} at the end of the
@@ -171,6 +228,19 @@ public final class RecordLayout {
      */
     Object read(ByteBuf in) throws Throwable {
         return (Object) reader.invokeExact(in);
+    }
+
+    /**
+     * Writes the components of {@code value} (after the presence byte). Throws ClassCastException for a
+     * value of another class, and whatever an accessor throws.
+     */
+    void write(ByteBuf out, Object value) throws Throwable {
+        writer.invokeExact(out, value);
+    }
+
+    /** The bytes of one present value (presence byte included) when every component is a primitive; -1 otherwise. */
+    int fixedBytes() {
+        return fixedBytes;
     }
 
     /** The class and its components, recursively: what the fingerprint is computed from. */
