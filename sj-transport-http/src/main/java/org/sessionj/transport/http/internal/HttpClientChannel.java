@@ -15,10 +15,13 @@ import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpDecoderConfig;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.ReadOnlyHttpHeaders;
 import io.netty.handler.ssl.SslHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -71,17 +74,46 @@ public final class HttpClientChannel {
         return loop;
     }
 
-    /** A request for {@code uri} with {@code body} (taken over; empty for none). */
+    /**
+     * A request for {@code uri} with {@code body} (taken over; empty for none). It carries no headers
+     * yet: {@code Host} and {@code Content-Length} (on a POST, or with a body) are written by the lean
+     * encoder, or added for Netty's encoder ({@link #withHeaders}), when it is sent.
+     */
     public FullHttpRequest request(HttpMethod method, String uri, ByteBuf body) {
-        FullHttpRequest request = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, method, uri,
-                body == null ? Unpooled.EMPTY_BUFFER : body, Wire.HEADERS, Wire.TRAILERS);
-        // No "Connection: keep-alive": HTTP/1.1 connections are persistent unless a side says close.
-        request.headers().set(HttpHeaderNames.HOST, authority);
-        if (body != null || method.equals(HttpMethod.POST)) {
-            // No Content-Type: a body without one is application/octet-stream (RFC 9110 8.3), as ours are.
-            request.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, request.content().readableBytes());
+        return new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, method, uri, body == null ? Unpooled.EMPTY_BUFFER : body,
+                NO_HEADERS, EmptyHttpHeaders.INSTANCE);
+    }
+
+    private static final HttpHeaders NO_HEADERS = new ReadOnlyHttpHeaders(false);
+
+    /** Whether a request carries Content-Length: a POST always, another method when it has a body. */
+    private static boolean hasLength(FullHttpRequest request) {
+        return request.method().equals(HttpMethod.POST) || request.content().isReadable();
+    }
+
+    /** {@code request} (given up) with its Host and Content-Length headers, for Netty's encoder. */
+    FullHttpRequest withHeaders(FullHttpRequest request) {
+        if (request.headers() != NO_HEADERS) {
+            return request;
         }
-        return request;
+        FullHttpRequest full = new DefaultFullHttpRequest(request.protocolVersion(), request.method(), request.uri(),
+                request.content(), Wire.HEADERS, Wire.TRAILERS);
+        // No "Connection: keep-alive": HTTP/1.1 connections are persistent unless a side says close.
+        full.headers().set(HttpHeaderNames.HOST, authority);
+        if (hasLength(request)) {
+            // No Content-Type: a body without one is application/octet-stream (RFC 9110 8.3), as ours are.
+            full.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, request.content().readableBytes());
+        }
+        return full;
+    }
+
+    /** The head the lean encoder writes for {@code request}: what Netty's encoder writes for {@link #withHeaders}. */
+    ByteBuf leanHead(io.netty.buffer.ByteBufAllocator alloc, FullHttpRequest request, int extra) {
+        if (request.headers() != NO_HEADERS) {
+            return LeanEncoder.head(alloc, request, extra);
+        }
+        return LeanEncoder.requestHead(alloc, request.method(), request.uri(), authority,
+                hasLength(request) ? request.content().readableBytes() : -1, extra);
     }
 
     /**
@@ -135,13 +167,16 @@ public final class HttpClientChannel {
      * Writes {@code request}: by the lean encoder while the channel's lean decoder takes the answers
      * (a request and its answer are both lean or both Netty's: see {@link LeanResponseDecoder}).
      */
-    private static void write(Channel ch, FullHttpRequest request) {
+    private void write(Channel ch, FullHttpRequest request) {
         LeanResponseDecoder lean = ch.pipeline().get(LeanResponseDecoder.class);
         if (lean != null && lean.isLean()) {
             ChannelHandlerContext raw = lean.rawContext();
-            LeanEncoder.write(raw, request, raw.voidPromise());
+            ByteBuf body = request.content();
+            int length = body.readableBytes();
+            LeanEncoder.write(raw, leanHead(raw.alloc(), request, length <= LeanEncoder.COPY_LIMIT ? length : 0), body,
+                    raw.voidPromise());
         } else {
-            ch.writeAndFlush(request, ch.voidPromise());
+            ch.writeAndFlush(withHeaders(request), ch.voidPromise());
         }
     }
 

@@ -6,6 +6,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.FullHttpMessage;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -57,6 +58,32 @@ final class LeanEncoder {
             ctx.write(head, ctx.voidPromise());
             ctx.writeAndFlush(body, promise);
         }
+    }
+
+    private static final byte[] HTTP_1_1_HOST = ascii(" HTTP/1.1\r\nhost: ");
+    private static final byte[] CONTENT_LENGTH = ascii("content-length: ");
+
+    /**
+     * The head of a client's request as Netty's encoder writes it with {@code host: authority} and,
+     * when {@code contentLength >= 0}, {@code content-length}: {@code HttpClientChannel}'s requests,
+     * without a header map. Room for {@code extra} more bytes.
+     */
+    static ByteBuf requestHead(ByteBufAllocator alloc, HttpMethod method, String uri, String authority,
+            long contentLength, int extra) {
+        ByteBuf out = alloc.buffer(64 + uri.length() + authority.length() + extra);
+        out.writeCharSequence(method.name(), StandardCharsets.US_ASCII);
+        out.writeByte(' ');
+        out.writeCharSequence(uri, StandardCharsets.UTF_8);
+        out.writeBytes(HTTP_1_1_HOST);
+        out.writeCharSequence(authority, StandardCharsets.US_ASCII);
+        out.writeShort(CRLF);
+        if (contentLength >= 0) {
+            out.writeBytes(CONTENT_LENGTH);
+            writeDecimal(out, contentLength);
+            out.writeShort(CRLF);
+        }
+        out.writeShort(CRLF);
+        return out;
     }
 
     private static final byte[] BYTES_1_1 = ascii("HTTP/1.1 200 OK\r\ncontent-type: application/octet-stream\r\n"

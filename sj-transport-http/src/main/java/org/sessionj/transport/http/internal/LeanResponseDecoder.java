@@ -15,7 +15,9 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.ReadOnlyHttpHeaders;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -37,6 +39,7 @@ import java.util.List;
 final class LeanResponseDecoder extends ByteToMessageDecoder implements HeadScanner.Sink {
     /** The headers of the mapping a client reads (docs/http-transport.md); every other header is skipped. */
     private static final String[] KEPT = {Wire.OFFSET, Wire.FIN, Wire.WIRE, Wire.PORT};
+    private static final HttpHeaders NO_HEADERS = new ReadOnlyHttpHeaders(false);
 
     private final int maxBody;
     private ChannelHandlerContext context;
@@ -46,7 +49,9 @@ final class LeanResponseDecoder extends ByteToMessageDecoder implements HeadScan
     // the head being scanned
     private long contentLength;
     private int connection;
-    private HttpHeaders kept;
+    /** The kept headers' names and values, in pairs (at most the four of {@link #KEPT} and Connection). */
+    private final CharSequence[] kept = new CharSequence[2 * (KEPT.length + 1)];
+    private int keptLength;
 
     /** A decoder for answers with bodies of at most {@code maxBody} bytes. */
     LeanResponseDecoder(int maxBody) {
@@ -111,7 +116,7 @@ final class LeanResponseDecoder extends ByteToMessageDecoder implements HeadScan
         }
         contentLength = -1;
         connection = HeadScanner.CONNECTION_OTHER;
-        kept = null;
+        keptLength = 0;
         int headEnd = HeadScanner.headers(in, lineEnd + 1, end, this);
         if (headEnd == HeadScanner.NEED_MORE) {
             return;
@@ -123,18 +128,24 @@ final class LeanResponseDecoder extends ByteToMessageDecoder implements HeadScan
         }
         HttpVersion httpVersion = version == 1 ? HttpVersion.HTTP_1_1 : HttpVersion.HTTP_1_0;
         HttpResponseStatus status = status((int) code, in, start + 13, cr);
-        HttpHeaders headers = kept != null ? kept : Wire.HEADERS.newHeaders();
         if ((connection & HeadScanner.CONNECTION_CLOSE) != 0) {
-            headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            keep(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         } else if ((connection & HeadScanner.CONNECTION_KEEP_ALIVE) != 0) {
-            headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
+            keep(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
         }
         long length = noBody ? 0 : contentLength;
         if (end - headEnd >= length) {
             ByteBuf body = length == 0 ? Unpooled.EMPTY_BUFFER : in.retainedSlice(headEnd, (int) length);
             in.readerIndex(headEnd + (int) length);
+            // A read-only list of the few kept pairs: no header map per answer (nothing changes an answer's headers).
+            HttpHeaders headers = keptLength == 0 ? NO_HEADERS
+                    : new ReadOnlyHttpHeaders(false, Arrays.copyOf(kept, keptLength));
             out.add(new DefaultFullHttpResponse(httpVersion, status, body, headers, EmptyHttpHeaders.INSTANCE));
             return;
+        }
+        HttpHeaders headers = Wire.HEADERS.newHeaders();
+        for (int i = 0; i < keptLength; i += 2) {
+            headers.add(kept[i], kept[i + 1]);
         }
         headers.set(HttpHeaderNames.CONTENT_LENGTH, length);
         in.readerIndex(headEnd);
@@ -166,14 +177,19 @@ final class LeanResponseDecoder extends ByteToMessageDecoder implements HeadScan
         }
         for (String mine : KEPT) {
             if (HeadScanner.is(buf, name, nameEnd, mine)) {
-                if (kept == null) {
-                    kept = Wire.HEADERS.newHeaders();
+                if (keptLength >= kept.length - 2) {
+                    return false; // the same header again and again: Netty's codec keeps them all
                 }
-                kept.add(mine, buf.toString(value, valueEnd - value, StandardCharsets.US_ASCII));
+                keep(mine, buf.toString(value, valueEnd - value, StandardCharsets.US_ASCII));
                 break;
             }
         }
         return true;
+    }
+
+    private void keep(CharSequence name, CharSequence value) {
+        kept[keptLength++] = name;
+        kept[keptLength++] = value;
     }
 
     /** Reason-phrase bytes: visible ASCII, spaces and tabs. */

@@ -10,6 +10,7 @@ import io.netty.channel.ChannelPromise;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
 import io.netty.handler.codec.http.FullHttpMessage;
+import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
@@ -203,19 +204,36 @@ class LeanCodecTest {
                 }
             }
         }
-        HttpClientChannel client = new HttpClientChannel(new Endpoint("relay.example", 8080, null,
-                new HttpSettings(500, 1000, 4096, 1 << 20, 5_000, false, 1 << 20)));
-        messages.add(client.request(HttpMethod.POST, UP + "?offset=0&ack=0", Unpooled.wrappedBuffer(bytes("int"))));
-        messages.add(client.request(HttpMethod.POST, UP + "?offset=0", Unpooled.wrappedBuffer(large)));
-        messages.add(client.request(HttpMethod.GET, DOWN + "?ack=3&window=0", null));
-        messages.add(client.request(HttpMethod.POST, Wire.CONNECT + "?target=h:1", null));
-        client.close();
         for (FullHttpMessage message : messages) {
             FullHttpMessage copy = message.retainedDuplicate();
             byte[] netty = encodeByNetty(message);
             byte[] lean = encodeLean(copy);
             assertThat(new String(lean, StandardCharsets.ISO_8859_1)).as("%s", message)
                     .isEqualTo(new String(netty, StandardCharsets.ISO_8859_1));
+        }
+    }
+
+    @Test
+    void aClientsRequestsAreWrittenAsNettyWritesThemWithTheirHeaders() {
+        byte[] large = new byte[LeanEncoder.COPY_LIMIT + 100];
+        HttpClientChannel client = new HttpClientChannel(new Endpoint("relay.example", 8080, null,
+                new HttpSettings(500, 1000, 4096, 1 << 20, 5_000, false, 1 << 20)));
+        try {
+            List<FullHttpRequest> requests = List.of(
+                    client.request(HttpMethod.POST, UP + "?offset=0&ack=0", Unpooled.wrappedBuffer(bytes("int"))),
+                    client.request(HttpMethod.POST, UP + "?offset=0", Unpooled.wrappedBuffer(large)),
+                    client.request(HttpMethod.GET, DOWN + "?ack=3&window=0", null),
+                    client.request(HttpMethod.POST, Wire.CONNECT + "?target=h:1", null));
+            for (FullHttpRequest request : requests) {
+                ByteBuf body = request.content();
+                String lean = client.leanHead(Unpooled.buffer().alloc(), request, 0).toString(StandardCharsets.ISO_8859_1)
+                        + body.toString(StandardCharsets.ISO_8859_1);
+                FullHttpRequest full = client.withHeaders(request);
+                assertThat(full.headers().get(HttpHeaderNames.HOST)).isEqualTo("relay.example:8080");
+                assertThat(lean).as("%s", full).isEqualTo(new String(encodeByNetty(full), StandardCharsets.ISO_8859_1));
+            }
+        } finally {
+            client.close();
         }
     }
 
