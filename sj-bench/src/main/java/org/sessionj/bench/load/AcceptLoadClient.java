@@ -235,7 +235,7 @@ public final class AcceptLoadClient {
                 return;
             }
             // A diagnostic only (default 0): a pause between opening the idle connections and the first probe.
-            Thread.sleep(Long.getLong("load.idleSettleMillis", 0));
+            Thread.sleep(Long.parseLong(System.getProperty("load.idleSettleMillis", "0")));
             long[] micros = new long[probes];
             long[] startedMicros = new long[probes]; // since the first probe: when the slow ones were
             long first = System.nanoTime();
