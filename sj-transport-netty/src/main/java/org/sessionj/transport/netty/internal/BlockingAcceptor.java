@@ -13,6 +13,8 @@ import java.nio.channels.SocketChannel;
  */
 final class BlockingAcceptor extends QueuedAcceptor {
     private static final System.Logger LOG = System.getLogger(BlockingAcceptor.class.getName());
+    /** The pause after an accept failed while the port stayed open (Netty's acceptor also waits 1 s). */
+    private static final long RETRY_MILLIS = 1_000;
 
     private final ServerSocketChannel server;
     private final NettySettings settings;
@@ -50,12 +52,27 @@ final class BlockingAcceptor extends QueuedAcceptor {
             try {
                 channel = server.accept();
             } catch (IOException e) {
-                if (!isClosed()) {
+                if (isClosed()) {
+                    return;
+                }
+                if (!server.isOpen()) {
                     LOG.log(System.Logger.Level.WARNING, "accepting on " + transportName() + " port " + port()
                             + " failed; the port is closed", e);
                     close();
+                    return;
                 }
-                return;
+                // The listening socket is still open: out of file descriptors (EMFILE, ENFILE) or another
+                // failure of this one accept. Closing the port for it would leave the server deaf for good
+                // once descriptors come back; pause instead (as Netty's acceptor does), while the next peers
+                // wait in the kernel's backlog, and accept again.
+                LOG.log(System.Logger.Level.WARNING, "accepting on " + transportName() + " port " + port()
+                        + " failed (" + e.getMessage() + "); trying again in " + RETRY_MILLIS + " ms", e);
+                try {
+                    Thread.sleep(RETRY_MILLIS);
+                } catch (InterruptedException interrupted) {
+                    return;
+                }
+                continue;
             }
             try {
                 if (enqueue(new BlockingConnection(channel, transportName(), settings))) {
