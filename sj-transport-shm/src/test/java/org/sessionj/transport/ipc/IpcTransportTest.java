@@ -233,6 +233,33 @@ class IpcTransportTest extends ConnectionTestSupport {
                 .hasMessageContaining("rings of 12345 bytes");
     }
 
+    /**
+     * The path in an OPEN is the requester's word: the accepter never creates a file there (it did: an
+     * empty file at any path its user may write), never follows a link, and names what is wrong.
+     */
+    @Test
+    void aPathThatIsNoMemoryFileIsRefusedWithoutCreatingOrFollowingAnything(@TempDir Path files) throws Exception {
+        Path missing = files.resolve("should-not-exist");
+        assertThatThrownBy(() -> IpcMemory.map(missing, 1 << 30)).isInstanceOf(IOException.class)
+                .hasMessageContaining("does not exist");
+        assertThat(missing).as("not created").doesNotExist();
+        assertThatThrownBy(() -> IpcMemory.map(Path.of("relative.ring"), 1 << 30)).isInstanceOf(IOException.class)
+                .hasMessageContaining("is not an absolute path");
+        assertThat(Path.of("relative.ring")).doesNotExist();
+        assertThatThrownBy(() -> IpcMemory.map(files, 1 << 30)).isInstanceOf(IOException.class)
+                .hasMessageContaining("is not a regular file");
+        Path real = IpcMemory.create(files, 4096).file();
+        Path link = Files.createSymbolicLink(files.resolve("link.ring"), real);
+        assertThatThrownBy(() -> IpcMemory.map(link, 1 << 30)).isInstanceOf(IOException.class)
+                .hasMessageContaining("is not a regular file");
+        Path huge = files.resolve("sparse");
+        try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(huge.toFile(), "rw")) {
+            raf.setLength(100L << 30); // sparse: no space taken
+        }
+        assertThatThrownBy(() -> IpcMemory.map(huge, 1 << 30)).isInstanceOf(IOException.class)
+                .hasMessageContaining("has 107374182400 bytes, more than the");
+    }
+
     @Test
     void anAcceptorRefusesABadRequestAndStaysUsable(@TempDir Path files) throws Exception {
         IpcTransport transport = new IpcTransport(settings());
