@@ -2,7 +2,6 @@ package org.sessionj.runtime.internal.wire;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.Unpooled;
 import java.lang.reflect.Array;
 import java.util.Arrays;
 
@@ -89,14 +88,12 @@ public final class RecordCodec {
         try {
             // A zero value reads at most 8 bytes per component (a long or double; a string, array or
             // record reads 4 or 1), and a record has at most 255 components (the constructor's limit).
-            Object zero = layout.read(Unpooled.wrappedBuffer(new byte[8 * 255]));
+            scratch = alloc.buffer(Math.max(8 * 255, Math.max(64, layout.fixedBytes()) * PRIMING_VALUES + 16));
+            Object zero = layout.read(scratch.writeZero(8 * 255));
             Object[] values = (Object[]) Array.newInstance(layout.type(), PRIMING_VALUES);
             Arrays.fill(values, zero);
-            scratch = alloc.buffer(Math.max(64, layout.fixedBytes()) * PRIMING_VALUES + 16);
-            writeArray(scratch, layout, values);
-            write(scratch, layout, zero);
+            writeArray(scratch.clear(), layout, values);
             readArray(scratch, layout);
-            read(scratch, layout);
         } catch (Throwable e) {
             // A constructor that refuses zero values (or an accessor that fails on them): left cold.
         } finally {

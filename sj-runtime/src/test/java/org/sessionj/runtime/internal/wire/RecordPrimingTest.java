@@ -79,7 +79,7 @@ class RecordPrimingTest {
     void aConstructorThatRefusesZeroValuesLeavesTheLayoutColdWithoutFailingOrLeaking() throws Exception {
         RecordLayout layout = RecordLayout.of(Strict.class);
         Recording alloc = new Recording();
-        RecordCodec.prime(layout, alloc);                  // the zero value is refused before any buffer is taken
+        RecordCodec.prime(layout, alloc);                  // the zero value is refused: nothing more is run
         assertThat(layout.primed()).isTrue();
         assertThat(alloc.handedOut).allSatisfy(b -> assertThat(b.refCnt()).isZero());
         ByteBuf buf = Unpooled.buffer();
