@@ -6,6 +6,8 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.UnpooledHeapByteBuf;
+import org.sessionj.runtime.spi.Frame;
+import org.sessionj.runtime.spi.support.ByteBufFrame;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -64,7 +66,7 @@ class RecordPrimingTest {
                 .isFalse();
 
         Mixed value = new Mixed("rank 1", new int[] {4000, 4001}, new Body(1, 2, 3, 4), 7L);
-        ByteBuf buf = Unpooled.buffer();
+        Frame buf = new ByteBufFrame(Unpooled.buffer());
         RecordCodec.writeArray(buf, layout, new Object[] {value, null});
         Object[] back = RecordCodec.readArray(buf, layout);
         assertThat(back).hasSize(2);
@@ -82,7 +84,7 @@ class RecordPrimingTest {
         RecordCodec.prime(layout, alloc);                  // the zero value is refused: nothing more is run
         assertThat(layout.primed()).isTrue();
         assertThat(alloc.handedOut).allSatisfy(b -> assertThat(b.refCnt()).isZero());
-        ByteBuf buf = Unpooled.buffer();
+        Frame buf = new ByteBufFrame(Unpooled.buffer());
         RecordCodec.write(buf, layout, new Strict(5));
         assertThat(RecordCodec.read(buf, layout)).isEqualTo(new Strict(5));
     }
