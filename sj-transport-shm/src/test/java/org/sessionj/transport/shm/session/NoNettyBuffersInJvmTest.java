@@ -36,12 +36,15 @@ class NoNettyBuffersInJvmTest {
                 .redirectErrorStream(true).start();
         List<String> netty = new ArrayList<>();
         boolean done = false;
+        boolean heapFrames = false;
         StringBuilder tail = new StringBuilder();
         try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = out.readLine()) != null) {
                 if (line.equals(FirstSession.DONE)) {
                     done = true;
+                } else if (!done && line.contains(" org.sessionj.runtime.spi.support.HeapFrame ")) {
+                    heapFrames = true;
                 } else if (!done && line.contains(" io.netty.")) {
                     netty.add(line.substring(line.indexOf(" io.netty.") + 1).split(" ")[0]);
                 } else if (!line.contains("[class,load]")) {
@@ -52,6 +55,8 @@ class NoNettyBuffersInJvmTest {
         assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(done).as("the child's session ended; its other output:%n%s", tail).isTrue();
         assertThat(child.exitValue()).isZero();
+        assertThat(heapFrames).as("the class-load log names the in-JVM frames (the log is read; the path is the in-JVM one)")
+                .isTrue();
         assertThat(netty).as("Netty classes loaded by the first in-JVM session")
                 .noneMatch(name -> name.startsWith("io.netty.buffer.") || name.startsWith("io.netty.util.internal.")
                         || name.startsWith("io.netty.util.Recycler") || name.startsWith("io.netty.util.ResourceLeak"));
