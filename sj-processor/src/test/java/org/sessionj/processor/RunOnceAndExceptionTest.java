@@ -248,7 +248,7 @@ class RunOnceAndExceptionTest {
      */
     @Test
     void catchThatSplitsARecursionRoundDoneByACall() {
-        assertRejected("SJ020", 12, msg("session 's'", "!<java.lang.String>", "in the call to 'round'"), lending("Pairs", """
+        assertRejected("SJ020", 12, msg("session 's'", "!<java.lang.String>.#X", "an exception in the try block"), lending("Pairs", """
                                 try {
                                     round(s);
                                 } catch (IllegalStateException e) {
