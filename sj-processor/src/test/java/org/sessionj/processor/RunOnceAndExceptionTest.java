@@ -20,6 +20,8 @@ class RunOnceAndExceptionTest {
                 @Protocol("cbegin.?(int).![]*") interface Loop {}
                 @Protocol("cbegin.![?(int)]*") interface Reads {}
                 @Protocol("cbegin.rec X[!<int>.!{MORE: #X, DONE: }]") interface Rounds {}
+                @Protocol("cbegin.rec X[!<int>.!<String>.#X]") interface Pairs {}
+                @Protocol("cbegin.!{A: !<int>.!<int>, B: }.!<String>") interface Pick {}
             }
             """;
 
@@ -212,5 +214,102 @@ class RunOnceAndExceptionTest {
                             } catch (RuntimeException e) {
                             }
                 """), PROTOCOLS);
+    }
+    /**
+     * {@code statements} on line 12 with session {@code s} of {@code protocol}; {@code round} and
+     * {@code Round.round} perform {@code !<int>.!<String>} and may throw between the two sends,
+     * {@code pick} performs {@code !{A: !<int>.!<int>, B: }} and may throw inside the choice.
+     */
+    private static String lending(String protocol, String statements) {
+        return """
+                package demo;
+                import org.sessionj.api.*;
+                class User {
+                    static void check(int n) { if (n > 2) throw new IllegalStateException(); }
+                    interface Round { void round(@Session("!<int>.!<String>") SJSocket s); }
+                    void round(@Session("!<int>.!<String>") SJSocket s) { s.send(1); check(1); s.send("x"); }
+                    void pick(@Session("!{A: !<int>.!<int>, B: }") SJSocket s) { s.outbranch("A"); s.send(1); check(1); s.send(2); }
+                    void run(Round r, int n) {
+                        try (SJSocket s = SJService.create(Q.%s.class, "h", 1).request()) {
+                            X:
+                            while (true) {
+                %s
+                            }
+                        }
+                    }
+                }
+                """.formatted(protocol, statements);
+    }
+
+    /**
+     * A call that lends the session to a @Session method may throw between the method's actions: a
+     * catch that goes on with the round leaves the peers out of step, as if the sends were inline
+     * (adv8 finding 18; the states before and after the call are the same folded #X).
+     */
+    @Test
+    void catchThatSplitsARecursionRoundDoneByACall() {
+        assertRejected("SJ020", 12, msg("session 's'", "!<java.lang.String>.#X", "an exception in the try block"), lending("Pairs", """
+                                try {
+                                    round(s);
+                                } catch (IllegalStateException e) {
+                                }
+                                continue X;
+                """), PROTOCOLS);
+    }
+
+    @Test
+    void catchThatSplitsARecursionRoundDoneThroughAnInterface() {
+        assertRejected("SJ020", 12, msg("session 's'", "!<java.lang.String>"), lending("Pairs", """
+                                try {
+                                    r.round(s);
+                                } catch (IllegalStateException e) {
+                                }
+                                continue X;
+                """), PROTOCOLS);
+    }
+
+    @Test
+    void finallyThatSwallowsAThrowInsideACallByJumping() {
+        assertRejected("SJ020", 12, msg("session 's'", "!<java.lang.String>"), lending("Pairs", """
+                                try {
+                                    round(s);
+                                } finally {
+                                    continue X;
+                                }
+                """), PROTOCOLS);
+    }
+
+    @Test
+    void aThrowInsideAChoiceMadeByACallLeavesNoKnownState() {
+        assertRejected("SJ020", 12, msg("session 's'", "partway through !{A: !<int>.!<int>, B: }", "'pick'"),
+                lending("Pick", """
+                                try {
+                                    pick(s);
+                                } catch (IllegalStateException e) {
+                                }
+                                s.send("x");
+                                break X;
+                """), PROTOCOLS);
+    }
+
+    @Test
+    void aCallInATryWhoseCatchLeavesOrThatCompletesTheRoundIsFine() {
+        assertAccepted(PROTOCOLS, lending("Pairs", """
+                                try {
+                                    round(s);
+                                } catch (IllegalStateException e) {
+                                    throw new IllegalArgumentException(e);
+                                }
+                                if (n > 3) {
+                                    continue X;
+                                }
+                                try {
+                                    check(n);
+                                } catch (IllegalStateException e) {
+                                    n++;
+                                }
+                                r.round(s);
+                                continue X;
+                """));
     }
 }

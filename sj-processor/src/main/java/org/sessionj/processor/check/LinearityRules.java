@@ -192,6 +192,26 @@ final class LinearityRules {
     }
 
     /**
+     * Code about to run may throw with {@code var} in {@code state}, which it is not in here: a call
+     * that lends the session to a {@code @Session} method may throw between any two of its actions.
+     */
+    void throwPoint(Element var, VarState state) {
+        if (flow.state == null) {
+            return;
+        }
+        int index = throwPoints.size();
+        for (Map<Element, Set<VarState>> points : throwPoints) { // innermost first
+            if (--index >= recordingLimit) {
+                continue;
+            }
+            Set<VarState> states = points.get(var);
+            if (states != null) {
+                states.add(state);
+            }
+        }
+    }
+
+    /**
      * Where a catch block starts: each socket in the state it had at every point of the try block where
      * an exception may have been thrown ({@code points}). Invariant: a catch sees a session in one
      * known state or as {@link VarState.Unknown}, which may not be used, ended or joined with a known

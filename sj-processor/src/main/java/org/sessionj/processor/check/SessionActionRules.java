@@ -454,9 +454,11 @@ final class SessionActionRules {
             flow.fail(var); // the method's own declaration reports the problem
             return;
         }
-        SessionType remainder = stripPrefix(live.remaining(), needed);
+        SessionType from = live.remaining();
+        SessionType remainder = stripPrefix(from, needed);
         if (remainder == null) {
-            remainder = stripPrefix(TypeModel.unfold(live.remaining()), TypeModel.unfold(needed));
+            from = TypeModel.unfold(live.remaining());
+            remainder = stripPrefix(from, TypeModel.unfold(needed));
         }
         if (remainder == null) {
             flow.reporter.error(argument, Diagnostic.SESSION_METHOD_MISMATCH, "session '" + flow.name(var) + "'",
@@ -476,10 +478,35 @@ final class SessionActionRules {
             flow.fail(var);
             return;
         }
+        lentThrowPoints(var, method, from, from.actions().size() - remainder.actions().size(), live.iterations());
         flow.lastActions.put(var, argument);
         flow.set(var, ending == null ? new VarState.Live(remainder, live.iterations())
                 : new VarState.Moved("lent to '" + callee + "' on line " + flow.line(argument)
                         + ", which " + ending));
+    }
+
+    /**
+     * Inside a try block, the states at which a call that performs the first {@code lent} actions of
+     * {@code from} may throw: after each of them (the method may throw between its actions, or after
+     * the last), and anywhere inside a choice, recursion or iteration among them, which no one state
+     * describes. A catch then sees the session in every such state, as if the actions were written
+     * inline (before the call is the throw point the call itself records).
+     */
+    private void lentThrowPoints(Element var, ExecutableElement method, SessionType from, int lent, int iterations) {
+        if (!flow.linearity.collectingThrowPoints()) {
+            return;
+        }
+        List<Action> actions = from.actions();
+        for (int k = 0; k < lent; k++) {
+            Action action = actions.get(k);
+            if (action instanceof Action.Select || action instanceof Action.Branch || action instanceof Action.Rec
+                    || action instanceof Action.OutWhile || action instanceof Action.InWhile) {
+                flow.linearity.throwPoint(var, new VarState.Unknown("partway through " + TypeModel.printAction(action)
+                        + " in the call to '" + method.getSimpleName() + "'"));
+            }
+            flow.linearity.throwPoint(var, new VarState.Live(new SessionType(actions.subList(k + 1, actions.size())),
+                    iterations));
+        }
     }
 
     private static SessionType stripPrefix(SessionType type, SessionType prefix) {
