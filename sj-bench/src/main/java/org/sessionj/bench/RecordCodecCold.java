@@ -3,6 +3,7 @@ package org.sessionj.bench;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
+import org.sessionj.runtime.spi.support.ByteBufFrame;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
@@ -50,17 +51,18 @@ public final class RecordCodecCold {
             Arrays.fill(zeros, new Particle(0, 0, 0, 0));
             ByteBuf scratch = Unpooled.buffer(256);
             long start = THREADS.getCurrentThreadCpuTime();
-            RecordCodec.writeArray(scratch, layout, zeros);
-            RecordCodec.readArray(scratch, layout);
+            RecordCodec.writeArray(new ByteBufFrame(scratch), layout, zeros);
+            RecordCodec.readArray(new ByteBufFrame(scratch), layout);
             warmupNanos = THREADS.getCurrentThreadCpuTime() - start;
         }
+        ByteBufFrame frame = new ByteBufFrame(buffer);
         long first = 0;
         long start = THREADS.getCurrentThreadCpuTime();
         Object[] back = null;
         for (int m = 0; m < messages; m++) {
             buffer.clear();
-            RecordCodec.writeArray(buffer, layout, particles);
-            back = RecordCodec.readArray(buffer, layout);
+            RecordCodec.writeArray(frame, layout, particles);
+            back = RecordCodec.readArray(frame, layout);
             if (m == 0) {
                 first = THREADS.getCurrentThreadCpuTime() - start;
             }

@@ -136,6 +136,43 @@ final class CompilerHarness {
         return error;
     }
 
+    /**
+     * {@link #assertAccepted} for the sources given to javac in every order. javac analyses, lowers and
+     * generates one top-level class after another, so a check that reads another class's declaration
+     * must find the same answer whether that class was compiled before or after (Maven passes files in
+     * directory order).
+     */
+    static void assertAcceptedInEveryOrder(String... sources) {
+        for (String[] order : orders(sources)) {
+            assertAccepted(order);
+        }
+    }
+
+    /** {@link #assertRejected} for the sources given to javac in every order (see {@link #assertAcceptedInEveryOrder}). */
+    static void assertRejectedInEveryOrder(String code, long line, String[] fragments, String... sources) {
+        for (String[] order : orders(sources)) {
+            assertRejected(code, line, fragments, order);
+        }
+    }
+
+    private static List<String[]> orders(String[] sources) {
+        List<String[]> orders = new ArrayList<>();
+        permute(new ArrayList<>(List.of(sources)), 0, orders);
+        return orders;
+    }
+
+    private static void permute(List<String> sources, int from, List<String[]> orders) {
+        if (from == sources.size()) {
+            orders.add(sources.toArray(new String[0]));
+            return;
+        }
+        for (int i = from; i < sources.size(); i++) {
+            java.util.Collections.swap(sources, from, i);
+            permute(sources, from + 1, orders);
+            java.util.Collections.swap(sources, from, i);
+        }
+    }
+
     static String[] msg(String... fragments) {
         return fragments;
     }

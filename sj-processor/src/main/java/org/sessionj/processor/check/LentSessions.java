@@ -24,7 +24,9 @@ import javax.lang.model.element.VariableElement;
  * hand it to a session thread ({@code SJ.spawn}) or a selector ({@code register}), or lend it to a
  * method that does. The caller's socket is then gone after the call (a later action
  * is SJ025 there), whatever the method's {@code @Session} type leaves over. Found from the method's
- * source when it is compiled in the same javac run; cached for the compilation. A method known only
+ * source when it is compiled in the same javac run; cached for the compilation, and settled for every
+ * member method of a class when javac has analysed that class, before it lowers it and the body is
+ * rewritten ({@link SessionChecker}): the answer does not depend on which file javac compiles first. A method known only
  * from a class file is taken not to end its parameter (docs/diagnostics.md, "What is not checked").
  */
 final class LentSessions {

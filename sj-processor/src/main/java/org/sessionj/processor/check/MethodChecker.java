@@ -64,6 +64,8 @@ final class MethodChecker extends FlowScanner {
     final SessionParameters sessionParameters;
     final MessageTypes messages;
     final LentSessions lent;
+    /** Facts of other classes' field declarations, kept for the compilation. */
+    final DeclarationFacts facts;
     /**
      * Services and server sockets that enclosing bodies let lambdas and local classes capture (they are
      * effectively final, so one state each); shared between the checkers of one class, filled by the
@@ -102,7 +104,7 @@ final class MethodChecker extends FlowScanner {
 
     MethodChecker(ProcessingEnvironment environment, Trees trees, SessionApi api, ProtocolRegistry registry,
             Reporter reporter, Map<Element, VarState> capturedEndpoints, SessionParameters sessionParameters,
-            MessageTypes messages, LentSessions lent, ImplementationContracts contracts) {
+            MessageTypes messages, LentSessions lent, ImplementationContracts contracts, DeclarationFacts facts) {
         super(trees, reporter);
         this.types = environment.getTypeUtils();
         this.elements = environment.getElementUtils();
@@ -113,6 +115,7 @@ final class MethodChecker extends FlowScanner {
         this.sessionParameters = sessionParameters;
         this.messages = messages;
         this.lent = lent;
+        this.facts = facts;
     }
 
     // ------------------------------------------------------------------ unit entry

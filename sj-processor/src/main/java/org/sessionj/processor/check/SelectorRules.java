@@ -86,6 +86,19 @@ final class SelectorRules {
         membersOf(var);
     }
 
+    /**
+     * Records a final typed selector field's members for the checks of other classes, without
+     * reporting (its declaration is reported where its initializer is checked).
+     */
+    void recordField(Element field) {
+        flow.reporter.silence();
+        try {
+            membersOf(field);
+        } finally {
+            flow.reporter.speak();
+        }
+    }
+
     private Map<String, SessionType> membersOf(Element var) {
         // A try-with-resources resource (try (SJSelector sel = SJSelector.of(…))) is a local variable too.
         if (!(var.getKind() == ElementKind.LOCAL_VARIABLE || var.getKind() == ElementKind.RESOURCE_VARIABLE
@@ -95,12 +108,20 @@ final class SelectorRules {
         if (selectors.containsKey(var)) {
             return selectors.get(var);
         }
-        Map<String, SessionType> members = null;
-        TreePath declaration = var.getKind() == ElementKind.FIELD ? flow.trees.getPath(var) : localDeclaration(var);
+        boolean field = var.getKind() == ElementKind.FIELD;
+        Map<String, SessionType> members = field ? flow.facts.selectorField(var) : null;
+        if (members != null) {
+            selectors.put(var, members); // recorded while its class's tree was intact (DeclarationFacts)
+            return members;
+        }
+        TreePath declaration = field ? flow.trees.getPath(var) : localDeclaration(var);
         if (declaration != null && declaration.getLeaf() instanceof VariableTree tree && tree.getInitializer() != null
                 && typedCreation(tree.getInitializer(), declaration) != null) {
             members = declared(var, tree, declaration);
             members = members == null ? INVALID : members;
+            if (field && members != INVALID) {
+                flow.facts.selectorField(var, members);
+            }
         }
         if (members != INVALID) {
             selectors.put(var, members); // an invalid one is not cached: a silent loop pass must not swallow its report

@@ -466,16 +466,19 @@ final class SessionActionRules {
             return;
         }
         String ending = flow.lent.ending(method, parameter);
+        // A constructor is named after its class ("lent to 'Conn'"), not javac's '<init>'.
+        Object callee = method.getKind() == javax.lang.model.element.ElementKind.CONSTRUCTOR
+                ? method.getEnclosingElement().getSimpleName() : method.getSimpleName();
         TryTree closing = ending != null && flow.lent.handsOver(method, parameter) ? flow.spawns.closingTry(var) : null;
         if (closing != null) {
             flow.reporter.error(argument, Diagnostic.HANDED_OVER_AND_CLOSED, flow.name(var), "lent to '"
-                    + method.getSimpleName() + "', which " + ending, flow.line(closing));
+                    + callee + "', which " + ending, flow.line(closing));
             flow.fail(var);
             return;
         }
         flow.lastActions.put(var, argument);
         flow.set(var, ending == null ? new VarState.Live(remainder, live.iterations())
-                : new VarState.Moved("lent to '" + method.getSimpleName() + "' on line " + flow.line(argument)
+                : new VarState.Moved("lent to '" + callee + "' on line " + flow.line(argument)
                         + ", which " + ending));
     }
 

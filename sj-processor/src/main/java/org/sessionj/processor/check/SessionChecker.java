@@ -44,6 +44,7 @@ public final class SessionChecker implements TaskListener {
     private final SessionParameters sessionParameters;
     private final MessageTypes messages;
     private final LentSessions lent;
+    private final DeclarationFacts facts = new DeclarationFacts();
     private final OverrideRules overrides;
     private final ImplementationContracts contracts;
     private final SessionRelevance relevance;
@@ -86,11 +87,73 @@ public final class SessionChecker implements TaskListener {
         if (path == null) {
             return;
         }
+        recordDeclarations(path, unit);
         if (!mentionsSessionApi(unit) && !relevance.mayTouchSessions(path)) {
             return;
         }
         Reporter reporter = new Reporter(trees, unit);
         new UnitWalker(reporter).scan(path, null);
+    }
+
+    /**
+     * Records what other classes' checks read from this class's declarations, now, before javac lowers
+     * the class and its tree no longer holds them (javac's default policy lowers and generates each
+     * class before it analyses the next): whether each method ends the socket it is lent
+     * ({@link LentSessions}), and the endpoint or selector each final field is initialised with
+     * ({@link DeclarationFacts}). Only member declarations are visited, not bodies: a local or
+     * anonymous class is used only inside this class, which is checked now.
+     */
+    private void recordDeclarations(TreePath classPath, CompilationUnitTree unit) {
+        MethodChecker[] fields = new MethodChecker[1];
+        new TreePathScanner<Void, Void>() {
+            @Override
+            public Void visitMethod(MethodTree tree, Void unused) {
+                if (trees.getElement(getCurrentPath()) instanceof ExecutableElement method) {
+                    for (VariableElement parameter : method.getParameters()) {
+                        if (api.isSocket(parameter.asType())) {
+                            lent.ending(method, parameter);
+                        }
+                    }
+                }
+                return null;
+            }
+
+            @Override
+            public Void visitVariable(VariableTree tree, Void unused) {
+                if (tree.getInitializer() != null && trees.getElement(getCurrentPath()) instanceof VariableElement field
+                        && field.getModifiers().contains(javax.lang.model.element.Modifier.FINAL)) {
+                    boolean selector = api.isSelector(field.asType());
+                    if (selector || api.isService(field.asType()) || api.isServerSocket(field.asType())) {
+                        if (fields[0] == null) {
+                            Reporter silent = new Reporter(trees, unit);
+                            silent.silence();
+                            fields[0] = newChecker(silent, new HashMap<>());
+                        }
+                        if (selector) {
+                            fields[0].selectors.recordField(field);
+                        } else {
+                            fields[0].origins.finalField(field);
+                        }
+                    }
+                }
+                return null;
+            }
+
+            @Override
+            public Void visitBlock(BlockTree tree, Void unused) {
+                return null;
+            }
+
+            @Override
+            public Void visitNewClass(com.sun.source.tree.NewClassTree tree, Void unused) {
+                return null; // an enum constant's body
+            }
+        }.scan(classPath, null);
+    }
+
+    private MethodChecker newChecker(Reporter reporter, Map<Element, VarState> capturedEndpoints) {
+        return new MethodChecker(environment, trees, api, registry, reporter, capturedEndpoints, sessionParameters,
+                messages, lent, contracts, facts);
     }
 
     /**
@@ -287,8 +350,7 @@ public final class SessionChecker implements TaskListener {
         }
 
         private void check(TreePath body) {
-            new MethodChecker(environment, trees, api, registry, reporter, capturedEndpoints, sessionParameters,
-                    messages, lent, contracts).analyse(body);
+            newChecker(reporter, capturedEndpoints).analyse(body);
         }
     }
 }

@@ -184,13 +184,9 @@ final class SessionOriginRules {
         }
         if (stripped instanceof IdentifierTree || stripped instanceof MemberSelectTree) {
             Element field = flow.elementOf(stripped);
-            if (field != null && field.getKind() == ElementKind.FIELD && field.getModifiers().contains(Modifier.FINAL)
-                    && flow.trees.getTree(field) instanceof VariableTree declaration
-                            && declaration.getInitializer() != null) {
-                TreePath fieldPath = flow.trees.getPath(field);
-                if (fieldPath != null) {
-                    return createdEndpoint(declaration.getInitializer(), fieldPath, false);
-                }
+            VarState fieldState = field == null ? null : finalField(field);
+            if (fieldState != null) {
+                return fieldState;
             }
         }
         if (stripped instanceof MethodInvocationTree call && call.getMethodSelect() instanceof MemberSelectTree select
@@ -242,6 +238,28 @@ final class SessionOriginRules {
                     endpointOfScanned(conditional.getFalseExpression()));
         }
         return createdEndpoint(stripped, flow.getCurrentPath(), false);
+    }
+
+    /**
+     * The endpoint a {@code final} field is initialised with ({@code static final SJService SVC =
+     * SJService.create(P.class, …)}), or null when {@code field} is not such a field. Read from the
+     * field's declaration while its class's tree is intact and recorded for the compilation
+     * ({@link DeclarationFacts}): the same answer whichever class javac compiles first.
+     */
+    VarState finalField(Element field) {
+        if (field.getKind() != ElementKind.FIELD || !field.getModifiers().contains(Modifier.FINAL)) {
+            return null;
+        }
+        VarState known = flow.facts.endpointField(field);
+        if (known == null && flow.trees.getTree(field) instanceof VariableTree declaration
+                && declaration.getInitializer() != null) {
+            TreePath fieldPath = flow.trees.getPath(field);
+            if (fieldPath != null) {
+                known = createdEndpoint(declaration.getInitializer(), fieldPath, false);
+                flow.facts.endpointField(field, known);
+            }
+        }
+        return known;
     }
 
     /** The state an enclosing body gave a captured service or server socket, or null. */

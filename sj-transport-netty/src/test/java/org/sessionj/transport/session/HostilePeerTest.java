@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import org.sessionj.runtime.spi.support.ByteBufFrame;
 import io.netty.util.internal.PlatformDependent;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -79,7 +80,7 @@ class HostilePeerTest {
     /** What a requester sends first: HELLO (session over tcp, the request follows) then REQUEST of {@code type}. */
     private static byte[] helloAndRequest(String type) {
         ByteBuf frame = Unpooled.buffer();
-        Negotiation.writeHello(frame, new Negotiation.Hello(Negotiation.R2_UNNECESSARY, UUID.randomUUID(), "",
+        Negotiation.writeHello(new ByteBufFrame(frame), new Negotiation.Hello(Negotiation.R2_UNNECESSARY, UUID.randomUUID(), "",
                 List.of("tcp")));
         int helloBytes = frame.readableBytes();
         byte[] text = type.getBytes(StandardCharsets.UTF_8);
@@ -92,7 +93,7 @@ class HostilePeerTest {
 
     private static int helloLength() {
         ByteBuf frame = Unpooled.buffer();
-        Negotiation.writeHello(frame, new Negotiation.Hello(Negotiation.R2_UNNECESSARY, UUID.randomUUID(), "",
+        Negotiation.writeHello(new ByteBufFrame(frame), new Negotiation.Hello(Negotiation.R2_UNNECESSARY, UUID.randomUUID(), "",
                 List.of("tcp")));
         return frame.readableBytes();
     }

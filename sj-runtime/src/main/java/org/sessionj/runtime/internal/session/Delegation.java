@@ -1,6 +1,8 @@
 package org.sessionj.runtime.internal.session;
 
-import io.netty.buffer.ByteBuf;
+import org.sessionj.runtime.spi.Frame;
+import org.sessionj.runtime.spi.support.Frames;
+import org.sessionj.runtime.spi.support.HeapFrame;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.UUID;
@@ -79,7 +81,7 @@ final class Delegation {
 
     /** The delegator's part, done before the SESSION item goes to the new owner. */
     record HandOff(SessionSocket session, String remaining, byte mode, UUID token, String host, int port,
-            ByteBuf drained, ArrayDeque<Object> references) {
+            Frame drained, ArrayDeque<Object> references) {
     }
 
     /**
@@ -98,8 +100,8 @@ final class Delegation {
         Connection connection = session.flushForDelegation();
         ArrayDeque<Object> carried = session.takePrefixReferences();
         UUID token = UUID.randomUUID();
-        ByteBuf drained = connection.alloc().heapBuffer();
-        ByteBuf unread = session.takeUnreadInput();
+        Frame drained = new HeapFrame(256);
+        Frame unread = session.takeUnreadInput();
         if (unread != null) {
             drained.writeBytes(unread);
             unread.release();
@@ -109,9 +111,9 @@ final class Delegation {
             return new HandOff(session, remaining, PEER_FINISHED, null, null, 0, drained, carried);
         }
         try {
-            ByteBuf notice = connection.alloc().buffer(17);
+            Frame notice = Frames.allocate(connection, 17);
             writeToken(notice.writeByte(Tags.DELEGATE), token);
-            connection.write(notice);
+            Frames.write(connection, notice);
             connection.flush();
         } catch (IOException closedByPeer) {
             // The peer closed already (it finished its part, or it is gone): the drain below reads
@@ -119,9 +121,9 @@ final class Delegation {
         }
         long deadline = System.nanoTime() + timeoutNanos;
         while (true) {
-            ByteBuf frame;
+            Frame frame;
             try {
-                frame = connection.read(Math.max(0, deadline - System.nanoTime()));
+                frame = Frames.read(connection, Math.max(0, deadline - System.nanoTime()));
             } catch (IOException closed) {
                 // The peer closed: it finished its part, and every frame it wrote was read before the close.
                 return new HandOff(session, remaining, PEER_FINISHED, null, null, 0, drained, merge(carried, references(connection)));
@@ -197,7 +199,7 @@ final class Delegation {
      * · drained-length:int32 · drained}. Passed references travel beside the frame on {@code target}
      * (only possible when it is an in-JVM connection).
      */
-    static void write(ByteBuf out, HandOff handOff, Connection target) throws IOException {
+    static void write(Frame out, HandOff handOff, Connection target) throws IOException {
         ArrayDeque<Object> references = handOff.references();
         if (references != null && !references.isEmpty()) {
             LocalConnection local = target.capability(LocalConnection.class);
@@ -228,7 +230,7 @@ final class Delegation {
      * Reads a SESSION item (its tag read) for the declared type {@code declared} and reconnects to the
      * peer: the socket continues the session at the state the delegator left it in.
      */
-    static SessionSocket takeOver(ByteBuf in, MessageType declared, SessionSocket carrier)
+    static SessionSocket takeOver(Frame in, MessageType declared, SessionSocket carrier)
             throws MalformedInputException {
         if (!in.isReadable() || in.readByte() != SESSION) {
             throw new MalformedInputException("expected a session where the type says " + declared + ", found a service");
@@ -279,16 +281,16 @@ final class Delegation {
                         + ": " + e.getMessage(), e);
             }
         } else {
-            connection = new FinishedConnection(carrier.connection().alloc());
+            connection = new FinishedConnection(carrier.connection());
         }
         if (refusal != null) {
             org.sessionj.runtime.internal.wire.FailureNotice.send(connection, refusal);
             connection.close();
             throw new SJIOException(refusal);
         }
-        ByteBuf prefix = null;
+        Frame prefix = null;
         if (length > 0) {
-            prefix = connection.alloc().heapBuffer(length);
+            prefix = new HeapFrame(length);
             in.readBytes(prefix, length);
         }
         return new SessionSocket(connection, declared.sessionStart(), carrier.settings(), print(declared.sessionStart()),
@@ -323,7 +325,7 @@ final class Delegation {
      * the old connection), and waits for the new owner's reconnection while watching the old connection
      * for a failure or a vanished delegator. Returns the new connection.
      */
-    static Connection follow(ByteBuf notice, Connection old, SessionContext context)
+    static Connection follow(Frame notice, Connection old, SessionContext context)
             throws IOException, MalformedInputException {
         notice.skipBytes(1);
         UUID token = readToken(notice);
@@ -335,11 +337,11 @@ final class Delegation {
         int port = resumptions.open(token, reconnection);
         boolean switched = false;
         try {
-            ByteBuf marker = old.alloc().buffer();
+            Frame marker = Frames.allocate(old, 64);
             writeToken(marker.writeByte(Tags.DRAINED), token);
             ValueCodec.writeString(marker, Resumptions.advertisedHost());
             marker.writeInt(port);
-            old.write(marker);
+            Frames.write(old, marker);
             old.flush();
             Connection fresh = awaitNewOwner(reconnection, old, context.config().initiationTimeout().toNanos());
             switched = true;
@@ -375,7 +377,7 @@ final class Delegation {
             if (watching && old.isReadable()) {
                 String problem = null;
                 try {
-                    ByteBuf frame = old.read(0);
+                    Frame frame = Frames.read(old, 0);
                     if (frame != null) {
                         try {
                             byte tag = frame.isReadable() ? frame.readByte() : 0;
@@ -431,7 +433,7 @@ final class Delegation {
         }
     }
 
-    private static String readReason(ByteBuf frame) {
+    private static String readReason(Frame frame) {
         try {
             return ValueCodec.readString(frame);
         } catch (MalformedInputException e) {
@@ -446,11 +448,11 @@ final class Delegation {
         return SessionTypes.print(type);
     }
 
-    private static void writeToken(ByteBuf out, UUID token) {
+    private static void writeToken(Frame out, UUID token) {
         out.writeLong(token.getMostSignificantBits()).writeLong(token.getLeastSignificantBits());
     }
 
-    private static UUID readToken(ByteBuf in) throws MalformedInputException {
+    private static UUID readToken(Frame in) throws MalformedInputException {
         if (in.readableBytes() < 16) {
             throw new MalformedInputException("truncated delegation token");
         }

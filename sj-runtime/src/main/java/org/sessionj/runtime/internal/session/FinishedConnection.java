@@ -11,15 +11,18 @@ import org.sessionj.runtime.spi.Connection;
  * nothing can be sent (the session type leaves the new owner nothing to send).
  */
 final class FinishedConnection implements Connection {
-    private final ByteBufAllocator alloc;
+    /** The connection the session was delegated over, whose allocator this one lends. */
+    private final Connection carrier;
 
-    FinishedConnection(ByteBufAllocator alloc) {
-        this.alloc = alloc;
+    FinishedConnection(Connection carrier) {
+        this.carrier = carrier;
     }
 
     @Override
     public ByteBufAllocator alloc() {
-        return alloc;
+        // Asked only if something writes here (which fails): an in-JVM carrier then looks up Netty's
+        // allocator, which nothing on its path does otherwise.
+        return carrier.alloc();
     }
 
     @Override

@@ -1,6 +1,8 @@
 package org.sessionj.runtime.internal.session;
 
-import io.netty.buffer.ByteBuf;
+import org.sessionj.runtime.spi.Frame;
+import org.sessionj.runtime.spi.support.ByteBufFrame;
+import org.sessionj.runtime.spi.support.Frames;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.util.List;
@@ -46,9 +48,9 @@ final class Initiation {
     static final byte STALE = 3;
     /**
      * Initial capacity of a HELLO, request or verdict frame (it grows as written). Taken with
-     * {@link Connection#frameBuffer}, so that an in-JVM connection hands out one of its recycled heap
+     * {@link Frames#newFrame}, so that an in-JVM connection hands out one of its recycled heap
      * frames, which the session's first message then reuses, and the in-JVM path never touches Netty's
-     * pooled allocator (its classes and per-thread caches).
+     * buffers (their classes' initialisers, the pooled allocator and its per-thread caches).
      */
     private static final int INITIATION_FRAME = 256;
 
@@ -63,12 +65,12 @@ final class Initiation {
         String text = protocol.textFor(Side.REQUEST);
         Connection connection = open(context.transports(), plan, host, port, context.config(), new FirstFrame() {
             @Override
-            public void accept(ByteBuf out) {
+            public void accept(Frame out) {
                 writeRequest(out, text);
             }
 
             @Override
-            public boolean writeLocal(LocalConnection local, ByteBuf out) throws IOException {
+            public boolean writeLocal(LocalConnection local, Frame out) throws IOException {
                 local.writeReference(new LocalRequest(text));
                 out.writeByte(Tags.LOCAL_REQUEST);
                 return true;
@@ -93,12 +95,12 @@ final class Initiation {
      * ({@link #writeLocal}) it may pass the message by reference instead of encoding it.
      */
     @FunctionalInterface
-    interface FirstFrame extends Consumer<ByteBuf> {
+    interface FirstFrame extends Consumer<Frame> {
         /**
          * Writes the opening for an accepter in this JVM after a {@link Tags#LOCAL_HELLO}: false when it
          * has no by-reference form (then {@link #accept} writes it as bytes).
          */
-        default boolean writeLocal(LocalConnection local, ByteBuf out) throws IOException {
+        default boolean writeLocal(LocalConnection local, Frame out) throws IOException {
             return false;
         }
     }
@@ -163,7 +165,7 @@ final class Initiation {
         int flag = Negotiation.requesterFlag(setupName, mine);
         Agreement agreement;
         try {
-            ByteBuf hello = handshakeFrame(connection, INITIATION_FRAME);
+            Frame hello = handshakeFrame(connection, INITIATION_FRAME);
             Hello message = new Hello(flag, TransportManager.RUNTIME_ID, HostIdentity.local(), mine, expected);
             LocalConnection local = connection.capability(LocalConnection.class);
             if (local != null) {
@@ -176,9 +178,9 @@ final class Initiation {
             if (Negotiation.requestFollows(flag) && (local == null || !first.writeLocal(local, hello))) {
                 first.accept(hello);
             }
-            ByteBuf reply;
+            Frame reply;
             try {
-                connection.write(hello);
+                Frames.write(connection, hello);
                 connection.flush();
                 reply = awaitReply(connection, config);
             } catch (IOException e) {
@@ -306,11 +308,11 @@ final class Initiation {
     /** Requester on a connection that is already the session's: sends the opening frame, waits for the verdict. */
     private static Connection openDirectly(Connection connection, SJRuntimeConfig config, FirstFrame first) {
         try {
-            ByteBuf request = handshakeFrame(connection, INITIATION_FRAME);
+            Frame request = handshakeFrame(connection, INITIATION_FRAME);
             first.accept(request);
-            connection.write(request);
+            Frames.write(connection, request);
             connection.flush();
-            ByteBuf reply = awaitReply(connection, config);
+            Frame reply = awaitReply(connection, config);
             try {
                 return verdict(connection, reply);
             } finally {
@@ -324,24 +326,24 @@ final class Initiation {
 
     /**
      * A buffer for a handshake frame (HELLO, REQUEST, AGREED, verdict): an in-JVM connection's own
-     * recycled frame ({@link Connection#frameBuffer}); otherwise plain heap memory, not the
+     * recycled frame ({@link Frames#newFrame}); otherwise plain heap memory, not the
      * connection's pool. A handshake runs on a virtual thread of its own (both sides, typically), and
      * the first pooled allocation on a thread sets up that thread's pool cache under a global lock
      * (Netty's {@code PoolThreadLocalCache}), a cost paid anew by every handshake (3.5 % of a server's
      * CPU in the accept-load test, docs/reliability.md). The frames are small and short-lived; the
      * transports copy small frames into their own buffers anyway.
      */
-    static ByteBuf handshakeFrame(Connection connection, int initialCapacity) {
+    static Frame handshakeFrame(Connection connection, int initialCapacity) {
         // An in-JVM connection hands out its recycled heap frames (reused by the session's first message).
         return connection.capability(org.sessionj.runtime.spi.LocalConnection.class) != null
-                ? connection.frameBuffer(initialCapacity) : Unpooled.buffer(initialCapacity);
+                ? Frames.newFrame(connection, initialCapacity) : new ByteBufFrame(Unpooled.buffer(initialCapacity));
     }
 
-    private static void writeResume(ByteBuf out, UUID token) {
+    private static void writeResume(Frame out, UUID token) {
         out.writeByte(Tags.RESUME).writeLong(token.getMostSignificantBits()).writeLong(token.getLeastSignificantBits());
     }
 
-    private static void writeRequest(ByteBuf out, String type) {
+    private static void writeRequest(Frame out, String type) {
         out.writeByte(Tags.REQUEST).writeByte(Tags.MAGIC_0).writeByte(Tags.MAGIC_1).writeByte(Tags.VERSION);
         ValueCodec.writeString(out, type);
     }
@@ -370,8 +372,8 @@ final class Initiation {
         return type.cast(message);
     }
 
-    private static ByteBuf awaitReply(Connection connection, SJRuntimeConfig config) throws IOException {
-        ByteBuf reply = connection.read(config.initiationTimeout().toNanos());
+    private static Frame awaitReply(Connection connection, SJRuntimeConfig config) throws IOException {
+        Frame reply = Frames.read(connection, config.initiationTimeout().toNanos());
         if (reply == null) {
             connection.close();
             throw new SJTimeoutException("the accepter did not answer the session request within "
@@ -381,7 +383,7 @@ final class Initiation {
     }
 
     /** Reads ACCEPT or REJECT from {@code reply}: the connection, once accepted. */
-    private static Connection verdict(Connection connection, ByteBuf reply) throws MalformedInputException {
+    private static Connection verdict(Connection connection, Frame reply) throws MalformedInputException {
         byte tag = reply.isReadable() ? reply.readByte() : 0;
         if (tag == Tags.ACCEPT) {
             return connection;
@@ -389,7 +391,7 @@ final class Initiation {
         throw unexpectedVerdict(connection, tag, reply);
     }
 
-    private static RuntimeException unexpectedVerdict(Connection connection, byte tag, ByteBuf reply)
+    private static RuntimeException unexpectedVerdict(Connection connection, byte tag, Frame reply)
             throws MalformedInputException {
         connection.close();
         if (tag == Tags.REJECT && reply.isReadable()) {
@@ -416,7 +418,7 @@ final class Initiation {
          * Reads the opening at {@code in} and answers it on {@code connection}, after {@code prefix}
          * (the AGREED of a negotiation) when that is not null.
          */
-        R answer(Connection connection, ByteBuf in, ByteBuf prefix);
+        R answer(Connection connection, Frame in, Frame prefix);
     }
 
     /**
@@ -456,9 +458,9 @@ final class Initiation {
     static <R> R accept(AcceptorGroup.Accepted accepted, List<Offer> offers, java.util.UUID acceptor,
             SJRuntimeConfig config, Opening<R> opening, Runnable firstFrameRead) {
         Connection connection = accepted.connection();
-        ByteBuf first;
+        Frame first;
         try {
-            first = connection.read(config.initiationTimeout().toNanos());
+            first = Frames.read(connection, config.initiationTimeout().toNanos());
         } catch (IOException e) {
             connection.close();
             throw new SJIOException("session initiation failed: " + e.getMessage(), e);
@@ -488,7 +490,7 @@ final class Initiation {
         }
     }
 
-    private static <R> R negotiate(Connection connection, String setup, ByteBuf in, boolean local, List<Offer> offers,
+    private static <R> R negotiate(Connection connection, String setup, Frame in, boolean local, List<Offer> offers,
             java.util.UUID acceptor, Opening<R> opening) {
         Hello hello;
         try {
@@ -511,7 +513,7 @@ final class Initiation {
         String choice = Negotiation.agree(hello.session(), hello.nearness(), offers);
         Agreement agreement = new Agreement(Negotiation.accepterFlag(setup, offers), offers, choice,
                 hello.acceptor() == null ? null : acceptor);
-        ByteBuf answer = handshakeFrame(connection, INITIATION_FRAME);
+        Frame answer = handshakeFrame(connection, INITIATION_FRAME);
         if (local) {
             // Answered in kind: the AGREED passed before the frame that announces it (written next).
             try {
@@ -529,7 +531,7 @@ final class Initiation {
             return opening.answer(connection, in, answer); // the opening follows the HELLO
         }
         try {
-            connection.write(answer);
+            Frames.write(connection, answer);
             connection.flush();
         } catch (IOException e) {
             // The requester is gone; it learns nothing more.
@@ -546,7 +548,7 @@ final class Initiation {
      * Reads the REQUEST at {@code in}, checks compatibility, answers (after {@code prefix}, the AGREED
      * of a negotiation, if any).
      */
-    private static SessionSocket check(Connection connection, ByteBuf in, ByteBuf prefix, CompiledProtocol protocol,
+    private static SessionSocket check(Connection connection, Frame in, Frame prefix, CompiledProtocol protocol,
             SessionContext context) {
         String theirs;
         try {
@@ -579,9 +581,9 @@ final class Initiation {
             throw new SJIncompatibleSessionException(reason);
         }
         try {
-            ByteBuf accept = prefix != null ? prefix : handshakeFrame(connection, 1);
+            Frame accept = prefix != null ? prefix : handshakeFrame(connection, 1);
             accept.writeByte(Tags.ACCEPT);
-            connection.write(accept);
+            Frames.write(connection, accept);
             connection.flush();
         } catch (IOException e) {
             connection.close();
@@ -597,7 +599,7 @@ final class Initiation {
     }
 
     /** The type text of an in-JVM REQUEST at {@code in}, bounded as a decoded one is. */
-    private static String localRequest(Connection connection, ByteBuf in, int maxTypeBytes) throws MalformedInputException {
+    private static String localRequest(Connection connection, Frame in, int maxTypeBytes) throws MalformedInputException {
         in.skipBytes(1);
         String type = localMessage(connection, LocalRequest.class, "session request").type();
         if (type == null) {
@@ -615,7 +617,7 @@ final class Initiation {
         return text.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
     }
 
-    private static String readRequest(ByteBuf request, int maxTypeBytes) throws MalformedInputException {
+    private static String readRequest(Frame request, int maxTypeBytes) throws MalformedInputException {
         if (request.readableBytes() < 4) {
             throw new MalformedInputException("not a session request");
         }
@@ -646,19 +648,19 @@ final class Initiation {
     }
 
     /** Writes ACCEPT (after {@code prefix}, if any) and flushes. */
-    static void acceptOpening(Connection connection, ByteBuf prefix) throws IOException {
-        ByteBuf accept = prefix != null ? prefix : handshakeFrame(connection, 1);
+    static void acceptOpening(Connection connection, Frame prefix) throws IOException {
+        Frame accept = prefix != null ? prefix : handshakeFrame(connection, 1);
         accept.writeByte(Tags.ACCEPT);
-        connection.write(accept);
+        Frames.write(connection, accept);
         connection.flush();
     }
 
-    static void reject(Connection connection, ByteBuf prefix, byte code, String reason) {
+    static void reject(Connection connection, Frame prefix, byte code, String reason) {
         try {
-            ByteBuf reject = prefix != null ? prefix : handshakeFrame(connection, INITIATION_FRAME);
+            Frame reject = prefix != null ? prefix : handshakeFrame(connection, INITIATION_FRAME);
             reject.writeByte(Tags.REJECT).writeByte(code);
             ValueCodec.writeString(reject, reason);
-            connection.write(reject);
+            Frames.write(connection, reject);
             connection.flush();
         } catch (IOException e) {
             // The requester is gone; it has nothing to be told.

@@ -1,6 +1,6 @@
 package org.sessionj.runtime.internal.session;
 
-import io.netty.buffer.ByteBuf;
+import org.sessionj.runtime.spi.Frame;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.util.Map;
@@ -148,7 +148,7 @@ public final class Resumptions implements AutoCloseable {
     }
 
     /** Answers a RESUME: hands the connection to the waiting peer, or refuses an unknown token. */
-    private Boolean answer(Connection connection, ByteBuf in, ByteBuf prefix) {
+    private Boolean answer(Connection connection, Frame in, Frame prefix) {
         if (in.readableBytes() < 17 || in.readByte() != Tags.RESUME) {
             Initiation.reject(connection, prefix, Initiation.REFUSED,
                     "this is a resumption endpoint: it accepts only reconnections of delegated sessions");

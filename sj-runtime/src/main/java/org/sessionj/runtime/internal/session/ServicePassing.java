@@ -1,6 +1,6 @@
 package org.sessionj.runtime.internal.session;
 
-import io.netty.buffer.ByteBuf;
+import org.sessionj.runtime.spi.Frame;
 import org.sessionj.api.SJIOException;
 import org.sessionj.api.SJService;
 import org.sessionj.runtime.internal.monitor.MessageType;
@@ -28,7 +28,7 @@ final class ServicePassing {
     }
 
     /** {@code 0x22 · 1 · host:string · port:int32 · type:string} (the service's requesting type, canonical). */
-    static void write(ByteBuf out, SJService service) {
+    static void write(Frame out, SJService service) {
         out.writeByte(Tags.SESSION).writeByte(SERVICE);
         ValueCodec.writeString(out, service.host());
         out.writeInt(service.port());
@@ -40,7 +40,7 @@ final class ServicePassing {
      *
      * @throws SJIOException naming both types when the service's protocol does not fit the declared one
      */
-    static SJService read(ByteBuf in, MessageType declared, SessionContext context) throws MalformedInputException {
+    static SJService read(Frame in, MessageType declared, SessionContext context) throws MalformedInputException {
         if (!in.isReadable() || in.readByte() != SERVICE) {
             throw new MalformedInputException("expected a service where the type says " + declared + ", found a session");
         }

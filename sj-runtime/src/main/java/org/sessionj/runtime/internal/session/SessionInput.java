@@ -1,6 +1,7 @@
 package org.sessionj.runtime.internal.session;
 
-import io.netty.buffer.ByteBuf;
+import org.sessionj.runtime.spi.Frame;
+import org.sessionj.runtime.spi.support.Frames;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -27,7 +28,7 @@ import org.sessionj.runtime.spi.LocalConnection;
 final class SessionInput {
     private final SessionSocket session;
     /** The frame being read, or null. */
-    private ByteBuf in;
+    private Frame in;
     /** References passed by the peer that belong to items of a delegated session's carried-over input. */
     private ArrayDeque<Object> carried;
 
@@ -36,7 +37,7 @@ final class SessionInput {
     /** Protocol text quoted in a message up to this length (a protocol can be long). */
     private static final int QUOTED = 160;
 
-    SessionInput(SessionSocket session, ByteBuf prefix, ArrayDeque<Object> carried) {
+    SessionInput(SessionSocket session, Frame prefix, ArrayDeque<Object> carried) {
         this.session = session;
         this.in = prefix;
         this.carried = carried;
@@ -44,12 +45,12 @@ final class SessionInput {
 
     /** Whether an item is waiting in the frame being read. */
     boolean hasItem() {
-        ByteBuf buf = in;
+        Frame buf = in;
         return buf != null && buf.isReadable();
     }
 
     /** The frame holding the next item, waiting up to the session's receive timeout for one if needed. */
-    ByteBuf next(State expected) {
+    Frame next(State expected) {
         return next(expected, RECEIVE_TIMEOUT);
     }
 
@@ -58,12 +59,12 @@ final class SessionInput {
      * {@link #RECEIVE_TIMEOUT}: the session's receive timeout) for one if needed. A failure notice from the peer fails the session here; a delegation notice is followed
      * to the new owner's connection.
      */
-    ByteBuf next(State expected, long timeoutNanos) {
+    Frame next(State expected, long timeoutNanos) {
         boolean bySetting = timeoutNanos == RECEIVE_TIMEOUT;
         if (bySetting) {
             timeoutNanos = session.settings().defaultTimeoutNanos();
         }
-        ByteBuf buf = in;
+        Frame buf = in;
         boolean fresh = false;
         if (buf == null || !buf.isReadable()) {
             fresh = true;
@@ -72,9 +73,9 @@ final class SessionInput {
                 in = null;
             }
             PendingOutputs.flushAll();
-            ByteBuf frame;
+            Frame frame;
             try {
-                frame = session.connection().read(timeoutNanos);
+                frame = Frames.read(session.connection(), timeoutNanos);
             } catch (IOException e) {
                 String reason = session.failure();
                 if (reason != null) {
@@ -124,7 +125,7 @@ final class SessionInput {
     }
 
     /** Decodes the item at {@code buf} (its tag next) as a value of the declared {@code type}, in state {@code s}. */
-    Object read(MessageType type, ByteBuf buf, State s) {
+    Object read(MessageType type, Frame buf, State s) {
         byte tag = buf.readByte();
         WireKind kind = type.kind();
         try {
@@ -157,7 +158,7 @@ final class SessionInput {
     }
 
     /** A received service or delegated session; a refusal fails this session (its type cannot go on). */
-    private Object readSession(MessageType type, ByteBuf buf) throws MalformedInputException {
+    private Object readSession(MessageType type, Frame buf) throws MalformedInputException {
         try {
             return type.isService() ? ServicePassing.read(buf, type, session.settings().context())
                     : Delegation.takeOver(buf, type, session);
@@ -167,8 +168,8 @@ final class SessionInput {
     }
 
     /** Delegator: the input received but not consumed (null if none); this side no longer holds it. */
-    ByteBuf takeUnread() {
-        ByteBuf unread = in;
+    Frame takeUnread() {
+        Frame unread = in;
         in = null;
         if (unread != null && !unread.isReadable()) {
             unread.release();
@@ -200,7 +201,7 @@ final class SessionInput {
      * writer gets the frame back for its next message sooner.
      */
     void releaseIfDrained() {
-        ByteBuf buf = in;
+        Frame buf = in;
         if (buf != null && !buf.isReadable()) {
             in = null;
             buf.release();

@@ -1,6 +1,7 @@
 package org.sessionj.runtime.internal.session;
 
-import io.netty.buffer.ByteBuf;
+import org.sessionj.runtime.spi.Frame;
+import org.sessionj.runtime.spi.support.Frames;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import org.sessionj.api.SJIOException;
@@ -40,7 +41,7 @@ abstract sealed class SessionLifecycle extends ActionGuard permits SessionSocket
     volatile String failure;
     private volatile SessionScope scope;
 
-    SessionLifecycle(Connection connection, State start, SessionSettings settings, String protocol, ByteBuf prefix,
+    SessionLifecycle(Connection connection, State start, SessionSettings settings, String protocol, Frame prefix,
             ArrayDeque<Object> references) {
         this.connection = connection;
         this.local = connection.capability(LocalConnection.class);
@@ -116,7 +117,7 @@ abstract sealed class SessionLifecycle extends ActionGuard permits SessionSocket
     }
 
     /** Delegator: the input received but not consumed (null if none); the socket no longer holds it. */
-    ByteBuf takeUnreadInput() {
+    Frame takeUnreadInput() {
         return input.takeUnread();
     }
 
@@ -138,8 +139,8 @@ abstract sealed class SessionLifecycle extends ActionGuard permits SessionSocket
     /** Delegator: the session is in the new owner's hands; tell the peer and let go of the connection. */
     void completeDelegation() {
         try {
-            ByteBuf handedOver = connection.alloc().buffer(1).writeByte(Tags.HANDED_OVER);
-            connection.write(handedOver);
+            Frame handedOver = Frames.allocate(connection, 1).writeByte(Tags.HANDED_OVER);
+            Frames.write(connection, handedOver);
             connection.flush();
         } catch (IOException e) {
             // The peer has gone; the new owner's reconnection will find that out.
@@ -171,7 +172,7 @@ abstract sealed class SessionLifecycle extends ActionGuard permits SessionSocket
     }
 
     /** Passive peer: the other end is being delegated; waits for its new owner (a failure fails the session). */
-    Connection awaitNewOwner(ByteBuf notice) {
+    Connection awaitNewOwner(Frame notice) {
         try {
             return Delegation.follow(notice, connection, settings.context());
         } catch (SJTimeoutException e) {

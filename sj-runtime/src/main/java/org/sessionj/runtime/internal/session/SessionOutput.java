@@ -1,6 +1,7 @@
 package org.sessionj.runtime.internal.session;
 
-import io.netty.buffer.ByteBuf;
+import org.sessionj.runtime.spi.Frame;
+import org.sessionj.runtime.spi.support.Frames;
 import java.io.IOException;
 import java.time.Duration;
 import org.sessionj.api.SJIOException;
@@ -26,7 +27,7 @@ import org.sessionj.runtime.spi.WriteTimeoutException;
 final class SessionOutput {
     private final SessionSocket session;
     /** The frame being batched, or null. */
-    private ByteBuf out;
+    private Frame out;
     /** The thread whose {@link PendingOutputs} list holds this output, or null. */
     private Thread pendingOwner;
 
@@ -35,10 +36,10 @@ final class SessionOutput {
     }
 
     /** The frame being batched; one is started if none. */
-    ByteBuf buffer() {
-        ByteBuf o = out;
+    Frame buffer() {
+        Frame o = out;
         if (o == null) {
-            o = session.connection().frameBuffer(256);
+            o = Frames.newFrame(session.connection(), 256);
             out = o;
         }
         return o;
@@ -57,7 +58,7 @@ final class SessionOutput {
      * thread-local map (~190 bytes that a million idle virtual threads would each keep).
      */
     void advanced(State next, int batchBytes) {
-        ByteBuf o = out;
+        Frame o = out;
         if (o == null) {
             return;
         }
@@ -79,11 +80,11 @@ final class SessionOutput {
 
     /** Sends the batched frame; a failure fails the session (a send timeout as {@link SendTimeoutException}). */
     void flush() {
-        ByteBuf o = out;
+        Frame o = out;
         out = null;
         var connection = session.connection();
         try {
-            connection.write(o);
+            Frames.write(connection, o);
             connection.flush();
         } catch (WriteTimeoutException e) {
             String message = "send timeout: the peer took nothing for "
@@ -143,7 +144,7 @@ final class SessionOutput {
             buffer().writeByte(Tags.REFERENCE);
             return;
         }
-        ByteBuf buf;
+        Frame buf;
         switch (kind) {
             case INT -> buffer().writeByte(Tags.INT).writeInt((Integer) value);
             case LONG -> buffer().writeByte(Tags.LONG).writeLong((Long) value);

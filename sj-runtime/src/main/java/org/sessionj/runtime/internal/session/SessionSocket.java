@@ -1,6 +1,6 @@
 package org.sessionj.runtime.internal.session;
 
-import io.netty.buffer.ByteBuf;
+import org.sessionj.runtime.spi.Frame;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -36,7 +36,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
      * delegation that the delegator had not consumed (read first), {@code references} the values
      * passed by reference among them.
      */
-    SessionSocket(Connection connection, State start, SessionSettings settings, String protocol, ByteBuf prefix,
+    SessionSocket(Connection connection, State start, SessionSettings settings, String protocol, Frame prefix,
             ArrayDeque<Object> references) {
         super(connection, start, settings, protocol, prefix, references);
     }
@@ -218,7 +218,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
         if (settings.monitor() && !type.accepts(message)) {
             throw violation(s, "!<" + typeOf(message) + ">");
         }
-        ByteBuf buf = output.buffer();
+        Frame buf = output.buffer();
         int mark = buf.writerIndex();
         try {
             output.write(type, message, pass);
@@ -262,7 +262,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
         if (s.kind() != State.Kind.RECEIVE) {
             throw violation(s, "?(…)");
         }
-        ByteBuf buf = input.next(s, timeoutNanos);
+        Frame buf = input.next(s, timeoutNanos);
         Object value = input.read(s.message(), buf, s);
         advance(s.next());
         return (T) value;
@@ -272,7 +272,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
     public int receiveInt() {
         boolean entered = enterAction("receiveInt", protocol);
         try {
-            ByteBuf buf = primitiveReceive(WireKind.INT);
+            Frame buf = primitiveReceive(WireKind.INT);
             if (buf == null) {
                 return this.<Integer>unboxed();
             }
@@ -288,7 +288,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
     public long receiveLong() {
         boolean entered = enterAction("receiveLong", protocol);
         try {
-            ByteBuf buf = primitiveReceive(WireKind.LONG);
+            Frame buf = primitiveReceive(WireKind.LONG);
             if (buf == null) {
                 return this.<Long>unboxed();
             }
@@ -304,7 +304,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
     public double receiveDouble() {
         boolean entered = enterAction("receiveDouble", protocol);
         try {
-            ByteBuf buf = primitiveReceive(WireKind.DOUBLE);
+            Frame buf = primitiveReceive(WireKind.DOUBLE);
             if (buf == null) {
                 return this.<Double>unboxed();
             }
@@ -320,7 +320,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
     public float receiveFloat() {
         boolean entered = enterAction("receiveFloat", protocol);
         try {
-            ByteBuf buf = primitiveReceive(WireKind.FLOAT);
+            Frame buf = primitiveReceive(WireKind.FLOAT);
             if (buf == null) {
                 return this.<Float>unboxed();
             }
@@ -336,7 +336,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
     public boolean receiveBoolean() {
         boolean entered = enterAction("receiveBoolean", protocol);
         try {
-            ByteBuf buf = primitiveReceive(WireKind.BOOLEAN);
+            Frame buf = primitiveReceive(WireKind.BOOLEAN);
             if (buf == null) {
                 return this.<Boolean>unboxed();
             }
@@ -352,7 +352,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
     public byte receiveByte() {
         boolean entered = enterAction("receiveByte", protocol);
         try {
-            ByteBuf buf = primitiveReceive(WireKind.BYTE);
+            Frame buf = primitiveReceive(WireKind.BYTE);
             if (buf == null) {
                 return this.<Byte>unboxed();
             }
@@ -368,7 +368,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
     public short receiveShort() {
         boolean entered = enterAction("receiveShort", protocol);
         try {
-            ByteBuf buf = primitiveReceive(WireKind.SHORT);
+            Frame buf = primitiveReceive(WireKind.SHORT);
             if (buf == null) {
                 return this.<Short>unboxed();
             }
@@ -384,7 +384,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
     public char receiveChar() {
         boolean entered = enterAction("receiveChar", protocol);
         try {
-            ByteBuf buf = primitiveReceive(WireKind.CHAR);
+            Frame buf = primitiveReceive(WireKind.CHAR);
             if (buf == null) {
                 return this.<Character>unboxed();
             }
@@ -400,7 +400,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
      * Positions the input at the body of a primitive item of {@code kind} (its tag read and checked,
      * the body known to be there); null when the type declares a reference type instead.
      */
-    private ByteBuf primitiveReceive(WireKind kind) {
+    private Frame primitiveReceive(WireKind kind) {
         State s = usableState();
         if (s.kind() == State.Kind.RECEIVE) {
             WireKind declared = s.message().kind();
@@ -408,7 +408,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return null;
             }
             if (declared == kind) {
-                ByteBuf buf = input.next(s);
+                Frame buf = input.next(s);
                 byte tag = buf.readByte();
                 if (tag != kind.tag()) {
                     throw unexpected(s, tag);
@@ -447,7 +447,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             if (next == null) {
                 throw violation(s, "!{" + label + ": …} (label " + label + " is not among the choices)");
             }
-            ByteBuf buf = output.buffer().writeByte(Tags.LABEL);
+            Frame buf = output.buffer().writeByte(Tags.LABEL);
             ValueCodec.writeShortString(buf, label);
             advance(next);
         } finally {
@@ -473,7 +473,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             if (s.kind() != State.Kind.BRANCH) {
                 throw violation(s, "?{…}");
             }
-            ByteBuf buf = input.next(s);
+            Frame buf = input.next(s);
             byte tag = buf.readByte();
             if (tag != Tags.LABEL) {
                 throw unexpected(s, tag);
@@ -541,7 +541,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             if (s.kind() != State.Kind.INWHILE) {
                 throw violation(s, "?[…]*");
             }
-            ByteBuf buf = input.next(s);
+            Frame buf = input.next(s);
             byte tag = buf.readByte();
             if (tag != Tags.LOOP) {
                 throw unexpected(s, tag);

@@ -1,6 +1,6 @@
 package org.sessionj.runtime.internal.transport;
 
-import io.netty.buffer.ByteBuf;
+import org.sessionj.runtime.spi.Frame;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -182,7 +182,7 @@ public final class Negotiation {
     }
 
     /** Appends HELLO (docs/negotiation.md). */
-    public static void writeHello(ByteBuf out, Hello hello) {
+    public static void writeHello(Frame out, Hello hello) {
         Encoded last = lastHello;
         if (last != null && last.message().equals(hello)) {
             out.writeBytes(last.bytes());
@@ -203,7 +203,7 @@ public final class Negotiation {
      * a program that alternates plans just encodes as before.
      */
     private record Encoded(Object message, byte[] bytes) {
-        static Encoded of(Object message, ByteBuf out, int start) {
+        static Encoded of(Object message, Frame out, int start) {
             byte[] bytes = new byte[out.writerIndex() - start];
             out.getBytes(start, bytes);
             return new Encoded(message, bytes);
@@ -213,7 +213,7 @@ public final class Negotiation {
     private static volatile Encoded lastHello;
     private static volatile Encoded lastAgreement;
 
-    private static void encodeHello(ByteBuf out, Hello hello) {
+    private static void encodeHello(Frame out, Hello hello) {
         out.writeByte(Tags.HELLO).writeByte(Tags.MAGIC_0).writeByte(Tags.MAGIC_1).writeByte(HELLO_VERSION);
         out.writeByte(hello.flag());
         out.writeLong(hello.runtime().getMostSignificantBits()).writeLong(hello.runtime().getLeastSignificantBits());
@@ -227,7 +227,7 @@ public final class Negotiation {
     }
 
     /** Reads HELLO after its tag. */
-    public static Hello readHello(ByteBuf in) throws MalformedInputException {
+    public static Hello readHello(Frame in) throws MalformedInputException {
         need(in, 3 + 1 + 16 + 1, "a negotiation HELLO");
         if (in.readByte() != Tags.MAGIC_0 || in.readByte() != Tags.MAGIC_1) {
             throw new MalformedInputException("not an SJ negotiation HELLO (bad magic)");
@@ -261,7 +261,7 @@ public final class Negotiation {
     }
 
     /** Appends AGREED (docs/negotiation.md). */
-    public static void writeAgreement(ByteBuf out, Agreement agreement) {
+    public static void writeAgreement(Frame out, Agreement agreement) {
         Encoded last = lastAgreement;
         if (last != null && last.message().equals(agreement)) {
             out.writeBytes(last.bytes());
@@ -273,7 +273,7 @@ public final class Negotiation {
                 agreement.acceptor()), out, start);
     }
 
-    private static void encodeAgreement(ByteBuf out, Agreement agreement) {
+    private static void encodeAgreement(Frame out, Agreement agreement) {
         out.writeByte(Tags.AGREED).writeByte(agreement.flag());
         writeNames(out, agreement.offers().size());
         for (Offer offer : agreement.offers()) {
@@ -288,7 +288,7 @@ public final class Negotiation {
     }
 
     /** Reads AGREED after its tag, without an acceptor id (the answer to a HELLO of version 1 or 2). */
-    public static Agreement readAgreement(ByteBuf in) throws MalformedInputException {
+    public static Agreement readAgreement(Frame in) throws MalformedInputException {
         return readAgreement(in, false);
     }
 
@@ -296,7 +296,7 @@ public final class Negotiation {
      * Reads AGREED after its tag; {@code withAcceptor}: it ends with the accepter's acceptor id (the
      * answer to a HELLO of version 3).
      */
-    public static Agreement readAgreement(ByteBuf in, boolean withAcceptor) throws MalformedInputException {
+    public static Agreement readAgreement(Frame in, boolean withAcceptor) throws MalformedInputException {
         need(in, 2, "a negotiation AGREED");
         int flag = in.readByte();
         if (flag < A1_ONLY_SETUP || flag > A3_OTHERS_ONLY) {
@@ -328,14 +328,14 @@ public final class Negotiation {
         return new Agreement(flag, List.copyOf(offers), choice, acceptor);
     }
 
-    private static void writeNames(ByteBuf out, int count) {
+    private static void writeNames(Frame out, int count) {
         if (count > MAX_TRANSPORTS) {
             throw new IllegalArgumentException("at most " + MAX_TRANSPORTS + " transports can be negotiated, got " + count);
         }
         out.writeByte(count);
     }
 
-    private static void need(ByteBuf in, int bytes, String what) throws MalformedInputException {
+    private static void need(Frame in, int bytes, String what) throws MalformedInputException {
         if (in.readableBytes() < bytes) {
             throw new MalformedInputException("truncated frame: " + what + " needs " + bytes + " bytes, "
                     + in.readableBytes() + " left");

@@ -1,6 +1,7 @@
 package org.sessionj.runtime.internal.wire;
 
-import io.netty.buffer.ByteBuf;
+import org.sessionj.runtime.spi.Frame;
+import org.sessionj.runtime.spi.support.Frames;
 import java.io.IOException;
 import org.sessionj.runtime.spi.Connection;
 
@@ -12,10 +13,10 @@ public final class FailureNotice {
     /** Sends a notice in a frame of its own, best effort: a peer that is gone learns from the close. */
     public static void send(Connection connection, String reason) {
         try {
-            ByteBuf notice = connection.alloc().buffer();
+            Frame notice = Frames.allocate(connection, 64);
             notice.writeByte(Tags.FAIL);
             ValueCodec.writeString(notice, reason);
-            connection.write(notice);
+            Frames.write(connection, notice);
             connection.flush();
         } catch (IOException | RuntimeException e) {
             // The peer is gone already.
@@ -29,7 +30,7 @@ public final class FailureNotice {
     public static String waiting(Connection connection) {
         try {
             while (connection.isReadable()) {
-                ByteBuf frame = connection.read(0);
+                Frame frame = Frames.read(connection, 0);
                 if (frame == null) {
                     return null;
                 }

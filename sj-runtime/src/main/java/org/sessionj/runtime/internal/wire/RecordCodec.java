@@ -1,6 +1,6 @@
 package org.sessionj.runtime.internal.wire;
 
-import io.netty.buffer.ByteBuf;
+import org.sessionj.runtime.spi.Frame;
 import java.lang.reflect.Array;
 
 /**
@@ -17,13 +17,13 @@ public final class RecordCodec {
     }
 
     /** Writes a record value (may be null). */
-    public static void write(ByteBuf out, RecordLayout layout, Object value) {
+    public static void write(Frame out, RecordLayout layout, Object value) {
         out.writeInt(layout.fingerprint());
         writeValue(out, layout, value);
     }
 
     /** Writes an array of records (the array and its elements may be null). */
-    public static void writeArray(ByteBuf out, RecordLayout layout, Object[] values) {
+    public static void writeArray(Frame out, RecordLayout layout, Object[] values) {
         out.writeInt(layout.fingerprint());
         if (values == null) {
             out.writeInt(ValueCodec.NULL_LENGTH);
@@ -34,8 +34,8 @@ public final class RecordCodec {
         if (fixed > 0) {
             // Room for every value at once (at most one presence byte each for absent ones): the buffer
             // grows once, not by doubling again and again (a copy each time) through a large array; never past
-            // its bound here (false): null elements take less, and a write that really exceeds it fails as before.
-            out.ensureWritable((int) Math.min(Integer.MAX_VALUE, (long) fixed * values.length), false);
+            // its bound here (reserve): null elements take less, and a write that really exceeds it fails as before.
+            out.reserve((int) Math.min(Integer.MAX_VALUE, (long) fixed * values.length));
         }
         for (Object value : values) {
             writeValue(out, layout, value);
@@ -43,13 +43,13 @@ public final class RecordCodec {
     }
 
     /** Reads a record value written by {@link #write}. */
-    public static Object read(ByteBuf in, RecordLayout layout) throws MalformedInputException {
+    public static Object read(Frame in, RecordLayout layout) throws MalformedInputException {
         checkFingerprint(in, layout);
         return readValue(in, layout);
     }
 
     /** Reads an array written by {@link #writeArray}. */
-    public static Object[] readArray(ByteBuf in, RecordLayout layout) throws MalformedInputException {
+    public static Object[] readArray(Frame in, RecordLayout layout) throws MalformedInputException {
         checkFingerprint(in, layout);
         require(in, 4, "the length of a " + layout.type().getName() + "[]");
         int length = in.readInt();
@@ -68,7 +68,7 @@ public final class RecordCodec {
     }
 
     /** One value: presence byte, then the components (one method-handle chain of the layout writes them). */
-    static void writeValue(ByteBuf out, RecordLayout layout, Object value) {
+    static void writeValue(Frame out, RecordLayout layout, Object value) {
         if (value == null) {
             out.writeByte(ABSENT);
             return;
@@ -84,7 +84,7 @@ public final class RecordCodec {
     }
 
     /** One value: presence byte, then the components (a method handle of the layout reads them). */
-    static Object readValue(ByteBuf in, RecordLayout layout) throws MalformedInputException {
+    static Object readValue(Frame in, RecordLayout layout) throws MalformedInputException {
         String name = layout.type().getName();
         require(in, 1, "a " + name);
         byte presence = in.readByte();
@@ -108,7 +108,7 @@ public final class RecordCodec {
         }
     }
 
-    private static void checkFingerprint(ByteBuf in, RecordLayout layout) throws MalformedInputException {
+    private static void checkFingerprint(Frame in, RecordLayout layout) throws MalformedInputException {
         require(in, 4, "the layout of a " + layout.type().getName());
         int fingerprint = in.readInt();
         if (fingerprint != layout.fingerprint()) {
@@ -119,7 +119,7 @@ public final class RecordCodec {
         }
     }
 
-    private static ByteBuf require(ByteBuf in, int bytes, String what) throws MalformedInputException {
+    private static Frame require(Frame in, int bytes, String what) throws MalformedInputException {
         if (in.readableBytes() < bytes) {
             throw new MalformedInputException("truncated frame: " + what + " needs " + bytes + " more bytes, "
                     + in.readableBytes() + " left");

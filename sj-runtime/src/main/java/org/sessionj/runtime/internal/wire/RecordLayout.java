@@ -1,6 +1,6 @@
 package org.sessionj.runtime.internal.wire;
 
-import io.netty.buffer.ByteBuf;
+import org.sessionj.runtime.spi.Frame;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -43,11 +43,11 @@ public final class RecordLayout {
     private final Class<?> type;
     /**
      * Reads the components in declaration order and calls the canonical constructor, typed
-     * {@code (ByteBuf)Object}: one method-handle chain per layout, so primitives are never boxed.
+     * {@code (Frame)Object}: one method-handle chain per layout, so primitives are never boxed.
      */
     private final MethodHandle reader;
     /**
-     * Writes the components in declaration order, typed {@code (ByteBuf, Object)void}: one method-handle
+     * Writes the components in declaration order, typed {@code (Frame, Object)void}: one method-handle
      * chain per layout, as {@link #reader} is. One handle rather than a call per component: a call site
      * that invokes a handle it reads from a field is customised per handle once it is warm (a class spun
      * for each), and compiled code cannot inline through it; with one chain a message costs one such
@@ -119,23 +119,23 @@ public final class RecordLayout {
             }
             Constructor<?> canonical = type.getDeclaredConstructor(parameterTypes);
             canonical.setAccessible(true);
-            // (t0 … tn−1, ByteBuf) → folding component i's reader at position i, from the last to the
-            // first, gives (ByteBuf); the outermost fold (component 0) runs first, so reads go in order.
+            // (t0 … tn−1, Frame) → folding component i's reader at position i, from the last to the
+            // first, gives (Frame); the outermost fold (component 0) runs first, so reads go in order.
             MethodHandle reader = MethodHandles.dropArguments(lookup.unreflectConstructor(canonical),
-                    declared.length, ByteBuf.class);
+                    declared.length, Frame.class);
             for (int i = declared.length - 1; i >= 0; i--) {
                 reader = MethodHandles.foldArguments(reader, i, componentReader(lookup, components[i], parameterTypes[i]));
             }
-            // (ByteBuf, Object)void doing nothing; folding component i's writer in front of it, from the
+            // (Frame, Object)void doing nothing; folding component i's writer in front of it, from the
             // last to the first, gives the chain that writes them in order.
-            MethodHandle writer = MethodHandles.empty(MethodType.methodType(void.class, ByteBuf.class, Object.class));
+            MethodHandle writer = MethodHandles.empty(MethodType.methodType(void.class, Frame.class, Object.class));
             int fixedBytes = 1;
             for (int i = declared.length - 1; i >= 0; i--) {
                 writer = MethodHandles.foldArguments(writer, componentWriter(lookup, components[i], parameterTypes[i]));
                 int size = primitiveBytes(parameterTypes[i]);
                 fixedBytes = fixedBytes < 0 || size < 0 ? -1 : fixedBytes + size;
             }
-            return new RecordLayout(type, reader.asType(MethodType.methodType(Object.class, ByteBuf.class)),
+            return new RecordLayout(type, reader.asType(MethodType.methodType(Object.class, Frame.class)),
                     writer, fixedBytes, type.getName() + "(" + String.join(",", fields) + ")");
         } catch (ReflectiveOperationException | RuntimeException e) {
             // Unreachable members (a module that does not open the package): Jackson gets its chance instead.
@@ -145,25 +145,25 @@ public final class RecordLayout {
         }
     }
 
-    /** Reads one component's value from the buffer: {@code (ByteBuf)t}. */
+    /** Reads one component's value from the buffer: {@code (Frame)t}. */
     private static MethodHandle componentReader(MethodHandles.Lookup lookup, Component component, Class<?> type)
             throws ReflectiveOperationException {
         return switch (component.kind()) {
             case STRING -> lookup.findStatic(ValueCodec.class, "readString", MethodType.methodType(String.class,
-                    ByteBuf.class));
+                    Frame.class));
             case ARRAY -> MethodHandles.insertArguments(lookup.findStatic(ValueCodec.class, "readArray",
-                    MethodType.methodType(Object.class, ByteBuf.class, WireKind.class)), 1, component.array())
-                    .asType(MethodType.methodType(type, ByteBuf.class));
+                    MethodType.methodType(Object.class, Frame.class, WireKind.class)), 1, component.array())
+                    .asType(MethodType.methodType(type, Frame.class));
             case RECORD -> MethodHandles.insertArguments(lookup.findStatic(RecordCodec.class, "readValue",
-                    MethodType.methodType(Object.class, ByteBuf.class, RecordLayout.class)), 1, component.nested())
-                    .asType(MethodType.methodType(type, ByteBuf.class));
-            default -> lookup.findVirtual(ByteBuf.class, "read" + Character.toUpperCase(type.getName().charAt(0))
+                    MethodType.methodType(Object.class, Frame.class, RecordLayout.class)), 1, component.nested())
+                    .asType(MethodType.methodType(type, Frame.class));
+            default -> lookup.findVirtual(Frame.class, "read" + Character.toUpperCase(type.getName().charAt(0))
                     + type.getName().substring(1), MethodType.methodType(type));
         };
     }
 
     /**
-     * Writes one component of a value: {@code (ByteBuf, Object)void}, the component read with its
+     * Writes one component of a value: {@code (Frame, Object)void}, the component read with its
      * accessor (which throws ClassCastException for a value of another class) and written as
      * {@link RecordCodec} documents.
      */
@@ -172,23 +172,23 @@ public final class RecordLayout {
         Class<?> carried = type.isPrimitive() ? type : Object.class;
         MethodHandle write = switch (component.kind()) {
             case STRING -> lookup.findStatic(ValueCodec.class, "writeString", MethodType.methodType(void.class,
-                    ByteBuf.class, String.class)).asType(MethodType.methodType(void.class, ByteBuf.class, Object.class));
+                    Frame.class, String.class)).asType(MethodType.methodType(void.class, Frame.class, Object.class));
             case ARRAY -> MethodHandles.insertArguments(lookup.findStatic(ValueCodec.class, "writeArray",
-                    MethodType.methodType(void.class, ByteBuf.class, WireKind.class, Object.class)), 1, component.array());
+                    MethodType.methodType(void.class, Frame.class, WireKind.class, Object.class)), 1, component.array());
             case RECORD -> MethodHandles.insertArguments(lookup.findStatic(RecordCodec.class, "writeValue",
-                    MethodType.methodType(void.class, ByteBuf.class, RecordLayout.class, Object.class)), 1,
+                    MethodType.methodType(void.class, Frame.class, RecordLayout.class, Object.class)), 1,
                     component.nested());
-            // ByteBuf.writeDouble(double) and the like return the buffer: dropped.
-            default -> lookup.findVirtual(ByteBuf.class, "write" + Character.toUpperCase(type.getName().charAt(0))
-                    + type.getName().substring(1), MethodType.methodType(ByteBuf.class, writeParameter(type)))
-                    .asType(MethodType.methodType(void.class, ByteBuf.class, type));
+            // Frame.writeDouble(double) and the like return the buffer: dropped.
+            default -> lookup.findVirtual(Frame.class, "write" + Character.toUpperCase(type.getName().charAt(0))
+                    + type.getName().substring(1), MethodType.methodType(Frame.class, writeParameter(type)))
+                    .asType(MethodType.methodType(void.class, Frame.class, type));
         };
-        // (ByteBuf, carried) → (ByteBuf, Object): the accessor turns the value into the component.
-        return MethodHandles.filterArguments(write.asType(MethodType.methodType(void.class, ByteBuf.class, carried)), 1,
+        // (Frame, carried) → (Frame, Object): the accessor turns the value into the component.
+        return MethodHandles.filterArguments(write.asType(MethodType.methodType(void.class, Frame.class, carried)), 1,
                 component.getter());
     }
 
-    /** The parameter type of ByteBuf's writer of {@code type}: writeByte, writeShort and writeChar take an int. */
+    /** The parameter type of Frame's writer of {@code type}: writeByte, writeShort and writeChar take an int. */
     private static Class<?> writeParameter(Class<?> type) {
         return type == byte.class || type == short.class || type == char.class ? int.class : type;
     }
@@ -226,7 +226,7 @@ public final class RecordLayout {
      * throw ({@link MalformedInputException}, {@link IndexOutOfBoundsException} at the end of the
      * buffer) and whatever the record's constructor throws.
      */
-    Object read(ByteBuf in) throws Throwable {
+    Object read(Frame in) throws Throwable {
         return (Object) reader.invokeExact(in);
     }
 
@@ -234,7 +234,7 @@ public final class RecordLayout {
      * Writes the components of {@code value} (after the presence byte). Throws ClassCastException for a
      * value of another class, and whatever an accessor throws.
      */
-    void write(ByteBuf out, Object value) throws Throwable {
+    void write(Frame out, Object value) throws Throwable {
         writer.invokeExact(out, value);
     }
 

@@ -2,9 +2,8 @@ package org.sessionj.runtime.internal.wire;
 
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufInputStream;
-import io.netty.buffer.ByteBufOutputStream;
+import org.sessionj.runtime.spi.Frame;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -23,7 +22,7 @@ public final class ValueCodec {
     }
 
     /** Reads the body of a primitive item as its boxed value, checking it is all there. */
-    public static Object readPrimitive(WireKind kind, ByteBuf in) throws MalformedInputException {
+    public static Object readPrimitive(WireKind kind, Frame in) throws MalformedInputException {
         if (in.readableBytes() < kind.size()) {
             throw new MalformedInputException("truncated frame: a " + kind.typeName() + " needs " + kind.size()
                     + " bytes, " + in.readableBytes() + " left");
@@ -41,7 +40,7 @@ public final class ValueCodec {
         };
     }
 
-    public static void writeString(ByteBuf out, String value) {
+    public static void writeString(Frame out, String value) {
         if (value == null) {
             out.writeInt(NULL_LENGTH);
             return;
@@ -52,13 +51,13 @@ public final class ValueCodec {
         out.setInt(lengthAt, written);
     }
 
-    public static String readString(ByteBuf in) throws MalformedInputException {
+    public static String readString(Frame in) throws MalformedInputException {
         int length = readLength(in, 1, "string");
         return length == NULL_LENGTH ? null : readUtf8(in, length);
     }
 
     /** Writes a label or other short text (unsigned short length). */
-    public static void writeShortString(ByteBuf out, String value) {
+    public static void writeShortString(Frame out, String value) {
         int lengthAt = out.writerIndex();
         out.writeShort(0);
         int written = writeUtf8(out, value);
@@ -68,7 +67,7 @@ public final class ValueCodec {
         out.setShort(lengthAt, written);
     }
 
-    public static String readShortString(ByteBuf in) throws MalformedInputException {
+    public static String readShortString(Frame in) throws MalformedInputException {
         if (in.readableBytes() < 2) {
             throw new MalformedInputException("truncated frame: a text length needs 2 bytes, " + in.readableBytes() + " left");
         }
@@ -80,7 +79,7 @@ public final class ValueCodec {
     }
 
     /*
-     * Text is encoded here rather than with ByteBuf.writeCharSequence/readCharSequence: those go through
+     * Text is encoded here rather than with Frame.writeCharSequence/readCharSequence: those go through
      * Netty's ByteBufUtil, whose class initialiser creates Netty's default pooled allocator (some 60
      * classes and its thread caches) even when every frame is a plain heap buffer, as on the in-JVM path;
      * the first session of a fresh JVM paid for that. Same bytes: UTF-8, an unpaired surrogate written
@@ -88,7 +87,7 @@ public final class ValueCodec {
      */
 
     /** Appends {@code value} as UTF-8; the number of bytes written. */
-    static int writeUtf8(ByteBuf out, String value) {
+    static int writeUtf8(Frame out, String value) {
         int n = value.length();
         int ascii = 0;
         while (ascii < n && value.charAt(ascii) < 0x80) {
@@ -116,7 +115,7 @@ public final class ValueCodec {
     }
 
     /** Reads {@code length} bytes of UTF-8 (the caller checked that they are there). */
-    static String readUtf8(ByteBuf in, int length) {
+    static String readUtf8(Frame in, int length) {
         String text;
         if (in.hasArray()) {
             text = new String(in.array(), in.arrayOffset() + in.readerIndex(), length, StandardCharsets.UTF_8);
@@ -130,7 +129,7 @@ public final class ValueCodec {
     }
 
     /** Writes a primitive array (given as an Object of the right array class) raw, with its length. */
-    public static void writeArray(ByteBuf out, WireKind kind, Object array) {
+    public static void writeArray(Frame out, WireKind kind, Object array) {
         if (array == null) {
             out.writeInt(NULL_LENGTH);
             return;
@@ -200,7 +199,7 @@ public final class ValueCodec {
         }
     }
 
-    public static Object readArray(ByteBuf in, WireKind kind) throws MalformedInputException {
+    public static Object readArray(Frame in, WireKind kind) throws MalformedInputException {
         int elementSize = switch (kind) {
             case BOOLEAN_ARRAY, BYTE_ARRAY -> 1;
             case SHORT_ARRAY, CHAR_ARRAY -> 2;
@@ -271,23 +270,23 @@ public final class ValueCodec {
     }
 
     /** Writes {@code value} as length-prefixed Smile with the declared type's writer. */
-    public static void writeObject(ByteBuf out, ObjectWriter writer, Object value) throws IOException {
+    public static void writeObject(Frame out, ObjectWriter writer, Object value) throws IOException {
         int lengthAt = out.writerIndex();
         out.writeInt(0);
-        try (OutputStream stream = new ByteBufOutputStream(out)) {
+        try (OutputStream stream = new FrameOutputStream(out)) {
             writer.writeValue(stream, value);
         }
         out.setInt(lengthAt, out.writerIndex() - lengthAt - 4);
     }
 
     /** Reads a length-prefixed Smile value as the declared type. */
-    public static Object readObject(ByteBuf in, ObjectReader reader, String declared) throws MalformedInputException {
+    public static Object readObject(Frame in, ObjectReader reader, String declared) throws MalformedInputException {
         int length = readLength(in, 1, declared);
         if (length == NULL_LENGTH) {
             throw new MalformedInputException("malformed " + declared + ": negative length");
         }
         int end = in.readerIndex() + length;
-        try (InputStream stream = new ByteBufInputStream(in.slice(in.readerIndex(), length))) {
+        try (InputStream stream = bytesOf(in, length)) {
             return reader.readValue(stream);
         } catch (IOException | RuntimeException e) {
             throw new MalformedInputException("could not decode a " + declared + " from the peer's message: "
@@ -297,8 +296,37 @@ public final class ValueCodec {
         }
     }
 
+    /** The next {@code length} bytes of {@code in} as a stream (the frame's array where it has one); indexes unchanged. */
+    private static InputStream bytesOf(Frame in, int length) {
+        if (in.hasArray()) {
+            return new ByteArrayInputStream(in.array(), in.arrayOffset() + in.readerIndex(), length);
+        }
+        byte[] bytes = new byte[length];
+        in.getBytes(in.readerIndex(), bytes);
+        return new ByteArrayInputStream(bytes);
+    }
+
+    /** Writes what a serializer writes into a frame (Netty's {@code ByteBufOutputStream}, for {@link Frame}s). */
+    private static final class FrameOutputStream extends OutputStream {
+        private final Frame out;
+
+        FrameOutputStream(Frame out) {
+            this.out = out;
+        }
+
+        @Override
+        public void write(int b) {
+            out.writeByte(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            out.writeBytes(b, off, len);
+        }
+    }
+
     /** Reads a length (or {@link #NULL_LENGTH}) and checks the frame holds that many elements. */
-    private static int readLength(ByteBuf in, int elementSize, String what) throws MalformedInputException {
+    private static int readLength(Frame in, int elementSize, String what) throws MalformedInputException {
         if (in.readableBytes() < 4) {
             throw new MalformedInputException("truncated frame: the length of a " + what + " needs 4 bytes, "
                     + in.readableBytes() + " left");

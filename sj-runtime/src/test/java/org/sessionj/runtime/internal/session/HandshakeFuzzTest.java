@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.netty.buffer.ByteBuf;
+import org.sessionj.runtime.spi.support.ByteBufFrame;
 import io.netty.buffer.Unpooled;
 import java.util.List;
 import org.sessionj.api.Protocol;
@@ -69,7 +70,7 @@ class HandshakeFuzzTest {
         for (boolean withAcceptor : new boolean[] {false, true}) {
             ByteBuf agreed = Unpooled.wrappedBuffer(input);
             try {
-                Negotiation.readAgreement(agreed, withAcceptor);
+                Negotiation.readAgreement(new ByteBufFrame(agreed), withAcceptor);
             } catch (MalformedInputException e) {
                 assertThat(e.getMessage()).isNotBlank();
             } catch (IndexOutOfBoundsException e) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
+import org.sessionj.runtime.spi.support.ByteBufFrame;
 import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.Test;
 import org.sessionj.api.SJIOException;
@@ -37,16 +38,16 @@ class ServiceFromPeerTest {
     private static ByteBuf serviceItem(String protocol) {
         ByteBuf out = Unpooled.buffer();
         out.writeByte(ServicePassing.SERVICE);
-        org.sessionj.runtime.internal.wire.ValueCodec.writeString(out, "localhost");
+        org.sessionj.runtime.internal.wire.ValueCodec.writeString(new ByteBufFrame(out), "localhost");
         out.writeInt(4000);
-        org.sessionj.runtime.internal.wire.ValueCodec.writeString(out, protocol);
+        org.sessionj.runtime.internal.wire.ValueCodec.writeString(new ByteBufFrame(out), protocol);
         return out;
     }
 
     @Test
     void aServiceWhoseProtocolNamesAnEnumDoesNotInitialiseIt() {
         ByteBuf in = serviceItem("cbegin.!<" + Tripwire.class.getName() + ">.?(int)");
-        assertThatThrownBy(() -> ServicePassing.read(in, declaredService(), null)).isInstanceOf(SJIOException.class)
+        assertThatThrownBy(() -> ServicePassing.read(new ByteBufFrame(in), declaredService(), null)).isInstanceOf(SJIOException.class)
                 .hasMessageContaining("does not match the declared service type");
         assertThat(Fired.tripwire).isFalse();
     }
@@ -54,16 +55,16 @@ class ServiceFromPeerTest {
     @Test
     void aFittingServiceIsAcceptedAtTheTypeLevel() {
         ByteBuf in = serviceItem("cbegin.!<int>.?(int)");
-        assertThatThrownBy(() -> ServicePassing.read(in, declaredService(), null)).isInstanceOf(SJIOException.class)
+        assertThatThrownBy(() -> ServicePassing.read(new ByteBufFrame(in), declaredService(), null)).isInstanceOf(SJIOException.class)
                 .hasMessageContaining("belongs to no runtime"); // got past the check
     }
 
     @Test
     void aServiceOfTheAccepterSideOrNestedPastTheLimitIsRefused() {
-        assertThatThrownBy(() -> ServicePassing.read(serviceItem("sbegin.?(int).!<int>"), declaredService(), null))
+        assertThatThrownBy(() -> ServicePassing.read(new ByteBufFrame(serviceItem("sbegin.?(int).!<int>")), declaredService(), null))
                 .isInstanceOf(SJIOException.class).hasMessageContaining("does not match");
         String deep = "cbegin." + "![".repeat(5000) + "!<int>" + "]*".repeat(5000);
-        assertThatThrownBy(() -> ServicePassing.read(serviceItem(deep), declaredService(), null))
+        assertThatThrownBy(() -> ServicePassing.read(new ByteBufFrame(serviceItem(deep)), declaredService(), null))
                 .isInstanceOf(MalformedInputException.class).hasMessageContaining("not usable here");
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
+import org.sessionj.runtime.spi.support.ByteBufFrame;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import java.util.List;
@@ -21,7 +22,7 @@ class NegotiationCodecTest {
     void helloRoundTripsWithTheLayoutOfTheSpecification() throws Exception {
         UUID jvm = new UUID(0x0102030405060708L, 0x1112131415161718L);
         ByteBuf buf = Unpooled.buffer();
-        Negotiation.writeHello(buf, new Hello(Negotiation.R3_NEGOTIATE, jvm, "h1", List.of("shm", "tcp")));
+        Negotiation.writeHello(new ByteBufFrame(buf), new Hello(Negotiation.R3_NEGOTIATE, jvm, "h1", List.of("shm", "tcp")));
         byte[] expected = {0x43, 'S', 'J', 3, 3, 1, 2, 3, 4, 5, 6, 7, 8, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18,
                 0, 2, 'h', '1', 2, 0, 3, 's', 'h', 'm', 0, 3, 't', 'c', 'p',
                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}; // no acceptor expected
@@ -29,7 +30,7 @@ class NegotiationCodecTest {
         buf.getBytes(0, actual);
         assertThat(actual).containsExactly(expected);
         assertThat(buf.readByte()).isEqualTo(Tags.HELLO);
-        assertThat(Negotiation.readHello(buf)).isEqualTo(new Hello(3, jvm, "h1", List.of("shm", "tcp")));
+        assertThat(Negotiation.readHello(new ByteBufFrame(buf))).isEqualTo(new Hello(3, jvm, "h1", List.of("shm", "tcp")));
         assertThat(buf.isReadable()).isFalse();
     }
 
@@ -39,22 +40,22 @@ class NegotiationCodecTest {
         java.util.ArrayList<String> names = new java.util.ArrayList<>(List.of("shm", "tcp"));
         Hello first = new Hello(Negotiation.R3_NEGOTIATE, jvm, "h1", names);
         ByteBuf once = Unpooled.buffer();
-        Negotiation.writeHello(once, first);
+        Negotiation.writeHello(new ByteBufFrame(once), first);
         ByteBuf twice = Unpooled.buffer().writeByte(7); // after something: the encoding is relative
-        Negotiation.writeHello(twice, new Hello(Negotiation.R3_NEGOTIATE, jvm, "h1", List.of("shm", "tcp")));
+        Negotiation.writeHello(new ByteBufFrame(twice), new Hello(Negotiation.R3_NEGOTIATE, jvm, "h1", List.of("shm", "tcp")));
         assertThat(ByteBufUtil.getBytes(twice, 1, twice.readableBytes() - 1)).isEqualTo(ByteBufUtil.getBytes(once));
         names.set(1, "tls"); // a caller's later change to its list is a different HELLO
         ByteBuf changed = Unpooled.buffer();
-        Negotiation.writeHello(changed, first);
+        Negotiation.writeHello(new ByteBufFrame(changed), first);
         assertThat(changed.readByte()).isEqualTo(Tags.HELLO);
-        assertThat(Negotiation.readHello(changed).session()).containsExactly("shm", "tls");
+        assertThat(Negotiation.readHello(new ByteBufFrame(changed)).session()).containsExactly("shm", "tls");
 
         List<Negotiation.Offer> offers = List.of(new Negotiation.Offer("tcp", 4000, false));
         for (String choice : new String[] {"tcp", null, "tcp"}) {
             ByteBuf agreed = Unpooled.buffer();
-            Negotiation.writeAgreement(agreed, new Negotiation.Agreement(1, offers, choice));
+            Negotiation.writeAgreement(new ByteBufFrame(agreed), new Negotiation.Agreement(1, offers, choice));
             assertThat(agreed.readByte()).isEqualTo(Tags.AGREED);
-            assertThat(Negotiation.readAgreement(agreed).choice()).isEqualTo(choice);
+            assertThat(Negotiation.readAgreement(new ByteBufFrame(agreed)).choice()).isEqualTo(choice);
         }
     }
 
@@ -62,12 +63,12 @@ class NegotiationCodecTest {
     void aHelloForARememberedAcceptorCarriesItsIdAndOnlyAnotherAcceptorFindsItStale() throws Exception {
         UUID acceptor = new UUID(5, 6);
         ByteBuf buf = Unpooled.buffer();
-        Negotiation.writeHello(buf, new Hello(Negotiation.R3_NEGOTIATE, UUID.randomUUID(), "h1", List.of("ipc", "tcp"),
+        Negotiation.writeHello(new ByteBufFrame(buf), new Hello(Negotiation.R3_NEGOTIATE, UUID.randomUUID(), "h1", List.of("ipc", "tcp"),
                 acceptor));
         assertThat(buf.getLong(buf.writerIndex() - 16)).isEqualTo(5);
         assertThat(buf.getLong(buf.writerIndex() - 8)).isEqualTo(6);
         buf.readByte();
-        Hello read = Negotiation.readHello(buf);
+        Hello read = Negotiation.readHello(new ByteBufFrame(buf));
         assertThat(read.acceptor()).isEqualTo(acceptor);
         assertThat(read.expectsOtherThan(acceptor)).isFalse();
         assertThat(read.expectsOtherThan(new UUID(5, 7))).isTrue();
@@ -82,25 +83,25 @@ class NegotiationCodecTest {
     void aVersionTwoHelloIsReadWithoutAnAcceptorAndItsAgreedCarriesNone() throws Exception {
         ByteBuf buf = Unpooled.wrappedBuffer(new byte[] {'S', 'J', 2, 2, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 2,
             0, 2, 'h', '1', 1, 0, 3, 't', 'c', 'p'});
-        Hello hello = Negotiation.readHello(buf);
+        Hello hello = Negotiation.readHello(new ByteBufFrame(buf));
         assertThat(hello).isEqualTo(new Hello(2, new UUID(1, 2), "h1", List.of("tcp"), null));
         assertThat(buf.isReadable()).isFalse();
         List<Offer> offers = List.of(new Offer("tcp", 4000, false));
         ByteBuf without = Unpooled.buffer();
-        Negotiation.writeAgreement(without, new Agreement(1, offers, "tcp", hello.acceptor()));
+        Negotiation.writeAgreement(new ByteBufFrame(without), new Agreement(1, offers, "tcp", hello.acceptor()));
         ByteBuf with = Unpooled.buffer();
-        Negotiation.writeAgreement(with, new Agreement(1, offers, "tcp", new UUID(8, 9)));
+        Negotiation.writeAgreement(new ByteBufFrame(with), new Agreement(1, offers, "tcp", new UUID(8, 9)));
         assertThat(with.readableBytes()).isEqualTo(without.readableBytes() + 16);
         with.readByte();
-        assertThat(Negotiation.readAgreement(with, true).acceptor()).isEqualTo(new UUID(8, 9));
+        assertThat(Negotiation.readAgreement(new ByteBufFrame(with), true).acceptor()).isEqualTo(new UUID(8, 9));
         assertThat(with.isReadable()).isFalse();
         without.readByte();
-        assertThat(Negotiation.readAgreement(without).acceptor()).isNull();
+        assertThat(Negotiation.readAgreement(new ByteBufFrame(without)).acceptor()).isNull();
         assertThat(without.isReadable()).isFalse();
         ByteBuf truncated = Unpooled.buffer();
-        Negotiation.writeAgreement(truncated, new Agreement(1, offers, "tcp"));
+        Negotiation.writeAgreement(new ByteBufFrame(truncated), new Agreement(1, offers, "tcp"));
         truncated.readByte();
-        assertThatThrownBy(() -> Negotiation.readAgreement(truncated, true)).isInstanceOf(MalformedInputException.class)
+        assertThatThrownBy(() -> Negotiation.readAgreement(new ByteBufFrame(truncated), true)).isInstanceOf(MalformedInputException.class)
                 .hasMessageContaining("the accepter's acceptor id");
     }
 
@@ -108,7 +109,7 @@ class NegotiationCodecTest {
     void aVersionOneHelloWithoutAHostIsStillReadAsUnknownHost() throws Exception {
         ByteBuf buf = Unpooled.wrappedBuffer(new byte[] {'S', 'J', 1, 2, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 2,
             1, 0, 3, 't', 'c', 'p'});
-        Hello hello = Negotiation.readHello(buf);
+        Hello hello = Negotiation.readHello(new ByteBufFrame(buf));
         assertThat(hello).isEqualTo(new Hello(2, new UUID(1, 2), "", List.of("tcp"), null));
         assertThat(hello.nearness()).isEqualTo(Negotiation.Reach.NETWORK);
     }
@@ -153,28 +154,28 @@ class NegotiationCodecTest {
     void agreementRoundTripsAndAnEmptyNameMeansNone() throws Exception {
         List<Offer> offers = List.of(new Offer("tcp", 4000, false), new Offer("tls", 4001, false));
         ByteBuf buf = Unpooled.buffer();
-        Negotiation.writeAgreement(buf, new Agreement(Negotiation.A2_SETUP_SUPPORTED, offers, "tls"));
-        Negotiation.writeAgreement(buf, new Agreement(Negotiation.A3_OTHERS_ONLY, offers, null));
+        Negotiation.writeAgreement(new ByteBufFrame(buf), new Agreement(Negotiation.A2_SETUP_SUPPORTED, offers, "tls"));
+        Negotiation.writeAgreement(new ByteBufFrame(buf), new Agreement(Negotiation.A3_OTHERS_ONLY, offers, null));
         assertThat(buf.readByte()).isEqualTo(Tags.AGREED);
-        Agreement first = Negotiation.readAgreement(buf);
+        Agreement first = Negotiation.readAgreement(new ByteBufFrame(buf));
         assertThat(first.choice()).isEqualTo("tls");
         assertThat(first.chosen().port()).isEqualTo(4001);
         assertThat(first.offeredNames()).containsExactly("tcp", "tls");
         assertThat(buf.readByte()).isEqualTo(Tags.AGREED);
-        assertThat(Negotiation.readAgreement(buf).choice()).isNull();
+        assertThat(Negotiation.readAgreement(new ByteBufFrame(buf)).choice()).isNull();
     }
 
     @Test
     void malformedHellosNameWhatIsWrong() {
-        assertThatThrownBy(() -> Negotiation.readHello(Unpooled.wrappedBuffer(new byte[] {'S', 'J', 1})))
+        assertThatThrownBy(() -> Negotiation.readHello(new ByteBufFrame(Unpooled.wrappedBuffer(new byte[] {'S', 'J', 1}))))
                 .isInstanceOf(MalformedInputException.class).hasMessageContaining("truncated frame");
-        assertThatThrownBy(() -> Negotiation.readHello(hello('X', 1, 2, 1)))
+        assertThatThrownBy(() -> Negotiation.readHello(new ByteBufFrame(hello('X', 1, 2, 1))))
                 .isInstanceOf(MalformedInputException.class).hasMessageContaining("bad magic");
-        assertThatThrownBy(() -> Negotiation.readHello(hello('J', 9, 2, 1)))
+        assertThatThrownBy(() -> Negotiation.readHello(new ByteBufFrame(hello('J', 9, 2, 1))))
                 .isInstanceOf(MalformedInputException.class).hasMessageContaining("unsupported negotiation HELLO version 9");
-        assertThatThrownBy(() -> Negotiation.readHello(hello('J', 1, 7, 1)))
+        assertThatThrownBy(() -> Negotiation.readHello(new ByteBufFrame(hello('J', 1, 7, 1))))
                 .isInstanceOf(MalformedInputException.class).hasMessageContaining("R1, R2 or R3").hasMessageContaining("got 7");
-        assertThatThrownBy(() -> Negotiation.readHello(hello('J', 1, 2, 0)))
+        assertThatThrownBy(() -> Negotiation.readHello(new ByteBufFrame(hello('J', 1, 2, 0))))
                 .isInstanceOf(MalformedInputException.class).hasMessageContaining("lists no session transports");
     }
 
@@ -183,7 +184,7 @@ class NegotiationCodecTest {
         ByteBuf buf = Unpooled.buffer();
         buf.writeByte(1).writeByte(1).writeShort(3).writeBytes("tcp".getBytes()).writeInt(1);
         buf.writeShort(3).writeBytes("tls".getBytes());
-        assertThatThrownBy(() -> Negotiation.readAgreement(buf)).isInstanceOf(MalformedInputException.class)
+        assertThatThrownBy(() -> Negotiation.readAgreement(new ByteBufFrame(buf))).isInstanceOf(MalformedInputException.class)
                 .hasMessageContaining("agreed on transport tls, which it does not offer [tcp]");
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
+import org.sessionj.runtime.spi.support.ByteBufFrame;
 import io.netty.buffer.Unpooled;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -52,12 +53,12 @@ class RecordCodecTest {
         Everything value = new Everything(true, (byte) -2, Short.MIN_VALUE, 'é', -3, Long.MAX_VALUE, 1.5f, -0.0, "snø");
         Everything nullText = new Everything(false, (byte) 0, (short) 0, 'x', 0, 0, Float.NaN, Double.NaN, null);
         ByteBuf buf = Unpooled.buffer();
-        RecordCodec.write(buf, layout, value);
-        RecordCodec.write(buf, layout, nullText);
-        RecordCodec.write(buf, layout, null);
-        assertThat(RecordCodec.read(buf, layout)).isEqualTo(value);
-        assertThat(RecordCodec.read(buf, layout)).isEqualTo(nullText);
-        assertThat(RecordCodec.read(buf, layout)).isNull();
+        RecordCodec.write(new ByteBufFrame(buf), layout, value);
+        RecordCodec.write(new ByteBufFrame(buf), layout, nullText);
+        RecordCodec.write(new ByteBufFrame(buf), layout, null);
+        assertThat(RecordCodec.read(new ByteBufFrame(buf), layout)).isEqualTo(value);
+        assertThat(RecordCodec.read(new ByteBufFrame(buf), layout)).isEqualTo(nullText);
+        assertThat(RecordCodec.read(new ByteBufFrame(buf), layout)).isNull();
         assertThat(buf.isReadable()).isFalse();
     }
 
@@ -66,14 +67,14 @@ class RecordCodecTest {
         RecordLayout layout = RecordLayout.of(Labelled.class);
         Labelled[] values = {new Labelled("sun", new Particle(0, 0, 0, 1)), null, new Labelled(null, null)};
         ByteBuf buf = Unpooled.buffer();
-        RecordCodec.writeArray(buf, layout, values);
-        RecordCodec.writeArray(buf, layout, null);
-        RecordCodec.writeArray(buf, layout, new Labelled[0]);
+        RecordCodec.writeArray(new ByteBufFrame(buf), layout, values);
+        RecordCodec.writeArray(new ByteBufFrame(buf), layout, null);
+        RecordCodec.writeArray(new ByteBufFrame(buf), layout, new Labelled[0]);
         buf.writeByte(0x55); // the next item is left alone
-        Object[] read = RecordCodec.readArray(buf, layout);
+        Object[] read = RecordCodec.readArray(new ByteBufFrame(buf), layout);
         assertThat(read).isInstanceOf(Labelled[].class).containsExactly((Object[]) values);
-        assertThat(RecordCodec.readArray(buf, layout)).isNull();
-        assertThat(RecordCodec.readArray(buf, layout)).isInstanceOf(Labelled[].class).isEmpty();
+        assertThat(RecordCodec.readArray(new ByteBufFrame(buf), layout)).isNull();
+        assertThat(RecordCodec.readArray(new ByteBufFrame(buf), layout)).isInstanceOf(Labelled[].class).isEmpty();
         assertThat(buf.readByte()).isEqualTo((byte) 0x55);
     }
 
@@ -83,18 +84,18 @@ class RecordCodecTest {
         assertThat(layout.description()).isEqualTo(Registration.class.getName()
                 + "(rank:int,host:java.lang.String,ports:int[],weights:double[],flags:boolean[])");
         ByteBuf buf = Unpooled.buffer();
-        RecordCodec.write(buf, layout, new Registration(2, "10.0.0.1", new int[] {4001, 4002}, new double[] {-0.5},
+        RecordCodec.write(new ByteBufFrame(buf), layout, new Registration(2, "10.0.0.1", new int[] {4001, 4002}, new double[] {-0.5},
                 new boolean[0]));
-        RecordCodec.write(buf, layout, new Registration(1, null, null, null, null));
+        RecordCodec.write(new ByteBufFrame(buf), layout, new Registration(1, null, null, null, null));
         assertThat(buf.readableBytes()).as("fingerprint, presence, rank, host, 2 ports, 1 double, no flags; then nulls")
                 .isEqualTo(4 + 1 + 4 + (4 + 8) + (4 + 8) + (4 + 8) + 4 + (4 + 1 + 4 + 4 * 4));
-        Registration first = (Registration) RecordCodec.read(buf, layout);
+        Registration first = (Registration) RecordCodec.read(new ByteBufFrame(buf), layout);
         assertThat(first.rank()).isEqualTo(2);
         assertThat(first.host()).isEqualTo("10.0.0.1");
         assertThat(first.ports()).containsExactly(4001, 4002);
         assertThat(first.weights()).containsExactly(-0.5);
         assertThat(first.flags()).isEmpty();
-        Registration second = (Registration) RecordCodec.read(buf, layout);
+        Registration second = (Registration) RecordCodec.read(new ByteBufFrame(buf), layout);
         assertThat(second.host()).isNull();
         assertThat(second.ports()).isNull();
         assertThat(second.weights()).isNull();
@@ -107,7 +108,7 @@ class RecordCodecTest {
         RecordLayout layout = RecordLayout.of(WithArray.class);
         ByteBuf buf = Unpooled.buffer();
         buf.writeInt(layout.fingerprint()).writeByte(1).writeInt(1_000_000).writeInt(7);
-        assertThatThrownBy(() -> RecordCodec.read(buf, layout)).isInstanceOf(MalformedInputException.class)
+        assertThatThrownBy(() -> RecordCodec.read(new ByteBufFrame(buf), layout)).isInstanceOf(MalformedInputException.class)
                 .hasMessageContaining("int[]");
     }
 
@@ -115,7 +116,7 @@ class RecordCodecTest {
     void aParticleIsFourDoublesAndAPresenceByte() {
         RecordLayout layout = RecordLayout.of(Particle.class);
         ByteBuf buf = Unpooled.buffer();
-        RecordCodec.writeArray(buf, layout, new Particle[] {new Particle(1, 2, 3, 4), new Particle(5, 6, 7, 8)});
+        RecordCodec.writeArray(new ByteBufFrame(buf), layout, new Particle[] {new Particle(1, 2, 3, 4), new Particle(5, 6, 7, 8)});
         assertThat(buf.readableBytes()).isEqualTo(4 + 4 + 2 * (1 + 4 * 8));
         assertThat(layout.description()).isEqualTo(Particle.class.getName() + "(x:double,y:double,z:double,mass:double)");
         assertThat(layout.fingerprint()).isEqualTo(layout.description().hashCode());
@@ -137,9 +138,9 @@ class RecordCodecTest {
     @Test
     void aValueOfAnotherLayoutIsRefusedNamingBoth() {
         ByteBuf buf = Unpooled.buffer();
-        RecordCodec.write(buf, RecordLayout.of(Particle.class), new Particle(1, 2, 3, 4));
+        RecordCodec.write(new ByteBufFrame(buf), RecordLayout.of(Particle.class), new Particle(1, 2, 3, 4));
         RecordLayout labelled = RecordLayout.of(Labelled.class);
-        assertThatThrownBy(() -> RecordCodec.read(buf, labelled)).isInstanceOf(MalformedInputException.class)
+        assertThatThrownBy(() -> RecordCodec.read(new ByteBufFrame(buf), labelled)).isInstanceOf(MalformedInputException.class)
                 .hasMessageContaining("another layout")
                 .hasMessageContaining(labelled.description())
                 .hasMessageContaining(String.format("%08x", RecordLayout.of(Particle.class).fingerprint()));
@@ -149,17 +150,17 @@ class RecordCodecTest {
     void truncatedValuesAndLengthsBeyondTheFrameAreRefused() {
         RecordLayout layout = RecordLayout.of(Particle.class);
         ByteBuf whole = Unpooled.buffer();
-        RecordCodec.write(whole, layout, new Particle(1, 2, 3, 4));
+        RecordCodec.write(new ByteBufFrame(whole), layout, new Particle(1, 2, 3, 4));
         for (int cut = 0; cut < whole.readableBytes(); cut++) {
             ByteBuf truncated = whole.slice(0, cut);
-            assertThatThrownBy(() -> RecordCodec.read(truncated, layout)).as("cut at %d", cut)
+            assertThatThrownBy(() -> RecordCodec.read(new ByteBufFrame(truncated), layout)).as("cut at %d", cut)
                     .isInstanceOf(MalformedInputException.class).hasMessageContaining("truncated");
         }
         ByteBuf huge = Unpooled.buffer().writeInt(layout.fingerprint()).writeInt(1_000_000).writeByte(0);
-        assertThatThrownBy(() -> RecordCodec.readArray(huge, layout)).isInstanceOf(MalformedInputException.class)
+        assertThatThrownBy(() -> RecordCodec.readArray(new ByteBufFrame(huge), layout)).isInstanceOf(MalformedInputException.class)
                 .hasMessageContaining("length 1000000");
         ByteBuf negative = Unpooled.buffer().writeInt(layout.fingerprint()).writeInt(-5);
-        assertThatThrownBy(() -> RecordCodec.readArray(negative, layout)).isInstanceOf(MalformedInputException.class)
+        assertThatThrownBy(() -> RecordCodec.readArray(new ByteBufFrame(negative), layout)).isInstanceOf(MalformedInputException.class)
                 .hasMessageContaining("length -5");
     }
 
@@ -167,7 +168,7 @@ class RecordCodecTest {
     void aBadPresenceByteIsRefused() {
         RecordLayout layout = RecordLayout.of(Particle.class);
         ByteBuf buf = Unpooled.buffer().writeInt(layout.fingerprint()).writeByte(2);
-        assertThatThrownBy(() -> RecordCodec.read(buf, layout)).isInstanceOf(MalformedInputException.class)
+        assertThatThrownBy(() -> RecordCodec.read(new ByteBufFrame(buf), layout)).isInstanceOf(MalformedInputException.class)
                 .hasMessageContaining("presence byte 0x02");
     }
 
@@ -175,7 +176,7 @@ class RecordCodecTest {
     void valuesTheConstructorRefusesAreAMalformedInput() {
         RecordLayout layout = RecordLayout.of(Positive.class);
         ByteBuf buf = Unpooled.buffer().writeInt(layout.fingerprint()).writeByte(1).writeInt(-1);
-        assertThatThrownBy(() -> RecordCodec.read(buf, layout)).isInstanceOf(MalformedInputException.class)
+        assertThatThrownBy(() -> RecordCodec.read(new ByteBufFrame(buf), layout)).isInstanceOf(MalformedInputException.class)
                 .hasMessageContaining("refused by the constructor of " + Positive.class.getName())
                 .hasMessageContaining("expected a positive value but found -1");
     }
@@ -183,7 +184,7 @@ class RecordCodecTest {
     @Test
     void writingAValueOfAnotherClassIsAClassCastException() {
         RecordLayout layout = RecordLayout.of(Particle.class);
-        assertThatThrownBy(() -> RecordCodec.write(Unpooled.buffer(), layout, "not a particle"))
+        assertThatThrownBy(() -> RecordCodec.write(new ByteBufFrame(Unpooled.buffer()), layout, "not a particle"))
                 .isInstanceOf(ClassCastException.class);
     }
 
@@ -196,9 +197,9 @@ class RecordCodecTest {
         mostlyAbsent[999] = new Particle(1, 2, 3, 4);
         int needed = 4 + 4 + 999 + 33;
         ByteBuf bounded = Unpooled.buffer(16, needed);
-        RecordCodec.writeArray(bounded, layout, mostlyAbsent);
+        RecordCodec.writeArray(new ByteBufFrame(bounded), layout, mostlyAbsent);
         assertThat(bounded.readableBytes()).isEqualTo(needed);
-        assertThat(RecordCodec.readArray(bounded, layout)).containsExactly((Object[]) mostlyAbsent);
+        assertThat(RecordCodec.readArray(new ByteBufFrame(bounded), layout)).containsExactly((Object[]) mostlyAbsent);
     }
 
     @Test
@@ -210,7 +211,7 @@ class RecordCodecTest {
         Particle[] particles = new Particle[150];
         java.util.Arrays.setAll(particles, i -> new Particle(i, -i, i * 0.5, 1.0 / 300));
         ByteBuf buf = Unpooled.buffer(16);
-        RecordCodec.writeArray(buf, layout, particles);
+        RecordCodec.writeArray(new ByteBufFrame(buf), layout, particles);
         assertThat(buf.readableBytes()).isEqualTo(4 + 4 + 150 * 33);
         // Reserved at once: 8 + 4,950 rounded up by the allocator, not doubled from 16 past it (8,192 either way
         // with Netty's rounding, so the bound is what the test can see: no more than one power of two above).

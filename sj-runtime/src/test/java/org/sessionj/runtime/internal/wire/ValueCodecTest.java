@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
+import org.sessionj.runtime.spi.support.ByteBufFrame;
 import io.netty.buffer.Unpooled;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -16,12 +17,12 @@ class ValueCodecTest {
     @Test
     void stringsRoundTripIncludingNullAndNonAscii() throws Exception {
         ByteBuf buf = Unpooled.buffer();
-        ValueCodec.writeString(buf, "snø ☃");
-        ValueCodec.writeString(buf, null);
-        ValueCodec.writeString(buf, "");
-        assertThat(ValueCodec.readString(buf)).isEqualTo("snø ☃");
-        assertThat(ValueCodec.readString(buf)).isNull();
-        assertThat(ValueCodec.readString(buf)).isEmpty();
+        ValueCodec.writeString(new ByteBufFrame(buf), "snø ☃");
+        ValueCodec.writeString(new ByteBufFrame(buf), null);
+        ValueCodec.writeString(new ByteBufFrame(buf), "");
+        assertThat(ValueCodec.readString(new ByteBufFrame(buf))).isEqualTo("snø ☃");
+        assertThat(ValueCodec.readString(new ByteBufFrame(buf))).isNull();
+        assertThat(ValueCodec.readString(new ByteBufFrame(buf))).isEmpty();
         assertThat(buf.isReadable()).isFalse();
     }
 
@@ -33,38 +34,38 @@ class ValueCodecTest {
             WireKind.INT_ARRAY, WireKind.LONG_ARRAY, WireKind.FLOAT_ARRAY, WireKind.DOUBLE_ARRAY};
         ByteBuf buf = Unpooled.buffer();
         for (int i = 0; i < arrays.length; i++) {
-            ValueCodec.writeArray(buf, kinds[i], arrays[i]);
+            ValueCodec.writeArray(new ByteBufFrame(buf), kinds[i], arrays[i]);
         }
-        ValueCodec.writeArray(buf, WireKind.INT_ARRAY, null);
+        ValueCodec.writeArray(new ByteBufFrame(buf), WireKind.INT_ARRAY, null);
         for (int i = 0; i < arrays.length; i++) {
-            assertThat(ValueCodec.readArray(buf, kinds[i])).isEqualTo(arrays[i]);
+            assertThat(ValueCodec.readArray(new ByteBufFrame(buf), kinds[i])).isEqualTo(arrays[i]);
         }
-        assertThat(ValueCodec.readArray(buf, WireKind.INT_ARRAY)).isNull();
+        assertThat(ValueCodec.readArray(new ByteBufFrame(buf), WireKind.INT_ARRAY)).isNull();
     }
 
     @Test
     void objectsRoundTripAsTheirDeclaredType() throws Exception {
         var type = SmileCodec.jacksonType(Payload.JavaType.of(Pair.class.getName()), getClass().getClassLoader());
         ByteBuf buf = Unpooled.buffer();
-        ValueCodec.writeObject(buf, SmileCodec.writerFor(type), new Pair("p", List.of(1, 2)));
+        ValueCodec.writeObject(new ByteBufFrame(buf), SmileCodec.writerFor(type), new Pair("p", List.of(1, 2)));
         buf.writeByte(0x55); // the next item must be left alone
-        assertThat(ValueCodec.readObject(buf, SmileCodec.readerFor(type), "Pair")).isEqualTo(new Pair("p", List.of(1, 2)));
+        assertThat(ValueCodec.readObject(new ByteBufFrame(buf), SmileCodec.readerFor(type), "Pair")).isEqualTo(new Pair("p", List.of(1, 2)));
         assertThat(buf.readByte()).isEqualTo((byte) 0x55);
     }
 
     @Test
     void lengthsBeyondTheFrameAreRejected() {
         ByteBuf buf = Unpooled.buffer().writeInt(10).writeByte(1);
-        assertThatThrownBy(() -> ValueCodec.readString(buf)).isInstanceOf(MalformedInputException.class)
+        assertThatThrownBy(() -> ValueCodec.readString(new ByteBufFrame(buf))).isInstanceOf(MalformedInputException.class)
                 .hasMessageContaining("length 10");
         ByteBuf array = Unpooled.buffer().writeInt(3).writeInt(1);
-        assertThatThrownBy(() -> ValueCodec.readArray(array, WireKind.INT_ARRAY))
+        assertThatThrownBy(() -> ValueCodec.readArray(new ByteBufFrame(array), WireKind.INT_ARRAY))
                 .isInstanceOf(MalformedInputException.class).hasMessageContaining("int[]");
         ByteBuf negative = Unpooled.buffer().writeInt(-5);
-        assertThatThrownBy(() -> ValueCodec.readArray(negative, WireKind.BYTE_ARRAY))
+        assertThatThrownBy(() -> ValueCodec.readArray(new ByteBufFrame(negative), WireKind.BYTE_ARRAY))
                 .isInstanceOf(MalformedInputException.class);
         ByteBuf tooShort = Unpooled.buffer().writeShort(1);
-        assertThatThrownBy(() -> ValueCodec.readString(tooShort)).isInstanceOf(MalformedInputException.class)
+        assertThatThrownBy(() -> ValueCodec.readString(new ByteBufFrame(tooShort))).isInstanceOf(MalformedInputException.class)
                 .hasMessageContaining("truncated");
     }
 
@@ -73,8 +74,8 @@ class ValueCodecTest {
         var pair = SmileCodec.jacksonType(Payload.JavaType.of(Pair.class.getName()), getClass().getClassLoader());
         var integer = SmileCodec.jacksonType(Payload.JavaType.of("java.lang.Integer"), getClass().getClassLoader());
         ByteBuf buf = Unpooled.buffer();
-        ValueCodec.writeObject(buf, SmileCodec.writerFor(integer), 7);
-        assertThatThrownBy(() -> ValueCodec.readObject(buf, SmileCodec.readerFor(pair), "Pair"))
+        ValueCodec.writeObject(new ByteBufFrame(buf), SmileCodec.writerFor(integer), 7);
+        assertThatThrownBy(() -> ValueCodec.readObject(new ByteBufFrame(buf), SmileCodec.readerFor(pair), "Pair"))
                 .isInstanceOf(MalformedInputException.class).hasMessageContaining("could not decode a Pair");
     }
 
@@ -89,10 +90,10 @@ class ValueCodecTest {
                 ByteBuf netty = Unpooled.buffer();
                 netty.writeCharSequence(text, java.nio.charset.StandardCharsets.UTF_8);
                 int start = buf.writerIndex();
-                assertThat(ValueCodec.writeUtf8(buf, text)).as(text).isEqualTo(netty.readableBytes());
+                assertThat(ValueCodec.writeUtf8(new ByteBufFrame(buf), text)).as(text).isEqualTo(netty.readableBytes());
                 assertThat(ByteBufUtilCompare.bytes(buf, start)).as(text).isEqualTo(ByteBufUtilCompare.bytes(netty, 0));
                 String expected = netty.readCharSequence(netty.readableBytes(), java.nio.charset.StandardCharsets.UTF_8).toString();
-                assertThat(ValueCodec.readUtf8(buf, buf.readableBytes())).isEqualTo(expected);
+                assertThat(ValueCodec.readUtf8(new ByteBufFrame(buf), buf.readableBytes())).isEqualTo(expected);
                 assertThat(buf.isReadable()).isFalse();
             }
         }
@@ -101,9 +102,9 @@ class ValueCodecTest {
     @Test
     void malformedUtf8ReadsAsReplacementCharacters() throws Exception {
         ByteBuf buf = Unpooled.buffer();
-        ValueCodec.writeShortString(buf, "ok");
+        ValueCodec.writeShortString(new ByteBufFrame(buf), "ok");
         buf.setByte(3, 0xff); // "o\xff"
-        assertThat(ValueCodec.readShortString(buf)).isEqualTo("o\uFFFD");
+        assertThat(ValueCodec.readShortString(new ByteBufFrame(buf))).isEqualTo("o\uFFFD");
     }
 
     /** The written bytes of a buffer from {@code start}. */

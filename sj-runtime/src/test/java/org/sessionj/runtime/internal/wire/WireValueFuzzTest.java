@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.fasterxml.jackson.databind.ObjectReader;
-import io.netty.buffer.ByteBuf;
+import org.sessionj.runtime.spi.Frame;
+import org.sessionj.runtime.spi.support.ByteBufFrame;
+import org.sessionj.runtime.spi.support.HeapFrame;
 import io.netty.buffer.Unpooled;
 import org.sessionj.runtime.fuzz.Allocation;
 import org.sessionj.runtime.fuzz.FuzzMessages;
@@ -70,16 +72,19 @@ class WireValueFuzzTest {
             return;
         }
         int selector = input[0] & 0xff;
-        ByteBuf frame = Unpooled.wrappedBuffer(input, 1, input.length - 1);
-        try {
-            decode(selector, frame);
-        } catch (MalformedInputException e) {
-            assertThat(e.getMessage()).isNotBlank();
+        // Both kinds of frame: a network transport's (a view over a Netty buffer) and the in-JVM one's.
+        for (Frame frame : new Frame[] {new ByteBufFrame(Unpooled.wrappedBuffer(input, 1, input.length - 1)),
+            HeapFrame.copyOf(input, 1, input.length - 1)}) {
+            try {
+                decode(selector, frame);
+            } catch (MalformedInputException e) {
+                assertThat(e.getMessage()).isNotBlank();
+            }
+            assertThat(frame.readerIndex()).isBetween(0, input.length - 1);
         }
-        assertThat(frame.readerIndex()).isBetween(0, input.length - 1);
     }
 
-    private static Object decode(int selector, ByteBuf frame) throws MalformedInputException {
+    private static Object decode(int selector, Frame frame) throws MalformedInputException {
         int decoder = selector % 24;
         if (decoder < 8) {
             return ValueCodec.readPrimitive(PRIMITIVES[decoder], frame);
