@@ -78,8 +78,8 @@ final class LinearityRules {
     }
 
     /**
-     * For each enclosing try block (innermost first), the states each socket that was in scope at its
-     * start took inside it: an exception may leave the session at any of them.
+     * For each enclosing try block (innermost first), the states each socket, service and server socket
+     * that was in scope at its start took inside it: an exception may leave it at any of them.
      */
     private final Deque<Map<Element, Set<VarState>>> throwPoints = new ArrayDeque<>();
 
@@ -88,7 +88,8 @@ final class LinearityRules {
         Map<Element, Set<VarState>> points = new LinkedHashMap<>();
         if (flow.state != null) {
             for (Element var : flow.state.variables()) {
-                if (flow.infos.get(var).kind() == Kind.SOCKET) {
+                Kind kind = flow.infos.get(var).kind();
+                if (kind == Kind.SOCKET || kind == Kind.ENDPOINT) {
                     points.put(var, new LinkedHashSet<>());
                 }
             }
@@ -96,6 +97,49 @@ final class LinearityRules {
         throwPoints.push(points);
         throwPoint();
         return points;
+    }
+
+    /**
+     * Starts collecting the states services and server sockets take in the catch blocks of a try
+     * statement with a finally block: an exception in a catch block reaches the finally block with them.
+     * Ended by {@link #exitTry}.
+     */
+    Map<Element, Set<VarState>> enterCatches() {
+        Map<Element, Set<VarState>> points = new LinkedHashMap<>();
+        if (flow.state != null) {
+            for (Element var : flow.state.variables()) {
+                if (flow.infos.get(var).kind() == Kind.ENDPOINT) {
+                    points.put(var, new LinkedHashSet<>());
+                }
+            }
+        }
+        throwPoints.push(points);
+        return points;
+    }
+
+    /**
+     * Where a finally block starts after an exception: each service and server socket may hold what it
+     * held at any throw point of the try block or of a catch block, as well as its state on the normal
+     * paths ({@code entry}). Invariant (as at a join): one protocol when all agree, else
+     * {@link StateMerges#CONFLICTING}.
+     */
+    FlowState<Element> endpointsAtThrows(FlowState<Element> entry, List<Map<Element, Set<VarState>>> pointSets) {
+        if (entry == null) {
+            return null;
+        }
+        FlowState<Element> result = entry;
+        for (Map<Element, Set<VarState>> points : pointSets) {
+            for (Map.Entry<Element, Set<VarState>> point : points.entrySet()) {
+                Element var = point.getKey();
+                if (flow.infos.get(var).kind() != Kind.ENDPOINT || !result.tracks(var)) {
+                    continue;
+                }
+                List<VarState> states = new ArrayList<>(point.getValue());
+                states.add(result.get(var));
+                result = result.with(var, StateMerges.endpointAtAny(states));
+            }
+        }
+        return result;
     }
 
     void exitTry() {
@@ -164,6 +208,8 @@ final class LinearityRules {
             }
             if (states.stream().anyMatch(VarState.Failed.class::isInstance)) {
                 result = result.with(var, VarState.FAILED);
+            } else if (flow.infos.get(var).kind() == Kind.ENDPOINT) {
+                result = result.with(var, StateMerges.endpointAtAny(states)); // a value: its protocols merge
             } else if (states.size() == 1) {
                 result = result.with(var, states.iterator().next());
             } else {

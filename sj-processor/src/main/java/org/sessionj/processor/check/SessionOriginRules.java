@@ -148,8 +148,8 @@ final class SessionOriginRules {
         if (endpoint instanceof VarState.Endpoint known && StateMerges.CONFLICTING.equals(known.protocolName())) {
             flow.reporter.error(call, Diagnostic.UNTYPED_SESSION, "session '" + variable + "'",
                     "the " + (request ? "service" : "server socket") + " it comes from is " + StateMerges.CONFLICTING
-                            + " (assigned on one branch, or in an earlier iteration of a loop); use one variable "
-                            + "per protocol");
+                            + " (assigned on one branch, in a try block that may throw, or in an earlier iteration of a"
+                            + " loop); use one variable per protocol");
             return VarState.FAILED;
         }
         if (!(endpoint instanceof VarState.Endpoint known) || known.protocol() == null) {

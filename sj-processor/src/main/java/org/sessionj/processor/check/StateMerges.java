@@ -22,7 +22,8 @@ import org.sessionj.processor.internal.flow.VarState;
  * that reaches a use of it</em>, also the paths round a loop. Different protocols become
  * {@link #CONFLICTING}, and a request or a send of it is then rejected. A service variable assigned in
  * a loop body may hold, at the top of the loop, the service of an earlier iteration, so the loop is
- * probed and the two states merged.
+ * probed and the two states merged; one reassigned in a try block may hold, in its catch and finally
+ * blocks, the service of any point where the try block may throw ({@link #endpointAtAny}).
  */
 final class StateMerges {
     /** The protocol name of an endpoint whose protocol differs on the paths that meet. */
@@ -77,6 +78,24 @@ final class StateMerges {
     static VarState endpointValues(VarState left, VarState right) {
         VarState merged = endpoints(left, right);
         return merged instanceof VarState.Endpoint ? merged : VarState.Endpoint.unknown();
+    }
+
+    /**
+     * The state of a service or server socket that may hold any of {@code states} (the throw points of
+     * a try block, for its catch and finally blocks): as where that many paths meet.
+     */
+    static VarState endpointAtAny(java.util.Collection<VarState> states) {
+        VarState merged = null;
+        for (VarState state : states) {
+            if (state == null || state instanceof VarState.Unassigned) {
+                continue; // not assigned yet on that path: javac rejects a use there
+            }
+            if (state instanceof VarState.Failed) {
+                return VarState.FAILED;
+            }
+            merged = merged == null ? state : endpointValues(merged, state);
+        }
+        return merged == null ? states.iterator().next() : merged;
     }
 
     /** Whether a loop must be probed for {@code var}: an endpoint the body assigns. */

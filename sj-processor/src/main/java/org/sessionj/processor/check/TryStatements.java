@@ -96,6 +96,10 @@ final class TryStatements {
         flow.handlers.push("catch");
         Set<Element> movedInCatches = flow.tryMoves.enterTry();
         flow.fieldExits.enterCatches(escapes);
+        flow.state = catchEntry;
+        Map<Element, Set<VarState>> catchThrowPoints = tree.getFinallyBlock() != null && !tree.getCatches().isEmpty()
+                ? flow.linearity.enterCatches() : null;
+        flow.state = afterAll;
         try {
             for (CatchTree catchTree : tree.getCatches()) {
                 flow.state = catchEntry;
@@ -107,6 +111,9 @@ final class TryStatements {
                 afterAll = flow.join(afterAll, flow.state, tree, "the try block and its catch blocks");
             }
         } finally {
+            if (catchThrowPoints != null) {
+                flow.linearity.exitTry();
+            }
             flow.tryMoves.exitTry();
             flow.fieldExits.exitTry();
         }
@@ -116,7 +123,8 @@ final class TryStatements {
             finallies.remove(pending);
         }
         if (tree.getFinallyBlock() != null) {
-            finallyBlock(tree, afterAll, catchEntry, moved, escapes);
+            finallyBlock(tree, afterAll, catchEntry, moved, escapes, catchThrowPoints == null ? List.of(throwPoints)
+                    : List.of(throwPoints, catchThrowPoints));
         } else {
             flow.state = afterAll;
         }
@@ -209,10 +217,13 @@ final class TryStatements {
      * where a session acted on in the try block is unknown: SJ020 where it meets the normal path).
      */
     private void finallyBlock(TryTree tree, FlowState<Element> afterAll, FlowState<Element> catchEntry,
-            Set<Element> moved, Map<Element, MovedFieldExits.Escape> escapes) {
+            Set<Element> moved, Map<Element, MovedFieldExits.Escape> escapes,
+            List<Map<Element, Set<VarState>>> throwPoints) {
         flow.handlers.push("finally");
         FlowState<Element> normal = afterAll != null ? afterAll : catchEntry;
         FlowState<Element> abrupt = flow.tryMoves.alsoMovedIn(flow.tryMoves.catchEntry(normal, moved, tree), catchEntry);
+        // A service or server socket may hold, after an exception, what it held at any throw point.
+        abrupt = flow.linearity.endpointsAtThrows(abrupt, throwPoints);
         if (afterAll != null && catchEntry != null && jumpsOut(tree.getFinallyBlock())) {
             abrupt = flow.join(abrupt, flow.tryMoves.catchEntry(catchEntry, moved, tree), tree,
                     "the normal paths and the exceptions this finally block swallows (it can end with a jump)");
