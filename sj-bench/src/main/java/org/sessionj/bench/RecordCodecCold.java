@@ -23,10 +23,11 @@ import org.sessionj.runtime.internal.wire.RecordLayout;
  * made before, as a session's protocol and connection are before a program's first message. With
  * {@code WARMUP} > 0, that many zero-valued particles go through the codec first (timed apart,
  * {@code warmup-ms}): what warming a protocol's codec when the protocol is compiled would move out of
- * the first messages. Run it in fresh JVMs, e.g.
+ * the first messages; with {@code WARMUP} = {@code prime}, {@link RecordCodec#prime} does it, as a session
+ * opened over a wire now does before the program's first message. Run it in fresh JVMs, e.g.
  * {@code for i in 1 2 3 4 5; do java -cp sj-bench/target/benchmarks.jar org.sessionj.bench.RecordCodecCold 20 150 0; done}.
  *
- * <p>Arguments: {@code MESSAGES} (default 20), {@code BODIES} (default 150), {@code WARMUP} (default 0).
+ * <p>Arguments: {@code MESSAGES} (default 20), {@code BODIES} (default 150), {@code WARMUP} (default 0; a number or {@code prime}).
  */
 public final class RecordCodecCold {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -38,7 +39,8 @@ public final class RecordCodecCold {
     public static void main(String[] args) throws MalformedInputException {
         int messages = args.length > 0 ? Integer.parseInt(args[0]) : 20;
         int bodies = args.length > 1 ? Integer.parseInt(args[1]) : 150;
-        int warmup = args.length > 2 ? Integer.parseInt(args[2]) : 0;
+        boolean prime = args.length > 2 && args[2].equals("prime");
+        int warmup = args.length > 2 && !prime ? Integer.parseInt(args[2]) : 0;
         RecordLayout layout = RecordLayout.of(Particle.class);
         Particle[] particles = new Particle[bodies];
         for (int i = 0; i < bodies; i++) {
@@ -54,6 +56,12 @@ public final class RecordCodecCold {
             RecordCodec.writeArray(new ByteBufFrame(scratch), layout, zeros);
             RecordCodec.readArray(new ByteBufFrame(scratch), layout);
             warmupNanos = THREADS.getCurrentThreadCpuTime() - start;
+        }
+        if (prime) {
+            // What a session opened over a wire now does before the program's first message (CodecPriming).
+            long primeStart = THREADS.getCurrentThreadCpuTime();
+            RecordCodec.prime(layout, PooledByteBufAllocator.DEFAULT);
+            warmupNanos = THREADS.getCurrentThreadCpuTime() - primeStart;
         }
         ByteBufFrame frame = new ByteBufFrame(buffer);
         long first = 0;
@@ -71,8 +79,8 @@ public final class RecordCodecCold {
         if (back == null || back.length != bodies || !back[bodies - 1].equals(particles[bodies - 1])) {
             throw new IllegalStateException("the codec did not give the particles back");
         }
-        System.out.printf(Locale.ROOT, "messages %d bodies %d warmup %d warmup-ms %.2f first-ms %.2f all-ms %.2f%n",
-                messages, bodies, warmup, warmupNanos / 1e6, first / 1e6, all / 1e6);
+        System.out.printf(Locale.ROOT, "messages %d bodies %d warmup %s warmup-ms %.2f first-ms %.2f all-ms %.2f%n",
+                messages, bodies, prime ? "prime" : warmup, warmupNanos / 1e6, first / 1e6, all / 1e6);
         buffer.release();
     }
 }

@@ -32,6 +32,8 @@ public final class State {
     State forward;
     /** Whether pending output must be flushed on entering this state (an input, or the end). */
     boolean flushOnEntry;
+    /** On a start state: whether its messages' codecs were primed ({@link CodecPriming}). */
+    volatile boolean codecsPrimed;
 
     State(Kind kind, Action action, MessageType message) {
         this.kind = kind;

@@ -7,6 +7,7 @@ import java.util.ArrayDeque;
 import org.sessionj.api.SJIOException;
 import org.sessionj.api.SJProtocolViolationException;
 import org.sessionj.api.SJTimeoutException;
+import org.sessionj.runtime.internal.monitor.CodecPriming;
 import org.sessionj.runtime.internal.monitor.State;
 import org.sessionj.runtime.internal.wire.FailureNotice;
 import org.sessionj.runtime.internal.wire.MalformedInputException;
@@ -45,6 +46,10 @@ abstract sealed class SessionLifecycle extends ActionGuard permits SessionSocket
             ArrayDeque<Object> references) {
         this.connection = connection;
         this.local = connection.capability(LocalConnection.class);
+        if (local == null) {
+            // Before the session's first message, not inside the program's first steps (issue 15).
+            CodecPriming.prime(start, connection.alloc());
+        }
         this.settings = settings;
         if (settings.sendTimeoutNanos() >= 0) {
             connection.sendTimeout(settings.sendTimeoutNanos());

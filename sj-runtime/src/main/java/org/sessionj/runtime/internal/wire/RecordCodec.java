@@ -1,7 +1,11 @@
 package org.sessionj.runtime.internal.wire;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import org.sessionj.runtime.spi.Frame;
+import org.sessionj.runtime.spi.support.ByteBufFrame;
 import java.lang.reflect.Array;
+import java.util.Arrays;
 
 /**
  * Writes and reads flat records and one-dimensional arrays of them (docs/wire-format.md §3,
@@ -12,6 +16,8 @@ import java.lang.reflect.Array;
 public final class RecordCodec {
     private static final byte ABSENT = 0;
     private static final byte PRESENT = 1;
+    /** Values {@link #prime} writes and reads: past the JDK's customisation threshold of a method handle (127). */
+    static final int PRIMING_VALUES = 200;
 
     private RecordCodec() {
     }
@@ -65,6 +71,41 @@ public final class RecordCodec {
             values[i] = readValue(in, layout);
         }
         return values;
+    }
+
+    /**
+     * Runs {@code layout}'s writer and reader over an array of {@value #PRIMING_VALUES} zero values (every
+     * component zero, empty or absent) in a scratch buffer from {@code alloc}, once per layout per JVM
+     * (later calls return at once). A layout's method-handle chains are otherwise spun up by the session's
+     * first messages: their lambda forms compiled to classes on first use, and each chain customised (a
+     * class of its own) after ~127 calls, all inside the program's first steps (n-Body's first message of
+     * a fresh JVM cost 10 ms, its first 20 messages 22 ms). Sized to pass that customisation threshold.
+     * A record whose constructor refuses zero values is left cold: its first message spins it up as before.
+     */
+    public static void prime(RecordLayout layout, ByteBufAllocator alloc) {
+        if (!layout.claimPriming()) {
+            return;
+        }
+        ByteBuf scratch = null;
+        try {
+            // A zero value reads at most 8 bytes per component (a long or double; a string, array or
+            // record reads 4 or 1), and a record has at most 255 components (the constructor's limit).
+            scratch = alloc.buffer(Math.max(8 * 255, Math.max(64, layout.fixedBytes()) * PRIMING_VALUES + 16));
+            // The view a session over a network transport writes and reads its frames through.
+            ByteBufFrame frame = new ByteBufFrame(scratch);
+            Object zero = layout.read(new ByteBufFrame(scratch.writeZero(8 * 255)));
+            Object[] values = (Object[]) Array.newInstance(layout.type(), PRIMING_VALUES);
+            Arrays.fill(values, zero);
+            scratch.clear();
+            writeArray(frame, layout, values);
+            readArray(frame, layout);
+        } catch (Throwable e) {
+            // A constructor that refuses zero values (or an accessor that fails on them): left cold.
+        } finally {
+            if (scratch != null) {
+                scratch.release();
+            }
+        }
     }
 
     /** One value: presence byte, then the components (one method-handle chain of the layout writes them). */

@@ -58,6 +58,8 @@ public final class RecordLayout {
     private final int fixedBytes;
     private final String description;
     private final int fingerprint;
+    /** Set by the first {@link RecordCodec#prime}: a layout's chains are spun up once per JVM. */
+    private final java.util.concurrent.atomic.AtomicBoolean primed = new java.util.concurrent.atomic.AtomicBoolean();
 
     private RecordLayout() {
         this.type = null;
@@ -236,6 +238,16 @@ public final class RecordLayout {
      */
     void write(Frame out, Object value) throws Throwable {
         writer.invokeExact(out, value);
+    }
+
+    /** Whether {@link RecordCodec#prime} has run (or is running) for this layout. */
+    public boolean primed() {
+        return primed.get();
+    }
+
+    /** True for the first caller only: that caller primes this layout's chains ({@link RecordCodec#prime}). */
+    boolean claimPriming() {
+        return primed.compareAndSet(false, true);
     }
 
     /** The bytes of one present value (presence byte included) when every component is a primitive; -1 otherwise. */
