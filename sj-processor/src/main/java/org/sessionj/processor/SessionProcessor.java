@@ -90,12 +90,17 @@ public final class SessionProcessor extends AbstractProcessor {
             return;
         }
         TypeElement type = (TypeElement) element;
-        switch (registry.definition(type)) {
-            case ProtocolDefinition.Invalid invalid ->
-                    invalid.problems().forEach(problem -> error(problem, element, annotation, value));
-            case ProtocolDefinition.Valid valid -> writeDescriptor(valid.binaryName(), TypeModel.print(valid.expanded()), type);
-            case ProtocolDefinition.SetProtocol set ->
-                    writeDescriptor(set.binaryName(), ProtocolRegistry.descriptorText(set), type);
+        // instanceof, not a pattern switch: javac loads the processor afresh per compilation, and each
+        // switch's bootstrap would be linked cold every time (NoPatternSwitchTest)
+        ProtocolDefinition definition = registry.definition(type);
+        if (definition instanceof ProtocolDefinition.Invalid invalid) {
+            for (String problem : invalid.problems()) {
+                error(problem, element, annotation, value);
+            }
+        } else if (definition instanceof ProtocolDefinition.Valid valid) {
+            writeDescriptor(valid.binaryName(), TypeModel.print(valid.expanded()), type);
+        } else if (definition instanceof ProtocolDefinition.SetProtocol set) {
+            writeDescriptor(set.binaryName(), ProtocolRegistry.descriptorText(set), type);
         }
     }
 

@@ -73,10 +73,10 @@ final class OverrideRules {
      * declaration.
      */
     void checkInherited(TypeElement type, Tree tree, Reporter reporter) {
-        List<ExecutableElement> inherited = supertypeMethods(type);
         boolean any = false;
-        for (ExecutableElement method : inherited) {
-            if (relevant(method)) {
+        for (TypeMirror supertype : types.directSupertypes(type.asType())) {
+            if (supertype instanceof DeclaredType declared && declared.asElement() instanceof TypeElement element
+                    && relevantAbove(element)) {
                 any = true;
                 break;
             }
@@ -84,6 +84,7 @@ final class OverrideRules {
         if (!any) {
             return; // the usual case: no supertype method has a session or @NoAlias to disagree on
         }
+        List<ExecutableElement> inherited = supertypeMethods(type);
         inheritingClass = type;
         Set<String> declared = new HashSet<>();
         for (ExecutableElement own : ElementFilter.methodsIn(type.getEnclosedElements())) {
@@ -187,6 +188,40 @@ final class OverrideRules {
 
     private boolean isSubtype(Element sub, Element sup) {
         return types.isSubtype(types.erasure(sub.asType()), types.erasure(sup.asType()));
+    }
+
+    /**
+     * Per type, whether it or any of its supertypes declares a method that can be overridden and is
+     * {@link #relevant}: {@link #checkInherited} asks it of each class's direct supertypes, so that
+     * {@code Object}'s and a shared interface's methods are read once per compilation, not once per
+     * class. Elements belong to one compilation, as does this cache.
+     */
+    private final java.util.Map<TypeElement, Boolean> relevantAbove = new java.util.HashMap<>();
+
+    private boolean relevantAbove(TypeElement type) {
+        Boolean known = relevantAbove.get(type);
+        if (known != null) {
+            return known;
+        }
+        relevantAbove.put(type, false); // a cycle (an erroneous hierarchy) ends here
+        boolean found = false;
+        for (ExecutableElement method : ElementFilter.methodsIn(type.getEnclosedElements())) {
+            if (!cannotOverride(method) && relevant(method)) {
+                found = true;
+                break;
+            }
+        }
+        if (!found) {
+            for (TypeMirror supertype : types.directSupertypes(type.asType())) {
+                if (supertype instanceof DeclaredType declared && declared.asElement() instanceof TypeElement element
+                        && relevantAbove(element)) {
+                    found = true;
+                    break;
+                }
+            }
+        }
+        relevantAbove.put(type, found);
+        return found;
     }
 
     /** Every non-static, non-private method declared in a proper supertype of {@code type}. */

@@ -24,6 +24,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
 import javax.annotation.processing.ProcessingEnvironment;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
@@ -220,6 +222,41 @@ public final class SessionChecker implements TaskListener {
                 && ((MemberSelectTree) third).getIdentifier().contentEquals("api");
     }
 
+    /**
+     * Whether {@code element} carries {@code @SuppressWarnings("sessionj")}, read off its annotation
+     * mirrors: {@code getAnnotation(SuppressWarnings.class)} would build a reflection proxy per
+     * declaration, and the processor, loaded afresh by every compilation, runs mostly interpreted.
+     */
+    static boolean suppresses(Element element) {
+        for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
+            if (!((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName()
+                    .contentEquals("java.lang.SuppressWarnings")) {
+                continue;
+            }
+            for (Map.Entry<? extends ExecutableElement, ? extends AnnotationValue> entry
+                    : mirror.getElementValues().entrySet()) {
+                if (entry.getKey().getSimpleName().contentEquals("value") && names(entry.getValue())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Whether an annotation value (a string, or an array of them) names {@link #SUPPRESSION}. */
+    private static boolean names(AnnotationValue value) {
+        Object held = value.getValue();
+        if (held instanceof List<?> list) {
+            for (Object item : list) {
+                if (item instanceof AnnotationValue element && SUPPRESSION.equals(element.getValue())) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        return SUPPRESSION.equals(held);
+    }
+
     /** Finds every body to analyse: methods, initializer blocks and lambdas, at any nesting. */
     private final class UnitWalker extends TreePathScanner<Void, Void> {
         private final Reporter reporter;
@@ -315,15 +352,7 @@ public final class SessionChecker implements TaskListener {
          */
         private boolean suppressed(TreePath declaration) {
             Element element = trees.getElement(declaration);
-            SuppressWarnings suppression = element == null ? null : element.getAnnotation(SuppressWarnings.class);
-            if (suppression != null) {
-                for (String name : suppression.value()) {
-                    if (name.equals(SUPPRESSION)) {
-                        return true;
-                    }
-                }
-            }
-            return false;
+            return element != null && suppresses(element);
         }
 
         private boolean implicit(TreePath method) {

@@ -55,6 +55,36 @@ public abstract class TransportConformanceTest extends ConnectionTestSupport {
         return true;
     }
 
+    /**
+     * The session layer's frames ({@link Frame}, through {@link org.sessionj.runtime.spi.support.Frames}:
+     * a {@link FrameConnection}'s own frames, a view over a buffer otherwise) arrive whole and in order,
+     * mixed with frames written as buffers, and either kind reads as the other.
+     */
+    @Test
+    void sessionFramesAndBuffersArriveWholeAndInOrder() throws Exception {
+        Connection[] pair = connectedPair();
+        Connection writer = pair[0];
+        Connection reader = pair[1];
+        for (int i = 0; i < 3; i++) {
+            Frame frame = org.sessionj.runtime.spi.support.Frames.newFrame(writer, 16);
+            frame.writeByte(i).writeLong(-i).writeBytes(new byte[300]); // grows past its first capacity
+            org.sessionj.runtime.spi.support.Frames.write(writer, frame);
+            writer.write(writer.alloc().buffer().writeInt(100 + i));
+            writer.flush();
+        }
+        for (int i = 0; i < 3; i++) {
+            ByteBuf asBuffer = reader.read(10 * SECOND);
+            assertThat(asBuffer.readableBytes()).isEqualTo(1 + 8 + 300);
+            assertThat(asBuffer.readByte()).isEqualTo((byte) i);
+            assertThat(asBuffer.readLong()).isEqualTo(-i);
+            asBuffer.release();
+            Frame asFrame = org.sessionj.runtime.spi.support.Frames.read(reader, 10 * SECOND);
+            assertThat(asFrame.readableBytes()).isEqualTo(4);
+            assertThat(asFrame.readInt()).isEqualTo(100 + i);
+            asFrame.release();
+        }
+    }
+
     @Test
     void aWriterWhosePeerDoesNotReadGetsAWriteTimeoutWithinTheSendTimeout() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(boundsOutbound(), "the transport's outbound queue is unbounded");

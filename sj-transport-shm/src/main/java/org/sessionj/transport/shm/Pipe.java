@@ -1,7 +1,5 @@
 package org.sessionj.transport.shm;
 
-import io.netty.util.ReferenceCountUtil;
-import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.lang.invoke.MethodHandles;
@@ -9,9 +7,10 @@ import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.sessionj.runtime.spi.Frame;
 import org.sessionj.runtime.spi.WriteTimeoutException;
 import org.sessionj.runtime.spi.support.HandoffQueue;
-import org.sessionj.runtime.spi.support.RecyclableFrame;
+import org.sessionj.runtime.spi.support.HeapFrame;
 import org.sessionj.runtime.spi.support.SpinThenPark;
 
 /**
@@ -31,7 +30,7 @@ import org.sessionj.runtime.spi.support.SpinThenPark;
  * end's thread ({@link OrphanCheck}); a writer waiting for room looks at the reading end's itself. An end
  * whose thread ended without closing it fails the wait within {@code sessionj.shm.orphanTimeout}.
  */
-final class Pipe extends HandoffQueue<Object> implements RecyclableFrame.Home {
+final class Pipe extends HandoffQueue<Object> implements HeapFrame.Home {
     /**
      * How a reader waits: {@code sessionj.shm.spins} polls (none on one CPU), then
      * {@code sessionj.shm.yields} yields, then it parks; a wake-up across cores costs tens of microseconds.
@@ -51,7 +50,7 @@ final class Pipe extends HandoffQueue<Object> implements RecyclableFrame.Home {
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            SPARE = lookup.findVarHandle(Pipe.class, "spare", RecyclableFrame.class);
+            SPARE = lookup.findVarHandle(Pipe.class, "spare", HeapFrame.class);
             CONSUMED = lookup.findVarHandle(Pipe.class, "consumed", long.class);
             BLOCKED_WRITER = lookup.findVarHandle(Pipe.class, "blockedWriter", Thread.class);
             LISTED = lookup.findVarHandle(Pipe.class, "listed", boolean.class);
@@ -66,7 +65,7 @@ final class Pipe extends HandoffQueue<Object> implements RecyclableFrame.Home {
      * finds it there when it writes frame n+2.
      */
     @SuppressWarnings("unused") // through SPARE
-    private volatile RecyclableFrame spare;
+    private volatile HeapFrame spare;
 
     /** The bounds (one shared object: a pipe per direction of a million idle sessions each saves 12 bytes). */
     private final ShmSettings settings;
@@ -129,9 +128,9 @@ final class Pipe extends HandoffQueue<Object> implements RecyclableFrame.Home {
     }
 
     /** Producer: a frame to write into, the released one if any (else a new one of {@code capacity}). */
-    RecyclableFrame frame(int capacity) {
-        RecyclableFrame f = (RecyclableFrame) SPARE.getAndSet(this, (RecyclableFrame) null);
-        return f != null ? f.reuse() : new RecyclableFrame(this, capacity);
+    HeapFrame frame(int capacity) {
+        HeapFrame f = (HeapFrame) SPARE.getAndSet(this, (HeapFrame) null);
+        return f != null ? f.reuse() : new HeapFrame(this, capacity);
     }
 
     /**
@@ -139,8 +138,8 @@ final class Pipe extends HandoffQueue<Object> implements RecyclableFrame.Home {
      * already or this direction is closed (the caller frees it).
      */
     @Override
-    public boolean giveBack(RecyclableFrame released) {
-        return !isClosed() && SPARE.compareAndSet(this, (RecyclableFrame) null, released);
+    public boolean giveBack(HeapFrame released) {
+        return !isClosed() && SPARE.compareAndSet(this, (HeapFrame) null, released);
     }
 
     /**
@@ -150,7 +149,7 @@ final class Pipe extends HandoffQueue<Object> implements RecyclableFrame.Home {
      * @param sendTimeoutNanos how long to wait for room; negative: as long as the connection lives
      * @throws WriteTimeoutException if the reader took nothing for that long
      */
-    void send(ByteBuf frame, long sendTimeoutNanos) throws IOException {
+    void send(Frame frame, long sendTimeoutNanos) throws IOException {
         admit(frame.readableBytes(), sendTimeoutNanos);
         taken(offer(frame));
     }
@@ -266,7 +265,7 @@ final class Pipe extends HandoffQueue<Object> implements RecyclableFrame.Home {
      * keep one (~350 bytes) per direction; the writer's next frame is then a new one.
      */
     void dropSpare() {
-        SPARE.getAndSet(this, (RecyclableFrame) null);
+        SPARE.getAndSet(this, (HeapFrame) null);
     }
 
     /** Whether a released frame is kept for the writer (for tests). */
@@ -319,8 +318,10 @@ final class Pipe extends HandoffQueue<Object> implements RecyclableFrame.Home {
 
     @Override
     protected void release(Object element) {
-        // Frames are reference counted; passed references are not, and are simply dropped.
-        ReferenceCountUtil.release(element);
+        // Frames go back to their home (a view releases its Netty buffer); passed references are dropped.
+        if (element instanceof Frame frame) {
+            frame.release();
+        }
     }
 
     @Override

@@ -2,17 +2,26 @@ package org.sessionj.transport.shm;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.util.ArrayDeque;
+import org.sessionj.runtime.spi.Frame;
+import org.sessionj.runtime.spi.FrameConnection;
 import org.sessionj.runtime.spi.LocalConnection;
+import org.sessionj.runtime.spi.support.ByteBufFrame;
+import org.sessionj.runtime.spi.support.Frames;
 
 /**
  * One end of an in-JVM connection: reads from one {@link Pipe}, writes to the other. Frames and
  * passed references travel by reference through the same queue, so they stay in one order. Each
  * direction is bounded (the writer waits for room up to its send timeout), and each end knows its
  * thread so that the peer can tell when it was left behind unclosed.
+ *
+ * <p>Frames are SJ's own heap frames ({@link FrameConnection}), recycled per direction: no Netty class
+ * is touched on the session path. The {@code ByteBuf} methods work too (a buffer travels as a view, a
+ * heap frame read as a buffer is copied), for tools and the transport conformance suite.
  */
-final class ShmConnection implements LocalConnection {
+final class ShmConnection implements LocalConnection, FrameConnection {
     private final Pipe in;
     private final Pipe out;
     private final ByteBufAllocator alloc;
@@ -107,8 +116,14 @@ final class ShmConnection implements LocalConnection {
     }
 
     @Override
-    public ByteBuf frameBuffer(int capacityHint) {
+    public Frame newFrame(int capacityHint) {
         return out.frame(capacityHint);
+    }
+
+    @Override
+    public ByteBuf frameBuffer(int capacityHint) {
+        // Only for users of the ByteBuf methods: plain heap memory, not the pooled allocator's per-thread caches.
+        return Unpooled.buffer(capacityHint);
     }
 
     /** Sets what runs on the writing thread right after this end's first write (before any write). */
@@ -118,6 +133,11 @@ final class ShmConnection implements LocalConnection {
 
     @Override
     public void write(ByteBuf frame) throws IOException {
+        writeFrame(new ByteBufFrame(frame));
+    }
+
+    @Override
+    public void writeFrame(Frame frame) throws IOException {
         claim();
         try {
             out.send(frame, sendTimeoutNanos);
@@ -139,11 +159,12 @@ final class ShmConnection implements LocalConnection {
 
     @Override
     public void writeReference(Object reference) throws IOException {
-        // A reference that is itself a frame type is wrapped so the reader cannot mistake it for a frame.
+        // A reference that is itself a frame is wrapped so the reader cannot mistake it for a frame (a
+        // ByteBuf need not be: frames written as buffers travel as views).
         // The frame that announces the reference wakes the reader: waking it for the reference alone
         // would cost a second wake-up per pass (measured: pass slower than send on Jacobi 100).
         claim();
-        out.sendQuietly(reference instanceof ByteBuf || reference == null ? new PassedReference(reference) : reference,
+        out.sendQuietly(reference instanceof Frame || reference == null ? new PassedReference(reference) : reference,
                 sendTimeoutNanos);
     }
 
@@ -158,6 +179,12 @@ final class ShmConnection implements LocalConnection {
 
     @Override
     public ByteBuf read(long timeoutNanos) throws IOException {
+        Frame frame = readFrame(timeoutNanos);
+        return frame == null ? null : Frames.toByteBuf(frame);
+    }
+
+    @Override
+    public Frame readFrame(long timeoutNanos) throws IOException {
         claim();
         if (!in.enterConsumer()) {
             throw new IOException("in-JVM connection closed");
@@ -170,7 +197,7 @@ final class ShmConnection implements LocalConnection {
                 if (element == null) {
                     return null;
                 }
-                if (element instanceof ByteBuf frame) {
+                if (element instanceof Frame frame) {
                     in.consumed(frame.readableBytes());
                     return frame;
                 }
@@ -189,7 +216,7 @@ final class ShmConnection implements LocalConnection {
         }
         try {
             Object element;
-            while ((element = in.peek()) != null && !(element instanceof ByteBuf)) {
+            while ((element = in.peek()) != null && !(element instanceof Frame)) {
                 keepReference(in.poll());
             }
             return element != null || in.isEndReached();

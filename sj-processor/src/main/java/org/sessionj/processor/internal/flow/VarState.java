@@ -10,6 +10,16 @@ public sealed interface VarState {
 
     /** Declared but not assigned yet. */
     record Unassigned() implements VarState {
+        // equals and hashCode written out (as Live's): the generated ones link method handles cold
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Unassigned;
+        }
+
+        @Override
+        public int hashCode() {
+            return 1;
+        }
     }
 
     /**
@@ -58,6 +68,16 @@ public sealed interface VarState {
      * where, for diagnostics. The variable may not be used again until reassigned.
      */
     record Moved(String how) implements VarState {
+        // equals and hashCode written out (as Live's): the generated ones link method handles cold
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Moved that && java.util.Objects.equals(how, that.how);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hashCode(how);
+        }
     }
 
     /**
@@ -66,14 +86,44 @@ public sealed interface VarState {
      * where it is in one known state is an error; a path that leaves the method from here is fine.
      */
     record Unknown(String how) implements VarState {
+        // equals and hashCode written out (as Live's): the generated ones link method handles cold
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Unknown that && java.util.Objects.equals(how, that.how);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hashCode(how);
+        }
     }
 
     /** A {@code @NoAlias} variable that holds the only reference to its value. */
     record Owned() implements VarState {
+        // equals and hashCode written out (as Live's): the generated ones link method handles cold
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Owned;
+        }
+
+        @Override
+        public int hashCode() {
+            return 2;
+        }
     }
 
     /** An error was already reported for this variable: stop checking it (no cascades). */
     record Failed() implements VarState {
+        // equals and hashCode written out (as Live's): the generated ones link method handles cold
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Failed;
+        }
+
+        @Override
+        public int hashCode() {
+            return 3;
+        }
     }
 
     /**
@@ -84,6 +134,18 @@ public sealed interface VarState {
         /** An endpoint whose protocol is not known. */
         public static Endpoint unknown() {
             return new Endpoint(null, null);
+        }
+
+        // Written out rather than generated, as Live's: compared at every join and loop check.
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Endpoint that && java.util.Objects.equals(protocol, that.protocol)
+                    && java.util.Objects.equals(protocolName, that.protocolName);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hashCode(protocol) * 31 + java.util.Objects.hashCode(protocolName);
         }
     }
 

@@ -162,21 +162,28 @@ public final class TypeModel {
 
     private static Action substituteInside(Action action, String variable, SessionType replacement) {
         Function<SessionType, SessionType> sub = t -> substitute(t, variable, replacement);
-        return switch (action) {
-            case Action.Select s -> new Action.Select(mapBranches(s.branches(), sub));
-            case Action.Branch b -> new Action.Branch(mapBranches(b.branches(), sub));
-            case Action.OutWhile w -> new Action.OutWhile(sub.apply(w.body()));
-            case Action.InWhile w -> new Action.InWhile(sub.apply(w.body()));
+        // instanceof, not a pattern switch: its bootstrap would be linked afresh in every compilation
+        if (action instanceof Action.Select s) {
+            return new Action.Select(mapBranches(s.branches(), sub));
+        } else if (action instanceof Action.Branch b) {
+            return new Action.Branch(mapBranches(b.branches(), sub));
+        } else if (action instanceof Action.OutWhile w) {
+            return new Action.OutWhile(sub.apply(w.body()));
+        } else if (action instanceof Action.InWhile w) {
+            return new Action.InWhile(sub.apply(w.body()));
+        } else if (action instanceof Action.Rec r) {
             // An inner rec binding the same name shadows it.
-            case Action.Rec r -> r.variable().equals(variable) ? r : new Action.Rec(r.variable(), sub.apply(r.body()));
-            default -> action;
-        };
+            return r.variable().equals(variable) ? r : new Action.Rec(r.variable(), sub.apply(r.body()));
+        }
+        return action;
     }
 
     private static Map<String, SessionType> mapBranches(Map<String, SessionType> branches,
             Function<SessionType, SessionType> f) {
         Map<String, SessionType> out = new LinkedHashMap<>();
-        branches.forEach((label, body) -> out.put(label, f.apply(body)));
+        for (Map.Entry<String, SessionType> branch : branches.entrySet()) {
+            out.put(branch.getKey(), f.apply(branch.getValue()));
+        }
         return out;
     }
 }
