@@ -94,6 +94,26 @@ class HttpRelayAbuseTest {
         stillServes();
     }
 
+    /**
+     * A malformed percent-escape in a query the relay decodes is the client's mistake: 400 naming it, on a
+     * connection that stays usable (before: 500 "internal error: IllegalArgumentException" and a WARNING
+     * with a stack trace per request, megabytes of log a second from one connection).
+     */
+    @Test
+    void aMalformedPercentEscapeIsABadRequestNotAnInternalError() throws IOException {
+        try (RawHttp http = raw()) {
+            for (String uri : java.util.List.of(Wire.CONNECT + "?target=%zz", Wire.TARGET + "?name=%zz",
+                    Wire.LISTEN + "?id=%zz&port=0&name=a&register=1", Wire.CONNECT + "?target=%4", Wire.CONNECT + "%zz")) {
+                for (int i = 0; i < 50; i++) {
+                    RawHttp.Response r = http.exchange(uri.startsWith(Wire.TARGET) ? "GET" : "POST", uri);
+                    assertThat(r.status()).as(uri).isEqualTo(400);
+                    assertThat(r.body()).as(uri).contains("malformed request URI").doesNotContain("internal error");
+                }
+            }
+        }
+        stillServes();
+    }
+
     @Test
     void aRequestPipelinedBehindAHeldOneClosesTheConnectionAtOnce() throws IOException {
         String id = Wire.newToken();

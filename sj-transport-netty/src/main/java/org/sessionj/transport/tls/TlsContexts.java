@@ -23,9 +23,10 @@ public final class TlsContexts {
      */
     public static SslContext server(TlsConfig config) throws IOException {
         KeyMaterial key = config.keyMaterial().orElse(null);
-        if (key == null) {
-            return null;
-        }
+        return key == null ? null : build(serverBuilder(config, key), "server");
+    }
+
+    private static SslContextBuilder serverBuilder(TlsConfig config, KeyMaterial key) {
         SslContextBuilder builder = SslContextBuilder.forServer(key.privateKey(), key.chain())
                 .sslProvider(SslProvider.JDK)
                 .clientAuth(switch (config.clientAuth()) {
@@ -36,7 +37,7 @@ public final class TlsContexts {
         if (!config.trustedCertificates().isEmpty()) {
             builder.trustManager(config.trustedCertificates());
         }
-        return build(builder, "server");
+        return builder;
     }
 
     /**
@@ -46,6 +47,10 @@ public final class TlsContexts {
      * @throws IOException if the context cannot be built from the configuration
      */
     public static SslContext client(TlsConfig config) throws IOException {
+        return build(clientBuilder(config), "client");
+    }
+
+    private static SslContextBuilder clientBuilder(TlsConfig config) {
         SslContextBuilder builder = SslContextBuilder.forClient()
                 .sslProvider(SslProvider.JDK)
                 .endpointIdentificationAlgorithm(config.verifyHostname() ? "HTTPS" : null);
@@ -53,13 +58,33 @@ public final class TlsContexts {
         if (!config.trustedCertificates().isEmpty()) {
             builder.trustManager(config.trustedCertificates());
         }
-        return build(builder, "client");
+        return builder;
+    }
+
+    /**
+     * The server context of the {@code tls} transport, whose peers are SJ runtimes (JDK 21 or newer):
+     * {@link #server} restricted to TLS 1.3, which has no renegotiation. Under TLS 1.2 a client could make
+     * the server run a full handshake (a key exchange and a signature) as often as it likes on one
+     * connection that already counts as served. HTTPS servers keep TLS 1.2 for the proxies in front of them.
+     *
+     * @throws IOException if the context cannot be built from the configuration
+     */
+    public static SslContext sessionServer(TlsConfig config) throws IOException {
+        KeyMaterial key = config.keyMaterial().orElse(null);
+        return key == null ? null : build(serverBuilder(config, key).protocols(SESSION_PROTOCOL), "server");
+    }
+
+    /** The client context of the {@code tls} transport: {@link #client} restricted to TLS 1.3 (see {@link #sessionServer}). */
+    public static SslContext sessionClient(TlsConfig config) throws IOException {
+        return build(clientBuilder(config).protocols(SESSION_PROTOCOL), "client");
     }
 
     /** The reason a TLS failure gives, phrased for the side that sees it (untrusted, wrong host, refused ...). */
     public static String reason(Throwable cause) {
         return TlsChannelSetup.reason(cause);
     }
+
+    private static final String SESSION_PROTOCOL = "TLSv1.3";
 
     private static SslContext build(SslContextBuilder builder, String side) throws IOException {
         try {

@@ -115,7 +115,7 @@ public final class TlsTransport implements Transport {
         Contexts c = contexts;
         if (c == null) {
             TlsConfig conf = config();
-            c = new Contexts(TlsContexts.server(conf), TlsContexts.client(conf));
+            c = new Contexts(TlsContexts.sessionServer(conf), TlsContexts.sessionClient(conf));
             contexts = c;
         }
         return c;

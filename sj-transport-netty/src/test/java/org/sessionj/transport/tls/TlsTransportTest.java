@@ -164,6 +164,38 @@ class TlsTransportTest extends ConnectionTestSupport {
         assertThat(acceptor.accept(BRIEFLY)).isNull();
     }
 
+    /**
+     * The tls transport speaks TLS 1.3 only: its peers are SJ runtimes, and TLS 1.2's client-initiated
+     * renegotiation let one connection make the server run full handshakes on demand.
+     */
+    @Test
+    void aTls12ClientIsRefusedSoNoRenegotiationCanBeAskedFor() throws Exception {
+        ConnectionAcceptor acceptor = track(server(TlsConfig.ClientAuth.NONE).listen(0));
+        javax.net.ssl.SSLContext tls12 = javax.net.ssl.SSLContext.getInstance("TLSv1.2");
+        tls12.init(null, new javax.net.ssl.TrustManager[] {new javax.net.ssl.X509TrustManager() {
+            @Override
+            public void checkClientTrusted(java.security.cert.X509Certificate[] chain, String authType) {
+            }
+
+            @Override
+            public void checkServerTrusted(java.security.cert.X509Certificate[] chain, String authType) {
+            }
+
+            @Override
+            public java.security.cert.X509Certificate[] getAcceptedIssuers() {
+                return new java.security.cert.X509Certificate[0];
+            }
+        }}, null);
+        try (javax.net.ssl.SSLSocket socket = (javax.net.ssl.SSLSocket) tls12.getSocketFactory()
+                .createSocket("localhost", acceptor.port())) {
+            socket.setSoTimeout(10_000);
+            socket.setEnabledProtocols(new String[] {"TLSv1.2"});
+            assertThatThrownBy(socket::startHandshake).isInstanceOf(java.io.IOException.class);
+        }
+        Connection requester = track(client(null, SERVER).connect("localhost", acceptor.port(), 10 * SECOND));
+        assertThat(requester.capability(AuthenticatedConnection.class)).as("a TLS 1.3 client still connects").isNotNull();
+    }
+
     @Test
     void listeningWithoutKeyMaterialFailsClearly() {
         TlsTransport keyless = new TlsTransport(TlsConfig.builder().build());

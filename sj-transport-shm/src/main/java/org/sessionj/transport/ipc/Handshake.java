@@ -43,7 +43,12 @@ final class Handshake {
                     + " 0x%08X version %d", magic, version, IpcMemory.MAGIC, IpcMemory.VERSION));
         }
         int length = Short.toUnsignedInt(head.getShort());
-        return Path.of(StandardCharsets.UTF_8.decode(readFully(socket, length, deadline)).toString());
+        String path = StandardCharsets.UTF_8.decode(readFully(socket, length, deadline)).toString();
+        try {
+            return Path.of(path);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw new IOException("not an SJ ipc connection request: the memory file " + e.getMessage());
+        }
     }
 
     /** Answers MAPPED, or FAILED with {@code reason} when not null. */

@@ -135,7 +135,14 @@ final class IpcConnection implements Connection {
 
     /** This end will not touch the memory again: say so in it, and give it back to the pool. */
     private void done() {
-        memory.done(direction);
+        try {
+            memory.done(direction);
+        } catch (InternalError e) { // the memory faulted (MemoryFault): never reused
+            if (pool != null) {
+                pool.drop(memory);
+            }
+            return;
+        }
         if (pool != null) {
             pool.release(memory, in.isPeerGone());
         }

@@ -51,6 +51,8 @@ final class IpcInbound implements SharedRing.Reader {
     private int partialTotal;
     private boolean endSeen;
     private String corruption;
+    /** Set by any thread whose access of the mapping faulted ({@link MemoryFault}); the reader fails on it. */
+    private volatile String fault;
 
     private volatile int state;
     private volatile Thread waiter;
@@ -219,7 +221,7 @@ final class IpcInbound implements SharedRing.Reader {
         waiter = Thread.currentThread();
         try {
             while (true) {
-                memory.sleeping(direction); // the writer appends, fences, then reads the flag: one of us sees the other
+                arm(); // the writer appends, fences, then reads the flag: one of us sees the other
                 ByteBuf frame = poll();
                 if (frame != null) {
                     disarm();
@@ -281,7 +283,27 @@ final class IpcInbound implements SharedRing.Reader {
 
     private void disarm() {
         if (listener == null) {
-            memory.wake(direction);
+            try {
+                memory.wake(direction);
+            } catch (InternalError e) {
+                faulted(e); // the next read reports it
+            }
+        }
+    }
+
+    /** Says in the shared memory that this reader sleeps (the next append rings); a fault is remembered. */
+    private void arm() {
+        try {
+            memory.sleeping(direction);
+        } catch (InternalError e) {
+            faulted(e);
+        }
+    }
+
+    /** An access of the mapping faulted, on any thread: the reader fails with it at its next look. */
+    private void faulted(InternalError e) {
+        if (fault == null) {
+            fault = MemoryFault.describe(e);
         }
     }
 
@@ -299,11 +321,19 @@ final class IpcInbound implements SharedRing.Reader {
             if (corruption != null) {
                 throw new IOException(corruption);
             }
+            if (fault != null) {
+                corruption = fault;
+                releaseHeld();
+                continue;
+            }
             boolean read;
             try {
                 read = ring.read(this);
             } catch (RuntimeException e) { // SharedRing.CorruptRingException, or a bound a damaged ring broke
                 corrupt(e.getMessage());
+                continue;
+            } catch (InternalError e) { // the file under the mapping shrank
+                faulted(e);
                 continue;
             }
             if (!read) {
@@ -408,7 +438,7 @@ final class IpcInbound implements SharedRing.Reader {
     /** The peer rang: wake the reader and the selector's listener, and stay armed for the listener. */
     void rung() {
         if (listener != null) {
-            memory.sleeping(direction);
+            arm();
         }
         wake();
     }
@@ -453,7 +483,7 @@ final class IpcInbound implements SharedRing.Reader {
             if (wait != null) {
                 wait.watch(); // the doorbell thread runs the listener
             }
-            memory.sleeping(direction); // every later frame rings
+            arm(); // every later frame rings
         }
     }
 

@@ -1,7 +1,6 @@
 package org.sessionj.transport.ipc;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -113,11 +112,25 @@ final class IpcMemory {
      * @throws IOException naming what is wrong if it is not the memory of an SJ ipc connection
      */
     static IpcMemory map(Path file, int maxRingBytes) throws IOException {
-        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw"); FileChannel channel = raf.getChannel()) {
+        // The path is the peer's word: never create a file, follow a link, or map anything but a regular file.
+        if (!file.isAbsolute()) {
+            throw new IOException("not SJ ipc shared memory: " + file + " is not an absolute path");
+        }
+        if (!Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            throw new IOException("not SJ ipc shared memory: " + file + (Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                    ? " is not a regular file" : " does not exist"));
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             long size = channel.size();
             if (size < HEADER_BYTES) {
                 throw new IOException("not SJ ipc shared memory: " + file + " has " + size + " bytes, less than the "
                         + HEADER_BYTES + "-byte header");
+            }
+            long largest = fileBytes(maxRingBytes);
+            if (size > largest || size > Integer.MAX_VALUE) {
+                throw new IOException("not SJ ipc shared memory: " + file + " has " + size + " bytes, more than the "
+                        + Math.min(largest, Integer.MAX_VALUE) + " of the largest rings this side takes");
             }
             MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, size);
             ByteBuffer header = mapped.slice(0, HEADER_BYTES).order(ByteOrder.BIG_ENDIAN);

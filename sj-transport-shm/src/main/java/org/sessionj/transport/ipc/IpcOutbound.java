@@ -163,6 +163,14 @@ final class IpcOutbound {
      * @return whether all of it went in (then the frame is released)
      */
     private boolean append(Pending pending) throws IOException {
+        try {
+            return appendToRing(pending);
+        } catch (InternalError e) { // the file under the mapping shrank (MemoryFault)
+            throw MemoryFault.io(e);
+        }
+    }
+
+    private boolean appendToRing(Pending pending) throws IOException {
         ByteBuf frame = pending.frame;
         int total = frame.readableBytes();
         boolean progress = false;
@@ -315,8 +323,8 @@ final class IpcOutbound {
                 }
                 idle = backOff(idle);
             }
-        } catch (IOException e) {
-            // The peer is gone: it will see the socket's end instead.
+        } catch (IOException | InternalError e) {
+            // The peer is gone, or the memory faulted (MemoryFault): the peer sees the socket's end instead.
         } finally {
             releaseBacklog();
             producer.unlock();

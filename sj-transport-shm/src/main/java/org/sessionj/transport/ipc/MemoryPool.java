@@ -105,12 +105,17 @@ final class MemoryPool {
         try {
             for (Iterator<IpcMemory> it = idle.iterator(); it.hasNext(); ) {
                 IpcMemory memory = it.next();
-                if (memory.isDone(0) && memory.isDone(1)) {
-                    it.remove();
-                    if (memory.reset() && Files.exists(memory.file())) {
-                        return memory;
+                try {
+                    if (memory.isDone(0) && memory.isDone(1)) {
+                        it.remove();
+                        if (memory.reset() && Files.exists(memory.file())) {
+                            return memory;
+                        }
+                        drop(memory); // damaged, or its file was removed under us
                     }
-                    drop(memory); // damaged, or its file was removed under us
+                } catch (InternalError e) { // its file was truncated under us (MemoryFault)
+                    it.remove();
+                    drop(memory);
                 }
             }
             return null;
@@ -128,7 +133,12 @@ final class MemoryPool {
         if (!enabled() || memory.file() == null) {
             return;
         }
-        if (peerVanished && !memory.isDone(0)) {
+        try {
+            if (peerVanished && !memory.isDone(0)) {
+                drop(memory);
+                return;
+            }
+        } catch (InternalError e) { // its file was truncated under us (MemoryFault)
             drop(memory);
             return;
         }

@@ -170,6 +170,41 @@ class IpcTransportTest extends ConnectionTestSupport {
                 .hasMessageContaining("corrupt ipc ring");
     }
 
+    /**
+     * Another process of the same user truncates the memory file under a live connection (`truncate -s 0`):
+     * the pages both ends mapped are gone and the next access raises SIGBUS, which the JVM reports as an
+     * InternalError. Both ends fail with an IOException instead, closing throws nothing, and the JVM's one
+     * doorbell thread goes on serving other connections.
+     */
+    @Test
+    void aMemoryFileTruncatedUnderALiveConnectionFailsBothEndsWithIOExceptions() throws Exception {
+        Connection[] ends = pair(settings().withPoolSize(4)); // a pooled memory keeps its file at its path
+        Path file = ((IpcConnection) ends[0]).memory().file();
+        assertThat(file).isNotNull();
+        ends[0].write(ends[0].alloc().buffer(4).writeInt(1));
+        ByteBuf first = ends[1].read(10 * SECOND);
+        assertThat(first.readInt()).isEqualTo(1);
+        first.release();
+        try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+            raf.setLength(0);
+        }
+        assertThatThrownBy(() -> ends[1].read(10 * SECOND)).isInstanceOf(IOException.class)
+                .hasMessageContaining("file was truncated or removed by another process");
+        assertThatThrownBy(() -> ends[0].write(ends[0].alloc().buffer(4).writeInt(2))).isInstanceOf(IOException.class)
+                .hasMessageContaining("file was truncated or removed by another process");
+        assertThatThrownBy(() -> ends[0].read(10 * SECOND)).isInstanceOf(IOException.class)
+                .hasMessageContaining("file was truncated or removed by another process");
+        ends[0].close();
+        ends[1].close();
+
+        Connection[] fresh = pair(settings().withPoolSize(4));
+        fresh[0].write(fresh[0].alloc().buffer(4).writeInt(3));
+        ByteBuf next = fresh[1].read(10 * SECOND);
+        assertThat(next).as("a fresh connection is served").isNotNull();
+        assertThat(next.readInt()).isEqualTo(3);
+        next.release();
+    }
+
     @Test
     void anUnknownRecordTypeFailsTheReaderCleanly() throws Exception {
         Connection[] ends = pair(settings());
@@ -196,6 +231,33 @@ class IpcTransportTest extends ConnectionTestSupport {
         }
         assertThatThrownBy(() -> IpcMemory.map(created, 1 << 30)).isInstanceOf(IOException.class)
                 .hasMessageContaining("rings of 12345 bytes");
+    }
+
+    /**
+     * The path in an OPEN is the requester's word: the accepter never creates a file there (it did: an
+     * empty file at any path its user may write), never follows a link, and names what is wrong.
+     */
+    @Test
+    void aPathThatIsNoMemoryFileIsRefusedWithoutCreatingOrFollowingAnything(@TempDir Path files) throws Exception {
+        Path missing = files.resolve("should-not-exist");
+        assertThatThrownBy(() -> IpcMemory.map(missing, 1 << 30)).isInstanceOf(IOException.class)
+                .hasMessageContaining("does not exist");
+        assertThat(missing).as("not created").doesNotExist();
+        assertThatThrownBy(() -> IpcMemory.map(Path.of("relative.ring"), 1 << 30)).isInstanceOf(IOException.class)
+                .hasMessageContaining("is not an absolute path");
+        assertThat(Path.of("relative.ring")).doesNotExist();
+        assertThatThrownBy(() -> IpcMemory.map(files, 1 << 30)).isInstanceOf(IOException.class)
+                .hasMessageContaining("is not a regular file");
+        Path real = IpcMemory.create(files, 4096).file();
+        Path link = Files.createSymbolicLink(files.resolve("link.ring"), real);
+        assertThatThrownBy(() -> IpcMemory.map(link, 1 << 30)).isInstanceOf(IOException.class)
+                .hasMessageContaining("is not a regular file");
+        Path huge = files.resolve("sparse");
+        try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(huge.toFile(), "rw")) {
+            raf.setLength(100L << 30); // sparse: no space taken
+        }
+        assertThatThrownBy(() -> IpcMemory.map(huge, 1 << 30)).isInstanceOf(IOException.class)
+                .hasMessageContaining("has 107374182400 bytes, more than the");
     }
 
     @Test

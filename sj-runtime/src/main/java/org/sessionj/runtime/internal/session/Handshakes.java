@@ -380,9 +380,9 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
             inFlight.remove(accepted.connection());
             // One requester's failure is not the server's: its connection closes, accept() goes on. Any
             // Error too (a class of the accepting path that cannot be loaded): the requester learns at
-            // once instead of at its initiation timeout, and the slot comes back.
-            accepted.connection().close();
+            // once instead of at its initiation timeout, and the slot comes back, whatever the close throws.
             boolean dropped = !entry.end();
+            closeAfterFailure(accepted.connection(), e);
             failed(accepted, dropped ? droppedReason(e) : e);
             released(dropped);
             return;
@@ -392,8 +392,9 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
             // Dropped just as its first frame came: its connection is closed, so its session would fail
             // at the first action. accept() hands out only usable sessions: it fails here, counted.
             if (session != null) {
-                session.connection().close();
-                failed(accepted, droppedReason(new org.sessionj.api.SJIOException("closed as its request arrived")));
+                org.sessionj.api.SJIOException closed = new org.sessionj.api.SJIOException("closed as its request arrived");
+                closeAfterFailure(session.connection(), closed);
+                failed(accepted, droppedReason(closed));
             }
             released(true);
             return;
@@ -411,12 +412,27 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
         try {
             session = Initiation.accept(accepted, acceptors.offers(), acceptors.id(), protocol, context, NOTHING);
         } catch (RuntimeException | Error e) {
-            accepted.connection().close();
+            closeAfterFailure(accepted.connection(), e);
             failed(accepted, e);
             released();
             return;
         }
         succeeded(session);
+    }
+
+    /**
+     * Closes the connection of a failed handshake. Whatever the close throws (a transport whose resources
+     * another process damaged) is added to the failure, never thrown: the failure must still be counted and
+     * its slot given back, or the server socket would lose a slot per such requester and stop serving.
+     */
+    private static void closeAfterFailure(org.sessionj.runtime.spi.Connection connection, Throwable failure) {
+        try {
+            connection.close();
+        } catch (RuntimeException | Error e) {
+            if (e != failure) {
+                failure.addSuppressed(e);
+            }
+        }
     }
 
     private static final Runnable NOTHING = () -> { };

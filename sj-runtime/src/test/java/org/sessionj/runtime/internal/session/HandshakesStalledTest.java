@@ -126,6 +126,41 @@ class HandshakesStalledTest {
         }
     }
 
+    /**
+     * A requester whose handshake fails and whose connection then throws from {@code close()} (an ipc
+     * connection whose memory file another process truncated: the JVM's InternalError) still gets its
+     * failure counted and its slot back. With one slot, a leaked slot would keep every later requester out.
+     */
+    @Test
+    void aConnectionThatThrowsOnCloseAfterAFailedHandshakeStillGivesItsSlotBack() throws Exception {
+        try (Server server = Server.start(1)) {
+            for (int i = 0; i < 3; i++) {
+                LatchedConnection broken = new LatchedConnection() {
+                    @Override
+                    public ByteBuf read(long timeoutNanos) throws IOException {
+                        throw new IOException("its memory is gone");
+                    }
+
+                    @Override
+                    public void close() {
+                        super.close();
+                        throw new InternalError("a fault occurred in an unsafe memory access operation");
+                    }
+                };
+                server.incoming().add(broken);
+                assertThat(broken.closed.await(20, TimeUnit.SECONDS)).as("broken requester %d closed", i).isTrue();
+            }
+            Requester next = new Requester("next", () -> 0, false);
+            server.connect(next); // within 20 s: a slot is free
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (server.handshakes().failures() < 3 && System.nanoTime() < deadline) {
+                java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // counted after the close
+            }
+            assertThat(server.handshakes().failures()).as("every failure counted").isEqualTo(3);
+            next.giveUp();
+        }
+    }
+
     /** Waits for {@code latch}, for a hook inside a handshake's look at its requester (bounded, never forever). */
     private static void await(CountDownLatch latch) {
         try {

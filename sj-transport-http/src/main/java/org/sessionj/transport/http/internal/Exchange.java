@@ -54,11 +54,22 @@ public final class Exchange {
         return request;
     }
 
-    /** The parsed path and query (parsed on first use, on the exchange's loop). */
+    /**
+     * The parsed path and query (parsed on first use, on the exchange's loop).
+     *
+     * @throws BadRequestException if the URI has a malformed percent-escape (the client's mistake: 400)
+     */
     public QueryStringDecoder query() {
         QueryStringDecoder q = query;
         if (q == null) {
             q = new QueryStringDecoder(queryUri);
+            try {
+                q.path(); // decoded lazily: decode here, so that a bad escape is one clear error
+                q.parameters();
+            } catch (IllegalArgumentException e) {
+                throw new BadRequestException("malformed request URI (expected %XX escapes of two hex digits): "
+                        + e.getMessage());
+            }
             query = q;
         }
         return q;

@@ -25,6 +25,7 @@ import java.util.function.Consumer;
  */
 final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
     private static final System.Logger LOG = System.getLogger(TunnelHttpHandler.class.getName());
+    private static final java.util.concurrent.atomic.AtomicLong INTERNAL_ERRORS = new java.util.concurrent.atomic.AtomicLong();
 
     private final Routes routes;
     private final HttpSettings settings;
@@ -81,14 +82,35 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
         } else {
             try {
                 dispatch(ctx, exchange);
+            } catch (BadRequestException e) {
+                LOG.log(System.Logger.Level.DEBUG, () -> "bad request " + request.method() + " "
+                        + TunnelConnection.abbreviate(request.uri()) + ": " + e.getMessage());
+                exchange.fail(HttpResponseStatus.BAD_REQUEST, e.getMessage());
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "failed to serve " + request.method() + " " + request.uri(), e);
+                internalError(request, e);
                 exchange.fail(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error: " + e);
             }
         }
         // The channel keeps reading while a request is held (a poll, an upload waiting for room): a
         // request arriving meanwhile is a pipelining client and closes the connection (above), and
         // not toggling autoRead saves two epoll_ctl calls per request.
+    }
+
+    /**
+     * A request this side failed to serve (a bug, not the client's mistake): the first and then each
+     * power of two with the stack trace at WARNING, the rest at DEBUG, so that a client repeating the
+     * request cannot flood the log.
+     */
+    private static void internalError(FullHttpRequest request, RuntimeException e) {
+        long count = INTERNAL_ERRORS.incrementAndGet();
+        boolean loud = (count & (count - 1)) == 0;
+        String what = "failed to serve " + request.method() + " " + TunnelConnection.abbreviate(request.uri())
+                + " (" + count + " internal errors so far)";
+        if (loud) {
+            LOG.log(System.Logger.Level.WARNING, what, e);
+        } else {
+            LOG.log(System.Logger.Level.DEBUG, () -> what + ": " + e);
+        }
     }
 
     private void dispatch(ChannelHandlerContext ctx, Exchange exchange) {
@@ -404,7 +426,7 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
             return;
         }
         String url = (secure ? "wss://" : "ws://") + request.headers().get(HttpHeaderNames.HOST, "localhost")
-                + exchange.query().path();
+                + request.uri().substring(0, Wire.pathEnd(request.uri())); // as sent: only the handshake's own answer uses it
         WebSocketServerHandshaker handshaker = new WebSocketServerHandshakerFactory(url, null, false,
                 settings.maxRequestBytes()).newHandshaker(request);
         if (handshaker == null) {

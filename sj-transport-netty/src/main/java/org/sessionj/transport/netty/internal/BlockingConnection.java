@@ -419,14 +419,21 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
     }
 
     /** A full input buffer: moves what it holds to the front, or doubles it (it grows as bytes come, up to a frame). */
-    private void makeRoom() {
+    private void makeRoom() throws IOException {
         if (inEnd == in.length) {
             if (inStart > 0) {
                 System.arraycopy(in, inStart, in, 0, inEnd - inStart);
                 inEnd -= inStart;
                 inStart = 0;
             } else {
-                in = java.util.Arrays.copyOf(in, 2 * in.length);
+                try {
+                    in = java.util.Arrays.copyOf(in, 2 * in.length);
+                } catch (OutOfMemoryError e) {
+                    // The heap is full (peers holding large unfinished frames, say): this connection's frame
+                    // fails the session with a reason instead of an Error escaping into the program.
+                    throw new IOException("cannot buffer the frame arriving from the peer: no heap left for "
+                            + 2L * in.length + " bytes (" + e.getMessage() + "; " + description + ")");
+                }
             }
         }
     }
