@@ -2,12 +2,8 @@ package org.sessionj.transport.http.internal;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
-import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpRequest;
-import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
@@ -43,68 +39,24 @@ import java.util.List;
  * {@link #rawContext()}, not through Netty's encoder, which pairs each answer with a request its decoder
  * saw (the HEAD rule): a request and its answer are either both Netty's or both lean.
  */
-final class LeanRequestDecoder extends ByteToMessageDecoder implements HeadScanner.Sink {
+final class LeanRequestDecoder extends LeanDecoder {
     private static final HttpHeaders NO_HEADERS = new ReadOnlyHttpHeaders(false);
     private static final HttpHeaders CLOSE = new ReadOnlyHttpHeaders(false,
             HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
     private static final HttpHeaders KEEP_ALIVE = new ReadOnlyHttpHeaders(false,
             HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
 
-    private final int maxBody;
-    private ChannelHandlerContext context;
-    private boolean netty;
-    /** Body bytes still to come of the request whose head went on alone. */
-    private long bodyLeft;
     // the head being scanned
     private long contentLength;
     private int connection;
 
     /** A decoder for requests with bodies of at most {@code maxBody} bytes (longer: Netty's codec, 413). */
     LeanRequestDecoder(int maxBody) {
-        this.maxBody = maxBody;
+        super(maxBody);
     }
 
     @Override
-    public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
-        context = ctx;
-        super.handlerAdded(ctx);
-    }
-
-    /**
-     * Where the lean answers are written from: past this decoder towards the socket (TLS and the
-     * connection's guard still see them), around Netty's encoder.
-     */
-    ChannelHandlerContext rawContext() {
-        return context;
-    }
-
-    /** Whether the requests arriving now are decoded here (false once the connection went to Netty's codec). */
-    boolean isLean() {
-        return !netty;
-    }
-
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-        if (netty) {
-            ctx.fireChannelRead(msg); // Netty's codec has the connection
-        } else {
-            super.channelRead(ctx, msg);
-        }
-    }
-
-    @Override
-    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-        if (netty) {
-            out.add(in.readRetainedSlice(in.readableBytes()));
-            return;
-        }
-        if (bodyLeft > 0) {
-            int n = (int) Math.min(bodyLeft, in.readableBytes());
-            ByteBuf piece = in.readRetainedSlice(n);
-            bodyLeft -= n;
-            out.add(bodyLeft == 0 ? new DefaultLastHttpContent(piece, Wire.TRAILERS) : new DefaultHttpContent(piece));
-            return;
-        }
+    void decodeHead(ByteBuf in, List<Object> out) {
         int start = in.readerIndex();
         int end = in.writerIndex();
         contentLength = -1;
@@ -163,14 +115,8 @@ final class LeanRequestDecoder extends ByteToMessageDecoder implements HeadScann
         headers.set(sharedHeaders());
         headers.set(HttpHeaderNames.CONTENT_LENGTH, length);
         in.readerIndex(headEnd);
-        bodyLeft = length;
+        bodyFollows(length);
         out.add(new DefaultHttpRequest(httpVersion, method, target, headers));
-    }
-
-    /** Netty's codec takes the connection from here on, starting with these bytes. */
-    private void toNetty(ByteBuf in, List<Object> out) {
-        netty = true;
-        out.add(in.readRetainedSlice(in.readableBytes()));
     }
 
     private HttpHeaders sharedHeaders() {

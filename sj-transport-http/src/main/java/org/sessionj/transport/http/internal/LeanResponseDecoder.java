@@ -2,12 +2,8 @@ package org.sessionj.transport.http.internal;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpResponse;
-import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -36,16 +32,11 @@ import java.util.List;
  * requests of the channel are written by {@link LeanEncoder} through {@link #rawContext()}; after,
  * through Netty's codec, whose decoder pairs each answer with a request its encoder saw.
  */
-final class LeanResponseDecoder extends ByteToMessageDecoder implements HeadScanner.Sink {
+final class LeanResponseDecoder extends LeanDecoder {
     /** The headers of the mapping a client reads (docs/http-transport.md); every other header is skipped. */
     private static final String[] KEPT = {Wire.OFFSET, Wire.FIN, Wire.WIRE, Wire.PORT};
     private static final HttpHeaders NO_HEADERS = new ReadOnlyHttpHeaders(false);
 
-    private final int maxBody;
-    private ChannelHandlerContext context;
-    private boolean netty;
-    /** Body bytes still to come of the answer whose head went on alone. */
-    private long bodyLeft;
     // the head being scanned
     private long contentLength;
     private int connection;
@@ -55,47 +46,11 @@ final class LeanResponseDecoder extends ByteToMessageDecoder implements HeadScan
 
     /** A decoder for answers with bodies of at most {@code maxBody} bytes. */
     LeanResponseDecoder(int maxBody) {
-        this.maxBody = maxBody;
+        super(maxBody);
     }
 
     @Override
-    public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
-        context = ctx;
-        super.handlerAdded(ctx);
-    }
-
-    /** Where the channel's requests are written from while it is lean: around Netty's encoder. */
-    ChannelHandlerContext rawContext() {
-        return context;
-    }
-
-    /** Whether the answers arriving now are decoded here (false once the connection went to Netty's codec). */
-    boolean isLean() {
-        return !netty;
-    }
-
-    @Override
-    public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
-        if (netty) {
-            ctx.fireChannelRead(msg);
-        } else {
-            super.channelRead(ctx, msg);
-        }
-    }
-
-    @Override
-    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
-        if (netty) {
-            out.add(in.readRetainedSlice(in.readableBytes()));
-            return;
-        }
-        if (bodyLeft > 0) {
-            int n = (int) Math.min(bodyLeft, in.readableBytes());
-            ByteBuf piece = in.readRetainedSlice(n);
-            bodyLeft -= n;
-            out.add(bodyLeft == 0 ? new DefaultLastHttpContent(piece, Wire.TRAILERS) : new DefaultHttpContent(piece));
-            return;
-        }
+    void decodeHead(ByteBuf in, List<Object> out) {
         int start = in.readerIndex();
         int end = in.writerIndex();
         int lineEnd = HeadScanner.lineEnd(in, start, end, HeadScanner.MAX_START_LINE);
@@ -149,13 +104,8 @@ final class LeanResponseDecoder extends ByteToMessageDecoder implements HeadScan
         }
         headers.set(HttpHeaderNames.CONTENT_LENGTH, length);
         in.readerIndex(headEnd);
-        bodyLeft = length;
+        bodyFollows(length);
         out.add(new DefaultHttpResponse(httpVersion, status, headers));
-    }
-
-    private void toNetty(ByteBuf in, List<Object> out) {
-        netty = true;
-        out.add(in.readRetainedSlice(in.readableBytes()));
     }
 
     @Override

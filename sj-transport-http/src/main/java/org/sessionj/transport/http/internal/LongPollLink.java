@@ -69,6 +69,8 @@ final class LongPollLink implements TunnelConnection.Link {
     private final Runnable wakeFromDeferral = this::wakeFromDeferral;
     /** {@link #uploadWoken()}, made once: a method reference made per wake was an allocation per message. */
     private final Runnable uploadWoken = this::uploadWoken;
+    /** For tests: run once on the loop between reading the next held upload's chunk and marking it held. */
+    private volatile Runnable afterHeldChunk;
 
     LongPollLink(TunnelConnection connection, HttpClientChannel upChannel, HttpClientChannel downChannel, String token,
             HttpSettings settings, boolean answers) {
@@ -85,6 +87,9 @@ final class LongPollLink implements TunnelConnection.Link {
         this.answers = answers;
         this.upBackoff = new Backoff(settings.vanishMillis());
         this.downBackoff = new Backoff(settings.vanishMillis());
+        // Deferred from the start: a reader that waits before start() has run on the loop asks for a poll
+        // (readerWaiting) instead of waiting for the deferral timer (a second per relayed session set-up).
+        this.deferred = answers;
     }
 
     @Override
@@ -95,6 +100,14 @@ final class LongPollLink implements TunnelConnection.Link {
     /** Whether uploads are answered with the bytes for this side (wire 2), for logs and tests. */
     boolean uploadAnswers() {
         return answers;
+    }
+
+    /**
+     * For tests: runs {@code hook} once, on the loop, between reading the chunk of the next upload that is
+     * also the poll and marking it held (a writer appending then is the race {@link #upload()} closes).
+     */
+    void afterHeldChunk(Runnable hook) {
+        this.afterHeldChunk = hook;
     }
 
     @Override
@@ -246,6 +259,11 @@ final class LongPollLink implements TunnelConnection.Link {
         boolean held = answers && !polling && !chunk.fin() && !paused && !connection.readerBehind();
         String uri = upPath + "?offset=" + chunk.offset() + (chunk.fin() ? "&fin=1&close=1" : "")
                 + (held ? "&ack=" + received : "");
+        Runnable hook = afterHeldChunk;
+        if (held && hook != null) {
+            afterHeldChunk = null;
+            hook.run();
+        }
         if (held) {
             heldEnd = chunk.offset() + length;
             uploadHeld = true;
@@ -272,6 +290,13 @@ final class LongPollLink implements TunnelConnection.Link {
                         response.release();
                     }
                 });
+        if (held && uploadHeld && !polling && connection.out.written() > heldEnd) {
+            // A writer that appended after the chunk was read may have looked at uploadHeld before it was
+            // set (flushed()), and then asked for nothing: its bytes would wait behind this upload until
+            // the peer sends or the server's poll interval passes. Marked held, then checked here;
+            // appended, then checked there: one of the two sees the other.
+            poll();
+        }
     }
 
     private void uploaded(FullHttpResponse response, ByteStream.Chunk chunk, int length, boolean held,
@@ -430,6 +455,13 @@ final class LongPollLink implements TunnelConnection.Link {
      */
     private void afterAnswer(Received got, boolean behindAtSend) {
         if (stopped || got == Received.END || got == Received.BROKEN) {
+            return;
+        }
+        if (uploadHeld && !polling && connection.out.written() > heldEnd) {
+            // Bytes wait behind the held upload, and the poll sent to release it was answered instead of
+            // it (it reached the server before the upload did, and the upload took its place): ask again.
+            deferred = false;
+            poll();
             return;
         }
         if (polling || uploadHeld) {

@@ -243,6 +243,11 @@ public final class TunnelConnection extends StreamConnection {
         }
     }
 
+    /** The long-polling link, or null when a WebSocket carries the connection (for tests). */
+    LongPollLink longPollLink() {
+        return link instanceof LongPollLink poll ? poll : null;
+    }
+
     /** Whether uploads are answered with downloaded bytes (long polling on wire 2), for tests. */
     boolean uploadAnswers() {
         return link instanceof LongPollLink poll && poll.uploadAnswers();

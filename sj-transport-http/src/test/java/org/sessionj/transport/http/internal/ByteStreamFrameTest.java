@@ -95,10 +95,11 @@ class ByteStreamFrameTest {
     @Test
     void aFullyAcknowledgedBatchIsReleasedAndTheNextFrameStartsAFreshOne() {
         stream.appendFrame(frame(16, 3));
-        ByteStream.Chunk chunk = read(0, 1 << 16);
+        // Read past the helper: this slice is released here, and must not be in toRelease at all (a list
+        // of released buffers is searched with equals, which reads their bytes).
+        ByteStream.Chunk chunk = stream.read(0, 1 << 16);
         ByteBuf batch = chunk.bytes().unwrap();
         chunk.bytes().release();
-        toRelease.remove(chunk.bytes());
         assertThat(read(20, 1 << 16)).as("all acknowledged, nothing new").isNull();
         assertThat(batch.refCnt()).as("the acknowledged batch buffer went back to the pool").isZero();
 
