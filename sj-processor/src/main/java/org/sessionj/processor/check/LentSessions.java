@@ -112,9 +112,10 @@ final class LentSessions {
         while (top.getEnclosingElement() != null && top.getEnclosingElement().getKind() != ElementKind.PACKAGE) {
             top = top.getEnclosingElement();
         }
-        Map<Element, TreePath> members = methodsByClass.computeIfAbsent(top, type -> {
+        Map<Element, TreePath> members = methodsByClass.get(top);
+        if (members == null) { // not computeIfAbsent with a lambda: each lambda is linked afresh per compilation
             Map<Element, TreePath> methods = new HashMap<>();
-            TreePath classPath = trees.getPath(type);
+            TreePath classPath = trees.getPath(top);
             if (classPath != null) {
                 new TreePathScanner<Void, Void>() {
                     @Override
@@ -137,8 +138,9 @@ final class LentSessions {
                     }
                 }.scan(classPath, null);
             }
-            return methods;
-        });
+            members = methods;
+            methodsByClass.put(top, members);
+        }
         TreePath path = members.get(method);
         return path != null ? path : trees.getPath(method); // a method of a local or anonymous class
     }

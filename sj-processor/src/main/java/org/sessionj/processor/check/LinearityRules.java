@@ -182,12 +182,13 @@ final class LinearityRules {
             if (--index >= recordingLimit) {
                 continue;
             }
-            points.forEach((var, states) -> {
-                VarState value = flow.state.get(var);
+            // a loop, not a lambda: the processor is loaded afresh per compilation, and so would each lambda be linked
+            for (Map.Entry<Element, Set<VarState>> point : points.entrySet()) {
+                VarState value = flow.state.get(point.getKey());
                 if (value != null) {
-                    states.add(value);
+                    point.getValue().add(value);
                 }
-            });
+            }
         }
     }
 
@@ -211,6 +212,16 @@ final class LinearityRules {
         }
     }
 
+    /** Whether any of the states is failed (a loop, not a stream). */
+    private static boolean anyFailed(Set<VarState> states) {
+        for (VarState state : states) {
+            if (state instanceof VarState.Failed) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * Where a catch block starts: each socket in the state it had at every point of the try block where
      * an exception may have been thrown ({@code points}). Invariant: a catch sees a session in one
@@ -226,7 +237,7 @@ final class LinearityRules {
             if (!entry.tracks(var) || states.isEmpty()) {
                 continue;
             }
-            if (states.stream().anyMatch(VarState.Failed.class::isInstance)) {
+            if (anyFailed(states)) {
                 result = result.with(var, VarState.FAILED);
             } else if (flow.infos.get(var).kind() == Kind.ENDPOINT) {
                 result = result.with(var, StateMerges.endpointAtAny(states)); // a value: its protocols merge

@@ -56,7 +56,7 @@ final class MessageTypes {
                         arguments.add(mirror);
                     }
                     if (arguments != null) {
-                        base = types.getDeclaredType(element, arguments.toArray(TypeMirror[]::new));
+                        base = types.getDeclaredType(element, arguments.toArray(new TypeMirror[0]));
                     }
                 }
             }

@@ -486,7 +486,7 @@ final class MethodChecker extends FlowScanner {
         if (trees.getElement(getCurrentPath()) instanceof ExecutableElement constructor) {
             callArguments.check(tree, constructor, tree.getArguments());
         } else {
-            tree.getArguments().forEach(argument -> scan(argument, null));
+            scanEach(tree.getArguments());
         }
         noAlias.beforeForeignCode(tree, "before this constructor call (which may read it)");
         sockets.construction(tree);

@@ -71,21 +71,29 @@ final class MoveContexts {
             }
         }
         Tree child = innermost;
-        return switch (parentPath.getLeaf()) {
-            case InstanceOfTree test when test.getPattern() != null -> "into a pattern variable";
-            case MemberReferenceTree reference when reference.getQualifierExpression() == child ->
-                    "into a bound method reference";
-            case VariableTree variable -> "into '" + variable.getName() + "'";
-            case AssignmentTree assignment when assignment.getExpression() == child ->
-                    "into '" + assignment.getVariable() + "'";
-            case MethodInvocationTree call when call.getArguments().contains(child) ->
-                    "into a call of '" + FlowScanner.calleeName(call) + "'";
-            case NewClassTree creation when creation.getArguments().contains(child) -> "into a constructor call";
-            case ReturnTree ret -> "by a return";
-            case NewArrayTree array -> "into an array";
-            case LambdaExpressionTree lambda -> "out of a lambda";
-            default -> null;
-        };
+        // instanceof, not a pattern switch: javac loads the processor afresh for every compilation, and
+        // each switch's bootstrap would be linked cold every time (NoPatternSwitchTest)
+        Tree parent = parentPath.getLeaf();
+        if (parent instanceof InstanceOfTree test) {
+            return test.getPattern() != null ? "into a pattern variable" : null;
+        } else if (parent instanceof MemberReferenceTree reference) {
+            return reference.getQualifierExpression() == child ? "into a bound method reference" : null;
+        } else if (parent instanceof VariableTree variable) {
+            return "into '" + variable.getName() + "'";
+        } else if (parent instanceof AssignmentTree assignment) {
+            return assignment.getExpression() == child ? "into '" + assignment.getVariable() + "'" : null;
+        } else if (parent instanceof MethodInvocationTree call) {
+            return call.getArguments().contains(child) ? "into a call of '" + FlowScanner.calleeName(call) + "'" : null;
+        } else if (parent instanceof NewClassTree creation) {
+            return creation.getArguments().contains(child) ? "into a constructor call" : null;
+        } else if (parent instanceof ReturnTree) {
+            return "by a return";
+        } else if (parent instanceof NewArrayTree) {
+            return "into an array";
+        } else if (parent instanceof LambdaExpressionTree) {
+            return "out of a lambda";
+        }
+        return null;
     }
 
     /**

@@ -68,29 +68,33 @@ final class NoAliasRules {
      */
     boolean unique(ExpressionTree expression) {
         ExpressionTree stripped = FlowScanner.strip(expression);
-        return switch (stripped) {
-            case NewClassTree creation -> creation.getClassBody() == null;
-            case NewArrayTree array -> true;
-            case LiteralTree literal -> literal.getValue() == null;
-            case TypeCastTree cast -> unique(cast.getExpression());
-            case ConditionalExpressionTree conditional ->
-                    unique(conditional.getTrueExpression()) && unique(conditional.getFalseExpression());
-            case IdentifierTree identifier -> {
-                VarInfo info = flow.infos.get(flow.elementOf(identifier));
-                yield info != null && info.kind().owned();
+        // instanceof, not a pattern switch: javac loads the processor afresh for every compilation, and
+        // each switch's bootstrap would be linked cold every time (NoPatternSwitchTest)
+        if (stripped instanceof NewClassTree creation) {
+            return creation.getClassBody() == null;
+        } else if (stripped instanceof NewArrayTree) {
+            return true;
+        } else if (stripped instanceof LiteralTree literal) {
+            return literal.getValue() == null;
+        } else if (stripped instanceof TypeCastTree cast) {
+            return unique(cast.getExpression());
+        } else if (stripped instanceof ConditionalExpressionTree conditional) {
+            return unique(conditional.getTrueExpression()) && unique(conditional.getFalseExpression());
+        } else if (stripped instanceof IdentifierTree identifier) {
+            VarInfo info = flow.infos.get(flow.elementOf(identifier));
+            return info != null && info.kind().owned();
+        } else if (stripped instanceof MemberSelectTree select && isThis(select.getExpression())) {
+            VarInfo info = flow.infos.get(flow.elementOf(select));
+            return info != null && info.kind().owned();
+        } else if (stripped instanceof MethodInvocationTree call) {
+            if (isArrayClone(call)) {
+                return true; // a new array, shallowly copied
             }
-            case MemberSelectTree select when isThis(select.getExpression()) -> {
-                VarInfo info = flow.infos.get(flow.elementOf(select));
-                yield info != null && info.kind().owned();
-            }
-            case MethodInvocationTree call when isArrayClone(call) -> true; // a new array, shallowly copied
-            case MethodInvocationTree call -> {
-                Element method = flow.elementOf(call);
-                yield method != null && (isNoAlias(method) || flow.api.isSocketClass(method.getEnclosingElement())
-                        && method.getSimpleName().toString().startsWith("receive"));
-            }
-            default -> false;
-        };
+            Element method = flow.elementOf(call);
+            return method != null && (isNoAlias(method) || flow.api.isSocketClass(method.getEnclosingElement())
+                    && method.getSimpleName().toString().startsWith("receive"));
+        }
+        return false;
     }
 
     /** {@code a.clone()} of an array: always a new array. */
@@ -149,12 +153,13 @@ final class NoAliasRules {
     void endArguments() {
         Map<Element, VarState.Moved> moved = pendingMoves.pop();
         pendingCalls.pop();
-        moved.forEach((var, how) -> {
+        for (Map.Entry<Element, VarState.Moved> move : moved.entrySet()) { // a loop: no lambda linked per compilation
+            Element var = move.getKey();
             if (flow.state != null && flow.state.get(var) instanceof VarState.Owned) {
-                flow.set(var, how);
+                flow.set(var, move.getValue());
                 flow.tryMoves.record(var);
             }
-        });
+        }
     }
 
     /**

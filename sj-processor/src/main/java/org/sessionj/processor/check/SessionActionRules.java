@@ -107,7 +107,7 @@ final class SessionActionRules {
         if (var == null) {
             // Not a tracked socket: the receiver is reported where it is (SJ010, a capture or SJ017).
             flow.scan(select.getExpression(), null);
-            call.getArguments().forEach(argument -> flow.scan(argument, null));
+            flow.scanEach(call.getArguments());
             return;
         }
         String name = flow.name(var);
@@ -127,7 +127,7 @@ final class SessionActionRules {
                 send(var, argument, call);
             }
             case "receive" -> {
-                call.getArguments().forEach(argument -> flow.scan(argument, null));
+                flow.scanEach(call.getArguments());
                 receiveValue(var, call);
             }
             case "outbranch" -> {
@@ -139,7 +139,7 @@ final class SessionActionRules {
                     + name + ".inbranch()) { case \"L\" -> ... }, or initialise a label variable that the next "
                     + "statement switches on: String label = " + name + ".inbranch(); switch (label) { ... }");
             case "outwhile", "inwhile" -> {
-                call.getArguments().forEach(argument -> flow.scan(argument, null));
+                flow.scanEach(call.getArguments());
                 misplaced(var, call, operation + "() must be the condition of a while loop: while (" + name + "."
                         + operation + "(" + (operation.equals("outwhile") ? "condition" : "") + ")) { ... }");
             }
@@ -159,7 +159,7 @@ final class SessionActionRules {
                 if (PRIMITIVE_RECEIVES.containsKey(operation)) {
                     receivePrimitive(var, call, PRIMITIVE_RECEIVES.get(operation));
                 } else {
-                    call.getArguments().forEach(argument -> flow.scan(argument, null));
+                    flow.scanEach(call.getArguments());
                     usable(var, call); // protocol(), isInputReady(): no action, but not after a move
                 }
             }
@@ -186,85 +186,92 @@ final class SessionActionRules {
             flow.fail(var); // javac has reported the argument; checking on would only cascade
             return;
         }
-        String found = delegated != null ? "sends session '" + flow.name(delegated) + "' (delegation)"
-                : "sends !<" + argumentType + ">";
+        // The texts of a message are built only when one is reported: printing a javac type or a session
+        // type at every send cost a few per cent of the processor's time.
         if (unfolded.isEnd() || !(unfolded.head() instanceof Action.Send expectedSend)) {
             flow.reporter.error(call, Diagnostic.WRONG_ACTION, name, expected(unfolded, live),
-                    found + hint(unfolded, live, Action.Send.class));
+                    sent(delegated, argumentType) + hint(unfolded, live, Action.Send.class));
             flow.fail(var);
             return;
         }
-        String expectedText = TypeModel.printAction(expectedSend);
-        switch (expectedSend.payload()) {
-            case Payload.SessionPayload session when session.isService() -> {
-                Element endpoint = flow.trackedEndpoint(argument);
-                if (delegated != null || !serviceValue(argument)) {
-                    flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText, found);
-                    flow.fail(var);
-                    return;
-                }
-                // Invariant: a service is sent only where its protocol is known, on every path, to be the
-                // one the type names (a join of two protocols, or an untyped service, is unknown).
-                VarState given = endpoint != null ? flow.state.get(endpoint) : flow.origins.endpointOfScanned(argument);
-                if (given instanceof VarState.Endpoint known && StateMerges.CONFLICTING.equals(known.protocolName())) {
-                    flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText,
-                            "sends a service " + StateMerges.CONFLICTING);
-                    flow.fail(var);
-                    return;
-                }
-                // A service whose protocol is not known here (a method's result, an unannotated
-                // parameter) is not checked (docs/diagnostics.md, "What is not checked").
-                if (given instanceof VarState.Endpoint known && known.protocol() != null
-                        && !sameSession(known.protocol(), session.type())) {
-                    flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText,
-                            "sends a service of protocol " + TypeModel.describe(known.protocol()));
-                    flow.fail(var);
-                    return;
-                }
-                advance(var, unfolded, live, call);
+        // instanceof, not a pattern switch: javac loads the processor afresh for every compilation, and
+        // each switch's bootstrap would be linked cold every time (NoPatternSwitchTest)
+        Payload payload = expectedSend.payload();
+        if (payload instanceof Payload.SessionPayload session && session.isService()) {
+            Element endpoint = flow.trackedEndpoint(argument);
+            if (delegated != null || !serviceValue(argument)) {
+                flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedSend),
+                        sent(delegated, argumentType));
+                flow.fail(var);
+                return;
             }
-            case Payload.SessionPayload session -> {
-                if (delegated == null) {
-                    flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText, found);
-                    flow.fail(var);
-                    return;
-                }
-                advance(var, unfolded, live, call);
-                VarState.Live moved = usable(delegated, argument);
-                if (moved == null || flow.selectors.refuseHandOver(delegated, argument, "delegated")) {
-                    return;
-                }
-                SessionType wanted = TypeModel.stripBegin(session.type());
-                if (moved.iterations() > 0 || !sameSession(moved.remaining(), wanted)) {
-                    flow.reporter.error(argument, Diagnostic.DELEGATION_MISMATCH, name, expectedText,
-                            flow.name(delegated),
-                            MethodChecker.describe(moved));
-                    flow.fail(delegated);
-                    return;
-                }
-                flow.set(delegated, new VarState.Moved("delegated on line " + flow.line(call)));
+            // Invariant: a service is sent only where its protocol is known, on every path, to be the
+            // one the type names (a join of two protocols, or an untyped service, is unknown).
+            VarState given = endpoint != null ? flow.state.get(endpoint) : flow.origins.endpointOfScanned(argument);
+            if (given instanceof VarState.Endpoint known && StateMerges.CONFLICTING.equals(known.protocolName())) {
+                flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedSend),
+                        "sends a service " + StateMerges.CONFLICTING);
+                flow.fail(var);
+                return;
             }
-            case Payload.JavaType javaType -> {
-                TypeMirror wanted = flow.messages.mirror(javaType);
-                boolean nullValue = FlowScanner.strip(argument) instanceof TypeCastTree cast
-                        && FlowScanner.strip(cast.getExpression()) instanceof LiteralTree literal
-                                && literal.getValue() == null;
-                if (delegated != null || (wanted != null && !(nullValue && !wanted.getKind().isPrimitive())
-                        && !flow.messages.sendCompatible(argumentType, wanted))) {
-                    boolean box = wanted != null && wanted.getKind().isPrimitive() && argumentType != null
-                            && !argumentType.getKind().isPrimitive() && flow.messages.unboxesTo(argumentType, wanted);
-                    boolean raw = wanted != null && flow.messages.rawWhereParameterised(argumentType, wanted);
-                    flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText, found + (box
-                            ? " (a box, which may be null where the type promises a value: unbox it explicitly, e.g. x."
-                                    + wanted + "Value())"
-                            : raw ? " (a raw type, whose contents nothing has checked against " + wanted
-                                    + ": give it type arguments)" : ""));
-                    flow.fail(var);
-                    return;
-                }
-                advance(var, unfolded, live, call);
+            // A service whose protocol is not known here (a method's result, an unannotated
+            // parameter) is not checked (docs/diagnostics.md, "What is not checked").
+            if (given instanceof VarState.Endpoint known && known.protocol() != null
+                    && !sameSession(known.protocol(), session.type())) {
+                flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedSend),
+                        "sends a service of protocol " + TypeModel.describe(known.protocol()));
+                flow.fail(var);
+                return;
             }
+            advance(var, unfolded, live, call);
+        } else if (payload instanceof Payload.SessionPayload session) {
+            if (delegated == null) {
+                flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedSend),
+                        sent(delegated, argumentType));
+                flow.fail(var);
+                return;
+            }
+            advance(var, unfolded, live, call);
+            VarState.Live moved = usable(delegated, argument);
+            if (moved == null || flow.selectors.refuseHandOver(delegated, argument, "delegated")) {
+                return;
+            }
+            SessionType wanted = TypeModel.stripBegin(session.type());
+            if (moved.iterations() > 0 || !sameSession(moved.remaining(), wanted)) {
+                flow.reporter.error(argument, Diagnostic.DELEGATION_MISMATCH, name, TypeModel.printAction(expectedSend),
+                        flow.name(delegated),
+                        MethodChecker.describe(moved));
+                flow.fail(delegated);
+                return;
+            }
+            flow.set(delegated, new VarState.Moved("delegated on line " + flow.line(call)));
+        } else if (payload instanceof Payload.JavaType javaType) {
+            TypeMirror wanted = flow.messages.mirror(javaType);
+            boolean nullValue = FlowScanner.strip(argument) instanceof TypeCastTree cast
+                    && FlowScanner.strip(cast.getExpression()) instanceof LiteralTree literal
+                            && literal.getValue() == null;
+            if (delegated != null || (wanted != null && !(nullValue && !wanted.getKind().isPrimitive())
+                    && !flow.messages.sendCompatible(argumentType, wanted))) {
+                boolean box = wanted != null && wanted.getKind().isPrimitive() && argumentType != null
+                        && !argumentType.getKind().isPrimitive() && flow.messages.unboxesTo(argumentType, wanted);
+                boolean raw = wanted != null && flow.messages.rawWhereParameterised(argumentType, wanted);
+                flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedSend),
+                        sent(delegated, argumentType) + (box
+                        ? " (a box, which may be null where the type promises a value: unbox it explicitly, e.g. x."
+                                + wanted + "Value())"
+                        : raw ? " (a raw type, whose contents nothing has checked against " + wanted
+                                + ": give it type arguments)" : ""));
+                flow.fail(var);
+                return;
+            }
+            advance(var, unfolded, live, call);
         }
+    }
+
+    /** What a send call sends, for messages: a delegated session or a value of the argument's type. */
+    private String sent(Element delegated, TypeMirror argumentType) {
+        return delegated != null ? "sends session '" + flow.name(delegated) + "' (delegation)"
+                : "sends !<" + argumentType + ">";
     }
 
     /**

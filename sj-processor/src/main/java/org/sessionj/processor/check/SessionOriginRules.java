@@ -48,13 +48,13 @@ final class SessionOriginRules {
             boolean accept = flow.api.isServerSocketClass(owner) && methodName.equals("accept");
             if (request || accept) {
                 VarState endpoint = endpointOf(select.getExpression());
-                call.getArguments().forEach(argument -> flow.scan(argument, null));
+                flow.scanEach(call.getArguments());
                 return begin(endpoint, request, call, variable);
             }
             if (flow.api.isSelectorClass(owner) && methodName.equals("select")) {
                 VarState set = flow.selectors.selected(select.getExpression());
                 if (set != null) {
-                    call.getArguments().forEach(argument -> flow.scan(argument, null));
+                    flow.scanEach(call.getArguments());
                     return set;
                 }
             }
@@ -65,7 +65,7 @@ final class SessionOriginRules {
             if (flow.api.isSocketClass(owner) && methodName.equals("receive")) {
                 Element from = flow.trackedSocket(select.getExpression());
                 if (from != null) {
-                    call.getArguments().forEach(argument -> flow.scan(argument, null));
+                    flow.scanEach(call.getArguments());
                     return flow.actions.receiveSession(from, call, variable, false);
                 }
             }
@@ -195,7 +195,7 @@ final class SessionOriginRules {
                 && method.getSimpleName().contentEquals("receive")) {
             Element from = flow.trackedSocket(select.getExpression());
             if (from != null) {
-                call.getArguments().forEach(argument -> flow.scan(argument, null));
+                flow.scanEach(call.getArguments());
                 return flow.actions.receiveSession(from, call, null, true);
             }
         }
@@ -294,25 +294,26 @@ final class SessionOriginRules {
             }
             return VarState.Endpoint.unknown();
         }
-        return switch (flow.registry.definition(type)) {
-            case ProtocolDefinition.Valid valid -> new VarState.Endpoint(valid.expanded(),
-                    type.getSimpleName().toString());
-            case ProtocolDefinition.SetProtocol set -> {
-                if (report) {
-                    flow.reporter.error(literal, Diagnostic.UNTYPED_SESSION, "protocol '" + type.getSimpleName() + "'",
-                            "it is a set protocol: it types a typed selector's sessions (SJSelector.of("
-                            + type.getSimpleName() + ".class)), not one session");
-                }
-                yield VarState.Endpoint.unknown();
+        // instanceof, not a pattern switch: javac loads the processor afresh for every compilation, and
+        // each switch's bootstrap would be linked cold every time (NoPatternSwitchTest)
+        ProtocolDefinition definition = flow.registry.definition(type);
+        if (definition instanceof ProtocolDefinition.Valid valid) {
+            return new VarState.Endpoint(valid.expanded(), type.getSimpleName().toString());
+        }
+        if (definition instanceof ProtocolDefinition.SetProtocol) {
+            if (report) {
+                flow.reporter.error(literal, Diagnostic.UNTYPED_SESSION, "protocol '" + type.getSimpleName() + "'",
+                        "it is a set protocol: it types a typed selector's sessions (SJSelector.of("
+                        + type.getSimpleName() + ".class)), not one session");
             }
-            case ProtocolDefinition.Invalid invalid -> {
-                if (report && flow.trees.getPath(type) == null) {
-                    flow.reporter.error(literal, Diagnostic.UNTYPED_SESSION, "protocol '" + type.getSimpleName() + "'",
-                            "it is invalid: " + invalid.problems().get(0));
-                }
-                yield VarState.Endpoint.unknown();
-            }
-        };
+            return VarState.Endpoint.unknown();
+        }
+        ProtocolDefinition.Invalid invalid = (ProtocolDefinition.Invalid) definition;
+        if (report && flow.trees.getPath(type) == null) {
+            flow.reporter.error(literal, Diagnostic.UNTYPED_SESSION, "protocol '" + type.getSimpleName() + "'",
+                    "it is invalid: " + invalid.problems().get(0));
+        }
+        return VarState.Endpoint.unknown();
     }
 
     /** The initial state of a socket parameter: its {@code @Session} type. */
