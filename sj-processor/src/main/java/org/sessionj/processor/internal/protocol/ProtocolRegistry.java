@@ -523,6 +523,9 @@ public final class ProtocolRegistry {
 
         private String protocolName(String name, String written, Action node) {
             Optional<TypeElement> resolved = names.resolve(name, scope);
+            if (resolved.isPresent() && isProtocol(resolved.get())) {
+                return binaryName(resolved.get()); // the position and excerpt are for problems only
+            }
             int offset = offset(written, node);
             int[] at = TypeModel.lineColumn(text, offset);
             String excerpt = TypeModel.excerpt(text, offset);
