@@ -123,6 +123,9 @@ public final class FrameDecoder extends ByteToMessageDecoder {
 
     /** A frame of {@code length} has started and not finished: {@code held} bytes of it (header included) are here. */
     private void unfinished(ChannelHandlerContext ctx, int length, int held) {
+        if (!ctx.channel().isActive()) {
+            return; // the last decode of a closed channel: its bytes are released, not held
+        }
         if (partial == null) {
             long now = ctx.executor().ticker().nanoTime();
             partial = rules.start(length, describe(ctx), now,
@@ -195,8 +198,11 @@ public final class FrameDecoder extends ByteToMessageDecoder {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) throws Exception {
-        release();
-        super.channelInactive(ctx);
+        try {
+            super.channelInactive(ctx);
+        } finally {
+            release();
+        }
     }
 
     /** An unfinished frame broke the {@link UnfinishedFrames} rules: the connection fails with the reason. */
