@@ -1,17 +1,23 @@
 package org.sessionj.processor.check;
 
 import com.sun.source.tree.AssignmentTree;
+import com.sun.source.tree.BindingPatternTree;
 import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.EnhancedForLoopTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.InstanceOfTree;
 import com.sun.source.tree.LiteralTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.NewArrayTree;
 import com.sun.source.tree.NewClassTree;
+import com.sun.source.tree.PatternCaseLabelTree;
+import com.sun.source.tree.SwitchExpressionTree;
+import com.sun.source.tree.SwitchTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.TypeCastTree;
+import com.sun.source.tree.VariableTree;
 import com.sun.source.util.TreePath;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -115,6 +121,9 @@ final class NoAliasRules {
         if (move == null && flow.moveContexts.throwableDetail(path)) {
             move = "into the AssertionError of an assert (as its cause)";
         }
+        if (move != null && value instanceof VarState.Owned && closedHere(var, at, move)) {
+            return;
+        }
         if (move != null && value instanceof VarState.Owned) {
             VarState.Moved moved = new VarState.Moved(move + " on line " + flow.line(at));
             Map<Element, VarState.Moved> pending = pendingMoves.peek();
@@ -129,6 +138,23 @@ final class NoAliasRules {
             flow.set(var, moved);
             flow.tryMoves.record(var);
         }
+    }
+
+    /**
+     * A {@code @NoAlias} local that is a resource of an enclosing try-with-resources statement is closed
+     * at the end of its block by code javac writes, which uses it after any move (SJ046). Returns whether
+     * the move {@code how} was reported.
+     */
+    private boolean closedHere(Element var, Tree at, String how) {
+        VarInfo info = flow.infos.get(var);
+        com.sun.source.tree.TryTree closing = info != null && info.kind() == Kind.NOALIAS
+                ? flow.spawns.closingTry(var) : null;
+        if (closing == null) {
+            return false;
+        }
+        flow.reporter.error(at, Diagnostic.RESOURCE_MOVED, flow.name(var), flow.line(closing), how);
+        flow.fail(var);
+        return true;
     }
 
     /**
@@ -167,6 +193,53 @@ final class NoAliasRules {
                     "an element of " + loop.getExpression() + ", which keeps it");
         }
         return VarState.FAILED;
+    }
+
+    /**
+     * The first state of a {@code @NoAlias} pattern variable or catch parameter, or null when {@code tree}
+     * is neither. A pattern variable owns its value only when a type pattern binds the tested value itself
+     * and that value is unique (a {@code @NoAlias} variable, which the test moves, or a new object); a
+     * component bound inside a record pattern stays in the record, and a caught exception may still be
+     * referenced by whoever threw it (a field, a constant, a caller that keeps it): SJ040.
+     */
+    VarState bound(VariableTree tree, Element var) {
+        TreePath path = flow.getCurrentPath();
+        Tree parent = path.getParentPath().getLeaf();
+        String shared;
+        if (parent instanceof BindingPatternTree) {
+            TreePath holder = path.getParentPath().getParentPath();
+            ExpressionTree matched = switch (holder.getLeaf()) {
+                case InstanceOfTree test -> test.getExpression();
+                case PatternCaseLabelTree label -> selectorOf(holder);
+                default -> null; // a component of a record pattern
+            };
+            if (matched != null && unique(matched)) {
+                return VarState.OWNED; // the tested value moved in (MoveContexts: "into a pattern variable")
+            }
+            shared = matched != null ? FlowScanner.strip(matched).toString()
+                    : "a component of the record it is matched in, which keeps it";
+        } else if (SocketExpressionRules.catchParameter(parent, tree)) {
+            shared = "a caught exception, which whoever threw it may still reference";
+        } else {
+            return null;
+        }
+        if (flow.state != null) {
+            flow.reporter.error(tree, Diagnostic.NOT_UNIQUE, var.getSimpleName(), shared);
+        }
+        return VarState.FAILED;
+    }
+
+    /** The selector of the switch whose case label is at {@code label}. */
+    private static ExpressionTree selectorOf(TreePath label) {
+        for (TreePath p = label.getParentPath(); p != null; p = p.getParentPath()) {
+            if (p.getLeaf() instanceof SwitchTree statement) {
+                return statement.getExpression();
+            }
+            if (p.getLeaf() instanceof SwitchExpressionTree expression) {
+                return expression.getExpression();
+            }
+        }
+        return null;
     }
 
     /** The initial state of a {@code @NoAlias} local declared with {@code initializer} (null: none). */
@@ -391,7 +464,8 @@ final class NoAliasRules {
         if (flow.state.get(var) instanceof VarState.Moved moved) {
             flow.reporter.error(identifier, Diagnostic.MOVED_VALUE_USED, info.name(), moved.how());
             flow.fail(var);
-        } else if (flow.state.get(var) instanceof VarState.Owned) {
+        } else if (flow.state.get(var) instanceof VarState.Owned
+                && !closedHere(var, identifier, "into " + what)) {
             flow.set(var, new VarState.Moved("into " + what + " on line " + flow.line(identifier)));
             flow.tryMoves.record(var);
         }
