@@ -47,7 +47,7 @@ final class MoveContexts {
      * How a whole-value use at {@code path} moves the value (e.g. "into a call of 'f'"), or null when it
      * only reads through it ({@code x[i]}, {@code x.f}, {@code x.m()}, comparisons, ...).
      */
-    static String moveContext(TreePath path) {
+    String moveContext(TreePath path) {
         TreePath parentPath = path.getParentPath();
         Tree innermost = path.getLeaf();
         while (true) {
@@ -55,6 +55,9 @@ final class MoveContexts {
             if (parent instanceof ParenthesizedTree || parent instanceof TypeCastTree
                     || parent instanceof ConditionalExpressionTree conditional && conditional.getCondition() != innermost) {
                 innermost = parent;
+                parentPath = parentPath.getParentPath();
+            } else if (parent instanceof MethodInvocationTree call && passesThrough(parentPath, innermost)) {
+                innermost = parent; // Objects.requireNonNull(x) is x: where its result goes, x goes
                 parentPath = parentPath.getParentPath();
             } else if (parent instanceof SwitchExpressionTree switchExpression
                     && switchExpression.getExpression() != innermost) {
@@ -167,19 +170,60 @@ final class MoveContexts {
         return false;
     }
 
-    /** Whether the use at {@code path} is (through parentheses, casts, conditionals) an argument of {@code call}. */
-    static boolean isArgumentOf(TreePath path, Tree call) {
+    /**
+     * Whether the use at {@code path} is (through parentheses, casts, conditionals and calls that return
+     * their argument, {@link #passesThrough}) an argument of {@code call}.
+     */
+    boolean isArgumentOf(TreePath path, Tree call) {
+        Tree child = path.getLeaf();
         for (TreePath p = path.getParentPath(); p != null; p = p.getParentPath()) {
             Tree leaf = p.getLeaf();
             if (leaf == call) {
                 return true;
             }
             if (!(leaf instanceof ParenthesizedTree || leaf instanceof TypeCastTree
-                    || leaf instanceof ConditionalExpressionTree)) {
+                    || leaf instanceof ConditionalExpressionTree || passesThrough(p, child))) {
                 return false;
             }
+            child = leaf;
         }
         return false;
+    }
+
+    /**
+     * {@code java.util.Objects} methods whose result is one of their arguments (and that keep nothing):
+     * {@code requireNonNull(x…)} returns {@code x}, {@code requireNonNullElse(x, d)} returns {@code x} or
+     * {@code d}, {@code requireNonNullElseGet(x, s)} returns {@code x} or what {@code s} gives.
+     */
+    private static final Set<String> RETURNS_ARGUMENT = Set.of("requireNonNull", "requireNonNullElse",
+            "requireNonNullElseGet");
+
+    /**
+     * Whether the call at {@code call} is one of {@link #RETURNS_ARGUMENT} and returns {@code argument}:
+     * then using its result is using the argument (a statement {@code Objects.requireNonNull(x);} only
+     * reads {@code x}, {@code f = Objects.requireNonNull(x)} moves it into {@code f}).
+     */
+    boolean passesThrough(TreePath call, Tree argument) {
+        if (!(call.getLeaf() instanceof MethodInvocationTree invocation)) {
+            return false;
+        }
+        int position = invocation.getArguments().indexOf(argument);
+        if (position < 0 || !(flow.trees.getElement(call) instanceof ExecutableElement method)
+                || !(method.getEnclosingElement() instanceof TypeElement owner)
+                || !owner.getQualifiedName().contentEquals("java.util.Objects")
+                || !RETURNS_ARGUMENT.contains(method.getSimpleName().toString())) {
+            return false;
+        }
+        return position == 0 || position == 1 && method.getSimpleName().contentEquals("requireNonNullElse");
+    }
+
+    /** Whether {@code call} is one of {@link #RETURNS_ARGUMENT}: its arguments move only where its result goes. */
+    boolean returnsArgument(Tree call) {
+        if (!(call instanceof MethodInvocationTree invocation) || invocation.getArguments().isEmpty()) {
+            return false;
+        }
+        TreePath path = flow.pathOf(call);
+        return path != null && passesThrough(path, invocation.getArguments().get(0));
     }
 
     /**

@@ -89,7 +89,13 @@ final class NoAliasRules {
                 VarInfo info = flow.infos.get(flow.elementOf(select));
                 yield info != null && info.kind().owned();
             }
-            case MethodInvocationTree call when isArrayClone(call) -> true; // a new array, shallowly copied
+            case MethodInvocationTree call when isArrayClone(call) || newArray(call) -> true; // a new array, shallowly copied
+            case MethodInvocationTree call when flow.moveContexts.returnsArgument(call) -> {
+                Element method = flow.elementOf(call);
+                yield method.getSimpleName().contentEquals("requireNonNull") ? unique(call.getArguments().get(0))
+                        : method.getSimpleName().contentEquals("requireNonNullElse")
+                                && unique(call.getArguments().get(0)) && unique(call.getArguments().get(1));
+            }
             case MethodInvocationTree call -> {
                 Element method = flow.elementOf(call);
                 yield method != null && (isNoAlias(method) || flow.api.isSocketClass(method.getEnclosingElement())
@@ -97,6 +103,21 @@ final class NoAliasRules {
             }
             default -> false;
         };
+    }
+
+    /**
+     * JDK methods of final classes specified to return a newly allocated array: {@code Arrays.copyOf},
+     * {@code Arrays.copyOfRange} (shallow copies, like {@code clone()}), {@code String.toCharArray},
+     * {@code String.getBytes}.
+     */
+    private static final java.util.Set<String> NEW_ARRAY = java.util.Set.of("java.util.Arrays.copyOf",
+            "java.util.Arrays.copyOfRange", "java.lang.String.toCharArray", "java.lang.String.getBytes");
+
+    /** Whether {@code call} is one of {@link #NEW_ARRAY}. */
+    private boolean newArray(MethodInvocationTree call) {
+        return flow.elementOf(call) instanceof ExecutableElement method
+                && method.getEnclosingElement() instanceof TypeElement owner
+                && NEW_ARRAY.contains(owner.getQualifiedName() + "." + method.getSimpleName());
     }
 
     /** {@code a.clone()} of an array: always a new array. */
@@ -114,7 +135,7 @@ final class NoAliasRules {
             flow.fail(var);
             return;
         }
-        String move = MoveContexts.moveContext(path);
+        String move = flow.moveContexts.moveContext(path);
         if (move != null && flow.moveContexts.borrowedBy(path)) {
             move = null; // Arrays.fill(x, 0): the JDK method reads or writes the elements and keeps nothing
         }
@@ -126,8 +147,8 @@ final class NoAliasRules {
         }
         if (move != null && value instanceof VarState.Owned) {
             VarState.Moved moved = new VarState.Moved(move + " on line " + flow.line(at));
-            Map<Element, VarState.Moved> pending = pendingMoves.peek();
-            if (pending != null && MoveContexts.isArgumentOf(path, pendingCalls.peek())) {
+            Map<Element, VarState.Moved> pending = pendingArguments(path);
+            if (pending != null) {
                 VarState.Moved earlier = pending.putIfAbsent(var, moved);
                 if (earlier != null) { // the same value given twice to one call
                     flow.reporter.error(at, Diagnostic.MOVED_VALUE_USED, flow.name(var), earlier.how());
@@ -164,6 +185,23 @@ final class NoAliasRules {
      */
     private final Deque<Map<Element, VarState.Moved>> pendingMoves = new ArrayDeque<>();
     private final Deque<Tree> pendingCalls = new ArrayDeque<>();
+
+    /**
+     * The values moved into the innermost call whose arguments are being evaluated and that the use at
+     * {@code path} is an argument of, or null. A call that only returns its argument
+     * ({@code Objects.requireNonNull}) takes nothing: {@code f(requireNonNull(x), x.length)} moves
+     * {@code x} into {@code f}.
+     */
+    private Map<Element, VarState.Moved> pendingArguments(TreePath path) {
+        java.util.Iterator<Map<Element, VarState.Moved>> moves = pendingMoves.iterator();
+        for (Tree call : pendingCalls) {
+            Map<Element, VarState.Moved> moved = moves.next();
+            if (!flow.moveContexts.returnsArgument(call)) {
+                return flow.moveContexts.isArgumentOf(path, call) ? moved : null;
+            }
+        }
+        return null;
+    }
 
     /** The arguments of {@code call} are about to be evaluated. */
     void beginArguments(Tree call) {
@@ -284,7 +322,7 @@ final class NoAliasRules {
         }
         // The assignment's value is the value just stored: used where a use of the variable would move
         // it (int[] shared = b = new int[1]; f(b = x)), it moves it, or copies a field out (SJ043).
-        if (flow.state != null && MoveContexts.moveContext(flow.getCurrentPath()) != null) {
+        if (flow.state != null && flow.moveContexts.moveContext(flow.getCurrentPath()) != null) {
             if (info != null && unique) {
                 useNoAlias(var, tree, flow.getCurrentPath());
             } else if (info == null) {
@@ -305,7 +343,7 @@ final class NoAliasRules {
             return true;
         }
         if (var != null && var.getKind() == ElementKind.FIELD && isNoAlias(var)
-                && MoveContexts.moveContext(flow.getCurrentPath()) != null) {
+                && flow.moveContexts.moveContext(flow.getCurrentPath()) != null) {
             String field = var.getSimpleName().toString();
             flow.reporter.error(tree, Diagnostic.NOALIAS_FIELD_READ, field, field, field, field, COPIED_OUT);
             return true;
@@ -342,7 +380,7 @@ final class NoAliasRules {
             flow.fail(field);
             return true;
         }
-        if (isNoAlias(field) && MoveContexts.moveContext(flow.getCurrentPath()) != null) {
+        if (isNoAlias(field) && flow.moveContexts.moveContext(flow.getCurrentPath()) != null) {
             flow.scan(tree.getExpression(), null);
             String name = field.getSimpleName().toString();
             flow.reporter.error(tree, Diagnostic.NOALIAS_FIELD_READ, name, name, name, name, COPIED_OUT);
