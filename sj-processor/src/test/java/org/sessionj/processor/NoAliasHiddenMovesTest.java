@@ -237,6 +237,30 @@ class NoAliasHiddenMovesTest {
                 """));
     }
 
+    /** Both resources are closed at the end: the later one would close the value the earlier still names. */
+    @Test
+    void movingAResourceIntoALaterResourceIsRejected() {
+        assertRejected("SJ046", 13, msg("cannot be moved into 'q'"), RESOURCE.formatted("""
+                        try (@NoAlias R r = new R(); R q = r) {
+                        }
+                """));
+    }
+
+    @Test
+    void returningATryWithResourcesResourceIsRejected() {
+        assertRejected("SJ046", 6, msg("cannot be moved by a return"), """
+                package demo;
+                import org.sessionj.api.*;
+                class Res {
+                    @NoAlias AutoCloseable open(@NoAlias AutoCloseable fresh) throws Exception {
+                        try (@NoAlias AutoCloseable r = fresh) {
+                            return r;
+                        }
+                    }
+                }
+                """);
+    }
+
     @Test
     void capturingATryWithResourcesResourceIsRejected() {
         assertRejected("SJ046", 14, msg("cannot be moved into a lambda"), RESOURCE.formatted("""
@@ -285,6 +309,26 @@ class NoAliasHiddenMovesTest {
                 """));
     }
 
+    /** {@code o.super()} in a subclass of an inner class makes {@code o} the new object's enclosing instance. */
+    @Test
+    void aQualifiedSuperclassConstructorCallMovesTheOuterInstance() {
+        assertRejected("SJ041", 11, msg("moved into the new object (as its enclosing instance)"), """
+                package demo;
+                import org.sessionj.api.*;
+                class Outer {
+                    int[] data = new int[1];
+                    class Inner {
+                    }
+                }
+                class Sub extends Outer.Inner {
+                    Sub(@NoAlias Outer o) {
+                        o.super();
+                        o.data[0] = 4;
+                    }
+                }
+                """);
+    }
+
     @Test
     void aQualifiedInnerCreationFromAnOwnedValueAfterItsLastUseIsFine() {
         assertAccepted(OUTER.formatted("""
@@ -292,6 +336,45 @@ class NoAliasHiddenMovesTest {
                         o.data[0] = 9;
                         Inner in = o.new Inner();
                         in.peek();
+                """));
+    }
+
+    // ------------------------------------------------------------------ compact constructors
+
+    private static final String COMPACT = """
+            package demo;
+            import java.util.Objects;
+            import org.sessionj.api.*;
+            record Box(@NoAlias int[] d) {
+                static Object kept;
+                static void keep(@NoAlias int[] a) {
+                    kept = a;
+                }
+                Box {
+            %s
+                }
+                @Override
+                public int[] d() {
+                    return d.clone();
+                }
+            }
+            """;
+
+    /** The compact constructor assigns the field from the parameter after its body: a use. */
+    @Test
+    void aCompactConstructorThatMovesItsParameterIsRejected() {
+        assertRejected("SJ041", 9, msg("@NoAlias 'd' is used after its value was moved into a call of 'keep' on "
+                + "line 10 (the compact constructor stores it in field 'd' at its end)"), COMPACT.formatted("""
+                        keep(d);
+                """));
+    }
+
+    @Test
+    void aCompactConstructorThatReadsOrReplacesItsParameterIsFine() {
+        assertAccepted(COMPACT.formatted("""
+                        Objects.requireNonNull(d);
+                        keep(d);
+                        d = new int[1];
                 """));
     }
 

@@ -9,6 +9,7 @@ import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.InstanceOfTree;
 import com.sun.source.tree.LambdaExpressionTree;
 import com.sun.source.tree.MemberReferenceTree;
+import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.NewArrayTree;
 import com.sun.source.tree.NewClassTree;
@@ -81,6 +82,8 @@ final class MoveContexts {
             }
         }
         Tree child = innermost;
+        TreePath grandparent = parentPath.getParentPath();
+        Tree outer = grandparent == null ? null : grandparent.getLeaf();
         return switch (parentPath.getLeaf()) {
             // A type pattern binds the tested value itself (an alias); a record pattern only reads its
             // components through the accessors, as x.a() would.
@@ -98,6 +101,12 @@ final class MoveContexts {
             case NewClassTree creation when creation.getArguments().contains(child) -> "into a constructor call";
             case NewClassTree creation when creation.getEnclosingExpression() == child ->
                     "into the new object (as its enclosing instance)";
+            // o.super(…) in a constructor of a subclass of an inner class: o becomes this object's
+            // enclosing instance, as in o.new Inner()
+            case MemberSelectTree select when select.getExpression() == child
+                    && select.getIdentifier().contentEquals("super")
+                    && outer instanceof MethodInvocationTree call
+                    && call.getMethodSelect() == select -> "into the new object (as its enclosing instance)";
             case ReturnTree ret -> "by a return";
             case NewArrayTree array -> "into an array";
             case LambdaExpressionTree lambda -> "out of a lambda";

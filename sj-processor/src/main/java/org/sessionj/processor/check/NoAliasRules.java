@@ -168,14 +168,40 @@ final class NoAliasRules {
      */
     private boolean closedHere(Element var, Tree at, String how) {
         VarInfo info = flow.infos.get(var);
-        com.sun.source.tree.TryTree closing = info != null && info.kind() == Kind.NOALIAS
-                ? flow.spawns.closingTry(var) : null;
+        if (info == null || info.kind() != Kind.NOALIAS) {
+            return false;
+        }
+        com.sun.source.tree.TryTree closing = flow.spawns.closingTry(var);
+        if (closing == null) {
+            closing = laterResourceOf(var);
+        }
         if (closing == null) {
             return false;
         }
         flow.reporter.error(at, Diagnostic.RESOURCE_MOVED, flow.name(var), flow.line(closing), how);
         flow.fail(var);
         return true;
+    }
+
+    /**
+     * The try-with-resources statement when the code being checked is a later resource of it, and
+     * {@code var} one of its resources ({@code try (R r = new R(); R q = r)}: both are closed at the end
+     * of the block), else null.
+     */
+    private com.sun.source.tree.TryTree laterResourceOf(Element var) {
+        Tree child = flow.getCurrentPath().getLeaf();
+        for (TreePath path = flow.getCurrentPath().getParentPath(); path != null; path = path.getParentPath()) {
+            if (path.getLeaf() instanceof com.sun.source.tree.TryTree tryTree && tryTree.getResources().contains(child)) {
+                for (Tree resource : tryTree.getResources()) {
+                    if (var.equals(flow.trees.getElement(new TreePath(path, resource)))) {
+                        return tryTree;
+                    }
+                }
+                return null;
+            }
+            child = path.getLeaf();
+        }
+        return null;
     }
 
     /**
@@ -491,6 +517,25 @@ final class NoAliasRules {
             flow.reporter.error(at != null ? at : info.declaration(), Diagnostic.FIELD_NOT_REFILLED, info.name(),
                     moved.how(), where);
             flow.fail(var);
+        }
+    }
+
+    /**
+     * A compact canonical constructor assigns each parameter to its record component's field after its
+     * body: code javac writes, a use of every parameter. A {@code @NoAlias} parameter the body moved
+     * (and did not reassign) would be stored in the field while its new owner holds it too.
+     */
+    void compactConstructorEnd(com.sun.source.tree.MethodTree constructor) {
+        if (flow.state == null) {
+            return; // the body never completes normally: the fields are never assigned
+        }
+        for (VariableTree parameter : constructor.getParameters()) {
+            Element var = flow.trees.getElement(new TreePath(flow.root, parameter));
+            if (var != null && flow.state.get(var) instanceof VarState.Moved moved) {
+                flow.reporter.error(constructor, Diagnostic.MOVED_VALUE_USED, flow.name(var), moved.how()
+                        + " (the compact constructor stores it in field '" + var.getSimpleName() + "' at its end)");
+                flow.fail(var);
+            }
         }
     }
 
