@@ -20,7 +20,6 @@ import javax.net.ssl.SSLPeerUnverifiedException;
 import org.sessionj.runtime.spi.support.Heartbeat;
 import org.sessionj.transport.netty.internal.ChannelSetup;
 import org.sessionj.transport.netty.internal.FrameDecoder;
-import org.sessionj.transport.netty.internal.FrameDecoder;
 import org.sessionj.transport.netty.internal.Heartbeats;
 import org.sessionj.transport.netty.internal.NettyConnection;
 import org.sessionj.transport.netty.internal.NettySettings;

@@ -19,7 +19,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.sessionj.runtime.spi.support.Heartbeat;
-import org.sessionj.transport.netty.internal.FrameDecoder;
 import org.sessionj.transport.netty.internal.NettyConnection;
 import org.sessionj.transport.netty.internal.NettySettings;
 
@@ -120,7 +119,7 @@ class TlsGreetingTest {
 
     @Test
     void aBadGreetingSaysWhatWasExpectedAndWhatCame() {
-        // A TLS server that is not an SJ acceptor: its first application bytes are a heartbeat header.
+        // A TLS server that is not an SJ acceptor (an HTTPS server answering): its first bytes are "HTTP".
         setup.initConnecting(client, "localhost", 4433, ready);
         EmbeddedChannel plain = new EmbeddedChannel(serverContext.newHandler(server.alloc()));
         try {
@@ -137,7 +136,7 @@ class TlsGreetingTest {
                 }
             }
             assertThat(plain.pipeline().get(SslHandler.class).handshakeFuture().isSuccess()).isTrue();
-            plain.writeAndFlush(Unpooled.buffer().writeInt(FrameDecoder.HEARTBEAT));
+            plain.writeAndFlush(Unpooled.copiedBuffer("HTTP/1.1 400 Bad Request\r\n", StandardCharsets.US_ASCII));
             for (ByteBuf b; (b = plain.readOutbound()) != null; ) {
                 client.writeInbound(b);
             }
@@ -150,9 +149,8 @@ class TlsGreetingTest {
         } catch (ExecutionException | InterruptedException e) {
             assertThat(e.getCause()).isInstanceOf(IOException.class).hasMessage("TLS peer localhost:4433 is not an SJ"
                     + " TLS acceptor: expected its greeting \"SJT1\" (53 4a 54 31) as the first bytes after the"
-                    + " handshake, found ff ff ff ff");
+                    + " handshake, found 48 54 54 50 (\"HTTP\")");
         }
-        assertThat(TlsChannelSetup.badGreeting("h:1", "HTTP".getBytes(StandardCharsets.US_ASCII)))
-                .endsWith("found 48 54 54 50 (\"HTTP\")");
+        assertThat(TlsChannelSetup.badGreeting("h:1", new byte[] {0, 0, 0, 5})).endsWith("found 00 00 00 05");
     }
 }
