@@ -277,11 +277,11 @@ final class NoAliasRules {
         String shared;
         if (parent instanceof BindingPatternTree) {
             TreePath holder = path.getParentPath().getParentPath();
-            ExpressionTree matched = switch (holder.getLeaf()) {
-                case InstanceOfTree test -> test.getExpression();
-                case PatternCaseLabelTree label -> selectorOf(holder);
-                default -> null; // a component of a record pattern
-            };
+            // instanceof, not a pattern switch: its bootstrap would be linked cold in every compilation
+            Tree held = holder.getLeaf();
+            ExpressionTree matched = held instanceof InstanceOfTree test ? test.getExpression()
+                    : held instanceof PatternCaseLabelTree ? selectorOf(holder)
+                    : null; // a component of a record pattern
             if (matched != null && unique(matched)) {
                 return VarState.OWNED; // the tested value moved in (MoveContexts: "into a pattern variable")
             }
