@@ -229,6 +229,12 @@ final class SessionActionRules {
                     flow.fail(var);
                     return;
                 }
+                if (delegated.equals(var)) { // the sender would have to keep the session it gives away
+                    flow.reporter.error(argument, Diagnostic.ALIAS, name,
+                            "into a message of its own session (a session cannot be delegated over itself)");
+                    flow.fail(var);
+                    return;
+                }
                 advance(var, unfolded, live, call);
                 VarState.Live moved = usable(delegated, argument);
                 if (moved == null || flow.selectors.refuseHandOver(delegated, argument, "delegated")) {
