@@ -211,6 +211,28 @@ class ContractsAndValuesTest {
     }
 
     @Test
+    void aBoxReceivedIntoItsPrimitiveMayBeNull() {
+        // The mirror image of sending a box where the type says int: ?(Integer) admits null, which
+        // the receiver would unbox (the runtime fails the session: "received null for
+        // ?(java.lang.Integer) where a primitive was expected").
+        assertRejected("SJ013", 6, msg("expected ?(java.lang.Integer) but the program receives ?(int) (a box, "
+                + "which the peer may send as null: receive it as java.lang.Integer and unbox it explicitly)"), cls("""
+                    void run() {
+                        try (SJSocket s = SJService.create(R.GetBox.class, "h", 1).request()) {
+                            int x = s.receiveInt();
+                        }
+                    }
+                """), PROTOCOLS);
+        assertRejected("SJ013", 6, msg("expected ?(java.lang.Integer) but the program receives ?(int) (a box"), cls("""
+                    void run() {
+                        try (SJSocket s = SJService.create(R.GetBox.class, "h", 1).request()) {
+                            int x = s.receive();
+                        }
+                    }
+                """), PROTOCOLS);
+    }
+
+    @Test
     void genericReceiveIntoTheSamePrimitiveItsBoxOrASupertypeIsFine() {
         assertAccepted(PROTOCOLS, cls("""
                     void run() {
@@ -218,7 +240,11 @@ class ContractsAndValuesTest {
                             int x = s.receive();
                         }
                         try (SJSocket s = SJService.create(R.GetBox.class, "h", 1).request()) {
-                            int x = s.receive();
+                            Integer x = s.receive();
+                            int y = x == null ? 0 : x;
+                        }
+                        try (SJSocket s = SJService.create(R.GetInt.class, "h", 1).request()) {
+                            Integer x = s.receive();
                         }
                         try (SJSocket s = SJService.create(R.GetInt.class, "h", 1).request()) {
                             Number x = s.receive();

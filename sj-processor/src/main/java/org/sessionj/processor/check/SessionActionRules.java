@@ -316,7 +316,7 @@ final class SessionActionRules {
             TypeMirror payload = flow.messages.mirror(javaType);
             if (payload != null && target != null && !flow.messages.receiveCompatible(payload, target)) {
                 flow.reporter.error(call, Diagnostic.WRONG_MESSAGE_TYPE, name,
-                        TypeModel.printAction(expectedReceive), found);
+                        TypeModel.printAction(expectedReceive), found + boxHint(payload, target));
                 flow.fail(var);
                 return;
             }
@@ -329,6 +329,13 @@ final class SessionActionRules {
             return;
         }
         advance(var, unfolded, live, call);
+    }
+
+    /** The hint for a box received into its primitive: the peer may send null. */
+    private String boxHint(TypeMirror payload, TypeMirror target) {
+        return payload != null && target.getKind().isPrimitive() && flow.messages.unboxesTo(payload, target)
+                ? " (a box, which the peer may send as null: receive it as " + payload + " and unbox it explicitly)"
+                : "";
     }
 
     private void receivePrimitive(Element var, MethodInvocationTree call, TypeKind kind) {
@@ -349,11 +356,10 @@ final class SessionActionRules {
         TypeMirror primitive = flow.types.getPrimitiveType(kind);
         TypeMirror payload = expectedReceive.payload() instanceof Payload.JavaType javaType
                 ? flow.messages.mirror(javaType) : null;
-        boolean matches = payload != null && (flow.types.isSameType(payload, primitive)
-                || flow.types.isSameType(payload, flow.types.boxedClass(flow.types.getPrimitiveType(kind)).asType()));
+        boolean matches = payload != null && flow.types.isSameType(payload, primitive);
         if (!matches && !(payload == null && expectedReceive.payload() instanceof Payload.JavaType)) {
             flow.reporter.error(call, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedReceive),
-                    found);
+                    found + boxHint(payload, primitive));
             flow.fail(var);
             return;
         }
