@@ -463,7 +463,13 @@ final class SessionActionRules {
         }
         SessionType needed = flow.sessionParameters.of(parameter, null, flow.reporter).type();
         if (needed == null) {
-            flow.fail(var); // the method's own declaration reports the problem
+            if (flow.trees.getTree(method) == null) { // compiled elsewhere: no declaration here reports it
+                flow.reporter.error(argument, Diagnostic.UNTYPED_SESSION, "session '" + flow.name(var) + "'",
+                        "it is lent to '" + method.getSimpleName() + "', whose @Session type of parameter "
+                                + (method.getParameters().indexOf(parameter) + 1) + " is invalid (compile "
+                                + method.getEnclosingElement().getSimpleName() + " to see why)");
+            }
+            flow.fail(var); // a declaration in this compilation reports the problem itself (SJ007)
             return;
         }
         SessionType from = live.remaining();

@@ -278,8 +278,23 @@ public final class SessionChecker implements TaskListener {
             }
             if (method.getBody() != null && !implicit(getCurrentPath())) {
                 analyse(getCurrentPath());
+            } else if (method.getBody() == null) {
+                declarationOnly(method);
             }
             return super.visitMethod(method, unused);
+        }
+
+        /**
+         * A method without a body (abstract, an interface's, native) is never analysed, yet its
+         * {@code @Session} types are what its callers and implementations are checked against: an
+         * invalid one is reported at its declaration (SJ007), as for a method with a body.
+         */
+        private void declarationOnly(MethodTree method) {
+            for (VariableTree parameter : method.getParameters()) {
+                if (trees.getElement(new TreePath(getCurrentPath(), parameter)) instanceof VariableElement element) {
+                    sessionParameters.of(element, parameter, reporter);
+                }
+            }
         }
 
         /** A method reference implementing a method must not end a socket that method does not (SJ056). */
