@@ -41,7 +41,7 @@ class ContractsAndValuesTest {
         assertRejected("SJ025", 7, msg("session 's' is used after it was lent to 'first' on line 6, which closes it"),
                 cls("""
                     void run() {
-                        try (SJSocket s = SJService.create(R.Two.class, "h", 1).request()) {
+                        try (SJSocket s = SJService.create(R.One.class, "h", 1).request()) {
                             first(s);
                             s.send(2);
                         }
@@ -57,7 +57,7 @@ class ContractsAndValuesTest {
     void sessionMethodWithTheSocketAsResourceEndsIt() {
         assertRejected("SJ025", 7, msg("which closes it (try-with-resources)"), cls("""
                     void run() {
-                        try (SJSocket s = SJService.create(R.Two.class, "h", 1).request()) {
+                        try (SJSocket s = SJService.create(R.One.class, "h", 1).request()) {
                             first(s);
                             s.send(2);
                         }
@@ -74,7 +74,7 @@ class ContractsAndValuesTest {
     void endingPropagatesThroughLending() {
         assertRejected("SJ025", 7, msg("which lends it to 'inner', which closes it"), cls("""
                     void run() {
-                        try (SJSocket s = SJService.create(R.Two.class, "h", 1).request()) {
+                        try (SJSocket s = SJService.create(R.One.class, "h", 1).request()) {
                             outer(s);
                             s.send(2);
                         }

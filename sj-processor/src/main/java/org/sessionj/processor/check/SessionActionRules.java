@@ -489,6 +489,15 @@ final class SessionActionRules {
         // A constructor is named after its class ("lent to 'Conn'"), not javac's '<init>'.
         Object callee = method.getKind() == javax.lang.model.element.ElementKind.CONSTRUCTOR
                 ? method.getEnclosingElement().getSimpleName() : method.getSimpleName();
+        if (ending != null && !new VarState.Live(remainder, live.iterations()).complete()) {
+            // The callee ends the session after only the part it was lent: the caller's rest would be
+            // abandoned (the runtime fails the close, delegation or spawn with a protocol violation).
+            flow.reporter.error(argument, Diagnostic.INCOMPLETE_SESSION, flow.name(var), "when it is lent to '"
+                    + callee + "', which " + ending + " after " + TypeModel.describe(needed), remainder.isEnd()
+                    ? "the open iteration" : TypeModel.describe(remainder));
+            flow.fail(var);
+            return;
+        }
         TryTree closing = ending != null && flow.lent.handsOver(method, parameter) ? flow.spawns.closingTry(var) : null;
         if (closing != null) {
             flow.reporter.error(argument, Diagnostic.HANDED_OVER_AND_CLOSED, flow.name(var), "lent to '"
