@@ -20,6 +20,7 @@ class ContractsAndValuesTest {
                 @Protocol("cbegin.!<int>.!<int>") interface Two {}
                 @Protocol("cbegin.?(int)") interface GetInt {}
                 @Protocol("cbegin.?(Integer)") interface GetBox {}
+                @Protocol("cbegin.!<Object>") interface AnyValue {}
                 @Protocol("cbegin.!<cbegin.!<int>>") interface Hand {}
                 @Protocol("sbegin.?(int)") interface Server {}
                 @Protocol("sbegin.?(String)") interface OtherServer {}
@@ -227,6 +228,28 @@ class ContractsAndValuesTest {
                     void run() {
                         try (SJSocket s = SJService.create(R.GetBox.class, "h", 1).request()) {
                             int x = s.receive();
+                        }
+                    }
+                """), PROTOCOLS);
+    }
+
+    @Test
+    void aServiceIsNeverAPlainMessage() {
+        // !<Object> admits any object, but Jackson would write a service as an empty bean: the peer got {}.
+        assertRejected("SJ013", 7, msg("expected !<java.lang.Object> but the program sends !<org.sessionj.api.SJService> "
+                + "(a service is not a message: a service travels only where the type says !<cbegin.…>"), cls("""
+                    void run() {
+                        SJService svc = SJService.create(R.One.class, "h", 1);
+                        try (SJSocket s = SJService.create(R.AnyValue.class, "h", 1).request()) {
+                            s.send(svc);
+                        }
+                    }
+                """), PROTOCOLS);
+        assertRejected("SJ013", 7, msg("(a server socket is not a message"), cls("""
+                    void run() {
+                        try (SJServerSocket ss = SJServerSocket.create(R.Server.class, 0);
+                             SJSocket s = SJService.create(R.AnyValue.class, "h", 1).request()) {
+                            s.send(ss);
                         }
                     }
                 """), PROTOCOLS);

@@ -251,6 +251,14 @@ final class SessionActionRules {
                 flow.set(delegated, new VarState.Moved("delegated on line " + flow.line(call)));
             }
             case Payload.JavaType javaType -> {
+                String apiObject = delegated == null ? flow.api.apiObject(argumentType) : null;
+                if (apiObject != null) { // Jackson would write it as an empty bean: the peer gets {}
+                    flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText, found + " ("
+                            + apiObject + " is not a message: a service travels only where the type says "
+                            + "!<cbegin.…>, server sockets, selectors and scopes not at all)");
+                    flow.fail(var);
+                    return;
+                }
                 TypeMirror wanted = flow.messages.mirror(javaType);
                 boolean nullValue = FlowScanner.strip(argument) instanceof TypeCastTree cast
                         && FlowScanner.strip(cast.getExpression()) instanceof LiteralTree literal

@@ -53,6 +53,14 @@ class MessageTypesEndToEndTest {
     public interface SelfishServer {
     }
 
+    @Protocol("cbegin.!<Object>")
+    public interface AnyClient {
+    }
+
+    @Protocol("^(AnyClient)")
+    public interface AnyServer {
+    }
+
     @Test
     void javaTimeValuesOptionalsAndRecordsHoldingThemRoundTrip() throws Exception {
         Instant at = Instant.ofEpochSecond(5, 123_456_789);
@@ -92,6 +100,24 @@ class MessageTypesEndToEndTest {
                         .hasCauseInstanceOf(com.fasterxml.jackson.databind.exc.InvalidDefinitionException.class);
                 assertThatThrownBy(s::receive).isInstanceOf(SJIOException.class)
                         .hasMessageContaining("cannot encode a message of type");
+            }
+        }
+    }
+
+    @Test
+    void anApiObjectSentAsAPlainMessageIsAProtocolViolation() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(AnyServer.class, 0)) {
+            CompletableFuture<SJSocket> accepted = CompletableFuture.supplyAsync(
+                    () -> server.accept(Duration.ofSeconds(10)));
+            SJService service = SJService.create(AnyClient.class, "localhost", server.port());
+            try (SJSocket c = service.request(); SJSocket s = accepted.get(10, TimeUnit.SECONDS)) {
+                Object hidden = service; // unchecked code: the checker cannot see what an Object holds
+                assertThatThrownBy(() -> c.send(hidden)).isInstanceOf(SJProtocolViolationException.class)
+                        .hasMessageContaining("!<java.lang.Object>");
+                Object socket = s;
+                assertThatThrownBy(() -> c.send(socket)).isInstanceOf(SJProtocolViolationException.class);
+                c.send("a plain value still goes");
+                assertThat((Object) s.receive()).isEqualTo("a plain value still goes");
             }
         }
     }
