@@ -20,6 +20,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
+import javax.lang.model.type.TypeMirror;
 import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
@@ -297,17 +298,58 @@ public final class SessionChecker implements TaskListener {
             }
         }
 
-        /** A method reference implementing a method must not end a socket that method does not (SJ056). */
+        /**
+         * A method reference implementing a method must not end a socket that method does not (SJ056),
+         * and no session socket may flow through its function type untracked (SJ010).
+         */
         @Override
         public Void visitMemberReference(com.sun.source.tree.MemberReferenceTree reference, Void unused) {
-            if (trees.getElement(getCurrentPath()) instanceof ExecutableElement method
+            TypeMirror functionalType = trees.getTypeMirror(getCurrentPath());
+            ExecutableElement functional = contracts.functionalMethod(functionalType);
+            if (functional != null) {
+                untrackedSockets(reference, functionalType, functional);
+            }
+            if (functional != null && trees.getElement(getCurrentPath()) instanceof ExecutableElement method
                     && method.getKind() == javax.lang.model.element.ElementKind.METHOD) {
-                ExecutableElement functional = contracts.functionalMethod(trees.getTypeMirror(getCurrentPath()));
-                if (functional != null) {
-                    overrides.endsLent(method, functional, reference, "the method reference " + reference, reporter);
-                }
+                overrides.endsLent(method, functional, reference, "the method reference " + reference, reporter);
             }
             return super.visitMemberReference(reference, unused);
+        }
+
+        /**
+         * The method-reference form of the invariant "the expressions of socket type are exactly the
+         * tracked socket variables": a reference whose function type returns a socket
+         * ({@code svc::request}, {@code ss::accept} as a {@code Supplier<SJSocket>}) or takes one through
+         * a parameter without a {@code @Session} type ({@code SJSocket::close} or a {@code @Session}
+         * method as a {@code Consumer<SJSocket>}) would create or act on sessions no variable tracks.
+         * SJ's own functional interfaces (session-thread bodies) are checked by their own rules.
+         */
+        private void untrackedSockets(com.sun.source.tree.MemberReferenceTree reference, TypeMirror functionalType,
+                ExecutableElement functional) {
+            if (!(functionalType instanceof javax.lang.model.type.DeclaredType declared)
+                    || environment.getElementUtils().getPackageOf(declared.asElement()).getQualifiedName()
+                            .contentEquals("org.sessionj.api")) {
+                return;
+            }
+            javax.lang.model.type.ExecutableType function = (javax.lang.model.type.ExecutableType)
+                    environment.getTypeUtils().asMemberOf(declared, functional);
+            String owner = declared.asElement().getSimpleName() + "." + functional.getSimpleName();
+            if (api.isSocket(function.getReturnType())) {
+                reporter.error(reference, Diagnostic.UNTYPED_SESSION, "the method reference " + reference,
+                        "it returns a session socket through " + owner + ", which no variable tracks (start "
+                                + "sessions with SJSocket s = service.request() or server.accept())");
+                return;
+            }
+            List<? extends TypeMirror> parameters = function.getParameterTypes();
+            for (int i = 0; i < parameters.size(); i++) {
+                if (api.isSocket(parameters.get(i))
+                        && !sessionParameters.of(functional.getParameters().get(i), null, null).annotated()) {
+                    reporter.error(reference, Diagnostic.UNTYPED_SESSION, "the method reference " + reference,
+                            "it takes a session socket through parameter " + (i + 1) + " of " + owner
+                                    + ", which has no @Session type, so nothing checks what is done with it");
+                    return;
+                }
+            }
         }
 
         /** A record's {@code @NoAlias} components must not be handed out by accessors javac writes. */
