@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.sessionj.api.SJServerSocket;
 
 /**
@@ -46,6 +47,18 @@ public final class ProcessesDeployment {
     public static <R extends RankProgram.Outcome> RankRunner.Timed<R> run(RankProgram<R> program, String mainClass,
             BiFunction<Integer, String, List<String>> childArgs, Duration timeout, Progress progress)
             throws InterruptedException {
+        return run(program, mainClass, childArgs, timeout, progress, timed -> timed);
+    }
+
+    /**
+     * As {@link #run(RankProgram, String, BiFunction, Duration, Progress)}, and once rank 0 has its result
+     * applies {@code then} to it while the child ranks exit (their JVMs' shutdown overlaps it: the demos
+     * print and verify their result there). Its value is returned once every child has exited with
+     * status 0; a child that fails, before or meanwhile, still fails the run.
+     */
+    public static <R extends RankProgram.Outcome, V> V run(RankProgram<R> program, String mainClass,
+            BiFunction<Integer, String, List<String>> childArgs, Duration timeout, Progress progress,
+            Function<RankRunner.Timed<R>, V> then) throws InterruptedException {
         LinkedBlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
         List<Process> children = new ArrayList<>();
         List<RankRunner.Timed<R>> rankZero = new ArrayList<>(1);
@@ -60,7 +73,9 @@ public final class ProcessesDeployment {
                     : new Finished(r, "exited with status " + p.exitValue() + " (pid " + p.pid() + ")"
                             + errors.lastLine().map(line -> ": " + line).orElse(""), null)));
         }
+        Phases.mark(0, "children-started");
         try (SJServerSocket rendezvous = openRendezvous(children)) {
+            Phases.mark(0, "rendezvous-open");
             zero = new Thread(() -> {
                 try {
                     rankZero.add(RankRunner.runRankZero(program, rendezvous, HOST, timeout, progress));
@@ -71,6 +86,7 @@ public final class ProcessesDeployment {
             }, "rank-0");
             zero.setDaemon(true);
             zero.start();
+            V value = null;
             for (int done = 0; done < program.ranks(); done++) {
                 Finished end = finished.take();
                 if (end.failure() != null) {
@@ -88,9 +104,13 @@ public final class ProcessesDeployment {
                     }
                     throw new DeploymentException(message.toString(), end.cause());
                 }
+                if (end.rank() == 0) {
+                    value = then.apply(rankZero.get(0));
+                }
             }
             succeeded = true;
-            return rankZero.get(0);
+            Phases.mark(0, "children-exited");
+            return value;
         } finally {
             for (Process child : children) {
                 if (!succeeded) {
