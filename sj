@@ -53,6 +53,12 @@ JAVA_OPTS=()
 major=$(jdk_major "$JDK")
 [ "$major" -ge 22 ] && JAVA_OPTS+=(--enable-native-access=ALL-UNNAMED)
 [ "$major" -ge 23 ] && JAVA_OPTS+=(--sun-misc-unsafe-memory-access=allow)
+# At exit a JDK 25 JVM waits up to 300 ms (30 attempts of 10 ms) for threads running native code to
+# stop, and the runtime's event loops and ipc doorbell always have one blocked in epoll: every command
+# that had used a session took 0.3 s longer to exit, twice per demo job (each child rank, then rank 0).
+# Threads in native code cannot touch the JVM's data without stopping first, so no wait is needed
+# (docs/benchmarks.md "The demos' whole job, ninth session").
+[ "$major" -ge 25 ] && JAVA_OPTS+=(-XX:UserThreadWaitAttemptsAtExit=0)
 # A JVM cannot tell whether its standard error is a terminal; the demos' progress bar needs to know.
 [ -t 2 ] && JAVA_OPTS+=(-Dsessionj.stderr.terminal=true)
 

@@ -164,28 +164,44 @@ public final class ProcessesDeployment {
     }
 
     private static Process start(String mainClass, List<String> args, int rank) {
-        List<String> command = new ArrayList<>();
-        command.add(javaExecutable());
-        List<String> jvmOptions = childJvmOptions(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        command.addAll(jvmOptions);
-        // As ./sj does: Netty loads its native transport and JCTools uses Unsafe; newer JDKs warn on every start.
-        if (Runtime.version().feature() >= 22 && jvmOptions.stream().noneMatch(o -> o.startsWith("--enable-native-access"))) {
-            command.add("--enable-native-access=ALL-UNNAMED");
-        }
-        if (Runtime.version().feature() >= 23
-                && jvmOptions.stream().noneMatch(o -> o.startsWith("--sun-misc-unsafe-memory-access"))) {
-            command.add("--sun-misc-unsafe-memory-access=allow");
-        }
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(mainClass);
-        command.addAll(args);
+        List<String> command = childCommand(javaExecutable(), ManagementFactory.getRuntimeMXBean().getInputArguments(),
+                Runtime.version().feature(), System.getProperty("java.class.path"), mainClass, args);
         try {
             return new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.INHERIT)
                     .redirectError(ProcessBuilder.Redirect.PIPE).start();
         } catch (IOException e) {
             throw new DeploymentException("cannot start rank " + rank + " (" + command.get(0) + "): " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * A child rank's command line: {@code java}, the parent's options ({@link #childJvmOptions}), and
+     * those {@code ./sj} gives every JVM when the parent's lack them: on JDK 22+ native access for
+     * Netty's transport, on 23+ JCTools' and Netty's {@code Unsafe} (newer JDKs warn on every start
+     * otherwise), on 25+ no wait at exit for threads in native code
+     * ({@code -XX:UserThreadWaitAttemptsAtExit=0}: a JVM otherwise waits 300 ms for its event loops,
+     * blocked in epoll, before it exits, and rank 0 waits for every child's exit).
+     */
+    static List<String> childCommand(String java, List<String> parentOptions, int feature, String classPath,
+            String mainClass, List<String> args) {
+        List<String> command = new ArrayList<>();
+        command.add(java);
+        List<String> jvmOptions = childJvmOptions(parentOptions);
+        command.addAll(jvmOptions);
+        if (feature >= 22 && jvmOptions.stream().noneMatch(o -> o.startsWith("--enable-native-access"))) {
+            command.add("--enable-native-access=ALL-UNNAMED");
+        }
+        if (feature >= 23 && jvmOptions.stream().noneMatch(o -> o.startsWith("--sun-misc-unsafe-memory-access"))) {
+            command.add("--sun-misc-unsafe-memory-access=allow");
+        }
+        if (feature >= 25 && jvmOptions.stream().noneMatch(o -> o.startsWith("-XX:UserThreadWaitAttemptsAtExit="))) {
+            command.add("-XX:UserThreadWaitAttemptsAtExit=0");
+        }
+        command.add("-cp");
+        command.add(classPath);
+        command.add(mainClass);
+        command.addAll(args);
+        return command;
     }
 
     /**
