@@ -57,7 +57,7 @@ major=$(jdk_major "$JDK")
 # stop, and the runtime's event loops and ipc doorbell always have one blocked in epoll: every command
 # that had used a session took 0.3 s longer to exit, twice per demo job (each child rank, then rank 0).
 # Threads in native code cannot touch the JVM's data without stopping first, so no wait is needed
-# (docs/benchmarks.md "The demos' whole job, ninth session").
+# (docs/benchmarks.md "The demos' whole job, tenth session").
 [ "$major" -ge 25 ] && JAVA_OPTS+=(-XX:UserThreadWaitAttemptsAtExit=0)
 # A JVM cannot tell whether its standard error is a terminal; the demos' progress bar needs to know.
 [ -t 2 ] && JAVA_OPTS+=(-Dsessionj.stderr.terminal=true)

@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
  *
  * <p>Why: picocli's classes are compiled for Java 5, so no AOT cache holds them; building its model of
  * the {@code demo} command and parsing cost rank 0 about 0.3 s of CPU (a third of its JVM's
- * start-up, docs/benchmarks.md "The demos' whole job, ninth session"), and across processes rank 0
+ * start-up, docs/benchmarks.md "The demos' whole job, tenth session"), and across processes rank 0
  * starts the other ranks' JVMs only once it has parsed: every job waited that long before its child
  * ranks even began to start. Under srun every rank is a {@code ./sj demo}, and every one paid it.
  *
