@@ -43,6 +43,9 @@ needs_build() {
     [ -f "$CLASSPATH_FILE" ] || return 0
     # Written by an older ./sj with the module's classes directory, which no cache can hold: once more.
     grep -q '/sj-examples/target/classes:' "$CLASSPATH_FILE" && return 0
+    # Written by an older ./sj with the test dependencies (JUnit, AssertJ, Byte Buddy) on it: every JVM
+    # opened their jars too, on every look-up that searches the whole class path. Once more.
+    grep -q '/org/junit/' "$CLASSPATH_FILE" && return 0
     [ -n "$(find "$ROOT" -path "$ROOT/.sj" -prune -o -path '*/target' -prune -o -path "$ROOT/.git" -prune -o \
         \( -name '*.java' -o -name 'pom.xml' -o -path '*/src/main/resources/*' \) -newer "$CLASSPATH_FILE" -print -quit)" ]
 }
@@ -125,7 +128,8 @@ if needs_build; then
     mkdir -p "$STATE"
     log="$STATE/build.log"
     if ! JAVA_HOME="$JDK" "$ROOT/mvnw" -q -f "$ROOT/pom.xml" -pl sj-examples -am package -DskipTests \
-            dependency:build-classpath -Dmdep.outputFile=target/sj-classpath.txt >"$log" 2>&1; then
+            dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile=target/sj-classpath.txt \
+            >"$log" 2>&1; then
         cat "$log" >&2
         echo "sj: build failed (log above, also in $log)" >&2
         exit 1
