@@ -291,11 +291,15 @@ public final class SessionChecker implements TaskListener {
             return super.visitMethod(method, unused);
         }
 
-        /** A method reference implementing a method must not end a socket that method does not (SJ056). */
+        /**
+         * A method or constructor reference implementing a method must not end a socket that method does
+         * not (SJ056): {@code Foo::new} runs Foo's constructor as the implementation.
+         */
         @Override
         public Void visitMemberReference(com.sun.source.tree.MemberReferenceTree reference, Void unused) {
             if (trees.getElement(getCurrentPath()) instanceof ExecutableElement method
-                    && method.getKind() == javax.lang.model.element.ElementKind.METHOD) {
+                    && (method.getKind() == javax.lang.model.element.ElementKind.METHOD
+                            || method.getKind() == javax.lang.model.element.ElementKind.CONSTRUCTOR)) {
                 ExecutableElement functional = contracts.functionalMethod(trees.getTypeMirror(getCurrentPath()));
                 if (functional != null) {
                     overrides.endsLent(method, functional, reference, "the method reference " + reference, reporter);
