@@ -327,6 +327,7 @@ final class LinearityRules {
             flow.reporter.error(tree, Diagnostic.OVERWRITE, info.name(), TypeModel.describe(live.remaining()));
             next = VarState.FAILED;
         }
+        flow.spawns.addedToScope(var, tree.getExpression());
         flow.set(var, next);
     }
 

@@ -471,10 +471,10 @@ final class SessionActionRules {
         // A constructor is named after its class ("lent to 'Conn'"), not javac's '<init>'.
         Object callee = method.getKind() == javax.lang.model.element.ElementKind.CONSTRUCTOR
                 ? method.getEnclosingElement().getSimpleName() : method.getSimpleName();
-        TryTree closing = ending != null && flow.lent.handsOver(method, parameter) ? flow.spawns.closingTry(var) : null;
-        if (closing != null) {
+        String closer = ending != null && flow.lent.handsOver(method, parameter) ? flow.spawns.closer(var) : null;
+        if (closer != null) {
             flow.reporter.error(argument, Diagnostic.HANDED_OVER_AND_CLOSED, flow.name(var), "lent to '"
-                    + callee + "', which " + ending, flow.line(closing));
+                    + callee + "', which " + ending, closer);
             flow.fail(var);
             return;
         }
