@@ -342,8 +342,7 @@ final class SessionOriginRules {
         VarState given = endpointSource(argument);
         SessionType wanted = flow.sessionParameters.of(parameter, null, flow.reporter).declared();
         if (flow.state != null && given instanceof VarState.Endpoint known && known.protocol() != null
-                && !known.protocol().equals(wanted)
-                && !TypeModel.unfold(known.protocol()).equals(TypeModel.unfold(wanted))) {
+                && !TypeModel.sameBehaviour(known.protocol(), wanted)) {
             flow.reporter.error(argument, Diagnostic.SESSION_METHOD_MISMATCH, "'" + argument + "'",
                     "the call to '" + method.getSimpleName() + "'", "a " + (flow.api.isService(parameter.asType())
                             ? "service" : "server socket") + " of protocol " + TypeModel.describe(wanted),

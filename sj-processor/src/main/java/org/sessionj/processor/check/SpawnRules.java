@@ -19,9 +19,7 @@ import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.VariableElement;
 import org.sessionj.processor.internal.flow.VarState;
 import org.sessionj.processor.internal.model.TypeModel;
-import org.sessionj.types.ProtocolException;
 import org.sessionj.types.SessionType;
-import org.sessionj.types.SessionTypes;
 
 /**
  * Session threads, {@code SJ.spawn(s1, …, body)}. Invariant: a session handed to a session thread is
@@ -246,13 +244,6 @@ final class SpawnRules {
     }
 
     private static boolean sameSession(SessionType a, SessionType b) {
-        if (a.equals(b) || TypeModel.unfold(a).equals(TypeModel.unfold(b))) {
-            return true;
-        }
-        try {
-            return SessionTypes.equivalent(a, b);
-        } catch (ProtocolException e) {
-            return false; // an ill-formed type is reported where it is declared
-        }
+        return TypeModel.sameBehaviour(a, b);
     }
 }
