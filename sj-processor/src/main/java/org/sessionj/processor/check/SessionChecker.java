@@ -126,9 +126,10 @@ public final class SessionChecker implements TaskListener {
 
             @Override
             public Void visitVariable(VariableTree tree, Void unused) {
-                if (tree.getInitializer() != null && trees.getElement(getCurrentPath()) instanceof VariableElement field
+                if (trees.getElement(getCurrentPath()) instanceof VariableElement field
                         && field.getModifiers().contains(javax.lang.model.element.Modifier.FINAL)) {
-                    boolean selector = api.isSelector(field.asType());
+                    boolean selector = api.isSelector(field.asType()) && tree.getInitializer() != null;
+                    // A blank final endpoint field: what its constructors store (read before lowering too).
                     if (selector || api.isService(field.asType()) || api.isServerSocket(field.asType())) {
                         if (fields[0] == null) {
                             Reporter silent = new Reporter(trees, unit);
