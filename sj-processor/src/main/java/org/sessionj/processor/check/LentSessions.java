@@ -219,7 +219,7 @@ final class LentSessions {
             @Override
             public Void visitNewClass(com.sun.source.tree.NewClassTree creation, Void unused) {
                 if (found[0] == null && trees.getElement(getCurrentPath()) instanceof ExecutableElement constructor) {
-                    lentOn(constructor, creation.getArguments());
+                    lentOn(api.invokedConstructor(constructor), creation.getArguments());
                 }
                 return super.visitNewClass(creation, unused);
             }
