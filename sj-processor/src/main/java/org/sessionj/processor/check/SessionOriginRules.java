@@ -76,8 +76,10 @@ final class SessionOriginRules {
         }
         if (flow.state != null && !flow.sockets.reported(stripped)) {
             flow.reporter.error(expression, Diagnostic.UNTYPED_SESSION, "session '" + variable + "'",
-                    "obtain it from request()/accept() on a service or server socket created with a protocol class "
-                            + "literal, or receive it as a delegated session");
+                    "it is initialised from '" + expression + "', which is not request()/accept() on a service or "
+                            + "server socket, nor a delegation receive; obtain it from request()/accept() on a service "
+                            + "or server socket created with a protocol class literal, or receive it as a delegated "
+                            + "session");
         }
         return VarState.FAILED;
     }
