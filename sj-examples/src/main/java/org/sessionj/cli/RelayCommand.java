@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.sessionj.transport.http.relay.HttpRelay;
@@ -22,9 +23,14 @@ import picocli.CommandLine.Option;
         description = {
             "Run the relay of the http/https transports: peers that cannot reach each other both connect out to it"
                     + " (-Dsessionj.http.relay=HOST:PORT on both sides); it pairs them and moves their bytes.",
-            "Runs until interrupted (Ctrl-C). Put it behind a reverse proxy or open its port in the firewall."
+            "Says it is listening once it has answered a request of its own through its port (so the first peer does"
+                    + " not pay for a cold start), then runs until interrupted (Ctrl-C).",
+            "Put it behind a reverse proxy or open its port in the firewall."
         })
 final class RelayCommand implements Callable<Integer> {
+    /** How long the relay waits for the answer to its own first request before it gives up starting. */
+    static final Duration SELF_CHECK_TIMEOUT = Duration.ofSeconds(60);
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -48,6 +54,15 @@ final class RelayCommand implements Callable<Integer> {
 
     @Option(names = "--buffer-mib", paramLabel = "MIB", description = "Buffered bytes in all, in MiB (default 256).")
     long bufferMib = RelayLimits.defaults().bufferBytes() >> 20;
+
+    @Option(names = "--max-servers-per-address", paramLabel = "N",
+            description = "Registered servers one source address may have at once (default 16); more are answered 429.")
+    int maxServersPerAddress = RelayLimits.defaults().maxListenersPerSource();
+
+    @Option(names = "--max-sessions-per-address", paramLabel = "N",
+            description = "Relayed connections one source address may have at once (default 256; behind a proxy every"
+                    + " client has the proxy's address); more are answered 429.")
+    int maxSessionsPerAddress = RelayLimits.defaults().maxSessionsPerSource();
 
     @Override
     public Integer call() throws IOException, InterruptedException {
@@ -73,15 +88,31 @@ final class RelayCommand implements Callable<Integer> {
             }
         }
         InetSocketAddress address = bind == null ? new InetSocketAddress(port) : new InetSocketAddress(bind, port);
-        RelayLimits limits = RelayLimits.defaults().withSessions(maxSessions, bufferMib << 20);
+        if (maxServersPerAddress <= 0 || maxSessionsPerAddress <= 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--max-servers-per-address and"
+                    + " --max-sessions-per-address must be positive, found " + maxServersPerAddress + " and "
+                    + maxSessionsPerAddress);
+        }
+        RelayLimits limits = RelayLimits.defaults().withSessions(maxSessions, bufferMib << 20)
+                .withPerSource(maxServersPerAddress, Math.min(maxSessionsPerAddress, maxSessions));
         HttpRelay relay = HttpRelay.start(address, ssl, limits);
+        Duration check;
+        try {
+            // Announce only what answers: the first request of a fresh process (TLS above all) is slow,
+            // and a peer that took the announcement at its word paid for it within its own bound.
+            check = relay.selfCheck(SELF_CHECK_TIMEOUT);
+        } catch (IOException e) {
+            relay.close();
+            throw e;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             relay.close();
             stopped.countDown();
         }, "sj-relay-shutdown"));
         out.println("sj relay: listening on " + (bind == null ? "*" : bind) + ":" + relay.port() + " ("
-                + (tls ? "https" : "http") + "); peers use -Dsessionj.http.relay=HOST:" + relay.port());
+                + (tls ? "https" : "http") + "); peers use -Dsessionj.http.relay=HOST:" + relay.port()
+                + " (answered its own request in " + check.toMillis() + " ms)");
         out.flush();
         stopped.await();
         return 0;

@@ -53,7 +53,8 @@ class AnonymousSubclassTest {
 
     @Test
     void aSuperConstructorThatEndsTheSessionEndsItHereToo() {
-        assertRejected("SJ025", 13, msg("'s'"), HEAD + """
+        // The callee closes the session after the part it is lent: the caller's rest is abandoned.
+        assertRejected("SJ024", 12, msg("'s'", "lent to 'Closer', which closes it"), HEAD + """
                   void run() {
                     try (SJSocket s = SJService.create(P.class, "h", 1).request()) {
                       Closer c = new Closer(s) { };

@@ -4,8 +4,12 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -18,13 +22,17 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLException;
 import org.sessionj.transport.http.internal.Budget;
 import org.sessionj.transport.http.internal.ByteStream;
+import org.sessionj.transport.http.internal.Endpoint;
 import org.sessionj.transport.http.internal.Exchange;
 import org.sessionj.transport.http.internal.Half;
 import org.sessionj.transport.http.internal.Halves;
+import org.sessionj.transport.http.internal.HttpClientChannel;
 import org.sessionj.transport.http.internal.HttpSettings;
 import org.sessionj.transport.http.internal.Routes;
+import org.sessionj.transport.http.internal.TunnelConnection;
 import org.sessionj.transport.http.internal.TunnelServer;
 import org.sessionj.transport.http.internal.Wire;
 
@@ -51,21 +59,29 @@ public final class HttpRelay implements AutoCloseable, Routes {
     private final Map<String, Listener> listeners = new ConcurrentHashMap<>();
     private final Map<String, Listener> targets = new ConcurrentHashMap<>();
     private final Map<String, Half> unpaired = new ConcurrentHashMap<>();
+    /** Guarded by itself: per source address, the requester tokens of the relayed connections it made and that have not ended. */
+    private final Map<String, Set<String>> sessionsBySource = new java.util.HashMap<>();
     private final TunnelServer server;
+    /** Where it listens (for {@link #selfCheck}), and whether it speaks HTTPS. */
+    private final InetSocketAddress address;
+    private final boolean tls;
 
     /** A server registered at the relay: its names and the connections waiting for it. Guarded by itself. */
     private static final class Listener {
         final String id;
         final int port;
         final Set<String> keys;
+        /** The address that registered it (per-source cap). */
+        final String source;
         final ArrayDeque<String> waiting = new ArrayDeque<>();
         Exchange held;
         volatile long lastSeen = System.nanoTime();
 
-        Listener(String id, int port, Set<String> keys) {
+        Listener(String id, int port, Set<String> keys, String source) {
             this.id = id;
             this.port = port;
             this.keys = keys;
+            this.source = source;
         }
     }
 
@@ -73,6 +89,8 @@ public final class HttpRelay implements AutoCloseable, Routes {
             throws IOException {
         this.settings = settings;
         this.limits = limits;
+        this.address = address;
+        this.tls = ssl != null;
         this.budget = new Budget(limits.bufferBytes());
         this.halves = new Halves(settings.vanishMillis(), this::sweep);
         try {
@@ -155,7 +173,8 @@ public final class HttpRelay implements AutoCloseable, Routes {
     private void connect(Exchange exchange) {
         String target = Wire.param(exchange.query(), "target");
         if (target == null || !NAME.matcher(target).matches()) {
-            exchange.fail(HttpResponseStatus.BAD_REQUEST, "connect needs target=host:port");
+            exchange.fail(HttpResponseStatus.BAD_REQUEST, "connect needs target=host:port, found "
+                    + (target == null ? "no target" : "target=" + shown(target)));
             return;
         }
         Listener listener = targets.get(target.toLowerCase(Locale.ROOT));
@@ -168,6 +187,7 @@ public final class HttpRelay implements AutoCloseable, Routes {
                     + " connections already; retry later");
             return;
         }
+        String source = exchange.source();
         ByteStream toServer = new ByteStream(settings.streamBytes(), budget);
         ByteStream toRequester = new ByteStream(settings.streamBytes(), budget);
         // Both halves on the loop of the requester's connect (its control connection carries its uploads
@@ -181,6 +201,17 @@ public final class HttpRelay implements AutoCloseable, Routes {
                 exchange.fail(HttpResponseStatus.SERVICE_UNAVAILABLE, target + " has "
                         + limits.maxUnpairedPerListener() + " connections waiting already; retry later");
                 return;
+            }
+            synchronized (sessionsBySource) {
+                Set<String> mine = sessionsBySource.computeIfAbsent(source, s -> new java.util.HashSet<>());
+                mine.removeIf(token -> halves.get(token) == null);
+                if (mine.size() >= limits.maxSessionsPerSource()) {
+                    exchange.fail(HttpResponseStatus.TOO_MANY_REQUESTS, "the address " + source + " has "
+                            + limits.maxSessionsPerSource() + " relayed connections at this relay already, the most one"
+                            + " address may have (./sj relay --max-sessions-per-address); retry once one has ended");
+                    return;
+                }
+                mine.add(requester.token());
             }
             halves.add(requester);
             halves.add(served);
@@ -201,7 +232,10 @@ public final class HttpRelay implements AutoCloseable, Routes {
         String id = Wire.param(exchange.query(), "id");
         long port = Wire.longParam(exchange.query(), "port");
         if (id == null || !Wire.isToken(id) || port < 0 || port > 65535) {
-            exchange.fail(HttpResponseStatus.BAD_REQUEST, "listen needs id=<32 hex digits> and port=0..65535");
+            exchange.fail(HttpResponseStatus.BAD_REQUEST, "listen needs id=<32 hex digits> and port=0..65535, found "
+                    + (id == null ? "no id" : "id=" + shown(id)) + " and "
+                    + (Wire.param(exchange.query(), "port") == null ? "no port"
+                            : "port=" + shown(Wire.param(exchange.query(), "port"))));
             return;
         }
         if ("1".equals(Wire.param(exchange.query(), "close"))) {
@@ -274,16 +308,25 @@ public final class HttpRelay implements AutoCloseable, Routes {
         }
         for (String name : names) {
             if (!NAME.matcher(name).matches() || name.indexOf(':') >= 0 && !name.startsWith("[")) {
-                exchange.fail(HttpResponseStatus.BAD_REQUEST, "not a host name: " + name);
+                exchange.fail(HttpResponseStatus.BAD_REQUEST, "a server registers host names (letters, digits, . _ % - or"
+                        + " a bracketed IPv6 address, at most 255 characters), found name=" + shown(name));
                 return null;
             }
         }
+        String source = exchange.source();
         if (listeners.size() >= limits.maxListeners()) {
             exchange.fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "the relay has " + limits.maxListeners()
                     + " servers registered already");
             return null;
         }
         synchronized (targets) {
+            if (listeners.values().stream().filter(l -> l.source.equals(source)).count() >= limits.maxListenersPerSource()) {
+                exchange.fail(HttpResponseStatus.TOO_MANY_REQUESTS, "the address " + source + " has "
+                        + limits.maxListenersPerSource() + " servers registered at this relay already, the most one"
+                        + " address may register (./sj relay --max-servers-per-address); retry once one has stopped"
+                        + " listening");
+                return null;
+            }
             int chosen = port;
             for (int attempt = 0; chosen == 0 && attempt < 100; attempt++) {
                 int candidate = ThreadLocalRandom.current().nextInt(1024, 65536);
@@ -300,12 +343,17 @@ public final class HttpRelay implements AutoCloseable, Routes {
                 }
                 keys.add(key);
             }
-            Listener listener = new Listener(id, chosen, keys);
+            Listener listener = new Listener(id, chosen, keys, source);
             keys.forEach(k -> targets.put(k, listener));
             listeners.put(id, listener);
             LOG.log(System.Logger.Level.DEBUG, "relay: {0} registered {1}", exchange.remote(), keys);
             return listener;
         }
+    }
+
+    /** A value the client sent, for a message: at most 100 characters. */
+    private static String shown(String value) {
+        return value.length() > 100 ? value.substring(0, 100) + "..." : value;
     }
 
     private static String key(String name, int port) {
@@ -364,6 +412,15 @@ public final class HttpRelay implements AutoCloseable, Routes {
                 half.vanish("the server did not take the connection within " + limits.pairingMillis() + " ms");
             }
         }
+        synchronized (sessionsBySource) {
+            for (Iterator<Set<String>> it = sessionsBySource.values().iterator(); it.hasNext();) {
+                Set<String> tokens = it.next();
+                tokens.removeIf(token -> halves.get(token) == null);
+                if (tokens.isEmpty()) {
+                    it.remove();
+                }
+            }
+        }
         long vanish = TimeUnit.MILLISECONDS.toNanos(settings.vanishMillis());
         for (Listener listener : listeners.values()) {
             boolean polling;
@@ -374,6 +431,50 @@ public final class HttpRelay implements AutoCloseable, Routes {
                 LOG.log(System.Logger.Level.DEBUG, "relay: server {0} stopped polling; forgetting it", listener.keys);
                 drop(listener, "the server vanished from the relay");
             }
+        }
+    }
+
+    /**
+     * Makes one request to this relay through its own port, as a peer would (a TCP connection, for https
+     * the TLS handshake, a request and its answer), and returns how long that took. A fresh process
+     * loads and initialises its TLS and HTTP code on its first connection: on a loaded machine that took
+     * seconds, which the first peer paid within its own bound (a server registering at a relay that had
+     * just said it was listening timed out). {@code ./sj relay} calls this before it says it is
+     * listening, so the announcement means that the relay answers.
+     *
+     * <p>The check trusts whatever certificate answers and does not verify the host name: it talks to
+     * this process's own port (loopback when the relay listens on every interface) and sends nothing
+     * secret.
+     *
+     * @param timeout how long to wait for the answer
+     * @return how long the request took
+     * @throws IOException if no answer came within {@code timeout}: the relay cannot serve
+     */
+    public Duration selfCheck(Duration timeout) throws IOException {
+        InetAddress bound = address.getAddress();
+        String host = (bound == null || bound.isAnyLocalAddress() ? InetAddress.getLoopbackAddress() : bound)
+                .getHostAddress();
+        SslContext client = null;
+        if (tls) {
+            try {
+                client = SslContextBuilder.forClient().trustManager(InsecureTrustManagerFactory.INSTANCE)
+                        .endpointIdentificationAlgorithm(null).build();
+            } catch (SSLException e) {
+                throw new IOException("cannot make the TLS context of the relay's self-check: " + e.getMessage(), e);
+            }
+        }
+        Endpoint self = new Endpoint(host, port(), client, settings);
+        HttpClientChannel channel = new HttpClientChannel(self);
+        long start = System.nanoTime();
+        try {
+            FullHttpResponse answer = TunnelConnection.await(channel.send(channel.request(HttpMethod.GET,
+                    Wire.TARGET + "?name=sj-relay-self-check:1", null), timeout.toMillis()), timeout.toNanos(), self);
+            answer.release();
+            return Duration.ofNanos(System.nanoTime() - start);
+        } catch (IOException e) {
+            throw new IOException("the relay does not answer on its own port (" + self + "): " + e.getMessage(), e);
+        } finally {
+            channel.close();
         }
     }
 
