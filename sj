@@ -128,7 +128,7 @@ if needs_build; then
     mkdir -p "$STATE"
     log="$STATE/build.log"
     if ! JAVA_HOME="$JDK" "$ROOT/mvnw" -q -f "$ROOT/pom.xml" -pl sj-examples -am package -DskipTests \
-            dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile=target/sj-classpath.txt \
+            dependency:build-classpath -DincludeScope=runtime -Dmdep.outputFile=target/sj-classpath.txt \
             >"$log" 2>&1; then
         cat "$log" >&2
         echo "sj: build failed (log above, also in $log)" >&2

@@ -63,7 +63,7 @@ class LauncherBuildTest {
 
     @Test
     void theClassPathIsBuiltWithoutTheTestDependencies() throws Exception {
-        assertThat(launch()).contains("dependency:build-classpath").contains("-Dmdep.includeScope=runtime");
+        assertThat(launch()).contains("dependency:build-classpath").contains("-DincludeScope=runtime");
         assertThat(Files.readString(root.resolve(".sj/classpath")))
                 .isEqualTo(root.resolve("sj-examples/target/sj-examples-0.1.jar") + ":/m2/io/netty/netty-common.jar\n");
     }
@@ -74,7 +74,7 @@ class LauncherBuildTest {
         Path classpath = Files.writeString(root.resolve(".sj/classpath"),
                 "/x/sj-examples.jar:/m2/org/junit/jupiter/junit-jupiter-api.jar:/m2/io/netty/netty-common.jar\n");
         Files.setLastModifiedTime(classpath, FileTime.from(Instant.now().plusSeconds(3600)));
-        assertThat(launch()).contains("-Dmdep.includeScope=runtime");
+        assertThat(launch()).contains("-DincludeScope=runtime");
         assertThat(Files.readString(classpath)).doesNotContain("/org/junit/");
     }
 

@@ -177,12 +177,8 @@ final class LinearityRules {
         if (flow.state == null) {
             return;
         }
-        int index = throwPoints.size();
-        for (Map<Element, Set<VarState>> points : throwPoints) { // innermost first
-            if (--index >= recordingLimit) {
-                continue;
-            }
-            // a loop, not a lambda: the processor is loaded afresh per compilation, and so would each lambda be linked
+        // loops, not lambdas: the processor is loaded afresh per compilation, and so would each lambda be linked
+        for (Map<Element, Set<VarState>> points : recording()) {
             for (Map.Entry<Element, Set<VarState>> point : points.entrySet()) {
                 VarState value = flow.state.get(point.getKey());
                 if (value != null) {
@@ -200,16 +196,25 @@ final class LinearityRules {
         if (flow.state == null) {
             return;
         }
-        int index = throwPoints.size();
-        for (Map<Element, Set<VarState>> points : throwPoints) { // innermost first
-            if (--index >= recordingLimit) {
-                continue;
-            }
+        for (Map<Element, Set<VarState>> points : recording()) {
             Set<VarState> states = points.get(var);
             if (states != null) {
                 states.add(state);
             }
         }
+    }
+
+    /** The throw points of each enclosing try block that records them here (below the recording limit). */
+    private List<Map<Element, Set<VarState>>> recording() {
+        List<Map<Element, Set<VarState>>> recording = new ArrayList<>();
+        int index = throwPoints.size();
+        for (Map<Element, Set<VarState>> points : throwPoints) { // innermost first
+            if (--index >= recordingLimit) {
+                continue;
+            }
+            recording.add(points);
+        }
+        return recording;
     }
 
     /** Whether any of the states is failed (a loop, not a stream). */
@@ -336,6 +341,7 @@ final class LinearityRules {
             flow.reporter.error(tree, Diagnostic.OVERWRITE, info.name(), TypeModel.describe(live.remaining()));
             next = VarState.FAILED;
         }
+        flow.spawns.addedToScope(var, tree.getExpression());
         flow.set(var, next);
     }
 
