@@ -115,6 +115,7 @@ final class ChoiceRules {
                 || !selector.getName().contentEquals(tree.getName())) {
             return false;
         }
+        flow.noAlias.labelEnum((MethodInvocationTree) FlowScanner.strip(tree.getInitializer()));
         receivedLabels.put(var, socket);
         return true;
     }
@@ -160,6 +161,9 @@ final class ChoiceRules {
             boolean expression) {
         ExpressionTree stripped = FlowScanner.strip(selector);
         Element socket = inbranchSocket(stripped);
+        if (socket != null) {
+            flow.noAlias.labelEnum((MethodInvocationTree) stripped);
+        }
         if (stripped instanceof IdentifierTree && !receivedLabels.isEmpty()) {
             Element received = receivedLabels.remove(flow.elementOf(stripped));
             socket = received != null ? received : socket;

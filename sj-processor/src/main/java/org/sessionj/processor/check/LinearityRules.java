@@ -24,6 +24,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import org.sessionj.processor.check.FlowScanner.Kind;
@@ -177,18 +178,12 @@ final class LinearityRules {
         if (flow.state == null) {
             return;
         }
-        int index = throwPoints.size();
-        for (Map<Element, Set<VarState>> points : throwPoints) { // innermost first
-            if (--index >= recordingLimit) {
-                continue;
+        forEachRecording(points -> points.forEach((var, states) -> {
+            VarState value = flow.state.get(var);
+            if (value != null) {
+                states.add(value);
             }
-            points.forEach((var, states) -> {
-                VarState value = flow.state.get(var);
-                if (value != null) {
-                    states.add(value);
-                }
-            });
-        }
+        }));
     }
 
     /**
@@ -199,15 +194,22 @@ final class LinearityRules {
         if (flow.state == null) {
             return;
         }
+        forEachRecording(points -> {
+            Set<VarState> states = points.get(var);
+            if (states != null) {
+                states.add(state);
+            }
+        });
+    }
+
+    /** The throw points of each enclosing try block that records them here (below the recording limit). */
+    private void forEachRecording(Consumer<Map<Element, Set<VarState>>> record) {
         int index = throwPoints.size();
         for (Map<Element, Set<VarState>> points : throwPoints) { // innermost first
             if (--index >= recordingLimit) {
                 continue;
             }
-            Set<VarState> states = points.get(var);
-            if (states != null) {
-                states.add(state);
-            }
+            record.accept(points);
         }
     }
 
@@ -325,6 +327,7 @@ final class LinearityRules {
             flow.reporter.error(tree, Diagnostic.OVERWRITE, info.name(), TypeModel.describe(live.remaining()));
             next = VarState.FAILED;
         }
+        flow.spawns.addedToScope(var, tree.getExpression());
         flow.set(var, next);
     }
 

@@ -28,6 +28,7 @@ import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeMirror;
 import org.sessionj.processor.check.FlowScanner.Kind;
 import org.sessionj.processor.check.FlowScanner.VarInfo;
@@ -439,7 +440,7 @@ final class NoAliasRules {
      * class's static initializer, which may read the field (through a static reference to this object).
      * The class whose method is checked and its superclasses are initialized already; a constant
      * variable is inlined by javac and runs nothing. Enum constants count ({@code Choice.MORE}: the
-     * enum's initializer runs its constructors).
+     * enum's initializer runs its constructors), unless the enum is a plain one ({@link PlainEnums}).
      */
     void staticField(Tree at, Element field) {
         if (field == null || field.getKind() != ElementKind.FIELD && field.getKind() != ElementKind.ENUM_CONSTANT
@@ -449,14 +450,40 @@ final class NoAliasRules {
             return; // a case label names a constant of the value switched on, whose class is initialized
         }
         TypeElement owner = (TypeElement) field.getEnclosingElement();
+        firstUse(at, owner, "'" + owner.getSimpleName() + "." + field.getSimpleName() + "' is used");
+    }
+
+    /**
+     * {@code s.inbranch(E.class)} while a field is moved out: the label becomes a constant of E
+     * ({@code E.valueOf}), the first use of E, which runs its static initializer as {@code E.X} would.
+     */
+    void labelEnum(MethodInvocationTree inbranch) {
+        if (inbranch.getArguments().size() != 1 || !fieldMoved() || flow.unitMethod == null
+                || !(FlowScanner.strip(inbranch.getArguments().get(0)) instanceof MemberSelectTree literal)
+                || !literal.getIdentifier().contentEquals("class")
+                || !(flow.trees.getTypeMirror(flow.pathOf(literal.getExpression())) instanceof DeclaredType type)) {
+            return;
+        }
+        firstUse(inbranch, (TypeElement) type.asElement(), inbranch + " receives a constant of it");
+    }
+
+    /**
+     * The first use of {@code owner} ({@code what}) while a field is moved out: SJ044, unless the
+     * class is initialized already (the checked method's class and its superclasses) or it is an enum
+     * whose initialization runs no code of the program ({@link PlainEnums}).
+     */
+    private void firstUse(Tree at, TypeElement owner, String what) {
         for (Element type = flow.unitMethod.getEnclosingElement(); type instanceof TypeElement current;
                 type = flow.types.asElement(current.getSuperclass())) {
             if (current.equals(owner)) {
                 return;
             }
         }
-        beforeForeignCode(at, "before '" + owner.getSimpleName() + "." + field.getSimpleName() + "' is used (the first "
-                + "use of " + owner.getQualifiedName() + " runs its static initializer, which may read it)");
+        if (PlainEnums.plain(owner, flow.trees)) {
+            return;
+        }
+        beforeForeignCode(at, "before " + what + " (the first use of " + owner.getQualifiedName()
+                + " runs its static initializer, which may read it)");
     }
 
     /**

@@ -7,7 +7,6 @@ import com.sun.source.tree.LiteralTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.Tree;
-import com.sun.source.tree.TryTree;
 import com.sun.source.tree.TypeCastTree;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +20,9 @@ import org.sessionj.processor.internal.flow.VarState;
 import org.sessionj.processor.internal.model.TypeModel;
 import org.sessionj.types.Action;
 import org.sessionj.types.Payload;
+import org.sessionj.types.ProtocolException;
 import org.sessionj.types.SessionType;
+import org.sessionj.types.SessionTypes;
 
 /**
  * The actions on a session socket checked against its remaining type: send and receive (values,
@@ -298,7 +299,7 @@ final class SessionActionRules {
     }
 
     private static boolean sameSession(SessionType left, SessionType right) {
-        return left.equals(right) || TypeModel.unfold(left).equals(TypeModel.unfold(right));
+        return TypeModel.sameBehaviour(left, right);
     }
 
     private void receiveValue(Element var, MethodInvocationTree call) {
@@ -487,6 +488,12 @@ final class SessionActionRules {
             remainder = stripPrefix(from, TypeModel.unfold(needed));
         }
         if (remainder == null) {
+            remainder = equivalentPrefix(live.remaining(), needed);
+        }
+        if (remainder == null) {
+            remainder = equivalentPrefix(TypeModel.unfold(live.remaining()), needed);
+        }
+        if (remainder == null) {
             flow.reporter.error(argument, Diagnostic.SESSION_METHOD_MISMATCH, "session '" + flow.name(var) + "'",
                     "the call to '" + method.getSimpleName() + "'", "the session at " + TypeModel.describe(needed),
                     "at " + TypeModel.describe(live.remaining()));
@@ -506,10 +513,10 @@ final class SessionActionRules {
             flow.fail(var);
             return;
         }
-        TryTree closing = ending != null && flow.lent.handsOver(method, parameter) ? flow.spawns.closingTry(var) : null;
-        if (closing != null) {
+        String closer = ending != null && flow.lent.handsOver(method, parameter) ? flow.spawns.closer(var) : null;
+        if (closer != null) {
             flow.reporter.error(argument, Diagnostic.HANDED_OVER_AND_CLOSED, flow.name(var), "lent to '"
-                    + callee + "', which " + ending, flow.line(closing));
+                    + callee + "', which " + ending, closer);
             flow.fail(var);
             return;
         }
@@ -542,6 +549,25 @@ final class SessionActionRules {
             flow.linearity.throwPoint(var, new VarState.Live(new SessionType(actions.subList(k + 1, actions.size())),
                     iterations));
         }
+    }
+
+    /**
+     * What remains of {@code type} after a prefix of it with the same behaviour as {@code prefix} (equal
+     * up to unfolding of recursion and renaming of recursion variables), or null when no prefix has it.
+     * A prefix with a free recursion variable is not well formed on its own and matches nothing.
+     */
+    private static SessionType equivalentPrefix(SessionType type, SessionType prefix) {
+        List<Action> actions = type.actions();
+        for (int k = 1; k <= actions.size(); k++) {
+            try {
+                if (SessionTypes.equivalent(new SessionType(actions.subList(0, k)), prefix)) {
+                    return new SessionType(actions.subList(k, actions.size()));
+                }
+            } catch (ProtocolException illFormed) {
+                // not a type of its own (its recursion variable is bound further out): try a longer prefix
+            }
+        }
+        return null;
     }
 
     private static SessionType stripPrefix(SessionType type, SessionType prefix) {

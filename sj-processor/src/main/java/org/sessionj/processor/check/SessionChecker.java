@@ -126,9 +126,10 @@ public final class SessionChecker implements TaskListener {
 
             @Override
             public Void visitVariable(VariableTree tree, Void unused) {
-                if (tree.getInitializer() != null && trees.getElement(getCurrentPath()) instanceof VariableElement field
+                if (trees.getElement(getCurrentPath()) instanceof VariableElement field
                         && field.getModifiers().contains(javax.lang.model.element.Modifier.FINAL)) {
-                    boolean selector = api.isSelector(field.asType());
+                    boolean selector = api.isSelector(field.asType()) && tree.getInitializer() != null;
+                    // A blank final endpoint field: what its constructors store (read before lowering too).
                     if (selector || api.isService(field.asType()) || api.isServerSocket(field.asType())) {
                         if (fields[0] == null) {
                             Reporter silent = new Reporter(trees, unit);
@@ -307,8 +308,9 @@ public final class SessionChecker implements TaskListener {
         }
 
         /**
-         * A method reference implementing a method must not end a socket that method does not (SJ056),
-         * and no session socket may flow through its function type untracked (SJ010).
+         * A method or constructor reference implementing a method must not end a socket that method does
+         * not (SJ056; {@code Foo::new} runs Foo's constructor as the implementation), and no session socket
+         * may flow through its function type untracked (SJ010).
          */
         @Override
         public Void visitMemberReference(com.sun.source.tree.MemberReferenceTree reference, Void unused) {
@@ -318,7 +320,8 @@ public final class SessionChecker implements TaskListener {
                 untrackedSockets(reference, functionalType, functional);
             }
             if (functional != null && trees.getElement(getCurrentPath()) instanceof ExecutableElement method
-                    && method.getKind() == javax.lang.model.element.ElementKind.METHOD) {
+                    && (method.getKind() == javax.lang.model.element.ElementKind.METHOD
+                            || method.getKind() == javax.lang.model.element.ElementKind.CONSTRUCTOR)) {
                 overrides.endsLent(method, functional, reference, "the method reference " + reference, reporter);
             }
             return super.visitMemberReference(reference, unused);

@@ -76,8 +76,10 @@ final class SessionOriginRules {
         }
         if (flow.state != null && !flow.sockets.reported(stripped)) {
             flow.reporter.error(expression, Diagnostic.UNTYPED_SESSION, "session '" + variable + "'",
-                    "obtain it from request()/accept() on a service or server socket created with a protocol class "
-                            + "literal, or receive it as a delegated session");
+                    "it is initialised from '" + expression + "', which is not request()/accept() on a service or "
+                            + "server socket, nor a delegation receive; obtain it from request()/accept() on a service "
+                            + "or server socket created with a protocol class literal, or receive it as a delegated "
+                            + "session");
         }
         return VarState.FAILED;
     }
@@ -258,8 +260,67 @@ final class SessionOriginRules {
                 known = createdEndpoint(declaration.getInitializer(), fieldPath, false);
                 flow.facts.endpointField(field, known);
             }
+        } else if (known == null && flow.trees.getTree(field) instanceof VariableTree && !field.getModifiers()
+                .contains(Modifier.STATIC) && (flow.api.isService(field.asType()) || flow.api.isServerSocket(field.asType()))) {
+            known = storedByConstructors((VariableElement) field);
+            if (known != null) {
+                flow.facts.endpointField(field, known);
+            }
         }
         return known;
+    }
+
+    /**
+     * A blank final instance field: the endpoint its constructors store in it, when every assignment
+     * to it in them stores a {@code @Session(protocol = P.class)} parameter of that constructor or a
+     * {@code create(P.class, …)} call, all of one protocol; unknown when they disagree or store
+     * anything else; null when no constructor compiled from source assigns it.
+     */
+    private VarState storedByConstructors(VariableElement field) {
+        VarState[] stored = new VarState[1];
+        for (ExecutableElement constructor : javax.lang.model.util.ElementFilter.constructorsIn(
+                field.getEnclosingElement().getEnclosedElements())) {
+            TreePath path = flow.trees.getPath(constructor);
+            if (path == null) {
+                continue;
+            }
+            new com.sun.source.util.TreePathScanner<Void, Void>() {
+                @Override
+                public Void visitAssignment(com.sun.source.tree.AssignmentTree assignment, Void unused) {
+                    if (field.equals(flow.trees.getElement(new TreePath(getCurrentPath(), assignment.getVariable())))) {
+                        VarState value = storedValue(assignment.getExpression(), constructor, field,
+                                new TreePath(getCurrentPath(), assignment.getExpression()));
+                        stored[0] = stored[0] == null ? value : StateMerges.endpointValues(stored[0], value);
+                    }
+                    return super.visitAssignment(assignment, unused);
+                }
+
+                @Override
+                public Void visitClass(com.sun.source.tree.ClassTree tree, Void unused) {
+                    return null; // a local or anonymous class cannot assign the final field
+                }
+
+                @Override
+                public Void visitLambdaExpression(com.sun.source.tree.LambdaExpressionTree tree, Void unused) {
+                    return null;
+                }
+            }.scan(path, null);
+        }
+        return stored[0];
+    }
+
+    private VarState storedValue(ExpressionTree value, ExecutableElement constructor, VariableElement field,
+            TreePath path) {
+        ExpressionTree stripped = FlowScanner.strip(value);
+        if (stripped instanceof IdentifierTree name) {
+            Element named = flow.trees.getElement(new TreePath(path, stripped));
+            SessionType declared = named instanceof VariableElement parameter
+                    && constructor.getParameters().contains(parameter)
+                    ? flow.sessionParameters.of(parameter, null, null).declared() : null;
+            return declared == null ? VarState.Endpoint.unknown() : new VarState.Endpoint(declared, "of field '"
+                    + field.getSimpleName() + "' (stored from constructor parameter '" + name.getName() + "')");
+        }
+        return createdEndpoint(stripped, path.getParentPath(), false);
     }
 
     /** The state an enclosing body gave a captured service or server socket, or null. */
@@ -342,8 +403,7 @@ final class SessionOriginRules {
         VarState given = endpointSource(argument);
         SessionType wanted = flow.sessionParameters.of(parameter, null, flow.reporter).declared();
         if (flow.state != null && given instanceof VarState.Endpoint known && known.protocol() != null
-                && !known.protocol().equals(wanted)
-                && !TypeModel.unfold(known.protocol()).equals(TypeModel.unfold(wanted))) {
+                && !TypeModel.sameBehaviour(known.protocol(), wanted)) {
             flow.reporter.error(argument, Diagnostic.SESSION_METHOD_MISMATCH, "'" + argument + "'",
                     "the call to '" + method.getSimpleName() + "'", "a " + (flow.api.isService(parameter.asType())
                             ? "service" : "server socket") + " of protocol " + TypeModel.describe(wanted),

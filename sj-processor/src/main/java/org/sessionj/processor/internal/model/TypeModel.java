@@ -132,6 +132,23 @@ public final class TypeModel {
     }
 
     /**
+     * Whether two types have the same behaviour: equal, equal once their leading recursions are
+     * unfolded, or equivalent up to unfolding and renaming of recursion variables
+     * ({@link SessionTypes#equivalent}); an ill-formed type is the same only as an equal one (its
+     * problem is reported where it is declared).
+     */
+    public static boolean sameBehaviour(SessionType left, SessionType right) {
+        if (left.equals(right) || unfold(left).equals(unfold(right))) {
+            return true;
+        }
+        try {
+            return SessionTypes.equivalent(left, right);
+        } catch (ProtocolException illFormed) {
+            return false;
+        }
+    }
+
+    /**
      * Unfolds a leading {@code rec X[B]} (repeatedly) so that the head is a communication action:
      * {@code rec X[B].T} becomes {@code B[#X := rec X[B]].T}. Because {@code #X} is always the last
      * action of its sequence, the continuation {@code T} then follows both a recursive jump (after
