@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.sessionj.api.SJServerSocket;
+import org.sessionj.api.SJService;
 import org.sessionj.api.SJSocket;
 import org.sessionj.runtime.SJRuntime;
 import org.sessionj.runtime.SJRuntimeConfig;
@@ -27,10 +28,23 @@ class NamedTransportsNeedNoServiceLoaderTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void aFirstSessionOverANamedBuiltInTransportLoadsNoServiceLoader() throws Exception {
+        assertNoServiceLoaderIn(NoNettyBuffersInJvmTest.FirstSession.class.getName());
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void theStaticApiWithTransportsNamedBySystemPropertyLoadsNoServiceLoaderEither() throws Exception {
+        assertNoServiceLoaderIn("-Dsessionj.transports=shm", StaticFirstSession.class.getName());
+    }
+
+    /** Runs {@code args} (JVM options, then the main class) in a fresh JVM and reads its class-load log. */
+    private static void assertNoServiceLoaderIn(String... args) throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
-        Process child = new ProcessBuilder(java, "-Xlog:class+load=info:stdout", "-Dsessionj.missingDescriptor=ignore",
-                "-cp", System.getProperty("java.class.path"), NoNettyBuffersInJvmTest.FirstSession.class.getName())
-                .redirectErrorStream(true).start();
+        List<String> command = new ArrayList<>(List.of(java, "-Xlog:class+load=info:stdout",
+                "-Dsessionj.missingDescriptor=ignore", "-cp", System.getProperty("java.class.path")));
+        command.addAll(command.size() - 2, List.of(args).subList(0, args.length - 1));
+        command.add(args[args.length - 1]);
+        Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
         List<String> serviceLoader = new ArrayList<>();
         boolean done = false;
         boolean shm = false;
@@ -51,6 +65,31 @@ class NamedTransportsNeedNoServiceLoaderTest {
         assertThat(child.exitValue()).isZero();
         assertThat(shm).as("the class-load log is read, and names the in-JVM transport").isTrue();
         assertThat(serviceLoader).as("service loader classes loaded by the first session").isEmpty();
+    }
+
+    /** A child: one in-JVM session through the API's static factories (the global runtime), then DONE. */
+    static final class StaticFirstSession {
+        private StaticFirstSession() {
+        }
+
+        public static void main(String[] args) throws Exception {
+            try (SJServerSocket server = SJServerSocket.create(IntServer.class, 0)) {
+                Thread accepter = Thread.ofPlatform().start(() -> {
+                    try (SJSocket s = server.accept()) {
+                        s.send(s.receiveInt() + 1);
+                    }
+                });
+                try (SJSocket s = SJService.create(IntClient.class, "localhost", server.port()).request()) {
+                    s.send(1);
+                    if (s.receiveInt() != 2) {
+                        throw new IllegalStateException("wrong answer");
+                    }
+                }
+                accepter.join();
+            }
+            System.out.println(NoNettyBuffersInJvmTest.FirstSession.DONE);
+            System.out.flush();
+        }
     }
 
     @Test
