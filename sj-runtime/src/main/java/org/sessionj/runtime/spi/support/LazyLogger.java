@@ -156,7 +156,7 @@ public final class LazyLogger implements System.Logger {
         static final boolean CONFIGURED = configured(System.getProperty("java.util.logging.config.file"),
                 System.getProperty("java.util.logging.config.class"))
                 // read leniently: a bad value must not fail the first log check, in a class initialiser
-                || "true".equalsIgnoreCase(System.getProperty("sessionj.logging.configured"))
+                || "true".equalsIgnoreCase(SystemSettings.system().value("logging.configured").orElse(null))
                 || bridgeOnClassPath(System.getProperty("java.class.path", ""))
                 || bridgeInBootLayer();
 
