@@ -49,6 +49,15 @@ final class RelayCommand implements Callable<Integer> {
     @Option(names = "--buffer-mib", paramLabel = "MIB", description = "Buffered bytes in all, in MiB (default 256).")
     long bufferMib = RelayLimits.defaults().bufferBytes() >> 20;
 
+    @Option(names = "--max-servers-per-address", paramLabel = "N",
+            description = "Registered servers one source address may have at once (default 16); more are answered 429.")
+    int maxServersPerAddress = RelayLimits.defaults().maxListenersPerSource();
+
+    @Option(names = "--max-sessions-per-address", paramLabel = "N",
+            description = "Relayed connections one source address may have at once (default 256; behind a proxy every"
+                    + " client has the proxy's address); more are answered 429.")
+    int maxSessionsPerAddress = RelayLimits.defaults().maxSessionsPerSource();
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
@@ -73,7 +82,13 @@ final class RelayCommand implements Callable<Integer> {
             }
         }
         InetSocketAddress address = bind == null ? new InetSocketAddress(port) : new InetSocketAddress(bind, port);
-        RelayLimits limits = RelayLimits.defaults().withSessions(maxSessions, bufferMib << 20);
+        if (maxServersPerAddress <= 0 || maxSessionsPerAddress <= 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--max-servers-per-address and"
+                    + " --max-sessions-per-address must be positive, found " + maxServersPerAddress + " and "
+                    + maxSessionsPerAddress);
+        }
+        RelayLimits limits = RelayLimits.defaults().withSessions(maxSessions, bufferMib << 20)
+                .withPerSource(maxServersPerAddress, Math.min(maxSessionsPerAddress, maxSessions));
         HttpRelay relay = HttpRelay.start(address, ssl, limits);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

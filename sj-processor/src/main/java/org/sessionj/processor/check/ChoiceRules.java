@@ -2,6 +2,7 @@ package org.sessionj.processor.check;
 
 import com.sun.source.tree.BlockTree;
 import com.sun.source.tree.CaseTree;
+import com.sun.source.tree.ConstantCaseLabelTree;
 import com.sun.source.tree.DefaultCaseLabelTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
@@ -23,6 +24,8 @@ import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
 import org.sessionj.processor.check.FlowScanner.Frame;
 import org.sessionj.processor.check.FlowScanner.Scope;
 import org.sessionj.processor.internal.flow.FlowState;
@@ -249,9 +252,56 @@ final class ChoiceRules {
                         String.join(", ", missing), TypeModel.printAction(branch));
                 exit = exit == null ? null : exit.with(socket, VarState.FAILED);
             }
-        } else if (!hasDefault && !expression) {
-            exit = flow.join(exit, base, tree, "the cases of this switch and the path where none matches");
+        } else if (!hasDefault && !expression && !enhanced(selector, cases)) {
+            exit = flow.join(exit, base, tree, "the cases of this switch and the path where none matches (a switch"
+                    + " statement over an int, String or enum with no default, pattern or case null completes"
+                    + " when no case matches: add default -> throw ...)");
+        } else if (!hasDefault) {
+            // javac checked that the cases are exhaustive and adds a default that throws MatchException:
+            // the path where none matches is a throw from the state before the cases, not a way on.
+            FlowState<Element> after = flow.state;
+            flow.state = base;
+            flow.linearity.throwPoint();
+            flow.fieldExits.throwPoint(tree);
+            flow.state = after;
         }
         flow.state = exit;
+    }
+
+    /**
+     * Whether a switch statement is an enhanced one (JLS 14.11.2), which javac requires to be
+     * exhaustive: it has a pattern or {@code case null}, or its selector is not of an int-like, String or
+     * enum type. An old-style switch over an enum naming every constant is not: when the enum gains a
+     * constant (compiled separately), no case matches and the statement completes normally.
+     */
+    private boolean enhanced(ExpressionTree selector, List<? extends CaseTree> cases) {
+        for (CaseTree caseTree : cases) {
+            for (Tree label : caseTree.getLabels()) {
+                if (label instanceof PatternCaseLabelTree || label instanceof ConstantCaseLabelTree constant
+                        && constant.getConstantExpression().getKind() == Tree.Kind.NULL_LITERAL) {
+                    return true;
+                }
+            }
+        }
+        TypeMirror type = flow.trees.getTypeMirror(flow.pathOf(selector));
+        if (type == null || type.getKind() == TypeKind.ERROR) {
+            return false;
+        }
+        if (type.getKind().isPrimitive()) {
+            return false; // char, byte, short, int (javac rejects the others without patterns)
+        }
+        TypeMirror unboxed;
+        try {
+            unboxed = flow.types.unboxedType(type);
+        } catch (IllegalArgumentException notABox) {
+            unboxed = null;
+        }
+        if (unboxed != null && unboxed.getKind() != TypeKind.NONE) {
+            return false;
+        }
+        Element element = flow.types.asElement(type);
+        return element == null || !(element.getKind() == ElementKind.ENUM
+                || element instanceof javax.lang.model.element.TypeElement named
+                        && named.getQualifiedName().contentEquals("java.lang.String"));
     }
 }

@@ -1,5 +1,6 @@
 package org.sessionj.processor.check;
 
+import com.sun.source.tree.AnnotationTree;
 import com.sun.source.tree.BlockTree;
 import com.sun.source.tree.ClassTree;
 import com.sun.source.tree.CompilationUnitTree;
@@ -30,6 +31,9 @@ import javax.lang.model.element.Element;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.Elements;
 import org.sessionj.processor.internal.flow.VarState;
 import org.sessionj.processor.internal.protocol.ProtocolRegistry;
@@ -243,6 +247,11 @@ public final class SessionChecker implements TaskListener {
         return false;
     }
 
+    /** A type as its source would write it: simple class names, e.g. {@code String}, {@code SJSocket[]}. */
+    private static String simpleText(TypeMirror type) {
+        return type.toString().replaceAll("\\b(?:[a-z_][\\w]*\\.)+(?=[A-Z])", "");
+    }
+
     /** Whether an annotation value (a string, or an array of them) names {@link #SUPPRESSION}. */
     private static boolean names(AnnotationValue value) {
         Object held = value.getValue();
@@ -327,6 +336,7 @@ public final class SessionChecker implements TaskListener {
         /** A field initializer runs once per construction (or class initialisation): checked as a body. */
         @Override
         public Void visitVariable(VariableTree variable, Void unused) {
+            sessionTarget(variable);
             boolean field = getCurrentPath().getParentPath().getLeaf() instanceof ClassTree;
             if (field && suppressed(getCurrentPath())) {
                 return null;
@@ -335,6 +345,36 @@ public final class SessionChecker implements TaskListener {
                 analyse(getCurrentPath());
             }
             return super.visitVariable(variable, unused);
+        }
+
+        /**
+         * {@code @Session} on a parameter (or a record component, whose canonical constructor parameter
+         * gets it) whose type is not a session socket, service or server socket: SJ007 at the annotation.
+         */
+        private void sessionTarget(VariableTree variable) {
+            for (AnnotationTree annotation : variable.getModifiers().getAnnotations()) {
+                TreePath annotationPath = new TreePath(new TreePath(getCurrentPath(), variable.getModifiers()),
+                        annotation);
+                TypeMirror annotationType = trees.getTypeMirror(annotationPath);
+                if (annotationType == null || !(annotationType instanceof DeclaredType declared)
+                        || !declared.asElement().equals(api.sessionAnnotation())) {
+                    continue;
+                }
+                TypeMirror type = variable.getType() == null ? null
+                        : trees.getTypeMirror(new TreePath(getCurrentPath(), variable.getType()));
+                if (type == null && trees.getElement(getCurrentPath()) != null) {
+                    type = trees.getElement(getCurrentPath()).asType();
+                }
+                if (type == null || type.getKind() == TypeKind.ERROR || api.isSocket(type) || api.isService(type)
+                        || api.isServerSocket(type)) {
+                    return;
+                }
+                reporter.error(annotation, Diagnostic.BAD_SESSION_ANNOTATION, variable.getName(), "its type "
+                        + simpleText(type) + " is not a session socket (SJSocket or a type variable bounded by it),"
+                        + " a service (SJService) or a server socket (SJServerSocket), the only types @Session gives"
+                        + " a protocol to");
+                return;
+            }
         }
 
         @Override

@@ -22,7 +22,16 @@ public final class RawHttp implements AutoCloseable {
     }
 
     public RawHttp(int port, int timeoutMillis) throws IOException {
-        socket = new Socket("localhost", port);
+        this(new Socket("localhost", port), timeoutMillis);
+    }
+
+    /** A client whose connection to 127.0.0.1:{@code port} comes from {@code local} (such as 127.0.0.2: Linux routes all of 127/8 to lo). */
+    public RawHttp(java.net.InetAddress local, int port, int timeoutMillis) throws IOException {
+        this(new Socket(java.net.InetAddress.getLoopbackAddress(), port, local, 0), timeoutMillis);
+    }
+
+    private RawHttp(Socket connected, int timeoutMillis) throws IOException {
+        socket = connected;
         socket.setSoTimeout(timeoutMillis);
         in = socket.getInputStream();
         out = socket.getOutputStream();

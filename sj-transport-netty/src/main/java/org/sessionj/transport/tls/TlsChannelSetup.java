@@ -4,7 +4,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
@@ -17,6 +16,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLPeerUnverifiedException;
 import org.sessionj.transport.netty.internal.ChannelSetup;
+import org.sessionj.transport.netty.internal.FrameDecoder;
 import org.sessionj.transport.netty.internal.FrameDecoder;
 import org.sessionj.transport.netty.internal.Heartbeats;
 import org.sessionj.transport.netty.internal.NettyConnection;
@@ -104,8 +104,13 @@ final class TlsChannelSetup implements ChannelSetup {
         return message;
     }
 
-    /** Server side: hands the connection over once the handshake succeeded and says so to the client. */
-    private static final class ServerGate extends ChannelInboundHandlerAdapter {
+    /**
+     * Server side: hands the connection over once the handshake succeeded and says so to the client.
+     * Nothing written before that greeting goes out: a heartbeat written while a slow TLS handshake ran
+     * (one longer than the heartbeat interval, as on a loaded machine) was queued by the TLS handler and
+     * reached the client before the greeting, which then failed with "bad greeting".
+     */
+    private static final class ServerGate extends io.netty.channel.ChannelDuplexHandler {
         private final TlsConnection connection;
         private final SslHandler ssl;
         private final Consumer<NettyConnection> accepted;
@@ -114,6 +119,14 @@ final class TlsChannelSetup implements ChannelSetup {
             this.connection = connection;
             this.ssl = ssl;
             this.accepted = accepted;
+        }
+
+        @Override
+        public void write(ChannelHandlerContext ctx, Object msg, io.netty.channel.ChannelPromise promise) {
+            // Before the greeting only the heartbeats behind this gate write: they say nothing a TLS
+            // handshake in progress does not say, and must not precede the greeting.
+            io.netty.util.ReferenceCountUtil.release(msg);
+            promise.trySuccess();
         }
 
         @Override
@@ -159,6 +172,10 @@ final class TlsChannelSetup implements ChannelSetup {
 
         @Override
         protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+            // A server before the fix of ServerGate may send a heartbeat ahead of its greeting.
+            while (in.readableBytes() >= FrameDecoder.HEADER_BYTES && in.getInt(in.readerIndex()) == FrameDecoder.HEARTBEAT) {
+                in.skipBytes(FrameDecoder.HEADER_BYTES);
+            }
             if (in.readableBytes() < ACCEPTED.length) {
                 return;
             }

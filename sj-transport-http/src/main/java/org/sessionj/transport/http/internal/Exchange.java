@@ -100,6 +100,12 @@ public final class Exchange {
         return String.valueOf(ctx.channel().remoteAddress());
     }
 
+    /** The address the client's connection comes from (its IP address; the proxy's, behind a proxy), for per-source limits. */
+    public String source() {
+        return ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress inet && inet.getAddress() != null
+                ? inet.getAddress().getHostAddress() : String.valueOf(ctx.channel().remoteAddress());
+    }
+
     /** Whether the exchange was answered (or abandoned). */
     public boolean isDone() {
         return done.get();

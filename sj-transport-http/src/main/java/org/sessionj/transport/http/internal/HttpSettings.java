@@ -2,6 +2,7 @@ package org.sessionj.transport.http.internal;
 
 import java.util.function.UnaryOperator;
 import org.sessionj.runtime.spi.support.SystemSettings;
+import org.sessionj.transport.netty.internal.UnfinishedFrames;
 
 /**
  * Tunables of the http/https transports and the relay, read from system properties (so that
@@ -26,9 +27,19 @@ import org.sessionj.runtime.spi.support.SystemSettings;
  * @param leanCodec whether servers and long-polling clients decode and encode the transport's own
  *        requests and answers with the lean codec ({@code sessionj.http.leanCodec}, true), handing anything
  *        else to Netty's HTTP codec; false: Netty's codec for everything (the same bytes on the wire)
+ * @param unfinished the rules for frames that have started and not finished, shared with tcp
+ *        ({@code sessionj.tcp.unfinishedFrameBytes}, {@code frameTimeout}, {@code frameMinRate}; by default the
+ *        process's {@link UnfinishedFrames#shared})
  */
 public record HttpSettings(int pollMillis, int segmentBytes, int responseBytes, int streamBytes, int vanishMillis,
-        boolean websocket, int maxFrameBytes, boolean uploadAnswers, boolean leanCodec) {
+        boolean websocket, int maxFrameBytes, boolean uploadAnswers, boolean leanCodec, UnfinishedFrames unfinished) {
+
+    /** Settings under the process's rules for unfinished frames. */
+    public HttpSettings(int pollMillis, int segmentBytes, int responseBytes, int streamBytes, int vanishMillis,
+            boolean websocket, int maxFrameBytes, boolean uploadAnswers, boolean leanCodec) {
+        this(pollMillis, segmentBytes, responseBytes, streamBytes, vanishMillis, websocket, maxFrameBytes, uploadAnswers,
+                leanCodec, UnfinishedFrames.shared());
+    }
 
     /** Settings with upload answers on (wire 2 where the server speaks it) and the lean codec. */
     public HttpSettings(int pollMillis, int segmentBytes, int responseBytes, int streamBytes, int vanishMillis,
@@ -51,6 +62,7 @@ public record HttpSettings(int pollMillis, int segmentBytes, int responseBytes, 
         positive("streamBytes", streamBytes);
         positive("vanishMillis", vanishMillis);
         positive("maxFrameBytes", maxFrameBytes);
+        java.util.Objects.requireNonNull(unfinished, "unfinished");
     }
 
     private static void positive(String name, int value) {
@@ -61,15 +73,15 @@ public record HttpSettings(int pollMillis, int segmentBytes, int responseBytes, 
 
     /** The settings from system properties. */
     public static HttpSettings fromSystemProperties() {
-        return from(SystemSettings.system());
+        return from(SystemSettings.system(), true);
     }
 
     /** The settings from {@code properties} (full property names; missing keys take their defaults). */
     public static HttpSettings fromProperties(UnaryOperator<String> properties) {
-        return from(SystemSettings.of(properties));
+        return from(SystemSettings.of(properties), false);
     }
 
-    private static HttpSettings from(SystemSettings settings) {
+    private static HttpSettings from(SystemSettings settings, boolean system) {
         return new HttpSettings(
                 settings.integer("http.pollMillis", 20_000),
                 settings.integer("http.segmentBytes", 256 << 10),
@@ -79,25 +91,33 @@ public record HttpSettings(int pollMillis, int segmentBytes, int responseBytes, 
                 settings.flag("http.websocket", true),
                 settings.integer("tcp.maxFrameBytes", 16 << 20),
                 settings.flag("http.uploadAnswers", true),
-                settings.flag("http.leanCodec", true));
+                settings.flag("http.leanCodec", true),
+                system ? UnfinishedFrames.shared() : UnfinishedFrames.of(settings));
     }
+
 
     /** These settings with WebSocket upgrades allowed or not. */
     public HttpSettings withWebsocket(boolean allowed) {
         return new HttpSettings(pollMillis, segmentBytes, responseBytes, streamBytes, vanishMillis, allowed, maxFrameBytes,
-                uploadAnswers, leanCodec);
+                uploadAnswers, leanCodec, unfinished);
     }
 
     /** These settings with another poll interval and vanish time. */
     public HttpSettings withTimes(int poll, int vanish) {
         return new HttpSettings(poll, segmentBytes, responseBytes, streamBytes, vanish, websocket, maxFrameBytes,
-                uploadAnswers, leanCodec);
+                uploadAnswers, leanCodec, unfinished);
     }
 
     /** These settings with the lean codec on or off. */
     public HttpSettings withLeanCodec(boolean lean) {
         return new HttpSettings(pollMillis, segmentBytes, responseBytes, streamBytes, vanishMillis, websocket,
-                maxFrameBytes, uploadAnswers, lean);
+                maxFrameBytes, uploadAnswers, lean, unfinished);
+    }
+
+    /** These settings with other rules for unfinished frames (a test's small budget or deadline). */
+    public HttpSettings withUnfinishedFrames(UnfinishedFrames rules) {
+        return new HttpSettings(pollMillis, segmentBytes, responseBytes, streamBytes, vanishMillis, websocket,
+                maxFrameBytes, uploadAnswers, leanCodec, rules);
     }
 
     /** The largest request a server aggregates: a segment and some slack. */

@@ -33,7 +33,7 @@ final class ServedConnection extends StreamConnection {
         super(transportName, settings);
         this.half = half;
         this.description = transportName + " " + description;
-        this.assembler = new FrameAssembler(PooledByteBufAllocator.DEFAULT, settings.maxFrameBytes());
+        this.assembler = newAssembler();
         pump();
     }
 
@@ -60,10 +60,12 @@ final class ServedConnection extends StreamConnection {
             }
             if (inboundBytes.get() > settings.streamBytes()) {
                 paused = true;
+                readerBehind(true);
                 if (inboundBytes.get() > settings.streamBytes()) {
                     return;
                 }
                 paused = false;
+                readerBehind(false);
             }
             ByteStream.Chunk chunk = half.in().read(position, PUMP_BYTES);
             if (chunk == null) {
@@ -111,8 +113,16 @@ final class ServedConnection extends StreamConnection {
     void readerCaughtUp() {
         if (paused) {
             paused = false;
+            readerBehind(false);
             pump();
         }
+    }
+
+    @Override
+    void unfinishedFrameFailed(String reason) {
+        failInbound(reason);
+        half.out().fail(reason);
+        half.in().closeReader(reason);
     }
 
     /**

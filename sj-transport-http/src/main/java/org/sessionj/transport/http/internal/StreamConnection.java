@@ -23,6 +23,9 @@ abstract class StreamConnection implements Connection {
     final InboundQueue inbound;
     final AtomicLong inboundBytes = new AtomicLong();
     volatile boolean closed;
+    /** Guarded by itself: since when the reader has been behind (frames wait, downloading paused), and the time before. */
+    private final long[] behind = new long[2];
+    private boolean behindNow;
     /** {@link #deliver}, made once (a method reference per received chunk was an allocation per message). */
     final java.util.function.Consumer<ByteBuf> deliverer = this::deliver;
     private long unflushed;
@@ -62,6 +65,37 @@ abstract class StreamConnection implements Connection {
         inboundBytes.addAndGet(frame.readableBytes());
         inbound.add(frame);
     }
+
+    /** Notes whether the reader is behind now (the peer's bytes are not taken meanwhile). */
+    final void readerBehind(boolean now) {
+        synchronized (behind) {
+            if (now == behindNow) {
+                return;
+            }
+            behindNow = now;
+            if (now) {
+                behind[0] = System.nanoTime();
+            } else {
+                behind[1] += System.nanoTime() - behind[0];
+            }
+        }
+    }
+
+    /** How long the reader has been behind so far: an unfinished frame from the peer could not progress meanwhile. */
+    final long behindNanos() {
+        synchronized (behind) {
+            return behind[1] + (behindNow ? System.nanoTime() - behind[0] : 0);
+        }
+    }
+
+    /** An assembler of the peer's frames, under the settings' rules; an unfinished frame's failure fails this connection. */
+    final FrameAssembler newAssembler() {
+        return new FrameAssembler(PooledByteBufAllocator.DEFAULT, settings.maxFrameBytes(), settings.unfinished(),
+                this::toString, this::behindNanos, this::unfinishedFrameFailed);
+    }
+
+    /** An unfinished frame from the peer missed its deadline or was given up for a newer one (any thread). */
+    abstract void unfinishedFrameFailed(String reason);
 
     /** The stream broke: the reader gets the frames before, then {@code reason}. */
     final void failInbound(String reason) {

@@ -37,6 +37,8 @@ public final class TunnelConnection extends StreamConnection {
     final ByteStream out;
     final FrameAssembler assembler;
     private volatile Link link;
+    /** An unfinished frame from the peer failed the connection and stopped its link: a close waits for nothing. */
+    private volatile boolean broken;
     private volatile String description;
 
     /** How a tunnelled connection moves its bytes. */
@@ -77,7 +79,7 @@ public final class TunnelConnection extends StreamConnection {
         this.endpoint = endpoint;
         this.token = token;
         this.out = new ByteStream(settings.streamBytes(), Budget.unlimited());
-        this.assembler = new FrameAssembler(PooledByteBufAllocator.DEFAULT, settings.maxFrameBytes());
+        this.assembler = newAssembler();
         this.description = transportName + " " + via;
     }
 
@@ -194,7 +196,21 @@ public final class TunnelConnection extends StreamConnection {
 
     /** Link: whether downloading should pause (the reader is behind). */
     boolean readerBehind() {
-        return inboundBytes.get() > settings.streamBytes();
+        boolean behind = inboundBytes.get() > settings.streamBytes();
+        if (behind) {
+            readerBehind(true); // until the reader catches up (readerCaughtUp)
+        }
+        return behind;
+    }
+
+    @Override
+    void unfinishedFrameFailed(String reason) {
+        broken = true;
+        failed(reason);
+        Link l = link;
+        if (l != null) {
+            l.close();
+        }
     }
 
     /** Link: the peer's stream ended normally. */
@@ -255,6 +271,7 @@ public final class TunnelConnection extends StreamConnection {
 
     @Override
     void readerCaughtUp() {
+        readerBehind(false);
         Link l = link;
         if (l != null) {
             l.downResume();
@@ -275,6 +292,11 @@ public final class TunnelConnection extends StreamConnection {
         out.finish();
         Link l = link;
         if (l == null) {
+            return;
+        }
+        if (broken) {
+            l.close();
+            out.dispose();
             return;
         }
         l.upReady();

@@ -78,7 +78,7 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
                 raw);
         current = exchange;
         if (!request.decoderResult().isSuccess()) {
-            exchange.fail(HttpResponseStatus.BAD_REQUEST, "malformed HTTP request: " + request.decoderResult().cause());
+            exchange.fail(HttpResponseStatus.BAD_REQUEST, Wire.malformedRequest(request.decoderResult().cause()));
         } else {
             try {
                 dispatch(ctx, exchange);
@@ -88,7 +88,8 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
                 exchange.fail(HttpResponseStatus.BAD_REQUEST, e.getMessage());
             } catch (RuntimeException e) {
                 internalError(request, e);
-                exchange.fail(HttpResponseStatus.INTERNAL_SERVER_ERROR, "internal error: " + e);
+                exchange.fail(HttpResponseStatus.INTERNAL_SERVER_ERROR,
+                        "internal error: the server failed to serve this request (its log has the details)");
             }
         }
         // The channel keeps reading while a request is held (a poll, an upload waiting for room): a

@@ -243,6 +243,21 @@ public final class Wire {
         return value;
     }
 
+    /**
+     * The body of a 400 answer to a request the HTTP decoder could not parse: what was expected and what
+     * was found, in words (the decoder's message), never the class name of its exception, which says
+     * nothing to a client and something about this side.
+     */
+    public static String malformedRequest(Throwable cause) {
+        String message = cause == null ? null : cause.getMessage();
+        String found = message == null || message.isBlank() ? "bytes that do not parse as one" : message.strip();
+        if (cause instanceof NumberFormatException) {
+            found = "a length or chunk size that is not a number (" + found + ")";
+        }
+        return "malformed HTTP request (expected an HTTP/1.1 request line, headers, and a body of its Content-Length"
+                + " or in well-formed chunks); found " + found;
+    }
+
     /** A response with a plain-text body (errors and tokens). */
     public static FullHttpResponse text(HttpVersion version, HttpResponseStatus status, String body) {
         ByteBuf content = Unpooled.copiedBuffer(body, StandardCharsets.UTF_8);

@@ -51,6 +51,8 @@ public final class HttpRelay implements AutoCloseable, Routes {
     private final Map<String, Listener> listeners = new ConcurrentHashMap<>();
     private final Map<String, Listener> targets = new ConcurrentHashMap<>();
     private final Map<String, Half> unpaired = new ConcurrentHashMap<>();
+    /** Guarded by itself: per source address, the requester tokens of the relayed connections it made and that have not ended. */
+    private final Map<String, Set<String>> sessionsBySource = new java.util.HashMap<>();
     private final TunnelServer server;
 
     /** A server registered at the relay: its names and the connections waiting for it. Guarded by itself. */
@@ -58,14 +60,17 @@ public final class HttpRelay implements AutoCloseable, Routes {
         final String id;
         final int port;
         final Set<String> keys;
+        /** The address that registered it (per-source cap). */
+        final String source;
         final ArrayDeque<String> waiting = new ArrayDeque<>();
         Exchange held;
         volatile long lastSeen = System.nanoTime();
 
-        Listener(String id, int port, Set<String> keys) {
+        Listener(String id, int port, Set<String> keys, String source) {
             this.id = id;
             this.port = port;
             this.keys = keys;
+            this.source = source;
         }
     }
 
@@ -155,7 +160,8 @@ public final class HttpRelay implements AutoCloseable, Routes {
     private void connect(Exchange exchange) {
         String target = Wire.param(exchange.query(), "target");
         if (target == null || !NAME.matcher(target).matches()) {
-            exchange.fail(HttpResponseStatus.BAD_REQUEST, "connect needs target=host:port");
+            exchange.fail(HttpResponseStatus.BAD_REQUEST, "connect needs target=host:port, found "
+                    + (target == null ? "no target" : "target=" + shown(target)));
             return;
         }
         Listener listener = targets.get(target.toLowerCase(Locale.ROOT));
@@ -168,6 +174,7 @@ public final class HttpRelay implements AutoCloseable, Routes {
                     + " connections already; retry later");
             return;
         }
+        String source = exchange.source();
         ByteStream toServer = new ByteStream(settings.streamBytes(), budget);
         ByteStream toRequester = new ByteStream(settings.streamBytes(), budget);
         // Both halves on the loop of the requester's connect (its control connection carries its uploads
@@ -181,6 +188,17 @@ public final class HttpRelay implements AutoCloseable, Routes {
                 exchange.fail(HttpResponseStatus.SERVICE_UNAVAILABLE, target + " has "
                         + limits.maxUnpairedPerListener() + " connections waiting already; retry later");
                 return;
+            }
+            synchronized (sessionsBySource) {
+                Set<String> mine = sessionsBySource.computeIfAbsent(source, s -> new java.util.HashSet<>());
+                mine.removeIf(token -> halves.get(token) == null);
+                if (mine.size() >= limits.maxSessionsPerSource()) {
+                    exchange.fail(HttpResponseStatus.TOO_MANY_REQUESTS, "the address " + source + " has "
+                            + limits.maxSessionsPerSource() + " relayed connections at this relay already, the most one"
+                            + " address may have (./sj relay --max-sessions-per-address); retry once one has ended");
+                    return;
+                }
+                mine.add(requester.token());
             }
             halves.add(requester);
             halves.add(served);
@@ -201,7 +219,10 @@ public final class HttpRelay implements AutoCloseable, Routes {
         String id = Wire.param(exchange.query(), "id");
         long port = Wire.longParam(exchange.query(), "port");
         if (id == null || !Wire.isToken(id) || port < 0 || port > 65535) {
-            exchange.fail(HttpResponseStatus.BAD_REQUEST, "listen needs id=<32 hex digits> and port=0..65535");
+            exchange.fail(HttpResponseStatus.BAD_REQUEST, "listen needs id=<32 hex digits> and port=0..65535, found "
+                    + (id == null ? "no id" : "id=" + shown(id)) + " and "
+                    + (Wire.param(exchange.query(), "port") == null ? "no port"
+                            : "port=" + shown(Wire.param(exchange.query(), "port"))));
             return;
         }
         if ("1".equals(Wire.param(exchange.query(), "close"))) {
@@ -274,16 +295,25 @@ public final class HttpRelay implements AutoCloseable, Routes {
         }
         for (String name : names) {
             if (!NAME.matcher(name).matches() || name.indexOf(':') >= 0 && !name.startsWith("[")) {
-                exchange.fail(HttpResponseStatus.BAD_REQUEST, "not a host name: " + name);
+                exchange.fail(HttpResponseStatus.BAD_REQUEST, "a server registers host names (letters, digits, . _ % - or"
+                        + " a bracketed IPv6 address, at most 255 characters), found name=" + shown(name));
                 return null;
             }
         }
+        String source = exchange.source();
         if (listeners.size() >= limits.maxListeners()) {
             exchange.fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "the relay has " + limits.maxListeners()
                     + " servers registered already");
             return null;
         }
         synchronized (targets) {
+            if (listeners.values().stream().filter(l -> l.source.equals(source)).count() >= limits.maxListenersPerSource()) {
+                exchange.fail(HttpResponseStatus.TOO_MANY_REQUESTS, "the address " + source + " has "
+                        + limits.maxListenersPerSource() + " servers registered at this relay already, the most one"
+                        + " address may register (./sj relay --max-servers-per-address); retry once one has stopped"
+                        + " listening");
+                return null;
+            }
             int chosen = port;
             for (int attempt = 0; chosen == 0 && attempt < 100; attempt++) {
                 int candidate = ThreadLocalRandom.current().nextInt(1024, 65536);
@@ -300,12 +330,17 @@ public final class HttpRelay implements AutoCloseable, Routes {
                 }
                 keys.add(key);
             }
-            Listener listener = new Listener(id, chosen, keys);
+            Listener listener = new Listener(id, chosen, keys, source);
             keys.forEach(k -> targets.put(k, listener));
             listeners.put(id, listener);
             LOG.log(System.Logger.Level.DEBUG, "relay: {0} registered {1}", exchange.remote(), keys);
             return listener;
         }
+    }
+
+    /** A value the client sent, for a message: at most 100 characters. */
+    private static String shown(String value) {
+        return value.length() > 100 ? value.substring(0, 100) + "..." : value;
     }
 
     private static String key(String name, int port) {
@@ -362,6 +397,15 @@ public final class HttpRelay implements AutoCloseable, Routes {
             } else if (half.ageNanos(now) > pairing) {
                 it.remove();
                 half.vanish("the server did not take the connection within " + limits.pairingMillis() + " ms");
+            }
+        }
+        synchronized (sessionsBySource) {
+            for (Iterator<Set<String>> it = sessionsBySource.values().iterator(); it.hasNext();) {
+                Set<String> tokens = it.next();
+                tokens.removeIf(token -> halves.get(token) == null);
+                if (tokens.isEmpty()) {
+                    it.remove();
+                }
             }
         }
         long vanish = TimeUnit.MILLISECONDS.toNanos(settings.vanishMillis());

@@ -125,8 +125,35 @@ class MessageAssemblyTest {
             http.send("POST /bad HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\nzz\r\n");
             RawHttp.Response answer = http.read();
             assertThat(answer.status()).isEqualTo(400);
-            assertThat(answer.body()).contains("malformed HTTP request");
+            assertThat(answer.body()).contains("malformed HTTP request")
+                    .contains("expected an HTTP/1.1 request line, headers, and a body of its Content-Length or in well-formed chunks")
+                    .contains("found a length or chunk size that is not a number");
+            assertNoClassNames(answer.body());
         }
+    }
+
+    /**
+     * 400 bodies say in words what was expected and what was found; before, they carried the decoder
+     * exception's class name ("malformed HTTP request: java.lang.NumberFormatException: …").
+     */
+    @Test
+    void requestsThatDoNotParseAreAnswered400InWordsWithoutClassNames() throws IOException {
+        for (String request : java.util.List.of("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n",
+                "GET /" + "x".repeat(8192) + " HTTP/1.1\r\nHost: x\r\n\r\n",
+                "GET / HTTP/1.1\r\nHost: x\r\n" + "X-Big: " + "y".repeat(16384) + "\r\n\r\n")) {
+            try (RawHttp http = raw()) {
+                http.send(request);
+                RawHttp.Response answer = http.read();
+                assertThat(answer.status()).as(request.substring(0, 40)).isEqualTo(400);
+                assertThat(answer.body()).startsWith("malformed HTTP request (expected an HTTP/1.1 request line");
+                assertThat(answer.body()).contains("; found ");
+                assertNoClassNames(answer.body());
+            }
+        }
+    }
+
+    private static void assertNoClassNames(String body) {
+        assertThat(body).doesNotContainPattern("[A-Za-z]+(Exception|Error)\\b").doesNotContain("java.").doesNotContain("io.netty");
     }
 
     @Test

@@ -39,6 +39,8 @@ import org.sessionj.runtime.spi.Connection;
 final class BlockingConnection implements Connection, BlockingKeeper.Kept, HeartbeatCount {
     private static final ByteBufAllocator ALLOC = PooledByteBufAllocator.DEFAULT;
     private static final int INITIAL_BUFFER = 8 * 1024;
+    /** An empty input buffer larger than this (grown for a large frame) goes back to {@link #INITIAL_BUFFER}. */
+    private static final int SHRINK_ABOVE = 256 * 1024;
     /** Frames up to this size are copied into the output buffer; larger ones are written from where they are. */
     private static final int COPY_LIMIT = 64 * 1024;
     private static final long CLOSE_LINGER_SECONDS = 10;
@@ -71,6 +73,12 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
     private final BlockingKeeper keeper;
     /** How long a read may hear nothing before the peer is taken for gone (0: heartbeats off). */
     private final long silenceNanos;
+    /** The frame in the input buffer that has started and not finished, or null (the reading thread's). */
+    private UnfinishedFrames.Frame partial;
+    /** Time spent waiting in {@link #fill} for the bytes of {@link #partial}: its deadline counts only that. */
+    private long partialWaited;
+    /** Why an unfinished frame failed the connection (given up for a newer frame by another thread, which closed the socket), or null. */
+    private volatile String frameFailure;
 
     BlockingConnection(SocketChannel channel, String transportName, NettySettings settings) throws IOException {
         this.channel = channel;
@@ -267,7 +275,8 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
             return queue.take(timeoutNanos);
         }
         if (closed) {
-            throw new IOException("connection already closed (" + description + ")");
+            String reason = frameFailure;
+            throw new IOException(reason != null ? reason : "connection already closed (" + description + ")");
         }
         long deadline = timeoutNanos < 0 ? 0 : System.nanoTime() + timeoutNanos;
         while (true) {
@@ -288,9 +297,64 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
             if (timeoutNanos >= 0 && remaining <= 0) {
                 return null;
             }
+            long frameLeft = partialLeft();
+            if (frameLeft < remaining || remaining < 0 && frameLeft != Long.MAX_VALUE) {
+                fillHearing(frameLeft); // a wait the frame's deadline ends: partialLeft() tells
+                continue;
+            }
             if (!fillHearing(remaining)) {
                 return null;
             }
+        }
+    }
+
+    /**
+     * How long the unfinished frame in the input buffer may still take ({@link UnfinishedFrames}), or
+     * {@link Long#MAX_VALUE} if none; a frame past its deadline fails the connection.
+     */
+    private long partialLeft() throws IOException {
+        UnfinishedFrames.Frame frame = partial;
+        if (frame == null) {
+            return Long.MAX_VALUE;
+        }
+        long left = frame.allowanceNanos() - partialWaited;
+        if (left > 0) {
+            return left;
+        }
+        String reason = frame.overdue(partialWaited, inEnd - inStart - FrameDecoder.HEADER_BYTES);
+        frameFailure = reason;
+        dropPartial();
+        close();
+        throw new IOException(reason);
+    }
+
+    /** The input buffer holds a frame that has not all arrived: it is tracked by the {@link UnfinishedFrames} rules. */
+    private void trackPartial(int length) throws IOException {
+        if (partial == null) {
+            partial = settings.unfinished().start(length, description, System.nanoTime(), reason -> {
+                frameFailure = reason;
+                closeQuietly(); // ends a read waiting for the frame's bytes; the reader reports the reason
+            });
+            partialWaited = 0;
+        }
+        hold(in.length);
+    }
+
+    /** The unfinished frame now takes {@code bytes} of buffer; fails the connection if the budget refuses them. */
+    private void hold(long bytes) throws IOException {
+        if (partial != null && !partial.hold(bytes)) {
+            String reason = partial.overBudget(bytes);
+            frameFailure = reason;
+            dropPartial();
+            close();
+            throw new IOException(reason);
+        }
+    }
+
+    private void dropPartial() {
+        if (partial != null) {
+            partial.done();
+            partial = null;
         }
     }
 
@@ -378,14 +442,19 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
                 inStart = 0;
                 inEnd = available;
             }
+            trackPartial(length);
             return null;
         }
         ByteBuf frame = ALLOC.heapBuffer(length, length);
         frame.writeBytes(in, inStart + FrameDecoder.HEADER_BYTES, length);
         inStart += FrameDecoder.HEADER_BYTES + length;
+        dropPartial();
         if (inStart == inEnd) {
             inStart = 0;
             inEnd = 0;
+            if (in.length > SHRINK_ABOVE) {
+                in = new byte[INITIAL_BUFFER]; // a large frame's buffer is not kept for the connection's life
+            }
         }
         return frame;
     }
@@ -403,7 +472,15 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
                 channel.socket().setSoTimeout(millis);
                 soTimeoutMillis = millis;
             }
-            int n = input.read(in, inEnd, in.length - inEnd);
+            long start = partial == null ? 0 : System.nanoTime();
+            int n;
+            try {
+                n = input.read(in, inEnd, in.length - inEnd);
+            } finally {
+                if (partial != null) {
+                    partialWaited += System.nanoTime() - start;
+                }
+            }
             if (n < 0) {
                 endOfStream = true;
             } else {
@@ -426,13 +503,23 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
                 inEnd -= inStart;
                 inStart = 0;
             } else {
+                int size = 2 * in.length;
+                int length = inEnd - inStart >= FrameDecoder.HEADER_BYTES ? headerAt(inStart) : -1;
+                if (length >= 0 && length <= settings.maxFrameBytes()) {
+                    if (partial == null) {
+                        trackPartial(length); // a full buffer holds a frame not all there
+                    }
+                    // Doubling, but never past the frame: its header is checked against the maximum already.
+                    size = (int) Math.max(in.length + 1L, Math.min(size, (long) FrameDecoder.HEADER_BYTES + length));
+                }
+                hold(size);
                 try {
-                    in = java.util.Arrays.copyOf(in, 2 * in.length);
+                    in = java.util.Arrays.copyOf(in, size);
                 } catch (OutOfMemoryError e) {
                     // The heap is full (peers holding large unfinished frames, say): this connection's frame
                     // fails the session with a reason instead of an Error escaping into the program.
                     throw new IOException("cannot buffer the frame arriving from the peer: no heap left for "
-                            + 2L * in.length + " bytes (" + e.getMessage() + "; " + description + ")");
+                            + size + " bytes (" + e.getMessage() + "; " + description + ")");
                 }
             }
         }
@@ -511,7 +598,8 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
                 } else if (endOfStream) {
                     break;
                 } else {
-                    fillHearing(-1);
+                    long frameLeft = partialLeft();
+                    fillHearing(frameLeft == Long.MAX_VALUE ? -1 : frameLeft);
                 }
             }
         } catch (IOException e) {
@@ -534,6 +622,10 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
     }
 
     private IOException failure(String doing, IOException e) {
+        String dropped = frameFailure;
+        if (dropped != null) {
+            return new IOException(dropped + "; the connection is closed", e);
+        }
         if (keeper.frozen()) {
             return new IOException("the peer took nothing and sent nothing, not even a heartbeat, for "
                     + java.time.Duration.ofNanos(keeper.silenceNanos()) + " while this side was writing: its process"
@@ -579,6 +671,10 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
         }
         closed = true;
         keeper.stop();
+        UnfinishedFrames.Frame frame = partial;
+        if (frame != null) {
+            frame.done(); // idempotent: the reading thread may drop it too
+        }
         InboundQueue queue = pumped;
         if (queue != null) {
             queue.close();

@@ -4,14 +4,23 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
 import io.netty.handler.codec.CorruptedFrameException;
+import io.netty.handler.codec.DecoderException;
 import io.netty.handler.codec.TooLongFrameException;
+import io.netty.util.concurrent.ScheduledFuture;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Splits the byte stream into frames: a 4-byte big-endian length, then that many bytes. A length
  * of {@link #HEARTBEAT} is a runtime heartbeat (see {@link Heartbeats}), dropped here. Another negative
  * or oversize length means the peer is not an SJ peer (or is broken): the stream is rejected with
  * an error naming the length found, and nothing after it is decoded.
+ *
+ * <p>A frame that spans reads is kept in Netty's cumulation buffer, which grows as its bytes arrive
+ * (never to the length its header claims), under the {@link UnfinishedFrames} rules: its bytes count
+ * toward the process's budget for unfinished frames, and it must be whole by its deadline (time while
+ * the connection had stopped reading, its reader behind, not counted), checked by one timer per
+ * connection at a time; either failure fails the connection with an {@link UnfinishedFrameException}.
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
     /** Bytes of the length prefix in front of every frame. */
@@ -23,10 +32,22 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     private boolean failed;
     /** Told how many frame bytes (not heartbeats) came in, or null. */
     private final NettyConnection receiver;
+    private final UnfinishedFrames rules;
+    /** The frame that has started and not finished, or null. */
+    private UnfinishedFrames.Frame partial;
+    /** The connection's paused reading time ({@link NettyConnection#pausedNanos}) when {@link #partial} started. */
+    private long pausedAtStart;
+    /** The pending deadline check, or null. */
+    private ScheduledFuture<?> check;
 
-    /** A decoder accepting frames of up to {@code maxFrameBytes} bytes. */
+    /** A decoder accepting frames of up to {@code maxFrameBytes} bytes, under the process's {@link UnfinishedFrames#shared rules}. */
     public FrameDecoder(int maxFrameBytes) {
-        this(maxFrameBytes, null);
+        this(maxFrameBytes, null, UnfinishedFrames.shared());
+    }
+
+    /** A decoder accepting frames of up to {@code maxFrameBytes} bytes, under {@code rules} for unfinished frames. */
+    public FrameDecoder(int maxFrameBytes, UnfinishedFrames rules) {
+        this(maxFrameBytes, null, rules);
     }
 
     /**
@@ -34,8 +55,17 @@ public final class FrameDecoder extends ByteToMessageDecoder {
      * many frame bytes came in ({@link NettyConnection#receivedBytes}).
      */
     public FrameDecoder(int maxFrameBytes, NettyConnection receiver) {
+        this(maxFrameBytes, receiver, UnfinishedFrames.shared());
+    }
+
+    /**
+     * A decoder accepting frames of up to {@code maxFrameBytes} bytes that tells {@code receiver} how
+     * many frame bytes came in, under {@code rules} for unfinished frames.
+     */
+    public FrameDecoder(int maxFrameBytes, NettyConnection receiver, UnfinishedFrames rules) {
         this.maxFrameBytes = maxFrameBytes;
         this.receiver = receiver;
+        this.rules = rules;
     }
 
     @Override
@@ -80,9 +110,107 @@ public final class FrameDecoder extends ByteToMessageDecoder {
                     + " bytes (sessionj.tcp.maxFrameBytes; is the peer an SJ peer?)");
         }
         if (in.readableBytes() < HEADER_BYTES + length) {
+            unfinished(ctx, length, in.readableBytes());
             return;
+        }
+        if (partial != null) {
+            partial.done();
+            partial = null;
         }
         in.skipBytes(HEADER_BYTES);
         out.add(in.readRetainedSlice(length));
+    }
+
+    /** A frame of {@code length} has started and not finished: {@code held} bytes of it (header included) are here. */
+    private void unfinished(ChannelHandlerContext ctx, int length, int held) {
+        if (!ctx.channel().isActive()) {
+            return; // the last decode of a closed channel: its bytes are released, not held
+        }
+        if (partial == null) {
+            long now = ctx.executor().ticker().nanoTime();
+            partial = rules.start(length, describe(ctx), now,
+                    reason -> ctx.executor().execute(() -> fail(ctx, reason)));
+            pausedAtStart = paused(now);
+            if (check == null) {
+                check = ctx.executor().schedule(() -> checkDeadline(ctx), partial.allowanceNanos(), TimeUnit.NANOSECONDS);
+            }
+        }
+        if (!partial.hold(held)) {
+            String reason = partial.overBudget(held);
+            failed = true;
+            partial.done();
+            partial = null;
+            throw new UnfinishedFrameException(reason);
+        }
+    }
+
+    /** The deadline check: fails an unfinished frame past its deadline, or looks again at the next one. */
+    private void checkDeadline(ChannelHandlerContext ctx) {
+        check = null;
+        UnfinishedFrames.Frame frame = partial;
+        if (frame == null || failed) {
+            return;
+        }
+        long now = ctx.executor().ticker().nanoTime();
+        long active = now - frame.startNanos() - (paused(now) - pausedAtStart);
+        long left = frame.allowanceNanos() - active;
+        if (left > 0) {
+            check = ctx.executor().schedule(() -> checkDeadline(ctx), left, TimeUnit.NANOSECONDS);
+            return;
+        }
+        ByteBuf held = internalBuffer();
+        fail(ctx, frame.overdue(active, held.readableBytes() - HEADER_BYTES));
+    }
+
+    /** Fails the connection (on its event loop): nothing more is decoded. */
+    private void fail(ChannelHandlerContext ctx, String reason) {
+        if (failed) {
+            return;
+        }
+        failed = true;
+        release();
+        ctx.fireExceptionCaught(new UnfinishedFrameException(reason));
+    }
+
+    private long paused(long now) {
+        return receiver == null ? 0 : receiver.pausedNanos(now);
+    }
+
+    private String describe(ChannelHandlerContext ctx) {
+        return receiver != null ? receiver.toString() : "peer " + ctx.channel().remoteAddress();
+    }
+
+    private void release() {
+        if (partial != null) {
+            partial.done();
+            partial = null;
+        }
+        if (check != null) {
+            check.cancel(false);
+            check = null;
+        }
+    }
+
+    @Override
+    protected void handlerRemoved0(ChannelHandlerContext ctx) {
+        release();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+        try {
+            super.channelInactive(ctx);
+        } finally {
+            release();
+        }
+    }
+
+    /** An unfinished frame broke the {@link UnfinishedFrames} rules: the connection fails with the reason. */
+    public static final class UnfinishedFrameException extends DecoderException {
+        private static final long serialVersionUID = 1L;
+
+        UnfinishedFrameException(String message) {
+            super(message);
+        }
     }
 }

@@ -20,6 +20,8 @@ public final class NettyAcceptor extends QueuedAcceptor {
     /** How often a connection that found no handshake slot asks again. */
     static final long SLOT_RETRY_MILLIS = 100;
     private static final AttributeKey<HandshakeSlots.Slot> SLOT = AttributeKey.valueOf("sj.handshakeSlot");
+    private static final AttributeKey<java.net.InetAddress> COUNTED_ADDRESS = AttributeKey.valueOf("sj.handshakeAddress");
+    private static final System.Logger LOG = System.getLogger(NettyAcceptor.class.getName());
 
     /** Whether connections go through a handshake of the transport's own (TLS) before they are queued. */
     private final boolean transportHandshake;
@@ -31,10 +33,19 @@ public final class NettyAcceptor extends QueuedAcceptor {
     private final AtomicInteger waitingForSlot = new AtomicInteger();
     /** How many times accepting was turned back on after a pause (a diagnostic, and what a test watches). */
     private final AtomicInteger resumed = new AtomicInteger();
+    /** Connections in their transport handshake per source address, capped; null without a transport handshake. */
+    private final HandshakesPerAddress perAddress;
 
     NettyAcceptor(String transportName, boolean transportHandshake) {
         super(transportName);
         this.transportHandshake = transportHandshake;
+        this.perAddress = transportHandshake ? new HandshakesPerAddress(org.sessionj.runtime.spi.support.SystemSettings
+                .system().integer("tls.maxHandshakesPerAddress", HandshakesPerAddress.DEFAULT_CAP)) : null;
+    }
+
+    /** Connections closed so far because their address had its most connections in a transport handshake. */
+    public long refusedPerAddress() {
+        return perAddress == null ? 0 : perAddress.refused();
     }
 
     void bound(Channel channel, int boundPort) {
@@ -55,6 +66,9 @@ public final class NettyAcceptor extends QueuedAcceptor {
      * slot, and gives the slot back when it is queued or closes.
      */
     void admit(Channel channel) {
+        if (perAddress != null && !enterPerAddress(channel)) {
+            return;
+        }
         HandshakeSlots counting = slots;
         if (counting == null) {
             return; // the transport is used without a server socket's limit
@@ -114,11 +128,41 @@ public final class NettyAcceptor extends QueuedAcceptor {
         channel.eventLoop().execute(() -> channel.unsafe().close(channel.voidPromise()));
     }
 
-    private static void leave(Channel channel) {
+    private void leave(Channel channel) {
         HandshakeSlots.Slot slot = channel.attr(SLOT).getAndSet(null);
         if (slot != null) {
             slot.leave();
         }
+        java.net.InetAddress address = channel.attr(COUNTED_ADDRESS).getAndSet(null);
+        if (address != null) {
+            perAddress.leave(address);
+        }
+    }
+
+    /**
+     * Counts {@code channel} toward its source address's cap of connections in a transport handshake, to
+     * leave it when the handshake ends or the channel closes; at the cap, closes it at once (before it
+     * reads a byte, so before any cryptography) and returns false.
+     */
+    private boolean enterPerAddress(Channel channel) {
+        if (!(channel.remoteAddress() instanceof java.net.InetSocketAddress remote) || remote.getAddress() == null) {
+            return true;
+        }
+        java.net.InetAddress address = remote.getAddress();
+        if (!perAddress.tryEnter(address)) {
+            channel.config().setAutoRead(false);
+            long refused = perAddress.refused();
+            // Once, then at each power of two: a flood from one address must not flood the log.
+            System.Logger.Level level = (refused & (refused - 1)) == 0 ? System.Logger.Level.INFO : System.Logger.Level.DEBUG;
+            LOG.log(level, () -> "closed a " + transportName() + " connection from " + address.getHostAddress()
+                    + ": that address has " + perAddress.cap() + " connections in their " + transportName()
+                    + " handshake already (sessionj.tls.maxHandshakesPerAddress; " + refused + " refused so far)");
+            abort(channel);
+            return false;
+        }
+        channel.attr(COUNTED_ADDRESS).set(address);
+        channel.closeFuture().addListener(f -> leave(channel));
+        return true;
     }
 
     /**

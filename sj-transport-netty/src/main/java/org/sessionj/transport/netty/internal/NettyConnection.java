@@ -82,6 +82,9 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
     private ChannelHandlerContext ctx;
     /** Event loop only: whether reading from the socket is paused. */
     private boolean readPaused;
+    /** Event loop only: when reading was last paused (the event loop's clock), and the paused time before it. */
+    private long pausedSince;
+    private long pausedBefore;
     /** Readers' view of {@link #readPaused}: whether they must ask the event loop to resume. */
     private volatile boolean readPausedHint;
     @SuppressWarnings("unused")
@@ -298,7 +301,7 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
 
     /** A decoder of this connection's frames that counts what comes in ({@link #receivedBytes}). */
     public FrameDecoder frameDecoder() {
-        return new FrameDecoder(settings.maxFrameBytes(), this);
+        return new FrameDecoder(settings.maxFrameBytes(), this, settings.unfinished());
     }
 
     @Override
@@ -374,6 +377,14 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
         receivedBytes += bytes; // not atomic, and need not be: the event loop is the only writer
     }
 
+    /**
+     * How long this connection has stopped reading the socket so far (its reader behind), up to
+     * {@code now} on the event loop's clock: a peer's unfinished frame cannot progress meanwhile.
+     */
+    long pausedNanos(long now) {
+        return pausedBefore + (readPaused ? now - pausedSince : 0);
+    }
+
     /** A heartbeat came in: its header is no progress toward a frame. */
     void heartbeatReceived(int headerBytes) {
         receivedBytes -= headerBytes;
@@ -394,6 +405,7 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
         inbound.add(frame);
         if (!readPaused && queued > settings.inboundHighBytes()) {
             readPaused = true;
+            pausedSince = channel.eventLoop().ticker().nanoTime();
             channel.config().setAutoRead(false);
             readPausedHint = true;
             VarHandle.fullFence();
@@ -433,6 +445,7 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
         RESUME_REQUESTED.setVolatile(this, 0);
         if (readPaused && inboundBytes.get() <= settings.inboundLowBytes()) {
             readPaused = false;
+            pausedBefore += channel.eventLoop().ticker().nanoTime() - pausedSince;
             readPausedHint = false;
             channel.config().setAutoRead(true);
         }

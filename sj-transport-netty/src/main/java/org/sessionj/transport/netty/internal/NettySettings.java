@@ -15,6 +15,8 @@ import org.sessionj.runtime.spi.support.SystemSettings;
  * @param spins polls of the inbound queue before a reader parks (waking a parked thread costs tens of microseconds)
  * @param preferNative whether to use native epoll when it is available (NIO otherwise)
  * @param heartbeat the runtime heartbeats ({@code sessionj.heartbeat.*}, see {@link Heartbeat})
+ * @param unfinished the rules for frames that have started and not finished ({@code sessionj.tcp.unfinishedFrameBytes},
+ *        {@code frameTimeout}, {@code frameMinRate}; by default the process's {@link UnfinishedFrames#shared})
  */
 public record NettySettings(
         int maxFrameBytes,
@@ -24,7 +26,8 @@ public record NettySettings(
         int outboundLowBytes,
         int spins,
         boolean preferNative,
-        Heartbeat heartbeat) {
+        Heartbeat heartbeat,
+        UnfinishedFrames unfinished) {
 
     /** Validates the bounds. */
     public NettySettings {
@@ -40,6 +43,7 @@ public record NettySettings(
                     + outboundLowBytes + " and " + outboundHighBytes);
         }
         java.util.Objects.requireNonNull(heartbeat, "heartbeat");
+        java.util.Objects.requireNonNull(unfinished, "unfinished");
         if (spins < 0) {
             throw new IllegalArgumentException("spins must not be negative, found " + spins);
         }
@@ -62,7 +66,8 @@ public record NettySettings(
                 settings.integer("tcp.outboundLowBytes", 128 << 10),
                 settings.integer("tcp.spins", defaultSpins()),
                 settings.flag("netty.native", true),
-                Heartbeat.from(settings));
+                Heartbeat.from(settings),
+                UnfinishedFrames.shared());
     }
 
     /**
@@ -76,24 +81,30 @@ public record NettySettings(
     /** These settings with another maximum frame size. */
     public NettySettings withMaxFrameBytes(int bytes) {
         return new NettySettings(bytes, inboundHighBytes, inboundLowBytes, outboundHighBytes, outboundLowBytes,
-                spins, preferNative, heartbeat);
+                spins, preferNative, heartbeat, unfinished);
     }
 
     /** These settings with native transports allowed or not. */
     public NettySettings withPreferNative(boolean allowed) {
         return new NettySettings(maxFrameBytes, inboundHighBytes, inboundLowBytes, outboundHighBytes,
-                outboundLowBytes, spins, allowed, heartbeat);
+                outboundLowBytes, spins, allowed, heartbeat, unfinished);
     }
 
     /** These settings with other inbound and outbound limits. */
     public NettySettings withLimits(int inboundHigh, int inboundLow, int outboundHigh, int outboundLow) {
         return new NettySettings(maxFrameBytes, inboundHigh, inboundLow, outboundHigh, outboundLow, spins,
-                preferNative, heartbeat);
+                preferNative, heartbeat, unfinished);
     }
 
     /** These settings with other heartbeats ({@link Heartbeat#OFF}: none). */
     public NettySettings withHeartbeat(Heartbeat other) {
         return new NettySettings(maxFrameBytes, inboundHighBytes, inboundLowBytes, outboundHighBytes,
-                outboundLowBytes, spins, preferNative, other);
+                outboundLowBytes, spins, preferNative, other, unfinished);
+    }
+
+    /** These settings with other rules for unfinished frames (a test's small budget or deadline). */
+    public NettySettings withUnfinishedFrames(UnfinishedFrames rules) {
+        return new NettySettings(maxFrameBytes, inboundHighBytes, inboundLowBytes, outboundHighBytes,
+                outboundLowBytes, spins, preferNative, heartbeat, rules);
     }
 }
