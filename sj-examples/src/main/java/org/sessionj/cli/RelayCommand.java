@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.sessionj.transport.http.relay.HttpRelay;
@@ -22,9 +23,14 @@ import picocli.CommandLine.Option;
         description = {
             "Run the relay of the http/https transports: peers that cannot reach each other both connect out to it"
                     + " (-Dsessionj.http.relay=HOST:PORT on both sides); it pairs them and moves their bytes.",
-            "Runs until interrupted (Ctrl-C). Put it behind a reverse proxy or open its port in the firewall."
+            "Says it is listening once it has answered a request of its own through its port (so the first peer does"
+                    + " not pay for a cold start), then runs until interrupted (Ctrl-C).",
+            "Put it behind a reverse proxy or open its port in the firewall."
         })
 final class RelayCommand implements Callable<Integer> {
+    /** How long the relay waits for the answer to its own first request before it gives up starting. */
+    static final Duration SELF_CHECK_TIMEOUT = Duration.ofSeconds(60);
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -90,13 +96,23 @@ final class RelayCommand implements Callable<Integer> {
         RelayLimits limits = RelayLimits.defaults().withSessions(maxSessions, bufferMib << 20)
                 .withPerSource(maxServersPerAddress, Math.min(maxSessionsPerAddress, maxSessions));
         HttpRelay relay = HttpRelay.start(address, ssl, limits);
+        Duration check;
+        try {
+            // Announce only what answers: the first request of a fresh process (TLS above all) is slow,
+            // and a peer that took the announcement at its word paid for it within its own bound.
+            check = relay.selfCheck(SELF_CHECK_TIMEOUT);
+        } catch (IOException e) {
+            relay.close();
+            throw e;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             relay.close();
             stopped.countDown();
         }, "sj-relay-shutdown"));
         out.println("sj relay: listening on " + (bind == null ? "*" : bind) + ":" + relay.port() + " ("
-                + (tls ? "https" : "http") + "); peers use -Dsessionj.http.relay=HOST:" + relay.port());
+                + (tls ? "https" : "http") + "); peers use -Dsessionj.http.relay=HOST:" + relay.port()
+                + " (answered its own request in " + check.toMillis() + " ms)");
         out.flush();
         stopped.await();
         return 0;

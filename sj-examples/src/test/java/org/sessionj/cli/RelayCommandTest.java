@@ -69,13 +69,17 @@ class RelayCommandTest {
             Pattern listening = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)");
             int port = -1;
             String line;
+            String announcement = null;
             while (port < 0 && (line = out.readLine()) != null) {
                 Matcher m = listening.matcher(line);
                 if (m.find()) {
                     port = Integer.parseInt(m.group(1));
+                    announcement = line;
                 }
             }
             assertThat(port).as("the relay said where it listens").isPositive();
+            assertThat(announcement).as("only once it has answered a request through its port")
+                    .containsPattern("\\(answered its own request in \\d+ ms\\)$");
             System.setProperty("sessionj.http.relay", "127.0.0.1:" + port);
             try {
                 SJRuntime.configure(SJRuntimeConfig.builder().transports("http")

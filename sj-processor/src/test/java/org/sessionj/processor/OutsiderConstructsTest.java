@@ -388,7 +388,7 @@ class OutsiderConstructsTest {
 
     @Test
     void aNoAliasValueThroughRequireNonNull() {
-        assertRejected("SJ041", 12, msg("moved into a call of 'requireNonNull' on line 11"), owned("", """
+        assertRejected("SJ041", 12, msg("moved into 'y' on line 11"), owned("", """
                             int[] y = Objects.requireNonNull(x);
                             x[0] = 1;
                 """));

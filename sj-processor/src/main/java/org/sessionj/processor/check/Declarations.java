@@ -119,9 +119,9 @@ final class Declarations {
         }
         if (NoAliasRules.isNoAlias(var)) {
             Tree parent = flow.getCurrentPath().getParentPath().getLeaf();
+            VarState bound = flow.noAlias.bound(tree, var); // a pattern variable or catch parameter
             VarState initial = parent instanceof EnhancedForLoopTree loop ? flow.noAlias.loopVariable(var, loop)
-                    : parent.getKind() == Tree.Kind.BINDING_PATTERN ? VarState.OWNED // the tested value moved in
-                    : flow.noAlias.declared(var, tree.getInitializer());
+                    : bound != null ? bound : flow.noAlias.declared(var, tree.getInitializer());
             declare(var, Kind.NOALIAS, tree, initial);
             return true;
         }

@@ -86,6 +86,10 @@ public enum Diagnostic {
             "@NoAlias field '%s' was moved out %s and must be assigned a new value %s"),
     NOALIAS_OVERRIDE("SJ045", "override breaks a @NoAlias contract",
             "'%s' overrides the method of %s but %s; callers are checked against the overridden method"),
+    RESOURCE_MOVED("SJ046", "@NoAlias try-with-resources resource moved",
+            "@NoAlias '%s' is a resource of the try-with-resources statement on line %s, which closes it at the "
+                    + "end of the block, so it cannot be moved %s: the close would act on a value that belongs to "
+                    + "someone else; declare it without try-with-resources (its new owner closes it)"),
 
     // Session threads (SpawnRules).
     USE_AFTER_SPAWN("SJ050", "use of a session after it was handed to a session thread",

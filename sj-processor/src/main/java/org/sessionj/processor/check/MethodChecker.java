@@ -136,6 +136,9 @@ final class MethodChecker extends FlowScanner {
                 declarations.ownFields(unitMethod, method);
             }
             scan(new TreePath(unit, method.getBody()), null);
+            if (unitMethod != null && elements.isCompactConstructor(unitMethod)) {
+                noAlias.compactConstructorEnd(method);
+            }
         } else if (leaf instanceof LambdaExpressionTree lambda) {
             unitName = "the lambda";
             resultContract = contracts.functionalMethod(trees.getTypeMirror(unit));

@@ -2,32 +2,40 @@ package org.sessionj.processor.check;
 
 import com.sun.source.tree.AssertTree;
 import com.sun.source.tree.AssignmentTree;
+import com.sun.source.tree.BindingPatternTree;
+import com.sun.source.tree.CaseLabelTree;
 import com.sun.source.tree.CaseTree;
 import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.InstanceOfTree;
 import com.sun.source.tree.LambdaExpressionTree;
 import com.sun.source.tree.MemberReferenceTree;
+import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.NewArrayTree;
 import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.ParenthesizedTree;
+import com.sun.source.tree.PatternCaseLabelTree;
 import com.sun.source.tree.ReturnTree;
 import com.sun.source.tree.SwitchExpressionTree;
+import com.sun.source.tree.SwitchTree;
+import com.sun.source.tree.ThrowTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.TypeCastTree;
 import com.sun.source.tree.VariableTree;
 import com.sun.source.tree.YieldTree;
 import com.sun.source.util.TreePath;
+import java.util.List;
 import java.util.Set;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 
 /**
  * What a use of a {@code @NoAlias} value does, read from where it stands in the tree: a whole-value
  * use moves the value (into a variable, a call, a return, an array, a lambda, ...), a use through it
- * ({@code x[i]}, {@code x.f}, {@code x.m()}, comparisons) only reads it, and an argument of a JDK
- * method that keeps nothing ({@link #BORROWING}) only borrows it.
+ * ({@code x[i]}, {@code x.f}, {@code x.m()}, comparisons) only reads it, and an array given to a JDK
+ * method that only reads or writes its elements ({@link #borrowedBy}) only borrows it.
  */
 final class MoveContexts {
     private final MethodChecker flow;
@@ -40,7 +48,7 @@ final class MoveContexts {
      * How a whole-value use at {@code path} moves the value (e.g. "into a call of 'f'"), or null when it
      * only reads through it ({@code x[i]}, {@code x.f}, {@code x.m()}, comparisons, ...).
      */
-    static String moveContext(TreePath path) {
+    String moveContext(TreePath path) {
         TreePath parentPath = path.getParentPath();
         Tree innermost = path.getLeaf();
         while (true) {
@@ -48,6 +56,9 @@ final class MoveContexts {
             if (parent instanceof ParenthesizedTree || parent instanceof TypeCastTree
                     || parent instanceof ConditionalExpressionTree conditional && conditional.getCondition() != innermost) {
                 innermost = parent;
+                parentPath = parentPath.getParentPath();
+            } else if (parent instanceof MethodInvocationTree call && passesThrough(parentPath, innermost)) {
+                innermost = parent; // Objects.requireNonNull(x) is x: where its result goes, x goes
                 parentPath = parentPath.getParentPath();
             } else if (parent instanceof SwitchExpressionTree switchExpression
                     && switchExpression.getExpression() != innermost) {
@@ -71,8 +82,15 @@ final class MoveContexts {
             }
         }
         Tree child = innermost;
+        TreePath grandparent = parentPath.getParentPath();
+        Tree outer = grandparent == null ? null : grandparent.getLeaf();
         return switch (parentPath.getLeaf()) {
-            case InstanceOfTree test when test.getPattern() != null -> "into a pattern variable";
+            // A type pattern binds the tested value itself (an alias); a record pattern only reads its
+            // components through the accessors, as x.a() would.
+            case InstanceOfTree test when bindsValue(test.getPattern()) -> "into a pattern variable";
+            case SwitchTree statement when statement.getExpression() == child && bindsSelector(statement.getCases()) -> "into a pattern variable";
+            case SwitchExpressionTree expression when bindsSelector(expression.getCases()) -> "into a pattern variable";
+            case ThrowTree thrown -> "by a throw"; // the catch up the stack receives the value itself
             case MemberReferenceTree reference when reference.getQualifierExpression() == child ->
                     "into a bound method reference";
             case VariableTree variable -> "into '" + variable.getName() + "'";
@@ -81,6 +99,14 @@ final class MoveContexts {
             case MethodInvocationTree call when call.getArguments().contains(child) ->
                     "into a call of '" + FlowScanner.calleeName(call) + "'";
             case NewClassTree creation when creation.getArguments().contains(child) -> "into a constructor call";
+            case NewClassTree creation when creation.getEnclosingExpression() == child ->
+                    "into the new object (as its enclosing instance)";
+            // o.super(…) in a constructor of a subclass of an inner class: o becomes this object's
+            // enclosing instance, as in o.new Inner()
+            case MemberSelectTree select when select.getExpression() == child
+                    && select.getIdentifier().contentEquals("super")
+                    && outer instanceof MethodInvocationTree call
+                    && call.getMethodSelect() == select -> "into the new object (as its enclosing instance)";
             case ReturnTree ret -> "by a return";
             case NewArrayTree array -> "into an array";
             case LambdaExpressionTree lambda -> "out of a lambda";
@@ -89,20 +115,46 @@ final class MoveContexts {
     }
 
     /**
-     * JDK methods that only read or write the elements of the arrays they are given and keep no
-     * reference to them (nor return one): passing a {@code @NoAlias} array to them is a read through
-     * it, like {@code x[i]}. ({@code Arrays.asList}, {@code Arrays.stream} and
-     * {@code Objects.requireNonNull} keep or return their argument and are not here.)
+     * Whether a switch with these cases binds its selector's value itself to a pattern variable: a case
+     * label that is a type pattern ({@code case int[] f}), not only constants or record patterns.
      */
-    private static final Set<String> BORROWING = Set.of("java.lang.System.arraycopy", "java.util.Arrays.fill",
-            "java.util.Arrays.sort", "java.util.Arrays.parallelSort", "java.util.Arrays.toString",
-            "java.util.Arrays.deepToString", "java.util.Arrays.equals", "java.util.Arrays.deepEquals",
-            "java.util.Arrays.hashCode", "java.util.Arrays.deepHashCode", "java.util.Arrays.copyOf",
-            "java.util.Arrays.copyOfRange", "java.util.Arrays.binarySearch", "java.util.Arrays.mismatch",
-            "java.util.Arrays.compare", "java.util.Arrays.setAll", "java.util.Arrays.parallelSetAll",
-            "java.util.Arrays.parallelPrefix");
+    private static boolean bindsSelector(List<? extends CaseTree> cases) {
+        for (CaseTree caseTree : cases) {
+            for (CaseLabelTree label : caseTree.getLabels()) {
+                if (label instanceof PatternCaseLabelTree pattern && bindsValue(pattern.getPattern())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
 
-    /** Whether the use at {@code path} is an argument of a JDK method that only borrows it ({@link #BORROWING}). */
+    /** Whether {@code pattern} binds the tested value itself to a named variable (not {@code _}). */
+    private static boolean bindsValue(Tree pattern) {
+        return pattern instanceof BindingPatternTree binding && !binding.getVariable().getName().isEmpty()
+                && !binding.getVariable().getName().contentEquals("_");
+    }
+
+    /**
+     * JDK methods that only read or write the elements of some of the arrays they are given and keep no
+     * reference to those arrays (nor return one): passing a {@code @NoAlias} array as one of them is a
+     * read through it, like {@code x[i]}. Only the parameters that receive such an array borrow: in
+     * {@code java.util.Arrays}, the parameters of an array type; in {@code System.arraycopy}, {@code src}
+     * and {@code dest} (declared {@code Object}: positions 0 and 2). Any other parameter may keep or hand
+     * on its argument and moves it: {@code fill}'s value is stored in every element, {@code binarySearch}'s
+     * key goes to the elements' {@code compareTo} or the comparator, a comparator, generator or operator
+     * is user code. ({@code Arrays.asList}, {@code Arrays.stream}, {@code Collections.addAll},
+     * {@code List.of} and {@code Objects.requireNonNull} keep or return their arguments and are not here.)
+     */
+    private static final Set<String> ARRAYS_BORROWING = Set.of("fill", "sort", "parallelSort", "toString",
+            "deepToString", "equals", "deepEquals", "hashCode", "deepHashCode", "copyOf", "copyOfRange",
+            "binarySearch", "mismatch", "compare", "setAll", "parallelSetAll", "parallelPrefix");
+
+    /**
+     * Whether the use at {@code path} is an argument of a JDK method that only borrows it: one of the
+     * arrays whose elements {@code java.util.Arrays}' methods ({@link #ARRAYS_BORROWING}) or
+     * {@code System.arraycopy} read or write.
+     */
     boolean borrowedBy(TreePath path) {
         Tree child = path.getLeaf();
         for (TreePath p = path.getParentPath(); p != null; p = p.getParentPath()) {
@@ -111,29 +163,76 @@ final class MoveContexts {
                 child = leaf;
                 continue;
             }
-            if (leaf instanceof MethodInvocationTree call && call.getArguments().contains(child)
-                    && flow.trees.getElement(p) instanceof ExecutableElement method
+            int position = leaf instanceof MethodInvocationTree call ? call.getArguments().indexOf(child) : -1;
+            if (position >= 0 && flow.trees.getElement(p) instanceof ExecutableElement method
                     && method.getEnclosingElement() instanceof TypeElement owner) {
-                return BORROWING.contains(owner.getQualifiedName() + "." + method.getSimpleName());
+                String name = method.getSimpleName().toString();
+                if (owner.getQualifiedName().contentEquals("java.lang.System")) {
+                    return name.equals("arraycopy") && (position == 0 || position == 2);
+                }
+                return owner.getQualifiedName().contentEquals("java.util.Arrays") && ARRAYS_BORROWING.contains(name)
+                        && !method.isVarArgs() && position < method.getParameters().size()
+                        && method.getParameters().get(position).asType().getKind() == TypeKind.ARRAY;
             }
             return false;
         }
         return false;
     }
 
-    /** Whether the use at {@code path} is (through parentheses, casts, conditionals) an argument of {@code call}. */
-    static boolean isArgumentOf(TreePath path, Tree call) {
+    /**
+     * Whether the use at {@code path} is (through parentheses, casts, conditionals and calls that return
+     * their argument, {@link #passesThrough}) an argument of {@code call}.
+     */
+    boolean isArgumentOf(TreePath path, Tree call) {
+        Tree child = path.getLeaf();
         for (TreePath p = path.getParentPath(); p != null; p = p.getParentPath()) {
             Tree leaf = p.getLeaf();
             if (leaf == call) {
                 return true;
             }
             if (!(leaf instanceof ParenthesizedTree || leaf instanceof TypeCastTree
-                    || leaf instanceof ConditionalExpressionTree)) {
+                    || leaf instanceof ConditionalExpressionTree || passesThrough(p, child))) {
                 return false;
             }
+            child = leaf;
         }
         return false;
+    }
+
+    /**
+     * {@code java.util.Objects} methods whose result is one of their arguments (and that keep nothing):
+     * {@code requireNonNull(x…)} returns {@code x}, {@code requireNonNullElse(x, d)} returns {@code x} or
+     * {@code d}, {@code requireNonNullElseGet(x, s)} returns {@code x} or what {@code s} gives.
+     */
+    private static final Set<String> RETURNS_ARGUMENT = Set.of("requireNonNull", "requireNonNullElse",
+            "requireNonNullElseGet");
+
+    /**
+     * Whether the call at {@code call} is one of {@link #RETURNS_ARGUMENT} and returns {@code argument}:
+     * then using its result is using the argument (a statement {@code Objects.requireNonNull(x);} only
+     * reads {@code x}, {@code f = Objects.requireNonNull(x)} moves it into {@code f}).
+     */
+    boolean passesThrough(TreePath call, Tree argument) {
+        if (!(call.getLeaf() instanceof MethodInvocationTree invocation)) {
+            return false;
+        }
+        int position = invocation.getArguments().indexOf(argument);
+        if (position < 0 || !(flow.trees.getElement(call) instanceof ExecutableElement method)
+                || !(method.getEnclosingElement() instanceof TypeElement owner)
+                || !owner.getQualifiedName().contentEquals("java.util.Objects")
+                || !RETURNS_ARGUMENT.contains(method.getSimpleName().toString())) {
+            return false;
+        }
+        return position == 0 || position == 1 && method.getSimpleName().contentEquals("requireNonNullElse");
+    }
+
+    /** Whether {@code call} is one of {@link #RETURNS_ARGUMENT}: its arguments move only where its result goes. */
+    boolean returnsArgument(Tree call) {
+        if (!(call instanceof MethodInvocationTree invocation) || invocation.getArguments().isEmpty()) {
+            return false;
+        }
+        TreePath path = flow.pathOf(call);
+        return path != null && passesThrough(path, invocation.getArguments().get(0));
     }
 
     /**

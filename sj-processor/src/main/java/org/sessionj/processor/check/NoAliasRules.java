@@ -1,17 +1,23 @@
 package org.sessionj.processor.check;
 
 import com.sun.source.tree.AssignmentTree;
+import com.sun.source.tree.BindingPatternTree;
 import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.EnhancedForLoopTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.InstanceOfTree;
 import com.sun.source.tree.LiteralTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.NewArrayTree;
 import com.sun.source.tree.NewClassTree;
+import com.sun.source.tree.PatternCaseLabelTree;
+import com.sun.source.tree.SwitchExpressionTree;
+import com.sun.source.tree.SwitchTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.TypeCastTree;
+import com.sun.source.tree.VariableTree;
 import com.sun.source.util.TreePath;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -83,7 +89,13 @@ final class NoAliasRules {
                 VarInfo info = flow.infos.get(flow.elementOf(select));
                 yield info != null && info.kind().owned();
             }
-            case MethodInvocationTree call when isArrayClone(call) -> true; // a new array, shallowly copied
+            case MethodInvocationTree call when isArrayClone(call) || newArray(call) -> true; // a new array, shallowly copied
+            case MethodInvocationTree call when flow.moveContexts.returnsArgument(call) -> {
+                Element method = flow.elementOf(call);
+                yield method.getSimpleName().contentEquals("requireNonNull") ? unique(call.getArguments().get(0))
+                        : method.getSimpleName().contentEquals("requireNonNullElse")
+                                && unique(call.getArguments().get(0)) && unique(call.getArguments().get(1));
+            }
             case MethodInvocationTree call -> {
                 Element method = flow.elementOf(call);
                 yield method != null && (isNoAlias(method) || flow.api.isSocketClass(method.getEnclosingElement())
@@ -91,6 +103,21 @@ final class NoAliasRules {
             }
             default -> false;
         };
+    }
+
+    /**
+     * JDK methods of final classes specified to return a newly allocated array: {@code Arrays.copyOf},
+     * {@code Arrays.copyOfRange} (shallow copies, like {@code clone()}), {@code String.toCharArray},
+     * {@code String.getBytes}.
+     */
+    private static final java.util.Set<String> NEW_ARRAY = java.util.Set.of("java.util.Arrays.copyOf",
+            "java.util.Arrays.copyOfRange", "java.lang.String.toCharArray", "java.lang.String.getBytes");
+
+    /** Whether {@code call} is one of {@link #NEW_ARRAY}. */
+    private boolean newArray(MethodInvocationTree call) {
+        return flow.elementOf(call) instanceof ExecutableElement method
+                && method.getEnclosingElement() instanceof TypeElement owner
+                && NEW_ARRAY.contains(owner.getQualifiedName() + "." + method.getSimpleName());
     }
 
     /** {@code a.clone()} of an array: always a new array. */
@@ -108,17 +135,20 @@ final class NoAliasRules {
             flow.fail(var);
             return;
         }
-        String move = MoveContexts.moveContext(path);
+        String move = flow.moveContexts.moveContext(path);
         if (move != null && flow.moveContexts.borrowedBy(path)) {
             move = null; // Arrays.fill(x, 0): the JDK method reads or writes the elements and keeps nothing
         }
         if (move == null && flow.moveContexts.throwableDetail(path)) {
             move = "into the AssertionError of an assert (as its cause)";
         }
+        if (move != null && value instanceof VarState.Owned && closedHere(var, at, move)) {
+            return;
+        }
         if (move != null && value instanceof VarState.Owned) {
             VarState.Moved moved = new VarState.Moved(move + " on line " + flow.line(at));
-            Map<Element, VarState.Moved> pending = pendingMoves.peek();
-            if (pending != null && MoveContexts.isArgumentOf(path, pendingCalls.peek())) {
+            Map<Element, VarState.Moved> pending = pendingArguments(path);
+            if (pending != null) {
                 VarState.Moved earlier = pending.putIfAbsent(var, moved);
                 if (earlier != null) { // the same value given twice to one call
                     flow.reporter.error(at, Diagnostic.MOVED_VALUE_USED, flow.name(var), earlier.how());
@@ -132,12 +162,72 @@ final class NoAliasRules {
     }
 
     /**
+     * A {@code @NoAlias} local that is a resource of an enclosing try-with-resources statement is closed
+     * at the end of its block by code javac writes, which uses it after any move (SJ046). Returns whether
+     * the move {@code how} was reported.
+     */
+    private boolean closedHere(Element var, Tree at, String how) {
+        VarInfo info = flow.infos.get(var);
+        if (info == null || info.kind() != Kind.NOALIAS) {
+            return false;
+        }
+        com.sun.source.tree.TryTree closing = flow.spawns.closingTry(var);
+        if (closing == null) {
+            closing = laterResourceOf(var);
+        }
+        if (closing == null) {
+            return false;
+        }
+        flow.reporter.error(at, Diagnostic.RESOURCE_MOVED, flow.name(var), flow.line(closing), how);
+        flow.fail(var);
+        return true;
+    }
+
+    /**
+     * The try-with-resources statement when the code being checked is a later resource of it, and
+     * {@code var} one of its resources ({@code try (R r = new R(); R q = r)}: both are closed at the end
+     * of the block), else null.
+     */
+    private com.sun.source.tree.TryTree laterResourceOf(Element var) {
+        Tree child = flow.getCurrentPath().getLeaf();
+        for (TreePath path = flow.getCurrentPath().getParentPath(); path != null; path = path.getParentPath()) {
+            if (path.getLeaf() instanceof com.sun.source.tree.TryTree tryTree && tryTree.getResources().contains(child)) {
+                for (Tree resource : tryTree.getResources()) {
+                    if (var.equals(flow.trees.getElement(new TreePath(path, resource)))) {
+                        return tryTree;
+                    }
+                }
+                return null;
+            }
+            child = path.getLeaf();
+        }
+        return null;
+    }
+
+    /**
      * For each call whose arguments are being evaluated (innermost first), the values moved into it: a
      * call takes its arguments once all are evaluated, so {@code f(x, x.length)} reads {@code x}
      * before {@code f} owns it. Giving one value to two arguments is still a use after the move.
      */
     private final Deque<Map<Element, VarState.Moved>> pendingMoves = new ArrayDeque<>();
     private final Deque<Tree> pendingCalls = new ArrayDeque<>();
+
+    /**
+     * The values moved into the innermost call whose arguments are being evaluated and that the use at
+     * {@code path} is an argument of, or null. A call that only returns its argument
+     * ({@code Objects.requireNonNull}) takes nothing: {@code f(requireNonNull(x), x.length)} moves
+     * {@code x} into {@code f}.
+     */
+    private Map<Element, VarState.Moved> pendingArguments(TreePath path) {
+        java.util.Iterator<Map<Element, VarState.Moved>> moves = pendingMoves.iterator();
+        for (Tree call : pendingCalls) {
+            Map<Element, VarState.Moved> moved = moves.next();
+            if (!flow.moveContexts.returnsArgument(call)) {
+                return flow.moveContexts.isArgumentOf(path, call) ? moved : null;
+            }
+        }
+        return null;
+    }
 
     /** The arguments of {@code call} are about to be evaluated. */
     void beginArguments(Tree call) {
@@ -167,6 +257,53 @@ final class NoAliasRules {
                     "an element of " + loop.getExpression() + ", which keeps it");
         }
         return VarState.FAILED;
+    }
+
+    /**
+     * The first state of a {@code @NoAlias} pattern variable or catch parameter, or null when {@code tree}
+     * is neither. A pattern variable owns its value only when a type pattern binds the tested value itself
+     * and that value is unique (a {@code @NoAlias} variable, which the test moves, or a new object); a
+     * component bound inside a record pattern stays in the record, and a caught exception may still be
+     * referenced by whoever threw it (a field, a constant, a caller that keeps it): SJ040.
+     */
+    VarState bound(VariableTree tree, Element var) {
+        TreePath path = flow.getCurrentPath();
+        Tree parent = path.getParentPath().getLeaf();
+        String shared;
+        if (parent instanceof BindingPatternTree) {
+            TreePath holder = path.getParentPath().getParentPath();
+            ExpressionTree matched = switch (holder.getLeaf()) {
+                case InstanceOfTree test -> test.getExpression();
+                case PatternCaseLabelTree label -> selectorOf(holder);
+                default -> null; // a component of a record pattern
+            };
+            if (matched != null && unique(matched)) {
+                return VarState.OWNED; // the tested value moved in (MoveContexts: "into a pattern variable")
+            }
+            shared = matched != null ? FlowScanner.strip(matched).toString()
+                    : "a component of the record it is matched in, which keeps it";
+        } else if (SocketExpressionRules.catchParameter(parent, tree)) {
+            shared = "a caught exception, which whoever threw it may still reference";
+        } else {
+            return null;
+        }
+        if (flow.state != null) {
+            flow.reporter.error(tree, Diagnostic.NOT_UNIQUE, var.getSimpleName(), shared);
+        }
+        return VarState.FAILED;
+    }
+
+    /** The selector of the switch whose case label is at {@code label}. */
+    private static ExpressionTree selectorOf(TreePath label) {
+        for (TreePath p = label.getParentPath(); p != null; p = p.getParentPath()) {
+            if (p.getLeaf() instanceof SwitchTree statement) {
+                return statement.getExpression();
+            }
+            if (p.getLeaf() instanceof SwitchExpressionTree expression) {
+                return expression.getExpression();
+            }
+        }
+        return null;
     }
 
     /** The initial state of a {@code @NoAlias} local declared with {@code initializer} (null: none). */
@@ -211,7 +348,7 @@ final class NoAliasRules {
         }
         // The assignment's value is the value just stored: used where a use of the variable would move
         // it (int[] shared = b = new int[1]; f(b = x)), it moves it, or copies a field out (SJ043).
-        if (flow.state != null && MoveContexts.moveContext(flow.getCurrentPath()) != null) {
+        if (flow.state != null && flow.moveContexts.moveContext(flow.getCurrentPath()) != null) {
             if (info != null && unique) {
                 useNoAlias(var, tree, flow.getCurrentPath());
             } else if (info == null) {
@@ -232,7 +369,7 @@ final class NoAliasRules {
             return true;
         }
         if (var != null && var.getKind() == ElementKind.FIELD && isNoAlias(var)
-                && MoveContexts.moveContext(flow.getCurrentPath()) != null) {
+                && flow.moveContexts.moveContext(flow.getCurrentPath()) != null) {
             String field = var.getSimpleName().toString();
             flow.reporter.error(tree, Diagnostic.NOALIAS_FIELD_READ, field, field, field, field, COPIED_OUT);
             return true;
@@ -269,7 +406,7 @@ final class NoAliasRules {
             flow.fail(field);
             return true;
         }
-        if (isNoAlias(field) && MoveContexts.moveContext(flow.getCurrentPath()) != null) {
+        if (isNoAlias(field) && flow.moveContexts.moveContext(flow.getCurrentPath()) != null) {
             flow.scan(tree.getExpression(), null);
             String name = field.getSimpleName().toString();
             flow.reporter.error(tree, Diagnostic.NOALIAS_FIELD_READ, name, name, name, name, COPIED_OUT);
@@ -383,6 +520,25 @@ final class NoAliasRules {
         }
     }
 
+    /**
+     * A compact canonical constructor assigns each parameter to its record component's field after its
+     * body: code javac writes, a use of every parameter. A {@code @NoAlias} parameter the body moved
+     * (and did not reassign) would be stored in the field while its new owner holds it too.
+     */
+    void compactConstructorEnd(com.sun.source.tree.MethodTree constructor) {
+        if (flow.state == null) {
+            return; // the body never completes normally: the fields are never assigned
+        }
+        for (VariableTree parameter : constructor.getParameters()) {
+            Element var = flow.trees.getElement(new TreePath(flow.root, parameter));
+            if (var != null && flow.state.get(var) instanceof VarState.Moved moved) {
+                flow.reporter.error(constructor, Diagnostic.MOVED_VALUE_USED, flow.name(var), moved.how()
+                        + " (the compact constructor stores it in field '" + var.getSimpleName() + "' at its end)");
+                flow.fail(var);
+            }
+        }
+    }
+
     /** A {@code @NoAlias} local named inside a lambda or local class body moves into it. */
     void captured(Element var, VarInfo info, IdentifierTree identifier, String what) {
         if (flow.state == null) {
@@ -391,7 +547,8 @@ final class NoAliasRules {
         if (flow.state.get(var) instanceof VarState.Moved moved) {
             flow.reporter.error(identifier, Diagnostic.MOVED_VALUE_USED, info.name(), moved.how());
             flow.fail(var);
-        } else if (flow.state.get(var) instanceof VarState.Owned) {
+        } else if (flow.state.get(var) instanceof VarState.Owned
+                && !closedHere(var, identifier, "into " + what)) {
             flow.set(var, new VarState.Moved("into " + what + " on line " + flow.line(identifier)));
             flow.tryMoves.record(var);
         }

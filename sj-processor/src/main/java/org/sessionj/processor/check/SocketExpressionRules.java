@@ -85,7 +85,7 @@ final class SocketExpressionRules {
     }
 
     /** Whether {@code tree} is the parameter of a catch clause (scanned with its try statement as parent). */
-    private static boolean catchParameter(Tree parent, VariableTree tree) {
+    static boolean catchParameter(Tree parent, VariableTree tree) {
         if (parent instanceof CatchTree clause) {
             return clause.getParameter() == tree;
         }

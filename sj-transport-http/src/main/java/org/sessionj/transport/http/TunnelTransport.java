@@ -28,7 +28,6 @@ import org.sessionj.transport.netty.internal.LocalPorts;
  * upgrade, long polling where it does not. The two differ only in TLS.
  */
 abstract class TunnelTransport implements Transport {
-    private static final long REGISTER_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
     private static final long TARGET_CHECK_MILLIS = 2_000;
 
     private final String name;
@@ -86,8 +85,11 @@ abstract class TunnelTransport implements Transport {
         HttpSettings settings = config.settings();
         Optional<HostPort> relay = config.relayForServer(port);
         if (relay.isPresent()) {
+            // Registering is bounded like every request to the relay: it gives up when the relay has been
+            // unreachable for the vanish time (15 s). It was 10 s for one attempt, which a relay process started
+            // just before, cold, on a loaded machine, exceeded with its first TLS handshake.
             return RelayAcceptor.listen(name, endpoint(relay.get(), settings), port, config.serverNames(relay.get()),
-                    REGISTER_TIMEOUT_NANOS);
+                    TimeUnit.MILLISECONDS.toNanos(settings.vanishMillis()));
         }
         return DirectAcceptor.listen(name, settings, port, config.portOffset(), serverSsl());
     }

@@ -9,14 +9,16 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.security.Principal;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLPeerUnverifiedException;
+import org.sessionj.runtime.spi.support.Heartbeat;
 import org.sessionj.transport.netty.internal.ChannelSetup;
-import org.sessionj.transport.netty.internal.FrameDecoder;
 import org.sessionj.transport.netty.internal.FrameDecoder;
 import org.sessionj.transport.netty.internal.Heartbeats;
 import org.sessionj.transport.netty.internal.NettyConnection;
@@ -30,6 +32,11 @@ import org.sessionj.transport.netty.internal.NettySettings;
  * itself fail, the server, once its handshake has succeeded, sends four bytes ({@code SJT1}); the
  * client's connection is usable only after they arrive. Nothing but TLS records ever travels: a
  * failed handshake closes the channel, there is no plaintext fallback.
+ *
+ * <p>Runtime heartbeats start on each side only once its gate has passed (the server has sent the
+ * greeting, the client has read it). Started with the channel, a server whose handshake outlasted the
+ * heartbeat interval (a cold JVM on a loaded machine) queued a heartbeat in the TLS handler before the
+ * greeting, and the client read the heartbeat's header where it expected {@code SJT1}.
  */
 final class TlsChannelSetup implements ChannelSetup {
     private static final System.Logger LOG = System.getLogger(TlsChannelSetup.class.getName());
@@ -49,8 +56,7 @@ final class TlsChannelSetup implements ChannelSetup {
     public void initAccepted(Channel channel, Consumer<NettyConnection> accepted) {
         TlsConnection connection = new TlsConnection(channel, settings);
         SslHandler ssl = serverContext.get().newHandler(channel.alloc());
-        channel.pipeline().addLast(ssl, new ServerGate(connection, ssl, accepted));
-        Heartbeats.addIfEnabled(channel, settings.heartbeat());
+        channel.pipeline().addLast(ssl, new ServerGate(connection, ssl, settings.heartbeat(), accepted));
         channel.pipeline().addLast(connection.frameDecoder(), connection.handler());
     }
 
@@ -63,8 +69,7 @@ final class TlsChannelSetup implements ChannelSetup {
     public void initConnecting(Channel channel, String host, int port, CompletableFuture<NettyConnection> ready) {
         TlsConnection connection = new TlsConnection(channel, settings);
         SslHandler ssl = clientContext.get().newHandler(channel.alloc(), host, port);
-        channel.pipeline().addLast(ssl, new ClientGate(connection, ssl, host + ":" + port, ready));
-        Heartbeats.addIfEnabled(channel, settings.heartbeat());
+        channel.pipeline().addLast(ssl, new ClientGate(connection, ssl, settings.heartbeat(), host + ":" + port, ready));
         channel.pipeline().addLast(connection.frameDecoder(), connection.handler());
     }
 
@@ -74,6 +79,26 @@ final class TlsChannelSetup implements ChannelSetup {
         } catch (SSLPeerUnverifiedException e) {
             return null; // the client did not authenticate, which the configuration allowed
         }
+    }
+
+    /** Heartbeats (if enabled) right behind the gate at {@code gate}, which is about to leave the pipeline. */
+    private static void startHeartbeats(ChannelHandlerContext gate, Heartbeat heartbeat) {
+        if (heartbeat.enabled()) {
+            gate.pipeline().addAfter(gate.name(), null, new Heartbeats(heartbeat));
+        }
+    }
+
+    /** What a client says when the first bytes after the handshake are not the greeting. */
+    static String badGreeting(String server, byte[] found) {
+        StringBuilder hex = new StringBuilder();
+        boolean printable = true;
+        for (byte b : found) {
+            hex.append(hex.isEmpty() ? "" : " ").append(String.format("%02x", b & 0xff));
+            printable &= b >= 0x20 && b < 0x7f;
+        }
+        return "TLS peer " + server + " is not an SJ TLS acceptor: expected its greeting \"SJT1\" (53 4a 54 31) as the"
+                + " first bytes after the handshake, found " + hex
+                + (printable ? " (\"" + new String(found, StandardCharsets.US_ASCII) + "\")" : "");
     }
 
     /** The innermost message of a failure, with what it means for the client in front. */
@@ -113,11 +138,13 @@ final class TlsChannelSetup implements ChannelSetup {
     private static final class ServerGate extends io.netty.channel.ChannelDuplexHandler {
         private final TlsConnection connection;
         private final SslHandler ssl;
+        private final Heartbeat heartbeat;
         private final Consumer<NettyConnection> accepted;
 
-        ServerGate(TlsConnection connection, SslHandler ssl, Consumer<NettyConnection> accepted) {
+        ServerGate(TlsConnection connection, SslHandler ssl, Heartbeat heartbeat, Consumer<NettyConnection> accepted) {
             this.connection = connection;
             this.ssl = ssl;
+            this.heartbeat = heartbeat;
             this.accepted = accepted;
         }
 
@@ -135,6 +162,7 @@ final class TlsChannelSetup implements ChannelSetup {
                 if (done.isSuccess()) {
                     connection.authenticated(peerPrincipal(ssl));
                     ctx.writeAndFlush(Unpooled.wrappedBuffer(ACCEPTED));
+                    startHeartbeats(ctx, heartbeat); // after the greeting, never before it
                     ctx.pipeline().remove(this);
                     accepted.accept(connection);
                 } else {
@@ -159,13 +187,16 @@ final class TlsChannelSetup implements ChannelSetup {
     private static final class ClientGate extends ByteToMessageDecoder {
         private final TlsConnection connection;
         private final SslHandler ssl;
+        private final Heartbeat heartbeat;
         private final String server;
         private final CompletableFuture<NettyConnection> ready;
         private Throwable failure;
 
-        ClientGate(TlsConnection connection, SslHandler ssl, String server, CompletableFuture<NettyConnection> ready) {
+        ClientGate(TlsConnection connection, SslHandler ssl, Heartbeat heartbeat, String server,
+                CompletableFuture<NettyConnection> ready) {
             this.connection = connection;
             this.ssl = ssl;
+            this.heartbeat = heartbeat;
             this.server = server;
             this.ready = ready;
         }
@@ -179,13 +210,14 @@ final class TlsChannelSetup implements ChannelSetup {
             if (in.readableBytes() < ACCEPTED.length) {
                 return;
             }
-            for (byte b : ACCEPTED) {
-                if (in.readByte() != b) {
-                    fail(ctx, new IOException("TLS peer " + server + " is not an SJ TLS acceptor (bad greeting)"));
-                    return;
-                }
+            byte[] found = new byte[ACCEPTED.length];
+            in.readBytes(found);
+            if (!Arrays.equals(found, ACCEPTED)) {
+                fail(ctx, new IOException(badGreeting(server, found)));
+                return;
             }
             connection.authenticated(peerPrincipal(ssl));
+            startHeartbeats(ctx, heartbeat);
             ctx.pipeline().remove(this);
             ready.complete(connection);
         }

@@ -17,7 +17,8 @@ import org.sessionj.transport.netty.internal.UnfinishedFrames;
  * @param responseBytes the most bytes one poll response carries ({@code sessionj.http.responseBytes}, 1 MiB)
  * @param streamBytes bytes buffered per direction before a writer waits ({@code sessionj.http.streamBytes}, 1 MiB)
  * @param vanishMillis a side with no request in flight for this long has vanished
- *        ({@code sessionj.http.vanishMillis}, 15 s); a client retrying a failed request gives up after it too
+ *        ({@code sessionj.http.vanishMillis}, 15 s); a client retrying a failed request gives up after it too,
+ *        and a server registering at a relay waits for it at most
  * @param websocket whether clients try a WebSocket upgrade before falling back to long polling
  *        ({@code sessionj.http.websocket}, true)
  * @param maxFrameBytes the largest frame ({@code sessionj.tcp.maxFrameBytes}, shared with tcp: 16 MiB)

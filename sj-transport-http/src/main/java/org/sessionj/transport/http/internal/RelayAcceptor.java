@@ -3,6 +3,7 @@ package org.sessionj.transport.http.internal;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpMethod;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -63,20 +64,57 @@ public final class RelayAcceptor implements ConnectionAcceptor {
         return uri.append(extra).toString();
     }
 
+    /**
+     * Registers within {@code timeoutNanos}. An attempt may use all the time left, so a slow first answer
+     * (a cold TLS handshake on both sides, seconds on a loaded machine) is waited for, not abandoned; what
+     * a relay that is starting or briefly away answers (no connection, a dropped one, 408, 429, 502, 503,
+     * 504: a proxy in front of a relay that is not up yet says 502) is retried with backoff until then.
+     */
     private void register(long timeoutNanos) throws IOException {
-        FullHttpResponse response = TunnelConnection.await(control.send(
-                control.request(HttpMethod.POST, listenUri("&register=1"), null), TunnelConnection.millis(timeoutNanos)),
-                timeoutNanos, relay);
-        try {
-            if (response.status().code() != 200) {
-                throw new IOException("cannot register session port " + port + " at the relay " + relay + ": "
-                        + LongPollLink.describe(response));
+        long deadline = System.nanoTime() + timeoutNanos;
+        Backoff retries = new Backoff(TimeUnit.NANOSECONDS.toMillis(timeoutNanos));
+        while (true) {
+            long left = Math.max(1, deadline - System.nanoTime());
+            String why = null;
+            FullHttpResponse response;
+            try {
+                response = TunnelConnection.await(control.send(control.request(HttpMethod.POST,
+                        listenUri("&register=1"), null), TunnelConnection.millis(left)), left, relay);
+            } catch (InterruptedIOException e) {
+                throw e;
+            } catch (IOException e) {
+                response = null;
+                why = e.getMessage();
             }
-            port = Integer.parseInt(response.headers().get(Wire.PORT, String.valueOf(port)).strip());
-        } catch (NumberFormatException e) {
-            throw new IOException("the relay " + relay + " answered a bad port: " + e.getMessage(), e);
-        } finally {
-            response.release();
+            if (response != null) {
+                try {
+                    int status = response.status().code();
+                    why = LongPollLink.describe(response);
+                    if (status == 200) {
+                        port = Integer.parseInt(response.headers().get(Wire.PORT, String.valueOf(port)).strip());
+                        return;
+                    }
+                    if (!LongPollLink.retryable(status)) {
+                        throw new IOException("cannot register session port " + port + " at the relay " + relay + ": "
+                                + why);
+                    }
+                } catch (NumberFormatException e) {
+                    throw new IOException("the relay " + relay + " answered a bad port: " + e.getMessage(), e);
+                } finally {
+                    response.release();
+                }
+            }
+            long delay = retries.nextDelayMillis();
+            if (delay < 0 || TimeUnit.MILLISECONDS.toNanos(delay) >= deadline - System.nanoTime()) {
+                throw new IOException("cannot register session port " + port + " at the relay " + relay + " within "
+                        + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms (sessionj.http.vanishMillis): " + why);
+            }
+            try {
+                Thread.sleep(delay);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while registering at the relay " + relay);
+            }
         }
     }
 

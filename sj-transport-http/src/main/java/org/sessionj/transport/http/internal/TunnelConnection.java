@@ -152,7 +152,11 @@ public final class TunnelConnection extends StreamConnection {
         return connection;
     }
 
-    static FullHttpResponse await(CompletableFuture<FullHttpResponse> future, long timeoutNanos, Endpoint endpoint)
+    /**
+     * The answer {@code future} completes with, waiting at most {@code timeoutNanos}; every failure as an
+     * {@link IOException} naming {@code endpoint}.
+     */
+    public static FullHttpResponse await(CompletableFuture<FullHttpResponse> future, long timeoutNanos, Endpoint endpoint)
             throws IOException {
         try {
             return future.get(timeoutNanos, TimeUnit.NANOSECONDS);

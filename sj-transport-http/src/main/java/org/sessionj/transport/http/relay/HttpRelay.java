@@ -4,8 +4,12 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -18,13 +22,17 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import javax.net.ssl.SSLException;
 import org.sessionj.transport.http.internal.Budget;
 import org.sessionj.transport.http.internal.ByteStream;
+import org.sessionj.transport.http.internal.Endpoint;
 import org.sessionj.transport.http.internal.Exchange;
 import org.sessionj.transport.http.internal.Half;
 import org.sessionj.transport.http.internal.Halves;
+import org.sessionj.transport.http.internal.HttpClientChannel;
 import org.sessionj.transport.http.internal.HttpSettings;
 import org.sessionj.transport.http.internal.Routes;
+import org.sessionj.transport.http.internal.TunnelConnection;
 import org.sessionj.transport.http.internal.TunnelServer;
 import org.sessionj.transport.http.internal.Wire;
 
@@ -54,6 +62,9 @@ public final class HttpRelay implements AutoCloseable, Routes {
     /** Guarded by itself: per source address, the requester tokens of the relayed connections it made and that have not ended. */
     private final Map<String, Set<String>> sessionsBySource = new java.util.HashMap<>();
     private final TunnelServer server;
+    /** Where it listens (for {@link #selfCheck}), and whether it speaks HTTPS. */
+    private final InetSocketAddress address;
+    private final boolean tls;
 
     /** A server registered at the relay: its names and the connections waiting for it. Guarded by itself. */
     private static final class Listener {
@@ -78,6 +89,8 @@ public final class HttpRelay implements AutoCloseable, Routes {
             throws IOException {
         this.settings = settings;
         this.limits = limits;
+        this.address = address;
+        this.tls = ssl != null;
         this.budget = new Budget(limits.bufferBytes());
         this.halves = new Halves(settings.vanishMillis(), this::sweep);
         try {
@@ -418,6 +431,50 @@ public final class HttpRelay implements AutoCloseable, Routes {
                 LOG.log(System.Logger.Level.DEBUG, "relay: server {0} stopped polling; forgetting it", listener.keys);
                 drop(listener, "the server vanished from the relay");
             }
+        }
+    }
+
+    /**
+     * Makes one request to this relay through its own port, as a peer would (a TCP connection, for https
+     * the TLS handshake, a request and its answer), and returns how long that took. A fresh process
+     * loads and initialises its TLS and HTTP code on its first connection: on a loaded machine that took
+     * seconds, which the first peer paid within its own bound (a server registering at a relay that had
+     * just said it was listening timed out). {@code ./sj relay} calls this before it says it is
+     * listening, so the announcement means that the relay answers.
+     *
+     * <p>The check trusts whatever certificate answers and does not verify the host name: it talks to
+     * this process's own port (loopback when the relay listens on every interface) and sends nothing
+     * secret.
+     *
+     * @param timeout how long to wait for the answer
+     * @return how long the request took
+     * @throws IOException if no answer came within {@code timeout}: the relay cannot serve
+     */
+    public Duration selfCheck(Duration timeout) throws IOException {
+        InetAddress bound = address.getAddress();
+        String host = (bound == null || bound.isAnyLocalAddress() ? InetAddress.getLoopbackAddress() : bound)
+                .getHostAddress();
+        SslContext client = null;
+        if (tls) {
+            try {
+                client = SslContextBuilder.forClient().trustManager(InsecureTrustManagerFactory.INSTANCE)
+                        .endpointIdentificationAlgorithm(null).build();
+            } catch (SSLException e) {
+                throw new IOException("cannot make the TLS context of the relay's self-check: " + e.getMessage(), e);
+            }
+        }
+        Endpoint self = new Endpoint(host, port(), client, settings);
+        HttpClientChannel channel = new HttpClientChannel(self);
+        long start = System.nanoTime();
+        try {
+            FullHttpResponse answer = TunnelConnection.await(channel.send(channel.request(HttpMethod.GET,
+                    Wire.TARGET + "?name=sj-relay-self-check:1", null), timeout.toMillis()), timeout.toNanos(), self);
+            answer.release();
+            return Duration.ofNanos(System.nanoTime() - start);
+        } catch (IOException e) {
+            throw new IOException("the relay does not answer on its own port (" + self + "): " + e.getMessage(), e);
+        } finally {
+            channel.close();
         }
     }
 
