@@ -43,6 +43,9 @@ needs_build() {
     [ -f "$CLASSPATH_FILE" ] || return 0
     # Written by an older ./sj with the module's classes directory, which no cache can hold: once more.
     grep -q '/sj-examples/target/classes:' "$CLASSPATH_FILE" && return 0
+    # Written by an older ./sj with the test dependencies (JUnit, AssertJ, Byte Buddy) on it: every JVM
+    # opened their jars too, on every look-up that searches the whole class path. Once more.
+    grep -q '/org/junit/' "$CLASSPATH_FILE" && return 0
     [ -n "$(find "$ROOT" -path "$ROOT/.sj" -prune -o -path '*/target' -prune -o -path "$ROOT/.git" -prune -o \
         \( -name '*.java' -o -name 'pom.xml' -o -path '*/src/main/resources/*' \) -newer "$CLASSPATH_FILE" -print -quit)" ]
 }
@@ -53,6 +56,12 @@ JAVA_OPTS=()
 major=$(jdk_major "$JDK")
 [ "$major" -ge 22 ] && JAVA_OPTS+=(--enable-native-access=ALL-UNNAMED)
 [ "$major" -ge 23 ] && JAVA_OPTS+=(--sun-misc-unsafe-memory-access=allow)
+# At exit a JDK 25 JVM waits up to 300 ms (30 attempts of 10 ms) for threads running native code to
+# stop, and the runtime's event loops and ipc doorbell always have one blocked in epoll: every command
+# that had used a session took 0.3 s longer to exit, twice per demo job (each child rank, then rank 0).
+# Threads in native code cannot touch the JVM's data without stopping first, so no wait is needed
+# (docs/benchmarks.md "The demos' whole job, tenth session").
+[ "$major" -ge 25 ] && JAVA_OPTS+=(-XX:UserThreadWaitAttemptsAtExit=0)
 # A JVM cannot tell whether its standard error is a terminal; the demos' progress bar needs to know.
 [ -t 2 ] && JAVA_OPTS+=(-Dsessionj.stderr.terminal=true)
 
@@ -119,7 +128,8 @@ if needs_build; then
     mkdir -p "$STATE"
     log="$STATE/build.log"
     if ! JAVA_HOME="$JDK" "$ROOT/mvnw" -q -f "$ROOT/pom.xml" -pl sj-examples -am package -DskipTests \
-            dependency:build-classpath -Dmdep.outputFile=target/sj-classpath.txt >"$log" 2>&1; then
+            dependency:build-classpath -DincludeScope=runtime -Dmdep.outputFile=target/sj-classpath.txt \
+            >"$log" 2>&1; then
         cat "$log" >&2
         echo "sj: build failed (log above, also in $log)" >&2
         exit 1

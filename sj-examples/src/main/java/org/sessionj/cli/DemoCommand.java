@@ -7,6 +7,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.sessionj.examples.deploy.ClusterDeployment;
 import org.sessionj.examples.deploy.ClusterEnvironment;
+import org.sessionj.examples.deploy.Phases;
 import org.sessionj.examples.deploy.ProcessesDeployment;
 import org.sessionj.examples.deploy.RankProgram;
 import org.sessionj.examples.deploy.RankRunner;
@@ -77,12 +78,30 @@ final class DemoCommand implements Runnable {
         /** The configured number of workers. */
         abstract int workers();
 
-        CommandLine.ParameterException usage(String message) {
-            return new CommandLine.ParameterException(spec.commandLine(), message);
+        /**
+         * A usage error: picocli's, which it reports with the usage and status 2; an
+         * IllegalArgumentException for a demo parsed without picocli ({@link DemoArgs}), which then
+         * leaves the arguments to picocli so that the user gets the same report.
+         */
+        RuntimeException usage(String message) {
+            return spec == null ? new IllegalArgumentException(message)
+                    : new CommandLine.ParameterException(spec.commandLine(), message);
         }
 
         @Override
         public Integer call() throws Exception {
+            CommandLine cli = spec.commandLine();
+            return prepare(cli.getParseResult().hasMatchedOption("--workers")).run(cli.getOut(), cli.getErr());
+        }
+
+        /**
+         * Checks the options and builds the program, before anything starts.
+         *
+         * @param workersGiven whether {@code --workers} was on the command line (under slurm the number
+         *     of tasks decides otherwise)
+         * @throws RuntimeException a {@link #usage} error for a bad option
+         */
+        Ready prepare(boolean workersGiven) {
             if (deploy.timeoutSeconds < 1) {
                 throw usage("expected --timeout of at least 1 second but found " + deploy.timeoutSeconds);
             }
@@ -90,7 +109,7 @@ final class DemoCommand implements Runnable {
             ClusterEnvironment cluster = null;
             if (deploy.deploy == Deploy.slurm) {
                 cluster = ClusterEnvironment.from(System.getenv(), deploy.rendezvous);
-                if (!spec.commandLine().getParseResult().hasMatchedOption("--workers")) {
+                if (!workersGiven) {
                     workers = workersFor(cluster.size());
                 }
             }
@@ -100,23 +119,38 @@ final class DemoCommand implements Runnable {
             } catch (IllegalArgumentException e) {
                 throw usage(e.getMessage());
             }
-            return run(program, cluster);
+            return new Ready(this, program, cluster);
         }
 
-        private <R extends RankProgram.Outcome> int run(RankProgram<R> program, ClusterEnvironment cluster)
-                throws InterruptedException {
+        /** A checked demo: the program and, under slurm, the rank's environment. */
+        record Ready(Demo demo, RankProgram<?> program, ClusterEnvironment cluster) {
+            /** Runs the program, prints its summary and verification; 0 when verified, 1 when not. */
+            int run(PrintWriter out, PrintWriter err) throws InterruptedException {
+                return demo.run(program, cluster, out, err);
+            }
+        }
+
+        private <R extends RankProgram.Outcome> int run(RankProgram<R> program, ClusterEnvironment cluster,
+                PrintWriter out, PrintWriter err) throws InterruptedException {
             Duration timeout = Duration.ofSeconds(deploy.timeoutSeconds);
-            PrintWriter out = spec.commandLine().getOut();
-            PrintWriter err = spec.commandLine().getErr();
             ProgressBar bar = new ProgressBar(err, ProgressBar.stderrIsTerminal(), program.name());
             long start = System.nanoTime();
-            RankRunner.Timed<R> timed = switch (deploy.deploy) {
-                case threads -> ThreadsDeployment.run(program, timeout, bar);
+            Phases.mark(0, "parsed");
+            // Across processes the result is printed and verified while the child ranks' JVMs exit.
+            return switch (deploy.deploy) {
+                case threads -> report(ThreadsDeployment.run(program, timeout, bar), program, cluster, start, bar, out);
                 case processes -> ProcessesDeployment.run(program, RankMain.class.getName(),
                         (rank, address) -> RankMain.args(rank, address, timeout,
-                                deploy.host != null ? deploy.host : ProcessesDeployment.HOST, program), timeout, bar);
-                case slurm -> ClusterDeployment.run(program, cluster, deploy.host, timeout, bar);
+                                deploy.host != null ? deploy.host : ProcessesDeployment.HOST, program), timeout, bar,
+                        timed -> report(timed, program, cluster, start, bar, out));
+                case slurm -> report(ClusterDeployment.run(program, cluster, deploy.host, timeout, bar), program, cluster,
+                        start, bar, out);
             };
+        }
+
+        /** Prints rank 0's result, its times and its verification; 0 when verified, 1 when not. */
+        private <R extends RankProgram.Outcome> int report(RankRunner.Timed<R> timed, RankProgram<R> program,
+                ClusterEnvironment cluster, long start, ProgressBar bar, PrintWriter out) {
             long total = System.nanoTime() - start;
             bar.finish();
             if (timed == null) {
@@ -132,8 +166,10 @@ final class DemoCommand implements Runnable {
             out.flush();
             long checkStart = System.nanoTime();
             RankProgram.Verification verdict = outcome.verify();
+            Phases.mark(0, "verified");
             out.printf(Locale.ROOT, "  %s: %s (check %.1f ms)%n", verdict.passed() ? "verified" : "VERIFICATION FAILED",
                     verdict.description(), (System.nanoTime() - checkStart) / 1e6);
+            out.flush();
             return verdict.passed() ? 0 : 1;
         }
     }

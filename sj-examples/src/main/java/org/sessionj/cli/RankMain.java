@@ -10,6 +10,7 @@ import java.util.function.Supplier;
 import org.sessionj.api.SJService;
 import org.sessionj.examples.deploy.DeploymentException;
 import org.sessionj.examples.deploy.HostPort;
+import org.sessionj.examples.deploy.Phases;
 import org.sessionj.examples.deploy.ProcessesDeployment;
 import org.sessionj.examples.deploy.RankProgram;
 import org.sessionj.examples.deploy.RankRunner;
@@ -47,6 +48,7 @@ public final class RankMain {
             System.exit(2);
             return;
         }
+        Phases.mark(child.rank(), "main");
         int status;
         try {
             child.run();
@@ -58,6 +60,7 @@ public final class RankMain {
             }
             status = 1;
         }
+        Phases.mark(child.rank(), "exit");
         System.exit(status);
     }
 

@@ -1,6 +1,10 @@
 package org.sessionj.cli;
 
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
 import java.util.List;
+import java.util.OptionalInt;
+import org.sessionj.examples.deploy.Phases;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -20,16 +24,35 @@ public final class SjCommand implements Runnable {
 
     /** Runs the command line and exits with its status. */
     public static void main(String[] args) {
-        System.exit(run(args));
+        Phases.mark(0, "main");
+        int status = run(args);
+        Phases.mark(0, "exit");
+        System.exit(status);
     }
 
-    /** Runs the command line and returns its exit status (0 ok, 1 failure, 2 usage error). */
+    /**
+     * Runs the command line and returns its exit status (0 ok, 1 failure, 2 usage error). A demo of the
+     * plain shape {@link DemoArgs} reads runs without building picocli's model at all (rank 0 of a demo
+     * job then starts the other ranks sooner, and every rank under srun starts cheaper).
+     */
     public static int run(String... args) {
-        return execute(commandLine(args), args);
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, System.out.charset()));
+        PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, System.err.charset()));
+        OptionalInt demo = DemoArgs.run(args, out, err);
+        return demo.isPresent() ? demo.getAsInt() : picocli(commandLine(args), args);
     }
 
-    /** Executes {@code cli} and flushes its output and error writers (picocli buffers them). */
+    /**
+     * Executes {@code cli} and flushes its output and error writers (picocli buffers them); a demo
+     * {@link DemoArgs} reads runs as {@link #run} runs it, with {@code cli}'s writers.
+     */
     static int execute(CommandLine cli, String... args) {
+        OptionalInt demo = DemoArgs.run(args, cli.getOut(), cli.getErr());
+        return demo.isPresent() ? demo.getAsInt() : picocli(cli, args);
+    }
+
+    /** Executes {@code cli} with picocli, whatever the arguments. */
+    static int picocli(CommandLine cli, String... args) {
         int status = cli.execute(args);
         cli.getOut().flush();
         cli.getErr().flush();
@@ -65,15 +88,18 @@ public final class SjCommand implements Runnable {
         // @FILE arguments are read whole by the commands that take them (./sj protocol print @p.sj);
         // picocli's expansion would split the file into arguments at every space.
         cli.setExpandAtFiles(false);
-        cli.setExecutionExceptionHandler((failure, commandLine, parseResult) -> {
-            commandLine.getErr().println("sj: " + describe(failure));
-            if (System.getenv("SJ_DEBUG") != null) {
-                failure.printStackTrace(commandLine.getErr());
-            }
-            commandLine.getErr().flush();
-            return 1;
-        });
+        cli.setExecutionExceptionHandler((failure, commandLine, parseResult) -> failed(commandLine.getErr(), failure));
         return cli;
+    }
+
+    /** Reports a command's failure on {@code err} as one line ({@code SJ_DEBUG=1} adds the stack trace); status 1. */
+    static int failed(PrintWriter err, Throwable failure) {
+        err.println("sj: " + describe(failure));
+        if (System.getenv("SJ_DEBUG") != null) {
+            failure.printStackTrace(err);
+        }
+        err.flush();
+        return 1;
     }
 
     private static String name(Class<?> subcommand) {

@@ -25,7 +25,15 @@ class LauncherScriptTest {
     }
 
     static Result launch(String javaHome, String... args) throws IOException, InterruptedException {
+        return launchWith(javaHome, null, args);
+    }
+
+    /** As {@link #launch}, with {@code SJ_JAVA_OPTS} set to {@code javaOpts} unless it is null. */
+    static Result launchWith(String javaHome, String javaOpts, String... args) throws IOException, InterruptedException {
         ProcessBuilder builder = new ProcessBuilder(concat(SCRIPT.toString(), args));
+        if (javaOpts != null) {
+            builder.environment().put("SJ_JAVA_OPTS", javaOpts);
+        }
         builder.environment().put("SJ_CLASSPATH", System.getProperty("java.class.path"));
         if (javaHome == null) {
             builder.environment().remove("JAVA_HOME");
@@ -81,5 +89,17 @@ class LauncherScriptTest {
         // This machine has a JDK 21+ (the one running this test) in a standard place or not; either way
         // the JDK 17 in JAVA_HOME must never run.
         assertThat(result.err()).doesNotContain("old-java-used");
+    }
+
+    /** On JDK 25+ the JVM exits without waiting 300 ms for the runtime's threads blocked in native code. */
+    @Test
+    void aJdk25JvmExitsWithoutWaitingForThreadsInNativeCode() throws Exception {
+        Result result = launchWith(System.getProperty("java.home"), "-XX:+PrintCommandLineFlags", "--version");
+        assertThat(result.status()).as(result.err()).isZero();
+        if (Runtime.version().feature() >= 25) {
+            assertThat(result.out()).contains("-XX:UserThreadWaitAttemptsAtExit=0");
+        } else {
+            assertThat(result.out()).doesNotContain("UserThreadWaitAttemptsAtExit");
+        }
     }
 }

@@ -4,10 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.sessionj.cli.ProtocolCommandTest.sj;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.sessionj.examples.deploy.DeploymentException;
 import org.sessionj.examples.deploy.ProcessesDeployment;
 import org.sessionj.examples.deploy.Progress;
@@ -39,6 +45,46 @@ class ProcessesDemoTest {
                 "--steps", "2");
         assertThat(run.status()).as(run.err()).isZero();
         assertThat(run.out()).contains("deploy processes: 2 ranks").contains("verified");
+    }
+
+    /**
+     * Rank 0 reports (prints, verifies) while the child ranks' JVMs exit, not after: the child here
+     * lives until rank 0's report has run, and fails if it never does.
+     */
+    @Test
+    void rankZeroReportsWhileTheChildrenAreStillAlive(@TempDir Path dir) throws Exception {
+        Path marker = dir.resolve("reported");
+        RankProgram<PiProgram.Outcome> program = new PiProgram(1, 1000);
+        String reported = ProcessesDeployment.run(program, LingeringRank.class.getName(),
+                (rank, address) -> concat(List.of(marker.toString(), "30"), RankMain.args(rank, address, Duration.ofSeconds(60),
+                        ProcessesDeployment.HOST, program)), Duration.ofSeconds(60), Progress.NONE,
+                timed -> {
+                    try {
+                        Files.createFile(marker);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                    return timed.outcome().verify().passed() ? "verified" : "not verified";
+                });
+        assertThat(reported).isEqualTo("verified");
+    }
+
+    /** A child that fails once it has played its part, around rank 0's report, still fails the run. */
+    @Test
+    void aChildThatFailsAfterItsPartFailsTheRunThoughRankZeroReported(@TempDir Path dir) {
+        Path never = dir.resolve("never-created");
+        RankProgram<PiProgram.Outcome> program = new PiProgram(1, 1000);
+        assertThatThrownBy(() -> ProcessesDeployment.run(program, LingeringRank.class.getName(),
+                (rank, address) -> concat(List.of(never.toString(), "0"), RankMain.args(rank, address,
+                        Duration.ofSeconds(60), ProcessesDeployment.HOST, program)), Duration.ofSeconds(60),
+                Progress.NONE, timed -> "reported"))
+                .isInstanceOf(DeploymentException.class).hasMessageContaining("rank 1 exited with status 3");
+    }
+
+    private static List<String> concat(List<String> first, List<String> rest) {
+        List<String> all = new ArrayList<>(first);
+        all.addAll(rest);
+        return all;
     }
 
     @Test

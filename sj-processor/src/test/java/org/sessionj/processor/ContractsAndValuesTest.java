@@ -20,6 +20,7 @@ class ContractsAndValuesTest {
                 @Protocol("cbegin.!<int>.!<int>") interface Two {}
                 @Protocol("cbegin.?(int)") interface GetInt {}
                 @Protocol("cbegin.?(Integer)") interface GetBox {}
+                @Protocol("cbegin.!<Object>") interface AnyValue {}
                 @Protocol("cbegin.!<cbegin.!<int>>") interface Hand {}
                 @Protocol("sbegin.?(int)") interface Server {}
                 @Protocol("sbegin.?(String)") interface OtherServer {}
@@ -41,7 +42,7 @@ class ContractsAndValuesTest {
         assertRejected("SJ025", 7, msg("session 's' is used after it was lent to 'first' on line 6, which closes it"),
                 cls("""
                     void run() {
-                        try (SJSocket s = SJService.create(R.Two.class, "h", 1).request()) {
+                        try (SJSocket s = SJService.create(R.One.class, "h", 1).request()) {
                             first(s);
                             s.send(2);
                         }
@@ -57,7 +58,7 @@ class ContractsAndValuesTest {
     void sessionMethodWithTheSocketAsResourceEndsIt() {
         assertRejected("SJ025", 7, msg("which closes it (try-with-resources)"), cls("""
                     void run() {
-                        try (SJSocket s = SJService.create(R.Two.class, "h", 1).request()) {
+                        try (SJSocket s = SJService.create(R.One.class, "h", 1).request()) {
                             first(s);
                             s.send(2);
                         }
@@ -74,7 +75,7 @@ class ContractsAndValuesTest {
     void endingPropagatesThroughLending() {
         assertRejected("SJ025", 7, msg("which lends it to 'inner', which closes it"), cls("""
                     void run() {
-                        try (SJSocket s = SJService.create(R.Two.class, "h", 1).request()) {
+                        try (SJSocket s = SJService.create(R.One.class, "h", 1).request()) {
                             outer(s);
                             s.send(2);
                         }
@@ -211,6 +212,50 @@ class ContractsAndValuesTest {
     }
 
     @Test
+    void aBoxReceivedIntoItsPrimitiveMayBeNull() {
+        // The mirror image of sending a box where the type says int: ?(Integer) admits null, which
+        // the receiver would unbox (the runtime fails the session: "received null for
+        // ?(java.lang.Integer) where a primitive was expected").
+        assertRejected("SJ013", 6, msg("expected ?(java.lang.Integer) but the program receives ?(int) (a box, "
+                + "which the peer may send as null: receive it as java.lang.Integer and unbox it explicitly)"), cls("""
+                    void run() {
+                        try (SJSocket s = SJService.create(R.GetBox.class, "h", 1).request()) {
+                            int x = s.receiveInt();
+                        }
+                    }
+                """), PROTOCOLS);
+        assertRejected("SJ013", 6, msg("expected ?(java.lang.Integer) but the program receives ?(int) (a box"), cls("""
+                    void run() {
+                        try (SJSocket s = SJService.create(R.GetBox.class, "h", 1).request()) {
+                            int x = s.receive();
+                        }
+                    }
+                """), PROTOCOLS);
+    }
+
+    @Test
+    void aServiceIsNeverAPlainMessage() {
+        // !<Object> admits any object, but Jackson would write a service as an empty bean: the peer got {}.
+        assertRejected("SJ013", 7, msg("expected !<java.lang.Object> but the program sends !<org.sessionj.api.SJService> "
+                + "(a service is not a message: a service travels only where the type says !<cbegin.…>"), cls("""
+                    void run() {
+                        SJService svc = SJService.create(R.One.class, "h", 1);
+                        try (SJSocket s = SJService.create(R.AnyValue.class, "h", 1).request()) {
+                            s.send(svc);
+                        }
+                    }
+                """), PROTOCOLS);
+        assertRejected("SJ013", 7, msg("(a server socket is not a message"), cls("""
+                    void run() {
+                        try (SJServerSocket ss = SJServerSocket.create(R.Server.class, 0);
+                             SJSocket s = SJService.create(R.AnyValue.class, "h", 1).request()) {
+                            s.send(ss);
+                        }
+                    }
+                """), PROTOCOLS);
+    }
+
+    @Test
     void genericReceiveIntoTheSamePrimitiveItsBoxOrASupertypeIsFine() {
         assertAccepted(PROTOCOLS, cls("""
                     void run() {
@@ -218,7 +263,11 @@ class ContractsAndValuesTest {
                             int x = s.receive();
                         }
                         try (SJSocket s = SJService.create(R.GetBox.class, "h", 1).request()) {
-                            int x = s.receive();
+                            Integer x = s.receive();
+                            int y = x == null ? 0 : x;
+                        }
+                        try (SJSocket s = SJService.create(R.GetInt.class, "h", 1).request()) {
+                            Integer x = s.receive();
                         }
                         try (SJSocket s = SJService.create(R.GetInt.class, "h", 1).request()) {
                             Number x = s.receive();

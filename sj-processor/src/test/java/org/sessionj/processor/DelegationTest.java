@@ -138,6 +138,26 @@ class DelegationTest {
     }
 
     @Test
+    void aSessionDelegatedOverItselfIsAnAlias() {
+        // The sender would keep the session it hands over (the runtime refuses it: "a session cannot
+        // be delegated over itself"), so the checker must too: the type alone (!<?(int)>.?(int))
+        // would accept it, since the session's rest after the send is exactly what is delegated.
+        assertRejected("SJ030", 6, msg("session 's' is copied into a message of its own session (a session "
+                + "cannot be delegated over itself)"), """
+                package demo;
+                import org.sessionj.api.*;
+                class Self {
+                    void run() {
+                        try (SJSocket s = SJService.create(Self.Loop.class, "h", 1).request()) {
+                            s.send(s);
+                        }
+                    }
+                    @Protocol("cbegin.!<?(int)>.?(int)") interface Loop {}
+                }
+                """, PROTOCOLS);
+    }
+
+    @Test
     void receivingADelegatedSessionIntoAValue() {
         assertRejected("SJ013", 7, msg("session 'portal': expected ?(!<java.lang.String>.?(int)) but the program "
                 + "receives ?(java.lang.Object); a received session must initialise an SJSocket variable"), """

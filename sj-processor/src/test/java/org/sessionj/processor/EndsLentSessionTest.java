@@ -76,4 +76,75 @@ class EndsLentSessionTest {
                 }
                 """);
     }
+
+    // adv10 F1: a callee that ends the session after the prefix it was lent abandons the caller's rest.
+
+    @Test
+    void aCalleeThatClosesAfterThePrefixItWasLentLeavesTheRestUndone() {
+        assertRejected("SJ024", 9, msg("session 's' is not complete when it is lent to 'impl', which closes it "
+                + "after !<int>: !<int> remains"), HEAD + """
+                  void run(@Session(protocol = P.class) SJService svc) {
+                    SJSocket s = svc.request();
+                    impl(s);
+                  }
+                }
+                """);
+    }
+
+    @Test
+    void aCalleeThatClosesItsResourceAfterThePrefixIsRejectedInsideTryWithResources() {
+        assertRejected("SJ024", 9, msg("which closes it (try-with-resources) after !<int>: !<int> remains"), HEAD + """
+                  void run(@Session(protocol = P.class) SJService svc) {
+                    try (SJSocket s = svc.request()) {
+                      finish(s);
+                    }
+                  }
+                  static void finish(@Session("!<int>") SJSocket t) { try (t) { t.send(1); } }
+                }
+                """);
+    }
+
+    @Test
+    void aCalleeThatDelegatesAfterThePrefixIsRejected() {
+        assertRejected("SJ024", 10, msg("which delegates it after !<int>: !<int> remains"), HEAD + """
+                  @Protocol("cbegin.!<!<int>>") interface D {}
+                  void run(@Session(protocol = P.class) SJService svc, @Session(protocol = D.class) SJService dsvc) {
+                    try (SJSocket s = svc.request(); SJSocket d = dsvc.request()) {
+                      hand(s, d);
+                    }
+                  }
+                  static void hand(@Session("!<int>") SJSocket t, @Session("!<!<int>>") SJSocket d) { d.send(t); }
+                }
+                """);
+    }
+
+    @Test
+    void aCalleeThatSpawnsAfterThePrefixIsRejected() {
+        assertRejected("SJ024", 9, msg("which hands it to a session thread (SJ.spawn) after !<int>: !<int> remains"), HEAD + """
+                  void run(@Session(protocol = P.class) SJService svc) {
+                    SJSocket s = svc.request();
+                    fork(s);
+                  }
+                  static void fork(@Session("!<int>") SJSocket t) { SJ.spawn(t, (@Session("!<int>") SJSocket x) -> x.send(1)); }
+                }
+                """);
+    }
+
+    @Test
+    void aCalleeLentTheWholeRestMayEndIt() {
+        assertAccepted(HEAD + """
+                  void run(@Session(protocol = P.class) SJService svc) {
+                    SJSocket s = svc.request();
+                    s.send(0);
+                    impl(s);
+                  }
+                  static void whole(@Session("!<int>.!<int>") SJSocket t) { try (t) { t.send(1); t.send(2); } }
+                  void again(@Session(protocol = P.class) SJService svc) {
+                    try (SJSocket s = svc.request()) {
+                      whole(s);
+                    }
+                  }
+                }
+                """);
+    }
 }

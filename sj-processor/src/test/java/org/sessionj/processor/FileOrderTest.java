@@ -32,13 +32,13 @@ class FileOrderTest {
 
     @Test
     void aMethodOfAnotherFileThatClosesItsSessionEndsItInEveryOrder() {
-        assertRejectedInEveryOrder("SJ025", 5, msg("session 's' is used after it was lent to 'h'", "which closes it"),
+        assertRejectedInEveryOrder("SJ024", 5, msg("session 's' is not complete when it is lent to 'h', which closes it after !<int>: !<int> remains"),
                 LENDS_TO_CLOSER, CLOSER);
     }
 
     @Test
     void aMethodOfANestedClassOfAnotherFileThatClosesItsSessionEndsItInEveryOrder() {
-        assertRejectedInEveryOrder("SJ025", 5, msg("lent to 'h'", "which closes it"), LENDS_TO_CLOSER.replace("B.h(s)",
+        assertRejectedInEveryOrder("SJ024", 5, msg("lent to 'h', which closes it after !<int>"), LENDS_TO_CLOSER.replace("B.h(s)",
                 "B.Inner.h(s)"), """
                 import org.sessionj.api.*;
                 class B {
@@ -49,7 +49,7 @@ class FileOrderTest {
 
     @Test
     void aMethodOfAnotherFileThatEndsItThroughAThirdFileEndsItInEveryOrder() {
-        assertRejectedInEveryOrder("SJ025", 5, msg("lent to 'mid'", "which lends it to 'h', which closes it"),
+        assertRejectedInEveryOrder("SJ024", 5, msg("lent to 'mid', which lends it to 'h', which closes it after !<int>"),
                 LENDS_TO_CLOSER.replace("B.h(s)", "M.mid(s)"), CLOSER, """
                 import org.sessionj.api.*;
                 class M { static void mid(@Session("!<int>") SJSocket x) { B.h(x); } }
@@ -58,7 +58,7 @@ class FileOrderTest {
 
     @Test
     void aMethodOfAnotherFileThatSpawnsItsSessionEndsItInEveryOrder() {
-        assertRejectedInEveryOrder("SJ055", 5, msg("lent to 'h'", "session thread"), LENDS_TO_CLOSER, """
+        assertRejectedInEveryOrder("SJ024", 5, msg("lent to 'h', which hands it to a session thread"), LENDS_TO_CLOSER, """
                 import org.sessionj.api.*;
                 class B {
                   static void h(@Session("!<int>") SJSocket x) {
@@ -70,7 +70,7 @@ class FileOrderTest {
 
     @Test
     void aConstructorOfAnotherFileThatClosesItsSessionEndsItInEveryOrder() {
-        assertRejectedInEveryOrder("SJ025", 5, msg("lent to 'B'", "which closes it"),
+        assertRejectedInEveryOrder("SJ024", 5, msg("lent to 'B', which closes it after !<int>"),
                 LENDS_TO_CLOSER.replace("B.h(s)", "new B(s)"), """
                 import org.sessionj.api.*;
                 class B { B(@Session("!<int>") SJSocket x) { x.send(1); x.close(); } }
@@ -80,7 +80,7 @@ class FileOrderTest {
     @Test
     void twoTopLevelClassesOfOneFileAgreeWhicheverComesFirst() {
         // javac lowers the first top-level class of a file before it analyses the second.
-        assertRejectedInEveryOrder("SJ025", 4, msg("lent to 'h'", "which closes it"), """
+        assertRejectedInEveryOrder("SJ024", 4, msg("lent to 'h', which closes it after !<int>"), """
                 // file: Both.java
                 import org.sessionj.api.*;
                 class B { static void h(@Session("!<int>") SJSocket x) { x.send(1); x.close(); } }

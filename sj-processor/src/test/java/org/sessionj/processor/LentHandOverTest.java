@@ -86,7 +86,8 @@ class LentHandOverTest {
 
     @Test
     void actingOnASessionAfterLendingAPrefixToASpawnIsRejected() {
-        assertRejected("SJ025", 10, msg("'s' is used after it was lent to 'handle'", "hands it to a session thread"), """
+        assertRejected("SJ024", 9, msg("'s' is not complete when it is lent to 'handle', which hands it to a session "
+                + "thread (SJ.spawn) after ?(int): !<int> remains"), """
                 import org.sessionj.api.*;
                 class A {
                   @Protocol("cbegin.?(int).!<int>") interface P {}
@@ -109,7 +110,7 @@ class LentHandOverTest {
         assertRejected("SJ025", 7, msg("lent to 'handle' on line 7, which lends it to 'Closer', which closes it"), """
                 import org.sessionj.api.*;
                 class A {
-                  @Protocol("cbegin.!<int>.!<int>") interface P {}
+                  @Protocol("cbegin.!<int>") interface P {}
                   static class Closer { Closer(@Session("!<int>") SJSocket s) { s.send(1); s.close(); } }
                   void handle(@Session("!<int>") SJSocket s) { new Closer(s); }
                   void run() {
@@ -128,7 +129,7 @@ class LentHandOverTest {
         assertRejected("SJ025", 9, msg("'s2' is used after it was lent to 'b'", "which lends it to 'a', which closes it"), """
                 import org.sessionj.api.*;
                 class A {
-                  @Protocol("cbegin.!<int>.!<int>") interface P {}
+                  @Protocol("cbegin.!<int>") interface P {}
                   void run() {
                     SJService svc = SJService.create(P.class, "h", 1);
                     SJSocket s1 = svc.request();

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.sessionj.api.SJServerSocket;
 
 /**
@@ -46,6 +47,18 @@ public final class ProcessesDeployment {
     public static <R extends RankProgram.Outcome> RankRunner.Timed<R> run(RankProgram<R> program, String mainClass,
             BiFunction<Integer, String, List<String>> childArgs, Duration timeout, Progress progress)
             throws InterruptedException {
+        return run(program, mainClass, childArgs, timeout, progress, timed -> timed);
+    }
+
+    /**
+     * As {@link #run(RankProgram, String, BiFunction, Duration, Progress)}, and once rank 0 has its result
+     * applies {@code then} to it while the child ranks exit (their JVMs' shutdown overlaps it: the demos
+     * print and verify their result there). Its value is returned once every child has exited with
+     * status 0; a child that fails, before or meanwhile, still fails the run.
+     */
+    public static <R extends RankProgram.Outcome, V> V run(RankProgram<R> program, String mainClass,
+            BiFunction<Integer, String, List<String>> childArgs, Duration timeout, Progress progress,
+            Function<RankRunner.Timed<R>, V> then) throws InterruptedException {
         LinkedBlockingQueue<Finished> finished = new LinkedBlockingQueue<>();
         List<Process> children = new ArrayList<>();
         List<RankRunner.Timed<R>> rankZero = new ArrayList<>(1);
@@ -60,7 +73,9 @@ public final class ProcessesDeployment {
                     : new Finished(r, "exited with status " + p.exitValue() + " (pid " + p.pid() + ")"
                             + errors.lastLine().map(line -> ": " + line).orElse(""), null)));
         }
+        Phases.mark(0, "children-started");
         try (SJServerSocket rendezvous = openRendezvous(children)) {
+            Phases.mark(0, "rendezvous-open");
             zero = new Thread(() -> {
                 try {
                     rankZero.add(RankRunner.runRankZero(program, rendezvous, HOST, timeout, progress));
@@ -71,6 +86,7 @@ public final class ProcessesDeployment {
             }, "rank-0");
             zero.setDaemon(true);
             zero.start();
+            V value = null;
             for (int done = 0; done < program.ranks(); done++) {
                 Finished end = finished.take();
                 if (end.failure() != null) {
@@ -88,9 +104,13 @@ public final class ProcessesDeployment {
                     }
                     throw new DeploymentException(message.toString(), end.cause());
                 }
+                if (end.rank() == 0) {
+                    value = then.apply(rankZero.get(0));
+                }
             }
             succeeded = true;
-            return rankZero.get(0);
+            Phases.mark(0, "children-exited");
+            return value;
         } finally {
             for (Process child : children) {
                 if (!succeeded) {
@@ -144,28 +164,44 @@ public final class ProcessesDeployment {
     }
 
     private static Process start(String mainClass, List<String> args, int rank) {
-        List<String> command = new ArrayList<>();
-        command.add(javaExecutable());
-        List<String> jvmOptions = childJvmOptions(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        command.addAll(jvmOptions);
-        // As ./sj does: Netty loads its native transport and JCTools uses Unsafe; newer JDKs warn on every start.
-        if (Runtime.version().feature() >= 22 && jvmOptions.stream().noneMatch(o -> o.startsWith("--enable-native-access"))) {
-            command.add("--enable-native-access=ALL-UNNAMED");
-        }
-        if (Runtime.version().feature() >= 23
-                && jvmOptions.stream().noneMatch(o -> o.startsWith("--sun-misc-unsafe-memory-access"))) {
-            command.add("--sun-misc-unsafe-memory-access=allow");
-        }
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(mainClass);
-        command.addAll(args);
+        List<String> command = childCommand(javaExecutable(), ManagementFactory.getRuntimeMXBean().getInputArguments(),
+                Runtime.version().feature(), System.getProperty("java.class.path"), mainClass, args);
         try {
             return new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.INHERIT)
                     .redirectError(ProcessBuilder.Redirect.PIPE).start();
         } catch (IOException e) {
             throw new DeploymentException("cannot start rank " + rank + " (" + command.get(0) + "): " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * A child rank's command line: {@code java}, the parent's options ({@link #childJvmOptions}), and
+     * those {@code ./sj} gives every JVM when the parent's lack them: on JDK 22+ native access for
+     * Netty's transport, on 23+ JCTools' and Netty's {@code Unsafe} (newer JDKs warn on every start
+     * otherwise), on 25+ no wait at exit for threads in native code
+     * ({@code -XX:UserThreadWaitAttemptsAtExit=0}: a JVM otherwise waits 300 ms for its event loops,
+     * blocked in epoll, before it exits, and rank 0 waits for every child's exit).
+     */
+    static List<String> childCommand(String java, List<String> parentOptions, int feature, String classPath,
+            String mainClass, List<String> args) {
+        List<String> command = new ArrayList<>();
+        command.add(java);
+        List<String> jvmOptions = childJvmOptions(parentOptions);
+        command.addAll(jvmOptions);
+        if (feature >= 22 && jvmOptions.stream().noneMatch(o -> o.startsWith("--enable-native-access"))) {
+            command.add("--enable-native-access=ALL-UNNAMED");
+        }
+        if (feature >= 23 && jvmOptions.stream().noneMatch(o -> o.startsWith("--sun-misc-unsafe-memory-access"))) {
+            command.add("--sun-misc-unsafe-memory-access=allow");
+        }
+        if (feature >= 25 && jvmOptions.stream().noneMatch(o -> o.startsWith("-XX:UserThreadWaitAttemptsAtExit="))) {
+            command.add("-XX:UserThreadWaitAttemptsAtExit=0");
+        }
+        command.add("-cp");
+        command.add(classPath);
+        command.add(mainClass);
+        command.addAll(args);
+        return command;
     }
 
     /**

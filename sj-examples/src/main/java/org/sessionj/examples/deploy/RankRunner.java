@@ -37,15 +37,19 @@ public final class RankRunner {
             String host, Duration timeout, Progress progress) {
         long start = System.nanoTime();
         List<SJServerSocket> servers = open(program, 0);
+        Phases.mark(0, "servers-open");
         try {
             EndpointTable table = Rendezvous.serve(rendezvous, new Endpoint(0, host, ports(servers)), program.ranks(),
                     timeout);
             long registered = System.nanoTime();
+            Phases.mark(0, "registered");
             Connecting.connect(0, servers.get(servers.size() - 1), table, timeout);
             long ready = System.nanoTime();
+            Phases.mark(0, "connected");
             ProgramClock clock = new ProgramClock(ready);
             R outcome = program.run(new RankContext(0, program.ranks(), own(servers), table, progress, clock));
             long end = System.nanoTime();
+            Phases.mark(0, "run-done");
             return new Timed<>(outcome, registered - start, ready - registered, clock.openingNanos(), end - clock.start());
         } finally {
             servers.forEach(SJServerSocket::close);
@@ -64,11 +68,15 @@ public final class RankRunner {
     public static void runRank(RankProgram<?> program, int rank, Supplier<SJService> rendezvous, String host,
             Duration timeout) {
         List<SJServerSocket> servers = open(program, rank);
+        Phases.mark(rank, "servers-open");
         try {
             EndpointTable table = Rendezvous.register(rendezvous.get(),
                     new Registration(rank, program.ranks(), host, ports(servers)), timeout);
+            Phases.mark(rank, "registered");
             Connecting.connect(rank, servers.get(servers.size() - 1), table, timeout);
+            Phases.mark(rank, "connected");
             program.run(new RankContext(rank, program.ranks(), own(servers), table, Progress.NONE));
+            Phases.mark(rank, "run-done");
         } finally {
             servers.forEach(SJServerSocket::close);
         }

@@ -50,4 +50,28 @@ class ProcessesDeploymentTest {
         List<String> parent = List.of("-XX:AOTCache=/tmp/sj.aot", "-XX:SharedArchiveFile=/tmp/sj.jsa", "-Xshare:auto");
         assertThat(ProcessesDeployment.childJvmOptions(parent)).isEqualTo(parent);
     }
+
+    @Test
+    void aChildOnJdk25ExitsWithoutWaitingForItsThreadsInNativeCode() {
+        assertThat(ProcessesDeployment.childCommand("java", List.of("-Xmx1g"), 25, "cp.jar", "Main", List.of("1")))
+                .containsExactly("java", "-Xmx1g", "--enable-native-access=ALL-UNNAMED",
+                        "--sun-misc-unsafe-memory-access=allow", "-XX:UserThreadWaitAttemptsAtExit=0", "-cp", "cp.jar",
+                        "Main", "1");
+    }
+
+    @Test
+    void anOlderJdkGetsOnlyTheOptionsItKnows() {
+        assertThat(ProcessesDeployment.childCommand("java", List.of(), 21, "cp.jar", "Main", List.of()))
+                .containsExactly("java", "-cp", "cp.jar", "Main");
+        assertThat(ProcessesDeployment.childCommand("java", List.of(), 23, "cp.jar", "Main", List.of()))
+                .doesNotContain("-XX:UserThreadWaitAttemptsAtExit=0").contains("--sun-misc-unsafe-memory-access=allow");
+    }
+
+    @Test
+    void theParentsOwnChoiceIsKeptNotRepeated() {
+        List<String> parent = List.of("-XX:UserThreadWaitAttemptsAtExit=30", "--enable-native-access=ALL-UNNAMED");
+        assertThat(ProcessesDeployment.childCommand("java", parent, 25, "cp.jar", "Main", List.of()))
+                .containsOnlyOnce("--enable-native-access=ALL-UNNAMED").contains("-XX:UserThreadWaitAttemptsAtExit=30")
+                .doesNotContain("-XX:UserThreadWaitAttemptsAtExit=0");
+    }
 }

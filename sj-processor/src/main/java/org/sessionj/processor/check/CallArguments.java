@@ -2,6 +2,7 @@ package org.sessionj.processor.check;
 
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.Tree;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -12,7 +13,7 @@ import javax.lang.model.element.VariableElement;
 /**
  * The arguments of a method or constructor call, in order, each handed to the rule its parameter
  * calls for: a tracked socket given to a {@code @Session} parameter runs that part of its session
- * ({@link SessionActionRules#sessionMethodCall}); one socket given twice to one call would let two
+ * ({@link SessionActionRules#sessionMethodCall}) once every argument is evaluated; one socket given twice to one call would let two
  * parameters act on one session (SJ030); a service or server socket given to a {@code @Session}
  * parameter must be of its protocol; any other argument may move a {@code @NoAlias} value.
  */
@@ -40,6 +41,10 @@ final class CallArguments {
         List<? extends VariableElement> parameters = method.getParameters();
         SessionApi api = flow.api;
         Set<Element> lent = new HashSet<>();
+        // Java evaluates every argument before the callee runs: an argument acting on a socket lent
+        // to this call (f(s, s.receiveInt()), f(s, g(s))) acts first, so the lending is checked last.
+        List<Element> lentSockets = new ArrayList<>();
+        List<Integer> lentAt = new ArrayList<>();
         for (int i = 0; i < arguments.size(); i++) {
             ExpressionTree argument = arguments.get(i);
             Element socket = flow.trackedSocket(argument);
@@ -51,7 +56,8 @@ final class CallArguments {
                 if (!lent.add(socket)) {
                     flow.linearity.lentTwice(socket, argument, method);
                 } else {
-                    flow.actions.sessionMethodCall(socket, method, parameter, argument);
+                    lentSockets.add(socket);
+                    lentAt.add(i);
                 }
             } else if (parameter != null && (api.isService(parameter.asType()) || api.isServerSocket(parameter.asType()))
                     && flow.sessionParameters.of(parameter, null, flow.reporter).declared() != null) {
@@ -59,6 +65,10 @@ final class CallArguments {
             } else {
                 flow.noAlias.argument(parameter, argument);
             }
+        }
+        for (int k = 0; k < lentAt.size(); k++) {
+            int i = lentAt.get(k);
+            flow.actions.sessionMethodCall(lentSockets.get(k), method, parameters.get(i), arguments.get(i));
         }
     }
 }

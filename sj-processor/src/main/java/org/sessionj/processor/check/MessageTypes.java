@@ -99,13 +99,13 @@ final class MessageTypes {
      * Whether a generic {@code receive()} of {@code payload} may be assigned to {@code target}: the
      * call's type argument is inferred from the target, and the received value (the payload or its
      * box) is cast to it at run time, so Java's widening or unboxing into another primitive does not
-     * apply: a primitive target needs exactly the payload's primitive (or its box); a reference
-     * target must be a supertype of the payload's box.
+     * apply: a primitive target needs exactly the payload's primitive (not its box, which may be
+     * null: the peer may send null where the type says {@code Integer}); a reference target must be a
+     * supertype of the payload's box.
      */
     boolean receiveCompatible(TypeMirror payload, TypeMirror target) {
         if (target.getKind().isPrimitive()) {
-            TypeMirror unboxed = payload.getKind().isPrimitive() ? payload : unboxedOrNull(payload);
-            return unboxed != null && types.isSameType(unboxed, target);
+            return payload.getKind().isPrimitive() && types.isSameType(payload, target);
         }
         TypeMirror value = payload.getKind().isPrimitive()
                 ? types.boxedClass((javax.lang.model.type.PrimitiveType) payload).asType() : payload;

@@ -229,6 +229,12 @@ final class SessionActionRules {
                     flow.fail(var);
                     return;
                 }
+                if (delegated.equals(var)) { // the sender would have to keep the session it gives away
+                    flow.reporter.error(argument, Diagnostic.ALIAS, name,
+                            "into a message of its own session (a session cannot be delegated over itself)");
+                    flow.fail(var);
+                    return;
+                }
                 advance(var, unfolded, live, call);
                 VarState.Live moved = usable(delegated, argument);
                 if (moved == null || flow.selectors.refuseHandOver(delegated, argument, "delegated")) {
@@ -245,6 +251,14 @@ final class SessionActionRules {
                 flow.set(delegated, new VarState.Moved("delegated on line " + flow.line(call)));
             }
             case Payload.JavaType javaType -> {
+                String apiObject = delegated == null ? flow.api.apiObject(argumentType) : null;
+                if (apiObject != null) { // Jackson would write it as an empty bean: the peer gets {}
+                    flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText, found + " ("
+                            + apiObject + " is not a message: a service travels only where the type says "
+                            + "!<cbegin.…>, server sockets, selectors and scopes not at all)");
+                    flow.fail(var);
+                    return;
+                }
                 TypeMirror wanted = flow.messages.mirror(javaType);
                 boolean nullValue = FlowScanner.strip(argument) instanceof TypeCastTree cast
                         && FlowScanner.strip(cast.getExpression()) instanceof LiteralTree literal
@@ -310,7 +324,7 @@ final class SessionActionRules {
             TypeMirror payload = flow.messages.mirror(javaType);
             if (payload != null && target != null && !flow.messages.receiveCompatible(payload, target)) {
                 flow.reporter.error(call, Diagnostic.WRONG_MESSAGE_TYPE, name,
-                        TypeModel.printAction(expectedReceive), found);
+                        TypeModel.printAction(expectedReceive), found + boxHint(payload, target));
                 flow.fail(var);
                 return;
             }
@@ -323,6 +337,13 @@ final class SessionActionRules {
             return;
         }
         advance(var, unfolded, live, call);
+    }
+
+    /** The hint for a box received into its primitive: the peer may send null. */
+    private String boxHint(TypeMirror payload, TypeMirror target) {
+        return payload != null && target.getKind().isPrimitive() && flow.messages.unboxesTo(payload, target)
+                ? " (a box, which the peer may send as null: receive it as " + payload + " and unbox it explicitly)"
+                : "";
     }
 
     private void receivePrimitive(Element var, MethodInvocationTree call, TypeKind kind) {
@@ -343,11 +364,10 @@ final class SessionActionRules {
         TypeMirror primitive = flow.types.getPrimitiveType(kind);
         TypeMirror payload = expectedReceive.payload() instanceof Payload.JavaType javaType
                 ? flow.messages.mirror(javaType) : null;
-        boolean matches = payload != null && (flow.types.isSameType(payload, primitive)
-                || flow.types.isSameType(payload, flow.types.boxedClass(flow.types.getPrimitiveType(kind)).asType()));
+        boolean matches = payload != null && flow.types.isSameType(payload, primitive);
         if (!matches && !(payload == null && expectedReceive.payload() instanceof Payload.JavaType)) {
             flow.reporter.error(call, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedReceive),
-                    found);
+                    found + boxHint(payload, primitive));
             flow.fail(var);
             return;
         }
@@ -451,7 +471,13 @@ final class SessionActionRules {
         }
         SessionType needed = flow.sessionParameters.of(parameter, null, flow.reporter).type();
         if (needed == null) {
-            flow.fail(var); // the method's own declaration reports the problem
+            if (flow.trees.getTree(method) == null) { // compiled elsewhere: no declaration here reports it
+                flow.reporter.error(argument, Diagnostic.UNTYPED_SESSION, "session '" + flow.name(var) + "'",
+                        "it is lent to '" + method.getSimpleName() + "', whose @Session type of parameter "
+                                + (method.getParameters().indexOf(parameter) + 1) + " is invalid (compile "
+                                + method.getEnclosingElement().getSimpleName() + " to see why)");
+            }
+            flow.fail(var); // a declaration in this compilation reports the problem itself (SJ007)
             return;
         }
         SessionType from = live.remaining();
@@ -471,6 +497,15 @@ final class SessionActionRules {
         // A constructor is named after its class ("lent to 'Conn'"), not javac's '<init>'.
         Object callee = method.getKind() == javax.lang.model.element.ElementKind.CONSTRUCTOR
                 ? method.getEnclosingElement().getSimpleName() : method.getSimpleName();
+        if (ending != null && !new VarState.Live(remainder, live.iterations()).complete()) {
+            // The callee ends the session after only the part it was lent: the caller's rest would be
+            // abandoned (the runtime fails the close, delegation or spawn with a protocol violation).
+            flow.reporter.error(argument, Diagnostic.INCOMPLETE_SESSION, flow.name(var), "when it is lent to '"
+                    + callee + "', which " + ending + " after " + TypeModel.describe(needed), remainder.isEnd()
+                    ? "the open iteration" : TypeModel.describe(remainder));
+            flow.fail(var);
+            return;
+        }
         TryTree closing = ending != null && flow.lent.handsOver(method, parameter) ? flow.spawns.closingTry(var) : null;
         if (closing != null) {
             flow.reporter.error(argument, Diagnostic.HANDED_OVER_AND_CLOSED, flow.name(var), "lent to '"

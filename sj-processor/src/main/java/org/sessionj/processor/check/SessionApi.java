@@ -145,6 +145,24 @@ final class SessionApi {
         return session;
     }
 
+    /**
+     * What an API object of {@code type} is ("a service", "a server socket", "a selector", "a
+     * scope"), or null: such objects are never plain messages (a service travels only as a service
+     * payload, the others not at all), whatever a message type like {@code Object} would admit.
+     */
+    String apiObject(TypeMirror type) {
+        if (isService(type)) {
+            return "a service";
+        }
+        if (isServerSocket(type)) {
+            return "a server socket";
+        }
+        if (isSelector(type)) {
+            return "a selector";
+        }
+        return type != null && scope != null && isSame(type, scope) ? "a scope" : null;
+    }
+
     private static boolean isSame(TypeMirror type, TypeElement element) {
         return type instanceof javax.lang.model.type.DeclaredType declared && declared.asElement().equals(element);
     }

@@ -287,21 +287,77 @@ public final class SessionChecker implements TaskListener {
             }
             if (method.getBody() != null && !implicit(getCurrentPath())) {
                 analyse(getCurrentPath());
+            } else if (method.getBody() == null) {
+                declarationOnly(method);
             }
             return super.visitMethod(method, unused);
         }
 
-        /** A method reference implementing a method must not end a socket that method does not (SJ056). */
-        @Override
-        public Void visitMemberReference(com.sun.source.tree.MemberReferenceTree reference, Void unused) {
-            if (trees.getElement(getCurrentPath()) instanceof ExecutableElement method
-                    && method.getKind() == javax.lang.model.element.ElementKind.METHOD) {
-                ExecutableElement functional = contracts.functionalMethod(trees.getTypeMirror(getCurrentPath()));
-                if (functional != null) {
-                    overrides.endsLent(method, functional, reference, "the method reference " + reference, reporter);
+        /**
+         * A method without a body (abstract, an interface's, native) is never analysed, yet its
+         * {@code @Session} types are what its callers and implementations are checked against: an
+         * invalid one is reported at its declaration (SJ007), as for a method with a body.
+         */
+        private void declarationOnly(MethodTree method) {
+            for (VariableTree parameter : method.getParameters()) {
+                if (trees.getElement(new TreePath(getCurrentPath(), parameter)) instanceof VariableElement element) {
+                    sessionParameters.of(element, parameter, reporter);
                 }
             }
+        }
+
+        /**
+         * A method reference implementing a method must not end a socket that method does not (SJ056),
+         * and no session socket may flow through its function type untracked (SJ010).
+         */
+        @Override
+        public Void visitMemberReference(com.sun.source.tree.MemberReferenceTree reference, Void unused) {
+            TypeMirror functionalType = trees.getTypeMirror(getCurrentPath());
+            ExecutableElement functional = contracts.functionalMethod(functionalType);
+            if (functional != null) {
+                untrackedSockets(reference, functionalType, functional);
+            }
+            if (functional != null && trees.getElement(getCurrentPath()) instanceof ExecutableElement method
+                    && method.getKind() == javax.lang.model.element.ElementKind.METHOD) {
+                overrides.endsLent(method, functional, reference, "the method reference " + reference, reporter);
+            }
             return super.visitMemberReference(reference, unused);
+        }
+
+        /**
+         * The method-reference form of the invariant "the expressions of socket type are exactly the
+         * tracked socket variables": a reference whose function type returns a socket
+         * ({@code svc::request}, {@code ss::accept} as a {@code Supplier<SJSocket>}) or takes one through
+         * a parameter without a {@code @Session} type ({@code SJSocket::close} or a {@code @Session}
+         * method as a {@code Consumer<SJSocket>}) would create or act on sessions no variable tracks.
+         * SJ's own functional interfaces (session-thread bodies) are checked by their own rules.
+         */
+        private void untrackedSockets(com.sun.source.tree.MemberReferenceTree reference, TypeMirror functionalType,
+                ExecutableElement functional) {
+            if (!(functionalType instanceof javax.lang.model.type.DeclaredType declared)
+                    || environment.getElementUtils().getPackageOf(declared.asElement()).getQualifiedName()
+                            .contentEquals("org.sessionj.api")) {
+                return;
+            }
+            javax.lang.model.type.ExecutableType function = (javax.lang.model.type.ExecutableType)
+                    environment.getTypeUtils().asMemberOf(declared, functional);
+            String owner = declared.asElement().getSimpleName() + "." + functional.getSimpleName();
+            if (api.isSocket(function.getReturnType())) {
+                reporter.error(reference, Diagnostic.UNTYPED_SESSION, "the method reference " + reference,
+                        "it returns a session socket through " + owner + ", which no variable tracks (start "
+                                + "sessions with SJSocket s = service.request() or server.accept())");
+                return;
+            }
+            List<? extends TypeMirror> parameters = function.getParameterTypes();
+            for (int i = 0; i < parameters.size(); i++) {
+                if (api.isSocket(parameters.get(i))
+                        && !sessionParameters.of(functional.getParameters().get(i), null, null).annotated()) {
+                    reporter.error(reference, Diagnostic.UNTYPED_SESSION, "the method reference " + reference,
+                            "it takes a session socket through parameter " + (i + 1) + " of " + owner
+                                    + ", which has no @Session type, so nothing checks what is done with it");
+                    return;
+                }
+            }
         }
 
         /** A record's {@code @NoAlias} components must not be handed out by accessors javac writes. */

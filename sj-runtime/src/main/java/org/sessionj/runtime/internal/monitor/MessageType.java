@@ -116,6 +116,11 @@ public final class MessageType {
         if (kind == WireKind.SESSION) {
             return isService() ? value instanceof org.sessionj.api.SJService : value instanceof org.sessionj.api.SJSocket;
         }
+        if (kind == WireKind.OBJECT && (value instanceof org.sessionj.api.SJSocket || value instanceof org.sessionj.api.SJService
+                || value instanceof org.sessionj.api.SJServerSocket || value instanceof org.sessionj.api.SJSelector
+                || value instanceof org.sessionj.api.SJScope)) {
+            return false; // never a plain message (as a bean the peer would get an empty map)
+        }
         return type != null && type.isInstance(value);
     }
 

@@ -222,10 +222,17 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
         int mark = buf.writerIndex();
         try {
             output.write(type, message, pass);
-        } catch (ClassCastException | com.fasterxml.jackson.databind.exc.InvalidDefinitionException e) {
+        } catch (ClassCastException e) {
             // Only reachable with the monitor off: the typed encoder refused the value. Nothing is sent.
             buf.writerIndex(mark);
             throw violation(s, "!<" + typeOf(message) + ">");
+        } catch (com.fasterxml.jackson.databind.exc.InvalidDefinitionException e) {
+            // The value is of the declared type, but no encoder can write that type here (a class
+            // Jackson cannot see into: a package its module does not open, no accessible
+            // properties...). Not a protocol violation: say what and why, with the cause.
+            buf.writerIndex(mark);
+            throw fail("cannot encode a message of type " + type + ": " + e.getOriginalMessage()
+                    + " (docs/wire-format.md, \"Message types\")", true, e);
         } catch (IOException e) {
             buf.writerIndex(mark);
             throw fail("could not send a " + type + ": " + e.getMessage(), true, e);

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.type.TypeFactory;
 import com.fasterxml.jackson.dataformat.smile.SmileFactory;
+import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import org.sessionj.types.Payload;
 
 /**
@@ -16,7 +18,13 @@ import org.sessionj.types.Payload;
  * wire, and Java serialization is never used.
  */
 public final class SmileCodec {
+    /**
+     * java.time values and {@code Optional}s are everyday message contents: Jackson's own modules
+     * for them are registered (without them such a value cannot be written at all).
+     */
     private static final ObjectMapper MAPPER = new ObjectMapper(new SmileFactory())
+            .registerModule(new Jdk8Module())
+            .registerModule(new JavaTimeModule())
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);

@@ -1,0 +1,88 @@
+package org.sessionj.examples.deploy;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Where a demo job's time goes, rank by rank: with {@code SJ_DEMO_PHASES=1} in the environment every
+ * rank prints one line to standard error at each step of its life ({@code jvm-start}, {@code main},
+ * the runtime's first server socket, the rendezvous, connecting, the program, the exit), with the wall
+ * clock (epoch milliseconds, comparable across the processes of one host) and the process's CPU time
+ * so far. CPU time is what the machine's load stretches least, so it is the figure to compare between
+ * runs on a shared machine; the wall clock shows the order and the waits.
+ *
+ * <pre>{@code sj-phase rank=1 wall=1795864815.780 cpu=412 jvm-start}</pre>
+ *
+ * <p>Child ranks inherit the environment, so one variable traces the whole job. Off, a step costs one
+ * field read. docs/demos.md ("Where a job's time goes") shows how to read the lines.
+ */
+public final class Phases {
+    /** The environment variable that turns the lines on (any value but empty or {@code 0}). */
+    public static final String VARIABLE = "SJ_DEMO_PHASES";
+
+    private static final boolean ON = on(System.getenv(VARIABLE));
+
+    private Phases() {
+    }
+
+    static boolean on(String value) {
+        return value != null && !value.isEmpty() && !value.equals("0");
+    }
+
+    /** Whether the lines are printed. */
+    public static boolean enabled() {
+        return ON;
+    }
+
+    /**
+     * Prints {@code rank}'s step {@code name} when enabled; the first step of a process also prints
+     * when its JVM started (the operating system's start time, 10 ms resolution).
+     */
+    public static void mark(int rank, String name) {
+        if (ON) {
+            print(System.err, rank, name);
+        }
+    }
+
+    private static boolean started;
+
+    private static synchronized void print(PrintStream err, int rank, String name) {
+        ProcessHandle.Info info = ProcessHandle.current().info();
+        if (!started) {
+            started = true;
+            startInstant().ifPresent(at -> err.println(line(rank, at, Duration.ZERO, "jvm-start")));
+        }
+        err.println(line(rank, Instant.now(), info.totalCpuDuration().orElse(Duration.ZERO), name));
+    }
+
+    /**
+     * When this process started, to the kernel's clock tick: {@link ProcessHandle.Info#startInstant} adds
+     * the tick count to the boot time in whole seconds, up to a second off. Here the process's age is
+     * the system's uptime ({@code /proc/uptime}, hundredths) less its start tick ({@code /proc/self/stat},
+     * field 22, hundredths on Linux), taken from now; elsewhere the JDK's figure.
+     */
+    static Optional<Instant> startInstant() {
+        try {
+            String stat = Files.readString(Path.of("/proc/self/stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            long startTicks = Long.parseLong(fields[19]);        // field 22 of the whole line
+            double uptime = Double.parseDouble(Files.readString(Path.of("/proc/uptime")).split(" ")[0]);
+            long ageMillis = Math.round(uptime * 1000) - startTicks * 10;
+            return Optional.of(Instant.now().minusMillis(ageMillis));
+        } catch (IOException | RuntimeException e) {
+            return ProcessHandle.current().info().startInstant();
+        }
+    }
+
+    /** One line: {@code sj-phase rank=R wall=EPOCH_SECONDS.MILLIS cpu=MILLIS NAME}. */
+    static String line(int rank, Instant at, Duration cpu, String name) {
+        return String.format(Locale.ROOT, "sj-phase rank=%d wall=%d.%03d cpu=%d %s", rank, at.getEpochSecond(),
+                at.getNano() / 1_000_000, cpu.toMillis(), name);
+    }
+}
