@@ -209,8 +209,9 @@ public sealed interface Action {
     private static Map<String, SessionType> copyOrdered(Map<String, SessionType> branches) {
         Objects.requireNonNull(branches, "branches");
         Map<String, SessionType> copy = new LinkedHashMap<>();
-        branches.forEach((label, type) -> copy.put(Objects.requireNonNull(label, "label"),
-                Objects.requireNonNull(type, "branch type")));
+        for (Map.Entry<String, SessionType> branch : branches.entrySet()) { // a loop: no lambda linked on first use
+            copy.put(Objects.requireNonNull(branch.getKey(), "label"), Objects.requireNonNull(branch.getValue(), "branch type"));
+        }
         return Collections.unmodifiableMap(copy);
     }
 }

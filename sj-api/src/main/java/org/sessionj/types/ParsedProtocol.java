@@ -2,6 +2,7 @@ package org.sessionj.types;
 
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.sessionj.types.internal.Expander;
 
@@ -54,13 +55,21 @@ public final class ParsedProtocol {
                 text, offsets);
         SessionType expanded = expander.expand(type);
         IdentityHashMap<Object, Integer> all = new IdentityHashMap<>(offsets);
-        expander.offsets().forEach(all::putIfAbsent);
+        for (Map.Entry<Object, Integer> entry : expander.offsets().entrySet()) { // a loop: no lambda linked on first use
+            all.putIfAbsent(entry.getKey(), entry.getValue());
+        }
         return new ParsedProtocol(text, expanded, all);
     }
 
     /** The well-formedness problems of the type, each with its offset in the text. */
     public List<ProtocolProblem> problems() {
-        return SessionTypes.wellFormednessProblems(type, this::offsetOf);
+        // a class, not a method reference: a lambda is linked on first use (in every compilation)
+        return SessionTypes.wellFormednessProblems(type, new java.util.function.ToIntFunction<Object>() {
+            @Override
+            public int applyAsInt(Object node) {
+                return offsetOf(node);
+            }
+        });
     }
 
     /**

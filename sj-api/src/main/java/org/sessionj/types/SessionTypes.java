@@ -196,8 +196,19 @@ public final class SessionTypes {
 
     /** The well-formedness problems of {@code type} (offsets -1), in the order they occur. */
     public static List<ProtocolProblem> wellFormednessProblems(SessionType type) {
-        return wellFormednessProblems(type, node -> -1);
+        return wellFormednessProblems(type, NO_OFFSETS);
     }
+
+    /**
+     * Positions of nodes that are not from a parse: none. A class, not a lambda: a lambda is linked on first
+     * use, in every fresh JVM and in every compilation (javac loads the processor afresh each time).
+     */
+    private static final ToIntFunction<Object> NO_OFFSETS = new ToIntFunction<>() {
+        @Override
+        public int applyAsInt(Object node) {
+            return -1;
+        }
+    };
 
     static List<ProtocolProblem> wellFormednessProblems(SessionType type, ToIntFunction<Object> offsets) {
         return new WellFormedness(offsets, MAX_NESTING).check(type);

@@ -77,10 +77,28 @@ public final class SessionProcessor extends AbstractProcessor {
                 registry.noteCompiled(path.getCompilationUnit());
             }
         }
-        for (Element element : round.getElementsAnnotatedWith(protocol)) {
-            validate(element);
+        for (Element root : round.getRootElements()) {
+            validateTypes(root);
         }
         return true;
+    }
+
+    /**
+     * Validates {@code element} and its member types, at any depth, if annotated {@code @Protocol}: the
+     * elements {@code getElementsAnnotatedWith} would give, since {@code @Protocol} targets types only
+     * and is not inherited (javac itself rejects it anywhere else), without javac's scan of every
+     * method, field and parameter of every root element of the round.
+     */
+    private void validateTypes(Element element) {
+        if (!(element instanceof TypeElement type)) {
+            return;
+        }
+        if (ProtocolRegistry.isProtocol(type)) {
+            validate(type);
+        }
+        for (Element member : type.getEnclosedElements()) {
+            validateTypes(member);
+        }
     }
 
     private void validate(Element element) {

@@ -51,6 +51,33 @@ class EndsLentSessionTest {
     }
 
     @Test
+    void aConstructorReferenceToAConstructorThatClosesItsSocketIsRejected() {
+        assertRejected("SJ056", 9, msg("the method reference Closer::new ends its @Session parameter 's'",
+                "it closes it", "but H.on"), HEAD + """
+                  static class Closer { Closer(@Session("!<int>") SJSocket s) { s.send(1); s.close(); } }
+                  void run() {
+                    H h = Closer::new;
+                  }
+                }
+                """);
+    }
+
+    @Test
+    void aConstructorReferenceToAConstructorThatLeavesTheSessionCompiles() {
+        assertAccepted(HEAD + """
+                  static class Sender { Sender(@Session("!<int>") SJSocket s) { s.send(1); } }
+                  void run() {
+                    H h = Sender::new;
+                    try (SJSocket s = SJService.create(P.class, "h", 1).request()) {
+                      h.on(s);
+                      s.send(2);
+                    }
+                  }
+                }
+                """);
+    }
+
+    @Test
     void aClassOverrideThatClosesWhatTheOverriddenMethodKeepsIsRejected() {
         assertRejected("SJ056", 8, msg("'on' ends its @Session parameter 's'", "but Base.on"), HEAD + """
                   static class Base { public void on(@Session("!<int>") SJSocket s) { s.send(1); } }

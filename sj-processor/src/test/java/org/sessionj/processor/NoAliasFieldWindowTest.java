@@ -251,6 +251,14 @@ class NoAliasFieldWindowTest {
     @Test
     void anEnumConstantOfAnotherClassRunsItsInitializer() {
         assertRejected("SJ044", 16, msg("before 'Mode.FAST' is used"), worker("""
+                    enum Mode { FAST, SLOW; static { System.out.println(Worker.own); } }
+                """, swapInFinally("Object mode = Mode.FAST;")));
+    }
+
+    /** A plain enum's initialization runs no code of the program (PlainEnums): its constants are safe. */
+    @Test
+    void aConstantOfAPlainEnumRunsNoProgramCode() {
+        assertAccepted(worker("""
                     enum Mode { FAST, SLOW }
                 """, swapInFinally("Object mode = Mode.FAST;")));
     }

@@ -137,7 +137,7 @@ class OutsiderSocketEscapesTest {
 
     @Test
     void aSocketFromAWildcardListHasNoSessionType() {
-        assertRejected("SJ010", 15, msg("the session returned by 'get()'"), cls("""
+        assertRejected("SJ010", 15, msg("the session returned by 'sockets.get(0)'"), cls("""
                     void run(List<? extends SJSocket> sockets) {
                         sockets.get(0).send(1);
                     }

@@ -119,4 +119,21 @@ class UnnamedApiReachTest {
                 }
                 """, LIBRARY);
     }
+
+    /**
+     * A unit that names the API by qualified names only, with no import of it: no longer found by a search
+     * of the file's text (which read every session-free file once more), but by the pre-scan, which sees
+     * the parameter's type.
+     */
+    @Test
+    void aUnitThatNamesTheApiByQualifiedNamesOnlyIsChecked() {
+        assertRejected("SJ013", 4, msg("expected !<int>", "java.lang.String"), """
+                package app;
+                class User {
+                    void run(@org.sessionj.api.Session("!<int>") org.sessionj.api.SJSocket s) {
+                        s.send("wrong");
+                    }
+                }
+                """);
+    }
 }

@@ -139,7 +139,7 @@ class UntrackedSocketTest {
 
     @Test
     void methodResultGivenToASessionMethod() {
-        assertRejected("SJ010", 6, msg("the session returned by 'get()'"), cls("""
+        assertRejected("SJ010", 6, msg("the session returned by 'all.get(0)'"), cls("""
                     void run(List<SJSocket> all) {
                         part(all.get(0));
                     }
@@ -151,7 +151,7 @@ class UntrackedSocketTest {
 
     @Test
     void selectorResultUsedDirectly() {
-        assertRejected("SJ010", 6, msg("the session returned by 'select()'"), cls("""
+        assertRejected("SJ010", 6, msg("the session returned by 'selector.select()'"), cls("""
                     void run(SJSelector selector) {
                         selector.select().send(1);
                     }
@@ -178,7 +178,7 @@ class UntrackedSocketTest {
 
     @Test
     void recordAccessor() {
-        assertRejected("SJ010", 7, msg("the session returned by 'socket()'"), cls("""
+        assertRejected("SJ010", 7, msg("the session returned by 'box.socket()'"), cls("""
                     record Box(SJSocket socket) {}
                     void run(Box box) {
                         box.socket().send(1);
@@ -198,7 +198,7 @@ class UntrackedSocketTest {
 
     @Test
     void discardedSessionFromAMethod() {
-        assertRejected("SJ010", 6, msg("the session returned by 'select()'"), cls("""
+        assertRejected("SJ010", 6, msg("the session returned by 'selector.select()'"), cls("""
                     void run(SJSelector selector) {
                         selector.select();
                     }

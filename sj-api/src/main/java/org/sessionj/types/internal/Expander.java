@@ -178,8 +178,11 @@ public final class Expander {
     }
 
     private Visit visit(String name, String written, Set<String> chain) {
-        SessionType definition = resolver.resolve(name).orElseThrow(() -> error(Kind.UNKNOWN_PROTOCOL,
-                "unknown protocol " + name + " (referenced as " + written + ")", "a known protocol", written));
+        SessionType definition = resolver.resolve(name).orElse(null);
+        if (definition == null) {
+            throw error(Kind.UNKNOWN_PROTOCOL, "unknown protocol " + name + " (referenced as " + written + ")",
+                    "a known protocol", written);
+        }
         checkBounds(definition, "protocol " + name);
         Set<String> free = FreeVariables.of(definition);
         if (!free.isEmpty()) {
@@ -210,7 +213,9 @@ public final class Expander {
                 if (action instanceof Action.ProtocolRef || action instanceof Action.DualRef) {
                     found.add(action);
                 }
-                TypeRewriter.nested(action).forEach(todo::push);
+                for (SessionType inner : TypeRewriter.nested(action)) { // a loop: no lambda linked on first use
+                    todo.push(inner);
+                }
             }
         }
         return found;
@@ -259,7 +264,9 @@ public final class Expander {
                 if (payload != null) {
                     offsets.putIfAbsent(payload, at);
                 }
-                TypeRewriter.nested(action).forEach(todo::push);
+                for (SessionType inner : TypeRewriter.nested(action)) { // a loop: no lambda linked on first use
+                    todo.push(inner);
+                }
             }
         }
     }

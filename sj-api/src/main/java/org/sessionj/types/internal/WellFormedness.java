@@ -134,7 +134,9 @@ public final class WellFormedness {
             report(Kind.EMPTY_CHOICE, what + " must have at least one label", action);
         }
         Map<String, Binding> guarded = with(env, null, true);
-        branches.values().forEach(branch -> nested.add(new Frame(branch, guarded, outside, false)));
+        for (SessionType branch : branches.values()) { // loops, not lambdas: each lambda is linked on first use
+            nested.add(new Frame(branch, guarded, outside, false));
+        }
     }
 
     private void payload(Payload payload, Map<String, Binding> env, Set<String> outside, List<Frame> nested) {
@@ -198,8 +200,10 @@ public final class WellFormedness {
             return env;
         }
         Map<String, Binding> result = new HashMap<>();
-        env.forEach((x, b) -> result.put(x, new Binding(tail == null ? b.tail() : tail,
-                guarded == null ? b.guarded() : guarded)));
+        for (Map.Entry<String, Binding> entry : env.entrySet()) {
+            Binding b = entry.getValue();
+            result.put(entry.getKey(), new Binding(tail == null ? b.tail() : tail, guarded == null ? b.guarded() : guarded));
+        }
         return result;
     }
 
@@ -212,7 +216,9 @@ public final class WellFormedness {
                 if (action instanceof Action.Rec rec) {
                     allRecVariables.add(rec.variable());
                 }
-                TypeRewriter.nested(action).forEach(todo::push);
+                for (SessionType inner : TypeRewriter.nested(action)) {
+                    todo.push(inner);
+                }
             }
         }
     }

@@ -31,6 +31,23 @@ class NoPatternSwitchTest {
         assertThat(constantPoolText(className)).as(className).doesNotContain("java/lang/runtime/SwitchBootstraps");
     }
 
+    /**
+     * Nor do the algorithms every compilation runs on every protocol (parse, well-formedness,
+     * expansion) create a lambda or method reference (issue 12, compile time): javac loads sj-api with
+     * the processor afresh for every compilation, so each would be linked through
+     * {@code LambdaMetafactory}, spinning a class, every time.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "org.sessionj.types.Action", "org.sessionj.types.ParsedProtocol", "org.sessionj.types.SessionTypes",
+        "org.sessionj.types.SessionType", "org.sessionj.types.internal.WellFormedness",
+        "org.sessionj.types.internal.Expander", "org.sessionj.types.internal.ProtocolParser",
+        "org.sessionj.types.internal.TypeRewriter", "org.sessionj.types.internal.FreeVariables",
+    })
+    void spinsNoLambda(String className) throws IOException {
+        assertThat(constantPoolText(className)).as(className).doesNotContain("java/lang/invoke/LambdaMetafactory");
+    }
+
     /** The class file of {@code className} as Latin-1 text (its constant pool's names are readable in it). */
     static String constantPoolText(String className) throws IOException {
         String resource = "/" + className.replace('.', '/') + ".class";

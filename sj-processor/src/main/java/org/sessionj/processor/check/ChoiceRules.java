@@ -115,21 +115,30 @@ final class ChoiceRules {
                 || !selector.getName().contentEquals(tree.getName())) {
             return false;
         }
+        flow.noAlias.labelEnum((MethodInvocationTree) FlowScanner.strip(tree.getInitializer()));
         receivedLabels.put(var, socket);
         return true;
     }
 
     /** The statement after the one at {@code path} in its block or case, or null. */
     private static StatementTree nextStatement(TreePath path) {
-        List<? extends StatementTree> statements = switch (path.getParentPath().getLeaf()) {
-            case BlockTree block -> block.getStatements();
-            case CaseTree caseTree when caseTree.getStatements() != null -> caseTree.getStatements();
+        // instanceof, not a pattern switch, and no stream: javac loads the processor afresh for every
+        // compilation, and each switch's bootstrap and lambda would be linked cold every time
+        Tree parent = path.getParentPath().getLeaf();
+        List<? extends StatementTree> statements = List.of();
+        if (parent instanceof BlockTree block) {
+            statements = block.getStatements();
+        } else if (parent instanceof CaseTree caseTree && caseTree.getStatements() != null) {
+            statements = caseTree.getStatements();
+        } else if (parent instanceof SwitchTree enclosing) {
             // The statements of an old-style case group are scanned with the switch as their parent.
-            case SwitchTree enclosing -> enclosing.getCases().stream()
-                    .filter(c -> c.getStatements() != null && c.getStatements().contains(path.getLeaf()))
-                    .findFirst().<List<? extends StatementTree>>map(CaseTree::getStatements).orElse(List.of());
-            default -> List.of();
-        };
+            for (CaseTree c : enclosing.getCases()) {
+                if (c.getStatements() != null && c.getStatements().contains(path.getLeaf())) {
+                    statements = c.getStatements();
+                    break;
+                }
+            }
+        }
         for (int i = 0; i + 1 < statements.size(); i++) {
             if (statements.get(i) == path.getLeaf()) {
                 return statements.get(i + 1);
@@ -160,6 +169,9 @@ final class ChoiceRules {
             boolean expression) {
         ExpressionTree stripped = FlowScanner.strip(selector);
         Element socket = inbranchSocket(stripped);
+        if (socket != null) {
+            flow.noAlias.labelEnum((MethodInvocationTree) stripped);
+        }
         if (stripped instanceof IdentifierTree && !receivedLabels.isEmpty()) {
             Element received = receivedLabels.remove(flow.elementOf(stripped));
             socket = received != null ? received : socket;
@@ -197,7 +209,7 @@ final class ChoiceRules {
         boolean hasDefault = false;
         Set<String> covered = new LinkedHashSet<>();
         for (CaseTree caseTree : cases) {
-            boolean isDefault = caseTree.getLabels().stream().anyMatch(l -> l instanceof DefaultCaseLabelTree);
+            boolean isDefault = isDefault(caseTree);
             hasDefault |= isDefault;
             FlowState<Element> entry = base;
             if (branch != null) {
@@ -266,6 +278,16 @@ final class ChoiceRules {
             flow.state = after;
         }
         flow.state = exit;
+    }
+
+    /** Whether a case is the default one (a loop, not a stream: each lambda is linked afresh per compilation). */
+    private static boolean isDefault(CaseTree caseTree) {
+        for (Tree label : caseTree.getLabels()) {
+            if (label instanceof DefaultCaseLabelTree) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

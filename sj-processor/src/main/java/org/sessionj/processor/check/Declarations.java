@@ -109,6 +109,9 @@ final class Declarations {
             VarState initial = tree.getInitializer() == null ? VarState.UNASSIGNED
                     : flow.origins.socketSource(tree.getInitializer(), var.getSimpleName().toString());
             declare(var, Kind.SOCKET, tree, initial);
+            if (tree.getInitializer() != null) {
+                flow.spawns.addedToScope(var, tree.getInitializer());
+            }
             return true;
         }
         if (api.isService(type) || api.isServerSocket(type)) {

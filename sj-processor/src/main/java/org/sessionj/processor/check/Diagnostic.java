@@ -107,9 +107,7 @@ public enum Diagnostic {
 
     // Hand-overs that outlive this code (SessionActionRules, SelectorRules).
     HANDED_OVER_AND_CLOSED("SJ055", "session handed over but closed here",
-            "session '%s' is %s, who runs it on after this code, but it is a resource of the try-with-resources "
-                    + "statement on line %s, which closes it at the end of the block; declare it without "
-                    + "try-with-resources (its new owner closes it)"),
+            "session '%s' is %s, who runs it on after this code, but %s (its new owner closes it)"),
     ENDS_LENT_SESSION("SJ056", "implementation ends a session its method is only lent",
             "%s ends its @Session parameter '%s' (%s), but %s, which it implements, does not: a caller through "
                     + "that method goes on with the session after the call; end it in the caller instead");

@@ -237,7 +237,30 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
     }
 
     FlowState<Element> join(FlowState<Element> left, FlowState<Element> right, Tree at, String what) {
-        return FlowState.join(left, right, (var, l, r) -> merge(var, l, r, at, what));
+        if (left == null || right == null || left == right) {
+            return left == null ? right : left;
+        }
+        return FlowState.join(left, right, new JoinMerger(at, what));
+    }
+
+    /**
+     * The merger of one join: a class, not a lambda, as are the other callbacks of the engine. javac
+     * loads the processor afresh for every compilation, so each lambda site would be linked afresh
+     * (a class spun by LambdaMetafactory) in every one.
+     */
+    private final class JoinMerger implements FlowState.Merger<Element> {
+        private final Tree at;
+        private final String what;
+
+        JoinMerger(Tree at, String what) {
+            this.at = at;
+            this.what = what;
+        }
+
+        @Override
+        public VarState merge(Element var, VarState left, VarState right) {
+            return FlowScanner.this.merge(var, left, right, at, what);
+        }
     }
 
     Scope pushScope() {
@@ -313,6 +336,23 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         }
     }
 
+    /** Scans each tree in order (a loop, not a lambda at each call site: see {@link JoinMerger}). */
+    void scanEach(List<? extends Tree> trees) {
+        for (Tree tree : trees) {
+            scan(tree, null);
+        }
+    }
+
+    /** {@link #onceOnly(String, Runnable)} of one tree's scan (no lambda: see {@link JoinMerger}). */
+    void onceOnly(String what, Tree code) {
+        onceOnly.push(what);
+        try {
+            scan(code, null);
+        } finally {
+            onceOnly.pop();
+        }
+    }
+
     Frame pushFrame(Tree tree, boolean loop, boolean switchExpression) {
         Frame frame = new Frame(tree, pendingLabel, loop, switchExpression, scopes.size(), frames.size());
         pendingLabel = null;
@@ -344,7 +384,9 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         Scope scope = pushScope();
         String label = pendingLabel;
         pendingLabel = null;
-        tree.getInitializer().forEach(init -> scan(init, null));
+        for (StatementTree init : tree.getInitializer()) {
+            scan(init, null);
+        }
         pendingLabel = label;
         plainLoop(tree, tree.getCondition(), tree.getStatement(), tree.getUpdate(), false);
         exitScope(scope, null, "at the end of its scope");
@@ -360,7 +402,12 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         iterationCall(tree);
         Scope scope = pushScope();
         pendingLabel = label;
-        widenOwnership(() -> enhancedForPass(tree, true));
+        widenOwnership(new Probe() {
+            @Override
+            FlowState<Element> pass() {
+                return enhancedForPass(tree, true);
+            }
+        });
         enhancedForPass(tree, false);
         exitScope(scope, null, "at the end of its scope");
         scopes.pop();
@@ -387,13 +434,20 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         Set<Element> changed = backEdge == null ? Set.of() : checkInvariant(entry, backEdge, tree, Set.of(),
                 frame.lastBeforeBackEdge);
         state = probeExit(join(entry, frame.breaks, tree, "the exits of this loop"), backEdge);
-        changed.forEach(this::fail);
+        for (Element var : changed) {
+            fail(var);
+        }
         return backEdge;
     }
 
     void plainLoop(Tree loop, ExpressionTree condition, StatementTree body,
             List<? extends StatementTree> updates, boolean doWhile) {
-        widenOwnership(() -> plainLoopPass(loop, condition, body, updates, doWhile, true));
+        widenOwnership(new Probe() {
+            @Override
+            FlowState<Element> pass() {
+                return plainLoopPass(loop, condition, body, updates, doWhile, true);
+            }
+        });
         plainLoopPass(loop, condition, body, updates, doWhile, false);
     }
 
@@ -403,10 +457,9 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
      * have moved by the next iteration, and marks them moved at the loop entry: a use in the next
      * iteration before reassignment is then reported where it happens.
      */
-    void widenOwnership(java.util.function.Supplier<FlowState<Element>> probe) {
+    void widenOwnership(Probe probe) {
         FlowState<Element> entry = state;
-        if (probing > 0 || entry == null
-                || entry.variables().stream().noneMatch(v -> widens(v, entry.get(v)))) {
+        if (probing > 0 || entry == null || !anyWidens(entry)) {
             return; // inside a probe, a nested loop's exit takes its back edge's moves instead (probeExit)
         }
         String label = pendingLabel;
@@ -414,7 +467,7 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         reporter.silence();
         probing++;
         try {
-            backEdge = probe.get();
+            backEdge = probe.pass();
         } finally {
             probing--;
             reporter.speak();
@@ -430,6 +483,20 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
             }
         }
         state = widened;
+    }
+
+    /** One silent pass over a loop, returning the state at its back edge (a class, not a lambda: see {@link JoinMerger}). */
+    abstract static class Probe {
+        abstract FlowState<Element> pass();
+    }
+
+    private boolean anyWidens(FlowState<Element> entry) {
+        for (Element var : entry.variables()) {
+            if (widens(var, entry.get(var))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -493,7 +560,9 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
             scan(condition, null);
             conditionExit = alwaysTrue ? null : state;
         } else {
-            updates.forEach(update -> scan(update, null));
+            for (StatementTree update : updates) {
+                scan(update, null);
+            }
         }
         FlowState<Element> backEdge = state;
         frames.pop();
@@ -503,7 +572,9 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         Set<Element> changed = backEdge == null || entry == null ? Set.of()
                 : checkInvariant(entry, backEdge, loop, Set.of(), frame.lastBeforeBackEdge);
         state = probeExit(join(conditionExit, frame.breaks, loop, "the exits of this loop"), backEdge);
-        changed.forEach(this::fail);
+        for (Element var : changed) {
+            fail(var);
+        }
         return backEdge;
     }
 

@@ -151,7 +151,7 @@ final class IterationRules {
         }
         if (operand != null) {
             IterationCondition chained = iterationCondition(operand);
-            if (chained != null && chained.controls().stream().noneMatch(Control::out)) {
+            if (chained != null && noneOut(chained.controls())) {
                 List<Control> all = new ArrayList<>(chained.controls());
                 all.addAll(controls);
                 return new IterationCondition(all, null);
@@ -160,8 +160,23 @@ final class IterationRules {
         return new IterationCondition(controls, operand);
     }
 
+    /** Whether no control of a chained condition is an outwhile (a loop, not a stream: no lambda linked per compilation). */
+    private static boolean noneOut(List<Control> controls) {
+        for (Control control : controls) {
+            if (control.out()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private void sessionLoop(WhileLoopTree loop, IterationCondition condition, StatementTree body) {
-        flow.widenOwnership(() -> sessionLoopPass(loop, condition, body, true));
+        flow.widenOwnership(new FlowScanner.Probe() {
+            @Override
+            FlowState<Element> pass() {
+                return sessionLoopPass(loop, condition, body, true);
+            }
+        });
         sessionLoopPass(loop, condition, body, false);
     }
 
@@ -169,7 +184,7 @@ final class IterationRules {
             boolean probe) {
         if (condition.operand() != null) {
             flow.onceOnly("the operand of outwhile (it is evaluated before every iteration decision, not once)",
-                    () -> flow.scan(condition.operand(), null));
+                    condition.operand());
         }
         if (flow.state == null) {
             return null;
@@ -239,7 +254,9 @@ final class IterationRules {
             exit = exit.with(entry.getKey(), new VarState.Live(entry.getValue(), depth.get(entry.getKey())));
         }
         flow.state = flow.probeExit(flow.join(exit, frame.breaks, loop, "the exits of this loop"), backEdge);
-        broken.forEach(flow::fail);
+        for (Element var : broken) {
+            flow.fail(var);
+        }
         return backEdge;
     }
 

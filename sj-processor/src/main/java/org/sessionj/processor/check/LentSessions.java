@@ -20,7 +20,7 @@ import javax.lang.model.element.VariableElement;
 
 /**
  * Which {@code @Session} methods end the session they are lent: they close their socket parameter
- * (explicitly or as a try-with-resources resource), delegate it ({@code t.send(s)}, {@code t.pass(s)}),
+ * (explicitly, as a try-with-resources resource, or by adding it to an {@code SJScope}), delegate it ({@code t.send(s)}, {@code t.pass(s)}),
  * hand it to a session thread ({@code SJ.spawn}) or a selector ({@code register}), or lend it to a
  * method that does. The caller's socket is then gone after the call (a later action
  * is SJ025 there), whatever the method's {@code @Session} type leaves over. Found from the method's
@@ -112,9 +112,10 @@ final class LentSessions {
         while (top.getEnclosingElement() != null && top.getEnclosingElement().getKind() != ElementKind.PACKAGE) {
             top = top.getEnclosingElement();
         }
-        Map<Element, TreePath> members = methodsByClass.computeIfAbsent(top, type -> {
+        Map<Element, TreePath> members = methodsByClass.get(top);
+        if (members == null) { // not computeIfAbsent with a lambda: each lambda is linked afresh per compilation
             Map<Element, TreePath> methods = new HashMap<>();
-            TreePath classPath = trees.getPath(type);
+            TreePath classPath = trees.getPath(top);
             if (classPath != null) {
                 new TreePathScanner<Void, Void>() {
                     @Override
@@ -137,8 +138,9 @@ final class LentSessions {
                     }
                 }.scan(classPath, null);
             }
-            return methods;
-        });
+            members = methods;
+            methodsByClass.put(top, members);
+        }
         TreePath path = members.get(method);
         return path != null ? path : trees.getPath(method); // a method of a local or anonymous class
     }
@@ -186,6 +188,9 @@ final class LentSessions {
                             && namesAny(call.getArguments())) {
                         found[0] = "hands it to a session thread (SJ.spawn)";
                         handedOver[0] = true;
+                    } else if (api.isScopeClass(callee.getEnclosingElement()) && operation.equals("add")
+                            && namesAny(call.getArguments())) {
+                        found[0] = "adds it to a scope (SJScope), which closes it";
                     } else if (api.isSelectorClass(callee.getEnclosingElement()) && operation.equals("register")
                             && namesAny(call.getArguments())) {
                         found[0] = "registers it with a selector";
@@ -216,7 +221,7 @@ final class LentSessions {
             @Override
             public Void visitNewClass(com.sun.source.tree.NewClassTree creation, Void unused) {
                 if (found[0] == null && trees.getElement(getCurrentPath()) instanceof ExecutableElement constructor) {
-                    lentOn(constructor, creation.getArguments());
+                    lentOn(api.invokedConstructor(constructor), creation.getArguments());
                 }
                 return super.visitNewClass(creation, unused);
             }

@@ -177,17 +177,14 @@ final class LinearityRules {
         if (flow.state == null) {
             return;
         }
-        int index = throwPoints.size();
-        for (Map<Element, Set<VarState>> points : throwPoints) { // innermost first
-            if (--index >= recordingLimit) {
-                continue;
-            }
-            points.forEach((var, states) -> {
-                VarState value = flow.state.get(var);
+        // loops, not lambdas: the processor is loaded afresh per compilation, and so would each lambda be linked
+        for (Map<Element, Set<VarState>> points : recording()) {
+            for (Map.Entry<Element, Set<VarState>> point : points.entrySet()) {
+                VarState value = flow.state.get(point.getKey());
                 if (value != null) {
-                    states.add(value);
+                    point.getValue().add(value);
                 }
-            });
+            }
         }
     }
 
@@ -199,16 +196,35 @@ final class LinearityRules {
         if (flow.state == null) {
             return;
         }
-        int index = throwPoints.size();
-        for (Map<Element, Set<VarState>> points : throwPoints) { // innermost first
-            if (--index >= recordingLimit) {
-                continue;
-            }
+        for (Map<Element, Set<VarState>> points : recording()) {
             Set<VarState> states = points.get(var);
             if (states != null) {
                 states.add(state);
             }
         }
+    }
+
+    /** The throw points of each enclosing try block that records them here (below the recording limit). */
+    private List<Map<Element, Set<VarState>>> recording() {
+        List<Map<Element, Set<VarState>>> recording = new ArrayList<>();
+        int index = throwPoints.size();
+        for (Map<Element, Set<VarState>> points : throwPoints) { // innermost first
+            if (--index >= recordingLimit) {
+                continue;
+            }
+            recording.add(points);
+        }
+        return recording;
+    }
+
+    /** Whether any of the states is failed (a loop, not a stream). */
+    private static boolean anyFailed(Set<VarState> states) {
+        for (VarState state : states) {
+            if (state instanceof VarState.Failed) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -226,7 +242,7 @@ final class LinearityRules {
             if (!entry.tracks(var) || states.isEmpty()) {
                 continue;
             }
-            if (states.stream().anyMatch(VarState.Failed.class::isInstance)) {
+            if (anyFailed(states)) {
                 result = result.with(var, VarState.FAILED);
             } else if (flow.infos.get(var).kind() == Kind.ENDPOINT) {
                 result = result.with(var, StateMerges.endpointAtAny(states)); // a value: its protocols merge
@@ -325,6 +341,7 @@ final class LinearityRules {
             flow.reporter.error(tree, Diagnostic.OVERWRITE, info.name(), TypeModel.describe(live.remaining()));
             next = VarState.FAILED;
         }
+        flow.spawns.addedToScope(var, tree.getExpression());
         flow.set(var, next);
     }
 

@@ -32,8 +32,24 @@ final class MessageTypes {
         this.registry = registry;
     }
 
+    /**
+     * The type of each payload asked for, kept for the compilation (javac's types belong to it, as does
+     * this object): every send and receive asks, and building the type again each time (a class lookup
+     * by name, erasure, type arguments) is interpreted code in a processor loaded afresh per compilation.
+     */
+    private final java.util.Map<Payload.JavaType, TypeMirror> mirrors = new java.util.HashMap<>();
+
     /** The Java type a (resolved) payload denotes, or null if it cannot be built here. */
     TypeMirror mirror(Payload.JavaType type) {
+        TypeMirror known = mirrors.get(type);
+        if (known == null && !mirrors.containsKey(type)) {
+            known = build(type);
+            mirrors.put(type, known);
+        }
+        return known;
+    }
+
+    private TypeMirror build(Payload.JavaType type) {
         TypeMirror base;
         switch (type.name()) {
             case "boolean", "byte", "short", "char", "int", "long", "float", "double" ->
@@ -56,7 +72,7 @@ final class MessageTypes {
                         arguments.add(mirror);
                     }
                     if (arguments != null) {
-                        base = types.getDeclaredType(element, arguments.toArray(TypeMirror[]::new));
+                        base = types.getDeclaredType(element, arguments.toArray(new TypeMirror[0]));
                     }
                 }
             }

@@ -487,9 +487,9 @@ final class MethodChecker extends FlowScanner {
     public Void visitNewClass(NewClassTree tree, Void unused) {
         scan(tree.getEnclosingExpression(), null);
         if (trees.getElement(getCurrentPath()) instanceof ExecutableElement constructor) {
-            callArguments.check(tree, constructor, tree.getArguments());
+            callArguments.check(tree, api.invokedConstructor(constructor), tree.getArguments());
         } else {
-            tree.getArguments().forEach(argument -> scan(argument, null));
+            scanEach(tree.getArguments());
         }
         noAlias.beforeForeignCode(tree, "before this constructor call (which may read it)");
         sockets.construction(tree);

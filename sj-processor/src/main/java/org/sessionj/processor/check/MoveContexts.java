@@ -84,34 +84,47 @@ final class MoveContexts {
         Tree child = innermost;
         TreePath grandparent = parentPath.getParentPath();
         Tree outer = grandparent == null ? null : grandparent.getLeaf();
-        return switch (parentPath.getLeaf()) {
+        // instanceof, not a pattern switch: javac loads the processor afresh for every compilation, and
+        // each switch's bootstrap would be linked cold every time (NoPatternSwitchTest)
+        Tree parent = parentPath.getLeaf();
+        if (parent instanceof InstanceOfTree test) {
             // A type pattern binds the tested value itself (an alias); a record pattern only reads its
             // components through the accessors, as x.a() would.
-            case InstanceOfTree test when bindsValue(test.getPattern()) -> "into a pattern variable";
-            case SwitchTree statement when statement.getExpression() == child && bindsSelector(statement.getCases()) -> "into a pattern variable";
-            case SwitchExpressionTree expression when bindsSelector(expression.getCases()) -> "into a pattern variable";
-            case ThrowTree thrown -> "by a throw"; // the catch up the stack receives the value itself
-            case MemberReferenceTree reference when reference.getQualifierExpression() == child ->
-                    "into a bound method reference";
-            case VariableTree variable -> "into '" + variable.getName() + "'";
-            case AssignmentTree assignment when assignment.getExpression() == child ->
-                    "into '" + assignment.getVariable() + "'";
-            case MethodInvocationTree call when call.getArguments().contains(child) ->
-                    "into a call of '" + FlowScanner.calleeName(call) + "'";
-            case NewClassTree creation when creation.getArguments().contains(child) -> "into a constructor call";
-            case NewClassTree creation when creation.getEnclosingExpression() == child ->
-                    "into the new object (as its enclosing instance)";
+            return bindsValue(test.getPattern()) ? "into a pattern variable" : null;
+        } else if (parent instanceof SwitchTree statement) {
+            return statement.getExpression() == child && bindsSelector(statement.getCases())
+                    ? "into a pattern variable" : null;
+        } else if (parent instanceof SwitchExpressionTree expression) {
+            return bindsSelector(expression.getCases()) ? "into a pattern variable" : null;
+        } else if (parent instanceof ThrowTree) {
+            return "by a throw"; // the catch up the stack receives the value itself
+        } else if (parent instanceof MemberReferenceTree reference) {
+            return reference.getQualifierExpression() == child ? "into a bound method reference" : null;
+        } else if (parent instanceof VariableTree variable) {
+            return "into '" + variable.getName() + "'";
+        } else if (parent instanceof AssignmentTree assignment) {
+            return assignment.getExpression() == child ? "into '" + assignment.getVariable() + "'" : null;
+        } else if (parent instanceof MethodInvocationTree call) {
+            return call.getArguments().contains(child) ? "into a call of '" + FlowScanner.calleeName(call) + "'" : null;
+        } else if (parent instanceof NewClassTree creation) {
+            if (creation.getArguments().contains(child)) {
+                return "into a constructor call";
+            }
+            return creation.getEnclosingExpression() == child ? "into the new object (as its enclosing instance)" : null;
+        } else if (parent instanceof MemberSelectTree select) {
             // o.super(…) in a constructor of a subclass of an inner class: o becomes this object's
             // enclosing instance, as in o.new Inner()
-            case MemberSelectTree select when select.getExpression() == child
-                    && select.getIdentifier().contentEquals("super")
-                    && outer instanceof MethodInvocationTree call
-                    && call.getMethodSelect() == select -> "into the new object (as its enclosing instance)";
-            case ReturnTree ret -> "by a return";
-            case NewArrayTree array -> "into an array";
-            case LambdaExpressionTree lambda -> "out of a lambda";
-            default -> null;
-        };
+            return select.getExpression() == child && select.getIdentifier().contentEquals("super")
+                    && outer instanceof MethodInvocationTree call && call.getMethodSelect() == select
+                    ? "into the new object (as its enclosing instance)" : null;
+        } else if (parent instanceof ReturnTree) {
+            return "by a return";
+        } else if (parent instanceof NewArrayTree) {
+            return "into an array";
+        } else if (parent instanceof LambdaExpressionTree) {
+            return "out of a lambda";
+        }
+        return null;
     }
 
     /**

@@ -239,15 +239,23 @@ final class MovedFieldExits {
         List<TypeMirror> catches = new ArrayList<>();
         for (CatchTree catchTree : tree.getCatches()) {
             Tree type = catchTree.getParameter().getType();
+            // loops, not lambdas: the processor is loaded afresh per compilation, and so is each lambda linked
             if (type instanceof UnionTypeTree union) {
-                union.getTypeAlternatives().forEach(alternative -> catches.add(typeOf(alternative)));
+                for (Tree alternative : union.getTypeAlternatives()) {
+                    addKnown(catches, typeOf(alternative));
+                }
             } else {
-                catches.add(typeOf(type));
+                addKnown(catches, typeOf(type));
             }
         }
-        catches.removeIf(java.util.Objects::isNull);
         guards.push(new Guard(catches, throughFinally));
         return throughFinally;
+    }
+
+    private static void addKnown(List<TypeMirror> catches, TypeMirror type) {
+        if (type != null) {
+            catches.add(type);
+        }
     }
 
     private TypeMirror typeOf(Tree type) {

@@ -28,6 +28,7 @@ import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeMirror;
 import org.sessionj.processor.check.FlowScanner.Kind;
 import org.sessionj.processor.check.FlowScanner.VarInfo;
@@ -74,35 +75,39 @@ final class NoAliasRules {
      */
     boolean unique(ExpressionTree expression) {
         ExpressionTree stripped = FlowScanner.strip(expression);
-        return switch (stripped) {
-            case NewClassTree creation -> creation.getClassBody() == null;
-            case NewArrayTree array -> true;
-            case LiteralTree literal -> literal.getValue() == null;
-            case TypeCastTree cast -> unique(cast.getExpression());
-            case ConditionalExpressionTree conditional ->
-                    unique(conditional.getTrueExpression()) && unique(conditional.getFalseExpression());
-            case IdentifierTree identifier -> {
-                VarInfo info = flow.infos.get(flow.elementOf(identifier));
-                yield info != null && info.kind().owned();
+        // instanceof, not a pattern switch: javac loads the processor afresh for every compilation, and
+        // each switch's bootstrap would be linked cold every time (NoPatternSwitchTest)
+        if (stripped instanceof NewClassTree creation) {
+            return creation.getClassBody() == null;
+        } else if (stripped instanceof NewArrayTree) {
+            return true;
+        } else if (stripped instanceof LiteralTree literal) {
+            return literal.getValue() == null;
+        } else if (stripped instanceof TypeCastTree cast) {
+            return unique(cast.getExpression());
+        } else if (stripped instanceof ConditionalExpressionTree conditional) {
+            return unique(conditional.getTrueExpression()) && unique(conditional.getFalseExpression());
+        } else if (stripped instanceof IdentifierTree identifier) {
+            VarInfo info = flow.infos.get(flow.elementOf(identifier));
+            return info != null && info.kind().owned();
+        } else if (stripped instanceof MemberSelectTree select && isThis(select.getExpression())) {
+            VarInfo info = flow.infos.get(flow.elementOf(select));
+            return info != null && info.kind().owned();
+        } else if (stripped instanceof MethodInvocationTree call) {
+            if (isArrayClone(call) || newArray(call)) {
+                return true; // a new array, shallowly copied
             }
-            case MemberSelectTree select when isThis(select.getExpression()) -> {
-                VarInfo info = flow.infos.get(flow.elementOf(select));
-                yield info != null && info.kind().owned();
-            }
-            case MethodInvocationTree call when isArrayClone(call) || newArray(call) -> true; // a new array, shallowly copied
-            case MethodInvocationTree call when flow.moveContexts.returnsArgument(call) -> {
+            if (flow.moveContexts.returnsArgument(call)) {
                 Element method = flow.elementOf(call);
-                yield method.getSimpleName().contentEquals("requireNonNull") ? unique(call.getArguments().get(0))
+                return method.getSimpleName().contentEquals("requireNonNull") ? unique(call.getArguments().get(0))
                         : method.getSimpleName().contentEquals("requireNonNullElse")
                                 && unique(call.getArguments().get(0)) && unique(call.getArguments().get(1));
             }
-            case MethodInvocationTree call -> {
-                Element method = flow.elementOf(call);
-                yield method != null && (isNoAlias(method) || flow.api.isSocketClass(method.getEnclosingElement())
-                        && method.getSimpleName().toString().startsWith("receive"));
-            }
-            default -> false;
-        };
+            Element method = flow.elementOf(call);
+            return method != null && (isNoAlias(method) || flow.api.isSocketClass(method.getEnclosingElement())
+                    && method.getSimpleName().toString().startsWith("receive"));
+        }
+        return false;
     }
 
     /**
@@ -239,12 +244,13 @@ final class NoAliasRules {
     void endArguments() {
         Map<Element, VarState.Moved> moved = pendingMoves.pop();
         pendingCalls.pop();
-        moved.forEach((var, how) -> {
+        for (Map.Entry<Element, VarState.Moved> move : moved.entrySet()) { // a loop: no lambda linked per compilation
+            Element var = move.getKey();
             if (flow.state != null && flow.state.get(var) instanceof VarState.Owned) {
-                flow.set(var, how);
+                flow.set(var, move.getValue());
                 flow.tryMoves.record(var);
             }
-        });
+        }
     }
 
     /**
@@ -272,11 +278,11 @@ final class NoAliasRules {
         String shared;
         if (parent instanceof BindingPatternTree) {
             TreePath holder = path.getParentPath().getParentPath();
-            ExpressionTree matched = switch (holder.getLeaf()) {
-                case InstanceOfTree test -> test.getExpression();
-                case PatternCaseLabelTree label -> selectorOf(holder);
-                default -> null; // a component of a record pattern
-            };
+            // instanceof, not a pattern switch: its bootstrap would be linked cold in every compilation
+            Tree held = holder.getLeaf();
+            ExpressionTree matched = held instanceof InstanceOfTree test ? test.getExpression()
+                    : held instanceof PatternCaseLabelTree ? selectorOf(holder)
+                    : null; // a component of a record pattern
             if (matched != null && unique(matched)) {
                 return VarState.OWNED; // the tested value moved in (MoveContexts: "into a pattern variable")
             }
@@ -439,7 +445,7 @@ final class NoAliasRules {
      * class's static initializer, which may read the field (through a static reference to this object).
      * The class whose method is checked and its superclasses are initialized already; a constant
      * variable is inlined by javac and runs nothing. Enum constants count ({@code Choice.MORE}: the
-     * enum's initializer runs its constructors).
+     * enum's initializer runs its constructors), unless the enum is a plain one ({@link PlainEnums}).
      */
     void staticField(Tree at, Element field) {
         if (field == null || field.getKind() != ElementKind.FIELD && field.getKind() != ElementKind.ENUM_CONSTANT
@@ -449,14 +455,40 @@ final class NoAliasRules {
             return; // a case label names a constant of the value switched on, whose class is initialized
         }
         TypeElement owner = (TypeElement) field.getEnclosingElement();
+        firstUse(at, owner, "'" + owner.getSimpleName() + "." + field.getSimpleName() + "' is used");
+    }
+
+    /**
+     * {@code s.inbranch(E.class)} while a field is moved out: the label becomes a constant of E
+     * ({@code E.valueOf}), the first use of E, which runs its static initializer as {@code E.X} would.
+     */
+    void labelEnum(MethodInvocationTree inbranch) {
+        if (inbranch.getArguments().size() != 1 || !fieldMoved() || flow.unitMethod == null
+                || !(FlowScanner.strip(inbranch.getArguments().get(0)) instanceof MemberSelectTree literal)
+                || !literal.getIdentifier().contentEquals("class")
+                || !(flow.trees.getTypeMirror(flow.pathOf(literal.getExpression())) instanceof DeclaredType type)) {
+            return;
+        }
+        firstUse(inbranch, (TypeElement) type.asElement(), inbranch + " receives a constant of it");
+    }
+
+    /**
+     * The first use of {@code owner} ({@code what}) while a field is moved out: SJ044, unless the
+     * class is initialized already (the checked method's class and its superclasses) or it is an enum
+     * whose initialization runs no code of the program ({@link PlainEnums}).
+     */
+    private void firstUse(Tree at, TypeElement owner, String what) {
         for (Element type = flow.unitMethod.getEnclosingElement(); type instanceof TypeElement current;
                 type = flow.types.asElement(current.getSuperclass())) {
             if (current.equals(owner)) {
                 return;
             }
         }
-        beforeForeignCode(at, "before '" + owner.getSimpleName() + "." + field.getSimpleName() + "' is used (the first "
-                + "use of " + owner.getQualifiedName() + " runs its static initializer, which may read it)");
+        if (PlainEnums.plain(owner, flow.trees)) {
+            return;
+        }
+        beforeForeignCode(at, "before " + what + " (the first use of " + owner.getQualifiedName()
+                + " runs its static initializer, which may read it)");
     }
 
     /**

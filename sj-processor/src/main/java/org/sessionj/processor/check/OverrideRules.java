@@ -417,7 +417,7 @@ final class OverrideRules {
         if (left == null || right == null) {
             return Objects.equals(left, right);
         }
-        return left.equals(right) || TypeModel.unfold(left).equals(TypeModel.unfold(right));
+        return TypeModel.sameBehaviour(left, right);
     }
 
     static String describe(SessionType type) {

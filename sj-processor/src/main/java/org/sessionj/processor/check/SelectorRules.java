@@ -302,10 +302,10 @@ final class SelectorRules {
             flow.fail(var);
             return true;
         }
-        com.sun.source.tree.TryTree closing = flow.spawns.closingTry(var);
-        if (closing != null) {
+        String closer = flow.spawns.closer(var);
+        if (closer != null) {
             flow.reporter.error(argument, Diagnostic.HANDED_OVER_AND_CLOSED, flow.name(var),
-                    "registered with selector '" + selector + "'", flow.line(closing));
+                    "registered with selector '" + selector + "'", closer);
             flow.fail(var);
             return true;
         }

@@ -7,7 +7,6 @@ import com.sun.source.tree.LiteralTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.Tree;
-import com.sun.source.tree.TryTree;
 import com.sun.source.tree.TypeCastTree;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +20,9 @@ import org.sessionj.processor.internal.flow.VarState;
 import org.sessionj.processor.internal.model.TypeModel;
 import org.sessionj.types.Action;
 import org.sessionj.types.Payload;
+import org.sessionj.types.ProtocolException;
 import org.sessionj.types.SessionType;
+import org.sessionj.types.SessionTypes;
 
 /**
  * The actions on a session socket checked against its remaining type: send and receive (values,
@@ -107,7 +108,7 @@ final class SessionActionRules {
         if (var == null) {
             // Not a tracked socket: the receiver is reported where it is (SJ010, a capture or SJ017).
             flow.scan(select.getExpression(), null);
-            call.getArguments().forEach(argument -> flow.scan(argument, null));
+            flow.scanEach(call.getArguments());
             return;
         }
         String name = flow.name(var);
@@ -127,7 +128,7 @@ final class SessionActionRules {
                 send(var, argument, call);
             }
             case "receive" -> {
-                call.getArguments().forEach(argument -> flow.scan(argument, null));
+                flow.scanEach(call.getArguments());
                 receiveValue(var, call);
             }
             case "outbranch" -> {
@@ -139,7 +140,7 @@ final class SessionActionRules {
                     + name + ".inbranch()) { case \"L\" -> ... }, or initialise a label variable that the next "
                     + "statement switches on: String label = " + name + ".inbranch(); switch (label) { ... }");
             case "outwhile", "inwhile" -> {
-                call.getArguments().forEach(argument -> flow.scan(argument, null));
+                flow.scanEach(call.getArguments());
                 misplaced(var, call, operation + "() must be the condition of a while loop: while (" + name + "."
                         + operation + "(" + (operation.equals("outwhile") ? "condition" : "") + ")) { ... }");
             }
@@ -159,7 +160,7 @@ final class SessionActionRules {
                 if (PRIMITIVE_RECEIVES.containsKey(operation)) {
                     receivePrimitive(var, call, PRIMITIVE_RECEIVES.get(operation));
                 } else {
-                    call.getArguments().forEach(argument -> flow.scan(argument, null));
+                    flow.scanEach(call.getArguments());
                     usable(var, call); // protocol(), isInputReady(): no action, but not after a move
                 }
             }
@@ -186,99 +187,106 @@ final class SessionActionRules {
             flow.fail(var); // javac has reported the argument; checking on would only cascade
             return;
         }
-        String found = delegated != null ? "sends session '" + flow.name(delegated) + "' (delegation)"
-                : "sends !<" + argumentType + ">";
+        // The texts of a message are built only when one is reported: printing a javac type or a session
+        // type at every send cost a few per cent of the processor's time.
         if (unfolded.isEnd() || !(unfolded.head() instanceof Action.Send expectedSend)) {
             flow.reporter.error(call, Diagnostic.WRONG_ACTION, name, expected(unfolded, live),
-                    found + hint(unfolded, live, Action.Send.class));
+                    sent(delegated, argumentType) + hint(unfolded, live, Action.Send.class));
             flow.fail(var);
             return;
         }
-        String expectedText = TypeModel.printAction(expectedSend);
-        switch (expectedSend.payload()) {
-            case Payload.SessionPayload session when session.isService() -> {
-                Element endpoint = flow.trackedEndpoint(argument);
-                if (delegated != null || !serviceValue(argument)) {
-                    flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText, found);
-                    flow.fail(var);
-                    return;
-                }
-                // Invariant: a service is sent only where its protocol is known, on every path, to be the
-                // one the type names (a join of two protocols, or an untyped service, is unknown).
-                VarState given = endpoint != null ? flow.state.get(endpoint) : flow.origins.endpointOfScanned(argument);
-                if (given instanceof VarState.Endpoint known && StateMerges.CONFLICTING.equals(known.protocolName())) {
-                    flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText,
-                            "sends a service " + StateMerges.CONFLICTING);
-                    flow.fail(var);
-                    return;
-                }
-                // A service whose protocol is not known here (a method's result, an unannotated
-                // parameter) is not checked (docs/diagnostics.md, "What is not checked").
-                if (given instanceof VarState.Endpoint known && known.protocol() != null
-                        && !sameSession(known.protocol(), session.type())) {
-                    flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText,
-                            "sends a service of protocol " + TypeModel.describe(known.protocol()));
-                    flow.fail(var);
-                    return;
-                }
-                advance(var, unfolded, live, call);
+        // instanceof, not a pattern switch: javac loads the processor afresh for every compilation, and
+        // each switch's bootstrap would be linked cold every time (NoPatternSwitchTest)
+        Payload payload = expectedSend.payload();
+        if (payload instanceof Payload.SessionPayload session && session.isService()) {
+            Element endpoint = flow.trackedEndpoint(argument);
+            if (delegated != null || !serviceValue(argument)) {
+                flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedSend),
+                        sent(delegated, argumentType));
+                flow.fail(var);
+                return;
             }
-            case Payload.SessionPayload session -> {
-                if (delegated == null) {
-                    flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText, found);
-                    flow.fail(var);
-                    return;
-                }
-                if (delegated.equals(var)) { // the sender would have to keep the session it gives away
-                    flow.reporter.error(argument, Diagnostic.ALIAS, name,
-                            "into a message of its own session (a session cannot be delegated over itself)");
-                    flow.fail(var);
-                    return;
-                }
-                advance(var, unfolded, live, call);
-                VarState.Live moved = usable(delegated, argument);
-                if (moved == null || flow.selectors.refuseHandOver(delegated, argument, "delegated")) {
-                    return;
-                }
-                SessionType wanted = TypeModel.stripBegin(session.type());
-                if (moved.iterations() > 0 || !sameSession(moved.remaining(), wanted)) {
-                    flow.reporter.error(argument, Diagnostic.DELEGATION_MISMATCH, name, expectedText,
-                            flow.name(delegated),
-                            MethodChecker.describe(moved));
-                    flow.fail(delegated);
-                    return;
-                }
-                flow.set(delegated, new VarState.Moved("delegated on line " + flow.line(call)));
+            // Invariant: a service is sent only where its protocol is known, on every path, to be the
+            // one the type names (a join of two protocols, or an untyped service, is unknown).
+            VarState given = endpoint != null ? flow.state.get(endpoint) : flow.origins.endpointOfScanned(argument);
+            if (given instanceof VarState.Endpoint known && StateMerges.CONFLICTING.equals(known.protocolName())) {
+                flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedSend),
+                        "sends a service " + StateMerges.CONFLICTING);
+                flow.fail(var);
+                return;
             }
-            case Payload.JavaType javaType -> {
-                String apiObject = delegated == null ? flow.api.apiObject(argumentType) : null;
-                if (apiObject != null) { // Jackson would write it as an empty bean: the peer gets {}
-                    flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText, found + " ("
-                            + apiObject + " is not a message: a service travels only where the type says "
-                            + "!<cbegin.…>, server sockets, selectors and scopes not at all)");
-                    flow.fail(var);
-                    return;
-                }
-                TypeMirror wanted = flow.messages.mirror(javaType);
-                boolean nullValue = FlowScanner.strip(argument) instanceof TypeCastTree cast
-                        && FlowScanner.strip(cast.getExpression()) instanceof LiteralTree literal
-                                && literal.getValue() == null;
-                if (delegated != null || (wanted != null && !(nullValue && !wanted.getKind().isPrimitive())
-                        && !flow.messages.sendCompatible(argumentType, wanted))) {
-                    boolean box = wanted != null && wanted.getKind().isPrimitive() && argumentType != null
-                            && !argumentType.getKind().isPrimitive() && flow.messages.unboxesTo(argumentType, wanted);
-                    boolean raw = wanted != null && flow.messages.rawWhereParameterised(argumentType, wanted);
-                    flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, expectedText, found + (box
-                            ? " (a box, which may be null where the type promises a value: unbox it explicitly, e.g. x."
-                                    + wanted + "Value())"
-                            : raw ? " (a raw type, whose contents nothing has checked against " + wanted
-                                    + ": give it type arguments)" : ""));
-                    flow.fail(var);
-                    return;
-                }
-                advance(var, unfolded, live, call);
+            // A service whose protocol is not known here (a method's result, an unannotated
+            // parameter) is not checked (docs/diagnostics.md, "What is not checked").
+            if (given instanceof VarState.Endpoint known && known.protocol() != null
+                    && !sameSession(known.protocol(), session.type())) {
+                flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedSend),
+                        "sends a service of protocol " + TypeModel.describe(known.protocol()));
+                flow.fail(var);
+                return;
             }
+            advance(var, unfolded, live, call);
+        } else if (payload instanceof Payload.SessionPayload session) {
+            if (delegated == null) {
+                flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedSend),
+                        sent(delegated, argumentType));
+                flow.fail(var);
+                return;
+            }
+            if (delegated.equals(var)) { // the sender would have to keep the session it gives away
+                flow.reporter.error(argument, Diagnostic.ALIAS, name,
+                        "into a message of its own session (a session cannot be delegated over itself)");
+                flow.fail(var);
+                return;
+            }
+            advance(var, unfolded, live, call);
+            VarState.Live moved = usable(delegated, argument);
+            if (moved == null || flow.selectors.refuseHandOver(delegated, argument, "delegated")) {
+                return;
+            }
+            SessionType wanted = TypeModel.stripBegin(session.type());
+            if (moved.iterations() > 0 || !sameSession(moved.remaining(), wanted)) {
+                flow.reporter.error(argument, Diagnostic.DELEGATION_MISMATCH, name, TypeModel.printAction(expectedSend),
+                        flow.name(delegated),
+                        MethodChecker.describe(moved));
+                flow.fail(delegated);
+                return;
+            }
+            flow.set(delegated, new VarState.Moved("delegated on line " + flow.line(call)));
+        } else if (payload instanceof Payload.JavaType javaType) {
+            String apiObject = delegated == null ? flow.api.apiObject(argumentType) : null;
+            if (apiObject != null) { // Jackson would write it as an empty bean: the peer gets {}
+                flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedSend),
+                        sent(delegated, argumentType) + " (" + apiObject + " is not a message: a service travels only"
+                        + " where the type says !<cbegin.…>, server sockets, selectors and scopes not at all)");
+                flow.fail(var);
+                return;
+            }
+            TypeMirror wanted = flow.messages.mirror(javaType);
+            boolean nullValue = FlowScanner.strip(argument) instanceof TypeCastTree cast
+                    && FlowScanner.strip(cast.getExpression()) instanceof LiteralTree literal
+                            && literal.getValue() == null;
+            if (delegated != null || (wanted != null && !(nullValue && !wanted.getKind().isPrimitive())
+                    && !flow.messages.sendCompatible(argumentType, wanted))) {
+                boolean box = wanted != null && wanted.getKind().isPrimitive() && argumentType != null
+                        && !argumentType.getKind().isPrimitive() && flow.messages.unboxesTo(argumentType, wanted);
+                boolean raw = wanted != null && flow.messages.rawWhereParameterised(argumentType, wanted);
+                flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedSend),
+                        sent(delegated, argumentType) + (box
+                        ? " (a box, which may be null where the type promises a value: unbox it explicitly, e.g. x."
+                                + wanted + "Value())"
+                        : raw ? " (a raw type, whose contents nothing has checked against " + wanted
+                                + ": give it type arguments)" : ""));
+                flow.fail(var);
+                return;
+            }
+            advance(var, unfolded, live, call);
         }
+    }
+
+    /** What a send call sends, for messages: a delegated session or a value of the argument's type. */
+    private String sent(Element delegated, TypeMirror argumentType) {
+        return delegated != null ? "sends session '" + flow.name(delegated) + "' (delegation)"
+                : "sends !<" + argumentType + ">";
     }
 
     /**
@@ -298,7 +306,7 @@ final class SessionActionRules {
     }
 
     private static boolean sameSession(SessionType left, SessionType right) {
-        return left.equals(right) || TypeModel.unfold(left).equals(TypeModel.unfold(right));
+        return TypeModel.sameBehaviour(left, right);
     }
 
     private void receiveValue(Element var, MethodInvocationTree call) {
@@ -487,6 +495,12 @@ final class SessionActionRules {
             remainder = stripPrefix(from, TypeModel.unfold(needed));
         }
         if (remainder == null) {
+            remainder = equivalentPrefix(live.remaining(), needed);
+        }
+        if (remainder == null) {
+            remainder = equivalentPrefix(TypeModel.unfold(live.remaining()), needed);
+        }
+        if (remainder == null) {
             flow.reporter.error(argument, Diagnostic.SESSION_METHOD_MISMATCH, "session '" + flow.name(var) + "'",
                     "the call to '" + method.getSimpleName() + "'", "the session at " + TypeModel.describe(needed),
                     "at " + TypeModel.describe(live.remaining()));
@@ -506,10 +520,10 @@ final class SessionActionRules {
             flow.fail(var);
             return;
         }
-        TryTree closing = ending != null && flow.lent.handsOver(method, parameter) ? flow.spawns.closingTry(var) : null;
-        if (closing != null) {
+        String closer = ending != null && flow.lent.handsOver(method, parameter) ? flow.spawns.closer(var) : null;
+        if (closer != null) {
             flow.reporter.error(argument, Diagnostic.HANDED_OVER_AND_CLOSED, flow.name(var), "lent to '"
-                    + callee + "', which " + ending, flow.line(closing));
+                    + callee + "', which " + ending, closer);
             flow.fail(var);
             return;
         }
@@ -542,6 +556,25 @@ final class SessionActionRules {
             flow.linearity.throwPoint(var, new VarState.Live(new SessionType(actions.subList(k + 1, actions.size())),
                     iterations));
         }
+    }
+
+    /**
+     * What remains of {@code type} after a prefix of it with the same behaviour as {@code prefix} (equal
+     * up to unfolding of recursion and renaming of recursion variables), or null when no prefix has it.
+     * A prefix with a free recursion variable is not well formed on its own and matches nothing.
+     */
+    private static SessionType equivalentPrefix(SessionType type, SessionType prefix) {
+        List<Action> actions = type.actions();
+        for (int k = 1; k <= actions.size(); k++) {
+            try {
+                if (SessionTypes.equivalent(new SessionType(actions.subList(0, k)), prefix)) {
+                    return new SessionType(actions.subList(k, actions.size()));
+                }
+            } catch (ProtocolException illFormed) {
+                // not a type of its own (its recursion variable is bound further out): try a longer prefix
+            }
+        }
+        return null;
     }
 
     private static SessionType stripPrefix(SessionType type, SessionType prefix) {

@@ -97,6 +97,41 @@ final class SessionApi {
         return serverSocket.equals(owner);
     }
 
+    /**
+     * The constructor a class instance creation runs its arguments through: for an anonymous class
+     * ({@code new C(s) { … }}), the constructor of C that javac's own constructor for the anonymous class
+     * passes them on to (same parameter types), which carries the {@code @Session} annotations; else
+     * {@code constructor} itself.
+     */
+    javax.lang.model.element.ExecutableElement invokedConstructor(javax.lang.model.element.ExecutableElement constructor) {
+        if (!(constructor.getEnclosingElement() instanceof TypeElement owner)
+                || owner.getNestingKind() != javax.lang.model.element.NestingKind.ANONYMOUS
+                || !(types.asElement(owner.getSuperclass()) instanceof TypeElement superclass)) {
+            return constructor;
+        }
+        for (javax.lang.model.element.ExecutableElement candidate
+                : javax.lang.model.util.ElementFilter.constructorsIn(superclass.getEnclosedElements())) {
+            if (sameErasedParameters(candidate, constructor)) {
+                return candidate;
+            }
+        }
+        return constructor;
+    }
+
+    private boolean sameErasedParameters(javax.lang.model.element.ExecutableElement a,
+            javax.lang.model.element.ExecutableElement b) {
+        if (a.getParameters().size() != b.getParameters().size() || a.isVarArgs() != b.isVarArgs()) {
+            return false;
+        }
+        for (int i = 0; i < a.getParameters().size(); i++) {
+            if (!types.isSameType(types.erasure(a.getParameters().get(i).asType()),
+                    types.erasure(b.getParameters().get(i).asType()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** {@code SJScope}: {@code scope.add(s)} returns the session it is given. */
     boolean isScopeClass(Element owner) {
         return scope != null && scope.equals(owner);

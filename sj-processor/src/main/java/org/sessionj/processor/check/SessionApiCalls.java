@@ -8,7 +8,8 @@ import javax.lang.model.element.ExecutableElement;
 /**
  * Which rule family checks a call of the session API: a socket's operation
  * ({@link SessionActionRules#socketOperation}), a multicast's spawn, join or action, a typed
- * selector's register or typecase, or a service's request and a server socket's accept outside a
+ * selector's register or typecase, a scope's {@code add} of a tracked socket as a statement
+ * ({@link SpawnRules#scopeAdd}), or a service's request and a server socket's accept outside a
  * declaration ({@link SessionOriginRules#misplacedBegin}). Any other call is an ordinary one.
  */
 final class SessionApiCalls {
@@ -25,6 +26,10 @@ final class SessionApiCalls {
         String methodName = method.getSimpleName().toString();
         if (api.isSocketClass(owner) && call.getMethodSelect() instanceof MemberSelectTree select) {
             flow.actions.socketOperation(call, method, select);
+            return true;
+        }
+        if (api.isScopeClass(owner) && methodName.equals("add") && call.getMethodSelect() instanceof MemberSelectTree scope
+                && flow.spawns.scopeAdd(call, scope.getExpression())) {
             return true;
         }
         if (api.isMulticastClass(owner) && methodName.equals("spawn")) {

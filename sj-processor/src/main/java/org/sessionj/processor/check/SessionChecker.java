@@ -16,7 +16,6 @@ import com.sun.source.util.TaskListener;
 import com.sun.source.util.TreePath;
 import com.sun.source.util.TreePathScanner;
 import com.sun.source.util.Trees;
-import java.io.IOException;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -43,7 +42,6 @@ import org.sessionj.processor.internal.protocol.ProtocolRegistry;
  * ({@link TaskEvent.Kind#ANALYZE}): each method, initializer and lambda body is one unit of analysis.
  */
 public final class SessionChecker implements TaskListener {
-    private static final String API_PACKAGE = "org.sessionj.api";
     /** The {@code @SuppressWarnings} name that turns the checker off for one declaration. */
     static final String SUPPRESSION = "sessionj";
     private final SessionApi api;
@@ -126,9 +124,10 @@ public final class SessionChecker implements TaskListener {
 
             @Override
             public Void visitVariable(VariableTree tree, Void unused) {
-                if (tree.getInitializer() != null && trees.getElement(getCurrentPath()) instanceof VariableElement field
+                if (trees.getElement(getCurrentPath()) instanceof VariableElement field
                         && field.getModifiers().contains(javax.lang.model.element.Modifier.FINAL)) {
-                    boolean selector = api.isSelector(field.asType());
+                    boolean selector = api.isSelector(field.asType()) && tree.getInitializer() != null;
+                    // A blank final endpoint field: what its constructors store (read before lowering too).
                     if (selector || api.isService(field.asType()) || api.isServerSocket(field.asType())) {
                         if (fields[0] == null) {
                             Reporter silent = new Reporter(trees, unit);
@@ -163,14 +162,16 @@ public final class SessionChecker implements TaskListener {
     }
 
     /**
-     * Whether the compilation unit names the session API's package ({@code org.sessionj.api}), by an
-     * import or a qualified name, or is in that package: the cheap test that most files using the API
-     * pass at once. A unit that does not is not skipped on that ground alone (a {@code var}, a method
-     * result or an implicitly typed lambda reaches a session without naming its type): it is skipped
-     * only if the pre-scan ({@link SessionRelevance}) finds nothing in its attributed tree that can touch a
-     * session. Most files of a
-     * module then cost one light scan instead of a full check (javac loads the processor afresh for every
-     * compilation, so it mostly runs interpreted and every node it visits counts).
+     * Whether the compilation unit imports from the session API's package ({@code org.sessionj.api}) or
+     * is in that package: the cheap test that most files using the API pass at once. A unit that does
+     * not is not skipped on that ground alone (a qualified name, a {@code var}, a method result or an
+     * implicitly typed lambda reaches a session without an import): it is skipped only if the pre-scan
+     * ({@link SessionRelevance}) finds nothing in its attributed tree that can touch a session (a
+     * qualified name of an API type is such a node). The file's text is not searched: that read and
+     * copied every session-free file once more, only to spare the pre-scan of the rare file that
+     * names the API by qualified names alone. Most files of a module then cost one light scan instead
+     * of a full check (javac loads the processor afresh for every compilation, so it mostly runs
+     * interpreted and every node it visits counts).
      */
     private final Map<CompilationUnitTree, Boolean> mentions = new WeakHashMap<>();
 
@@ -189,14 +190,10 @@ public final class SessionChecker implements TaskListener {
         }
         for (ImportTree imported : unit.getImports()) {
             if (inApiPackage(imported.getQualifiedIdentifier())) {
-                return true; // the usual case, without reading the file again
+                return true;
             }
         }
-        try {
-            return unit.getSourceFile().getCharContent(true).toString().contains(API_PACKAGE);
-        } catch (IOException e) {
-            return true;
-        }
+        return false;
     }
 
     /**
@@ -307,8 +304,9 @@ public final class SessionChecker implements TaskListener {
         }
 
         /**
-         * A method reference implementing a method must not end a socket that method does not (SJ056),
-         * and no session socket may flow through its function type untracked (SJ010).
+         * A method or constructor reference implementing a method must not end a socket that method does
+         * not (SJ056; {@code Foo::new} runs Foo's constructor as the implementation), and no session socket
+         * may flow through its function type untracked (SJ010).
          */
         @Override
         public Void visitMemberReference(com.sun.source.tree.MemberReferenceTree reference, Void unused) {
@@ -318,7 +316,8 @@ public final class SessionChecker implements TaskListener {
                 untrackedSockets(reference, functionalType, functional);
             }
             if (functional != null && trees.getElement(getCurrentPath()) instanceof ExecutableElement method
-                    && method.getKind() == javax.lang.model.element.ElementKind.METHOD) {
+                    && (method.getKind() == javax.lang.model.element.ElementKind.METHOD
+                            || method.getKind() == javax.lang.model.element.ElementKind.CONSTRUCTOR)) {
                 overrides.endsLent(method, functional, reference, "the method reference " + reference, reporter);
             }
             return super.visitMemberReference(reference, unused);

@@ -48,13 +48,13 @@ final class SessionOriginRules {
             boolean accept = flow.api.isServerSocketClass(owner) && methodName.equals("accept");
             if (request || accept) {
                 VarState endpoint = endpointOf(select.getExpression());
-                call.getArguments().forEach(argument -> flow.scan(argument, null));
+                flow.scanEach(call.getArguments());
                 return begin(endpoint, request, call, variable);
             }
             if (flow.api.isSelectorClass(owner) && methodName.equals("select")) {
                 VarState set = flow.selectors.selected(select.getExpression());
                 if (set != null) {
-                    call.getArguments().forEach(argument -> flow.scan(argument, null));
+                    flow.scanEach(call.getArguments());
                     return set;
                 }
             }
@@ -65,7 +65,7 @@ final class SessionOriginRules {
             if (flow.api.isSocketClass(owner) && methodName.equals("receive")) {
                 Element from = flow.trackedSocket(select.getExpression());
                 if (from != null) {
-                    call.getArguments().forEach(argument -> flow.scan(argument, null));
+                    flow.scanEach(call.getArguments());
                     return flow.actions.receiveSession(from, call, variable, false);
                 }
             }
@@ -76,8 +76,10 @@ final class SessionOriginRules {
         }
         if (flow.state != null && !flow.sockets.reported(stripped)) {
             flow.reporter.error(expression, Diagnostic.UNTYPED_SESSION, "session '" + variable + "'",
-                    "obtain it from request()/accept() on a service or server socket created with a protocol class "
-                            + "literal, or receive it as a delegated session");
+                    "it is initialised from '" + expression + "', which is not request()/accept() on a service or "
+                            + "server socket, nor a delegation receive; obtain it from request()/accept() on a service "
+                            + "or server socket created with a protocol class literal, or receive it as a delegated "
+                            + "session");
         }
         return VarState.FAILED;
     }
@@ -195,7 +197,7 @@ final class SessionOriginRules {
                 && method.getSimpleName().contentEquals("receive")) {
             Element from = flow.trackedSocket(select.getExpression());
             if (from != null) {
-                call.getArguments().forEach(argument -> flow.scan(argument, null));
+                flow.scanEach(call.getArguments());
                 return flow.actions.receiveSession(from, call, null, true);
             }
         }
@@ -258,8 +260,67 @@ final class SessionOriginRules {
                 known = createdEndpoint(declaration.getInitializer(), fieldPath, false);
                 flow.facts.endpointField(field, known);
             }
+        } else if (known == null && flow.trees.getTree(field) instanceof VariableTree && !field.getModifiers()
+                .contains(Modifier.STATIC) && (flow.api.isService(field.asType()) || flow.api.isServerSocket(field.asType()))) {
+            known = storedByConstructors((VariableElement) field);
+            if (known != null) {
+                flow.facts.endpointField(field, known);
+            }
         }
         return known;
+    }
+
+    /**
+     * A blank final instance field: the endpoint its constructors store in it, when every assignment
+     * to it in them stores a {@code @Session(protocol = P.class)} parameter of that constructor or a
+     * {@code create(P.class, …)} call, all of one protocol; unknown when they disagree or store
+     * anything else; null when no constructor compiled from source assigns it.
+     */
+    private VarState storedByConstructors(VariableElement field) {
+        VarState[] stored = new VarState[1];
+        for (ExecutableElement constructor : javax.lang.model.util.ElementFilter.constructorsIn(
+                field.getEnclosingElement().getEnclosedElements())) {
+            TreePath path = flow.trees.getPath(constructor);
+            if (path == null) {
+                continue;
+            }
+            new com.sun.source.util.TreePathScanner<Void, Void>() {
+                @Override
+                public Void visitAssignment(com.sun.source.tree.AssignmentTree assignment, Void unused) {
+                    if (field.equals(flow.trees.getElement(new TreePath(getCurrentPath(), assignment.getVariable())))) {
+                        VarState value = storedValue(assignment.getExpression(), constructor, field,
+                                new TreePath(getCurrentPath(), assignment.getExpression()));
+                        stored[0] = stored[0] == null ? value : StateMerges.endpointValues(stored[0], value);
+                    }
+                    return super.visitAssignment(assignment, unused);
+                }
+
+                @Override
+                public Void visitClass(com.sun.source.tree.ClassTree tree, Void unused) {
+                    return null; // a local or anonymous class cannot assign the final field
+                }
+
+                @Override
+                public Void visitLambdaExpression(com.sun.source.tree.LambdaExpressionTree tree, Void unused) {
+                    return null;
+                }
+            }.scan(path, null);
+        }
+        return stored[0];
+    }
+
+    private VarState storedValue(ExpressionTree value, ExecutableElement constructor, VariableElement field,
+            TreePath path) {
+        ExpressionTree stripped = FlowScanner.strip(value);
+        if (stripped instanceof IdentifierTree name) {
+            Element named = flow.trees.getElement(new TreePath(path, stripped));
+            SessionType declared = named instanceof VariableElement parameter
+                    && constructor.getParameters().contains(parameter)
+                    ? flow.sessionParameters.of(parameter, null, null).declared() : null;
+            return declared == null ? VarState.Endpoint.unknown() : new VarState.Endpoint(declared, "of field '"
+                    + field.getSimpleName() + "' (stored from constructor parameter '" + name.getName() + "')");
+        }
+        return createdEndpoint(stripped, path.getParentPath(), false);
     }
 
     /** The state an enclosing body gave a captured service or server socket, or null. */
@@ -294,25 +355,26 @@ final class SessionOriginRules {
             }
             return VarState.Endpoint.unknown();
         }
-        return switch (flow.registry.definition(type)) {
-            case ProtocolDefinition.Valid valid -> new VarState.Endpoint(valid.expanded(),
-                    type.getSimpleName().toString());
-            case ProtocolDefinition.SetProtocol set -> {
-                if (report) {
-                    flow.reporter.error(literal, Diagnostic.UNTYPED_SESSION, "protocol '" + type.getSimpleName() + "'",
-                            "it is a set protocol: it types a typed selector's sessions (SJSelector.of("
-                            + type.getSimpleName() + ".class)), not one session");
-                }
-                yield VarState.Endpoint.unknown();
+        // instanceof, not a pattern switch: javac loads the processor afresh for every compilation, and
+        // each switch's bootstrap would be linked cold every time (NoPatternSwitchTest)
+        ProtocolDefinition definition = flow.registry.definition(type);
+        if (definition instanceof ProtocolDefinition.Valid valid) {
+            return new VarState.Endpoint(valid.expanded(), type.getSimpleName().toString());
+        }
+        if (definition instanceof ProtocolDefinition.SetProtocol) {
+            if (report) {
+                flow.reporter.error(literal, Diagnostic.UNTYPED_SESSION, "protocol '" + type.getSimpleName() + "'",
+                        "it is a set protocol: it types a typed selector's sessions (SJSelector.of("
+                        + type.getSimpleName() + ".class)), not one session");
             }
-            case ProtocolDefinition.Invalid invalid -> {
-                if (report && flow.trees.getPath(type) == null) {
-                    flow.reporter.error(literal, Diagnostic.UNTYPED_SESSION, "protocol '" + type.getSimpleName() + "'",
-                            "it is invalid: " + invalid.problems().get(0));
-                }
-                yield VarState.Endpoint.unknown();
-            }
-        };
+            return VarState.Endpoint.unknown();
+        }
+        ProtocolDefinition.Invalid invalid = (ProtocolDefinition.Invalid) definition;
+        if (report && flow.trees.getPath(type) == null) {
+            flow.reporter.error(literal, Diagnostic.UNTYPED_SESSION, "protocol '" + type.getSimpleName() + "'",
+                    "it is invalid: " + invalid.problems().get(0));
+        }
+        return VarState.Endpoint.unknown();
     }
 
     /** The initial state of a socket parameter: its {@code @Session} type. */
@@ -342,8 +404,7 @@ final class SessionOriginRules {
         VarState given = endpointSource(argument);
         SessionType wanted = flow.sessionParameters.of(parameter, null, flow.reporter).declared();
         if (flow.state != null && given instanceof VarState.Endpoint known && known.protocol() != null
-                && !known.protocol().equals(wanted)
-                && !TypeModel.unfold(known.protocol()).equals(TypeModel.unfold(wanted))) {
+                && !TypeModel.sameBehaviour(known.protocol(), wanted)) {
             flow.reporter.error(argument, Diagnostic.SESSION_METHOD_MISMATCH, "'" + argument + "'",
                     "the call to '" + method.getSimpleName() + "'", "a " + (flow.api.isService(parameter.asType())
                             ? "service" : "server socket") + " of protocol " + TypeModel.describe(wanted),

@@ -85,8 +85,10 @@ final class SessionParameters {
     }
 
     private SessionType sessionType(VariableElement parameter, AnnotationMirror annotation, List<String> problems) {
-        String text = ProtocolRegistry.annotationValue(annotation, "value").map(v -> String.valueOf(v.getValue()))
-                .orElse("");
+        // No lambdas or Optional chains: javac loads the processor afresh per compilation, and each lambda
+        // site would be linked afresh every time.
+        AnnotationValue textValue = ProtocolRegistry.annotationValue(annotation, "value").orElse(null);
+        String text = textValue == null ? "" : String.valueOf(textValue.getValue());
         AnnotationValue protocolValue = ProtocolRegistry.annotationValue(annotation, "protocol").orElse(null);
         TypeElement protocol = protocolValue != null && protocolValue.getValue() instanceof DeclaredType declared
                 ? (TypeElement) declared.asElement() : null;
@@ -113,7 +115,8 @@ final class SessionParameters {
         }
         Element scope = parameter.getEnclosingElement().getEnclosingElement();
         List<String> found = new ArrayList<>();
-        SessionType type = registry.resolveText(text, scope, found).flatMap(t -> registry.expandResolved(t, found)).orElse(null);
+        SessionType resolved = registry.resolveText(text, scope, found).orElse(null);
+        SessionType type = resolved == null ? null : registry.expandResolved(resolved, found).orElse(null);
         problems.addAll(found);
         return type;
     }

@@ -35,6 +35,9 @@ final class SocketExpressionRules {
     private static final String ADVICE = "keep each session in a local SJSocket variable initialised by "
             + "request()/accept() or a delegation receive, or in a @Session parameter";
 
+    private static final String FIELD_WHY = "a session kept in a field is not tracked (any method may act on it "
+            + "at any time, so its state is not known here)";
+
     private final MethodChecker flow;
     /** Expressions already reported, so that an enclosing rule does not report them again. */
     private final Set<Tree> reported = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -56,13 +59,14 @@ final class SocketExpressionRules {
         return SessionApi.mayBeSocket(declared) && flow.api.isSocket(flow.trees.getTypeMirror(flow.pathOf(tree)));
     }
 
-    private void report(ExpressionTree tree, String what) {
+    /** SJ010 at {@code tree}: {@code what} it is (naming the expression) and {@code why} it has no session type here. */
+    private void report(ExpressionTree tree, String what, String why) {
         Tree parent = flow.getCurrentPath().getParentPath().getLeaf();
         if (parent instanceof AssignmentTree assignment && assignment.getVariable() == tree) {
             return; // written, not read: what is stored there is reported (SJ031 for a socket)
         }
         if (flow.state != null && !flow.reporter.silent() && reported.add(tree)) {
-            flow.reporter.error(tree, Diagnostic.UNTYPED_SESSION, what, ADVICE);
+            flow.reporter.error(tree, Diagnostic.UNTYPED_SESSION, what, why + "; " + ADVICE);
         }
     }
 
@@ -107,27 +111,30 @@ final class SocketExpressionRules {
             }
         }
         if (socketTyped(call, method.getReturnType())) {
-            report(call, "the session returned by '" + FlowScanner.calleeName(call) + "()'");
+            report(call, "the session returned by '" + call + "'", "a method's result carries no session type (only "
+                    + "request()/accept(), a delegation receive and a @Session parameter give one): what '"
+                    + FlowScanner.calleeName(call) + "' returns could be any session, in any state");
         }
     }
 
     /** A name that is not a tracked variable: a field or constant of socket type. */
     void name(IdentifierTree tree, Element element) {
         if (element != null && isField(element) && socketTyped(tree, element.asType())) {
-            report(tree, "field '" + element.getSimpleName() + "'");
+            report(tree, "field '" + element.getSimpleName() + "'", FIELD_WHY);
         }
     }
 
     /** {@code x.f} of socket type. */
     void fieldAccess(MemberSelectTree tree, Element element) {
         if (element != null && isField(element) && socketTyped(tree, element.asType())) {
-            report(tree, "field '" + tree + "'");
+            report(tree, "field '" + tree + "'", FIELD_WHY);
         }
     }
 
     void arrayElement(ArrayAccessTree tree) {
         if (flow.api.isSocket(flow.trees.getTypeMirror(flow.getCurrentPath()))) {
-            report(tree, "array element '" + tree + "'");
+            report(tree, "array element '" + tree + "'", "the elements of an array are not tracked one by one (any "
+                    + "index may name any of them)");
         }
     }
 
@@ -136,13 +143,15 @@ final class SocketExpressionRules {
         TypeMirror target = flow.trees.getTypeMirror(flow.getCurrentPath());
         if (flow.api.isSocket(target)
                 && !flow.api.isSocket(flow.trees.getTypeMirror(flow.pathOf(tree.getExpression())))) {
-            report(tree, "the cast '" + tree + "'");
+            report(tree, "the cast '" + tree + "'", "a cast from '" + flow.trees.getTypeMirror(
+                    flow.pathOf(tree.getExpression())) + "' does not tell which session the value is");
         }
     }
 
     void construction(NewClassTree tree) {
         if (flow.api.isSocket(flow.trees.getTypeMirror(flow.getCurrentPath()))) {
-            report(tree, "a socket created with new");
+            report(tree, "the socket created by '" + tree + "'", "a socket made with new has no session (request() or"
+                    + " accept() begins one)");
         }
     }
 

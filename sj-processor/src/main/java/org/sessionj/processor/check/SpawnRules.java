@@ -1,5 +1,6 @@
 package org.sessionj.processor.check;
 
+import com.sun.source.tree.ExpressionStatementTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.LambdaExpressionTree;
@@ -10,15 +11,15 @@ import com.sun.source.tree.TryTree;
 import com.sun.source.tree.VariableTree;
 import com.sun.source.util.TreePath;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.VariableElement;
 import org.sessionj.processor.internal.flow.VarState;
 import org.sessionj.processor.internal.model.TypeModel;
-import org.sessionj.types.ProtocolException;
 import org.sessionj.types.SessionType;
-import org.sessionj.types.SessionTypes;
 
 /**
  * Session threads, {@code SJ.spawn(s1, …, body)}. Invariant: a session handed to a session thread is
@@ -26,7 +27,7 @@ import org.sessionj.types.SessionTypes;
  * <ul>
  *   <li>the sockets move: the spawning code may not use them again (SJ050, also after the loop
  *       iteration that spawned them), and a socket that this code closes itself — a try-with-resources
- *       resource — cannot be handed over (SJ051);</li>
+ *       resource, or a member of an {@code SJScope} ({@code scope.add(s)}) — cannot be handed over (SJ051);</li>
  *   <li>the body is a lambda with {@code @Session} parameters or a reference to a method with
  *       {@code @Session} parameters, whose types are exactly the sessions' remaining types (up to
  *       unfolding) — the body is checked on its own against them and must complete them (SJ024
@@ -38,6 +39,8 @@ final class SpawnRules {
     static final String SPAWNED = "spawned into a session thread";
 
     private final MethodChecker flow;
+    /** The sockets added to an {@code SJScope} in this body, with the call that added each first. */
+    private final Map<Element, Tree> scopeMembers = new HashMap<>();
 
     SpawnRules(MethodChecker flow) {
         this.flow = flow;
@@ -110,16 +113,69 @@ final class SpawnRules {
             flow.fail(var);
             return null;
         }
-        TryTree resourceOf = closingTry(var);
-        if (resourceOf != null) {
-            flow.reporter.error(argument, Diagnostic.SPAWN_MISMATCH, name, "it is a resource of the "
-                    + "try-with-resources statement on line " + flow.line(resourceOf) + ", which closes it in this "
-                    + "thread at the end of the block; declare it without try-with-resources (the session thread "
-                    + "closes it)");
+        String closer = closer(var);
+        if (closer != null) {
+            flow.reporter.error(argument, Diagnostic.SPAWN_MISMATCH, name, closer + " (the session thread closes it)");
             flow.fail(var);
             return null;
         }
         return live.remaining();
+    }
+
+    /**
+     * {@code scope.add(s);} as a statement: the scope takes the duty to close {@code s} when it closes,
+     * nothing else; {@code s} stays tracked here. Returns false when the call is no such statement (then
+     * it is an ordinary call: its socket result is SJ010, a socket argument SJ031).
+     */
+    boolean scopeAdd(MethodInvocationTree call, ExpressionTree scope) {
+        if (call.getArguments().size() != 1
+                || !(flow.getCurrentPath().getParentPath().getLeaf() instanceof ExpressionStatementTree)) {
+            return false;
+        }
+        Element var = flow.trackedSocket(call.getArguments().get(0));
+        if (var == null) {
+            return false;
+        }
+        flow.scan(scope, null);
+        if (flow.actions.usable(var, call.getArguments().get(0)) != null) {
+            member(var, call);
+        }
+        return true;
+    }
+
+    /** Records that {@code var} is a member of a scope from {@code call} on (SJ051/SJ055 if it is handed over). */
+    private void member(Element var, Tree call) {
+        scopeMembers.putIfAbsent(var, call);
+    }
+
+    /** {@code SJSocket s = scope.add(…)} (or an assignment of it): {@code var} is a scope member. */
+    void addedToScope(Element var, ExpressionTree initializer) {
+        if (FlowScanner.strip(initializer) instanceof MethodInvocationTree call
+                && flow.elementOf(call) instanceof ExecutableElement method
+                && flow.api.isScopeClass(method.getEnclosingElement()) && method.getSimpleName().contentEquals("add")) {
+            member(var, call);
+        }
+    }
+
+    /**
+     * Who closes {@code var} in this code, so that it may not be handed to an owner that outlives it
+     * (a session thread, a selector): "it is a resource of the try-with-resources statement on line
+     * N, …" or "it was added to a scope on line N, …"; null when nothing here closes it. Scope
+     * membership is recorded in the order the code is read, whatever path added it (a member on some
+     * path is one here).
+     */
+    String closer(Element var) {
+        TryTree resourceOf = closingTry(var);
+        if (resourceOf != null) {
+            return "it is a resource of the try-with-resources statement on line " + flow.line(resourceOf)
+                    + ", which closes it in this thread at the end of the block; declare it without try-with-resources";
+        }
+        Tree added = scopeMembers.get(var);
+        if (added != null) {
+            return "it was added to a scope on line " + flow.line(added) + " (scope.add), which closes it when the "
+                    + "scope closes; hand it over without adding it to a scope";
+        }
+        return null;
     }
 
     /** The enclosing try-with-resources statement that names {@code var} as a resource, or null. */
@@ -188,13 +244,6 @@ final class SpawnRules {
     }
 
     private static boolean sameSession(SessionType a, SessionType b) {
-        if (a.equals(b) || TypeModel.unfold(a).equals(TypeModel.unfold(b))) {
-            return true;
-        }
-        try {
-            return SessionTypes.equivalent(a, b);
-        } catch (ProtocolException e) {
-            return false; // an ill-formed type is reported where it is declared
-        }
+        return TypeModel.sameBehaviour(a, b);
     }
 }

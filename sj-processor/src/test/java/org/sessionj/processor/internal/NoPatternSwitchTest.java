@@ -10,12 +10,16 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The processor's protocol path (validation of every {@code @Protocol}, resolution of every
- * {@code @Session} text, unfolding) uses no pattern {@code switch} (issue 12, compile time): javac
- * loads the processor in a fresh class loader for every compilation (Maven's
- * {@code annotationProcessorPaths}), so each such switch is linked through
- * {@code java.lang.runtime.SwitchBootstraps} afresh every time, spinning a class with the classfile
- * API. They test the class with {@code instanceof} instead. The check reads each class file's constant
- * pool: a class that links a pattern switch names {@code SwitchBootstraps} there.
+ * {@code @Session} text, unfolding) and the checker's paths that every compilation of sessions runs
+ * (sends, receives, loops, joins, try statements, calls) use no pattern {@code switch} and no lambda or
+ * method reference (issue 12, compile time): javac loads the processor in a fresh class loader for
+ * every compilation (Maven's {@code annotationProcessorPaths}), so each such switch is linked through
+ * {@code java.lang.runtime.SwitchBootstraps} and each lambda through {@code LambdaMetafactory} afresh
+ * every time, each spinning a class with the classfile API (51 lambda classes and 5 switch classes per
+ * compilation of the compile-time benchmark before they were removed). They test the class with
+ * {@code instanceof} and use loops, named classes and plain map calls instead. The check reads each
+ * class file's constant pool: a class that links a pattern switch names {@code SwitchBootstraps} there,
+ * one that creates a lambda or method reference names {@code LambdaMetafactory}.
  */
 class NoPatternSwitchTest {
 
@@ -25,9 +29,41 @@ class NoPatternSwitchTest {
         "org.sessionj.processor.internal.protocol.ProtocolRegistry",
         "org.sessionj.processor.internal.protocol.ProtocolRegistry$NameRewriter",
         "org.sessionj.processor.internal.model.TypeModel",
+        "org.sessionj.processor.internal.model.TypeText",
+        "org.sessionj.processor.internal.protocol.TypeNameResolver",
+        "org.sessionj.processor.check.SessionActionRules",
+        "org.sessionj.processor.check.SessionOriginRules",
+        "org.sessionj.processor.check.NoAliasRules",
+        "org.sessionj.processor.check.MoveContexts",
+        "org.sessionj.processor.check.ChoiceRules",
     })
     void linksNoSwitchBootstrap(String className) throws IOException {
         assertThat(constantPoolText(className)).as(className).doesNotContain("java/lang/runtime/SwitchBootstraps");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "org.sessionj.processor.SessionProcessor",
+        "org.sessionj.processor.internal.protocol.ProtocolRegistry",
+        "org.sessionj.processor.internal.protocol.ProtocolRegistry$NameRewriter",
+        "org.sessionj.processor.internal.protocol.TypeNameResolver",
+        "org.sessionj.processor.internal.model.TypeModel",
+        "org.sessionj.processor.internal.model.TypeText",
+        "org.sessionj.processor.internal.flow.FlowState",
+        "org.sessionj.processor.check.FlowScanner",
+        "org.sessionj.processor.check.IterationRules",
+        "org.sessionj.processor.check.LinearityRules",
+        "org.sessionj.processor.check.LentSessions",
+        "org.sessionj.processor.check.NoAliasRules",
+        "org.sessionj.processor.check.MoveContexts",
+        "org.sessionj.processor.check.SessionOriginRules",
+        "org.sessionj.processor.check.SessionParameters",
+        "org.sessionj.processor.check.MessageTypes",
+        "org.sessionj.processor.check.SessionRelevance",
+        "org.sessionj.processor.check.SessionChecker",
+    })
+    void spinsNoLambda(String className) throws IOException {
+        assertThat(constantPoolText(className)).as(className).doesNotContain("java/lang/invoke/LambdaMetafactory");
     }
 
     /** The class file of {@code className} as Latin-1 text (its constant pool's names are readable in it). */

@@ -107,6 +107,12 @@ final class IpcInbound implements SharedRing.Reader {
                 frame = yieldThenPoll(deadline);
             }
             return frame != null ? frame : park(deadline == NO_DEADLINE ? timeoutNanos : Math.max(0, deadline - System.nanoTime()));
+        } catch (InternalError e) {
+            // A fault in JIT-compiled code is raised asynchronously, at a later safepoint: it can
+            // surface past the guard of the access that caused it (seen under load, from poll()
+            // inlined here). The read fails with it as with a guarded one, and so does every later one.
+            faulted(e);
+            throw MemoryFault.io(e);
         } finally {
             exit();
         }

@@ -110,6 +110,9 @@ final class IpcOutbound {
             } catch (IOException e) {
                 pending.release();
                 throw e;
+            } catch (InternalError e) { // a fault raised asynchronously past append's own guard (MemoryFault)
+                pending.release();
+                throw MemoryFault.io(e);
             } finally {
                 producer.unlock();
             }

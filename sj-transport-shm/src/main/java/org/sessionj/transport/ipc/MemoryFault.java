@@ -8,7 +8,9 @@ import java.io.IOException;
  * reports as an {@link InternalError} ("a fault occurred in an unsafe memory access operation"). The ipc
  * transport catches it wherever it touches the mapping and turns it into the connection's failure, an
  * {@link IOException}, so that no raw {@code Error} reaches a program or kills the doorbell thread, and a
- * memory that faulted is never used again.
+ * memory that faulted is never used again. In JIT-compiled code the JVM raises the error asynchronously,
+ * at the next safepoint after the access, which may lie past the access's own guard: the connection's
+ * read and write entry points catch it too.
  */
 final class MemoryFault {
     private MemoryFault() {

@@ -60,7 +60,9 @@ public final class FlowState<K> {
             return this;
         }
         Map<K, VarState> copy = new LinkedHashMap<>(vars);
-        gone.forEach(copy::remove);
+        for (K var : gone) { // loops, not lambdas: the processor is loaded, and each lambda linked, per compilation
+            copy.remove(var);
+        }
         return new FlowState<>(copy);
     }
 
@@ -83,14 +85,16 @@ public final class FlowState<K> {
             return left;
         }
         Map<K, VarState> merged = new LinkedHashMap<>(left.vars);
-        right.vars.forEach((var, rightState) -> {
+        for (Map.Entry<K, VarState> entry : right.vars.entrySet()) {
+            K var = entry.getKey();
+            VarState rightState = entry.getValue();
             VarState leftState = merged.get(var);
             if (leftState == null) {
                 merged.put(var, rightState);
             } else if (!leftState.equals(rightState)) {
                 merged.put(var, merger.merge(var, leftState, rightState));
             }
-        });
+        }
         return new FlowState<>(merged);
     }
 

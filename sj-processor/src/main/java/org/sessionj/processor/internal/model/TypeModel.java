@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
+import org.sessionj.types.ProtocolResolver;
 import org.sessionj.types.Action;
 import org.sessionj.types.ParsedProtocol;
 import org.sessionj.types.ProtocolException;
@@ -96,9 +96,9 @@ public final class TypeModel {
      * Inlines every {@code @(P)} and {@code ^(P)}, transitively; {@code resolver} gives the
      * (unexpanded) type of a referenced protocol. Fails with {@link ProtocolReferenceException}.
      */
-    public static SessionType expand(SessionType type, Function<String, Optional<SessionType>> resolver) {
+    public static SessionType expand(SessionType type, ProtocolResolver resolver) {
         try {
-            return SessionTypes.expand(type, resolver::apply);
+            return SessionTypes.expand(type, resolver);
         } catch (ProtocolException e) {
             throw new ProtocolReferenceException(e.detail());
         }
@@ -118,7 +118,11 @@ public final class TypeModel {
 
     /** Human-readable well-formedness problems; empty when the type is well formed. */
     public static List<String> wellFormednessProblems(SessionType type) {
-        return SessionTypes.wellFormednessProblems(type).stream().map(ProtocolProblem::message).toList();
+        List<String> out = new ArrayList<>(); // a loop, not a stream: no lambda linked per compilation
+        for (ProtocolProblem problem : SessionTypes.wellFormednessProblems(type)) {
+            out.add(problem.message());
+        }
+        return List.copyOf(out);
     }
 
     /** The side a type begins with, if its first action is a begin. */
@@ -129,6 +133,23 @@ public final class TypeModel {
     /** The type without its leading begin action (unchanged if it has none). */
     public static SessionType stripBegin(SessionType type) {
         return beginSide(type).isPresent() ? type.tail() : type;
+    }
+
+    /**
+     * Whether two types have the same behaviour: equal, equal once their leading recursions are
+     * unfolded, or equivalent up to unfolding and renaming of recursion variables
+     * ({@link SessionTypes#equivalent}); an ill-formed type is the same only as an equal one (its
+     * problem is reported where it is declared).
+     */
+    public static boolean sameBehaviour(SessionType left, SessionType right) {
+        if (left.equals(right) || unfold(left).equals(unfold(right))) {
+            return true;
+        }
+        try {
+            return SessionTypes.equivalent(left, right);
+        } catch (ProtocolException illFormed) {
+            return false;
+        }
     }
 
     /**
@@ -161,28 +182,28 @@ public final class TypeModel {
     }
 
     private static Action substituteInside(Action action, String variable, SessionType replacement) {
-        Function<SessionType, SessionType> sub = t -> substitute(t, variable, replacement);
-        // instanceof, not a pattern switch: its bootstrap would be linked afresh in every compilation
+        // instanceof, not a pattern switch, and no lambda: either would be linked afresh in every
+        // compilation (the processor is loaded afresh), and unfold runs at every session action
         if (action instanceof Action.Select s) {
-            return new Action.Select(mapBranches(s.branches(), sub));
+            return new Action.Select(substituteBranches(s.branches(), variable, replacement));
         } else if (action instanceof Action.Branch b) {
-            return new Action.Branch(mapBranches(b.branches(), sub));
+            return new Action.Branch(substituteBranches(b.branches(), variable, replacement));
         } else if (action instanceof Action.OutWhile w) {
-            return new Action.OutWhile(sub.apply(w.body()));
+            return new Action.OutWhile(substitute(w.body(), variable, replacement));
         } else if (action instanceof Action.InWhile w) {
-            return new Action.InWhile(sub.apply(w.body()));
+            return new Action.InWhile(substitute(w.body(), variable, replacement));
         } else if (action instanceof Action.Rec r) {
             // An inner rec binding the same name shadows it.
-            return r.variable().equals(variable) ? r : new Action.Rec(r.variable(), sub.apply(r.body()));
+            return r.variable().equals(variable) ? r : new Action.Rec(r.variable(), substitute(r.body(), variable, replacement));
         }
         return action;
     }
 
-    private static Map<String, SessionType> mapBranches(Map<String, SessionType> branches,
-            Function<SessionType, SessionType> f) {
+    private static Map<String, SessionType> substituteBranches(Map<String, SessionType> branches, String variable,
+            SessionType replacement) {
         Map<String, SessionType> out = new LinkedHashMap<>();
         for (Map.Entry<String, SessionType> branch : branches.entrySet()) {
-            out.put(branch.getKey(), f.apply(branch.getValue()));
+            out.put(branch.getKey(), substitute(branch.getValue(), variable, replacement));
         }
         return out;
     }

@@ -32,7 +32,9 @@ public final class TypeText {
         }
         String main = TypeModel.print(fold(type, copies, true));
         List<String> where = new ArrayList<>();
-        copies.forEach((variable, rec) -> where.add("#" + variable + " = " + shorten(TypeModel.print(SessionType.of(rec)))));
+        for (Map.Entry<String, Action.Rec> copy : copies.entrySet()) {
+            where.add("#" + copy.getKey() + " = " + shorten(TypeModel.print(SessionType.of(copy.getValue()))));
+        }
         return shorten(main) + " (where " + String.join(", ", where) + ")";
     }
 
@@ -79,24 +81,35 @@ public final class TypeText {
         for (int i = 0; i < actions.size(); i++) {
             Action action = actions.get(i);
             boolean nested = !(top && i == 0);
-            switch (action) {
-                case Action.Rec rec -> {
-                    if (nested) {
-                        Action.Rec known = copies.putIfAbsent(rec.variable(), rec);
-                        if (known != null && !known.equals(rec)) {
-                            copies.put(rec.variable(), null); // two different recursions named alike: keep both spelled out
-                        }
+            // instanceof, not a pattern switch, and no lambdas: each would be linked afresh in every
+            // compilation (javac loads the processor afresh), and diagnostics texts are built on the way
+            if (action instanceof Action.Rec rec) {
+                if (nested) {
+                    Action.Rec known = copies.putIfAbsent(rec.variable(), rec);
+                    if (known != null && !known.equals(rec)) {
+                        copies.put(rec.variable(), null); // two different recursions named alike: keep both spelled out
                     }
-                    collectNested(rec.body(), false, copies);
                 }
-                case Action.Select s -> s.branches().values().forEach(b -> collectNested(b, false, copies));
-                case Action.Branch b -> b.branches().values().forEach(t -> collectNested(t, false, copies));
-                case Action.OutWhile w -> collectNested(w.body(), false, copies);
-                case Action.InWhile w -> collectNested(w.body(), false, copies);
-                default -> { }
+                collectNested(rec.body(), false, copies);
+            } else if (action instanceof Action.Select s) {
+                for (SessionType branch : s.branches().values()) {
+                    collectNested(branch, false, copies);
+                }
+            } else if (action instanceof Action.Branch b) {
+                for (SessionType branch : b.branches().values()) {
+                    collectNested(branch, false, copies);
+                }
+            } else if (action instanceof Action.OutWhile w) {
+                collectNested(w.body(), false, copies);
+            } else if (action instanceof Action.InWhile w) {
+                collectNested(w.body(), false, copies);
             }
         }
-        copies.values().removeIf(java.util.Objects::isNull);
+        for (java.util.Iterator<Action.Rec> it = copies.values().iterator(); it.hasNext(); ) {
+            if (it.next() == null) {
+                it.remove();
+            }
+        }
     }
 
     private static SessionType fold(SessionType type, Map<String, Action.Rec> copies, boolean top) {
@@ -105,23 +118,29 @@ public final class TypeText {
         for (int i = 0; i < actions.size(); i++) {
             Action action = actions.get(i);
             boolean nested = !(top && i == 0);
-            out.add(switch (action) {
-                case Action.Rec rec when nested && rec.equals(copies.get(rec.variable())) ->
-                        new Action.RecVar(rec.variable());
-                case Action.Rec rec -> new Action.Rec(rec.variable(), fold(rec.body(), copies, false));
-                case Action.Select s -> new Action.Select(foldAll(s.branches(), copies));
-                case Action.Branch b -> new Action.Branch(foldAll(b.branches(), copies));
-                case Action.OutWhile w -> new Action.OutWhile(fold(w.body(), copies, false));
-                case Action.InWhile w -> new Action.InWhile(fold(w.body(), copies, false));
-                default -> action;
-            });
+            Action folded = action;
+            if (action instanceof Action.Rec rec) {
+                folded = nested && rec.equals(copies.get(rec.variable())) ? new Action.RecVar(rec.variable())
+                        : new Action.Rec(rec.variable(), fold(rec.body(), copies, false));
+            } else if (action instanceof Action.Select s) {
+                folded = new Action.Select(foldAll(s.branches(), copies));
+            } else if (action instanceof Action.Branch b) {
+                folded = new Action.Branch(foldAll(b.branches(), copies));
+            } else if (action instanceof Action.OutWhile w) {
+                folded = new Action.OutWhile(fold(w.body(), copies, false));
+            } else if (action instanceof Action.InWhile w) {
+                folded = new Action.InWhile(fold(w.body(), copies, false));
+            }
+            out.add(folded);
         }
         return new SessionType(out);
     }
 
     private static Map<String, SessionType> foldAll(Map<String, SessionType> branches, Map<String, Action.Rec> copies) {
         Map<String, SessionType> out = new LinkedHashMap<>();
-        branches.forEach((label, body) -> out.put(label, fold(body, copies, false)));
+        for (Map.Entry<String, SessionType> branch : branches.entrySet()) {
+            out.put(branch.getKey(), fold(branch.getValue(), copies, false));
+        }
         return out;
     }
 

@@ -112,6 +112,17 @@ public final class ProtocolRegistry {
         return Optional.empty();
     }
 
+    /**
+     * The text of {@code type}'s {@code @Protocol} annotation, or null if it has none (no lambdas or
+     * {@code Optional} chains: the processor is loaded afresh per compilation, so each lambda site would
+     * be linked afresh every time).
+     */
+    static String protocolText(Element type) {
+        AnnotationMirror mirror = protocolAnnotation(type).orElse(null);
+        AnnotationValue value = mirror == null ? null : annotationValue(mirror, "value").orElse(null);
+        return value == null ? null : String.valueOf(value.getValue());
+    }
+
     /** Whether {@code type} is annotated with {@code @Protocol}. */
     public static boolean isProtocol(Element type) {
         return protocolAnnotation(type).isPresent();
@@ -258,7 +269,12 @@ public final class ProtocolRegistry {
     public Optional<SessionType> expand(SessionType resolved, List<String> problems) {
         SessionType expanded;
         try {
-            expanded = TypeModel.expand(resolved, name -> referencedType(name, problems));
+            expanded = TypeModel.expand(resolved, new org.sessionj.types.ProtocolResolver() {
+                @Override
+                public Optional<SessionType> resolve(String name) { // a class, not a lambda (see protocolText)
+                    return referencedType(name, problems);
+                }
+            });
         } catch (ProtocolReferenceException e) {
             problems.add(Diagnostic.CYCLIC_PROTOCOL.format(e.getMessage()));
             return Optional.empty();
@@ -292,8 +308,8 @@ public final class ProtocolRegistry {
 
     /** Whether {@code type}'s {@code @Protocol} text is a set, {@code {S1, …}}. */
     public static boolean isSetProtocol(TypeElement type) {
-        return protocolAnnotation(type).flatMap(m -> annotationValue(m, "value"))
-                .map(v -> SessionSets.isSet(String.valueOf(v.getValue()))).orElse(false);
+        String text = protocolText(type);
+        return text != null && SessionSets.isSet(text);
     }
 
     private ProtocolDefinition compute(TypeElement type, String binaryName) {
@@ -311,9 +327,9 @@ public final class ProtocolRegistry {
             return new ProtocolDefinition.Invalid(binaryName, resolved.problems());
         }
         List<String> problems = new ArrayList<>();
-        Optional<SessionType> expanded = expandResolved(resolved.type(), problems);
-        return expanded.<ProtocolDefinition>map(t -> new ProtocolDefinition.Valid(binaryName, resolved.type(), t))
-                .orElseGet(() -> new ProtocolDefinition.Invalid(binaryName, problems));
+        SessionType expanded = expandResolved(resolved.type(), problems).orElse(null);
+        return expanded != null ? new ProtocolDefinition.Valid(binaryName, resolved.type(), expanded)
+                : new ProtocolDefinition.Invalid(binaryName, problems);
     }
 
     /**
@@ -324,8 +340,10 @@ public final class ProtocolRegistry {
         List<String> problems = new ArrayList<>();
         List<SessionType> resolved = new ArrayList<>();
         Optional<String> descriptor = trees.getTree(type) == null ? readDescriptorText(binaryName) : Optional.empty();
-        String text = descriptor.orElseGet(() -> protocolAnnotation(type).flatMap(m -> annotationValue(m, "value"))
-                .map(v -> String.valueOf(v.getValue())).orElseThrow());
+        String text = descriptor.isPresent() ? descriptor.get() : protocolText(type);
+        if (text == null) {
+            throw new java.util.NoSuchElementException("no @Protocol text on " + type); // isSetProtocol read one
+        }
         ParsedSet parsed;
         try {
             parsed = SessionSets.parseWithPositions(text);
@@ -351,7 +369,10 @@ public final class ProtocolRegistry {
         List<String> protocols = new ArrayList<>();
         if (problems.isEmpty()) {
             for (SessionType member : resolved) {
-                expand(member, problems).ifPresent(expanded::add);
+                SessionType one = expand(member, problems).orElse(null);
+                if (one != null) {
+                    expanded.add(one);
+                }
                 protocols.add(member.actions().size() == 1 && member.head() instanceof Action.ProtocolRef ref
                         ? ref.name() : null);
             }
@@ -375,14 +396,13 @@ public final class ProtocolRegistry {
             return known;
         }
         List<String> problems = new ArrayList<>();
-        Optional<String> text = protocolAnnotation(type).flatMap(m -> annotationValue(m, "value"))
-                .map(v -> String.valueOf(v.getValue()));
+        String text = protocolText(type);
         SessionType resolved = null;
-        if (text.isEmpty()) {
+        if (text == null) {
             problems.add(Diagnostic.UNKNOWN_PROTOCOL.format("'" + type.getQualifiedName() + "'", 1, 1,
                     "it has no @Protocol annotation", ""));
         } else {
-            resolved = resolveText(text.get(), type, problems).orElse(null);
+            resolved = resolveText(text, type, problems).orElse(null);
         }
         ResolvedText result = new ResolvedText(resolved, problems);
         resolvedByBinaryName.put(binaryName, result);
@@ -503,6 +523,9 @@ public final class ProtocolRegistry {
 
         private String protocolName(String name, String written, Action node) {
             Optional<TypeElement> resolved = names.resolve(name, scope);
+            if (resolved.isPresent() && isProtocol(resolved.get())) {
+                return binaryName(resolved.get()); // the position and excerpt are for problems only
+            }
             int offset = offset(written, node);
             int[] at = TypeModel.lineColumn(text, offset);
             String excerpt = TypeModel.excerpt(text, offset);

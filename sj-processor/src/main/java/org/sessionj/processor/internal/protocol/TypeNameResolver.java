@@ -104,8 +104,18 @@ public final class TypeNameResolver {
             return lookUpSimple(simple, scope); // a package or module annotation: nothing to share
         }
         Map<TypeElement, Map<String, Optional<TypeElement>>> memo = type == scope ? fromType : fromMembers;
-        return memo.computeIfAbsent((TypeElement) type, t -> new HashMap<>())
-                .computeIfAbsent(simple, name -> Optional.ofNullable(lookUpSimple(simple, scope))).orElse(null);
+        // Loops and plain map calls, no lambdas: each lambda site is linked afresh per compilation.
+        Map<String, Optional<TypeElement>> names = memo.get(type);
+        if (names == null) {
+            names = new HashMap<>();
+            memo.put((TypeElement) type, names);
+        }
+        Optional<TypeElement> known = names.get(simple);
+        if (known == null) {
+            known = Optional.ofNullable(lookUpSimple(simple, scope));
+            names.put(simple, known);
+        }
+        return known.orElse(null);
     }
 
     private TypeElement lookUpSimple(String simple, Element scope) {
@@ -121,7 +131,11 @@ public final class TypeNameResolver {
             }
         }
         CompilationUnitTree unit = compilationUnit(scope);
-        Imports imported = unit == null ? new Imports(Map.of(), List.of()) : imports.computeIfAbsent(unit, this::imports);
+        Imports imported = unit == null ? new Imports(Map.of(), List.of()) : imports.get(unit);
+        if (imported == null) {
+            imported = imports(unit);
+            imports.put(unit, imported);
+        }
         for (String qualified : imported.single().getOrDefault(simple, List.of())) {
             TypeElement type = typeElement(qualified, scope);
             if (type != null) {
@@ -155,8 +169,13 @@ public final class TypeNameResolver {
             if (qualified.endsWith(".*")) {
                 onDemand.add(qualified.substring(0, qualified.length() - 2));
             } else {
-                single.computeIfAbsent(qualified.substring(qualified.lastIndexOf('.') + 1), k -> new ArrayList<>())
-                        .add(qualified);
+                String simple = qualified.substring(qualified.lastIndexOf('.') + 1);
+                List<String> named = single.get(simple);
+                if (named == null) {
+                    named = new ArrayList<>();
+                    single.put(simple, named);
+                }
+                named.add(qualified);
             }
         }
         return new Imports(single, onDemand);
@@ -191,7 +210,12 @@ public final class TypeNameResolver {
         }
         ModuleElement module = elements.getModuleOf(scope);
         String key = module == null ? qualified : module.getQualifiedName() + "/" + qualified;
-        return probes.computeIfAbsent(key, k -> Optional.ofNullable(typeElement(qualified, scope))).orElse(null);
+        Optional<TypeElement> known = probes.get(key);
+        if (known == null) {
+            known = Optional.ofNullable(typeElement(qualified, scope));
+            probes.put(key, known);
+        }
+        return known.orElse(null);
     }
 
     /**
@@ -224,13 +248,15 @@ public final class TypeNameResolver {
     }
 
     private TypeElement memberType(TypeElement owner, String simple) {
-        return memberTypes.computeIfAbsent(owner, o -> {
-            Map<String, TypeElement> members = new HashMap<>();
-            for (TypeElement member : ElementFilter.typesIn(elements.getAllMembers(o))) {
+        Map<String, TypeElement> members = memberTypes.get(owner);
+        if (members == null) {
+            members = new HashMap<>();
+            for (TypeElement member : ElementFilter.typesIn(elements.getAllMembers(owner))) {
                 members.putIfAbsent(member.getSimpleName().toString(), member);
             }
-            return members;
-        }).get(simple);
+            memberTypes.put(owner, members);
+        }
+        return members.get(simple);
     }
 
     private CompilationUnitTree compilationUnit(Element scope) {
@@ -239,9 +265,12 @@ public final class TypeNameResolver {
                 && top.getEnclosingElement().getKind() != ElementKind.MODULE) {
             top = top.getEnclosingElement();
         }
-        return units.computeIfAbsent(top, t -> {
-            TreePath path = trees.getPath(t);
-            return Optional.ofNullable(path == null ? null : path.getCompilationUnit());
-        }).orElse(null);
+        Optional<CompilationUnitTree> known = units.get(top);
+        if (known == null) {
+            TreePath path = trees.getPath(top);
+            known = Optional.ofNullable(path == null ? null : path.getCompilationUnit());
+            units.put(top, known);
+        }
+        return known.orElse(null);
     }
 }

@@ -1,0 +1,144 @@
+package org.sessionj.processor;
+
+import static org.sessionj.processor.CompilerHarness.assertAccepted;
+import static org.sessionj.processor.CompilerHarness.assertRejected;
+import static org.sessionj.processor.CompilerHarness.msg;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Adding a socket to an {@code SJScope} gives the scope the duty to close it and nothing else: the
+ * socket stays tracked where it is ({@code scope.add(a);} is neither an escape nor a move). A scope
+ * member may then not be handed to another owner that outlives this code (a session thread, a
+ * selector, a method that spawns or registers it): the scope would close it under that owner (SJ055,
+ * or SJ051 for {@code SJ.spawn} itself, as for a try-with-resources resource).
+ */
+class ScopeMembersTest {
+    private static final String HEAD = """
+            import org.sessionj.api.*;
+            class A {
+              @Protocol("cbegin.!<int>.!<int>") interface P {}
+              @Protocol("sbegin.?(int).?(int)") interface Q {}
+              static void serve(@Session("!<int>.!<int>") SJSocket s) { s.send(1); s.send(2); }
+              static void later(@Session("!<int>.!<int>") SJSocket s) { SJ.spawn(s, A::serve); }
+            """;
+
+    @Test
+    void addingATrackedSocketToAScopeAsAStatementKeepsItTracked() {
+        assertAccepted(HEAD + """
+                  void run(@Session(protocol = P.class) SJService left) {
+                    try (SJScope scope = SJ.scope()) {
+                      SJSocket a = left.request();
+                      scope.add(a);
+                      a.send(1);
+                      a.send(2);
+                    }
+                  }
+                }
+                """);
+    }
+
+    @Test
+    void aScopeMemberStillHasToCompleteItsSession() {
+        assertRejected("SJ024", 9, msg("'a'"), HEAD + """
+                  void run(@Session(protocol = P.class) SJService left) {
+                    try (SJScope scope = SJ.scope()) {
+                      SJSocket a = left.request();
+                      scope.add(a);
+                      a.send(1);
+                    }
+                  }
+                }
+                """);
+    }
+
+    @Test
+    void spawningASocketDeclaredFromScopeAddIsRejected() {
+        assertRejected("SJ051", 10, msg("session 'a' cannot be handed to this session thread",
+                "it was added to a scope on line 9", "which closes it"), HEAD + """
+                  void run(@Session(protocol = P.class) SJService left) {
+                    try (SJScope scope = SJ.scope()) {
+                      SJSocket a = scope.add(left.request());
+                      SJ.spawn(a, A::serve);
+                    }
+                  }
+                }
+                """);
+    }
+
+    @Test
+    void spawningASocketAddedByAStatementIsRejected() {
+        assertRejected("SJ051", 11, msg("it was added to a scope on line 10"), HEAD + """
+                  void run(@Session(protocol = P.class) SJService left) {
+                    try (SJScope scope = SJ.scope()) {
+                      SJSocket a = left.request();
+                      scope.add(a);
+                      SJ.spawn(a, A::serve);
+                    }
+                  }
+                }
+                """);
+    }
+
+    @Test
+    void lendingAScopeMemberToAMethodThatSpawnsItIsRejected() {
+        assertRejected("SJ055", 11, msg("session 'a' is lent to 'later'", "it was added to a scope on line 10"),
+                HEAD + """
+                  void run(@Session(protocol = P.class) SJService left) {
+                    try (SJScope scope = SJ.scope()) {
+                      SJSocket a = left.request();
+                      scope.add(a);
+                      later(a);
+                    }
+                  }
+                }
+                """);
+    }
+
+    @Test
+    void registeringAScopeMemberWithASelectorIsRejected() {
+        assertRejected("SJ055", 12, msg("session 'a' is registered with selector 'selector'",
+                "it was added to a scope on line 11"), HEAD + """
+                  void run(@Session(protocol = Q.class) SJServerSocket server) {
+                    SJSelector selector = SJSelector.of(Q.class);
+                    try (SJScope scope = SJ.scope()) {
+                      SJSocket a = server.accept();
+                      scope.add(a);
+                      selector.register(a);
+                    }
+                  }
+                }
+                """);
+    }
+
+    @Test
+    void aMethodThatAddsItsLentSocketToAScopeEndsIt() {
+        assertRejected("SJ025", 12, msg("'a'", "which adds it to a scope (SJScope), which closes it"), HEAD + """
+                  static void keep(SJScope scope, @Session("!<int>.!<int>") SJSocket s) { s.send(1); s.send(2); scope.add(s); }
+                  void run(@Session(protocol = P.class) SJService left) {
+                    try (SJScope scope = SJ.scope()) {
+                      SJSocket a = left.request();
+                      keep(scope, a);
+                      a.send(2);
+                    }
+                  }
+                }
+                """);
+    }
+
+    @Test
+    void spawningASocketThatIsInNoScopeCompiles() {
+        assertAccepted(HEAD + """
+                  void run(@Session(protocol = P.class) SJService left, @Session(protocol = P.class) SJService right) {
+                    try (SJScope scope = SJ.scope()) {
+                      SJSocket a = left.request();
+                      SJSocket b = scope.add(right.request());
+                      SJ.spawn(a, A::serve);
+                      b.send(1);
+                      b.send(2);
+                    }
+                  }
+                }
+                """);
+    }
+}
