@@ -22,16 +22,19 @@ import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.TypeElement;
 import javax.tools.Diagnostic.Kind;
 import javax.tools.FileObject;
+import javax.tools.JavaFileObject;
 import javax.tools.StandardLocation;
 import org.sessionj.processor.check.Diagnostic;
 import org.sessionj.processor.check.SessionChecker;
 import org.sessionj.processor.internal.model.TypeModel;
+import org.sessionj.processor.internal.protocol.DescriptorClass;
 import org.sessionj.processor.internal.protocol.ProtocolDefinition;
 import org.sessionj.processor.internal.protocol.ProtocolRegistry;
 
 /**
  * The sj-processor entry point. During annotation processing it validates every {@code @Protocol}
- * interface and writes its resolved descriptor ({@code META-INF/sessionj/protocols/<binary name>.sj});
+ * interface and writes its resolved descriptor ({@code META-INF/sessionj/protocols/<binary name>.sj},
+ * and the same text as a class the runtime loads instead, {@link DescriptorClass});
  * after attribution it checks method bodies against their sessions' types ({@link SessionChecker}).
  * Needs no javac flags: put it on the annotation processor path.
  */
@@ -135,6 +138,17 @@ public final class SessionProcessor extends AbstractProcessor {
         } catch (IOException e) {
             processingEnv.getMessager().printMessage(Kind.ERROR,
                     "cannot write the protocol descriptor " + path + ": " + e.getMessage(), type);
+        }
+        // The same text as a class, which the runtime loads instead of reading the resource (cold start)
+        String className = DescriptorClass.name(binaryName);
+        try {
+            JavaFileObject file = processingEnv.getFiler().createSourceFile(className, type);
+            try (Writer out = file.openWriter()) {
+                out.write(DescriptorClass.source(binaryName, text));
+            }
+        } catch (IOException e) {
+            processingEnv.getMessager().printMessage(Kind.ERROR,
+                    "cannot write the protocol descriptor class " + className + ": " + e.getMessage(), type);
         }
     }
 

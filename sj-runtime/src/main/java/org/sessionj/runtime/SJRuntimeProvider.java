@@ -12,11 +12,14 @@ import org.sessionj.runtime.internal.session.Join;
 import org.sessionj.runtime.internal.session.Multicast;
 import org.sessionj.runtime.internal.session.SessionThreads;
 
-/** Connects the public API's static factories to {@link SJRuntime#global()} (found by ServiceLoader). */
+/**
+ * Connects the public API's static factories to {@link SJRuntime#global()} (found by its class name,
+ * else by ServiceLoader).
+ */
 @AutoService(SessionRuntimeProvider.class)
 public final class SJRuntimeProvider implements SessionRuntimeProvider {
 
-    /** Called by {@link java.util.ServiceLoader}. */
+    /** Called by the API's look-up of this class by name, or by {@link java.util.ServiceLoader}. */
     public SJRuntimeProvider() {
     }
 

@@ -53,8 +53,15 @@ public interface SessionRuntimeProvider {
      */
     org.sessionj.api.SJThread spawn(SJSocket[] sockets, org.sessionj.api.SJThread.Task body);
 
-    /** Loads the provider once, on first use. */
+    /**
+     * Loads the provider once, on first use: sj-runtime's by its class name, else the first the
+     * {@link ServiceLoader} finds. The class name first because a fresh JVM's first service look-up
+     * opens and indexes every jar on the class path, a large share of its first session's CPU time
+     * with an AOT cache (issue 15, cold start).
+     */
     final class Holder {
+        /** sj-runtime's provider. */
+        static final String BUILT_IN = "org.sessionj.runtime.SJRuntimeProvider";
         /** Null when no runtime is on the class path; {@link #get()} reports that on every call. */
         static final SessionRuntimeProvider INSTANCE = load();
 
@@ -62,9 +69,28 @@ public interface SessionRuntimeProvider {
         }
 
         private static SessionRuntimeProvider load() {
-            return ServiceLoader.load(SessionRuntimeProvider.class, SessionRuntimeProvider.class.getClassLoader())
-                    .findFirst()
-                    .orElse(null);
+            ClassLoader loader = SessionRuntimeProvider.class.getClassLoader();
+            SessionRuntimeProvider builtIn = builtIn(BUILT_IN, loader);
+            if (builtIn != null) {
+                return builtIn;
+            }
+            return ServiceLoader.load(SessionRuntimeProvider.class, loader).findFirst().orElse(null);
+        }
+
+        /**
+         * A new {@code className} made with its public constructor, or null when it is not there, is no
+         * provider, or cannot be made (the service loader then has its say, and reports what fails).
+         */
+        static SessionRuntimeProvider builtIn(String className, ClassLoader loader) {
+            try {
+                Class<?> type = Class.forName(className, true, loader);
+                if (!SessionRuntimeProvider.class.isAssignableFrom(type)) {
+                    return null;
+                }
+                return SessionRuntimeProvider.class.cast(type.getConstructor().newInstance());
+            } catch (ReflectiveOperationException | LinkageError | RuntimeException e) {
+                return null;
+            }
         }
     }
 }

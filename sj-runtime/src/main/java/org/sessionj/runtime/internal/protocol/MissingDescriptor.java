@@ -58,8 +58,9 @@ enum MissingDescriptor {
 
     /** Why a missing descriptor matters and how to get one. */
     static String message(Class<?> protocol) {
-        return "protocol " + protocol.getName() + " has no descriptor from the SJ annotation processor ("
-                + ProtocolRegistry.DESCRIPTOR_PREFIX + protocol.getName() + ".sj is not on the class path): it was"
+        return "protocol " + protocol.getName() + " has no descriptor from the SJ annotation processor (neither "
+                + protocol.getName() + org.sessionj.api.spi.ProtocolDescriptors.CLASS_SUFFIX + " nor "
+                + ProtocolRegistry.DESCRIPTOR_PREFIX + protocol.getName() + ".sj is on the class path): it was"
                 + " compiled without sj-processor, so no session code using it was checked at compile time. Add"
                 + " org.sessionj:sj-processor to <annotationProcessorPaths> of maven-compiler-plugin 3.5 or newer"
                 + " (Gradle: annotationProcessor), as in the README";

@@ -50,7 +50,8 @@ public final class TransportManager {
     /**
      * A manager over the installed transports with the runtime-wide {@code preferences}. Only the
      * transports the preferences name are made (all when a list is left to the defaults): the others
-     * are made when first named ({@link InstalledTransports}).
+     * are made when first named ({@link InstalledTransports}). Built-in transports that are named are
+     * made by class name, without a look at the class path's service files.
      *
      * @throws IllegalStateException if no transport is installed
      * @throws IllegalArgumentException if a named transport is not installed, or two setup transports
@@ -58,7 +59,9 @@ public final class TransportManager {
      */
     public static TransportManager create(TransportPreferences preferences) {
         InstalledTransports installed = InstalledTransports.load(TransportManager.class.getClassLoader());
-        if (installed.isEmpty()) {
+        List<String> named = new ArrayList<>(preferences.setup());
+        named.addAll(preferences.session());
+        if (installed.isEmpty(named)) {
             throw new IllegalStateException("no SJ transport on the class path: add org.sessionj:sj-transport-shm"
                     + " (in-JVM) or org.sessionj:sj-transport-netty (TCP)");
         }

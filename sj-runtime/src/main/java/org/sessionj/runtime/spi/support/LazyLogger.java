@@ -14,8 +14,9 @@ import java.util.function.BooleanSupplier;
  * <p>The rule, so that a line a user asked for is never lost: a level of INFO or above always goes to
  * the real logger (it decides). A level below INFO (DEBUG, TRACE) goes to it once any SJ logger has
  * been created in this JVM, or when the backend was configured at start ({@link #backendConfigured()}:
- * {@code java.util.logging.config.file} or {@code .class} set, or a {@code System.LoggerFinder} such as
- * SLF4J's or Log4j's bridge installed); otherwise the backend is {@code java.util.logging} with its
+ * {@code java.util.logging.config.file} or {@code .class} set, {@code sessionj.logging.configured=true},
+ * or a {@code System.LoggerFinder} such as SLF4J's or Log4j's bridge installed, as far as that can be told
+ * without opening a jar); otherwise the backend is {@code java.util.logging} with its
  * default configuration, which drops such lines, and this logger drops them without asking. The one
  * case this cannot see is {@code java.util.logging} configured only in code: such a program sets
  * {@code java.util.logging.config.file} instead, or logs anything through an SJ logger first
@@ -112,8 +113,10 @@ public final class LazyLogger implements System.Logger {
 
     /**
      * Whether this JVM's logging backend was configured at start, read once: a
-     * {@code java.util.logging} configuration file or class named by its system property, or a
-     * {@code System.LoggerFinder} provider on the class path or in the boot layer's modules.
+     * {@code java.util.logging} configuration file or class named by its system property,
+     * {@code sessionj.logging.configured=true}, or a {@code System.LoggerFinder} provider in the boot
+     * layer's modules, in a class directory or in a bridge's jar on the class path (told by its name: no
+     * jar is opened).
      *
      * @return true when lines below INFO may be wanted even though no SJ logger was created yet
      */
@@ -148,21 +151,52 @@ public final class LazyLogger implements System.Logger {
     /** Read on first need, in a holder: the look-up is not free and most in-JVM runs never need it. */
     static final class Backend {
         private static final String FINDER = "java.lang.System$LoggerFinder";
+        /** The file names of the {@code System.LoggerFinder} bridges' jars (SLF4J's, Log4j 2's). */
+        private static final String[] BRIDGE_JARS = {"slf4j-jdk-platform-logging", "log4j-jpl"};
         static final boolean CONFIGURED = configured(System.getProperty("java.util.logging.config.file"),
-                System.getProperty("java.util.logging.config.class"));
+                System.getProperty("java.util.logging.config.class"))
+                // read leniently: a bad value must not fail the first log check, in a class initialiser
+                || "true".equalsIgnoreCase(SystemSettings.system().value("logging.configured").orElse(null))
+                || bridgeOnClassPath(System.getProperty("java.class.path", ""))
+                || bridgeInBootLayer();
 
         private Backend() {
         }
 
         /** Whether the backend is configured, given the two java.util.logging properties' values (or null). */
         static boolean configured(String configFile, String configClass) {
-            if (configFile != null || configClass != null) {
-                return true;
+            return configFile != null || configClass != null;
+        }
+
+        /**
+         * Whether {@code classPath} holds a {@code System.LoggerFinder} bridge, told without opening a jar:
+         * a class directory with the service file, or a jar named as SLF4J's or Log4j's bridge is. Not a
+         * resource look-up: a fresh JVM's first one opens and indexes every jar on the class path, which
+         * was half of the first in-JVM session's CPU time with an AOT cache (issue 15, cold start). A
+         * bridge merged into a shaded jar, or named only in a jar manifest's {@code Class-Path}, is not
+         * seen: such a program sets {@code sessionj.logging.configured=true} (docs/getting-started.md).
+         */
+        static boolean bridgeOnClassPath(String classPath) {
+            for (String entry : classPath.split(java.io.File.pathSeparator)) {
+                if (entry.isEmpty()) {
+                    continue;
+                }
+                String file = entry.substring(Math.max(entry.lastIndexOf('/'), entry.lastIndexOf(java.io.File.separatorChar)) + 1);
+                if (file.endsWith(".jar")) {
+                    for (String bridge : BRIDGE_JARS) {
+                        if (file.startsWith(bridge)) {
+                            return true;
+                        }
+                    }
+                } else if (new java.io.File(entry, "META-INF/services/" + FINDER).isFile()) {
+                    return true;
+                }
             }
-            ClassLoader loader = ClassLoader.getSystemClassLoader();
-            if (loader != null && loader.getResource("META-INF/services/" + FINDER) != null) {
-                return true;
-            }
+            return false;
+        }
+
+        /** Whether a module of the boot layer provides a {@code System.LoggerFinder} (the module path). */
+        private static boolean bridgeInBootLayer() {
             for (Module module : ModuleLayer.boot().modules()) {
                 if (module.getDescriptor() != null) {
                     for (java.lang.module.ModuleDescriptor.Provides p : module.getDescriptor().provides()) {

@@ -62,6 +62,31 @@ class LazyLoggerTest {
     }
 
     @Test
+    void withoutEitherJavaUtilLoggingPropertyTheBackendIsNotConfiguredByThem() {
+        assertThat(LazyLogger.Backend.configured(null, null)).isFalse();
+    }
+
+    @Test
+    void aLoggerFinderBridgeOnTheClassPathIsSeenByItsJarsNameOrAClassDirectorysServiceFile(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path temp) throws java.io.IOException {
+        String sep = java.io.File.pathSeparator;
+        assertThat(LazyLogger.Backend.bridgeOnClassPath("/m2/org/slf4j/slf4j-jdk-platform-logging/2.0.16/"
+                + "slf4j-jdk-platform-logging-2.0.16.jar")).isTrue();
+        assertThat(LazyLogger.Backend.bridgeOnClassPath("app.jar" + sep + "lib/log4j-jpl-2.24.1.jar")).isTrue();
+        assertThat(LazyLogger.Backend.bridgeOnClassPath("lib/slf4j-api-2.0.16.jar" + sep + "lib/log4j-api-2.24.1.jar"
+                + sep + sep + "/no/such/directory")).as("no bridge: the APIs alone, an empty entry, a missing directory")
+                .isFalse();
+        assertThat(LazyLogger.Backend.bridgeOnClassPath("")).isFalse();
+
+        java.nio.file.Path classes = temp.resolve("classes");
+        java.nio.file.Files.createDirectories(classes.resolve("META-INF/services"));
+        assertThat(LazyLogger.Backend.bridgeOnClassPath("a.jar" + sep + classes)).isFalse();
+        java.nio.file.Files.writeString(classes.resolve("META-INF/services/java.lang.System$LoggerFinder"),
+                "com.example.Finder\n");
+        assertThat(LazyLogger.Backend.bridgeOnClassPath("a.jar" + sep + classes)).isTrue();
+    }
+
+    @Test
     void aBackendThatFailsDropsTheLineInsteadOfEndingTheThread() {
         // What a JVM whose time-zone classes failed to initialise (no descriptor left for tzdb.dat at its
         // first line) throws from every later line: before, it ended the handshake thread that logged.

@@ -1,0 +1,1 @@
+cbegin.!<java.lang.Long>
