@@ -165,6 +165,11 @@ public final class FrameAssembler {
     /** Fails the assembler: what it holds is released, nothing more is assembled. */
     private void drop(String reason) {
         failure = reason;
+        releaseHeld();
+    }
+
+    /** Gives back the partial frame's budget, its deadline check and the buffered bytes. */
+    private void releaseHeld() {
         if (partial != null) {
             partial.done();
             partial = null;
@@ -205,16 +210,6 @@ public final class FrameAssembler {
 
     /** Releases what is held. */
     public synchronized void release() {
-        if (partial != null) {
-            partial.done();
-            partial = null;
-        }
-        if (check != null) {
-            check.cancel(false);
-            check = null;
-        }
-        if (cumulation.refCnt() > 0) {
-            cumulation.release();
-        }
+        releaseHeld();
     }
 }
