@@ -32,8 +32,8 @@ final class ImplicitCalls {
                 && (callsToString(left) || right != null && callsToString(right))) {
             flow.linearity.throwPoint(); // a toString() of the program's may throw anything
         }
-        if (flow.noAlias.fieldMoved() && (callsToString(left) || right != null && callsToString(right))) {
-            flow.noAlias.beforeForeignCode(at, "before this string concatenation (which calls toString())");
+        if (flow.noAliasFields.fieldMoved() && (callsToString(left) || right != null && callsToString(right))) {
+            flow.noAliasFields.beforeForeignCode(at, "before this string concatenation (which calls toString())");
         }
     }
 
@@ -42,8 +42,8 @@ final class ImplicitCalls {
         if (detail != null && flow.state != null && flow.linearity.collectingThrowPoints() && callsToString(detail)) {
             flow.linearity.throwPoint();
         }
-        if (detail != null && flow.state != null && flow.noAlias.fieldMoved() && callsToString(detail)) {
-            flow.noAlias.beforeForeignCode(detail, "before this assert's detail becomes the message of its "
+        if (detail != null && flow.state != null && flow.noAliasFields.fieldMoved() && callsToString(detail)) {
+            flow.noAliasFields.beforeForeignCode(detail, "before this assert's detail becomes the message of its "
                     + "AssertionError (which calls its toString())");
         }
     }
@@ -53,8 +53,8 @@ final class ImplicitCalls {
         if (flow.state != null && flow.linearity.collectingThrowPoints() && overIterable(loop)) {
             flow.linearity.throwPoint(); // the Iterable's methods may throw anything
         }
-        if (flow.state != null && flow.noAlias.fieldMoved() && overIterable(loop)) {
-            flow.noAlias.beforeForeignCode(loop.getExpression(), "before the loop asks its Iterable for the next "
+        if (flow.state != null && flow.noAliasFields.fieldMoved() && overIterable(loop)) {
+            flow.noAliasFields.beforeForeignCode(loop.getExpression(), "before the loop asks its Iterable for the next "
                     + "element (iterator(), hasNext() and next() may read it)");
         }
     }
