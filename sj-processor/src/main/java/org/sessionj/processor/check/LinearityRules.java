@@ -230,6 +230,30 @@ final class LinearityRules {
     /** How {@link #failedBy} describes a session ended by the failure of its own action. */
     static final String FAILED_PREFIX = "ended by the failure of its action on line ";
 
+    /** How a session closed by a finally block is described (followed by the line). */
+    static final String CLOSED_IN_FINALLY = "closed by the finally block on line ";
+
+    /**
+     * Whether {@code var} may be closed here as the finally block's last word on it: the innermost
+     * handler is a finally block, the socket is declared outside it, and every state it may be in is a
+     * session this code still owns — live (an exception may have cut it short: closing it fails it and
+     * tells the peer, as try-with-resources does), failed, or closed (closing again does nothing).
+     */
+    boolean closableInFinally(Element var) {
+        if (!"finally".equals(flow.handlers.peek()) || flow.infos.get(var).handlerDepth() >= flow.handlers.size()) {
+            return false;
+        }
+        return ownedSession(flow.state.get(var));
+    }
+
+    /** Whether {@code state} is a session this code still owns: live, failed, closed or unknown among those. */
+    static boolean ownedSession(VarState state) {
+        return state instanceof VarState.Live
+                || state instanceof VarState.Unknown unknown && unknown.closable()
+                || state instanceof VarState.Moved moved && moved.how() != null && (failed(moved)
+                        || moved.how().startsWith("closed"));
+    }
+
     /** Whether {@code state} is that of a session a failed action ended ({@link #failedBy}). */
     static boolean failed(VarState state) {
         return state instanceof VarState.Moved moved && moved.how() != null && moved.how().startsWith(FAILED_PREFIX);
@@ -336,8 +360,13 @@ final class LinearityRules {
                         described.add(text);
                     }
                 }
+                boolean closable = true;
+                for (VarState state : states) {
+                    closable &= ownedSession(state);
+                }
                 result = result.with(var, new VarState.Unknown(String.join(" or ", described)
-                        + " (where an exception in the try block on line " + flow.line(tree) + " may leave it)"));
+                        + " (where an exception in the try block on line " + flow.line(tree) + " may leave it)",
+                        closable));
             }
         }
         return result;
@@ -440,6 +469,46 @@ final class LinearityRules {
         }
         flow.spawns.addedToScope(var, tree.getExpression());
         flow.set(var, next);
+    }
+
+    /**
+     * The value of an assignment to a socket variable is the socket itself: used anywhere but as a
+     * statement or in a null test ({@code (s = svc.request()) != null}) it is a second name for the
+     * session (SJ030 into a variable, SJ031 anywhere else), as a use of the variable would be (adv11 A12:
+     * {@code t = s = svc.request()}, {@code (s = w.request()).send(1)}).
+     */
+    void assignmentValue(AssignmentTree tree, Element var, VarInfo info) {
+        if (flow.state == null || flow.state.get(var) instanceof VarState.Failed) {
+            return;
+        }
+        TreePath parentPath = flow.getCurrentPath().getParentPath();
+        Tree child = tree;
+        while (parentPath.getLeaf() instanceof ParenthesizedTree) {
+            child = parentPath.getLeaf();
+            parentPath = parentPath.getParentPath();
+        }
+        Tree parent = parentPath.getLeaf();
+        Tree value = child;
+        if (parent instanceof com.sun.source.tree.ExpressionStatementTree) {
+            return;
+        }
+        if (parent instanceof BinaryTree comparison && (comparison.getKind() == Tree.Kind.EQUAL_TO
+                || comparison.getKind() == Tree.Kind.NOT_EQUAL_TO) && (isNull(comparison.getLeftOperand())
+                        || isNull(comparison.getRightOperand()))) {
+            return;
+        }
+        switch (parent) {
+            case VariableTree variable -> flow.reporter.error(tree, Diagnostic.ALIAS, info.name(),
+                    "into variable '" + variable.getName() + "' (the value of an assignment is the socket)");
+            case AssignmentTree assignment when assignment.getExpression() == value
+                    && FlowScanner.strip(assignment.getVariable()) instanceof IdentifierTree target
+                    && flow.infos.containsKey(flow.elementOf(target)) -> flow.reporter.error(tree, Diagnostic.ALIAS,
+                    info.name(), "into variable '" + target.getName() + "' (the value of an assignment is the socket)");
+            default -> flow.reporter.error(tree, Diagnostic.ESCAPE, info.name(),
+                    "as the value of its assignment, which is not a session operation; assign it in a statement of "
+                            + "its own and use the variable");
+        }
+        flow.fail(var);
     }
 
     /** A socket named inside a lambda or local class body. */

@@ -293,6 +293,59 @@ final class MethodChecker extends FlowScanner {
         return null;
     }
 
+    // ------------------------------------------------------------------ null tests
+
+    /**
+     * {@code if (s == null)} / {@code if (s != null)} on a socket that certainly holds a socket object:
+     * the branch for null cannot run, so it is not joined (adv10 F17: {@code if (s != null) s.close()}
+     * in a finally block, {@code if (s == null) return;} after a request). A socket holds an object when
+     * it is a local (not a parameter, which a caller might pass null) whose state is a session, live or
+     * ended: request, accept and a delegation receive never give null.
+     */
+    @Override
+    public Void visitIf(com.sun.source.tree.IfTree tree, Void unused) {
+        scan(tree.getCondition(), null);
+        FlowState<Element> afterCondition = state;
+        Boolean nonNullBranch = nullTest(tree.getCondition());
+        state = nonNullBranch == null || nonNullBranch ? afterCondition : null;
+        scan(tree.getThenStatement(), null);
+        FlowState<Element> afterThen = state;
+        state = nonNullBranch == null || !nonNullBranch ? afterCondition : null;
+        scan(tree.getElseStatement(), null);
+        state = join(afterThen, state, tree, "the branches of this if");
+        return null;
+    }
+
+    /**
+     * For a condition {@code s != null} (true) or {@code s == null} (false), or {@code (s = x) != null}, on
+     * a socket that certainly holds a session once the condition is evaluated: whether the then-branch is
+     * the one that runs; null when the condition is no such test.
+     */
+    private Boolean nullTest(ExpressionTree condition) {
+        if (state == null || !(strip(condition) instanceof BinaryTree test)
+                || test.getKind() != Tree.Kind.EQUAL_TO && test.getKind() != Tree.Kind.NOT_EQUAL_TO) {
+            return null;
+        }
+        ExpressionTree left = strip(test.getLeftOperand());
+        ExpressionTree right = strip(test.getRightOperand());
+        ExpressionTree operand = isNullLiteral(right) ? left : isNullLiteral(left) ? right : null;
+        if (operand instanceof AssignmentTree assignment) {
+            operand = assignment.getVariable(); // (s = svc.request()) != null: the value is the new session
+        }
+        Element socket = operand == null ? null : trackedSocket(operand);
+        if (socket == null || socket.getKind() == ElementKind.PARAMETER) {
+            return null;
+        }
+        VarState value = state.get(socket);
+        boolean holdsASocket = value instanceof VarState.Live || value instanceof VarState.Unknown
+                || value instanceof VarState.Moved;
+        return holdsASocket ? test.getKind() == Tree.Kind.NOT_EQUAL_TO : null;
+    }
+
+    private static boolean isNullLiteral(ExpressionTree tree) {
+        return tree instanceof com.sun.source.tree.LiteralTree literal && literal.getKind() == Tree.Kind.NULL_LITERAL;
+    }
+
     // ------------------------------------------------------------------ run-not-once regions
 
     /** Session actions in an assert happen or not depending on -ea: rejected; other effects join both. */
@@ -404,6 +457,7 @@ final class MethodChecker extends FlowScanner {
         VarInfo info = var == null ? null : infos.get(var);
         if (info != null && info.kind() == Kind.SOCKET) {
             linearity.assign(tree, var, info);
+            linearity.assignmentValue(tree, var, info);
             return null;
         }
         if (info != null && info.kind() == Kind.ENDPOINT) {
