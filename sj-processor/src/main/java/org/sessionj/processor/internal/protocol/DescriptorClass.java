@@ -1,13 +1,8 @@
 package org.sessionj.processor.internal.protocol;
 
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The class file of a protocol's descriptor class ({@code org.sessionj.api.spi.ProtocolDescriptors}): a
@@ -74,76 +69,64 @@ public final class DescriptorClass {
 
     /** The class file for {@code parts}, in order (package-private for tests of the limits). */
     static byte[] classFile(String binaryName, List<String> parts) {
-        String internalName = name(binaryName).replace('.', '/');
-        ConstantPool pool = new ConstantPool();
-        int thisClass = pool.classRef(internalName);
-        int objectClass = pool.classRef("java/lang/Object");
-        int objectInit = pool.methodRef("java/lang/Object", "<init>", "()V");
-        int lookup = pool.methodRef("java/lang/invoke/MethodHandles", "lookup", "()L" + LOOKUP + ";");
-        int stringClass = pool.classRef("java/lang/String");
-        int define = pool.methodRef("org/sessionj/api/spi/ProtocolDescriptors", "define", DEFINE_DESCRIPTOR);
-        int initName = pool.utf8("<init>");
-        int voidDescriptor = pool.utf8("()V");
-        int clinitName = pool.utf8("<clinit>");
-        int codeName = pool.utf8("Code");
-
-        Code clinit = new Code();
-        clinit.op(0xb8).u2(lookup);                       // invokestatic MethodHandles.lookup()
-        clinit.pushInt(parts.size());
-        clinit.op(0xbd).u2(stringClass);                  // anewarray String
+        int codeLength = 3 + push(parts.size()) + 3 + 3 + 1;  // lookup, count, anewarray, define, return
         for (int i = 0; i < parts.size(); i++) {
-            clinit.op(0x59);                              // dup
-            clinit.pushInt(i);
-            clinit.op(0x13).u2(pool.string(parts.get(i))); // ldc_w
-            clinit.op(0x53);                              // aastore
+            codeLength += 1 + push(i) + 3 + 1;              // dup, index, ldc_w, aastore
         }
-        clinit.op(0xb8).u2(define);                       // invokestatic ProtocolDescriptors.define
-        clinit.op(0xb1);                                  // return
-        Code init = new Code();
-        init.op(0x2a);                                    // aload_0
-        init.op(0xb7).u2(objectInit);                     // invokespecial Object.<init>
-        init.op(0xb1);                                    // return
-        if (clinit.length() > MAX_CODE_BYTES || pool.count() > 0xffff) {
+        int constants = FIRST_PART + 2 * parts.size();      // constant_pool_count
+        if (codeLength > MAX_CODE_BYTES || constants > 0xffff) {
             throw new IllegalArgumentException("the descriptor of " + binaryName + " needs " + parts.size()
-                    + " string constants: more than one class file holds (" + clinit.length() + " bytes of code, at"
-                    + " most " + MAX_CODE_BYTES + "; " + pool.count() + " constants, at most 65535)");
+                    + " string constants: more than one class file holds (" + codeLength + " bytes of code, at"
+                    + " most " + MAX_CODE_BYTES + "; " + constants + " constants, at most 65535)");
         }
-
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256 + clinit.length() + pool.size());
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeInt(0xCAFEBABE);
-            out.writeShort(0);                            // minor version
-            out.writeShort(VERSION);
-            pool.writeTo(out);
-            out.writeShort(ACC_FINAL | ACC_SUPER | ACC_SYNTHETIC);
-            out.writeShort(thisClass);
-            out.writeShort(objectClass);
-            out.writeShort(0);                            // interfaces
-            out.writeShort(0);                            // fields
-            out.writeShort(2);                            // methods
-            method(out, ACC_PRIVATE, initName, voidDescriptor, codeName, 1, 1, init);
-            method(out, ACC_STATIC, clinitName, voidDescriptor, codeName, 5, 0, clinit);
-            out.writeShort(0);                            // attributes
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // a ByteArrayOutputStream does not fail
+        Bytes out = new Bytes(512 + codeLength + 3 * binaryName.length() + partsLength(parts));
+        out.u4(0xCAFEBABE).u2(0).u2(VERSION).u2(constants);
+        // The constant pool, in a fixed order (the indices below and in the code depend on it): the
+        // class, the members the code uses, then a Utf8 and a String per part. No entry is shared
+        // between parts, so the pool lists the parts in order.
+        out.utf8(name(binaryName).replace('.', '/')).classRef(1);                          // 1, 2: this class
+        out.utf8("java/lang/Object").classRef(3);                                           // 3, 4
+        out.utf8("<init>").utf8("()V").nameAndType(5, 6).methodRef(4, 7);                   // 5-8
+        out.utf8("java/lang/invoke/MethodHandles").classRef(9);                             // 9, 10
+        out.utf8("lookup").utf8("()L" + LOOKUP + ";").nameAndType(11, 12).methodRef(10, 13); // 11-14
+        out.utf8("java/lang/String").classRef(15);                                          // 15, 16
+        out.utf8("org/sessionj/api/spi/ProtocolDescriptors").classRef(17);                  // 17, 18
+        out.utf8("define").utf8(DEFINE_DESCRIPTOR).nameAndType(19, 20).methodRef(18, 21);   // 19-22
+        out.utf8("<clinit>").utf8("Code");                                                  // 23, 24
+        for (int i = 0; i < parts.size(); i++) {
+            out.utf8(parts.get(i)).u1(8).u2(FIRST_PART + 2 * i);                            // the part, its String
         }
-        return bytes.toByteArray();
+        out.u2(ACC_FINAL | ACC_SUPER | ACC_SYNTHETIC).u2(2).u2(4).u2(0).u2(0);               // this, super, no interfaces, no fields
+        out.u2(2);                                                                          // methods
+        out.u2(ACC_PRIVATE).u2(5).u2(6).u2(1).u2(24).u4(12 + 5).u2(1).u2(1).u4(5);           // private <init>()V, Code
+        out.u1(0x2a).u1(0xb7).u2(8).u1(0xb1);                                               // aload_0, invokespecial Object.<init>, return
+        out.u2(0).u2(0);                                                                    // no handlers, no attributes
+        out.u2(ACC_STATIC).u2(23).u2(6).u2(1).u2(24).u4(12 + codeLength).u2(5).u2(0).u4(codeLength); // <clinit>, Code
+        out.u1(0xb8).u2(14);                                                                // invokestatic MethodHandles.lookup()
+        out.push(parts.size()).u1(0xbd).u2(16);                                             // the count, anewarray String
+        for (int i = 0; i < parts.size(); i++) {
+            out.u1(0x59).push(i).u1(0x13).u2(FIRST_PART + 2 * i + 1).u1(0x53);              // dup, index, ldc_w part, aastore
+        }
+        out.u1(0xb8).u2(22).u1(0xb1);                                                       // invokestatic define, return
+        out.u2(0).u2(0);                                                                    // no handlers, no attributes
+        out.u2(0);                                                                          // no class attributes
+        return out.toByteArray();
     }
 
-    private static void method(DataOutputStream out, int access, int name, int descriptor, int codeName,
-                               int maxStack, int maxLocals, Code code) throws IOException {
-        out.writeShort(access);
-        out.writeShort(name);
-        out.writeShort(descriptor);
-        out.writeShort(1);                                // attributes: Code
-        out.writeShort(codeName);
-        out.writeInt(2 + 2 + 4 + code.length() + 2 + 2); // max_stack, max_locals, code_length, code, no handlers, no attributes
-        out.writeShort(maxStack);
-        out.writeShort(maxLocals);
-        out.writeInt(code.length());
-        code.writeTo(out);
-        out.writeShort(0);                                // exception table
-        out.writeShort(0);                                // attributes
+    /** The constant-pool index of the first part's {@code CONSTANT_Utf8} (its String follows it). */
+    private static final int FIRST_PART = 25;
+
+    /** The bytes of the instruction {@link Bytes#push} writes for {@code value}. */
+    private static int push(int value) {
+        return value <= 5 ? 1 : value <= Byte.MAX_VALUE ? 2 : 3;
+    }
+
+    private static int partsLength(List<String> parts) {
+        int n = 0;
+        for (int i = 0; i < parts.size(); i++) {
+            n += 5 + parts.get(i).length() * 3;
+        }
+        return n;
     }
 
     /**
@@ -185,115 +168,79 @@ public final class DescriptorClass {
     }
 
     /**
-     * A class file's constant pool: entries in order, each distinct one once. Written out as each entry is
-     * added, with plain calls: the processor is loaded afresh per compilation, and a lambda would be
-     * linked through {@code LambdaMetafactory} every time.
+     * A growing byte array written big-endian, as a class file is; plain calls only (the processor is
+     * loaded afresh per compilation, so every lambda or {@code DataOutputStream} detour runs cold).
      */
-    private static final class ConstantPool {
-        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        private final DataOutputStream out = new DataOutputStream(bytes);
-        private final Map<String, Integer> entries = new HashMap<>();
-        private int next = 1;
+    private static final class Bytes {
+        private byte[] bytes;
+        private int size;
 
-        int utf8(String value) {
-            String key = "U" + value;
-            Integer known = entries.get(key);
-            if (known != null) {
-                return known;
+        Bytes(int capacity) {
+            bytes = new byte[capacity];
+        }
+
+        Bytes u1(int value) {
+            if (size == bytes.length) {
+                bytes = Arrays.copyOf(bytes, size * 2);
             }
-            try {
-                out.writeByte(1);
-                out.writeUTF(value); // modified UTF-8 after its length; refuses more than 65,535 bytes
-            } catch (IOException e) {
-                throw new IllegalArgumentException("a class-file constant: " + e.getMessage(), e);
-            }
-            return added(key);
-        }
-
-        int classRef(String internalName) {
-            return reference("C" + internalName, 7, utf8(internalName), -1);
-        }
-
-        int string(String value) {
-            return reference("S" + value, 8, utf8(value), -1);
-        }
-
-        int methodRef(String owner, String name, String descriptor) {
-            int ownerClass = classRef(owner);
-            int nameAndType = reference("N" + name + ' ' + descriptor, 12, utf8(name), utf8(descriptor));
-            return reference("M" + owner + '.' + name + descriptor, 10, ownerClass, nameAndType);
-        }
-
-        /** An entry of {@code tag} holding one or ({@code second >= 0}) two indices of other entries. */
-        private int reference(String key, int tag, int first, int second) {
-            Integer known = entries.get(key);
-            if (known != null) {
-                return known;
-            }
-            bytes.write(tag);
-            bytes.write(first >>> 8);
-            bytes.write(first & 0xff);
-            if (second >= 0) {
-                bytes.write(second >>> 8);
-                bytes.write(second & 0xff);
-            }
-            return added(key);
-        }
-
-        private int added(String key) {
-            entries.put(key, next);
-            return next++;
-        }
-
-        /** {@code constant_pool_count}: one more than the number of entries. */
-        int count() {
-            return next;
-        }
-
-        int size() {
-            return bytes.size();
-        }
-
-        void writeTo(DataOutputStream target) throws IOException {
-            target.writeShort(next);
-            bytes.writeTo(target);
-        }
-    }
-
-    /** A method's bytecode. */
-    private static final class Code {
-        private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-
-        Code op(int opcode) {
-            bytes.write(opcode);
+            bytes[size++] = (byte) value;
             return this;
         }
 
-        Code u2(int value) {
-            bytes.write(value >>> 8);
-            bytes.write(value & 0xff);
+        Bytes u2(int value) {
+            return u1(value >>> 8).u1(value);
+        }
+
+        Bytes u4(int value) {
+            return u2(value >>> 16).u2(value);
+        }
+
+        /** A {@code CONSTANT_Utf8}: its tag, its length and {@code value} in modified UTF-8 (JVMS 4.4.7). */
+        Bytes utf8(String value) {
+            u1(1);
+            int length = size;
+            u2(0);
+            for (int i = 0; i < value.length(); i++) {
+                char c = value.charAt(i);
+                if (c != 0 && c < 0x80) {
+                    u1(c);
+                } else if (c < 0x800) {
+                    u1(0xc0 | c >> 6).u1(0x80 | c & 0x3f);
+                } else {
+                    u1(0xe0 | c >> 12).u1(0x80 | c >> 6 & 0x3f).u1(0x80 | c & 0x3f);
+                }
+            }
+            int bytesOfValue = size - length - 2;
+            if (bytesOfValue > MAX_CONSTANT_BYTES) {
+                throw new IllegalArgumentException("a class-file constant of " + bytesOfValue + " bytes");
+            }
+            bytes[length] = (byte) (bytesOfValue >>> 8);
+            bytes[length + 1] = (byte) bytesOfValue;
             return this;
         }
 
-        /** The shortest instruction that pushes the non-negative {@code value}. */
-        void pushInt(int value) {
+        Bytes classRef(int name) {
+            return u1(7).u2(name);
+        }
+
+        Bytes nameAndType(int name, int descriptor) {
+            return u1(12).u2(name).u2(descriptor);
+        }
+
+        Bytes methodRef(int owner, int nameAndType) {
+            return u1(10).u2(owner).u2(nameAndType);
+        }
+
+        /** The shortest instruction that pushes the non-negative {@code value} (below 32,768). */
+        Bytes push(int value) {
             if (value <= 5) {
-                op(0x03 + value);                         // iconst_<n>
-            } else if (value <= Byte.MAX_VALUE) {
-                op(0x10).op(value);                       // bipush
-            } else if (value <= Short.MAX_VALUE) {
-                op(0x11).u2(value);                       // sipush
-            } else {
-                throw new IllegalArgumentException("too many descriptor parts: " + value);
+                return u1(0x03 + value);                    // iconst_<n>
             }
+            return value <= Byte.MAX_VALUE ? u1(0x10).u1(value) : u1(0x11).u2(value); // bipush, sipush
         }
 
-        int length() {
-            return bytes.size();
-        }
-
-        void writeTo(DataOutputStream out) throws IOException {
-            bytes.writeTo(out);
+        byte[] toByteArray() {
+            return Arrays.copyOf(bytes, size);
         }
     }
 }
