@@ -56,6 +56,7 @@ public final class SessionChecker implements TaskListener {
     private final ProtocolRegistry registry;
     private final ProcessingEnvironment environment;
     private final Set<ClassTree> done = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final CheckedUsersIndex users;
 
     public SessionChecker(ProcessingEnvironment environment, Trees trees, ProtocolRegistry registry) {
         this.environment = environment;
@@ -63,6 +64,9 @@ public final class SessionChecker implements TaskListener {
         this.registry = registry;
         this.api = new SessionApi(environment.getElementUtils(), environment.getTypeUtils());
         this.sessionParameters = new SessionParameters(api, registry);
+        this.users = new CheckedUsersIndex(environment, trees, registry, sessionParameters);
+        sessionParameters.recordReadsIn(users);
+        registry.recordUses(users);
         this.messages = new MessageTypes(environment.getTypeUtils(), trees, registry);
         this.lent = new LentSessions(api, trees);
         this.contracts = new ImplementationContracts(environment.getElementUtils(), trees, api, sessionParameters);
@@ -73,6 +77,10 @@ public final class SessionChecker implements TaskListener {
 
     @Override
     public void finished(TaskEvent event) {
+        if (event.getKind() == TaskEvent.Kind.COMPILATION && api.available()) {
+            users.compilationFinished();
+            return;
+        }
         if (event.getKind() != TaskEvent.Kind.ANALYZE || !api.available()) {
             return;
         }
@@ -91,12 +99,17 @@ public final class SessionChecker implements TaskListener {
         if (path == null) {
             return;
         }
-        recordDeclarations(path, unit);
-        if (!mentionsSessionApi(unit) && !relevance.mayTouchSessions(path)) {
-            return;
-        }
         Reporter reporter = new Reporter(trees, unit);
-        new UnitWalker(reporter).scan(path, null);
+        users.checking(type, reporter);
+        try {
+            recordDeclarations(path, unit);
+            if (!mentionsSessionApi(unit) && !relevance.mayTouchSessions(path)) {
+                return;
+            }
+            new UnitWalker(reporter).scan(path, null);
+        } finally {
+            users.checked();
+        }
     }
 
     /**
