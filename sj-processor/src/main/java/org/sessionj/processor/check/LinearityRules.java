@@ -2,6 +2,7 @@ package org.sessionj.processor.check;
 
 import com.sun.source.tree.AssignmentTree;
 import com.sun.source.tree.BinaryTree;
+import com.sun.source.tree.ExpressionStatementTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.LiteralTree;
@@ -456,11 +457,24 @@ final class LinearityRules {
         }
     }
 
-    /** Assigns a socket variable; an unfinished session may not be overwritten. */
+    /**
+     * Assigns a socket variable; an unfinished session may not be overwritten. The assignment must be a
+     * statement of its own: inside a larger expression, Java may already have evaluated the variable
+     * for the earlier session ({@code f(s, (s = svc.request()) != null)} lends {@code f} the old socket,
+     * {@code s.send((s = …) != null ? 1 : 2)} sends on it), while the checker's state of the variable is
+     * the new session's after the assignment.
+     */
     void assign(AssignmentTree tree, Element var, VarInfo info) {
-        VarState previous = flow.state.get(var);
+        VarState previous = flow.state == null ? null : flow.state.get(var);
         VarState next = flow.origins.socketSource(tree.getExpression(), info.name());
         if (flow.state == null) {
+            return;
+        }
+        if (!statementOfItsOwn(flow.getCurrentPath())) {
+            flow.reporter.error(tree, Diagnostic.MISPLACED_CONSTRUCT, "an assignment to session socket '" + info.name()
+                    + "' must be a statement of its own (s = ...;): inside a larger expression Java may already have"
+                    + " evaluated '" + info.name() + "' for its earlier session");
+            flow.set(var, VarState.FAILED);
             return;
         }
         if (previous instanceof VarState.Live live && !live.complete()) {
@@ -471,44 +485,12 @@ final class LinearityRules {
         flow.set(var, next);
     }
 
-    /**
-     * The value of an assignment to a socket variable is the socket itself: used anywhere but as a
-     * statement or in a null test ({@code (s = svc.request()) != null}) it is a second name for the
-     * session (SJ030 into a variable, SJ031 anywhere else), as a use of the variable would be (adv11 A12:
-     * {@code t = s = svc.request()}, {@code (s = w.request()).send(1)}).
-     */
-    void assignmentValue(AssignmentTree tree, Element var, VarInfo info) {
-        if (flow.state == null || flow.state.get(var) instanceof VarState.Failed) {
-            return;
+    private static boolean statementOfItsOwn(TreePath assignment) {
+        TreePath parent = assignment.getParentPath();
+        while (parent != null && parent.getLeaf() instanceof ParenthesizedTree) {
+            parent = parent.getParentPath();
         }
-        TreePath parentPath = flow.getCurrentPath().getParentPath();
-        Tree child = tree;
-        while (parentPath.getLeaf() instanceof ParenthesizedTree) {
-            child = parentPath.getLeaf();
-            parentPath = parentPath.getParentPath();
-        }
-        Tree parent = parentPath.getLeaf();
-        Tree value = child;
-        if (parent instanceof com.sun.source.tree.ExpressionStatementTree) {
-            return;
-        }
-        if (parent instanceof BinaryTree comparison && (comparison.getKind() == Tree.Kind.EQUAL_TO
-                || comparison.getKind() == Tree.Kind.NOT_EQUAL_TO) && (isNull(comparison.getLeftOperand())
-                        || isNull(comparison.getRightOperand()))) {
-            return;
-        }
-        switch (parent) {
-            case VariableTree variable -> flow.reporter.error(tree, Diagnostic.ALIAS, info.name(),
-                    "into variable '" + variable.getName() + "' (the value of an assignment is the socket)");
-            case AssignmentTree assignment when assignment.getExpression() == value
-                    && FlowScanner.strip(assignment.getVariable()) instanceof IdentifierTree target
-                    && flow.infos.containsKey(flow.elementOf(target)) -> flow.reporter.error(tree, Diagnostic.ALIAS,
-                    info.name(), "into variable '" + target.getName() + "' (the value of an assignment is the socket)");
-            default -> flow.reporter.error(tree, Diagnostic.ESCAPE, info.name(),
-                    "as the value of its assignment, which is not a session operation; assign it in a statement of "
-                            + "its own and use the variable");
-        }
-        flow.fail(var);
+        return parent != null && parent.getLeaf() instanceof ExpressionStatementTree;
     }
 
     /** A socket named inside a lambda or local class body. */

@@ -317,9 +317,9 @@ final class MethodChecker extends FlowScanner {
     }
 
     /**
-     * For a condition {@code s != null} (true) or {@code s == null} (false), or {@code (s = x) != null}, on
-     * a socket that certainly holds a session once the condition is evaluated: whether the then-branch is
-     * the one that runs; null when the condition is no such test.
+     * For a condition {@code s != null} (true) or {@code s == null} (false) on a socket that certainly
+     * holds a session once the condition is evaluated: whether the then-branch is the one that runs; null
+     * when the condition is no such test.
      */
     private Boolean nullTest(ExpressionTree condition) {
         if (state == null || !(strip(condition) instanceof BinaryTree test)
@@ -329,9 +329,6 @@ final class MethodChecker extends FlowScanner {
         ExpressionTree left = strip(test.getLeftOperand());
         ExpressionTree right = strip(test.getRightOperand());
         ExpressionTree operand = isNullLiteral(right) ? left : isNullLiteral(left) ? right : null;
-        if (operand instanceof AssignmentTree assignment) {
-            operand = assignment.getVariable(); // (s = svc.request()) != null: the value is the new session
-        }
         Element socket = operand == null ? null : trackedSocket(operand);
         if (socket == null || socket.getKind() == ElementKind.PARAMETER) {
             return null;
@@ -457,7 +454,6 @@ final class MethodChecker extends FlowScanner {
         VarInfo info = var == null ? null : infos.get(var);
         if (info != null && info.kind() == Kind.SOCKET) {
             linearity.assign(tree, var, info);
-            linearity.assignmentValue(tree, var, info);
             return null;
         }
         if (info != null && info.kind() == Kind.ENDPOINT) {

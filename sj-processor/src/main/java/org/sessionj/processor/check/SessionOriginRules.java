@@ -77,10 +77,6 @@ final class SessionOriginRules {
             }
         }
         flow.scan(expression, null);
-        if (stripped instanceof com.sun.source.tree.AssignmentTree assignment
-                && flow.trackedSocket(assignment.getVariable()) != null) {
-            return VarState.FAILED; // t = s = svc.request(): reported at the inner assignment (SJ030)
-        }
         if (flow.trackedSocket(stripped) != null || namesTrackedSocket(stripped)) {
             return VarState.FAILED; // an alias (switch expression arms included): reported as such
         }
