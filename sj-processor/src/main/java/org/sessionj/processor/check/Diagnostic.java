@@ -70,6 +70,14 @@ public enum Diagnostic {
     OVERRIDE_MISMATCH("SJ036", "override changes a @Session type",
             "parameter '%s' of '%s' is %s, but the method it overrides in %s declares it %s; callers typed against "
                     + "either would be wrong, so an override must keep the same @Session type"),
+    KEEPS_ENDED_SESSION("SJ037", "implementation leaves open a session its method ends",
+            "%s does not end its @Session parameter '%s', but %s, which it implements, does (%s): a caller "
+                    + "through that method counts the session as ended and may not close it, so nobody would; end "
+                    + "it here too (close it, or call the overridden method)"),
+    ENDS_ON_SOME_PATHS("SJ038", "session method ends its session on some paths only",
+            "session '%s': %s ends it on some paths but not on others (%s); its callers count it as ended after "
+                    + "the call and may not close it, so where it stays open nobody would: end it on every path "
+                    + "that returns, or on none"),
 
     // @NoAlias ownership.
     NOT_UNIQUE("SJ040", "@NoAlias variable given a shared value",
