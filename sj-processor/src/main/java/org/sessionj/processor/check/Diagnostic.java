@@ -18,7 +18,7 @@ public enum Diagnostic {
     CYCLIC_PROTOCOL("SJ004", "cyclic or invalid protocol reference", "%s"),
     ILL_FORMED_PROTOCOL("SJ005", "ill-formed protocol", "ill-formed protocol: %s"),
     PROTOCOL_NOT_INTERFACE("SJ006", "@Protocol on a non-interface",
-            "@Protocol must annotate an interface, but '%s' is a %s"),
+            "@Protocol must annotate a top-level or member interface, but '%s' is a %s"),
     BAD_SESSION_ANNOTATION("SJ007", "invalid @Session annotation", "invalid @Session on parameter '%s': %s"),
     TOO_DEEP("SJ008", "code nested too deeply to check",
             "%s %s, more than the session checker follows; split it into smaller methods"),
