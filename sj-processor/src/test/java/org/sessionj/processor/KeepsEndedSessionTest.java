@@ -171,6 +171,12 @@ class KeepsEndedSessionTest {
                     if (c) throw new IllegalStateException("no close: the caller's session is unknown after a throw");
                     s.close();
                   }
+                  static void local(@Session(protocol = C.class) SJService svc, boolean c) {
+                    // A local socket (not lent by a caller) may be closed on one path and left on another.
+                    SJSocket s = svc.request();
+                    s.send(1); String r = s.receive();
+                    if (c) s.close();
+                  }
                   static void m(@Session(protocol = C.class) SJService svc, boolean c) {
                     SJSocket s = svc.request();
                     every(s, c);

@@ -41,7 +41,7 @@ final class PathEndings {
     private boolean lentParameter(Element var) {
         ExecutableElement method = flow.unitMethod;
         return method != null && var instanceof VariableElement parameter
-                && parameter.getEnclosingElement() == method && flow.api.isSocket(parameter.asType())
+                && method.getParameters().contains(parameter) && flow.api.isSocket(parameter.asType())
                 && !OverrideRules.fromApi(method);
     }
 
