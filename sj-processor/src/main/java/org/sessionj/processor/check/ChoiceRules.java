@@ -115,7 +115,7 @@ final class ChoiceRules {
                 || !selector.getName().contentEquals(tree.getName())) {
             return false;
         }
-        flow.noAlias.labelEnum((MethodInvocationTree) FlowScanner.strip(tree.getInitializer()));
+        flow.noAliasFields.labelEnum((MethodInvocationTree) FlowScanner.strip(tree.getInitializer()));
         receivedLabels.put(var, socket);
         return true;
     }
@@ -170,7 +170,7 @@ final class ChoiceRules {
         ExpressionTree stripped = FlowScanner.strip(selector);
         Element socket = inbranchSocket(stripped);
         if (socket != null) {
-            flow.noAlias.labelEnum((MethodInvocationTree) stripped);
+            flow.noAliasFields.labelEnum((MethodInvocationTree) stripped);
         }
         if (stripped instanceof IdentifierTree && !receivedLabels.isEmpty()) {
             Element received = receivedLabels.remove(flow.elementOf(stripped));

@@ -87,6 +87,8 @@ final class MethodChecker extends FlowScanner {
     final IterationRules iterations = new IterationRules(this);
     final LinearityRules linearity = new LinearityRules(this);
     final NoAliasRules noAlias = new NoAliasRules(this);
+    final NoAliasValues noAliasValues = new NoAliasValues(this);
+    final NoAliasFieldWindow noAliasFields = new NoAliasFieldWindow(this);
     final MoveContexts moveContexts = new MoveContexts(this);
     final TryMoves tryMoves = new TryMoves(this);
     final SocketExpressionRules sockets = new SocketExpressionRules(this);
@@ -147,7 +149,7 @@ final class MethodChecker extends FlowScanner {
             resultContract = contracts.functionalMethod(trees.getTypeMirror(unit));
             declarations.lambdaParameters(unit, lambda);
             if (lambda.getBodyKind() == LambdaExpressionTree.BodyKind.EXPRESSION) {
-                noAlias.returned((ExpressionTree) lambda.getBody()); // the body's value is the result
+                noAliasValues.returned((ExpressionTree) lambda.getBody()); // the body's value is the result
             }
             scan(new TreePath(unit, lambda.getBody()), null);
         } else if (leaf instanceof VariableTree field) {
@@ -157,7 +159,7 @@ final class MethodChecker extends FlowScanner {
                 selectors.declared(element);
             }
             // A @NoAlias field starts out owning its initializer's value, as a @NoAlias local does (SJ040).
-            boolean unique = element == null || !NoAliasRules.isNoAlias(element) || noAlias.unique(field.getInitializer());
+            boolean unique = element == null || !NoAliasRules.isNoAlias(element) || noAliasValues.unique(field.getInitializer());
             scan(new TreePath(unit, field.getInitializer()), null);
             if (!unique && state != null) {
                 reporter.error(field.getInitializer(), Diagnostic.NOT_UNIQUE, element.getSimpleName(),
@@ -276,7 +278,7 @@ final class MethodChecker extends FlowScanner {
     @Override
     void checkComplete(Element var, Tree at, String where) {
         linearity.checkComplete(var, at, where);
-        noAlias.checkRefilled(var, at, where);
+        noAliasFields.checkRefilled(var, at, where);
     }
 
     @Override
@@ -368,7 +370,7 @@ final class MethodChecker extends FlowScanner {
         if (namesNoValue(var)) {
             return null;
         }
-        noAlias.staticField(tree, var);
+        noAliasFields.staticField(tree, var);
         VarInfo info = var == null ? null : infos.get(var);
         if (noAlias.identifier(tree, var, info)) {
             return null;
@@ -387,7 +389,7 @@ final class MethodChecker extends FlowScanner {
         if (namesNoValue(element)) {
             return null;
         }
-        noAlias.staticField(tree, element);
+        noAliasFields.staticField(tree, element);
         if (noAlias.memberSelect(tree, element)) {
             return null;
         }
@@ -446,7 +448,7 @@ final class MethodChecker extends FlowScanner {
     /** A record pattern calls the record's accessors: code that may read a moved field. */
     @Override
     public Void visitDeconstructionPattern(DeconstructionPatternTree tree, Void unused) {
-        noAlias.beforeForeignCode(tree, "before this record pattern (which calls the record's accessors)");
+        noAliasFields.beforeForeignCode(tree, "before this record pattern (which calls the record's accessors)");
         return super.visitDeconstructionPattern(tree, unused);
     }
 
@@ -464,7 +466,7 @@ final class MethodChecker extends FlowScanner {
         String methodName = method.getSimpleName().toString();
         scan(call.getMethodSelect(), null);
         callArguments.check(call, method, call.getArguments());
-        noAlias.beforeForeignCode(call, "before the call of '" + methodName + "' (which may read it)");
+        noAliasFields.beforeForeignCode(call, "before the call of '" + methodName + "' (which may read it)");
         sockets.callResult(call, method);
         return null;
     }
@@ -478,14 +480,14 @@ final class MethodChecker extends FlowScanner {
 
     @Override
     public Void visitLambdaExpression(LambdaExpressionTree lambda, Void unused) {
-        noAlias.beforeForeignCode(lambda, "before creating a lambda (which may read it)");
+        noAliasFields.beforeForeignCode(lambda, "before creating a lambda (which may read it)");
         captures.check(lambda, "a lambda");
         return null;
     }
 
     @Override
     public Void visitClass(ClassTree tree, Void unused) {
-        noAlias.beforeForeignCode(tree, "before declaring a local class (which may read it)");
+        noAliasFields.beforeForeignCode(tree, "before declaring a local class (which may read it)");
         captures.check(tree, "a local class");
         return null;
     }
@@ -498,7 +500,7 @@ final class MethodChecker extends FlowScanner {
         } else {
             scanEach(tree.getArguments());
         }
-        noAlias.beforeForeignCode(tree, "before this constructor call (which may read it)");
+        noAliasFields.beforeForeignCode(tree, "before this constructor call (which may read it)");
         sockets.construction(tree);
         if (tree.getClassBody() != null) {
             captures.check(tree.getClassBody(), "an anonymous class");
@@ -553,7 +555,7 @@ final class MethodChecker extends FlowScanner {
 
     @Override
     public Void visitReturn(ReturnTree tree, Void unused) {
-        noAlias.returned(tree.getExpression());
+        noAliasValues.returned(tree.getExpression());
         scan(tree.getExpression(), null);
         if (state == null) {
             return null;

@@ -116,14 +116,14 @@ final class SessionActionRules {
             case "send", "pass" -> {
                 ExpressionTree argument = call.getArguments().get(0);
                 boolean delegation = flow.trackedSocket(argument) != null;
-                if (operation.equals("pass") && !delegation && !flow.noAlias.unique(argument) && flow.state != null
+                if (operation.equals("pass") && !delegation && !flow.noAliasValues.unique(argument) && flow.state != null
                         && !(flow.state.get(var) instanceof VarState.Failed)) {
                     flow.reporter.error(argument, Diagnostic.PASS_NOT_UNIQUE, name, argument);
                     flow.fail(var);
                 }
                 if (!delegation) {
                     flow.scan(argument, null);
-                    flow.noAlias.serialised(argument);
+                    flow.noAliasFields.serialised(argument);
                 }
                 send(var, argument, call);
             }
@@ -417,7 +417,7 @@ final class SessionActionRules {
             }
             case "send" -> {
                 flow.scan(arguments.get(0), null);
-                flow.noAlias.serialised(arguments.get(0));
+                flow.noAliasFields.serialised(arguments.get(0));
                 for (Element socket : multicastSockets(call, arguments.subList(1, arguments.size()))) {
                     send(socket, arguments.get(0), call);
                 }

@@ -69,7 +69,7 @@ final class TryStatements {
             }
             flow.scan(tree.getBlock(), null);
             if (closedHere.size() < tree.getResources().size()) {
-                flow.noAlias.beforeForeignCode(tree, "before the resources of this try statement are closed (close() "
+                flow.noAliasFields.beforeForeignCode(tree, "before the resources of this try statement are closed (close() "
                         + "may read it)");
             }
             flow.linearity.throwPoint();
