@@ -25,7 +25,7 @@ import java.util.Set;
  *       permitted subclasses; the encoder writes which one and the decoder accepts only those. A
  *       {@code non-sealed} subclass in the hierarchy counts with its own class only.</li>
  *   <li>Any other interface or abstract class ({@code Number}, {@code CharSequence}, a user's open
- *       interface): nothing — no peer can decode one (sj-processor rejects such a message type, SJ009).</li>
+ *       interface): nothing — no peer can decode one.</li>
  *   <li>Any other class: exactly that class (a subclass would arrive as the declared class, or fail
  *       to decode for its extra properties).</li>
  * </ul>
