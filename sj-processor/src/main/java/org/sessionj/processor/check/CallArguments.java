@@ -63,7 +63,7 @@ final class CallArguments {
                     && flow.sessionParameters.of(parameter, null, flow.reporter).declared() != null) {
                 flow.origins.endpointArgument(method, parameter, argument);
             } else {
-                flow.noAlias.argument(parameter, argument);
+                flow.noAliasValues.argument(parameter, argument);
             }
         }
         for (int k = 0; k < lentAt.size(); k++) {

@@ -122,9 +122,9 @@ final class Declarations {
         }
         if (NoAliasRules.isNoAlias(var)) {
             Tree parent = flow.getCurrentPath().getParentPath().getLeaf();
-            VarState bound = flow.noAlias.bound(tree, var); // a pattern variable or catch parameter
-            VarState initial = parent instanceof EnhancedForLoopTree loop ? flow.noAlias.loopVariable(var, loop)
-                    : bound != null ? bound : flow.noAlias.declared(var, tree.getInitializer());
+            VarState bound = flow.noAliasValues.bound(tree, var); // a pattern variable or catch parameter
+            VarState initial = parent instanceof EnhancedForLoopTree loop ? flow.noAliasValues.loopVariable(var, loop)
+                    : bound != null ? bound : flow.noAliasValues.declared(var, tree.getInitializer());
             declare(var, Kind.NOALIAS, tree, initial);
             return true;
         }

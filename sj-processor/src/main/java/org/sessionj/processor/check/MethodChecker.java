@@ -87,6 +87,8 @@ final class MethodChecker extends FlowScanner {
     final IterationRules iterations = new IterationRules(this);
     final LinearityRules linearity = new LinearityRules(this);
     final NoAliasRules noAlias = new NoAliasRules(this);
+    final NoAliasValues noAliasValues = new NoAliasValues(this);
+    final NoAliasFieldWindow noAliasFields = new NoAliasFieldWindow(this);
     final MoveContexts moveContexts = new MoveContexts(this);
     final TryMoves tryMoves = new TryMoves(this);
     final SocketExpressionRules sockets = new SocketExpressionRules(this);
@@ -144,7 +146,7 @@ final class MethodChecker extends FlowScanner {
             resultContract = contracts.functionalMethod(trees.getTypeMirror(unit));
             declarations.lambdaParameters(unit, lambda);
             if (lambda.getBodyKind() == LambdaExpressionTree.BodyKind.EXPRESSION) {
-                noAlias.returned((ExpressionTree) lambda.getBody()); // the body's value is the result
+                noAliasValues.returned((ExpressionTree) lambda.getBody()); // the body's value is the result
             }
             scan(new TreePath(unit, lambda.getBody()), null);
         } else if (leaf instanceof VariableTree field) {
@@ -154,7 +156,7 @@ final class MethodChecker extends FlowScanner {
                 selectors.declared(element);
             }
             // A @NoAlias field starts out owning its initializer's value, as a @NoAlias local does (SJ040).
-            boolean unique = element == null || !NoAliasRules.isNoAlias(element) || noAlias.unique(field.getInitializer());
+            boolean unique = element == null || !NoAliasRules.isNoAlias(element) || noAliasValues.unique(field.getInitializer());
             scan(new TreePath(unit, field.getInitializer()), null);
             if (!unique && state != null) {
                 reporter.error(field.getInitializer(), Diagnostic.NOT_UNIQUE, element.getSimpleName(),
@@ -193,7 +195,9 @@ final class MethodChecker extends FlowScanner {
         return switch (value) {
             case VarState.Live live -> TypeModel.describe(live.remaining())
                     + (live.iterations() > 0 ? " (inside its iteration)" : "");
-            case VarState.Moved moved -> "'" + moved.how() + "'";
+            case VarState.Moved moved -> LinearityRules.failed(moved)
+                    ? "failed (its action on line " + moved.how().substring(LinearityRules.FAILED_PREFIX.length()) + " threw)"
+                    : "'" + moved.how() + "'";
             case VarState.Unknown unknown -> unknown.how();
             case VarState.Failed failed -> "unknown";
             case VarState.Unassigned unassigned -> "unassigned";
@@ -204,29 +208,86 @@ final class MethodChecker extends FlowScanner {
 
     // ------------------------------------------------------------------ engine hooks
 
-    /** Inside a try block, every statement and call may throw: the catch blocks see the state here. */
+    /**
+     * Inside a try block, the catch blocks see the state wherever code may throw ({@link ThrowSites}):
+     * before each statement and each full expression that evaluates anything, after each full expression
+     * that changed a session and may throw once it has (an unboxing, an array store after a receive),
+     * and where each call runs ({@link #callPoint}, {@link LinearityRules#actionPoint}).
+     */
     @Override
     public Void scan(Tree tree, Void unused) {
-        if (tree != null && state != null && linearity.collectingThrowPoints() && (tree instanceof StatementTree
-                || tree instanceof MethodInvocationTree || tree instanceof NewClassTree)) {
-            linearity.throwPoint();
+        if (tree == null || state == null || !linearity.collectingThrowPoints()) {
+            return scanFieldExits(tree);
         }
+        if (tree instanceof StatementTree statement && ThrowSites.evaluates(statement)) {
+            linearity.jvmThrowPoint();
+        }
+        boolean full = tree instanceof ExpressionTree && !(getCurrentPath() != null
+                && getCurrentPath().getLeaf() instanceof ExpressionTree);
+        if (full) {
+            linearity.jvmThrowPoint();
+        }
+        if (tree instanceof MethodInvocationTree call && !socketAction(call)) {
+            callPoint(call, trees.getElement(pathOf(call)));
+        } else if (tree instanceof NewClassTree construction) {
+            callPoint(construction, trees.getElement(pathOf(construction)));
+        }
+        FlowState<Element> before = state;
+        Tree parent = getCurrentPath() == null ? null : getCurrentPath().getLeaf();
+        scanFieldExits(tree);
+        if (full && state != null && state != before && !ThrowSites.endsWithItsLastCall((ExpressionTree) tree,
+                parent, this)) {
+            linearity.jvmThrowPoint();
+        }
+        return null;
+    }
+
+    /**
+     * Where a call other than a session action runs, once its arguments are evaluated: it may throw, and
+     * a session failure too unless {@link ThrowSites#mayFailASession} says it cannot.
+     */
+    void callPoint(Tree call, Element callee) {
+        if (state == null || !linearity.collectingThrowPoints()) {
+            return;
+        }
+        if (ThrowSites.mayFailASession(call, callee, this)) {
+            linearity.throwPoint();
+        } else {
+            linearity.jvmThrowPoint();
+        }
+    }
+
+    /** Whether {@code call} is a session action on a tracked socket (it records its own {@link LinearityRules#actionPoint}). */
+    private boolean socketAction(MethodInvocationTree call) {
+        return call.getMethodSelect() instanceof MemberSelectTree select && trackedSocket(select.getExpression()) != null
+                && trees.getElement(pathOf(call)) instanceof ExecutableElement method
+                && api.isSocketClass(method.getEnclosingElement());
+    }
+
+    private Void scanFieldExits(Tree tree) {
         if (tree != null && fieldExits.active() && fieldExits.mayThrow(tree)) {
             boolean call = tree instanceof MethodInvocationTree || tree instanceof NewClassTree;
             if (call) {
                 fieldExits.throwPoint(tree); // with the fields moved out before its arguments
             }
-            super.scan(tree, unused); // the subexpressions' own rules report first (and may throw first)
+            super.scan(tree, null); // the subexpressions' own rules report first (and may throw first)
             fieldExits.throwPoint(tree, call); // a call may fail after taking a field's value (s.pass(ghost))
             return null;
         }
-        return super.scan(tree, unused);
+        return super.scan(tree, null);
     }
 
     /** A throw leaves with the fields moved out at this point: a catch or finally must refill them. */
     @Override
     public Void visitThrow(ThrowTree tree, Void unused) {
         scan(tree.getExpression(), null);
+        if (state != null && linearity.collectingThrowPoints()) {
+            if (ThrowSites.mayBeASessionFailure(trees.getTypeMirror(pathOf(tree.getExpression())), this)) {
+                linearity.throwPoint();
+            } else {
+                linearity.jvmThrowPoint();
+            }
+        }
         fieldExits.throwPoint(tree);
         state = null;
         return null;
@@ -269,7 +330,7 @@ final class MethodChecker extends FlowScanner {
     @Override
     void checkComplete(Element var, Tree at, String where) {
         linearity.checkComplete(var, at, where);
-        noAlias.checkRefilled(var, at, where);
+        noAliasFields.checkRefilled(var, at, where);
     }
 
     @Override
@@ -361,7 +422,7 @@ final class MethodChecker extends FlowScanner {
         if (namesNoValue(var)) {
             return null;
         }
-        noAlias.staticField(tree, var);
+        noAliasFields.staticField(tree, var);
         VarInfo info = var == null ? null : infos.get(var);
         if (noAlias.identifier(tree, var, info)) {
             return null;
@@ -380,7 +441,7 @@ final class MethodChecker extends FlowScanner {
         if (namesNoValue(element)) {
             return null;
         }
-        noAlias.staticField(tree, element);
+        noAliasFields.staticField(tree, element);
         if (noAlias.memberSelect(tree, element)) {
             return null;
         }
@@ -439,7 +500,10 @@ final class MethodChecker extends FlowScanner {
     /** A record pattern calls the record's accessors: code that may read a moved field. */
     @Override
     public Void visitDeconstructionPattern(DeconstructionPatternTree tree, Void unused) {
-        noAlias.beforeForeignCode(tree, "before this record pattern (which calls the record's accessors)");
+        noAliasFields.beforeForeignCode(tree, "before this record pattern (which calls the record's accessors)");
+        if (state != null && linearity.collectingThrowPoints()) {
+            linearity.throwPoint(); // the accessors are code of the program
+        }
         return super.visitDeconstructionPattern(tree, unused);
     }
 
@@ -457,7 +521,8 @@ final class MethodChecker extends FlowScanner {
         String methodName = method.getSimpleName().toString();
         scan(call.getMethodSelect(), null);
         callArguments.check(call, method, call.getArguments());
-        noAlias.beforeForeignCode(call, "before the call of '" + methodName + "' (which may read it)");
+        callPoint(call, method); // the callee runs (and may throw) once the arguments are evaluated
+        noAliasFields.beforeForeignCode(call, "before the call of '" + methodName + "' (which may read it)");
         sockets.callResult(call, method);
         return null;
     }
@@ -471,14 +536,14 @@ final class MethodChecker extends FlowScanner {
 
     @Override
     public Void visitLambdaExpression(LambdaExpressionTree lambda, Void unused) {
-        noAlias.beforeForeignCode(lambda, "before creating a lambda (which may read it)");
+        noAliasFields.beforeForeignCode(lambda, "before creating a lambda (which may read it)");
         captures.check(lambda, "a lambda");
         return null;
     }
 
     @Override
     public Void visitClass(ClassTree tree, Void unused) {
-        noAlias.beforeForeignCode(tree, "before declaring a local class (which may read it)");
+        noAliasFields.beforeForeignCode(tree, "before declaring a local class (which may read it)");
         captures.check(tree, "a local class");
         return null;
     }
@@ -491,7 +556,8 @@ final class MethodChecker extends FlowScanner {
         } else {
             scanEach(tree.getArguments());
         }
-        noAlias.beforeForeignCode(tree, "before this constructor call (which may read it)");
+        callPoint(tree, trees.getElement(getCurrentPath())); // the constructor runs once the arguments are evaluated
+        noAliasFields.beforeForeignCode(tree, "before this constructor call (which may read it)");
         sockets.construction(tree);
         if (tree.getClassBody() != null) {
             captures.check(tree.getClassBody(), "an anonymous class");
@@ -546,7 +612,7 @@ final class MethodChecker extends FlowScanner {
 
     @Override
     public Void visitReturn(ReturnTree tree, Void unused) {
-        noAlias.returned(tree.getExpression());
+        noAliasValues.returned(tree.getExpression());
         scan(tree.getExpression(), null);
         if (state == null) {
             return null;

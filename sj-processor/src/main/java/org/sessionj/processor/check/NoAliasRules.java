@@ -1,22 +1,10 @@
 package org.sessionj.processor.check;
 
 import com.sun.source.tree.AssignmentTree;
-import com.sun.source.tree.BindingPatternTree;
-import com.sun.source.tree.ConditionalExpressionTree;
-import com.sun.source.tree.EnhancedForLoopTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
-import com.sun.source.tree.InstanceOfTree;
-import com.sun.source.tree.LiteralTree;
 import com.sun.source.tree.MemberSelectTree;
-import com.sun.source.tree.MethodInvocationTree;
-import com.sun.source.tree.NewArrayTree;
-import com.sun.source.tree.NewClassTree;
-import com.sun.source.tree.PatternCaseLabelTree;
-import com.sun.source.tree.SwitchExpressionTree;
-import com.sun.source.tree.SwitchTree;
 import com.sun.source.tree.Tree;
-import com.sun.source.tree.TypeCastTree;
 import com.sun.source.tree.VariableTree;
 import com.sun.source.util.TreePath;
 import java.util.ArrayDeque;
@@ -27,8 +15,6 @@ import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
-import javax.lang.model.element.VariableElement;
-import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeMirror;
 import org.sessionj.processor.check.FlowScanner.Kind;
 import org.sessionj.processor.check.FlowScanner.VarInfo;
@@ -67,70 +53,6 @@ final class NoAliasRules {
             }
         }
         return false;
-    }
-
-    /**
-     * Whether {@code expression} yields a value nobody else references: a new object or array, null, a
-     * received message, a {@code @NoAlias} method result, or a {@code @NoAlias} variable (moved by the use).
-     */
-    boolean unique(ExpressionTree expression) {
-        ExpressionTree stripped = FlowScanner.strip(expression);
-        // instanceof, not a pattern switch: javac loads the processor afresh for every compilation, and
-        // each switch's bootstrap would be linked cold every time (NoPatternSwitchTest)
-        if (stripped instanceof NewClassTree creation) {
-            return creation.getClassBody() == null;
-        } else if (stripped instanceof NewArrayTree) {
-            return true;
-        } else if (stripped instanceof LiteralTree literal) {
-            return literal.getValue() == null;
-        } else if (stripped instanceof TypeCastTree cast) {
-            return unique(cast.getExpression());
-        } else if (stripped instanceof ConditionalExpressionTree conditional) {
-            return unique(conditional.getTrueExpression()) && unique(conditional.getFalseExpression());
-        } else if (stripped instanceof IdentifierTree identifier) {
-            VarInfo info = flow.infos.get(flow.elementOf(identifier));
-            return info != null && info.kind().owned();
-        } else if (stripped instanceof MemberSelectTree select && isThis(select.getExpression())) {
-            VarInfo info = flow.infos.get(flow.elementOf(select));
-            return info != null && info.kind().owned();
-        } else if (stripped instanceof MethodInvocationTree call) {
-            if (isArrayClone(call) || newArray(call)) {
-                return true; // a new array, shallowly copied
-            }
-            if (flow.moveContexts.returnsArgument(call)) {
-                Element method = flow.elementOf(call);
-                return method.getSimpleName().contentEquals("requireNonNull") ? unique(call.getArguments().get(0))
-                        : method.getSimpleName().contentEquals("requireNonNullElse")
-                                && unique(call.getArguments().get(0)) && unique(call.getArguments().get(1));
-            }
-            Element method = flow.elementOf(call);
-            return method != null && (isNoAlias(method) || flow.api.isSocketClass(method.getEnclosingElement())
-                    && method.getSimpleName().toString().startsWith("receive"));
-        }
-        return false;
-    }
-
-    /**
-     * JDK methods of final classes specified to return a newly allocated array: {@code Arrays.copyOf},
-     * {@code Arrays.copyOfRange} (shallow copies, like {@code clone()}), {@code String.toCharArray},
-     * {@code String.getBytes}.
-     */
-    private static final java.util.Set<String> NEW_ARRAY = java.util.Set.of("java.util.Arrays.copyOf",
-            "java.util.Arrays.copyOfRange", "java.lang.String.toCharArray", "java.lang.String.getBytes");
-
-    /** Whether {@code call} is one of {@link #NEW_ARRAY}. */
-    private boolean newArray(MethodInvocationTree call) {
-        return flow.elementOf(call) instanceof ExecutableElement method
-                && method.getEnclosingElement() instanceof TypeElement owner
-                && NEW_ARRAY.contains(owner.getQualifiedName() + "." + method.getSimpleName());
-    }
-
-    /** {@code a.clone()} of an array: always a new array. */
-    private boolean isArrayClone(MethodInvocationTree call) {
-        return call.getArguments().isEmpty() && call.getMethodSelect() instanceof MemberSelectTree select
-                && select.getIdentifier().contentEquals("clone")
-                && flow.trees.getTypeMirror(flow.pathOf(select.getExpression())) instanceof TypeMirror type
-                && type.getKind() == javax.lang.model.type.TypeKind.ARRAY;
     }
 
     private void useNoAlias(Element var, Tree at, TreePath path) {
@@ -254,78 +176,6 @@ final class NoAliasRules {
     }
 
     /**
-     * A {@code @NoAlias} enhanced-for variable: each element it is given stays in the array or
-     * collection, so it is never the only reference (SJ040).
-     */
-    VarState loopVariable(Element var, EnhancedForLoopTree loop) {
-        if (flow.state != null) {
-            flow.reporter.error(loop.getVariable(), Diagnostic.NOT_UNIQUE, var.getSimpleName(),
-                    "an element of " + loop.getExpression() + ", which keeps it");
-        }
-        return VarState.FAILED;
-    }
-
-    /**
-     * The first state of a {@code @NoAlias} pattern variable or catch parameter, or null when {@code tree}
-     * is neither. A pattern variable owns its value only when a type pattern binds the tested value itself
-     * and that value is unique (a {@code @NoAlias} variable, which the test moves, or a new object); a
-     * component bound inside a record pattern stays in the record, and a caught exception may still be
-     * referenced by whoever threw it (a field, a constant, a caller that keeps it): SJ040.
-     */
-    VarState bound(VariableTree tree, Element var) {
-        TreePath path = flow.getCurrentPath();
-        Tree parent = path.getParentPath().getLeaf();
-        String shared;
-        if (parent instanceof BindingPatternTree) {
-            TreePath holder = path.getParentPath().getParentPath();
-            // instanceof, not a pattern switch: its bootstrap would be linked cold in every compilation
-            Tree held = holder.getLeaf();
-            ExpressionTree matched = held instanceof InstanceOfTree test ? test.getExpression()
-                    : held instanceof PatternCaseLabelTree ? selectorOf(holder)
-                    : null; // a component of a record pattern
-            if (matched != null && unique(matched)) {
-                return VarState.OWNED; // the tested value moved in (MoveContexts: "into a pattern variable")
-            }
-            shared = matched != null ? FlowScanner.strip(matched).toString()
-                    : "a component of the record it is matched in, which keeps it";
-        } else if (SocketExpressionRules.catchParameter(parent, tree)) {
-            shared = "a caught exception, which whoever threw it may still reference";
-        } else {
-            return null;
-        }
-        if (flow.state != null) {
-            flow.reporter.error(tree, Diagnostic.NOT_UNIQUE, var.getSimpleName(), shared);
-        }
-        return VarState.FAILED;
-    }
-
-    /** The selector of the switch whose case label is at {@code label}. */
-    private static ExpressionTree selectorOf(TreePath label) {
-        for (TreePath p = label.getParentPath(); p != null; p = p.getParentPath()) {
-            if (p.getLeaf() instanceof SwitchTree statement) {
-                return statement.getExpression();
-            }
-            if (p.getLeaf() instanceof SwitchExpressionTree expression) {
-                return expression.getExpression();
-            }
-        }
-        return null;
-    }
-
-    /** The initial state of a {@code @NoAlias} local declared with {@code initializer} (null: none). */
-    VarState declared(Element var, ExpressionTree initializer) {
-        if (initializer == null) {
-            return VarState.UNASSIGNED;
-        }
-        boolean unique = unique(initializer);
-        flow.scan(initializer, null);
-        if (!unique && flow.state != null) {
-            flow.reporter.error(initializer, Diagnostic.NOT_UNIQUE, var.getSimpleName(), initializer);
-        }
-        return unique ? VarState.OWNED : VarState.FAILED;
-    }
-
-    /**
      * Checks an assignment to a {@code @NoAlias} local ({@code info} not null) or field; returns false
      * when the target is neither.
      */
@@ -340,7 +190,7 @@ final class NoAliasRules {
                 && field.getKind() == ElementKind.FIELD && isNoAlias(field)))) {
             return false;
         }
-        boolean unique = unique(tree.getExpression());
+        boolean unique = flow.noAliasValues.unique(tree.getExpression());
         if (target instanceof MemberSelectTree select) {
             flow.scan(select.getExpression(), null);
         }
@@ -383,7 +233,7 @@ final class NoAliasRules {
         return false;
     }
 
-    private static boolean isThis(ExpressionTree expression) {
+    static boolean isThis(ExpressionTree expression) {
         return FlowScanner.strip(expression) instanceof IdentifierTree identifier
                 && identifier.getName().contentEquals("this");
     }
@@ -419,137 +269,6 @@ final class NoAliasRules {
             return true;
         }
         return false;
-    }
-
-    /**
-     * Code that may read this object's fields is about to run ({@code what}: a call, a constructor, a
-     * lambda or class body): every tracked {@code @NoAlias} field moved out must have been refilled,
-     * or that code could see the value that now belongs to someone else.
-     */
-    void beforeForeignCode(Tree at, String what) {
-        if (flow.state == null) {
-            return;
-        }
-        for (Element var : flow.state.variables()) {
-            VarInfo info = flow.infos.get(var);
-            if (info != null && info.kind() == Kind.NOALIAS_FIELD
-                    && flow.state.get(var) instanceof VarState.Moved moved) {
-                flow.reporter.error(at, Diagnostic.FIELD_NOT_REFILLED, info.name(), moved.how(), what);
-                flow.fail(var);
-            }
-        }
-    }
-
-    /**
-     * A static field of another class named while a field is moved out: its class's first use runs the
-     * class's static initializer, which may read the field (through a static reference to this object).
-     * The class whose method is checked and its superclasses are initialized already; a constant
-     * variable is inlined by javac and runs nothing. Enum constants count ({@code Choice.MORE}: the
-     * enum's initializer runs its constructors), unless the enum is a plain one ({@link PlainEnums}).
-     */
-    void staticField(Tree at, Element field) {
-        if (field == null || field.getKind() != ElementKind.FIELD && field.getKind() != ElementKind.ENUM_CONSTANT
-                || !field.getModifiers().contains(javax.lang.model.element.Modifier.STATIC)
-                || ((VariableElement) field).getConstantValue() != null || !fieldMoved() || flow.unitMethod == null
-                || flow.getCurrentPath().getParentPath().getLeaf() instanceof com.sun.source.tree.ConstantCaseLabelTree) {
-            return; // a case label names a constant of the value switched on, whose class is initialized
-        }
-        TypeElement owner = (TypeElement) field.getEnclosingElement();
-        firstUse(at, owner, "'" + owner.getSimpleName() + "." + field.getSimpleName() + "' is used");
-    }
-
-    /**
-     * {@code s.inbranch(E.class)} while a field is moved out: the label becomes a constant of E
-     * ({@code E.valueOf}), the first use of E, which runs its static initializer as {@code E.X} would.
-     */
-    void labelEnum(MethodInvocationTree inbranch) {
-        if (inbranch.getArguments().size() != 1 || !fieldMoved() || flow.unitMethod == null
-                || !(FlowScanner.strip(inbranch.getArguments().get(0)) instanceof MemberSelectTree literal)
-                || !literal.getIdentifier().contentEquals("class")
-                || !(flow.trees.getTypeMirror(flow.pathOf(literal.getExpression())) instanceof DeclaredType type)) {
-            return;
-        }
-        firstUse(inbranch, (TypeElement) type.asElement(), inbranch + " receives a constant of it");
-    }
-
-    /**
-     * The first use of {@code owner} ({@code what}) while a field is moved out: SJ044, unless the
-     * class is initialized already (the checked method's class and its superclasses) or it is an enum
-     * whose initialization runs no code of the program ({@link PlainEnums}).
-     */
-    private void firstUse(Tree at, TypeElement owner, String what) {
-        for (Element type = flow.unitMethod.getEnclosingElement(); type instanceof TypeElement current;
-                type = flow.types.asElement(current.getSuperclass())) {
-            if (current.equals(owner)) {
-                return;
-            }
-        }
-        if (PlainEnums.plain(owner, flow.trees)) {
-            return;
-        }
-        beforeForeignCode(at, "before " + what + " (the first use of " + owner.getQualifiedName()
-                + " runs its static initializer, which may read it)");
-    }
-
-    /**
-     * A value sent with {@code send} is serialised (also on a local connection, which copies it): the
-     * serialisation reads the fields of every object it reaches. While a field is moved out, a value
-     * that may be this object ({@code this}, or any expression whose type this object's class can be
-     * cast to) would carry the moved value along.
-     */
-    void serialised(ExpressionTree value) {
-        if (!fieldMoved() || flow.unitMethod == null) {
-            return;
-        }
-        TypeMirror type = flow.trees.getTypeMirror(flow.pathOf(value));
-        TypeMirror self = flow.unitMethod.getEnclosingElement().asType();
-        if (type != null && (type.getKind() == javax.lang.model.type.TypeKind.DECLARED
-                || type.getKind() == javax.lang.model.type.TypeKind.TYPEVAR
-                || type.getKind() == javax.lang.model.type.TypeKind.INTERSECTION)
-                && mayBe(flow.types.erasure(type), flow.types.erasure(self))) {
-            beforeForeignCode(value, "before '" + value + "' is sent (serialising it reads the fields of this "
-                    + "object: it may be this object)");
-        }
-    }
-
-    /** Whether a value of static type {@code type} may be an object of class (or interface) {@code self}. */
-    private boolean mayBe(TypeMirror type, TypeMirror self) {
-        if (flow.types.isSubtype(self, type) || flow.types.isSubtype(type, self)) {
-            return true;
-        }
-        Element typeElement = flow.types.asElement(type);
-        Element selfElement = flow.types.asElement(self);
-        if (typeElement == null || selfElement == null) {
-            return true;
-        }
-        // An interface and a non-final class (either way round) meet in a subclass implementing it.
-        return typeElement.getKind().isInterface() && !selfElement.getModifiers().contains(
-                javax.lang.model.element.Modifier.FINAL) || selfElement.getKind().isInterface()
-                && !typeElement.getModifiers().contains(javax.lang.model.element.Modifier.FINAL);
-    }
-
-    /** Whether a tracked {@code @NoAlias} field is moved out now (so that foreign code must not run). */
-    boolean fieldMoved() {
-        if (flow.state == null) {
-            return false;
-        }
-        for (Element var : flow.state.variables()) {
-            VarInfo info = flow.infos.get(var);
-            if (info != null && info.kind() == Kind.NOALIAS_FIELD && flow.state.get(var) instanceof VarState.Moved) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** A tracked field leaving the method ({@code where}: at a return or at its end) must hold a value. */
-    void checkRefilled(Element var, Tree at, String where) {
-        VarInfo info = flow.infos.get(var);
-        if (info != null && info.kind() == Kind.NOALIAS_FIELD && flow.state.get(var) instanceof VarState.Moved moved) {
-            flow.reporter.error(at != null ? at : info.declaration(), Diagnostic.FIELD_NOT_REFILLED, info.name(),
-                    moved.how(), where);
-            flow.fail(var);
-        }
     }
 
     /**
@@ -589,24 +308,5 @@ final class NoAliasRules {
     /** Two different ownership states meet: moved on some path, so any later use is an error, reported there. */
     static VarState merge(VarState left, VarState right) {
         return left instanceof VarState.Moved ? left : right;
-    }
-
-    /** An argument for a {@code @NoAlias} parameter must be unique (and is moved by the call). */
-    void argument(VariableElement parameter, ExpressionTree argument) {
-        boolean unique = parameter == null || !isNoAlias(parameter) || unique(argument);
-        flow.scan(argument, null);
-        if (!unique && flow.state != null) {
-            flow.reporter.error(argument, Diagnostic.NOT_UNIQUE, parameter.getSimpleName(), argument);
-        }
-    }
-
-    /** The result of a {@code @NoAlias} method must be unique. */
-    void returned(ExpressionTree expression) {
-        ExecutableElement method = flow.resultContract;
-        if (expression != null && method != null && isNoAlias(method) && !unique(expression) && flow.state != null) {
-            flow.reporter.error(expression, Diagnostic.NOT_UNIQUE, method.getSimpleName() + "()'s result"
-                    + (method == flow.unitMethod ? "" : " (the lambda implements " + method.getEnclosingElement()
-                            .getSimpleName() + "." + method.getSimpleName() + ")"), expression);
-        }
     }
 }

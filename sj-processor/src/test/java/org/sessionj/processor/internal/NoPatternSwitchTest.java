@@ -34,6 +34,8 @@ class NoPatternSwitchTest {
         "org.sessionj.processor.check.SessionActionRules",
         "org.sessionj.processor.check.SessionOriginRules",
         "org.sessionj.processor.check.NoAliasRules",
+        "org.sessionj.processor.check.NoAliasValues",
+        "org.sessionj.processor.check.NoAliasFieldWindow",
         "org.sessionj.processor.check.MoveContexts",
         "org.sessionj.processor.check.ChoiceRules",
     })
@@ -55,6 +57,8 @@ class NoPatternSwitchTest {
         "org.sessionj.processor.check.LinearityRules",
         "org.sessionj.processor.check.LentSessions",
         "org.sessionj.processor.check.NoAliasRules",
+        "org.sessionj.processor.check.NoAliasValues",
+        "org.sessionj.processor.check.NoAliasFieldWindow",
         "org.sessionj.processor.check.MoveContexts",
         "org.sessionj.processor.check.SessionOriginRules",
         "org.sessionj.processor.check.SessionParameters",
