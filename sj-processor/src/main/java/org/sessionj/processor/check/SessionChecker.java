@@ -56,6 +56,7 @@ public final class SessionChecker implements TaskListener {
     private final ProtocolRegistry registry;
     private final ProcessingEnvironment environment;
     private final Set<ClassTree> done = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final CheckedUsersIndex users;
 
     public SessionChecker(ProcessingEnvironment environment, Trees trees, ProtocolRegistry registry) {
         this.environment = environment;
@@ -63,6 +64,9 @@ public final class SessionChecker implements TaskListener {
         this.registry = registry;
         this.api = new SessionApi(environment.getElementUtils(), environment.getTypeUtils());
         this.sessionParameters = new SessionParameters(api, registry);
+        this.users = new CheckedUsersIndex(environment, trees, registry, sessionParameters);
+        sessionParameters.recordReadsIn(users);
+        registry.recordUses(users);
         this.messages = new MessageTypes(environment.getTypeUtils(), trees, registry);
         this.lent = new LentSessions(api, trees);
         this.contracts = new ImplementationContracts(environment.getElementUtils(), trees, api, sessionParameters);
@@ -73,6 +77,10 @@ public final class SessionChecker implements TaskListener {
 
     @Override
     public void finished(TaskEvent event) {
+        if (event.getKind() == TaskEvent.Kind.COMPILATION && api.available()) {
+            users.compilationFinished();
+            return;
+        }
         if (event.getKind() != TaskEvent.Kind.ANALYZE || !api.available()) {
             return;
         }
@@ -91,12 +99,17 @@ public final class SessionChecker implements TaskListener {
         if (path == null) {
             return;
         }
-        recordDeclarations(path, unit);
-        if (!mentionsSessionApi(unit) && !relevance.mayTouchSessions(path)) {
-            return;
-        }
         Reporter reporter = new Reporter(trees, unit);
-        new UnitWalker(reporter).scan(path, null);
+        users.checking(type, reporter);
+        try {
+            recordDeclarations(path, unit);
+            if (!mentionsSessionApi(unit) && !relevance.mayTouchSessions(path)) {
+                return;
+            }
+            new UnitWalker(reporter).scan(path, null);
+        } finally {
+            users.checked();
+        }
     }
 
     /**
@@ -267,9 +280,23 @@ public final class SessionChecker implements TaskListener {
     private final class UnitWalker extends TreePathScanner<Void, Void> {
         private final Reporter reporter;
         private final Map<Element, VarState> capturedEndpoints = new HashMap<>();
+        private final ScopeRules scopes;
 
         UnitWalker(Reporter reporter) {
             this.reporter = reporter;
+            this.scopes = new ScopeRules(api, trees);
+        }
+
+        @Override
+        public Void visitMethodInvocation(com.sun.source.tree.MethodInvocationTree call, Void unused) {
+            scopes.invocation(getCurrentPath(), call, reporter);
+            return super.visitMethodInvocation(call, unused);
+        }
+
+        @Override
+        public Void visitIdentifier(IdentifierTree identifier, Void unused) {
+            scopes.identifier(getCurrentPath(), identifier, reporter);
+            return super.visitIdentifier(identifier, unused);
         }
 
         @Override
@@ -333,6 +360,15 @@ public final class SessionChecker implements TaskListener {
          */
         private void untrackedSockets(com.sun.source.tree.MemberReferenceTree reference, TypeMirror functionalType,
                 ExecutableElement functional) {
+            String returning = referencedMethodReturningSocket(reference);
+            if (returning != null) {
+                // Whatever the function type does with the result (drops it for a Runnable, widens it to
+                // Object or AutoCloseable): the referenced method starts or hands out a session.
+                reporter.error(reference, Diagnostic.UNTYPED_SESSION, "the method reference " + reference,
+                        "it returns a session socket through " + returning + ", which no variable tracks (start "
+                                + "sessions with SJSocket s = service.request() or server.accept())");
+                return;
+            }
             if (!(functionalType instanceof javax.lang.model.type.DeclaredType declared)
                     || environment.getElementUtils().getPackageOf(declared.asElement()).getQualifiedName()
                             .contentEquals("org.sessionj.api")) {
@@ -357,6 +393,30 @@ public final class SessionChecker implements TaskListener {
                     return;
                 }
             }
+        }
+
+        /**
+         * The referenced method, as {@code Owner.name}, if it returns a session socket as seen from the
+         * reference's qualifier ({@code svc::request}, {@code sockets::get} on a {@code List<SJSocket>});
+         * otherwise null.
+         */
+        private String referencedMethodReturningSocket(com.sun.source.tree.MemberReferenceTree reference) {
+            if (reference.getMode() != com.sun.source.tree.MemberReferenceTree.ReferenceMode.INVOKE
+                    || !(trees.getElement(getCurrentPath()) instanceof ExecutableElement method)) {
+                return null;
+            }
+            TypeMirror result = method.getReturnType();
+            TypeMirror qualifier = trees.getTypeMirror(new TreePath(getCurrentPath(), reference.getQualifierExpression()));
+            if (qualifier instanceof javax.lang.model.type.DeclaredType owner) {
+                try {
+                    result = ((javax.lang.model.type.ExecutableType) environment.getTypeUtils().asMemberOf(owner, method))
+                            .getReturnType();
+                } catch (IllegalArgumentException notAMember) {
+                    // keep the declared return type
+                }
+            }
+            return api.isSocket(result)
+                    ? method.getEnclosingElement().getSimpleName() + "." + method.getSimpleName() : null;
         }
 
         /** A record's {@code @NoAlias} components must not be handed out by accessors javac writes. */
@@ -417,6 +477,7 @@ public final class SessionChecker implements TaskListener {
             if (field && suppressed(getCurrentPath())) {
                 return null;
             }
+            scopes.variable(getCurrentPath(), variable, reporter);
             if (variable.getInitializer() != null && field) {
                 analyse(getCurrentPath());
             }
