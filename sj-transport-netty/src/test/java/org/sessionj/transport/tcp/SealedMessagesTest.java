@@ -130,7 +130,7 @@ class SealedMessagesTest {
                     () -> server.accept(Duration.ofSeconds(30)));
             try (SJSocket c = runtime.service(Refusals.class, "localhost", server.port()).request();
                     SJSocket s = accepted.get(30, TimeUnit.SECONDS)) {
-                // A Long would arrive as an Integer (the checker does not reject !<Number> yet: docs/diagnostics.md).
+                // Code compiled without sj-processor (which rejects !<Number>, SJ018): a Long would arrive as an Integer.
                 assertThatThrownBy(() -> c.send(Long.valueOf(7))).isInstanceOf(SJProtocolViolationException.class)
                         .hasMessageContaining("no peer can decode a java.lang.Number");
                 assertThatThrownBy(() -> c.pass(Long.valueOf(7))).isInstanceOf(SJProtocolViolationException.class)
