@@ -99,6 +99,7 @@ final class MethodChecker extends FlowScanner {
     final JoinRules joins = new JoinRules(this);
     final SelectorRules selectors = new SelectorRules(this);
     final Declarations declarations = new Declarations(this);
+    final PathEndings pathEndings = new PathEndings(this);
     final StateMerges merges = new StateMerges(this);
     final CallArguments callArguments = new CallArguments(this);
     final Captures captures = new Captures(this);
@@ -141,6 +142,8 @@ final class MethodChecker extends FlowScanner {
             if (unitMethod != null && elements.isCompactConstructor(unitMethod)) {
                 noAlias.compactConstructorEnd(method);
             }
+            pathEndings.exit(null);
+            pathEndings.finish();
         } else if (leaf instanceof LambdaExpressionTree lambda) {
             unitName = "the lambda";
             resultContract = contracts.functionalMethod(trees.getTypeMirror(unit));
@@ -360,6 +363,10 @@ final class MethodChecker extends FlowScanner {
 
     @Override
     VarState merge(Element var, VarState left, VarState right, Tree at, String what) {
+        VarState endedOnOnePath = pathEndings.merge(var, left, right, at, what);
+        if (endedOnOnePath != null) {
+            return endedOnOnePath;
+        }
         return merges.merge(var, left, right, at, what);
     }
 
@@ -679,6 +686,7 @@ final class MethodChecker extends FlowScanner {
                 }
             }
         }
+        pathEndings.exit(getCurrentPath());
         state = null;
         return null;
     }
