@@ -1,10 +1,13 @@
 package org.sessionj.processor.check;
 
+import com.sun.source.tree.ArrayAccessTree;
 import com.sun.source.tree.AssignmentTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.Tree;
+import com.sun.source.tree.TypeCastTree;
 import com.sun.source.tree.VariableTree;
 import com.sun.source.util.TreePath;
 import java.util.ArrayDeque;
@@ -74,11 +77,11 @@ final class NoAliasRules {
         }
         if (move != null && value instanceof VarState.Owned) {
             VarState.Moved moved = new VarState.Moved(move + " on line " + flow.line(at));
-            Map<Element, VarState.Moved> pending = pendingArguments(path);
+            Map<Element, Pending> pending = pendingArguments(path);
             if (pending != null) {
-                VarState.Moved earlier = pending.putIfAbsent(var, moved);
+                Pending earlier = pending.putIfAbsent(var, new Pending(moved, at));
                 if (earlier != null) { // the same value given twice to one call
-                    flow.reporter.error(at, Diagnostic.MOVED_VALUE_USED, flow.name(var), earlier.how());
+                    flow.reporter.error(at, Diagnostic.MOVED_VALUE_USED, flow.name(var), earlier.moved().how());
                     flow.fail(var);
                 }
                 return;
@@ -134,10 +137,17 @@ final class NoAliasRules {
     /**
      * For each call whose arguments are being evaluated (innermost first), the values moved into it: a
      * call takes its arguments once all are evaluated, so {@code f(x, x.length)} reads {@code x}
-     * before {@code f} owns it. Giving one value to two arguments is still a use after the move.
+     * before {@code f} owns it. Giving one value to two arguments is still a use after the move, and
+     * so is a value moved by a later argument before the call takes it ({@code f(x, g(x))}).
      */
-    private final Deque<Map<Element, VarState.Moved>> pendingMoves = new ArrayDeque<>();
+    private final Deque<Map<Element, Pending>> pendingMoves = new ArrayDeque<>();
     private final Deque<Tree> pendingCalls = new ArrayDeque<>();
+    /** For each call in {@link #pendingCalls}, its receiver when that is an owned value ({@link #hold}), or null. */
+    private final Deque<java.util.Optional<Held>> pendingReceivers = new ArrayDeque<>();
+
+    /** A value moved into a call once its arguments are evaluated, and the argument ({@code at}) it was read in. */
+    private record Pending(VarState.Moved moved, Tree at) {
+    }
 
     /**
      * The values moved into the innermost call whose arguments are being evaluated and that the use at
@@ -145,10 +155,10 @@ final class NoAliasRules {
      * ({@code Objects.requireNonNull}) takes nothing: {@code f(requireNonNull(x), x.length)} moves
      * {@code x} into {@code f}.
      */
-    private Map<Element, VarState.Moved> pendingArguments(TreePath path) {
-        java.util.Iterator<Map<Element, VarState.Moved>> moves = pendingMoves.iterator();
+    private Map<Element, Pending> pendingArguments(TreePath path) {
+        java.util.Iterator<Map<Element, Pending>> moves = pendingMoves.iterator();
         for (Tree call : pendingCalls) {
-            Map<Element, VarState.Moved> moved = moves.next();
+            Map<Element, Pending> moved = moves.next();
             if (!flow.moveContexts.returnsArgument(call)) {
                 return flow.moveContexts.isArgumentOf(path, call) ? moved : null;
             }
@@ -156,22 +166,95 @@ final class NoAliasRules {
         return null;
     }
 
-    /** The arguments of {@code call} are about to be evaluated. */
+    /**
+     * The arguments of {@code call} are about to be evaluated (its receiver, if any, is evaluated
+     * already): a method runs on its receiver only after them, so an owned receiver is held until then.
+     */
     void beginArguments(Tree call) {
         pendingMoves.push(new java.util.LinkedHashMap<>());
         pendingCalls.push(call);
+        Held receiver = null;
+        if (call instanceof MethodInvocationTree invocation && invocation.getMethodSelect() instanceof MemberSelectTree select) {
+            receiver = hold(select.getExpression(), "by an argument, evaluated before the call of '"
+                    + select.getIdentifier() + "' runs on it");
+        }
+        pendingReceivers.push(java.util.Optional.ofNullable(receiver));
     }
 
-    /** The call happens: the values moved into it are gone now. */
+    /**
+     * The call happens: the values moved into it are gone now. One that a later argument moved first
+     * ({@code f(x, g(x))}: {@code g} owns it, then {@code f} takes it too) is used after that move
+     * (SJ041), as is a receiver an argument moved ({@code x.m(g(x))}). The receiver is checked before
+     * the call's own arguments are taken: {@code x.equals(x)} hands one value to one call.
+     */
     void endArguments() {
-        Map<Element, VarState.Moved> moved = pendingMoves.pop();
-        pendingCalls.pop();
-        for (Map.Entry<Element, VarState.Moved> move : moved.entrySet()) { // a loop: no lambda linked per compilation
+        Map<Element, Pending> moved = pendingMoves.pop();
+        Tree call = pendingCalls.pop();
+        release(pendingReceivers.pop().orElse(null));
+        for (Map.Entry<Element, Pending> move : moved.entrySet()) { // a loop: no lambda linked per compilation
             Element var = move.getKey();
-            if (flow.state != null && flow.state.get(var) instanceof VarState.Owned) {
-                flow.set(var, move.getValue());
+            VarState now = flow.state == null ? null : flow.state.get(var);
+            if (now instanceof VarState.Owned) {
+                flow.set(var, move.getValue().moved());
                 flow.tryMoves.record(var);
+            } else if (now instanceof VarState.Moved since) {
+                flow.reporter.error(move.getValue().at(), Diagnostic.MOVED_VALUE_USED, flow.name(var), since.how()
+                        + " (a later argument, evaluated before " + (call instanceof MethodInvocationTree invocation
+                                ? "the call of '" + FlowScanner.calleeName(invocation) + "'" : "the constructor call")
+                        + " takes it)");
+                flow.fail(var);
             }
+        }
+    }
+
+    /**
+     * An owned {@code @NoAlias} value read by an expression that uses it only after evaluating more
+     * operands: the receiver of a call, the array of an array access, the array or object of an
+     * assignment's target. {@code why} says what moved it for the message, should an operand move it.
+     */
+    record Held(Element var, Tree at, String why) {
+    }
+
+    /**
+     * Holds {@code read} (parentheses and casts stripped) when it names an owned {@code @NoAlias}
+     * variable (or a tracked field as {@code f} or {@code this.f}) that is not moved now; else null.
+     * {@link #release} then checks that no operand evaluated in between moved it.
+     */
+    Held hold(ExpressionTree read, String why) {
+        ExpressionTree stripped = FlowScanner.strip(read);
+        while (stripped instanceof TypeCastTree cast) {
+            stripped = FlowScanner.strip(cast.getExpression());
+        }
+        Element var = stripped instanceof IdentifierTree
+                || stripped instanceof MemberSelectTree select && isThis(select.getExpression())
+                ? flow.elementOf(stripped) : null;
+        VarInfo info = var == null ? null : flow.infos.get(var);
+        if (info == null || !info.kind().owned() || flow.state == null
+                || !(flow.state.get(var) instanceof VarState.Owned)) {
+            return null;
+        }
+        return new Held(var, stripped, why);
+    }
+
+    /**
+     * Holds the array of an assignment's target {@code x[i] = v} or the object of {@code x.f = v}: the
+     * store happens after the right-hand side is evaluated ({@code x[0] = g(x)} stores into a moved array).
+     */
+    Held holdTarget(ExpressionTree target) {
+        ExpressionTree stripped = FlowScanner.strip(target);
+        String why = "by the right-hand side, evaluated before this assignment stores into it";
+        if (stripped instanceof ArrayAccessTree access) {
+            return hold(access.getExpression(), why);
+        }
+        return stripped instanceof MemberSelectTree select ? hold(select.getExpression(), why) : null;
+    }
+
+    /** The expression that held {@code held} (null: nothing) uses it now: SJ041 if it was moved meanwhile. */
+    void release(Held held) {
+        if (held != null && flow.state != null && flow.state.get(held.var()) instanceof VarState.Moved moved) {
+            flow.reporter.error(held.at(), Diagnostic.MOVED_VALUE_USED, flow.name(held.var()),
+                    moved.how() + " (" + held.why() + ")");
+            flow.fail(held.var());
         }
     }
 
