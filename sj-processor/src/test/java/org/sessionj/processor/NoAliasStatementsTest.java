@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Issue 12, class 6 (adversarial pass 11, construct by construct over JLS chapters 14 and 15): a case
  * guard that moves a {@code @NoAlias} value and is false hands the value's absence on to the cases
- * tried after it; a variable-arity call gives a {@code @NoAlias} varargs parameter a new array.
+ * tried after it; a variable-arity call gives a {@code @NoAlias} varargs parameter a new array; an
+ * enhanced for loop keeps the value it iterates over until it ends.
  */
 class NoAliasStatementsTest {
     /** {@code statements} in a method with a {@code @NoAlias int[] x} (line 17 is the first statement). */
@@ -134,6 +135,50 @@ class NoAliasStatementsTest {
         assertRejected("SJ041", 18, msg("@NoAlias 'x' is used after its value was moved into a call of 'va'"), run("""
                         va(x, shared);
                         x[0] = 1;
+                """));
+    }
+
+    // ------------------------------------------------------------------ enhanced for over a @NoAlias value
+
+    /** javac iterates over its own copy of the reference: after the move it reads an array g kept. */
+    @Test
+    void aMovedArrayReassignedInsideTheLoopOverIt() {
+        assertRejected("SJ041", 20, msg("@NoAlias 'x' is used after its value was moved into a call of 'g' on line 19",
+                "the enhanced for loop on line 17 goes on reading that value for its next element"), run("""
+                        for (int v : x) {
+                            if (v == 0) {
+                                g(x);
+                                x = new int[1];
+                            }
+                        }
+                """));
+    }
+
+    @Test
+    void aMovedIterableReassignedInsideTheLoopOverIt() {
+        assertRejected("SJ041", 20, msg("moved into a call of 'keep' on line 19", "the enhanced for loop on line 18"),
+                run("""
+                        @NoAlias java.util.List<Integer> xs = new java.util.ArrayList<>();
+                        for (int v : xs) {
+                            keep(xs);
+                            xs = new java.util.ArrayList<>();
+                        }
+                """));
+    }
+
+    @Test
+    void leavingTheLoopAfterTheMoveOrReplacingAValueNotMovedIsLegal() {
+        assertAccepted(run("""
+                        for (int v : x) {
+                            if (v == 0) {
+                                g(x);
+                                break;
+                            }
+                        }
+                        x = new int[1];
+                        for (int v : x) {
+                            x = new int[v + 1];
+                        }
                 """));
     }
 }

@@ -293,6 +293,17 @@ final class MethodChecker extends FlowScanner {
         iterations.leaveIteration(var, jump, what);
     }
 
+    /** An enhanced for loop over a {@code @NoAlias} variable keeps its value until the loop ends. */
+    @Override
+    public Void visitEnhancedForLoop(EnhancedForLoopTree tree, Void unused) {
+        noAlias.enterIteration(tree);
+        try {
+            return super.visitEnhancedForLoop(tree, unused);
+        } finally {
+            noAlias.exitIteration();
+        }
+    }
+
     /** Over an Iterable (not an array), the loop's calls of iterator()/hasNext()/next() are foreign code. */
     @Override
     void iterationCall(EnhancedForLoopTree loop) {
