@@ -148,6 +148,14 @@ class NoAliasEvaluationOrderTest {
     }
 
     @Test
+    void theReceiverChosenByAConditional() {
+        assertRejected("SJ041", 29, msg("moved into a call of 'g'", "before the call of 'equals' runs on it"),
+                run("""
+                        boolean same = (k > 0 ? x : new int[0]).equals(g(x));
+                """));
+    }
+
+    @Test
     void theArrayOfAnAssignmentWhoseRightHandSideMovesIt() {
         assertRejected("SJ041", 29, msg("moved into a call of 'g'", "before this assignment stores into it"), run("""
                         x[0] = g(x);

@@ -2,6 +2,7 @@ package org.sessionj.processor.check;
 
 import com.sun.source.tree.ArrayAccessTree;
 import com.sun.source.tree.AssignmentTree;
+import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.MemberSelectTree;
@@ -210,9 +211,10 @@ final class NoAliasRules {
     /**
      * An owned {@code @NoAlias} value read by an expression that uses it only after evaluating more
      * operands: the receiver of a call, the array of an array access, the array or object of an
-     * assignment's target. {@code why} says what moved it for the message, should an operand move it.
+     * assignment's target. {@code why} says what moved it for the message, should an operand move it;
+     * {@code also}: the other alternative of a conditional ({@code (c ? x : y).m(g(x))}), or null.
      */
-    record Held(Element var, Tree at, String why) {
+    record Held(Element var, Tree at, String why, Held also) {
     }
 
     /**
@@ -225,6 +227,11 @@ final class NoAliasRules {
         while (stripped instanceof TypeCastTree cast) {
             stripped = FlowScanner.strip(cast.getExpression());
         }
+        if (stripped instanceof ConditionalExpressionTree conditional) {
+            Held first = hold(conditional.getTrueExpression(), why);
+            Held second = hold(conditional.getFalseExpression(), why);
+            return first == null ? second : second == null ? first : chain(first, second);
+        }
         Element var = stripped instanceof IdentifierTree
                 || stripped instanceof MemberSelectTree select && isThis(select.getExpression())
                 ? flow.elementOf(stripped) : null;
@@ -233,7 +240,12 @@ final class NoAliasRules {
                 || !(flow.state.get(var) instanceof VarState.Owned)) {
             return null;
         }
-        return new Held(var, stripped, why);
+        return new Held(var, stripped, why, null);
+    }
+
+    /** {@code first}, then {@code second}, as one chain of held values. */
+    private static Held chain(Held first, Held second) {
+        return new Held(first.var(), first.at(), first.why(), first.also() == null ? second : chain(first.also(), second));
     }
 
     /**
@@ -289,10 +301,12 @@ final class NoAliasRules {
 
     /** The expression that held {@code held} (null: nothing) uses it now: SJ041 if it was moved meanwhile. */
     void release(Held held) {
-        if (held != null && flow.state != null && flow.state.get(held.var()) instanceof VarState.Moved moved) {
-            flow.reporter.error(held.at(), Diagnostic.MOVED_VALUE_USED, flow.name(held.var()),
-                    moved.how() + " (" + held.why() + ")");
-            flow.fail(held.var());
+        for (Held each = held; each != null; each = each.also()) {
+            if (flow.state != null && flow.state.get(each.var()) instanceof VarState.Moved moved) {
+                flow.reporter.error(each.at(), Diagnostic.MOVED_VALUE_USED, flow.name(each.var()),
+                        moved.how() + " (" + each.why() + ")");
+                flow.fail(each.var());
+            }
         }
     }
 
