@@ -154,8 +154,8 @@ class RunOnceAndExceptionTest {
 
     @Test
     void unknownStateReachesTheEndOfTheSession() {
-        assertRejected("SJ024", 8, msg("session 's' is not complete", "!<int> or end (where an exception in the try "
-                + "block on line 9 may leave it) remains"), run("One", """
+        assertRejected("SJ024", 8, msg("session 's' is not complete", "!<int> or failed (its action on line 11 threw) (where an exception "
+                + "in the try block on line 9 may leave it) remains"), run("One", """
                             try {
                                 check(1);
                                 s.send(1);
@@ -167,7 +167,8 @@ class RunOnceAndExceptionTest {
 
     @Test
     void catchInsideAnIterationBody() {
-        assertRejected("SJ020", 11, msg("session 's'", "?(int) (inside its iteration) or end (inside its iteration)"),
+        assertRejected("SJ020", 11, msg("session 's'",
+                "?(int) (inside its iteration) or failed (its action on line 12 threw) or end (inside its iteration)"),
                 run("Reads", """
                             int i = 0;
                             while (s.outwhile(i++ < 3)) {

@@ -71,6 +71,7 @@ final class ChoiceRules {
             flow.fail(var);
             return;
         }
+        flow.linearity.actionPoint(var, call);
         flow.set(var, new VarState.Live(branch.then(unfolded.tail()), live.iterations()));
         flow.lastActions.put(var, call);
     }
@@ -205,6 +206,7 @@ final class ChoiceRules {
             if (live != null) {
                 SessionType unfolded = TypeModel.unfold(live.remaining());
                 if (!unfolded.isEnd() && unfolded.head() instanceof Action.Branch b) {
+                    flow.linearity.actionPoint(socket, stripped);
                     branch = b;
                     continuation = unfolded.tail();
                     flow.lastActions.put(socket, stripped);
@@ -290,7 +292,7 @@ final class ChoiceRules {
             // the path where none matches is a throw from the state before the cases, not a way on.
             FlowState<Element> after = flow.state;
             flow.state = flow.join(base, guardsFalse, tree, "the guards of the cases");
-            flow.linearity.throwPoint();
+            flow.linearity.jvmThrowPoint(); // MatchException
             flow.fieldExits.throwPoint(tree);
             flow.state = after;
         }

@@ -14,7 +14,7 @@ import javax.lang.model.type.TypeMirror;
  * an object in a string concatenation, {@code iterator()}/{@code hasNext()}/{@code next()} of an
  * enhanced for over an {@code Iterable}. (Also {@code close()} of try-with-resources and a record
  * pattern's accessors, which need no type test.) Such code may read a moved {@code @NoAlias} field
- * (SJ044).
+ * (SJ044), and may throw anything, a session failure included (a throw point for the catch blocks).
  */
 final class ImplicitCalls {
     private final MethodChecker flow;
@@ -28,6 +28,10 @@ final class ImplicitCalls {
      * as operands calls their toString(): reported while a field is moved out.
      */
     void concatenation(Tree at, ExpressionTree left, ExpressionTree right) {
+        if (flow.state != null && flow.linearity.collectingThrowPoints()
+                && (callsToString(left) || right != null && callsToString(right))) {
+            flow.linearity.throwPoint(); // a toString() of the program's may throw anything
+        }
         if (flow.noAliasFields.fieldMoved() && (callsToString(left) || right != null && callsToString(right))) {
             flow.noAliasFields.beforeForeignCode(at, "before this string concatenation (which calls toString())");
         }
@@ -35,6 +39,9 @@ final class ImplicitCalls {
 
     /** The detail of an assert (null: none) becomes its AssertionError's message through its toString(). */
     void assertDetail(ExpressionTree detail) {
+        if (detail != null && flow.state != null && flow.linearity.collectingThrowPoints() && callsToString(detail)) {
+            flow.linearity.throwPoint();
+        }
         if (detail != null && flow.state != null && flow.noAliasFields.fieldMoved() && callsToString(detail)) {
             flow.noAliasFields.beforeForeignCode(detail, "before this assert's detail becomes the message of its "
                     + "AssertionError (which calls its toString())");
@@ -43,6 +50,9 @@ final class ImplicitCalls {
 
     /** Over an Iterable (not an array), the loop's calls of iterator()/hasNext()/next() are foreign code. */
     void iteration(EnhancedForLoopTree loop) {
+        if (flow.state != null && flow.linearity.collectingThrowPoints() && overIterable(loop)) {
+            flow.linearity.throwPoint(); // the Iterable's methods may throw anything
+        }
         if (flow.state != null && flow.noAliasFields.fieldMoved() && overIterable(loop)) {
             flow.noAliasFields.beforeForeignCode(loop.getExpression(), "before the loop asks its Iterable for the next "
                     + "element (iterator(), hasNext() and next() may read it)");

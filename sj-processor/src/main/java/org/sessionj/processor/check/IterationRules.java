@@ -216,6 +216,7 @@ final class IterationRules {
             bodies.put(control.var(), iterationBody);
             depth.put(control.var(), live.iterations());
             frame.controlled.add(control.var());
+            flow.linearity.actionPoint(control.var(), control.call());
             flow.set(control.var(), new VarState.Live(iterationBody, live.iterations() + 1));
         }
         FlowState<Element> bodyEntry = flow.state;

@@ -78,24 +78,48 @@ final class LinearityRules {
     }
 
     /**
-     * For each enclosing try block (innermost first), the states each socket, service and server socket
-     * that was in scope at its start took inside it: an exception may leave it at any of them.
+     * The states an exception may leave each socket, service and server socket in, for one try block:
+     * {@link #any} at every point where the try block may throw, {@link #sessionFailures} at the points
+     * that may throw an {@code SJIOException} (a session failure), which is all a catch of
+     * {@code SJIOException} or a subclass can be entered from.
+     *
+     * <p>Invariant (docs/diagnostics.md, "Exceptions and sessions"): <em>an {@code SJIOException} comes
+     * only from a session action, a request or accept, a call of code outside the JDK (or of JDK code
+     * given a value whose class may be outside it), code Java runs implicitly ({@code toString()} of a
+     * concatenation, an {@code Iterable}'s iterator, a record's accessors, {@code close()} of a
+     * resource), or a {@code throw} of a type it may be</em>; the JVM's own exceptions (a null
+     * dereference, an index out of bounds, a division by zero, a failed cast or unboxing) are never one.
+     * And: <em>an exception out of a session action on a socket leaves that session failed</em> (the
+     * runtime fails and closes it, telling the peer): at such a point the socket is {@link #failedBy}.
      */
-    private final Deque<Map<Element, Set<VarState>>> throwPoints = new ArrayDeque<>();
+    static final class ThrowPoints {
+        /** The states at every throw point. */
+        final Map<Element, Set<VarState>> any = new LinkedHashMap<>();
+        /** The states at the throw points that may throw an SJIOException. */
+        final Map<Element, Set<VarState>> sessionFailures = new LinkedHashMap<>();
+
+        private void track(Element var) {
+            any.put(var, new LinkedHashSet<>());
+            sessionFailures.put(var, new LinkedHashSet<>());
+        }
+    }
+
+    /** For each enclosing try block (innermost first), its throw points. */
+    private final Deque<ThrowPoints> throwPoints = new ArrayDeque<>();
 
     /** Starts collecting the states at which an exception may leave the try block starting here. */
-    Map<Element, Set<VarState>> enterTry() {
-        Map<Element, Set<VarState>> points = new LinkedHashMap<>();
+    ThrowPoints enterTry() {
+        ThrowPoints points = new ThrowPoints();
         if (flow.state != null) {
             for (Element var : flow.state.variables()) {
                 Kind kind = flow.infos.get(var).kind();
                 if (kind == Kind.SOCKET || kind == Kind.ENDPOINT) {
-                    points.put(var, new LinkedHashSet<>());
+                    points.track(var);
                 }
             }
         }
         throwPoints.push(points);
-        throwPoint();
+        jvmThrowPoint();
         return points;
     }
 
@@ -104,12 +128,12 @@ final class LinearityRules {
      * statement with a finally block: an exception in a catch block reaches the finally block with them.
      * Ended by {@link #exitTry}.
      */
-    Map<Element, Set<VarState>> enterCatches() {
-        Map<Element, Set<VarState>> points = new LinkedHashMap<>();
+    ThrowPoints enterCatches() {
+        ThrowPoints points = new ThrowPoints();
         if (flow.state != null) {
             for (Element var : flow.state.variables()) {
                 if (flow.infos.get(var).kind() == Kind.ENDPOINT) {
-                    points.put(var, new LinkedHashSet<>());
+                    points.track(var);
                 }
             }
         }
@@ -123,13 +147,13 @@ final class LinearityRules {
      * paths ({@code entry}). Invariant (as at a join): one protocol when all agree, else
      * {@link StateMerges#CONFLICTING}.
      */
-    FlowState<Element> endpointsAtThrows(FlowState<Element> entry, List<Map<Element, Set<VarState>>> pointSets) {
+    FlowState<Element> endpointsAtThrows(FlowState<Element> entry, List<ThrowPoints> pointSets) {
         if (entry == null) {
             return null;
         }
         FlowState<Element> result = entry;
-        for (Map<Element, Set<VarState>> points : pointSets) {
-            for (Map.Entry<Element, Set<VarState>> point : points.entrySet()) {
+        for (ThrowPoints points : pointSets) {
+            for (Map.Entry<Element, Set<VarState>> point : points.any.entrySet()) {
                 Element var = point.getKey();
                 if (flow.infos.get(var).kind() != Kind.ENDPOINT || !result.tracks(var)) {
                     continue;
@@ -172,18 +196,63 @@ final class LinearityRules {
         return !throwPoints.isEmpty();
     }
 
-    /** Code that may throw is about to run: each socket's state here is one a catch may see. */
+    /** Code that may throw anything, a session failure included, is about to run: each state here is one a catch may see. */
     void throwPoint() {
+        record(null, null, true);
+    }
+
+    /**
+     * Code that may throw, but not an {@code SJIOException}, is about to run: the JVM's own checks (a
+     * null dereference, an array index, a division, a cast, an unboxing). Only catches of other types
+     * (and finally blocks) see these states.
+     */
+    void jvmThrowPoint() {
+        record(null, null, false);
+    }
+
+    /**
+     * A session action on {@code var} is about to run (its operands are evaluated): if it throws, the
+     * runtime has failed the session (and closed it), so a catch sees {@code var} ended there and every
+     * other variable as it is now.
+     */
+    void actionPoint(Element var, Tree action) {
+        if (flow.state == null || !collectingThrowPoints() || !(flow.state.get(var) instanceof VarState.Live)) {
+            return;
+        }
+        record(var, failedBy(action), true);
+    }
+
+    /** The state of a session whose action {@code action} threw: failed, and closed by the runtime. */
+    VarState failedBy(Tree action) {
+        return new VarState.Moved(FAILED_PREFIX + flow.line(action));
+    }
+
+    /** How {@link #failedBy} describes a session ended by the failure of its own action. */
+    static final String FAILED_PREFIX = "ended by the failure of its action on line ";
+
+    /** Whether {@code state} is that of a session a failed action ended ({@link #failedBy}). */
+    static boolean failed(VarState state) {
+        return state instanceof VarState.Moved moved && moved.how() != null && moved.how().startsWith(FAILED_PREFIX);
+    }
+
+    private void record(Element var, VarState varState, boolean sessionFailure) {
         if (flow.state == null) {
             return;
         }
         // loops, not lambdas: the processor is loaded afresh per compilation, and so would each lambda be linked
-        for (Map<Element, Set<VarState>> points : recording()) {
-            for (Map.Entry<Element, Set<VarState>> point : points.entrySet()) {
-                VarState value = flow.state.get(point.getKey());
-                if (value != null) {
-                    point.getValue().add(value);
-                }
+        for (ThrowPoints points : recording()) {
+            add(points.any, var, varState);
+            if (sessionFailure) {
+                add(points.sessionFailures, var, varState);
+            }
+        }
+    }
+
+    private void add(Map<Element, Set<VarState>> points, Element var, VarState varState) {
+        for (Map.Entry<Element, Set<VarState>> point : points.entrySet()) {
+            VarState value = point.getKey().equals(var) ? varState : flow.state.get(point.getKey());
+            if (value != null) {
+                point.getValue().add(value);
             }
         }
     }
@@ -196,19 +265,21 @@ final class LinearityRules {
         if (flow.state == null) {
             return;
         }
-        for (Map<Element, Set<VarState>> points : recording()) {
-            Set<VarState> states = points.get(var);
-            if (states != null) {
-                states.add(state);
+        for (ThrowPoints points : recording()) {
+            for (Map<Element, Set<VarState>> map : List.of(points.any, points.sessionFailures)) {
+                Set<VarState> states = map.get(var);
+                if (states != null) {
+                    states.add(state);
+                }
             }
         }
     }
 
     /** The throw points of each enclosing try block that records them here (below the recording limit). */
-    private List<Map<Element, Set<VarState>>> recording() {
-        List<Map<Element, Set<VarState>>> recording = new ArrayList<>();
+    private List<ThrowPoints> recording() {
+        List<ThrowPoints> recording = new ArrayList<>();
         int index = throwPoints.size();
-        for (Map<Element, Set<VarState>> points : throwPoints) { // innermost first
+        for (ThrowPoints points : throwPoints) { // innermost first
             if (--index >= recordingLimit) {
                 continue;
             }
@@ -229,17 +300,24 @@ final class LinearityRules {
 
     /**
      * Where a catch block starts: each socket in the state it had at every point of the try block where
-     * an exception may have been thrown ({@code points}). Invariant: a catch sees a session in one
-     * known state or as {@link VarState.Unknown}, which may not be used, ended or joined with a known
-     * state — so a catch that lets the program go on after the try block cannot leave the peers out
-     * of step (a recursion round half done, an action skipped).
+     * an exception the catch catches may have been thrown ({@code points}: all of them, or those that
+     * may throw a session failure for a catch of {@code SJIOException} and its subclasses). Invariant: a
+     * catch sees a session in one known state, as ended (no session: never assigned, or closed, or
+     * failed by its own action), or as {@link VarState.Unknown}, which may not be used, ended or joined
+     * with a known state — so a catch that lets the program go on after the try block cannot leave the
+     * peers out of step (a recursion round half done, an action skipped).
      */
     FlowState<Element> catchEntry(FlowState<Element> entry, Map<Element, Set<VarState>> points, Tree tree) {
         FlowState<Element> result = entry;
         for (Map.Entry<Element, Set<VarState>> point : points.entrySet()) {
             Element var = point.getKey();
             Set<VarState> states = point.getValue();
-            if (!entry.tracks(var) || states.isEmpty()) {
+            if (!entry.tracks(var)) {
+                continue;
+            }
+            if (states.isEmpty()) {
+                // Nothing in the try block can throw what this catch catches: it is entered with the state
+                // at the try statement's start (javac may reject the catch; the state must still be known).
                 continue;
             }
             if (anyFailed(states)) {
@@ -248,6 +326,8 @@ final class LinearityRules {
                 result = result.with(var, StateMerges.endpointAtAny(states)); // a value: its protocols merge
             } else if (states.size() == 1) {
                 result = result.with(var, states.iterator().next());
+            } else if (noSession(states) != null) {
+                result = result.with(var, noSession(states));
             } else {
                 List<String> described = new ArrayList<>();
                 for (VarState state : states) {
@@ -261,6 +341,23 @@ final class LinearityRules {
             }
         }
         return result;
+    }
+
+    /**
+     * When none of {@code states} holds a live session (each is unassigned, or ended: closed, delegated,
+     * failed), the one to continue with: an ended one if any (it may be assigned anew, not used), else
+     * unassigned; null when one of them is live.
+     */
+    private static VarState noSession(Set<VarState> states) {
+        VarState ended = null;
+        for (VarState state : states) {
+            if (state instanceof VarState.Moved moved) {
+                ended = ended == null ? moved : ended;
+            } else if (!(state instanceof VarState.Unassigned)) {
+                return null;
+            }
+        }
+        return ended != null ? ended : VarState.UNASSIGNED;
     }
 
     /**

@@ -195,7 +195,9 @@ final class MethodChecker extends FlowScanner {
         return switch (value) {
             case VarState.Live live -> TypeModel.describe(live.remaining())
                     + (live.iterations() > 0 ? " (inside its iteration)" : "");
-            case VarState.Moved moved -> "'" + moved.how() + "'";
+            case VarState.Moved moved -> LinearityRules.failed(moved)
+                    ? "failed (its action on line " + moved.how().substring(LinearityRules.FAILED_PREFIX.length()) + " threw)"
+                    : "'" + moved.how() + "'";
             case VarState.Unknown unknown -> unknown.how();
             case VarState.Failed failed -> "unknown";
             case VarState.Unassigned unassigned -> "unassigned";
@@ -206,29 +208,86 @@ final class MethodChecker extends FlowScanner {
 
     // ------------------------------------------------------------------ engine hooks
 
-    /** Inside a try block, every statement and call may throw: the catch blocks see the state here. */
+    /**
+     * Inside a try block, the catch blocks see the state wherever code may throw ({@link ThrowSites}):
+     * before each statement and each full expression that evaluates anything, after each full expression
+     * that changed a session and may throw once it has (an unboxing, an array store after a receive),
+     * and where each call runs ({@link #callPoint}, {@link LinearityRules#actionPoint}).
+     */
     @Override
     public Void scan(Tree tree, Void unused) {
-        if (tree != null && state != null && linearity.collectingThrowPoints() && (tree instanceof StatementTree
-                || tree instanceof MethodInvocationTree || tree instanceof NewClassTree)) {
-            linearity.throwPoint();
+        if (tree == null || state == null || !linearity.collectingThrowPoints()) {
+            return scanFieldExits(tree);
         }
+        if (tree instanceof StatementTree statement && ThrowSites.evaluates(statement)) {
+            linearity.jvmThrowPoint();
+        }
+        boolean full = tree instanceof ExpressionTree && !(getCurrentPath() != null
+                && getCurrentPath().getLeaf() instanceof ExpressionTree);
+        if (full) {
+            linearity.jvmThrowPoint();
+        }
+        if (tree instanceof MethodInvocationTree call && !socketAction(call)) {
+            callPoint(call, trees.getElement(pathOf(call)));
+        } else if (tree instanceof NewClassTree construction) {
+            callPoint(construction, trees.getElement(pathOf(construction)));
+        }
+        FlowState<Element> before = state;
+        Tree parent = getCurrentPath() == null ? null : getCurrentPath().getLeaf();
+        scanFieldExits(tree);
+        if (full && state != null && state != before && !ThrowSites.endsWithItsLastCall((ExpressionTree) tree,
+                parent, this)) {
+            linearity.jvmThrowPoint();
+        }
+        return null;
+    }
+
+    /**
+     * Where a call other than a session action runs, once its arguments are evaluated: it may throw, and
+     * a session failure too unless {@link ThrowSites#mayFailASession} says it cannot.
+     */
+    void callPoint(Tree call, Element callee) {
+        if (state == null || !linearity.collectingThrowPoints()) {
+            return;
+        }
+        if (ThrowSites.mayFailASession(call, callee, this)) {
+            linearity.throwPoint();
+        } else {
+            linearity.jvmThrowPoint();
+        }
+    }
+
+    /** Whether {@code call} is a session action on a tracked socket (it records its own {@link LinearityRules#actionPoint}). */
+    private boolean socketAction(MethodInvocationTree call) {
+        return call.getMethodSelect() instanceof MemberSelectTree select && trackedSocket(select.getExpression()) != null
+                && trees.getElement(pathOf(call)) instanceof ExecutableElement method
+                && api.isSocketClass(method.getEnclosingElement());
+    }
+
+    private Void scanFieldExits(Tree tree) {
         if (tree != null && fieldExits.active() && fieldExits.mayThrow(tree)) {
             boolean call = tree instanceof MethodInvocationTree || tree instanceof NewClassTree;
             if (call) {
                 fieldExits.throwPoint(tree); // with the fields moved out before its arguments
             }
-            super.scan(tree, unused); // the subexpressions' own rules report first (and may throw first)
+            super.scan(tree, null); // the subexpressions' own rules report first (and may throw first)
             fieldExits.throwPoint(tree, call); // a call may fail after taking a field's value (s.pass(ghost))
             return null;
         }
-        return super.scan(tree, unused);
+        return super.scan(tree, null);
     }
 
     /** A throw leaves with the fields moved out at this point: a catch or finally must refill them. */
     @Override
     public Void visitThrow(ThrowTree tree, Void unused) {
         scan(tree.getExpression(), null);
+        if (state != null && linearity.collectingThrowPoints()) {
+            if (ThrowSites.mayBeASessionFailure(trees.getTypeMirror(pathOf(tree.getExpression())), this)) {
+                linearity.throwPoint();
+            } else {
+                linearity.jvmThrowPoint();
+            }
+        }
         fieldExits.throwPoint(tree);
         state = null;
         return null;
@@ -466,6 +525,9 @@ final class MethodChecker extends FlowScanner {
     @Override
     public Void visitDeconstructionPattern(DeconstructionPatternTree tree, Void unused) {
         noAliasFields.beforeForeignCode(tree, "before this record pattern (which calls the record's accessors)");
+        if (state != null && linearity.collectingThrowPoints()) {
+            linearity.throwPoint(); // the accessors are code of the program
+        }
         return super.visitDeconstructionPattern(tree, unused);
     }
 
@@ -483,6 +545,7 @@ final class MethodChecker extends FlowScanner {
         String methodName = method.getSimpleName().toString();
         scan(call.getMethodSelect(), null);
         callArguments.check(call, method, call.getArguments());
+        callPoint(call, method); // the callee runs (and may throw) once the arguments are evaluated
         noAliasFields.beforeForeignCode(call, "before the call of '" + methodName + "' (which may read it)");
         sockets.callResult(call, method);
         return null;
@@ -517,6 +580,7 @@ final class MethodChecker extends FlowScanner {
         } else {
             scanEach(tree.getArguments());
         }
+        callPoint(tree, trees.getElement(getCurrentPath())); // the constructor runs once the arguments are evaluated
         noAliasFields.beforeForeignCode(tree, "before this constructor call (which may read it)");
         sockets.construction(tree);
         if (tree.getClassBody() != null) {

@@ -98,6 +98,7 @@ final class SessionActionRules {
     }
 
     void advance(Element var, SessionType unfolded, VarState.Live live, Tree at) {
+        flow.linearity.actionPoint(var, at);
         flow.set(var, new VarState.Live(unfolded.tail(), live.iterations()));
         flow.lastActions.put(var, at);
     }
@@ -145,6 +146,11 @@ final class SessionActionRules {
                         + operation + "(" + (operation.equals("outwhile") ? "condition" : "") + ")) { ... }");
             }
             case "close" -> {
+                if (flow.state != null && LinearityRules.failed(flow.state.get(var))) {
+                    // Complete or failed by its own action: closing it is what must happen (a no-op when failed).
+                    flow.set(var, new VarState.Moved("closed on line " + flow.line(call)));
+                    return;
+                }
                 VarState.Live live = usable(var, call);
                 if (live != null) {
                     if (!live.complete()) {
@@ -152,6 +158,7 @@ final class SessionActionRules {
                                 TypeModel.describe(live.remaining()));
                         flow.fail(var);
                     } else {
+                        flow.linearity.actionPoint(var, call);
                         flow.set(var, new VarState.Moved("closed on line " + flow.line(call)));
                     }
                 }

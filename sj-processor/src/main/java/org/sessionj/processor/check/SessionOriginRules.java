@@ -49,12 +49,18 @@ final class SessionOriginRules {
             if (request || accept) {
                 VarState endpoint = endpointOf(select.getExpression());
                 flow.scanEach(call.getArguments());
+                if (flow.linearity.collectingThrowPoints()) {
+                    flow.linearity.throwPoint(); // a request or accept that fails begins no session
+                }
                 return begin(endpoint, request, call, variable);
             }
             if (flow.api.isSelectorClass(owner) && methodName.equals("select")) {
                 VarState set = flow.selectors.selected(select.getExpression());
                 if (set != null) {
                     flow.scanEach(call.getArguments());
+                    if (flow.linearity.collectingThrowPoints()) {
+                        flow.linearity.throwPoint();
+                    }
                     return set;
                 }
             }

@@ -55,7 +55,7 @@ final class TryStatements {
         Scope resources = flow.pushScope();
         List<Element> closedHere = new ArrayList<>();
         FlowState<Element> tryEntry = flow.state;
-        Map<Element, Set<VarState>> throwPoints = flow.linearity.enterTry();
+        LinearityRules.ThrowPoints throwPoints = flow.linearity.enterTry();
         Set<Element> moved = flow.tryMoves.enterTry();
         Map<Element, MovedFieldExits.Escape> escapes = flow.fieldExits.enterTryBlock(tree);
         try {
@@ -72,9 +72,9 @@ final class TryStatements {
                 flow.noAliasFields.beforeForeignCode(tree, "before the resources of this try statement are closed (close() "
                         + "may read it)");
             }
-            flow.linearity.throwPoint();
             if (!tree.getResources().isEmpty()) {
-                flow.fieldExits.throwPoint(tree); // closing the resources may throw
+                flow.linearity.throwPoint(); // closing the resources may throw (a resource's close() is any code)
+                flow.fieldExits.throwPoint(tree);
             }
         } finally {
             flow.tryMoves.exitTry();
@@ -90,19 +90,23 @@ final class TryStatements {
         flow.scopes.pop();
         FlowState<Element> tryEnd = flow.state;
         FlowState<Element> catchEntry = tryEntry == null ? null
-                : flow.linearity.catchEntry(tryEntry.without(resources.vars), throwPoints, tree);
+                : flow.linearity.catchEntry(tryEntry.without(resources.vars), throwPoints.any, tree);
         catchEntry = flow.tryMoves.catchEntry(catchEntry, moved, tree);
+        // A catch of SJIOException (and its subclasses) only: entered where a session failure may be thrown.
+        FlowState<Element> failureEntry = tryEntry == null ? null
+                : flow.linearity.catchEntry(tryEntry.without(resources.vars), throwPoints.sessionFailures, tree);
+        failureEntry = flow.tryMoves.catchEntry(failureEntry, moved, tree);
         FlowState<Element> afterAll = tryEnd;
         flow.handlers.push("catch");
         Set<Element> movedInCatches = flow.tryMoves.enterTry();
         flow.fieldExits.enterCatches(escapes);
         flow.state = catchEntry;
-        Map<Element, Set<VarState>> catchThrowPoints = tree.getFinallyBlock() != null && !tree.getCatches().isEmpty()
+        LinearityRules.ThrowPoints catchThrowPoints = tree.getFinallyBlock() != null && !tree.getCatches().isEmpty()
                 ? flow.linearity.enterCatches() : null;
         flow.state = afterAll;
         try {
             for (CatchTree catchTree : tree.getCatches()) {
-                flow.state = catchEntry;
+                flow.state = catchesOnlySessionFailures(catchTree) ? failureEntry : catchEntry;
                 Scope scope = flow.pushScope();
                 flow.scan(catchTree.getParameter(), null);
                 flow.scan(catchTree.getBlock(), null);
@@ -218,7 +222,7 @@ final class TryStatements {
      */
     private void finallyBlock(TryTree tree, FlowState<Element> afterAll, FlowState<Element> catchEntry,
             Set<Element> moved, Map<Element, MovedFieldExits.Escape> escapes,
-            List<Map<Element, Set<VarState>>> throwPoints) {
+            List<LinearityRules.ThrowPoints> throwPoints) {
         flow.handlers.push("finally");
         FlowState<Element> normal = afterAll != null ? afterAll : catchEntry;
         FlowState<Element> abrupt = flow.tryMoves.alsoMovedIn(flow.tryMoves.catchEntry(normal, moved, tree), catchEntry);
@@ -243,6 +247,27 @@ final class TryStatements {
             }
         }
         flow.handlers.pop();
+    }
+
+    /**
+     * Whether {@code catchTree} catches nothing but session failures: its parameter's type (each
+     * alternative of a multi-catch) is {@code SJIOException} or a subclass.
+     */
+    private boolean catchesOnlySessionFailures(CatchTree catchTree) {
+        javax.lang.model.element.TypeElement failure = flow.elements.getTypeElement("org.sessionj.api.SJIOException");
+        javax.lang.model.type.TypeMirror type = flow.trees.getTypeMirror(flow.pathOf(catchTree.getParameter()));
+        if (failure == null || type == null) {
+            return false;
+        }
+        List<? extends javax.lang.model.type.TypeMirror> alternatives = type instanceof javax.lang.model.type.UnionType union
+                ? union.getAlternatives() : List.of(type);
+        for (javax.lang.model.type.TypeMirror alternative : alternatives) {
+            if (alternative.getKind() != javax.lang.model.type.TypeKind.DECLARED
+                    || !flow.types.isSubtype(alternative, failure.asType())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Whether {@code block} contains a jump that leaves it: the exception it runs for is then dropped. */

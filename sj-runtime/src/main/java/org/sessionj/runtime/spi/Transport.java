@@ -38,6 +38,19 @@ public interface Transport {
     boolean canReach(String host, int port);
 
     /**
+     * {@link #canReach(String, int)} within a bound: a transport whose check asks the network (the http
+     * transport asks its relay whether a server is registered) waits at most {@code timeoutNanos} for
+     * the answer, so that the check never takes longer than the set-up attempt it belongs to, and never
+     * gives up sooner either. A requester's set-up passes the time it gives the attempt
+     * ({@code sessionj.setupAttemptTimeout}, or the initiation timeout for the last transport).
+     *
+     * @param timeoutNanos how long the check may take; negative: the transport's own bound
+     */
+    default boolean canReach(String host, int port, long timeoutNanos) {
+        return canReach(host, port);
+    }
+
+    /**
      * Whether a runtime whose configuration names no transports uses this one. Transports that need
      * configuration first (TLS needs key material) answer {@code false} and are used only when named.
      */

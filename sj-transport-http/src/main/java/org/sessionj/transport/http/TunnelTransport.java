@@ -28,8 +28,6 @@ import org.sessionj.transport.netty.internal.LocalPorts;
  * upgrade, long polling where it does not. The two differ only in TLS.
  */
 abstract class TunnelTransport implements Transport {
-    private static final long TARGET_CHECK_MILLIS = 2_000;
-
     private final String name;
     private final HttpConfig explicitConfig;
 
@@ -115,35 +113,66 @@ abstract class TunnelTransport implements Transport {
 
     /**
      * Direct mode: whether something listens on the HTTP port (as for tcp). Relay mode: whether the
-     * relay has a server registered for {@code host:port} (asked, within two seconds).
+     * relay has a server registered for {@code host:port}, asked within {@code sessionj.http.vanishMillis}
+     * (the bound of every request to the relay).
      */
     @Override
     public boolean canReach(String host, int port) {
+        return canReach(host, port, -1);
+    }
+
+    /**
+     * {@link #canReach(String, int)} within {@code timeoutNanos} (negative: {@code sessionj.http.vanishMillis};
+     * never more than that): the requester's set-up passes the time it gives this attempt. A relay that
+     * refuses the connection or answers 404 is a no at once; one that has not answered when the time is
+     * up is a no too (its connect would not get through in the time left either).
+     */
+    @Override
+    public boolean canReach(String host, int port, long timeoutNanos) {
         HttpConfig config = config();
         Optional<HostPort> relay = config.relayForService(host, port);
         if (relay.isEmpty()) {
             return LocalPorts.canReach(host, port + config.portOffset());
         }
+        HttpSettings settings = config.settings();
+        long millis = checkMillis(timeoutNanos, settings.vanishMillis());
         HttpClientChannel channel;
         try {
-            channel = new HttpClientChannel(endpoint(relay.get(), config.settings()));
+            channel = new HttpClientChannel(endpoint(relay.get(), settings));
         } catch (IOException e) {
             return false;
         }
         try {
+            // The channel's own deadline answers first; the wait's is a backstop a little later.
             FullHttpResponse response = channel.send(channel.request(HttpMethod.GET, Wire.TARGET + "?name="
                     + URLEncoder.encode(HttpConfig.target(host, port), StandardCharsets.UTF_8), null),
-                    TARGET_CHECK_MILLIS).get(TARGET_CHECK_MILLIS + 500, TimeUnit.MILLISECONDS);
+                    millis).get(millis + 500, TimeUnit.MILLISECONDS);
             try {
                 return response.status().code() == 200;
             } finally {
                 response.release();
             }
         } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
             return false;
         } finally {
             channel.close();
         }
+    }
+
+    /**
+     * How long a relay check waits, in ms: {@code timeoutNanos} when it is set, never more than
+     * {@code vanishMillis}, at least 1. Before, it was a fixed 2 s, which a cold requester's first
+     * request to the relay exceeded on a loaded machine (FirewallRealTest): the relay was up and the
+     * server registered, but the requester gave up on it.
+     */
+    static long checkMillis(long timeoutNanos, int vanishMillis) {
+        if (timeoutNanos < 0) {
+            return vanishMillis;
+        }
+        return Math.max(1, Math.min(vanishMillis, TimeUnit.NANOSECONDS.toMillis(timeoutNanos)));
     }
 
     private Endpoint endpoint(HostPort relay, HttpSettings settings) throws IOException {

@@ -168,7 +168,8 @@ public final class TransportManager {
      * Phase one of the negotiation: a setup connection to session port {@code host:port} with the
      * first setup transport of {@code plan} that reaches it. Every attempt but the last is bounded by
      * {@code attemptNanos} (negative: none), so that a transport whose packets a firewall drops gives
-     * way to the next (the relay) in bounded time.
+     * way to the next (the relay) in bounded time; the last by {@code timeoutNanos}. An attempt's
+     * reachability check ({@link Transport#canReach(String, int, long)}) and its connect share that time.
      */
     public Opened setup(Plan plan, String host, int port, long timeoutNanos, long attemptNanos) {
         List<String> failures = new ArrayList<>();
@@ -176,14 +177,18 @@ public final class TransportManager {
         List<Transport> setup = plan.setup();
         for (int i = 0; i < setup.size(); i++) {
             Transport transport = setup.get(i);
-            if (!transport.canReach(host, port)) {
+            long attempt = i == setup.size() - 1 ? timeoutNanos : bounded(timeoutNanos, attemptNanos);
+            long start = System.nanoTime();
+            // The check gets the attempt's time, not a bound of its own: a relay check with a fixed 2 s bound
+            // made a cold requester on a loaded machine give up on a relay that was up (FirewallRealTest).
+            if (!transport.canReach(host, port, attempt)) {
                 failures.add(transport.name() + ": cannot reach it");
                 unreachable.add(transport.name());
                 continue;
             }
-            long attempt = i == setup.size() - 1 ? timeoutNanos : bounded(timeoutNanos, attemptNanos);
             try {
-                return new Opened(transport.connect(host, port, attempt), transport, List.copyOf(unreachable));
+                return new Opened(transport.connect(host, port, remaining(attempt, start)), transport,
+                        List.copyOf(unreachable));
             } catch (IOException e) {
                 failures.add(transport.name() + ": " + e.getMessage());
                 unreachable.add(transport.name());
@@ -191,6 +196,14 @@ public final class TransportManager {
         }
         throw new SJIOException("cannot connect to session port " + host + ":" + port + " with any setup transport ("
                 + String.join("; ", failures) + ")");
+    }
+
+    /** What is left of {@code attemptNanos} (negative: none) begun at {@code start}; at least 1 ns. */
+    private static long remaining(long attemptNanos, long start) {
+        if (attemptNanos < 0) {
+            return attemptNanos;
+        }
+        return Math.max(1, attemptNanos - (System.nanoTime() - start));
     }
 
     private static long bounded(long timeoutNanos, long boundNanos) {

@@ -2,11 +2,8 @@ package org.sessionj.runtime.internal.transport;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.sessionj.runtime.spi.Connection;
-import org.sessionj.runtime.spi.ConnectionAcceptor;
 import org.sessionj.runtime.spi.Transport;
 
 /** A server that only this JVM can reach because no network transport is installed says so. */
@@ -33,27 +30,7 @@ class InJvmOnlyWarningTest {
     }
 
     private static Transport fake(String name, boolean inJvmOnly, boolean servesSetup) {
-        return new Transport() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public ConnectionAcceptor listen(int port) throws IOException {
-                throw new IOException("not used");
-            }
-
-            @Override
-            public Connection connect(String host, int port, long timeoutNanos) throws IOException {
-                throw new IOException("not used");
-            }
-
-            @Override
-            public boolean canReach(String host, int port) {
-                return false;
-            }
-
+        return new FakeTransport(name) {
             @Override
             public boolean inJvmOnly() {
                 return inJvmOnly;

@@ -11,8 +11,6 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.sessionj.api.SJException;
 import org.sessionj.runtime.TransportPreferences;
-import org.sessionj.runtime.spi.Connection;
-import org.sessionj.runtime.spi.ConnectionAcceptor;
 import org.sessionj.runtime.spi.Transport;
 
 /**
@@ -208,36 +206,14 @@ class InstalledTransportsTest {
     }
 
     /** A transport class a runtime can make by name (public, public no-argument constructor). */
-    public static final class Loadable implements Transport {
-        private final String name;
-
+    public static final class Loadable extends FakeTransport {
         /** As the service loader or a built-in look-up makes it. */
         public Loadable() {
             this("loadable");
         }
 
         Loadable(String name) {
-            this.name = name;
-        }
-
-        @Override
-        public String name() {
-            return name;
-        }
-
-        @Override
-        public ConnectionAcceptor listen(int port) {
-            throw new UnsupportedOperationException("test transport");
-        }
-
-        @Override
-        public Connection connect(String host, int port, long timeoutNanos) {
-            throw new UnsupportedOperationException("test transport");
-        }
-
-        @Override
-        public boolean canReach(String host, int port) {
-            return false;
+            super(name);
         }
     }
 
@@ -256,25 +232,9 @@ class InstalledTransportsTest {
     }
 
     /** A transport that does nothing (base of the classes above). */
-    abstract static class Forwarding implements Transport {
-        @Override
-        public String name() {
-            return "forwarding";
-        }
-
-        @Override
-        public ConnectionAcceptor listen(int port) {
-            throw new UnsupportedOperationException("test transport");
-        }
-
-        @Override
-        public Connection connect(String host, int port, long timeoutNanos) {
-            throw new UnsupportedOperationException("test transport");
-        }
-
-        @Override
-        public boolean canReach(String host, int port) {
-            return false;
+    abstract static class Forwarding extends FakeTransport {
+        Forwarding() {
+            super("forwarding");
         }
     }
 

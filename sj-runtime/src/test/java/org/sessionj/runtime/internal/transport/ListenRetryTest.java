@@ -15,7 +15,6 @@ import org.sessionj.api.SJIOException;
 import org.sessionj.runtime.TransportPreferences;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.ConnectionAcceptor;
-import org.sessionj.runtime.spi.Transport;
 
 /**
  * {@code TransportManager.listen} tries another port only where that can help: the port it chose for
@@ -114,8 +113,7 @@ class ListenRetryTest {
     }
 
     /** A transport with ports of its own; it can refuse a port as taken, or fail outright. */
-    private static final class Fake implements Transport {
-        private final String name;
+    private static final class Fake extends FakeTransport {
         private final boolean inJvmOnly;
         final AtomicInteger listens = new AtomicInteger();
         final AtomicInteger closed = new AtomicInteger();
@@ -126,13 +124,8 @@ class ListenRetryTest {
         private int next = 40_000;
 
         Fake(String name, boolean inJvmOnly) {
-            this.name = name;
+            super(name);
             this.inJvmOnly = inJvmOnly;
-        }
-
-        @Override
-        public String name() {
-            return name;
         }
 
         @Override
@@ -176,23 +169,13 @@ class ListenRetryTest {
         }
 
         @Override
-        public Connection connect(String host, int port, long timeoutNanos) throws IOException {
-            throw new IOException("not used");
-        }
-
-        @Override
-        public boolean canReach(String host, int port) {
-            return false;
-        }
-
-        @Override
         public boolean inJvmOnly() {
             return inJvmOnly;
         }
 
         @Override
         public String portSpace() {
-            return name;
+            return name();
         }
     }
 }

@@ -98,20 +98,9 @@ public final class TestAcceptorGroups {
         return new Named(name);
     }
 
-    private record Named(String name) implements Transport {
-        @Override
-        public ConnectionAcceptor listen(int port) {
-            throw new UnsupportedOperationException("test transport");
-        }
-
-        @Override
-        public Connection connect(String host, int port, long timeoutNanos) {
-            throw new UnsupportedOperationException("test transport");
-        }
-
-        @Override
-        public boolean canReach(String host, int port) {
-            return false;
+    private static final class Named extends FakeTransport {
+        Named(String name) {
+            super(name);
         }
     }
 }

@@ -1,0 +1,175 @@
+package org.sessionj.processor.check;
+
+import com.sun.source.tree.AssignmentTree;
+import com.sun.source.tree.BlockTree;
+import com.sun.source.tree.BreakTree;
+import com.sun.source.tree.ClassTree;
+import com.sun.source.tree.ContinueTree;
+import com.sun.source.tree.EmptyStatementTree;
+import com.sun.source.tree.ExpressionStatementTree;
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.LabeledStatementTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.NewClassTree;
+import com.sun.source.tree.ReturnTree;
+import com.sun.source.tree.StatementTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.VariableTree;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.PackageElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.ArrayType;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+
+/**
+ * Where code in a try block may throw, and what: the predicates behind the throw points that
+ * {@link LinearityRules} records for the catch blocks (docs/diagnostics.md, "Exceptions and sessions").
+ *
+ * <p>Invariants: a statement that evaluates nothing ({@code break}, {@code continue}, {@code return;},
+ * an empty statement, a block or label around others) cannot throw; a full expression whose last step
+ * is a call (its value discarded or stored in a local without unboxing) throws nothing after that call
+ * returns; an {@code SJIOException} (a session failure) is thrown only by code of the session API or of
+ * the program, never by the JVM's own checks nor by JDK code that is given nothing of the program.
+ */
+final class ThrowSites {
+    private ThrowSites() {
+    }
+
+    /** Whether executing {@code statement} itself evaluates anything (else it cannot throw). */
+    static boolean evaluates(StatementTree statement) {
+        return !(statement instanceof BreakTree || statement instanceof ContinueTree
+                || statement instanceof EmptyStatementTree || statement instanceof BlockTree
+                || statement instanceof LabeledStatementTree || statement instanceof ClassTree
+                || statement instanceof ReturnTree ret && ret.getExpression() == null
+                || statement instanceof VariableTree variable && variable.getInitializer() == null);
+    }
+
+    /**
+     * Whether nothing can throw in the full expression {@code expression} (whose parent is
+     * {@code parent}) after its outermost call returns: the expression is that call, or stores its
+     * result in a local variable, and the value is not unboxed on the way. Then the state after it is
+     * seen by a catch only through later code, which records its own throw points.
+     */
+    static boolean endsWithItsLastCall(ExpressionTree expression, Tree parent, MethodChecker flow) {
+        ExpressionTree stripped = FlowScanner.strip(expression);
+        if (stripped instanceof AssignmentTree assignment && parent instanceof ExpressionStatementTree) {
+            ExpressionTree target = FlowScanner.strip(assignment.getVariable());
+            Element var = target instanceof IdentifierTree ? flow.elementOf(target) : null;
+            if (var == null || !(var.getKind() == ElementKind.LOCAL_VARIABLE || var.getKind() == ElementKind.PARAMETER
+                    || var.getKind() == ElementKind.RESOURCE_VARIABLE || var.getKind() == ElementKind.EXCEPTION_PARAMETER
+                    || var.getKind() == ElementKind.BINDING_VARIABLE)) {
+                return false;
+            }
+            ExpressionTree value = FlowScanner.strip(assignment.getExpression());
+            return isCall(value) && !unboxes(value, var.asType(), flow);
+        }
+        if (!isCall(stripped)) {
+            return false;
+        }
+        if (parent instanceof ExpressionStatementTree) {
+            return true; // the value is dropped
+        }
+        if (parent instanceof VariableTree variable && flow.trees.getElement(flow.pathOf(variable)) instanceof Element var) {
+            return !unboxes(stripped, var.asType(), flow);
+        }
+        return false;
+    }
+
+    private static boolean isCall(ExpressionTree tree) {
+        return tree instanceof MethodInvocationTree || tree instanceof NewClassTree;
+    }
+
+    /** Whether storing {@code value} into a variable of type {@code target} unboxes it (which may throw). */
+    private static boolean unboxes(ExpressionTree value, TypeMirror target, MethodChecker flow) {
+        if (target == null || !target.getKind().isPrimitive()) {
+            return false;
+        }
+        TypeMirror type = flow.trees.getTypeMirror(flow.pathOf(value));
+        return type == null || !type.getKind().isPrimitive();
+    }
+
+    /**
+     * Whether a call of {@code callee} at {@code call} may throw an {@code SJIOException}: unless it is
+     * a method or constructor of the JDK ({@code java.*}, {@code javax.*}) whose receiver and arguments
+     * all have {@link #closed} types, so that no code of the program (nor of the session API) can run in it.
+     */
+    static boolean mayFailASession(Tree call, Element callee, MethodChecker flow) {
+        if (!(callee instanceof ExecutableElement method) || !inJdk(method, flow)) {
+            return true;
+        }
+        java.util.List<? extends ExpressionTree> arguments;
+        if (call instanceof MethodInvocationTree invocation) {
+            arguments = invocation.getArguments();
+            if (!method.getModifiers().contains(Modifier.STATIC)) {
+                if (!(invocation.getMethodSelect() instanceof MemberSelectTree select)) {
+                    return true; // an inherited JDK method called on this object: this object's class is the program's
+                }
+                if (!closed(flow.trees.getTypeMirror(flow.pathOf(select.getExpression())), flow)) {
+                    return true;
+                }
+            }
+        } else if (call instanceof NewClassTree construction) {
+            if (construction.getClassBody() != null || construction.getEnclosingExpression() != null) {
+                return true;
+            }
+            arguments = construction.getArguments();
+        } else {
+            return true;
+        }
+        for (ExpressionTree argument : arguments) {
+            if (!closed(flow.trees.getTypeMirror(flow.pathOf(argument)), flow)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean inJdk(Element element, MethodChecker flow) {
+        PackageElement pkg = flow.elements.getPackageOf(element);
+        String name = pkg == null ? "" : pkg.getQualifiedName().toString();
+        return name.startsWith("java.") || name.startsWith("javax.");
+    }
+
+    /**
+     * Whether every value of {@code type} is free of code of the program: a primitive, null, a final
+     * JDK class whose type arguments are closed too ({@code String}, the boxes, {@code Duration}), or
+     * an array of such.
+     */
+    static boolean closed(TypeMirror type, MethodChecker flow) {
+        if (type == null) {
+            return false;
+        }
+        if (type.getKind().isPrimitive() || type.getKind() == TypeKind.NULL) {
+            return true;
+        }
+        if (type instanceof ArrayType array) {
+            return closed(array.getComponentType(), flow);
+        }
+        if (!(type instanceof DeclaredType declared) || !(declared.asElement() instanceof TypeElement element)
+                || !element.getModifiers().contains(Modifier.FINAL) || !inJdk(element, flow)) {
+            return false;
+        }
+        for (TypeMirror argument : declared.getTypeArguments()) {
+            if (!closed(argument, flow)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether a value of static type {@code thrown} may be an {@code SJIOException} (it is one, or a supertype). */
+    static boolean mayBeASessionFailure(TypeMirror thrown, MethodChecker flow) {
+        TypeElement failure = flow.elements.getTypeElement("org.sessionj.api.SJIOException");
+        if (thrown == null || failure == null || thrown.getKind() != TypeKind.DECLARED) {
+            return true;
+        }
+        return flow.types.isSubtype(thrown, failure.asType()) || flow.types.isSubtype(failure.asType(), thrown);
+    }
+}
