@@ -62,15 +62,34 @@ major=$(jdk_major "$JDK")
 # Threads in native code cannot touch the JVM's data without stopping first, so no wait is needed
 # (docs/benchmarks.md "The demos' whole job, tenth session").
 [ "$major" -ge 25 ] && JAVA_OPTS+=(-XX:UserThreadWaitAttemptsAtExit=0)
+# A demo's ranks across processes (or srun tasks) are short JVMs, three of them on a small machine, and
+# the JIT compilers took half of their CPU: C1 and C2 compiled at start-up what the AOT cache's profiles
+# said was hot in the training run. Compiling a method only after three times as many calls leaves
+# the code that runs once (start-up, connecting) interpreted and still compiles every loop and message
+# path the timed region repeats (docs/benchmarks.md "The demos, eleventh session"). The ranks started
+# from this JVM inherit it; SJ_JAVA_OPTS=-XX:CompileThresholdScaling=1 restores the default.
+demo_ranks() {
+    [ "${1:-}" = demo ] || return 1
+    local previous="" arg
+    for arg in "$@"; do
+        case "$previous $arg" in
+            "--deploy processes"|"--deploy slurm"|*" --deploy=processes"|*" --deploy=slurm") return 0 ;;
+        esac
+        previous="$arg"
+    done
+    return 1
+}
+demo_ranks "$@" && JAVA_OPTS+=(-XX:CompileThresholdScaling=3)
 # A JVM cannot tell whether its standard error is a terminal; the demos' progress bar needs to know.
 [ -t 2 ] && JAVA_OPTS+=(-Dsessionj.stderr.terminal=true)
 
-# A cache of the classes the command line loads and links, made once per build and never committed
-# (docs/benchmarks.md "Cold start"): JDK 25+ an AOT cache (JEP 483/514/515: also the methods'
+# A cache of the classes the command line loads and links, made once per build and JDK and never
+# committed (docs/benchmarks.md "Cold start"): JDK 25+ an AOT cache (JEP 483/514/515: also the methods'
 # profiles) recorded by a training run of typical commands (org.sessionj.cli.AotTraining); JDK 21-24
 # a dynamic CDS archive the JVM writes at the first exit (-XX:+AutoCreateSharedArchive). Only classes
 # from jars can be cached: a class path with a directory on it gets none. SJ_AOT=0 turns it off;
-# SJ_AOT=FILE chooses the file (the only way to get one with SJ_CLASSPATH).
+# SJ_AOT=FILE chooses the file (the only way to get one with SJ_CLASSPATH). Child ranks of a demo start
+# from the same file (rank 0 passes its options on).
 CACHE_OPTS=()
 # Whether any of $2... (empty ones skipped) is newer than the file $1.
 newer_than() {
@@ -81,11 +100,25 @@ newer_than() {
     done
     return 1
 }
+# The default cache file for class path $1: in the checkout's .sj when this user can write there, else
+# in the user's cache directory; its name keyed on the JDK (where it is and its exact version: a cache
+# from another JDK is refused by the JVM, silently here, so each JDK gets its own) and the class path
+# (two checkouts may share the user's directory). Nothing when neither directory can be written.
+default_cache() {
+    local dir key
+    for dir in "$STATE" "${XDG_CACHE_HOME:-${HOME:-/nonexistent}/.cache}/sj"; do
+        [ -d "$dir" ] && [ -w "$dir" ] || { mkdir -p "$dir" 2>/dev/null && [ -w "$dir" ]; } || continue
+        read -r key _ < <(cksum <<< "$JDK $(cat "$JDK/release" 2>/dev/null) $1")
+        if [ "$major" -ge 25 ]; then echo "$dir/sj-jdk$major-$key.aot"; else echo "$dir/sj-jdk$major-$key.jsa"; fi
+        return 0
+    done
+}
 # $1: class path; $2: the cache file; $3: a file newer than the cache when the class path changed, or empty.
 # A jar rewritten since the cache was recorded (./mvnw package) makes it stale too: recorded again.
 use_cache() {
-    local cp="$1" cache="$2" stamp="$3" entry tmp
+    local cp="$1" cache="$2" stamp="$3" entry tmp lock
     local -a entries
+    [ -n "$cache" ] || return 0
     IFS=: read -ra entries <<< "$cp"
     for entry in "${entries[@]}"; do
         [ -d "$entry" ] && return 0
@@ -98,15 +131,26 @@ use_cache() {
     if [ ! -s "$cache" ] || newer_than "$cache" "$stamp" "${entries[@]}"; then
         # A training run that failed is not retried until the class path changes.
         [ -f "$cache.failed" ] && ! newer_than "$cache.failed" "$stamp" "${entries[@]}" && return 0
-        echo "sj: recording an AOT cache for faster starts (once per build; SJ_AOT=0 turns it off) ..." >&2
+        # One recording at a time: the ranks of a job started together (srun) all find no cache; the
+        # first records it, the others run without it rather than train too (a lock older than 10
+        # minutes was left by a run that was killed, and is taken over).
+        lock="$cache.lock"
+        if ! mkdir "$lock" 2>/dev/null; then
+            [ -n "$(find "$lock" -maxdepth 0 -mmin -10 2>/dev/null)" ] && return 0
+            rm -rf "$lock"
+            mkdir "$lock" 2>/dev/null || return 0
+        fi
+        echo "sj: recording an AOT cache for faster starts (once per build and JDK; SJ_AOT=0 turns it off) ..." >&2
         tmp="$cache.$$.tmp"
         if "$JDK/bin/java" "${JAVA_OPTS[@]}" -XX:AOTCacheOutput="$tmp" -cp "$cp" org.sessionj.cli.AotTraining \
                 >"$cache.log" 2>&1 </dev/null && [ -s "$tmp" ]; then
             mv -f "$tmp" "$cache"
             rm -f "$cache.failed" "$tmp.config"
+            rmdir "$lock"
         else
             rm -f "$tmp" "$tmp.config"
             touch "$cache.failed"
+            rmdir "$lock"
             echo "sj: could not record the AOT cache (log: $cache.log); running without it" >&2
             return 0
         fi
@@ -141,5 +185,9 @@ if needs_build; then
 fi
 
 CLASSPATH="$(cat "$CLASSPATH_FILE")"
-[ "${SJ_AOT:-}" != 0 ] && use_cache "$CLASSPATH" "${SJ_AOT:-$STATE/sj.aot}" "$CLASSPATH_FILE"
+if [ "${SJ_AOT:-}" != 0 ]; then
+    # The file earlier versions of this script kept, for any JDK: replaced by one per JDK.
+    [ -e "$STATE/sj.aot" ] && rm -f "$STATE/sj.aot" "$STATE/sj.aot.log" "$STATE/sj.aot.failed"
+    use_cache "$CLASSPATH" "${SJ_AOT:-$(default_cache "$CLASSPATH")}" "$CLASSPATH_FILE"
+fi
 exec "$JDK/bin/java" "${JAVA_OPTS[@]}" "${CACHE_OPTS[@]}" ${SJ_JAVA_OPTS:-} -cp "$CLASSPATH" "$MAIN_CLASS" "$@"

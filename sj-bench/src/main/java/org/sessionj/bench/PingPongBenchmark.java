@@ -26,7 +26,8 @@ import org.sessionj.runtime.SJRuntimeConfig;
 /**
  * One int there and back between two threads of one JVM: an SJ session on the in-JVM transport
  * (monitor on and off) against a bare JCTools SPSC handoff with the same wait strategy and against
- * {@link Exchanger}; then the same three with both ends on virtual threads ({@code virtual*}: one
+ * {@link Exchanger} (one exchange per operation, and a whole round trip of two exchanges,
+ * {@code *exchangerRoundTrip}); then the same with both ends on virtual threads ({@code virtual*}: one
  * invocation runs {@link #ROUNDS} round trips on a virtual thread that the benchmark thread waits
  * for, so the figure is per round trip).
  *
@@ -158,6 +159,75 @@ public class PingPongBenchmark {
         }
     }
 
+    /**
+     * An {@link Exchanger} used for a whole round trip: the request goes over in one exchange and the
+     * reply comes back in a second one, so that the caller waits for the answer to its own value.
+     * {@link #exchanger} is one exchange per operation, which returns the partner's answer to the
+     * <em>previous</em> value: one rendezvous (one thread switch) where a round trip has two.
+     */
+    @State(Scope.Benchmark)
+    public static class ExchangeRoundTrip {
+        final Exchanger<Integer> exchanger = new Exchanger<>();
+        Thread partner;
+        int next;
+
+        Thread.Builder threads() {
+            return Thread.ofPlatform().daemon();
+        }
+
+        @Setup(Level.Trial)
+        public void open() {
+            partner = threads().start(() -> {
+                try {
+                    while (true) {
+                        int value = exchanger.exchange(0);
+                        if (value < 0) {
+                            return;
+                        }
+                        exchanger.exchange(value + 1);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+
+        /** One round trip: {@code value} there, its answer back. */
+        int roundTrip(int value) throws InterruptedException {
+            exchanger.exchange(value);
+            return exchanger.exchange(0);
+        }
+
+        @TearDown(Level.Trial)
+        public void close() throws InterruptedException {
+            exchanger.exchange(-1);
+            partner.join();
+        }
+    }
+
+    /** The same, the partner on a virtual thread. */
+    @State(Scope.Benchmark)
+    public static class VirtualExchangeRoundTrip extends ExchangeRoundTrip {
+        @Override
+        Thread.Builder threads() {
+            return Thread.ofVirtual();
+        }
+    }
+
+    /**
+     * {@link VirtualSjSession} with a receive timeout ({@code sessionj.receiveTimeout}, one minute): a
+     * timed wait, which on a virtual thread yields like an untimed one before it parks.
+     */
+    @State(Scope.Benchmark)
+    public static class VirtualSjSessionTimed extends VirtualSjSession {
+        @Override
+        SJRuntime runtime(boolean monitor) {
+            System.setProperty("sessionj.shm.orphanTimeout", "10m");
+            return SJRuntime.create(SJRuntimeConfig.builder().transports("shm").monitor(monitor)
+                    .defaultTimeout(java.time.Duration.ofMinutes(1)).build());
+        }
+    }
+
     /** Round trips per invocation of the virtual-thread benchmarks. */
     static final int ROUNDS = 1000;
 
@@ -209,7 +279,7 @@ public class PingPongBenchmark {
      * Runs {@link #ROUNDS} rounds on a new virtual thread and waits for it; the last reply. What the
      * rounds throw is rethrown, so that a broken session fails the benchmark instead of being timed.
      */
-    private static int onVirtualThread(IntSupplier round) throws InterruptedException {
+    static int onVirtualThread(IntSupplier round) throws InterruptedException {
         int[] last = new int[1];
         Throwable[] failure = new Throwable[1];
         Thread t = Thread.ofVirtual().start(() -> {
@@ -260,6 +330,34 @@ public class PingPongBenchmark {
                 throw new IllegalStateException(e);
             }
         });
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(ROUNDS)
+    public int virtualSjSessionWithReceiveTimeout(VirtualSjSessionTimed state) throws InterruptedException {
+        SJSocket s = state.socket;
+        return onVirtualThread(() -> {
+            s.outwhile(true);
+            s.send(state.next++ & 0xffff);
+            return s.receiveInt();
+        });
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(ROUNDS)
+    public int virtualExchangerRoundTrip(VirtualExchangeRoundTrip state) throws InterruptedException {
+        return onVirtualThread(() -> {
+            try {
+                return state.roundTrip(state.next++ & 0xffff);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    @Benchmark
+    public int exchangerRoundTrip(ExchangeRoundTrip state) throws InterruptedException {
+        return state.roundTrip(state.next++ & 0xffff);
     }
 
     @Benchmark

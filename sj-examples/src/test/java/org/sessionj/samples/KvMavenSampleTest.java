@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,6 +97,38 @@ class KvMavenSampleTest {
                 .doesNotContain("duplicate class");
     }
 
+    /**
+     * With {@code useIncrementalCompilation=false} the compiler plugin compiles only the files changed
+     * since the last build: a changed protocol must not leave its users checked against the old one (SJ009),
+     * and the build after that checks them (their class files were removed, so the plugin compiles them).
+     */
+    @Test
+    @Timeout(900)
+    void aBuildThatCompilesOnlyAChangedProtocolDoesNotLeaveItsUsersUnchecked() throws Exception {
+        Path project = copySample("kv-stale");
+        String onlyChanged = "-Dmaven.compiler.useIncrementalCompilation=false";
+        Build first = maven(project, onlyChanged, "compile");
+        assertThat(first.status()).as("the first build:\n%s", first.output()).isZero();
+
+        Path protocols = project.resolve("src/main/java/com/example/kv/Protocols.java");
+        String source = Files.readString(protocols);
+        String put = "@Protocol(\"!<Entry>.?(boolean)\")";
+        assertThat(source).contains(put);
+        Files.writeString(protocols, source.replace(put, "@Protocol(\"!<Entry>.?(String)\")"));
+        Path compiled = project.resolve("target/classes/com/example/kv/PutEntry.class");
+        Files.setLastModifiedTime(protocols, FileTime.fromMillis(Files.getLastModifiedTime(compiled).toMillis() + 10_000));
+
+        Build second = maven(project, onlyChanged, "compile");
+        assertThat(second.status()).as("a changed protocol compiled alone:\n%s", second.output()).isNotZero();
+        assertThat(second.output()).containsPattern("Protocols\\.java:\\[\\d+,\\d+\\] \\[SJ009\\] com\\.example\\.kv\\.KvClient "
+                + "was checked against an earlier version");
+
+        Build third = maven(project, onlyChanged, "compile");
+        assertThat(third.status()).as("the next build:\n%s", third.output()).isNotZero();
+        assertThat(third.output()).containsPattern("KvClient\\.java:\\[\\d+,\\d+\\] \\[SJ\\d{3}\\]")
+                .contains("?(java.lang.String)").doesNotContain("SJ009");
+    }
+
     @Test
     void theReadmeShowsTheSamplesSnippetVerbatim() throws IOException {
         String pom = Files.readString(ROOT.resolve("samples/kv-maven/pom.xml"));
@@ -142,12 +175,17 @@ class KvMavenSampleTest {
 
     /** {@code mvnw -o package} on {@code project}, with the staged repository in front of the shared one. */
     private static Build maven(Path project) throws IOException, InterruptedException {
+        return maven(project, "package");
+    }
+
+    /** {@code mvnw -o <arguments>} on {@code project}, with the staged repository in front of the shared one. */
+    private static Build maven(Path project, String... arguments) throws IOException, InterruptedException {
         Path log = project.resolve("maven.log");
         List<String> command = new ArrayList<>(List.of(ROOT.resolve("mvnw").toString(), "-B", "-o",
                 "-f", project.resolve("pom.xml").toString(),
                 "-Dmaven.repo.local=" + repository,
-                "-Dmaven.repo.local.tail=" + sharedRepository(),
-                "package"));
+                "-Dmaven.repo.local.tail=" + sharedRepository()));
+        command.addAll(List.of(arguments));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
         Process process = builder.start();

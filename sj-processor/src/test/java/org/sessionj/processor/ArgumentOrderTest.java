@@ -5,6 +5,8 @@ import static org.sessionj.processor.CompilerHarness.assertRejected;
 import static org.sessionj.processor.CompilerHarness.msg;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Java evaluates every argument of a call before the callee runs, so an argument that acts on a
@@ -74,6 +76,49 @@ class ArgumentOrderTest {
                     try (SJSocket s = svc.request()) {
                       f(s, g(s));
                     }
+                  }
+                }
+                """);
+    }
+    /**
+     * adv11 A3: a socket variable reassigned inside an argument. Java evaluates {@code s} (the old
+     * socket) before the later argument reassigns it, so {@code f} is lent the old session while the
+     * checker would follow the new one: an assignment to a socket variable is a statement of its own.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "h(s, (s = svc.request()) != null);",
+        "s.send((s = svc.request()) != null ? 2 : 3);",
+        "boolean b = (s = svc.request()) != null;",
+        "Object o = s = svc.request();",
+    })
+    void aSocketReassignedInsideAnExpressionIsRejected(String statement) {
+        assertRejected("SJ017", 15, msg("an assignment to session socket 's' must be a statement of its own"),
+                HEAD + """
+                  @Protocol("cbegin.!<int>") interface OneInt {}
+                  static void h(@Session("!<int>") SJSocket t, boolean b) { t.send(2); }
+                  void run(@Session(protocol = OneInt.class) SJService svc) {
+                    SJSocket s = svc.request();
+                    s.send(1);
+                    s.close();
+                    %s
+                    s.close();
+                  }
+                }
+                """.formatted(statement));
+    }
+
+    @Test
+    void aSocketReassignedByAStatementIsFine() {
+        assertAccepted(HEAD + """
+                  @Protocol("cbegin.!<int>") interface OneInt {}
+                  void run(@Session(protocol = OneInt.class) SJService svc) {
+                    SJSocket s = svc.request();
+                    s.send(1);
+                    s.close();
+                    (s) = svc.request();
+                    s.send(2);
+                    s.close();
                   }
                 }
                 """);

@@ -5,6 +5,8 @@ import static org.sessionj.processor.CompilerHarness.assertRejected;
 import static org.sessionj.processor.CompilerHarness.msg;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Issue 12, classes 3 and 5: session-method contracts at the call site (lent sockets that are ended,
@@ -231,6 +233,68 @@ class ContractsAndValuesTest {
                         }
                     }
                 """), PROTOCOLS);
+    }
+
+    /** adv11 A2: unboxed where it stands, whatever the syntax: a cast, an operator, an argument, a condition. */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "int x = (Integer) s.receive();",
+        "int x = 1 + s.<Integer>receive();",
+        "int x = -s.<Integer>receive();",
+        "int x = 0; x += s.<Integer>receive();",
+        "long x = (long) (Integer) s.receive();",
+        "int[] a = new int[(Integer) s.receive()];",
+        "int[] a = { s.<Integer>receive() };",
+        "Math.abs((Integer) s.receive());",
+        "boolean b = s.<Integer>receive() == 3;",
+        "boolean b = s.<Integer>receive() < 3;",
+        "switch (s.<Integer>receive()) { case 1 -> { } default -> { } }",
+        "java.util.function.IntSupplier f = () -> 0; int x = true ? s.<Integer>receive() : 0;",
+        "Integer[] a = new Integer[1]; int[] b = new int[1]; b[(Integer) s.receive()] = 1;",
+    })
+    void aBoxUnboxedWhereItStandsMayBeNull(String statement) {
+        assertRejected("SJ013", 6, msg("expected ?(java.lang.Integer) but the program receives ?(java.lang.Integer) "
+                + "where it is unboxed (a box, which the peer may send as null"), cls("""
+                    void run() {
+                        try (SJSocket s = SJService.create(R.GetBox.class, "h", 1).request()) {
+                            %s
+                        }
+                    }
+                """.formatted(statement)), PROTOCOLS);
+    }
+
+    @Test
+    void aBoxUnboxedByAReturnMayBeNull() {
+        assertRejected("SJ013", 6, msg("receives ?(java.lang.Integer) where it is unboxed"), cls("""
+                    int run() {
+                        try (SJSocket s = SJService.create(R.GetBox.class, "h", 1).request()) {
+                            return s.receive();
+                        }
+                    }
+                """), PROTOCOLS);
+    }
+
+    @Test
+    void aBoxKeptABoxIsFine() {
+        assertAccepted(PROTOCOLS, cls("""
+                    Integer run(java.util.List<Object> out) {
+                        try (SJSocket s = SJService.create(R.GetBox.class, "h", 1).request()) {
+                            out.add(s.<Integer>receive());
+                        }
+                        try (SJSocket s = SJService.create(R.GetBox.class, "h", 1).request()) {
+                            String text = "got " + s.<Integer>receive();
+                        }
+                        try (SJSocket s = SJService.create(R.GetBox.class, "h", 1).request()) {
+                            boolean none = s.<Integer>receive() == null;
+                        }
+                        try (SJSocket s = SJService.create(R.GetBox.class, "h", 1).request()) {
+                            Object o = (Integer) s.receive();
+                        }
+                        try (SJSocket s = SJService.create(R.GetBox.class, "h", 1).request()) {
+                            return s.receive();
+                        }
+                    }
+                """));
     }
 
     @Test

@@ -5,6 +5,8 @@ import static org.sessionj.processor.CompilerHarness.assertRejected;
 import static org.sessionj.processor.CompilerHarness.msg;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Method references are expressions too: one whose function type returns a session socket or takes
@@ -28,7 +30,7 @@ class MethodReferenceSocketsTest {
 
     @Test
     void acceptAsASupplierIsRejected() {
-        assertRejected("SJ010", 11, msg("the method reference ss::accept", "returns a session socket through Supplier.get"),
+        assertRejected("SJ010", 11, msg("the method reference ss::accept", "returns a session socket through SJServerSocket.accept"),
                 HEAD + """
                   static void serve(@Session(protocol = S.class) SJServerSocket ss) {
                     java.util.stream.Stream.generate(ss::accept).limit(3).count();
@@ -39,9 +41,73 @@ class MethodReferenceSocketsTest {
 
     @Test
     void requestAsAFunctionIsRejected() {
-        assertRejected("SJ010", 11, msg("the method reference SJService::request", "Function.apply"), HEAD + """
+        assertRejected("SJ010", 11, msg("the method reference SJService::request", "SJService.request"), HEAD + """
                   static void client(@Session(protocol = C.class) SJService svc) {
                     Optional.of(svc).map(SJService::request);
+                  }
+                }
+                """);
+    }
+
+    /**
+     * adv11 A1: the referenced method decides, not the function type: a reference that starts a session
+     * and drops it (a {@code Runnable}, SJ's own {@code SJThread.Task}) or widens it to {@code Object} or
+     * {@code AutoCloseable} is as untracked as a {@code Supplier<SJSocket>}.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "Runnable r = svc::request;",
+        "new Thread(svc::request).start();",
+        "Supplier<Object> r = svc::request;",
+        "Supplier<AutoCloseable> r = svc::request;",
+        "Function<SJService, Object> r = SJService::request;",
+        "java.util.concurrent.Callable<Object> r = svc::request;",
+        "SJThread.Task r = svc::request;",
+        "java.util.concurrent.Executors.newSingleThreadExecutor().execute(svc::request);",
+    })
+    void aReferenceThatStartsASessionIsRejectedWhateverItsFunctionType(String statement) {
+        assertRejected("SJ010", 11, msg("the method reference", "returns a session socket through SJService.request"),
+                HEAD + """
+                  static void client(@Session(protocol = C.class) SJService svc) {
+                    %s
+                  }
+                }
+                """.formatted(statement));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "Runnable r = ss::accept;",
+        "java.util.concurrent.Callable<Object> r = ss::accept;",
+    })
+    void aReferenceThatAcceptsASessionIsRejectedWhateverItsFunctionType(String statement) {
+        assertRejected("SJ010", 11, msg("the method reference ss::accept",
+                "returns a session socket through SJServerSocket.accept"), HEAD + """
+                  static void serve(@Session(protocol = S.class) SJServerSocket ss) {
+                    %s
+                  }
+                }
+                """.formatted(statement));
+    }
+
+    @Test
+    void aGenericGetterOfSocketsIsRejected() {
+        assertRejected("SJ010", 11, msg("the method reference sockets::getFirst", "returns a session socket through List.getFirst"),
+                HEAD + """
+                  static void drain(List<SJSocket> sockets) {
+                    Supplier<Object> first = sockets::getFirst;
+                  }
+                }
+                """);
+    }
+
+    @Test
+    void referencesReturningNoSocketStayAccepted() {
+        assertAccepted(HEAD + """
+                  static void client(@Session(protocol = C.class) SJService svc, List<String> names) {
+                    Supplier<String> text = svc::toString;
+                    Supplier<String> first = names::getFirst;
+                    Runnable r = names::clear;
                   }
                 }
                 """);

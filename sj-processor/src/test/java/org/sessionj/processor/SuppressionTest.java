@@ -91,4 +91,26 @@ class SuppressionTest {
                     }
                 """), PROTOCOLS);
     }
+    /**
+     * adv11 A5: suppression hides the helper's own SJ007, not its callers' checks: a caller lending a
+     * socket to a suppressed helper whose @Session type is invalid gets SJ010 at the call, and the
+     * session is not followed further (before: the caller's socket was silently untracked).
+     */
+    @Test
+    void aSuppressedHelpersInvalidSessionTypeIsReportedAtItsUnsuppressedCaller() {
+        assertRejected("SJ010", 10, msg("session 's': its protocol is not known at compile time; it is lent to 'fin', "
+                + "whose @Session type of parameter 1 is invalid (its declaration's @SuppressWarnings(\"sessionj\") "
+                + "hides why)"), cls("""
+                    @SuppressWarnings("sessionj")
+                    static void fin(@Session("!<int") SJSocket t) {
+                        t.send(1);
+                    }
+                    void caller() {
+                        SJSocket s = SJService.create(P.One.class, "h", 1).request();
+                        fin(s);
+                        s.send("junk");
+                        s.close();
+                    }
+                """), PROTOCOLS);
+    }
 }

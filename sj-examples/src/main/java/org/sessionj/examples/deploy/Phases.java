@@ -2,11 +2,15 @@ package org.sessionj.examples.deploy;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -18,6 +22,10 @@ import java.util.Optional;
  * runs on a shared machine; the wall clock shows the order and the waits.
  *
  * <pre>{@code sj-phase rank=1 wall=1795864815.780 cpu=412 jvm-start}</pre>
+ *
+ * <p>At its {@code exit} step a rank also says where its CPU time went, per kind of thread (Linux):
+ *
+ * <pre>{@code sj-phase rank=1 threads main=250 C2_CompilerThre=160 C1_CompilerThre=90 ...}</pre>
  *
  * <p>Child ranks inherit the environment, so one variable traces the whole job. Off, a step costs one
  * field read. docs/demos.md ("Where a job's time goes") shows how to read the lines.
@@ -59,6 +67,55 @@ public final class Phases {
             startInstant().ifPresent(at -> err.println(line(rank, at, Duration.ZERO, "jvm-start")));
         }
         err.println(line(rank, Instant.now(), info.totalCpuDuration().orElse(Duration.ZERO), name));
+        if (name.equals("exit")) {
+            threads().ifPresent(groups -> err.println(threadsLine(rank, groups)));
+        }
+    }
+
+    /**
+     * The CPU time of this process's threads so far, summed per kind of thread, largest first: Linux
+     * only ({@code /proc/self/task/TID/stat}, the thread's name and its user and system clock ticks,
+     * hundredths of a second), so that the compiler, garbage collector and runtime threads the JVM
+     * itself starts show next to the program's (empty elsewhere, or when a thread's file cannot be read).
+     */
+    static Optional<Map<String, Long>> threads() {
+        Map<String, Long> groups = new HashMap<>();
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+            for (Path task : tasks) {
+                String stat;
+                try {
+                    stat = Files.readString(task.resolve("stat"));
+                } catch (NoSuchFileException e) {
+                    continue; // the thread ended meanwhile
+                }
+                int open = stat.indexOf('(');
+                int close = stat.lastIndexOf(')');
+                String[] fields = stat.substring(close + 2).split(" ");
+                long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]); // fields 14 and 15 of the line
+                groups.merge(kind(stat.substring(open + 1, close)), ticks * 10, Long::sum);
+            }
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+        return Optional.of(groups);
+    }
+
+    /**
+     * A thread's kind from its name as the kernel keeps it (at most 15 characters): the digits that
+     * number threads of one pool dropped, so that C2's compiler threads or Netty's event loops add up.
+     */
+    static String kind(String threadName) {
+        String kind = threadName.replaceAll("([-#]\\d+)+$", "").strip();
+        return kind.isEmpty() ? threadName : kind;
+    }
+
+    /** {@code sj-phase rank=R threads main=250 C2_CompilerThre=160 ...}: milliseconds per kind, largest first, none of 0. */
+    static String threadsLine(int rank, Map<String, Long> groups) {
+        StringBuilder line = new StringBuilder("sj-phase rank=").append(rank).append(" threads");
+        groups.entrySet().stream().filter(e -> e.getValue() > 0)
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                .forEach(e -> line.append(' ').append(e.getKey().replace(' ', '_')).append('=').append(e.getValue()));
+        return line.toString();
     }
 
     /**

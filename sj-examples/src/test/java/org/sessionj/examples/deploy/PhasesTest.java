@@ -1,9 +1,13 @@
 package org.sessionj.examples.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** {@link Phases}: the line's shape (scripts parse it) and the process start time it reports. */
@@ -33,5 +37,32 @@ class PhasesTest {
         assertThat(start).isBefore(Instant.now());
         // The JDK's figure is the boot time in whole seconds plus the start tick: at most a second off.
         assertThat(Duration.between(jdk, start).abs()).isLessThan(Duration.ofMillis(1_100));
+    }
+
+    @Test
+    void threadsOfOnePoolAddUpUnderOneKindButACompilersNumberStays() {
+        assertThat(Phases.kind("C2 CompilerThre")).isEqualTo("C2 CompilerThre");
+        assertThat(Phases.kind("GC Thread#1")).isEqualTo("GC Thread");
+        assertThat(Phases.kind("nioEventLoopGroup-2-1")).isEqualTo("nioEventLoopGroup");
+        assertThat(Phases.kind("main")).isEqualTo("main");
+        assertThat(Phases.kind("42")).isEqualTo("42");
+    }
+
+    @Test
+    void theThreadsLineListsKindsLargestFirstWithoutIdleOnesAndWithoutSpaces() {
+        assertThat(Phases.threadsLine(1, Map.of("main", 250L, "C2 CompilerThre", 160L, "Reference Handl", 0L,
+                "GC Thread", 160L))).isEqualTo("sj-phase rank=1 threads main=250 C2_CompilerThre=160 GC_Thread=160");
+    }
+
+    @Test
+    void thisProcessHasAMainThreadWithCpuTimeOnLinux() {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")));
+        // Burn a little CPU on this thread so that at least one tick is counted somewhere.
+        long x = 0;
+        for (long i = 0; i < 50_000_000L; i++) {
+            x += i ^ (x >>> 3);
+        }
+        assertThat(x).isNotZero();
+        assertThat(Phases.threads().orElseThrow().values().stream().mapToLong(Long::longValue).sum()).isPositive();
     }
 }

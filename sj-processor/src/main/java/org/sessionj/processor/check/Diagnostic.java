@@ -22,6 +22,10 @@ public enum Diagnostic {
     BAD_SESSION_ANNOTATION("SJ007", "invalid @Session annotation", "invalid @Session on parameter '%s': %s"),
     TOO_DEEP("SJ008", "code nested too deeply to check",
             "%s %s, more than the session checker follows; split it into smaller methods"),
+    STALE_CHECK("SJ009", "a class was checked against an earlier version of a session declaration",
+            "%s was checked against an earlier version of the session declarations of %s and is not part of this "
+                    + "compilation (the build compiled only the changed files): its class files were removed; build "
+                    + "again to check it, or recompile the whole module (e.g. mvn clean compile)"),
 
     // Session sockets.
     UNTYPED_SESSION("SJ010", "session of unknown type",

@@ -2,6 +2,7 @@ package org.sessionj.processor.check;
 
 import com.sun.source.tree.AssignmentTree;
 import com.sun.source.tree.BinaryTree;
+import com.sun.source.tree.ExpressionStatementTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.LiteralTree;
@@ -427,11 +428,24 @@ final class LinearityRules {
         }
     }
 
-    /** Assigns a socket variable; an unfinished session may not be overwritten. */
+    /**
+     * Assigns a socket variable; an unfinished session may not be overwritten. The assignment must be a
+     * statement of its own: inside a larger expression, Java may already have evaluated the variable
+     * for the earlier session ({@code f(s, (s = svc.request()) != null)} lends {@code f} the old socket,
+     * {@code s.send((s = …) != null ? 1 : 2)} sends on it), while the checker's state of the variable is
+     * the new session's after the assignment.
+     */
     void assign(AssignmentTree tree, Element var, VarInfo info) {
-        VarState previous = flow.state.get(var);
+        VarState previous = flow.state == null ? null : flow.state.get(var);
         VarState next = flow.origins.socketSource(tree.getExpression(), info.name());
         if (flow.state == null) {
+            return;
+        }
+        if (!statementOfItsOwn(flow.getCurrentPath())) {
+            flow.reporter.error(tree, Diagnostic.MISPLACED_CONSTRUCT, "an assignment to session socket '" + info.name()
+                    + "' must be a statement of its own (s = ...;): inside a larger expression Java may already have"
+                    + " evaluated '" + info.name() + "' for its earlier session");
+            flow.set(var, VarState.FAILED);
             return;
         }
         if (previous instanceof VarState.Live live && !live.complete()) {
@@ -440,6 +454,14 @@ final class LinearityRules {
         }
         flow.spawns.addedToScope(var, tree.getExpression());
         flow.set(var, next);
+    }
+
+    private static boolean statementOfItsOwn(TreePath assignment) {
+        TreePath parent = assignment.getParentPath();
+        while (parent != null && parent.getLeaf() instanceof ParenthesizedTree) {
+            parent = parent.getParentPath();
+        }
+        return parent != null && parent.getLeaf() instanceof ExpressionStatementTree;
     }
 
     /** A socket named inside a lambda or local class body. */

@@ -128,6 +128,11 @@ final class MessageTypes {
         return types.isAssignable(value, target);
     }
 
+    /** Whether {@code type} is a box ({@code Integer}, {@code Boolean}, …). */
+    boolean isBox(TypeMirror type) {
+        return !type.getKind().isPrimitive() && unboxedOrNull(type) != null;
+    }
+
     /** Whether {@code type} is the box of the primitive {@code primitive}. */
     boolean unboxesTo(TypeMirror type, TypeMirror primitive) {
         TypeMirror unboxed = unboxedOrNull(type);

@@ -343,6 +343,16 @@ final class SessionActionRules {
                 flow.fail(var);
                 return;
             }
+            // A box unboxed where it stands ((Integer) s.receive() into an int, 1 + s.<Integer>receive()):
+            // the peer may send null, as for a box received into its primitive directly.
+            if (payload != null && flow.messages.isBox(payload)
+                    && new UnboxingContexts(flow.trees).unboxed(flow.getCurrentPath())) {
+                flow.reporter.error(call, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedReceive),
+                        "receives ?(" + payload + ") where it is unboxed (a box, which the peer may send as null: "
+                                + "receive it into a " + payload + " variable and unbox it explicitly)");
+                flow.fail(var);
+                return;
+            }
         } else {
             boolean service = ((Payload.SessionPayload) expectedReceive.payload()).isService();
             flow.reporter.error(call, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedReceive),
@@ -476,6 +486,16 @@ final class SessionActionRules {
     }
 
 
+    /** Whether {@code method} or a declaration enclosing it carries {@code @SuppressWarnings("sessionj")}. */
+    private static boolean suppressedDeclaration(Element method) {
+        for (Element element = method; element != null; element = element.getEnclosingElement()) {
+            if (SessionChecker.suppresses(element)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     void sessionMethodCall(Element var, ExecutableElement method, VariableElement parameter,
             ExpressionTree argument) {
         VarState.Live live = usable(var, argument);
@@ -486,11 +506,16 @@ final class SessionActionRules {
         }
         SessionType needed = flow.sessionParameters.of(parameter, null, flow.reporter).type();
         if (needed == null) {
-            if (flow.trees.getTree(method) == null) { // compiled elsewhere: no declaration here reports it
+            // Compiled elsewhere, or declared where checks are suppressed: no declaration reports it here
+            // (SJ007), and the caller must not go on unchecked (adv11 A5: suppression is the callee's own
+            // business, the @Session type is a contract with its callers).
+            boolean elsewhere = flow.trees.getTree(method) == null;
+            if (elsewhere || suppressedDeclaration(method)) {
                 flow.reporter.error(argument, Diagnostic.UNTYPED_SESSION, "session '" + flow.name(var) + "'",
                         "it is lent to '" + method.getSimpleName() + "', whose @Session type of parameter "
-                                + (method.getParameters().indexOf(parameter) + 1) + " is invalid (compile "
-                                + method.getEnclosingElement().getSimpleName() + " to see why)");
+                                + (method.getParameters().indexOf(parameter) + 1) + " is invalid (" + (elsewhere
+                                        ? "compile " + method.getEnclosingElement().getSimpleName() + " to see why"
+                                        : "its declaration's @SuppressWarnings(\"sessionj\") hides why") + ")");
             }
             flow.fail(var); // a declaration in this compilation reports the problem itself (SJ007)
             return;

@@ -57,6 +57,7 @@ public final class SessionChecker implements TaskListener {
     private final ProtocolRegistry registry;
     private final ProcessingEnvironment environment;
     private final Set<ClassTree> done = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final CheckedUsersIndex users;
 
     public SessionChecker(ProcessingEnvironment environment, Trees trees, ProtocolRegistry registry) {
         this.environment = environment;
@@ -64,6 +65,9 @@ public final class SessionChecker implements TaskListener {
         this.registry = registry;
         this.api = new SessionApi(environment.getElementUtils(), environment.getTypeUtils());
         this.sessionParameters = new SessionParameters(api, registry);
+        this.users = new CheckedUsersIndex(environment, trees, registry, sessionParameters);
+        sessionParameters.recordReadsIn(users);
+        registry.recordUses(users);
         this.messages = new MessageTypes(environment.getTypeUtils(), trees, registry);
         this.lent = new LentSessions(api, trees);
         this.contracts = new ImplementationContracts(environment.getElementUtils(), trees, api, sessionParameters);
@@ -75,6 +79,10 @@ public final class SessionChecker implements TaskListener {
 
     @Override
     public void finished(TaskEvent event) {
+        if (event.getKind() == TaskEvent.Kind.COMPILATION && api.available()) {
+            users.compilationFinished();
+            return;
+        }
         if (event.getKind() != TaskEvent.Kind.ANALYZE || !api.available()) {
             return;
         }
@@ -93,12 +101,17 @@ public final class SessionChecker implements TaskListener {
         if (path == null) {
             return;
         }
-        recordDeclarations(path, unit);
-        if (!mentionsSessionApi(unit) && !relevance.mayTouchSessions(path)) {
-            return;
-        }
         Reporter reporter = new Reporter(trees, unit);
-        new UnitWalker(reporter).scan(path, null);
+        users.checking(type, reporter);
+        try {
+            recordDeclarations(path, unit);
+            if (!mentionsSessionApi(unit) && !relevance.mayTouchSessions(path)) {
+                return;
+            }
+            new UnitWalker(reporter).scan(path, null);
+        } finally {
+            users.checked();
+        }
     }
 
     /**
@@ -335,6 +348,15 @@ public final class SessionChecker implements TaskListener {
          */
         private void untrackedSockets(com.sun.source.tree.MemberReferenceTree reference, TypeMirror functionalType,
                 ExecutableElement functional) {
+            String returning = referencedMethodReturningSocket(reference);
+            if (returning != null) {
+                // Whatever the function type does with the result (drops it for a Runnable, widens it to
+                // Object or AutoCloseable): the referenced method starts or hands out a session.
+                reporter.error(reference, Diagnostic.UNTYPED_SESSION, "the method reference " + reference,
+                        "it returns a session socket through " + returning + ", which no variable tracks (start "
+                                + "sessions with SJSocket s = service.request() or server.accept())");
+                return;
+            }
             if (!(functionalType instanceof javax.lang.model.type.DeclaredType declared)
                     || environment.getElementUtils().getPackageOf(declared.asElement()).getQualifiedName()
                             .contentEquals("org.sessionj.api")) {
@@ -359,6 +381,30 @@ public final class SessionChecker implements TaskListener {
                     return;
                 }
             }
+        }
+
+        /**
+         * The referenced method, as {@code Owner.name}, if it returns a session socket as seen from the
+         * reference's qualifier ({@code svc::request}, {@code sockets::get} on a {@code List<SJSocket>});
+         * otherwise null.
+         */
+        private String referencedMethodReturningSocket(com.sun.source.tree.MemberReferenceTree reference) {
+            if (reference.getMode() != com.sun.source.tree.MemberReferenceTree.ReferenceMode.INVOKE
+                    || !(trees.getElement(getCurrentPath()) instanceof ExecutableElement method)) {
+                return null;
+            }
+            TypeMirror result = method.getReturnType();
+            TypeMirror qualifier = trees.getTypeMirror(new TreePath(getCurrentPath(), reference.getQualifierExpression()));
+            if (qualifier instanceof javax.lang.model.type.DeclaredType owner) {
+                try {
+                    result = ((javax.lang.model.type.ExecutableType) environment.getTypeUtils().asMemberOf(owner, method))
+                            .getReturnType();
+                } catch (IllegalArgumentException notAMember) {
+                    // keep the declared return type
+                }
+            }
+            return api.isSocket(result)
+                    ? method.getEnclosingElement().getSimpleName() + "." + method.getSimpleName() : null;
         }
 
         /** A record's {@code @NoAlias} components must not be handed out by accessors javac writes. */

@@ -48,13 +48,23 @@ final class SessionParameters {
      */
     private final Map<Element, Resolved> cache = new HashMap<>();
 
+    private CheckedUsersIndex reads;
+
     SessionParameters(SessionApi api, ProtocolRegistry registry) {
         this.api = api;
         this.registry = registry;
     }
 
+    /** Tells {@code index} of every parameter whose type is read from now on. */
+    void recordReadsIn(CheckedUsersIndex index) {
+        this.reads = index;
+    }
+
     /** The {@code @Session} type of a socket parameter; reports problems at {@code declaration} if given (the declaring method does; callers do not). */
     SessionParameter of(VariableElement parameter, VariableTree declaration, Reporter reporter) {
+        if (reads != null) {
+            reads.parameter(parameter);
+        }
         Resolved known = cache.get(parameter);
         if (known == null) {
             known = resolve(parameter);

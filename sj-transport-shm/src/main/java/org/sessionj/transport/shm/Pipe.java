@@ -129,8 +129,15 @@ final class Pipe extends HandoffQueue<Object> implements HeapFrame.Home {
 
     /** Producer: a frame to write into, the released one if any (else a new one of {@code capacity}). */
     HeapFrame frame(int capacity) {
-        HeapFrame f = (HeapFrame) SPARE.getAndSet(this, (HeapFrame) null);
-        return f != null ? f.reuse() : new HeapFrame(this, capacity);
+        // Only the writer empties the slot and only givers fill it, so a load and a store do: no atomic
+        // instruction on the path of every message. A giver that fills the slot between the two loses
+        // its frame to the collector, never to a second user (see giveBack).
+        HeapFrame f = (HeapFrame) SPARE.getAcquire(this);
+        if (f == null) {
+            return new HeapFrame(this, capacity);
+        }
+        SPARE.setOpaque(this, (HeapFrame) null);
+        return f.reuse();
     }
 
     /**
@@ -139,7 +146,15 @@ final class Pipe extends HandoffQueue<Object> implements HeapFrame.Home {
      */
     @Override
     public boolean giveBack(HeapFrame released) {
-        return !isClosed() && SPARE.compareAndSet(this, (HeapFrame) null, released);
+        // A giver fills the slot only when it finds it empty, with a release store that publishes the
+        // reader's last use of the frame to the writer's acquire load. Two givers at once (the reader
+        // and a thread draining a closed pipe) may both find it empty: one frame is then kept and the
+        // other left to the collector. A frame is in the slot at most once, because it is released once.
+        if (isClosed() || SPARE.getAcquire(this) != null) {
+            return false;
+        }
+        SPARE.setRelease(this, released);
+        return true;
     }
 
     /**

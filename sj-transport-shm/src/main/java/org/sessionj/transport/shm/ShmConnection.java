@@ -190,9 +190,13 @@ final class ShmConnection implements LocalConnection, FrameConnection {
             throw new IOException("in-JVM connection closed");
         }
         try {
-            long deadline = timeoutNanos < 0 ? 0 : System.nanoTime() + timeoutNanos;
+            // The clock is read only if a passed reference comes ahead of its frame: input has then
+            // arrived, and the frame that announces it gets the whole timeout from there. A receive
+            // that finds its frame (the usual case) reads no clock here.
+            long remaining = timeoutNanos;
+            long deadline = 0;
+            boolean clockStarted = false;
             while (true) {
-                long remaining = timeoutNanos < 0 ? -1 : Math.max(0, deadline - System.nanoTime());
                 Object element = in.await(remaining);
                 if (element == null) {
                     return null;
@@ -202,6 +206,13 @@ final class ShmConnection implements LocalConnection, FrameConnection {
                     return frame;
                 }
                 keepReference(element);
+                if (timeoutNanos >= 0) {
+                    if (!clockStarted) {
+                        deadline = System.nanoTime() + timeoutNanos;
+                        clockStarted = true;
+                    }
+                    remaining = Math.max(0, deadline - System.nanoTime());
+                }
             }
         } finally {
             in.exitConsumer();

@@ -66,11 +66,27 @@ public final class ProtocolRegistry {
      */
     private final Map<Element, Map<String, ResolvedText>> resolvedInScope = new HashMap<>();
 
+    /** Told of every protocol looked up and every unit compiled, so that the classes checked against a protocol can be recorded. */
+    public interface Uses {
+        /** {@code protocol}'s definition was looked up. */
+        void protocol(TypeElement protocol);
+
+        /** {@code unit} is compiled in this compilation. */
+        void compiled(com.sun.source.tree.CompilationUnitTree unit);
+    }
+
+    private Uses uses;
+
     public ProtocolRegistry(Elements elements, Trees trees, Filer filer) {
         this.elements = elements;
         this.trees = trees;
         this.filer = filer;
         this.names = new TypeNameResolver(elements, trees);
+    }
+
+    /** Tells {@code uses} of every protocol looked up from now on. */
+    public void recordUses(Uses uses) {
+        this.uses = uses;
     }
 
     /**
@@ -79,6 +95,9 @@ public final class ProtocolRegistry {
      */
     public void noteCompiled(com.sun.source.tree.CompilationUnitTree unit) {
         names.noteCompiled(unit);
+        if (uses != null) {
+            uses.compiled(unit);
+        }
     }
 
     /**
@@ -130,6 +149,9 @@ public final class ProtocolRegistry {
 
     /** The definition of the protocol declared by {@code type}, validating it on first use. */
     public ProtocolDefinition definition(TypeElement type) {
+        if (uses != null) {
+            uses.protocol(type);
+        }
         String binaryName = binaryName(type);
         ProtocolDefinition known = definitions.get(binaryName);
         if (known != null) {

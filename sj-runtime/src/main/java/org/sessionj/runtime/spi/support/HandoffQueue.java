@@ -258,8 +258,9 @@ public abstract class HandoffQueue<E> {
         }
         // A virtual thread does not spin: it would hold a carrier that the producer may need, while
         // a yield lets the scheduler run the producer on this very carrier, with no OS wake-up.
+        boolean virtual = Thread.currentThread().isVirtual();
         SpinThenPark strategy = idle;
-        int spinning = Thread.currentThread().isVirtual() ? 0 : strategy.spins();
+        int spinning = virtual ? 0 : strategy.spins();
         for (int i = 0; i < spinning && (state & (CLOSED | ENDED)) == 0; i++) {
             Thread.onSpinWait();
             element = poll();
@@ -267,39 +268,73 @@ public abstract class HandoffQueue<E> {
                 return element;
             }
         }
-        // A timed wait does not yield: a yield may take a whole time slice on a busy machine.
-        int yields = strategy.yields();
-        for (int i = 0; i < yields && timeoutNanos < 0 && (state & (CLOSED | ENDED)) == 0; i++) {
-            Thread.yield();
+        if (timeoutNanos < 0) {
+            for (int i = 0, yields = strategy.yields(); i < yields && (state & (CLOSED | ENDED)) == 0; i++) {
+                Thread.yield();
+                element = poll();
+                if (element != null) {
+                    return element;
+                }
+            }
+            return park(-1, 0);
+        }
+        long deadline = System.nanoTime() + timeoutNanos;
+        // A timed wait yields only on a virtual thread: there a yield is a trip through the scheduler
+        // (the timed park it saves schedules and cancels a timer task), while a platform thread's yield
+        // may give away a whole time slice on a busy machine. The deadline bounds the yields too, read
+        // every fourth yield only: a clock read costs a good part of a yield.
+        if (virtual && timeoutNanos > 0) {
+            for (int i = 0, yields = strategy.yields(); i < yields && (state & (CLOSED | ENDED)) == 0
+                    && ((i & 3) != 3 || deadline - System.nanoTime() > 0); i++) {
+                Thread.yield();
+                element = poll();
+                if (element != null) {
+                    return element;
+                }
+            }
+        }
+        if (deadline - System.nanoTime() <= 0) {
+            // The time is up (or was zero): one last look, without announcing a wait that will not happen.
+            return pollOrFail();
+        }
+        return park(timeoutNanos, deadline);
+    }
+
+    /**
+     * Consumer operation: the next element, or null if none is queued.
+     *
+     * @throws IOException {@link #closedException()} if the consumer's side is closed, {@link #endedException()}
+     *     if the producer ended and every element was taken
+     */
+    private E pollOrFail() throws IOException {
+        E element = poll();
+        if (element != null) {
+            return element;
+        }
+        int s = state;
+        if ((s & CLOSED) != 0) {
+            throw closedException();
+        }
+        if ((s & ENDED) != 0) {
+            // Offered just before the end, after our poll above.
             element = poll();
             if (element != null) {
                 return element;
             }
+            throw endedException();
         }
-        return park(timeoutNanos);
+        return null;
     }
 
-    private E park(long timeoutNanos) throws IOException {
-        long deadline = timeoutNanos < 0 ? 0 : System.nanoTime() + timeoutNanos;
+    /** Parks until an element comes; {@code timeoutNanos} negative: for ever, else until {@code deadline} ({@link System#nanoTime()}). */
+    private E park(long timeoutNanos, long deadline) throws IOException {
         waiter = Thread.currentThread();
         parking();
         try {
             while (true) {
-                E element = poll();
+                E element = pollOrFail();
                 if (element != null) {
                     return element;
-                }
-                int s = state;
-                if ((s & CLOSED) != 0) {
-                    throw closedException();
-                }
-                if ((s & ENDED) != 0) {
-                    // Offered just before the end, after our poll above.
-                    element = poll();
-                    if (element != null) {
-                        return element;
-                    }
-                    throw endedException();
                 }
                 if (timeoutNanos < 0) {
                     LockSupport.park(this);

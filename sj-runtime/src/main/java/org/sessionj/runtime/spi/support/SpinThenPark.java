@@ -13,7 +13,10 @@ package org.sessionj.runtime.spi.support;
  * delays the producer, so use no spins there ({@link #defaultSpins()}). Yielding pays when the
  * cores are shared: the consumer gives its core to the producer (on a virtual thread, its carrier
  * to the producer's virtual thread) and finds the element without the producer having to wake it.
- * Virtual threads therefore skip the spins and only yield.
+ * Virtual threads therefore skip the spins and only yield. A timed wait (a receive timeout) yields
+ * only on a virtual thread, and no longer than its deadline: there a yield costs less than the timed
+ * park it may save (which schedules and cancels a timer task), while a platform thread's yield may
+ * give away a whole time slice.
  *
  * @param spins polls before yielding (platform threads only); not negative
  * @param yields polls, each after a yield, before parking; not negative

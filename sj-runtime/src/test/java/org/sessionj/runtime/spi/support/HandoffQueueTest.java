@@ -28,7 +28,7 @@ class HandoffQueueTest {
     private static final long FOREVER = -1;
 
     /** Records what it released; its exceptions say which end they report. */
-    static final class RecordingQueue extends HandoffQueue<Integer> {
+    static class RecordingQueue extends HandoffQueue<Integer> {
         final ConcurrentLinkedQueue<Integer> released = new ConcurrentLinkedQueue<>();
 
         RecordingQueue(int spins) {
@@ -347,6 +347,85 @@ class HandoffQueueTest {
         }
         idle.close();
         assertThat(outcome.get(10, TimeUnit.SECONDS)).hasMessage("closed here");
+    }
+
+    /** Counts the waits its consumer announces, that is, how often it parks. */
+    static final class ParkCountingQueue extends RecordingQueue {
+        final AtomicInteger parkings = new AtomicInteger();
+
+        ParkCountingQueue(SpinThenPark idle) {
+            super(idle);
+        }
+
+        @Override
+        protected void parking() {
+            parkings.incrementAndGet();
+        }
+    }
+
+    @Test
+    void aTimedWaitOnAVirtualThreadYieldsUntilItsDeadlineInsteadOfParking() throws Exception {
+        // Yields without end: only the deadline stops them. Before, a timed wait never yielded and
+        // parked at once, which on a virtual thread schedules and cancels a timer task per wait.
+        ParkCountingQueue queue = new ParkCountingQueue(new SpinThenPark(0, Integer.MAX_VALUE));
+        long timeout = TimeUnit.MILLISECONDS.toNanos(20);
+        Running<Long> consumer = start(Thread.ofVirtual(), () -> {
+            long start = System.nanoTime();
+            assertThat(queue.take(timeout)).isNull();
+            return System.nanoTime() - start;
+        });
+        assertThat(consumer.result().get(10, TimeUnit.SECONDS)).as("time waited").isGreaterThanOrEqualTo(timeout);
+        assertThat(queue.parkings).as("parks").hasValue(0);
+        // The same wait on a platform thread parks after its spins: its yield could give away a time slice.
+        Running<Long> platform = start(Thread.ofPlatform(), () -> {
+            long start = System.nanoTime();
+            assertThat(queue.take(timeout)).isNull();
+            return System.nanoTime() - start;
+        });
+        assertThat(platform.result().get(10, TimeUnit.SECONDS)).as("time waited").isGreaterThanOrEqualTo(timeout);
+        assertThat(queue.parkings).as("parks").hasValue(1);
+    }
+
+    @Test
+    void aTimedWaitOnAVirtualThreadGetsEveryElementAndStillSeesTheEndAndTheClose() throws Exception {
+        ParkCountingQueue queue = new ParkCountingQueue(new SpinThenPark(0, 20));
+        int count = 20_000;
+        long timeout = TimeUnit.SECONDS.toNanos(30);
+        Thread producer = Thread.ofPlatform().start(() -> {
+            for (int i = 0; i < count; i++) {
+                assertThat(queue.offer(i)).isTrue();
+            }
+            queue.end();
+        });
+        Running<Integer> consumer = start(Thread.ofVirtual(), () -> {
+            for (int i = 0; i < count; i++) {
+                assertThat(queue.take(timeout)).isEqualTo(i);
+            }
+            return count;
+        });
+        assertThat(consumer.result().get(30, TimeUnit.SECONDS)).isEqualTo(count);
+        producer.join();
+        Running<Integer> atTheEnd = start(Thread.ofVirtual(), () -> queue.take(timeout));
+        assertThat(atTheEnd.failure()).hasMessage("ended by the producer");
+        // A close ends a timed wait that is yielding (yields without end) at once.
+        ParkCountingQueue yielding = new ParkCountingQueue(new SpinThenPark(0, Integer.MAX_VALUE));
+        Running<Integer> closed = start(Thread.ofVirtual(), () -> yielding.take(timeout));
+        yielding.close();
+        assertThat(closed.failure()).hasMessage("closed here");
+    }
+
+    @Test
+    void aZeroTimeoutLooksOnceWithoutAnnouncingAWait() throws IOException {
+        ParkCountingQueue queue = new ParkCountingQueue(new SpinThenPark(0, 20));
+        assertThat(queue.take(0)).isNull();
+        queue.offer(1);
+        assertThat(queue.take(0)).isEqualTo(1);
+        assertThat(queue.parkings).hasValue(0);
+        queue.end();
+        assertThatThrownBy(() -> queue.take(0)).hasMessage("ended by the producer");
+        ParkCountingQueue closed = new ParkCountingQueue(new SpinThenPark(0, 20));
+        closed.close();
+        assertThatThrownBy(() -> closed.await(0)).hasMessage("closed here");
     }
 
     @Test

@@ -1,0 +1,359 @@
+package org.sessionj.processor.check;
+
+import com.sun.source.tree.ClassTree;
+import com.sun.source.tree.CompilationUnitTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.util.Trees;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import javax.annotation.processing.ProcessingEnvironment;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.lang.model.util.Elements;
+import javax.tools.Diagnostic.Kind;
+import javax.tools.FileObject;
+import javax.tools.StandardLocation;
+import org.sessionj.processor.internal.model.TypeModel;
+import org.sessionj.processor.internal.protocol.ProtocolDefinition;
+import org.sessionj.processor.internal.protocol.ProtocolRegistry;
+import org.sessionj.types.SessionType;
+
+/**
+ * Keeps a build that recompiles only changed files from leaving code checked against an earlier
+ * version of a protocol or a {@code @Session} method (diagnostic SJ009). A class is checked against
+ * the session declarations of other classes — a protocol's type, a callee's {@code @Session}
+ * parameters — so when one of those changes, every class that read it must be checked again. Build
+ * tools that compile only stale files (maven-compiler-plugin with {@code useIncrementalCompilation}
+ * set to {@code false}, or {@code javac} run on the changed file alone) do not know that.
+ *
+ * <p>The invariant: every class in the output directory was checked against the current version of
+ * every session declaration it read, or the compilation fails. For that, the processor keeps, per
+ * declaring class ("provider"), an index under {@code META-INF/sessionj/users/} in the class output
+ * directory: the classes checked against it and a fingerprint of its session declarations at the time.
+ * When a provider is compiled and a class in its index is not part of the compilation but was checked
+ * against another fingerprint, the compilation fails naming both, and that class's files are removed
+ * from the output directory so that the next build compiles and checks it (a build that only reports
+ * would pass on its second run with the stale class still there). Output that is not a directory
+ * (in-memory file managers) keeps no index. Only the output directory of this compilation is seen:
+ * users in another module or output directory (tests) rely on the build recompiling them.
+ */
+final class CheckedUsersIndex implements ProtocolRegistry.Uses {
+    static final String DIRECTORY = "META-INF/sessionj/users/";
+    private static final String SUFFIX = ".txt";
+    private static final String HEADER = "# sj-processor: classes checked against this class's session declarations,"
+            + " with their fingerprint then";
+
+    private final ProcessingEnvironment environment;
+    private final Trees trees;
+    private final ProtocolRegistry registry;
+    private final SessionParameters parameters;
+    private final Elements elements;
+    /** The class output directory, or null when it is not a directory (no index is kept). */
+    private final Path output;
+    /** Per provider binary name, the top-level classes of this compilation that read it. */
+    private final Map<String, Set<String>> usersByProvider = new TreeMap<>();
+    private final Map<String, TypeElement> providers = new HashMap<>();
+    /** Binary names of the top-level classes of this compilation (every round's compilation units). */
+    private final Set<String> compiledTopLevel = new HashSet<>();
+    /** The types of this compilation checked as providers, with their fingerprints. */
+    private final Map<String, String> compiledFingerprints = new HashMap<>();
+    private String user;
+
+    CheckedUsersIndex(ProcessingEnvironment environment, Trees trees, ProtocolRegistry registry,
+            SessionParameters parameters) {
+        this.environment = environment;
+        this.trees = trees;
+        this.registry = registry;
+        this.parameters = parameters;
+        this.elements = environment.getElementUtils();
+        this.output = outputDirectory(environment);
+    }
+
+    private static Path outputDirectory(ProcessingEnvironment environment) {
+        try {
+            FileObject probe = environment.getFiler().getResource(StandardLocation.CLASS_OUTPUT, "", DIRECTORY + "probe");
+            URI uri = probe.toUri();
+            return "file".equals(uri.getScheme()) ? Path.of(uri).getParent() : null;
+        } catch (IOException | IllegalArgumentException | UnsupportedOperationException | IllegalStateException e) {
+            return null; // no class output directory: nothing is left behind to go stale
+        }
+    }
+
+    @Override
+    public void compiled(CompilationUnitTree unit) {
+        String prefix = unit.getPackageName() == null ? "" : unit.getPackageName() + ".";
+        for (Tree declaration : unit.getTypeDecls()) {
+            if (declaration instanceof ClassTree type) {
+                compiledTopLevel.add(prefix + type.getSimpleName());
+            }
+        }
+    }
+
+    /**
+     * The checks of the top-level class {@code type} begin: what they read is recorded as read by it.
+     * First, as a provider compiled now, {@code type} and its member types must not have users in the
+     * output directory that this compilation leaves checked against their earlier versions (SJ009,
+     * reported at the class's declaration, where its tree still is).
+     */
+    void checking(TypeElement type, Reporter reporter) {
+        if (output == null) {
+            return;
+        }
+        checkUsersOf(type, reporter);
+        user = binaryName(type);
+        // Also a unit javac compiled without calling the processor's process() (a round with none of the
+        // API's annotations): then no provider is compiled now either, so no check above needed it.
+        compiledTopLevel.add(user);
+    }
+
+    /** The checks of the current top-level class are over. */
+    void checked() {
+        user = null;
+    }
+
+    private void checkUsersOf(TypeElement type, Reporter reporter) {
+        String provider = binaryName(type);
+        if (Files.exists(indexFile(provider))) {
+            String fingerprint = fingerprint(type);
+            compiledFingerprints.put(provider, fingerprint);
+            for (Map.Entry<String, String> entry : readIndex(provider).entrySet()) {
+                String user = entry.getKey();
+                if (!compiledTopLevel.contains(user) && !entry.getValue().equals(fingerprint)
+                        && Files.exists(classFile(user)) && removeClassFiles(user)) {
+                    Tree at = trees.getTree(type);
+                    reporter.error(at, Diagnostic.STALE_CHECK, user, type.getQualifiedName());
+                }
+            }
+        }
+        for (Element member : type.getEnclosedElements()) {
+            if (member instanceof TypeElement nested) {
+                checkUsersOf(nested, reporter);
+            }
+        }
+    }
+
+    @Override
+    public void protocol(TypeElement protocol) {
+        read(protocol);
+    }
+
+    /** The class being checked reads the {@code @Session} type of {@code parameter}. */
+    void parameter(VariableElement parameter) {
+        if (user != null && parameter.getEnclosingElement().getEnclosingElement() instanceof TypeElement owner) {
+            read(owner);
+        }
+    }
+
+    private void read(TypeElement provider) {
+        if (user == null) {
+            return;
+        }
+        String name = binaryName(provider);
+        if (name.equals(user) || name.startsWith(user + "$")) {
+            return; // a class's own declarations are compiled with it
+        }
+        providers.putIfAbsent(name, provider);
+        Set<String> users = usersByProvider.get(name);
+        if (users == null) { // not computeIfAbsent: no lambda linked per compilation (NoPatternSwitchTest)
+            users = new HashSet<>();
+            usersByProvider.put(name, users);
+        }
+        users.add(user);
+    }
+
+    /**
+     * The compilation is over: reports classes checked against an earlier version of a provider
+     * compiled now (SJ009), and writes the index of every provider read or compiled.
+     */
+    void compilationFinished() {
+        if (output == null) {
+            return;
+        }
+        Set<String> indexed = new TreeSet<>(providers.keySet());
+        indexed.addAll(indexFiles());
+        for (String provider : indexed) {
+            update(provider, providers.get(provider));
+        }
+    }
+
+    /** The providers that have an index in the output directory. */
+    private Set<String> indexFiles() {
+        Set<String> names = new TreeSet<>();
+        if (!Files.isDirectory(output)) {
+            return names;
+        }
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(output, "*" + SUFFIX)) {
+            for (Path file : files) {
+                String name = file.getFileName().toString();
+                names.add(name.substring(0, name.length() - SUFFIX.length()));
+            }
+        } catch (IOException e) {
+            warn("cannot list " + output + ": " + e.getMessage());
+        }
+        return names;
+    }
+
+    /**
+     * Brings the index of {@code provider} up to date: classes compiled now leave it (and re-enter it with
+     * the provider's current fingerprint if they read it, {@code type} then not null), and so do classes
+     * whose files are gone (removed as stale, or deleted). The rest keep their fingerprints.
+     */
+    private void update(String provider, TypeElement type) {
+        Map<String, String> before = readIndex(provider);
+        Map<String, String> after = new TreeMap<>();
+        for (Map.Entry<String, String> entry : before.entrySet()) {
+            String user = entry.getKey();
+            if (!compiledTopLevel.contains(user) && Files.exists(classFile(user))) {
+                after.put(user, entry.getValue());
+            }
+        }
+        Set<String> users = usersByProvider.get(provider);
+        if (users != null) {
+            String fingerprint = compiledFingerprints.get(provider);
+            if (fingerprint == null) {
+                fingerprint = fingerprint(type);
+            }
+            for (String user : users) {
+                after.put(user, fingerprint);
+            }
+        }
+        if (!after.equals(before)) {
+            writeIndex(provider, after);
+        }
+    }
+
+    /**
+     * A fingerprint of what other classes' checks read from {@code type}: its protocol, and the
+     * {@code @Session} types of its methods' and constructors' parameters, fully expanded (so that a
+     * change to a protocol they name changes it too). The same from source and from a class file.
+     */
+    private String fingerprint(TypeElement type) {
+        StringBuilder text = new StringBuilder();
+        if (ProtocolRegistry.isProtocol(type)) {
+            ProtocolDefinition definition = registry.definition(type);
+            if (definition instanceof ProtocolDefinition.Valid valid) {
+                text.append(TypeModel.print(valid.expanded()));
+            } else if (definition instanceof ProtocolDefinition.SetProtocol set) {
+                text.append(ProtocolRegistry.descriptorText(set));
+            } else {
+                text.append("invalid");
+            }
+        }
+        for (Element member : type.getEnclosedElements()) {
+            if (member instanceof ExecutableElement method) {
+                int index = 0;
+                for (VariableElement parameter : method.getParameters()) {
+                    SessionParameters.SessionParameter session = parameters.of(parameter, null, null);
+                    if (session.annotated()) {
+                        SessionType declared = session.declared();
+                        text.append('\n').append(method.getSimpleName()).append(method.asType()).append('#')
+                                .append(index).append(' ').append(declared == null ? "invalid" : TypeModel.print(declared));
+                    }
+                    index++;
+                }
+            }
+        }
+        return hash(text.toString());
+    }
+
+    /**
+     * The text's length and 64-bit FNV-1a hash: enough to tell versions of one declaration apart, and
+     * cheap (no {@code MessageDigest}, whose providers a fresh compiler would load for every build).
+     */
+    private static String hash(String text) {
+        long hash = 0xcbf29ce484222325L;
+        for (int i = 0; i < text.length(); i++) {
+            hash = (hash ^ text.charAt(i)) * 0x100000001b3L;
+        }
+        return text.length() + "-" + Long.toHexString(hash);
+    }
+
+    private Map<String, String> readIndex(String provider) {
+        Map<String, String> entries = new LinkedHashMap<>();
+        try {
+            for (String line : Files.readAllLines(indexFile(provider), StandardCharsets.UTF_8)) {
+                int space = line.indexOf(' ');
+                if (!line.startsWith("#") && space > 0) {
+                    entries.put(line.substring(0, space), line.substring(space + 1).trim());
+                }
+            }
+        } catch (NoSuchFileException e) {
+            return entries;
+        } catch (IOException e) {
+            warn("cannot read " + indexFile(provider) + ": " + e.getMessage());
+        }
+        return new TreeMap<>(entries);
+    }
+
+    private void writeIndex(String provider, Map<String, String> entries) {
+        Path file = indexFile(provider);
+        try {
+            if (entries.isEmpty()) {
+                Files.deleteIfExists(file);
+                return;
+            }
+            StringBuilder text = new StringBuilder(HEADER).append('\n');
+            for (Map.Entry<String, String> entry : entries.entrySet()) {
+                text.append(entry.getKey()).append(' ').append(entry.getValue()).append('\n');
+            }
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, text, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            warn("cannot write " + file + ": " + e.getMessage() + "; a build that recompiles only changed files"
+                    + " may then leave classes checked against an earlier version of " + provider);
+        }
+    }
+
+    /** Removes the class files of the top-level class {@code user} and of the classes nested in it; false if it cannot. */
+    private boolean removeClassFiles(String user) {
+        Path file = classFile(user);
+        String simple = file.getFileName().toString();
+        String prefix = simple.substring(0, simple.length() - ".class".length()) + "$";
+        try {
+            Files.deleteIfExists(file);
+            if (Files.isDirectory(file.getParent())) {
+                try (DirectoryStream<Path> nested = Files.newDirectoryStream(file.getParent(), prefix + "*.class")) {
+                    for (Path path : nested) {
+                        Files.deleteIfExists(path);
+                    }
+                }
+            }
+            return true;
+        } catch (IOException e) {
+            warn("cannot remove the stale class files of " + user + ": " + e.getMessage() + "; recompile the module");
+            return true; // reported all the same: it is stale
+        }
+    }
+
+    private void warn(String message) {
+        environment.getMessager().printMessage(Kind.WARNING, "sj-processor: " + message);
+    }
+
+    private Path indexFile(String provider) {
+        return output.resolve(provider + SUFFIX);
+    }
+
+    /** The class file of a binary name, in the output directory the index sits in. */
+    private Path classFile(String binaryName) {
+        Path root = output.getParent().getParent().getParent(); // META-INF/sessionj/users/
+        return root.resolve(binaryName.replace('.', '/') + ".class");
+    }
+
+    private String binaryName(TypeElement type) {
+        return elements.getBinaryName(type).toString();
+    }
+}

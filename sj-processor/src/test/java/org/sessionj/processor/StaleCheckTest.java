@@ -1,0 +1,172 @@
+package org.sessionj.processor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * SJ009: a build that compiles only the changed files (maven-compiler-plugin with
+ * {@code useIncrementalCompilation=false}, {@code javac} on one file) must not leave a class checked
+ * against an earlier version of a protocol or of a {@code @Session} method in the output directory.
+ * Each test compiles with javac into a real output directory, as a build tool does, changes one file and
+ * compiles that file alone against the earlier output.
+ */
+class StaleCheckTest {
+    @TempDir
+    Path project;
+
+    private static final String PROTOCOL = """
+            package demo;
+            import org.sessionj.api.Protocol;
+            public interface Protocols {
+                @Protocol("cbegin.!<%s>") interface Put {}
+            }
+            """;
+
+    private static final String HELPER = """
+            package demo;
+            import org.sessionj.api.*;
+            public final class Helper {
+                public static void put(@Session("!<%s>") SJSocket s, int value) {
+                    s.send(value);
+                }
+            }
+            """;
+
+    private static final String CLIENT = """
+            package demo;
+            import org.sessionj.api.*;
+            public final class Client {
+                static void run(@Session(protocol = Protocols.Put.class) SJService service) {
+                    try (SJSocket s = service.request()) {
+                        s.send(42);
+                    }
+                }
+            }
+            """;
+
+    private static final String HELPER_USER = """
+            package demo;
+            import org.sessionj.api.*;
+            public final class HelperUser {
+                static void run(@Session("cbegin.!<int>") SJService service) {
+                    try (SJSocket s = service.request()) {
+                        Helper.put(s, 7);
+                    }
+                }
+            }
+            """;
+
+    private record Result(int status, String output) {
+    }
+
+    private Path write(String name, String text) throws IOException {
+        Path file = project.resolve("src/demo/" + name + ".java");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, text);
+        return file;
+    }
+
+    /** javac with the processor, into {@code classes}, with the earlier output on the class path. */
+    private Result compile(String... names) throws IOException {
+        Path classes = Files.createDirectories(project.resolve("classes"));
+        List<String> arguments = new ArrayList<>(List.of("-proc:full", "-processor", SessionProcessor.class.getName(),
+                "-d", classes.toString(),
+                "-cp", classes + java.io.File.pathSeparator + System.getProperty("java.class.path")));
+        for (String name : names) {
+            arguments.add(project.resolve("src/demo/" + name + ".java").toString());
+        }
+        JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+        ByteArrayOutputStream output = new ByteArrayOutputStream();
+        try (PrintStream err = new PrintStream(output, true, StandardCharsets.UTF_8)) {
+            int status = compiler.run(null, err, err, arguments.toArray(String[]::new));
+            return new Result(status, output.toString(StandardCharsets.UTF_8));
+        }
+    }
+
+    private Path classFile(String name) {
+        return project.resolve("classes/demo/" + name + ".class");
+    }
+
+    @Test
+    void aChangedProtocolCompiledAloneFailsAndTheStaleUserIsCheckedOnTheNextBuild() throws IOException {
+        write("Protocols", PROTOCOL.formatted("int"));
+        write("Client", CLIENT);
+        assertThat(compile("Protocols", "Client").status()).isZero();
+        assertThat(project.resolve("classes/META-INF/sessionj/users/demo.Protocols$Put.txt"))
+                .content().contains("demo.Client ");
+
+        write("Protocols", PROTOCOL.formatted("String"));
+        Result alone = compile("Protocols");
+        assertThat(alone.status()).as(alone.output()).isNotZero();
+        assertThat(alone.output()).contains("[SJ009] demo.Client was checked against an earlier version of the "
+                + "session declarations of demo.Protocols.Put and is not part of this compilation");
+        assertThat(classFile("Client")).as("removed, so that the next build compiles it").doesNotExist();
+
+        // What the build tool does next: Client's class is missing and Protocols' is older than its source
+        // (the failed compilation wrote none), so both are compiled, and Client is checked.
+        Result next = compile("Protocols", "Client");
+        assertThat(next.status()).as(next.output()).isNotZero();
+        assertThat(next.output()).contains("[SJ013]").contains("!<java.lang.String>").doesNotContain("SJ009");
+    }
+
+    @Test
+    void aProtocolFileRecompiledWithoutAChangeToItsTypesPasses() throws IOException {
+        write("Protocols", PROTOCOL.formatted("int"));
+        write("Client", CLIENT);
+        assertThat(compile("Protocols", "Client").status()).isZero();
+        write("Protocols", "// a comment, nothing else\n" + PROTOCOL.formatted("int"));
+        Result alone = compile("Protocols");
+        assertThat(alone.status()).as(alone.output()).isZero();
+        assertThat(classFile("Client")).exists();
+    }
+
+    @Test
+    void compilingTheUserWithTheChangedProtocolChecksItDirectly() throws IOException {
+        write("Protocols", PROTOCOL.formatted("int"));
+        write("Client", CLIENT);
+        assertThat(compile("Protocols", "Client").status()).isZero();
+        write("Protocols", PROTOCOL.formatted("String"));
+        Result both = compile("Protocols", "Client");
+        assertThat(both.output()).contains("[SJ013]").doesNotContain("SJ009");
+    }
+
+    @Test
+    void aChangedSessionMethodCompiledAloneFailsForItsCallers() throws IOException {
+        write("Helper", HELPER.formatted("int"));
+        write("HelperUser", HELPER_USER);
+        assertThat(compile("Helper", "HelperUser").status()).isZero();
+
+        write("Helper", HELPER.formatted("String").replace("s.send(value);", "s.send(String.valueOf(value));"));
+        Result alone = compile("Helper");
+        assertThat(alone.status()).as(alone.output()).isNotZero();
+        assertThat(alone.output()).contains("[SJ009] demo.HelperUser was checked against an earlier version of "
+                + "the session declarations of demo.Helper");
+        assertThat(classFile("HelperUser")).doesNotExist();
+        assertThat(compile("Helper", "HelperUser").output()).contains("[SJ035]").doesNotContain("SJ009");
+    }
+
+    @Test
+    void aUserThatNoLongerReadsTheProtocolLeavesItsIndex() throws IOException {
+        write("Protocols", PROTOCOL.formatted("int"));
+        write("Client", CLIENT);
+        assertThat(compile("Protocols", "Client").status()).isZero();
+        write("Client", "package demo;\npublic final class Client {}\n");
+        assertThat(compile("Client").status()).isZero();
+        assertThat(project.resolve("classes/META-INF/sessionj/users/demo.Protocols$Put.txt")).doesNotExist();
+        write("Protocols", PROTOCOL.formatted("String"));
+        Result alone = compile("Protocols");
+        assertThat(alone.status()).as(alone.output()).isZero();
+    }
+}
