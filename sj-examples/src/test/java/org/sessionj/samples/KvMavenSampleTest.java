@@ -64,6 +64,9 @@ class KvMavenSampleTest {
         assertThat(classes.resolve("META-INF/sessionj/protocols/com.example.kv.KvClientSide.sj"))
                 .as("the processor ran and wrote the protocol's descriptor").exists();
         assertThat(classes.resolve("META-INF/sessionj/protocols/com.example.kv.PutEntry.sj")).exists();
+        assertDescriptorClass(classes, "com.example.kv.KvClientSide");
+        assertThat(project.resolve("target/generated-sources/annotations/com/example/kv/KvClientSide$$SJProtocol.java"))
+                .as("the descriptor class is written as a class file, not generated as a source").doesNotExist();
 
         // The built classes first: they, not sj-examples' copy of the sample, are what runs.
         String classPath = classes + java.io.File.pathSeparator + System.getProperty("java.class.path");
@@ -77,6 +80,56 @@ class KvMavenSampleTest {
                         .doesNotContain("has no descriptor");
             }
         }
+    }
+
+    /**
+     * An incremental build (no clean: the previous classes, descriptor classes included, are in
+     * {@code target/classes}, which Maven puts on javac's class path) after the protocols' file changed,
+     * with every lint warning an error: the descriptor classes are written again, without "a file for type
+     * … already exists" (which a generated type would cause under {@code -Xlint:processing}).
+     */
+    @Test
+    @Timeout(900)
+    void anIncrementalBuildWithEveryLintWarningAnErrorWritesTheDescriptorClassesAgain() throws Exception {
+        Path project = copySample("kv-incremental");
+        Path pom = project.resolve("pom.xml");
+        String release = "<release>21</release>";
+        Files.writeString(pom, Files.readString(pom).replace(release, release
+                + "<compilerArgs><arg>-Xlint:all,-auxiliaryclass</arg><arg>-Werror</arg></compilerArgs>"));
+        Build first = maven(project);
+        assertThat(first.status()).as("mvn package:\n%s", first.output()).isZero();
+        Path protocols = project.resolve("src/main/java/com/example/kv/Protocols.java");
+        Files.writeString(protocols, Files.readString(protocols) + "// changed\n");
+        Build second = maven(project);
+        assertThat(second.status()).as("the incremental mvn package:\n%s", second.output()).isZero();
+        assertThat(second.output()).doesNotContain("already exists").doesNotContain("duplicate class");
+        assertDescriptorClass(project.resolve("target/classes"), "com.example.kv.KvClientSide");
+    }
+
+    /**
+     * The descriptor class of {@code protocol} in {@code classes}, defined from that file (sj-examples
+     * compiles the sample too, so the test's class path has a copy) and initialised, defines the text of
+     * its {@code .sj} resource there.
+     */
+    private static void assertDescriptorClass(Path classes, String protocol) throws Exception {
+        String name = protocol + "$$SJProtocol";
+        byte[] bytes = Files.readAllBytes(classes.resolve(name.replace('.', '/') + ".class"));
+        String resource = Files.readString(classes.resolve("META-INF/sessionj/protocols/" + protocol + ".sj")).strip();
+        ClassLoader loader = new ClassLoader(KvMavenSampleTest.class.getClassLoader()) {
+            @Override
+            protected Class<?> loadClass(String className, boolean resolve) throws ClassNotFoundException {
+                if (!className.equals(name)) {
+                    return super.loadClass(className, resolve);
+                }
+                synchronized (getClassLoadingLock(className)) {
+                    Class<?> loaded = findLoadedClass(className);
+                    return loaded != null ? loaded : defineClass(className, bytes, 0, bytes.length);
+                }
+            }
+        };
+        Class<?> descriptor = Class.forName(name, true, loader);
+        assertThat(descriptor.getClassLoader()).isSameAs(loader);
+        assertThat(org.sessionj.api.spi.ProtocolDescriptors.defined(descriptor)).map(String::strip).contains(resource);
     }
 
     @Test

@@ -5,6 +5,7 @@ import com.sun.source.util.JavacTask;
 import com.sun.source.util.TreePath;
 import com.sun.source.util.Trees;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
@@ -22,7 +23,6 @@ import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.TypeElement;
 import javax.tools.Diagnostic.Kind;
 import javax.tools.FileObject;
-import javax.tools.JavaFileObject;
 import javax.tools.StandardLocation;
 import org.sessionj.processor.check.Diagnostic;
 import org.sessionj.processor.check.SessionChecker;
@@ -139,17 +139,35 @@ public final class SessionProcessor extends AbstractProcessor {
             processingEnv.getMessager().printMessage(Kind.ERROR,
                     "cannot write the protocol descriptor " + path + ": " + e.getMessage(), type);
         }
-        // The same text as a class, which the runtime loads instead of reading the resource (cold start)
+        // The same text as a class, which the runtime loads instead of reading the resource (cold start).
+        // Written as a resource of the class output, not with createClassFile or as a source: a generated
+        // type costs javac another processing round, in which it enters every compilation unit again
+        // (a source is also compiled there), and an incremental build, whose class output is on the class
+        // path, would warn under -Xlint:processing that the type already exists (DescriptorClassTest).
         String className = DescriptorClass.name(binaryName);
+        byte[] classFile;
         try {
-            JavaFileObject file = processingEnv.getFiler().createSourceFile(className, type);
-            try (Writer out = file.openWriter()) {
-                out.write(DescriptorClass.source(binaryName, text));
+            classFile = DescriptorClass.classFile(binaryName, text);
+        } catch (IllegalArgumentException tooLong) {
+            processingEnv.getMessager().printMessage(Kind.NOTE, "no protocol descriptor class " + className
+                    + " (the runtime reads the resource " + path + "): " + tooLong.getMessage(), type);
+            return;
+        }
+        try {
+            FileObject file = processingEnv.getFiler().createResource(StandardLocation.CLASS_OUTPUT,
+                    packageOf(binaryName), className.substring(className.lastIndexOf('.') + 1) + ".class", type);
+            try (OutputStream out = file.openOutputStream()) {
+                out.write(classFile);
             }
         } catch (IOException e) {
             processingEnv.getMessager().printMessage(Kind.ERROR,
                     "cannot write the protocol descriptor class " + className + ": " + e.getMessage(), type);
         }
+    }
+
+    private static String packageOf(String binaryName) {
+        int dot = binaryName.lastIndexOf('.');
+        return dot < 0 ? "" : binaryName.substring(0, dot);
     }
 
     private void error(String message, Element element, AnnotationMirror annotation, AnnotationValue value) {

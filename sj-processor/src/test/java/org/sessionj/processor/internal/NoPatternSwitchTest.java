@@ -49,6 +49,8 @@ class NoPatternSwitchTest {
         "org.sessionj.processor.internal.protocol.ProtocolRegistry",
         "org.sessionj.processor.internal.protocol.ProtocolRegistry$NameRewriter",
         "org.sessionj.processor.internal.protocol.TypeNameResolver",
+        "org.sessionj.processor.internal.protocol.DescriptorClass",
+        "org.sessionj.processor.internal.protocol.DescriptorClass$Bytes",
         "org.sessionj.processor.internal.model.TypeModel",
         "org.sessionj.processor.internal.model.TypeText",
         "org.sessionj.processor.internal.flow.FlowState",
