@@ -47,10 +47,17 @@ public interface SJSelector extends AutoCloseable {
         return SessionRuntimeProvider.get().openSelector(protocols.clone());
     }
 
-    /** Adds a session to watch. The selector does not own it: the caller still completes it. */
+    /**
+     * Adds a session to watch. An untyped selector ({@link #open()}) does not own it: the caller still
+     * completes it. A typed selector ({@link #of}) does: the session moves into it (sj-processor: a later
+     * use is SJ025) until {@link #select()} hands it out, and {@link #close()} ends it.
+     */
     void register(SJSocket socket);
 
-    /** Stops watching a session. */
+    /**
+     * Stops watching a session: for an untyped selector, whose caller still owns the session. A typed
+     * selector's sessions leave it only through {@link #select()} (sj-processor: SJ031 elsewhere).
+     */
     void deregister(SJSocket socket);
 
     /** Blocks until a registered session has input ready, and returns it. */
@@ -68,7 +75,11 @@ public interface SJSelector extends AutoCloseable {
      */
     String typecase(SJSocket socket);
 
-    /** Deregisters everything. */
+    /**
+     * Deregisters everything. A typed selector also closes the sessions still registered with it (it owns
+     * them): one that is not complete fails, and its peer learns of it ({@link SJIOException}) instead of
+     * waiting for input that never comes, as when a session thread ends with its session incomplete.
+     */
     @Override
     void close();
 }

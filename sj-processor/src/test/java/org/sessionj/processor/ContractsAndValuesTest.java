@@ -291,6 +291,19 @@ class ContractsAndValuesTest {
                             Object o = (Integer) s.receive();
                         }
                         try (SJSocket s = SJService.create(R.GetBox.class, "h", 1).request()) {
+                            switch (s.<Integer>receive()) {
+                                case null -> System.out.println("none");
+                                case Integer i -> System.out.println(i);
+                            }
+                        }
+                        try (SJSocket s = SJService.create(R.GetBox.class, "h", 1).request()) {
+                            int kind = switch (s.<Integer>receive()) {
+                                case null -> 0;
+                                case 1 -> 1;
+                                default -> 2;
+                            };
+                        }
+                        try (SJSocket s = SJService.create(R.GetBox.class, "h", 1).request()) {
                             return s.receive();
                         }
                     }

@@ -5,6 +5,8 @@ import static org.sessionj.processor.CompilerHarness.assertRejected;
 import static org.sessionj.processor.CompilerHarness.msg;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Adding a socket to an {@code SJScope} gives the scope the duty to close it and nothing else: the
@@ -134,6 +136,72 @@ class ScopeMembersTest {
                       SJSocket a = left.request();
                       SJSocket b = scope.add(right.request());
                       SJ.spawn(a, A::serve);
+                      b.send(1);
+                      b.send(2);
+                    }
+                  }
+                }
+                """);
+    }
+    /**
+     * adv11 A9: closing a scope closes its members, so the checker must see where that happens: a scope is
+     * a try-with-resources resource used only by {@code add}. An explicit close, a scope handed on or
+     * stored, or one declared elsewhere is SJ017.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "try (SJScope sc = SJ.scope()) { SJSocket a = sc.add(left.request()); a.send(1); sc.close(); a.send(2); a.close(); }",
+        "try (SJScope sc = SJ.scope()) { SJSocket a = sc.add(left.request()); a.send(1); shut(sc); a.send(2); a.close(); }",
+        "try (SJScope sc = SJ.scope()) { Object o = sc; SJSocket a = left.request(); a.send(1); a.send(2); a.close(); }",
+        "try (SJScope sc = SJ.scope()) { Runnable r = sc::close; SJSocket a = left.request(); a.send(1); a.send(2); a.close(); }",
+    })
+    void aScopeClosedOrHandedOnOutsideItsBlockIsRejected(String body) {
+        assertRejected("SJ017", 9, msg("the scope 'sc' is used only as sc.add(...)"), HEAD + """
+                  static void shut(AutoCloseable s) { }
+                  void run(@Session(protocol = P.class) SJService left) {
+                    %s
+                  }
+                }
+                """.formatted(body));
+    }
+
+    @Test
+    void aScopeOutsideTryWithResourcesIsRejected() {
+        assertRejected("SJ017", 8, msg("the scope 'sc' must be a try-with-resources resource"), HEAD + """
+                  void run(@Session(protocol = P.class) SJService left) {
+                    SJScope sc = SJ.scope();
+                    SJSocket a = sc.add(left.request());
+                    a.send(1);
+                    a.send(2);
+                    a.close();
+                  }
+                }
+                """);
+        assertRejected("SJ017", 8, msg("SJ.scope() must initialise a try-with-resources resource"), HEAD + """
+                  void run() {
+                    SJ.scope().close();
+                  }
+                }
+                """);
+        assertRejected("SJ017", 7, msg("the scope 'kept' must be a try-with-resources resource"), HEAD + """
+                  private final SJScope kept = null;
+                }
+                """);
+        assertRejected("SJ017", 7, msg("the scope 'given' is used only as given.add(...)"), HEAD + """
+                  static void helper(SJScope given) { given.close(); }
+                }
+                """);
+    }
+
+    @Test
+    void aScopeUsedByAddInsideItsBlockIsFine() {
+        assertAccepted(HEAD + """
+                  void run(@Session(protocol = P.class) SJService left, @Session(protocol = P.class) SJService right) {
+                    try (SJScope sc = SJ.scope(); SJSocket a = sc.add(left.request())) {
+                      SJSocket b = right.request();
+                      sc.add(b);
+                      a.send(1);
+                      a.send(2);
                       b.send(1);
                       b.send(2);
                     }

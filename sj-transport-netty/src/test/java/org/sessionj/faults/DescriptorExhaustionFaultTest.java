@@ -11,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.sessionj.api.SJService;
-import org.sessionj.api.SJSocket;
 import org.sessionj.runtime.SJRuntime;
 
 /**
@@ -41,7 +40,7 @@ class DescriptorExhaustionFaultTest {
         try (FaultSupport.Peer peer = new FaultSupport.Peer(new ProcessBuilder(command).redirectErrorStream(true).start())) {
             int port = peer.port();
             SJService service = runtime.service(FaultProtocols.Ping.class, "localhost", port);
-            ping(service);
+            FaultSupport.ping(service);
             peer.next("SERVED ");
             peer.next("PRELOADED");
             String exhausted = peer.next("EXHAUSTED ");
@@ -57,16 +56,9 @@ class DescriptorExhaustionFaultTest {
                 peer.next("RELEASED");
             }
             long start = System.nanoTime();
-            ping(service);
+            FaultSupport.ping(service);
             System.out.printf("FAULTS descriptors used up (%s): the failed accept logged; served again %d ms after"
                     + " they came back%n", exhausted, FaultSupport.millisSince(start));
-        }
-    }
-
-    private static void ping(SJService service) {
-        try (SJSocket s = service.request()) {
-            s.send(7);
-            assertThat(s.receiveInt()).isEqualTo(8);
         }
     }
 }

@@ -17,6 +17,8 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.sessionj.api.SJService;
+import org.sessionj.api.SJSocket;
 import org.sessionj.runtime.SJRuntime;
 import org.sessionj.runtime.SJRuntimeConfig;
 import org.sessionj.runtime.testing.ProcessLines;
@@ -29,6 +31,14 @@ import org.sessionj.transport.tls.Certificates;
  * direct memory, ipc files) to compare before and after a fault.
  */
 final class FaultSupport {
+    /** One ping session with the peer's ping server: 7 out, 8 back. */
+    static void ping(SJService service) {
+        try (SJSocket s = service.request()) {
+            s.send(7);
+            assertThat(s.receiveInt()).isEqualTo(8);
+        }
+    }
+
     /** How long any single wait of the suite may take before it fails. */
     static final long PATIENCE_SECONDS = 120;
     static final Path IPC_DIR = Path.of(System.getProperty("sessionj.ipc.dir", "target/faults/ipc-sockets"));

@@ -11,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.sessionj.api.SJService;
-import org.sessionj.api.SJSocket;
 import org.sessionj.runtime.SJRuntime;
 
 /**
@@ -35,7 +34,7 @@ class HostileFaultTest {
         try (FaultSupport.Peer peer = FaultSupport.start(List.of("-Xmx128m"), "tcp", "serve")) {
             int port = peer.port();
             SJService service = runtime.service(FaultProtocols.Ping.class, "localhost", port);
-            ping(service);
+            FaultSupport.ping(service);
             peer.next("SERVED ");
             long peerFds = peer.fds();
             int peerThreads = peer.threads();
@@ -59,7 +58,7 @@ class HostileFaultTest {
                 long fdsDuring = peer.fds();
                 long rssDuring = peer.rssKib();
                 long served = System.nanoTime();
-                ping(service);
+                FaultSupport.ping(service);
                 long servedMillis = FaultSupport.millisSince(served);
                 System.out.printf("FAULTS %d connections sending one byte (%d could not connect) in %d ms; real client"
                         + " served in %d ms next to them; peer fds %d -> %d, RSS %d -> %d MiB%n", CONNECTIONS,
@@ -73,20 +72,13 @@ class HostileFaultTest {
                     socket.close();
                 }
             }
-            ping(service);
+            FaultSupport.ping(service);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (peer.fds() > peerFds + 16 && System.nanoTime() < deadline) {
                 Thread.sleep(200);
             }
             assertThat(peer.fds()).as("the peer's descriptors once the flood closed").isLessThanOrEqualTo(peerFds + 16);
             assertThat(peer.threads()).as("the peer's threads").isLessThanOrEqualTo(peerThreads + 4);
-        }
-    }
-
-    private static void ping(SJService service) {
-        try (SJSocket s = service.request()) {
-            s.send(7);
-            assertThat(s.receiveInt()).isEqualTo(8);
         }
     }
 }

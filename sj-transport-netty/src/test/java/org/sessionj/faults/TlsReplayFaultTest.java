@@ -16,7 +16,6 @@ import javax.net.ssl.SSLEngine;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.sessionj.api.SJService;
-import org.sessionj.api.SJSocket;
 import org.sessionj.runtime.SJRuntime;
 
 /**
@@ -57,7 +56,7 @@ class TlsReplayFaultTest {
         try (FaultSupport.Peer peer = FaultSupport.start(List.of(), "tls", "serve")) {
             int port = peer.port();
             SJService service = runtime.service(FaultProtocols.Ping.class, "localhost", port);
-            ping(service);
+            FaultSupport.ping(service);
             peer.next("SERVED ");
             List<Socket> replays = new ArrayList<>();
             int failed = 0;
@@ -77,7 +76,7 @@ class TlsReplayFaultTest {
                 }
                 long replayedMillis = FaultSupport.millisSince(start);
                 long served = System.nanoTime();
-                ping(service);
+                FaultSupport.ping(service);
                 long servedMillis = FaultSupport.millisSince(served);
                 System.out.printf("FAULTS %d connections from 127.0.0.2 replaying one ClientHello (%d failed to send) in"
                         + " %d ms; real client from 127.0.0.1 served in %d ms next to them%n", REPLAYS, failed,
@@ -88,14 +87,7 @@ class TlsReplayFaultTest {
                     s.close();
                 }
             }
-            ping(service);
-        }
-    }
-
-    private static void ping(SJService service) {
-        try (SJSocket s = service.request()) {
-            s.send(7);
-            assertThat(s.receiveInt()).isEqualTo(8);
+            FaultSupport.ping(service);
         }
     }
 }

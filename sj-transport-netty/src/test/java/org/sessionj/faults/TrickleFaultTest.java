@@ -13,7 +13,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.sessionj.api.SJService;
-import org.sessionj.api.SJSocket;
 import org.sessionj.runtime.SJRuntime;
 
 /**
@@ -38,7 +37,7 @@ class TrickleFaultTest {
         try (FaultSupport.Peer peer = FaultSupport.start(List.of(), "tcp", "serve")) {
             int port = peer.port();
             SJService service = runtime.service(FaultProtocols.Ping.class, "localhost", port);
-            ping(service);
+            FaultSupport.ping(service);
             peer.next("SERVED ");
             long rssBefore = peer.rssKib();
             List<Socket> tricklers = new ArrayList<>();
@@ -74,7 +73,7 @@ class TrickleFaultTest {
                 }
                 long rssDuring = peer.rssKib();
                 long served = System.nanoTime();
-                ping(service);
+                FaultSupport.ping(service);
                 long servedMillis = FaultSupport.millisSince(served);
                 int open = 0;
                 for (Socket s : tricklers) {
@@ -97,14 +96,7 @@ class TrickleFaultTest {
                     s.close();
                 }
             }
-            ping(service);
-        }
-    }
-
-    private static void ping(SJService service) {
-        try (SJSocket s = service.request()) {
-            s.send(7);
-            assertThat(s.receiveInt()).isEqualTo(8);
+            FaultSupport.ping(service);
         }
     }
 }

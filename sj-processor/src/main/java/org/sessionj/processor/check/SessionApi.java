@@ -132,6 +132,11 @@ final class SessionApi {
         return true;
     }
 
+    /** Whether {@code type} is {@code SJScope}. */
+    boolean isScope(TypeMirror type) {
+        return type != null && scope != null && isSame(type, scope);
+    }
+
     /** {@code SJScope}: {@code scope.add(s)} returns the session it is given. */
     boolean isScopeClass(Element owner) {
         return scope != null && scope.equals(owner);

@@ -282,9 +282,23 @@ public final class SessionChecker implements TaskListener {
     private final class UnitWalker extends TreePathScanner<Void, Void> {
         private final Reporter reporter;
         private final Map<Element, VarState> capturedEndpoints = new HashMap<>();
+        private final ScopeRules scopes;
 
         UnitWalker(Reporter reporter) {
             this.reporter = reporter;
+            this.scopes = new ScopeRules(api, trees);
+        }
+
+        @Override
+        public Void visitMethodInvocation(com.sun.source.tree.MethodInvocationTree call, Void unused) {
+            scopes.invocation(getCurrentPath(), call, reporter);
+            return super.visitMethodInvocation(call, unused);
+        }
+
+        @Override
+        public Void visitIdentifier(IdentifierTree identifier, Void unused) {
+            scopes.identifier(getCurrentPath(), identifier, reporter);
+            return super.visitIdentifier(identifier, unused);
         }
 
         @Override
@@ -444,6 +458,7 @@ public final class SessionChecker implements TaskListener {
             if (field && suppressed(getCurrentPath())) {
                 return null;
             }
+            scopes.variable(getCurrentPath(), variable, reporter);
             if (variable.getInitializer() != null && field) {
                 analyse(getCurrentPath());
             }

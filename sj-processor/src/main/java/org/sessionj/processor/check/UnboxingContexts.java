@@ -4,7 +4,10 @@ import com.sun.source.tree.ArrayAccessTree;
 import com.sun.source.tree.AssertTree;
 import com.sun.source.tree.AssignmentTree;
 import com.sun.source.tree.BinaryTree;
+import com.sun.source.tree.CaseLabelTree;
+import com.sun.source.tree.CaseTree;
 import com.sun.source.tree.CompoundAssignmentTree;
+import com.sun.source.tree.ConstantCaseLabelTree;
 import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.DoWhileLoopTree;
 import com.sun.source.tree.ExpressionTree;
@@ -38,7 +41,7 @@ import javax.lang.model.type.TypeMirror;
 /**
  * Whether the value of an expression of a box type is unboxed by where it stands (JLS 5.1.8 contexts):
  * assigned or cast to a primitive, an operand of a numeric, comparison or logical operator, a condition,
- * an array index or size, a switch selector, an argument for a primitive parameter, a value returned or
+ * an array index or size, a switch selector (unless the switch has {@code case null}), an argument for a primitive parameter, a value returned or
  * yielded as a primitive. Parentheses and casts to reference types are looked through
  * ({@code (Integer) s.receive()} is unboxed where the cast's value is). An explicit {@code intValue()}
  * is not a context: the program chose to unbox.
@@ -113,8 +116,11 @@ final class UnboxingContexts {
                             && type(parentPath) instanceof ArrayType arrayType
                             && primitive(arrayType.getComponentType());
         }
-        if (parent instanceof SwitchTree || parent instanceof SwitchExpressionTree) {
-            return true; // only the selector is an expression child of a switch
+        if (parent instanceof SwitchTree statement) {
+            return !handlesNull(statement.getCases()); // only the selector is an expression child of a switch
+        }
+        if (parent instanceof SwitchExpressionTree expression) {
+            return !handlesNull(expression.getCases());
         }
         if (parent instanceof MethodInvocationTree invocation) {
             return invocation.getArguments().contains(child)
@@ -144,6 +150,19 @@ final class UnboxingContexts {
             return result == null || result.getKind() != TypeKind.DECLARED; // String concatenation
         }
         return true;
+    }
+
+    /** Whether a switch has {@code case null}: null goes there, nothing is unboxed. */
+    private static boolean handlesNull(List<? extends CaseTree> cases) {
+        for (CaseTree item : cases) {
+            for (CaseLabelTree label : item.getLabels()) {
+                if (label instanceof ConstantCaseLabelTree constant
+                        && constant.getConstantExpression().getKind() == Tree.Kind.NULL_LITERAL) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private boolean argumentUnboxed(TreePath callPath, List<? extends ExpressionTree> arguments, Tree child) {

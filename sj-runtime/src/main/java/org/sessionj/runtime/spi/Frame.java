@@ -65,13 +65,17 @@ public interface Frame {
     Frame writeByte(int value);
 
     /** Writes 1 or 0; returns this frame. */
-    Frame writeBoolean(boolean value);
+    default Frame writeBoolean(boolean value) {
+        return writeByte(value ? 1 : 0);
+    }
 
     /** Writes the low 16 bits of {@code value}, big-endian; returns this frame. */
     Frame writeShort(int value);
 
     /** Writes the 16-bit {@code value}, big-endian; returns this frame. */
-    Frame writeChar(int value);
+    default Frame writeChar(int value) {
+        return writeShort(value);
+    }
 
     /** Writes {@code value}, big-endian; returns this frame. */
     Frame writeInt(int value);
@@ -80,10 +84,14 @@ public interface Frame {
     Frame writeLong(long value);
 
     /** Writes {@code value}'s raw bits, big-endian; returns this frame. */
-    Frame writeFloat(float value);
+    default Frame writeFloat(float value) {
+        return writeInt(Float.floatToRawIntBits(value));
+    }
 
     /** Writes {@code value}'s raw bits, big-endian; returns this frame. */
-    Frame writeDouble(double value);
+    default Frame writeDouble(double value) {
+        return writeLong(Double.doubleToRawLongBits(value));
+    }
 
     /** Writes all of {@code source}; returns this frame. */
     default Frame writeBytes(byte[] source) {
@@ -105,19 +113,27 @@ public interface Frame {
     byte readByte();
 
     /** Reads one byte as an unsigned value. */
-    short readUnsignedByte();
+    default short readUnsignedByte() {
+        return (short) (readByte() & 0xFF);
+    }
 
     /** Reads one byte: whether it is not 0. */
-    boolean readBoolean();
+    default boolean readBoolean() {
+        return readByte() != 0;
+    }
 
     /** Reads a big-endian 16-bit value. */
     short readShort();
 
     /** Reads a big-endian 16-bit value as an unsigned one. */
-    int readUnsignedShort();
+    default int readUnsignedShort() {
+        return readShort() & 0xFFFF;
+    }
 
     /** Reads a big-endian 16-bit character. */
-    char readChar();
+    default char readChar() {
+        return (char) readShort();
+    }
 
     /** Reads a big-endian 32-bit value. */
     int readInt();
@@ -126,10 +142,14 @@ public interface Frame {
     long readLong();
 
     /** Reads a big-endian 32-bit value as a {@code float}'s bits. */
-    float readFloat();
+    default float readFloat() {
+        return Float.intBitsToFloat(readInt());
+    }
 
     /** Reads a big-endian 64-bit value as a {@code double}'s bits. */
-    double readDouble();
+    default double readDouble() {
+        return Double.longBitsToDouble(readLong());
+    }
 
     /** Fills {@code target} from this frame; returns this frame. */
     default Frame readBytes(byte[] target) {

@@ -48,21 +48,30 @@ final class CountingProxy implements AutoCloseable {
                 upstream.setTcpNoDelay(true);
                 sockets.add(client);
                 sockets.add(upstream);
-                Thread.ofPlatform().daemon().start(() -> pump(client, upstream, true));
-                Thread.ofPlatform().daemon().start(() -> pump(upstream, client, false));
+                splice(client, upstream, requests);
             }
         } catch (IOException e) {
             // closed
         }
     }
 
-    private void pump(Socket from, Socket to, boolean count) {
+    /**
+     * Copies bytes both ways between {@code client} and {@code upstream}, each way on a daemon thread of
+     * its own, until either side closes (then both are closed); counts the HTTP/1.1 requests the client
+     * sends into {@code requests} (null: none counted). Also the forwarding of other tests' stand-ins.
+     */
+    static void splice(Socket client, Socket upstream, AtomicLong requests) {
+        Thread.ofPlatform().daemon().start(() -> pump(client, upstream, requests));
+        Thread.ofPlatform().daemon().start(() -> pump(upstream, client, null));
+    }
+
+    private static void pump(Socket from, Socket to, AtomicLong requests) {
         byte[] buffer = new byte[64 << 10];
         int matched = 0;
         try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
             int n;
             while ((n = in.read(buffer)) > 0) {
-                if (count) {
+                if (requests != null) {
                     for (int i = 0; i < n; i++) {
                         matched = buffer[i] == MARK[matched] ? matched + 1 : buffer[i] == MARK[0] ? 1 : 0;
                         if (matched == MARK.length) {

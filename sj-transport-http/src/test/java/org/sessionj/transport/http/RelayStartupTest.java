@@ -8,7 +8,6 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -149,8 +148,7 @@ class RelayStartupTest {
                         }
                         Socket upstream = new Socket("localhost", relayPort);
                         sockets.add(upstream);
-                        Thread.ofPlatform().daemon().start(() -> pump(client, upstream));
-                        Thread.ofPlatform().daemon().start(() -> pump(upstream, client));
+                        CountingProxy.splice(client, upstream, null);
                     }
                 } catch (IOException e) {
                     // closed
@@ -176,25 +174,6 @@ class RelayStartupTest {
                     + "\r\nConnection: close\r\n\r\n" + body).getBytes(StandardCharsets.ISO_8859_1));
             refused.incrementAndGet();
             client.close();
-        }
-
-        private static void pump(Socket from, Socket to) {
-            byte[] buffer = new byte[8192];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-                for (int n; (n = in.read(buffer)) > 0; ) {
-                    out.write(buffer, 0, n);
-                    out.flush();
-                }
-            } catch (IOException e) {
-                // one side closed
-            } finally {
-                try {
-                    from.close();
-                    to.close();
-                } catch (IOException e) {
-                    // closing anyway
-                }
-            }
         }
 
         @Override

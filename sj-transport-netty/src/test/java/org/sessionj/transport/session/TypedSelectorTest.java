@@ -166,4 +166,47 @@ class TypedSelectorTest {
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("named Get");
         }
     }
+    /**
+     * adv11 A8: a typed selector owns its registered sessions, so closing it with one still registered
+     * fails that session: the peer waiting on it gets an exception instead of waiting forever.
+     */
+    @ParameterizedTest(name = "over {0}")
+    @ValueSource(strings = {"shm", "tcp"})
+    void closingATypedSelectorFailsTheSessionsItStillOwns(String transport) throws Exception {
+        SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports(transport).build());
+        try (SJServerSocket getServer = runtime.serverSocket(Get.class, 0)) {
+            CompletableFuture<Integer> client = CompletableFuture.supplyAsync(() -> {
+                try (SJSocket s = runtime.service(GetClient.class, "localhost", getServer.port()).request()) {
+                    s.send("x");
+                    return s.<Integer>receive();
+                }
+            }, r -> Thread.ofVirtual().start(r));
+            SJSelector selector = runtime.openSelector(Get.class);
+            selector.register(getServer.accept(Duration.ofSeconds(20)));
+            selector.close();
+            assertThatThrownBy(() -> client.get(20, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(org.sessionj.api.SJIOException.class);
+        }
+    }
+
+    @Test
+    void closingAnUntypedSelectorLeavesItsSessionsToTheirOwner() throws Exception {
+        SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports("shm").build());
+        try (SJServerSocket getServer = runtime.serverSocket(Get.class, 0)) {
+            CompletableFuture<Integer> client = CompletableFuture.supplyAsync(() -> {
+                try (SJSocket s = runtime.service(GetClient.class, "localhost", getServer.port()).request()) {
+                    s.send("x");
+                    return s.<Integer>receive();
+                }
+            }, r -> Thread.ofVirtual().start(r));
+            SJSocket s = getServer.accept(Duration.ofSeconds(20));
+            SJSelector selector = runtime.openSelector();
+            selector.register(s);
+            selector.close();
+            String key = s.receive();
+            s.send(key.length() + 6);
+            s.close();
+            assertThat(client.get(20, TimeUnit.SECONDS)).isEqualTo(7);
+        }
+    }
 }

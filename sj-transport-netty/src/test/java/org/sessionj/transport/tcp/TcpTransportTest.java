@@ -447,7 +447,7 @@ class TcpTransportTest extends ConnectionTestSupport {
 
     private static boolean inBlockingRead(Thread reader) {
         return java.util.Arrays.stream(reader.getStackTrace())
-                .anyMatch(f -> f.getClassName().endsWith("BlockingConnection") && f.getMethodName().equals("fill"));
+                .anyMatch(f -> f.getClassName().endsWith("BlockingInput") && f.getMethodName().equals("fill"));
     }
 
     @Test

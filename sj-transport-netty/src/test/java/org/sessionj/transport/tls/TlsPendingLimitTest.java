@@ -3,18 +3,12 @@ package org.sessionj.transport.tls;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,24 +33,16 @@ import org.sessionj.transport.tcp.SessionProtocols;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TlsPendingLimitTest {
     private static final int LIMIT = 3;
-    private final List<Socket> raw = new ArrayList<>();
+    private SilentTlsPeers peers;
 
     @BeforeEach
     void configureTls(@TempDir Path dir) throws IOException {
-        List<Path> files = Certificates.write(Certificates.selfSigned("localhost", Certificates.localhostNames()), dir);
-        System.setProperty("sessionj.tls.cert", files.get(0).toString());
-        System.setProperty("sessionj.tls.key", files.get(1).toString());
-        System.setProperty("sessionj.tls.trust", files.get(0).toString());
+        peers = new SilentTlsPeers(dir);
     }
 
     @AfterEach
     void clear() throws IOException {
-        System.clearProperty("sessionj.tls.cert");
-        System.clearProperty("sessionj.tls.key");
-        System.clearProperty("sessionj.tls.trust");
-        for (Socket s : raw) {
-            s.close();
-        }
+        peers.close();
     }
 
     /**
@@ -68,35 +54,9 @@ class TlsPendingLimitTest {
                 .initiationTimeout(Duration.ofSeconds(3)).build());
     }
 
+    /** A connection that never sends a ClientHello. */
     private Socket silent(int port) throws IOException {
-        Socket s = new Socket();
-        raw.add(s);
-        s.connect(new InetSocketAddress("localhost", port), 5_000);
-        s.setSoTimeout(20_000);
-        return s;
-    }
-
-    private static void await(BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.getAsBoolean()) {
-            assertThat(System.nanoTime() - deadline).as("waiting for " + what).isNegative();
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-        }
-    }
-
-    /** Reads until the server closes the connection (it may send a TLS alert first); false on a read timeout. */
-    private static boolean closedByServer(Socket s) {
-        try {
-            InputStream in = s.getInputStream();
-            while (in.read() >= 0) {
-                // an alert record, if any
-            }
-            return true;
-        } catch (java.net.SocketTimeoutException e) {
-            return false;
-        } catch (IOException e) {
-            return true; // reset
-        }
+        return peers.silent(null, port);
     }
 
     @Test
@@ -110,13 +70,13 @@ class TlsPendingLimitTest {
                 silent(socket.port()); // connects, never sends a ClientHello
             }
             SessionServerSocket counted = (SessionServerSocket) socket;
-            await(() -> counted.pendingHandshakes() == LIMIT, LIMIT + " TLS handshakes holding the slots");
+            SilentTlsPeers.await(() -> counted.pendingHandshakes() == LIMIT, LIMIT + " TLS handshakes holding the slots");
 
             // A real client: its connection waits for a slot; once no handshake has succeeded for the
             // stall time, the oldest silent one is dropped for it.
             PingRounds.run(client, socket, 3);
 
-            assertThat(closedByServer(raw.get(0))).as("the oldest silent connection was dropped").isTrue();
+            assertThat(SilentTlsPeers.closedByServer(peers.raw.get(0))).as("the oldest silent connection was dropped").isTrue();
             assertThat(SJRuntime.failedHandshakes(socket)).isPositive();
             assertThat(told).first().isInstanceOf(SJTimeoutException.class).extracting(Throwable::getMessage).asString()
                     .contains("dropped: the requester did not finish its tls handshake within PT3S")
@@ -132,10 +92,10 @@ class TlsPendingLimitTest {
         Socket first = silent(socket.port());
         Socket second = silent(socket.port());
         SessionServerSocket counted = (SessionServerSocket) socket;
-        await(() -> counted.pendingHandshakes() == 2, "two TLS handshakes");
+        SilentTlsPeers.await(() -> counted.pendingHandshakes() == 2, "two TLS handshakes");
         socket.close();
-        assertThat(closedByServer(first)).isTrue();
-        assertThat(closedByServer(second)).isTrue();
-        await(() -> counted.pendingHandshakes() == 0, "their slots back");
+        assertThat(SilentTlsPeers.closedByServer(first)).isTrue();
+        assertThat(SilentTlsPeers.closedByServer(second)).isTrue();
+        SilentTlsPeers.await(() -> counted.pendingHandshakes() == 0, "their slots back");
     }
 }

@@ -55,10 +55,35 @@ final class IpcConnection implements Connection {
     /**
      * Rings the peer's doorbell. The socket does not block: a write that finds its buffer full
      * leaves the bell out, which loses nothing, since the peer has bells still to read, and the
-     * read of them comes after this append.
+     * read of them comes after this append. A peer that has closed its socket ({@link #bell}) makes
+     * the peer count as gone: the frame is in the ring, and a later read or write says the rest.
      */
     private void ring() throws IOException {
-        socket.write(BELL.duplicate());
+        if (!bell(socket)) {
+            in.peerGone();
+        }
+    }
+
+    /**
+     * Writes one bell to {@code socket}: false when the peer has closed its end (the write failed with
+     * {@code EPIPE} or a reset). That is no failure of the frame just appended, which is in the shared
+     * ring already, as TCP's data is in its send buffer when a write returns: the reader may have found
+     * it by polling, answered or closed, and gone, while this writer, preempted between seeing the
+     * "sleeping" flag and ringing, rang late (a rank's answer to another rank's last message failed so,
+     * under load, with "Broken pipe"). If the peer died without reading it, the next read or write of
+     * this end reports the lost connection, as TCP's does.
+     *
+     * @throws java.nio.channels.ClosedChannelException when this end's socket is closed
+     */
+    static boolean bell(java.nio.channels.WritableByteChannel socket) throws IOException {
+        try {
+            socket.write(BELL.duplicate());
+            return true;
+        } catch (java.nio.channels.ClosedChannelException e) {
+            throw e;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** The shared memory (for tests that damage it). */

@@ -12,7 +12,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The reading end of one ring: takes records off it, reassembles fragmented frames into buffers of
  * the connection's allocator, and waits for more by spinning (adaptively, {@link #spin}), then
- * yielding its core (adaptively too, {@link #yieldThenPoll}), then announcing that it sleeps (the flag in the shared header) and sleeping: a platform thread in the
+ * yielding its core (adaptively too, {@link #yieldThenPoll}), then, while a core is free and its recent
+ * frames came quickly, polling a little longer ({@link #spinWhileFree}), then announcing that it sleeps (the flag in the shared header) and sleeping: a platform thread in the
  * connection's own selector over the doorbell socket, woken by the kernel ({@link DirectWait}); a
  * virtual thread parked until the doorbell thread ({@link Doorbells}) unparks it. Neither holds a
  * monitor, so a virtual thread never pins. One read operation at a time ({@link #BUSY}); {@link #close}
@@ -42,6 +43,12 @@ final class IpcInbound implements SharedRing.Reader {
     /** Polls after a {@link Thread#yield} before the sleep: {@code sessionj.ipc.yields}, with one CPU only. */
     private final Budget yielding;
     private static final int PROBE = 64;
+    /** How long recent reads waited, for the longer spin while a core is free ({@code sessionj.ipc.spinMicros}). */
+    private final WaitHistory waits;
+    private final FreeCores cores;
+    private final int cpus;
+    /** Reads whose frame came during the longer spin (tests). */
+    private int foundWhileFree;
     /** Where a platform-thread reader sleeps; null until the connection has its doorbell. */
     private volatile DirectWait direct;
 
@@ -80,6 +87,9 @@ final class IpcInbound implements SharedRing.Reader {
         // where a sleeping reader is woken at once by the bell.
         this.spinning = new Budget(settings.cpus() > 1 ? settings.spins() : 0);
         this.yielding = new Budget(settings.cpus() == 1 ? settings.yields() : 0);
+        this.waits = new WaitHistory(settings.cpus() > 1 ? settings.spinNanos() : 0);
+        this.cores = settings.cores();
+        this.cpus = settings.cpus();
     }
 
     /** Where platform-thread readers sleep from now on (set once the doorbell is registered). */
@@ -101,12 +111,22 @@ final class IpcInbound implements SharedRing.Reader {
             }
             // The spells end at the read's deadline too: a yield on a busy machine can cost another
             // process's whole time slice, and a spell of them used to outlast a short timeout by minutes.
-            long deadline = timeoutNanos < 0 || timeoutNanos > NO_DEADLINE / 4 ? NO_DEADLINE : System.nanoTime() + timeoutNanos;
+            long started = System.nanoTime();
+            long deadline = timeoutNanos < 0 || timeoutNanos > NO_DEADLINE / 4 ? NO_DEADLINE : started + timeoutNanos;
             frame = spin(deadline);
             if (frame == null) {
                 frame = yieldThenPoll(deadline);
             }
-            return frame != null ? frame : park(deadline == NO_DEADLINE ? timeoutNanos : Math.max(0, deadline - System.nanoTime()));
+            if (frame == null) {
+                frame = spinWhileFree(started, deadline);
+            }
+            if (frame == null) {
+                frame = park(deadline == NO_DEADLINE ? timeoutNanos : Math.max(0, deadline - System.nanoTime()));
+            }
+            if (frame != null) {
+                waits.waited(System.nanoTime() - started);
+            }
+            return frame;
         } catch (InternalError e) {
             // A fault in JIT-compiled code is raised asynchronously, at a later safepoint: it can
             // surface past the guard of the access that caused it (seen under load, from poll()
@@ -152,6 +172,49 @@ final class IpcInbound implements SharedRing.Reader {
         }
         yielding.after(budget, frame != null);
         return frame;
+    }
+
+    /**
+     * Goes on polling, up to {@code sessionj.ipc.spinMicros} after the read found the ring empty, while
+     * a core is free ({@link FreeCores}: every runnable thread of the machine has one, so this spin takes
+     * no core from the writer or anyone else) and while the reader's recent frames came within that
+     * bound ({@link WaitHistory}): a frame found here costs the writer no bell and the reader no sleep
+     * and wake-up, which is what Open MPI's polling ranks save. On an oversubscribed machine, or when
+     * the writer is busy for longer (a computation between messages), the reader sleeps as before.
+     */
+    private ByteBuf spinWhileFree(long started, long deadline) throws IOException {
+        if (!waits.spinWanted()) {
+            return null;
+        }
+        long end = started + waits.bound();
+        if (deadline != NO_DEADLINE && deadline - end < 0) {
+            end = deadline;
+        }
+        ByteBuf frame = null;
+        for (int i = 0; frame == null && waitable(); i++) {
+            if ((i & 63) == 0) {
+                long now = System.nanoTime();
+                if (now - end >= 0 || !cores.free(cpus, now)) {
+                    return null;
+                }
+            }
+            Thread.onSpinWait();
+            frame = poll();
+        }
+        if (frame != null) {
+            foundWhileFree++;
+        }
+        return frame;
+    }
+
+    /** Reads whose frame came while polling longer on a free core (tests). */
+    int foundWhileFree() {
+        return foundWhileFree;
+    }
+
+    /** The recent average wait of this reader's reads, in nanoseconds (tests). */
+    long recentWait() {
+        return waits.recent();
     }
 
     /** A read without a deadline. */

@@ -23,9 +23,13 @@ import org.sessionj.runtime.spi.support.SystemSettings;
  * @param cpus the CPUs this JVM may run on ({@link Runtime#availableProcessors()}): a reader spins only
  *     with more than one (a core may be free for the writer) and yields only with one (the writer
  *     certainly shares its core)
+ * @param spinNanos how long, at most, a reader whose recent frames came that quickly goes on polling
+ *     once its spins found nothing, while a core is free ({@code sessionj.ipc.spinMicros}, default 100 µs;
+ *     0: never; docs/ipc-transport.md)
+ * @param cores whether a core is free now (this machine's run queue; a fake in tests)
  */
 record IpcSettings(int ringBytes, int maxFrameBytes, int spins, int yields, Path socketDirectory, Path memoryDirectory,
-        int backlogBytes, int poolSize, int cpus) {
+        int backlogBytes, int poolSize, int cpus, long spinNanos, FreeCores cores) {
     static final int MIN_RING = 4096;
 
     IpcSettings {
@@ -48,6 +52,10 @@ record IpcSettings(int ringBytes, int maxFrameBytes, int spins, int yields, Path
         if (yields < 0) {
             throw new IllegalArgumentException("sessionj.ipc.yields must not be negative, found " + yields);
         }
+        java.util.Objects.requireNonNull(cores, "cores");
+        if (spinNanos < 0) {
+            throw new IllegalArgumentException("sessionj.ipc.spinMicros must not be negative, found " + spinNanos / 1000);
+        }
     }
 
     /** The settings the system properties give. */
@@ -66,47 +74,68 @@ record IpcSettings(int ringBytes, int maxFrameBytes, int spins, int yields, Path
                         .orElseGet(() -> Files.isDirectory(shm) && Files.isWritable(shm) ? shm : tmp),
                 settings.integer("ipc.backlogBytes", 4 << 20),
                 settings.integer("ipc.pool", 4),
-                Runtime.getRuntime().availableProcessors());
+                Runtime.getRuntime().availableProcessors(),
+                settings.integer("ipc.spinMicros", 100) * 1000L,
+                FreeCores.SYSTEM);
     }
 
     /** The same settings with {@code spins} polls before sleeping. */
     IpcSettings withSpins(int spins) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, poolSize, cpus);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, poolSize, cpus,
+                spinNanos, cores);
     }
 
     /** The same settings with {@code yields} polls after a yield before sleeping. */
     IpcSettings withYields(int yields) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, poolSize, cpus);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, poolSize, cpus,
+                spinNanos, cores);
     }
 
     /** The same settings as seen by a JVM that may run on {@code cpus} CPUs. */
     IpcSettings withCpus(int cpus) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, poolSize,
-                cpus);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, poolSize, cpus,
+                spinNanos, cores);
+    }
+
+    /** The same settings polling at most {@code micros} µs longer while a core is free. */
+    IpcSettings withSpinMicros(int micros) {
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, poolSize, cpus,
+                micros * 1000L, cores);
+    }
+
+    /** The same settings asking {@code cores} whether a core is free. */
+    IpcSettings withCores(FreeCores cores) {
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, poolSize, cpus,
+                spinNanos, cores);
     }
 
     /** The same settings with rings of {@code ringBytes}. */
     IpcSettings withRingBytes(int ringBytes) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, poolSize, cpus);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, poolSize, cpus,
+                spinNanos, cores);
     }
 
     /** The same settings with a backlog bound of {@code bytes}. */
     IpcSettings withBacklogBytes(int bytes) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, bytes, poolSize, cpus);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, bytes, poolSize, cpus,
+                spinNanos, cores);
     }
 
     /** The same settings keeping {@code size} memories of closed connections. */
     IpcSettings withPoolSize(int size) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, size, cpus);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, memoryDirectory, backlogBytes, size, cpus,
+                spinNanos, cores);
     }
 
     /** The same settings with memory files in {@code directory}. */
     IpcSettings withMemoryDirectory(Path directory) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, directory, backlogBytes, poolSize, cpus);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, socketDirectory, directory, backlogBytes, poolSize, cpus,
+                spinNanos, cores);
     }
 
     /** The same settings with Unix sockets in {@code directory}. */
     IpcSettings withSocketDirectory(Path directory) {
-        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, directory, memoryDirectory, backlogBytes, poolSize, cpus);
+        return new IpcSettings(ringBytes, maxFrameBytes, spins, yields, directory, memoryDirectory, backlogBytes, poolSize, cpus,
+                spinNanos, cores);
     }
 }

@@ -34,7 +34,7 @@ class IpcDirectWaitTest extends ConnectionTestSupport {
     /** [0] the requester's end, [1] the accepter's; readers always sleep ({@code spins} and {@code yields} 0). */
     private Connection[] pair() throws IOException {
         IpcTransport transport = new IpcTransport(IpcSettings.fromSystemProperties().withSocketDirectory(sockets)
-                .withSpins(0).withYields(0));
+                .withSpins(0).withYields(0).withSpinMicros(0));
         ConnectionAcceptor acceptor = track(transport.listen(0));
         Connection requester = track(transport.connect("localhost", acceptor.port(), 10 * SECOND));
         Connection accepter = track(acceptor.accept(10 * SECOND));

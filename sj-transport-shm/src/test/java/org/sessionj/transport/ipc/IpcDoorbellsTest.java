@@ -42,7 +42,8 @@ class IpcDoorbellsTest {
 
     private IpcTransport transport(int spins) {
         return new IpcTransport(IpcSettings.fromSystemProperties().withSocketDirectory(sockets)
-                .withRingBytes(IpcSettings.MIN_RING).withSpins(spins).withYields(spins == 0 ? 0 : 20));
+                .withRingBytes(IpcSettings.MIN_RING).withSpins(spins).withYields(spins == 0 ? 0 : 20)
+                .withSpinMicros(spins == 0 ? 0 : 100));
     }
 
     /** [0] the requester's end, [1] the accepter's. */

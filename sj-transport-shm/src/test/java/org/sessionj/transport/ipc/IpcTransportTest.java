@@ -133,7 +133,7 @@ class IpcTransportTest extends ConnectionTestSupport {
 
     @Test
     void tenThousandRoundTripsWithReadersThatAlwaysSleepLoseNoWakeUp() throws Exception {
-        Connection[] ends = pair(settings().withSpins(0).withYields(0));
+        Connection[] ends = pair(settings().withSpins(0).withYields(0).withSpinMicros(0));
         int rounds = 10_000;
         Thread echo = Thread.ofVirtual().start(() -> {
             try {

@@ -279,8 +279,21 @@ public final class SessionSelector implements SJSelector {
 
     @Override
     public void close() {
+        // A typed selector owns what is registered (register moves a session in, select hands it out):
+        // closing it ends those sessions as a session thread's end does, so their peers learn of it
+        // (an incomplete session's close fails it) instead of waiting for input that never comes.
+        // An untyped selector only watches sessions its caller still completes.
+        java.util.List<SessionSocket> owned = memberNames == null ? java.util.List.of()
+                : new java.util.ArrayList<>(registered.keySet());
         for (Entry entry : registered.values()) {
             remove(entry);
+        }
+        for (SessionSocket session : owned) {
+            try {
+                session.close();
+            } catch (RuntimeException e) {
+                // ending one session must not keep the others open; the failure is the session's own
+            }
         }
         registered.clear();
         selected.clear();

@@ -81,20 +81,8 @@ public final class ByteBufFrame implements Frame {
     }
 
     @Override
-    public ByteBufFrame writeBoolean(boolean value) {
-        buf.writeBoolean(value);
-        return this;
-    }
-
-    @Override
     public ByteBufFrame writeShort(int value) {
         buf.writeShort(value);
-        return this;
-    }
-
-    @Override
-    public ByteBufFrame writeChar(int value) {
-        buf.writeChar(value);
         return this;
     }
 
@@ -107,18 +95,6 @@ public final class ByteBufFrame implements Frame {
     @Override
     public ByteBufFrame writeLong(long value) {
         buf.writeLong(value);
-        return this;
-    }
-
-    @Override
-    public ByteBufFrame writeFloat(float value) {
-        buf.writeFloat(value);
-        return this;
-    }
-
-    @Override
-    public ByteBufFrame writeDouble(double value) {
-        buf.writeDouble(value);
         return this;
     }
 
@@ -150,28 +126,8 @@ public final class ByteBufFrame implements Frame {
     }
 
     @Override
-    public short readUnsignedByte() {
-        return buf.readUnsignedByte();
-    }
-
-    @Override
-    public boolean readBoolean() {
-        return buf.readBoolean();
-    }
-
-    @Override
     public short readShort() {
         return buf.readShort();
-    }
-
-    @Override
-    public int readUnsignedShort() {
-        return buf.readUnsignedShort();
-    }
-
-    @Override
-    public char readChar() {
-        return buf.readChar();
     }
 
     @Override
@@ -182,16 +138,6 @@ public final class ByteBufFrame implements Frame {
     @Override
     public long readLong() {
         return buf.readLong();
-    }
-
-    @Override
-    public float readFloat() {
-        return buf.readFloat();
-    }
-
-    @Override
-    public double readDouble() {
-        return buf.readDouble();
     }
 
     @Override

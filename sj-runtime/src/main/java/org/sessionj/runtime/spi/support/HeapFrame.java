@@ -205,20 +205,10 @@ public final class HeapFrame implements Frame {
     }
 
     @Override
-    public HeapFrame writeBoolean(boolean value) {
-        return writeByte(value ? 1 : 0);
-    }
-
-    @Override
     public HeapFrame writeShort(int value) {
         int at = claim(2);
         putShort(array, at, value);
         return this;
-    }
-
-    @Override
-    public HeapFrame writeChar(int value) {
-        return writeShort(value);
     }
 
     @Override
@@ -234,16 +224,6 @@ public final class HeapFrame implements Frame {
         putInt(array, at, (int) (value >>> 32));
         putInt(array, at + 4, (int) value);
         return this;
-    }
-
-    @Override
-    public HeapFrame writeFloat(float value) {
-        return writeInt(Float.floatToRawIntBits(value));
-    }
-
-    @Override
-    public HeapFrame writeDouble(double value) {
-        return writeLong(Double.doubleToRawLongBits(value));
     }
 
     @Override
@@ -273,29 +253,9 @@ public final class HeapFrame implements Frame {
     }
 
     @Override
-    public short readUnsignedByte() {
-        return (short) (readByte() & 0xFF);
-    }
-
-    @Override
-    public boolean readBoolean() {
-        return readByte() != 0;
-    }
-
-    @Override
     public short readShort() {
         int at = take(2);
         return (short) ((array[at] << 8) | (array[at + 1] & 0xFF));
-    }
-
-    @Override
-    public int readUnsignedShort() {
-        return readShort() & 0xFFFF;
-    }
-
-    @Override
-    public char readChar() {
-        return (char) readShort();
     }
 
     @Override
@@ -307,16 +267,6 @@ public final class HeapFrame implements Frame {
     public long readLong() {
         int at = take(8);
         return ((long) getInt(array, at) << 32) | (getInt(array, at + 4) & 0xFFFF_FFFFL);
-    }
-
-    @Override
-    public float readFloat() {
-        return Float.intBitsToFloat(readInt());
-    }
-
-    @Override
-    public double readDouble() {
-        return Double.longBitsToDouble(readLong());
     }
 
     @Override

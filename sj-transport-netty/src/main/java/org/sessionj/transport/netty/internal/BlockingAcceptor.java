@@ -75,7 +75,9 @@ final class BlockingAcceptor extends QueuedAcceptor {
                 continue;
             }
             try {
-                if (enqueue(new BlockingConnection(channel, transportName(), settings))) {
+                // Its keeper starts now: a requester waiting in the queue hears heartbeats (as from an event loop),
+                // or it would take the server for gone while a slowloris fills the handshakes ahead of it.
+                if (enqueue(new BlockingConnection(channel, transportName(), settings).start())) {
                     // Accept no more until half are taken: the next peers wait in the kernel's backlog.
                     java.util.concurrent.CountDownLatch room = new java.util.concurrent.CountDownLatch(1);
                     whenRoom(room::countDown);

@@ -100,8 +100,11 @@ final class BlockingKeeper implements Runnable {
     private volatile boolean frozen;
     /** Whether a heartbeat is being written on its own thread (then no other is started). */
     private volatile boolean heartbeating;
-    /** Keeper thread only: the most the peer was heard to have sent, and when that last grew. */
-    private long heardBytes;
+    /**
+     * The most the peer was heard to have sent (read plus waiting in the socket) at the keeper's last
+     * look, and when that last grew (keeper thread only). Volatile for {@link #heard}.
+     */
+    private volatile long heardBytes;
     private long heardAt;
     private volatile Thread thread;
     private final LongSupplier clock;
@@ -148,6 +151,11 @@ final class BlockingKeeper implements Runnable {
         }
     }
 
+    /** Whether the keeper's thread has been started. */
+    boolean started() {
+        return thread != null;
+    }
+
     /** Sets the send timeout (negative: none) and starts the keeper if that gives it a duty. */
     void sendTimeout(long timeoutNanos) {
         this.sendTimeoutNanos = timeoutNanos;
@@ -186,6 +194,14 @@ final class BlockingKeeper implements Runnable {
     /** Reading thread: {@code bytes} more were read from the socket. */
     void received(int bytes) {
         RECEIVED.setOpaque(this, (long) RECEIVED.getOpaque(this) + bytes);
+    }
+
+    /**
+     * What the peer had sent at the keeper's last look (bytes read plus bytes waiting in the socket),
+     * without asking the socket now: at most a look old (a heartbeat interval while nothing waits).
+     */
+    long heard() {
+        return heardBytes;
     }
 
     /** Bytes read from the socket so far. */

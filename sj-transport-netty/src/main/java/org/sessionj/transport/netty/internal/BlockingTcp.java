@@ -35,7 +35,7 @@ public final class BlockingTcp {
         SocketChannel channel = SocketChannel.open();
         try {
             channel.socket().connect(address, millis);
-            return new BlockingConnection(channel, transportName, settings);
+            return new BlockingConnection(channel, transportName, settings).start();
         } catch (SocketTimeoutException e) {
             channel.close();
             throw new IOException("timed out connecting to " + host + ":" + port + " (" + transportName + ")");

@@ -255,6 +255,23 @@ class BlockingKeeperTest {
     }
 
     @Test
+    void whatThePeerSentIsKnownFromTheLastLookWithoutAskingTheSocketAgain() {
+        Recorded connection = recorded(HB);
+        BlockingKeeper keeper = connection.keeper;
+        connection.unread = 1; // a slowloris's byte, not read yet
+        assertThat(keeper.heard()).as("before any look").isZero();
+        look(connection);
+        assertThat(keeper.heard()).isEqualTo(1);
+        connection.unread = 0;
+        keeper.received(1); // read now: the sum does not change
+        connection.unread = 5;
+        assertThat(keeper.heard()).as("not asked again until the next look").isEqualTo(1);
+        now[0] += HB.intervalNanos();
+        look(connection);
+        assertThat(keeper.heard()).isEqualTo(6);
+    }
+
+    @Test
     void withHeartbeatsOffTheKeeperHasNoDutyAndEndsNothing() {
         Recorded connection = recorded(Heartbeat.OFF);
         BlockingKeeper keeper = connection.keeper;

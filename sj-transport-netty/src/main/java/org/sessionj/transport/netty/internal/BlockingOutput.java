@@ -1,0 +1,208 @@
+package org.sessionj.transport.netty.internal;
+
+import io.netty.buffer.ByteBuf;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The writing side of a {@link BlockingConnection}: frames are copied behind their length into an
+ * output buffer (large ones are written from where they are) and go out in a blocking {@code write}
+ * on the writer's thread when flushed or when the buffer passes the outbound high mark. Heartbeats go
+ * out here too, from the keeper's short-lived thread, unless a write is under way.
+ *
+ * <p>The buffer is made at the first write: an accepted connection whose requester never got as far
+ * as an answer (a slowloris's) holds none.
+ */
+final class BlockingOutput {
+    /** The output buffer's first size: it grows for a frame that does not fit, up to {@link #COPY_LIMIT}. */
+    static final int INITIAL_BUFFER = 8 * 1024;
+    /** Frames up to this size are copied into the output buffer; larger ones are written from where they are. */
+    private static final int COPY_LIMIT = 64 * 1024;
+
+    private final BlockingConnection connection;
+    private final SocketChannel channel;
+    private final BlockingKeeper keeper;
+    private final NettySettings settings;
+    /** Serialises writes with the closing flush and heartbeats (the writer and a closer may be different threads). */
+    private final ReentrantLock writeLock = new ReentrantLock();
+    /** Frames written and not yet flushed, each behind its length; null until the first write. */
+    private ByteBuffer out;
+
+    BlockingOutput(BlockingConnection connection, SocketChannel channel, BlockingKeeper keeper, NettySettings settings) {
+        this.connection = connection;
+        this.channel = channel;
+        this.keeper = keeper;
+        this.settings = settings;
+    }
+
+    /** Buffers {@code frame} (released here) behind its length; writes out what passes the high mark. */
+    void write(ByteBuf frame) throws IOException {
+        int length = frame.readableBytes();
+        try {
+            connection.checkWritable();
+            if (length > settings.maxFrameBytes()) {
+                throw new IOException("cannot send a frame of " + length + " bytes: the maximum frame size is "
+                        + settings.maxFrameBytes() + " bytes (sessionj.tcp.maxFrameBytes)");
+            }
+            lockForWriting();
+            try {
+                if (length > COPY_LIMIT) {
+                    ensureOutRoom(FrameDecoder.HEADER_BYTES);
+                    out.putInt(length);
+                    writeOut(frame.nioBuffers(frame.readerIndex(), length));
+                    return;
+                }
+                ensureOutRoom(FrameDecoder.HEADER_BYTES + length);
+                out.putInt(length);
+                frame.getBytes(frame.readerIndex(), out.array(), out.arrayOffset() + out.position(), length);
+                out.position(out.position() + length);
+                if (out.position() > settings.outboundHighBytes()) {
+                    writeOut(null);
+                }
+            } finally {
+                writeLock.unlock();
+            }
+        } finally {
+            frame.release();
+        }
+    }
+
+    /** Writes out everything buffered, blocking until the kernel took it. */
+    void flush() throws IOException {
+        lockForWriting();
+        try {
+            writeOut(null);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /**
+     * Takes the write lock, waiting at most the send timeout: the keeper may hold it, blocked in a
+     * heartbeat the peer does not read.
+     */
+    private void lockForWriting() throws IOException {
+        long timeout = keeper.sendTimeoutNanos();
+        if (timeout < 0) {
+            writeLock.lock();
+            return;
+        }
+        try {
+            if (!writeLock.tryLock(timeout, TimeUnit.NANOSECONDS)) {
+                throw new org.sessionj.runtime.spi.WriteTimeoutException("the peer took nothing for "
+                        + java.time.Duration.ofNanos(timeout) + " (" + connection + ")");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting to write (" + connection + ")");
+        }
+    }
+
+    /** Writes a heartbeat unless a write is under way ({@link BlockingKeeper.Kept#writeHeartbeat}). */
+    boolean writeHeartbeat() {
+        if (connection.isClosed() || !writeLock.tryLock()) {
+            return false;
+        }
+        keeper.writing(); // a heartbeat the peer does not take is a write under way like any
+        try {
+            ByteBuffer heartbeat = ByteBuffer.allocate(FrameDecoder.HEADER_BYTES).putInt(FrameDecoder.HEARTBEAT).flip();
+            while (heartbeat.hasRemaining()) {
+                channel.write(heartbeat);
+            }
+            return true;
+        } catch (IOException e) {
+            return false; // the peer has gone: the reading side finds out
+        } finally {
+            keeper.wrote();
+            writeLock.unlock();
+        }
+    }
+
+    /**
+     * The closer's last flush of what was written and not flushed, unless a writer holds the lock (it
+     * fails on the closed socket instead); {@code watchdog} is started first and bounds it (a peer that
+     * never reads must not hold the closer).
+     */
+    void flushOnClose(Thread watchdog) {
+        if (!writeLock.tryLock()) {
+            return;
+        }
+        try {
+            if (out != null && out.position() > 0 && channel.isOpen()) {
+                watchdog.start();
+                writeOut(null);
+            }
+        } catch (IOException e) {
+            // The peer has gone: nothing more can be sent.
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** Bytes of output buffer held (for tests: none before the first write). */
+    int bufferBytes() {
+        ByteBuffer buffer = out;
+        return buffer == null ? 0 : buffer.capacity();
+    }
+
+    private void ensureOutRoom(int bytes) throws IOException {
+        if (out == null) {
+            out = ByteBuffer.allocate(Math.max(INITIAL_BUFFER, bytes));
+            return;
+        }
+        if (out.remaining() >= bytes) {
+            return;
+        }
+        if (out.position() > 0) {
+            writeOut(null);
+        }
+        if (out.capacity() < bytes) {
+            out = ByteBuffer.allocate(Math.max(bytes, 2 * out.capacity()));
+        }
+    }
+
+    /** Writes the buffered bytes, then {@code more} (may be null), blocking until the kernel took them all. */
+    private void writeOut(ByteBuffer[] more) throws IOException {
+        if (out == null) {
+            if (more == null) {
+                return; // nothing was ever written
+            }
+            out = ByteBuffer.allocate(INITIAL_BUFFER);
+        }
+        out.flip();
+        keeper.writing();
+        try {
+            if (more == null) {
+                channel.write(out);
+                while (out.hasRemaining()) {
+                    keeper.writing(); // some went out: the wait for the peer starts again
+                    channel.write(out);
+                }
+            } else {
+                ByteBuffer[] all = new ByteBuffer[more.length + 1];
+                all[0] = out;
+                System.arraycopy(more, 0, all, 1, more.length);
+                long remaining = 0;
+                for (ByteBuffer b : all) {
+                    remaining += b.remaining();
+                }
+                while (remaining > 0) {
+                    long n = channel.write(all);
+                    remaining -= n;
+                    if (n > 0 && remaining > 0) {
+                        keeper.writing();
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw connection.failure("writing", e);
+        } finally {
+            keeper.wrote();
+            out.clear();
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package org.sessionj.transport.netty.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.buffer.ByteBuf;
+import java.io.DataOutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.sessionj.runtime.spi.Connection;
+
+/**
+ * What a blocking-tcp connection holds before its requester has said anything (a slowloris opens
+ * thousands that send a byte and stall; the server keeps up to 4,096 queued and 4,096 in handshakes):
+ * no buffers while it waits in the acceptor's queue, a small input buffer while its first frame has not
+ * all come, the usual buffers once it has; its keeper runs from the start, so that a real requester
+ * waiting behind a slowloris hears heartbeats. Before, each held an 8 KiB input and an 8 KiB output
+ * buffer from the moment it was accepted, and a server with a 128 MiB heap died of a 10,000-connection
+ * flood ({@code HostileFaultTest}, fault suite, blocking run).
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class BlockingPendingConnectionTest {
+    private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+    private final NettySettings settings = NettySettings.fromSystemProperties();
+    private final List<AutoCloseable> opened = new ArrayList<>();
+
+    @AfterEach
+    void closeAll() throws Exception {
+        for (AutoCloseable closeable : opened) {
+            closeable.close();
+        }
+    }
+
+    private <T extends AutoCloseable> T track(T closeable) {
+        opened.add(closeable);
+        return closeable;
+    }
+
+    /** A connected pair: the raw peer, and this side's end as a blocking acceptor makes it. */
+    private BlockingConnection acceptedFrom(Socket[] peer) throws Exception {
+        ServerSocketChannel server = track(ServerSocketChannel.open());
+        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        peer[0] = track(new Socket(InetAddress.getLoopbackAddress(), server.socket().getLocalPort()));
+        SocketChannel accepted = server.accept();
+        BlockingConnection connection = new BlockingConnection(accepted, "tcp", settings);
+        opened.add(connection::close);
+        return connection;
+    }
+
+    @Test
+    void anAcceptedConnectionHoldsNoBuffersUntilItIsReadAndASmallOneForAStalledGreeting() throws Exception {
+        Socket[] peer = new Socket[1];
+        BlockingConnection connection = acceptedFrom(peer).start();
+        assertThat(connection.bufferBytes()).as("buffers before anyone reads or writes").isZero();
+
+        peer[0].getOutputStream().write(0); // one byte of a header, then nothing
+        assertThat(connection.read(TimeUnit.MILLISECONDS.toNanos(50))).isNull();
+        assertThat(connection.bufferBytes()).as("what one byte of a greeting costs")
+                .isEqualTo(BlockingInput.GREETING_BUFFER);
+    }
+
+    @Test
+    void whatTheRequesterSentCountsWhatWasReadAndNothingOnceClosed() throws Exception {
+        Socket[] peer = new Socket[1];
+        BlockingConnection connection = acceptedFrom(peer).start();
+        assertThat(connection.receivedBytes()).isZero();
+        peer[0].getOutputStream().write(new byte[3]); // three bytes of a header
+        assertThat(connection.read(TimeUnit.MILLISECONDS.toNanos(50))).isNull();
+        assertThat(connection.receivedBytes()).isEqualTo(3);
+        connection.close();
+        assertThat(connection.receivedBytes()).as("closed: nothing to judge by").isEqualTo(-1);
+    }
+
+    @Test
+    void aGreetingLargerThanTheFirstBufferGrowsItAndAfterItTheBuffersAreTheSessions() throws Exception {
+        Socket[] peer = new Socket[1];
+        BlockingConnection connection = acceptedFrom(peer).start();
+        DataOutputStream out = new DataOutputStream(peer[0].getOutputStream());
+        byte[] hello = new byte[3 * BlockingInput.GREETING_BUFFER];
+        hello[hello.length - 1] = 42;
+        out.writeInt(hello.length);
+        out.write(hello);
+        out.flush();
+        ByteBuf frame = connection.read(10 * SECOND);
+        try {
+            assertThat(frame.readableBytes()).isEqualTo(hello.length);
+            assertThat(frame.getByte(hello.length - 1)).isEqualTo((byte) 42);
+        } finally {
+            frame.release();
+        }
+        assertThat(connection.bufferBytes()).as("the input buffer once greeted, no output yet")
+                .isEqualTo(BlockingInput.STEADY_BUFFER);
+
+        connection.write(connection.alloc().buffer(4).writeInt(7));
+        connection.flush();
+        assertThat(new java.io.DataInputStream(peer[0].getInputStream()).readLong()).isEqualTo((4L << 32) | 7);
+        assertThat(connection.bufferBytes()).isEqualTo(BlockingInput.STEADY_BUFFER + BlockingOutput.INITIAL_BUFFER);
+    }
+
+    @Test
+    void theAcceptorsConnectionsHaveTheirKeeperFromTheStartAndNoBuffers() throws Exception {
+        BlockingAcceptor acceptor = track(BlockingAcceptor.listen(0, "tcp", settings));
+        track(new Socket(InetAddress.getLoopbackAddress(), acceptor.port()));
+        Connection accepted = acceptor.accept(10 * SECOND);
+        opened.add(accepted::close);
+        assertThat(((BlockingConnection) accepted).keeperStarted()).as("heartbeats to a requester in the queue").isTrue();
+        assertThat(((BlockingConnection) accepted).bufferBytes()).isZero();
+    }
+
+    @Test
+    void aConnectStartsTheKeeperAtOnce() throws Exception {
+        BlockingAcceptor acceptor = track(BlockingAcceptor.listen(0, "tcp", settings));
+        Connection requester = new BlockingTcp("tcp", settings).connect("127.0.0.1", acceptor.port(), 10 * SECOND);
+        opened.add(requester::close);
+        assertThat(((BlockingConnection) requester).keeperStarted()).isTrue();
+        assertThat(((BlockingConnection) requester).bufferBytes()).isZero();
+    }
+}
