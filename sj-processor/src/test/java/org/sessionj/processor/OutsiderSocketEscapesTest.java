@@ -322,13 +322,28 @@ class OutsiderSocketEscapesTest {
                 """));
     }
 
+    /** A session from request() is never null: the test has no null branch (adv10 F17). */
     @Test
-    void aNullCheckDoesNotExcuseAnUnbalancedBranch() {
-        assertRejected("SJ020", 16, msg("session 's'"), session("", """
+    void aNullCheckOfASessionHasNoNullBranch() {
+        assertAccepted(session("", """
                             if (s != null) {
                                 s.send(1);
                             }
                             s.send(2);
+                """));
+    }
+
+    /** Its else branch is the dead one: what it does is not joined, what the then-branch does is checked. */
+    @Test
+    void aNullCheckStillChecksTheBranchThatRuns() {
+        assertRejected("SJ012", 21, msg("session 's'"), session("", """
+                            if (s == null) {
+                                s.send(1);
+                            } else {
+                                s.send(1);
+                                s.send(1);
+                                s.send(2);
+                            }
                 """));
     }
 

@@ -14,7 +14,7 @@ class SendReceiveTest {
             public interface Protocols {
                 @Protocol("cbegin.!<int>.?(String)") interface Echo {}
                 @Protocol("^(Echo)") interface EchoServer {}
-                @Protocol("cbegin.!<java.util.List<String>>.!<String>.?(Number).!<double[]>.?(Object)") interface Typed {}
+                @Protocol("cbegin.!<java.util.List<String>>.!<String>.?(Integer).!<double[]>.?(Object)") interface Typed {}
             }
             """;
 

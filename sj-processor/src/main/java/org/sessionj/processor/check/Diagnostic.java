@@ -18,7 +18,7 @@ public enum Diagnostic {
     CYCLIC_PROTOCOL("SJ004", "cyclic or invalid protocol reference", "%s"),
     ILL_FORMED_PROTOCOL("SJ005", "ill-formed protocol", "ill-formed protocol: %s"),
     PROTOCOL_NOT_INTERFACE("SJ006", "@Protocol on a non-interface",
-            "@Protocol must annotate an interface, but '%s' is a %s"),
+            "@Protocol must annotate a top-level or member interface, but '%s' is a %s"),
     BAD_SESSION_ANNOTATION("SJ007", "invalid @Session annotation", "invalid @Session on parameter '%s': %s"),
     TOO_DEEP("SJ008", "code nested too deeply to check",
             "%s %s, more than the session checker follows; split it into smaller methods"),
@@ -43,6 +43,10 @@ public enum Diagnostic {
     MISSING_LABEL("SJ016", "inbranch does not cover every label",
             "session '%s': the inbranch switch has no case for label%s %s of %s"),
     MISPLACED_CONSTRUCT("SJ017", "session construct outside its allowed form", "%s"),
+    UNDECODABLE_MESSAGE_TYPE("SJ018", "message type no peer can decode",
+            "message type '%s' in the protocol (line %s, column %s) cannot be decoded by a peer: it is an interface "
+                    + "or abstract class that is not sealed, and values carry no class on the wire; use a concrete, "
+                    + "final or sealed type%n%s"),
     BRANCHES_DISAGREE("SJ020", "paths leave the session in different states",
             "session '%s': %s leave the session in different states: %s"),
     LOOP_CHANGES_SESSION("SJ021", "loop body changes a session it does not iterate",
@@ -74,6 +78,14 @@ public enum Diagnostic {
     OVERRIDE_MISMATCH("SJ036", "override changes a @Session type",
             "parameter '%s' of '%s' is %s, but the method it overrides in %s declares it %s; callers typed against "
                     + "either would be wrong, so an override must keep the same @Session type"),
+    KEEPS_ENDED_SESSION("SJ037", "implementation leaves open a session its method ends",
+            "%s does not end its @Session parameter '%s', but %s, which it implements, does (%s): a caller "
+                    + "through that method counts the session as ended and may not close it, so nobody would; end "
+                    + "it here too (close it, or call the overridden method)"),
+    ENDS_ON_SOME_PATHS("SJ038", "session method ends its session on some paths only",
+            "session '%s': %s ends it on some paths but not on others (%s); its callers count it as ended after "
+                    + "the call and may not close it, so where it stays open nobody would: end it on every path "
+                    + "that returns, or on none"),
 
     // @NoAlias ownership.
     NOT_UNIQUE("SJ040", "@NoAlias variable given a shared value",

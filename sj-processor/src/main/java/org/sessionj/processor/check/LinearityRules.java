@@ -231,6 +231,30 @@ final class LinearityRules {
     /** How {@link #failedBy} describes a session ended by the failure of its own action. */
     static final String FAILED_PREFIX = "ended by the failure of its action on line ";
 
+    /** How a session closed by a finally block is described (followed by the line). */
+    static final String CLOSED_IN_FINALLY = "closed by the finally block on line ";
+
+    /**
+     * Whether {@code var} may be closed here as the finally block's last word on it: the innermost
+     * handler is a finally block, the socket is declared outside it, and every state it may be in is a
+     * session this code still owns — live (an exception may have cut it short: closing it fails it and
+     * tells the peer, as try-with-resources does), failed, or closed (closing again does nothing).
+     */
+    boolean closableInFinally(Element var) {
+        if (!"finally".equals(flow.handlers.peek()) || flow.infos.get(var).handlerDepth() >= flow.handlers.size()) {
+            return false;
+        }
+        return ownedSession(flow.state.get(var));
+    }
+
+    /** Whether {@code state} is a session this code still owns: live, failed, closed or unknown among those. */
+    static boolean ownedSession(VarState state) {
+        return state instanceof VarState.Live
+                || state instanceof VarState.Unknown unknown && unknown.closable()
+                || state instanceof VarState.Moved moved && moved.how() != null && (failed(moved)
+                        || moved.how().startsWith("closed"));
+    }
+
     /** Whether {@code state} is that of a session a failed action ended ({@link #failedBy}). */
     static boolean failed(VarState state) {
         return state instanceof VarState.Moved moved && moved.how() != null && moved.how().startsWith(FAILED_PREFIX);
@@ -337,8 +361,13 @@ final class LinearityRules {
                         described.add(text);
                     }
                 }
+                boolean closable = true;
+                for (VarState state : states) {
+                    closable &= ownedSession(state);
+                }
                 result = result.with(var, new VarState.Unknown(String.join(" or ", described)
-                        + " (where an exception in the try block on line " + flow.line(tree) + " may leave it)"));
+                        + " (where an exception in the try block on line " + flow.line(tree) + " may leave it)",
+                        closable));
             }
         }
         return result;

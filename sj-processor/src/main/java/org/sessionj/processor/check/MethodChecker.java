@@ -99,6 +99,7 @@ final class MethodChecker extends FlowScanner {
     final JoinRules joins = new JoinRules(this);
     final SelectorRules selectors = new SelectorRules(this);
     final Declarations declarations = new Declarations(this);
+    final PathEndings pathEndings = new PathEndings(this);
     final StateMerges merges = new StateMerges(this);
     final CallArguments callArguments = new CallArguments(this);
     final Captures captures = new Captures(this);
@@ -141,6 +142,8 @@ final class MethodChecker extends FlowScanner {
             if (unitMethod != null && elements.isCompactConstructor(unitMethod)) {
                 noAlias.compactConstructorEnd(method);
             }
+            pathEndings.exit(null);
+            pathEndings.finish();
         } else if (leaf instanceof LambdaExpressionTree lambda) {
             unitName = "the lambda";
             resultContract = contracts.functionalMethod(trees.getTypeMirror(unit));
@@ -293,6 +296,56 @@ final class MethodChecker extends FlowScanner {
         return null;
     }
 
+    // ------------------------------------------------------------------ null tests
+
+    /**
+     * {@code if (s == null)} / {@code if (s != null)} on a socket that certainly holds a socket object:
+     * the branch for null cannot run, so it is not joined (adv10 F17: {@code if (s != null) s.close()}
+     * in a finally block, {@code if (s == null) return;} after a request). A socket holds an object when
+     * it is a local (not a parameter, which a caller might pass null) whose state is a session, live or
+     * ended: request, accept and a delegation receive never give null.
+     */
+    @Override
+    public Void visitIf(com.sun.source.tree.IfTree tree, Void unused) {
+        scan(tree.getCondition(), null);
+        FlowState<Element> afterCondition = state;
+        Boolean nonNullBranch = nullTest(tree.getCondition());
+        state = nonNullBranch == null || nonNullBranch ? afterCondition : null;
+        scan(tree.getThenStatement(), null);
+        FlowState<Element> afterThen = state;
+        state = nonNullBranch == null || !nonNullBranch ? afterCondition : null;
+        scan(tree.getElseStatement(), null);
+        state = join(afterThen, state, tree, "the branches of this if");
+        return null;
+    }
+
+    /**
+     * For a condition {@code s != null} (true) or {@code s == null} (false) on a socket that certainly
+     * holds a session once the condition is evaluated: whether the then-branch is the one that runs; null
+     * when the condition is no such test.
+     */
+    private Boolean nullTest(ExpressionTree condition) {
+        if (state == null || !(strip(condition) instanceof BinaryTree test)
+                || test.getKind() != Tree.Kind.EQUAL_TO && test.getKind() != Tree.Kind.NOT_EQUAL_TO) {
+            return null;
+        }
+        ExpressionTree left = strip(test.getLeftOperand());
+        ExpressionTree right = strip(test.getRightOperand());
+        ExpressionTree operand = isNullLiteral(right) ? left : isNullLiteral(left) ? right : null;
+        Element socket = operand == null ? null : trackedSocket(operand);
+        if (socket == null || socket.getKind() == ElementKind.PARAMETER) {
+            return null;
+        }
+        VarState value = state.get(socket);
+        boolean holdsASocket = value instanceof VarState.Live || value instanceof VarState.Unknown
+                || value instanceof VarState.Moved;
+        return holdsASocket ? test.getKind() == Tree.Kind.NOT_EQUAL_TO : null;
+    }
+
+    private static boolean isNullLiteral(ExpressionTree tree) {
+        return tree instanceof com.sun.source.tree.LiteralTree literal && literal.getKind() == Tree.Kind.NULL_LITERAL;
+    }
+
     // ------------------------------------------------------------------ run-not-once regions
 
     /** Session actions in an assert happen or not depending on -ea: rejected; other effects join both. */
@@ -310,6 +363,10 @@ final class MethodChecker extends FlowScanner {
 
     @Override
     VarState merge(Element var, VarState left, VarState right, Tree at, String what) {
+        VarState endedOnOnePath = pathEndings.merge(var, left, right, at, what);
+        if (endedOnOnePath != null) {
+            return endedOnOnePath;
+        }
         return merges.merge(var, left, right, at, what);
     }
 
@@ -653,6 +710,7 @@ final class MethodChecker extends FlowScanner {
                 }
             }
         }
+        pathEndings.exit(getCurrentPath());
         state = null;
         return null;
     }

@@ -271,12 +271,14 @@ final class OverrideRules {
     }
 
     /**
-     * Invariant: <em>a body that a call through a method runs ends the caller's session only if that
-     * method's own body does</em> — a caller through an interface or an overridden method sees that
+     * Invariant: <em>a body that a call through a method runs ends the caller's session if and only if
+     * that method's own body does</em> — a caller through an interface or an overridden method sees that
      * method's answer ({@link LentSessions}), so an implementation (override, inherited implementation,
      * method reference) may not close, delegate, spawn or register a {@code @Session} socket parameter
-     * the method it implements does not end (SJ056). The API's own callbacks (a session thread's body)
-     * own what they are given and are exempt. Whether one was reported.
+     * the method it implements does not end (SJ056), and must end one that method ends (SJ037: the
+     * caller counts it as ended and may not close it, so nobody would). An abstract override of a method
+     * that ends its socket is SJ037 too (its implementations may not end it). The API's own callbacks (a
+     * session thread's body) own what they are given and are exempt. Whether one was reported.
      */
     boolean endsLent(ExecutableElement implementation, ExecutableElement implemented, Tree at, String what,
             Reporter reporter) {
@@ -295,9 +297,16 @@ final class OverrideRules {
                 continue;
             }
             String how = lent.ending(implementation, parameter);
-            if (how != null && lent.ending(implemented, theirs.get(i + offset)) == null) {
+            String theirHow = lent.ending(implemented, theirs.get(i + offset));
+            if (how != null && theirHow == null) {
                 reporter.error(at, Diagnostic.ENDS_LENT_SESSION, what, parameter.getSimpleName(), "it " + how,
                         implemented.getEnclosingElement().getSimpleName() + "." + implemented.getSimpleName());
+                return true;
+            }
+            if (how == null && theirHow != null) {
+                reporter.error(at, Diagnostic.KEEPS_ENDED_SESSION, what, parameter.getSimpleName(),
+                        implemented.getEnclosingElement().getSimpleName() + "." + implemented.getSimpleName(),
+                        theirHow);
                 return true;
             }
         }

@@ -151,6 +151,12 @@ final class SessionActionRules {
                     flow.set(var, new VarState.Moved("closed on line " + flow.line(call)));
                     return;
                 }
+                if (flow.state != null && flow.linearity.closableInFinally(var)) {
+                    // As try-with-resources does; completeness on the normal paths is checked where they
+                    // enter the finally block (TryStatements.closedByFinally).
+                    flow.set(var, new VarState.Moved(LinearityRules.CLOSED_IN_FINALLY + flow.line(call)));
+                    return;
+                }
                 VarState.Live live = usable(var, call);
                 if (live != null) {
                     if (!live.complete()) {
@@ -583,7 +589,7 @@ final class SessionActionRules {
             if (action instanceof Action.Select || action instanceof Action.Branch || action instanceof Action.Rec
                     || action instanceof Action.OutWhile || action instanceof Action.InWhile) {
                 flow.linearity.throwPoint(var, new VarState.Unknown("partway through " + TypeModel.printAction(action)
-                        + " in the call to '" + method.getSimpleName() + "'"));
+                        + " in the call to '" + method.getSimpleName() + "'", true));
             }
             flow.linearity.throwPoint(var, new VarState.Live(new SessionType(actions.subList(k + 1, actions.size())),
                     iterations));

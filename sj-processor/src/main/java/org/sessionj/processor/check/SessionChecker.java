@@ -428,10 +428,31 @@ public final class SessionChecker implements TaskListener {
                 return null;
             }
             if (trees.getElement(getCurrentPath()) instanceof TypeElement type) {
+                localProtocol(type, tree);
                 contracts.recordComponents(type, tree, reporter);
                 overrides.checkInherited(type, tree, reporter);
             }
             return super.visitClass(tree, unused);
+        }
+
+        /**
+         * Invariant: <em>every protocol the checker types sessions with has a descriptor the runtime
+         * finds</em>. A local interface (declared in a method body) is never a member the processor
+         * visits, so no descriptor is written for it, and the runtime, which resolves a protocol's
+         * references ({@code ^(C)}, {@code @(C)}) through the binary names of the enclosing types,
+         * cannot name it: a local {@code @Protocol} is SJ006, like one on a class.
+         */
+        private void localProtocol(TypeElement type, ClassTree tree) {
+            if (type.getNestingKind() == javax.lang.model.element.NestingKind.LOCAL && ProtocolRegistry.isProtocol(type)) {
+                Element owner = type.getEnclosingElement();
+                while (owner != null && !(owner instanceof TypeElement)) {
+                    owner = owner.getEnclosingElement();
+                }
+                reporter.error(tree, Diagnostic.PROTOCOL_NOT_INTERFACE, type.getSimpleName(), "local "
+                        + type.getKind().toString().toLowerCase(java.util.Locale.ROOT) + ", which the runtime cannot find by name (no protocol descriptor is written "
+                                + "for it); declare it as a member of '"
+                                + (owner == null ? "the enclosing class" : owner.getSimpleName()) + "'");
+            }
         }
 
         @Override

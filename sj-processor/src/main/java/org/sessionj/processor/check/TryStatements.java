@@ -167,6 +167,7 @@ final class TryStatements {
 
     /** Runs the finally block of {@code pending} from {@code from}, as if at the try statement. */
     private FlowState<Element> replayFinally(PendingFinally pending, FlowState<Element> from) {
+        closesComplete(pending.tree(), from, "on the way out of the jump");
         FlowState<Element> saved = flow.state;
         String label = flow.pendingLabel;
         Deque<Frame> innerFrames = new ArrayDeque<>();
@@ -232,6 +233,9 @@ final class TryStatements {
             abrupt = flow.join(abrupt, flow.tryMoves.catchEntry(catchEntry, moved, tree), tree,
                     "the normal paths and the exceptions this finally block swallows (it can end with a jump)");
         }
+        if (afterAll != null) {
+            closesComplete(tree, afterAll, "after the try statement completes");
+        }
         flow.state = abrupt;
         flow.scan(tree.getFinallyBlock(), null);
         flow.fieldExits.afterFinally(escapes, flow.state);
@@ -247,6 +251,65 @@ final class TryStatements {
             }
         }
         flow.handlers.pop();
+    }
+
+    /**
+     * Invariant: <em>a finally block closes a session early only after an exception</em>. On a path that
+     * enters the finally block normally (the try or a catch block completed, or a jump leaves through
+     * it), each socket the block closes ({@code s.close()}, declared outside it) must be complete or
+     * ended there, as at the end of a try-with-resources block (SJ024); on the exception paths it may
+     * be in any state it owns ({@link LinearityRules#closableInFinally}).
+     */
+    private void closesComplete(TryTree tree, FlowState<Element> entry, String when) {
+        if (entry == null) {
+            return;
+        }
+        for (Map.Entry<Element, Tree> closed : closedByFinally(tree.getFinallyBlock()).entrySet()) {
+            Element var = closed.getKey();
+            VarState state = entry.get(var);
+            boolean incomplete = state instanceof VarState.Live live && !live.complete()
+                    || state instanceof VarState.Unknown;
+            if (incomplete) {
+                flow.reporter.error(closed.getValue(), Diagnostic.INCOMPLETE_SESSION, flow.name(var),
+                        "when this finally block closes it " + when, MethodChecker.describe(state));
+            }
+        }
+    }
+
+    /** The tracked sockets a finally block closes ({@code s.close()}), each with its first close. */
+    private Map<Element, Tree> closedByFinally(BlockTree block) {
+        Map<Element, Tree> closed = new java.util.LinkedHashMap<>();
+        com.sun.source.util.TreePath path = com.sun.source.util.TreePath.getPath(flow.root, block);
+        if (path == null) {
+            return closed;
+        }
+        new com.sun.source.util.TreePathScanner<Void, Void>() {
+            @Override
+            public Void visitMethodInvocation(com.sun.source.tree.MethodInvocationTree call, Void unused) {
+                if (call.getMethodSelect() instanceof com.sun.source.tree.MemberSelectTree select
+                        && select.getIdentifier().contentEquals("close") && call.getArguments().isEmpty()) {
+                    Element var = flow.trees.getElement(new com.sun.source.util.TreePath(
+                            new com.sun.source.util.TreePath(getCurrentPath(), select),
+                            FlowScanner.strip(select.getExpression())));
+                    FlowScanner.VarInfo info = var == null ? null : flow.infos.get(var);
+                    if (info != null && info.kind() == FlowScanner.Kind.SOCKET) {
+                        closed.putIfAbsent(var, call);
+                    }
+                }
+                return super.visitMethodInvocation(call, unused);
+            }
+
+            @Override
+            public Void visitLambdaExpression(LambdaExpressionTree tree, Void unused) {
+                return null; // another body
+            }
+
+            @Override
+            public Void visitClass(ClassTree tree, Void unused) {
+                return null; // another body
+            }
+        }.scan(path, null);
+        return closed;
     }
 
     /**

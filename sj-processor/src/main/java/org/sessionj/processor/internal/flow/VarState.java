@@ -84,17 +84,24 @@ public sealed interface VarState {
      * A session an exception may have left at any of several points of its type (in a catch block, or
      * after it): {@code how} says which states and where. Using it, ending it or joining it with a path
      * where it is in one known state is an error; a path that leaves the method from here is fine.
+     * {@code closable}: every one of those states is a session this code still owns (live, failed or
+     * closed), so a finally block may close it as try-with-resources would.
      */
-    record Unknown(String how) implements VarState {
+    record Unknown(String how, boolean closable) implements VarState {
+        /** An unknown state that a finally block may not close (some state may belong to someone else). */
+        public Unknown(String how) {
+            this(how, false);
+        }
+
         // equals and hashCode written out (as Live's): the generated ones link method handles cold
         @Override
         public boolean equals(Object other) {
-            return other instanceof Unknown that && java.util.Objects.equals(how, that.how);
+            return other instanceof Unknown that && closable == that.closable && java.util.Objects.equals(how, that.how);
         }
 
         @Override
         public int hashCode() {
-            return java.util.Objects.hashCode(how);
+            return java.util.Objects.hashCode(how) * 31 + (closable ? 1 : 0);
         }
     }
 

@@ -462,6 +462,43 @@ public final class ProtocolRegistry {
         }
     }
 
+    /**
+     * Invariant: <em>every message type of a protocol is one a receiver can decode as the class that
+     * was sent</em> (docs/wire-format.md, "What a value may be sent as"). Values carry no class on the
+     * wire, so an interface or abstract class that is not sealed ({@code Number}, {@code CharSequence},
+     * an open interface of the program) has no class to decode as (SJ018). {@code Object} (JSON-like
+     * values) and the JDK's collection and map types (decoded as Jackson's default implementations)
+     * are exempt, as at run time.
+     */
+    static boolean undecodable(TypeElement type) {
+        boolean open = type.getKind() == javax.lang.model.element.ElementKind.INTERFACE
+                || type.getKind() == javax.lang.model.element.ElementKind.CLASS
+                        && type.getModifiers().contains(javax.lang.model.element.Modifier.ABSTRACT);
+        if (!open || type.getModifiers().contains(javax.lang.model.element.Modifier.SEALED)
+                || type.getKind() == javax.lang.model.element.ElementKind.ANNOTATION_TYPE) {
+            return false;
+        }
+        String name = type.getQualifiedName().toString();
+        return !(name.startsWith("java.") && collectionOrMap(type));
+    }
+
+    /** Whether {@code type} is {@code java.util.Collection} or {@code java.util.Map} or below one. */
+    private static boolean collectionOrMap(TypeElement type) {
+        String name = type.getQualifiedName().toString();
+        if (name.equals("java.util.Collection") || name.equals("java.util.Map")) {
+            return true;
+        }
+        List<javax.lang.model.type.TypeMirror> supertypes = new ArrayList<>(type.getInterfaces());
+        supertypes.add(type.getSuperclass());
+        for (javax.lang.model.type.TypeMirror supertype : supertypes) {
+            if (supertype instanceof javax.lang.model.type.DeclaredType declared
+                    && declared.asElement() instanceof TypeElement element && collectionOrMap(element)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Replaces the names in a parsed type by binary names, reporting what does not resolve. */
     private final class NameRewriter {
         private final ParsedProtocol parsed;
@@ -539,6 +576,12 @@ public final class ProtocolRegistry {
                             TypeModel.excerpt(text, offset)));
                 }
                 return type;
+            }
+            if (undecodable(resolved.get()) && reported.add(type.name())) {
+                int offset = offset(type.name(), type);
+                int[] at = TypeModel.lineColumn(text, offset);
+                problems.add(Diagnostic.UNDECODABLE_MESSAGE_TYPE.format(resolved.get().getQualifiedName(), at[0],
+                        at[1], TypeModel.excerpt(text, offset)));
             }
             return new Payload.JavaType(binaryName(resolved.get()), arguments, type.arrayDimensions());
         }

@@ -22,6 +22,8 @@ public final class MessageType {
     private final ObjectWriter writer;
     /** For {@link WireKind#RECORD} and {@link WireKind#RECORD_ARRAY}: the record's layout. */
     private final RecordLayout layout;
+    /** What a receiver decodes values of {@link #type} as (null for sessions). */
+    private final Decoding decoding;
     /** For sessions and services: the payload type compiled, and the loader its classes come from. */
     private final State sessionStart;
     private final ClassLoader loader;
@@ -44,6 +46,7 @@ public final class MessageType {
         this.type = type;
         this.reader = reader;
         this.writer = writer;
+        this.decoding = type == null ? null : Decoding.of(type);
     }
 
     /** Resolves {@code payload}'s classes with {@code loader}. */
@@ -121,7 +124,24 @@ public final class MessageType {
                 || value instanceof org.sessionj.api.SJScope)) {
             return false; // never a plain message (as a bean the peer would get an empty map)
         }
-        return type != null && type.isInstance(value);
+        return type != null && type.isInstance(value) && decoding.refusal(value) == null;
+    }
+
+    /**
+     * Why {@code value}, an instance of the declared class, cannot be sent as this type (its receiver
+     * would not decode it as its own class: {@link Decoding}), or null.
+     */
+    public String refusal(Object value) {
+        return value == null || decoding == null || !type.isInstance(value) ? null : decoding.refusal(value);
+    }
+
+    /**
+     * Whether {@code value} may be handed over by reference on a connection within one JVM ({@code pass}):
+     * only where a receiver in another JVM would decode an object of its very class, so that the
+     * program sees the same class on every transport; otherwise it is encoded, as {@code send} does.
+     */
+    public boolean keepsClass(Object value) {
+        return value == null || decoding == null || decoding.keepsClass(value);
     }
 
     /** The boxed erased class of the message type. */

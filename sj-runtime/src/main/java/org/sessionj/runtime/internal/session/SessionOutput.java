@@ -138,7 +138,7 @@ final class SessionOutput {
     void write(MessageType type, Object value, boolean pass) throws IOException {
         WireKind kind = type.kind();
         LocalConnection local = session.local();
-        if (pass && local != null && !kind.isPrimitive() && kind != WireKind.SESSION) {
+        if (pass && local != null && !kind.isPrimitive() && kind != WireKind.SESSION && type.keepsClass(value)) {
             // Ownership moves with the reference: no copy, no encoding.
             local.writeReference(value);
             buffer().writeByte(Tags.REFERENCE);

@@ -216,7 +216,8 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
         }
         MessageType type = s.message();
         if (settings.monitor() && !type.accepts(message)) {
-            throw violation(s, "!<" + typeOf(message) + ">");
+            String refusal = type.refusal(message);
+            throw violation(s, "!<" + typeOf(message) + ">" + (refusal == null ? "" : " (" + refusal + ")"));
         }
         Frame buf = output.buffer();
         int mark = buf.writerIndex();

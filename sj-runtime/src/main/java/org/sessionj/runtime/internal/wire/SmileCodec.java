@@ -14,8 +14,9 @@ import org.sessionj.types.Payload;
 
 /**
  * The Jackson Smile codec for message types that are not primitives, primitive arrays or strings.
- * Values are always read as the declared type: no polymorphic type information is taken from the
- * wire, and Java serialization is never used.
+ * Values are always read as the declared type: no class is taken from the wire, and Java
+ * serialization is never used; a sealed declared type names which of its permitted subclasses
+ * follows ({@link SealedTypes}).
  */
 public final class SmileCodec {
     /**
@@ -25,6 +26,7 @@ public final class SmileCodec {
     private static final ObjectMapper MAPPER = new ObjectMapper(new SmileFactory())
             .registerModule(new Jdk8Module())
             .registerModule(new JavaTimeModule())
+            .setAnnotationIntrospector(new SealedTypes())
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
