@@ -150,20 +150,35 @@ final class ChoiceRules {
 
     /**
      * A case's pattern variables (a socket bound by a pattern is SJ010) and its guard, which runs once
-     * for each case tried (or not at all), so it may perform no session action (SJ027).
+     * for each case tried (or not at all), so it may perform no session action (SJ027). Returns the
+     * state after the guard ran (null: no guard): when it is false, the later cases are tried from there,
+     * so what it moved is moved in them ({@code case String s when g(x) > 0 -> …; default -> x[0] = 1;}).
      */
-    private void patternsAndGuard(CaseTree caseTree) {
+    private FlowState<Element> patternsAndGuard(CaseTree caseTree) {
+        FlowState<Element> start = flow.state;
         for (Tree label : caseTree.getLabels()) {
             if (label instanceof PatternCaseLabelTree pattern) {
                 flow.scan(pattern, null);
             }
         }
-        if (caseTree.getGuard() != null) {
-            FlowState<Element> before = flow.state;
-            flow.onceOnly("a case guard (it runs for each case tried, or not at all)",
-                    () -> flow.scan(caseTree.getGuard(), null));
-            flow.state = flow.join(before, flow.state, caseTree, "running and skipping this guard");
+        if (caseTree.getGuard() == null) {
+            return null;
         }
+        FlowState<Element> before = flow.state;
+        flow.onceOnly("a case guard (it runs for each case tried, or not at all)",
+                () -> flow.scan(caseTree.getGuard(), null));
+        FlowState<Element> ran = flow.state;
+        flow.state = flow.join(before, flow.state, caseTree, "running and skipping this guard");
+        if (ran == null || start == null) {
+            return ran;
+        }
+        java.util.List<Element> bound = new java.util.ArrayList<>(); // this case's pattern variables
+        for (Element var : ran.variables()) {
+            if (!start.tracks(var)) {
+                bound.add(var);
+            }
+        }
+        return ran.without(bound);
     }
 
     void switchStatement(Tree tree, ExpressionTree selector, List<? extends CaseTree> cases,
@@ -208,6 +223,7 @@ final class ChoiceRules {
         FlowState<Element> base = flow.state;
         Frame frame = flow.pushFrame(tree, false, expression);
         FlowState<Element> fallthrough = null;
+        FlowState<Element> guardsFalse = null; // the states after the guards tried so far (they were false)
         boolean hasDefault = false;
         Set<String> covered = new LinkedHashSet<>();
         for (CaseTree caseTree : cases) {
@@ -238,10 +254,11 @@ final class ChoiceRules {
                     entry = base;
                 }
             }
+            entry = flow.join(entry, guardsFalse, caseTree, "the guards of the earlier cases");
             if (caseTree.getCaseKind() == CaseTree.CaseKind.STATEMENT) {
                 flow.state = flow.join(entry, fallthrough, caseTree, "falling through into this case");
                 Scope scope = flow.pushScope();
-                patternsAndGuard(caseTree);
+                guardsFalse = flow.join(guardsFalse, patternsAndGuard(caseTree), caseTree, "the guards of the earlier cases");
                 for (StatementTree statement : caseTree.getStatements()) {
                     flow.scan(statement, null);
                 }
@@ -250,7 +267,7 @@ final class ChoiceRules {
                 fallthrough = flow.state;
             } else {
                 flow.state = entry;
-                patternsAndGuard(caseTree);
+                guardsFalse = flow.join(guardsFalse, patternsAndGuard(caseTree), caseTree, "the guards of the earlier cases");
                 flow.scan(caseTree.getBody(), null);
                 frame.breaks = flow.join(frame.breaks, flow.state, tree, "the cases of this switch");
             }
@@ -274,7 +291,7 @@ final class ChoiceRules {
             // javac checked that the cases are exhaustive and adds a default that throws MatchException:
             // the path where none matches is a throw from the state before the cases, not a way on.
             FlowState<Element> after = flow.state;
-            flow.state = base;
+            flow.state = flow.join(base, guardsFalse, tree, "the guards of the cases");
             flow.linearity.jvmThrowPoint(); // MatchException
             flow.fieldExits.throwPoint(tree);
             flow.state = after;

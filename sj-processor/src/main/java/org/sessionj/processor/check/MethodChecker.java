@@ -409,6 +409,17 @@ final class MethodChecker extends FlowScanner {
         iterations.leaveIteration(var, jump, what);
     }
 
+    /** An enhanced for loop over a {@code @NoAlias} variable keeps its value until the loop ends. */
+    @Override
+    public Void visitEnhancedForLoop(EnhancedForLoopTree tree, Void unused) {
+        noAlias.enterIteration(tree);
+        try {
+            return super.visitEnhancedForLoop(tree, unused);
+        } finally {
+            noAlias.exitIteration();
+        }
+    }
+
     /** Over an Iterable (not an array), the loop's calls of iterator()/hasNext()/next() are foreign code. */
     @Override
     void iterationCall(EnhancedForLoopTree loop) {
@@ -456,21 +467,28 @@ final class MethodChecker extends FlowScanner {
 
     @Override
     public Void visitAssignment(AssignmentTree tree, Void unused) {
+        NoAliasRules.Held held = noAlias.holdTarget(tree.getVariable()); // x[0] = g(x): stored after g moved x
+        assignment(tree);
+        noAlias.release(held);
+        return null;
+    }
+
+    private void assignment(AssignmentTree tree) {
         ExpressionTree target = strip(tree.getVariable());
         Element var = target instanceof IdentifierTree ? elementOf(target) : null;
         VarInfo info = var == null ? null : infos.get(var);
         if (info != null && info.kind() == Kind.SOCKET) {
             linearity.assign(tree, var, info);
-            return null;
+            return;
         }
         if (info != null && info.kind() == Kind.ENDPOINT) {
             set(var, origins.endpointSource(tree.getExpression()));
-            return null;
+            return;
         }
         if (noAlias.assignment(tree, target, var, info)) {
-            return null;
+            return;
         }
-        return super.visitAssignment(tree, unused);
+        super.visitAssignment(tree, null);
     }
 
     @Override
@@ -523,7 +541,11 @@ final class MethodChecker extends FlowScanner {
     @Override
     public Void visitArrayAccess(ArrayAccessTree tree, Void unused) {
         sockets.arrayElement(tree);
-        return super.visitArrayAccess(tree, unused);
+        scan(tree.getExpression(), null);
+        NoAliasRules.Held held = noAlias.hold(tree.getExpression(), "by the index, evaluated before this array access uses it");
+        scan(tree.getIndex(), null);
+        noAlias.release(held);
+        return null;
     }
 
     @Override
@@ -547,7 +569,9 @@ final class MethodChecker extends FlowScanner {
 
     @Override
     public Void visitCompoundAssignment(CompoundAssignmentTree tree, Void unused) {
+        NoAliasRules.Held held = noAlias.holdTarget(tree.getVariable()); // x[0] += g(x)
         super.visitCompoundAssignment(tree, unused);
+        noAlias.release(held);
         if (tree.getKind() == Tree.Kind.PLUS_ASSIGNMENT) {
             implicit.concatenation(tree, tree.getExpression(), null);
         }

@@ -1,10 +1,14 @@
 package org.sessionj.processor.check;
 
+import com.sun.source.tree.ArrayAccessTree;
 import com.sun.source.tree.AssignmentTree;
+import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.Tree;
+import com.sun.source.tree.TypeCastTree;
 import com.sun.source.tree.VariableTree;
 import com.sun.source.util.TreePath;
 import java.util.ArrayDeque;
@@ -74,11 +78,11 @@ final class NoAliasRules {
         }
         if (move != null && value instanceof VarState.Owned) {
             VarState.Moved moved = new VarState.Moved(move + " on line " + flow.line(at));
-            Map<Element, VarState.Moved> pending = pendingArguments(path);
+            Map<Element, Pending> pending = pendingArguments(path);
             if (pending != null) {
-                VarState.Moved earlier = pending.putIfAbsent(var, moved);
+                Pending earlier = pending.putIfAbsent(var, new Pending(moved, at));
                 if (earlier != null) { // the same value given twice to one call
-                    flow.reporter.error(at, Diagnostic.MOVED_VALUE_USED, flow.name(var), earlier.how());
+                    flow.reporter.error(at, Diagnostic.MOVED_VALUE_USED, flow.name(var), earlier.moved().how());
                     flow.fail(var);
                 }
                 return;
@@ -134,10 +138,17 @@ final class NoAliasRules {
     /**
      * For each call whose arguments are being evaluated (innermost first), the values moved into it: a
      * call takes its arguments once all are evaluated, so {@code f(x, x.length)} reads {@code x}
-     * before {@code f} owns it. Giving one value to two arguments is still a use after the move.
+     * before {@code f} owns it. Giving one value to two arguments is still a use after the move, and
+     * so is a value moved by a later argument before the call takes it ({@code f(x, g(x))}).
      */
-    private final Deque<Map<Element, VarState.Moved>> pendingMoves = new ArrayDeque<>();
+    private final Deque<Map<Element, Pending>> pendingMoves = new ArrayDeque<>();
     private final Deque<Tree> pendingCalls = new ArrayDeque<>();
+    /** For each call in {@link #pendingCalls}, its receiver when that is an owned value ({@link #hold}), or null. */
+    private final Deque<java.util.Optional<Held>> pendingReceivers = new ArrayDeque<>();
+
+    /** A value moved into a call once its arguments are evaluated, and the argument ({@code at}) it was read in. */
+    private record Pending(VarState.Moved moved, Tree at) {
+    }
 
     /**
      * The values moved into the innermost call whose arguments are being evaluated and that the use at
@@ -145,10 +156,10 @@ final class NoAliasRules {
      * ({@code Objects.requireNonNull}) takes nothing: {@code f(requireNonNull(x), x.length)} moves
      * {@code x} into {@code f}.
      */
-    private Map<Element, VarState.Moved> pendingArguments(TreePath path) {
-        java.util.Iterator<Map<Element, VarState.Moved>> moves = pendingMoves.iterator();
+    private Map<Element, Pending> pendingArguments(TreePath path) {
+        java.util.Iterator<Map<Element, Pending>> moves = pendingMoves.iterator();
         for (Tree call : pendingCalls) {
-            Map<Element, VarState.Moved> moved = moves.next();
+            Map<Element, Pending> moved = moves.next();
             if (!flow.moveContexts.returnsArgument(call)) {
                 return flow.moveContexts.isArgumentOf(path, call) ? moved : null;
             }
@@ -156,21 +167,145 @@ final class NoAliasRules {
         return null;
     }
 
-    /** The arguments of {@code call} are about to be evaluated. */
+    /**
+     * The arguments of {@code call} are about to be evaluated (its receiver, if any, is evaluated
+     * already): a method runs on its receiver only after them, so an owned receiver is held until then.
+     */
     void beginArguments(Tree call) {
         pendingMoves.push(new java.util.LinkedHashMap<>());
         pendingCalls.push(call);
+        Held receiver = null;
+        if (call instanceof MethodInvocationTree invocation && invocation.getMethodSelect() instanceof MemberSelectTree select) {
+            receiver = hold(select.getExpression(), "by an argument, evaluated before the call of '"
+                    + select.getIdentifier() + "' runs on it");
+        }
+        pendingReceivers.push(java.util.Optional.ofNullable(receiver));
     }
 
-    /** The call happens: the values moved into it are gone now. */
+    /**
+     * The call happens: the values moved into it are gone now. One that a later argument moved first
+     * ({@code f(x, g(x))}: {@code g} owns it, then {@code f} takes it too) is used after that move
+     * (SJ041), as is a receiver an argument moved ({@code x.m(g(x))}). The receiver is checked before
+     * the call's own arguments are taken: {@code x.equals(x)} hands one value to one call.
+     */
     void endArguments() {
-        Map<Element, VarState.Moved> moved = pendingMoves.pop();
-        pendingCalls.pop();
-        for (Map.Entry<Element, VarState.Moved> move : moved.entrySet()) { // a loop: no lambda linked per compilation
+        Map<Element, Pending> moved = pendingMoves.pop();
+        Tree call = pendingCalls.pop();
+        release(pendingReceivers.pop().orElse(null));
+        for (Map.Entry<Element, Pending> move : moved.entrySet()) { // a loop: no lambda linked per compilation
             Element var = move.getKey();
-            if (flow.state != null && flow.state.get(var) instanceof VarState.Owned) {
-                flow.set(var, move.getValue());
+            VarState now = flow.state == null ? null : flow.state.get(var);
+            if (now instanceof VarState.Owned) {
+                flow.set(var, move.getValue().moved());
                 flow.tryMoves.record(var);
+            } else if (now instanceof VarState.Moved since) {
+                flow.reporter.error(move.getValue().at(), Diagnostic.MOVED_VALUE_USED, flow.name(var), since.how()
+                        + " (a later argument, evaluated before " + (call instanceof MethodInvocationTree invocation
+                                ? "the call of '" + FlowScanner.calleeName(invocation) + "'" : "the constructor call")
+                        + " takes it)");
+                flow.fail(var);
+            }
+        }
+    }
+
+    /**
+     * An owned {@code @NoAlias} value read by an expression that uses it only after evaluating more
+     * operands: the receiver of a call, the array of an array access, the array or object of an
+     * assignment's target. {@code why} says what moved it for the message, should an operand move it;
+     * {@code also}: the other alternative of a conditional ({@code (c ? x : y).m(g(x))}), or null.
+     */
+    record Held(Element var, Tree at, String why, Held also) {
+    }
+
+    /**
+     * Holds {@code read} (parentheses and casts stripped) when it names an owned {@code @NoAlias}
+     * variable (or a tracked field as {@code f} or {@code this.f}) that is not moved now; else null.
+     * {@link #release} then checks that no operand evaluated in between moved it.
+     */
+    Held hold(ExpressionTree read, String why) {
+        ExpressionTree stripped = FlowScanner.strip(read);
+        while (stripped instanceof TypeCastTree cast) {
+            stripped = FlowScanner.strip(cast.getExpression());
+        }
+        if (stripped instanceof ConditionalExpressionTree conditional) {
+            Held first = hold(conditional.getTrueExpression(), why);
+            Held second = hold(conditional.getFalseExpression(), why);
+            return first == null ? second : second == null ? first : chain(first, second);
+        }
+        Element var = stripped instanceof IdentifierTree
+                || stripped instanceof MemberSelectTree select && isThis(select.getExpression())
+                ? flow.elementOf(stripped) : null;
+        VarInfo info = var == null ? null : flow.infos.get(var);
+        if (info == null || !info.kind().owned() || flow.state == null
+                || !(flow.state.get(var) instanceof VarState.Owned)) {
+            return null;
+        }
+        return new Held(var, stripped, why, null);
+    }
+
+    /** {@code first}, then {@code second}, as one chain of held values. */
+    private static Held chain(Held first, Held second) {
+        return new Held(first.var(), first.at(), first.why(), first.also() == null ? second : chain(first.also(), second));
+    }
+
+    /**
+     * Holds the array of an assignment's target {@code x[i] = v} or the object of {@code x.f = v}: the
+     * store happens after the right-hand side is evaluated ({@code x[0] = g(x)} stores into a moved array).
+     */
+    Held holdTarget(ExpressionTree target) {
+        ExpressionTree stripped = FlowScanner.strip(target);
+        String why = "by the right-hand side, evaluated before this assignment stores into it";
+        if (stripped instanceof ArrayAccessTree access) {
+            return hold(access.getExpression(), why);
+        }
+        return stripped instanceof MemberSelectTree select ? hold(select.getExpression(), why) : null;
+    }
+
+    /**
+     * For each enhanced {@code for} statement being checked (innermost first), the owned variable it
+     * iterates over ({@link #hold}), if any: javac keeps the value in a variable of its own (the array,
+     * or the Iterable's iterator) and reads it for every next element.
+     */
+    private final Deque<java.util.Optional<Held>> iterated = new ArrayDeque<>();
+
+    /** The body of the enhanced for statement {@code loop} is about to be checked. */
+    void enterIteration(com.sun.source.tree.EnhancedForLoopTree loop) {
+        iterated.push(java.util.Optional.ofNullable(hold(loop.getExpression(), "the enhanced for loop on line "
+                + flow.line(loop) + " goes on reading that value for its next element, whatever the variable holds "
+                + "now: leave the loop after the move, or assign after it")));
+    }
+
+    /** The enhanced for statement entered last is checked. */
+    void exitIteration() {
+        iterated.pop();
+    }
+
+    /**
+     * An assignment to {@code var} inside an enhanced for loop over it, after its value was moved: the
+     * variable looks owned again, but the loop goes on reading the moved value for its next element
+     * ({@code for (int v : x) { g(x); x = new int[1]; }}), which now belongs to someone else (SJ041).
+     * Without the assignment, any next iteration's use of the variable is reported already.
+     */
+    private void reassignedWhileIterated(Element var, Tree at) {
+        if (flow.state == null || !(flow.state.get(var) instanceof VarState.Moved moved)) {
+            return;
+        }
+        for (java.util.Optional<Held> loop : iterated) {
+            if (loop.isPresent() && loop.get().var().equals(var)) {
+                flow.reporter.error(at, Diagnostic.MOVED_VALUE_USED, flow.name(var),
+                        moved.how() + " (" + loop.get().why() + ")");
+                return;
+            }
+        }
+    }
+
+    /** The expression that held {@code held} (null: nothing) uses it now: SJ041 if it was moved meanwhile. */
+    void release(Held held) {
+        for (Held each = held; each != null; each = each.also()) {
+            if (flow.state != null && flow.state.get(each.var()) instanceof VarState.Moved moved) {
+                flow.reporter.error(each.at(), Diagnostic.MOVED_VALUE_USED, flow.name(each.var()),
+                        moved.how() + " (" + each.why() + ")");
+                flow.fail(each.var());
             }
         }
     }
@@ -200,6 +335,7 @@ final class NoAliasRules {
                     (info != null ? info.name() : field.getSimpleName()), tree.getExpression());
         }
         if (info != null) {
+            reassignedWhileIterated(var, tree);
             flow.set(var, unique ? VarState.OWNED : VarState.FAILED);
         }
         // The assignment's value is the value just stored: used where a use of the variable would move

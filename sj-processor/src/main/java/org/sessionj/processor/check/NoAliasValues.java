@@ -175,13 +175,30 @@ final class NoAliasValues {
         return unique ? VarState.OWNED : VarState.FAILED;
     }
 
-    /** An argument for a {@code @NoAlias} parameter must be unique (and is moved by the call). */
+    /**
+     * An argument for a {@code @NoAlias} parameter must be unique (and is moved by the call), unless
+     * it is an element of the new array a variable-arity call creates for the parameter
+     * ({@code f(shared)} for {@code f(@NoAlias int[]... a)}): the parameter then owns that new array,
+     * whose elements are shared as in {@code new int[][] {shared}} (ownership is shallow).
+     */
     void argument(VariableElement parameter, ExpressionTree argument) {
-        boolean unique = parameter == null || !NoAliasRules.isNoAlias(parameter) || unique(argument);
+        boolean unique = parameter == null || !NoAliasRules.isNoAlias(parameter) || unique(argument)
+                || varargsElement(parameter, argument);
         flow.scan(argument, null);
         if (!unique && flow.state != null) {
             flow.reporter.error(argument, Diagnostic.NOT_UNIQUE, parameter.getSimpleName(), argument);
         }
+    }
+
+    /** Whether {@code argument} for {@code parameter} is an element of a variable-arity call's new array. */
+    private boolean varargsElement(VariableElement parameter, ExpressionTree argument) {
+        if (!(parameter.getEnclosingElement() instanceof ExecutableElement method) || !method.isVarArgs()
+                || !parameter.equals(method.getParameters().get(method.getParameters().size() - 1))) {
+            return false;
+        }
+        TypeMirror type = flow.trees.getTypeMirror(flow.pathOf(argument));
+        return type != null && type.getKind() != javax.lang.model.type.TypeKind.ERROR
+                && !flow.types.isAssignable(type, parameter.asType());
     }
 
     /** The result of a {@code @NoAlias} method must be unique. */

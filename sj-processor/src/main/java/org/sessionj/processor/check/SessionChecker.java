@@ -50,6 +50,7 @@ public final class SessionChecker implements TaskListener {
     private final LentSessions lent;
     private final DeclarationFacts facts = new DeclarationFacts();
     private final OverrideRules overrides;
+    private final NoAliasPlacement noAliasPlacement;
     private final ImplementationContracts contracts;
     private final SessionRelevance relevance;
     private final Trees trees;
@@ -73,6 +74,7 @@ public final class SessionChecker implements TaskListener {
         this.relevance = new SessionRelevance(trees, contracts);
         this.overrides = new OverrideRules(api, sessionParameters, environment.getElementUtils(),
                 environment.getTypeUtils(), lent);
+        this.noAliasPlacement = new NoAliasPlacement(trees);
     }
 
     @Override
@@ -512,6 +514,13 @@ public final class SessionChecker implements TaskListener {
                         + " a protocol to");
                 return;
             }
+        }
+
+        /** A {@code @NoAlias} on a type that no rule checks (a type argument, a cast, …): SJ047. */
+        @Override
+        public Void visitAnnotation(AnnotationTree annotation, Void unused) {
+            noAliasPlacement.check(getCurrentPath(), reporter);
+            return super.visitAnnotation(annotation, unused);
         }
 
         @Override

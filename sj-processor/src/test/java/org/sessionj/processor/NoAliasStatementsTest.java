@@ -1,0 +1,184 @@
+package org.sessionj.processor;
+
+import static org.sessionj.processor.CompilerHarness.assertAccepted;
+import static org.sessionj.processor.CompilerHarness.assertRejected;
+import static org.sessionj.processor.CompilerHarness.msg;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 12, class 6 (adversarial pass 11, construct by construct over JLS chapters 14 and 15): a case
+ * guard that moves a {@code @NoAlias} value and is false hands the value's absence on to the cases
+ * tried after it; a variable-arity call gives a {@code @NoAlias} varargs parameter a new array; an
+ * enhanced for loop keeps the value it iterates over until it ends.
+ */
+class NoAliasStatementsTest {
+    /** {@code statements} in a method with a {@code @NoAlias int[] x} (line 17 is the first statement). */
+    private static String run(String statements) {
+        return """
+                package demo;
+                import org.sessionj.api.*;
+                class Own {
+                    static Object kept;
+                    static int g(@NoAlias int[] a) {
+                        kept = a;
+                        return 0;
+                    }
+                    static void va(@NoAlias int[]... arrays) {
+                        kept = arrays;
+                    }
+                    static void keep(Object o) {
+                        kept = o;
+                    }
+                    void run(Object o, int[] shared) {
+                        @NoAlias int[] x = new int[3];
+                %s
+                    }
+                }
+                """.formatted(statements);
+    }
+
+    // ------------------------------------------------------------------ case guards
+
+    @Test
+    void aGuardThatMovedTheValueIsFollowedByTheNextCasesGuard() {
+        assertRejected("SJ041", 19, msg("@NoAlias 'x' is used after its value was moved into a call of 'g' on line 18"),
+                run("""
+                        switch (o) {
+                            case String s when g(x) > 0 -> { }
+                            case String s when g(x) > 1 -> { }
+                            default -> { }
+                        }
+                """));
+    }
+
+    @Test
+    void aGuardThatMovedTheValueIsFollowedByTheDefault() {
+        assertRejected("SJ041", 19, msg("moved into a call of 'g' on line 18"), run("""
+                        switch (o) {
+                            case String s when g(x) > 0 -> { }
+                            default -> x[0] = 1;
+                        }
+                """));
+    }
+
+    @Test
+    void aGuardOfASwitchExpressionIsFollowedByTheNextCase() {
+        assertRejected("SJ041", 19, msg("moved into a call of 'g' on line 18"), run("""
+                        int n = switch (o) {
+                            case String s when g(x) > 0 -> 1;
+                            case Integer i -> x[0];
+                            default -> 0;
+                        };
+                """));
+    }
+
+    @Test
+    void aGuardOfAnOldStyleCaseIsFollowedByTheNextCase() {
+        assertRejected("SJ041", 21, msg("moved into a call of 'g' on line 18"), run("""
+                        switch (o) {
+                            case String s when g(x) > 0:
+                                break;
+                            case Integer i:
+                                x[0] = i;
+                                break;
+                            default:
+                        }
+                """));
+    }
+
+    /** The case's own body runs after its guard was true: the move is seen there already. */
+    @Test
+    void theBodyOfTheGuardedCaseSeesTheMove() {
+        assertRejected("SJ041", 18, msg("moved into a call of 'g' on line 18"), run("""
+                        switch (o) {
+                            case String s when g(x) > 0 -> x[0] = 1;
+                            default -> { }
+                        }
+                """));
+    }
+
+    /** A guard can name only effectively final locals, so a local it moves is gone for good; reads are fine. */
+    @Test
+    void guardsThatOnlyReadAreLegal() {
+        assertAccepted(run("""
+                        switch (o) {
+                            case String s when x.length > s.length() -> x[0] = 1;
+                            case Integer i when x[0] == i -> x[1] = i;
+                            default -> x[2] = 1;
+                        }
+                        g(x);
+                """));
+    }
+
+    // ------------------------------------------------------------------ variable-arity calls
+
+    /** The call creates the array the parameter owns; its elements are shared, as in {@code new int[][] {shared}}. */
+    @Test
+    void aVariableArityCallGivesTheParameterANewArray() {
+        assertAccepted(run("""
+                        va(shared);
+                        va(shared, new int[1]);
+                        va();
+                """));
+    }
+
+    @Test
+    void anArrayGivenAsTheVarargsArrayItselfMustBeUnique() {
+        assertRejected("SJ040", 17, msg("@NoAlias 'arrays' may only hold a unique value", "found 'grid'"), run("""
+                        int[][] grid = {shared}; va(grid);
+                """));
+    }
+
+    @Test
+    void aNoAliasValueInAVariableArityCallIsMovedIntoTheArray() {
+        assertRejected("SJ041", 18, msg("@NoAlias 'x' is used after its value was moved into a call of 'va'"), run("""
+                        va(x, shared);
+                        x[0] = 1;
+                """));
+    }
+
+    // ------------------------------------------------------------------ enhanced for over a @NoAlias value
+
+    /** javac iterates over its own copy of the reference: after the move it reads an array g kept. */
+    @Test
+    void aMovedArrayReassignedInsideTheLoopOverIt() {
+        assertRejected("SJ041", 20, msg("@NoAlias 'x' is used after its value was moved into a call of 'g' on line 19",
+                "the enhanced for loop on line 17 goes on reading that value for its next element"), run("""
+                        for (int v : x) {
+                            if (v == 0) {
+                                g(x);
+                                x = new int[1];
+                            }
+                        }
+                """));
+    }
+
+    @Test
+    void aMovedIterableReassignedInsideTheLoopOverIt() {
+        assertRejected("SJ041", 20, msg("moved into a call of 'keep' on line 19", "the enhanced for loop on line 18"),
+                run("""
+                        @NoAlias java.util.List<Integer> xs = new java.util.ArrayList<>();
+                        for (int v : xs) {
+                            keep(xs);
+                            xs = new java.util.ArrayList<>();
+                        }
+                """));
+    }
+
+    @Test
+    void leavingTheLoopAfterTheMoveOrReplacingAValueNotMovedIsLegal() {
+        assertAccepted(run("""
+                        for (int v : x) {
+                            if (v == 0) {
+                                g(x);
+                                break;
+                            }
+                        }
+                        x = new int[1];
+                        for (int v : x) {
+                            x = new int[v + 1];
+                        }
+                """));
+    }
+}
