@@ -319,4 +319,26 @@ class LoopTest {
                             String done = s.receive();
                 """), PROTOCOLS);
     }
+    /** adv11 A10: a multicast loop naming no session compiled and threw IllegalArgumentException at run time. */
+    @Test
+    void aMulticastLoopWithNoSessionIsRejected() {
+        assertRejected("SJ017", 5, msg("SJ.inwhile() names no session"), """
+                package demo;
+                import org.sessionj.api.*;
+                class Driver {
+                    void run() {
+                        while (SJ.inwhile()) { }
+                    }
+                }
+                """);
+        assertRejected("SJ017", 5, msg("SJ.outwhile(condition) names no session"), """
+                package demo;
+                import org.sessionj.api.*;
+                class Driver {
+                    void run(int n) {
+                        while (SJ.outwhile(n > 0)) { n--; }
+                    }
+                }
+                """);
+    }
 }

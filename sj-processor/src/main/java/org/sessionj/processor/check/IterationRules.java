@@ -142,6 +142,12 @@ final class IterationRules {
             if (out) {
                 operand = arguments.get(0);
             }
+            if (arguments.size() == (out ? 1 : 0)) {
+                // SJ.inwhile() compiles (its sockets are varargs) and fails at run time: no session to iterate.
+                flow.reporter.error(call, Diagnostic.MISPLACED_CONSTRUCT, "SJ." + operation + "(" + (out ? "condition" : "")
+                        + ") names no session: a multicast loop iterates at least one, SJ." + operation + "("
+                        + (out ? "condition, " : "") + "s1, s2, ...)");
+            }
             for (Element socket : flow.actions.multicastSockets(call, arguments.subList(out ? 1 : 0,
                     arguments.size()))) {
                 controls.add(new Control(socket, out, call));
