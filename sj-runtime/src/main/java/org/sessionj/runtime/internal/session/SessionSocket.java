@@ -436,7 +436,8 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
         State s = state;
         B value = receive(SessionInput.RECEIVE_TIMEOUT);
         if (value == null) {
-            throw new SJIOException("received null for " + s.describe() + " where a primitive was expected");
+            // A failed action fails its session (the peer learns of it), as every other receive does.
+            throw fail("received null for " + s.describe() + " where a primitive was expected", true, null);
         }
         return value;
     }
