@@ -13,7 +13,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -283,7 +282,7 @@ final class CheckedUsersIndex implements ProtocolRegistry.Uses {
     }
 
     private Map<String, String> readIndex(String provider) {
-        Map<String, String> entries = new LinkedHashMap<>();
+        Map<String, String> entries = new TreeMap<>();
         try {
             for (String line : Files.readAllLines(indexFile(provider), StandardCharsets.UTF_8)) {
                 int space = line.indexOf(' ');
@@ -296,7 +295,7 @@ final class CheckedUsersIndex implements ProtocolRegistry.Uses {
         } catch (IOException e) {
             warn("cannot read " + indexFile(provider) + ": " + e.getMessage());
         }
-        return new TreeMap<>(entries);
+        return entries;
     }
 
     private void writeIndex(String provider, Map<String, String> entries) {

@@ -352,7 +352,7 @@ final class SessionActionRules {
             // A box unboxed where it stands ((Integer) s.receive() into an int, 1 + s.<Integer>receive()):
             // the peer may send null, as for a box received into its primitive directly.
             if (payload != null && flow.messages.isBox(payload)
-                    && new UnboxingContexts(flow.trees).unboxed(flow.getCurrentPath())) {
+                    && new UnboxingContexts(flow.trees, flow.contracts).unboxed(flow.getCurrentPath())) {
                 flow.reporter.error(call, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedReceive),
                         "receives ?(" + payload + ") where it is unboxed (a box, which the peer may send as null: "
                                 + "receive it into a " + payload + " variable and unbox it explicitly)");

@@ -48,9 +48,11 @@ import javax.lang.model.type.TypeMirror;
  */
 final class UnboxingContexts {
     private final Trees trees;
+    private final ImplementationContracts contracts;
 
-    UnboxingContexts(Trees trees) {
+    UnboxingContexts(Trees trees, ImplementationContracts contracts) {
         this.trees = trees;
+        this.contracts = contracts;
     }
 
     /** Whether the value of the expression at {@code path} is unboxed by its context. */
@@ -194,8 +196,7 @@ final class UnboxingContexts {
                 return type(path);
             }
             if (leaf instanceof LambdaExpressionTree) {
-                TypeMirror functional = type(path);
-                ExecutableType function = functionType(functional);
+                ExecutableElement function = contracts.functionalMethod(type(path));
                 return function == null ? null : function.getReturnType();
             }
             if (leaf instanceof MethodTree) {
@@ -203,20 +204,6 @@ final class UnboxingContexts {
                 return method instanceof ExecutableElement executable ? executable.getReturnType() : null;
             }
             path = path.getParentPath();
-        }
-        return null;
-    }
-
-    private ExecutableType functionType(TypeMirror functional) {
-        // The lambda's own type is its functional interface; its descriptor's return is what the body yields.
-        if (!(functional instanceof javax.lang.model.type.DeclaredType declared)) {
-            return null;
-        }
-        for (Element member : declared.asElement().getEnclosedElements()) {
-            if (member instanceof ExecutableElement method
-                    && method.getModifiers().contains(javax.lang.model.element.Modifier.ABSTRACT)) {
-                return method.asType() instanceof ExecutableType executable ? executable : null;
-            }
         }
         return null;
     }
