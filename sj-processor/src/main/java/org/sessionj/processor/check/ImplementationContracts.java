@@ -79,7 +79,11 @@ final class ImplementationContracts {
         List<? extends VariableElement> theirs = functional.getParameters();
         for (int i = 0; i < parameters.size() && i < theirs.size(); i++) {
             VariableElement mine = parameters.get(i);
-            if (sessionTyped(mine) && lent(theirs.get(i)) && sessionParameters.of(mine, null, null).annotated()
+            // An annotated parameter claims a session type: the functional method must promise the same
+            // one, also where it promises none (Consumer<SJService>: any service would get in, A11), as
+            // for an override. The API's callbacks (a session thread's body) are SJ051's.
+            if (sessionTyped(mine) && sessionParameters.of(mine, null, null).annotated()
+                    && (lent(theirs.get(i)) || !OverrideRules.fromApi(functional))
                     && !OverrideRules.same(declared(mine), declared(theirs.get(i)))) {
                 reporter.error(lambda.getParameters().get(i), Diagnostic.OVERRIDE_MISMATCH, mine.getSimpleName(),
                         "the lambda", OverrideRules.describe(declared(mine)), owner(functional),
@@ -127,7 +131,11 @@ final class ImplementationContracts {
         }
         for (int i = 0; i < mine.size(); i++) {
             VariableElement theirsAt = theirs.get(i + offset);
-            if (lent(theirsAt) && !OverrideRules.same(declared(mine.get(i)), declared(theirsAt))) {
+            // A service or server socket the method declares with a protocol must come with that protocol
+            // from every caller of the functional method (A11); a socket through a parameter without a
+            // @Session type is SJ010 (SessionChecker), the API's callbacks SJ051's.
+            boolean claims = !OverrideRules.fromApi(functional) && endpoint(mine.get(i)) && declared(mine.get(i)) != null;
+            if ((lent(theirsAt) || claims) && !OverrideRules.same(declared(mine.get(i)), declared(theirsAt))) {
                 reporter.error(tree, Diagnostic.OVERRIDE_MISMATCH, mine.get(i).getSimpleName(), method.getSimpleName(),
                         OverrideRules.describe(declared(mine.get(i))), owner(functional),
                         OverrideRules.describe(declared(theirsAt)));
@@ -236,6 +244,10 @@ final class ImplementationContracts {
      */
     private boolean lent(VariableElement parameter) {
         return sessionTyped(parameter) && sessionParameters.of(parameter, null, null).annotated();
+    }
+
+    private boolean endpoint(VariableElement parameter) {
+        return api.isService(parameter.asType()) || api.isServerSocket(parameter.asType());
     }
 
     private boolean sessionTyped(VariableElement parameter) {
