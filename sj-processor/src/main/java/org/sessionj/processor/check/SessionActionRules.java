@@ -493,7 +493,7 @@ final class SessionActionRules {
 
 
     /** Whether {@code method} or a declaration enclosing it carries {@code @SuppressWarnings("sessionj")}. */
-    private static boolean suppressedDeclaration(Element method) {
+    static boolean suppressedDeclaration(Element method) {
         for (Element element = method; element != null; element = element.getEnclosingElement()) {
             if (SessionChecker.suppresses(element)) {
                 return true;
