@@ -74,7 +74,14 @@ final class IterationRules {
                     || after instanceof VarState.Live live && live.complete())) {
                 continue;
             }
-            if (after instanceof VarState.Moved moved) {
+            if (before instanceof VarState.Moved atEntry && atEntry.nullness() != VarState.Nullness.SOCKET) {
+                // The body would start its next round with a socket where the first had null (a null
+                // test there would be decided wrongly): declare the socket inside the loop instead.
+                flow.reporter.error(loop, Diagnostic.LOOP_CHANGES_SESSION, flow.name(var),
+                        "it is " + MethodChecker.describe(before) + " when the loop starts and "
+                                + flow.selectors.describe(after) + " when it goes round; declare it inside the loop "
+                                + "(SJSocket " + flow.name(var) + " = ...;)");
+            } else if (after instanceof VarState.Moved moved) {
                 flow.reporter.error(loop, SpawnRules.spawned(moved) ? Diagnostic.USE_AFTER_SPAWN
                         : Diagnostic.USE_AFTER_MOVE, flow.name(var), moved.how() + " in an earlier iteration of this loop");
             } else if (missingBeforeRound(before, after) instanceof SessionType missing

@@ -62,12 +62,13 @@ final class SessionActionRules {
         }
         if (value instanceof VarState.Moved moved) {
             flow.reporter.error(at, SpawnRules.spawned(moved) ? Diagnostic.USE_AFTER_SPAWN : Diagnostic.USE_AFTER_MOVE,
-                    flow.name(var), moved.how());
+                    flow.name(var), moved.text());
             flow.fail(var);
             return null;
         }
         if (value instanceof VarState.Unknown unknown) {
-            flow.reporter.error(at, Diagnostic.USE_AFTER_MOVE, flow.name(var), "left at " + unknown.how());
+            flow.reporter.error(at, Diagnostic.USE_AFTER_MOVE, flow.name(var), "left at " + unknown.how()
+                    + (unknown.mayBeNull() ? " (or it holds null)" : ""));
             flow.fail(var);
             return null;
         }

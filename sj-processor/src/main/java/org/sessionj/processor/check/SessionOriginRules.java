@@ -40,6 +40,10 @@ final class SessionOriginRules {
         if (stripped instanceof ConditionalExpressionTree conditional) {
             return conditionalSource(conditional, variable);
         }
+        if (stripped.getKind() == com.sun.source.tree.Tree.Kind.NULL_LITERAL) {
+            // No session: an action on it is SJ025, a null test has a dead branch (adv10 F17).
+            return new VarState.Moved(LinearityRules.NULL_PREFIX + flow.line(expression), VarState.Nullness.NULL);
+        }
         if (stripped instanceof MethodInvocationTree call && call.getMethodSelect() instanceof MemberSelectTree select
                 && flow.elementOf(call) instanceof ExecutableElement method) {
             Element owner = method.getEnclosingElement();
