@@ -11,7 +11,6 @@ import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.ForLoopTree;
 import com.sun.source.tree.IfTree;
 import com.sun.source.tree.LabeledStatementTree;
-import com.sun.source.tree.LiteralTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.ParenthesizedTree;
@@ -544,8 +543,8 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
             List<? extends StatementTree> updates, boolean doWhile, boolean probe) {
         FlowState<Element> entry = state;
         Frame frame = pushFrame(loop, true, false);
-        boolean alwaysTrue = condition == null || strip(condition) instanceof LiteralTree literal
-                && Boolean.TRUE.equals(literal.getValue());
+        // while (true), also a constant (static final boolean FOREVER = true: JLS 15.29, adv10 F18)
+        boolean alwaysTrue = condition == null || Boolean.TRUE.equals(ConstantExpressions.value(condition, this));
         FlowState<Element> conditionExit = null;
         if (!doWhile && condition != null) {
             scan(condition, null);

@@ -187,7 +187,7 @@ final class ImplementationContracts {
     }
 
     /** The canonical constructor's parameter for {@code component} (it carries the component's annotations). */
-    private static VariableElement canonicalParameter(TypeElement record, RecordComponentElement component) {
+    static VariableElement canonicalParameter(TypeElement record, RecordComponentElement component) {
         List<? extends RecordComponentElement> components = ElementFilter.recordComponentsIn(
                 record.getEnclosedElements());
         int index = components.indexOf(component);

@@ -552,6 +552,7 @@ public final class SessionChecker implements TaskListener {
          * exhaust the stack, is reported (SJ008) and not checked.
          */
         private void analyse(TreePath body) {
+            TreePath saved = reporter.enterBody(body);
             try {
                 if (!relevance.mayTouchSessions(body)) {
                     return;
@@ -561,6 +562,8 @@ public final class SessionChecker implements TaskListener {
                 reporter.error(body.getLeaf(), Diagnostic.TOO_DEEP, "this body", e instanceof StackOverflowError
                         ? "nests deeper than the thread's stack allows" : "nests statements more than "
                                 + FlowScanner.MAX_STATEMENT_NESTING + " levels deep");
+            } finally {
+                reporter.exitBody(saved);
             }
         }
 

@@ -29,8 +29,11 @@ import org.sessionj.types.Side;
 final class SessionOriginRules {
     private final MethodChecker flow;
 
+    private final RecordEndpoints records;
+
     SessionOriginRules(MethodChecker flow) {
         this.flow = flow;
+        this.records = new RecordEndpoints(flow);
     }
 
     
@@ -213,6 +216,10 @@ final class SessionOriginRules {
         }
         if (stripped instanceof ConditionalExpressionTree conditional) {
             return conditionalEndpoint(conditional);
+        }
+        if (stripped instanceof MethodInvocationTree call && records.endpoint(call) instanceof VarState accessed) {
+            flow.scan(expression, null);
+            return accessed; // cfg.svc() of record Cfg(@Session(protocol = P.class) SJService svc)
         }
         VarState created = createdEndpoint(stripped, flow.getCurrentPath(), true);
         flow.scan(expression, null);
