@@ -378,6 +378,11 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         return null;
     }
 
+    /** Checks {@code tree} (its initializers checked) as a session iteration if its condition is one. */
+    boolean sessionFor(ForLoopTree tree) {
+        return false;
+    }
+
     @Override
     public Void visitForLoop(ForLoopTree tree, Void unused) {
         Scope scope = pushScope();
@@ -387,7 +392,9 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
             scan(init, null);
         }
         pendingLabel = label;
-        plainLoop(tree, tree.getCondition(), tree.getStatement(), tree.getUpdate(), false);
+        if (!sessionFor(tree)) {
+            plainLoop(tree, tree.getCondition(), tree.getStatement(), tree.getUpdate(), false);
+        }
         exitScope(scope, null, "at the end of its scope");
         scopes.pop();
         return null;

@@ -700,6 +700,11 @@ final class MethodChecker extends FlowScanner {
     }
 
     @Override
+    boolean sessionFor(com.sun.source.tree.ForLoopTree tree) {
+        return iterations.sessionLoop(tree);
+    }
+
+    @Override
     public Void visitDoWhileLoop(DoWhileLoopTree tree, Void unused) {
         iterations.rejectDoWhile(tree);
         plainLoop(tree, tree.getCondition(), tree.getStatement(), List.of(), true);

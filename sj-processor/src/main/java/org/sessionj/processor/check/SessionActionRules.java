@@ -143,8 +143,8 @@ final class SessionActionRules {
                     + "statement switches on: String label = " + name + ".inbranch(); switch (label) { ... }");
             case "outwhile", "inwhile" -> {
                 flow.scanEach(call.getArguments());
-                misplaced(var, call, operation + "() must be the condition of a while loop: while (" + name + "."
-                        + operation + "(" + (operation.equals("outwhile") ? "condition" : "") + ")) { ... }");
+                misplaced(var, call, operation + "() must be the condition of a while (or for) loop: while (" + name
+                        + "." + operation + "(" + (operation.equals("outwhile") ? "condition" : "") + ")) { ... }");
             }
             case "close" -> {
                 if (flow.state != null && LinearityRules.failed(flow.state.get(var))) {
