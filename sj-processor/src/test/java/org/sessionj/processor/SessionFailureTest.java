@@ -399,48 +399,6 @@ class SessionFailureTest {
                 """));
     }
 
-    /** A {@code javax.*} package outside the JDK's modules is code like any other (adv12 A1). */
-    @Test
-    void aJavaxPackageOfTheProgramMayThrowASessionFailure() {
-        String audit = """
-                package javax.app;
-                public class Audit {
-                    public static void record(int step) {
-                        if (step == 1) {
-                            throw new org.sessionj.api.SJIOException("audit backend down");
-                        }
-                    }
-                }
-                """;
-        assertRejected("SJ024", 0, msg("session 's'", "?(java.lang.String)"), PROTOCOLS, audit, client("C", """
-                        try (SJSocket s = svc.request()) {
-                            s.send(1);
-                            try {
-                                javax.app.Audit.record(1);
-                                return s.receive(Duration.ofSeconds(5));
-                            } catch (SJTimeoutException e) {
-                                return null;
-                            }
-                        } // returns
-                """));
-    }
-
-    /** A {@code javax.*} class of the JDK's own modules (here java.xml's) given closed values runs no code of the program. */
-    @Test
-    void aJavaxClassOfTheJdkGivenAStringCannotFailASession() {
-        assertAccepted(PROTOCOLS, client("C", """
-                        try (SJSocket s = svc.request()) {
-                            s.send(1);
-                            try {
-                                javax.xml.namespace.QName.valueOf("{urn:a}b");
-                                return s.receive(Duration.ofSeconds(5));
-                            } catch (SJTimeoutException e) {
-                                return null;
-                            }
-                        } // returns
-                """));
-    }
-
     @Test
     void throwingASessionFailureWhileTheSessionIsLive() {
         assertRejected("SJ024", 0, msg("session 's'", "?(java.lang.String)"), PROTOCOLS, client("C", """

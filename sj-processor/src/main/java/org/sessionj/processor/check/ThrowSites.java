@@ -21,7 +21,6 @@ import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
-import javax.lang.model.element.ModuleElement;
 import javax.lang.model.element.PackageElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.ArrayType;
@@ -98,7 +97,7 @@ final class ThrowSites {
 
     /**
      * Whether a call of {@code callee} at {@code call} may throw an {@code SJIOException}: unless it is
-     * a method or constructor of the JDK ({@link #inJdk}) whose receiver and arguments
+     * a method or constructor of the JDK ({@code java.*}, {@code javax.*}) whose receiver and arguments
      * all have {@link #closed} types, so that no code of the program (nor of the session API) can run in it.
      */
     static boolean mayFailASession(Tree call, Element callee, MethodChecker flow) {
@@ -132,20 +131,10 @@ final class ThrowSites {
         return false;
     }
 
-    /**
-     * Whether {@code element} is the JDK's: in a {@code java.*} package (only the JDK may define one: the
-     * JVM refuses them from any other class loader), or in a {@code java.*} module of the platform
-     * ({@code javax.xml} of {@code java.xml}, {@code javax.sql} of {@code java.sql}). Not a {@code javax.*}
-     * package name alone: javax.inject, javax.servlet and a program's own {@code javax.app} are other code.
-     */
     private static boolean inJdk(Element element, MethodChecker flow) {
         PackageElement pkg = flow.elements.getPackageOf(element);
         String name = pkg == null ? "" : pkg.getQualifiedName().toString();
-        if (name.startsWith("java.")) {
-            return true;
-        }
-        ModuleElement module = flow.elements.getModuleOf(element);
-        return module != null && !module.isUnnamed() && module.getQualifiedName().toString().startsWith("java.");
+        return name.startsWith("java.") || name.startsWith("javax.");
     }
 
     /**
