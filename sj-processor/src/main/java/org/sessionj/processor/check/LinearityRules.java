@@ -366,8 +366,7 @@ final class LinearityRules {
                 // Null on a path (before the request of SJSocket t = null; try { t = svc.request(); …):
                 // no session there, so the sessions alone say what the finally block may do with it once
                 // a null test has ruled null out (F17).
-                List<String> described = new ArrayList<>();
-                boolean closable = true;
+                Set<VarState> sessions = new LinkedHashSet<>();
                 boolean mayBeNull = false;
                 for (VarState state : states) {
                     if (state instanceof VarState.Moved moved && moved.nullness() != VarState.Nullness.SOCKET) {
@@ -377,18 +376,41 @@ final class LinearityRules {
                         }
                         state = new VarState.Moved(moved.how());
                     }
-                    String text = MethodChecker.describe(state);
-                    if (!described.contains(text)) {
-                        described.add(text);
-                    }
+                    sessions.add(state);
+                }
+                boolean closable = true;
+                for (VarState state : sessions) {
                     closable &= ownedSession(state);
                 }
-                result = result.with(var, new VarState.Unknown(String.join(" or ", described)
+                result = result.with(var, new VarState.Unknown(alternatives(sessions)
                         + " (where an exception in the try block on line " + flow.line(tree) + " may leave it)",
                         closable, mayBeNull));
             }
         }
         return result;
+    }
+
+    /** How many of the states a catch may see are named in its description; the rest are counted. */
+    static final int MAX_DESCRIBED = 6;
+
+    /**
+     * The distinct descriptions of {@code states} joined by "or": at most {@link #MAX_DESCRIBED} of them,
+     * then how many other states there are. A call lending a long session has a state after each of its
+     * actions (adv11 A13): describing, comparing and printing them all cost time and text quadratic in
+     * its length.
+     */
+    private static String alternatives(Set<VarState> states) {
+        Set<String> described = new LinkedHashSet<>();
+        int others = 0;
+        for (VarState state : states) {
+            if (described.size() < MAX_DESCRIBED) {
+                described.add(MethodChecker.describe(state));
+            } else {
+                others++;
+            }
+        }
+        String text = String.join(" or ", described);
+        return others == 0 ? text : text + String.format(java.util.Locale.ROOT, " or one of %,d other states", others);
     }
 
     /**
