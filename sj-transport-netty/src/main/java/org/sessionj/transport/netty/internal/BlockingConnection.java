@@ -46,6 +46,8 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
     private static final long CLOSE_LINGER_SECONDS = 10;
 
     private final SocketChannel channel;
+    /** When this end was made ({@link #acceptedNanos}). */
+    private final long made = System.nanoTime();
     private final String transportName;
     private final NettySettings settings;
     private final String description;
@@ -147,6 +149,11 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
             return -1;
         }
         return Math.max(keeper.receivedCount(), keeper.heard());
+    }
+
+    @Override
+    public long acceptedNanos() {
+        return made;
     }
 
     @Override
