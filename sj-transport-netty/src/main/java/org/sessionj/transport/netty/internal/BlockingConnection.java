@@ -136,19 +136,23 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
     }
 
     /**
-     * Bytes read from the socket, or what the keeper last heard waiting in it as well if that is more
-     * (heartbeats included: telling them apart means reading); -1 once closed. No system call: a server
-     * at its pending-handshake limit asks this of every handshake each time it looks for a stalled one to
-     * drop, and before, asking the socket how much waited ({@code FIONREAD}) 4,096 times a look held the
-     * drops of a 10,000-connection slowloris to ~150 a second, so a real requester behind them waited
-     * past its initiation timeout. Bytes that wait unread are seen at most a keeper's look later.
+     * Bytes read from the socket, or what the keeper last heard waiting in it as well if that is more, less
+     * the heartbeats read (as on the event-loop path, a requester that sends only heartbeats has sent
+     * nothing: before, blocking tcp counted them, so a slowloris that sent a heartbeat a second was never
+     * taken for stalled and held its handshake slot for the whole initiation timeout; heartbeats still
+     * waiting unread count until they are read); -1 once closed. No system call: a server at its
+     * pending-handshake limit asks this of every handshake each time it looks for a stalled one to drop,
+     * and before, asking the socket how much waited ({@code FIONREAD}) 4,096 times a look held the drops
+     * of a 10,000-connection slowloris to ~150 a second, so a real requester behind them waited past its
+     * initiation timeout. Bytes that wait unread are seen at most a keeper's look later.
      */
     @Override
     public long receivedBytes() {
         if (closed) {
             return -1;
         }
-        return Math.max(keeper.receivedCount(), keeper.heard());
+        long heard = Math.max(keeper.receivedCount(), keeper.heard());
+        return Math.max(0, heard - (long) FrameDecoder.HEADER_BYTES * input.heartbeatsReceived());
     }
 
     @Override

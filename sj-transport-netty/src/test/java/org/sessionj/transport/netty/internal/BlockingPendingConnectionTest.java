@@ -79,6 +79,26 @@ class BlockingPendingConnectionTest {
         assertThat(connection.receivedBytes()).as("closed: nothing to judge by").isEqualTo(-1);
     }
 
+    /**
+     * Heartbeats read are not what a requester sent (as on the event-loop path): a slowloris that sends
+     * only heartbeats counts as silent, so a server at its pending limit sheds its handshake like any
+     * stalled one. Before, blocking tcp counted them, and such a requester was never taken for stalled.
+     */
+    @Test
+    void heartbeatsReadAreNotCountedAsWhatTheRequesterSent() throws Exception {
+        Socket[] peer = new Socket[1];
+        BlockingConnection connection = acceptedFrom(peer).start();
+        byte[] heartbeats = new byte[3 * FrameDecoder.HEADER_BYTES];
+        java.util.Arrays.fill(heartbeats, (byte) -1); // three headers of length -1: heartbeats
+        peer[0].getOutputStream().write(heartbeats);
+        assertThat(connection.read(TimeUnit.MILLISECONDS.toNanos(50))).isNull();
+        assertThat(connection.heartbeatsReceived()).isEqualTo(3);
+        assertThat(connection.receivedBytes()).as("three heartbeats and nothing else").isZero();
+        peer[0].getOutputStream().write(new byte[2]); // then two bytes of a real header
+        assertThat(connection.read(TimeUnit.MILLISECONDS.toNanos(50))).isNull();
+        assertThat(connection.receivedBytes()).isEqualTo(2);
+    }
+
     @Test
     void aGreetingLargerThanTheFirstBufferGrowsItAndAfterItTheBuffersAreTheSessions() throws Exception {
         Socket[] peer = new Socket[1];
