@@ -15,12 +15,15 @@ import org.sessionj.runtime.spi.support.PendingConnections;
  * and its other session transports each on a port of their own. With several, a virtual thread per
  * acceptor feeds one queue of accepted connections, each tagged with the transport that took it.
  *
- * <p>That queue is bounded like each acceptor's own ({@link PendingConnections#BOUND} connections nobody
- * took): a member's thread holds the one connection it took while the queue is full and takes no more, so the acceptor's queue fills
- * and it stops accepting, and the next peers wait in the kernel's backlog. Before, the threads moved every
- * accepted connection into an unbounded queue, so a server on more than one transport (the default) held
- * every connection of a slowloris (a descriptor and a connection's memory each) however many came, while
- * one on a single transport held at most 4,096 of them. Closing the group closes the connections nobody took.
+ * <p>That queue is short ({@link #QUEUE_BOUND}): it only merges the acceptors' queues, which do the holding
+ * (each up to {@link PendingConnections#BOUND} connections nobody took, then it stops accepting and the next
+ * peers wait in the kernel's backlog). A member's thread holds the one connection it took while the queue
+ * is full and takes no more, so its acceptor's queue fills. Before, the threads moved every accepted
+ * connection into an unbounded queue, so a server on more than one transport (the default) held every
+ * connection of a slowloris (a descriptor and a connection's memory each) however many came, and its
+ * acceptors' bound never stopped them accepting, while one on a single transport held at most 4,096 of
+ * them besides its handshakes (with a queue of 4,096 here, twice that: 12,288 descriptors in a flood of
+ * 15,000). Closing the group closes the connections nobody took.
  */
 public final class AcceptorGroup implements AutoCloseable {
     private final List<Member> members;
@@ -30,7 +33,9 @@ public final class AcceptorGroup implements AutoCloseable {
     private final java.util.UUID id = RandomIds.next();
     private final LinkedBlockingQueue<Object> accepted;
     /** Room in {@link #accepted} for connections: a member's thread takes one before it accepts. */
-    private final java.util.concurrent.Semaphore room = new java.util.concurrent.Semaphore(PendingConnections.BOUND);
+    private final java.util.concurrent.Semaphore room = new java.util.concurrent.Semaphore(QUEUE_BOUND, true);
+    /** How many accepted connections the group's own queue holds at most (the acceptors' queues hold the rest). */
+    static final int QUEUE_BOUND = 64;
     private volatile boolean closed;
 
     /** One acceptor of the group; {@code setup} when it serves the session port. */

@@ -12,15 +12,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.sessionj.runtime.spi.Connection;
-import org.sessionj.runtime.spi.support.PendingConnections;
 
 /**
  * The queue of a group of several acceptors (a server socket on more than one transport, the default) is
- * bounded like each acceptor's own: its member threads stop taking connections from their acceptors
- * once {@link PendingConnections#BOUND} wait in it, so the acceptors' queues fill and they stop accepting
- * (the next peers wait in the kernel's backlog). Before, the member threads moved every connection into an
- * unbounded queue, and a server on two transports held every connection of a slowloris. Closing the group
- * closes the connections nobody took.
+ * short: its member threads stop taking connections from their acceptors once
+ * {@link AcceptorGroup#QUEUE_BOUND} wait in it, so the acceptors' own bounded queues fill and they stop
+ * accepting (the next peers wait in the kernel's backlog). Before, the member threads moved every
+ * connection into an unbounded queue, and a server on two transports held every connection of a
+ * slowloris. Closing the group closes the connections nobody took.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class AcceptorGroupBoundTest {
@@ -77,7 +76,7 @@ class AcceptorGroupBoundTest {
         LinkedBlockingQueue<Connection> incoming = new LinkedBlockingQueue<>();
         List<Idle> flood = new ArrayList<>();
         int more = 100;
-        for (int i = 0; i < PendingConnections.BOUND + more; i++) {
+        for (int i = 0; i < AcceptorGroup.QUEUE_BOUND + more; i++) {
             Idle connection = new Idle();
             flood.add(connection);
             incoming.add(connection);
@@ -85,10 +84,10 @@ class AcceptorGroupBoundTest {
         AcceptorGroup group = TestAcceptorGroups.of(List.of(TestAcceptorGroups.queued(incoming), TestAcceptorGroups.idle()));
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (group.waiting() < PendingConnections.BOUND && System.nanoTime() < deadline) {
+            while (group.waiting() < AcceptorGroup.QUEUE_BOUND && System.nanoTime() < deadline) {
                 Thread.sleep(10);
             }
-            assertThat(group.waiting()).as("connections in the group's queue").isEqualTo(PendingConnections.BOUND);
+            assertThat(group.waiting()).as("connections in the group's queue").isEqualTo(AcceptorGroup.QUEUE_BOUND);
             // The member's thread holds one more while it waits for room; the rest stay with the acceptor (whose
             // own bound then stops it accepting).
             assertThat(incoming).as("connections left with the acceptor").hasSize(more - 1);
@@ -99,20 +98,20 @@ class AcceptorGroupBoundTest {
                 Thread.sleep(10);
             }
             assertThat(incoming).as("room for one more: the member's thread took one more").hasSize(more - 2);
-            assertThat(group.waiting()).isEqualTo(PendingConnections.BOUND);
+            assertThat(group.waiting()).isEqualTo(AcceptorGroup.QUEUE_BOUND);
         } finally {
             group.close();
         }
         // The one a member's thread held while waiting for room is closed by that thread, once it wakes.
-        Idle held = flood.get(PendingConnections.BOUND + 1);
+        Idle held = flood.get(AcceptorGroup.QUEUE_BOUND + 1);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!held.closed.get() && System.nanoTime() < deadline) {
             Thread.sleep(10);
         }
-        assertThat(flood.subList(1, PendingConnections.BOUND + 2)).as("the connections the group held, closed with it")
+        assertThat(flood.subList(1, AcceptorGroup.QUEUE_BOUND + 2)).as("the connections the group held, closed with it")
                 .allMatch(c -> c.closed.get());
         assertThat(flood.get(0).closed).as("the connection taken is the caller's to close").isFalse();
-        assertThat(flood.subList(PendingConnections.BOUND + 2, flood.size())).as("those left with the acceptor")
+        assertThat(flood.subList(AcceptorGroup.QUEUE_BOUND + 2, flood.size())).as("those left with the acceptor")
                 .noneMatch(c -> c.closed.get());
     }
 }
