@@ -38,7 +38,8 @@ import org.sessionj.runtime.spi.Connection;
  * before its requester has sent a whole frame is small (a slowloris's connections wait by the thousand:
  * up to 4,096 in handshakes and 4,096 in the acceptor's queue): no buffers until it is read or written
  * (each side makes its own at its first use, the input a small one until the first frame is whole), and
- * its keeper's parked virtual thread. Before, each held 16 KiB of buffers from the moment it was accepted,
+ * no keeper thread until its first whole frame (its acceptor's {@link PendingHeartbeats} writes its
+ * heartbeats meanwhile). Before, each held 16 KiB of buffers from the moment it was accepted,
  * and 10,000 one-byte connections took a 128 MiB heap.
  */
 final class BlockingConnection implements Connection, BlockingKeeper.Kept, HeartbeatCount {
@@ -59,6 +60,14 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
     /** Set once a selector listens: frames then arrive through this queue. */
     private volatile InboundQueue pumped;
     private volatile boolean closed;
+    /**
+     * Whether its keeper was started: at once for a connection this side made ({@link #start}), with the
+     * first whole frame for one an acceptor made ({@link #startOwnKeeper}); until then the acceptor's
+     * {@link PendingHeartbeats} writes its heartbeats.
+     */
+    private volatile boolean ownKeeper;
+    /** Heartbeats {@link PendingHeartbeats} wrote to it (its thread only). */
+    private int pendingBeats;
 
     /** A connection over {@code channel} (connected); its keeper starts with {@link #start}. */
     BlockingConnection(SocketChannel channel, String transportName, NettySettings settings) throws IOException {
@@ -76,8 +85,37 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
 
     /** Starts the keeper (heartbeats, the send timeout, a frozen peer), once the connection is made. */
     BlockingConnection start() {
+        ownKeeper = true;
         keeper.startIfNeeded();
         return this;
+    }
+
+    /**
+     * Starts the keeper of an accepted connection once its requester's first whole frame is in (from then
+     * on the session may read without a timeout, write, and wait: the keeper watches all that), or a
+     * selector or send timeout needs it. Before, an acceptor's {@link PendingHeartbeats} wrote its heartbeats.
+     */
+    void startOwnKeeper() {
+        if (!ownKeeper) {
+            ownKeeper = true;
+            keeper.startIfNeeded();
+        }
+    }
+
+    /** Whether the keeper was started ({@link #start}, {@link #startOwnKeeper}). */
+    boolean hasOwnKeeper() {
+        return ownKeeper;
+    }
+
+    /** {@link PendingHeartbeats}' thread: one heartbeat while the connection has no keeper of its own. */
+    void writePendingHeartbeat() {
+        pendingBeats++;
+        output.writeHeartbeat();
+    }
+
+    /** How many heartbeats {@link PendingHeartbeats} wrote to it. */
+    int pendingHeartbeats() {
+        return pendingBeats;
     }
 
     /** Whether the keeper's thread runs (for tests). */
@@ -92,6 +130,7 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
 
     @Override
     public void sendTimeout(long timeoutNanos) {
+        ownKeeper = true;
         keeper.sendTimeout(timeoutNanos);
     }
 
@@ -177,7 +216,11 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
             String reason = input.frameFailure();
             throw new IOException(reason != null ? reason : "connection already closed (" + description + ")");
         }
-        return input.read(timeoutNanos);
+        ByteBuf frame = input.read(timeoutNanos);
+        if (frame != null && !ownKeeper) {
+            startOwnKeeper(); // the requester's first frame: the session's own keeper from now on
+        }
+        return frame;
     }
 
     @Override
@@ -196,6 +239,7 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
 
     @Override
     public void readinessListener(Runnable listener) {
+        startOwnKeeper();
         pumpLock.lock();
         try {
             setListener(listener);
