@@ -7,7 +7,7 @@ import org.sessionj.runtime.spi.support.Heartbeat;
 
 /**
  * Heartbeats for a blocking acceptor's connections that have not had a whole frame from their requester
- * yet (waiting in the acceptor's queue, or in a handshake that waits for the request): one virtual thread
+ * yet (waiting in the acceptor's queue, or in a handshake that waits for the request): one (platform) thread
  * per acceptor writes a heartbeat to each of them once per interval, so that a requester waiting for its
  * answer behind a flood hears the server is alive. A connection gets its own {@link BlockingKeeper} with
  * its first whole frame ({@link BlockingConnection#read}); this thread then lets it go.
@@ -38,7 +38,10 @@ final class PendingHeartbeats implements Runnable {
     PendingHeartbeats(Heartbeat heartbeat, String acceptor) {
         this.intervalNanos = heartbeat.enabled() ? heartbeat.intervalNanos() : 0;
         if (intervalNanos > 0) {
-            thread = Thread.ofVirtual().name("sj-" + acceptor + "-pending-heartbeats").start(this);
+            // A platform thread: a virtual thread's write would make the JDK switch each socket to non-blocking
+            // mode for good, and a session run on a platform thread afterwards would pay two more system calls
+            // per read ({@link PlatformWriters}).
+            thread = Thread.ofPlatform().daemon().name("sj-" + acceptor + "-pending-heartbeats").start(this);
         }
     }
 
