@@ -98,8 +98,8 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
 
     /**
      * Starts the keeper of an accepted connection once its requester's first whole frame is in (from then
-     * on the session may read without a timeout, write, and wait: the keeper watches all that), or a
-     * selector or send timeout needs it. Before, an acceptor's {@link PendingHeartbeats} wrote its heartbeats.
+     * on the session may read without a timeout, write, and wait: the keeper watches all that), or this
+     * side writes first, or a selector or send timeout needs it. Before, an acceptor's {@link PendingHeartbeats} wrote its heartbeats.
      */
     void startOwnKeeper() {
         if (!ownKeeper) {
@@ -149,6 +149,9 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
 
     @Override
     public void write(ByteBuf frame) throws IOException {
+        if (!ownKeeper) {
+            startOwnKeeper(); // this side writes: its keeper watches the write (a frozen peer, the send timeout)
+        }
         output.write(frame);
     }
 
