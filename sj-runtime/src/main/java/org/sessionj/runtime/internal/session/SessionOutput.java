@@ -115,11 +115,13 @@ final class SessionOutput {
         }
     }
 
-    /** Takes this output off the current thread's pending list (the socket closes or moves away). */
+    /**
+     * Takes this output off the current thread's pending list (the socket closes or moves away). Asked
+     * even when this output is not on it: the thread may hold a mark from an earlier batch of this
+     * socket, which it gives back here once its list is empty ({@link PendingOutputs}).
+     */
     void leaveThread() {
-        if (pendingOwner == Thread.currentThread()) {
-            PendingOutputs.remove(this);
-        }
+        PendingOutputs.remove(this);
         pendingOwner = null;
     }
 

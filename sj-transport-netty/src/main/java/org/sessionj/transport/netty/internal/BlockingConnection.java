@@ -57,6 +57,9 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
     private final BlockingKeeper keeper;
     private final BlockingInput input;
     private final BlockingOutput output;
+    /** The writer's frames ({@link #frameBuffer}) and the frames read, each direction reusing the one released last. */
+    private final SpareFrame outbound = new SpareFrame();
+    private final SpareFrame inbound = new SpareFrame();
     /** Set once a selector listens: frames then arrive through this queue. */
     private volatile InboundQueue pumped;
     private volatile boolean closed;
@@ -146,6 +149,17 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
     }
 
     // ---- writing: BlockingOutput ----
+
+    /** The frame this connection's writer released last, or a new heap frame: no pooled allocation ({@link SpareFrame}). */
+    @Override
+    public ByteBuf frameBuffer(int capacityHint) {
+        return outbound.take(capacityHint);
+    }
+
+    /** A frame for {@code length} bytes read: the one the reader released last, or a new one ({@link SpareFrame}). */
+    ByteBuf inboundFrame(int length) {
+        return inbound.take(length);
+    }
 
     @Override
     public void write(ByteBuf frame) throws IOException {
