@@ -115,13 +115,11 @@ final class SessionOutput {
         }
     }
 
-    /**
-     * Takes this output off the current thread's pending list (the socket closes or moves away). Asked
-     * even when this output is not on it: the thread may hold a mark from an earlier batch of this
-     * socket, which it gives back here once its list is empty ({@link PendingOutputs}).
-     */
+    /** Takes this output off the current thread's pending list (the socket closes or moves away). */
     void leaveThread() {
-        PendingOutputs.remove(this);
+        if (pendingOwner == Thread.currentThread()) {
+            PendingOutputs.remove(this);
+        }
         pendingOwner = null;
     }
 
