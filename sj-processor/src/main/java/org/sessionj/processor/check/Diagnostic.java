@@ -107,9 +107,7 @@ public enum Diagnostic {
                     + "end of the block, so it cannot be moved %s: the close would act on a value that belongs to "
                     + "someone else; declare it without try-with-resources (its new owner closes it)"),
     NOALIAS_UNCHECKED("SJ047", "@NoAlias where nothing checks it",
-            "@NoAlias on %s is not checked: only a local variable, parameter, field or method result holds a "
-                    + "unique value, when its declaration or its own declared type carries @NoAlias "
-                    + "('@NoAlias int[] x', 'int @NoAlias [] x')"),
+            "@NoAlias on %s is not checked: %s"),
 
     // Session threads (SpawnRules).
     USE_AFTER_SPAWN("SJ050", "use of a session after it was handed to a session thread",

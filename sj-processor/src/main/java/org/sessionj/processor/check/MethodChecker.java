@@ -650,7 +650,7 @@ final class MethodChecker extends FlowScanner {
     public Void visitMemberReference(MemberReferenceTree tree, Void unused) {
         ExecutableElement functional = contracts.functionalMethod(trees.getTypeMirror(getCurrentPath()));
         if (functional != null && state != null) {
-            contracts.methodReference(tree, trees.getElement(getCurrentPath()), functional, reporter);
+            contracts.methodReference(getCurrentPath(), trees.getElement(getCurrentPath()), functional, reporter);
         }
         Element socket = trackedSocket(tree.getQualifierExpression());
         if (socket != null) {

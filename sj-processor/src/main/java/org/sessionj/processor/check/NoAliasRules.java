@@ -40,9 +40,16 @@ final class NoAliasRules {
     private static final String COPIED_OUT = "its value cannot be copied out here (only 'f' or 'this.f' in a method "
             + "of its own class can be moved out)";
 
-    /** Whether a variable, field or method is declared {@code @NoAlias}. */
+    /**
+     * Whether a variable, field or method is declared {@code @NoAlias}. One of a primitive type (or a
+     * {@code void} method) is not: it has no value that could be shared (SJ047 says so at the annotation).
+     */
     static boolean isNoAlias(Element element) {
         if (element == null) {
+            return false;
+        }
+        TypeMirror type = element instanceof ExecutableElement method ? method.getReturnType() : element.asType();
+        if (type.getKind().isPrimitive() || type.getKind() == javax.lang.model.type.TypeKind.VOID) {
             return false;
         }
         for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
@@ -50,7 +57,6 @@ final class NoAliasRules {
                 return true;
             }
         }
-        TypeMirror type = element instanceof ExecutableElement method ? method.getReturnType() : element.asType();
         for (AnnotationMirror mirror : type.getAnnotationMirrors()) {
             if (((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName().contentEquals(NO_ALIAS)) {
                 return true;
