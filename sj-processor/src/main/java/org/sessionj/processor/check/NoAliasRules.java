@@ -267,44 +267,6 @@ final class NoAliasRules {
         return stripped instanceof MemberSelectTree select ? hold(select.getExpression(), why) : null;
     }
 
-    /**
-     * For each enhanced {@code for} statement being checked (innermost first), the owned variable it
-     * iterates over ({@link #hold}), if any: javac keeps the value in a variable of its own (the array,
-     * or the Iterable's iterator) and reads it for every next element.
-     */
-    private final Deque<java.util.Optional<Held>> iterated = new ArrayDeque<>();
-
-    /** The body of the enhanced for statement {@code loop} is about to be checked. */
-    void enterIteration(com.sun.source.tree.EnhancedForLoopTree loop) {
-        iterated.push(java.util.Optional.ofNullable(hold(loop.getExpression(), "the enhanced for loop on line "
-                + flow.line(loop) + " goes on reading that value for its next element, whatever the variable holds "
-                + "now: leave the loop after the move, or assign after it")));
-    }
-
-    /** The enhanced for statement entered last is checked. */
-    void exitIteration() {
-        iterated.pop();
-    }
-
-    /**
-     * An assignment to {@code var} inside an enhanced for loop over it, after its value was moved: the
-     * variable looks owned again, but the loop goes on reading the moved value for its next element
-     * ({@code for (int v : x) { g(x); x = new int[1]; }}), which now belongs to someone else (SJ041).
-     * Without the assignment, any next iteration's use of the variable is reported already.
-     */
-    private void reassignedWhileIterated(Element var, Tree at) {
-        if (flow.state == null || !(flow.state.get(var) instanceof VarState.Moved moved)) {
-            return;
-        }
-        for (java.util.Optional<Held> loop : iterated) {
-            if (loop.isPresent() && loop.get().var().equals(var)) {
-                flow.reporter.error(at, Diagnostic.MOVED_VALUE_USED, flow.name(var),
-                        moved.how() + " (" + loop.get().why() + ")");
-                return;
-            }
-        }
-    }
-
     /** The expression that held {@code held} (null: nothing) uses it now: SJ041 if it was moved meanwhile. */
     void release(Held held) {
         for (Held each = held; each != null; each = each.also()) {
@@ -341,7 +303,6 @@ final class NoAliasRules {
                     (info != null ? info.name() : field.getSimpleName()), tree.getExpression());
         }
         if (info != null) {
-            reassignedWhileIterated(var, tree);
             flow.set(var, unique ? VarState.OWNED : VarState.FAILED);
         }
         // The assignment's value is the value just stored: used where a use of the variable would move
