@@ -6,20 +6,20 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteBuffer;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The reading end of one ring: takes records off it, reassembles fragmented frames into buffers of
- * the connection's allocator, and waits for more by spinning (adaptively, {@link #spin}), then
- * yielding its core (adaptively too, {@link #yieldThenPoll}), then, while a core is free and its recent
- * frames came quickly, polling a little longer ({@link #spinWhileFree}), then announcing that it sleeps (the flag in the shared header) and sleeping: a platform thread in the
+ * The reading end of one ring: takes records off it (turned into frames by {@link IpcFrameAssembly}),
+ * and waits for more by spinning (adaptively, {@link #spin}), then yielding its core (adaptively too,
+ * {@link #yieldThenPoll}), then, while a core is free and its recent frames came quickly, polling a
+ * little longer ({@link #spinWhileFree}), then announcing that it sleeps (the flag in the shared
+ * header) and sleeping: a platform thread in the
  * connection's own selector over the doorbell socket, woken by the kernel ({@link DirectWait}); a
  * virtual thread parked until the doorbell thread ({@link Doorbells}) unparks it. Neither holds a
  * monitor, so a virtual thread never pins. One read operation at a time ({@link #BUSY}); {@link #close}
  * may come from any thread and releases held buffers exactly once.
  */
-final class IpcInbound implements SharedRing.Reader {
+final class IpcInbound {
     private static final int CLOSED = 1;
     private static final int BUSY = 2;
     private static final VarHandle STATE;
@@ -33,11 +33,9 @@ final class IpcInbound implements SharedRing.Reader {
     }
 
     private final SharedRing ring;
-    private final ByteBuffer bytes;
+    private final IpcFrameAssembly frames;
     private final IpcMemory memory;
     private final int direction;
-    private final ByteBufAllocator alloc;
-    private final int maxFrame;
     /** Polls of an empty ring before the yields: {@code sessionj.ipc.spins}, with more than one CPU only. */
     private final Budget spinning;
     /** Polls after a {@link Thread#yield} before the sleep: {@code sessionj.ipc.yields}, with one CPU only. */
@@ -53,11 +51,6 @@ final class IpcInbound implements SharedRing.Reader {
     private volatile DirectWait direct;
 
     // Reader state, touched only inside a read operation.
-    private ByteBuf ready;
-    private ByteBuf partial;
-    private int partialTotal;
-    private boolean endSeen;
-    private String corruption;
     /** Set by any thread whose access of the mapping faulted ({@link MemoryFault}); the reader fails on it. */
     private volatile String fault;
 
@@ -76,11 +69,9 @@ final class IpcInbound implements SharedRing.Reader {
     /** The reader of ring {@code direction} of {@code memory}. */
     IpcInbound(IpcMemory memory, int direction, ByteBufAllocator alloc, IpcSettings settings) {
         this.ring = memory.ring(direction);
-        this.bytes = ring.bytes();
+        this.frames = new IpcFrameAssembly(ring, alloc, settings.maxFrameBytes());
         this.memory = memory;
         this.direction = direction;
-        this.alloc = alloc;
-        this.maxFrame = settings.maxFrameBytes();
         // One CPU: spinning would hold the core the writer needs; a yield hands it over. More than one:
         // the writer may run elsewhere, and a yield on a busy core can leave the reader off the CPU for a
         // whole time slice of another process while its frame waits (measured: a loaded 2-vCPU machine),
@@ -226,7 +217,7 @@ final class IpcInbound implements SharedRing.Reader {
     }
 
     private boolean waitable() {
-        return !endSeen && !peerGone && state == BUSY;
+        return !frames.ended() && !peerGone && state == BUSY;
     }
 
     /** The polls the next read spends spinning on an empty ring before it yields (for tests). */
@@ -272,14 +263,11 @@ final class IpcInbound implements SharedRing.Reader {
             return (state & CLOSED) != 0;
         }
         try {
-            if (ready == null) {
-                try {
-                    ready = poll();
-                } catch (IOException e) {
-                    return true; // the close or a corruption, which the next read reports
-                }
+            try {
+                return fill() || peerGone;
+            } catch (IOException e) {
+                return true; // the close or a corruption, which the next read reports
             }
-            return ready != null || peerGone;
         } finally {
             exit();
         }
@@ -378,128 +366,31 @@ final class IpcInbound implements SharedRing.Reader {
 
     /** The next whole frame, or null; throws once the close record or a corruption was read. */
     private ByteBuf poll() throws IOException {
-        ByteBuf frame = ready;
-        if (frame != null) {
-            ready = null;
-            return frame;
-        }
-        while (true) {
-            if (endSeen) {
-                throw new IOException("ipc connection closed by the peer");
-            }
-            if (corruption != null) {
-                throw new IOException(corruption);
-            }
+        return fill() ? frames.take() : null;
+    }
+
+    /**
+     * Reads records until a whole frame waits in {@link #frames} (true) or the ring is empty (false);
+     * throws once the close record or a corruption was read.
+     */
+    private boolean fill() throws IOException {
+        while (!frames.hasFrame()) {
+            frames.failIfOver();
             if (fault != null) {
-                corruption = fault;
-                releaseHeld();
+                frames.fail(fault);
                 continue;
             }
-            boolean read;
             try {
-                read = ring.read(this);
+                if (!ring.read(frames)) {
+                    return false;
+                }
             } catch (RuntimeException e) { // SharedRing.CorruptRingException, or a bound a damaged ring broke
-                corrupt(e.getMessage());
-                continue;
+                frames.corrupt(e.getMessage());
             } catch (InternalError e) { // the file under the mapping shrank
                 faulted(e);
-                continue;
-            }
-            if (!read) {
-                return null;
-            }
-            frame = ready;
-            if (frame != null) {
-                ready = null;
-                return frame;
             }
         }
-    }
-
-    /** One record off the ring: fills {@link #ready} when a frame is whole. */
-    @Override
-    public void record(int type, int index, int length) {
-        if (corruption != null || endSeen) {
-            return;
-        }
-        switch (type) {
-            case Records.FRAME -> {
-                if (partial != null) {
-                    corrupt("a whole frame inside a fragmented one");
-                    return;
-                }
-                if (length > maxFrame) {
-                    corrupt(tooLong(length));
-                    return;
-                }
-                ready = alloc.buffer(length);
-                copy(ready, index, length);
-            }
-            case Records.FIRST -> {
-                if (partial != null || length < 4) {
-                    corrupt(partial != null ? "a new fragmented frame before the last ended" : "a first fragment without a length");
-                    return;
-                }
-                int total = bytes.clear().getInt(index); // clear: absolute reads check the limit a copy left
-                if (total < length - 4 || total > maxFrame) {
-                    corrupt(total > maxFrame ? tooLong(total) : "a fragmented frame of " + total + " bytes");
-                    return;
-                }
-                partialTotal = total;
-                partial = alloc.buffer(total);
-                copy(partial, index + 4, length - 4);
-            }
-            case Records.MIDDLE, Records.LAST -> {
-                if (partial == null) {
-                    corrupt("a continuation fragment without a first one");
-                    return;
-                }
-                if (partial.readableBytes() + (long) length > partialTotal) {
-                    corrupt("fragments longer than their frame of " + partialTotal + " bytes");
-                    return;
-                }
-                copy(partial, index, length);
-                if (type == Records.LAST) {
-                    if (partial.readableBytes() != partialTotal) {
-                        corrupt("a fragmented frame of " + partialTotal + " bytes that ended after " + partial.readableBytes());
-                        return;
-                    }
-                    ready = partial;
-                    partial = null;
-                }
-            }
-            case Records.CLOSE -> {
-                endSeen = true;
-                releaseHeld();
-            }
-            default -> corrupt("a record of unknown type " + type);
-        }
-    }
-
-    private String tooLong(int length) {
-        return "a frame of " + length + " bytes, longer than sessionj.ipc.maxFrame (" + maxFrame + ")";
-    }
-
-    private void copy(ByteBuf target, int index, int length) {
-        bytes.clear();
-        bytes.limit(index + length).position(index);
-        target.writeBytes(bytes);
-    }
-
-    private void corrupt(String what) {
-        corruption = "corrupt ipc ring from the peer: " + what;
-        releaseHeld();
-    }
-
-    private void releaseHeld() {
-        if (ready != null) {
-            ready.release();
-            ready = null;
-        }
-        if (partial != null) {
-            partial.release();
-            partial = null;
-        }
+        return true;
     }
 
     // ---- the doorbell thread's side ----
@@ -604,7 +495,7 @@ final class IpcInbound implements SharedRing.Reader {
 
     private void releaseIfFree() {
         if (STATE.compareAndSet(this, CLOSED, CLOSED | BUSY)) {
-            releaseHeld();
+            frames.release();
             // stays BUSY: nothing reads after a close
             Runnable quiet = onQuiet;
             if (quiet != null) {
