@@ -75,6 +75,10 @@ final class NoAliasRules {
         String move = flow.moveContexts.moveContext(path);
         if (move != null && flow.moveContexts.borrowedBy(path)) {
             move = null; // Arrays.fill(x, 0): the JDK method reads or writes the elements and keeps nothing
+            PendingCall call = pendingArguments(path);
+            if (call != null && value instanceof VarState.Owned) { // ... but only once all arguments are evaluated
+                call.borrowed.add(new Held(var, at, "", null));
+            }
         }
         if (move == null && flow.moveContexts.throwableDetail(path)) {
             move = "into the AssertionError of an assert (as its cause)";
@@ -84,9 +88,9 @@ final class NoAliasRules {
         }
         if (move != null && value instanceof VarState.Owned) {
             VarState.Moved moved = new VarState.Moved(move + " on line " + flow.line(at));
-            Map<Element, Pending> pending = pendingArguments(path);
-            if (pending != null) {
-                Pending earlier = pending.putIfAbsent(var, new Pending(moved, at));
+            PendingCall call = pendingArguments(path);
+            if (call != null) {
+                Pending earlier = call.moved.putIfAbsent(var, new Pending(moved, at));
                 if (earlier != null) { // the same value given twice to one call
                     flow.reporter.error(at, Diagnostic.MOVED_VALUE_USED, flow.name(var), earlier.moved().how());
                     flow.fail(var);
@@ -147,7 +151,18 @@ final class NoAliasRules {
      * before {@code f} owns it. Giving one value to two arguments is still a use after the move, and
      * so is a value moved by a later argument before the call takes it ({@code f(x, g(x))}).
      */
-    private final Deque<Map<Element, Pending>> pendingMoves = new ArrayDeque<>();
+    private final Deque<PendingCall> pendingMoves = new ArrayDeque<>();
+
+    /**
+     * What a call whose arguments are being evaluated takes once they are: the values moved into it, and
+     * the owned values it borrows (an array {@code Arrays.fill} or {@code System.arraycopy} writes into,
+     * in reading order), which no other argument may move ({@code Arrays.fill(x, x)},
+     * {@code Arrays.setAll(x, i -> keep(x))}: the callee would write into an array that has another owner).
+     */
+    private static final class PendingCall {
+        final Map<Element, Pending> moved = new java.util.LinkedHashMap<>();
+        final java.util.List<Held> borrowed = new java.util.ArrayList<>();
+    }
     private final Deque<Tree> pendingCalls = new ArrayDeque<>();
     /** For each call in {@link #pendingCalls}, its receiver when that is an owned value ({@link #hold}), or null. */
     private final Deque<java.util.Optional<Held>> pendingReceivers = new ArrayDeque<>();
@@ -162,10 +177,10 @@ final class NoAliasRules {
      * ({@code Objects.requireNonNull}) takes nothing: {@code f(requireNonNull(x), x.length)} moves
      * {@code x} into {@code f}.
      */
-    private Map<Element, Pending> pendingArguments(TreePath path) {
-        java.util.Iterator<Map<Element, Pending>> moves = pendingMoves.iterator();
+    private PendingCall pendingArguments(TreePath path) {
+        java.util.Iterator<PendingCall> moves = pendingMoves.iterator();
         for (Tree call : pendingCalls) {
-            Map<Element, Pending> moved = moves.next();
+            PendingCall moved = moves.next();
             if (!flow.moveContexts.returnsArgument(call)) {
                 return flow.moveContexts.isArgumentOf(path, call) ? moved : null;
             }
@@ -178,7 +193,7 @@ final class NoAliasRules {
      * already): a method runs on its receiver only after them, so an owned receiver is held until then.
      */
     void beginArguments(Tree call) {
-        pendingMoves.push(new java.util.LinkedHashMap<>());
+        pendingMoves.push(new PendingCall());
         pendingCalls.push(call);
         Held receiver = null;
         if (call instanceof MethodInvocationTree invocation && invocation.getMethodSelect() instanceof MemberSelectTree select) {
@@ -195,9 +210,28 @@ final class NoAliasRules {
      * the call's own arguments are taken: {@code x.equals(x)} hands one value to one call.
      */
     void endArguments() {
-        Map<Element, Pending> moved = pendingMoves.pop();
+        PendingCall pending = pendingMoves.pop();
+        Map<Element, Pending> moved = pending.moved;
         Tree call = pendingCalls.pop();
         release(pendingReceivers.pop().orElse(null));
+        String callee = call instanceof MethodInvocationTree invocation
+                ? "'" + FlowScanner.calleeName(invocation) + "'" : "the constructor";
+        for (Held borrowed : pending.borrowed) {
+            VarState now = flow.state == null ? null : flow.state.get(borrowed.var());
+            Pending also = moved.get(borrowed.var());
+            if (now instanceof VarState.Moved since) {
+                flow.reporter.error(borrowed.at(), Diagnostic.MOVED_VALUE_USED, flow.name(borrowed.var()), since.how()
+                        + " (a later argument, evaluated before " + callee + " reads or writes the array given here)");
+                flow.fail(borrowed.var());
+                return;
+            } else if (also != null && now instanceof VarState.Owned) {
+                flow.reporter.error(also.at(), Diagnostic.MOVED_VALUE_USED, flow.name(borrowed.var()), "into "
+                        + callee + " on line " + flow.line(borrowed.at()) + ", which also reads or writes it as an array "
+                        + "(one call cannot both borrow a value and keep it)");
+                flow.fail(borrowed.var());
+                return;
+            }
+        }
         for (Map.Entry<Element, Pending> move : moved.entrySet()) { // a loop: no lambda linked per compilation
             Element var = move.getKey();
             VarState now = flow.state == null ? null : flow.state.get(var);
