@@ -354,23 +354,39 @@ final class LinearityRules {
             } else if (noSession(states) != null) {
                 result = result.with(var, noSession(states));
             } else {
-                List<String> described = new ArrayList<>();
-                for (VarState state : states) {
-                    String text = MethodChecker.describe(state);
-                    if (!described.contains(text)) {
-                        described.add(text);
-                    }
-                }
                 boolean closable = true;
                 for (VarState state : states) {
                     closable &= ownedSession(state);
                 }
-                result = result.with(var, new VarState.Unknown(String.join(" or ", described)
+                result = result.with(var, new VarState.Unknown(alternatives(states)
                         + " (where an exception in the try block on line " + flow.line(tree) + " may leave it)",
                         closable));
             }
         }
         return result;
+    }
+
+    /** How many of the states a catch may see are named in its description; the rest are counted. */
+    static final int MAX_DESCRIBED = 6;
+
+    /**
+     * The distinct descriptions of {@code states} joined by "or": at most {@link #MAX_DESCRIBED} of them,
+     * then how many other states there are. A call lending a long session has a state after each of its
+     * actions (adv11 A13): describing, comparing and printing them all cost time and text quadratic in
+     * its length.
+     */
+    private static String alternatives(Set<VarState> states) {
+        Set<String> described = new LinkedHashSet<>();
+        int others = 0;
+        for (VarState state : states) {
+            if (described.size() < MAX_DESCRIBED) {
+                described.add(MethodChecker.describe(state));
+            } else {
+                others++;
+            }
+        }
+        String text = String.join(" or ", described);
+        return others == 0 ? text : text + String.format(java.util.Locale.ROOT, " or one of %,d other states", others);
     }
 
     /**

@@ -54,9 +54,18 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
     private final BlockingKeeper keeper;
     private final BlockingInput input;
     private final BlockingOutput output;
+    /** The writer's frames ({@link #frameBuffer}) and the frames read, each direction reusing the one released last. */
+    private final SpareFrame outbound = new SpareFrame();
+    private final SpareFrame inbound = new SpareFrame();
     /** Set once a selector listens: frames then arrive through this queue. */
     private volatile InboundQueue pumped;
     private volatile boolean closed;
+    /**
+     * Whether a virtual thread has written the socket or read it without a timeout, which makes the JDK
+     * switch it to non-blocking mode for good ({@link PlatformWriters}): from then on handing a virtual
+     * thread's writes to a platform writer gains nothing.
+     */
+    private volatile boolean socketSwitched;
 
     /** A connection over {@code channel} (connected); its keeper starts with {@link #start}. */
     BlockingConnection(SocketChannel channel, String transportName, NettySettings settings) throws IOException {
@@ -99,6 +108,17 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
     }
 
     // ---- writing: BlockingOutput ----
+
+    /** The frame this connection's writer released last, or a new heap frame: no pooled allocation ({@link SpareFrame}). */
+    @Override
+    public ByteBuf frameBuffer(int capacityHint) {
+        return outbound.take(capacityHint);
+    }
+
+    /** A frame for {@code length} bytes read: the one the reader released last, or a new one ({@link SpareFrame}). */
+    ByteBuf inboundFrame(int length) {
+        return inbound.take(length);
+    }
 
     @Override
     public void write(ByteBuf frame) throws IOException {
@@ -210,6 +230,18 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
     }
 
     // ---- the rest ----
+
+    /** A virtual thread writes the socket, or reads it without a timeout: the JDK switches it to non-blocking mode for good. */
+    void socketSwitched() {
+        if (!socketSwitched) {
+            socketSwitched = true;
+        }
+    }
+
+    /** Whether the socket is in non-blocking mode for good ({@link #socketSwitched}). */
+    boolean socketSwitchedForGood() {
+        return socketSwitched;
+    }
 
     /** The failure of a read that heard nothing, not even a heartbeat, for the heartbeat timeout. */
     IOException silence() {

@@ -169,6 +169,9 @@ final class BlockingInput {
             return true;
         }
         // Take what the kernel has without waiting, then look again.
+        if (Thread.currentThread().isVirtual()) {
+            connection.socketSwitched();
+        }
         try {
             channel.configureBlocking(false);
             try {
@@ -331,7 +334,7 @@ final class BlockingInput {
             trackPartial(length);
             return null;
         }
-        ByteBuf frame = BlockingConnection.ALLOC.heapBuffer(length, length);
+        ByteBuf frame = connection.inboundFrame(length);
         frame.writeBytes(in, inStart + FrameDecoder.HEADER_BYTES, length);
         inStart += FrameDecoder.HEADER_BYTES + length;
         dropPartial();
@@ -360,6 +363,9 @@ final class BlockingInput {
             if (millis != soTimeoutMillis) {
                 channel.socket().setSoTimeout(millis);
                 soTimeoutMillis = millis;
+            }
+            if (millis == 0 && Thread.currentThread().isVirtual()) {
+                connection.socketSwitched(); // a timed read leaves the socket's mode as it was; this one does not
             }
             long start = partial == null ? 0 : System.nanoTime();
             int n;
