@@ -407,6 +407,7 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         scan(tree.getExpression(), null);
         iterationCall(tree);
         Scope scope = pushScope();
+        iterationStarted(tree);
         pendingLabel = label;
         widenOwnership(new Probe() {
             @Override
@@ -420,9 +421,18 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         return null;
     }
 
+    /** An enhanced for statement evaluated its expression, in the loop's scope (the subclass tracks the value). */
+    void iterationStarted(EnhancedForLoopTree tree) {
+    }
+
+    /** An iteration of an enhanced for statement starts by reading the next element. */
+    void nextElement(EnhancedForLoopTree tree) {
+    }
+
     FlowState<Element> enhancedForPass(EnhancedForLoopTree tree, boolean probe) {
         FlowState<Element> entry = state;
         Frame frame = pushFrame(tree, true, false);
+        nextElement(tree);
         scan(tree.getVariable(), null);
         Element loopVariable = trees.getElement(pathOf(tree.getVariable()));
         if (loopVariable != null && infos.containsKey(loopVariable)) {

@@ -5,6 +5,7 @@ import com.sun.source.tree.LambdaExpressionTree;
 import com.sun.source.tree.MemberReferenceTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.VariableTree;
+import com.sun.source.util.TreePath;
 import java.util.List;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
@@ -14,6 +15,7 @@ import javax.lang.model.element.RecordComponentElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
@@ -105,14 +107,15 @@ final class ImplementationContracts {
      * A method reference implementing {@code functional}: if that promises a unique result, the method
      * referred to must too (or be a constructor); its parameters may not own what callers share.
      */
-    void methodReference(MemberReferenceTree tree, Element referenced, ExecutableElement functional,
-            Reporter reporter) {
+    void methodReference(TreePath path, Element referenced, ExecutableElement functional, Reporter reporter) {
+        MemberReferenceTree tree = (MemberReferenceTree) path.getLeaf();
         if (!(referenced instanceof ExecutableElement method)) {
             return;
         }
         boolean constructor = method.getKind() == ElementKind.CONSTRUCTOR
                 || tree.getMode() == MemberReferenceTree.ReferenceMode.NEW;
-        if (NoAliasRules.isNoAlias(functional) && !constructor && !NoAliasRules.isNoAlias(method)) {
+        if (NoAliasRules.isNoAlias(functional) && !constructor && !NoAliasRules.isNoAlias(method)
+                && !newArray(path, method)) {
             reporter.error(tree, Diagnostic.NOT_UNIQUE, functional.getSimpleName() + "()'s result (the method "
                     + "reference implements " + owner(functional) + "." + functional.getSimpleName() + ")", tree);
             return;
@@ -150,6 +153,21 @@ final class ImplementationContracts {
                 return;
             }
         }
+    }
+
+    /**
+     * Whether the method a reference at {@code path} names returns a new array each call: an array's
+     * {@code clone()} ({@code shared::clone}, {@code int[]::clone}) or one of the JDK methods {@link
+     * NoAliasValues#returnsNewArray} lists ({@code String::toCharArray}), as the calls themselves are unique.
+     */
+    private boolean newArray(TreePath path, ExecutableElement method) {
+        if (NoAliasValues.returnsNewArray(method)) {
+            return true;
+        }
+        MemberReferenceTree tree = (MemberReferenceTree) path.getLeaf();
+        return method.getSimpleName().contentEquals("clone") && method.getParameters().isEmpty()
+                && trees.getTypeMirror(new TreePath(path, tree.getQualifierExpression())) instanceof TypeMirror type
+                && type.getKind() == TypeKind.ARRAY;
     }
 
     /**

@@ -91,6 +91,7 @@ final class MethodChecker extends FlowScanner {
     final NoAliasFieldWindow noAliasFields = new NoAliasFieldWindow(this);
     final MoveContexts moveContexts = new MoveContexts(this);
     final TryMoves tryMoves = new TryMoves(this);
+    final IteratedValues iteratedValues = new IteratedValues(this);
     final SocketExpressionRules sockets = new SocketExpressionRules(this);
     final TryStatements tries = new TryStatements(this);
     final ImplicitCalls implicit = new ImplicitCalls(this);
@@ -441,12 +442,30 @@ final class MethodChecker extends FlowScanner {
     /** An enhanced for loop over a {@code @NoAlias} variable keeps its value until the loop ends. */
     @Override
     public Void visitEnhancedForLoop(EnhancedForLoopTree tree, Void unused) {
-        noAlias.enterIteration(tree);
         try {
             return super.visitEnhancedForLoop(tree, unused);
         } finally {
-            noAlias.exitIteration();
+            iteratedValues.ended(tree);
         }
+    }
+
+    @Override
+    void iterationStarted(EnhancedForLoopTree tree) {
+        if (state != null) {
+            iteratedValues.started(tree);
+        }
+    }
+
+    @Override
+    void nextElement(EnhancedForLoopTree tree) {
+        iteratedValues.nextElement(tree);
+    }
+
+    /** Also keeps the hidden reference of an enhanced for loop over {@code var} in step ({@link IteratedValues}). */
+    @Override
+    void set(Element var, VarState value) {
+        super.set(var, value);
+        iteratedValues.changed(var, value);
     }
 
     /** Over an Iterable (not an array), the loop's calls of iterator()/hasNext()/next() are foreign code. */
@@ -679,7 +698,7 @@ final class MethodChecker extends FlowScanner {
     public Void visitMemberReference(MemberReferenceTree tree, Void unused) {
         ExecutableElement functional = contracts.functionalMethod(trees.getTypeMirror(getCurrentPath()));
         if (functional != null && state != null) {
-            contracts.methodReference(tree, trees.getElement(getCurrentPath()), functional, reporter);
+            contracts.methodReference(getCurrentPath(), trees.getElement(getCurrentPath()), functional, reporter);
         }
         Element socket = trackedSocket(tree.getQualifierExpression());
         if (socket != null) {

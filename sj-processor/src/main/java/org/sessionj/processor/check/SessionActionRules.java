@@ -118,7 +118,8 @@ final class SessionActionRules {
             case "send", "pass" -> {
                 ExpressionTree argument = call.getArguments().get(0);
                 boolean delegation = flow.trackedSocket(argument) != null;
-                if (operation.equals("pass") && !delegation && !flow.noAliasValues.unique(argument) && flow.state != null
+                if (operation.equals("pass") && !delegation && !flow.noAliasValues.unique(argument)
+                        && !flow.noAliasValues.immutable(argument) && flow.state != null
                         && !(flow.state.get(var) instanceof VarState.Failed)) {
                     flow.reporter.error(argument, Diagnostic.PASS_NOT_UNIQUE, name, argument);
                     flow.fail(var);

@@ -51,6 +51,7 @@ public final class SessionChecker implements TaskListener {
     private final DeclarationFacts facts = new DeclarationFacts();
     private final OverrideRules overrides;
     private final NoAliasPlacement noAliasPlacement;
+    private final UnbegunEndpoints unbegun;
     private final ImplementationContracts contracts;
     private final SessionRelevance relevance;
     private final Trees trees;
@@ -75,6 +76,7 @@ public final class SessionChecker implements TaskListener {
         this.overrides = new OverrideRules(api, sessionParameters, environment.getElementUtils(),
                 environment.getTypeUtils(), lent);
         this.noAliasPlacement = new NoAliasPlacement(trees);
+        this.unbegun = new UnbegunEndpoints(api, trees, registry);
     }
 
     @Override
@@ -292,6 +294,7 @@ public final class SessionChecker implements TaskListener {
         @Override
         public Void visitMethodInvocation(com.sun.source.tree.MethodInvocationTree call, Void unused) {
             scopes.invocation(getCurrentPath(), call, reporter);
+            unbegun.check(getCurrentPath(), reporter);
             return super.visitMethodInvocation(call, unused);
         }
 

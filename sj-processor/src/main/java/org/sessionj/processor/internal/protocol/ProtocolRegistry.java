@@ -642,10 +642,11 @@ public final class ProtocolRegistry {
             int index = -1;
             int from = 0;
             while ((index = text.indexOf(token, from)) >= 0) {
-                boolean startOk = index == 0 || !Character.isJavaIdentifierPart(text.charAt(index - 1))
-                        || !Character.isJavaIdentifierStart(token.charAt(0));
+                // by code point: an identifier may hold letters outside the BMP (two chars each)
+                boolean startOk = index == 0 || !Character.isJavaIdentifierPart(text.codePointBefore(index))
+                        || !Character.isJavaIdentifierStart(token.codePointAt(0));
                 int end = index + token.length();
-                boolean endOk = end >= text.length() || !Character.isJavaIdentifierPart(text.charAt(end));
+                boolean endOk = end >= text.length() || !Character.isJavaIdentifierPart(text.codePointAt(end));
                 if (startOk && endOk) {
                     break;
                 }
