@@ -28,14 +28,14 @@ import org.sessionj.runtime.SJRuntimeConfig;
 class MessageCodeThrowsTest {
     /** Whether {@link Reading}'s accessor throws. */
     static volatile boolean accessorThrows;
-    /** Whether {@link Reading}'s constructor refuses its value. */
-    static volatile boolean constructorRefuses;
+    /** The thread on which {@link Reading}'s constructor refuses its value (the receiving one), or null. */
+    static volatile Thread refusingThread;
 
     /** A message whose accessor and constructor may throw. */
     public record Reading(int value) {
         /** Refuses when the test says so. */
         public Reading {
-            if (constructorRefuses) {
+            if (Thread.currentThread() == refusingThread) {
                 throw new IllegalArgumentException("constructor refuses " + value);
             }
         }
@@ -62,7 +62,7 @@ class MessageCodeThrowsTest {
     @AfterEach
     void reset() {
         accessorThrows = false;
-        constructorRefuses = false;
+        refusingThread = null;
     }
 
     @Test
@@ -98,7 +98,6 @@ class MessageCodeThrowsTest {
             CompletableFuture<Throwable> client = CompletableFuture.supplyAsync(() -> {
                 try (SJSocket s = runtime.service(SendReading.class, "localhost", server.port()).request()) {
                     s.send(new Reading(7));
-                    constructorRefuses = true;
                     String word = s.receive(Duration.ofSeconds(20));
                     return new AssertionError("received " + word);
                 } catch (RuntimeException e) {
@@ -106,6 +105,7 @@ class MessageCodeThrowsTest {
                 }
             }, r -> Thread.ofVirtual().start(r));
             SJSocket s = server.accept(Duration.ofSeconds(20));
+            refusingThread = Thread.currentThread(); // the value is made again on the thread that receives it
             assertThatThrownBy(() -> s.<Reading>receive(Duration.ofSeconds(20))).isInstanceOf(SJIOException.class)
                     .hasMessageContaining("refused by the constructor").hasMessageContaining("constructor refuses 7");
             assertThat(client.get(20, TimeUnit.SECONDS)).isInstanceOf(SJIOException.class)
