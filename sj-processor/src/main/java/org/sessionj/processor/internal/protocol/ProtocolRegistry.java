@@ -483,7 +483,7 @@ public final class ProtocolRegistry {
     }
 
     /** Whether {@code type} is {@code java.util.Collection} or {@code java.util.Map} or below one. */
-    static boolean collectionOrMap(TypeElement type) {
+    public static boolean collectionOrMap(TypeElement type) {
         String name = type.getQualifiedName().toString();
         if (name.equals("java.util.Collection") || name.equals("java.util.Map")) {
             return true;
