@@ -57,6 +57,12 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
     /** Set once a selector listens: frames then arrive through this queue. */
     private volatile InboundQueue pumped;
     private volatile boolean closed;
+    /**
+     * Whether a virtual thread has written the socket or read it without a timeout, which makes the JDK
+     * switch it to non-blocking mode for good ({@link PlatformWriters}): from then on handing a virtual
+     * thread's writes to a platform writer gains nothing.
+     */
+    private volatile boolean socketSwitched;
 
     /** A connection over {@code channel} (connected); its keeper starts with {@link #start}. */
     BlockingConnection(SocketChannel channel, String transportName, NettySettings settings) throws IOException {
@@ -210,6 +216,18 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
     }
 
     // ---- the rest ----
+
+    /** A virtual thread writes the socket, or reads it without a timeout: the JDK switches it to non-blocking mode for good. */
+    void socketSwitched() {
+        if (!socketSwitched) {
+            socketSwitched = true;
+        }
+    }
+
+    /** Whether the socket is in non-blocking mode for good ({@link #socketSwitched}). */
+    boolean socketSwitchedForGood() {
+        return socketSwitched;
+    }
 
     /** The failure of a read that heard nothing, not even a heartbeat, for the heartbeat timeout. */
     IOException silence() {

@@ -169,6 +169,9 @@ final class BlockingInput {
             return true;
         }
         // Take what the kernel has without waiting, then look again.
+        if (Thread.currentThread().isVirtual()) {
+            connection.socketSwitched();
+        }
         try {
             channel.configureBlocking(false);
             try {
@@ -360,6 +363,9 @@ final class BlockingInput {
             if (millis != soTimeoutMillis) {
                 channel.socket().setSoTimeout(millis);
                 soTimeoutMillis = millis;
+            }
+            if (millis == 0 && Thread.currentThread().isVirtual()) {
+                connection.socketSwitched(); // a timed read leaves the socket's mode as it was; this one does not
             }
             long start = partial == null ? 0 : System.nanoTime();
             int n;

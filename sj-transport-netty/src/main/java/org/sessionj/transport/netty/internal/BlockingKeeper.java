@@ -22,10 +22,13 @@ import org.sessionj.runtime.spi.support.Heartbeat;
  * </ul>
  * One virtual thread per connection, parked between its duties.
  *
- * <p>The keeper never writes on its own thread: a heartbeat goes out on a short-lived virtual
- * thread, because a blocking write into full socket buffers (a peer that stopped reading) would
- * hold the keeper, and a held keeper watches nothing. While that heartbeat waits it counts as a
- * write under way, so a frozen peer ends it as it ends any write.
+ * <p>The keeper never writes on its own thread: a heartbeat goes out on a {@link PlatformWriters
+ * platform writer}, or on a short-lived virtual thread when none is free, because a blocking write into
+ * full socket buffers (a peer that stopped reading) would hold the keeper, and a held keeper watches
+ * nothing. Not on a virtual thread first: its write would switch the socket to non-blocking mode for
+ * good, and every read of an idle session's platform thread would cost two system calls more from its
+ * first heartbeat on. While that heartbeat waits it counts as a write under way, so a frozen peer ends it
+ * as it ends any write.
  *
  * <p>What the peer sent is counted without reading it (bytes read so far, {@link #received}, plus
  * bytes waiting in the socket, {@link Kept#unread}), so a writer whose session reads nothing meanwhile still learns
@@ -114,7 +117,7 @@ final class BlockingKeeper implements Runnable {
 
     /** A keeper of {@code connection}, with {@code heartbeat}'s interval ({@link Heartbeat#OFF}: no heartbeats). */
     BlockingKeeper(Kept connection, Heartbeat heartbeat) {
-        this(connection, heartbeat, System::nanoTime, BlockingKeeper::startVirtual, true);
+        this(connection, heartbeat, System::nanoTime, BlockingKeeper::startWriter, true);
     }
 
     /**
@@ -140,8 +143,11 @@ final class BlockingKeeper implements Runnable {
         heardAt = now;
     }
 
-    private static void startVirtual(Runnable heartbeat) {
-        Thread.ofVirtual().name("sj-tcp-heartbeat").start(heartbeat);
+    /** Starts a heartbeat's write on a platform writer, or on a virtual thread of its own if both are busy. */
+    private static void startWriter(Runnable heartbeat) {
+        if (!PlatformWriters.tryExecute(heartbeat)) {
+            Thread.ofVirtual().name("sj-tcp-heartbeat").start(heartbeat);
+        }
     }
 
     /** Starts the keeper's thread if it has a duty and none runs. */
@@ -319,8 +325,8 @@ final class BlockingKeeper implements Runnable {
     }
 
     /**
-     * Writes one heartbeat on a virtual thread of its own: the write may block (the peer's buffers are
-     * full) and must not hold the keeper.
+     * Writes one heartbeat on another thread (a platform writer, or a virtual thread of its own): the
+     * write may block (the peer's buffers are full) and must not hold the keeper.
      */
     private void startHeartbeat() {
         heartbeating = true;

@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -16,12 +18,21 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>The buffer is made at the first write: an accepted connection whose requester never got as far
  * as an answer (a slowloris's) holds none.
+ *
+ * <p>A flush on a virtual thread, while no virtual thread has yet made the JDK switch the socket to
+ * non-blocking mode for good, is written by a {@link PlatformWriters platform writer} (the virtual thread
+ * waits for it), so that the platform thread that runs the session afterwards reads with one blocking
+ * {@code read} per frame: the accepting side's handshake runs on a virtual thread and writes its answer.
+ * At most {@link #MAX_HAND_OFFS} per connection: a session that itself runs on a virtual thread and
+ * never reads without a timeout then writes on its own thread, as the JDK wants.
  */
 final class BlockingOutput {
     /** The output buffer's first size: it grows for a frame that does not fit, up to {@link #COPY_LIMIT}. */
     static final int INITIAL_BUFFER = 8 * 1024;
     /** Frames up to this size are copied into the output buffer; larger ones are written from where they are. */
     private static final int COPY_LIMIT = 64 * 1024;
+    /** Flushes on virtual threads handed to a platform writer, at most, per connection (a handshake makes one or two). */
+    static final int MAX_HAND_OFFS = 4;
 
     private final BlockingConnection connection;
     private final SocketChannel channel;
@@ -31,6 +42,8 @@ final class BlockingOutput {
     private final ReentrantLock writeLock = new ReentrantLock();
     /** Frames written and not yet flushed, each behind its length; null until the first write. */
     private ByteBuffer out;
+    /** Flushes handed to a platform writer so far (under the write lock). */
+    private int handedOff;
 
     BlockingOutput(BlockingConnection connection, SocketChannel channel, BlockingKeeper keeper, NettySettings settings) {
         this.connection = connection;
@@ -109,6 +122,9 @@ final class BlockingOutput {
         }
         keeper.writing(); // a heartbeat the peer does not take is a write under way like any
         try {
+            if (Thread.currentThread().isVirtual()) {
+                connection.socketSwitched(); // no platform writer was free
+            }
             ByteBuffer heartbeat = ByteBuffer.allocate(FrameDecoder.HEADER_BYTES).putInt(FrameDecoder.HEARTBEAT).flip();
             while (heartbeat.hasRemaining()) {
                 channel.write(heartbeat);
@@ -165,12 +181,68 @@ final class BlockingOutput {
         }
     }
 
-    /** Writes the buffered bytes, then {@code more} (may be null), blocking until the kernel took them all. */
+    /**
+     * Writes the buffered bytes, then {@code more} (may be null), blocking until the kernel took them all;
+     * on a virtual thread through a platform writer while that keeps the socket in blocking mode.
+     */
     private void writeOut(ByteBuffer[] more) throws IOException {
-        if (out == null) {
-            if (more == null) {
-                return; // nothing was ever written
+        if (more == null && (out == null || out.position() == 0)) {
+            return; // nothing to write: no system call
+        }
+        if (Thread.currentThread().isVirtual() && !connection.socketSwitchedForGood()) {
+            if (handedOff < MAX_HAND_OFFS) {
+                handedOff++;
+                FutureTask<Void> write = new FutureTask<>(() -> {
+                    writeOutHere(more);
+                    return null;
+                });
+                if (PlatformWriters.tryExecute(write)) {
+                    awaitWrite(write);
+                    return;
+                }
             }
+            connection.socketSwitched(); // the JDK switches it as this thread writes
+        }
+        writeOutHere(more);
+    }
+
+    /**
+     * Waits for a write handed to a platform writer and rethrows its failure. Not interruptible: the
+     * write lock held for it must not be let go while the writer still writes (an interrupt is kept).
+     */
+    private static void awaitWrite(FutureTask<Void> write) throws IOException {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    write.get();
+                    return;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    Throwable cause = e.getCause();
+                    if (cause instanceof IOException io) {
+                        throw io;
+                    }
+                    if (cause instanceof RuntimeException runtime) {
+                        throw runtime;
+                    }
+                    if (cause instanceof Error error) {
+                        throw error;
+                    }
+                    throw new IOException(cause);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** {@link #writeOut} on this thread. */
+    private void writeOutHere(ByteBuffer[] more) throws IOException {
+        if (out == null) {
             out = ByteBuffer.allocate(INITIAL_BUFFER);
         }
         out.flip();
