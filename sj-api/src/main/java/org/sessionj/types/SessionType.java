@@ -105,6 +105,14 @@ public final class SessionType {
         return list;
     }
 
+    /**
+     * The number of top-level actions of this type ({@code actions().size()}, nested actions not
+     * counted), in constant time: {@link #actions()} may have to build the list.
+     */
+    public int length() {
+        return length;
+    }
+
     /** Whether this is the terminated session. */
     public boolean isEnd() {
         return length == 0;

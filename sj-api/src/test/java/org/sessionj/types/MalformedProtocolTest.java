@@ -58,7 +58,16 @@ class MalformedProtocolTest {
                 syntax("cbegin.\n  !<int>.\n  ?(double[]\n", "SJT100", 4, 1, "')' after the message type",
                         "end of input"),
                 syntax("cbegin.\n  !<int>\n  .!<foo bar>", "SJT100", 3, 10, "'>'", "'bar'"),
-                syntax("end.!<int>", "SJT100", 1, 4, "'.' or end of input", "'.'"));
+                syntax("end.!<int>", "SJT100", 1, 4, "'.' or end of input", "'.'"),
+                // a character outside the BMP is quoted whole, not as half of its surrogate pair ('?')
+                syntax("?{\uD83D\uDE00: !<int>}", "SJT100", 1, 3, "a label", "'\uD83D\uDE00'"),
+                syntax("!<int>.#\uD83D\uDE00", "SJT100", 1, 9, "a recursion variable name after '#'",
+                        "'\uD83D\uDE00'"),
+                // no JVM loads an array type of more than 255 dimensions (JVMS 4.3.2), so no peer could use it
+                syntax("!<int" + "[]".repeat(256) + ">", "SJT102", 1, 3, "an array type of at most 255 dimensions",
+                        "'int' with 256 dimensions"),
+                syntax("?(java.util.List<String" + "[]".repeat(300) + ">)", "SJT102", 1, 3,
+                        "an array type of at most 255 dimensions", "'String' with 300 dimensions"));
     }
 
     private static Arguments syntax(String text, String code, int line, int column, String expected, String found) {

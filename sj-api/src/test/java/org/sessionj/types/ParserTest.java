@@ -64,6 +64,32 @@ class ParserTest {
                 new DualRef("q.R")));
     }
 
+    /**
+     * Identifiers are Java identifiers, read by code point: a letter outside the Basic Multilingual
+     * Plane ({@code 𝔸}, two {@code char}s) may start or continue a label, a recursion variable or a
+     * protocol name (issue 12, adv11 A10: these were SJT100 "found '?'").
+     */
+    @Test
+    void identifiersMayHoldLettersOutsideTheBasicMultilingualPlane() {
+        String a = "\uD835\uDD38"; // MATHEMATICAL DOUBLE-STRUCK CAPITAL A
+        SessionType type = parse("cbegin.rec " + a + "X[!{" + a + ": #" + a + "X, B" + a + ": }].@(p." + a + "P)");
+        Map<String, SessionType> branches = new LinkedHashMap<>();
+        branches.put(a, SessionType.of(new RecVar(a + "X")));
+        branches.put("B" + a, SessionType.END);
+        assertThat(type).isEqualTo(SessionType.of(
+                new Begin(Side.REQUEST),
+                new Rec(a + "X", SessionType.of(new Select(branches))),
+                new ProtocolRef("p." + a + "P")));
+        assertThat(parse(print(type))).isEqualTo(type);
+    }
+
+    /** 255 dimensions, the JVM's limit, is a Java type (MalformedProtocolTest: 256 is not). */
+    @Test
+    void anArrayTypeMayHaveTheJvmsMaximumOfDimensions() {
+        Send send = (Send) parse("!<int" + "[]".repeat(255) + ">").head();
+        assertThat(send.payload()).isEqualTo(array("int", 255));
+    }
+
     @Test
     void keepsTheWrittenOrderOfLabels() {
         Select select = (Select) parse("!{Z: , A: , M: }").head();

@@ -36,6 +36,21 @@ class SessionTypePropertiesTest {
     }
 
     @Property(tries = TRIES, seed = SEED)
+    void lengthCountsTheTopLevelActionsOfEverySuffixAndConcatenation(@ForAll("types") SessionType s,
+            @ForAll("types") SessionType t) {
+        for (SessionType u : List.of(s, s.then(t), t.then(s))) {
+            int length = u.actions().size();
+            for (SessionType rest = u; ; rest = rest.tail()) {
+                assertThat(rest.length()).as(SessionTypes.print(rest)).isEqualTo(length);
+                if (rest.isEnd()) {
+                    break;
+                }
+                length--;
+            }
+        }
+    }
+
+    @Property(tries = TRIES, seed = SEED)
     void dualIsAnInvolution(@ForAll("types") SessionType t) {
         assertThat(dual(dual(t))).isEqualTo(t);
     }

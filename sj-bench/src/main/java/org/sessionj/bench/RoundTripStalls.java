@@ -1,6 +1,10 @@
 package org.sessionj.bench;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
 import java.lang.management.GarbageCollectorMXBean;
+import java.nio.charset.StandardCharsets;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -11,6 +15,8 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJSocket;
 import org.sessionj.bench.BenchProtocols.PingClient;
@@ -35,7 +41,10 @@ import org.sessionj.transport.http.relay.HttpRelay;
  * Arguments: seconds per path and round, rounds (the first is dropped as warm-up), the slow threshold
  * in ms, paths ({@code tcp}, {@code ws}, {@code poll}, {@code relay-ws}, {@code relay-poll}, as in
  * {@link HttpTransportBenchmark}; an http path with {@code -netty} appended, e.g. {@code relay-poll-netty}, runs
- * with {@code sessionj.http.leanCodec=false}: Netty's HTTP codec instead of the lean one, for an A/B in one run).
+ * with {@code sessionj.http.leanCodec=false}: Netty's HTTP codec instead of the lean one, for an A/B in one run;
+ * {@code proc-relay-poll} and {@code proc-relay-ws} go through a relay in a process of its own, {@code ./sj relay
+ * --port 0} started from this class path, as a relay is deployed: the {@code relay-} paths run it in this JVM,
+ * on the event loops the two peers use too).
  */
 public final class RoundTripStalls {
     private static final AtomicLong LONGEST_OVERSLEEP = new AtomicLong();
@@ -120,7 +129,10 @@ public final class RoundTripStalls {
         System.setProperty("sessionj.http.leanCodec", String.valueOf(!netty));
         System.setProperty("sessionj.http.websocket", String.valueOf(name.endsWith("ws")));
         System.clearProperty("sessionj.http.relay");
-        if (name.startsWith("relay")) {
+        if (name.startsWith("proc-")) {
+            name = name.substring("proc-".length());
+            System.setProperty("sessionj.http.relay", "127.0.0.1:" + relayProcess(closers));
+        } else if (name.startsWith("relay")) {
             HttpRelay relay = HttpRelay.start(0);
             closers.add(relay::close);
             System.setProperty("sessionj.http.relay", "127.0.0.1:" + relay.port());
@@ -144,6 +156,33 @@ public final class RoundTripStalls {
             server.close();
         });
         return new Path(path, session);
+    }
+
+    private static final Pattern LISTENING = Pattern.compile("sj relay: listening on \\S*:(\\d+) ");
+
+    /**
+     * Starts {@code ./sj relay --port 0} in a JVM of its own (this JVM's {@code java} and class path) and
+     * returns its port once it says it is listening; it is stopped with the other closers, or when this
+     * JVM exits.
+     */
+    private static int relayProcess(List<AutoCloseable> closers) throws IOException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Process relay = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp",
+                System.getProperty("java.class.path"), "org.sessionj.cli.SjCommand", "relay", "--port", "0")
+                .redirectErrorStream(true).start();
+        Runtime.getRuntime().addShutdownHook(new Thread(relay::destroy));
+        closers.add(relay::destroy);
+        BufferedReader out = new BufferedReader(new InputStreamReader(relay.getInputStream(), StandardCharsets.UTF_8));
+        StringBuilder said = new StringBuilder();
+        for (String line = out.readLine(); line != null; line = out.readLine()) {
+            Matcher listening = LISTENING.matcher(line);
+            if (listening.find()) {
+                Thread.ofPlatform().daemon().name("relay-output").start(() -> out.lines().forEach(l -> { }));
+                return Integer.parseInt(listening.group(1));
+            }
+            said.append(line).append('\n');
+        }
+        throw new IOException("the relay process ended before it listened:\n" + said);
     }
 
     /** Sleeps 1 ms at a time and records the longest oversleep since the last reset. */

@@ -44,18 +44,26 @@ public final class SessionProcessor extends AbstractProcessor {
     private ProtocolRegistry registry;
     private Trees trees;
     private final Set<String> written = new HashSet<>();
+    /** The warning under a compiler that is not javac, where nothing is checked. */
+    static final String NOT_JAVAC = "sj-processor: this compiler is not javac, so nothing is checked here: no"
+            + " protocol is validated, no session code is checked and no protocol descriptor is written (the runtime"
+            + " then warns that the code was not checked). Build with javac (Maven's and Gradle's default) to get"
+            + " the checks.";
 
     @Override
     public synchronized void init(ProcessingEnvironment environment) {
         super.init(environment);
-        trees = Trees.instance(environment);
-        registry = new ProtocolRegistry(environment.getElementUtils(), trees, environment.getFiler());
         JavacTask task;
         try {
+            trees = Trees.instance(environment);
             task = JavacTask.instance(environment);
         } catch (IllegalArgumentException notJavac) {
-            return; // Another compiler: protocols are still validated, bodies are not checked.
+            // Another compiler (Eclipse's ECJ in an IDE, say): the checks read javac's trees, which it has not.
+            // Said once, as a warning, so that the IDE's build goes on and nobody takes silence for a pass.
+            environment.getMessager().printMessage(javax.tools.Diagnostic.Kind.WARNING, NOT_JAVAC);
+            return;
         }
+        registry = new ProtocolRegistry(environment.getElementUtils(), trees, environment.getFiler());
         task.addTaskListener(new SessionChecker(environment, trees, registry));
     }
 
@@ -66,6 +74,9 @@ public final class SessionProcessor extends AbstractProcessor {
 
     @Override
     public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) {
+        if (registry == null) {
+            return false; // not javac (see init)
+        }
         TypeElement protocol = processingEnv.getElementUtils().getTypeElement("org.sessionj.api.Protocol");
         if (protocol == null) {
             return false;

@@ -237,4 +237,152 @@ class CloseInHandlersTest {
                 }
                 """);
     }
+
+    // ---- null as "no session" (adv10 F17 rest): SJSocket t = null, t = null, and null tests on it
+
+    @Test
+    void aSocketDeclaredNullThenRequested() {
+        assertAccepted(PROTOCOLS, client("C", """
+                        SJSocket t = null;
+                        t = svc.request();
+                        if (t == null) {
+                            return null;
+                        }
+                        t.send(1);
+                        result = t.receive();
+                        t.close();
+                        t = null;
+                        if (t != null) {
+                            t.send(2);
+                        }
+                """));
+    }
+
+    /** The pre-Java-7 form: the request may throw before t holds a session, so the finally tests for null. */
+    @Test
+    void thePreJava7IdiomWithANullTestInFinally() {
+        assertAccepted(PROTOCOLS, client("C", """
+                        SJSocket t = null;
+                        try {
+                            t = svc.request();
+                            t.send(1);
+                            result = t.receive();
+                        } finally {
+                            if (t != null) {
+                                t.close();
+                            }
+                        }
+                """));
+    }
+
+    @Test
+    void aSocketSetToNullAfterEachRoundOfALoop() {
+        assertAccepted(PROTOCOLS, client("C", """
+                        SJSocket t = null;
+                        while (!stop) {
+                            t = svc.request();
+                            t.send(1);
+                            result = t.receive();
+                            t.close();
+                            t = null;
+                        }
+                """));
+    }
+
+    @Test
+    void anActionOnNullIsAUseAfterTheSessionIsGone() {
+        assertRejected("SJ025", 10, msg("session 't' is used after it was set to null on line 9"), PROTOCOLS,
+                client("C", """
+                        SJSocket t = null;
+                        t.send(1);
+                """));
+    }
+
+    /** Null on one path, an ended session on the other: nothing may be done with it but a null test. */
+    @Test
+    void anActionWhereItMayBeNullIsRejected() {
+        assertRejected("SJ025", 16, msg("session 't' is used after it was closed on line 14 (or it holds null)"),
+                PROTOCOLS, client("C", """
+                        SJSocket t = null;
+                        if (stop) {
+                            t = svc.request();
+                            t.send(1);
+                            result = t.receive();
+                            t.close();
+                        }
+                        t.send(2);
+                """));
+    }
+
+    /** Soundness: a session begun on one path only is still SJ020 where the paths meet. */
+    @Test
+    void aSessionOnOnePathAndNullOnTheOtherDisagree() {
+        assertRejected("SJ020", 10, msg("session 't'", "?(java.lang.String) on one path, null ('set to null on line 9') "
+                + "on another"), PROTOCOLS, client("C", """
+                        SJSocket t = null;
+                        if (stop) {
+                            t = svc.request();
+                            t.send(1);
+                        }
+                """));
+    }
+
+    /** Where t may be null, the branch for null runs and is checked like any other code. */
+    @Test
+    void theBranchForNullIsCheckedWhereTheSocketMayBeNull() {
+        assertRejected("SJ013", 18, msg("session 'u': expected !<int> but the program sends !<java.lang.String>"),
+                PROTOCOLS, client("C", """
+                        SJSocket t = null;
+                        if (stop) {
+                            t = svc.request();
+                            t.send(1);
+                            result = t.receive();
+                            t.close();
+                        }
+                        if (t == null) {
+                            SJSocket u = svc.request();
+                            u.send("x");
+                            u.close();
+                        }
+                """));
+    }
+
+    /** Also where it surely is null: the branch for a socket is dead, the other is checked. */
+    @Test
+    void theBranchForNullIsCheckedWhereTheSocketIsNull() {
+        assertRejected("SJ024", 13, msg("session 'u' is not complete", "?(java.lang.String)"), PROTOCOLS,
+                client("C", """
+                        SJSocket t = null;
+                        if (t == null) {
+                            SJSocket u = svc.request();
+                            u.send(1);
+                            u.close();
+                        }
+                """));
+    }
+
+    @Test
+    void settingAnUnfinishedSessionToNullIsAnOverwrite() {
+        assertRejected("SJ033", 11, msg("session 't' is reassigned while its session is not complete"), PROTOCOLS,
+                client("C", """
+                        SJSocket t = svc.request();
+                        t.send(1);
+                        t = null;
+                """));
+    }
+
+    /** A loop would start its next round with a socket where its first had null. */
+    @Test
+    void aLoopThatLeavesASessionWhereItStartedWithNull() {
+        assertRejected("SJ021", 10, msg("session 't': it is null ('set to null on line 9') when the loop starts",
+                "declare it inside the loop"), PROTOCOLS, client("C", """
+                        SJSocket t = null;
+                        while (!stop) {
+                            t = svc.request();
+                            t.send(1);
+                            result = t.receive();
+                            t.close();
+                        }
+                """));
+    }
 }

@@ -274,6 +274,50 @@ class ContractsAndValuesTest {
                 """), PROTOCOLS);
     }
 
+    /**
+     * adv11 A14: a join's list used in place hands the received box straight to an unboxing context,
+     * as a receive does; a list kept in a variable is the program's own (its elements unboxed later by
+     * choice, as a received Integer variable is).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "int x = SJ.<Integer>join(s).get(0);",
+        "int x = 1 + (SJ.<Integer>join(s)).getFirst();",
+        "for (int x : SJ.<Integer>join(s)) { }",
+        "Math.abs(SJ.<Integer>join(s).getLast());",
+    })
+    void aJoinedBoxUnboxedWhereItStandsMayBeNull(String statement) {
+        assertRejected("SJ013", 6, msg("receives ?(java.lang.Integer) in a join whose element is unboxed",
+                "(a box, which the peer may send as null"), cls("""
+                    void run() {
+                        try (SJSocket s = SJService.create(R.GetBox.class, "h", 1).request()) {
+                            %s
+                        }
+                    }
+                """.formatted(statement)), PROTOCOLS);
+    }
+
+    @Test
+    void aJoinedBoxKeptABoxIsFine() {
+        assertAccepted(PROTOCOLS, cls("""
+                    void run() {
+                        try (SJSocket s = SJService.create(R.GetBox.class, "h", 1).request()) {
+                            Integer x = SJ.<Integer>join(s).get(0);
+                        }
+                        try (SJSocket s = SJService.create(R.GetBox.class, "h", 1).request()) {
+                            for (Integer x : SJ.<Integer>join(s)) { }
+                        }
+                        try (SJSocket s = SJService.create(R.GetBox.class, "h", 1).request()) {
+                            java.util.List<Integer> all = SJ.join(s);
+                            int first = all.get(0) == null ? 0 : all.get(0);
+                        }
+                        try (SJSocket s = SJService.create(R.GetBox.class, "h", 1).request()) {
+                            boolean some = SJ.<Integer>join(s).get(0) != null;
+                        }
+                    }
+                """));
+    }
+
     @Test
     void aBoxKeptABoxIsFine() {
         assertAccepted(PROTOCOLS, cls("""

@@ -231,8 +231,47 @@ class LoopTest {
 
     @Test
     void outwhileOutsideAWhileCondition() {
-        assertRejected("SJ017", 7, msg("outwhile() must be the condition of a while loop"), out("""
+        assertRejected("SJ017", 7, msg("outwhile() must be the condition of a while (or for) loop"), out("""
                             boolean again = s.outwhile(n > 0);
+                """), PROTOCOLS);
+    }
+
+    /** adv11 A10: a for loop whose condition is the iteration's is the same loop as the while. */
+    @Test
+    void outwhileAsAForCondition() {
+        assertAccepted(PROTOCOLS, out("""
+                            for (int i = 0; s.outwhile(i < n); i++) {
+                                s.send(i);
+                                s.receiveInt();
+                            }
+                            String done = s.receive();
+                """));
+        assertAccepted(PROTOCOLS, out("""
+                            int i = 0;
+                            for (; s.outwhile(i < n); s.receiveInt()) {
+                                s.send(i++);
+                            }
+                            String done = s.receive();
+                """));
+    }
+
+    /** The update runs after each body: a body and update that leave the round unfinished are SJ022. */
+    @Test
+    void aForIterationChecksBodyAndUpdateAsOneRound() {
+        assertRejected("SJ022", 7, msg("the iteration body must complete !<int>.?(int)"), out("""
+                            for (int i = 0; s.outwhile(i < n); i++) {
+                                s.send(i);
+                            }
+                            String done = s.receive();
+                """), PROTOCOLS);
+        assertRejected("SJ020", 7, msg("the paths to the update of this loop"), out("""
+                            for (int i = 0; s.outwhile(i < n); s.receiveInt()) {
+                                if (i++ == 1) {
+                                    continue;
+                                }
+                                s.send(i);
+                            }
+                            String done = s.receive();
                 """), PROTOCOLS);
     }
 

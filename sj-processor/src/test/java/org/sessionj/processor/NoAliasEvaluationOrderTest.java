@@ -236,4 +236,44 @@ class NoAliasEvaluationOrderTest {
                         f(x, x);
                 """));
     }
+
+    // Issue 12 (adversarial pass 12): an array a JDK method borrows (reads or writes, keeps nothing) is
+    // used by the call after all its arguments are evaluated too.
+
+    @Test
+    void aBorrowedArrayMovedByALaterArgument() {
+        assertRejected("SJ041", 29, msg("moved into a call of 'g' on line 29",
+                "a later argument, evaluated before 'arraycopy' reads or writes the array given here"), run("""
+                        System.arraycopy(new int[1], 0, x, 0, g(x));
+                """));
+    }
+
+    @Test
+    void aBorrowedArrayCapturedByALaterLambda() {
+        assertRejected("SJ041", 29, msg("moved into a lambda on line 29", "before 'setAll' reads or writes"), run("""
+                        Arrays.setAll(x, i -> { kept = x; return i; });
+                """));
+    }
+
+    @Test
+    void aBorrowedArrayAlsoGivenToKeep() {
+        assertRejected("SJ041", 30, msg("moved into 'fill' on line 30, which also reads or writes it as an array",
+                "one call cannot both borrow a value and keep it"), run("""
+                        @NoAlias Object[] all = new Object[2];
+                        Arrays.fill(all, all);
+                """));
+    }
+
+    @Test
+    void borrowingTwiceOrWithUnrelatedArgumentsIsLegal() {
+        assertAccepted(run("""
+                        System.arraycopy(x, 0, x, 1, 2);
+                        Arrays.fill(x, x.length);
+                        boolean same = Arrays.equals(x, x);
+                        Arrays.setAll(x, i -> i);
+                        Object[] all = new Object[2];
+                        Arrays.fill(all, new int[1]);
+                        g(x);
+                """));
+    }
 }

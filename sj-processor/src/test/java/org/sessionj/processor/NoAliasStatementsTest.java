@@ -143,8 +143,8 @@ class NoAliasStatementsTest {
     /** javac iterates over its own copy of the reference: after the move it reads an array g kept. */
     @Test
     void aMovedArrayReassignedInsideTheLoopOverIt() {
-        assertRejected("SJ041", 20, msg("@NoAlias 'x' is used after its value was moved into a call of 'g' on line 19",
-                "the enhanced for loop on line 17 goes on reading that value for its next element"), run("""
+        assertRejected("SJ041", 17, msg("@NoAlias 'x' is used after its value was moved into a call of 'g' on line 19",
+                "the enhanced for loop on line 17 reads its next element from the value it started with"), run("""
                         for (int v : x) {
                             if (v == 0) {
                                 g(x);
@@ -156,7 +156,7 @@ class NoAliasStatementsTest {
 
     @Test
     void aMovedIterableReassignedInsideTheLoopOverIt() {
-        assertRejected("SJ041", 20, msg("moved into a call of 'keep' on line 19", "the enhanced for loop on line 18"),
+        assertRejected("SJ041", 18, msg("moved into a call of 'keep' on line 19", "the enhanced for loop on line 18"),
                 run("""
                         @NoAlias java.util.List<Integer> xs = new java.util.ArrayList<>();
                         for (int v : xs) {
@@ -178,6 +178,124 @@ class NoAliasStatementsTest {
                         x = new int[1];
                         for (int v : x) {
                             x = new int[v + 1];
+                        }
+                """));
+    }
+
+    // Issue 12: the value the loop reads is tracked on its own (IteratedValues), so only a path that goes
+    // round with it moved is rejected.
+
+    @Test
+    void movingReassigningAndLeavingTheLoopIsLegal() {
+        assertAccepted(run("""
+                        for (int v : x) {
+                            if (v == 0) {
+                                g(x);
+                                x = new int[1];
+                                return;
+                            }
+                        }
+                """));
+    }
+
+    @Test
+    void movingAValueAssignedInsideTheLoopIsLegal() {
+        assertAccepted(run("""
+                        for (int v : x) {
+                            x = new int[v + 1];
+                            g(x);
+                        }
+                """));
+    }
+
+    @Test
+    void movingReassigningAndBreakingIsLegal() {
+        assertAccepted(run("""
+                        for (int v : x) {
+                            if (v == 0) {
+                                g(x);
+                                x = new int[1];
+                                break;
+                            }
+                        }
+                        g(x);
+                """));
+    }
+
+    @Test
+    void movingReassigningAndContinuingGoesRound() {
+        assertRejected("SJ041", 17, msg("moved into a call of 'g' on line 19", "the enhanced for loop on line 17"),
+                run("""
+                        for (int v : x) {
+                            if (v == 0) {
+                                g(x);
+                                x = new int[1];
+                                continue;
+                            }
+                        }
+                """));
+    }
+
+    /** Reassigned on one path only: on the other the variable still is the loop's value when it moves. */
+    @Test
+    void reassignedOnSomePathsBeforeTheMoveGoesRound() {
+        assertRejected("SJ041", 17, msg("moved into a call of 'g' on line 21", "the enhanced for loop on line 17"),
+                run("""
+                        for (int v : x) {
+                            if (v == 0) {
+                                x = new int[1];
+                            }
+                            g(x);
+                            x = new int[2];
+                        }
+                """));
+    }
+
+    /** A catch block may follow the move: the value the loop reads may be gone there too. */
+    @Test
+    void aMoveInATryBlockReassignedInTheCatchGoesRound() {
+        assertRejected("SJ041", 17, msg("the enhanced for loop on line 17"), run("""
+                        for (int v : x) {
+                            try {
+                                g(x);
+                                x = new int[1];
+                            } catch (RuntimeException e) {
+                                x = new int[2];
+                            }
+                        }
+                """));
+    }
+
+    @Test
+    void anInnerLoopOverTheSameValueIsTrackedOnItsOwn() {
+        assertAccepted(run("""
+                        for (int v : x) {
+                            for (int w : x) {
+                                x[0] = w;
+                            }
+                            g(x);
+                            x = new int[1];
+                            return;
+                        }
+                """));
+        assertRejected("SJ041", 18, msg("the enhanced for loop on line 18"), run("""
+                        for (int v : x) {
+                            for (int w : x) {
+                                g(x);
+                                x = new int[1];
+                            }
+                            break;
+                        }
+                """));
+    }
+
+    @Test
+    void eitherValueOfAConditionalIsTracked() {
+        assertRejected("SJ041", 18, msg("moved into a call of 'g' on line 19", "the enhanced for loop on line 18"), run("""
+                        @NoAlias int[] y = new int[2];
+                        for (int v : o != null ? x : y) {
+                            g(y);
+                            y = new int[1];
                         }
                 """));
     }

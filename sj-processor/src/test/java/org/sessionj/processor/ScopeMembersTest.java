@@ -193,6 +193,21 @@ class ScopeMembersTest {
                 """);
     }
 
+    /** {@code try (sc) {}} on a scope that exists closes it a second time: in its own block or in a method given it (adv12 A2). */
+    @Test
+    void aScopeNamedAsAnotherTryWithResourcesResourceIsRejected() {
+        assertRejected("SJ017", 7, msg("the scope 'sc' is closed at the end of this try-with-resources block"), HEAD + """
+                  static void audit(SJScope sc) { try (sc) { System.out.println("audit done"); } }
+                }
+                """);
+        assertRejected("SJ017", 8, msg("the scope 'sc' is closed at the end of this try-with-resources block"), HEAD + """
+                  void run(@Session(protocol = P.class) SJService left) {
+                    try (SJScope sc = SJ.scope(); SJSocket a = sc.add(left.request())) { a.send(1); try (sc) { } a.send(2); }
+                  }
+                }
+                """);
+    }
+
     @Test
     void aScopeUsedByAddInsideItsBlockIsFine() {
         assertAccepted(HEAD + """

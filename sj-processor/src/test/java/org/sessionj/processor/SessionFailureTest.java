@@ -433,6 +433,39 @@ class SessionFailureTest {
                 """));
     }
 
+    /**
+     * adv12 A1: {@code javax.*} is no JDK namespace: a program's (or a library's) {@code javax.app} runs
+     * its own code, which may throw an SJIOException, however closed its arguments; the JDK's own
+     * {@code javax.*} (in its modules) does not.
+     */
+    @Test
+    void aJavaxPackageOnTheClassPathIsNoJdkCode() {
+        String audit = """
+                package javax.app;
+                public class Audit {
+                    public static void record(int step) {
+                        if (step == 1) {
+                            throw new org.sessionj.api.SJIOException("audit backend down");
+                        }
+                    }
+                }
+                """;
+        String body = """
+                        try (SJSocket s = svc.request()) {
+                            s.send(1);
+                            try {
+                                %s;
+                                result = s.receive();
+                            } catch (SJIOException e) {
+                                return null;
+                            }
+                        }
+                """;
+        assertRejected("SJ024", 0, msg("session 's'", "?(java.lang.String)"), PROTOCOLS,
+                client("C", body.formatted("javax.app.Audit.record(1)")), audit);
+        assertAccepted(PROTOCOLS, client("C", body.formatted("javax.naming.ldap.Rdn.escapeValue(\"x\")")));
+    }
+
     /** A JDK method given a value of the program may run the program's code (here its toString()). */
     @Test
     void jdkCodeGivenAnObjectOfTheProgram() {

@@ -157,6 +157,42 @@ class StaleCheckTest {
         assertThat(compile("Helper", "HelperUser").output()).contains("[SJ035]").doesNotContain("SJ009");
     }
 
+    /**
+     * A protocol that another includes ({@code @(Q)}): the users of the includer were checked against Q's
+     * version, and so was the includer's descriptor (its expansion) — both are stale when Q changes (adv12 A7).
+     */
+    @Test
+    void aChangedIncludedProtocolCompiledAloneFailsForTheIncluderAndItsUsers() throws IOException {
+        write("Inner", """
+                package demo;
+                import org.sessionj.api.Protocol;
+                @Protocol("!<%s>") public interface Inner {}
+                """.formatted("int"));
+        write("Outer", """
+                package demo;
+                import org.sessionj.api.Protocol;
+                public interface Outer {
+                    @Protocol("cbegin.@(Inner)") interface Put {}
+                    @Protocol("^(Put)") interface Take {}
+                }
+                """);
+        write("Client", CLIENT.replace("Protocols.Put", "Outer.Put"));
+        assertThat(compile("Inner", "Outer", "Client").status()).isZero();
+        assertThat(project.resolve("classes/META-INF/sessionj/users/demo.Inner.txt"))
+                .content().contains("demo.Client ").contains("demo.Outer ");
+
+        write("Inner", Files.readString(project.resolve("src/demo/Inner.java")).replace("!<int>", "!<String>"));
+        Result alone = compile("Inner");
+        assertThat(alone.status()).as(alone.output()).isNotZero();
+        assertThat(alone.output()).contains("[SJ009] demo.Client was checked against an earlier version of the "
+                + "session declarations of demo.Inner").contains("[SJ009] demo.Outer was checked against");
+        assertThat(classFile("Client")).doesNotExist();
+        assertThat(classFile("Outer$Put$$SJProtocol")).as("the stale expansion").doesNotExist();
+
+        Result next = compile("Inner", "Outer", "Client");
+        assertThat(next.output()).contains("[SJ013]").contains("!<java.lang.String>").doesNotContain("SJ009");
+    }
+
     @Test
     void aUserThatNoLongerReadsTheProtocolLeavesItsIndex() throws IOException {
         write("Protocols", PROTOCOL.formatted("int"));

@@ -113,4 +113,38 @@ class SuppressionTest {
                     }
                 """), PROTOCOLS);
     }
+
+    /**
+     * adv11 A14: the same helper as a session thread's body, {@code SJ.spawn(s, User::fin)}: the thread
+     * would run the session with no checked type, so the spawn is SJ051 (before: accepted).
+     */
+    @Test
+    void aSuppressedBodyWithAnInvalidSessionTypeIsReportedAtTheSpawn() {
+        assertRejected("SJ051", 10, msg("'fin''s @Session type of parameter 't' is invalid (its declaration's "
+                + "@SuppressWarnings(\"sessionj\") hides why)"), cls("""
+                    @SuppressWarnings("sessionj")
+                    static void fin(@Session("!<int") SJSocket t) {
+                        t.send(1);
+                    }
+                    void caller() {
+                        SJSocket s = SJService.create(P.One.class, "h", 1).request();
+                        SJ.spawn(s, User::fin);
+                    }
+                """), PROTOCOLS);
+    }
+
+    /** Its valid twin is a body like any other. */
+    @Test
+    void aSuppressedBodyWithAValidSessionTypeIsSpawned() {
+        assertAccepted(cls("""
+                    @SuppressWarnings("sessionj")
+                    static void fin(@Session("!<int>") SJSocket t) {
+                        t.send(1);
+                    }
+                    void caller() {
+                        SJSocket s = SJService.create(P.One.class, "h", 1).request();
+                        SJ.spawn(s, User::fin);
+                    }
+                """), PROTOCOLS);
+    }
 }

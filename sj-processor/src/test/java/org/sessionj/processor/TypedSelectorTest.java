@@ -264,4 +264,69 @@ class TypedSelectorTest {
                 }
                 """, PROTOCOLS);
     }
+
+    /** The shape of {@code org.sessionj.runtime.SJRuntime}'s selector factories (the runtime is not a dependency here). */
+    private static final String RUNTIME = """
+            package org.sessionj.runtime;
+            import org.sessionj.api.SJSelector;
+            public final class SJRuntime {
+                public static SJRuntime global() {
+                    return new SJRuntime();
+                }
+                public SJSelector openSelector() {
+                    return SJSelector.open();
+                }
+                public SJSelector openSelector(Class<?>... protocols) {
+                    return SJSelector.of(protocols);
+                }
+            }
+            """;
+
+    /** adv11 A10: a runtime instance's openSelector(P.class, …) is SJSelector.of's twin, typed the same way. */
+    @Test
+    void aRuntimesTypedSelectorIsTyped() {
+        String server = """
+                package demo;
+                import org.sessionj.api.*;
+                import org.sessionj.runtime.SJRuntime;
+                class Server {
+                    void run(@Session(protocol = Kv.Get.class) SJServerSocket gets) {
+                        SJSelector selector = SJRuntime.global().openSelector(Kv.Get.class, Kv.Put.class);
+                        SJSocket g = gets.accept();
+                        selector.register(g);
+                        SJSocket s = selector.select();
+                        switch (selector.typecase(s)) {
+                            case "Get" -> {
+                                String key = s.receive();
+                                s.send(%s);
+                                s.close();
+                            }
+                            case "Put" -> {
+                                String key = s.receive();
+                                Integer value = s.receive();
+                                s.close();
+                            }
+                        }
+                    }
+                }
+                """;
+        assertAccepted(PROTOCOLS, RUNTIME, server.formatted("1"));
+        assertRejected("SJ013", 13, msg("expected !<java.lang.Integer> but the program sends !<java.lang.String>"),
+                server.formatted("key"), PROTOCOLS, RUNTIME);
+    }
+
+    /** Its members are checked as SJSelector.of's are. */
+    @Test
+    void aRuntimesTypedSelectorOfANonProtocolIsRejected() {
+        assertRejected("SJ052", 6, msg("each member is a @Protocol interface's class literal"), """
+                package demo;
+                import org.sessionj.api.*;
+                import org.sessionj.runtime.SJRuntime;
+                class Server {
+                    void run() {
+                        SJSelector selector = SJRuntime.global().openSelector(String.class);
+                    }
+                }
+                """, PROTOCOLS, RUNTIME);
+    }
 }

@@ -60,11 +60,13 @@ class UntrackedReasonTest {
                 """);
     }
 
+    /** Null is no session (adv10 F17): the declaration is fine, an action on it says where it was set. */
     @Test
-    void aVariableInitialisedFromNullSaysFromWhat() {
-        assertRejected("SJ010", 7, msg("session 't'", "it is initialised from 'null'", "not request()/accept()"), HEAD + """
+    void aVariableInitialisedFromNullSaysFromWhere() {
+        assertRejected("SJ025", 8, msg("session 't' is used after it was set to null on line 7"), HEAD + """
                   void run() {
                     SJSocket t = null;
+                    t.close();
                   }
                 }
                 """);

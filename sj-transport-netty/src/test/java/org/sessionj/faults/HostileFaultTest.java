@@ -28,6 +28,72 @@ class HostileFaultTest {
     private static final int CONNECTIONS = Integer.getInteger("faults.floodConnections", 10_000);
     private static final long SERVE_BOUND = Long.getLong("faults.floodServeBoundMillis", 15_000);
 
+    /**
+     * Connections that send heartbeats and never a request, queued behind a full set of handshakes, count
+     * their time from their accept, and stalled handshakes are shed in growing batches: a server whose limit
+     * is 16 handshakes and whose initiation timeout (and so stall time) is 3 s, flooded with 320 such
+     * connections, serves a real client that connected after them within {@code faults.shedServeBoundMillis}
+     * (30 s). Before, each of the 20 waves of 16 taken from the queue had its 3 s counted from the start of
+     * its handshake, so the client waited 20 × 3 s, a minute (the cause of the blocking-tcp slowloris of the
+     * eleventh session: behind 8,000 stalled connections a real client waited more than 30 s). The
+     * heartbeats keep the server's heartbeat timeout (20 s) from closing the queued ones, as it closed a
+     * silent flood; the event loops do not count them as bytes, so a handshake of such a connection is
+     * shed as silent, while blocking tcp cannot tell them from a requester still sending (so there its
+     * initiation timeout ends it, counted from its accept).
+     */
+    @Test
+    void heartbeatingConnectionsQueuedBehindAFullSetOfHandshakesDoNotHoldARealClientForAStallTimeEach()
+            throws Exception {
+        SJRuntime runtime = FaultSupport.runtime("tcp", "sessionj.initiationTimeout", "120s");
+        try (FaultSupport.Peer peer = FaultSupport.start(List.of("-Dsessionj.maxPendingHandshakes=" + SHED_LIMIT,
+                "-Dsessionj.initiationTimeout=3s"), "tcp", "serve")) {
+            int port = peer.port();
+            SJService service = runtime.service(FaultProtocols.Ping.class, "localhost", port);
+            FaultSupport.ping(service);
+            peer.next("SERVED ");
+            List<Socket> flood = new java.util.concurrent.CopyOnWriteArrayList<>();
+            java.util.concurrent.atomic.AtomicBoolean beating = new java.util.concurrent.atomic.AtomicBoolean(true);
+            Thread heartbeats = Thread.ofPlatform().daemon().name("flood-heartbeats").start(() -> {
+                byte[] heartbeat = {-1, -1, -1, -1}; // a frame header of length -1: a heartbeat
+                while (beating.get()) {
+                    for (Socket socket : flood) {
+                        try {
+                            socket.getOutputStream().write(heartbeat);
+                        } catch (IOException e) {
+                            // closed by the server: nothing more to keep alive
+                        }
+                    }
+                    java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1)); // a rate, not a wait for anything
+                }
+            });
+            try {
+                for (int i = 0; i < SHED_CONNECTIONS; i++) {
+                    Socket socket = new Socket();
+                    socket.connect(new InetSocketAddress("127.0.0.1", port), 2_000);
+                    flood.add(socket);
+                }
+                long served = System.nanoTime();
+                FaultSupport.ping(service);
+                long servedMillis = FaultSupport.millisSince(served);
+                System.out.printf("FAULTS %d connections sending heartbeats and no request to a server with a limit of"
+                        + " %d handshakes and a 3 s initiation timeout: real client served in %d ms (one wave per stall"
+                        + " time: %d s)%n", SHED_CONNECTIONS, SHED_LIMIT, servedMillis, SHED_CONNECTIONS / SHED_LIMIT * 3);
+                assertThat(servedMillis).as("a real client behind %d stalled connections, %d handshakes at a time",
+                        SHED_CONNECTIONS, SHED_LIMIT).isLessThan(SHED_SERVE_BOUND);
+            } finally {
+                beating.set(false);
+                heartbeats.join();
+                for (Socket socket : flood) {
+                    socket.close();
+                }
+            }
+        }
+    }
+
+    private static final int SHED_LIMIT = 16;
+    private static final int SHED_CONNECTIONS = 320;
+    private static final long SHED_SERVE_BOUND = Long.getLong("faults.shedServeBoundMillis", 30_000);
+
     @Test
     void tenThousandConnectionsSendingOneByteEachDoNotLockOutARealClient() throws Exception {
         SJRuntime runtime = FaultSupport.runtime("tcp");

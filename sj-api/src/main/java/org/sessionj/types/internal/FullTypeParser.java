@@ -128,7 +128,7 @@ final class FullTypeParser {
         if (offset >= text.length()) {
             found = "end of input";
         } else if (atEnd) {
-            found = quote(String.valueOf(text.charAt(offset)));
+            found = quote(text.substring(offset, offset + Character.charCount(text.codePointAt(offset))));
         } else {
             found = quote(token.image);
         }

@@ -41,9 +41,31 @@ final class JavaTypeParser {
     JavaType parse() {
         JavaType simple = SimpleTypeScanner.scan(text, start, end);
         if (simple != null) {
-            return simple;
+            return withinDimensionLimit(simple);
         }
-        return FULL_PARSER_PRESENT ? parseWithJavaParser() : unreadWithoutJavaParser();
+        return withinDimensionLimit(FULL_PARSER_PRESENT ? parseWithJavaParser() : unreadWithoutJavaParser());
+    }
+
+    /** The JVM's limit on an array type's dimensions (JVMS §4.3.2): no class can name a deeper one. */
+    static final int MAX_ARRAY_DIMENSIONS = 255;
+
+    /**
+     * {@code type}, if it and its type arguments have at most {@value #MAX_ARRAY_DIMENSIONS} array
+     * dimensions: a deeper array type compiles in no Java program and loads in no JVM, so a peer could
+     * never send or receive it.
+     */
+    private JavaType withinDimensionLimit(JavaType type) {
+        if (type.arrayDimensions() > MAX_ARRAY_DIMENSIONS) {
+            String expected = "an array type of at most " + MAX_ARRAY_DIMENSIONS + " dimensions";
+            String found = "'" + SourceText.abbreviate(type.name()) + "' with " + type.arrayDimensions() + " dimensions";
+            throw new ProtocolSyntaxException(Kind.INVALID_MESSAGE_TYPE, "an array type has at most "
+                    + MAX_ARRAY_DIMENSIONS + " dimensions (the JVM's limit): expected " + expected + " but found "
+                    + found, text, start, expected, found);
+        }
+        for (JavaType argument : type.typeArguments()) {
+            withinDimensionLimit(argument);
+        }
+        return type;
     }
 
     /** The full parse with JavaParser, whatever the fast path would say. */

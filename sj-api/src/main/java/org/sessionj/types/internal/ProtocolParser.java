@@ -447,7 +447,7 @@ public final class ProtocolParser {
     }
 
     private String identifier(String expected) {
-        if (pos >= text.length() || !Character.isJavaIdentifierStart(text.charAt(pos))) {
+        if (pos >= text.length() || !Character.isJavaIdentifierStart(text.codePointAt(pos))) {
             throw error(expected);
         }
         String word = wordAt(pos);
@@ -464,12 +464,16 @@ public final class ProtocolParser {
         return name.toString();
     }
 
+    /**
+     * The Java identifier starting at {@code from}, or "". Read by code point: an identifier may hold
+     * letters outside the Basic Multilingual Plane ({@code 𝔸}), two {@code char}s each.
+     */
     private String wordAt(int from) {
         int end = from;
-        if (end < text.length() && Character.isJavaIdentifierStart(text.charAt(end))) {
-            end++;
-            while (end < text.length() && Character.isJavaIdentifierPart(text.charAt(end))) {
-                end++;
+        if (end < text.length() && Character.isJavaIdentifierStart(text.codePointAt(end))) {
+            end += Character.charCount(text.codePointAt(end));
+            while (end < text.length() && Character.isJavaIdentifierPart(text.codePointAt(end))) {
+                end += Character.charCount(text.codePointAt(end));
             }
         }
         return text.substring(from, end);
@@ -547,7 +551,8 @@ public final class ProtocolParser {
             return END_OF_INPUT;
         }
         String word = wordAt(pos);
-        return "'" + SourceText.abbreviate(word.isEmpty() ? String.valueOf(text.charAt(pos)) : word) + "'";
+        return "'" + SourceText.abbreviate(word.isEmpty() ? text.substring(pos, pos + Character.charCount(text.codePointAt(pos)))
+                : word) + "'";
     }
 
     private <T> T record(T node, int at) {

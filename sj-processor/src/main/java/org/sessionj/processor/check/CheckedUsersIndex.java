@@ -46,7 +46,9 @@ import org.sessionj.types.SessionType;
  * When a provider is compiled and a class in its index is not part of the compilation but was checked
  * against another fingerprint, the compilation fails naming both, and that class's files are removed
  * from the output directory so that the next build compiles and checks it (a build that only reports
- * would pass on its second run with the stale class still there). Output that is not a directory
+ * would pass on its second run with the stale class still there). A protocol that includes another
+ * ({@code @(Q)}, {@code ^(Q)}, also in a payload) reads it — its descriptor holds the expansion — and so do
+ * the classes checked against the includer: both are in Q's index (adv12 A7). Output that is not a directory
  * (in-memory file managers) keeps no index. Only the output directory of this compilation is seen:
  * users in another module or output directory (tests) rely on the build recompiling them.
  */
@@ -71,6 +73,8 @@ final class CheckedUsersIndex implements ProtocolRegistry.Uses {
     /** The types of this compilation checked as providers, with their fingerprints. */
     private final Map<String, String> compiledFingerprints = new HashMap<>();
     private String user;
+    /** Per protocol binary name, the protocols it includes ({@code @(Q)}, {@code ^(Q)}), transitively. */
+    private final Map<String, Set<TypeElement>> included = new HashMap<>();
 
     CheckedUsersIndex(ProcessingEnvironment environment, Trees trees, ProtocolRegistry registry,
             SessionParameters parameters) {
@@ -114,6 +118,7 @@ final class CheckedUsersIndex implements ProtocolRegistry.Uses {
         }
         checkUsersOf(type, reporter);
         user = binaryName(type);
+        readIncludedBy(type);
         // Also a unit javac compiled without calling the processor's process() (a round with none of the
         // API's annotations): then no provider is compiled now either, so no check above needed it.
         compiledTopLevel.add(user);
@@ -148,6 +153,65 @@ final class CheckedUsersIndex implements ProtocolRegistry.Uses {
     @Override
     public void protocol(TypeElement protocol) {
         read(protocol);
+        if (user != null) {
+            for (TypeElement inner : included(protocol)) {
+                read(inner);
+            }
+        }
+    }
+
+    /**
+     * The protocols that {@code type} and its member types declare read the protocols they include: a
+     * protocol's descriptor holds its expansion, so it is stale once an included protocol changes (adv12 A7).
+     */
+    private void readIncludedBy(TypeElement type) {
+        if (ProtocolRegistry.isProtocol(type)) {
+            for (TypeElement inner : included(type)) {
+                read(inner);
+            }
+        }
+        for (Element member : type.getEnclosedElements()) {
+            if (member instanceof TypeElement nested) {
+                readIncludedBy(nested);
+            }
+        }
+    }
+
+    /**
+     * The protocols {@code protocol} includes, directly or through others: a class checked against its
+     * expansion read them all, so a change to any of them must re-check it (adv12 A7).
+     */
+    private Set<TypeElement> included(TypeElement protocol) {
+        String name = binaryName(protocol);
+        Set<TypeElement> known = included.get(name);
+        if (known != null) {
+            return known;
+        }
+        Set<TypeElement> found = new java.util.LinkedHashSet<>();
+        included.put(name, found); // before the walk: a protocol that includes itself ends it
+        java.util.ArrayDeque<TypeElement> pending = new java.util.ArrayDeque<>();
+        pending.push(protocol);
+        Set<String> seen = new HashSet<>();
+        seen.add(name);
+        while (!pending.isEmpty()) {
+            Set<String> names = new TreeSet<>();
+            ProtocolDefinition definition = registry.peekDefinition(pending.pop());
+            if (definition instanceof ProtocolDefinition.Valid valid) {
+                ProtocolRegistry.referencedProtocols(valid.resolved(), names);
+            } else if (definition instanceof ProtocolDefinition.SetProtocol set) {
+                for (SessionType member : set.resolved()) {
+                    ProtocolRegistry.referencedProtocols(member, names);
+                }
+            }
+            for (String inner : names) {
+                TypeElement element = seen.add(inner) ? registry.typeForBinaryName(inner).orElse(null) : null;
+                if (element != null) {
+                    found.add(element);
+                    pending.push(element);
+                }
+            }
+        }
+        return found;
     }
 
     /** The class being checked reads the {@code @Session} type of {@code parameter}. */

@@ -89,7 +89,8 @@ final class ChoiceRules {
             }
             return variable.getConstantValue() instanceof String text ? text : null;
         }
-        return null;
+        // PREFIX + "A", "" + 'A': constant expressions (JLS 15.29) as well (adv10 F18).
+        return ConstantExpressions.value(stripped, flow) instanceof String text ? text : null;
     }
 
     /** The tracked socket of an {@code s.inbranch()} / {@code s.inbranch(E.class)} call, or null. */
@@ -235,9 +236,17 @@ final class ChoiceRules {
                 if (isDefault) {
                     entry = base.with(socket, VarState.FAILED);
                 }
+                boolean neverTaken = !caseTree.getExpressions().isEmpty();
                 for (ExpressionTree labelTree : caseTree.getExpressions()) {
                     String label = constantLabel(labelTree);
                     SessionType arm = label == null ? null : branch.branches().get(label);
+                    if (arm == null && label != null && flow.elementOf(FlowScanner.strip(labelTree)) instanceof Element
+                            constant && constant.getKind() == ElementKind.ENUM_CONSTANT) {
+                        // A constant of the label enum that this choice lacks (the enum may serve another
+                        // protocol too): the peer never sends it, so its arm is never taken (adv10 F18).
+                        continue;
+                    }
+                    neverTaken = false;
                     FlowState<Element> labelEntry;
                     if (arm == null) {
                         flow.reporter.error(labelTree, Diagnostic.UNKNOWN_LABEL, flow.name(socket),
@@ -250,7 +259,7 @@ final class ChoiceRules {
                     }
                     entry = flow.join(entry, labelEntry, caseTree, "the labels of this case");
                 }
-                if (entry == null) {
+                if (entry == null && !neverTaken) {
                     entry = base;
                 }
             }

@@ -45,6 +45,10 @@ public enum Diagnostic {
     MISPLACED_CONSTRUCT("SJ017", "session construct outside its allowed form", "%s"),
     UNDECODABLE_MESSAGE_TYPE("SJ018", "message type no peer can decode",
             "message type '%s' in the protocol (line %s, column %s) cannot be decoded by a peer: %s%n%s"),
+    UNBEGUN_ENDPOINT("SJ019", "service or server socket of a protocol without a begin",
+            "%s: protocol %s has no begin (cbegin or sbegin), so it types part of a session (a @Session socket "
+                    + "parameter, a @(%s) reference, a delegated payload) and makes no %s; give it a protocol that "
+                    + "begins with %s (the runtime refuses this one)"),
     BRANCHES_DISAGREE("SJ020", "paths leave the session in different states",
             "session '%s': %s leave the session in different states: %s"),
     LOOP_CHANGES_SESSION("SJ021", "loop body changes a session it does not iterate",
@@ -105,9 +109,7 @@ public enum Diagnostic {
                     + "end of the block, so it cannot be moved %s: the close would act on a value that belongs to "
                     + "someone else; declare it without try-with-resources (its new owner closes it)"),
     NOALIAS_UNCHECKED("SJ047", "@NoAlias where nothing checks it",
-            "@NoAlias on %s is not checked: only a local variable, parameter, field or method result holds a "
-                    + "unique value, when its declaration or its own declared type carries @NoAlias "
-                    + "('@NoAlias int[] x', 'int @NoAlias [] x')"),
+            "@NoAlias on %s is not checked: %s"),
 
     // Session threads (SpawnRules).
     USE_AFTER_SPAWN("SJ050", "use of a session after it was handed to a session thread",

@@ -11,7 +11,6 @@ import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.ForLoopTree;
 import com.sun.source.tree.IfTree;
 import com.sun.source.tree.LabeledStatementTree;
-import com.sun.source.tree.LiteralTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.ParenthesizedTree;
@@ -379,6 +378,11 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         return null;
     }
 
+    /** Checks {@code tree} (its initializers checked) as a session iteration if its condition is one. */
+    boolean sessionFor(ForLoopTree tree) {
+        return false;
+    }
+
     @Override
     public Void visitForLoop(ForLoopTree tree, Void unused) {
         Scope scope = pushScope();
@@ -388,7 +392,9 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
             scan(init, null);
         }
         pendingLabel = label;
-        plainLoop(tree, tree.getCondition(), tree.getStatement(), tree.getUpdate(), false);
+        if (!sessionFor(tree)) {
+            plainLoop(tree, tree.getCondition(), tree.getStatement(), tree.getUpdate(), false);
+        }
         exitScope(scope, null, "at the end of its scope");
         scopes.pop();
         return null;
@@ -401,6 +407,7 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         scan(tree.getExpression(), null);
         iterationCall(tree);
         Scope scope = pushScope();
+        iterationStarted(tree);
         pendingLabel = label;
         widenOwnership(new Probe() {
             @Override
@@ -414,9 +421,18 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         return null;
     }
 
+    /** An enhanced for statement evaluated its expression, in the loop's scope (the subclass tracks the value). */
+    void iterationStarted(EnhancedForLoopTree tree) {
+    }
+
+    /** An iteration of an enhanced for statement starts by reading the next element. */
+    void nextElement(EnhancedForLoopTree tree) {
+    }
+
     FlowState<Element> enhancedForPass(EnhancedForLoopTree tree, boolean probe) {
         FlowState<Element> entry = state;
         Frame frame = pushFrame(tree, true, false);
+        nextElement(tree);
         scan(tree.getVariable(), null);
         Element loopVariable = trees.getElement(pathOf(tree.getVariable()));
         if (loopVariable != null && infos.containsKey(loopVariable)) {
@@ -544,8 +560,8 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
             List<? extends StatementTree> updates, boolean doWhile, boolean probe) {
         FlowState<Element> entry = state;
         Frame frame = pushFrame(loop, true, false);
-        boolean alwaysTrue = condition == null || strip(condition) instanceof LiteralTree literal
-                && Boolean.TRUE.equals(literal.getValue());
+        // while (true), also a constant (static final boolean FOREVER = true: JLS 15.29, adv10 F18)
+        boolean alwaysTrue = condition == null || Boolean.TRUE.equals(ConstantExpressions.value(condition, this));
         FlowState<Element> conditionExit = null;
         if (!doWhile && condition != null) {
             scan(condition, null);

@@ -5,6 +5,7 @@ import com.sun.source.tree.LambdaExpressionTree;
 import com.sun.source.tree.MemberReferenceTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.VariableTree;
+import com.sun.source.util.TreePath;
 import java.util.List;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
@@ -14,6 +15,7 @@ import javax.lang.model.element.RecordComponentElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
@@ -79,7 +81,11 @@ final class ImplementationContracts {
         List<? extends VariableElement> theirs = functional.getParameters();
         for (int i = 0; i < parameters.size() && i < theirs.size(); i++) {
             VariableElement mine = parameters.get(i);
-            if (sessionTyped(mine) && lent(theirs.get(i)) && sessionParameters.of(mine, null, null).annotated()
+            // An annotated parameter claims a session type: the functional method must promise the same
+            // one, also where it promises none (Consumer<SJService>: any service would get in, A11), as
+            // for an override. The API's callbacks (a session thread's body) are SJ051's.
+            if (sessionTyped(mine) && sessionParameters.of(mine, null, null).annotated()
+                    && (lent(theirs.get(i)) || !OverrideRules.fromApi(functional))
                     && !OverrideRules.same(declared(mine), declared(theirs.get(i)))) {
                 reporter.error(lambda.getParameters().get(i), Diagnostic.OVERRIDE_MISMATCH, mine.getSimpleName(),
                         "the lambda", OverrideRules.describe(declared(mine)), owner(functional),
@@ -101,14 +107,15 @@ final class ImplementationContracts {
      * A method reference implementing {@code functional}: if that promises a unique result, the method
      * referred to must too (or be a constructor); its parameters may not own what callers share.
      */
-    void methodReference(MemberReferenceTree tree, Element referenced, ExecutableElement functional,
-            Reporter reporter) {
+    void methodReference(TreePath path, Element referenced, ExecutableElement functional, Reporter reporter) {
+        MemberReferenceTree tree = (MemberReferenceTree) path.getLeaf();
         if (!(referenced instanceof ExecutableElement method)) {
             return;
         }
         boolean constructor = method.getKind() == ElementKind.CONSTRUCTOR
                 || tree.getMode() == MemberReferenceTree.ReferenceMode.NEW;
-        if (NoAliasRules.isNoAlias(functional) && !constructor && !NoAliasRules.isNoAlias(method)) {
+        if (NoAliasRules.isNoAlias(functional) && !constructor && !NoAliasRules.isNoAlias(method)
+                && !newArray(path, method)) {
             reporter.error(tree, Diagnostic.NOT_UNIQUE, functional.getSimpleName() + "()'s result (the method "
                     + "reference implements " + owner(functional) + "." + functional.getSimpleName() + ")", tree);
             return;
@@ -127,7 +134,11 @@ final class ImplementationContracts {
         }
         for (int i = 0; i < mine.size(); i++) {
             VariableElement theirsAt = theirs.get(i + offset);
-            if (lent(theirsAt) && !OverrideRules.same(declared(mine.get(i)), declared(theirsAt))) {
+            // A service or server socket the method declares with a protocol must come with that protocol
+            // from every caller of the functional method (A11); a socket through a parameter without a
+            // @Session type is SJ010 (SessionChecker), the API's callbacks SJ051's.
+            boolean claims = !OverrideRules.fromApi(functional) && endpoint(mine.get(i)) && declared(mine.get(i)) != null;
+            if ((lent(theirsAt) || claims) && !OverrideRules.same(declared(mine.get(i)), declared(theirsAt))) {
                 reporter.error(tree, Diagnostic.OVERRIDE_MISMATCH, mine.get(i).getSimpleName(), method.getSimpleName(),
                         OverrideRules.describe(declared(mine.get(i))), owner(functional),
                         OverrideRules.describe(declared(theirsAt)));
@@ -142,6 +153,21 @@ final class ImplementationContracts {
                 return;
             }
         }
+    }
+
+    /**
+     * Whether the method a reference at {@code path} names returns a new array each call: an array's
+     * {@code clone()} ({@code shared::clone}, {@code int[]::clone}) or one of the JDK methods {@link
+     * NoAliasValues#returnsNewArray} lists ({@code String::toCharArray}), as the calls themselves are unique.
+     */
+    private boolean newArray(TreePath path, ExecutableElement method) {
+        if (NoAliasValues.returnsNewArray(method)) {
+            return true;
+        }
+        MemberReferenceTree tree = (MemberReferenceTree) path.getLeaf();
+        return method.getSimpleName().contentEquals("clone") && method.getParameters().isEmpty()
+                && trees.getTypeMirror(new TreePath(path, tree.getQualifierExpression())) instanceof TypeMirror type
+                && type.getKind() == TypeKind.ARRAY;
     }
 
     /**
@@ -179,7 +205,7 @@ final class ImplementationContracts {
     }
 
     /** The canonical constructor's parameter for {@code component} (it carries the component's annotations). */
-    private static VariableElement canonicalParameter(TypeElement record, RecordComponentElement component) {
+    static VariableElement canonicalParameter(TypeElement record, RecordComponentElement component) {
         List<? extends RecordComponentElement> components = ElementFilter.recordComponentsIn(
                 record.getEnclosedElements());
         int index = components.indexOf(component);
@@ -236,6 +262,10 @@ final class ImplementationContracts {
      */
     private boolean lent(VariableElement parameter) {
         return sessionTyped(parameter) && sessionParameters.of(parameter, null, null).annotated();
+    }
+
+    private boolean endpoint(VariableElement parameter) {
+        return api.isService(parameter.asType()) || api.isServerSocket(parameter.asType());
     }
 
     private boolean sessionTyped(VariableElement parameter) {

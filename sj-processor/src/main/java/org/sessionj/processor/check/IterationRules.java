@@ -1,6 +1,7 @@
 package org.sessionj.processor.check;
 
 import com.sun.source.tree.DoWhileLoopTree;
+import com.sun.source.tree.ForLoopTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
@@ -74,7 +75,14 @@ final class IterationRules {
                     || after instanceof VarState.Live live && live.complete())) {
                 continue;
             }
-            if (after instanceof VarState.Moved moved) {
+            if (before instanceof VarState.Moved atEntry && atEntry.nullness() != VarState.Nullness.SOCKET) {
+                // The body would start its next round with a socket where the first had null (a null
+                // test there would be decided wrongly): declare the socket inside the loop instead.
+                flow.reporter.error(loop, Diagnostic.LOOP_CHANGES_SESSION, flow.name(var),
+                        "it is " + MethodChecker.describe(before) + " when the loop starts and "
+                                + flow.selectors.describe(after) + " when it goes round; declare it inside the loop "
+                                + "(SJSocket " + flow.name(var) + " = ...;)");
+            } else if (after instanceof VarState.Moved moved) {
                 flow.reporter.error(loop, SpawnRules.spawned(moved) ? Diagnostic.USE_AFTER_SPAWN
                         : Diagnostic.USE_AFTER_MOVE, flow.name(var), moved.how() + " in an earlier iteration of this loop");
             } else if (missingBeforeRound(before, after) instanceof SessionType missing
@@ -176,18 +184,24 @@ final class IterationRules {
         return true;
     }
 
-    private void sessionLoop(WhileLoopTree loop, IterationCondition condition, StatementTree body) {
+    private void sessionLoop(StatementTree loop, IterationCondition condition, StatementTree body,
+            List<? extends StatementTree> updates) {
         flow.widenOwnership(new FlowScanner.Probe() {
             @Override
             FlowState<Element> pass() {
-                return sessionLoopPass(loop, condition, body, true);
+                return sessionLoopPass(loop, condition, body, updates, true);
             }
         });
-        sessionLoopPass(loop, condition, body, false);
+        sessionLoopPass(loop, condition, body, updates, false);
     }
 
-    private FlowState<Element> sessionLoopPass(WhileLoopTree loop, IterationCondition condition, StatementTree body,
-            boolean probe) {
+    /**
+     * One pass over a session iteration: {@code while (s.outwhile(c)) body}, or the same loop written
+     * {@code for (init; s.outwhile(c); updates) body} (adv11 A10), whose updates run after the body
+     * (and after a {@code continue}) as the body's last statements.
+     */
+    private FlowState<Element> sessionLoopPass(StatementTree loop, IterationCondition condition, StatementTree body,
+            List<? extends StatementTree> updates, boolean probe) {
         if (condition.operand() != null) {
             flow.onceOnly("the operand of outwhile (it is evaluated before every iteration decision, not once)",
                     condition.operand());
@@ -227,6 +241,13 @@ final class IterationRules {
         }
         FlowState<Element> bodyEntry = flow.state;
         flow.scan(body, null);
+        if (!updates.isEmpty()) {
+            flow.state = flow.join(flow.state, frame.continues, loop, "the paths to the update of this loop");
+            frame.continues = null;
+            for (StatementTree update : updates) {
+                flow.scan(update, null);
+            }
+        }
         flow.noteBackEdge(frame);
         FlowState<Element> backEdge = flow.join(flow.state, frame.continues, loop, "the paths to the next iteration");
         flow.frames.pop();
@@ -273,7 +294,20 @@ final class IterationRules {
         if (condition == null) {
             return false;
         }
-        sessionLoop(loop, condition, loop.getStatement());
+        sessionLoop(loop, condition, loop.getStatement(), List.of());
+        return true;
+    }
+
+    /**
+     * The same for a {@code for} loop whose condition is a session iteration's (its initializers are
+     * already checked); returns false otherwise.
+     */
+    boolean sessionLoop(ForLoopTree loop) {
+        IterationCondition condition = loop.getCondition() == null ? null : iterationCondition(loop.getCondition());
+        if (condition == null) {
+            return false;
+        }
+        sessionLoop(loop, condition, loop.getStatement(), loop.getUpdate());
         return true;
     }
 

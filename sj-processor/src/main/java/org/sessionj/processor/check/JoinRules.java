@@ -1,6 +1,10 @@
 package org.sessionj.processor.check;
 
+import com.sun.source.tree.EnhancedForLoopTree;
 import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.ParenthesizedTree;
+import com.sun.source.util.TreePath;
 import com.sun.source.tree.MethodInvocationTree;
 import java.util.List;
 import javax.lang.model.element.Element;
@@ -45,6 +49,41 @@ final class JoinRules {
         }
     }
 
+    /**
+     * Where the join's list, used in place, hands a received box to an unboxing context (adv11 A14):
+     * {@code int v = SJ.<Integer>join(s).get(0)} or {@code for (int v : SJ.<Integer>join(a, b))}, as
+     * {@code int v = s.<Integer>receive()} is (SJ013); null when it does not. A list kept in a variable
+     * is the program's own collection: unboxing its elements later is an explicit choice, as unboxing a
+     * received {@code Integer} variable is.
+     */
+    private String unboxedElement() {
+        TreePath path = flow.getCurrentPath();
+        TreePath parent = path.getParentPath();
+        while (parent != null && parent.getLeaf() instanceof ParenthesizedTree) {
+            path = parent;
+            parent = parent.getParentPath();
+        }
+        if (parent == null) {
+            return null;
+        }
+        if (parent.getLeaf() instanceof EnhancedForLoopTree loop && loop.getExpression() == path.getLeaf()) {
+            return flow.trees.getElement(new TreePath(parent, loop.getVariable())) instanceof Element variable
+                    && variable.asType().getKind().isPrimitive() ? "by the loop variable" : null;
+        }
+        if (parent.getLeaf() instanceof MemberSelectTree select && select.getExpression() == path.getLeaf()
+                && ELEMENT_READS.contains(select.getIdentifier().toString())
+                && parent.getParentPath() != null
+                && parent.getParentPath().getLeaf() instanceof MethodInvocationTree read
+                && read.getMethodSelect() == select
+                && new UnboxingContexts(flow.trees, flow.contracts).unboxed(parent.getParentPath())) {
+            return "where " + select.getIdentifier() + "(…) returns it";
+        }
+        return null;
+    }
+
+    /** The methods of {@code List} that return one of its elements. */
+    private static final java.util.Set<String> ELEMENT_READS = java.util.Set.of("get", "getFirst", "getLast");
+
     /** The element type of the join's {@code List<T>} as javac inferred it, or null when unknown. */
     private static TypeMirror elementType(TypeMirror list) {
         if (list instanceof DeclaredType declared && declared.getTypeArguments().size() == 1) {
@@ -77,6 +116,14 @@ final class JoinRules {
         TypeMirror payload = flow.messages.mirror(javaType);
         if (payload != null && element != null && !flow.messages.receiveCompatible(payload, element)) {
             flow.reporter.error(call, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expected), found);
+            flow.fail(var);
+            return;
+        }
+        String unboxing = payload != null && flow.messages.isBox(payload) ? unboxedElement() : null;
+        if (unboxing != null) {
+            flow.reporter.error(call, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expected),
+                    "receives ?(" + payload + ") in a join whose element is unboxed " + unboxing + " (a box, which "
+                            + "the peer may send as null: take the element as " + payload + " and unbox it explicitly)");
             flow.fail(var);
             return;
         }

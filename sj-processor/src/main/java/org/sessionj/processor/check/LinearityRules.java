@@ -231,6 +231,9 @@ final class LinearityRules {
     /** How {@link #failedBy} describes a session ended by the failure of its own action. */
     static final String FAILED_PREFIX = "ended by the failure of its action on line ";
 
+    /** How a socket variable set to null is described (followed by the line). */
+    static final String NULL_PREFIX = "set to null on line ";
+
     /** How a session closed by a finally block is described (followed by the line). */
     static final String CLOSED_IN_FINALLY = "closed by the finally block on line ";
 
@@ -250,14 +253,20 @@ final class LinearityRules {
     /** Whether {@code state} is a session this code still owns: live, failed, closed or unknown among those. */
     static boolean ownedSession(VarState state) {
         return state instanceof VarState.Live
-                || state instanceof VarState.Unknown unknown && unknown.closable()
-                || state instanceof VarState.Moved moved && moved.how() != null && (failed(moved)
-                        || moved.how().startsWith("closed"));
+                || state instanceof VarState.Unknown unknown && unknown.closable() && !unknown.mayBeNull()
+                || state instanceof VarState.Moved moved && moved.nullness() == VarState.Nullness.SOCKET
+                        && endedHere(moved);
+    }
+
+    /** Whether an ended session was closed or failed here (not handed to someone else), null aside. */
+    private static boolean endedHere(VarState.Moved moved) {
+        return moved.how() != null && (moved.how().startsWith(FAILED_PREFIX) || moved.how().startsWith("closed"));
     }
 
     /** Whether {@code state} is that of a session a failed action ended ({@link #failedBy}). */
     static boolean failed(VarState state) {
-        return state instanceof VarState.Moved moved && moved.how() != null && moved.how().startsWith(FAILED_PREFIX);
+        return state instanceof VarState.Moved moved && moved.nullness() == VarState.Nullness.SOCKET
+                && moved.how() != null && moved.how().startsWith(FAILED_PREFIX);
     }
 
     private void record(Element var, VarState varState, boolean sessionFailure) {
@@ -354,23 +363,54 @@ final class LinearityRules {
             } else if (noSession(states) != null) {
                 result = result.with(var, noSession(states));
             } else {
-                List<String> described = new ArrayList<>();
+                // Null on a path (before the request of SJSocket t = null; try { t = svc.request(); …):
+                // no session there, so the sessions alone say what the finally block may do with it once
+                // a null test has ruled null out (F17).
+                Set<VarState> sessions = new LinkedHashSet<>();
+                boolean mayBeNull = false;
                 for (VarState state : states) {
-                    String text = MethodChecker.describe(state);
-                    if (!described.contains(text)) {
-                        described.add(text);
+                    if (state instanceof VarState.Moved moved && moved.nullness() != VarState.Nullness.SOCKET) {
+                        mayBeNull = true;
+                        if (moved.isNull()) {
+                            continue;
+                        }
+                        state = new VarState.Moved(moved.how());
                     }
+                    sessions.add(state);
                 }
                 boolean closable = true;
-                for (VarState state : states) {
+                for (VarState state : sessions) {
                     closable &= ownedSession(state);
                 }
-                result = result.with(var, new VarState.Unknown(String.join(" or ", described)
+                result = result.with(var, new VarState.Unknown(alternatives(sessions)
                         + " (where an exception in the try block on line " + flow.line(tree) + " may leave it)",
-                        closable));
+                        closable, mayBeNull));
             }
         }
         return result;
+    }
+
+    /** How many of the states a catch may see are named in its description; the rest are counted. */
+    static final int MAX_DESCRIBED = 6;
+
+    /**
+     * The distinct descriptions of {@code states} joined by "or": at most {@link #MAX_DESCRIBED} of them,
+     * then how many other states there are. A call lending a long session has a state after each of its
+     * actions (adv11 A13): describing, comparing and printing them all cost time and text quadratic in
+     * its length.
+     */
+    private static String alternatives(Set<VarState> states) {
+        Set<String> described = new LinkedHashSet<>();
+        int others = 0;
+        for (VarState state : states) {
+            if (described.size() < MAX_DESCRIBED) {
+                described.add(MethodChecker.describe(state));
+            } else {
+                others++;
+            }
+        }
+        String text = String.join(" or ", described);
+        return others == 0 ? text : text + String.format(java.util.Locale.ROOT, " or one of %,d other states", others);
     }
 
     /**
@@ -379,15 +419,31 @@ final class LinearityRules {
      * unassigned; null when one of them is live.
      */
     private static VarState noSession(Set<VarState> states) {
-        VarState ended = null;
+        VarState.Moved ended = null;
         for (VarState state : states) {
             if (state instanceof VarState.Moved moved) {
-                ended = ended == null ? moved : ended;
+                ended = ended == null ? moved : ended(ended, moved);
             } else if (!(state instanceof VarState.Unassigned)) {
                 return null;
             }
         }
         return ended != null ? ended : VarState.UNASSIGNED;
+    }
+
+    /**
+     * Two states of a variable with no session to finish, where their paths meet: the first, unless one
+     * may hold null where the other holds a socket — then null or not depends on the path
+     * ({@link VarState.Nullness#MAYBE}, described by the ended session).
+     */
+    static VarState.Moved ended(VarState.Moved left, VarState.Moved right) {
+        if (left.nullness() == right.nullness() && left.nullness() != VarState.Nullness.MAYBE) {
+            return left;
+        }
+        if (left.nullness() == VarState.Nullness.SOCKET && right.nullness() == VarState.Nullness.SOCKET) {
+            return left;
+        }
+        VarState.Moved session = left.isNull() ? right : left;
+        return new VarState.Moved(session.how(), VarState.Nullness.MAYBE);
     }
 
     /**
@@ -517,6 +573,10 @@ final class LinearityRules {
         if (same(left, right)) {
             return left;
         }
+        VarState nullMerge = mergeNull(left, right);
+        if (nullMerge != null) {
+            return nullMerge;
+        }
         if (left instanceof VarState.Moved moved && (right instanceof VarState.Moved
                 || right instanceof VarState.Live live && live.complete())) {
             return moved;
@@ -533,6 +593,34 @@ final class LinearityRules {
     }
 
     /**
+     * Merges a state where the variable may hold null ({@link VarState.Nullness}) with another that has
+     * no session to finish either, or with an unknown one; null for every other pair (a session live on
+     * one path and null on the other is SJ020, as any live/ended disagreement).
+     */
+    private static VarState mergeNull(VarState left, VarState right) {
+        boolean leftNull = left instanceof VarState.Moved l && l.nullness() != VarState.Nullness.SOCKET;
+        boolean rightNull = right instanceof VarState.Moved r && r.nullness() != VarState.Nullness.SOCKET;
+        if (!leftNull && !rightNull) {
+            return null;
+        }
+        VarState.Moved nullish = (VarState.Moved) (leftNull ? left : right);
+        VarState other = leftNull ? right : left;
+        if (other instanceof VarState.Moved moved) {
+            return ended(nullish, moved);
+        }
+        if (other instanceof VarState.Live live && live.complete()) {
+            // As an ended session meeting a complete one (the ended state wins): nothing more may be done.
+            return new VarState.Moved(nullish.isNull() ? "left complete on another path" : nullish.how(),
+                    VarState.Nullness.MAYBE);
+        }
+        if (other instanceof VarState.Unknown unknown) {
+            boolean closable = unknown.closable() && (nullish.isNull() || endedHere(nullish));
+            return new VarState.Unknown(unknown.how(), closable, true);
+        }
+        return null;
+    }
+
+    /**
      * Whether two states are the same session state: equal, or live with types equal once their
      * leading recursions are unfolded ({@code rec X[rec Y[B].C]} entered and {@code rec Y[B].C'}
      * after a round of the inner loop are one state).
@@ -540,6 +628,9 @@ final class LinearityRules {
     static boolean same(VarState left, VarState right) {
         if (left.equals(right)) {
             return true;
+        }
+        if (left instanceof VarState.Moved l && l.isNull() && right instanceof VarState.Moved r && r.isNull()) {
+            return true; // null set on two lines: no session either way
         }
         return left instanceof VarState.Live l && right instanceof VarState.Live r && l.iterations() == r.iterations()
                 && java.util.Objects.equals(l.selectedBy(), r.selectedBy()) && TypeModel.unfold(l.remaining()).equals(TypeModel.unfold(r.remaining()));

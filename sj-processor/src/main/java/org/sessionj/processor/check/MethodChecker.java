@@ -91,6 +91,7 @@ final class MethodChecker extends FlowScanner {
     final NoAliasFieldWindow noAliasFields = new NoAliasFieldWindow(this);
     final MoveContexts moveContexts = new MoveContexts(this);
     final TryMoves tryMoves = new TryMoves(this);
+    final IteratedValues iteratedValues = new IteratedValues(this);
     final SocketExpressionRules sockets = new SocketExpressionRules(this);
     final TryStatements tries = new TryStatements(this);
     final ImplicitCalls implicit = new ImplicitCalls(this);
@@ -200,8 +201,8 @@ final class MethodChecker extends FlowScanner {
                     + (live.iterations() > 0 ? " (inside its iteration)" : "");
             case VarState.Moved moved -> LinearityRules.failed(moved)
                     ? "failed (its action on line " + moved.how().substring(LinearityRules.FAILED_PREFIX.length()) + " threw)"
-                    : "'" + moved.how() + "'";
-            case VarState.Unknown unknown -> unknown.how();
+                    : moved.isNull() ? "null ('" + moved.how() + "')" : "'" + moved.text() + "'";
+            case VarState.Unknown unknown -> unknown.how() + (unknown.mayBeNull() ? " (or null)" : "");
             case VarState.Failed failed -> "unknown";
             case VarState.Unassigned unassigned -> "unassigned";
             case VarState.Endpoint endpoint -> "a service";
@@ -299,32 +300,35 @@ final class MethodChecker extends FlowScanner {
     // ------------------------------------------------------------------ null tests
 
     /**
-     * {@code if (s == null)} / {@code if (s != null)} on a socket that certainly holds a socket object:
-     * the branch for null cannot run, so it is not joined (adv10 F17: {@code if (s != null) s.close()}
-     * in a finally block, {@code if (s == null) return;} after a request). A socket holds an object when
-     * it is a local (not a parameter, which a caller might pass null) whose state is a session, live or
-     * ended: request, accept and a delegation receive never give null.
+     * {@code if (s == null)} / {@code if (s != null)} on a local socket (not a parameter, which a caller
+     * might pass null): a branch that cannot run is not joined, and a branch that runs only when the
+     * socket is (not) null sees it so (adv10 F17). A socket holds an object when its state is a session,
+     * live or ended (request, accept and a delegation receive never give null: {@code if (s != null)
+     * s.close()} in a finally block, {@code if (s == null) return;} after a request); it holds null when
+     * set to null ({@code SJSocket t = null;}); where paths with either meet
+     * ({@link VarState.Nullness#MAYBE}, or an exception before the request in
+     * {@code t = null; try { t = svc.request(); … } finally { if (t != null) t.close(); }}) both
+     * branches run, each with what it knows.
      */
     @Override
     public Void visitIf(com.sun.source.tree.IfTree tree, Void unused) {
         scan(tree.getCondition(), null);
         FlowState<Element> afterCondition = state;
-        Boolean nonNullBranch = nullTest(tree.getCondition());
-        state = nonNullBranch == null || nonNullBranch ? afterCondition : null;
+        NullBranches branches = nullTest(tree.getCondition(), tree);
+        state = branches == null ? afterCondition : branches.then();
         scan(tree.getThenStatement(), null);
         FlowState<Element> afterThen = state;
-        state = nonNullBranch == null || !nonNullBranch ? afterCondition : null;
+        state = branches == null ? afterCondition : branches.otherwise();
         scan(tree.getElseStatement(), null);
         state = join(afterThen, state, tree, "the branches of this if");
         return null;
     }
 
     /**
-     * For a condition {@code s != null} (true) or {@code s == null} (false) on a socket that certainly
-     * holds a session once the condition is evaluated: whether the then-branch is the one that runs; null
-     * when the condition is no such test.
+     * For a condition {@code s != null} or {@code s == null} on a local socket: the states the then and
+     * the else branch start in (null for one that cannot run); null when the condition is no such test.
      */
-    private Boolean nullTest(ExpressionTree condition) {
+    private NullBranches nullTest(ExpressionTree condition, Tree at) {
         if (state == null || !(strip(condition) instanceof BinaryTree test)
                 || test.getKind() != Tree.Kind.EQUAL_TO && test.getKind() != Tree.Kind.NOT_EQUAL_TO) {
             return null;
@@ -337,9 +341,35 @@ final class MethodChecker extends FlowScanner {
             return null;
         }
         VarState value = state.get(socket);
-        boolean holdsASocket = value instanceof VarState.Live || value instanceof VarState.Unknown
-                || value instanceof VarState.Moved;
-        return holdsASocket ? test.getKind() == Tree.Kind.NOT_EQUAL_TO : null;
+        FlowState<Element> whenNull;
+        FlowState<Element> whenSocket;
+        if (value instanceof VarState.Moved moved && moved.isNull()) {
+            whenNull = state;
+            whenSocket = null;
+        } else if (value instanceof VarState.Moved moved && moved.nullness() == VarState.Nullness.MAYBE) {
+            whenNull = state.with(socket, nullHere(at));
+            whenSocket = state.with(socket, new VarState.Moved(moved.how()));
+        } else if (value instanceof VarState.Unknown unknown && unknown.mayBeNull()) {
+            whenNull = state.with(socket, nullHere(at));
+            whenSocket = state.with(socket, new VarState.Unknown(unknown.how(), unknown.closable(), false));
+        } else if (value instanceof VarState.Live || value instanceof VarState.Unknown
+                || value instanceof VarState.Moved) {
+            whenNull = null;
+            whenSocket = state;
+        } else {
+            return null;
+        }
+        boolean thenNonNull = test.getKind() == Tree.Kind.NOT_EQUAL_TO;
+        return new NullBranches(thenNonNull ? whenSocket : whenNull, thenNonNull ? whenNull : whenSocket);
+    }
+
+    /** The states the branches of an {@code if} on a null test start in (null: the branch cannot run). */
+    private record NullBranches(FlowState<Element> then, FlowState<Element> otherwise) {
+    }
+
+    /** The state of a socket a null test found null. */
+    private VarState nullHere(Tree at) {
+        return new VarState.Moved("found null by the test on line " + line(at), VarState.Nullness.NULL);
     }
 
     private static boolean isNullLiteral(ExpressionTree tree) {
@@ -412,12 +442,30 @@ final class MethodChecker extends FlowScanner {
     /** An enhanced for loop over a {@code @NoAlias} variable keeps its value until the loop ends. */
     @Override
     public Void visitEnhancedForLoop(EnhancedForLoopTree tree, Void unused) {
-        noAlias.enterIteration(tree);
         try {
             return super.visitEnhancedForLoop(tree, unused);
         } finally {
-            noAlias.exitIteration();
+            iteratedValues.ended(tree);
         }
+    }
+
+    @Override
+    void iterationStarted(EnhancedForLoopTree tree) {
+        if (state != null) {
+            iteratedValues.started(tree);
+        }
+    }
+
+    @Override
+    void nextElement(EnhancedForLoopTree tree) {
+        iteratedValues.nextElement(tree);
+    }
+
+    /** Also keeps the hidden reference of an enhanced for loop over {@code var} in step ({@link IteratedValues}). */
+    @Override
+    void set(Element var, VarState value) {
+        super.set(var, value);
+        iteratedValues.changed(var, value);
     }
 
     /** Over an Iterable (not an array), the loop's calls of iterator()/hasNext()/next() are foreign code. */
@@ -650,7 +698,7 @@ final class MethodChecker extends FlowScanner {
     public Void visitMemberReference(MemberReferenceTree tree, Void unused) {
         ExecutableElement functional = contracts.functionalMethod(trees.getTypeMirror(getCurrentPath()));
         if (functional != null && state != null) {
-            contracts.methodReference(tree, trees.getElement(getCurrentPath()), functional, reporter);
+            contracts.methodReference(getCurrentPath(), trees.getElement(getCurrentPath()), functional, reporter);
         }
         Element socket = trackedSocket(tree.getQualifierExpression());
         if (socket != null) {
@@ -668,6 +716,11 @@ final class MethodChecker extends FlowScanner {
             plainLoop(tree, tree.getCondition(), tree.getStatement(), List.of(), false);
         }
         return null;
+    }
+
+    @Override
+    boolean sessionFor(com.sun.source.tree.ForLoopTree tree) {
+        return iterations.sessionLoop(tree);
     }
 
     @Override

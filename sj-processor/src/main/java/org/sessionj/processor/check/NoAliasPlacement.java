@@ -19,8 +19,12 @@ import com.sun.source.tree.VariableTree;
 import com.sun.source.tree.WildcardTree;
 import com.sun.source.util.TreePath;
 import com.sun.source.util.Trees;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
 
 /**
  * Where {@code @NoAlias} may stand. It is a type annotation too (so that {@code int @NoAlias [] x} reads
@@ -49,20 +53,30 @@ final class NoAliasPlacement {
                 || !((TypeElement) type.asElement()).getQualifiedName().contentEquals(NO_ALIAS)) {
             return;
         }
-        String where = unchecked(path);
-        if (where != null) {
-            reporter.error(annotation, Diagnostic.NOALIAS_UNCHECKED, where);
+        String[] misplaced = unchecked(path);
+        if (misplaced != null) {
+            reporter.error(annotation, Diagnostic.NOALIAS_UNCHECKED, misplaced[0], misplaced[1]);
         }
     }
 
-    /** What the annotation at {@code path} annotates when nothing checks it there, else null. */
-    private String unchecked(TreePath path) {
+    /** Why a misplaced {@code @NoAlias} is not checked, and where it would be. */
+    private static final String WHERE_CHECKED = "only a local variable, parameter, field or method result holds a "
+            + "unique value, when its declaration or its own declared type carries @NoAlias "
+            + "('@NoAlias int[] x', 'int @NoAlias [] x')";
+
+    /**
+     * What the annotation at {@code path} annotates and why nothing checks it there ({where, why}), or
+     * null when it is checked.
+     */
+    private String[] unchecked(TreePath path) {
         TreePath parent = path.getParentPath();
         if (parent.getLeaf() instanceof ModifiersTree) {
-            return parent.getParentPath().getLeaf() instanceof ClassTree ? "a class declaration" : null;
+            TreePath declaration = parent.getParentPath();
+            return declaration.getLeaf() instanceof ClassTree ? new String[] {"a class declaration", WHERE_CHECKED}
+                    : nothingToOwn(trees.getElement(declaration));
         }
         if (!(parent.getLeaf() instanceof AnnotatedTypeTree)) {
-            return describe(parent.getLeaf(), false); // new int @NoAlias [3]: a dimension's annotation
+            return misplaced(describe(parent.getLeaf(), false)); // new int @NoAlias [3]: a dimension's annotation
         }
         // A type annotation: climb the type it is part of to the declaration, if any, whose type it is.
         Tree child = parent.getLeaf();
@@ -73,7 +87,7 @@ final class NoAliasPlacement {
                     || node instanceof MethodTree method && method.getReturnType() == child) {
                 // Only the declared type's own annotation reaches the variable or method (NoAliasRules.isNoAlias).
                 return NoAliasRules.isNoAlias(trees.getElement(at)) ? null
-                        : describe(parent.getParentPath().getLeaf(), argument);
+                        : misplaced(describe(parent.getParentPath().getLeaf(), argument));
             }
             if (!(node instanceof AnnotatedTypeTree || node instanceof ArrayTypeTree
                     || node instanceof ParameterizedTypeTree || node instanceof MemberSelectTree
@@ -84,7 +98,34 @@ final class NoAliasPlacement {
                     || node instanceof ParameterizedTypeTree generic && generic.getTypeArguments().contains(child);
             child = node;
         }
-        return describe(parent.getParentPath().getLeaf(), argument);
+        return misplaced(describe(parent.getParentPath().getLeaf(), argument));
+    }
+
+    private static String[] misplaced(String where) {
+        return new String[] {where, WHERE_CHECKED};
+    }
+
+    /**
+     * A {@code @NoAlias} declaration whose value cannot be shared, or null: a primitive is copied wherever
+     * it goes and a {@code void} method has no result, so nothing would be owned ({@link
+     * NoAliasRules#isNoAlias} ignores them; this says so instead of a misleading SJ040 on
+     * {@code @NoAlias int x = 5}).
+     */
+    private static String[] nothingToOwn(Element element) {
+        if (element == null) {
+            return null;
+        }
+        TypeMirror type = element instanceof ExecutableElement method ? method.getReturnType() : element.asType();
+        if (type.getKind() == TypeKind.VOID) {
+            return new String[] {"'" + element.getSimpleName() + "', which returns void,",
+                    "there is no result to own; remove @NoAlias"};
+        } else if (type.getKind().isPrimitive()) {
+            return new String[] {"'" + element.getSimpleName() + "' of the primitive type "
+                    + type.getKind().name().toLowerCase(java.util.Locale.ROOT),
+                    "a primitive value is copied wherever it goes, never shared, so there is nothing to own; "
+                            + "remove @NoAlias"};
+        }
+        return null;
     }
 
     /**

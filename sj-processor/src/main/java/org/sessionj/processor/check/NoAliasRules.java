@@ -40,9 +40,16 @@ final class NoAliasRules {
     private static final String COPIED_OUT = "its value cannot be copied out here (only 'f' or 'this.f' in a method "
             + "of its own class can be moved out)";
 
-    /** Whether a variable, field or method is declared {@code @NoAlias}. */
+    /**
+     * Whether a variable, field or method is declared {@code @NoAlias}. One of a primitive type (or a
+     * {@code void} method) is not: it has no value that could be shared (SJ047 says so at the annotation).
+     */
     static boolean isNoAlias(Element element) {
         if (element == null) {
+            return false;
+        }
+        TypeMirror type = element instanceof ExecutableElement method ? method.getReturnType() : element.asType();
+        if (type.getKind().isPrimitive() || type.getKind() == javax.lang.model.type.TypeKind.VOID) {
             return false;
         }
         for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
@@ -50,7 +57,6 @@ final class NoAliasRules {
                 return true;
             }
         }
-        TypeMirror type = element instanceof ExecutableElement method ? method.getReturnType() : element.asType();
         for (AnnotationMirror mirror : type.getAnnotationMirrors()) {
             if (((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName().contentEquals(NO_ALIAS)) {
                 return true;
@@ -69,6 +75,10 @@ final class NoAliasRules {
         String move = flow.moveContexts.moveContext(path);
         if (move != null && flow.moveContexts.borrowedBy(path)) {
             move = null; // Arrays.fill(x, 0): the JDK method reads or writes the elements and keeps nothing
+            PendingCall call = pendingArguments(path);
+            if (call != null && value instanceof VarState.Owned) { // ... but only once all arguments are evaluated
+                call.borrowed.add(new Held(var, at, "", null));
+            }
         }
         if (move == null && flow.moveContexts.throwableDetail(path)) {
             move = "into the AssertionError of an assert (as its cause)";
@@ -78,9 +88,9 @@ final class NoAliasRules {
         }
         if (move != null && value instanceof VarState.Owned) {
             VarState.Moved moved = new VarState.Moved(move + " on line " + flow.line(at));
-            Map<Element, Pending> pending = pendingArguments(path);
-            if (pending != null) {
-                Pending earlier = pending.putIfAbsent(var, new Pending(moved, at));
+            PendingCall call = pendingArguments(path);
+            if (call != null) {
+                Pending earlier = call.moved.putIfAbsent(var, new Pending(moved, at));
                 if (earlier != null) { // the same value given twice to one call
                     flow.reporter.error(at, Diagnostic.MOVED_VALUE_USED, flow.name(var), earlier.moved().how());
                     flow.fail(var);
@@ -141,7 +151,18 @@ final class NoAliasRules {
      * before {@code f} owns it. Giving one value to two arguments is still a use after the move, and
      * so is a value moved by a later argument before the call takes it ({@code f(x, g(x))}).
      */
-    private final Deque<Map<Element, Pending>> pendingMoves = new ArrayDeque<>();
+    private final Deque<PendingCall> pendingMoves = new ArrayDeque<>();
+
+    /**
+     * What a call whose arguments are being evaluated takes once they are: the values moved into it, and
+     * the owned values it borrows (an array {@code Arrays.fill} or {@code System.arraycopy} writes into,
+     * in reading order), which no other argument may move ({@code Arrays.fill(x, x)},
+     * {@code Arrays.setAll(x, i -> keep(x))}: the callee would write into an array that has another owner).
+     */
+    private static final class PendingCall {
+        final Map<Element, Pending> moved = new java.util.LinkedHashMap<>();
+        final java.util.List<Held> borrowed = new java.util.ArrayList<>();
+    }
     private final Deque<Tree> pendingCalls = new ArrayDeque<>();
     /** For each call in {@link #pendingCalls}, its receiver when that is an owned value ({@link #hold}), or null. */
     private final Deque<java.util.Optional<Held>> pendingReceivers = new ArrayDeque<>();
@@ -156,10 +177,10 @@ final class NoAliasRules {
      * ({@code Objects.requireNonNull}) takes nothing: {@code f(requireNonNull(x), x.length)} moves
      * {@code x} into {@code f}.
      */
-    private Map<Element, Pending> pendingArguments(TreePath path) {
-        java.util.Iterator<Map<Element, Pending>> moves = pendingMoves.iterator();
+    private PendingCall pendingArguments(TreePath path) {
+        java.util.Iterator<PendingCall> moves = pendingMoves.iterator();
         for (Tree call : pendingCalls) {
-            Map<Element, Pending> moved = moves.next();
+            PendingCall moved = moves.next();
             if (!flow.moveContexts.returnsArgument(call)) {
                 return flow.moveContexts.isArgumentOf(path, call) ? moved : null;
             }
@@ -172,7 +193,7 @@ final class NoAliasRules {
      * already): a method runs on its receiver only after them, so an owned receiver is held until then.
      */
     void beginArguments(Tree call) {
-        pendingMoves.push(new java.util.LinkedHashMap<>());
+        pendingMoves.push(new PendingCall());
         pendingCalls.push(call);
         Held receiver = null;
         if (call instanceof MethodInvocationTree invocation && invocation.getMethodSelect() instanceof MemberSelectTree select) {
@@ -189,9 +210,28 @@ final class NoAliasRules {
      * the call's own arguments are taken: {@code x.equals(x)} hands one value to one call.
      */
     void endArguments() {
-        Map<Element, Pending> moved = pendingMoves.pop();
+        PendingCall pending = pendingMoves.pop();
+        Map<Element, Pending> moved = pending.moved;
         Tree call = pendingCalls.pop();
         release(pendingReceivers.pop().orElse(null));
+        String callee = call instanceof MethodInvocationTree invocation
+                ? "'" + FlowScanner.calleeName(invocation) + "'" : "the constructor";
+        for (Held borrowed : pending.borrowed) {
+            VarState now = flow.state == null ? null : flow.state.get(borrowed.var());
+            Pending also = moved.get(borrowed.var());
+            if (now instanceof VarState.Moved since) {
+                flow.reporter.error(borrowed.at(), Diagnostic.MOVED_VALUE_USED, flow.name(borrowed.var()), since.how()
+                        + " (a later argument, evaluated before " + callee + " reads or writes the array given here)");
+                flow.fail(borrowed.var());
+                return;
+            } else if (also != null && now instanceof VarState.Owned) {
+                flow.reporter.error(also.at(), Diagnostic.MOVED_VALUE_USED, flow.name(borrowed.var()), "into "
+                        + callee + " on line " + flow.line(borrowed.at()) + ", which also reads or writes it as an array "
+                        + "(one call cannot both borrow a value and keep it)");
+                flow.fail(borrowed.var());
+                return;
+            }
+        }
         for (Map.Entry<Element, Pending> move : moved.entrySet()) { // a loop: no lambda linked per compilation
             Element var = move.getKey();
             VarState now = flow.state == null ? null : flow.state.get(var);
@@ -261,44 +301,6 @@ final class NoAliasRules {
         return stripped instanceof MemberSelectTree select ? hold(select.getExpression(), why) : null;
     }
 
-    /**
-     * For each enhanced {@code for} statement being checked (innermost first), the owned variable it
-     * iterates over ({@link #hold}), if any: javac keeps the value in a variable of its own (the array,
-     * or the Iterable's iterator) and reads it for every next element.
-     */
-    private final Deque<java.util.Optional<Held>> iterated = new ArrayDeque<>();
-
-    /** The body of the enhanced for statement {@code loop} is about to be checked. */
-    void enterIteration(com.sun.source.tree.EnhancedForLoopTree loop) {
-        iterated.push(java.util.Optional.ofNullable(hold(loop.getExpression(), "the enhanced for loop on line "
-                + flow.line(loop) + " goes on reading that value for its next element, whatever the variable holds "
-                + "now: leave the loop after the move, or assign after it")));
-    }
-
-    /** The enhanced for statement entered last is checked. */
-    void exitIteration() {
-        iterated.pop();
-    }
-
-    /**
-     * An assignment to {@code var} inside an enhanced for loop over it, after its value was moved: the
-     * variable looks owned again, but the loop goes on reading the moved value for its next element
-     * ({@code for (int v : x) { g(x); x = new int[1]; }}), which now belongs to someone else (SJ041).
-     * Without the assignment, any next iteration's use of the variable is reported already.
-     */
-    private void reassignedWhileIterated(Element var, Tree at) {
-        if (flow.state == null || !(flow.state.get(var) instanceof VarState.Moved moved)) {
-            return;
-        }
-        for (java.util.Optional<Held> loop : iterated) {
-            if (loop.isPresent() && loop.get().var().equals(var)) {
-                flow.reporter.error(at, Diagnostic.MOVED_VALUE_USED, flow.name(var),
-                        moved.how() + " (" + loop.get().why() + ")");
-                return;
-            }
-        }
-    }
-
     /** The expression that held {@code held} (null: nothing) uses it now: SJ041 if it was moved meanwhile. */
     void release(Held held) {
         for (Held each = held; each != null; each = each.also()) {
@@ -335,7 +337,6 @@ final class NoAliasRules {
                     (info != null ? info.name() : field.getSimpleName()), tree.getExpression());
         }
         if (info != null) {
-            reassignedWhileIterated(var, tree);
             flow.set(var, unique ? VarState.OWNED : VarState.FAILED);
         }
         // The assignment's value is the value just stored: used where a use of the variable would move

@@ -80,6 +80,29 @@ final class NoAliasValues {
         return false;
     }
 
+    /** Final JDK classes whose instances never change: sharing one is harmless (SJ042). */
+    private static final java.util.Set<String> IMMUTABLE = java.util.Set.of("java.lang.String", "java.lang.Integer",
+            "java.lang.Long", "java.lang.Short", "java.lang.Byte", "java.lang.Character", "java.lang.Boolean",
+            "java.lang.Float", "java.lang.Double");
+
+    /**
+     * Whether the static type of {@code expression} is a primitive, a {@code String} or a box: its value
+     * cannot be changed through another reference, so handing it over by {@code pass} needs no ownership
+     * ({@code s.pass("literal")}). A {@code @NoAlias} variable passed is still moved.
+     */
+    boolean immutable(ExpressionTree expression) {
+        TypeMirror type = flow.trees.getTypeMirror(flow.pathOf(expression));
+        if (type == null) {
+            return false;
+        }
+        if (type.getKind().isPrimitive()) {
+            return true;
+        }
+        return type instanceof javax.lang.model.type.DeclaredType declared
+                && declared.asElement() instanceof TypeElement element
+                && IMMUTABLE.contains(element.getQualifiedName().toString());
+    }
+
     /**
      * JDK methods of final classes specified to return a newly allocated array: {@code Arrays.copyOf},
      * {@code Arrays.copyOfRange} (shallow copies, like {@code clone()}), {@code String.toCharArray},
@@ -90,8 +113,12 @@ final class NoAliasValues {
 
     /** Whether {@code call} is one of {@link #NEW_ARRAY}. */
     private boolean newArray(MethodInvocationTree call) {
-        return flow.elementOf(call) instanceof ExecutableElement method
-                && method.getEnclosingElement() instanceof TypeElement owner
+        return flow.elementOf(call) instanceof ExecutableElement method && returnsNewArray(method);
+    }
+
+    /** Whether {@code method} is one of {@link #NEW_ARRAY}: each call returns a new array. */
+    static boolean returnsNewArray(ExecutableElement method) {
+        return method.getEnclosingElement() instanceof TypeElement owner
                 && NEW_ARRAY.contains(owner.getQualifiedName() + "." + method.getSimpleName());
     }
 

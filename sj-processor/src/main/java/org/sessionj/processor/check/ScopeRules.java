@@ -24,7 +24,8 @@ import javax.lang.model.element.VariableElement;
  * resource of, where every member must be complete (SJ024). Invariant: a scope is made by
  * {@code SJ.scope()} as a try-with-resources resource, and its variable (or an {@code SJScope} parameter)
  * is used only as the receiver of {@code add} or as an argument for an {@code SJScope} parameter: never
- * closed explicitly, returned, stored, captured for anything else, or declared as a field or a plain
+ * closed explicitly (by {@code close()} or by naming it as the resource of another try-with-resources,
+ * {@code try (scope) {}}), returned, stored, captured for anything else, or declared as a field or a plain
  * local — each of those would close its members behind the checker's back
  * ({@code scope.close(); a.receive();} compiled and failed at run time, adv11 A9).
  */
@@ -97,7 +98,12 @@ final class ScopeRules {
             return;
         }
         if (parent instanceof TryTree) {
-            return; // try (scope) {...}: a resource named again; its declaration is what the rule checks
+            // try (scope) {...} names a scope that exists already: it closes it (and its members) a second time,
+            // at the end of that block (adv12 A2); the one try-with-resources of a scope is the one declaring it.
+            reporter.error(tree, Diagnostic.MISPLACED_CONSTRUCT, "the scope '" + tree.getName() + "' is closed at the"
+                    + " end of this try-with-resources block, which closes its members where the checker does not see"
+                    + " it: a scope is closed only by the try-with-resources block that declares it");
+            return;
         }
         if (parent instanceof MethodInvocationTree call && scopeParameter(path.getParentPath(), call, tree)) {
             return; // handed to an SJScope parameter, whose method is held to this rule in turn

@@ -129,13 +129,12 @@ final class SelectorRules {
         return members;
     }
 
-    /** The {@code SJSelector.of(…)} call {@code initializer} is, or null. */
+    /** The {@code SJSelector.of(…)} (or {@code runtime.openSelector(P.class, …)}) call {@code initializer} is, or null. */
     private MethodInvocationTree typedCreation(ExpressionTree initializer, TreePath context) {
         ExpressionTree stripped = FlowScanner.strip(initializer);
         return stripped instanceof MethodInvocationTree call
                 && flow.trees.getElement(new TreePath(context, call)) instanceof ExecutableElement method
-                && flow.api.isSelectorClass(method.getEnclosingElement()) && method.getSimpleName().contentEquals("of")
-                ? call : null;
+                && flow.api.isTypedSelectorFactory(method) ? call : null;
     }
 
     /** The declaration of a local variable, found in the enclosing body. */

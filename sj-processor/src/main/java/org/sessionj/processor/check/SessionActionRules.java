@@ -62,12 +62,13 @@ final class SessionActionRules {
         }
         if (value instanceof VarState.Moved moved) {
             flow.reporter.error(at, SpawnRules.spawned(moved) ? Diagnostic.USE_AFTER_SPAWN : Diagnostic.USE_AFTER_MOVE,
-                    flow.name(var), moved.how());
+                    flow.name(var), moved.text());
             flow.fail(var);
             return null;
         }
         if (value instanceof VarState.Unknown unknown) {
-            flow.reporter.error(at, Diagnostic.USE_AFTER_MOVE, flow.name(var), "left at " + unknown.how());
+            flow.reporter.error(at, Diagnostic.USE_AFTER_MOVE, flow.name(var), "left at " + unknown.how()
+                    + (unknown.mayBeNull() ? " (or it holds null)" : ""));
             flow.fail(var);
             return null;
         }
@@ -117,7 +118,8 @@ final class SessionActionRules {
             case "send", "pass" -> {
                 ExpressionTree argument = call.getArguments().get(0);
                 boolean delegation = flow.trackedSocket(argument) != null;
-                if (operation.equals("pass") && !delegation && !flow.noAliasValues.unique(argument) && flow.state != null
+                if (operation.equals("pass") && !delegation && !flow.noAliasValues.unique(argument)
+                        && !flow.noAliasValues.immutable(argument) && flow.state != null
                         && !(flow.state.get(var) instanceof VarState.Failed)) {
                     flow.reporter.error(argument, Diagnostic.PASS_NOT_UNIQUE, name, argument);
                     flow.fail(var);
@@ -142,8 +144,8 @@ final class SessionActionRules {
                     + "statement switches on: String label = " + name + ".inbranch(); switch (label) { ... }");
             case "outwhile", "inwhile" -> {
                 flow.scanEach(call.getArguments());
-                misplaced(var, call, operation + "() must be the condition of a while loop: while (" + name + "."
-                        + operation + "(" + (operation.equals("outwhile") ? "condition" : "") + ")) { ... }");
+                misplaced(var, call, operation + "() must be the condition of a while (or for) loop: while (" + name
+                        + "." + operation + "(" + (operation.equals("outwhile") ? "condition" : "") + ")) { ... }");
             }
             case "close" -> {
                 if (flow.state != null && LinearityRules.failed(flow.state.get(var))) {
@@ -500,7 +502,7 @@ final class SessionActionRules {
 
 
     /** Whether {@code method} or a declaration enclosing it carries {@code @SuppressWarnings("sessionj")}. */
-    private static boolean suppressedDeclaration(Element method) {
+    static boolean suppressedDeclaration(Element method) {
         for (Element element = method; element != null; element = element.getEnclosingElement()) {
             if (SessionChecker.suppresses(element)) {
                 return true;
@@ -590,16 +592,18 @@ final class SessionActionRules {
         if (!flow.linearity.collectingThrowPoints()) {
             return;
         }
-        List<Action> actions = from.actions();
+        // The suffixes by tail(), which shares the type's actions in constant time: a copy of each
+        // suffix would cost time quadratic in a long lent type (adv11 A13).
+        SessionType rest = from;
         for (int k = 0; k < lent; k++) {
-            Action action = actions.get(k);
+            Action action = rest.head();
+            rest = rest.tail();
             if (action instanceof Action.Select || action instanceof Action.Branch || action instanceof Action.Rec
                     || action instanceof Action.OutWhile || action instanceof Action.InWhile) {
                 flow.linearity.throwPoint(var, new VarState.Unknown("partway through " + TypeModel.printAction(action)
                         + " in the call to '" + method.getSimpleName() + "'", true));
             }
-            flow.linearity.throwPoint(var, new VarState.Live(new SessionType(actions.subList(k + 1, actions.size())),
-                    iterations));
+            flow.linearity.throwPoint(var, new VarState.Live(rest, iterations));
         }
     }
 

@@ -172,6 +172,19 @@ final class SessionApi {
         return selector != null && selector.equals(owner);
     }
 
+    /**
+     * Whether {@code method} makes a typed selector of the protocols its arguments name:
+     * {@code SJSelector.of(P.class, …)}, and its documented twin on a runtime instance,
+     * {@code SJRuntime.openSelector(P.class, …)} (adv11 A10; {@code openSelector()} with no protocol is
+     * the untyped one).
+     */
+    boolean isTypedSelectorFactory(javax.lang.model.element.ExecutableElement method) {
+        Element owner = method.getEnclosingElement();
+        return isSelectorClass(owner) && method.getSimpleName().contentEquals("of")
+                || runtime != null && runtime.equals(owner) && method.getSimpleName().contentEquals("openSelector")
+                        && method.isVarArgs();
+    }
+
     /** Whether values of {@code type} are selectors ({@code SJSelector}). */
     boolean isSelector(TypeMirror type) {
         return type != null && selector != null && isSame(type, selector);

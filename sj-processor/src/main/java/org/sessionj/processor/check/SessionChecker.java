@@ -54,6 +54,7 @@ public final class SessionChecker implements TaskListener {
     private final DeclarationFacts facts = new DeclarationFacts();
     private final OverrideRules overrides;
     private final NoAliasPlacement noAliasPlacement;
+    private final UnbegunEndpoints unbegun;
     private final ImplementationContracts contracts;
     private final SessionRelevance relevance;
     private final Trees trees;
@@ -79,6 +80,7 @@ public final class SessionChecker implements TaskListener {
         this.overrides = new OverrideRules(api, sessionParameters, environment.getElementUtils(),
                 environment.getTypeUtils(), lent);
         this.noAliasPlacement = new NoAliasPlacement(trees);
+        this.unbegun = new UnbegunEndpoints(api, trees, registry);
     }
 
     @Override
@@ -313,6 +315,7 @@ public final class SessionChecker implements TaskListener {
         @Override
         public Void visitMethodInvocation(com.sun.source.tree.MethodInvocationTree call, Void unused) {
             scopes.invocation(getCurrentPath(), call, reporter);
+            unbegun.check(getCurrentPath(), reporter);
             return super.visitMethodInvocation(call, unused);
         }
 
@@ -573,6 +576,7 @@ public final class SessionChecker implements TaskListener {
          * exhaust the stack, is reported (SJ008) and not checked.
          */
         private void analyse(TreePath body) {
+            TreePath saved = reporter.enterBody(body);
             try {
                 if (!relevance.mayTouchSessions(body)) {
                     return;
@@ -582,6 +586,8 @@ public final class SessionChecker implements TaskListener {
                 reporter.error(body.getLeaf(), Diagnostic.TOO_DEEP, "this body", e instanceof StackOverflowError
                         ? "nests deeper than the thread's stack allows" : "nests statements more than "
                                 + FlowScanner.MAX_STATEMENT_NESTING + " levels deep");
+            } finally {
+                reporter.exitBody(saved);
             }
         }
 

@@ -29,8 +29,11 @@ import org.sessionj.types.Side;
 final class SessionOriginRules {
     private final MethodChecker flow;
 
+    private final RecordEndpoints records;
+
     SessionOriginRules(MethodChecker flow) {
         this.flow = flow;
+        this.records = new RecordEndpoints(flow);
     }
 
     
@@ -39,6 +42,10 @@ final class SessionOriginRules {
         ExpressionTree stripped = FlowScanner.strip(expression);
         if (stripped instanceof ConditionalExpressionTree conditional) {
             return conditionalSource(conditional, variable);
+        }
+        if (stripped.getKind() == com.sun.source.tree.Tree.Kind.NULL_LITERAL) {
+            // No session: an action on it is SJ025, a null test has a dead branch (adv10 F17).
+            return new VarState.Moved(LinearityRules.NULL_PREFIX + flow.line(expression), VarState.Nullness.NULL);
         }
         if (stripped instanceof MethodInvocationTree call && call.getMethodSelect() instanceof MemberSelectTree select
                 && flow.elementOf(call) instanceof ExecutableElement method) {
@@ -209,6 +216,10 @@ final class SessionOriginRules {
         }
         if (stripped instanceof ConditionalExpressionTree conditional) {
             return conditionalEndpoint(conditional);
+        }
+        if (stripped instanceof MethodInvocationTree call && records.endpoint(call) instanceof VarState accessed) {
+            flow.scan(expression, null);
+            return accessed; // cfg.svc() of record Cfg(@Session(protocol = P.class) SJService svc)
         }
         VarState created = createdEndpoint(stripped, flow.getCurrentPath(), true);
         flow.scan(expression, null);

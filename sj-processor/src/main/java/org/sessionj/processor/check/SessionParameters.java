@@ -116,7 +116,16 @@ final class SessionParameters {
                         + " session type (a member's protocol, or its text)");
                 return null;
             }
-            return registry.definition(protocol) instanceof ProtocolDefinition.Valid valid ? valid.expanded() : null;
+            SessionType declared = registry.definition(protocol) instanceof ProtocolDefinition.Valid valid
+                    ? valid.expanded() : null;
+            if (declared != null && (api.isService(parameter.asType()) || api.isServerSocket(parameter.asType()))
+                    && org.sessionj.processor.internal.model.TypeModel.beginSide(declared).isEmpty()) {
+                problems.add("'" + protocol.getQualifiedName() + "' has no begin (cbegin or sbegin), so it types part "
+                        + "of a session, not a " + (api.isService(parameter.asType()) ? "service (give it a protocol "
+                        + "that begins with cbegin)" : "server socket (give it a protocol that begins with sbegin)"));
+                return null;
+            }
+            return declared;
         }
         if (text.isBlank()) {
             problems.add("give the remaining session type, @Session(\"?(int).!<int>\"), or a protocol class, "

@@ -228,6 +228,17 @@ final class SpawnRules {
                             + "annotate it: @Session(\"...remaining type...\") SJSocket " + parameter.getSimpleName());
                     return null;
                 }
+                boolean elsewhere = flow.trees.getTree(method) == null;
+                if (declared.type() == null && (elsewhere || SessionActionRules.suppressedDeclaration(method))) {
+                    // No declaration here reports the invalid type (SJ007): compiled elsewhere, or its
+                    // @SuppressWarnings("sessionj") hides it; the session must not go in unchecked (adv11 A14).
+                    reportBody(reference, "'" + method.getSimpleName() + "''s @Session type of parameter '"
+                            + parameter.getSimpleName() + "' is invalid (" + (elsewhere ? "compile "
+                                    + method.getEnclosingElement().getSimpleName() + " to see why"
+                                    : "its declaration's @SuppressWarnings(\"sessionj\") hides why")
+                            + "), so what it does with the session cannot be checked");
+                    return null;
+                }
                 parameters.add(new Parameter(parameter.getSimpleName().toString(), declared.type()));
             }
             return parameters;

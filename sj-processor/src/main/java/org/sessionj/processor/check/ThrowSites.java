@@ -97,7 +97,7 @@ final class ThrowSites {
 
     /**
      * Whether a call of {@code callee} at {@code call} may throw an {@code SJIOException}: unless it is
-     * a method or constructor of the JDK ({@code java.*}, {@code javax.*}) whose receiver and arguments
+     * a method or constructor of the JDK ({@code java.*}, the JDK modules' {@code javax.*}) whose receiver and arguments
      * all have {@link #closed} types, so that no code of the program (nor of the session API) can run in it.
      */
     static boolean mayFailASession(Tree call, Element callee, MethodChecker flow) {
@@ -131,10 +131,24 @@ final class ThrowSites {
         return false;
     }
 
+    /**
+     * Whether {@code element} is the JDK's: in a {@code java.*} package (only the JDK may define one), or
+     * in a {@code javax.*} package of one of the JDK's own modules ({@code java.*}, {@code jdk.*}).
+     * {@code javax.*} is no reserved namespace (adv12 A1): javax.inject, javax.servlet, a program's own
+     * {@code javax.app} live on the class path (the unnamed module) and run code of their own.
+     */
     private static boolean inJdk(Element element, MethodChecker flow) {
         PackageElement pkg = flow.elements.getPackageOf(element);
         String name = pkg == null ? "" : pkg.getQualifiedName().toString();
-        return name.startsWith("java.") || name.startsWith("javax.");
+        if (name.startsWith("java.")) {
+            return true;
+        }
+        if (!name.startsWith("javax.")) {
+            return false;
+        }
+        javax.lang.model.element.ModuleElement module = flow.elements.getModuleOf(element);
+        String moduleName = module == null || module.isUnnamed() ? "" : module.getQualifiedName().toString();
+        return moduleName.startsWith("java.") || moduleName.startsWith("jdk.");
     }
 
     /**

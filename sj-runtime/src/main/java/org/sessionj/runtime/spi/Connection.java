@@ -78,6 +78,19 @@ public interface Connection extends AutoCloseable {
         return -1;
     }
 
+    /** What {@link #acceptedNanos} returns when the transport does not say when the connection was accepted. */
+    long UNKNOWN_TIME = Long.MIN_VALUE;
+
+    /**
+     * When this end was made ({@code System.nanoTime()}: accepted, on a server), so that a server counts
+     * a requester's time from its connection, including any time it waited in the acceptor's queue for
+     * a handshake to start; {@link #UNKNOWN_TIME} if the transport does not say (the default), and the
+     * time then counts from the start of the handshake.
+     */
+    default long acceptedNanos() {
+        return UNKNOWN_TIME;
+    }
+
     /**
      * Whether a whole frame from the peer is waiting unread (a hint for the same purpose as
      * {@link #receivedBytes}, from any thread; {@code false} if the transport cannot tell without

@@ -156,8 +156,10 @@ class HostileRequesterTest {
 
             await(() -> SJRuntime.failedHandshakes(server) == lies.size() + 2, "every bad request counted");
             assertThat(accepted).as("no bad requester reached accept()").isNotDone();
+            // In any order: a handshake tells the listener after its REJECT is out, so the next requester's
+            // refusal may be told first (this asserted the first element, and failed so once under load).
             assertThat(told).as("the listener heard every refusal").hasSize(lies.size() + 2)
-                    .first().isInstanceOf(org.sessionj.api.SJIncompatibleSessionException.class);
+                    .hasAtLeastOneElementOfType(org.sessionj.api.SJIncompatibleSessionException.class);
             CompletableFuture<Void> client = CompletableFuture.runAsync(() -> ping(runtime, server.port()), threads);
             try (SJSocket s = accepted.get(20, TimeUnit.SECONDS)) {
                 Scenarios.pingServer(s);

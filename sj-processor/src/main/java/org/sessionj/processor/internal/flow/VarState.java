@@ -64,19 +64,50 @@ public sealed interface VarState {
     }
 
     /**
-     * The value was moved out (delegated, closed, or otherwise handed over); {@code how} says how and
-     * where, for diagnostics. The variable may not be used again until reassigned.
+     * Whether a socket variable with no session to finish holds a socket object (an ended session),
+     * {@code null}, or either, depending on the path (adv10 F17: {@code SJSocket t = null;}, {@code t = null}).
      */
-    record Moved(String how) implements VarState {
+    enum Nullness {
+        /** It holds a socket object (closed, delegated, failed...): never null. */
+        SOCKET,
+        /** It holds {@code null}: there is no session at all. */
+        NULL,
+        /** Null on some paths, an ended session's socket on others. */
+        MAYBE
+    }
+
+    /**
+     * The value was moved out (delegated, closed, or otherwise handed over); {@code how} says how and
+     * where, for diagnostics. The variable may not be used again until reassigned. A socket variable
+     * holding {@code null} is in this state too, with {@code nullness} {@link Nullness#NULL} (no session:
+     * an action on it is as wrong as on a moved one), or {@link Nullness#MAYBE} where a path with null
+     * meets one where the session ended ({@code how} then describes the ended session).
+     */
+    record Moved(String how, Nullness nullness) implements VarState {
+        /** A value moved out: the variable still references it (a socket object, never null). */
+        public Moved(String how) {
+            this(how, Nullness.SOCKET);
+        }
+
         // equals and hashCode written out (as Live's): the generated ones link method handles cold
         @Override
         public boolean equals(Object other) {
-            return other instanceof Moved that && java.util.Objects.equals(how, that.how);
+            return other instanceof Moved that && nullness == that.nullness && java.util.Objects.equals(how, that.how);
         }
 
         @Override
         public int hashCode() {
-            return java.util.Objects.hashCode(how);
+            return java.util.Objects.hashCode(how) * 31 + nullness.ordinal();
+        }
+
+        /** Whether the variable certainly holds null. */
+        public boolean isNull() {
+            return nullness == Nullness.NULL;
+        }
+
+        /** The description for diagnostics ("closed on line 7", "closed on line 7 or set to null"). */
+        public String text() {
+            return nullness == Nullness.MAYBE ? how + " (or it holds null)" : how;
         }
     }
 
@@ -85,23 +116,32 @@ public sealed interface VarState {
      * after it): {@code how} says which states and where. Using it, ending it or joining it with a path
      * where it is in one known state is an error; a path that leaves the method from here is fine.
      * {@code closable}: every one of those states is a session this code still owns (live, failed or
-     * closed), so a finally block may close it as try-with-resources would.
+     * closed), so a finally block may close it as try-with-resources would. {@code mayBeNull}: on some
+     * of those paths the variable holds null instead (before its request, F17's {@code SJSocket t = null;}):
+     * only the branch of {@code if (t != null)} may close it; {@code how} and {@code closable} describe
+     * the sessions.
      */
-    record Unknown(String how, boolean closable) implements VarState {
+    record Unknown(String how, boolean closable, boolean mayBeNull) implements VarState {
         /** An unknown state that a finally block may not close (some state may belong to someone else). */
         public Unknown(String how) {
-            this(how, false);
+            this(how, false, false);
+        }
+
+        /** An unknown state among sessions (never null). */
+        public Unknown(String how, boolean closable) {
+            this(how, closable, false);
         }
 
         // equals and hashCode written out (as Live's): the generated ones link method handles cold
         @Override
         public boolean equals(Object other) {
-            return other instanceof Unknown that && closable == that.closable && java.util.Objects.equals(how, that.how);
+            return other instanceof Unknown that && closable == that.closable && mayBeNull == that.mayBeNull
+                    && java.util.Objects.equals(how, that.how);
         }
 
         @Override
         public int hashCode() {
-            return java.util.Objects.hashCode(how) * 31 + (closable ? 1 : 0);
+            return (java.util.Objects.hashCode(how) * 31 + (closable ? 1 : 0)) * 2 + (mayBeNull ? 1 : 0);
         }
     }
 

@@ -20,11 +20,51 @@ public final class TypeText {
     private TypeText() {
     }
 
-    /** {@code type} with every nested copy of a recursion folded to {@code #X}, and the recursions after it. */
+    /**
+     * {@code type} with every nested copy of a recursion folded to {@code #X}, and the recursions after
+     * it; a type of more than {@link #MAX_NODES} actions (nested ones counted) only by its first actions
+     * and its length ({@link #abbreviated}).
+     */
     public static String folded(SessionType type) {
         if (type.isEnd()) {
             return "end";
         }
+        return type.size() > MAX_NODES ? abbreviated(type) : whole(type);
+    }
+
+    /** Types with more actions than this (nested ones counted) are printed abbreviated. */
+    static final long MAX_NODES = 64;
+    /** How many actions (nested ones counted) of an abbreviated type are printed, at least one top-level action. */
+    static final long HEAD_NODES = 8;
+
+    /**
+     * A long type as its first top-level actions (about {@link #HEAD_NODES} actions, nested ones
+     * counted) and how many top-level actions it has: {@code !<int>.!<int>.… (the first 8 of 3,000
+     * actions)}. Invariant: <em>a printed type costs, in time and text, no more than its head</em>,
+     * whatever its length: the checker describes a state at every throw point, and a call lending a
+     * long session inside a try block has a state after each of its actions (adv11 A13: printed whole,
+     * 3,000 of them cost seconds and a 20 KB message). Reads the type through {@code head()} and
+     * {@code tail()}, which take constant time, and never its whole action list.
+     */
+    static String abbreviated(SessionType type) {
+        List<Action> head = new ArrayList<>();
+        long nodes = 0;
+        SessionType rest = type;
+        while (!rest.isEnd()) {
+            long size = SessionType.of(rest.head()).size();
+            if (!head.isEmpty() && nodes + size > HEAD_NODES) {
+                break;
+            }
+            head.add(rest.head());
+            nodes += size;
+            rest = rest.tail();
+        }
+        String shown = whole(new SessionType(head));
+        return rest.isEnd() ? shown : String.format(java.util.Locale.ROOT, "%s.… (the first %,d of %,d actions)",
+                shown, head.size(), type.length());
+    }
+
+    private static String whole(SessionType type) {
         Map<String, Action.Rec> copies = new LinkedHashMap<>();
         collectNested(type, true, copies);
         if (copies.isEmpty()) {

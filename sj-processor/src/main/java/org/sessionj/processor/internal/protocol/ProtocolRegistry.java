@@ -152,6 +152,11 @@ public final class ProtocolRegistry {
         if (uses != null) {
             uses.protocol(type);
         }
+        return peekDefinition(type);
+    }
+
+    /** {@link #definition}, not recorded as a use (for the {@link Uses}' own look at what a protocol includes). */
+    public ProtocolDefinition peekDefinition(TypeElement type) {
         String binaryName = binaryName(type);
         ProtocolDefinition known = definitions.get(binaryName);
         if (known != null) {
@@ -251,13 +256,31 @@ public final class ProtocolRegistry {
 
     /** Whether {@code type} contains a {@code @(P)} or {@code ^(P)} anywhere (an explicit stack: types nest deep). */
     static boolean hasReferences(SessionType type) {
+        return references(type, null);
+    }
+
+    /**
+     * Adds to {@code names} the binary name of every protocol that {@code type} names ({@code @(P)},
+     * {@code ^(P)}, in payloads too), not those they name in turn.
+     */
+    public static void referencedProtocols(SessionType type, Set<String> names) {
+        references(type, names);
+    }
+
+    /** Whether {@code type} names a protocol; with {@code names} not null, adds all it names and walks on. */
+    private static boolean references(SessionType type, Set<String> names) {
+        boolean found = false;
         java.util.ArrayDeque<SessionType> pending = new java.util.ArrayDeque<>();
         pending.push(type);
         while (!pending.isEmpty()) {
             for (Action action : pending.pop().actions()) {
                 // instanceof, not a pattern switch: its bootstrap would be linked afresh in every compilation
                 if (action instanceof Action.ProtocolRef || action instanceof Action.DualRef) {
-                    return true;
+                    if (names == null) {
+                        return true;
+                    }
+                    found = true;
+                    names.add(action instanceof Action.ProtocolRef ref ? ref.name() : ((Action.DualRef) action).name());
                 } else if (action instanceof Action.Send s) {
                     pushPayload(s.payload(), pending);
                 } else if (action instanceof Action.Receive r) {
@@ -275,7 +298,7 @@ public final class ProtocolRegistry {
                 }
             }
         }
-        return false;
+        return found;
     }
 
     private static void pushPayload(Payload payload, java.util.ArrayDeque<SessionType> pending) {
@@ -620,10 +643,11 @@ public final class ProtocolRegistry {
             int index = -1;
             int from = 0;
             while ((index = text.indexOf(token, from)) >= 0) {
-                boolean startOk = index == 0 || !Character.isJavaIdentifierPart(text.charAt(index - 1))
-                        || !Character.isJavaIdentifierStart(token.charAt(0));
+                // by code point: an identifier may hold letters outside the BMP (two chars each)
+                boolean startOk = index == 0 || !Character.isJavaIdentifierPart(text.codePointBefore(index))
+                        || !Character.isJavaIdentifierStart(token.codePointAt(0));
                 int end = index + token.length();
-                boolean endOk = end >= text.length() || !Character.isJavaIdentifierPart(text.charAt(end));
+                boolean endOk = end >= text.length() || !Character.isJavaIdentifierPart(text.codePointAt(end));
                 if (startOk && endOk) {
                     break;
                 }

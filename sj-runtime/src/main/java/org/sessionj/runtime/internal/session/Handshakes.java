@@ -12,7 +12,8 @@ import org.sessionj.runtime.spi.support.LazyLogger;
 /**
  * The handshakes of one server socket, off the thread that calls {@code accept()}: a virtual thread
  * takes connections from the acceptor group and starts a virtual thread per connection that runs its
- * initiation with its own deadline (the initiation timeout). Compatible sessions queue for
+ * initiation with its own deadline (the initiation timeout, counted from the connection's accept where the
+ * transport says when that was: {@link org.sessionj.runtime.spi.Connection#acceptedNanos}). Compatible sessions queue for
  * {@code accept()}; a requester that stalls, lies or is incompatible fails only its own handshake,
  * which is logged and counted ({@link #failures()}).
  *
@@ -22,12 +23,16 @@ import org.sessionj.runtime.spi.support.LazyLogger;
  * connection does not simply wait for one of those to end (up to the initiation timeout, which let
  * 4,096 connections that send one byte hold every new client off for 30 s, again and again): when no
  * handshake has succeeded for {@link #STALLED_AFTER}, a handshake that stalled is dropped (closed,
- * logged and counted like any failed handshake) to make room, and the next, until one succeeds. A server
+ * logged and counted like any failed handshake) to make room, and the next, until one succeeds; while
+ * connections keep coming, each look drops twice as many as the last, up to an eighth of the limit
+ * ({@link #dropBatch}). A server
  * busy with a burst of real requesters (which send their whole request in their first frame, but may be
  * slow to get to it when their own machine is overloaded) keeps succeeding, so nothing is dropped and
  * the burst waits its turn as before; only a server whose pending handshakes all stall drops them.
  *
- * <p>Stalled means the requester stalled, not this server: a handshake older than {@link #STALLED_AFTER}
+ * <p>Stalled means the requester stalled, not this server: a handshake whose connection was accepted more
+ * than {@link #STALLED_AFTER} ago (time spent waiting in the acceptor's queue counts: before, a flood's
+ * connections taken from the queue each had their stall time again, one wave of the limit per stall time)
  * whose first frame has not been read, and
  * <ul>
  *   <li>not if that frame is there, whole, waiting for a handshake thread that has not got to it (a
@@ -81,10 +86,15 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
         private static final java.util.concurrent.atomic.AtomicIntegerFieldUpdater<InFlight> STATE =
                 java.util.concurrent.atomic.AtomicIntegerFieldUpdater.newUpdater(InFlight.class, "state");
 
-        final long started = System.nanoTime();
+        /** When its connection was accepted, or else when its handshake started ({@code System.nanoTime()}). */
+        final long started;
         private volatile int state;
         /** {@link org.sessionj.runtime.spi.Connection#receivedBytes} at the last look; -2 before the first. */
         volatile long lastBytes = -2;
+
+        InFlight(long started) {
+            this.started = started;
+        }
 
         /** Its first frame was read: it can no longer stall on its requester, nor be dropped. */
         void opened() {
@@ -183,7 +193,9 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
     /** When a handshake last succeeded (System.nanoTime): a server that succeeds drops nothing. */
     private volatile long lastSuccess = System.nanoTime();
     /** When a stalled handshake was last dropped (System.nanoTime). */
-    private volatile long lastDrop = System.nanoTime();
+    private volatile long lastDrop = System.nanoTime() - Long.MAX_VALUE / 2;
+    /** How many the last look dropped ({@link #dropBatch}); under {@link #dropping}. */
+    private int lastBatch = 1;
     /** Connections in a handshake or agreed and waiting for {@code accept()}. */
     private final java.util.concurrent.atomic.AtomicInteger pending = new java.util.concurrent.atomic.AtomicInteger();
     /** Makes the handshake threads (one builder and one name for all: not made again per session). */
@@ -304,29 +316,41 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
     }
 
     /**
-     * Closes a handshake whose requester stalled (see the class comment): one that sent nothing at all
-     * first, then the oldest; or the oldest transport handshake, if older.
+     * Closes the handshakes whose requester stalled (see the class comment), up to {@link #dropBatch}
+     * of them in one look: those that sent nothing at all first, then the oldest, session and transport
+     * handshakes alike.
      */
     private void dropOldestStalled() {
         if (!dropping.tryLock()) {
-            return; // another thread is dropping one; its slot serves whoever takes it first
+            return; // another thread is dropping some; their slots serve whoever takes them first
         }
         try {
-            dropOldestStalledLocked();
+            dropStalledLocked();
         } finally {
             dropping.unlock();
         }
     }
 
-    private void dropOldestStalledLocked() {
+    /**
+     * A handshake found stalled in one look: a session handshake ({@code connection} and {@code flight}) or
+     * a transport's ({@code transport}); whether its requester sent nothing; since when.
+     */
+    private record Stalled(org.sessionj.runtime.spi.Connection connection, InFlight flight, TransportHandshake transport,
+            boolean silent, long started) {
+    }
+
+    /** Silent ones first, then the oldest. */
+    private static final java.util.Comparator<Stalled> SHED_ORDER = (a, b) -> a.silent() != b.silent()
+            ? (a.silent() ? -1 : 1) : Long.compare(a.started() - b.started(), 0);
+
+    private void dropStalledLocked() {
         long now = System.nanoTime();
         if (droppedUnreleased.get() > 0 && now - lastDrop < stalledAfterNanos) {
-            // One is on its way out; its slot comes next. Bounded in time: should its slot be slow to
+            // Some are on their way out; their slots come next. Bounded in time: should their slots be slow to
             // come back (a dropped session handshake's thread starved of CPU), drops go on one stall time later.
             return;
         }
-        java.util.Map.Entry<org.sessionj.runtime.spi.Connection, InFlight> oldest = null;
-        boolean oldestSilent = false;
+        java.util.List<Stalled> stalled = new java.util.ArrayList<>();
         for (java.util.Map.Entry<org.sessionj.runtime.spi.Connection, InFlight> e : inFlight.entrySet()) {
             InFlight h = e.getValue();
             if (!h.droppable() || now - h.started < stalledAfterNanos || e.getKey().frameWaiting()) {
@@ -338,37 +362,63 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
             if (bytes > 0 && bytes != before) {
                 continue; // it sent more since the last look: slow, not stalled
             }
-            boolean silent = bytes == 0;
-            if (oldest == null || silent && !oldestSilent
-                    || silent == oldestSilent && h.started - oldest.getValue().started < 0) {
-                oldest = e;
-                oldestSilent = silent;
+            stalled.add(new Stalled(e.getKey(), h, null, bytes == 0, h.started));
+        }
+        for (TransportHandshake h : inTransport) {
+            if (h.droppable() && now - h.started >= stalledAfterNanos) {
+                stalled.add(new Stalled(null, null, h, false, h.started));
             }
         }
-        TransportHandshake oldestTransport = null;
-        for (TransportHandshake h : inTransport) {
-            if (h.droppable() && now - h.started >= stalledAfterNanos
-                    && (oldestTransport == null || h.started - oldestTransport.started < 0)) {
-                oldestTransport = h;
-            }
+        int batch = dropBatch(now);
+        if (stalled.size() > batch) {
+            stalled.sort(SHED_ORDER);
         }
         // Claimed before counted (under the lock, so nobody reads the count in between): a handshake that
         // ended or left since the look is not dropped, and its slot is back already.
-        if (oldestTransport != null && (oldest == null || oldestTransport.started - oldest.getValue().started < 0)) {
-            if (oldestTransport.claimDrop()) {
-                lastDrop = now;
-                droppedUnreleased.incrementAndGet();
-                oldestTransport.drop.run(); // the transport closes it, and gives the slot back (Slot.leave)
+        int dropped = 0;
+        for (int i = 0; i < stalled.size() && dropped < batch; i++) {
+            Stalled h = stalled.get(i);
+            if (h.transport() != null) {
+                if (h.transport().claimDrop()) {
+                    lastDrop = now;
+                    droppedUnreleased.incrementAndGet();
+                    dropped++;
+                    h.transport().drop.run(); // the transport closes it, and gives the slot back (Slot.leave)
+                }
+            } else {
+                if (h.flight().claimDrop()) {
+                    lastDrop = now;
+                    droppedUnreleased.incrementAndGet();
+                    dropped++;
+                    h.connection().close(); // its handshake thread fails, counts it and gives the slot back
+                }
             }
-        } else if (oldest != null && oldest.getValue().claimDrop()) {
-            lastDrop = now;
-            droppedUnreleased.incrementAndGet();
-            oldest.getKey().close(); // its handshake thread fails, counts it and gives the slot back
+        }
+        if (dropped > 0) {
+            lastBatch = dropped;
         }
     }
 
+    /**
+     * How many stalled handshakes one look drops: one, unless the last drop was less than half a stall time
+     * ago (connections keep coming while every slot is held by a stalled handshake: a flood), then twice as
+     * many as last time, up to an eighth of the limit (at least 16). A lone newcomer still costs one stalled
+     * handshake. Under a slowloris every connection ahead of a real requester must go, and each look
+     * costs a pass over every pending handshake: one drop per look made that quadratic, and a starved
+     * blocking-tcp server (load 30 on two cores) behind 8,000 stalled connections dropped ~150 a second,
+     * too slowly for the requester behind them (docs/reliability.md). Called under {@link #dropping}.
+     */
+    private int dropBatch(long now) {
+        if (now - lastDrop >= stalledAfterNanos / 2) {
+            return 1;
+        }
+        int most = Math.max(16, context.config().maxPendingHandshakes() / 8);
+        return (int) Math.min(most, 2L * lastBatch);
+    }
+
     private void handshake(AcceptorGroup.Accepted accepted) {
-        InFlight entry = new InFlight();
+        long acceptedAt = accepted.connection().acceptedNanos();
+        InFlight entry = new InFlight(acceptedAt == org.sessionj.runtime.spi.Connection.UNKNOWN_TIME ? System.nanoTime() : acceptedAt);
         inFlight.put(accepted.connection(), entry);
         if (closed) {
             accepted.connection().close();

@@ -460,14 +460,15 @@ final class Initiation {
         Connection connection = accepted.connection();
         Frame first;
         try {
-            first = Frames.read(connection, config.initiationTimeout().toNanos());
+            first = Frames.read(connection, firstFrameWait(connection, config));
         } catch (IOException e) {
             connection.close();
             throw new SJIOException("session initiation failed: " + e.getMessage(), e);
         }
         if (first == null) {
             connection.close();
-            throw new SJTimeoutException("the requester sent no session request within " + config.initiationTimeout());
+            throw new SJTimeoutException("the requester sent no session request within " + config.initiationTimeout()
+                    + " of its connection (sessionj.initiationTimeout)");
         }
         firstFrameRead.run();
         try {
@@ -488,6 +489,27 @@ final class Initiation {
         } finally {
             first.release();
         }
+    }
+
+    /**
+     * The shortest wait for a first frame: a request already in the connection is still read after the
+     * deadline (long enough for a thread that is descheduled once while it reads it).
+     */
+    static final long LAST_LOOK_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(20);
+
+    /**
+     * How long an accepter waits for the requester's first frame: the initiation timeout counted from
+     * when the connection was accepted, when the transport says (a deadline from accept, as gRPC's
+     * handshake timeout): time the connection waited in the acceptor's queue for a handshake to start
+     * counts, so a flood of stalled connections cannot hold each queued one for a whole timeout more.
+     */
+    static long firstFrameWait(Connection connection, SJRuntimeConfig config) {
+        long timeout = config.initiationTimeout().toNanos();
+        long acceptedAt = connection.acceptedNanos();
+        if (acceptedAt == Connection.UNKNOWN_TIME) {
+            return timeout;
+        }
+        return Math.max(LAST_LOOK_NANOS, timeout - (System.nanoTime() - acceptedAt));
     }
 
     private static <R> R negotiate(Connection connection, String setup, Frame in, boolean local, List<Offer> offers,

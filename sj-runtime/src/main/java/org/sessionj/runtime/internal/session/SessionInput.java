@@ -154,6 +154,14 @@ final class SessionInput {
             };
         } catch (MalformedInputException | IOException e) {
             throw session.fail("bad message from the peer for " + s.describe() + ": " + e.getMessage(), true, e);
+        } catch (org.sessionj.api.SJException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // The message class's own code refused the value (a record's constructor that validates its
+            // components): the item is consumed and no value can be given, so the session fails and the
+            // peer is told rather than left waiting (adv12 A5).
+            throw session.fail("could not make the message for " + s.describe() + " from what the peer sent: "
+                    + "its class's code threw " + e, true, e);
         }
     }
 

@@ -25,6 +25,11 @@ public final class SessionServerSocket implements SJServerSocket {
 
     public SessionServerSocket(CompiledProtocol protocol, int port, TransportManager.Plan plan,
             SessionContext context) {
+        if (protocol.declaredSide() == null) {
+            throw new SJException("protocol " + protocol.name() + " has no begin (cbegin or sbegin): it types part of a"
+                    + " session (a @Session socket parameter, a @(…) reference, a delegated payload); a server socket"
+                    + " needs a protocol that begins with sbegin");
+        }
         if (protocol.declaredSide() == Side.REQUEST) {
             throw new SJException("protocol " + protocol.name() + " begins with cbegin: it is the requesting side's"
                     + " (use it with SJService.create); a server socket needs the accepting side's protocol");

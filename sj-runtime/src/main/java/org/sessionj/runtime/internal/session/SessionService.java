@@ -17,6 +17,11 @@ public final class SessionService implements SJService {
 
     public SessionService(CompiledProtocol protocol, String host, int port, TransportManager.Plan plan,
             SessionContext context) {
+        if (protocol.declaredSide() == null) {
+            throw new SJException("protocol " + protocol.name() + " has no begin (cbegin or sbegin): it types part of a"
+                    + " session (a @Session socket parameter, a @(…) reference, a delegated payload); a service needs a"
+                    + " protocol that begins with cbegin");
+        }
         if (protocol.declaredSide() == Side.ACCEPT) {
             throw new SJException("protocol " + protocol.name() + " begins with sbegin: it is the accepting side's"
                     + " (use it with SJServerSocket.create); a service needs the requesting side's protocol");

@@ -237,6 +237,15 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
         } catch (IOException e) {
             buf.writerIndex(mark);
             throw fail("could not send a " + type + ": " + e.getMessage(), true, e);
+        } catch (org.sessionj.api.SJException e) {
+            buf.writerIndex(mark);
+            throw e;
+        } catch (RuntimeException e) {
+            // The message's own code threw while it was written (a record accessor, a getter the encoder
+            // calls): nothing is sent, and the session cannot go on in step, so it fails and the peer is
+            // told, as for any action that throws (adv12 A5: the peer waited for ever).
+            buf.writerIndex(mark);
+            throw fail("could not send a " + type + ": writing the message threw " + e, true, e);
         }
         advance(s.next());
     }

@@ -8,11 +8,22 @@ import java.util.concurrent.TimeUnit;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.ConnectionAcceptor;
 import org.sessionj.runtime.spi.Transport;
+import org.sessionj.runtime.spi.support.PendingConnections;
 
 /**
  * The acceptors of one server socket (paper 000 §5.3): its setup transports on the session port,
  * and its other session transports each on a port of their own. With several, a virtual thread per
  * acceptor feeds one queue of accepted connections, each tagged with the transport that took it.
+ *
+ * <p>That queue is short ({@link #QUEUE_BOUND}): it only merges the acceptors' queues, which do the holding
+ * (each up to {@link PendingConnections#BOUND} connections nobody took, then it stops accepting and the next
+ * peers wait in the kernel's backlog). A member's thread holds the one connection it took while the queue
+ * is full and takes no more, so its acceptor's queue fills. Before, the threads moved every accepted
+ * connection into an unbounded queue, so a server on more than one transport (the default) held every
+ * connection of a slowloris (a descriptor and a connection's memory each) however many came, and its
+ * acceptors' bound never stopped them accepting, while one on a single transport held at most 4,096 of
+ * them besides its handshakes (with a queue of 4,096 here, twice that: 12,288 descriptors in a flood of
+ * 15,000). Closing the group closes the connections nobody took.
  */
 public final class AcceptorGroup implements AutoCloseable {
     private final List<Member> members;
@@ -21,6 +32,10 @@ public final class AcceptorGroup implements AutoCloseable {
     /** Names this server socket in AGREED, so that a requester going straight to one of its acceptors finds the same one. */
     private final java.util.UUID id = RandomIds.next();
     private final LinkedBlockingQueue<Object> accepted;
+    /** Room in {@link #accepted} for connections: a member's thread takes one before it accepts. */
+    private final java.util.concurrent.Semaphore room = new java.util.concurrent.Semaphore(QUEUE_BOUND, true);
+    /** How many accepted connections the group's own queue holds at most (the acceptors' queues hold the rest). */
+    static final int QUEUE_BOUND = 64;
     private volatile boolean closed;
 
     /** One acceptor of the group; {@code setup} when it serves the session port. */
@@ -57,8 +72,19 @@ public final class AcceptorGroup implements AutoCloseable {
         while (!closed) {
             try {
                 Connection connection = member.acceptor().accept(-1);
-                if (connection != null) {
-                    accepted.add(new Accepted(connection, transport));
+                if (connection == null) {
+                    continue;
+                }
+                try {
+                    room.acquire(); // holding this one connection: its acceptor's queue holds the next
+                } catch (InterruptedException e) {
+                    connection.close();
+                    return;
+                }
+                Accepted taken = new Accepted(connection, transport);
+                accepted.add(taken);
+                if (closed && accepted.remove(taken)) { // closed meanwhile: close() may have missed it
+                    connection.close();
                 }
             } catch (IOException e) {
                 accepted.add(e);
@@ -122,12 +148,26 @@ public final class AcceptorGroup implements AutoCloseable {
             accepted.add(failure); // later accepts fail the same way
             throw new IOException(failure.getMessage(), failure);
         }
+        room.release();
         return (Accepted) next;
+    }
+
+    /** How many accepted connections wait in the group's queue (for tests). */
+    int waiting() {
+        return accepted == null ? 0 : (int) accepted.stream().filter(Accepted.class::isInstance).count();
     }
 
     @Override
     public void close() {
         closed = true;
         members.forEach(m -> m.acceptor().close());
+        if (accepted != null) {
+            room.release(members.size()); // a member's thread waiting for room wakes and finds the group closed
+            for (Object next : accepted.toArray()) {
+                if (next instanceof Accepted a && accepted.remove(a)) {
+                    a.connection().close();
+                }
+            }
+        }
     }
 }

@@ -46,6 +46,10 @@ class HandshakesStalledTest {
         final LongSupplier sent;
         final boolean frameWaiting;
         final CountDownLatch reading = new CountDownLatch(1);
+        /** When it was accepted ({@link Connection#acceptedNanos}); unknown unless a test sets it. */
+        volatile long acceptedAt = Connection.UNKNOWN_TIME;
+        /** How long its handshake waited for its first frame (the timeout of its read), or -2 before. */
+        volatile long readTimeout = -2;
         /** Ends the handshake's wait for the first frame: on a close, or when the requester gives up. */
         private final CountDownLatch readEnds = new CountDownLatch(1);
 
@@ -71,7 +75,13 @@ class HandshakesStalledTest {
         }
 
         @Override
+        public long acceptedNanos() {
+            return acceptedAt;
+        }
+
+        @Override
         public ByteBuf read(long timeoutNanos) throws IOException {
+            readTimeout = timeoutNanos;
             reading.countDown();
             try {
                 readEnds.await(); // the frame never comes to the handshake; only a close or giveUp ends the wait
@@ -290,6 +300,31 @@ class HandshakesStalledTest {
     /** Lets the handshakes in progress pass the stall age (the rule under test is about age, too). */
     private static void ageBoth() throws InterruptedException {
         Thread.sleep(STALL.toMillis() + 100);
+    }
+
+    /**
+     * The initiation timeout runs from the accept, not from the start of the handshake: a connection that
+     * waited in the acceptor's queue for longer than it (behind a flood that held every slot) gets one
+     * last look for a request already there, not a whole timeout more; one accepted half a timeout ago
+     * gets the other half, and one of a transport that does not say when it accepted gets it from the start of its handshake.
+     * Before, each wave of a slowloris taken from the queue had a whole timeout (and stall time) again.
+     */
+    @Test
+    void theInitiationTimeoutCountsFromTheAcceptNotFromTheStartOfTheHandshake() throws Exception {
+        try (Server server = Server.start(3)) {
+            Requester queued = new Requester("queued", () -> 1, false);
+            queued.acceptedAt = System.nanoTime() - STALL.multipliedBy(10).toNanos();
+            Requester fresh = new Requester("fresh", () -> 1, false);
+            fresh.acceptedAt = System.nanoTime() - STALL.toNanos() / 2;
+            Requester unknown = new Requester("unknown", () -> 1, false);
+            server.connect(queued);
+            server.connect(fresh);
+            server.connect(unknown);
+            assertThat(queued.readTimeout).as("a last look only").isEqualTo(Initiation.LAST_LOOK_NANOS);
+            assertThat(fresh.readTimeout).as("what is left of the timeout since its accept, half of it or less")
+                    .isLessThanOrEqualTo(STALL.toNanos() / 2).isGreaterThan(0);
+            assertThat(unknown.readTimeout).as("the whole timeout").isEqualTo(STALL.toNanos());
+        }
     }
 
     @Test

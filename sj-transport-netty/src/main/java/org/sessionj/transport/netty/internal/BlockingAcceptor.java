@@ -18,12 +18,15 @@ final class BlockingAcceptor extends QueuedAcceptor {
 
     private final ServerSocketChannel server;
     private final NettySettings settings;
+    /** Heartbeats to the accepted connections that have no whole frame yet (and so no keeper of their own). */
+    private final PendingHeartbeats heartbeats;
 
     private BlockingAcceptor(ServerSocketChannel server, String transportName, NettySettings settings) throws IOException {
         super(transportName);
         this.server = server;
         this.settings = settings;
         bound(((InetSocketAddress) server.getLocalAddress()).getPort());
+        this.heartbeats = new PendingHeartbeats(settings.heartbeat(), transportName + "-" + port());
     }
 
     /**
@@ -75,9 +78,12 @@ final class BlockingAcceptor extends QueuedAcceptor {
                 continue;
             }
             try {
-                // Its keeper starts now: a requester waiting in the queue hears heartbeats (as from an event loop),
-                // or it would take the server for gone while a slowloris fills the handshakes ahead of it.
-                if (enqueue(new BlockingConnection(channel, transportName(), settings).start())) {
+                // No keeper of its own until its first whole frame (PendingHeartbeats): a requester waiting in the
+                // queue hears heartbeats (as from an event loop), or it would take the server for gone while a
+                // slowloris fills the handshakes ahead of it, but a stalled connection costs no thread for it.
+                BlockingConnection connection = new BlockingConnection(channel, transportName(), settings);
+                heartbeats.add(connection);
+                if (enqueue(connection)) {
                     // Accept no more until half are taken: the next peers wait in the kernel's backlog.
                     java.util.concurrent.CountDownLatch room = new java.util.concurrent.CountDownLatch(1);
                     whenRoom(room::countDown);
@@ -98,6 +104,7 @@ final class BlockingAcceptor extends QueuedAcceptor {
 
     @Override
     Release closeSocket() {
+        heartbeats.close();
         try {
             server.close();
         } catch (IOException e) {

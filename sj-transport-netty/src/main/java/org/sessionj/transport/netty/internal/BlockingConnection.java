@@ -38,7 +38,8 @@ import org.sessionj.runtime.spi.Connection;
  * before its requester has sent a whole frame is small (a slowloris's connections wait by the thousand:
  * up to 4,096 in handshakes and 4,096 in the acceptor's queue): no buffers until it is read or written
  * (each side makes its own at its first use, the input a small one until the first frame is whole), and
- * its keeper's parked virtual thread. Before, each held 16 KiB of buffers from the moment it was accepted,
+ * no keeper thread until its first whole frame (its acceptor's {@link PendingHeartbeats} writes its
+ * heartbeats meanwhile). Before, each held 16 KiB of buffers from the moment it was accepted,
  * and 10,000 one-byte connections took a 128 MiB heap.
  */
 final class BlockingConnection implements Connection, BlockingKeeper.Kept, HeartbeatCount {
@@ -46,6 +47,8 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
     private static final long CLOSE_LINGER_SECONDS = 10;
 
     private final SocketChannel channel;
+    /** When this end was made ({@link #acceptedNanos}). */
+    private final long made = System.nanoTime();
     private final String transportName;
     private final NettySettings settings;
     private final String description;
@@ -54,9 +57,20 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
     private final BlockingKeeper keeper;
     private final BlockingInput input;
     private final BlockingOutput output;
+    /** The writer's frames ({@link #frameBuffer}) and the frames read, each direction reusing the one released last. */
+    private final SpareFrame outbound = new SpareFrame();
+    private final SpareFrame inbound = new SpareFrame();
     /** Set once a selector listens: frames then arrive through this queue. */
     private volatile InboundQueue pumped;
     private volatile boolean closed;
+    /**
+     * Whether its keeper was started: at once for a connection this side made ({@link #start}), with the
+     * first whole frame for one an acceptor made ({@link #startOwnKeeper}); until then the acceptor's
+     * {@link PendingHeartbeats} writes its heartbeats.
+     */
+    private volatile boolean ownKeeper;
+    /** Heartbeats {@link PendingHeartbeats} wrote to it (its thread only). */
+    private int pendingBeats;
     /**
      * Whether a virtual thread has written the socket or read it without a timeout, which makes the JDK
      * switch it to non-blocking mode for good ({@link PlatformWriters}): from then on handing a virtual
@@ -80,8 +94,37 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
 
     /** Starts the keeper (heartbeats, the send timeout, a frozen peer), once the connection is made. */
     BlockingConnection start() {
+        ownKeeper = true;
         keeper.startIfNeeded();
         return this;
+    }
+
+    /**
+     * Starts the keeper of an accepted connection once its requester's first whole frame is in (from then
+     * on the session may read without a timeout, write, and wait: the keeper watches all that), or this
+     * side writes first, or a selector or send timeout needs it. Before, an acceptor's {@link PendingHeartbeats} wrote its heartbeats.
+     */
+    void startOwnKeeper() {
+        if (!ownKeeper) {
+            ownKeeper = true;
+            keeper.startIfNeeded();
+        }
+    }
+
+    /** Whether the keeper was started ({@link #start}, {@link #startOwnKeeper}). */
+    boolean hasOwnKeeper() {
+        return ownKeeper;
+    }
+
+    /** {@link PendingHeartbeats}' thread: one heartbeat while the connection has no keeper of its own. */
+    void writePendingHeartbeat() {
+        pendingBeats++;
+        output.writeHeartbeat();
+    }
+
+    /** How many heartbeats {@link PendingHeartbeats} wrote to it. */
+    int pendingHeartbeats() {
+        return pendingBeats;
     }
 
     /** Whether the keeper's thread runs (for tests). */
@@ -96,6 +139,7 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
 
     @Override
     public void sendTimeout(long timeoutNanos) {
+        ownKeeper = true;
         keeper.sendTimeout(timeoutNanos);
     }
 
@@ -106,8 +150,22 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
 
     // ---- writing: BlockingOutput ----
 
+    /** The frame this connection's writer released last, or a new heap frame: no pooled allocation ({@link SpareFrame}). */
+    @Override
+    public ByteBuf frameBuffer(int capacityHint) {
+        return outbound.take(capacityHint);
+    }
+
+    /** A frame for {@code length} bytes read: the one the reader released last, or a new one ({@link SpareFrame}). */
+    ByteBuf inboundFrame(int length) {
+        return inbound.take(length);
+    }
+
     @Override
     public void write(ByteBuf frame) throws IOException {
+        if (!ownKeeper) {
+            startOwnKeeper(); // this side writes: its keeper watches the write (a frozen peer, the send timeout)
+        }
         output.write(frame);
     }
 
@@ -140,19 +198,28 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
     }
 
     /**
-     * Bytes read from the socket, or what the keeper last heard waiting in it as well if that is more
-     * (heartbeats included: telling them apart means reading); -1 once closed. No system call: a server
-     * at its pending-handshake limit asks this of every handshake each time it looks for a stalled one to
-     * drop, and before, asking the socket how much waited ({@code FIONREAD}) 4,096 times a look held the
-     * drops of a 10,000-connection slowloris to ~150 a second, so a real requester behind them waited
-     * past its initiation timeout. Bytes that wait unread are seen at most a keeper's look later.
+     * Bytes read from the socket, or what the keeper last heard waiting in it as well if that is more, less
+     * the heartbeats read (as on the event-loop path, a requester that sends only heartbeats has sent
+     * nothing: before, blocking tcp counted them, so a slowloris that sent a heartbeat a second was never
+     * taken for stalled and held its handshake slot for the whole initiation timeout; heartbeats still
+     * waiting unread count until they are read); -1 once closed. No system call: a server at its
+     * pending-handshake limit asks this of every handshake each time it looks for a stalled one to drop,
+     * and before, asking the socket how much waited ({@code FIONREAD}) 4,096 times a look held the drops
+     * of a 10,000-connection slowloris to ~150 a second, so a real requester behind them waited past its
+     * initiation timeout. Bytes that wait unread are seen at most a keeper's look later.
      */
     @Override
     public long receivedBytes() {
         if (closed) {
             return -1;
         }
-        return Math.max(keeper.receivedCount(), keeper.heard());
+        long heard = Math.max(keeper.receivedCount(), keeper.heard());
+        return Math.max(0, heard - (long) FrameDecoder.HEADER_BYTES * input.heartbeatsReceived());
+    }
+
+    @Override
+    public long acceptedNanos() {
+        return made;
     }
 
     @Override
@@ -172,7 +239,11 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
             String reason = input.frameFailure();
             throw new IOException(reason != null ? reason : "connection already closed (" + description + ")");
         }
-        return input.read(timeoutNanos);
+        ByteBuf frame = input.read(timeoutNanos);
+        if (frame != null && !ownKeeper) {
+            startOwnKeeper(); // the requester's first frame: the session's own keeper from now on
+        }
+        return frame;
     }
 
     @Override
@@ -191,6 +262,7 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
 
     @Override
     public void readinessListener(Runnable listener) {
+        startOwnKeeper();
         pumpLock.lock();
         try {
             setListener(listener);

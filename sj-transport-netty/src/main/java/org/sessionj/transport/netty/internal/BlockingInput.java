@@ -334,7 +334,7 @@ final class BlockingInput {
             trackPartial(length);
             return null;
         }
-        ByteBuf frame = BlockingConnection.ALLOC.heapBuffer(length, length);
+        ByteBuf frame = connection.inboundFrame(length);
         frame.writeBytes(in, inStart + FrameDecoder.HEADER_BYTES, length);
         inStart += FrameDecoder.HEADER_BYTES + length;
         dropPartial();

@@ -58,6 +58,8 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
     }
 
     private final Channel channel;
+    /** When this end was made ({@link #acceptedNanos}). */
+    private final long made = System.nanoTime();
     private final String transportName;
     private final NettySettings settings;
     private final InboundQueue inbound;
@@ -292,6 +294,11 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
     @Override
     public long receivedBytes() {
         return receivedBytes;
+    }
+
+    @Override
+    public long acceptedNanos() {
+        return made;
     }
 
     @Override

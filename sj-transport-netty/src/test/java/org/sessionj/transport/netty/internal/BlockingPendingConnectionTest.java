@@ -1,6 +1,7 @@
 package org.sessionj.transport.netty.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
 import java.io.DataOutputStream;
@@ -79,6 +80,26 @@ class BlockingPendingConnectionTest {
         assertThat(connection.receivedBytes()).as("closed: nothing to judge by").isEqualTo(-1);
     }
 
+    /**
+     * Heartbeats read are not what a requester sent (as on the event-loop path): a slowloris that sends
+     * only heartbeats counts as silent, so a server at its pending limit sheds its handshake like any
+     * stalled one. Before, blocking tcp counted them, and such a requester was never taken for stalled.
+     */
+    @Test
+    void heartbeatsReadAreNotCountedAsWhatTheRequesterSent() throws Exception {
+        Socket[] peer = new Socket[1];
+        BlockingConnection connection = acceptedFrom(peer).start();
+        byte[] heartbeats = new byte[3 * FrameDecoder.HEADER_BYTES];
+        java.util.Arrays.fill(heartbeats, (byte) -1); // three headers of length -1: heartbeats
+        peer[0].getOutputStream().write(heartbeats);
+        assertThat(connection.read(TimeUnit.MILLISECONDS.toNanos(50))).isNull();
+        assertThat(connection.heartbeatsReceived()).isEqualTo(3);
+        assertThat(connection.receivedBytes()).as("three heartbeats and nothing else").isZero();
+        peer[0].getOutputStream().write(new byte[2]); // then two bytes of a real header
+        assertThat(connection.read(TimeUnit.MILLISECONDS.toNanos(50))).isNull();
+        assertThat(connection.receivedBytes()).isEqualTo(2);
+    }
+
     @Test
     void aGreetingLargerThanTheFirstBufferGrowsItAndAfterItTheBuffersAreTheSessions() throws Exception {
         Socket[] peer = new Socket[1];
@@ -105,14 +126,64 @@ class BlockingPendingConnectionTest {
         assertThat(connection.bufferBytes()).isEqualTo(BlockingInput.STEADY_BUFFER + BlockingOutput.INITIAL_BUFFER);
     }
 
+    /**
+     * An accepted connection has no keeper thread of its own (and no buffers) until its requester's first
+     * whole frame; meanwhile the acceptor's one heartbeat thread writes its heartbeats, so a requester
+     * waiting in the queue behind a slowloris hears the server is alive. Before, each accepted connection
+     * started a keeper at once, and that keeper a virtual thread per heartbeat: ~4 threads per stalled
+     * connection of a flood.
+     */
     @Test
-    void theAcceptorsConnectionsHaveTheirKeeperFromTheStartAndNoBuffers() throws Exception {
-        BlockingAcceptor acceptor = track(BlockingAcceptor.listen(0, "tcp", settings));
-        track(new Socket(InetAddress.getLoopbackAddress(), acceptor.port()));
-        Connection accepted = acceptor.accept(10 * SECOND);
+    void anAcceptedConnectionHearsTheAcceptorsHeartbeatsAndHasItsOwnKeeperOnlyFromItsFirstFrame() throws Exception {
+        NettySettings fast = settings.withHeartbeat(new org.sessionj.runtime.spi.support.Heartbeat(
+                TimeUnit.MILLISECONDS.toNanos(50), TimeUnit.SECONDS.toNanos(10)));
+        BlockingAcceptor acceptor = track(BlockingAcceptor.listen(0, "tcp", fast));
+        Socket requester = track(new Socket(InetAddress.getLoopbackAddress(), acceptor.port()));
+        BlockingConnection accepted = (BlockingConnection) acceptor.accept(10 * SECOND);
         opened.add(accepted::close);
-        assertThat(((BlockingConnection) accepted).keeperStarted()).as("heartbeats to a requester in the queue").isTrue();
-        assertThat(((BlockingConnection) accepted).bufferBytes()).isZero();
+        assertThat(accepted.keeperStarted()).as("no keeper thread while it has sent no frame").isFalse();
+        assertThat(accepted.bufferBytes()).isZero();
+        requester.setSoTimeout(10_000);
+        java.io.DataInputStream in = new java.io.DataInputStream(requester.getInputStream());
+        for (int i = 0; i < 3; i++) {
+            assertThat(in.readInt()).as("heartbeat %d to the waiting requester", i).isEqualTo(FrameDecoder.HEARTBEAT);
+        }
+        assertThat(accepted.keeperStarted()).isFalse();
+        DataOutputStream out = new DataOutputStream(requester.getOutputStream());
+        out.writeInt(1);
+        out.writeByte(9);
+        out.flush();
+        ByteBuf frame = accepted.read(10 * SECOND);
+        frame.release();
+        assertThat(accepted.keeperStarted()).as("its own keeper from its first frame").isTrue();
+        // Its keeper writes the heartbeats now; the acceptor's thread lets it go at its next round.
+        for (int i = 0; i < 3; i++) {
+            assertThat(in.readInt()).isEqualTo(FrameDecoder.HEARTBEAT);
+        }
+        int byTheAcceptor = accepted.pendingHeartbeats();
+        for (int i = 0; i < 3; i++) {
+            assertThat(in.readInt()).isEqualTo(FrameDecoder.HEARTBEAT);
+        }
+        assertThat(accepted.pendingHeartbeats()).as("none more from the acceptor's thread").isEqualTo(byTheAcceptor);
+    }
+
+    /** The acceptor's heartbeats to a connection stop after {@link PendingHeartbeats#MOST} (bounded writes on its one thread). */
+    @Test
+    void theAcceptorWritesAtMostItsBoundOfHeartbeatsToAConnectionThatNeverSendsAFrame() throws Exception {
+        NettySettings fast = settings.withHeartbeat(new org.sessionj.runtime.spi.support.Heartbeat(
+                TimeUnit.MILLISECONDS.toNanos(2), TimeUnit.SECONDS.toNanos(10)));
+        BlockingAcceptor acceptor = track(BlockingAcceptor.listen(0, "tcp", fast));
+        Socket requester = track(new Socket(InetAddress.getLoopbackAddress(), acceptor.port()));
+        BlockingConnection accepted = (BlockingConnection) acceptor.accept(10 * SECOND);
+        opened.add(accepted::close);
+        requester.setSoTimeout(10_000);
+        java.io.DataInputStream in = new java.io.DataInputStream(requester.getInputStream());
+        for (int i = 0; i < PendingHeartbeats.MOST; i++) {
+            assertThat(in.readInt()).isEqualTo(FrameDecoder.HEARTBEAT);
+        }
+        requester.setSoTimeout(300);
+        assertThatThrownBy(in::readInt).as("nothing after the last one").isInstanceOf(java.net.SocketTimeoutException.class);
+        assertThat(accepted.pendingHeartbeats()).isEqualTo(PendingHeartbeats.MOST);
     }
 
     @Test
