@@ -58,4 +58,90 @@ class UndecodableMessageTypeTest {
                 }
                 """);
     }
+
+    // adv11 A4: a service inside a record is sent as a plain message (the peer cannot decode it)
+    @Test
+    void aServiceInsideARecordIsRejected() {
+        assertRejected("SJ018", 4, msg("message type 'P.Conf' in the protocol (line 1, column 10) cannot be decoded",
+                "its component 'svc' has a type no peer can decode, 'org.sessionj.api.SJService': it is a session "
+                        + "endpoint"), """
+                import org.sessionj.api.*;
+                interface P {
+                  record Conf(SJService svc, int n) {}
+                  @Protocol("cbegin.!<Conf>") interface Do {}
+                }
+                """);
+    }
+
+    @Test
+    void anEndpointDeepInsideRecordsListsArraysAndSealedSubclassesIsRejected() {
+        assertRejected("SJ018", 6, msg("message type 'P.Msg'", "its permitted subclass has a type no peer can "
+                + "decode, P.Put: its component 'where' has a type no peer can decode, P.Where: its component 'at' has "
+                + "a type no peer can decode, 'org.sessionj.api.SJServerSocket'"), """
+                import org.sessionj.api.*;
+                interface P {
+                  sealed interface Msg permits Put {}
+                  record Where(java.util.List<SJServerSocket[]> at) {}
+                  record Put(String k, Where where) implements Msg {}
+                  @Protocol("cbegin.!<Msg>") interface Do {}
+                }
+                """);
+    }
+
+    // adv11 A7: message classes the receiver cannot decode compiled and failed only at the peer
+    @Test
+    void aClassWithoutAWayToCreateItIsRejected() {
+        assertRejected("SJ018", 4, msg("message type 'P.Pt'", "a receiver has no way to create one: give it a "
+                + "no-argument constructor"), """
+                import org.sessionj.api.*;
+                interface P {
+                  final class Pt { final int x, y; Pt(int x, int y) { this.x = x; this.y = y; } }
+                  @Protocol("cbegin.!<Pt>") interface Do {}
+                }
+                """);
+    }
+
+    @Test
+    void anInnerClassIsRejected() {
+        assertRejected("SJ018", 4, msg("message type 'Outer.Pt'", "it is an inner class"), """
+                import org.sessionj.api.*;
+                class Outer {
+                  final class Pt { public int x; }
+                  @Protocol("cbegin.!<Pt>") interface Do {}
+                }
+                """);
+    }
+
+    @Test
+    void jdkClassesTheCodecCannotReadBackAreRejected() {
+        for (String type : new String[] {"java.util.BitSet", "Thread", "java.util.concurrent.locks.ReentrantLock"}) {
+            assertRejected("SJ018", 3, msg("cannot be decoded by a peer: it is a JDK class the codec has no decoder "
+                    + "for"), """
+                    import org.sessionj.api.*;
+                    interface P {
+                      @Protocol("cbegin.!<%s>") interface Do {}
+                    }
+                    """.formatted(type));
+        }
+    }
+
+    @Test
+    void beansCreatorsRecursiveRecordsAndJdkValueTypesCompile() {
+        assertAccepted("""
+                import org.sessionj.api.*;
+                import java.util.*;
+                interface P {
+                  final class Bean { private int a; public int getA() { return a; } public void setA(int a) { this.a = a; } }
+                  final class Hidden { public int a; private Hidden() {} }
+                  final class Named { final int x; @java.beans.ConstructorProperties({"x"}) Named(int x) { this.x = x; } public int getX() { return x; } }
+                  final class Text { final String s; Text(String s) { this.s = s; } }
+                  record Tree(String label, List<Tree> kids, Tree[] more) {}
+                  record Box<T>(T value) {}
+                  record Stamp(java.time.Instant at, java.util.UUID id, java.math.BigDecimal amount,
+                      java.util.concurrent.atomic.AtomicInteger count, Optional<String> note, Object any) {}
+                  @Protocol("cbegin.!<Bean>.!<Hidden>.!<Named>.!<Text>.!<Tree>.!<Box<Bean>>.!<Stamp>.!<Stamp[]>"
+                      + ".!<StringBuilder>.!<java.time.LocalDate>") interface Fine {}
+                }
+                """);
+    }
 }

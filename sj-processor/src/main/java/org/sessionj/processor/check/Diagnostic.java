@@ -44,9 +44,7 @@ public enum Diagnostic {
             "session '%s': the inbranch switch has no case for label%s %s of %s"),
     MISPLACED_CONSTRUCT("SJ017", "session construct outside its allowed form", "%s"),
     UNDECODABLE_MESSAGE_TYPE("SJ018", "message type no peer can decode",
-            "message type '%s' in the protocol (line %s, column %s) cannot be decoded by a peer: it is an interface "
-                    + "or abstract class that is not sealed, and values carry no class on the wire; use a concrete, "
-                    + "final or sealed type%n%s"),
+            "message type '%s' in the protocol (line %s, column %s) cannot be decoded by a peer: %s%n%s"),
     UNBEGUN_ENDPOINT("SJ019", "service or server socket of a protocol without a begin",
             "%s: protocol %s has no begin (cbegin or sbegin), so it types part of a session (a @Session socket "
                     + "parameter, a @(%s) reference, a delegated payload) and makes no %s; give it a protocol that "

@@ -26,8 +26,10 @@ import javax.lang.model.element.VariableElement;
  * is SJ025 there), whatever the method's {@code @Session} type leaves over. Found from the method's
  * source when it is compiled in the same javac run; cached for the compilation, and settled for every
  * member method of a class when javac has analysed that class, before it lowers it and the body is
- * rewritten ({@link SessionChecker}): the answer does not depend on which file javac compiles first. A method known only
- * from a class file is taken not to end its parameter (docs/diagnostics.md, "What is not checked").
+ * rewritten ({@link SessionChecker}): the answer does not depend on which file javac compiles first. For a
+ * method known only from a class file, the answer its own compilation recorded is read from the class
+ * path ({@link EndingsResource}); a class compiled without the processor recorded none, and its methods
+ * are taken not to end their parameter (docs/diagnostics.md, "What is not checked").
  */
 final class LentSessions {
     private final SessionApi api;
@@ -49,9 +51,13 @@ final class LentSessions {
      */
     private final Map<Element, Map<Element, TreePath>> methodsByClass = new HashMap<>();
 
-    LentSessions(SessionApi api, Trees trees) {
+    /** The answers of methods compiled earlier, read from the class path. */
+    private final EndingsResource recorded;
+
+    LentSessions(SessionApi api, Trees trees, EndingsResource recorded) {
         this.api = api;
         this.trees = trees;
+        this.recorded = recorded;
     }
 
     /** How {@code method} ends its socket parameter {@code parameter} ("closes it"), or null if it does not. */
@@ -72,8 +78,16 @@ final class LentSessions {
         lowestRead = Integer.MAX_VALUE;
         boolean[] handedOver = new boolean[1];
         TreePath path = pathOf(method);
-        String how = path != null && path.getLeaf() instanceof MethodTree tree && tree.getBody() != null
-                ? scan(path, parameter, handedOver) : null;
+        String how = null;
+        if (path != null && path.getLeaf() instanceof MethodTree tree && tree.getBody() != null) {
+            how = scan(path, parameter, handedOver);
+        } else if (path == null) {
+            String[] line = recorded.read(method, parameter);
+            if (line != null) {
+                how = line[0];
+                handedOver[0] = "1".equals(line[1]);
+            }
+        }
         inProgress.remove(parameter);
         if (how != null && handedOver[0]) {
             handsOver.add(parameter);

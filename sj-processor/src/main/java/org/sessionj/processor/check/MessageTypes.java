@@ -10,7 +10,10 @@ import com.sun.source.util.Trees;
 import java.util.ArrayList;
 import java.util.List;
 import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.Types;
@@ -99,6 +102,65 @@ final class MessageTypes {
         // (a raw List to List<String>), whose elements nobody has checked; the runtime monitor sees
         // only the erased class, so such a value would reach the peer as a List<String> of anything.
         return types.isSubtype(argument, wanted);
+    }
+
+    /**
+     * Invariant: <em>a value sent as a class arrives as its own class</em> (docs/wire-format.md, "What a
+     * value may be sent as"). Values carry no class on the wire, so a receiver decodes the declared
+     * class: a subclass sent where the type names a concrete class that is neither final nor sealed
+     * ({@code Circle} for {@code !<Shape>}) would arrive as a {@code Shape} (or fail on its extra
+     * properties), and a class below a {@code non-sealed} member of a sealed family is not among the
+     * classes the receiver accepts. The runtime monitor refuses both at the send; this says why the
+     * static type {@code argument}, a subtype of {@code wanted}, is such a class, or returns null.
+     */
+    String arrivesAsAnotherClass(TypeMirror argument, TypeMirror wanted) {
+        if (!(argument instanceof DeclaredType sent) || !(wanted instanceof DeclaredType declared)
+                || !(sent.asElement() instanceof TypeElement actual)
+                || !(declared.asElement() instanceof TypeElement target) || actual.equals(target)) {
+            return null;
+        }
+        boolean concrete = target.getKind() == ElementKind.CLASS && !target.getModifiers().contains(Modifier.ABSTRACT);
+        if (concrete && !target.getModifiers().contains(Modifier.FINAL) && !target.getModifiers().contains(Modifier.SEALED)
+                && !target.getQualifiedName().contentEquals("java.lang.Object")
+                && !(target.getQualifiedName().toString().startsWith("java.") && ProtocolRegistry.collectionOrMap(target))) {
+            return "a " + name(actual) + " would arrive as a " + target.getQualifiedName()
+                    + ": values are decoded as the declared class; send it as its own type, or make "
+                    + target.getSimpleName() + " sealed";
+        }
+        if (target.getModifiers().contains(Modifier.SEALED) && !target.getQualifiedName().toString().startsWith("java.")) {
+            TypeElement open = nonSealedAbove(actual, target);
+            if (open != null) {
+                return "a " + name(actual) + " is below the non-sealed " + open.getQualifiedName()
+                        + ", which its receiver decodes with its own class only; send it as its own type";
+            }
+        }
+        return null;
+    }
+
+    private static String name(TypeElement type) {
+        return type.getQualifiedName().isEmpty() ? "value of an anonymous subclass" : type.getQualifiedName().toString();
+    }
+
+    /**
+     * The {@code non-sealed} class or interface strictly above {@code type} on its way up to the sealed
+     * {@code root}, or null.
+     */
+    private TypeElement nonSealedAbove(TypeElement type, TypeElement root) {
+        List<TypeMirror> supertypes = new ArrayList<>(type.getInterfaces());
+        supertypes.add(type.getSuperclass());
+        for (TypeMirror supertype : supertypes) {
+            if (supertype instanceof DeclaredType declared && declared.asElement() instanceof TypeElement parent
+                    && !parent.equals(root) && types.isSubtype(types.erasure(parent.asType()), types.erasure(root.asType()))) {
+                if (parent.getModifiers().contains(Modifier.NON_SEALED)) {
+                    return parent;
+                }
+                TypeElement higher = nonSealedAbove(parent, root);
+                if (higher != null) {
+                    return higher;
+                }
+            }
+        }
+        return null;
     }
 
     /**

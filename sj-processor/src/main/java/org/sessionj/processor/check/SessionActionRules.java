@@ -294,6 +294,13 @@ final class SessionActionRules {
                 flow.fail(var);
                 return;
             }
+            String another = wanted == null || nullValue ? null : flow.messages.arrivesAsAnotherClass(argumentType, wanted);
+            if (another != null) {
+                flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedSend),
+                        sent(delegated, argumentType) + " (" + another + ")");
+                flow.fail(var);
+                return;
+            }
             advance(var, unfolded, live, call);
         }
     }

@@ -16,9 +16,11 @@ import com.sun.source.util.TaskListener;
 import com.sun.source.util.TreePath;
 import com.sun.source.util.TreePathScanner;
 import com.sun.source.util.Trees;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -48,6 +50,7 @@ public final class SessionChecker implements TaskListener {
     private final SessionParameters sessionParameters;
     private final MessageTypes messages;
     private final LentSessions lent;
+    private final EndingsResource endings;
     private final DeclarationFacts facts = new DeclarationFacts();
     private final OverrideRules overrides;
     private final NoAliasPlacement noAliasPlacement;
@@ -70,7 +73,8 @@ public final class SessionChecker implements TaskListener {
         sessionParameters.recordReadsIn(users);
         registry.recordUses(users);
         this.messages = new MessageTypes(environment.getTypeUtils(), trees, registry);
-        this.lent = new LentSessions(api, trees);
+        this.endings = new EndingsResource(environment);
+        this.lent = new LentSessions(api, trees, endings);
         this.contracts = new ImplementationContracts(environment.getElementUtils(), trees, api, sessionParameters);
         this.relevance = new SessionRelevance(trees, contracts);
         this.overrides = new OverrideRules(api, sessionParameters, environment.getElementUtils(),
@@ -122,17 +126,31 @@ public final class SessionChecker implements TaskListener {
      * class before it analyses the next): whether each method ends the socket it is lent
      * ({@link LentSessions}), and the endpoint or selector each final field is initialised with
      * ({@link DeclarationFacts}). Only member declarations are visited, not bodies: a local or
-     * anonymous class is used only inside this class, which is checked now.
+     * anonymous class is used only inside this class, which is checked now. The endings are also
+     * written for compilations that use these classes from the class path ({@link EndingsResource}).
      */
     private void recordDeclarations(TreePath classPath, CompilationUnitTree unit) {
         MethodChecker[] fields = new MethodChecker[1];
+        // per class with socket parameters (member classes too), the parameters its methods end
+        Map<TypeElement, List<EndingsResource.Ending>> ended = new LinkedHashMap<>();
         new TreePathScanner<Void, Void>() {
             @Override
             public Void visitMethod(MethodTree tree, Void unused) {
-                if (trees.getElement(getCurrentPath()) instanceof ExecutableElement method) {
-                    for (VariableElement parameter : method.getParameters()) {
+                if (trees.getElement(getCurrentPath()) instanceof ExecutableElement method
+                        && method.getEnclosingElement() instanceof TypeElement owner) {
+                    List<? extends VariableElement> parameters = method.getParameters();
+                    for (int i = 0; i < parameters.size(); i++) {
+                        VariableElement parameter = parameters.get(i);
                         if (api.isSocket(parameter.asType())) {
-                            lent.ending(method, parameter);
+                            String how = lent.ending(method, parameter);
+                            List<EndingsResource.Ending> list = ended.get(owner);
+                            if (list == null) {
+                                list = new ArrayList<>();
+                                ended.put(owner, list);
+                            }
+                            if (how != null) {
+                                list.add(new EndingsResource.Ending(method, i, lent.handsOver(method, parameter), how));
+                            }
                         }
                     }
                 }
@@ -171,6 +189,9 @@ public final class SessionChecker implements TaskListener {
                 return null; // an enum constant's body
             }
         }.scan(classPath, null);
+        for (Map.Entry<TypeElement, List<EndingsResource.Ending>> entry : ended.entrySet()) {
+            endings.write(entry.getKey(), entry.getValue());
+        }
     }
 
     private MethodChecker newChecker(Reporter reporter, Map<Element, VarState> capturedEndpoints) {

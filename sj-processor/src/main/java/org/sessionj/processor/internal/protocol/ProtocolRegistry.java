@@ -506,7 +506,7 @@ public final class ProtocolRegistry {
     }
 
     /** Whether {@code type} is {@code java.util.Collection} or {@code java.util.Map} or below one. */
-    private static boolean collectionOrMap(TypeElement type) {
+    public static boolean collectionOrMap(TypeElement type) {
         String name = type.getQualifiedName().toString();
         if (name.equals("java.util.Collection") || name.equals("java.util.Map")) {
             return true;
@@ -600,11 +600,12 @@ public final class ProtocolRegistry {
                 }
                 return type;
             }
-            if (undecodable(resolved.get()) && reported.add(type.name())) {
+            String undecodable = reported.contains(type.name()) ? null : MessageDecodability.problem(resolved.get());
+            if (undecodable != null && reported.add(type.name())) {
                 int offset = offset(type.name(), type);
                 int[] at = TypeModel.lineColumn(text, offset);
                 problems.add(Diagnostic.UNDECODABLE_MESSAGE_TYPE.format(resolved.get().getQualifiedName(), at[0],
-                        at[1], TypeModel.excerpt(text, offset)));
+                        at[1], undecodable, TypeModel.excerpt(text, offset)));
             }
             return new Payload.JavaType(binaryName(resolved.get()), arguments, type.arrayDimensions());
         }

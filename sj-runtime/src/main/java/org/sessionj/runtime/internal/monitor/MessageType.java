@@ -79,6 +79,11 @@ public final class MessageType {
             }
         }
         var jackson = SmileCodec.jacksonType(java, loader);
+        String problem = SmileCodec.decodingProblem(jackson);
+        if (problem != null) {
+            throw new org.sessionj.api.SJException("message type " + payload + " of the session type cannot be "
+                    + "decoded by a receiver: " + problem);
+        }
         return new MessageType(payload, kind, type, SmileCodec.readerFor(jackson), SmileCodec.writerFor(jackson));
     }
 

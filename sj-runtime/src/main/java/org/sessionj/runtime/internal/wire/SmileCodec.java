@@ -29,7 +29,43 @@ public final class SmileCodec {
             .setAnnotationIntrospector(new SealedTypes())
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);
+            .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .registerModule(endpointsRefused());
+
+    /**
+     * A session endpoint is never a plain value: as a bean the peer would get an empty map, or fail
+     * to decode. Declared message types are checked when the protocol loads ({@link Decodability}), but
+     * an {@code Object}, {@code Object[]} or {@code List<Object>} may still hold one: writing it fails
+     * the send ("cannot encode a message of type …"), before anything is written.
+     */
+    private static com.fasterxml.jackson.databind.Module endpointsRefused() {
+        com.fasterxml.jackson.databind.module.SimpleModule module =
+                new com.fasterxml.jackson.databind.module.SimpleModule("sj-endpoints");
+        com.fasterxml.jackson.databind.JsonSerializer<Object> refuse =
+                new com.fasterxml.jackson.databind.ser.std.StdSerializer<>(Object.class) {
+                    private static final long serialVersionUID = 1L;
+
+                    @Override
+                    public void serialize(Object value, com.fasterxml.jackson.core.JsonGenerator out,
+                            com.fasterxml.jackson.databind.SerializerProvider provider) throws java.io.IOException {
+                        throw com.fasterxml.jackson.databind.exc.InvalidDefinitionException.from(out,
+                                "a session endpoint (" + value.getClass().getName() + ") cannot travel inside a "
+                                        + "message; send it as a session payload (!<cbegin…>)",
+                                provider.constructType(value.getClass()));
+                    }
+                };
+        for (Class<?> endpoint : new Class<?>[] {org.sessionj.api.SJService.class, org.sessionj.api.SJServerSocket.class,
+                org.sessionj.api.SJSocket.class, org.sessionj.api.SJSelector.class, org.sessionj.api.SJScope.class}) {
+            addRefusal(module, endpoint, refuse);
+        }
+        return module;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> void addRefusal(com.fasterxml.jackson.databind.module.SimpleModule module, Class<T> type,
+            com.fasterxml.jackson.databind.JsonSerializer<Object> refuse) {
+        module.addSerializer(type, (com.fasterxml.jackson.databind.JsonSerializer<T>) (Object) refuse);
+    }
 
     private SmileCodec() {
     }
@@ -37,6 +73,15 @@ public final class SmileCodec {
     /** A reader for values of {@code declared} (resolved with {@code loader}). */
     public static ObjectReader readerFor(JavaType declared) {
         return MAPPER.readerFor(declared);
+    }
+
+    /**
+     * Why a receiver cannot decode values of {@code declared} ({@link Decodability}: a session
+     * endpoint inside it, a class the codec cannot create, a property it writes and cannot read back),
+     * or null.
+     */
+    public static String decodingProblem(JavaType declared) {
+        return Decodability.problem(MAPPER, declared);
     }
 
     /** A writer for values of {@code declared}. */

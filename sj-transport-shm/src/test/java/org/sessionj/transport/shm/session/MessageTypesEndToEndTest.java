@@ -29,11 +29,23 @@ class MessageTypesEndToEndTest {
     public record Event(String name, Instant at, Optional<String> note) {
     }
 
-    /** A type Jackson cannot write: its only property is itself. */
+    /**
+     * A value Jackson cannot write: its only property holds itself. (The type itself decodes: a
+     * protocol whose type could never be read back does not even load, see below.)
+     */
     public static final class Selfish {
-        public Selfish getMe() {
+        public Object me = this;
+    }
+
+    /** A type whose getter writes a property no reader knows: the protocol does not load. */
+    public static final class Computed {
+        public Computed getMe() {
             return this;
         }
+    }
+
+    @Protocol("cbegin.!<MessageTypesEndToEndTest.Computed>")
+    public interface ComputedClient {
     }
 
     @Protocol("cbegin.!<java.time.Instant>.!<java.time.LocalDate>.!<java.util.Optional<String>>"
@@ -102,6 +114,15 @@ class MessageTypesEndToEndTest {
                         .hasMessageContaining("cannot encode a message of type");
             }
         }
+    }
+
+    /** adv11 A7: it used to compile and run, and fail at the receiver, mid-session. */
+    @Test
+    void aTypeNoReceiverCanDecodeFailsWhenTheServiceIsCreated() {
+        assertThatThrownBy(() -> SJService.create(ComputedClient.class, "localhost", 1))
+                .isInstanceOf(org.sessionj.api.SJException.class)
+                .hasMessageContaining("cannot be decoded by a receiver")
+                .hasMessageContaining("Computed writes the property 'me', which its reader does not know");
     }
 
     @Test

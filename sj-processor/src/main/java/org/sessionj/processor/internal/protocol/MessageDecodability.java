@@ -1,0 +1,183 @@
+package org.sessionj.processor.internal.protocol;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.NestingKind;
+import javax.lang.model.element.RecordComponentElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.ArrayType;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+
+/**
+ * Invariant: <em>every message type of a protocol is one a receiver can decode as the class that was
+ * sent</em> (docs/wire-format.md, "What a value may be sent as" and "Message types"); SJ018 names the
+ * first part of a message type that breaks it. The runtime asks its codec the same question when it
+ * loads a protocol and refuses to run it, with the reason, so a protocol compiled without the
+ * processor fails at {@code create} rather than mid-session. A type is decodable unless:
+ * <ul>
+ * <li>it is an interface or abstract class that is not sealed: values carry no class on the wire
+ *     ({@code Object} and the JDK's collection and map types are exempt: JSON-like values and
+ *     Jackson's default implementations);</li>
+ * <li>it is a session endpoint of the API (a service, server socket, socket, selector or scope), which
+ *     travels only as a session payload ({@code !<cbegin…>}, {@code !<?(int)…>});</li>
+ * <li>it is a class the codec cannot create from a message: an inner (non-static) class, or one with
+ *     neither a no-argument constructor, a {@code @JsonCreator} or {@code @ConstructorProperties}
+ *     constructor or factory, nor a one-argument constructor from a string, number or boolean;</li>
+ * <li>it is a JDK class the codec has no decoder for (a {@code Thread}, a {@code BitSet}: the JDK
+ *     keeps their state out of reach of a decoder);</li>
+ * <li>a record component, an array component, a type argument or a permitted subclass of a sealed
+ *     type is one of the above.</li>
+ * </ul>
+ */
+public final class MessageDecodability {
+    /** The JDK classes (beyond collections, maps, boxes and java.time) the codec reads back. */
+    private static final Set<String> JDK_DECODABLE = Set.of("java.lang.Object", "java.lang.String",
+            "java.lang.StringBuilder", "java.lang.Boolean", "java.lang.Byte", "java.lang.Short",
+            "java.lang.Character", "java.lang.Integer", "java.lang.Long", "java.lang.Float", "java.lang.Double",
+            "java.lang.Void", "java.math.BigInteger", "java.math.BigDecimal", "java.util.UUID", "java.util.Locale",
+            "java.util.Currency", "java.util.Date", "java.util.Optional", "java.util.OptionalInt",
+            "java.util.OptionalLong", "java.util.OptionalDouble", "java.util.regex.Pattern", "java.net.URI",
+            "java.net.URL", "java.net.InetAddress", "java.net.InetSocketAddress", "java.io.File",
+            "java.util.concurrent.atomic.AtomicBoolean", "java.util.concurrent.atomic.AtomicInteger",
+            "java.util.concurrent.atomic.AtomicLong", "java.util.concurrent.atomic.AtomicReference",
+            "java.sql.Date", "java.sql.Time", "java.sql.Timestamp");
+    private static final Set<String> SCALARS = Set.of("java.lang.String", "int", "long", "double", "boolean");
+
+    private MessageDecodability() {
+    }
+
+    /** Why no receiver can decode a message of {@code type}, or null if one can. */
+    public static String problem(TypeElement type) {
+        return problem(type, new HashSet<>());
+    }
+
+    private static String problem(TypeElement type, Set<TypeElement> seen) {
+        if (!seen.add(type)) {
+            return null; // a recursive message type: its other parts are checked where first met
+        }
+        String own = ownProblem(type);
+        if (own != null) {
+            return own;
+        }
+        List<String> names = new ArrayList<>();
+        List<TypeMirror> parts = new ArrayList<>();
+        if (type.getKind() == ElementKind.RECORD) {
+            for (RecordComponentElement component : type.getRecordComponents()) {
+                names.add("its component '" + component.getSimpleName() + "'");
+                parts.add(component.asType());
+            }
+        }
+        if (type.getModifiers().contains(Modifier.SEALED)) {
+            for (TypeMirror permitted : type.getPermittedSubclasses()) {
+                names.add("its permitted subclass");
+                parts.add(permitted);
+            }
+        }
+        for (int i = 0; i < parts.size(); i++) {
+            String inner = problem(parts.get(i), seen);
+            if (inner != null) {
+                return names.get(i) + " has a type no peer can decode, " + inner;
+            }
+        }
+        return null;
+    }
+
+    /** Why no receiver can decode a value of {@code type} (a record component's type), or null. */
+    private static String problem(TypeMirror type, Set<TypeElement> seen) {
+        if (type instanceof ArrayType array) {
+            return problem(array.getComponentType(), seen);
+        }
+        if (!(type instanceof DeclaredType declared) || !(declared.asElement() instanceof TypeElement element)) {
+            return null; // a primitive, or a type variable: decoded as its bound (Object: JSON-like values)
+        }
+        String problem = problem(element, seen);
+        if (problem != null) {
+            return problem.startsWith("its ") ? element.getQualifiedName() + ": " + problem
+                    : "'" + element.getQualifiedName() + "': " + problem;
+        }
+        for (TypeMirror argument : declared.getTypeArguments()) {
+            String inner = problem(argument, seen);
+            if (inner != null) {
+                return inner;
+            }
+        }
+        return null;
+    }
+
+    /** The problem of {@code type} itself, not of its parts. */
+    private static String ownProblem(TypeElement type) {
+        String name = type.getQualifiedName().toString();
+        if (name.startsWith("org.sessionj.api.") && !type.getModifiers().contains(Modifier.SEALED)
+                && type.getKind() == ElementKind.INTERFACE) {
+            return "it is a session endpoint, which travels only as a session payload (!<cbegin…>), "
+                    + "never inside a message";
+        }
+        if (ProtocolRegistry.undecodable(type)) {
+            return "it is an interface or abstract class that is not sealed, and values carry no class on the "
+                    + "wire; use a concrete, final or sealed type";
+        }
+        if (type.getKind() != ElementKind.CLASS || type.getModifiers().contains(Modifier.ABSTRACT)) {
+            return null; // an enum, record, sealed or JDK collection type, an annotation
+        }
+        if (name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.")
+                || name.startsWith("sun.")) {
+            return JDK_DECODABLE.contains(name) || name.startsWith("java.time.")
+                    || ProtocolRegistry.collectionOrMap(type) ? null
+                    : "it is a JDK class the codec has no decoder for; send the values it holds instead";
+        }
+        if (type.getNestingKind() == NestingKind.MEMBER && !type.getModifiers().contains(Modifier.STATIC)
+                || type.getNestingKind() == NestingKind.LOCAL || type.getNestingKind() == NestingKind.ANONYMOUS) {
+            return "it is an inner class, which a receiver cannot create without an enclosing instance; make it "
+                    + "a static member class or a record";
+        }
+        return creatable(type) ? null : "a receiver has no way to create one: give it a no-argument constructor "
+                + "(and setters or fields for its properties), a @JsonCreator constructor, or make it a record";
+    }
+
+    /** Whether the codec can create an instance of the concrete class {@code type} from a message. */
+    private static boolean creatable(TypeElement type) {
+        for (Element member : type.getEnclosedElements()) {
+            if (!(member instanceof ExecutableElement executable)) {
+                continue;
+            }
+            if (annotated(executable, "com.fasterxml.jackson.annotation.JsonCreator")) {
+                return true;
+            }
+            if (executable.getKind() != ElementKind.CONSTRUCTOR) {
+                continue;
+            }
+            int parameters = executable.getParameters().size();
+            if (parameters == 0 || annotated(executable, "java.beans.ConstructorProperties")) {
+                return true;
+            }
+            if (parameters == 1) {
+                TypeMirror only = executable.getParameters().get(0).asType();
+                String typeName = only.getKind() == TypeKind.DECLARED
+                        ? ((TypeElement) ((DeclaredType) only).asElement()).getQualifiedName().toString()
+                        : only.getKind().name().toLowerCase(java.util.Locale.ROOT);
+                if (SCALARS.contains(typeName)) {
+                    return true; // created from a string, number or boolean value
+                }
+            }
+        }
+        return false;
+    }
+
+    private static boolean annotated(Element element, String annotation) {
+        for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
+            if (((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName().contentEquals(annotation)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,257 @@
+package org.sessionj.processor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A {@code @Session} method of another module (known from its class file only) that ends the socket
+ * it is lent ends the caller's session exactly as when its source is compiled with the call: the
+ * library's compilation records its endings under {@code META-INF/sessionj/ends/} and the caller's
+ * compilation reads them from the class path. Each test compiles the library with javac and the
+ * processor into a directory, as a Maven module is built, then the application against it.
+ */
+class ClassPathEndingsTest {
+    @TempDir
+    Path project;
+
+    private record Result(int status, String output) {
+    }
+
+    /** Compiles {@code sources} ("package x; ... class Name") of {@code module} into {@code module/classes}. */
+    private Result compile(String module, boolean processor, List<Path> classPath, String... sources)
+            throws IOException {
+        Path classes = Files.createDirectories(project.resolve(module + "/classes"));
+        StringBuilder path = new StringBuilder(System.getProperty("java.class.path"));
+        for (Path entry : classPath) {
+            path.insert(0, entry + File.pathSeparator);
+        }
+        List<String> arguments = new ArrayList<>(processor
+                ? List.of("-proc:full", "-processor", SessionProcessor.class.getName())
+                : List.of("-proc:none"));
+        arguments.addAll(List.of("-d", classes.toString(), "-cp", path.toString()));
+        for (String source : sources) {
+            java.util.regex.Matcher pkg = java.util.regex.Pattern.compile("package (\\w+);").matcher(source);
+            java.util.regex.Matcher type = java.util.regex.Pattern
+                    .compile("(?m)^public (?:final |abstract )?(?:class|interface|record) (\\w+)").matcher(source);
+            assertThat(pkg.find() && type.find()).isTrue();
+            Path file = project.resolve(module + "/src/" + pkg.group(1) + "/" + type.group(1) + ".java");
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, source);
+            arguments.add(file.toString());
+        }
+        JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+        ByteArrayOutputStream output = new ByteArrayOutputStream();
+        try (PrintStream err = new PrintStream(output, true, StandardCharsets.UTF_8)) {
+            int status = compiler.run(null, err, err, arguments.toArray(String[]::new));
+            return new Result(status, output.toString(StandardCharsets.UTF_8));
+        }
+    }
+
+    private Result library(String... sources) throws IOException {
+        Result result = compile("api", true, List.of(), sources);
+        assertThat(result.status()).as(result.output()).isZero();
+        return result;
+    }
+
+    private Result app(String... sources) throws IOException {
+        return compile("app", true, List.of(project.resolve("api/classes")), sources);
+    }
+
+    private static void assertRejected(Result result, String... fragments) {
+        assertThat(result.status()).as(result.output()).isNotZero();
+        assertThat(result.output()).contains(fragments);
+    }
+
+    private static void assertAccepted(Result result) {
+        assertThat(result.status()).as(result.output()).isZero();
+        assertThat(result.output()).doesNotContain("warning");
+    }
+
+    private static final String ITEM = """
+            package demo;
+            public record Item(String key, int value) {}
+            """;
+
+    /** adv10 F14's library: {@code put} ends its socket in a try-with-resources statement. */
+    private static final String HELPER = """
+            package demo;
+            import org.sessionj.api.*;
+            public final class Helper {
+                public static boolean put(@Session("!<demo.Item>.?(boolean)") SJSocket s, Item it) {
+                    try (s) { s.send(it); return s.receiveBoolean(); }
+                }
+                public static boolean put(@Session("!<demo.Item>.?(boolean)") SJSocket s, String key) {
+                    s.send(new Item(key, 0)); return s.receiveBoolean();
+                }
+            }
+            """;
+
+    private static final String CALLER = """
+            package app;
+            import org.sessionj.api.*;
+            import demo.*;
+            public final class App {
+                static void run(@Session("cbegin.!<demo.Item>.?(boolean)") SJService svc) {
+                    SJSocket s = svc.request();
+                    Helper.put(s, %s);
+                    %s
+                }
+            }
+            """;
+
+    @Test
+    void aLibraryMethodThatClosesItsSocketEndsTheCallersSession() throws IOException {
+        library(ITEM, HELPER);
+        assertThat(project.resolve("api/classes/META-INF/sessionj/ends/demo.Helper.txt")).content()
+                .contains("put(org.sessionj.api.SJSocket,demo.Item)\tcloses it (try-with-resources)")
+                .doesNotContain("java.lang.String");
+        assertRejected(app(CALLER.formatted("new Item(\"k\", 1)", "s.close();")),
+                "[SJ025] session 's' is used after it was lent to 'put' on line 7, which closes it (try-with-resources)");
+        assertAccepted(app(CALLER.formatted("new Item(\"k\", 1)", "")));
+    }
+
+    @Test
+    void theOverloadThatDoesNotEndItLeavesTheSessionToTheCaller() throws IOException {
+        library(ITEM, HELPER);
+        assertAccepted(app(CALLER.formatted("\"k\"", "s.close();")));
+    }
+
+    @Test
+    void anEndingThroughAnotherLibraryMethodIsNamedAsInOneModule() throws IOException {
+        library("""
+                package demo;
+                import org.sessionj.api.*;
+                public final class Chain {
+                    public static void outer(@Session("!<int>") SJSocket s) { inner(s); }
+                    static void inner(@Session("!<int>") SJSocket t) { t.send(1); t.close(); }
+                }
+                """);
+        assertRejected(app("""
+                package app;
+                import org.sessionj.api.*;
+                public final class App {
+                    static void run(@Session("cbegin.!<int>") SJService svc) {
+                        SJSocket s = svc.request();
+                        demo.Chain.outer(s);
+                        s.close();
+                    }
+                }
+                """), "lent to 'outer' on line 6, which lends it to 'inner', which closes it");
+    }
+
+    @Test
+    void aLibraryConstructorAndAMemberClassMethodThatEndTheSocketAreRead() throws IOException {
+        library("""
+                package demo;
+                import org.sessionj.api.*;
+                public final class Conn {
+                    public Conn(@Session("!<int>") SJSocket s) { s.send(1); s.close(); }
+                    public static final class Inner {
+                        public static <T extends CharSequence> void end(@Session("!<int>") SJSocket s, T tag, int[] xs) {
+                            s.send(xs.length); s.close();
+                        }
+                    }
+                }
+                """);
+        assertThat(project.resolve("api/classes/META-INF/sessionj/ends/demo.Conn$Inner.txt")).content()
+                .contains("end(org.sessionj.api.SJSocket,java.lang.CharSequence,int[])");
+        String app = """
+                package app;
+                import org.sessionj.api.*;
+                public final class App {
+                    static void run(@Session("cbegin.!<int>") SJService svc) {
+                        SJSocket s = svc.request();
+                        %s;
+                        s.close();
+                    }
+                }
+                """;
+        assertRejected(app(app.formatted("new demo.Conn(s)")), "lent to 'Conn' on line 6, which closes it");
+        assertRejected(app(app.formatted("demo.Conn.Inner.end(s, \"t\", new int[0])")),
+                "lent to 'end' on line 6, which closes it");
+    }
+
+    @Test
+    void aLibraryMethodThatSpawnsItsSocketHandsItOver() throws IOException {
+        library("""
+                package demo;
+                import org.sessionj.api.*;
+                public final class Spawner {
+                    public static void serve(@Session("!<int>") SJSocket s) {
+                        SJ.spawn(s, (@Session("!<int>") SJSocket t) -> t.send(1));
+                    }
+                }
+                """);
+        assertThat(project.resolve("api/classes/META-INF/sessionj/ends/demo.Spawner.txt")).content()
+                .contains("0\t1\tserve(org.sessionj.api.SJSocket)\t");
+        assertRejected(app("""
+                package app;
+                import org.sessionj.api.*;
+                public final class App {
+                    static void run(@Session("cbegin.!<int>") SJService svc) {
+                        try (SJSocket s = svc.request()) {
+                            demo.Spawner.serve(s);
+                        }
+                    }
+                }
+                """), "[SJ055]");
+    }
+
+    @Test
+    void anOverrideInTheApplicationMustEndWhatTheLibraryMethodEnds() throws IOException {
+        library("""
+                package demo;
+                import org.sessionj.api.*;
+                public class Base {
+                    public void finish(@Session("!<int>") SJSocket s) { s.send(1); s.close(); }
+                }
+                """);
+        assertRejected(app("""
+                package app;
+                import org.sessionj.api.*;
+                public final class Sub extends demo.Base {
+                    @Override public void finish(@Session("!<int>") SJSocket s) { s.send(2); }
+                }
+                """), "[SJ037]");
+    }
+
+    @Test
+    void aLibraryCompiledWithoutTheProcessorRecordsNothingAndIsTakenNotToEndIt() throws IOException {
+        Result result = compile("api", false, List.of(), ITEM, HELPER);
+        assertThat(result.status()).as(result.output()).isZero();
+        assertThat(project.resolve("api/classes/META-INF/sessionj/ends")).doesNotExist();
+        assertAccepted(app(CALLER.formatted("new Item(\"k\", 1)", "s.close();")));
+    }
+
+    @Test
+    void aRecompiledLibraryThatNoLongerEndsTheSocketLeavesNoStaleRecord() throws IOException {
+        library(ITEM, HELPER);
+        Path record = project.resolve("api/classes/META-INF/sessionj/ends/demo.Helper.txt");
+        assertThat(record).exists();
+        library(ITEM, HELPER.replace("try (s) { s.send(it); return s.receiveBoolean(); }",
+                "s.send(it); return s.receiveBoolean();"));
+        assertThat(record).doesNotExist();
+        assertAccepted(app(CALLER.formatted("new Item(\"k\", 1)", "s.close();")));
+    }
+
+    @Test
+    void aTamperedRecordIsReadAsWrittenAndAMalformedLineIsIgnored() throws IOException {
+        library(ITEM, HELPER);
+        Path record = project.resolve("api/classes/META-INF/sessionj/ends/demo.Helper.txt");
+        Files.writeString(record, "garbage without tabs\n1\t0\tput(org.sessionj.api.SJSocket,java.lang.String)\n");
+        assertAccepted(app(CALLER.formatted("new Item(\"k\", 1)", "s.close();")));
+    }
+}

@@ -1,0 +1,134 @@
+package org.sessionj.runtime.internal.wire;
+
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonSerializer;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.deser.BeanDeserializerBase;
+import com.fasterxml.jackson.databind.deser.DefaultDeserializationContext;
+import com.fasterxml.jackson.databind.deser.SettableBeanProperty;
+import com.fasterxml.jackson.databind.ser.BeanPropertyWriter;
+import com.fasterxml.jackson.databind.ser.std.BeanSerializerBase;
+import java.lang.reflect.Modifier;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.Set;
+
+/**
+ * Whether a receiver can decode a message type, asked of the codec itself when a protocol is loaded
+ * (the processor's SJ018 decides the same from the source, docs/diagnostics.md). Invariant: <em>a
+ * protocol whose message type the codec cannot read back does not start</em>: {@code create} fails
+ * naming the part and the reason, instead of a receiver failing mid-session with "Cannot construct
+ * instance". Looked at, through a bean's properties, a record's components, array, collection and map
+ * contents and a sealed type's permitted subclasses:
+ * <ul>
+ * <li>a session endpoint (service, server socket, socket, selector, scope) as a part of a message;</li>
+ * <li>a concrete class the codec has no way to create (no no-argument constructor, no creator; an
+ *     inner class) or cannot even describe (a JDK class whose state the JDK keeps closed);</li>
+ * <li>a property the writer writes that the reader does not know (a getter without a setter or
+ *     field): the receiver would reject it as an unknown property.</li>
+ * </ul>
+ * Interfaces and abstract classes are left to the monitor's check at the send ({@code Decoding}):
+ * whether one can be decoded depends on the value.
+ */
+final class Decodability {
+    private final ObjectMapper mapper;
+    private final DeserializationContext context;
+    private final Set<JavaType> seen = new HashSet<>();
+
+    private Decodability(ObjectMapper mapper) {
+        this.mapper = mapper;
+        this.context = ((DefaultDeserializationContext) mapper.getDeserializationContext())
+                .createDummyInstance(mapper.getDeserializationConfig());
+    }
+
+    /** Why a receiver cannot decode a value of {@code type}, or null. */
+    static String problem(ObjectMapper mapper, JavaType type) {
+        return new Decodability(mapper).check(type);
+    }
+
+    private String check(JavaType type) {
+        if (type == null || !seen.add(type)) {
+            return null;
+        }
+        Class<?> raw = type.getRawClass();
+        if (Endpoints.isEndpoint(raw)) {
+            return raw.getName() + " is a session endpoint, which travels only as a session payload (!<cbegin…>), "
+                    + "never inside a message";
+        }
+        if (type.isContainerType() || type.isReferenceType()) {
+            String key = type.isMapLikeType() ? check(type.getKeyType()) : null;
+            return key != null ? key : check(type.getContentType());
+        }
+        if (raw.isPrimitive() || raw.isEnum() || raw == Object.class) {
+            return null;
+        }
+        if (SealedTypes.closedHierarchy(raw)) {
+            for (Class<?> permitted : raw.getPermittedSubclasses()) {
+                String problem = check(mapper.getTypeFactory().constructType(permitted));
+                if (problem != null) {
+                    return problem;
+                }
+            }
+            return null;
+        }
+        if (raw.isInterface() || Modifier.isAbstract(raw.getModifiers())) {
+            return null; // refused at the send unless the value's own class decodes (Decoding)
+        }
+        JsonDeserializer<Object> deserializer;
+        JsonSerializer<Object> serializer;
+        try {
+            deserializer = context.findRootValueDeserializer(type);
+            serializer = mapper.getSerializerProviderInstance().findValueSerializer(type);
+        } catch (JsonMappingException | RuntimeException e) {
+            return raw.getName() + " cannot be described by the codec: " + reason(e);
+        }
+        if (!(deserializer instanceof BeanDeserializerBase bean)) {
+            return null; // a scalar, a JDK value type, a custom deserializer
+        }
+        if (!bean.getValueInstantiator().canInstantiate()) {
+            return raw.getName() + " has no way to be created by a receiver: it needs a no-argument constructor "
+                    + "(and setters or fields for its properties), a @JsonCreator constructor, or to be a record"
+                    + (raw.isMemberClass() && !Modifier.isStatic(raw.getModifiers()) ? " (it is an inner class)" : "");
+        }
+        com.fasterxml.jackson.annotation.JsonIgnoreProperties ignored =
+                raw.getAnnotation(com.fasterxml.jackson.annotation.JsonIgnoreProperties.class);
+        if (serializer instanceof BeanSerializerBase writes && (ignored == null || !ignored.ignoreUnknown())) {
+            for (Iterator<com.fasterxml.jackson.databind.ser.PropertyWriter> it = writes.properties(); it.hasNext();) {
+                if (it.next() instanceof BeanPropertyWriter property && bean.findProperty(property.getName()) == null
+                        && (ignored == null || !Set.of(ignored.value()).contains(property.getName()))) {
+                    return raw.getName() + " writes the property '" + property.getName() + "', which its reader does "
+                            + "not know (a getter without a setter or field; mark it @JsonIgnore)";
+                }
+            }
+        }
+        for (Iterator<SettableBeanProperty> it = bean.properties(); it.hasNext();) {
+            String problem = check(it.next().getType());
+            if (problem != null) {
+                return problem;
+            }
+        }
+        return null;
+    }
+
+    private static String reason(Exception e) {
+        String message = e instanceof JsonMappingException mapping ? mapping.getOriginalMessage() : e.getMessage();
+        return message == null ? e.toString() : message;
+    }
+
+    /** The API's session endpoint types, which no codec writes. */
+    static final class Endpoints {
+        private Endpoints() {
+        }
+
+        static boolean isEndpoint(Class<?> type) {
+            return org.sessionj.api.SJService.class.isAssignableFrom(type)
+                    || org.sessionj.api.SJServerSocket.class.isAssignableFrom(type)
+                    || org.sessionj.api.SJSocket.class.isAssignableFrom(type)
+                    || org.sessionj.api.SJSelector.class.isAssignableFrom(type)
+                    || org.sessionj.api.SJScope.class.isAssignableFrom(type);
+        }
+    }
+}

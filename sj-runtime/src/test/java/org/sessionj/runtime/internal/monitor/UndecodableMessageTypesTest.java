@@ -1,0 +1,154 @@
+package org.sessionj.runtime.internal.monitor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.databind.exc.InvalidDefinitionException;
+import io.netty.buffer.Unpooled;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.sessionj.api.SJException;
+import org.sessionj.api.SJService;
+import org.sessionj.runtime.internal.wire.SmileCodec;
+import org.sessionj.runtime.internal.wire.ValueCodec;
+import org.sessionj.runtime.spi.support.ByteBufFrame;
+import org.sessionj.types.Payload;
+import org.sessionj.types.SessionTypes;
+
+/**
+ * adv11 A4/A7, runtime half: a protocol whose message type the codec cannot read back does not start
+ * (the processor reports the same types as SJ018); it used to fail at the receiver, mid-session, with
+ * "Cannot construct instance of …".
+ */
+class UndecodableMessageTypesTest {
+    /** adv11 A7: an ordinary value class without a creator. */
+    public static final class Pt {
+        final int x;
+        final int y;
+
+        Pt(int x, int y) {
+            this.x = x;
+            this.y = y;
+        }
+    }
+
+    /** adv11 A4: a service inside a record. */
+    public record Conf(SJService svc, int n) {
+    }
+
+    public record Holder(List<Conf> confs) {
+    }
+
+    /** A getter without a setter or field: the writer writes "odd", the reader rejects it. */
+    public static final class Computed {
+        public int a;
+
+        public boolean isOdd() {
+            return a % 2 == 1;
+        }
+    }
+
+    /** The same, with the getter kept off the wire: decodable. */
+    public static final class Quiet {
+        public int a;
+
+        @JsonIgnore
+        public boolean isOdd() {
+            return a % 2 == 1;
+        }
+    }
+
+    public static final class Bean {
+        private int a;
+        private Quiet quiet;
+
+        public int getA() {
+            return a;
+        }
+
+        public void setA(int a) {
+            this.a = a;
+        }
+
+        public Quiet getQuiet() {
+            return quiet;
+        }
+
+        public void setQuiet(Quiet quiet) {
+            this.quiet = quiet;
+        }
+    }
+
+    public sealed interface Shape permits Circle, Broken {
+    }
+
+    public record Circle(double r) implements Shape {
+    }
+
+    public record Broken(Pt at) implements Shape {
+    }
+
+    private static String name(Class<?> type) {
+        return type.getName();
+    }
+
+    private static State compile(String type) {
+        return StateMachine.compile(SessionTypes.parse(type), UndecodableMessageTypesTest.class.getClassLoader());
+    }
+
+    @Test
+    void aClassWithoutACreatorFailsWhenTheProtocolLoads() {
+        assertThatThrownBy(() -> compile("cbegin.!<" + name(Pt.class) + ">")).isInstanceOf(SJException.class)
+                .hasMessageContaining("message type " + name(Pt.class) + " of the session type cannot be decoded by a "
+                        + "receiver: " + name(Pt.class) + " has no way to be created by a receiver");
+    }
+
+    @Test
+    void aServiceInsideARecordOrAListOfRecordsFailsWhenTheProtocolLoads() {
+        for (Class<?> type : new Class<?>[] {Conf.class, Holder.class}) {
+            assertThatThrownBy(() -> compile("cbegin.?(" + name(type) + ")")).isInstanceOf(SJException.class)
+                    .hasMessageContaining("org.sessionj.api.SJService is a session endpoint, which travels only as a "
+                            + "session payload");
+        }
+        assertThatThrownBy(() -> compile("cbegin.!<java.util.Map<java.lang.String, " + name(Conf.class) + "[]>>"))
+                .isInstanceOf(SJException.class).hasMessageContaining("session endpoint");
+    }
+
+    @Test
+    void jdkClassesTheCodecCannotReadBackFailWhenTheProtocolLoads() {
+        assertThatThrownBy(() -> compile("cbegin.!<java.util.BitSet>")).isInstanceOf(SJException.class)
+                .hasMessageContaining("java.util.BitSet writes the property 'empty', which its reader does not know");
+        assertThatThrownBy(() -> compile("cbegin.!<java.lang.Thread>")).isInstanceOf(SJException.class)
+                .hasMessageContaining("java.lang.Thread cannot be described by the codec");
+    }
+
+    @Test
+    void aGetterWithoutASetterAndABadPermittedSubclassFailWhenTheProtocolLoads() {
+        assertThatThrownBy(() -> compile("cbegin.!<" + name(Computed.class) + ">")).isInstanceOf(SJException.class)
+                .hasMessageContaining("writes the property 'odd'");
+        assertThatThrownBy(() -> compile("cbegin.!<" + name(Shape.class) + ">")).isInstanceOf(SJException.class)
+                .hasMessageContaining(name(Pt.class) + " has no way to be created");
+    }
+
+    @Test
+    void decodableTypesStillLoad() {
+        assertThatCode(() -> compile("cbegin.!<" + name(Bean.class) + ">.!<" + name(Quiet.class) + ">.!<"
+                + name(Circle.class) + ">.!<java.util.List<" + name(Bean.class) + ">>.!<java.lang.Object>"
+                + ".!<java.lang.Number>.!<java.time.Instant>.!<java.util.Optional<java.lang.String>>.!<java.lang.Object[]>"
+                + ".!<cbegin.!<int>>")).doesNotThrowAnyException();
+    }
+
+    /** adv11 A4's second shape: a service inside an {@code Object[]} is refused by the encoder. */
+    @Test
+    void aServiceInsideAnObjectArrayIsNotEncoded() throws Exception {
+        var type = SmileCodec.jacksonType(new Payload.JavaType("java.lang.Object", List.of(), 1), getClass().getClassLoader());
+        SJService service = (SJService) java.lang.reflect.Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] {SJService.class}, (proxy, method, arguments) -> null);
+        var buf = Unpooled.buffer();
+        assertThatThrownBy(() -> ValueCodec.writeObject(new ByteBufFrame(buf), SmileCodec.writerFor(type),
+                new Object[] {1, service})).isInstanceOf(InvalidDefinitionException.class)
+                .hasMessageContaining("a session endpoint");
+    }
+}
