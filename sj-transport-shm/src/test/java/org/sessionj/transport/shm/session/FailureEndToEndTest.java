@@ -81,6 +81,50 @@ class FailureEndToEndTest {
                 .isInstanceOf(SJIOException.class).hasMessageContaining("session port localhost:1");
     }
 
+    /**
+     * A program's exception on its way out of a session (a finally block or try-with-resources closes it
+     * incomplete) stays the exception the caller sees: the close fails the session and tells the peer
+     * without throwing a violation of its own, which replaced the program's exception in the finally form
+     * and rode along as a suppressed one in try-with-resources (adv12 A4).
+     */
+    @Test
+    @SuppressWarnings("sessionj") // the sessions are left by the program's own exception, on purpose
+    void closingOnTheWayOutOfAFailureKeepsTheProgramsException() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(StreamServer.class, 0)) {
+            for (boolean tryWithResources : new boolean[] {false, true}) {
+                FutureTask<Object> accepter = Peers.start(Threads.PLATFORM, () -> {
+                    SJSocket s = server.accept();
+                    while (s.inwhile()) { // the client abandons the session after one round
+                        s.receiveInt();
+                    }
+                    return null;
+                });
+                IllegalStateException boom = new IllegalStateException("the program's own failure");
+                Throwable seen = org.assertj.core.api.Assertions.catchThrowable(() -> {
+                    if (tryWithResources) {
+                        try (SJSocket s = SJService.create(StreamClient.class, "localhost", server.port()).request()) {
+                            s.outwhile(true);
+                            s.send(1);
+                            throw boom;
+                        }
+                    }
+                    SJSocket s = SJService.create(StreamClient.class, "localhost", server.port()).request();
+                    try {
+                        s.outwhile(true);
+                        s.send(1);
+                        throw boom;
+                    } finally {
+                        s.close();
+                    }
+                });
+                assertThat(seen).as("try-with-resources: " + tryWithResources).isSameAs(boom);
+                assertThat(seen.getSuppressed()).isEmpty();
+                assertThat(Peers.failure(accepter)).isInstanceOf(SJIOException.class)
+                        .hasMessageContaining("closed the session before completing it");
+            }
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Threads.class)
     void aPeerClosingMidSessionFailsTheBlockedReceive(Threads threads) throws Exception {
@@ -106,8 +150,8 @@ class FailureEndToEndTest {
             assertThat(failure).isInstanceOf(SJIOException.class)
                     .hasMessageContaining("closed the session before completing it")
                     .hasMessageContaining("!<int>");
-            assertThat(Peers.failure(accepter)).isInstanceOf(SJProtocolViolationException.class)
-                    .hasMessageContaining("closed before its type was complete");
+            assertThat(accepter.get(20, java.util.concurrent.TimeUnit.SECONDS))
+                    .as("closing an incomplete session abandons it without throwing").isNull();
         }
     }
 
