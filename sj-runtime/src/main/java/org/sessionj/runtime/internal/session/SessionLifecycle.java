@@ -290,6 +290,10 @@ abstract sealed class SessionLifecycle extends ActionGuard permits SessionSocket
         closed = true;
         // No exception here: a close of an incomplete session is how a program abandons it (checked code
         // reaches it only on an exception path, in a finally block or a try-with-resources), and a throw would
-        // replace the program's own exception (adv12 A4). The peer is told; a later action here says why.
+        // replace the program's own exception (adv12 A4). The peer is told; a later action here says why; the
+        // runtime's abandoned-session listener (SJRuntime.onAbandonedSession) hears of it.
+        if (settings.context() != null) {
+            settings.context().events().abandoned(reason);
+        }
     }
 }

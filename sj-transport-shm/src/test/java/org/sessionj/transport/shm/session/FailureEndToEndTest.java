@@ -125,6 +125,52 @@ class FailureEndToEndTest {
         }
     }
 
+    /**
+     * The abandonment that no longer throws shows locally through the runtime's listener: it hears each
+     * session of its runtime closed incomplete, on the closing thread, with the next action the type
+     * expected; a listener that throws does not turn the close into a throw; complete sessions are not
+     * reported.
+     */
+    @Test
+    @SuppressWarnings("sessionj") // the session is abandoned on purpose
+    void theRuntimesListenerHearsOfEachAbandonedSessionAndNothingElse() throws Exception {
+        SJRuntime runtime = SJRuntime.create(org.sessionj.runtime.SJRuntimeConfig.defaults());
+        java.util.List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+        runtime.onAbandonedSession(e -> {
+            heard.add(Thread.currentThread().getName() + ": " + e.getMessage());
+            throw new IllegalStateException("a listener that fails");
+        });
+        try (SJServerSocket server = runtime.serverSocket(StreamServer.class, 0)) {
+            for (boolean abandon : new boolean[] {true, false}) {
+                FutureTask<Object> accepter = Peers.start(Threads.PLATFORM, () -> {
+                    try (SJSocket s = server.accept()) {
+                        while (s.inwhile()) {
+                            s.receiveInt();
+                        }
+                        s.send(7);
+                    }
+                    return null;
+                });
+                SJSocket s = runtime.service(StreamClient.class, "localhost", server.port()).request();
+                s.outwhile(true);
+                s.send(1);
+                if (!abandon) {
+                    s.outwhile(false);
+                    assertThat(s.receiveInt()).isEqualTo(7);
+                }
+                s.close(); // no throw, whether complete or not, and whatever the listener does
+                if (abandon) {
+                    assertThat(Peers.failure(accepter)).isInstanceOf(SJIOException.class);
+                } else {
+                    assertThat(accepter.get(20, TimeUnit.SECONDS)).isNull();
+                }
+            }
+        }
+        assertThat(heard).singleElement().asString()
+                .startsWith(Thread.currentThread().getName() + ": ")
+                .contains("closed before its type was complete", "![");
+    }
+
     @ParameterizedTest
     @EnumSource(Threads.class)
     void aPeerClosingMidSessionFailsTheBlockedReceive(Threads threads) throws Exception {
