@@ -20,6 +20,7 @@ import org.sessionj.runtime.SJRuntime;
 public final class SessionRunner {
     /** Sessions closed incomplete, by the thread that closed them (each run has threads of its own). */
     private static final Map<Thread, SJProtocolViolationException> ABANDONED = new ConcurrentHashMap<>();
+
     private SessionRunner() {
     }
 
