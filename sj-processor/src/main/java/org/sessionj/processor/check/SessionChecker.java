@@ -19,6 +19,7 @@ import com.sun.source.util.Trees;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,6 +76,9 @@ public final class SessionChecker implements TaskListener {
         this.messages = new MessageTypes(environment.getTypeUtils(), trees, registry);
         this.endings = new EndingsResource(environment);
         this.lent = new LentSessions(api, trees, endings);
+        lent.recordReadsIn(users);
+        facts.recordReadsIn(users);
+        users.readFactsFrom(api, lent, facts);
         this.contracts = new ImplementationContracts(environment.getElementUtils(), trees, api, sessionParameters);
         this.relevance = new SessionRelevance(trees, contracts);
         this.overrides = new OverrideRules(api, sessionParameters, environment.getElementUtils(),
@@ -108,9 +112,10 @@ public final class SessionChecker implements TaskListener {
             return;
         }
         Reporter reporter = new Reporter(trees, unit);
-        users.checking(type, reporter);
+        users.checking(type);
         try {
             recordDeclarations(path, unit);
+            users.checkUsers(type, reporter);
             if (!mentionsSessionApi(unit) && !relevance.mayTouchSessions(path)) {
                 return;
             }
@@ -131,6 +136,7 @@ public final class SessionChecker implements TaskListener {
      */
     private void recordDeclarations(TreePath classPath, CompilationUnitTree unit) {
         MethodChecker[] fields = new MethodChecker[1];
+        Set<Element> withFields = new HashSet<>(); // the types declaring final endpoint or selector fields
         // per class with socket parameters (member classes too), the parameters its methods end
         Map<TypeElement, List<EndingsResource.Ending>> ended = new LinkedHashMap<>();
         new TreePathScanner<Void, Void>() {
@@ -164,6 +170,7 @@ public final class SessionChecker implements TaskListener {
                     boolean selector = api.isSelector(field.asType()) && tree.getInitializer() != null;
                     // A blank final endpoint field: what its constructors store (read before lowering too).
                     if (selector || api.isService(field.asType()) || api.isServerSocket(field.asType())) {
+                        withFields.add(field.getEnclosingElement());
                         if (fields[0] == null) {
                             Reporter silent = new Reporter(trees, unit);
                             silent.silence();
@@ -191,6 +198,9 @@ public final class SessionChecker implements TaskListener {
         }.scan(classPath, null);
         for (Map.Entry<TypeElement, List<EndingsResource.Ending>> entry : ended.entrySet()) {
             endings.write(entry.getKey(), entry.getValue());
+        }
+        if (trees.getElement(classPath) instanceof TypeElement type) {
+            users.recordFieldFacts(type, withFields);
         }
     }
 
