@@ -129,11 +129,44 @@ public final class SessionProcessor extends AbstractProcessor {
             for (String problem : invalid.problems()) {
                 error(problem, element, annotation, value);
             }
+        } else if (descriptorClash(type) instanceof TypeElement clash) {
+            // SJ006's invariant: every protocol has a descriptor the runtime finds by its binary name.
+            error("[" + Diagnostic.PROTOCOL_NOT_INTERFACE.code() + "] the protocol descriptor class of '"
+                    + element.getSimpleName() + "' would be " + DescriptorClass.name(
+                            processingEnv.getElementUtils().getBinaryName(type).toString())
+                    + ", but the program declares a class of that name (" + clash.getQualifiedName() + "): the runtime"
+                    + " would load it as the protocol's descriptor and fail; rename it (names ending in "
+                    + DescriptorClass.SUFFIX + " belong to sj-processor)",
+                    element, annotation, value);
         } else if (definition instanceof ProtocolDefinition.Valid valid) {
             writeDescriptor(valid.binaryName(), TypeModel.print(valid.expanded()), type);
         } else if (definition instanceof ProtocolDefinition.SetProtocol set) {
             writeDescriptor(set.binaryName(), ProtocolRegistry.descriptorText(set), type);
         }
+    }
+
+    /**
+     * A class of the program compiled now whose binary name is the descriptor class name of protocol
+     * {@code type} ({@code P$$SJProtocol}: a top-level class of that name beside {@code P}, or a member
+     * class {@code P$$SJProtocol} beside a member protocol {@code P}), or null. Such a class would replace
+     * the descriptor in the class output (adv12 A11). A descriptor an earlier build wrote is not one: it
+     * has no source.
+     */
+    private TypeElement descriptorClash(TypeElement type) {
+        javax.lang.model.util.Elements elements = processingEnv.getElementUtils();
+        String descriptor = DescriptorClass.name(elements.getBinaryName(type).toString());
+        String packageName = elements.getPackageOf(type).getQualifiedName().toString();
+        String topLevel = descriptor.substring(packageName.isEmpty() ? 0 : packageName.length() + 1);
+        TypeElement found = elements.getTypeElement((packageName.isEmpty() ? "" : packageName + ".") + topLevel);
+        if ((found == null || trees.getPath(found) == null) && type.getEnclosingElement() instanceof TypeElement outer) {
+            for (Element member : outer.getEnclosedElements()) {
+                if (member instanceof TypeElement sibling
+                        && sibling.getSimpleName().contentEquals(type.getSimpleName() + DescriptorClass.SUFFIX)) {
+                    found = sibling;
+                }
+            }
+        }
+        return found != null && !found.equals(type) && trees.getPath(found) != null ? found : null;
     }
 
     private void writeDescriptor(String binaryName, String text, TypeElement type) {
