@@ -276,6 +276,10 @@ class StaleFactsTest {
                 import org.sessionj.api.*;
                 public final class Services {
                     static final SJService SERVICE = SJService.create(Protocols.Put.class, "localhost", 4000);
+                    static final SJService UNKNOWN = pick(); // an endpoint of no known protocol: a fact too
+                    static SJService pick() {
+                        return SERVICE;
+                    }
                     public static void finish(@Session("!<int>") SJSocket t) {
                         Helper.fin(t);
                     }
@@ -292,11 +296,34 @@ class StaleFactsTest {
                 }
                 """);
         assertCompiles(compile("Protocols", "Helper", "Services", "Client"));
-        assertThat(project.resolve("classes/META-INF/sessionj/fields/demo.Services.txt")).content().contains("SERVICE");
+        assertThat(project.resolve("classes/META-INF/sessionj/fields/demo.Services.txt")).content().contains("SERVICE")
+                .contains("UNKNOWN");
         Result user = compile("Client");
         assertThat(user.status()).as(user.output()).isZero();
         Result providers = compile("Helper", "Services");
         assertThat(providers.status()).as(providers.output()).isZero();
         assertThat(classFile("Client")).exists();
+    }
+
+    /**
+     * A protocol's users record the hash of the descriptor they were checked against, which sj-runtime
+     * compares with the descriptor it loads (StaleUsers, adv12 A10): the hash of the descriptor's text.
+     */
+    @Test
+    void aProtocolsUsersRecordTheHashOfTheDescriptorTheyWereCheckedAgainst() throws IOException {
+        write("Protocols", PROTOCOLS);
+        write("Helper", HELPER.formatted(""));
+        write("Client", CLIENT);
+        assertCompiles(compile("Protocols", "Helper", "Client"));
+        String descriptor = Files.readString(project.resolve("classes/META-INF/sessionj/protocols/demo.Protocols$Ask.sj"));
+        long hash = 0xcbf29ce484222325L;
+        String text = descriptor.strip();
+        for (int i = 0; i < text.length(); i++) {
+            hash = (hash ^ text.charAt(i)) * 0x100000001b3L;
+        }
+        assertThat(project.resolve("classes/META-INF/sessionj/users/demo.Protocols$Ask.txt")).content()
+                .containsPattern("(?m)^demo\\.Client \\S+ descriptor=" + text.length() + "-" + Long.toHexString(hash) + "$");
+        assertThat(project.resolve("classes/META-INF/sessionj/users/demo.Helper.txt")).content()
+                .as("not a protocol: no descriptor").doesNotContain("descriptor=");
     }
 }

@@ -70,14 +70,14 @@ final class FieldFacts {
                     if (members != null) {
                         StringBuilder printed = new StringBuilder("selector");
                         for (Map.Entry<String, SessionType> entry : new TreeMap<>(members).entrySet()) {
-                            printed.append(' ').append(entry.getKey()).append('=').append(TypeModel.print(entry.getValue()));
+                            printed.append(' ').append(entry.getKey()).append('=').append(print(entry.getValue()));
                         }
                         fact = printed.toString();
                     }
                 } else if (api.isService(field.asType()) || api.isServerSocket(field.asType())) {
                     VarState state = facts.endpointField(field);
                     fact = state instanceof VarState.Endpoint endpoint
-                            ? "endpoint " + TypeModel.print(endpoint.protocol()) : state == null ? null : "unknown";
+                            ? "endpoint " + print(endpoint.protocol()) : state == null ? null : "unknown";
                 }
                 if (fact != null) {
                     text.append('\n').append(field.getSimpleName()).append('\t').append(fact);
@@ -85,6 +85,11 @@ final class FieldFacts {
             }
         }
         return text.toString();
+    }
+
+    /** A type as text; a fact may hold none (a protocol that did not resolve). */
+    private static String print(SessionType type) {
+        return type == null ? "none" : TypeModel.print(type);
     }
 
     /**
