@@ -25,6 +25,7 @@ import javax.tools.Diagnostic.Kind;
 import javax.tools.FileObject;
 import javax.tools.StandardLocation;
 import org.sessionj.processor.check.Diagnostic;
+import org.sessionj.processor.check.ProtocolDeclarations;
 import org.sessionj.processor.check.SessionChecker;
 import org.sessionj.processor.internal.model.TypeModel;
 import org.sessionj.processor.internal.protocol.DescriptorClass;
@@ -40,7 +41,7 @@ import org.sessionj.processor.internal.protocol.ProtocolRegistry;
  */
 @AutoService(Processor.class)
 @SupportedAnnotationTypes("org.sessionj.api.*")
-public final class SessionProcessor extends AbstractProcessor {
+public final class SessionProcessor extends AbstractProcessor implements ProtocolDeclarations {
     private ProtocolRegistry registry;
     private Trees trees;
     private final Set<String> written = new HashSet<>();
@@ -64,7 +65,7 @@ public final class SessionProcessor extends AbstractProcessor {
             return;
         }
         registry = new ProtocolRegistry(environment.getElementUtils(), trees, environment.getFiler());
-        task.addTaskListener(new SessionChecker(environment, trees, registry));
+        task.addTaskListener(new SessionChecker(environment, trees, registry, this));
     }
 
     @Override
@@ -100,6 +101,11 @@ public final class SessionProcessor extends AbstractProcessor {
      * and is not inherited (javac itself rejects it anywhere else), without javac's scan of every
      * method, field and parameter of every root element of the round.
      */
+    @Override
+    public void validateTypes(TypeElement type) {
+        validateTypes((Element) type);
+    }
+
     private void validateTypes(Element element) {
         if (!(element instanceof TypeElement type)) {
             return;

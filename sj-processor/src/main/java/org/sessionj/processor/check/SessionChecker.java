@@ -64,7 +64,12 @@ public final class SessionChecker implements TaskListener {
     private final Set<ClassTree> done = Collections.newSetFromMap(new IdentityHashMap<>());
     private final CheckedUsersIndex users;
 
-    public SessionChecker(ProcessingEnvironment environment, Trees trees, ProtocolRegistry registry) {
+    /** Validates and describes the protocols of files that annotation processing did not see. */
+    private final ProtocolDeclarations declarations;
+
+    public SessionChecker(ProcessingEnvironment environment, Trees trees, ProtocolRegistry registry,
+            ProtocolDeclarations declarations) {
+        this.declarations = declarations;
         this.environment = environment;
         this.trees = trees;
         this.registry = registry;
@@ -110,6 +115,11 @@ public final class SessionChecker implements TaskListener {
                 ? new TreePath(new TreePath(unit), classTree) : trees.getPath(type);
         if (path == null) {
             return;
+        }
+        if (!registry.processed(unit)) {
+            // Found on the source path and compiled implicitly: no processing round validated its protocols
+            // or wrote their descriptors (noalias report12 "Left"); javac analyses it all the same.
+            declarations.validateTypes(type);
         }
         Reporter reporter = new Reporter(trees, unit);
         users.checking(type);
