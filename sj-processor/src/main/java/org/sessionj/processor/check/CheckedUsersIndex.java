@@ -58,6 +58,11 @@ import org.sessionj.types.SessionType;
  */
 final class CheckedUsersIndex implements ProtocolRegistry.Uses {
     static final String DIRECTORY = "META-INF/sessionj/users/";
+    /**
+     * Before the hash of the protocol descriptor a user was checked against, in a protocol's index line
+     * ({@code <user> <fingerprint> descriptor=<hash>}); sj-runtime reads it (StaleUsers) with the same hash.
+     */
+    static final String DESCRIPTOR_KEY = "descriptor=";
     private static final String SUFFIX = ".txt";
     private static final String HEADER = "# sj-processor: classes checked against this class's session declarations,"
             + " with their fingerprint then";
@@ -379,15 +384,15 @@ final class CheckedUsersIndex implements ProtocolRegistry.Uses {
      */
     private String fingerprint(TypeElement type) {
         StringBuilder text = new StringBuilder();
+        String descriptor = null;
         if (ProtocolRegistry.isProtocol(type)) {
             ProtocolDefinition definition = registry.definition(type);
             if (definition instanceof ProtocolDefinition.Valid valid) {
-                text.append(TypeModel.print(valid.expanded()));
+                descriptor = TypeModel.print(valid.expanded());
             } else if (definition instanceof ProtocolDefinition.SetProtocol set) {
-                text.append(ProtocolRegistry.descriptorText(set));
-            } else {
-                text.append("invalid");
+                descriptor = ProtocolRegistry.descriptorText(set);
             }
+            text.append(descriptor == null ? "invalid" : descriptor);
         }
         String previous = user;
         user = binaryName(type); // what the fingerprint reads is the type's own
@@ -403,7 +408,10 @@ final class CheckedUsersIndex implements ProtocolRegistry.Uses {
         if (fields != null) {
             text.append(fields.of(type));
         }
-        return hash(text.toString());
+        // A protocol's users also record the hash of the descriptor they were checked against, which the
+        // runtime compares with the descriptor it loads: a user module the build did not recompile after
+        // the protocol's module changed fails at the protocol's load, naming the user (adv12 A10).
+        return hash(text.toString()) + (descriptor == null ? "" : " " + DESCRIPTOR_KEY + hash(descriptor.strip()));
     }
 
     private void methodFacts(ExecutableElement method, StringBuilder text) {
