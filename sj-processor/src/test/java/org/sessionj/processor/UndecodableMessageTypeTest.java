@@ -144,4 +144,40 @@ class UndecodableMessageTypeTest {
                 }
                 """);
     }
+
+    // adv13 A2: a raw generic type's type variable is decoded as its bound
+    @Test
+    void aRawGenericTypeWhoseTypeVariableIsBoundedByAnOpenInterfaceIsRejected() {
+        assertRejected("SJ018", 5, msg("message type 'P.Box'", "written without type arguments",
+                "type parameter 'T' is read as its bound", "'java.lang.Runnable'"), """
+                import org.sessionj.api.*;
+                interface P {
+                  record Job(int n) implements Runnable { public void run() {} }
+                  record Box<T extends Runnable>(T v) {}
+                  @Protocol("cbegin.!<Box>") interface Do {}
+                }
+                """);
+        assertRejected("SJ018", 6, msg("message type 'P.Outer'", "'P.Box'", "written without type arguments"), """
+                import org.sessionj.api.*;
+                interface P {
+                  record Job(int n) implements Runnable { public void run() {} }
+                  record Box<T extends Runnable>(T v) {}
+                  record Outer(Box box) {}
+                  @Protocol("cbegin.!<Outer>") interface Do {}
+                }
+                """);
+    }
+
+    @Test
+    void theSameGenericTypeWithADecodableArgumentOrAnUnboundedRawOneCompiles() {
+        assertAccepted("""
+                import org.sessionj.api.*;
+                interface P {
+                  record Job(int n) implements Runnable { public void run() {} }
+                  record Box<T extends Runnable>(T v) {}
+                  record Plain<T>(T v) {}
+                  @Protocol("cbegin.!<Box<Job>>.!<Plain>") interface Do {}
+                }
+                """);
+    }
 }

@@ -12,6 +12,7 @@ import javax.lang.model.element.Modifier;
 import javax.lang.model.element.NestingKind;
 import javax.lang.model.element.RecordComponentElement;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.TypeParameterElement;
 import javax.lang.model.type.ArrayType;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
@@ -58,6 +59,31 @@ public final class MessageDecodability {
     /** Why no receiver can decode a message of {@code type}, or null if one can. */
     public static String problem(TypeElement type) {
         return problem(type, new HashSet<>());
+    }
+
+    /**
+     * Why no receiver can decode a message of the raw type {@code type} (written without type arguments
+     * although it declares type parameters: {@code !<Box>} for {@code record Box<T extends Runnable>(T v)}), or
+     * null. A receiver decodes a component of a type variable as the variable's erasure, its first bound, so
+     * that bound must be decodable too (adv13 A2).
+     */
+    public static String problemOfRaw(TypeElement type) {
+        Set<TypeElement> seen = new HashSet<>();
+        String own = problem(type, seen);
+        return own != null ? own : boundsProblem(type, seen);
+    }
+
+    /** Why the first bound of one of {@code type}'s type parameters (what a raw use decodes them as) is not decodable. */
+    private static String boundsProblem(TypeElement type, Set<TypeElement> seen) {
+        for (TypeParameterElement parameter : type.getTypeParameters()) {
+            List<? extends TypeMirror> bounds = parameter.getBounds();
+            String inner = bounds.isEmpty() ? null : problem(bounds.get(0), seen);
+            if (inner != null) {
+                return "it is written without type arguments, so its type parameter '" + parameter.getSimpleName()
+                        + "' is read as its bound, a type no peer can decode, " + inner;
+            }
+        }
+        return null;
     }
 
     private static String problem(TypeElement type, Set<TypeElement> seen) {
@@ -108,6 +134,12 @@ public final class MessageDecodability {
             String inner = problem(argument, seen);
             if (inner != null) {
                 return inner;
+            }
+        }
+        if (declared.getTypeArguments().isEmpty()) {
+            String raw = boundsProblem(element, seen);
+            if (raw != null) {
+                return "'" + element.getQualifiedName() + "': " + raw;
             }
         }
         return null;

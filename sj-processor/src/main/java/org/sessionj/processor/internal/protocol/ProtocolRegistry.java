@@ -609,7 +609,8 @@ public final class ProtocolRegistry {
                 }
                 return type;
             }
-            String undecodable = reported.contains(type.name()) ? null : MessageDecodability.problem(resolved.get());
+            String undecodable = reported.contains(type.name()) ? null : type.typeArguments().isEmpty()
+                    ? MessageDecodability.problemOfRaw(resolved.get()) : MessageDecodability.problem(resolved.get());
             if (undecodable != null && reported.add(type.name())) {
                 int offset = offset(type.name(), type);
                 int[] at = TypeModel.lineColumn(text, offset);
