@@ -169,6 +169,24 @@ class UndecodableMessageTypeTest {
     }
 
     @Test
+    void aNumberBoundRawArraysAndAWildcardComponentAreRejected() {
+        assertRejected("SJ018", 4, msg("message type 'P.Box'", "'java.lang.Number'"), """
+                import org.sessionj.api.*;
+                interface P {
+                  record Box<T extends Number>(T v) {}
+                  @Protocol("cbegin.!<Box[]>") interface Do {}
+                }
+                """);
+        assertRejected("SJ018", 4, msg("message type 'P.R'", "its component 'xs'", "'java.lang.Number'"), """
+                import org.sessionj.api.*;
+                interface P {
+                  record R(java.util.List<? extends Number> xs) {}
+                  @Protocol("cbegin.!<R>") interface Do {}
+                }
+                """);
+    }
+
+    @Test
     void theSameGenericTypeWithADecodableArgumentOrAnUnboundedRawOneCompiles() {
         assertAccepted("""
                 import org.sessionj.api.*;
@@ -176,7 +194,8 @@ class UndecodableMessageTypeTest {
                   record Job(int n) implements Runnable { public void run() {} }
                   record Box<T extends Runnable>(T v) {}
                   record Plain<T>(T v) {}
-                  @Protocol("cbegin.!<Box<Job>>.!<Plain>") interface Do {}
+                  record Open(java.util.List<?> any, java.util.List<? super Integer> some, java.util.List<? extends Job> jobs) {}
+                  @Protocol("cbegin.!<Box<Job>>.!<Plain>.!<Open>") interface Do {}
                 }
                 """);
     }

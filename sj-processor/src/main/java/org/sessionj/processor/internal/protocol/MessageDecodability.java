@@ -17,6 +17,7 @@ import javax.lang.model.type.ArrayType;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
+import javax.lang.model.type.WildcardType;
 
 /**
  * Invariant: <em>every message type of a protocol is one a receiver can decode as the class that was
@@ -121,6 +122,10 @@ public final class MessageDecodability {
     private static String problem(TypeMirror type, Set<TypeElement> seen) {
         if (type instanceof ArrayType array) {
             return problem(array.getComponentType(), seen);
+        }
+        if (type instanceof WildcardType wildcard) {
+            // ? extends B is decoded as B; ? and ? super B as Object (JSON-like values)
+            return wildcard.getExtendsBound() == null ? null : problem(wildcard.getExtendsBound(), seen);
         }
         if (!(type instanceof DeclaredType declared) || !(declared.asElement() instanceof TypeElement element)) {
             return null; // a primitive, or a type variable: decoded as its bound (Object: JSON-like values)
