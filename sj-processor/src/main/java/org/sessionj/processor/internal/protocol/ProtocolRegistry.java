@@ -90,6 +90,15 @@ public final class ProtocolRegistry {
     }
 
     /**
+     * Whether {@code unit} was a root of a processing round ({@link #noteCompiled}); false for a file javac
+     * compiles only because it is found on the source path (implicit compilation), which annotation
+     * processing never sees.
+     */
+    public boolean processed(com.sun.source.tree.CompilationUnitTree unit) {
+        return names.noted(unit);
+    }
+
+    /**
      * Takes note of a compilation unit being compiled, before any protocol is resolved: a file named
      * after no type it declares must not be looked up by its name (see {@link TypeNameResolver}).
      */
