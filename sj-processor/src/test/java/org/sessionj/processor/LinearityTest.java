@@ -128,7 +128,7 @@ class LinearityTest {
 
     @Test
     void sessionActionInACatchBlock() {
-        assertRejected("SJ026", 12, msg("session 's': no session action is allowed in a catch block"), body("", """
+        assertRejected("SJ026", 12, msg("session 's': only close() is allowed in a catch block"), body("", """
                             try {
                                 Thread.sleep(1);
                             } catch (InterruptedException e) {
@@ -140,7 +140,7 @@ class LinearityTest {
 
     @Test
     void sessionActionInAFinallyBlock() {
-        assertRejected("SJ026", 13, msg("no session action is allowed in a finally block"), body("", """
+        assertRejected("SJ026", 13, msg("only close() is allowed in a finally block"), body("", """
                             try {
                                 Thread.sleep(1);
                             } catch (InterruptedException e) {

@@ -576,4 +576,119 @@ class SessionFailureTest {
                         }
                 """));
     }
+
+    // ---- adv12 A3: a catch of RuntimeException or Exception may close a session every throw point failed
+
+    @Test
+    void closingInACatchOfRuntimeExceptionWhereOnlyTheSessionsOwnActionCouldThrow() {
+        assertAccepted(PROTOCOLS, client("Two", """
+                        SJSocket s = other.request();
+                        try {
+                            s.send(1);
+                            result = "" + s.receiveInt();
+                        } catch (RuntimeException e) {
+                            s.close();
+                            throw e;
+                        }
+                        s.close();
+                """));
+    }
+
+    @Test
+    void closingInACatchOfExceptionAfterACompleteSession() {
+        assertAccepted(PROTOCOLS, client("C", """
+                        SJSocket s = svc.request();
+                        try {
+                            s.send(1);
+                            String r = s.receive();
+                            s.close();
+                            result = r;
+                        } catch (Exception e) {
+                            s.close();
+                            return null;
+                        }
+                """));
+    }
+
+    /** Closing and rethrowing is the finally form written as a catch: the session is abandoned, the peer told. */
+    @Test
+    void closingInACatchOfRuntimeExceptionAfterProgramCodeThatMayThrowMidSession() {
+        assertAccepted(PROTOCOLS, client("Two", """
+                        SJSocket s = other.request();
+                        try {
+                            s.send(1);
+                            helper();
+                            result = "" + s.receiveInt();
+                        } catch (RuntimeException e) {
+                            s.close();
+                            throw e;
+                        }
+                        s.close();
+                """));
+    }
+
+    /** Only close: any other action in the catch is still SJ026 (the session may have been cut short anywhere). */
+    @Test
+    void anActionOtherThanCloseInACatchOfRuntimeExceptionIsStillRejected() {
+        assertRejected("SJ026", 0, msg("session 's'", "catch"), PROTOCOLS, client("Two", """
+                        SJSocket s = other.request();
+                        try {
+                            s.send(1);
+                            helper();
+                            result = "" + s.receiveInt();
+                        } catch (RuntimeException e) {
+                            result = "" + s.receiveInt();
+                        }
+                        s.close();
+                """));
+    }
+
+    /** After the catch closed it, the session is ended: the paths that join after the try must agree. */
+    @Test
+    void aSessionClosedInACatchCannotBeUsedWhereTheTryBlockLeftItLive() {
+        assertRejected("SJ020", 0, msg("session 's'"), PROTOCOLS, client("Two", """
+                        SJSocket s = other.request();
+                        try {
+                            s.send(1);
+                            helper();
+                        } catch (RuntimeException e) {
+                            s.close();
+                        }
+                        result = "" + s.receiveInt();
+                        s.close();
+                """));
+    }
+
+    /** A socket that may still hold null needs the null test first, as in a finally block (F17). */
+    @Test
+    void closingInACatchASocketThatMayBeNullIsRejected() {
+        assertRejected("SJ025", 0, msg("session 's'", "holds null", "!= null"), PROTOCOLS, client("Two", """
+                        SJSocket s = null;
+                        try {
+                            s = other.request();
+                            s.send(1);
+                            result = "" + s.receiveInt();
+                            s.close();
+                        } catch (RuntimeException e) {
+                            s.close();
+                        }
+                """));
+    }
+
+    @Test
+    void closingInACatchASocketThatMayBeNullAfterTheNullTest() {
+        assertAccepted(PROTOCOLS, client("Two", """
+                        SJSocket s = null;
+                        try {
+                            s = other.request();
+                            s.send(1);
+                            result = "" + s.receiveInt();
+                            s.close();
+                        } catch (RuntimeException e) {
+                            if (s != null) {
+                                s.close();
+                            }
+                        }
+                """));
+    }
 }

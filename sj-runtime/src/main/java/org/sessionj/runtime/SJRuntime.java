@@ -3,6 +3,8 @@ package org.sessionj.runtime;
 import java.security.Principal;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
+import org.sessionj.api.SJProtocolViolationException;
 import org.sessionj.api.SJScope;
 import org.sessionj.api.SJSelector;
 import org.sessionj.api.SJServerSocket;
@@ -140,6 +142,19 @@ public final class SJRuntime {
             return;
         }
         throw new IllegalArgumentException("not a server socket of this runtime: " + server);
+    }
+
+    /**
+     * Sets the one listener told of each session of this runtime closed before its type was complete.
+     * {@code close()} (and try-with-resources) abandons such a session without throwing — on an exception
+     * path a throw would replace the program's own exception — and tells the peer at once; this listener
+     * is where the abandonment shows locally (the exception's message names the next action the type
+     * expected, its stack trace the close). It runs on the closing thread and must not block; what it
+     * throws is logged, not thrown. Without a listener the runtime logs it at {@code DEBUG}. {@code null}
+     * removes it.
+     */
+    public void onAbandonedSession(Consumer<? super SJProtocolViolationException> listener) {
+        context.events().onAbandoned(listener);
     }
 
     private static SessionSocket session(SJSocket socket) {

@@ -4,8 +4,12 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import org.sessionj.api.SJProtocolViolationException;
 import org.sessionj.api.SJServerSocket;
+import org.sessionj.runtime.SJRuntime;
 
 /**
  * Runs the two sides of a generated session on two threads of this JVM over the runtime's process-wide
@@ -14,6 +18,9 @@ import org.sessionj.api.SJServerSocket;
  * and counted as {@link Outcome.Kind#TIMEOUT}.
  */
 public final class SessionRunner {
+    /** Sessions closed incomplete, by the thread that closed them (each run has threads of its own). */
+    private static final Map<Thread, SJProtocolViolationException> ABANDONED = new ConcurrentHashMap<>();
+
     private SessionRunner() {
     }
 
@@ -33,11 +40,14 @@ public final class SessionRunner {
                 MethodType.methodType(void.class, int.class, long.class));
         AtomicReference<Throwable> accepterFailure = new AtomicReference<>();
         AtomicReference<Throwable> requesterFailure = new AtomicReference<>();
+        // close() of an incomplete session does not throw (it is how a program abandons one on an exception
+        // path): a side that ends normally after abandoning its session is a run-time violation all the same.
+        SJRuntime.global().onAbandonedSession(e -> ABANDONED.putIfAbsent(Thread.currentThread(), e));
         try (SJServerSocket server = SJServerSocket.create(accepterProtocol, 0)) {
             // accept() waits on past a refused request; here the one requester's refusal is the
             // accepter's outcome too (an incompatible mutant ends both sides at once, as before).
             AtomicReference<Throwable> refused = new AtomicReference<>();
-            org.sessionj.runtime.SJRuntime.onFailedHandshake(server, e -> {
+            SJRuntime.onFailedHandshake(server, e -> {
                 refused.compareAndSet(null, e);
                 server.close();
             });
@@ -52,11 +62,19 @@ public final class SessionRunner {
                 a.interrupt();
                 r.interrupt();
             }
+            Throwable accepterAbandoned = ABANDONED.remove(a);
+            Throwable requesterAbandoned = ABANDONED.remove(r);
             Outcome.End acc = accepterDone
-                    ? Outcome.End.of(refused.get() != null ? refused.get() : accepterFailure.get()) : Outcome.End.UNFINISHED;
-            Outcome.End req = requesterDone ? Outcome.End.of(requesterFailure.get()) : Outcome.End.UNFINISHED;
+                    ? Outcome.End.of(refused.get() != null ? refused.get() : firstOf(accepterFailure.get(), accepterAbandoned))
+                    : Outcome.End.UNFINISHED;
+            Outcome.End req = requesterDone ? Outcome.End.of(firstOf(requesterFailure.get(), requesterAbandoned))
+                    : Outcome.End.UNFINISHED;
             return programIsAccepter ? new Outcome(acc, req) : new Outcome(req, acc);
         }
+    }
+
+    private static Throwable firstOf(Throwable thrown, Throwable abandoned) {
+        return thrown != null ? thrown : abandoned;
     }
 
     private static MethodHandle entry(Class<?> type, String name, MethodType signature) {

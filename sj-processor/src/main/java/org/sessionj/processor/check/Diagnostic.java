@@ -62,7 +62,7 @@ public enum Diagnostic {
     USE_AFTER_MOVE("SJ025", "use of a session after it was moved",
             "session '%s' is used after it was %s"),
     ACTION_IN_HANDLER("SJ026", "session action in catch or finally",
-            "session '%s': no session action is allowed in a %s block (the session may have failed)"),
+            "session '%s': only close() is allowed in a %s block (an exception may have cut the session short anywhere in the try block; close() abandons it and tells the peer)"),
     ACTION_NOT_ONCE("SJ027", "session action in code that does not run exactly once",
             "session '%s': no session action is allowed in %s"),
     ALIAS("SJ030", "session socket aliased",

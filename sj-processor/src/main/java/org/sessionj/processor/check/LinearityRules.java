@@ -237,6 +237,9 @@ final class LinearityRules {
     /** How a session closed by a finally block is described (followed by the line). */
     static final String CLOSED_IN_FINALLY = "closed by the finally block on line ";
 
+    /** How a session closed by a catch block ended (it starts with "closed": {@link #endedHere}). */
+    static final String CLOSED_IN_CATCH = "closed by the catch block on line ";
+
     /**
      * Whether {@code var} may be closed here as the finally block's last word on it: the innermost
      * handler is a finally block, the socket is declared outside it, and every state it may be in is a
@@ -244,7 +247,21 @@ final class LinearityRules {
      * tells the peer, as try-with-resources does), failed, or closed (closing again does nothing).
      */
     boolean closableInFinally(Element var) {
-        if (!"finally".equals(flow.handlers.peek()) || flow.infos.get(var).handlerDepth() >= flow.handlers.size()) {
+        return closableIn("finally", var);
+    }
+
+    /**
+     * Whether {@code var} may be closed here in a catch block: the innermost handler is a catch block, the
+     * socket is declared outside it, and every state it may be in is a session this code still owns. Every
+     * path into a catch block is an exception path, so closing a session the try block may have cut short
+     * abandons it and tells the peer, as try-with-resources around the try block would (adv12 A3).
+     */
+    boolean closableInCatch(Element var) {
+        return closableIn("catch", var);
+    }
+
+    private boolean closableIn(String handler, Element var) {
+        if (!handler.equals(flow.handlers.peek()) || flow.infos.get(var).handlerDepth() >= flow.handlers.size()) {
             return false;
         }
         return ownedSession(flow.state.get(var));

@@ -159,6 +159,19 @@ final class SessionActionRules {
                     flow.set(var, new VarState.Moved(LinearityRules.CLOSED_IN_FINALLY + flow.line(call)));
                     return;
                 }
+                if (flow.state != null && flow.state.get(var) instanceof VarState.Unknown unknown && unknown.closable()
+                        && unknown.mayBeNull() && flow.infos.get(var).handlerDepth() < flow.handlers.size()) {
+                    // A close the handler would allow but for null: say that, not that closing is not allowed.
+                    flow.reporter.error(call, Diagnostic.USE_AFTER_MOVE, name, "left at " + unknown.how()
+                            + " (or it holds null: test it first, if (" + name + " != null))");
+                    flow.fail(var);
+                    return;
+                }
+                if (flow.state != null && flow.linearity.closableInCatch(var)) {
+                    // Only exception paths enter a catch block: the close abandons what the try block cut short.
+                    flow.set(var, new VarState.Moved(LinearityRules.CLOSED_IN_CATCH + flow.line(call)));
+                    return;
+                }
                 VarState.Live live = usable(var, call);
                 if (live != null) {
                     if (!live.complete()) {

@@ -255,8 +255,7 @@ abstract sealed class SessionLifecycle extends ActionGuard permits SessionSocket
 
     /**
      * Closes the session (owner thread, inside the close action): sends what is batched if the type
-     * is complete; otherwise fails it, tells the peer, and (with the monitor on) throws the program's
-     * violation.
+     * is complete; otherwise fails it and tells the peer, without throwing (see the end).
      */
     final void end() {
         if (closed) {
@@ -289,8 +288,12 @@ abstract sealed class SessionLifecycle extends ActionGuard permits SessionSocket
                 null);
         failure = reason;
         closed = true;
-        if (settings.monitor()) {
-            throw new SJProtocolViolationException(reason);
+        // No exception here: a close of an incomplete session is how a program abandons it (checked code
+        // reaches it only on an exception path, in a finally block or a try-with-resources), and a throw would
+        // replace the program's own exception (adv12 A4). The peer is told; a later action here says why; the
+        // runtime's abandoned-session listener (SJRuntime.onAbandonedSession) hears of it.
+        if (settings.context() != null) {
+            settings.context().events().abandoned(reason);
         }
     }
 }

@@ -81,6 +81,96 @@ class FailureEndToEndTest {
                 .isInstanceOf(SJIOException.class).hasMessageContaining("session port localhost:1");
     }
 
+    /**
+     * A program's exception on its way out of a session (a finally block or try-with-resources closes it
+     * incomplete) stays the exception the caller sees: the close fails the session and tells the peer
+     * without throwing a violation of its own, which replaced the program's exception in the finally form
+     * and rode along as a suppressed one in try-with-resources (adv12 A4).
+     */
+    @Test
+    @SuppressWarnings("sessionj") // the sessions are left by the program's own exception, on purpose
+    void closingOnTheWayOutOfAFailureKeepsTheProgramsException() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(StreamServer.class, 0)) {
+            for (boolean tryWithResources : new boolean[] {false, true}) {
+                FutureTask<Object> accepter = Peers.start(Threads.PLATFORM, () -> {
+                    SJSocket s = server.accept();
+                    while (s.inwhile()) { // the client abandons the session after one round
+                        s.receiveInt();
+                    }
+                    return null;
+                });
+                IllegalStateException boom = new IllegalStateException("the program's own failure");
+                Throwable seen = org.assertj.core.api.Assertions.catchThrowable(() -> {
+                    if (tryWithResources) {
+                        try (SJSocket s = SJService.create(StreamClient.class, "localhost", server.port()).request()) {
+                            s.outwhile(true);
+                            s.send(1);
+                            throw boom;
+                        }
+                    }
+                    SJSocket s = SJService.create(StreamClient.class, "localhost", server.port()).request();
+                    try {
+                        s.outwhile(true);
+                        s.send(1);
+                        throw boom;
+                    } finally {
+                        s.close();
+                    }
+                });
+                assertThat(seen).as("try-with-resources: " + tryWithResources).isSameAs(boom);
+                assertThat(seen.getSuppressed()).isEmpty();
+                assertThat(Peers.failure(accepter)).isInstanceOf(SJIOException.class)
+                        .hasMessageContaining("closed the session before completing it");
+            }
+        }
+    }
+
+    /**
+     * The abandonment that no longer throws shows locally through the runtime's listener: it hears each
+     * session of its runtime closed incomplete, on the closing thread, with the next action the type
+     * expected; a listener that throws does not turn the close into a throw; complete sessions are not
+     * reported.
+     */
+    @Test
+    @SuppressWarnings("sessionj") // the session is abandoned on purpose
+    void theRuntimesListenerHearsOfEachAbandonedSessionAndNothingElse() throws Exception {
+        SJRuntime runtime = SJRuntime.create(org.sessionj.runtime.SJRuntimeConfig.defaults());
+        java.util.List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+        runtime.onAbandonedSession(e -> {
+            heard.add(Thread.currentThread().getName() + ": " + e.getMessage());
+            throw new IllegalStateException("a listener that fails");
+        });
+        try (SJServerSocket server = runtime.serverSocket(StreamServer.class, 0)) {
+            for (boolean abandon : new boolean[] {true, false}) {
+                FutureTask<Object> accepter = Peers.start(Threads.PLATFORM, () -> {
+                    try (SJSocket s = server.accept()) {
+                        while (s.inwhile()) {
+                            s.receiveInt();
+                        }
+                        s.send(7);
+                    }
+                    return null;
+                });
+                SJSocket s = runtime.service(StreamClient.class, "localhost", server.port()).request();
+                s.outwhile(true);
+                s.send(1);
+                if (!abandon) {
+                    s.outwhile(false);
+                    assertThat(s.receiveInt()).isEqualTo(7);
+                }
+                s.close(); // no throw, whether complete or not, and whatever the listener does
+                if (abandon) {
+                    assertThat(Peers.failure(accepter)).isInstanceOf(SJIOException.class);
+                } else {
+                    assertThat(accepter.get(20, TimeUnit.SECONDS)).isNull();
+                }
+            }
+        }
+        assertThat(heard).singleElement().asString()
+                .startsWith(Thread.currentThread().getName() + ": ")
+                .contains("closed before its type was complete", "![");
+    }
+
     @ParameterizedTest
     @EnumSource(Threads.class)
     void aPeerClosingMidSessionFailsTheBlockedReceive(Threads threads) throws Exception {
@@ -106,8 +196,8 @@ class FailureEndToEndTest {
             assertThat(failure).isInstanceOf(SJIOException.class)
                     .hasMessageContaining("closed the session before completing it")
                     .hasMessageContaining("!<int>");
-            assertThat(Peers.failure(accepter)).isInstanceOf(SJProtocolViolationException.class)
-                    .hasMessageContaining("closed before its type was complete");
+            assertThat(accepter.get(20, java.util.concurrent.TimeUnit.SECONDS))
+                    .as("closing an incomplete session abandons it without throwing").isNull();
         }
     }
 

@@ -85,8 +85,8 @@ class JoinTest {
             FutureTask<Void> bad = Peers.start(Threads.VIRTUAL, () -> {
                 SJSocket s = server.accept(Duration.ofSeconds(10));
                 s.receiveInt();
-                // Closed before its answer: the session fails, for the peer too.
-                assertThatThrownBy(s::close).isInstanceOf(org.sessionj.api.SJProtocolViolationException.class);
+                // Closed before its answer: the session fails (for the peer too), without an exception here.
+                s.close();
                 return null;
             });
             SJSocket b = SJService.create(IntClient.class, "localhost", server.port()).request();
