@@ -5,7 +5,10 @@
 # fit, the run ends with an OutOfMemoryError.
 # Usage: scripts/idle-sessions.sh [sessions] [options...]   e.g. scripts/idle-sessions.sh 1000000 warm=20000
 #   options: warm=N (run N sessions to their end first, so the session code is compiled), message (each
-#   requester sends an int before it waits), histogram (the heap's largest classes), stack (a parked stack)
+#   requester sends an int before it waits), histogram (the heap's largest classes), stack (a parked stack),
+#   bound=B (exit status 1 if the sessions retain more than B bytes each)
+# Regression check in a minute (the million's budget, 2 GiB / 1,000,000 less the runtime's own, per session):
+#   scripts/idle-sessions.sh 100000 message warm=20000 bound=2100
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JAVA="${JAVA:-/usr/lib/jvm/temurin-25-jdk-amd64/bin/java}"

@@ -31,7 +31,9 @@ import org.sessionj.api.SJService;
  * interpreted frames are two to three times the size of compiled ones), {@code histogram} to print the
  * heap's largest classes while the sessions are idle, {@code stack} to print one parked requester's stack,
  * {@code message} for sessions {@code cbegin.!<int>.?(int)} whose requester sends an int (which the
- * accepter receives) before it waits, so each direction has carried a frame of the session.
+ * accepter receives) before it waits, so each direction has carried a frame of the session, and
+ * {@code bound=B} to fail (exit status 1, before the sessions end) if the sessions retain more than
+ * {@code B} bytes each: a regression check for a small run, with a generous bound, not a timing.
  */
 public final class IdleSessions {
     /** Sessions ended before waiting for their requesters to finish. */
@@ -48,6 +50,8 @@ public final class IdleSessions {
         int warm = options.stream().filter(o -> o.startsWith("warm=")).mapToInt(o -> Integer.parseInt(o.substring(5)))
                 .findFirst().orElse(0);
         boolean message = options.contains("message");
+        long bound = options.stream().filter(o -> o.startsWith("bound=")).mapToLong(o -> Long.parseLong(o.substring(6)))
+                .findFirst().orElse(-1);
         SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports("shm").build());
         AtomicInteger completed = new AtomicInteger();
         AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -105,8 +109,9 @@ public final class IdleSessions {
             // reader has been parked for a tick of its orphan watch (half sessionj.shm.orphanTimeout, 1 s).
             Thread.sleep(2500);
             long during = usedHeapAfterGc();
+            double perSession = (during - before) / (double) sessions;
             System.out.printf("idle-sessions %d%s warm %d bytes-per-session %.0f heap-MiB %.0f max-heap-MiB %d open-s %.1f%n",
-                    sessions, message ? " message" : "", warm, (during - before) / (double) sessions, during / 1048576.0,
+                    sessions, message ? " message" : "", warm, perSession, during / 1048576.0,
                     Runtime.getRuntime().maxMemory() >> 20, openSeconds);
             if (histogram) {
                 printHistogram(sessions);
@@ -118,6 +123,10 @@ public final class IdleSessions {
             }
             if (completed.get() != 0 || failure.get() != null) {
                 throw new IllegalStateException("a session ended early", failure.get());
+            }
+            if (bound >= 0 && perSession > bound) {
+                System.out.printf("idle-sessions: FAILED: %.0f bytes per idle session, more than bound=%d%n", perSession, bound);
+                System.exit(1);
             }
             // Ended a batch at a time: the answers of a million sessions sent at once would be a million
             // frames in flight (~300 MB) before their requesters run; a server ends its sessions as they

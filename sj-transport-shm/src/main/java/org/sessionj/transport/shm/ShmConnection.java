@@ -25,8 +25,13 @@ final class ShmConnection implements LocalConnection, FrameConnection {
     private final Pipe in;
     private final Pipe out;
     private final ByteBufAllocator alloc;
-    /** References taken off the queue ahead of the frame that announces them; reader thread only. */
-    private ArrayDeque<Object> references;
+    /**
+     * References taken off the queue ahead of the frame that announces them, reader thread only: null
+     * (none), the one reference, or {@link Later} when several wait. Most sessions take one reference
+     * at a time (the session set-up passes one), so a deque per end held for good would cost every idle
+     * session two deques and their arrays (~130 bytes, found by scripts/idle-sessions.sh's histogram).
+     */
+    private Object references;
     /**
      * The thread that last read or wrote on this end, or null (none yet, or handed over): one plain
      * load and compare per read or write, a store only when the thread changes. Read racily by the
@@ -170,7 +175,17 @@ final class ShmConnection implements LocalConnection, FrameConnection {
 
     @Override
     public Object readReference() throws IOException {
-        Object reference = references == null ? null : references.poll();
+        Object held = references;
+        Object reference;
+        if (held instanceof Later later) {
+            reference = later.poll();
+            if (later.isEmpty()) {
+                references = null;
+            }
+        } else {
+            reference = held;
+            references = null;
+        }
         if (reference == null) {
             throw new IOException("the peer announced a passed reference that never arrived");
         }
@@ -238,10 +253,22 @@ final class ShmConnection implements LocalConnection, FrameConnection {
 
     private void keepReference(Object reference) {
         in.consumed(Pipe.REFERENCE_BYTES);
-        if (references == null) {
-            references = new ArrayDeque<>(4);
+        Object held = references;
+        if (held == null) {
+            references = reference;
+        } else if (held instanceof Later later) {
+            later.add(reference);
+        } else {
+            Later later = new Later();
+            later.add(held);
+            later.add(reference);
+            references = later;
         }
-        references.add(reference);
+    }
+
+    /** Whether references taken off the queue wait for the frames that announce them (for tests). */
+    boolean holdsReferences() {
+        return references != null;
     }
 
     @Override
@@ -267,6 +294,18 @@ final class ShmConnection implements LocalConnection, FrameConnection {
         closed = true;
         out.end();
         in.close();
+    }
+
+    /**
+     * Several references waiting, oldest first. A class of its own, so a passed reference (never an
+     * instance of this private class) cannot be mistaken for the deque.
+     */
+    private static final class Later extends ArrayDeque<Object> {
+        private static final long serialVersionUID = 1L;
+
+        Later() {
+            super(4);
+        }
     }
 
     /** A passed reference that would otherwise look like a frame (or is null). */

@@ -5,7 +5,9 @@ import java.lang.invoke.VarHandle;
 
 /**
  * An unbounded single-producer single-consumer queue of non-null elements that starts small and
- * grows only when its producer runs ahead: the queue under {@link HandoffQueue}.
+ * grows only when its producer runs ahead: the queue under {@link HandoffQueue}, which extends it so
+ * that a connection's direction is one object (a separate queue object cost an idle in-JVM session two
+ * object headers, two references and two {@code long} indices: ~64 bytes).
  *
  * <p>The algorithm is JCTools' {@code SpscUnboundedArrayQueue} (a circular array; when the producer
  * finds it full it links a new array and leaves a {@link #JUMP} for the consumer), with two changes
@@ -24,7 +26,7 @@ import java.lang.invoke.VarHandle;
  *
  * @param <E> the elements
  */
-final class GrowingSpscQueue<E> {
+class GrowingSpscQueue<E> {
     /** Slots of the first array: one message in flight each way needs no more. */
     static final int FIRST_CAPACITY = 2;
     /** Slots of the largest array; a longer backlog is a chain of arrays this size. */
@@ -34,48 +36,68 @@ final class GrowingSpscQueue<E> {
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Object[].class);
     private static final VarHandle PRODUCER_INDEX;
     private static final VarHandle CONSUMER_INDEX;
+    private static final VarHandle CONSUMER_BUFFER;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            PRODUCER_INDEX = lookup.findVarHandle(GrowingSpscQueue.class, "producerIndex", long.class);
-            CONSUMER_INDEX = lookup.findVarHandle(GrowingSpscQueue.class, "consumerIndex", long.class);
+            PRODUCER_INDEX = lookup.findVarHandle(GrowingSpscQueue.class, "producerIndex", int.class);
+            CONSUMER_INDEX = lookup.findVarHandle(GrowingSpscQueue.class, "consumerIndex", int.class);
+            CONSUMER_BUFFER = lookup.findVarHandle(GrowingSpscQueue.class, "consumerBuffer", Object[].class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    /** Producer only. */
+    /** Producer only; null until the first element. */
     private Object[] producerBuffer;
-    /** Written by the producer (a release store: a plain store on x86), read by any thread for {@link #isEmpty}. */
+    /**
+     * Written by the producer (a release store: a plain store on x86), read by any thread for {@link
+     * #isQueueEmpty}. An int: indices are only ever masked (array sizes divide 2^32) or compared for
+     * equality, so the wrap after 2^32 elements is harmless, and an int saves 4 bytes a queue.
+     */
     @SuppressWarnings("unused") // through PRODUCER_INDEX
-    private long producerIndex;
-    /** Consumer only. */
+    private int producerIndex;
+    /**
+     * Consumer only once set; the producer sets it once, with a release store, as it makes the first
+     * array, before any element is published in it.
+     */
+    @SuppressWarnings("unused") // also through CONSUMER_BUFFER
     private Object[] consumerBuffer;
-    /** Written by the consumer (a release store), read by any thread for {@link #isEmpty}. */
+    /** Written by the consumer (a release store), read by any thread for {@link #isQueueEmpty}. */
     @SuppressWarnings("unused") // through CONSUMER_INDEX
-    private long consumerIndex;
+    private int consumerIndex;
 
+    /** An empty queue; its first array is made by the first element (an idle connection that never carried one costs none). */
     GrowingSpscQueue() {
-        Object[] first = new Object[FIRST_CAPACITY + 1];
-        producerBuffer = first;
-        consumerBuffer = first;
+    }
+
+    /** An empty queue whose indices start at {@code start} (tests: the wrap of the int indices). */
+    GrowingSpscQueue(int start) {
+        producerIndex = start;
+        consumerIndex = start;
     }
 
     /** Producer: appends {@code element} (not null); the consumer sees it after this returns. */
-    void offer(E element) {
+    final void enqueue(E element) {
         Object[] buffer = producerBuffer;
-        long index = (long) PRODUCER_INDEX.get(this);
+        if (buffer == null) {
+            buffer = new Object[FIRST_CAPACITY + 1];
+            producerBuffer = buffer;
+            // Published before the element: the consumer's acquire load of this field sees the array whole.
+            CONSUMER_BUFFER.setRelease(this, buffer);
+        }
+        int index = (int) PRODUCER_INDEX.get(this);
         int mask = buffer.length - 2;
-        int offset = (int) index & mask;
-        if (SLOT.getAcquire(buffer, ((int) index + 1) & mask) == null) {
+        int offset = index & mask;
+        if (SLOT.getAcquire(buffer, (index + 1) & mask) == null) {
             SLOT.setRelease(buffer, offset, element);
             PRODUCER_INDEX.setRelease(this, index + 1);
             return;
         }
         int capacity = Math.min((mask + 1) << 1, MAX_CAPACITY);
         Object[] next = new Object[capacity + 1];
-        next[(int) index & (capacity - 1)] = element;
+        next[index & (capacity - 1)] = element;
         buffer[buffer.length - 1] = next;
         producerBuffer = next;
         // Publishes the link and the element with it.
@@ -85,10 +107,13 @@ final class GrowingSpscQueue<E> {
 
     /** Consumer: removes and returns the next element, or null if none is queued. */
     @SuppressWarnings("unchecked")
-    E poll() {
-        Object[] buffer = consumerBuffer;
-        long index = (long) CONSUMER_INDEX.get(this);
-        int offset = (int) index & (buffer.length - 2);
+    final E dequeue() {
+        Object[] buffer = consumerArray();
+        if (buffer == null) {
+            return null;
+        }
+        int index = (int) CONSUMER_INDEX.get(this);
+        int offset = index & (buffer.length - 2);
         Object element = SLOT.getAcquire(buffer, offset);
         if (element == null) {
             return null;
@@ -96,7 +121,7 @@ final class GrowingSpscQueue<E> {
         if (element == JUMP) {
             buffer = (Object[]) buffer[buffer.length - 1];
             consumerBuffer = buffer;
-            offset = (int) index & (buffer.length - 2);
+            offset = index & (buffer.length - 2);
             element = SLOT.getAcquire(buffer, offset);
         }
         SLOT.setRelease(buffer, offset, null);
@@ -106,15 +131,26 @@ final class GrowingSpscQueue<E> {
 
     /** Consumer: the next element without removing it, or null if none is queued. */
     @SuppressWarnings("unchecked")
-    E peek() {
-        Object[] buffer = consumerBuffer;
-        long index = (long) CONSUMER_INDEX.get(this);
-        Object element = SLOT.getAcquire(buffer, (int) index & (buffer.length - 2));
+    final E head() {
+        Object[] buffer = consumerArray();
+        if (buffer == null) {
+            return null;
+        }
+        int index = (int) CONSUMER_INDEX.get(this);
+        Object element = SLOT.getAcquire(buffer, index & (buffer.length - 2));
         if (element == JUMP) {
             Object[] next = (Object[]) buffer[buffer.length - 1];
-            return (E) SLOT.getAcquire(next, (int) index & (next.length - 2));
+            return (E) SLOT.getAcquire(next, index & (next.length - 2));
         }
         return (E) element;
+    }
+
+    /** Consumer: the array it reads, or null before the first element. */
+    private Object[] consumerArray() {
+        Object[] buffer = consumerBuffer;
+        // A plain load finds it on every read but the first ones; until then, an acquire load (which the
+        // compiler cannot hoist out of a polling loop) looks for the producer's first array.
+        return buffer != null ? buffer : (Object[]) CONSUMER_BUFFER.getAcquire(this);
     }
 
     /**
@@ -122,8 +158,8 @@ final class GrowingSpscQueue<E> {
      * the producer is still; otherwise a view that may lag behind either side (the caller, {@link
      * HandoffQueue}'s drain, polls under its own guard after a "not empty").
      */
-    boolean isEmpty() {
-        long consumed = (long) CONSUMER_INDEX.getAcquire(this);
-        return consumed == (long) PRODUCER_INDEX.getAcquire(this);
+    final boolean isQueueEmpty() {
+        int consumed = (int) CONSUMER_INDEX.getAcquire(this);
+        return consumed == (int) PRODUCER_INDEX.getAcquire(this);
     }
 }

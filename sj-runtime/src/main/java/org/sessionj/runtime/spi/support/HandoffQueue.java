@@ -32,13 +32,13 @@ import java.util.concurrent.locks.LockSupport;
  * consumer operation. A {@link #close} from another thread releases queued elements only when no
  * consumer operation runs; otherwise the operation releases them as it exits.
  *
- * <p>The queue itself (a {@link GrowingSpscQueue}: unpadded, two slots at first, growing only when
- * the producer runs ahead) is created on the first offer: a connection that never carried anything
- * costs no queue memory, and an idle one that did about 70 bytes.
+ * <p>The queue itself (the {@code GrowingSpscQueue} this class extends: unpadded, two slots at first,
+ * growing only when the producer runs ahead) makes its first array on the first offer: a connection
+ * that never carried anything costs no array, and an idle one that did one of 32 bytes.
  *
  * @param <E> the elements
  */
-public abstract class HandoffQueue<E> {
+public abstract class HandoffQueue<E> extends GrowingSpscQueue<E> {
     /** The consumer's side was closed. */
     private static final int CLOSED = 1;
     /** The producer ended: the consumer gets the end once the queue is empty. */
@@ -55,7 +55,6 @@ public abstract class HandoffQueue<E> {
         }
     }
 
-    private volatile GrowingSpscQueue<E> queue;
     /** The consumer while it is parked (or about to park). */
     private volatile Thread waiter;
     private volatile Runnable wakeListener;
@@ -144,12 +143,7 @@ public abstract class HandoffQueue<E> {
         if ((state & (CLOSED | ENDED)) != 0) {
             return false;
         }
-        GrowingSpscQueue<E> q = queue;
-        if (q == null) {
-            q = new GrowingSpscQueue<>();
-            queue = q;
-        }
-        q.offer(element);
+        enqueue(element);
         // The consumer publishes itself as waiter and then polls again; the fence orders our offer
         // before reading the waiter (and the state), so one of the two always sees the other: no
         // lost wake-up, and no element left behind by a close that drained just before.
@@ -359,14 +353,12 @@ public abstract class HandoffQueue<E> {
 
     /** Consumer operation: removes the next element, or returns null if none is queued. */
     public final E poll() {
-        GrowingSpscQueue<E> q = queue;
-        return q == null ? null : q.poll();
+        return dequeue();
     }
 
     /** Consumer operation: the next element without removing it, or null if none is queued. */
     public final E peek() {
-        GrowingSpscQueue<E> q = queue;
-        return q == null ? null : q.peek();
+        return head();
     }
 
     /** Consumer operation: whether the producer ended and every element it queued was taken. */
@@ -405,8 +397,7 @@ public abstract class HandoffQueue<E> {
     }
 
     private boolean isQueueNonEmpty() {
-        GrowingSpscQueue<E> q = queue;
-        return q != null && !q.isEmpty();
+        return !isQueueEmpty();
     }
 
     private void wake() {

@@ -15,20 +15,20 @@ class GrowingSpscQueueTest {
     @Test
     void anEmptyQueueHasNothingToPollOrPeek() {
         GrowingSpscQueue<Integer> q = new GrowingSpscQueue<>();
-        assertThat(q.poll()).isNull();
-        assertThat(q.peek()).isNull();
-        assertThat(q.isEmpty()).isTrue();
+        assertThat(q.dequeue()).isNull();
+        assertThat(q.head()).isNull();
+        assertThat(q.isQueueEmpty()).isTrue();
     }
 
     @Test
     void oneAtATimeNeverGrowsAndKeepsOrder() {
         GrowingSpscQueue<Integer> q = new GrowingSpscQueue<>();
         for (int i = 0; i < 10_000; i++) {
-            q.offer(i);
-            assertThat(q.isEmpty()).isFalse();
-            assertThat(q.peek()).isEqualTo(i);
-            assertThat(q.poll()).isEqualTo(i);
-            assertThat(q.isEmpty()).isTrue();
+            q.enqueue(i);
+            assertThat(q.isQueueEmpty()).isFalse();
+            assertThat(q.head()).isEqualTo(i);
+            assertThat(q.dequeue()).isEqualTo(i);
+            assertThat(q.isQueueEmpty()).isTrue();
         }
     }
 
@@ -38,19 +38,19 @@ class GrowingSpscQueueTest {
         for (int n : new int[] {1, 2, 3, 5, 17, 1023, 1024, 1025, 5000}) {
             GrowingSpscQueue<Integer> q = new GrowingSpscQueue<>();
             for (int i = 0; i < n; i++) {
-                q.offer(i);
+                q.enqueue(i);
             }
             List<Integer> out = new ArrayList<>();
             Integer e;
-            while ((e = q.peek()) != null) {
-                assertThat(q.poll()).isSameAs(e);
+            while ((e = q.head()) != null) {
+                assertThat(q.dequeue()).isSameAs(e);
                 out.add(e);
             }
             assertThat(out).as("backlog of %d", n).hasSize(n);
             for (int i = 0; i < n; i++) {
                 assertThat(out.get(i)).isEqualTo(i);
             }
-            assertThat(q.isEmpty()).isTrue();
+            assertThat(q.isQueueEmpty()).isTrue();
         }
     }
 
@@ -63,11 +63,11 @@ class GrowingSpscQueueTest {
         for (int round = 0; round < 2000; round++) {
             int burst = (round * 7) % 37;
             for (int i = 0; i < burst; i++) {
-                q.offer(next++);
+                q.enqueue(next++);
             }
             int take = (round * 11) % 41;
             for (int i = 0; i < take; i++) {
-                Integer e = q.poll();
+                Integer e = q.dequeue();
                 if (e == null) {
                     break;
                 }
@@ -75,7 +75,7 @@ class GrowingSpscQueueTest {
             }
         }
         Integer e;
-        while ((e = q.poll()) != null) {
+        while ((e = q.dequeue()) != null) {
             assertThat(e).isEqualTo(expected++);
         }
         assertThat(expected).isEqualTo(next);
@@ -89,7 +89,7 @@ class GrowingSpscQueueTest {
             long sum = 0;
             int expected = 0;
             while (expected < n) {
-                Integer e = q.poll();
+                Integer e = q.dequeue();
                 if (e == null) {
                     Thread.onSpinWait();
                     continue;
@@ -103,12 +103,66 @@ class GrowingSpscQueueTest {
             return sum;
         });
         for (int i = 0; i < n; i++) {
-            q.offer(i);
+            q.enqueue(i);
             if ((i & 0xFFF) == 0) {
                 Thread.yield(); // now and then the consumer catches up: full and nearly empty arrays both occur
             }
         }
         assertThat(consumer.get(25, TimeUnit.SECONDS)).isEqualTo((long) n * (n - 1) / 2);
-        assertThat(q.isEmpty()).isTrue();
+        assertThat(q.isQueueEmpty()).isTrue();
+    }
+
+    /** The indices are ints: past Integer.MAX_VALUE and past 2^32 they wrap, across growth and jumps, in order. */
+    @Test
+    void theIndicesWrapWithoutLosingOrder() {
+        for (int start : new int[] {Integer.MAX_VALUE - 3, -5, Integer.MIN_VALUE}) {
+            GrowingSpscQueue<Integer> q = new GrowingSpscQueue<>(start);
+            int next = 0;
+            int expected = 0;
+            for (int round = 0; round < 300; round++) {
+                for (int i = 0; i < round % 9; i++) {
+                    q.enqueue(next++);
+                }
+                for (int i = 0; i < round % 7; i++) {
+                    Integer e = q.dequeue();
+                    if (e == null) {
+                        assertThat(q.isQueueEmpty()).isTrue();
+                        break;
+                    }
+                    assertThat(e).as("from %d", start).isEqualTo(expected++);
+                }
+            }
+            Integer e;
+            while ((e = q.dequeue()) != null) {
+                assertThat(e).isEqualTo(expected++);
+            }
+            assertThat(expected).isEqualTo(next);
+            assertThat(q.isQueueEmpty()).isTrue();
+        }
+    }
+
+    /**
+     * The first array is made by the first element and published to a consumer already polling: many
+     * fresh queues, each with a consumer that polls before the producer's first element (bounded count).
+     */
+    @Test
+    void aConsumerPollingAFreshQueueGetsItsFirstElement() throws Exception {
+        for (int round = 0; round < 2_000; round++) {
+            GrowingSpscQueue<Integer> q = new GrowingSpscQueue<>();
+            java.util.concurrent.CountDownLatch polling = new java.util.concurrent.CountDownLatch(1);
+            int value = round;
+            CompletableFuture<Integer> consumer = CompletableFuture.supplyAsync(() -> {
+                assertThat(q.head()).isNull();
+                polling.countDown();
+                Integer e;
+                while ((e = q.dequeue()) == null) {
+                    Thread.onSpinWait();
+                }
+                return e;
+            });
+            polling.await();
+            q.enqueue(value);
+            assertThat(consumer.get(10, TimeUnit.SECONDS)).isEqualTo(value);
+        }
     }
 }
