@@ -71,4 +71,16 @@ class UntrackedReasonTest {
                 }
                 """);
     }
+
+    /** adv13 A9: the literal null given to a @Session parameter is no session either. */
+    @Test
+    void theNullLiteralGivenToASessionParameterIsNoSession() {
+        assertRejected("SJ025", 8, msg("session 's' is used after it was given null by this call of 'f'"), HEAD + """
+                  static void f(@Session("!<int>") SJSocket s) { s.send(1); }
+                  void run() {
+                    f(null);
+                  }
+                }
+                """);
+    }
 }

@@ -49,7 +49,14 @@ final class CallArguments {
             ExpressionTree argument = arguments.get(i);
             Element socket = flow.trackedSocket(argument);
             VariableElement parameter = i < parameters.size() ? parameters.get(i) : null;
-            if (socket != null && api.isQuery(method)) {
+            if (socket == null && parameter != null && api.isSocket(parameter.asType())
+                    && FlowScanner.strip(argument).getKind() == Tree.Kind.NULL_LITERAL
+                    && flow.sessionParameters.of(parameter, null, flow.reporter).annotated()) {
+                // A @Session parameter holds a session: null is none (as a variable holding null is, adv13 A9)
+                flow.reporter.error(argument, Diagnostic.USE_AFTER_MOVE, parameter.getSimpleName().toString(),
+                        "given null by this call of '" + method.getSimpleName()
+                                + "' (pass a session: the method uses its @Session parameter as one)");
+            } else if (socket != null && api.isQuery(method)) {
                 flow.actions.usable(socket, argument); // reads the connection, no session action
             } else if (socket != null && parameter != null && api.isSocket(parameter.asType())
                     && flow.sessionParameters.of(parameter, null, flow.reporter).annotated()) {
