@@ -1,6 +1,7 @@
 package org.sessionj.samples;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -180,6 +181,162 @@ class KvMavenSampleTest {
         assertThat(third.status()).as("the next build:\n%s", third.output()).isNotZero();
         assertThat(third.output()).containsPattern("KvClient\\.java:\\[\\d+,\\d+\\] \\[SJ\\d{3}\\]")
                 .contains("?(java.lang.String)").doesNotContain("SJ009");
+    }
+
+    /**
+     * Two modules built by one reactor with the README's snippet in their parent: the library module's
+     * {@code @Session} helper closes the socket it is lent, and the app module lends its session to it
+     * with a receive still due. The app sees the helper only as a class file (the library's output), so
+     * what the helper does comes from the resource the library's compilation wrote
+     * ({@code META-INF/sessionj/ends/}): the app fails with SJ024, as it would with both in one module;
+     * with the receive gone from the protocol and the code, the reactor builds.
+     */
+    @Test
+    @Timeout(900)
+    void aLibraryModulesHelperThatClosesItsSocketIsSeenInTheAppModule() throws Exception {
+        Path project = work.resolve("two-modules");
+        String parent = Files.readString(ROOT.resolve("samples/kv-maven/pom.xml"))
+                .replace("<artifactId>kv</artifactId>", "<artifactId>two</artifactId><packaging>pom</packaging>"
+                        + "<modules><module>lib</module><module>app</module></modules>");
+        write(project.resolve("pom.xml"), parent);
+        write(project.resolve("lib/pom.xml"), module("lib", ""));
+        write(project.resolve("app/pom.xml"), module("app", "<dependencies><dependency><groupId>com.example</groupId>"
+                + "<artifactId>lib</artifactId><version>1.0-SNAPSHOT</version></dependency></dependencies>"));
+        write(project.resolve("lib/src/main/java/com/example/lib/Finish.java"), """
+                package com.example.lib;
+
+                import org.sessionj.api.*;
+
+                /** Sends the last value of a session and closes it: the caller's session ends here. */
+                public final class Finish {
+                    private Finish() {
+                    }
+
+                    public static void send(@Session("!<int>") SJSocket s, int value) {
+                        s.send(value);
+                        s.close();
+                    }
+                }
+                """);
+        Path client = project.resolve("app/src/main/java/com/example/app/Client.java");
+        String source = """
+                package com.example.app;
+
+                import com.example.lib.Finish;
+                import org.sessionj.api.*;
+
+                public final class Client {
+                    @Protocol("cbegin.!<int>.?(String)") public interface Ask {}
+
+                    public static String run(@Session(protocol = Ask.class) SJService service) {
+                        SJSocket s = service.request();
+                        Finish.send(s, 1);
+                        return s.receive();
+                    }
+                }
+                """;
+        write(client, source);
+        Build wrong = maven(project, "compile");
+        assertThat(wrong.status()).as("the app lends its session to a library method that closes it:\n%s",
+                wrong.output()).isNotZero();
+        assertThat(wrong.output()).containsPattern("Client\\.java:\\[11,\\d+\\] \\[SJ024\\] session 's' is not complete "
+                + "when it is lent to 'send', which closes it");
+        assertThat(project.resolve("lib/target/classes/META-INF/sessionj/ends/com.example.lib.Finish.txt")).exists();
+
+        write(client, source.replace(".?(String)", "").replace("String run", "void run")
+                .replace("        return s.receive();\n", ""));
+        Build right = maven(project, "compile");
+        assertThat(right.status()).as("the corrected app:\n%s", right.output()).isZero();
+    }
+
+    /**
+     * adv12 A10: a multi-module build with {@code useIncrementalCompilation=false} recompiles a changed
+     * protocol module but not the module that uses it ("Nothing to compile", BUILD SUCCESS): no compiler can
+     * report that. The user module's record says which descriptor its classes were checked against, and
+     * the runtime (with {@code -Dsessionj.checkUsers=true}) refuses the changed protocol when it loads,
+     * naming the stale class, before any session.
+     */
+    @Test
+    @Timeout(900)
+    void aUserModuleTheBuildDidNotRecompileAfterItsProtocolChangedFailsWhenTheProtocolLoads() throws Exception {
+        Path project = work.resolve("stale-module");
+        String parent = Files.readString(ROOT.resolve("samples/kv-maven/pom.xml"))
+                .replace("<artifactId>kv</artifactId>", "<artifactId>two</artifactId><packaging>pom</packaging>"
+                        + "<modules><module>protocols</module><module>client</module></modules>");
+        write(project.resolve("pom.xml"), parent);
+        write(project.resolve("protocols/pom.xml"), module("protocols", ""));
+        write(project.resolve("client/pom.xml"), module("client", "<dependencies><dependency><groupId>com.example"
+                + "</groupId><artifactId>protocols</artifactId><version>1.0-SNAPSHOT</version></dependency></dependencies>"));
+        Path protocols = project.resolve("protocols/src/main/java/com/example/proto/Kv.java");
+        write(protocols, """
+                package com.example.proto;
+
+                import org.sessionj.api.Protocol;
+
+                public interface Kv {
+                    @Protocol("cbegin.!<Integer>") interface Put {}
+                }
+                """);
+        write(project.resolve("client/src/main/java/com/example/client/Client.java"), """
+                package com.example.client;
+
+                import com.example.proto.Kv;
+                import org.sessionj.api.*;
+
+                public final class Client {
+                    public static void put(@Session(protocol = Kv.Put.class) SJService service) {
+                        try (SJSocket s = service.request()) {
+                            s.send(Integer.valueOf(1));
+                        }
+                    }
+                }
+                """);
+        String onlyChanged = "-Dmaven.compiler.useIncrementalCompilation=false";
+        Build first = maven(project, onlyChanged, "compile");
+        assertThat(first.status()).as("the first build:\n%s", first.output()).isZero();
+        Path users = project.resolve("client/target/classes/META-INF/sessionj/users/com.example.proto.Kv$Put.txt");
+        assertThat(users).content().contains("com.example.client.Client ").contains(" descriptor=");
+
+        Path compiled = project.resolve("protocols/target/classes/com/example/proto/Kv$Put.class");
+        Files.writeString(protocols, Files.readString(protocols).replace("!<Integer>", "!<Long>"));
+        Files.setLastModifiedTime(protocols, FileTime.fromMillis(Files.getLastModifiedTime(compiled).toMillis() + 10_000));
+        Build second = maven(project, onlyChanged, "compile");
+        assertThat(second.status()).as("Maven compiles the protocol module only:\n%s", second.output()).isZero();
+        assertThat(second.output()).contains("Nothing to compile");
+
+        java.net.URL[] output = {project.resolve("protocols/target/classes").toUri().toURL(),
+                project.resolve("client/target/classes").toUri().toURL()};
+        try (java.net.URLClassLoader loader = new java.net.URLClassLoader(output, getClass().getClassLoader())) {
+            Class<?> put = Class.forName("com.example.proto.Kv$Put", false, loader);
+            System.setProperty("sessionj.checkUsers", "true"); // off by default (cold start: docs/configuration.md)
+            try {
+                assertThatThrownBy(() -> org.sessionj.api.SJService.create(put, "localhost", 1))
+                        .isInstanceOf(org.sessionj.api.SJException.class)
+                        .hasMessageContaining("protocol com.example.proto.Kv$Put is not the version that "
+                                + "com.example.client.Client was checked against at compile time")
+                        .hasMessageContaining("client/target/classes/META-INF/sessionj/users/")
+                        .hasMessageContaining("recompile the module that contains it");
+            } finally {
+                System.clearProperty("sessionj.checkUsers");
+            }
+        }
+    }
+
+    private static String module(String artifactId, String dependencies) {
+        return """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <project xmlns="http://maven.apache.org/POM/4.0.0">
+                  <modelVersion>4.0.0</modelVersion>
+                  <parent><groupId>com.example</groupId><artifactId>two</artifactId><version>1.0-SNAPSHOT</version></parent>
+                  <artifactId>%s</artifactId>
+                  %s
+                </project>
+                """.formatted(artifactId, dependencies);
+    }
+
+    private static void write(Path file, String text) throws IOException {
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, text);
     }
 
     @Test

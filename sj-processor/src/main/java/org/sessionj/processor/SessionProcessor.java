@@ -25,6 +25,7 @@ import javax.tools.Diagnostic.Kind;
 import javax.tools.FileObject;
 import javax.tools.StandardLocation;
 import org.sessionj.processor.check.Diagnostic;
+import org.sessionj.processor.check.ProtocolDeclarations;
 import org.sessionj.processor.check.SessionChecker;
 import org.sessionj.processor.internal.model.TypeModel;
 import org.sessionj.processor.internal.protocol.DescriptorClass;
@@ -40,7 +41,7 @@ import org.sessionj.processor.internal.protocol.ProtocolRegistry;
  */
 @AutoService(Processor.class)
 @SupportedAnnotationTypes("org.sessionj.api.*")
-public final class SessionProcessor extends AbstractProcessor {
+public final class SessionProcessor extends AbstractProcessor implements ProtocolDeclarations {
     private ProtocolRegistry registry;
     private Trees trees;
     private final Set<String> written = new HashSet<>();
@@ -64,7 +65,7 @@ public final class SessionProcessor extends AbstractProcessor {
             return;
         }
         registry = new ProtocolRegistry(environment.getElementUtils(), trees, environment.getFiler());
-        task.addTaskListener(new SessionChecker(environment, trees, registry));
+        task.addTaskListener(new SessionChecker(environment, trees, registry, this));
     }
 
     @Override
@@ -100,6 +101,11 @@ public final class SessionProcessor extends AbstractProcessor {
      * and is not inherited (javac itself rejects it anywhere else), without javac's scan of every
      * method, field and parameter of every root element of the round.
      */
+    @Override
+    public void validateTypes(TypeElement type) {
+        validateTypes((Element) type);
+    }
+
     private void validateTypes(Element element) {
         if (!(element instanceof TypeElement type)) {
             return;
@@ -129,11 +135,44 @@ public final class SessionProcessor extends AbstractProcessor {
             for (String problem : invalid.problems()) {
                 error(problem, element, annotation, value);
             }
+        } else if (descriptorClash(type) instanceof TypeElement clash) {
+            // SJ006's invariant: every protocol has a descriptor the runtime finds by its binary name.
+            error("[" + Diagnostic.PROTOCOL_NOT_INTERFACE.code() + "] the protocol descriptor class of '"
+                    + element.getSimpleName() + "' would be " + DescriptorClass.name(
+                            processingEnv.getElementUtils().getBinaryName(type).toString())
+                    + ", but the program declares a class of that name (" + clash.getQualifiedName() + "): the runtime"
+                    + " would load it as the protocol's descriptor and fail; rename it (names ending in "
+                    + DescriptorClass.SUFFIX + " belong to sj-processor)",
+                    element, annotation, value);
         } else if (definition instanceof ProtocolDefinition.Valid valid) {
             writeDescriptor(valid.binaryName(), TypeModel.print(valid.expanded()), type);
         } else if (definition instanceof ProtocolDefinition.SetProtocol set) {
             writeDescriptor(set.binaryName(), ProtocolRegistry.descriptorText(set), type);
         }
+    }
+
+    /**
+     * A class of the program compiled now whose binary name is the descriptor class name of protocol
+     * {@code type} ({@code P$$SJProtocol}: a top-level class of that name beside {@code P}, or a member
+     * class {@code P$$SJProtocol} beside a member protocol {@code P}), or null. Such a class would replace
+     * the descriptor in the class output (adv12 A11). A descriptor an earlier build wrote is not one: it
+     * has no source.
+     */
+    private TypeElement descriptorClash(TypeElement type) {
+        javax.lang.model.util.Elements elements = processingEnv.getElementUtils();
+        String descriptor = DescriptorClass.name(elements.getBinaryName(type).toString());
+        String packageName = elements.getPackageOf(type).getQualifiedName().toString();
+        String topLevel = descriptor.substring(packageName.isEmpty() ? 0 : packageName.length() + 1);
+        TypeElement found = elements.getTypeElement((packageName.isEmpty() ? "" : packageName + ".") + topLevel);
+        if ((found == null || trees.getPath(found) == null) && type.getEnclosingElement() instanceof TypeElement outer) {
+            for (Element member : outer.getEnclosedElements()) {
+                if (member instanceof TypeElement sibling
+                        && sibling.getSimpleName().contentEquals(type.getSimpleName() + DescriptorClass.SUFFIX)) {
+                    found = sibling;
+                }
+            }
+        }
+        return found != null && !found.equals(type) && trees.getPath(found) != null ? found : null;
     }
 
     private void writeDescriptor(String binaryName, String text, TypeElement type) {

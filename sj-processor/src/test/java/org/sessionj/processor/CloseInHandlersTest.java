@@ -159,7 +159,7 @@ class CloseInHandlersTest {
     /** The session may have been handed to another owner before the exception: not this code's to close. */
     @Test
     void finallyClosesASessionItMayHaveDelegated() {
-        assertRejected("SJ026", 15, msg("session 's'", "finally"), PROTOCOLS, """
+        assertRejected("SJ025", 15, msg("session 's'", "delegated on line 12", "may no longer be this code's to close"), PROTOCOLS, """
                 package demo;
                 import org.sessionj.api.*;
                 class User {

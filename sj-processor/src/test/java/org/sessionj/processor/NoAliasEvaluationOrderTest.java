@@ -162,6 +162,24 @@ class NoAliasEvaluationOrderTest {
                 """));
     }
 
+    /** adv13 A11: Objects.requireNonNull(x) and a switch expression's arm are x's value too. */
+    @Test
+    void theArrayOfAnAssignmentSeenThroughRequireNonNullOrASwitchArm() {
+        assertRejected("SJ041", 29, msg("moved into a call of 'g'", "before this assignment stores into it"), run("""
+                        Objects.requireNonNull(x)[0] = g(x);
+                """));
+        assertRejected("SJ041", 29, msg("moved into a call of 'g'", "before this assignment stores into it"), run("""
+                        Objects.requireNonNullElse(x, new int[1])[1] += g(x);
+                """));
+        assertRejected("SJ041", 29, msg("moved into a call of 'g'", "before this assignment stores into it"), run("""
+                        (switch (k) { case 1 -> new int[2]; default -> { yield x; } })[0] = g(x);
+                """));
+        assertAccepted(run("""
+                        Objects.requireNonNull(x)[0] = x.length;
+                        (switch (k) { default -> x; })[1] = 2;
+                """));
+    }
+
     @Test
     void theArrayOfACompoundAssignmentWhoseRightHandSideMovesIt() {
         assertRejected("SJ041", 29, msg("moved into a call of 'g'", "before this assignment stores into it"), run("""

@@ -434,6 +434,41 @@ class NoAliasHiddenMovesTest {
                 """));
     }
 
+    /** adv13 A5: the JDK's text, hash and comparison helpers only read a value (they call its own methods). */
+    @Test
+    void theJdkTextHelpersOnlyReadTheValue() {
+        assertAccepted(run("""
+                        String a = String.valueOf(x) + String.format("%s", x) + "%s".formatted(x);
+                        StringBuilder b = new StringBuilder().append(x).insert(0, x);
+                        boolean same = Objects.equals(x, b) || Objects.deepEquals(x, b) || Objects.isNull(x);
+                        int h = Objects.hashCode(x) + Objects.hash(x, a) + Objects.toString(x).length();
+                        own(x);
+                """));
+    }
+
+    /** Their other positions still move: a.equals(b) is b's owner's code, toString(o, d) may return d. */
+    @Test
+    void theSecondArgumentOfObjectsEqualsStillMoves() {
+        assertRejected("SJ041", 16, msg("moved into a call of 'equals'"), run("""
+                        Object other = new Object();
+                        boolean same = Objects.equals(other, x);
+                        own(x);
+                """));
+    }
+
+    /** A PrintStream may be the program's (System.setOut): println moves, and the message says what to print. */
+    @Test
+    void printingTheValueMovesItAndTheMessageSaysWhatToPrint() {
+        assertRejected("SJ041", 15, msg("moved into a call of 'println'", "print String.valueOf(it)"), run("""
+                        System.out.println(x);
+                        own(x);
+                """));
+        assertAccepted(run("""
+                        System.out.println(String.valueOf(x));
+                        own(x);
+                """));
+    }
+
     // ------------------------------------------------------------------ adv9-8: shared values named @NoAlias
 
     @Test

@@ -154,6 +154,29 @@ class NoAliasStatementsTest {
                 """));
     }
 
+    /** adv13 A11: the loop over Objects.requireNonNull(x) or a switch arm yielding x iterates x's value too. */
+    @Test
+    void aMovedArrayReassignedInsideALoopOverRequireNonNullOrASwitchArm() {
+        assertRejected("SJ041", 17, msg("moved into a call of 'g' on line 19", "the enhanced for loop on line 17"),
+                run("""
+                        for (int v : java.util.Objects.requireNonNull(x)) {
+                            if (v == 0) {
+                                g(x);
+                                x = new int[1];
+                            }
+                        }
+                """));
+        assertRejected("SJ041", 17, msg("moved into a call of 'g' on line 19", "the enhanced for loop on line 17"),
+                run("""
+                        for (int v : switch (x.length) { case 0 -> new int[2]; default -> x; }) {
+                            if (v == 0) {
+                                g(x);
+                                x = new int[1];
+                            }
+                        }
+                """));
+    }
+
     @Test
     void aMovedIterableReassignedInsideTheLoopOverIt() {
         assertRejected("SJ041", 18, msg("moved into a call of 'keep' on line 19", "the enhanced for loop on line 18"),

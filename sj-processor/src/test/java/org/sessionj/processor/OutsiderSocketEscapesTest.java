@@ -197,6 +197,26 @@ class OutsiderSocketEscapesTest {
                 """));
     }
 
+    /** As a statement it is a null check, a read like {@code s != null}: its result, a copy, is dropped (adv12 A11). */
+    @Test
+    void requireNonNullAsAStatementIsANullCheck() {
+        assertAccepted(session("", """
+                            Objects.requireNonNull(s);
+                            Objects.requireNonNull(s, "s");
+                            s.send(1);
+                            s.send(2);
+                """));
+    }
+
+    @Test
+    void requireNonNullWhoseResultIsKeptCopiesTheSocket() {
+        assertRejected("SJ031", 16, msg("escapes into a call of 'requireNonNull'"), session("", """
+                            SJSocket t = Objects.requireNonNull(s);
+                            s.send(1);
+                            s.send(2);
+                """));
+    }
+
     @Test
     void theSocketInAStringConcatenation() {
         assertRejected("SJ031", 16, msg("escapes into an expression that is not a session operation"), session("", """

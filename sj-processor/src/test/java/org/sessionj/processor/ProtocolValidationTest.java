@@ -146,4 +146,40 @@ class ProtocolValidationTest {
                 class NotAnInterface {}
                 """);
     }
+
+    /** A class named like a protocol's descriptor would replace it in the output: SJ006 at the protocol (adv12 A11). */
+    @Test
+    void aClassNamedLikeAProtocolsDescriptorIsReported() {
+        assertRejected("SJ006", 3, msg("the protocol descriptor class of 'P' would be demo.P$$SJProtocol, but the "
+                + "program declares a class of that name"), """
+                package demo;
+                import org.sessionj.api.Protocol;
+                @Protocol("cbegin.!<int>") interface P {}
+                class P$$SJProtocol {}
+                """);
+    }
+
+    @Test
+    void aMemberClassNamedLikeAMemberProtocolsDescriptorIsReported() {
+        assertRejected("SJ006", 4, msg("would be demo.Protocols$P$$SJProtocol", "(demo.Protocols.P$$SJProtocol)"), """
+                package demo;
+                import org.sessionj.api.Protocol;
+                interface Protocols {
+                    @Protocol("cbegin.!<int>") interface P {}
+                    class P$$SJProtocol {}
+                }
+                """);
+    }
+
+    @Test
+    void aClassNamedLikeAnotherProtocolsDescriptorIsFine() {
+        assertAccepted("""
+                package demo;
+                import org.sessionj.api.Protocol;
+                interface Protocols {
+                    @Protocol("cbegin.!<int>") interface P {}
+                    class Q$$SJProtocol {}
+                }
+                """);
+    }
 }

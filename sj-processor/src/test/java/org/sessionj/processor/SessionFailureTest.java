@@ -691,4 +691,31 @@ class SessionFailureTest {
                         }
                 """));
     }
+
+    /** adv13 A7: a close in a handler of a session the try block may have lent away says where it went. */
+    @Test
+    void closingInACatchASessionALentHelperMayHaveClosedSaysSo() {
+        assertRejected("SJ025", 0, msg("session 's'", "fin", "may no longer be this code's to close"), PROTOCOLS, """
+                package demo;
+                import org.sessionj.api.*;
+                class User {
+                    static void foo() {
+                    }
+                    static void fin(@Session("!<int>.?(String)") SJSocket s) {
+                        s.send(1);
+                        String r = s.receive();
+                        s.close();
+                    }
+                    static void m(@Session(protocol = P.C.class) SJService w) {
+                        SJSocket s = w.request();
+                        try {
+                            fin(s);
+                            foo();
+                        } catch (RuntimeException e) {
+                            s.close();
+                        }
+                    }
+                }
+                """);
+    }
 }

@@ -144,4 +144,59 @@ class UndecodableMessageTypeTest {
                 }
                 """);
     }
+
+    // adv13 A2: a raw generic type's type variable is decoded as its bound
+    @Test
+    void aRawGenericTypeWhoseTypeVariableIsBoundedByAnOpenInterfaceIsRejected() {
+        assertRejected("SJ018", 5, msg("message type 'P.Box'", "written without type arguments",
+                "type parameter 'T' is read as its bound", "'java.lang.Runnable'"), """
+                import org.sessionj.api.*;
+                interface P {
+                  record Job(int n) implements Runnable { public void run() {} }
+                  record Box<T extends Runnable>(T v) {}
+                  @Protocol("cbegin.!<Box>") interface Do {}
+                }
+                """);
+        assertRejected("SJ018", 6, msg("message type 'P.Outer'", "'P.Box'", "written without type arguments"), """
+                import org.sessionj.api.*;
+                interface P {
+                  record Job(int n) implements Runnable { public void run() {} }
+                  record Box<T extends Runnable>(T v) {}
+                  record Outer(Box box) {}
+                  @Protocol("cbegin.!<Outer>") interface Do {}
+                }
+                """);
+    }
+
+    @Test
+    void aNumberBoundRawArraysAndAWildcardComponentAreRejected() {
+        assertRejected("SJ018", 4, msg("message type 'P.Box'", "'java.lang.Number'"), """
+                import org.sessionj.api.*;
+                interface P {
+                  record Box<T extends Number>(T v) {}
+                  @Protocol("cbegin.!<Box[]>") interface Do {}
+                }
+                """);
+        assertRejected("SJ018", 4, msg("message type 'P.R'", "its component 'xs'", "'java.lang.Number'"), """
+                import org.sessionj.api.*;
+                interface P {
+                  record R(java.util.List<? extends Number> xs) {}
+                  @Protocol("cbegin.!<R>") interface Do {}
+                }
+                """);
+    }
+
+    @Test
+    void theSameGenericTypeWithADecodableArgumentOrAnUnboundedRawOneCompiles() {
+        assertAccepted("""
+                import org.sessionj.api.*;
+                interface P {
+                  record Job(int n) implements Runnable { public void run() {} }
+                  record Box<T extends Runnable>(T v) {}
+                  record Plain<T>(T v) {}
+                  record Open(java.util.List<?> any, java.util.List<? super Integer> some, java.util.List<? extends Job> jobs) {}
+                  @Protocol("cbegin.!<Box<Job>>.!<Plain>.!<Open>") interface Do {}
+                }
+                """);
+    }
 }

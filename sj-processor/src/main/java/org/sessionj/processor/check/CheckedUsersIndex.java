@@ -19,7 +19,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import javax.annotation.processing.ProcessingEnvironment;
 import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.util.Elements;
@@ -35,7 +37,9 @@ import org.sessionj.types.SessionType;
  * Keeps a build that recompiles only changed files from leaving code checked against an earlier
  * version of a protocol or a {@code @Session} method (diagnostic SJ009). A class is checked against
  * the session declarations of other classes — a protocol's type, a callee's {@code @Session}
- * parameters — so when one of those changes, every class that read it must be checked again. Build
+ * parameters, whether it ends the socket it is lent, {@code @NoAlias} contracts, the endpoint of a
+ * {@code final} field (see {@link #fingerprint}) — so when one of those changes, every class that read
+ * it must be checked again. Build
  * tools that compile only stale files (maven-compiler-plugin with {@code useIncrementalCompilation}
  * set to {@code false}, or {@code javac} run on the changed file alone) do not know that.
  *
@@ -54,12 +58,20 @@ import org.sessionj.types.SessionType;
  */
 final class CheckedUsersIndex implements ProtocolRegistry.Uses {
     static final String DIRECTORY = "META-INF/sessionj/users/";
+    /**
+     * Before the hash of the protocol descriptor a user was checked against, in a protocol's index line
+     * ({@code <user> <fingerprint> descriptor=<hash>}); sj-runtime reads it (StaleUsers) with the same hash.
+     */
+    static final String DESCRIPTOR_KEY = "descriptor=";
     private static final String SUFFIX = ".txt";
     private static final String HEADER = "# sj-processor: classes checked against this class's session declarations,"
             + " with their fingerprint then";
 
     private final ProcessingEnvironment environment;
     private final Trees trees;
+    private SessionApi api;
+    private LentSessions lent;
+    private FieldFacts fields;
     private final ProtocolRegistry registry;
     private final SessionParameters parameters;
     private final Elements elements;
@@ -86,6 +98,13 @@ final class CheckedUsersIndex implements ProtocolRegistry.Uses {
         this.output = outputDirectory(environment);
     }
 
+    /** The facts the fingerprint reads besides protocols and {@code @Session} types (set once, before the checks). */
+    void readFactsFrom(SessionApi api, LentSessions lent, DeclarationFacts facts) {
+        this.api = api;
+        this.lent = lent;
+        this.fields = new FieldFacts(environment, trees, api, facts, output == null ? null : output.getParent());
+    }
+
     private static Path outputDirectory(ProcessingEnvironment environment) {
         try {
             FileObject probe = environment.getFiler().getResource(StandardLocation.CLASS_OUTPUT, "", DIRECTORY + "probe");
@@ -106,22 +125,36 @@ final class CheckedUsersIndex implements ProtocolRegistry.Uses {
         }
     }
 
-    /**
-     * The checks of the top-level class {@code type} begin: what they read is recorded as read by it.
-     * First, as a provider compiled now, {@code type} and its member types must not have users in the
-     * output directory that this compilation leaves checked against their earlier versions (SJ009,
-     * reported at the class's declaration, where its tree still is).
-     */
-    void checking(TypeElement type, Reporter reporter) {
+    /** The checks of the top-level class {@code type} begin: what they read is recorded as read by it. */
+    void checking(TypeElement type) {
         if (output == null) {
             return;
         }
-        checkUsersOf(type, reporter);
         user = binaryName(type);
         readIncludedBy(type);
         // Also a unit javac compiled without calling the processor's process() (a round with none of the
         // API's annotations): then no provider is compiled now either, so no check above needed it.
         compiledTopLevel.add(user);
+    }
+
+    /**
+     * As a provider compiled now, {@code type} and its member types must not have users in the output
+     * directory that this compilation leaves checked against their earlier versions (SJ009, reported at
+     * the class's declaration, where its tree still is). Called once the facts other classes read from
+     * {@code type}'s declarations are recorded ({@link DeclarationFacts}, {@link LentSessions}), before
+     * javac lowers it: the fingerprint is then the one a later compilation computes from the class file.
+     */
+    void checkUsers(TypeElement type, Reporter reporter) {
+        if (output != null) {
+            checkUsersOf(type, reporter);
+        }
+    }
+
+    /** Records the field facts of {@code type} and its member types for the class path ({@link FieldFacts#record}). */
+    void recordFieldFacts(TypeElement type, Set<Element> withFields) {
+        if (output != null && fields != null) {
+            fields.record(type, withFields);
+        }
     }
 
     /** The checks of the current top-level class are over. */
@@ -221,12 +254,52 @@ final class CheckedUsersIndex implements ProtocolRegistry.Uses {
         }
     }
 
-    private void read(TypeElement provider) {
+    /**
+     * The class being checked reads a fact of {@code member} (a method, constructor, parameter or field)
+     * that its class's fingerprint holds: whether a method ends a socket parameter, {@code @NoAlias} on a
+     * parameter or result, the endpoint a {@code final} field holds.
+     */
+    void member(Element member) {
         if (user == null) {
             return;
         }
+        Element owner = member;
+        while (owner != null && !(owner instanceof TypeElement)) {
+            owner = owner.getEnclosingElement();
+        }
+        if (owner != null) {
+            read((TypeElement) owner);
+        }
+    }
+
+    /**
+     * Whether {@code method}, compiled now from source, ends a socket parameter depends on {@code callee}
+     * (it lends the socket on): the class of {@code method} reads {@code callee}'s class, whichever class
+     * asked about {@code method} first. Otherwise a change to the callee alone would leave the recorded
+     * endings of {@code method}'s class ({@link EndingsResource}) stale, and its callers with them.
+     */
+    void lends(ExecutableElement method, ExecutableElement callee) {
+        if (output == null || !(callee.getEnclosingElement() instanceof TypeElement provider)) {
+            return;
+        }
+        Element top = method;
+        while (top.getEnclosingElement() != null && top.getEnclosingElement().getKind() != ElementKind.PACKAGE) {
+            top = top.getEnclosingElement();
+        }
+        if (top instanceof TypeElement reader) {
+            read(provider, binaryName(reader));
+        }
+    }
+
+    private void read(TypeElement provider) {
+        if (user != null) {
+            read(provider, user);
+        }
+    }
+
+    private void read(TypeElement provider, String reader) {
         String name = binaryName(provider);
-        if (name.equals(user) || name.startsWith(user + "$")) {
+        if (name.startsWith(reader) && (name.length() == reader.length() || name.charAt(reader.length()) == '$')) {
             return; // a class's own declarations are compiled with it
         }
         providers.putIfAbsent(name, provider);
@@ -235,7 +308,7 @@ final class CheckedUsersIndex implements ProtocolRegistry.Uses {
             users = new HashSet<>();
             usersByProvider.put(name, users);
         }
-        users.add(user);
+        users.add(reader);
     }
 
     /**
@@ -300,37 +373,73 @@ final class CheckedUsersIndex implements ProtocolRegistry.Uses {
     }
 
     /**
-     * A fingerprint of what other classes' checks read from {@code type}: its protocol, and the
-     * {@code @Session} types of its methods' and constructors' parameters, fully expanded (so that a
-     * change to a protocol they name changes it too). The same from source and from a class file.
+     * A fingerprint of every fact other classes' checks read from {@code type}: its protocol; per method
+     * and constructor, the {@code @Session} types of its parameters, fully expanded (so that a change to a
+     * protocol they name changes it too), which socket parameters it ends and whether it hands them over
+     * ({@link LentSessions}: SJ024, SJ025, SJ055, and SJ037/SJ056 for overrides), and {@code @NoAlias} on its
+     * parameters and result; the endpoint or selector members of each {@code final} service,
+     * server-socket or typed-selector field ({@link FieldFacts}). The same from source and from a class
+     * file: endings and field facts of a class known from its class file are the ones its compilation
+     * recorded ({@link EndingsResource}, {@link FieldFacts}).
      */
     private String fingerprint(TypeElement type) {
         StringBuilder text = new StringBuilder();
+        String descriptor = null;
         if (ProtocolRegistry.isProtocol(type)) {
             ProtocolDefinition definition = registry.definition(type);
             if (definition instanceof ProtocolDefinition.Valid valid) {
-                text.append(TypeModel.print(valid.expanded()));
+                descriptor = TypeModel.print(valid.expanded());
             } else if (definition instanceof ProtocolDefinition.SetProtocol set) {
-                text.append(ProtocolRegistry.descriptorText(set));
-            } else {
-                text.append("invalid");
+                descriptor = ProtocolRegistry.descriptorText(set);
             }
+            text.append(descriptor == null ? "invalid" : descriptor);
         }
-        for (Element member : type.getEnclosedElements()) {
-            if (member instanceof ExecutableElement method) {
-                int index = 0;
-                for (VariableElement parameter : method.getParameters()) {
-                    SessionParameters.SessionParameter session = parameters.of(parameter, null, null);
-                    if (session.annotated()) {
-                        SessionType declared = session.declared();
-                        text.append('\n').append(method.getSimpleName()).append(method.asType()).append('#')
-                                .append(index).append(' ').append(declared == null ? "invalid" : TypeModel.print(declared));
-                    }
-                    index++;
+        String previous = user;
+        user = binaryName(type); // what the fingerprint reads is the type's own
+        try {
+            for (Element member : type.getEnclosedElements()) {
+                if (member instanceof ExecutableElement method) {
+                    methodFacts(method, text);
                 }
             }
+        } finally {
+            user = previous;
         }
-        return hash(text.toString());
+        if (fields != null) {
+            text.append(fields.of(type));
+        }
+        // A protocol's users also record the hash of the descriptor they were checked against, which the
+        // runtime compares with the descriptor it loads: a user module the build did not recompile after
+        // the protocol's module changed fails at the protocol's load, naming the user (adv12 A10).
+        return hash(text.toString()) + (descriptor == null ? "" : " " + DESCRIPTOR_KEY + hash(descriptor.strip()));
+    }
+
+    private void methodFacts(ExecutableElement method, StringBuilder text) {
+        String key = null;
+        if (NoAliasRules.isNoAlias(method)) {
+            key = EndingsResource.key(environment, method);
+            text.append('\n').append(key).append(" @NoAlias");
+        }
+        int index = 0;
+        for (VariableElement parameter : method.getParameters()) {
+            SessionParameters.SessionParameter session = parameters.of(parameter, null, null);
+            String facts = "";
+            if (session.annotated()) {
+                SessionType declared = session.declared();
+                facts = " " + (declared == null ? "invalid" : TypeModel.print(declared));
+            }
+            if (lent != null && api.isSocket(parameter.asType()) && lent.ending(method, parameter) != null) {
+                facts += lent.handsOver(method, parameter) ? " hands over" : " ends";
+            }
+            if (NoAliasRules.isNoAlias(parameter)) {
+                facts += " @NoAlias";
+            }
+            if (!facts.isEmpty()) {
+                key = key != null ? key : EndingsResource.key(environment, method);
+                text.append('\n').append(key).append('#').append(index).append(facts);
+            }
+            index++;
+        }
     }
 
     /**
@@ -416,7 +525,15 @@ final class CheckedUsersIndex implements ProtocolRegistry.Uses {
         return root.resolve(binaryName.replace('.', '/') + ".class");
     }
 
+    /** Binary names by element: asked for every read of a member (elements belong to one compilation, as does this). */
+    private final Map<TypeElement, String> names = new HashMap<>();
+
     private String binaryName(TypeElement type) {
-        return elements.getBinaryName(type).toString();
+        String name = names.get(type);
+        if (name == null) {
+            name = elements.getBinaryName(type).toString();
+            names.put(type, name);
+        }
+        return name;
     }
 }

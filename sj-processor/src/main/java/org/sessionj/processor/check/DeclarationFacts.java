@@ -26,6 +26,20 @@ final class DeclarationFacts {
     /** The members of each final typed selector field whose declaration is valid. */
     private final Map<Element, Map<String, SessionType>> selectorFields = new HashMap<>();
 
+    /** Told of every field whose facts a class's checks read (SJ009). */
+    private CheckedUsersIndex reads;
+
+    void recordReadsIn(CheckedUsersIndex index) {
+        this.reads = index;
+    }
+
+    /** The class being checked reads the facts of {@code field} (whether they are known yet or not). */
+    void read(Element field) {
+        if (reads != null) {
+            reads.member(field);
+        }
+    }
+
     VarState endpointField(Element field) {
         return endpointFields.get(field);
     }

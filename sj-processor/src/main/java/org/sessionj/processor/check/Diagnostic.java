@@ -70,7 +70,8 @@ public enum Diagnostic {
     ESCAPE("SJ031", "session socket escapes",
             "session '%s' escapes %s; session sockets are linear and may only be used in session operations"),
     CAPTURE("SJ032", "session socket captured",
-            "session '%s' is captured by %s; session sockets are linear and cannot be shared with other code"),
+            "session '%s' is captured by %s; session sockets are linear and cannot be shared with other code "
+                    + "(to serve a session on another thread, hand it over: SJ.spawn(s, body), see SJ051)"),
     OVERWRITE("SJ033", "unfinished session overwritten",
             "session '%s' is reassigned while its session is not complete: %s remains"),
     DELEGATION_MISMATCH("SJ034", "delegated session has the wrong type",

@@ -121,24 +121,31 @@ final class EndingsResource {
         return lines;
     }
 
-    /** {@code name(erased parameter types)}: the same from a method's source and from its class file. */
     private String key(ExecutableElement method) {
+        return key(environment, method);
+    }
+
+    /**
+     * {@code name(erased parameter types)}: the same from a method's source and from its class file (also
+     * the method's key in {@link CheckedUsersIndex}'s fingerprints).
+     */
+    static String key(ProcessingEnvironment environment, ExecutableElement method) {
         StringBuilder key = new StringBuilder(method.getSimpleName()).append('(');
         List<? extends VariableElement> parameters = method.getParameters();
         for (int i = 0; i < parameters.size(); i++) {
             key.append(i == 0 ? "" : ",");
-            erased(environment.getTypeUtils().erasure(parameters.get(i).asType()), key);
+            erased(environment, environment.getTypeUtils().erasure(parameters.get(i).asType()), key);
         }
         return key.append(')').toString();
     }
 
     /** Binary names and primitive keywords, read off the type (its text would show type annotations). */
-    private void erased(TypeMirror type, StringBuilder out) {
+    private static void erased(ProcessingEnvironment environment, TypeMirror type, StringBuilder out) {
         if (type instanceof ArrayType array) {
-            erased(array.getComponentType(), out);
+            erased(environment, array.getComponentType(), out);
             out.append("[]");
         } else if (type instanceof DeclaredType declared && declared.asElement() instanceof TypeElement element) {
-            out.append(binaryName(element));
+            out.append(environment.getElementUtils().getBinaryName(element));
         } else {
             out.append(type.getKind().name().toLowerCase(java.util.Locale.ROOT));
         }

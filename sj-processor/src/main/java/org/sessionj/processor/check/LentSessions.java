@@ -60,8 +60,28 @@ final class LentSessions {
         this.recorded = recorded;
     }
 
+    /** Told of every method whose endings are read, and of the lends an answer depends on (SJ009). */
+    private CheckedUsersIndex reads;
+
+    void recordReadsIn(CheckedUsersIndex index) {
+        this.reads = index;
+    }
+
+    /**
+     * The class being checked reads the contracts of {@code method} (its {@code @Session} and
+     * {@code @NoAlias} parameters and result, its endings): an override or implementation of it.
+     */
+    void contractsRead(ExecutableElement method) {
+        if (reads != null) {
+            reads.member(method);
+        }
+    }
+
     /** How {@code method} ends its socket parameter {@code parameter} ("closes it"), or null if it does not. */
     String ending(ExecutableElement method, VariableElement parameter) {
+        if (reads != null) {
+            reads.member(method);
+        }
         if (ends.containsKey(parameter)) {
             return ends.get(parameter);
         }
@@ -161,6 +181,7 @@ final class LentSessions {
 
     private String scan(TreePath methodPath, VariableElement parameter, boolean[] handedOver) {
         String[] found = new String[1];
+        Element scanned = methodPath.getLeaf() instanceof MethodTree ? trees.getElement(methodPath) : null;
         new TreePathScanner<Void, Void>() {
             private boolean names(ExpressionTree expression) {
                 ExpressionTree stripped = FlowScanner.strip(expression);
@@ -220,6 +241,9 @@ final class LentSessions {
                 List<? extends VariableElement> parameters = callee.getParameters();
                 for (int i = 0; i < arguments.size() && i < parameters.size(); i++) {
                     if (names(arguments.get(i)) && api.isSocket(parameters.get(i).asType())) {
+                        if (reads != null && scanned instanceof ExecutableElement method) {
+                            reads.lends(method, callee); // this answer is only as fresh as the callee's
+                        }
                         String inner = ending(callee, parameters.get(i));
                         if (inner != null) {
                             found[0] = "lends it to '" + (callee.getKind() == ElementKind.CONSTRUCTOR

@@ -464,6 +464,22 @@ final class LinearityRules {
     }
 
     /**
+     * Whether {@code call} is {@code Objects.requireNonNull(s)} (or {@code requireNonNull(s, message)}) with
+     * {@code argument} as {@code s}, as a statement: it reads the socket as {@code s != null} does, and its
+     * result, which would be a copy, is dropped.
+     */
+    private boolean nullCheckStatement(MethodInvocationTree call, Tree argument, TreePath callPath) {
+        if (call.getArguments().isEmpty() || call.getArguments().get(0) != argument
+                || !(callPath.getParentPath().getLeaf() instanceof com.sun.source.tree.ExpressionStatementTree)) {
+            return false;
+        }
+        return flow.trees.getElement(callPath) instanceof javax.lang.model.element.ExecutableElement method
+                && method.getSimpleName().contentEquals("requireNonNull")
+                && method.getEnclosingElement() instanceof javax.lang.model.element.TypeElement owner
+                && owner.getQualifiedName().contentEquals("java.util.Objects");
+    }
+
+    /**
      * A use of a live (or moved) socket variable as a whole value where no session operation takes it:
      * it would copy (alias) or leak (escape) the linear socket.
      */
@@ -484,6 +500,9 @@ final class LinearityRules {
                 || comparison.getKind() == Tree.Kind.NOT_EQUAL_TO) && (isNull(comparison.getLeftOperand())
                         || isNull(comparison.getRightOperand()))) {
             return; // s == null, s != null: a read that neither copies the socket nor acts on its session
+        }
+        if (parent instanceof MethodInvocationTree check && nullCheckStatement(check, child, parentPath)) {
+            return; // Objects.requireNonNull(s); — the same read, its result dropped (adv12 A11)
         }
         switch (parent) {
             case MemberSelectTree select -> flow.reporter.error(tree, Diagnostic.ESCAPE, info.name(),

@@ -105,7 +105,12 @@ final class MoveContexts {
         } else if (parent instanceof AssignmentTree assignment) {
             return assignment.getExpression() == child ? "into '" + assignment.getVariable() + "'" : null;
         } else if (parent instanceof MethodInvocationTree call) {
-            return call.getArguments().contains(child) ? "into a call of '" + FlowScanner.calleeName(call) + "'" : null;
+            if (!call.getArguments().contains(child)) {
+                return null;
+            }
+            return "into a call of '" + FlowScanner.calleeName(call) + "'" + (printsIt(call)
+                    ? " (a PrintStream's class may be the program's and keep it; print String.valueOf(it), which only reads it)"
+                    : "");
         } else if (parent instanceof NewClassTree creation) {
             if (creation.getArguments().contains(child)) {
                 return "into a constructor call";
@@ -163,10 +168,39 @@ final class MoveContexts {
             "deepToString", "equals", "deepEquals", "hashCode", "deepHashCode", "copyOf", "copyOfRange",
             "binarySearch", "mismatch", "compare", "setAll", "parallelSetAll", "parallelPrefix");
 
+    /** Whether {@code call} is a {@code PrintStream}'s print, println, printf or format (the usual debugging print). */
+    private boolean printsIt(MethodInvocationTree call) {
+        return flow.trees.getElement(flow.pathOf(call)) instanceof ExecutableElement method
+                && method.getEnclosingElement() instanceof TypeElement owner
+                && owner.getQualifiedName().contentEquals("java.io.PrintStream")
+                && Set.of("print", "println", "printf", "format").contains(method.getSimpleName().toString());
+    }
+
+    /**
+     * Methods of final JDK classes that turn their arguments into text and keep none of them: they call
+     * {@code toString()} (or {@code Formattable.formatTo}) on the value — a method called on the object,
+     * trusted not to keep {@code this} like {@code x.m()} — or copy a {@code char[]}'s characters.
+     * {@code String.valueOf}, {@code copyValueOf}, {@code format}, {@code formatted}, {@code join}.
+     */
+    private static final Set<String> STRING_READING = Set.of("valueOf", "copyValueOf", "format", "formatted",
+            "join");
+
+    /** {@code java.util.Objects}' methods that only call {@code hashCode}/{@code toString} on every argument or test it. */
+    private static final Set<String> OBJECTS_READING = Set.of("hashCode", "hash", "isNull", "nonNull");
+
+    /**
+     * {@code java.util.Objects}' methods that call a method on their first argument only: {@code equals(a, b)}
+     * runs {@code a.equals(b)}, which may keep {@code b}; {@code toString(o, nullDefault)} may return its second.
+     */
+    private static final Set<String> OBJECTS_READING_FIRST = Set.of("equals", "deepEquals", "toString");
+
     /**
      * Whether the use at {@code path} is an argument of a JDK method that only borrows it: one of the
      * arrays whose elements {@code java.util.Arrays}' methods ({@link #ARRAYS_BORROWING}) or
-     * {@code System.arraycopy} read or write.
+     * {@code System.arraycopy} read or write, or a value that {@code String}, {@code StringBuilder},
+     * {@code StringBuffer} or {@code Objects} only turn into text, hash or compare as the receiver
+     * ({@link #STRING_READING}, {@link #OBJECTS_READING}, {@link #OBJECTS_READING_FIRST}). Not
+     * {@code PrintStream.println(x)}: the stream's class may be the program's (System.setOut), and may keep it.
      */
     boolean borrowedBy(TreePath path) {
         Tree child = path.getLeaf();
@@ -180,12 +214,18 @@ final class MoveContexts {
             if (position >= 0 && flow.trees.getElement(p) instanceof ExecutableElement method
                     && method.getEnclosingElement() instanceof TypeElement owner) {
                 String name = method.getSimpleName().toString();
-                if (owner.getQualifiedName().contentEquals("java.lang.System")) {
-                    return name.equals("arraycopy") && (position == 0 || position == 2);
-                }
-                return owner.getQualifiedName().contentEquals("java.util.Arrays") && ARRAYS_BORROWING.contains(name)
-                        && !method.isVarArgs() && position < method.getParameters().size()
-                        && method.getParameters().get(position).asType().getKind() == TypeKind.ARRAY;
+                return switch (owner.getQualifiedName().toString()) {
+                    case "java.lang.System" -> name.equals("arraycopy") && (position == 0 || position == 2);
+                    case "java.util.Arrays" -> ARRAYS_BORROWING.contains(name) && !method.isVarArgs()
+                            && position < method.getParameters().size()
+                            && method.getParameters().get(position).asType().getKind() == TypeKind.ARRAY;
+                    case "java.lang.String" -> STRING_READING.contains(name);
+                    case "java.lang.StringBuilder", "java.lang.StringBuffer" -> name.equals("append")
+                            || name.equals("insert") && position > 0;
+                    case "java.util.Objects" -> OBJECTS_READING.contains(name)
+                            || position == 0 && OBJECTS_READING_FIRST.contains(name);
+                    default -> false;
+                };
             }
             return false;
         }

@@ -7,6 +7,7 @@ import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.SwitchExpressionTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.TypeCastTree;
 import com.sun.source.tree.VariableTree;
@@ -271,6 +272,27 @@ final class NoAliasRules {
             Held first = hold(conditional.getTrueExpression(), why);
             Held second = hold(conditional.getFalseExpression(), why);
             return first == null ? second : second == null ? first : chain(first, second);
+        }
+        if (stripped instanceof MethodInvocationTree call && flow.moveContexts.returnsArgument(call)) {
+            // Objects.requireNonNull(x) is x (adv13 A11); requireNonNullElse(x, d) may be either
+            TreePath callPath = flow.pathOf(call);
+            Held held = null;
+            for (ExpressionTree argument : call.getArguments()) {
+                if (callPath != null && flow.moveContexts.passesThrough(callPath, argument)) {
+                    Held each = hold(argument, why);
+                    held = held == null ? each : each == null ? held : chain(held, each);
+                }
+            }
+            return held;
+        }
+        if (stripped instanceof SwitchExpressionTree expression) {
+            // any arm's value may be the switch's (adv13 A11)
+            Held held = null;
+            for (ExpressionTree value : SwitchArms.values(expression)) {
+                Held each = hold(value, why);
+                held = held == null ? each : each == null ? held : chain(held, each);
+            }
+            return held;
         }
         Element var = stripped instanceof IdentifierTree
                 || stripped instanceof MemberSelectTree select && isThis(select.getExpression())

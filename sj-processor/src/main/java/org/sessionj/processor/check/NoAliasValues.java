@@ -74,6 +74,9 @@ final class NoAliasValues {
                                 && unique(call.getArguments().get(0)) && unique(call.getArguments().get(1));
             }
             Element method = flow.elementOf(call);
+            if (method != null) {
+                flow.facts.read(method); // whether its result is @NoAlias: its class's fingerprint holds it
+            }
             return method != null && (NoAliasRules.isNoAlias(method) || flow.api.isSocketClass(method.getEnclosingElement())
                     && method.getSimpleName().toString().startsWith("receive"));
         }
@@ -209,6 +212,9 @@ final class NoAliasValues {
      * whose elements are shared as in {@code new int[][] {shared}} (ownership is shallow).
      */
     void argument(VariableElement parameter, ExpressionTree argument) {
+        if (parameter != null) {
+            flow.facts.read(parameter); // whether it is @NoAlias: its class's fingerprint holds it
+        }
         boolean unique = parameter == null || !NoAliasRules.isNoAlias(parameter) || unique(argument)
                 || varargsElement(parameter, argument);
         flow.scan(argument, null);

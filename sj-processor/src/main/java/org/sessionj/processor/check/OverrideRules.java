@@ -264,6 +264,7 @@ final class OverrideRules {
      */
     private boolean mismatch(ExecutableElement method, ExecutableElement overridden, MethodTree tree, Tree inheritedAt,
             Reporter reporter) {
+        lent.contractsRead(overridden); // its class's fingerprint holds them (SJ009)
         return noAlias(method, tree, inheritedAt, overridden, reporter)
                 || sessionMismatch(method, overridden, tree, inheritedAt, reporter)
                 || endsLent(method, overridden, tree != null ? tree : inheritedAt, "'" + name(method, inheritedAt) + "'",

@@ -109,6 +109,9 @@ final class SelectorRules {
             return selectors.get(var);
         }
         boolean field = var.getKind() == ElementKind.FIELD;
+        if (field) {
+            flow.facts.read(var);
+        }
         Map<String, SessionType> members = field ? flow.facts.selectorField(var) : null;
         if (members != null) {
             selectors.put(var, members); // recorded while its class's tree was intact (DeclarationFacts)

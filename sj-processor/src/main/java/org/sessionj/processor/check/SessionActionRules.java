@@ -172,6 +172,17 @@ final class SessionActionRules {
                     flow.set(var, new VarState.Moved(LinearityRules.CLOSED_IN_CATCH + flow.line(call)));
                     return;
                 }
+                VarState current = flow.state == null ? null : flow.state.get(var);
+                if ((current instanceof VarState.Moved || current instanceof VarState.Unknown)
+                        && flow.infos.get(var).handlerDepth() < flow.handlers.size()) {
+                    // A close a handler would allow but that the session may have been handed away before:
+                    // say where it went (adv13 A7), not that only close() is allowed.
+                    flow.reporter.error(call, Diagnostic.USE_AFTER_MOVE, name, (current instanceof VarState.Moved moved
+                            ? moved.how() : "left at " + ((VarState.Unknown) current).how())
+                            + "; it may no longer be this code's to close");
+                    flow.fail(var);
+                    return;
+                }
                 VarState.Live live = usable(var, call);
                 if (live != null) {
                     if (!live.complete()) {

@@ -19,6 +19,7 @@ import com.sun.source.util.Trees;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -63,7 +64,12 @@ public final class SessionChecker implements TaskListener {
     private final Set<ClassTree> done = Collections.newSetFromMap(new IdentityHashMap<>());
     private final CheckedUsersIndex users;
 
-    public SessionChecker(ProcessingEnvironment environment, Trees trees, ProtocolRegistry registry) {
+    /** Validates and describes the protocols of files that annotation processing did not see. */
+    private final ProtocolDeclarations declarations;
+
+    public SessionChecker(ProcessingEnvironment environment, Trees trees, ProtocolRegistry registry,
+            ProtocolDeclarations declarations) {
+        this.declarations = declarations;
         this.environment = environment;
         this.trees = trees;
         this.registry = registry;
@@ -75,6 +81,9 @@ public final class SessionChecker implements TaskListener {
         this.messages = new MessageTypes(environment.getTypeUtils(), trees, registry);
         this.endings = new EndingsResource(environment);
         this.lent = new LentSessions(api, trees, endings);
+        lent.recordReadsIn(users);
+        facts.recordReadsIn(users);
+        users.readFactsFrom(api, lent, facts);
         this.contracts = new ImplementationContracts(environment.getElementUtils(), trees, api, sessionParameters);
         this.relevance = new SessionRelevance(trees, contracts);
         this.overrides = new OverrideRules(api, sessionParameters, environment.getElementUtils(),
@@ -107,10 +116,16 @@ public final class SessionChecker implements TaskListener {
         if (path == null) {
             return;
         }
+        if (!registry.processed(unit)) {
+            // Found on the source path and compiled implicitly: no processing round validated its protocols
+            // or wrote their descriptors (noalias report12 "Left"); javac analyses it all the same.
+            declarations.validateTypes(type);
+        }
         Reporter reporter = new Reporter(trees, unit);
-        users.checking(type, reporter);
+        users.checking(type);
         try {
             recordDeclarations(path, unit);
+            users.checkUsers(type, reporter);
             if (!mentionsSessionApi(unit) && !relevance.mayTouchSessions(path)) {
                 return;
             }
@@ -131,6 +146,7 @@ public final class SessionChecker implements TaskListener {
      */
     private void recordDeclarations(TreePath classPath, CompilationUnitTree unit) {
         MethodChecker[] fields = new MethodChecker[1];
+        Set<Element> withFields = new HashSet<>(); // the types declaring final endpoint or selector fields
         // per class with socket parameters (member classes too), the parameters its methods end
         Map<TypeElement, List<EndingsResource.Ending>> ended = new LinkedHashMap<>();
         new TreePathScanner<Void, Void>() {
@@ -164,6 +180,7 @@ public final class SessionChecker implements TaskListener {
                     boolean selector = api.isSelector(field.asType()) && tree.getInitializer() != null;
                     // A blank final endpoint field: what its constructors store (read before lowering too).
                     if (selector || api.isService(field.asType()) || api.isServerSocket(field.asType())) {
+                        withFields.add(field.getEnclosingElement());
                         if (fields[0] == null) {
                             Reporter silent = new Reporter(trees, unit);
                             silent.silence();
@@ -191,6 +208,9 @@ public final class SessionChecker implements TaskListener {
         }.scan(classPath, null);
         for (Map.Entry<TypeElement, List<EndingsResource.Ending>> entry : ended.entrySet()) {
             endings.write(entry.getKey(), entry.getValue());
+        }
+        if (trees.getElement(classPath) instanceof TypeElement type) {
+            users.recordFieldFacts(type, withFields);
         }
     }
 

@@ -269,6 +269,7 @@ final class SessionOriginRules {
         if (field.getKind() != ElementKind.FIELD || !field.getModifiers().contains(Modifier.FINAL)) {
             return null;
         }
+        flow.facts.read(field);
         VarState known = flow.facts.endpointField(field);
         if (known == null && flow.trees.getTree(field) instanceof VariableTree declaration
                 && declaration.getInitializer() != null) {

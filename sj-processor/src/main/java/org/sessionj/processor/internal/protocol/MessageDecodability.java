@@ -12,10 +12,12 @@ import javax.lang.model.element.Modifier;
 import javax.lang.model.element.NestingKind;
 import javax.lang.model.element.RecordComponentElement;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.TypeParameterElement;
 import javax.lang.model.type.ArrayType;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
+import javax.lang.model.type.WildcardType;
 
 /**
  * Invariant: <em>every message type of a protocol is one a receiver can decode as the class that was
@@ -60,6 +62,31 @@ public final class MessageDecodability {
         return problem(type, new HashSet<>());
     }
 
+    /**
+     * Why no receiver can decode a message of the raw type {@code type} (written without type arguments
+     * although it declares type parameters: {@code !<Box>} for {@code record Box<T extends Runnable>(T v)}), or
+     * null. A receiver decodes a component of a type variable as the variable's erasure, its first bound, so
+     * that bound must be decodable too (adv13 A2).
+     */
+    public static String problemOfRaw(TypeElement type) {
+        Set<TypeElement> seen = new HashSet<>();
+        String own = problem(type, seen);
+        return own != null ? own : boundsProblem(type, seen);
+    }
+
+    /** Why the first bound of one of {@code type}'s type parameters (what a raw use decodes them as) is not decodable. */
+    private static String boundsProblem(TypeElement type, Set<TypeElement> seen) {
+        for (TypeParameterElement parameter : type.getTypeParameters()) {
+            List<? extends TypeMirror> bounds = parameter.getBounds();
+            String inner = bounds.isEmpty() ? null : problem(bounds.get(0), seen);
+            if (inner != null) {
+                return "it is written without type arguments, so its type parameter '" + parameter.getSimpleName()
+                        + "' is read as its bound, a type no peer can decode, " + inner;
+            }
+        }
+        return null;
+    }
+
     private static String problem(TypeElement type, Set<TypeElement> seen) {
         if (!seen.add(type)) {
             return null; // a recursive message type: its other parts are checked where first met
@@ -96,6 +123,10 @@ public final class MessageDecodability {
         if (type instanceof ArrayType array) {
             return problem(array.getComponentType(), seen);
         }
+        if (type instanceof WildcardType wildcard) {
+            // ? extends B is decoded as B; ? and ? super B as Object (JSON-like values)
+            return wildcard.getExtendsBound() == null ? null : problem(wildcard.getExtendsBound(), seen);
+        }
         if (!(type instanceof DeclaredType declared) || !(declared.asElement() instanceof TypeElement element)) {
             return null; // a primitive, or a type variable: decoded as its bound (Object: JSON-like values)
         }
@@ -108,6 +139,12 @@ public final class MessageDecodability {
             String inner = problem(argument, seen);
             if (inner != null) {
                 return inner;
+            }
+        }
+        if (declared.getTypeArguments().isEmpty()) {
+            String raw = boundsProblem(element, seen);
+            if (raw != null) {
+                return "'" + element.getQualifiedName() + "': " + raw;
             }
         }
         return null;

@@ -90,6 +90,15 @@ public final class ProtocolRegistry {
     }
 
     /**
+     * Whether {@code unit} was a root of a processing round ({@link #noteCompiled}); false for a file javac
+     * compiles only because it is found on the source path (implicit compilation), which annotation
+     * processing never sees.
+     */
+    public boolean processed(com.sun.source.tree.CompilationUnitTree unit) {
+        return names.noted(unit);
+    }
+
+    /**
      * Takes note of a compilation unit being compiled, before any protocol is resolved: a file named
      * after no type it declares must not be looked up by its name (see {@link TypeNameResolver}).
      */
@@ -600,7 +609,8 @@ public final class ProtocolRegistry {
                 }
                 return type;
             }
-            String undecodable = reported.contains(type.name()) ? null : MessageDecodability.problem(resolved.get());
+            String undecodable = reported.contains(type.name()) ? null : type.typeArguments().isEmpty()
+                    ? MessageDecodability.problemOfRaw(resolved.get()) : MessageDecodability.problem(resolved.get());
             if (undecodable != null && reported.add(type.name())) {
                 int offset = offset(type.name(), type);
                 int[] at = TypeModel.lineColumn(text, offset);

@@ -218,6 +218,11 @@ public final class TypeNameResolver {
         return known.orElse(null);
     }
 
+    /** Whether {@link #noteCompiled} was told of {@code unit}. */
+    public boolean noted(CompilationUnitTree unit) {
+        return notedUnits.contains(unit);
+    }
+
     /**
      * Records a file being compiled whose name is not the name of a type it declares (several
      * non-public types in one file, e.g. {@code Protocols.java} declaring {@code Echo} and

@@ -106,10 +106,14 @@ public final class ProtocolRegistry {
 
     private static CompiledProtocol compile(Class<?> protocol) {
         ClassLoader loader = loaderOf(protocol);
-        Optional<SessionType> described = descriptor(protocol, loader);
+        Optional<String> text = descriptorText(protocol, loader);
         SessionType type;
-        if (described.isPresent()) {
-            type = described.get();
+        if (text.isPresent()) {
+            type = parsed(protocol, text.get());
+            // Off by default: the look-up scans the class path, which a descriptor class spares a cold start.
+            if (SystemSettings.system().flag("checkUsers", false)) { // StaleUsers.SETTING, literal for ConfigurationDocTest
+                StaleUsers.check(protocol, loader, text.get());
+            }
         } else {
             annotation(protocol); // not a protocol at all: say that rather than "no descriptor"
             MissingDescriptor.from(SystemSettings.system()).apply(protocol);
@@ -127,12 +131,13 @@ public final class ProtocolRegistry {
 
     private static Optional<SessionType> descriptor(Class<?> protocol, ClassLoader loader) {
         Optional<String> text = descriptorText(protocol, loader);
-        if (text.isEmpty()) {
-            return Optional.empty();
-        }
-        refuseSet(protocol, text.get());
+        return text.isEmpty() ? Optional.empty() : Optional.of(parsed(protocol, text.get()));
+    }
+
+    private static SessionType parsed(Class<?> protocol, String text) {
+        refuseSet(protocol, text);
         try {
-            return Optional.of(SessionTypes.parse(text.get()));
+            return SessionTypes.parse(text);
         } catch (RuntimeException e) {
             throw new SJException("the protocol descriptor of " + protocol.getName() + " (the class "
                     + protocol.getName() + ProtocolDescriptors.CLASS_SUFFIX + " or the resource " + DESCRIPTOR_PREFIX

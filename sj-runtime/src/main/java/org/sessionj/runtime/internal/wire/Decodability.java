@@ -50,6 +50,15 @@ final class Decodability {
     }
 
     private String check(JavaType type) {
+        return check(type, false);
+    }
+
+    /**
+     * {@code nested}: {@code type} is a property's, an element's or a value's type inside a message, where a
+     * receiver decodes it as itself: an open interface or abstract class there cannot be decoded (at the
+     * top, a value whose own class decodes is let through at the send instead).
+     */
+    private String check(JavaType type, boolean nested) {
         if (type == null || !seen.add(type)) {
             return null;
         }
@@ -59,8 +68,8 @@ final class Decodability {
                     + "never inside a message";
         }
         if (type.isContainerType() || type.isReferenceType()) {
-            String key = type.isMapLikeType() ? check(type.getKeyType()) : null;
-            return key != null ? key : check(type.getContentType());
+            String key = type.isMapLikeType() ? check(type.getKeyType(), true) : null;
+            return key != null ? key : check(type.getContentType(), true);
         }
         if (raw.isPrimitive() || raw.isEnum() || raw == Object.class) {
             return null;
@@ -75,7 +84,12 @@ final class Decodability {
             return null;
         }
         if (raw.isInterface() || Modifier.isAbstract(raw.getModifiers())) {
-            return null; // refused at the send unless the value's own class decodes (Decoding)
+            // At the top, refused at the send unless the value's own class decodes (Decoding); inside a
+            // message nothing checks the value's class, and the receiver cannot create one (adv13 A2).
+            return nested
+                    ? raw.getName() + " (inside the message) is an interface or abstract class that is not sealed, and "
+                            + "values carry no class on the wire; use a concrete, final or sealed type"
+                    : null;
         }
         JsonDeserializer<Object> deserializer;
         JsonSerializer<Object> serializer;
@@ -105,7 +119,7 @@ final class Decodability {
             }
         }
         for (Iterator<SettableBeanProperty> it = bean.properties(); it.hasNext();) {
-            String problem = check(it.next().getType());
+            String problem = check(it.next().getType(), true);
             if (problem != null) {
                 return problem;
             }

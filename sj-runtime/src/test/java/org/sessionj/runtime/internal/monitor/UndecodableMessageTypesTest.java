@@ -132,6 +132,27 @@ class UndecodableMessageTypesTest {
                 .hasMessageContaining(name(Pt.class) + " has no way to be created");
     }
 
+    /** adv13 A2: inside a message an open interface is decoded as itself, which no receiver can create. */
+    public record Job(int n) implements Runnable {
+        @Override
+        public void run() {
+        }
+    }
+
+    /** A raw use decodes {@code v} as {@code Runnable}. */
+    public record Box<T extends Runnable>(T v) {
+    }
+
+    @Test
+    void anOpenInterfaceInsideAMessageFailsWhenTheProtocolLoads() {
+        assertThatThrownBy(() -> compile("cbegin.!<" + name(Box.class) + ">")).isInstanceOf(SJException.class)
+                .hasMessageContaining("java.lang.Runnable (inside the message) is an interface or abstract class");
+        assertThatThrownBy(() -> compile("cbegin.!<java.util.List<java.lang.Runnable>>")).isInstanceOf(SJException.class)
+                .hasMessageContaining("java.lang.Runnable (inside the message)");
+        assertThatCode(() -> compile("cbegin.!<" + name(Box.class) + "<" + name(Job.class) + ">>.!<java.lang.Runnable>"))
+                .as("a decodable argument, and an interface at the top (checked at the send)").doesNotThrowAnyException();
+    }
+
     @Test
     void decodableTypesStillLoad() {
         assertThatCode(() -> compile("cbegin.!<" + name(Bean.class) + ">.!<" + name(Quiet.class) + ">.!<"

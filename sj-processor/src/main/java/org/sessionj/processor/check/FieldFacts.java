@@ -1,0 +1,137 @@
+package org.sessionj.processor.check;
+
+import com.sun.source.util.Trees;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import javax.annotation.processing.ProcessingEnvironment;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+import javax.tools.FileObject;
+import javax.tools.StandardLocation;
+import org.sessionj.processor.internal.flow.VarState;
+import org.sessionj.processor.internal.model.TypeModel;
+import org.sessionj.types.SessionType;
+
+/**
+ * The facts other classes' checks read from a class's {@code final} service, server-socket and
+ * typed-selector fields ({@link DeclarationFacts}), as text for {@link CheckedUsersIndex}'s fingerprint
+ * (SJ009). Invariant: <em>the text is the same whether the class is compiled now or known from its class
+ * file</em>: a field's initializer is not in the class file, so its compilation records the text under
+ * {@code META-INF/sessionj/fields/<binary name>.txt} in the class output, and a later compilation reads it
+ * from the class path (a class compiled without the processor, or with no such fields, has none: empty).
+ */
+final class FieldFacts {
+    static final String DIRECTORY = "META-INF/sessionj/fields/";
+    private static final String DIRECTORY_NAME = "fields";
+    private static final String SUFFIX = ".txt";
+    private static final String HEADER = "# sj-processor: what other classes' checks read from these final fields";
+
+    private final ProcessingEnvironment environment;
+    private final Trees trees;
+    private final SessionApi api;
+    private final DeclarationFacts facts;
+    /** The output's {@code META-INF/sessionj} directory, or null when the output is not a directory. */
+    private final Path sessionj;
+    /** Whether the output holds the fields directory (null: not looked yet). */
+    private Boolean fieldsDirectory;
+
+    FieldFacts(ProcessingEnvironment environment, Trees trees, SessionApi api, DeclarationFacts facts, Path sessionj) {
+        this.environment = environment;
+        this.trees = trees;
+        this.api = api;
+        this.facts = facts;
+        this.sessionj = sessionj;
+    }
+
+    /**
+     * The facts of {@code type}'s {@code final} service, server-socket and typed-selector fields, one line
+     * each ({@code name TAB fact}): from {@link DeclarationFacts} when the type is compiled now, else as
+     * its compilation recorded them under {@link #DIRECTORY} (empty when it recorded none).
+     */
+    String of(TypeElement type) {
+        if (trees.getTree(type) == null) {
+            return recorded(type);
+        }
+        StringBuilder text = new StringBuilder();
+        for (Element member : type.getEnclosedElements()) {
+            if (member instanceof VariableElement field && member.getKind() == ElementKind.FIELD
+                    && field.getModifiers().contains(Modifier.FINAL)) {
+                String fact = null;
+                if (api.isSelector(field.asType())) {
+                    Map<String, SessionType> members = facts.selectorField(field);
+                    if (members != null) {
+                        StringBuilder printed = new StringBuilder("selector");
+                        for (Map.Entry<String, SessionType> entry : new TreeMap<>(members).entrySet()) {
+                            printed.append(' ').append(entry.getKey()).append('=').append(print(entry.getValue()));
+                        }
+                        fact = printed.toString();
+                    }
+                } else if (api.isService(field.asType()) || api.isServerSocket(field.asType())) {
+                    VarState state = facts.endpointField(field);
+                    fact = state instanceof VarState.Endpoint endpoint
+                            ? "endpoint " + print(endpoint.protocol()) : state == null ? null : "unknown";
+                }
+                if (fact != null) {
+                    text.append('\n').append(field.getSimpleName()).append('\t').append(fact);
+                }
+            }
+        }
+        return text.toString();
+    }
+
+    /** A type as text; a fact may hold none (a protocol that did not resolve). */
+    private static String print(SessionType type) {
+        return type == null ? "none" : TypeModel.print(type);
+    }
+
+    /**
+     * Records the field facts of {@code type} (a top-level class compiled now) and of its member types for
+     * compilations that read them from the class path, under {@link #DIRECTORY}: {@code withFields} are the
+     * types that declare final endpoint or selector fields; another's record from an earlier build of the
+     * same output is deleted (its fingerprint read from the class path would otherwise hold stale facts).
+     */
+    void record(TypeElement type, Set<Element> withFields) {
+        Path directory = sessionj.resolve(DIRECTORY_NAME);
+        String text = withFields.contains(type) ? of(type) : "";
+        Path file = directory.resolve(environment.getElementUtils().getBinaryName(type) + SUFFIX);
+        try {
+            if (!text.isEmpty()) {
+                Files.createDirectories(directory);
+                Files.writeString(file, HEADER + text + "\n", StandardCharsets.UTF_8);
+                fieldsDirectory = Boolean.TRUE;
+            } else if (fieldsDirectory == null ? (fieldsDirectory = Files.isDirectory(directory)) : fieldsDirectory) {
+                Files.deleteIfExists(file);
+            }
+        } catch (IOException e) {
+            environment.getMessager().printMessage(javax.tools.Diagnostic.Kind.WARNING, "sj-processor: cannot write "
+                    + file + ": " + e.getMessage());
+        }
+        for (Element member : type.getEnclosedElements()) {
+            if (member instanceof TypeElement nested) {
+                record(nested, withFields);
+            }
+        }
+    }
+
+    private String recorded(TypeElement type) {
+        String text;
+        try {
+            FileObject resource = environment.getFiler().getResource(StandardLocation.CLASS_PATH, "",
+                    DIRECTORY + environment.getElementUtils().getBinaryName(type) + SUFFIX);
+            try (java.io.InputStream in = resource.openInputStream()) {
+                text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            }
+        } catch (IOException | IllegalArgumentException | IllegalStateException e) {
+            return ""; // none recorded
+        }
+        return text.startsWith(HEADER) ? text.substring(HEADER.length()).stripTrailing() : "";
+    }
+}
