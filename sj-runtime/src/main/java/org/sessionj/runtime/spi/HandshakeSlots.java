@@ -26,9 +26,32 @@ public interface HandshakeSlots {
      */
     Slot tryEnter(String transport, Runnable drop);
 
+    /**
+     * How long a connection may spend in its transport handshake, counted from its accept: the server
+     * socket's initiation timeout ({@code sessionj.initiationTimeout}), which bounds the whole initiation
+     * of a requester, transport handshake included. A transport closes a connection whose handshake has
+     * not succeeded by then, even with slots to spare (a TLS handshake stalled half-way, for example).
+     * Negative: no bound of the server socket's own (the transport's own timeout applies). The default
+     * has none.
+     *
+     * @return the bound in nanoseconds, or a negative value
+     */
+    default long transportHandshakeTimeoutNanos() {
+        return -1;
+    }
+
     /** A slot held by one connection in a transport-level handshake. */
     interface Slot {
         /** Gives the slot back: the transport handshake succeeded, failed or was dropped. Idempotent. */
         void leave();
+
+        /**
+         * Gives the slot back because the transport closed the connection: its handshake did not succeed
+         * within {@link HandshakeSlots#transportHandshakeTimeoutNanos}. The runtime counts it as a failed
+         * handshake. Idempotent with {@link #leave()}; the default just leaves.
+         */
+        default void expired() {
+            leave();
+        }
     }
 }

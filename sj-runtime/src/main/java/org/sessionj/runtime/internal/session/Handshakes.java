@@ -171,6 +171,21 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
             }
             released();
         }
+
+        /** Gives the slot back as a failed handshake: it outlasted the initiation timeout (see {@link Slot#expired}). */
+        @Override
+        public void expired() {
+            if (!state.compareAndSet(RUNNING, LEFT)) {
+                leave(); // dropped or left first: that end counts
+                return;
+            }
+            inTransport.remove(this);
+            failed(port() + ": closed a " + transport + " connection", new org.sessionj.api.SJTimeoutException(
+                    "expected the requester's " + transport + " handshake to succeed within "
+                    + context.config().initiationTimeout() + " of its accept (sessionj.initiationTimeout), found it"
+                    + " unfinished; closed"));
+            released();
+        }
     }
 
     /** Connections in their transport's own handshake, each holding a slot. */
@@ -297,6 +312,12 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
             drop.run(); // closed meanwhile: close() may have missed it
         }
         return handshake;
+    }
+
+    /** The initiation timeout: a requester's whole initiation, its transport handshake included, counts from its accept. */
+    @Override
+    public long transportHandshakeTimeoutNanos() {
+        return context.config().initiationTimeout().toNanos();
     }
 
     private String port() {

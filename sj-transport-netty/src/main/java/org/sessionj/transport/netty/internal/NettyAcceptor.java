@@ -73,8 +73,38 @@ public final class NettyAcceptor extends QueuedAcceptor {
         if (counting == null) {
             return; // the transport is used without a server socket's limit
         }
+        boundHandshake(channel, counting.transportHandshakeTimeoutNanos());
         channel.config().setAutoRead(false);
         tryAdmit(channel, counting);
+    }
+
+    /**
+     * Bounds the TLS handshake of {@code channel} by the server socket's initiation timeout when that is
+     * shorter than the handler's own (Netty's 10 s), counted from now, its accept: time spent waiting for
+     * a slot counts too. Before, a peer that sent its ClientHello and then nothing (or a record header and
+     * not the record) held its connection and slot for the full 10 s whatever the initiation timeout said.
+     * A handler timer of our own: the handler's already runs, started when it was added.
+     */
+    private void boundHandshake(Channel channel, long timeoutNanos) {
+        io.netty.handler.ssl.SslHandler ssl = channel.pipeline().get(io.netty.handler.ssl.SslHandler.class);
+        if (ssl == null || timeoutNanos < 0
+                || timeoutNanos >= TimeUnit.MILLISECONDS.toNanos(ssl.getHandshakeTimeoutMillis())) {
+            return;
+        }
+        io.netty.util.concurrent.Future<?> deadline = channel.eventLoop().schedule(() -> {
+            if (!ssl.handshakeFuture().isDone() && channel.isOpen()) {
+                LOG.log(System.Logger.Level.DEBUG, () -> "closed a " + transportName() + " connection from "
+                        + channel.remoteAddress() + ": expected its " + transportName()
+                        + " handshake to succeed within " + java.time.Duration.ofNanos(timeoutNanos)
+                        + " of its accept (sessionj.initiationTimeout), found it unfinished");
+                HandshakeSlots.Slot slot = channel.attr(SLOT).getAndSet(null);
+                if (slot != null) {
+                    slot.expired(); // counted and told as a failed handshake
+                }
+                abort(channel);
+            }
+        }, timeoutNanos, TimeUnit.NANOSECONDS);
+        ssl.handshakeFuture().addListener(f -> deadline.cancel(false));
     }
 
     private void tryAdmit(Channel channel, HandshakeSlots counting) {
