@@ -2,15 +2,9 @@ package org.sessionj.processor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,20 +40,12 @@ class SourcePathProtocolTest {
             """;
 
     private String compileClientOnly(String replyType) throws IOException {
-        Path sources = project.resolve("src/demo");
-        Files.createDirectories(sources);
-        Files.writeString(sources.resolve("Protocols.java"), PROTOCOLS.formatted(replyType));
-        Files.writeString(sources.resolve("Client.java"), CLIENT);
-        Path classes = Files.createDirectories(project.resolve("classes"));
-        JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
-        ByteArrayOutputStream output = new ByteArrayOutputStream();
-        try (PrintStream err = new PrintStream(output, true, StandardCharsets.UTF_8)) {
-            int status = compiler.run(null, err, err, List.of("-proc:full", "-processor", SessionProcessor.class.getName(),
-                    "-d", classes.toString(), "-cp", System.getProperty("java.class.path"),
-                    "-sourcepath", project.resolve("src").toString(),
-                    sources.resolve("Client.java").toString()).toArray(String[]::new));
-            return status + "\n" + output.toString(StandardCharsets.UTF_8);
-        }
+        StepwiseBuild build = new StepwiseBuild(project);
+        build.write("Protocols", PROTOCOLS.formatted(replyType));
+        build.write("Client", CLIENT);
+        StepwiseBuild.Result result = build.javac(List.of("-cp", System.getProperty("java.class.path"),
+                "-sourcepath", project.resolve("src").toString()), "Client");
+        return result.status() + "\n" + result.output();
     }
 
     @Test

@@ -2,18 +2,12 @@ package org.sessionj.processor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sessionj.processor.StepwiseBuild.Result;
 
 /**
  * SJ009: a build that compiles only the changed files (maven-compiler-plugin with
@@ -25,6 +19,18 @@ import org.junit.jupiter.api.io.TempDir;
 class StaleCheckTest {
     @TempDir
     Path project;
+
+    private Path write(String name, String text) throws IOException {
+        return new StepwiseBuild(project).write(name, text);
+    }
+
+    private Result compile(String... names) throws IOException {
+        return new StepwiseBuild(project).compile(names);
+    }
+
+    private Path classFile(String name) {
+        return new StepwiseBuild(project).classFile(name);
+    }
 
     private static final String PROTOCOL = """
             package demo;
@@ -67,37 +73,6 @@ class StaleCheckTest {
                 }
             }
             """;
-
-    private record Result(int status, String output) {
-    }
-
-    private Path write(String name, String text) throws IOException {
-        Path file = project.resolve("src/demo/" + name + ".java");
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, text);
-        return file;
-    }
-
-    /** javac with the processor, into {@code classes}, with the earlier output on the class path. */
-    private Result compile(String... names) throws IOException {
-        Path classes = Files.createDirectories(project.resolve("classes"));
-        List<String> arguments = new ArrayList<>(List.of("-proc:full", "-processor", SessionProcessor.class.getName(),
-                "-d", classes.toString(),
-                "-cp", classes + java.io.File.pathSeparator + System.getProperty("java.class.path")));
-        for (String name : names) {
-            arguments.add(project.resolve("src/demo/" + name + ".java").toString());
-        }
-        JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
-        ByteArrayOutputStream output = new ByteArrayOutputStream();
-        try (PrintStream err = new PrintStream(output, true, StandardCharsets.UTF_8)) {
-            int status = compiler.run(null, err, err, arguments.toArray(String[]::new));
-            return new Result(status, output.toString(StandardCharsets.UTF_8));
-        }
-    }
-
-    private Path classFile(String name) {
-        return project.resolve("classes/demo/" + name + ".class");
-    }
 
     @Test
     void aChangedProtocolCompiledAloneFailsAndTheStaleUserIsCheckedOnTheNextBuild() throws IOException {

@@ -2,18 +2,12 @@ package org.sessionj.processor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import javax.tools.JavaCompiler;
-import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sessionj.processor.StepwiseBuild.Result;
 
 /**
  * SJ009 for every fact a class's checks read from another class, not only protocols and {@code @Session}
@@ -27,6 +21,18 @@ import org.junit.jupiter.api.io.TempDir;
 class StaleFactsTest {
     @TempDir
     Path project;
+
+    private Path write(String name, String text) throws IOException {
+        return new StepwiseBuild(project).write(name, text);
+    }
+
+    private Result compile(String... names) throws IOException {
+        return new StepwiseBuild(project).compile(names);
+    }
+
+    private Path classFile(String name) {
+        return new StepwiseBuild(project).classFile(name);
+    }
 
     private static final String PROTOCOLS = """
             package demo;
@@ -61,36 +67,6 @@ class StaleFactsTest {
                 }
             }
             """;
-
-    private record Result(int status, String output) {
-    }
-
-    private void write(String name, String text) throws IOException {
-        Path file = project.resolve("src/demo/" + name + ".java");
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, text);
-    }
-
-    /** javac with the processor, into {@code classes}, with the earlier output on the class path. */
-    private Result compile(String... names) throws IOException {
-        Path classes = Files.createDirectories(project.resolve("classes"));
-        List<String> arguments = new ArrayList<>(List.of("-proc:full", "-processor", SessionProcessor.class.getName(),
-                "-d", classes.toString(),
-                "-cp", classes + java.io.File.pathSeparator + System.getProperty("java.class.path")));
-        for (String name : names) {
-            arguments.add(project.resolve("src/demo/" + name + ".java").toString());
-        }
-        JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
-        ByteArrayOutputStream output = new ByteArrayOutputStream();
-        try (PrintStream err = new PrintStream(output, true, StandardCharsets.UTF_8)) {
-            int status = compiler.run(null, err, err, arguments.toArray(String[]::new));
-            return new Result(status, output.toString(StandardCharsets.UTF_8));
-        }
-    }
-
-    private Path classFile(String name) {
-        return project.resolve("classes/demo/" + name + ".class");
-    }
 
     private static void assertCompiles(Result result) {
         assertThat(result.status()).as(result.output()).isZero();
