@@ -173,8 +173,10 @@ final class MoveContexts {
         return flow.trees.getElement(flow.pathOf(call)) instanceof ExecutableElement method
                 && method.getEnclosingElement() instanceof TypeElement owner
                 && owner.getQualifiedName().contentEquals("java.io.PrintStream")
-                && Set.of("print", "println", "printf", "format").contains(method.getSimpleName().toString());
+                && PRINTS.contains(method.getSimpleName().toString());
     }
+
+    private static final Set<String> PRINTS = Set.of("print", "println", "printf", "format");
 
     /**
      * Methods of final JDK classes that turn their arguments into text and keep none of them: they call

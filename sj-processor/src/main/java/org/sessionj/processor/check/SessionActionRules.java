@@ -148,39 +148,7 @@ final class SessionActionRules {
                         + "." + operation + "(" + (operation.equals("outwhile") ? "condition" : "") + ")) { ... }");
             }
             case "close" -> {
-                if (flow.state != null && LinearityRules.failed(flow.state.get(var))) {
-                    // Complete or failed by its own action: closing it is what must happen (a no-op when failed).
-                    flow.set(var, new VarState.Moved("closed on line " + flow.line(call)));
-                    return;
-                }
-                if (flow.state != null && flow.linearity.closableInFinally(var)) {
-                    // As try-with-resources does; completeness on the normal paths is checked where they
-                    // enter the finally block (TryStatements.closedByFinally).
-                    flow.set(var, new VarState.Moved(LinearityRules.CLOSED_IN_FINALLY + flow.line(call)));
-                    return;
-                }
-                if (flow.state != null && flow.state.get(var) instanceof VarState.Unknown unknown && unknown.closable()
-                        && unknown.mayBeNull() && flow.infos.get(var).handlerDepth() < flow.handlers.size()) {
-                    // A close the handler would allow but for null: say that, not that closing is not allowed.
-                    flow.reporter.error(call, Diagnostic.USE_AFTER_MOVE, name, "left at " + unknown.how()
-                            + " (or it holds null: test it first, if (" + name + " != null))");
-                    flow.fail(var);
-                    return;
-                }
-                if (flow.state != null && flow.linearity.closableInCatch(var)) {
-                    // Only exception paths enter a catch block: the close abandons what the try block cut short.
-                    flow.set(var, new VarState.Moved(LinearityRules.CLOSED_IN_CATCH + flow.line(call)));
-                    return;
-                }
-                VarState current = flow.state == null ? null : flow.state.get(var);
-                if ((current instanceof VarState.Moved || current instanceof VarState.Unknown)
-                        && flow.infos.get(var).handlerDepth() < flow.handlers.size()) {
-                    // A close a handler would allow but that the session may have been handed away before:
-                    // say where it went (adv13 A7), not that only close() is allowed.
-                    flow.reporter.error(call, Diagnostic.USE_AFTER_MOVE, name, (current instanceof VarState.Moved moved
-                            ? moved.how() : "left at " + ((VarState.Unknown) current).how())
-                            + "; it may no longer be this code's to close");
-                    flow.fail(var);
+                if (flow.state != null && closeOffTheNormalPath(var, call, name)) {
                     return;
                 }
                 VarState.Live live = usable(var, call);
@@ -204,6 +172,43 @@ final class SessionActionRules {
                 }
             }
         }
+    }
+
+    /**
+     * A {@code close()} where the session may have failed or been cut short: of a session its own action
+     * failed, in a finally block, or in a catch block (only exception paths enter it: the close abandons what
+     * the try block cut short, adv12 A3) it is allowed; in any other handler it is reported with where the
+     * session may have gone (null, or handed away: adv13 A7). Returns whether it allowed or reported the
+     * close; false leaves it to the rules of the normal path.
+     */
+    private boolean closeOffTheNormalPath(Element var, Tree call, String name) {
+        VarState current = flow.state.get(var);
+        if (LinearityRules.failed(current)) {
+            // Complete or failed by its own action: closing it is what must happen (a no-op when failed).
+            flow.set(var, new VarState.Moved("closed on line " + flow.line(call)));
+            return true;
+        }
+        if (flow.linearity.closableInFinally(var)) {
+            // As try-with-resources does; completeness on the normal paths is checked where they
+            // enter the finally block (TryStatements.closedByFinally).
+            flow.set(var, new VarState.Moved(LinearityRules.CLOSED_IN_FINALLY + flow.line(call)));
+            return true;
+        }
+        if (flow.linearity.closableInCatch(var)) {
+            flow.set(var, new VarState.Moved(LinearityRules.CLOSED_IN_CATCH + flow.line(call)));
+            return true;
+        }
+        if (flow.infos.get(var).handlerDepth() >= flow.handlers.size()
+                || !(current instanceof VarState.Moved || current instanceof VarState.Unknown)) {
+            return false;
+        }
+        String where = current instanceof VarState.Unknown unknown && unknown.closable() && unknown.mayBeNull()
+                ? "left at " + unknown.how() + " (or it holds null: test it first, if (" + name + " != null))"
+                : (current instanceof VarState.Moved moved ? moved.how()
+                        : "left at " + ((VarState.Unknown) current).how()) + "; it may no longer be this code's to close";
+        flow.reporter.error(call, Diagnostic.USE_AFTER_MOVE, name, where);
+        flow.fail(var);
+        return true;
     }
 
     private void misplaced(Element var, Tree call, String message) {
