@@ -269,9 +269,7 @@ final class NoAliasRules {
             stripped = FlowScanner.strip(cast.getExpression());
         }
         if (stripped instanceof ConditionalExpressionTree conditional) {
-            Held first = hold(conditional.getTrueExpression(), why);
-            Held second = hold(conditional.getFalseExpression(), why);
-            return first == null ? second : second == null ? first : chain(first, second);
+            return both(hold(conditional.getTrueExpression(), why), hold(conditional.getFalseExpression(), why));
         }
         if (stripped instanceof MethodInvocationTree call && flow.moveContexts.returnsArgument(call)) {
             // Objects.requireNonNull(x) is x (adv13 A11); requireNonNullElse(x, d) may be either
@@ -279,8 +277,7 @@ final class NoAliasRules {
             Held held = null;
             for (ExpressionTree argument : call.getArguments()) {
                 if (callPath != null && flow.moveContexts.passesThrough(callPath, argument)) {
-                    Held each = hold(argument, why);
-                    held = held == null ? each : each == null ? held : chain(held, each);
+                    held = both(held, hold(argument, why));
                 }
             }
             return held;
@@ -289,8 +286,7 @@ final class NoAliasRules {
             // any arm's value may be the switch's (adv13 A11)
             Held held = null;
             for (ExpressionTree value : SwitchArms.values(expression)) {
-                Held each = hold(value, why);
-                held = held == null ? each : each == null ? held : chain(held, each);
+                held = both(held, hold(value, why));
             }
             return held;
         }
@@ -303,6 +299,11 @@ final class NoAliasRules {
             return null;
         }
         return new Held(var, stripped, why, null);
+    }
+
+    /** Both (either may be null: nothing held). */
+    private static Held both(Held first, Held second) {
+        return first == null ? second : second == null ? first : chain(first, second);
     }
 
     /** {@code first}, then {@code second}, as one chain of held values. */
