@@ -288,13 +288,32 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         return null;
     }
 
+    /**
+     * The states in which a condition is true and false; either is null where it cannot happen (a
+     * branch that cannot run is not joined).
+     */
+    record Branches(FlowState<Element> then, FlowState<Element> otherwise) {
+    }
+
+    /**
+     * What the two outcomes of {@code condition}, evaluated into {@code in}, know beyond {@code in} (the
+     * subclass's null tests), or null when they know nothing more: both start in {@code in}.
+     */
+    Branches branches(ExpressionTree condition, FlowState<Element> in) {
+        return null;
+    }
+
     @Override
     public Void visitIf(IfTree tree, Void unused) {
         scan(tree.getCondition(), null);
-        FlowState<Element> afterCondition = state;
+        Branches branches = branches(tree.getCondition(), state);
+        FlowState<Element> otherwise = branches == null ? state : branches.otherwise();
+        if (branches != null) {
+            state = branches.then();
+        }
         scan(tree.getThenStatement(), null);
         FlowState<Element> afterThen = state;
-        state = afterCondition;
+        state = otherwise;
         scan(tree.getElseStatement(), null);
         state = join(afterThen, state, tree, "the branches of this if");
         return null;
@@ -303,10 +322,14 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
     @Override
     public Void visitConditionalExpression(ConditionalExpressionTree tree, Void unused) {
         scan(tree.getCondition(), null);
-        FlowState<Element> afterCondition = state;
+        Branches branches = branches(tree.getCondition(), state);
+        FlowState<Element> otherwise = branches == null ? state : branches.otherwise();
+        if (branches != null) {
+            state = branches.then();
+        }
         scan(tree.getTrueExpression(), null);
         FlowState<Element> afterTrue = state;
-        state = afterCondition;
+        state = otherwise;
         scan(tree.getFalseExpression(), null);
         state = join(afterTrue, state, tree, "the alternatives of this conditional expression");
         return null;
@@ -566,15 +589,16 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         if (!doWhile && condition != null) {
             scan(condition, null);
         }
+        FlowState<Element> afterCondition = state;
         if (!doWhile && !alwaysTrue) {
-            conditionExit = state;
+            conditionExit = decide(condition);
         }
         scan(body, null);
         noteBackEdge(frame);
         state = join(state, frame.continues, loop, "the paths to the next iteration");
         if (doWhile) {
             scan(condition, null);
-            conditionExit = alwaysTrue ? null : state;
+            conditionExit = alwaysTrue ? null : decide(condition);
         } else {
             for (StatementTree update : updates) {
                 scan(update, null);
@@ -585,6 +609,14 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         if (probe) {
             return backEdge;
         }
+        if (probing > 0 && !doWhile && !alwaysTrue && backEdge != null && afterCondition != null) {
+            // Inside a probe this loop's entry was not widened: its condition may also be decided in a
+            // later round (a connect-retry's null test finds the session only after the first round).
+            Branches later = branches(condition, join(afterCondition, backEdge, loop, "the rounds of this loop"));
+            if (later != null) {
+                conditionExit = join(conditionExit, later.otherwise(), loop, "the rounds of this loop");
+            }
+        }
         Set<Element> changed = backEdge == null || entry == null ? Set.of()
                 : checkInvariant(entry, backEdge, loop, Set.of(), frame.lastBeforeBackEdge);
         state = probeExit(join(conditionExit, frame.breaks, loop, "the exits of this loop"), backEdge);
@@ -592,6 +624,19 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
             fail(var);
         }
         return backEdge;
+    }
+
+    /**
+     * Splits the current state (after a loop condition) into what the body starts with (the current
+     * state afterwards) and returns what the loop exits with when the condition is false.
+     */
+    private FlowState<Element> decide(ExpressionTree condition) {
+        Branches branches = branches(condition, state);
+        if (branches == null) {
+            return state;
+        }
+        state = branches.then();
+        return branches.otherwise();
     }
 
     Frame target(String label, boolean forContinue, Tree jump) {

@@ -66,7 +66,7 @@ final class IterationRules {
                 changed.add(var); // reported inside the body: keep it failed after the loop too
                 continue;
             }
-            if (exempt.contains(var) || after == null || LinearityRules.same(before, after)
+            if (exempt.contains(var) || after == null || NullStates.covers(before, after)
                     || after instanceof VarState.Failed
                     || before instanceof VarState.Failed || before instanceof VarState.Endpoint) {
                 continue;

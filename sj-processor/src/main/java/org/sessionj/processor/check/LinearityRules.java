@@ -55,6 +55,13 @@ final class LinearityRules {
             flow.fail(var);
             return;
         }
+        if (flow.state.get(var) instanceof VarState.Nullable nullable && !nullable.session().complete()) {
+            Tree position = at != null ? at : flow.infos.get(var).declaration();
+            flow.reporter.error(position, Diagnostic.INCOMPLETE_SESSION, flow.name(var), where,
+                    TypeModel.describe(nullable.session().remaining()) + NullStates.onSessionPaths(nullable));
+            flow.fail(var);
+            return;
+        }
         if (flow.state.get(var) instanceof VarState.Live live && !live.complete()) {
             Tree position = at != null ? at : flow.infos.get(var).declaration();
             if (live.iterations() > 0) {
@@ -276,7 +283,7 @@ final class LinearityRules {
     }
 
     /** Whether an ended session was closed or failed here (not handed to someone else), null aside. */
-    private static boolean endedHere(VarState.Moved moved) {
+    static boolean endedHere(VarState.Moved moved) {
         return moved.how() != null && (moved.how().startsWith(FAILED_PREFIX) || moved.how().startsWith("closed"));
     }
 
@@ -379,6 +386,8 @@ final class LinearityRules {
                 result = result.with(var, states.iterator().next());
             } else if (noSession(states) != null) {
                 result = result.with(var, noSession(states));
+            } else if (NullStates.sessionOrNull(states) != null) {
+                result = result.with(var, NullStates.sessionOrNull(states)); // null before the request, one state after it
             } else {
                 // Null on a path (before the request of SJSocket t = null; try { t = svc.request(); …):
                 // no session there, so the sessions alone say what the finally block may do with it once
@@ -386,6 +395,10 @@ final class LinearityRules {
                 Set<VarState> sessions = new LinkedHashSet<>();
                 boolean mayBeNull = false;
                 for (VarState state : states) {
+                    if (state instanceof VarState.Nullable nullable) {
+                        mayBeNull = true;
+                        state = nullable.session();
+                    }
                     if (state instanceof VarState.Moved moved && moved.nullness() != VarState.Nullness.SOCKET) {
                         mayBeNull = true;
                         if (moved.isNull()) {
@@ -439,28 +452,12 @@ final class LinearityRules {
         VarState.Moved ended = null;
         for (VarState state : states) {
             if (state instanceof VarState.Moved moved) {
-                ended = ended == null ? moved : ended(ended, moved);
+                ended = ended == null ? moved : NullStates.ended(ended, moved);
             } else if (!(state instanceof VarState.Unassigned)) {
                 return null;
             }
         }
         return ended != null ? ended : VarState.UNASSIGNED;
-    }
-
-    /**
-     * Two states of a variable with no session to finish, where their paths meet: the first, unless one
-     * may hold null where the other holds a socket — then null or not depends on the path
-     * ({@link VarState.Nullness#MAYBE}, described by the ended session).
-     */
-    static VarState.Moved ended(VarState.Moved left, VarState.Moved right) {
-        if (left.nullness() == right.nullness() && left.nullness() != VarState.Nullness.MAYBE) {
-            return left;
-        }
-        if (left.nullness() == VarState.Nullness.SOCKET && right.nullness() == VarState.Nullness.SOCKET) {
-            return left;
-        }
-        VarState.Moved session = left.isNull() ? right : left;
-        return new VarState.Moved(session.how(), VarState.Nullness.MAYBE);
     }
 
     /**
@@ -485,7 +482,8 @@ final class LinearityRules {
      */
     void wholeValueUse(IdentifierTree tree, Element var, VarInfo info) {
         VarState value = flow.state.get(var);
-        if (!(value instanceof VarState.Live || value instanceof VarState.Moved || value instanceof VarState.Unknown)) {
+        if (!(value instanceof VarState.Live || value instanceof VarState.Moved || value instanceof VarState.Unknown
+                || value instanceof VarState.Nullable)) {
             return;
         }
         TreePath parentPath = flow.getCurrentPath().getParentPath();
@@ -572,6 +570,10 @@ final class LinearityRules {
         if (previous instanceof VarState.Live live && !live.complete()) {
             flow.reporter.error(tree, Diagnostic.OVERWRITE, info.name(), TypeModel.describe(live.remaining()));
             next = VarState.FAILED;
+        } else if (previous instanceof VarState.Nullable nullable && !nullable.session().complete()) {
+            flow.reporter.error(tree, Diagnostic.OVERWRITE, info.name(),
+                    TypeModel.describe(nullable.session().remaining()) + NullStates.onSessionPaths(nullable));
+            next = VarState.FAILED;
         }
         flow.spawns.addedToScope(var, tree.getExpression());
         flow.set(var, next);
@@ -609,7 +611,7 @@ final class LinearityRules {
         if (same(left, right)) {
             return left;
         }
-        VarState nullMerge = mergeNull(left, right);
+        VarState nullMerge = NullStates.mergeNull(left, right);
         if (nullMerge != null) {
             return nullMerge;
         }
@@ -629,34 +631,6 @@ final class LinearityRules {
     }
 
     /**
-     * Merges a state where the variable may hold null ({@link VarState.Nullness}) with another that has
-     * no session to finish either, or with an unknown one; null for every other pair (a session live on
-     * one path and null on the other is SJ020, as any live/ended disagreement).
-     */
-    private static VarState mergeNull(VarState left, VarState right) {
-        boolean leftNull = left instanceof VarState.Moved l && l.nullness() != VarState.Nullness.SOCKET;
-        boolean rightNull = right instanceof VarState.Moved r && r.nullness() != VarState.Nullness.SOCKET;
-        if (!leftNull && !rightNull) {
-            return null;
-        }
-        VarState.Moved nullish = (VarState.Moved) (leftNull ? left : right);
-        VarState other = leftNull ? right : left;
-        if (other instanceof VarState.Moved moved) {
-            return ended(nullish, moved);
-        }
-        if (other instanceof VarState.Live live && live.complete()) {
-            // As an ended session meeting a complete one (the ended state wins): nothing more may be done.
-            return new VarState.Moved(nullish.isNull() ? "left complete on another path" : nullish.how(),
-                    VarState.Nullness.MAYBE);
-        }
-        if (other instanceof VarState.Unknown unknown) {
-            boolean closable = unknown.closable() && (nullish.isNull() || endedHere(nullish));
-            return new VarState.Unknown(unknown.how(), closable, true);
-        }
-        return null;
-    }
-
-    /**
      * Whether two states are the same session state: equal, or live with types equal once their
      * leading recursions are unfolded ({@code rec X[rec Y[B].C]} entered and {@code rec Y[B].C'}
      * after a round of the inner loop are one state).
@@ -667,6 +641,9 @@ final class LinearityRules {
         }
         if (left instanceof VarState.Moved l && l.isNull() && right instanceof VarState.Moved r && r.isNull()) {
             return true; // null set on two lines: no session either way
+        }
+        if (left instanceof VarState.Nullable l && right instanceof VarState.Nullable r) {
+            return same(l.session(), r.session()); // null from two lines: the same two possibilities
         }
         return left instanceof VarState.Live l && right instanceof VarState.Live r && l.iterations() == r.iterations()
                 && java.util.Objects.equals(l.selectedBy(), r.selectedBy()) && TypeModel.unfold(l.remaining()).equals(TypeModel.unfold(r.remaining()));

@@ -18,7 +18,6 @@ import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.ReturnTree;
-import com.sun.source.tree.StatementTree;
 import com.sun.source.tree.SwitchExpressionTree;
 import com.sun.source.tree.SwitchTree;
 import com.sun.source.tree.ThrowTree;
@@ -53,7 +52,8 @@ import org.sessionj.processor.internal.protocol.ProtocolRegistry;
  * {@link IterationRules} (outwhile/inwhile and loop invariants), {@link LinearityRules} (sockets are
  * used up exactly once and never copied) and {@link NoAliasRules} (unique ownership and moves).
  * What a declaration starts as is {@link Declarations}' job, how states merge {@link StateMerges},
- * calls {@link SessionApiCalls} and {@link CallArguments}, captures {@link Captures}.
+ * calls {@link SessionApiCalls} and {@link CallArguments}, captures {@link Captures}, null tests
+ * {@link NullTests}, where a try block's code may throw {@link TryThrowPoints}.
  * After the first error on a variable it stops checking that variable ({@link VarState.Failed}).
  */
 final class MethodChecker extends FlowScanner {
@@ -104,6 +104,8 @@ final class MethodChecker extends FlowScanner {
     final StateMerges merges = new StateMerges(this);
     final CallArguments callArguments = new CallArguments(this);
     final Captures captures = new Captures(this);
+    final NullTests nulls = new NullTests(this);
+    final TryThrowPoints throwPoints = new TryThrowPoints(this);
     final SessionApiCalls apiCalls = new SessionApiCalls(this);
 
     MethodChecker(ProcessingEnvironment environment, Trees trees, SessionApi api, ProtocolRegistry registry,
@@ -203,6 +205,7 @@ final class MethodChecker extends FlowScanner {
                     ? "failed (its action on line " + moved.how().substring(LinearityRules.FAILED_PREFIX.length()) + " threw)"
                     : moved.isNull() ? "null ('" + moved.how() + "')" : "'" + moved.text() + "'";
             case VarState.Unknown unknown -> unknown.how() + (unknown.mayBeNull() ? " (or null)" : "");
+            case VarState.Nullable nullable -> describe(nullable.session()) + " or null ('" + nullable.nullHow() + "')";
             case VarState.Failed failed -> "unknown";
             case VarState.Unassigned unassigned -> "unassigned";
             case VarState.Endpoint endpoint -> "a service";
@@ -212,60 +215,23 @@ final class MethodChecker extends FlowScanner {
 
     // ------------------------------------------------------------------ engine hooks
 
-    /**
-     * Inside a try block, the catch blocks see the state wherever code may throw ({@link ThrowSites}):
-     * before each statement and each full expression that evaluates anything, after each full expression
-     * that changed a session and may throw once it has (an unboxing, an array store after a receive),
-     * and where each call runs ({@link #callPoint}, {@link LinearityRules#actionPoint}).
-     */
+    /** Inside a try block, the catch blocks see the state wherever code may throw: see {@link TryThrowPoints}. */
     @Override
     public Void scan(Tree tree, Void unused) {
         if (tree == null || state == null || !linearity.collectingThrowPoints()) {
             return scanFieldExits(tree);
         }
-        if (tree instanceof StatementTree statement && ThrowSites.evaluates(statement)) {
-            linearity.jvmThrowPoint();
-        }
-        boolean full = tree instanceof ExpressionTree && !(getCurrentPath() != null
-                && getCurrentPath().getLeaf() instanceof ExpressionTree);
-        if (full) {
-            linearity.jvmThrowPoint();
-        }
-        if (tree instanceof MethodInvocationTree call && !socketAction(call)) {
-            callPoint(call, trees.getElement(pathOf(call)));
-        } else if (tree instanceof NewClassTree construction) {
-            callPoint(construction, trees.getElement(pathOf(construction)));
-        }
+        boolean full = throwPoints.before(tree, getCurrentPath());
         FlowState<Element> before = state;
         Tree parent = getCurrentPath() == null ? null : getCurrentPath().getLeaf();
         scanFieldExits(tree);
-        if (full && state != null && state != before && !ThrowSites.endsWithItsLastCall((ExpressionTree) tree,
-                parent, this)) {
-            linearity.jvmThrowPoint();
-        }
+        throwPoints.after(tree, full, before, parent);
         return null;
     }
 
-    /**
-     * Where a call other than a session action runs, once its arguments are evaluated: it may throw, and
-     * a session failure too unless {@link ThrowSites#mayFailASession} says it cannot.
-     */
+    /** Where a call other than a session action runs, once its arguments are evaluated ({@link TryThrowPoints}). */
     void callPoint(Tree call, Element callee) {
-        if (state == null || !linearity.collectingThrowPoints()) {
-            return;
-        }
-        if (ThrowSites.mayFailASession(call, callee, this)) {
-            linearity.throwPoint();
-        } else {
-            linearity.jvmThrowPoint();
-        }
-    }
-
-    /** Whether {@code call} is a session action on a tracked socket (it records its own {@link LinearityRules#actionPoint}). */
-    private boolean socketAction(MethodInvocationTree call) {
-        return call.getMethodSelect() instanceof MemberSelectTree select && trackedSocket(select.getExpression()) != null
-                && trees.getElement(pathOf(call)) instanceof ExecutableElement method
-                && api.isSocketClass(method.getEnclosingElement());
+        throwPoints.callPoint(call, callee);
     }
 
     private Void scanFieldExits(Tree tree) {
@@ -285,13 +251,7 @@ final class MethodChecker extends FlowScanner {
     @Override
     public Void visitThrow(ThrowTree tree, Void unused) {
         scan(tree.getExpression(), null);
-        if (state != null && linearity.collectingThrowPoints()) {
-            if (ThrowSites.mayBeASessionFailure(trees.getTypeMirror(pathOf(tree.getExpression())), this)) {
-                linearity.throwPoint();
-            } else {
-                linearity.jvmThrowPoint();
-            }
-        }
+        throwPoints.thrown(tree);
         fieldExits.throwPoint(tree);
         state = null;
         return null;
@@ -299,81 +259,10 @@ final class MethodChecker extends FlowScanner {
 
     // ------------------------------------------------------------------ null tests
 
-    /**
-     * {@code if (s == null)} / {@code if (s != null)} on a local socket (not a parameter, which a caller
-     * might pass null): a branch that cannot run is not joined, and a branch that runs only when the
-     * socket is (not) null sees it so (adv10 F17). A socket holds an object when its state is a session,
-     * live or ended (request, accept and a delegation receive never give null: {@code if (s != null)
-     * s.close()} in a finally block, {@code if (s == null) return;} after a request); it holds null when
-     * set to null ({@code SJSocket t = null;}); where paths with either meet
-     * ({@link VarState.Nullness#MAYBE}, or an exception before the request in
-     * {@code t = null; try { t = svc.request(); … } finally { if (t != null) t.close(); }}) both
-     * branches run, each with what it knows.
-     */
+    /** See {@link NullTests}. */
     @Override
-    public Void visitIf(com.sun.source.tree.IfTree tree, Void unused) {
-        scan(tree.getCondition(), null);
-        FlowState<Element> afterCondition = state;
-        NullBranches branches = nullTest(tree.getCondition(), tree);
-        state = branches == null ? afterCondition : branches.then();
-        scan(tree.getThenStatement(), null);
-        FlowState<Element> afterThen = state;
-        state = branches == null ? afterCondition : branches.otherwise();
-        scan(tree.getElseStatement(), null);
-        state = join(afterThen, state, tree, "the branches of this if");
-        return null;
-    }
-
-    /**
-     * For a condition {@code s != null} or {@code s == null} on a local socket: the states the then and
-     * the else branch start in (null for one that cannot run); null when the condition is no such test.
-     */
-    private NullBranches nullTest(ExpressionTree condition, Tree at) {
-        if (state == null || !(strip(condition) instanceof BinaryTree test)
-                || test.getKind() != Tree.Kind.EQUAL_TO && test.getKind() != Tree.Kind.NOT_EQUAL_TO) {
-            return null;
-        }
-        ExpressionTree left = strip(test.getLeftOperand());
-        ExpressionTree right = strip(test.getRightOperand());
-        ExpressionTree operand = isNullLiteral(right) ? left : isNullLiteral(left) ? right : null;
-        Element socket = operand == null ? null : trackedSocket(operand);
-        if (socket == null || socket.getKind() == ElementKind.PARAMETER) {
-            return null;
-        }
-        VarState value = state.get(socket);
-        FlowState<Element> whenNull;
-        FlowState<Element> whenSocket;
-        if (value instanceof VarState.Moved moved && moved.isNull()) {
-            whenNull = state;
-            whenSocket = null;
-        } else if (value instanceof VarState.Moved moved && moved.nullness() == VarState.Nullness.MAYBE) {
-            whenNull = state.with(socket, nullHere(at));
-            whenSocket = state.with(socket, new VarState.Moved(moved.how()));
-        } else if (value instanceof VarState.Unknown unknown && unknown.mayBeNull()) {
-            whenNull = state.with(socket, nullHere(at));
-            whenSocket = state.with(socket, new VarState.Unknown(unknown.how(), unknown.closable(), false));
-        } else if (value instanceof VarState.Live || value instanceof VarState.Unknown
-                || value instanceof VarState.Moved) {
-            whenNull = null;
-            whenSocket = state;
-        } else {
-            return null;
-        }
-        boolean thenNonNull = test.getKind() == Tree.Kind.NOT_EQUAL_TO;
-        return new NullBranches(thenNonNull ? whenSocket : whenNull, thenNonNull ? whenNull : whenSocket);
-    }
-
-    /** The states the branches of an {@code if} on a null test start in (null: the branch cannot run). */
-    private record NullBranches(FlowState<Element> then, FlowState<Element> otherwise) {
-    }
-
-    /** The state of a socket a null test found null. */
-    private VarState nullHere(Tree at) {
-        return new VarState.Moved("found null by the test on line " + line(at), VarState.Nullness.NULL);
-    }
-
-    private static boolean isNullLiteral(ExpressionTree tree) {
-        return tree instanceof com.sun.source.tree.LiteralTree literal && literal.getKind() == Tree.Kind.NULL_LITERAL;
+    Branches branches(ExpressionTree condition, FlowState<Element> in) {
+        return nulls.split(condition, in);
     }
 
     // ------------------------------------------------------------------ run-not-once regions
@@ -403,13 +292,16 @@ final class MethodChecker extends FlowScanner {
     /** See {@link StateMerges}: a loop that assigns a service or server-socket variable is probed for it. */
     @Override
     boolean widens(Element var, VarState value) {
-        return super.widens(var, value) || merges.widens(var, value);
+        return super.widens(var, value) || merges.widens(var, value) || merges.nullWidens(var, value);
     }
 
     @Override
     VarState widened(Element var, VarState atEntry, VarState atBackEdge, String later) {
         if (StateMerges.decides(atEntry, atBackEdge)) {
             return StateMerges.widened(atEntry, atBackEdge);
+        }
+        if (infos.containsKey(var) && infos.get(var).kind() == Kind.SOCKET) {
+            return NullStates.nullWidened(atEntry, atBackEdge);
         }
         return super.widened(var, atEntry, atBackEdge, later);
     }

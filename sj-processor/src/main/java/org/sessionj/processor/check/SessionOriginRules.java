@@ -112,6 +112,10 @@ final class SessionOriginRules {
         if (whenTrue.equals(whenFalse) || whenTrue instanceof VarState.Failed || whenFalse instanceof VarState.Failed) {
             return whenTrue instanceof VarState.Failed ? whenTrue : whenFalse;
         }
+        VarState sessionOrNull = NullStates.nullJoin(whenTrue, whenFalse);
+        if (sessionOrNull != null) {
+            return sessionOrNull; // c ? svc.request() : null: a null test tells the two apart (adv13 A8)
+        }
         if (flow.state != null) {
             flow.reporter.error(conditional, Diagnostic.UNTYPED_SESSION, "session '" + variable + "'",
                     "the arms of this conditional begin it with different types ("

@@ -103,6 +103,15 @@ final class StateMerges {
         return value instanceof VarState.Endpoint && assigned().contains(var);
     }
 
+    /**
+     * Whether a loop must be probed for socket {@code var}: the body assigns it, so whether it holds null
+     * may differ between the first round and later ones (a connect-retry, {@code t = null} after a close).
+     */
+    boolean nullWidens(Element var, VarState value) {
+        return (value instanceof VarState.Live || value instanceof VarState.Moved || value instanceof VarState.Nullable)
+                && assigned().contains(var) && flow.infos.get(var).kind() == FlowScanner.Kind.SOCKET;
+    }
+
     /** The state of an endpoint at the top of a loop when {@link #decides}; null: the entry state holds. */
     static VarState widened(VarState atEntry, VarState atBackEdge) {
         VarState merged = endpoints(atEntry, atBackEdge);
@@ -115,7 +124,7 @@ final class StateMerges {
                 && !atEntry.equals(atBackEdge);
     }
 
-    /** The service and server-socket variables the body assigns after their declaration (found once). */
+    /** The socket, service and server-socket variables the body assigns after their declaration (found once). */
     private Set<Element> assigned() {
         if (assigned == null) {
             Set<Element> found = new HashSet<>();
@@ -124,7 +133,8 @@ final class StateMerges {
                 public Void visitAssignment(AssignmentTree tree, Void unused) {
                     if (FlowScanner.strip(tree.getVariable()) instanceof IdentifierTree target
                             && flow.trees.getElement(new TreePath(getCurrentPath(), target)) instanceof Element var
-                            && (flow.api.isService(var.asType()) || flow.api.isServerSocket(var.asType()))) {
+                            && (flow.api.isService(var.asType()) || flow.api.isServerSocket(var.asType())
+                                    || flow.api.isSocket(var.asType()))) {
                         found.add(var);
                     }
                     return super.visitAssignment(tree, unused);

@@ -64,6 +64,27 @@ public sealed interface VarState {
     }
 
     /**
+     * A socket variable that holds the live {@code session} on some paths and {@code null} on others, where
+     * they meet (adv13 A8: {@code SJSocket t = null;} and a request on one branch, or a connect-retry loop).
+     * Only a null test may read it: its non-null branch sees {@code session}, its null branch null; any
+     * other use is SJ025, and leaving its scope with {@code session} incomplete is SJ024. {@code nullHow}
+     * says where the null came from, for diagnostics.
+     */
+    record Nullable(Live session, String nullHow) implements VarState {
+        // equals and hashCode written out (as Live's): the generated ones link method handles cold
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Nullable that && session.equals(that.session)
+                    && java.util.Objects.equals(nullHow, that.nullHow);
+        }
+
+        @Override
+        public int hashCode() {
+            return session.hashCode() * 31 + java.util.Objects.hashCode(nullHow);
+        }
+    }
+
+    /**
      * Whether a socket variable with no session to finish holds a socket object (an ended session),
      * {@code null}, or either, depending on the path (adv10 F17: {@code SJSocket t = null;}, {@code t = null}).
      */
