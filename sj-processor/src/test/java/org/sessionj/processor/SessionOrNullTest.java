@@ -267,4 +267,64 @@ class SessionOrNullTest {
                         }
                 """));
     }
+    @Test
+    void aCloseWithoutTheNullTest() {
+        assertRejected("SJ025", 13, msg("session 't' is used after it was set to null on line 9", "test it first"),
+                PROTOCOLS, client("""
+                        SJSocket t = null;
+                        if (stop) {
+                            t = svc.request();
+                        }
+                        t.close();
+                """));
+    }
+
+    @Test
+    void aCloseInAFinallyWithoutTheNullTest() {
+        assertRejected("SJ025", 16, msg("session 't' is used after it was set to null on line 9", "test it first"), PROTOCOLS, client("""
+                        SJSocket t = null;
+                        try {
+                            t = svc.request();
+                            risky();
+                        } catch (Exception e) {
+                            tries++;
+                        } finally {
+                            t.close();
+                        }
+                """));
+    }
+
+    @Test
+    void lendingItWithoutTheNullTest() {
+        assertRejected("SJ025", 18, msg("session 't' is used after it was set to null on line 14", "test it first"),
+                PROTOCOLS, client("""
+                        SJSocket t = null;
+                        if (stop) {
+                            t = svc.request();
+                        }
+                        finish(t);
+                """).replace("    static void risky()", """
+                    static void finish(@Session("!<int>.?(String)") SJSocket s) throws Exception {
+                        s.send(1);
+                        s.receive();
+                        s.close();
+                    }
+                    static void risky()"""));
+    }
+
+    @Test
+    void aDoWhileThatUsesTheSessionOfTheLastRoundLeavesTheLastOneIncomplete() {
+        assertRejected("SJ024", 20, msg("session 't' is not complete"), PROTOCOLS, client("""
+                        SJSocket t = null;
+                        do {
+                            if (t != null) {
+                                t.send(1);
+                                result = t.receive();
+                                t.close();
+                            }
+                            t = svc.request();
+                            tries++;
+                        } while (tries < 3);
+                """));
+    }
 }

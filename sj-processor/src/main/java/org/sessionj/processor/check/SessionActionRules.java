@@ -48,8 +48,18 @@ final class SessionActionRules {
             return null;
         }
         VarState value = flow.state.get(var);
+        if (value instanceof VarState.Nullable nullable) {
+            // First, in a handler too: whatever else is wrong there, it may be null (a close in a finally
+            // block is fine once tested).
+            flow.reporter.error(at, Diagnostic.USE_AFTER_MOVE, flow.name(var), nullable.nullHow()
+                    + " on a path that reaches here (on others it holds " + MethodChecker.describe(nullable.session())
+                    + "): test it first, if (" + flow.name(var) + " != null) { ... } or if (" + flow.name(var)
+                    + " == null) return;");
+            flow.fail(var);
+            return null;
+        }
         boolean usable = value instanceof VarState.Live || value instanceof VarState.Moved
-                || value instanceof VarState.Unknown || value instanceof VarState.Nullable;
+                || value instanceof VarState.Unknown;
         if (usable && flow.infos.get(var).handlerDepth() < flow.handlers.size()) {
             flow.reporter.error(at, Diagnostic.ACTION_IN_HANDLER, flow.name(var), flow.handlers.peek());
             flow.fail(var);
@@ -63,14 +73,6 @@ final class SessionActionRules {
         if (value instanceof VarState.Moved moved) {
             flow.reporter.error(at, SpawnRules.spawned(moved) ? Diagnostic.USE_AFTER_SPAWN : Diagnostic.USE_AFTER_MOVE,
                     flow.name(var), moved.text());
-            flow.fail(var);
-            return null;
-        }
-        if (value instanceof VarState.Nullable nullable) {
-            flow.reporter.error(at, Diagnostic.USE_AFTER_MOVE, flow.name(var), nullable.nullHow()
-                    + " on a path that reaches here (on others it holds " + MethodChecker.describe(nullable.session())
-                    + "): test it first, if (" + flow.name(var) + " != null) { ... } or if (" + flow.name(var)
-                    + " == null) return;");
             flow.fail(var);
             return null;
         }
