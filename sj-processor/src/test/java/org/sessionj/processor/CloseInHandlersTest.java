@@ -224,10 +224,13 @@ class CloseInHandlersTest {
                 """));
     }
 
-    /** A parameter may be null (its caller's business): both branches run as far as the checker knows. */
+    /**
+     * A checked caller never passes null to a {@code @Session} parameter (SJ025 at the call), so the guard's
+     * null branch is dead, as for a local that holds a session (adv13 A9: was SJ024 at the return).
+     */
     @Test
-    void aParameterMayBeNull() {
-        assertRejected("SJ024", 7, msg("session 's' is not complete at this return", "!<int>"), PROTOCOLS, """
+    void aParameterGuardedAgainstNull() {
+        assertAccepted(PROTOCOLS, """
                 package demo;
                 import org.sessionj.api.*;
                 class User {
@@ -237,6 +240,28 @@ class CloseInHandlersTest {
                             return;
                         }
                         s.send(1);
+                    }
+                    void caller(@Session(protocol = P.C.class) SJService svc) {
+                        SJSocket t = svc.request();
+                        run(t);
+                        t.receive();
+                        t.close();
+                    }
+                }
+                """);
+    }
+
+    /** The dead branch does not excuse the live one: the parameter's session must still be done. */
+    @Test
+    void aParameterGuardedAgainstNullMustStillBeDone() {
+        assertRejected("SJ024", 4, msg("session 's' is not complete", "!<int>"), PROTOCOLS, """
+                package demo;
+                import org.sessionj.api.*;
+                class User {
+                    void run(@Session("!<int>") SJSocket s) {
+                        if (s != null) {
+                            System.out.println("a session");
+                        }
                     }
                 }
                 """);

@@ -6,7 +6,6 @@ import com.sun.source.tree.LiteralTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.UnaryTree;
 import javax.lang.model.element.Element;
-import javax.lang.model.element.ElementKind;
 import org.sessionj.processor.internal.flow.FlowState;
 import org.sessionj.processor.internal.flow.VarState;
 
@@ -22,7 +21,11 @@ import org.sessionj.processor.internal.flow.VarState;
  * socket holds an object whenever its state is a session, live or ended: a request, an accept and a
  * delegation receive never give null.
  *
- * <p>Parameters are not refined: a caller might pass null, so both branches run with the parameter's state.
+ * <p>A {@code @Session} socket parameter is a local that holds its session: a checked caller never gives it
+ * null (the literal {@code null}, or a variable that holds or may hold null, is SJ025 at the call), so its
+ * null branch is dead too and {@code if (s == null) return;} leaves nothing open (adv13 A9). A caller the
+ * checker never saw (reflection, a class compiled without the processor) that passes null gets the
+ * {@code NullPointerException} or the early return it would get anyway.
  */
 final class NullTests {
     private final MethodChecker flow;
@@ -89,7 +92,7 @@ final class NullTests {
         ExpressionTree right = FlowScanner.strip(test.getRightOperand());
         ExpressionTree operand = isNullLiteral(right) ? left : isNullLiteral(left) ? right : null;
         Element socket = operand == null ? null : flow.trackedSocket(operand);
-        if (socket == null || socket.getKind() == ElementKind.PARAMETER) {
+        if (socket == null) {
             return null;
         }
         VarState value = state.get(socket);
