@@ -1,7 +1,6 @@
 package org.sessionj.processor.check;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -18,10 +17,11 @@ import javax.lang.model.type.TypeMirror;
 import javax.tools.Diagnostic.Kind;
 import javax.tools.FileObject;
 import javax.tools.StandardLocation;
+import org.sessionj.processor.internal.facts.CompiledFacts;
 
 /**
  * Carries {@link LentSessions}' answers from the compilation of a class to the compilations that use
- * it from the class path (another Maven module, a library jar): which methods and constructors end
+ * it from the class path or the module path (another Maven module, a library jar): which methods and constructors end
  * a socket parameter (close, delegate, spawn or register it, or lend it to one that does), and how.
  * Invariant: <em>a call to a method compiled with the processor ends the caller's session exactly
  * when it would if the method's source were compiled with the call</em>. For every class with such
@@ -37,11 +37,13 @@ final class EndingsResource {
     private static final String SUFFIX = ".txt";
 
     private final ProcessingEnvironment environment;
+    private final CompiledFacts facts;
     /** Per binary class name, the lines read from the class path by method key and index (absent: none). */
     private final Map<String, Map<String, String[]>> read = new HashMap<>();
 
     EndingsResource(ProcessingEnvironment environment) {
         this.environment = environment;
+        this.facts = new CompiledFacts(environment.getFiler(), environment.getElementUtils());
     }
 
     /** One parameter a method of the class being written ends. */
@@ -94,22 +96,16 @@ final class EndingsResource {
         }
         Map<String, String[]> lines = read.get(binaryName(owner));
         if (lines == null) {
-            lines = load(binaryName(owner));
+            lines = load(owner, binaryName(owner));
             read.put(binaryName(owner), lines);
         }
         return lines.isEmpty() ? null : lines.get(key(method) + "#" + method.getParameters().indexOf(parameter));
     }
 
-    private Map<String, String[]> load(String binaryName) {
+    private Map<String, String[]> load(TypeElement owner, String binaryName) {
         Map<String, String[]> lines = new HashMap<>();
-        String text;
-        try {
-            FileObject resource = environment.getFiler().getResource(StandardLocation.CLASS_PATH, "",
-                    DIRECTORY + binaryName + SUFFIX);
-            try (InputStream in = resource.openInputStream()) {
-                text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            }
-        } catch (IOException | IllegalArgumentException | IllegalStateException e) {
+        String text = facts.read(owner, DIRECTORY + binaryName + SUFFIX); // the class path or its module
+        if (text == null) {
             return Map.of(); // compiled without the processor, or ends nothing
         }
         for (String line : text.split("\n")) {

@@ -14,8 +14,7 @@ import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
-import javax.tools.FileObject;
-import javax.tools.StandardLocation;
+import org.sessionj.processor.internal.facts.CompiledFacts;
 import org.sessionj.processor.internal.flow.VarState;
 import org.sessionj.processor.internal.model.TypeModel;
 import org.sessionj.types.SessionType;
@@ -35,6 +34,7 @@ final class FieldFacts {
     private static final String HEADER = "# sj-processor: what other classes' checks read from these final fields";
 
     private final ProcessingEnvironment environment;
+    private final CompiledFacts compiled;
     private final Trees trees;
     private final SessionApi api;
     private final DeclarationFacts facts;
@@ -45,6 +45,7 @@ final class FieldFacts {
 
     FieldFacts(ProcessingEnvironment environment, Trees trees, SessionApi api, DeclarationFacts facts, Path sessionj) {
         this.environment = environment;
+        this.compiled = new CompiledFacts(environment.getFiler(), environment.getElementUtils());
         this.trees = trees;
         this.api = api;
         this.facts = facts;
@@ -122,14 +123,8 @@ final class FieldFacts {
     }
 
     private String recorded(TypeElement type) {
-        String text;
-        try {
-            FileObject resource = environment.getFiler().getResource(StandardLocation.CLASS_PATH, "",
-                    DIRECTORY + environment.getElementUtils().getBinaryName(type) + SUFFIX);
-            try (java.io.InputStream in = resource.openInputStream()) {
-                text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-            }
-        } catch (IOException | IllegalArgumentException | IllegalStateException e) {
+        String text = compiled.read(type, DIRECTORY + environment.getElementUtils().getBinaryName(type) + SUFFIX);
+        if (text == null) {
             return ""; // none recorded
         }
         return text.startsWith(HEADER) ? text.substring(HEADER.length()).stripTrailing() : "";

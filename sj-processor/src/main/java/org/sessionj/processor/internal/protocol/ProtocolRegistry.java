@@ -1,9 +1,6 @@
 package org.sessionj.processor.internal.protocol;
 
 import com.sun.source.util.Trees;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -18,9 +15,8 @@ import javax.lang.model.element.Element;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.util.Elements;
-import javax.tools.FileObject;
-import javax.tools.StandardLocation;
 import org.sessionj.processor.check.Diagnostic;
+import org.sessionj.processor.internal.facts.CompiledFacts;
 import org.sessionj.processor.internal.model.ProtocolReferenceException;
 import org.sessionj.processor.internal.model.ProtocolTextException;
 import org.sessionj.processor.internal.model.TypeModel;
@@ -48,7 +44,8 @@ public final class ProtocolRegistry {
 
     private final Elements elements;
     private final Trees trees;
-    private final Filer filer;
+    /** Descriptors written by other compilations, from the class path or the module path. */
+    private final CompiledFacts compiledFacts;
     private final TypeNameResolver names;
     private final Map<String, ResolvedText> resolvedByBinaryName = new HashMap<>();
     private final Map<String, ProtocolDefinition> definitions = new HashMap<>();
@@ -80,7 +77,7 @@ public final class ProtocolRegistry {
     public ProtocolRegistry(Elements elements, Trees trees, Filer filer) {
         this.elements = elements;
         this.trees = trees;
-        this.filer = filer;
+        this.compiledFacts = new CompiledFacts(filer, elements);
         this.names = new TypeNameResolver(elements, trees);
     }
 
@@ -371,7 +368,7 @@ public final class ProtocolRegistry {
             return computeSet(type, binaryName);
         }
         if (trees.getTree(type) == null) {
-            Optional<SessionType> descriptor = readDescriptor(binaryName);
+            Optional<SessionType> descriptor = readDescriptor(type, binaryName);
             if (descriptor.isPresent()) {
                 return new ProtocolDefinition.Valid(binaryName, descriptor.get(), descriptor.get());
             }
@@ -393,7 +390,7 @@ public final class ProtocolRegistry {
     private ProtocolDefinition computeSet(TypeElement type, String binaryName) {
         List<String> problems = new ArrayList<>();
         List<SessionType> resolved = new ArrayList<>();
-        Optional<String> descriptor = trees.getTree(type) == null ? readDescriptorText(binaryName) : Optional.empty();
+        Optional<String> descriptor = trees.getTree(type) == null ? readDescriptorText(type, binaryName) : Optional.empty();
         String text = descriptor.isPresent() ? descriptor.get() : protocolText(type);
         if (text == null) {
             throw new java.util.NoSuchElementException("no @Protocol text on " + type); // isSetProtocol read one
@@ -463,24 +460,17 @@ public final class ProtocolRegistry {
         return result;
     }
 
-    private Optional<String> readDescriptorText(String binaryName) {
-        try {
-            FileObject resource = filer.getResource(StandardLocation.CLASS_PATH, "", DESCRIPTOR_DIRECTORY + binaryName + ".sj");
-            try (InputStream in = resource.openInputStream()) {
-                return Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8).strip());
-            }
-        } catch (IOException | IllegalArgumentException | IllegalStateException e) {
-            return Optional.empty();
-        }
+    /** The descriptor {@code type}'s own compilation wrote, from the class path or its module ({@link CompiledFacts}). */
+    private Optional<String> readDescriptorText(TypeElement type, String binaryName) {
+        String text = compiledFacts.read(type, DESCRIPTOR_DIRECTORY + binaryName + ".sj");
+        return text == null ? Optional.empty() : Optional.of(text.strip());
     }
 
-    private Optional<SessionType> readDescriptor(String binaryName) {
+    private Optional<SessionType> readDescriptor(TypeElement type, String binaryName) {
+        Optional<String> text = readDescriptorText(type, binaryName);
         try {
-            FileObject resource = filer.getResource(StandardLocation.CLASS_PATH, "", DESCRIPTOR_DIRECTORY + binaryName + ".sj");
-            try (InputStream in = resource.openInputStream()) {
-                return Optional.of(TypeModel.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8).strip()));
-            }
-        } catch (IOException | IllegalArgumentException | IllegalStateException | ProtocolTextException e) {
+            return text.isEmpty() ? Optional.empty() : Optional.of(TypeModel.parse(text.get()));
+        } catch (ProtocolTextException | IllegalArgumentException e) {
             return Optional.empty();
         }
     }

@@ -1,0 +1,198 @@
+package org.sessionj.processor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.jar.Attributes;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.stream.Stream;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sessionj.api.SJSocket;
+
+/**
+ * What a library's compilation recorded (which methods end a lent socket, its protocols' descriptors) is
+ * read from the module path as from the class path (adv13 A1): two named modules, each compiled by javac
+ * with the processor, the library on the application's {@code --module-path}.
+ */
+class ModulePathFactsTest {
+    private static final String LIBRARY_MODULE = """
+            module com.lib {
+                requires org.sessionj.api;
+                exports com.lib;
+            }
+            """;
+    private static final String HELPERS = """
+            package com.lib;
+
+            import org.sessionj.api.*;
+
+            public final class Helpers {
+                public static void finish(@Session("!<int>") SJSocket s) {
+                    s.send(1);
+                    s.close();
+                }
+            }
+            """;
+    private static final String PROTOCOLS = """
+            package com.lib;
+
+            import org.sessionj.api.Protocol;
+
+            public final class Protos {
+                @Protocol("cbegin.!<int>.?(String)") public interface C {}
+                @Protocol("cbegin.!<int>") public interface One {}
+            }
+            """;
+    private static final String APP_MODULE = """
+            module com.app {
+                requires com.lib;
+                requires org.sessionj.api;
+            }
+            """;
+
+    private static String app(String protocol, String afterFinish) {
+        return """
+                package com.app;
+
+                import com.lib.Helpers;
+                import com.lib.Protos;
+                import org.sessionj.api.*;
+
+                final class App {
+                    static void client(@Session(protocol = Protos.%s.class) SJService svc) {
+                        SJSocket s = svc.request();
+                        Helpers.finish(s);
+                %s
+                    }
+                }
+                """.formatted(protocol, afterFinish);
+    }
+
+    @TempDir
+    Path root;
+
+    @Test
+    void aLibraryHelperThatClosesItsLentSocketIsSeenOnTheModulePath() throws IOException {
+        Path api = apiModule();
+        Path lib = compile("lib", api.toString(), LIBRARY_MODULE, HELPERS, PROTOCOLS);
+        assertThat(lib.resolve("META-INF/sessionj/ends/com.lib.Helpers.txt")).exists();
+
+        String modulePath = api + File.pathSeparator + lib;
+        Result wrong = javac("app", modulePath, APP_MODULE, app("C", "        String r = s.receive();"));
+        assertThat(wrong.status()).as(wrong.output()).isNotZero();
+        assertThat(wrong.output()).contains("SJ024", "session 's' is not complete when it is lent to 'finish', which "
+                + "closes it after !<int>: ?(java.lang.String) remains");
+
+        Result right = javac("app2", modulePath, APP_MODULE, app("One", ""));
+        assertThat(right.status()).as(right.output()).isZero();
+    }
+
+    @Test
+    void aProtocolOfALibraryOnTheModulePathTypesTheApplicationsSessions() throws IOException {
+        Path api = apiModule();
+        Path lib = compile("lib", api.toString(), LIBRARY_MODULE, HELPERS, PROTOCOLS);
+        Result wrong = javac("app", api + File.pathSeparator + lib, APP_MODULE, """
+                package com.app;
+
+                import com.lib.Protos;
+                import org.sessionj.api.*;
+
+                final class App {
+                    static void client(@Session(protocol = Protos.C.class) SJService svc) {
+                        try (SJSocket s = svc.request()) {
+                            s.send("one");
+                            s.receive();
+                        }
+                    }
+                }
+                """);
+        assertThat(wrong.output()).contains("SJ013", "expected !<int> but the program sends !<java.lang.String>");
+    }
+
+    /** sj-api as a module: its jar (whose manifest names it) or, from a classes directory, a jar made of it. */
+    private Path apiModule() throws IOException {
+        Path location;
+        try {
+            location = Path.of(SJSocket.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        } catch (java.net.URISyntaxException e) {
+            throw new IOException(e);
+        }
+        if (Files.isRegularFile(location)) {
+            return location;
+        }
+        Path jar = root.resolve("sj-api.jar");
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().putValue("Automatic-Module-Name", "org.sessionj.api");
+        try (OutputStream file = Files.newOutputStream(jar); JarOutputStream out = new JarOutputStream(file, manifest);
+                Stream<Path> files = Files.walk(location)) {
+            for (Path path : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+                String name = location.relativize(path).toString().replace(File.separatorChar, '/');
+                if (name.equals("META-INF/MANIFEST.MF") || name.equals("module-info.class")) {
+                    continue;
+                }
+                out.putNextEntry(new JarEntry(name));
+                Files.copy(path, out);
+                out.closeEntry();
+            }
+        }
+        return jar;
+    }
+
+    private Path compile(String name, String modulePath, String... sources) throws IOException {
+        Result result = javac(name, modulePath, sources);
+        assertThat(result.status()).as(result.output()).isZero();
+        return root.resolve(name + "-classes");
+    }
+
+    private record Result(int status, String output) {
+    }
+
+    /** javac with the processor on the processor path, a named module of {@code sources}, into {@code <name>-classes}. */
+    private Result javac(String name, String modulePath, String... sources) throws IOException {
+        Path out = root.resolve(name + "-classes");
+        Files.createDirectories(out);
+        List<String> arguments = new ArrayList<>(List.of("-proc:full", "-processor", SessionProcessor.class.getName(),
+                "-processorpath", System.getProperty("java.class.path"), "--module-path", modulePath,
+                "-d", out.toString()));
+        for (String source : sources) {
+            Path file = root.resolve(name + "-src").resolve(fileOf(source));
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, source);
+            arguments.add(file.toString());
+        }
+        ByteArrayOutputStream output = new ByteArrayOutputStream();
+        try (PrintStream err = new PrintStream(output, true, StandardCharsets.UTF_8)) {
+            int status = ToolProvider.getSystemJavaCompiler().run(null, err, err, arguments.toArray(String[]::new));
+            return new Result(status, output.toString(StandardCharsets.UTF_8));
+        }
+    }
+
+    /** {@code module-info.java}, or the file of the source's first public or top-level class in its package. */
+    private static String fileOf(String source) {
+        if (source.strip().startsWith("module ")) {
+            return "module-info.java";
+        }
+        String pkg = source.lines().filter(line -> line.startsWith("package ")).findFirst().orElseThrow()
+                .replace("package ", "").replace(";", "").strip();
+        java.util.regex.Matcher type = java.util.regex.Pattern.compile("(?:class|interface|record|enum) (\\w+)")
+                .matcher(source);
+        if (!type.find()) {
+            throw new IllegalArgumentException("no type in " + source);
+        }
+        return pkg.replace('.', '/') + "/" + type.group(1) + ".java";
+    }
+}
