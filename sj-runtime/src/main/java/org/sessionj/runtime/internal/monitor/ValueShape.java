@@ -79,32 +79,52 @@ final class ValueShape {
      * the path to the first part that would not and why; null when every part would.
      */
     String refusal(Object value) {
-        return kind == Kind.CLOSED ? null : refusal(value, "", 0);
+        return kind == Kind.CLOSED ? null : refusal(value, "", new java.util.ArrayList<>(8));
     }
 
-    private String refusal(Object value, String path, int depth) {
-        if (value == null || kind == Kind.CLOSED) {
+    /**
+     * {@code ancestors}: the values on the way down to this part (its depth is their number). A part that
+     * is one of them makes the value refer to itself: the encoder refuses that with its own reason
+     * ("cannot encode …: self-reference"), so the walk leaves it there.
+     */
+    private String refusal(Object value, String path, List<Object> ancestors) {
+        if (value == null || kind == Kind.CLOSED || isAncestor(value, ancestors)) {
             return null;
         }
+        int depth = ancestors.size();
         if (depth > MAX_DEPTH) {
             return at(path, "nested deeper than " + MAX_DEPTH + " levels, more than a receiver decodes (does it "
                     + "refer to itself?)");
         }
-        return switch (kind) {
-            case CLOSED -> null;
-            case UNTYPED -> untyped(value, path, depth);
-            case ELEMENTS -> elements(value, path, depth);
-            case MAP_VALUES -> mapValues(value, path, depth);
-            case OPTIONAL -> value instanceof java.util.Optional<?> optional && optional.isPresent()
-                    ? contents.refusal(optional.get(), path + ".get()", depth + 1) : null;
-            case CLASS -> ofClass(value, path, depth);
-        };
+        ancestors.add(value);
+        try {
+            return switch (kind) {
+                case CLOSED -> null;
+                case UNTYPED -> untyped(value, path, ancestors);
+                case ELEMENTS -> elements(value, path, ancestors);
+                case MAP_VALUES -> mapValues(value, path, ancestors);
+                case OPTIONAL -> value instanceof java.util.Optional<?> optional && optional.isPresent()
+                        ? contents.refusal(optional.get(), path + ".get()", ancestors) : null;
+                case CLASS -> ofClass(value, path, ancestors);
+            };
+        } finally {
+            ancestors.remove(ancestors.size() - 1);
+        }
     }
 
-    private String elements(Object value, String path, int depth) {
+    private static boolean isAncestor(Object value, List<Object> ancestors) {
+        for (int i = ancestors.size() - 1; i >= 0; i--) {
+            if (ancestors.get(i) == value) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private String elements(Object value, String path, List<Object> ancestors) {
         if (value.getClass().isArray()) {
             for (int i = 0, n = Array.getLength(value); i < n; i++) {
-                String refusal = contents.refusal(Array.get(value, i), path + "[" + i + "]", depth + 1);
+                String refusal = contents.refusal(Array.get(value, i), path + "[" + i + "]", ancestors);
                 if (refusal != null) {
                     return refusal;
                 }
@@ -114,7 +134,7 @@ final class ValueShape {
         if (value instanceof Iterable<?> iterable) {
             int i = 0;
             for (Object element : iterable) {
-                String refusal = contents.refusal(element, path + "[" + i++ + "]", depth + 1);
+                String refusal = contents.refusal(element, path + "[" + i++ + "]", ancestors);
                 if (refusal != null) {
                     return refusal;
                 }
@@ -123,10 +143,10 @@ final class ValueShape {
         return null;
     }
 
-    private String mapValues(Object value, String path, int depth) {
+    private String mapValues(Object value, String path, List<Object> ancestors) {
         if (value instanceof Map<?, ?> map) {
             for (Map.Entry<?, ?> entry : map.entrySet()) {
-                String refusal = contents.refusal(entry.getValue(), path + "[" + entry.getKey() + "]", depth + 1);
+                String refusal = contents.refusal(entry.getValue(), path + "[" + entry.getKey() + "]", ancestors);
                 if (refusal != null) {
                     return refusal;
                 }
@@ -135,7 +155,7 @@ final class ValueShape {
         return null;
     }
 
-    private String ofClass(Object value, String path, int depth) {
+    private String ofClass(Object value, String path, List<Object> ancestors) {
         String refusal = decoding.refusal(value);
         if (refusal != null) {
             return at(path, refusal);
@@ -150,7 +170,7 @@ final class ValueShape {
             } catch (Exception e) {
                 return null; // the encoder meets the same failure and reports it ("cannot encode …")
             }
-            refusal = property.shape().refusal(part, path + "." + property.writer().getName(), depth + 1);
+            refusal = property.shape().refusal(part, path + "." + property.writer().getName(), ancestors);
             if (refusal != null) {
                 return refusal;
             }
@@ -164,19 +184,19 @@ final class ValueShape {
     }
 
     /** A value where the declared type is {@code Object}: what the wire's untyped form gives back equal. */
-    private static String untyped(Object value, String path, int depth) {
-        if (depth > MAX_DEPTH) {
-            return at(path, "nested deeper than " + MAX_DEPTH + " levels, more than a receiver decodes");
-        }
+    private static String untyped(Object value, String path, List<Object> ancestors) {
         if (value == null || value instanceof String || value instanceof Boolean || value instanceof Integer
                 || value instanceof Double || value instanceof Float || value instanceof BigInteger
                 || value instanceof BigDecimal) {
             return null;
         }
+        if (ancestors.size() > MAX_DEPTH) {
+            return at(path, "nested deeper than " + MAX_DEPTH + " levels, more than a receiver decodes");
+        }
         if (value instanceof List<?> list) {
             int i = 0;
             for (Object element : list) {
-                String refusal = untyped(element, path + "[" + i++ + "]", depth + 1);
+                String refusal = untypedPart(element, path + "[" + i++ + "]", ancestors);
                 if (refusal != null) {
                     return refusal;
                 }
@@ -189,7 +209,7 @@ final class ValueShape {
                     return at(path, "a map with a " + className(entry.getKey()) + " key where the type is Object "
                             + "would arrive with String keys" + DECLARE);
                 }
-                String refusal = untyped(entry.getValue(), path + "[" + entry.getKey() + "]", depth + 1);
+                String refusal = untypedPart(entry.getValue(), path + "[" + entry.getKey() + "]", ancestors);
                 if (refusal != null) {
                     return refusal;
                 }
@@ -198,6 +218,19 @@ final class ValueShape {
         }
         return at(path, "a " + value.getClass().getName() + " where the type is Object would arrive as "
                 + untypedForm(value) + DECLARE);
+    }
+
+    /** A part of an untyped list or map, one level deeper (one that refers back up is the encoder's to refuse). */
+    private static String untypedPart(Object part, String path, List<Object> ancestors) {
+        if (part == null || isAncestor(part, ancestors)) {
+            return null;
+        }
+        ancestors.add(part);
+        try {
+            return untyped(part, path, ancestors);
+        } finally {
+            ancestors.remove(ancestors.size() - 1);
+        }
     }
 
     private static final String DECLARE = " (an Object carries strings, booleans, Integer, Double, lists and "
