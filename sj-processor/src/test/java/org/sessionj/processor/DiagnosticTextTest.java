@@ -144,4 +144,28 @@ class DiagnosticTextTest {
                 """.formatted(type, type, sends));
         assertThat(error.getMessage(java.util.Locale.ROOT)).hasSizeLessThan(1_000);
     }
+    /**
+     * adv13 A6.1: a receive() given to a method takes its type from the parameter javac chose (with
+     * {@code println} one of several overloads): the message says so and how to name the type.
+     */
+    @Test
+    void aReceiveGivenToAMethodSaysWhereItsTypeCameFrom() {
+        assertRejected("SJ013", 7, msg("session 's': expected ?(java.lang.String) but the program receives ?(char[])",
+                "receive() takes its type from the parameter of 'show' it is given to",
+                "say the message type: s.<java.lang.String>receive()"), """
+                package demo;
+                import org.sessionj.api.*;
+                class User {
+                    void run() {
+                        try (SJSocket s = SJService.create(T.Three.class, "h", 1).request()) {
+                            s.send(1);
+                            show(s.receive());
+                            s.send(true);
+                        }
+                    }
+                    static void show(char[] text) {
+                    }
+                }
+                """, PROTOCOLS);
+    }
 }

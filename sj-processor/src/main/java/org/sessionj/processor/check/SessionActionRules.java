@@ -7,6 +7,7 @@ import com.sun.source.tree.LiteralTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.Tree;
+import com.sun.source.util.TreePath;
 import com.sun.source.tree.TypeCastTree;
 import java.util.ArrayList;
 import java.util.List;
@@ -393,7 +394,8 @@ final class SessionActionRules {
             TypeMirror payload = flow.messages.mirror(javaType);
             if (payload != null && target != null && !flow.messages.receiveCompatible(payload, target)) {
                 flow.reporter.error(call, Diagnostic.WRONG_MESSAGE_TYPE, name,
-                        TypeModel.printAction(expectedReceive), found + boxHint(payload, target));
+                        TypeModel.printAction(expectedReceive), found + boxHint(payload, target)
+                                + argumentHint(call, name, payload));
                 flow.fail(var);
                 return;
             }
@@ -416,6 +418,28 @@ final class SessionActionRules {
             return;
         }
         advance(var, unfolded, live, call);
+    }
+
+    /**
+     * The hint for a {@code receive()} given straight to a method or constructor as an argument, with no type
+     * argument of its own: it takes its type from the parameter javac picked, which may be one of several
+     * overloads ({@code System.out.println(s.receive())}: {@code println(char[])}, adv13 A6.1).
+     */
+    private String argumentHint(MethodInvocationTree call, String name, TypeMirror payload) {
+        if (!call.getTypeArguments().isEmpty()) {
+            return "";
+        }
+        TreePath parent = flow.getCurrentPath().getParentPath();
+        while (parent != null && parent.getLeaf() instanceof com.sun.source.tree.ParenthesizedTree) {
+            parent = parent.getParentPath();
+        }
+        Tree callee = parent == null ? null : parent.getLeaf();
+        String method = callee instanceof MethodInvocationTree invocation ? "'" + invocation.getMethodSelect() + "'"
+                : callee instanceof com.sun.source.tree.NewClassTree construction ? "new " + construction.getIdentifier()
+                : null;
+        return method == null ? "" : " (receive() takes its type from the parameter of " + method + " it is given to, "
+                + "which javac chose among its overloads; say the message type: " + name + ".<" + payload
+                + ">receive())";
     }
 
     /** The hint for a box received into its primitive: the peer may send null. */
