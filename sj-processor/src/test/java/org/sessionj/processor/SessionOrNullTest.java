@@ -327,4 +327,44 @@ class SessionOrNullTest {
                         } while (tries < 3);
                 """));
     }
+    @Test
+    void theRightOperandOfAndOrOrKnowsWhatTheLeftOneTested() {
+        assertAccepted(PROTOCOLS, client("""
+                        SJSocket t = null;
+                        if (stop) {
+                            t = svc.request();
+                        }
+                        if (t != null && t.protocol() != null) {
+                """ + COMPLETE + """
+                        } else if (t != null) {
+                """ + COMPLETE + """
+                        }
+                        SJSocket u = stop ? null : svc.request();
+                        if (u == null || u.protocol() == null) {
+                            if (u != null) {
+                                u.send(0);
+                                result = u.receive();
+                                u.close();
+                            }
+                            return "none";
+                        }
+                        u.send(1);
+                        result = u.receive();
+                        u.close();
+                """));
+    }
+
+    @Test
+    void withoutTheTestOnTheLeftTheRightOperandMayMeetNull() {
+        assertRejected("SJ025", 13, msg("session 't' is used after it was set to null on line 9", "test it first"),
+                PROTOCOLS, client("""
+                        SJSocket t = null;
+                        if (stop) {
+                            t = svc.request();
+                        }
+                        if (tries == 0 && t.protocol() != null) {
+                            tries++;
+                        }
+                """));
+    }
 }

@@ -342,9 +342,16 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         }
         scan(tree.getLeftOperand(), null);
         FlowState<Element> afterLeft = state;
+        // The right operand runs only where the left one is true (&&) or false (||): t != null && t.… reads t
+        // knowing it holds its session.
+        Branches left = branches(tree.getLeftOperand(), state);
+        boolean and = tree.getKind() == Tree.Kind.CONDITIONAL_AND;
+        if (left != null) {
+            afterLeft = and ? left.otherwise() : left.then();
+            state = and ? left.then() : left.otherwise();
+        }
         scan(tree.getRightOperand(), null);
-        state = join(afterLeft, state, tree, "the short-circuit paths of this " + (tree.getKind()
-                == Tree.Kind.CONDITIONAL_AND ? "&&" : "||"));
+        state = join(afterLeft, state, tree, "the short-circuit paths of this " + (and ? "&&" : "||"));
         return null;
     }
 
