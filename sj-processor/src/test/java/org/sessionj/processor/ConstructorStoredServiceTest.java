@@ -114,4 +114,57 @@ class ConstructorStoredServiceTest {
                 }
                 """);
     }
+    private static final String STATIC_HEAD = """
+            import org.sessionj.api.*;
+            class Client {
+              @Protocol("cbegin.!<int>.?(String)") interface P {}
+            """;
+
+    /** adv14 A2: a static final field assigned once in a static initializer is typed as one initialised in place. */
+    @Test
+    void aStaticFinalFieldSetInAStaticInitializerHasItsProtocol() {
+        assertAccepted(STATIC_HEAD + """
+                  static final SJService SVC;
+                  static {
+                    SVC = SJService.create(P.class, System.getProperty("host", "localhost"), 4000);
+                  }
+                  static String run() {
+                    try (SJSocket s = SVC.request()) {
+                      s.send(1);
+                      return s.receive();
+                    }
+                  }
+                }
+                """);
+        assertRejected("SJ013", 10, msg("'s'", "!<int>"), STATIC_HEAD + """
+                  static final SJService SVC;
+                  static {
+                    SVC = SJService.create(P.class, "localhost", 4000);
+                  }
+                  static String run() {
+                    try (SJSocket s = SVC.request()) {
+                      s.send("one");
+                      return s.receive();
+                    }
+                  }
+                }
+                """);
+    }
+
+    /** adv14 A2: SJ010 on a field says which forms of a field are typed, not "create it with create(P.class, …)". */
+    @Test
+    void aFieldThatIsNotFinalSaysWhyItIsUntyped() {
+        assertRejected("SJ010", 6, msg("field 'SVC' is not final, so it may hold any service when this runs",
+                "a service field is typed when it is final and assigned SJService.create(P.class, …) in its declaration"),
+                STATIC_HEAD + """
+                  static SJService SVC = SJService.create(P.class, "localhost", 4000);
+                  static String run() {
+                    try (SJSocket s = SVC.request()) {
+                      s.send(1);
+                      return s.receive();
+                    }
+                  }
+                }
+                """);
+    }
 }

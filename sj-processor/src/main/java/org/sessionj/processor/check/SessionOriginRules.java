@@ -172,8 +172,9 @@ final class SessionOriginRules {
             return VarState.FAILED;
         }
         if (!(endpoint instanceof VarState.Endpoint known) || known.protocol() == null) {
-            flow.reporter.error(call, Diagnostic.UNTYPED_SESSION, "session '" + variable + "'",
-                    "create the " + (request ? "service with SJService.create(P.class, host, port)"
+            String field = untypedField(call, request);
+            flow.reporter.error(call, Diagnostic.UNTYPED_SESSION, "session '" + variable + "'", field != null ? field
+                    : "create the " + (request ? "service with SJService.create(P.class, host, port)"
                             : "server socket with SJServerSocket.create(P.class, port)")
                             + " where P is a @Protocol interface, or declare the parameter holding it as "
                             + "@Session(protocol = P.class)");
@@ -188,6 +189,31 @@ final class SessionOriginRules {
             return VarState.FAILED;
         }
         return new VarState.Live(TypeModel.stripBegin(known.protocol()), 0);
+    }
+
+    /**
+     * When the request or accept {@code call} is on a field of this program that gives no protocol, why:
+     * which forms of a field the checker types (adv14 A2: the general advice would tell the user to call
+     * create(P.class, …), which the field's initializer may already do); null for any other receiver.
+     */
+    private String untypedField(Tree call, boolean request) {
+        if (!(call instanceof MethodInvocationTree invocation)
+                || !(invocation.getMethodSelect() instanceof MemberSelectTree select)
+                || !(flow.elementOf(FlowScanner.strip(select.getExpression())) instanceof VariableElement field)
+                || field.getKind() != ElementKind.FIELD) {
+            return null;
+        }
+        String kind = request ? "service" : "server socket";
+        String create = request ? "SJService.create(P.class, …)" : "SJServerSocket.create(P.class, …)";
+        String forms = "a " + kind + " field is typed when it is final and assigned " + create + " in its declaration, "
+                + "in a static initializer (a static field) or in every constructor, or stored there from a "
+                + "@Session(protocol = P.class) constructor parameter; otherwise keep the " + kind + " in a local variable "
+                + "or a @Session(protocol = P.class) parameter";
+        return field.getModifiers().contains(Modifier.FINAL)
+                ? "field '" + field.getSimpleName() + "' is final, but not assigned in one of the forms the checker reads: "
+                        + forms
+                : "field '" + field.getSimpleName() + "' is not final, so it may hold any " + kind + " when this runs: "
+                        + forms;
     }
 
     /** The endpoint (service or server socket) that {@code expression} evaluates to. */
@@ -282,6 +308,12 @@ final class SessionOriginRules {
                 known = createdEndpoint(declaration.getInitializer(), fieldPath, false);
                 flow.facts.endpointField(field, known);
             }
+        } else if (known == null && flow.trees.getTree(field) instanceof VariableTree && field.getModifiers()
+                .contains(Modifier.STATIC) && (flow.api.isService(field.asType()) || flow.api.isServerSocket(field.asType()))) {
+            known = storedByStaticInitializers((VariableElement) field);
+            if (known != null) {
+                flow.facts.endpointField(field, known);
+            }
         } else if (known == null && flow.trees.getTree(field) instanceof VariableTree && !field.getModifiers()
                 .contains(Modifier.STATIC) && (flow.api.isService(field.asType()) || flow.api.isServerSocket(field.asType()))) {
             known = storedByConstructors((VariableElement) field);
@@ -327,6 +359,46 @@ final class SessionOriginRules {
                     return null;
                 }
             }.scan(path, null);
+        }
+        return stored[0];
+    }
+
+    /**
+     * A blank {@code static final} field: the endpoint its class's static initializers store in it (Java
+     * lets them assign it exactly once on every path), when each such assignment is a {@code create(P.class,
+     * …)} of one protocol (adv14 A2); null when none assigns it.
+     */
+    private VarState storedByStaticInitializers(VariableElement field) {
+        TreePath classPath = flow.trees.getPath(field.getEnclosingElement());
+        if (classPath == null || !(classPath.getLeaf() instanceof com.sun.source.tree.ClassTree type)) {
+            return null;
+        }
+        VarState[] stored = new VarState[1];
+        for (Tree member : type.getMembers()) {
+            if (!(member instanceof com.sun.source.tree.BlockTree block) || !block.isStatic()) {
+                continue;
+            }
+            new com.sun.source.util.TreePathScanner<Void, Void>() {
+                @Override
+                public Void visitAssignment(com.sun.source.tree.AssignmentTree assignment, Void unused) {
+                    if (field.equals(flow.trees.getElement(new TreePath(getCurrentPath(), assignment.getVariable())))) {
+                        VarState value = createdEndpoint(FlowScanner.strip(assignment.getExpression()),
+                                getCurrentPath(), false);
+                        stored[0] = stored[0] == null ? value : StateMerges.endpointValues(stored[0], value);
+                    }
+                    return super.visitAssignment(assignment, unused);
+                }
+
+                @Override
+                public Void visitClass(com.sun.source.tree.ClassTree tree, Void unused) {
+                    return null; // a local or anonymous class cannot assign the final field
+                }
+
+                @Override
+                public Void visitLambdaExpression(com.sun.source.tree.LambdaExpressionTree tree, Void unused) {
+                    return null;
+                }
+            }.scan(new TreePath(classPath, block), null);
         }
         return stored[0];
     }
