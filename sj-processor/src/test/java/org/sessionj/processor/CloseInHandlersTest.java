@@ -226,7 +226,7 @@ class CloseInHandlersTest {
 
     /**
      * A checked caller never passes null to a {@code @Session} parameter (SJ025 at the call), so the guard's
-     * null branch is dead, as for a local that holds a session (adv13 A9: was SJ024 at the return).
+     * null branch, with the parameter null there, leaves nothing open (adv13 A9: was SJ024 at the return).
      */
     @Test
     void aParameterGuardedAgainstNull() {
@@ -249,6 +249,48 @@ class CloseInHandlersTest {
                     }
                 }
                 """);
+    }
+
+    /**
+     * adv14 A3: the null branch runs only for a caller the checker never saw, and is checked all the same,
+     * with the parameter holding null there; a null given through a conditional or a switch is SJ025 at the call.
+     */
+    @Test
+    void theNullBranchOfAParameterIsCheckedWithTheParameterNull() {
+        String head = """
+                package demo;
+                import org.sessionj.api.*;
+                class User {
+                    void run(@Session("!<int>") SJSocket s, @Session(protocol = P.C.class) SJService svc) {
+                        if (s == null) {
+                %s
+                            return;
+                        }
+                        s.send(1);
+                    }
+                    void caller(@Session(protocol = P.C.class) SJService svc, boolean c, int k) {
+                %s
+                    }
+                }
+                """;
+        assertRejected("SJ013", 7, msg("session 't': expected !<int> but the program sends !<java.lang.String>"), PROTOCOLS,
+                head.formatted("""
+                            SJSocket t = svc.request();
+                            t.send("wrong");
+                            t.close();
+                """, ""));
+        assertRejected("SJ025", 6, msg("session 's' is used after it was found null by the test on line 5"), PROTOCOLS,
+                head.formatted("""
+                            s.send(2);
+                """, ""));
+        assertRejected("SJ025", 12, msg("session 's' is used after it was given null by this call of 'run'"),
+                PROTOCOLS, head.formatted("", """
+                        run(c ? null : null, svc);
+                """));
+        assertRejected("SJ025", 12, msg("session 's' is used after it was given null by this call of 'run'"),
+                PROTOCOLS, head.formatted("", """
+                        run(switch (k) { case 0 -> null; default -> (SJSocket) null; }, svc);
+                """));
     }
 
     /** The dead branch does not excuse the live one: the parameter's session must still be done. */

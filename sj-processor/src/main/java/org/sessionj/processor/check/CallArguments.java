@@ -37,6 +37,56 @@ final class CallArguments {
         }
     }
 
+    /**
+     * Whether {@code argument} may evaluate to the null literal: {@code null} itself, through parentheses and
+     * casts, or as an arm of a conditional or a switch expression ({@code c ? null : null}, adv14 A3).
+     */
+    static boolean givesNull(ExpressionTree argument) {
+        ExpressionTree stripped = FlowScanner.strip(argument);
+        if (stripped instanceof com.sun.source.tree.TypeCastTree cast) {
+            return givesNull(cast.getExpression());
+        }
+        if (stripped instanceof com.sun.source.tree.ConditionalExpressionTree conditional) {
+            return givesNull(conditional.getTrueExpression()) || givesNull(conditional.getFalseExpression());
+        }
+        if (stripped instanceof com.sun.source.tree.SwitchExpressionTree expression) {
+            boolean[] found = {false};
+            new com.sun.source.util.TreeScanner<Void, Void>() {
+                @Override
+                public Void visitCase(com.sun.source.tree.CaseTree arm, Void unused) {
+                    if (arm.getBody() instanceof ExpressionTree value) {
+                        found[0] |= givesNull(value);
+                        return null;
+                    }
+                    return super.visitCase(arm, unused);
+                }
+
+                @Override
+                public Void visitYield(com.sun.source.tree.YieldTree yield, Void unused) {
+                    found[0] |= givesNull(yield.getValue());
+                    return null;
+                }
+
+                @Override
+                public Void visitSwitchExpression(com.sun.source.tree.SwitchExpressionTree nested, Void unused) {
+                    return nested == expression ? super.visitSwitchExpression(nested, unused) : null;
+                }
+
+                @Override
+                public Void visitClass(com.sun.source.tree.ClassTree tree, Void unused) {
+                    return null;
+                }
+
+                @Override
+                public Void visitLambdaExpression(com.sun.source.tree.LambdaExpressionTree tree, Void unused) {
+                    return null;
+                }
+            }.scan(expression, null);
+            return found[0];
+        }
+        return stripped.getKind() == Tree.Kind.NULL_LITERAL;
+    }
+
     private void check(ExecutableElement method, List<? extends ExpressionTree> arguments) {
         List<? extends VariableElement> parameters = method.getParameters();
         SessionApi api = flow.api;
@@ -50,7 +100,7 @@ final class CallArguments {
             Element socket = flow.trackedSocket(argument);
             VariableElement parameter = i < parameters.size() ? parameters.get(i) : null;
             if (socket == null && parameter != null && api.isSocket(parameter.asType())
-                    && FlowScanner.strip(argument).getKind() == Tree.Kind.NULL_LITERAL
+                    && givesNull(argument)
                     && flow.sessionParameters.of(parameter, null, flow.reporter).annotated()) {
                 // A @Session parameter holds a session: null is none (as a variable holding null is, adv13 A9)
                 flow.reporter.error(argument, Diagnostic.USE_AFTER_MOVE, parameter.getSimpleName().toString(),

@@ -21,11 +21,11 @@ import org.sessionj.processor.internal.flow.VarState;
  * socket holds an object whenever its state is a session, live or ended: a request, an accept and a
  * delegation receive never give null.
  *
- * <p>A {@code @Session} socket parameter is a local that holds its session: a checked caller never gives it
- * null (the literal {@code null}, or a variable that holds or may hold null, is SJ025 at the call), so its
- * null branch is dead too and {@code if (s == null) return;} leaves nothing open (adv13 A9). A caller the
- * checker never saw (reflection, a class compiled without the processor) that passes null gets the
- * {@code NullPointerException} or the early return it would get anyway.
+ * <p>A {@code @Session} socket parameter holds its session for every checked caller (the literal {@code null},
+ * an expression that may give it, or a variable that holds or may hold null is SJ025 at the call), but a
+ * caller the checker never saw (reflection, a class compiled without the processor) may pass null: its null
+ * branch runs, checked like any code, with the parameter holding null there, so {@code if (s == null)
+ * return;} leaves nothing open (adv13 A9) and an action on {@code s} in that branch is SJ025 (adv14 A3).
  */
 final class NullTests {
     private final MethodChecker flow;
@@ -110,6 +110,9 @@ final class NullTests {
         } else if (value instanceof VarState.Unknown unknown && unknown.mayBeNull()) {
             whenNull = state.with(socket, nullHere(test));
             whenSocket = state.with(socket, new VarState.Unknown(unknown.how(), unknown.closable(), false));
+        } else if (value instanceof VarState.Live && socket.getKind() == javax.lang.model.element.ElementKind.PARAMETER) {
+            whenNull = state.with(socket, nullHere(test)); // only an unchecked caller's null: checked all the same
+            whenSocket = state;
         } else if (value instanceof VarState.Live || value instanceof VarState.Unknown
                 || value instanceof VarState.Moved) {
             whenNull = null;

@@ -132,8 +132,9 @@ final class PathEndings {
                 : "'" + flow.unitMethod.getSimpleName() + "'";
     }
 
+    /** Ended on this path: moved, closed, handed over — not merely null (an unchecked caller's, adv14 A3). */
     private static boolean ended(VarState state) {
-        return state instanceof VarState.Moved;
+        return state instanceof VarState.Moved moved && !moved.isNull();
     }
 
     private static boolean open(VarState state) {
