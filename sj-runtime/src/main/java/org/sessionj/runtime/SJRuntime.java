@@ -150,7 +150,7 @@ public final class SJRuntime {
      * path a throw would replace the program's own exception — and tells the peer at once; this listener
      * is where the abandonment shows locally (the exception's message names the next action the type
      * expected, its stack trace the close). It runs on the closing thread and must not block; what it
-     * throws is logged, not thrown. Without a listener the runtime logs it at {@code DEBUG}. {@code null}
+     * throws (an {@code AssertionError} too; only a {@code VirtualMachineError} propagates) is logged, not thrown. Without a listener the runtime logs it at {@code DEBUG}. {@code null}
      * removes it.
      */
     public void onAbandonedSession(Consumer<? super SJProtocolViolationException> listener) {

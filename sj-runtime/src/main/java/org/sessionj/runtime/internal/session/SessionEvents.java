@@ -31,8 +31,11 @@ public final class SessionEvents {
         }
         try {
             listener.accept(new SJProtocolViolationException(reason));
-        } catch (RuntimeException e) {
-            // The listener's own failure must not turn the close into a throw after all.
+        } catch (VirtualMachineError e) {
+            throw e; // the JVM is in trouble: not the listener's failure to log and forget
+        } catch (RuntimeException | Error e) {
+            // The listener's own failure (an assertion of a test's listener too, adv14 A5) must not turn the close
+            // into a throw after all: from a finally block it would replace the program's own exception.
             LOG.log(System.Logger.Level.WARNING, "the abandoned-session listener threw", e);
         }
     }
