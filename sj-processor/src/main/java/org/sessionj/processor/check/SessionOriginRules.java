@@ -358,36 +358,16 @@ final class SessionOriginRules {
      * anything else; null when no constructor compiled from source assigns it.
      */
     private VarState storedByConstructors(VariableElement field) {
-        VarState[] stored = new VarState[1];
+        FieldStores stores = new FieldStores(field);
         for (ExecutableElement constructor : javax.lang.model.util.ElementFilter.constructorsIn(
                 field.getEnclosingElement().getEnclosedElements())) {
             TreePath path = flow.trees.getPath(constructor);
-            if (path == null) {
-                continue;
+            if (path != null) {
+                stores.constructor = constructor;
+                stores.scan(path, null);
             }
-            new com.sun.source.util.TreePathScanner<Void, Void>() {
-                @Override
-                public Void visitAssignment(com.sun.source.tree.AssignmentTree assignment, Void unused) {
-                    if (field.equals(flow.trees.getElement(new TreePath(getCurrentPath(), assignment.getVariable())))) {
-                        VarState value = storedValue(assignment.getExpression(), constructor, field,
-                                new TreePath(getCurrentPath(), assignment.getExpression()));
-                        stored[0] = stored[0] == null ? value : StateMerges.endpointValues(stored[0], value);
-                    }
-                    return super.visitAssignment(assignment, unused);
-                }
-
-                @Override
-                public Void visitClass(com.sun.source.tree.ClassTree tree, Void unused) {
-                    return null; // a local or anonymous class cannot assign the final field
-                }
-
-                @Override
-                public Void visitLambdaExpression(com.sun.source.tree.LambdaExpressionTree tree, Void unused) {
-                    return null;
-                }
-            }.scan(path, null);
         }
-        return stored[0];
+        return stores.stored;
     }
 
     /**
@@ -400,34 +380,50 @@ final class SessionOriginRules {
         if (classPath == null || !(classPath.getLeaf() instanceof com.sun.source.tree.ClassTree type)) {
             return null;
         }
-        VarState[] stored = new VarState[1];
+        FieldStores stores = new FieldStores(field);
         for (Tree member : type.getMembers()) {
-            if (!(member instanceof com.sun.source.tree.BlockTree block) || !block.isStatic()) {
-                continue;
+            if (member instanceof com.sun.source.tree.BlockTree block && block.isStatic()) {
+                stores.scan(new TreePath(classPath, block), null);
             }
-            new com.sun.source.util.TreePathScanner<Void, Void>() {
-                @Override
-                public Void visitAssignment(com.sun.source.tree.AssignmentTree assignment, Void unused) {
-                    if (field.equals(flow.trees.getElement(new TreePath(getCurrentPath(), assignment.getVariable())))) {
-                        VarState value = createdEndpoint(FlowScanner.strip(assignment.getExpression()),
-                                getCurrentPath(), false);
-                        stored[0] = stored[0] == null ? value : StateMerges.endpointValues(stored[0], value);
-                    }
-                    return super.visitAssignment(assignment, unused);
-                }
-
-                @Override
-                public Void visitClass(com.sun.source.tree.ClassTree tree, Void unused) {
-                    return null; // a local or anonymous class cannot assign the final field
-                }
-
-                @Override
-                public Void visitLambdaExpression(com.sun.source.tree.LambdaExpressionTree tree, Void unused) {
-                    return null;
-                }
-            }.scan(new TreePath(classPath, block), null);
         }
-        return stored[0];
+        return stores.stored;
+    }
+
+    /**
+     * The endpoints a body's assignments store in one field, merged as where paths meet: in a constructor
+     * ({@link #constructor} set: a stored parameter counts with its {@code @Session} type) or a static
+     * initializer (null). Local and anonymous classes and lambdas cannot assign the final field.
+     */
+    private final class FieldStores extends com.sun.source.util.TreePathScanner<Void, Void> {
+        private final VariableElement field;
+        ExecutableElement constructor;
+        VarState stored;
+
+        FieldStores(VariableElement field) {
+            this.field = field;
+        }
+
+        @Override
+        public Void visitAssignment(com.sun.source.tree.AssignmentTree assignment, Void unused) {
+            if (field.equals(flow.trees.getElement(new TreePath(getCurrentPath(), assignment.getVariable())))) {
+                VarState value = constructor != null
+                        ? storedValue(assignment.getExpression(), constructor, field,
+                                new TreePath(getCurrentPath(), assignment.getExpression()))
+                        : createdEndpoint(FlowScanner.strip(assignment.getExpression()), getCurrentPath(), false);
+                stored = stored == null ? value : StateMerges.endpointValues(stored, value);
+            }
+            return super.visitAssignment(assignment, unused);
+        }
+
+        @Override
+        public Void visitClass(com.sun.source.tree.ClassTree tree, Void unused) {
+            return null;
+        }
+
+        @Override
+        public Void visitLambdaExpression(com.sun.source.tree.LambdaExpressionTree tree, Void unused) {
+            return null;
+        }
     }
 
     private VarState storedValue(ExpressionTree value, ExecutableElement constructor, VariableElement field,
