@@ -19,7 +19,8 @@ final class ModuleOpens {
     }
 
     /**
-     * The directive to add, and to which module, when {@code type} (or its array component) is in a package
+     * The directive to add ({@code opens P;}: the qualified form names modules that a build puts on javac's
+     * module path only when the program requires them, and javac warns otherwise), and to which module, when {@code type} (or its array component) is in a package
      * of a named module that does not open it to both readers; null when nothing is closed to them (the class
      * path, an open module, {@code opens} already there).
      */
@@ -43,7 +44,8 @@ final class ModuleOpens {
             return null;
         }
         return "module " + module.getName() + " does not open package " + pkg + " to " + String.join(" and ", closedTo)
-                + ", which read message classes reflectively; add 'opens " + pkg + " to " + String.join(", ", closedTo)
-                + ";' to the module-info.java of " + module.getName();
+                + ", which read message classes reflectively; add 'opens " + pkg + ";' to the module-info.java of "
+                + module.getName() + " (or 'opens " + pkg + " to " + String.join(", ", closedTo) + ";', which javac"
+                + " warns about unless those modules are on its module path)";
     }
 }
