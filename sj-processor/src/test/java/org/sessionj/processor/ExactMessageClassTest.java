@@ -49,8 +49,27 @@ class ExactMessageClassTest {
 
     @Test
     void theDeclaredClassItselfANullAndObjectAreAccepted() {
-        assertAccepted(program(SHAPES, "!<Shape>.!<Shape>.!<Object>.!<java.util.List<Integer>>",
-                "s.send(new Shape()); s.send((Circle) null); s.send(new Circle()); s.send(new java.util.ArrayList<Integer>());"));
+        assertAccepted(program(SHAPES, "!<Shape>.!<Shape>.!<Object>.!<Object>.!<Object>.!<java.util.List<Integer>>",
+                "s.send(new Shape()); s.send((Circle) null); s.send(\"text\"); s.send(java.util.List.of(1, 2.5));"
+                        + " s.send((Object) new Circle()); s.send(new java.util.ArrayList<Integer>());"));
+    }
+
+    /**
+     * Where the type is Object a value arrives as the wire's untyped form (adv13 A3): a value whose static
+     * type certainly arrives as another class there is SJ013; one known only as Object is the monitor's.
+     */
+    @Test
+    void aValueThatWouldArriveAsAnotherClassWhereTheTypeIsObjectIsRejected() {
+        assertRejected("SJ013", 8, msg("a P.Circle where the type is Object would arrive as a Map of its properties"),
+                program(SHAPES, "!<Object>", "s.send(new Circle());"));
+        assertRejected("SJ013", 7, msg("an int[] where the type is Object would arrive as a List"),
+                program("", "!<Object>", "s.send(new int[] {1});"));
+        assertRejected("SJ013", 7, msg("a java.lang.Long where the type is Object would arrive as an Integer"),
+                program("", "!<Object>", "s.send(Long.valueOf(5));"));
+        assertRejected("SJ013", 7, msg("where the type is Object would arrive as a List"),
+                program("", "!<Object>", "s.send(new java.util.HashSet<Integer>());"));
+        assertRejected("SJ013", 7, msg("a P.Job where the type is Object would arrive as a Map"),
+                program("record Job(int n) {}", "!<Object>", "s.send(new Job(1));"));
     }
 
     @Test

@@ -278,8 +278,9 @@ class NoAliasFieldWindowTest {
 
     @Test
     void sendingThisWhileAFieldIsMovedOut() {
-        assertRejected("SJ044", 15, msg("before 'this' is sent (serialising it reads the fields of this object"),
-                worker("", swapInFinally("s.send(this);")));
+        // Sent as Object, not as its own class (that alone is SJ013: it would arrive as a map of its properties).
+        assertRejected("SJ044", 15, msg("before '(Object)this' is sent (serialising it reads the fields of this "
+                + "object"), worker("", swapInFinally("s.send((Object) this);")));
     }
 
     @Test

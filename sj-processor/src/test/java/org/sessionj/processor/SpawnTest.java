@@ -266,4 +266,49 @@ class SpawnTest {
                 }
                 """, PROTOCOLS);
     }
+    /**
+     * The thread-per-connection server a newcomer writes (adv13 A6.3): a lambda parameter without
+     * {@code @Session} takes the spawned session's remaining type, and its body is checked against it.
+     */
+    @Test
+    void aLambdaParameterWithoutSessionTakesTheSpawnedSessionsType() {
+        assertAccepted(PROTOCOLS, """
+                package demo;
+                import org.sessionj.api.*;
+                class Server {
+                    void run() {
+                        SJServerSocket server = SJServerSocket.create(Sums.Server.class, 0);
+                        while (true) {
+                            SJSocket s = server.accept();
+                            SJ.spawn(s, c -> {
+                                int total = 0;
+                                while (c.inwhile()) {
+                                    total += c.receiveInt();
+                                }
+                                c.send(total);
+                            });
+                        }
+                    }
+                }
+                """);
+    }
+
+    @Test
+    void aLambdaParameterWithoutSessionIsCheckedAgainstTheSpawnedSessionsType() {
+        assertRejected("SJ024", 7, msg("session 'c' is not complete", "!<int>"), PROTOCOLS, """
+                package demo;
+                import org.sessionj.api.*;
+                class Server {
+                    void run() {
+                        SJServerSocket server = SJServerSocket.create(Sums.Server.class, 0);
+                        SJSocket s = server.accept();
+                        SJ.spawn(s, c -> {
+                            while (c.inwhile()) {
+                                c.receiveInt();
+                            }
+                        });
+                    }
+                }
+                """);
+    }
 }

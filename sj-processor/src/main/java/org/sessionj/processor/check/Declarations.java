@@ -68,9 +68,16 @@ final class Declarations {
     void lambdaParameters(TreePath unit, LambdaExpressionTree lambda) {
         ExecutableElement contract = flow.resultContract;
         List<VariableElement> parameters = new ArrayList<>();
+        List<org.sessionj.types.SessionType> spawned = flow.spawnedTypes.get(lambda);
         for (VariableTree parameter : lambda.getParameters()) {
             TreePath path = new TreePath(unit, parameter);
-            parameter(path, flow.contracts.sessionType(parameters.size(), contract));
+            SessionParameters.SessionParameter inherited = flow.contracts.sessionType(parameters.size(), contract);
+            if (inherited == null && spawned != null && parameters.size() < spawned.size()
+                    && spawned.get(parameters.size()) != null) {
+                // An SJ.spawn body: the session handed over is at this type (adv13 A6.3)
+                inherited = new SessionParameters.SessionParameter(true, spawned.get(parameters.size()));
+            }
+            parameter(path, inherited);
             if (flow.trees.getElement(path) instanceof VariableElement element) {
                 parameters.add(element);
             }

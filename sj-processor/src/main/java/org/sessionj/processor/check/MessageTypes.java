@@ -114,6 +114,10 @@ final class MessageTypes {
      * static type {@code argument}, a subtype of {@code wanted}, is such a class, or returns null.
      */
     String arrivesAsAnotherClass(TypeMirror argument, TypeMirror wanted) {
+        if (wanted instanceof DeclaredType object && object.asElement() instanceof TypeElement objectType
+                && objectType.getQualifiedName().contentEquals("java.lang.Object")) {
+            return arrivesUntyped(argument);
+        }
         if (!(argument instanceof DeclaredType sent) || !(wanted instanceof DeclaredType declared)
                 || !(sent.asElement() instanceof TypeElement actual)
                 || !(declared.asElement() instanceof TypeElement target) || actual.equals(target)) {
@@ -135,6 +139,46 @@ final class MessageTypes {
             }
         }
         return null;
+    }
+
+    /**
+     * Where the type is {@code Object} a value arrives as the wire's untyped form (maps, lists, strings,
+     * numbers, booleans): why a value of static type {@code argument} would certainly arrive as another
+     * class there — a record, enum, array or class of the program, a set, a small-number box or a
+     * character — or null (the runtime monitor checks what a static type cannot tell, an interface's value).
+     */
+    private String arrivesUntyped(TypeMirror argument) {
+        String form = null;
+        if (argument instanceof javax.lang.model.type.ArrayType) {
+            form = "a List";
+        } else if (argument instanceof DeclaredType sent && sent.asElement() instanceof TypeElement actual) {
+            String name = actual.getQualifiedName().toString();
+            if (actual.getKind() == ElementKind.ENUM || name.equals("java.lang.Character")) {
+                form = "a String";
+            } else if (name.equals("java.lang.Long") || name.equals("java.lang.Short") || name.equals("java.lang.Byte")) {
+                form = "an Integer when it fits in an int";
+            } else if (name.equals("java.util.Set") || isSubclassOf(sent, "java.util.Set")) {
+                form = "a List";
+            } else if (actual.getKind() == ElementKind.RECORD
+                    || actual.getKind() == ElementKind.CLASS && !name.startsWith("java.")) {
+                form = "a Map of its properties";
+            }
+        }
+        String sent = argument.toString();
+        String article = "aeiouAEIOU".indexOf(sent.charAt(0)) >= 0 ? "an " : "a ";
+        return form == null ? null : article + sent + " where the type is Object would arrive as " + form
+                + " (an Object carries strings, booleans, Integer, Double, lists and String-keyed maps of them as "
+                + "themselves); declare its own type in the protocol";
+    }
+
+    private boolean isSubclassOf(TypeMirror type, String superName) {
+        for (TypeMirror supertype : types.directSupertypes(type)) {
+            if (supertype instanceof DeclaredType declared && declared.asElement() instanceof TypeElement element
+                    && element.getQualifiedName().contentEquals(superName) || isSubclassOf(supertype, superName)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String name(TypeElement type) {

@@ -79,6 +79,11 @@ final class MethodChecker extends FlowScanner {
      */
     ExecutableElement resultContract;
     final ImplementationContracts contracts;
+    /**
+     * The remaining types of the sessions each {@code SJ.spawn} lambda body is given, by lambda: filled by
+     * the enclosing body's check, read by the lambda's (checked after it); shared by the checkers of a class.
+     */
+    Map<Tree, List<org.sessionj.types.SessionType>> spawnedTypes = new java.util.HashMap<>();
     private String unitName = "its body";
 
     final SessionOriginRules origins = new SessionOriginRules(this);

@@ -325,6 +325,9 @@ public final class SessionChecker implements TaskListener {
     private final class UnitWalker extends TreePathScanner<Void, Void> {
         private final Reporter reporter;
         private final Map<Element, VarState> capturedEndpoints = new HashMap<>();
+        /** The sessions' remaining types of each SJ.spawn lambda body ({@link MethodChecker#spawnedTypes}). */
+        private final Map<com.sun.source.tree.Tree, java.util.List<org.sessionj.types.SessionType>> spawnedTypes =
+                new HashMap<>();
         private final ScopeRules scopes;
 
         UnitWalker(Reporter reporter) {
@@ -612,7 +615,9 @@ public final class SessionChecker implements TaskListener {
         }
 
         private void check(TreePath body) {
-            newChecker(reporter, capturedEndpoints).analyse(body);
+            MethodChecker checker = newChecker(reporter, capturedEndpoints);
+            checker.spawnedTypes = spawnedTypes;
+            checker.analyse(body);
         }
     }
 }

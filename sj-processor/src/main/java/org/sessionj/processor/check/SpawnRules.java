@@ -75,7 +75,12 @@ final class SpawnRules {
             sockets.add(var);
             remaining.add(handedOver(var, argument));
         }
-        // The body: its own sockets are its parameters; anything it captures from here is SJ032.
+        // The body: its own sockets are its parameters; anything it captures from here is SJ032. A lambda's
+        // parameters without @Session take the sessions' remaining types (the lambda is checked after this
+        // body, as a body of its own: adv13 A6.3).
+        if (FlowScanner.strip(body) instanceof LambdaExpressionTree lambda) {
+            flow.spawnedTypes.put(lambda, remaining);
+        }
         flow.scan(body, null);
         List<Parameter> parameters = bodyParameters(FlowScanner.strip(body));
         for (int i = 0; i < sockets.size(); i++) {
@@ -204,8 +209,8 @@ final class SpawnRules {
     /** The body's socket parameters in order, or null when the body is not a form that can be checked. */
     private List<Parameter> bodyParameters(ExpressionTree body) {
         if (body instanceof LambdaExpressionTree lambda) {
-            // Each parameter is declared when the lambda is checked as a body of its own: a missing
-            // @Session is SJ010 there.
+            // Each parameter is declared when the lambda is checked as a body of its own: one without
+            // @Session is given the spawned session's remaining type there (no type to compare here).
             TreePath lambdaPath = flow.pathOf(lambda);
             List<Parameter> parameters = new ArrayList<>();
             for (VariableTree tree : lambda.getParameters()) {

@@ -24,20 +24,24 @@ public final class MessageType {
     private final RecordLayout layout;
     /** What a receiver decodes values of {@link #type} as (null for sessions). */
     private final Decoding decoding;
+    /** How the parts of a value arrive ({@link ValueShape}): closed for every type but some objects'. */
+    private final ValueShape shape;
     /** For sessions and services: the payload type compiled, and the loader its classes come from. */
     private final State sessionStart;
     private final ClassLoader loader;
 
-    private MessageType(Payload payload, WireKind kind, Class<?> type, ObjectReader reader, ObjectWriter writer) {
-        this(payload, kind, type, reader, writer, null, null, null);
+    private MessageType(Payload payload, WireKind kind, Class<?> type, ObjectReader reader, ObjectWriter writer,
+            ValueShape shape) {
+        this(payload, kind, type, reader, writer, null, null, null, shape);
     }
 
     private MessageType(Payload payload, WireKind kind, Class<?> type, RecordLayout layout) {
-        this(payload, kind, type, null, null, layout, null, null);
+        this(payload, kind, type, null, null, layout, null, null, null);
     }
 
     private MessageType(Payload payload, WireKind kind, Class<?> type, ObjectReader reader, ObjectWriter writer,
-            RecordLayout layout, State sessionStart, ClassLoader loader) {
+            RecordLayout layout, State sessionStart, ClassLoader loader, ValueShape shape) {
+        this.shape = shape;
         this.layout = layout;
         this.sessionStart = sessionStart;
         this.loader = loader;
@@ -54,7 +58,7 @@ public final class MessageType {
         if (!(payload instanceof Payload.JavaType java)) {
             org.sessionj.types.SessionType session = ((Payload.SessionPayload) payload).type();
             return new MessageType(payload, WireKind.SESSION, null, null, null, null,
-                    StateMachine.compile(session, loader), loader);
+                    StateMachine.compile(session, loader), loader, null);
         }
         WireKind kind;
         if (java.isPrimitive()) {
@@ -69,7 +73,7 @@ public final class MessageType {
         }
         Class<?> type = TypeClasses.boxed(TypeClasses.load(java, loader));
         if (kind != WireKind.OBJECT) {
-            return new MessageType(payload, kind, type, null, null);
+            return new MessageType(payload, kind, type, null, null, null);
         }
         if (java.typeArguments().isEmpty() && java.arrayDimensions() <= 1) {
             RecordLayout layout = RecordLayout.of(java.arrayDimensions() == 0 ? type : type.componentType());
@@ -85,7 +89,8 @@ public final class MessageType {
             throw new org.sessionj.api.SJException("message type " + payload + " of the session type cannot be "
                     + "decoded by a receiver: " + (opens == null ? problem : opens + " (" + problem + ")"));
         }
-        return new MessageType(payload, kind, type, SmileCodec.readerFor(jackson), SmileCodec.writerFor(jackson));
+        return new MessageType(payload, kind, type, SmileCodec.readerFor(jackson), SmileCodec.writerFor(jackson),
+                ValueShape.of(jackson));
     }
 
     /** The declared payload. */
@@ -130,15 +135,20 @@ public final class MessageType {
                 || value instanceof org.sessionj.api.SJScope)) {
             return false; // never a plain message (as a bean the peer would get an empty map)
         }
-        return type != null && type.isInstance(value) && decoding.refusal(value) == null;
+        return type != null && type.isInstance(value) && decoding.refusal(value) == null
+                && (shape == null || shape.refusal(value) == null);
     }
 
     /**
      * Why {@code value}, an instance of the declared class, cannot be sent as this type (its receiver
-     * would not decode it as its own class: {@link Decoding}), or null.
+     * would not decode it, or a part of it, as itself: {@link Decoding}, {@link ValueShape}), or null.
      */
     public String refusal(Object value) {
-        return value == null || decoding == null || !type.isInstance(value) ? null : decoding.refusal(value);
+        if (value == null || decoding == null || !type.isInstance(value)) {
+            return null;
+        }
+        String refusal = decoding.refusal(value);
+        return refusal != null || shape == null ? refusal : shape.refusal(value);
     }
 
     /**

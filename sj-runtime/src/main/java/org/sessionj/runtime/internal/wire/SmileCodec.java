@@ -2,14 +2,22 @@ package org.sessionj.runtime.internal.wire;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.ser.BeanPropertyWriter;
+import com.fasterxml.jackson.databind.ser.PropertyWriter;
+import com.fasterxml.jackson.databind.ser.std.BeanSerializerBase;
 import com.fasterxml.jackson.databind.type.TypeFactory;
 import com.fasterxml.jackson.dataformat.smile.SmileFactory;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
 import org.sessionj.types.Payload;
 
 /**
@@ -87,6 +95,35 @@ public final class SmileCodec {
     /** A writer for values of {@code declared}. */
     public static ObjectWriter writerFor(JavaType declared) {
         return MAPPER.writerFor(declared);
+    }
+
+    /**
+     * The properties the codec writes for a value of {@code type} when it writes it as a bean (a record's
+     * components, a class's properties), each with its declared type and a way to read it from a value;
+     * empty when it writes the type otherwise (a scalar, a JDK value type, a collection) or cannot.
+     */
+    public static List<BeanPropertyWriter> writtenProperties(JavaType type) {
+        JsonSerializer<Object> serializer;
+        try {
+            serializer = MAPPER.getSerializerProviderInstance().findValueSerializer(type);
+        } catch (JsonMappingException | RuntimeException e) {
+            return List.of(); // Decodability refused it when the protocol loaded
+        }
+        if (!(serializer instanceof BeanSerializerBase bean)) {
+            return List.of();
+        }
+        List<BeanPropertyWriter> properties = new ArrayList<>();
+        for (Iterator<PropertyWriter> it = bean.properties(); it.hasNext();) {
+            if (it.next() instanceof BeanPropertyWriter property) {
+                properties.add(property);
+            }
+        }
+        return properties;
+    }
+
+    /** The Jackson type of {@code type} (a class, with no type arguments of its own). */
+    public static JavaType jacksonType(Class<?> type) {
+        return MAPPER.getTypeFactory().constructType(type);
     }
 
     /** The Jackson type of a resolved session-type message type. */
