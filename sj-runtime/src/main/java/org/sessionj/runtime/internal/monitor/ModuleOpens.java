@@ -30,14 +30,16 @@ final class ModuleOpens {
             element = element.getComponentType();
         }
         Module module = element.getModule();
-        if (!module.isNamed() || element.isPrimitive()) {
-            return null;
+        if (!module.isNamed() || element.isPrimitive() || module.getName().startsWith("java.")
+                || module.getName().startsWith("jdk.")) {
+            return null; // the class path, or the JDK's own classes: no module-info of the program's to change
         }
         String pkg = element.getPackageName();
         List<String> closedTo = new ArrayList<>();
         for (Module reader : List.of(RUNTIME, JACKSON)) {
-            if (!module.isOpen(pkg, reader)) {
-                closedTo.add(reader.isNamed() ? reader.getName() : "ALL-UNNAMED");
+            String name = reader.isNamed() ? reader.getName() : "ALL-UNNAMED";
+            if (!module.isOpen(pkg, reader) && !closedTo.contains(name)) {
+                closedTo.add(name);
             }
         }
         if (closedTo.isEmpty()) {
