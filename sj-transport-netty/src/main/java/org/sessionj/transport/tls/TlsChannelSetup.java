@@ -41,6 +41,8 @@ import org.sessionj.transport.netty.internal.NettySettings;
 final class TlsChannelSetup implements ChannelSetup {
     private static final System.Logger LOG = System.getLogger(TlsChannelSetup.class.getName());
     private static final byte[] ACCEPTED = {'S', 'J', 'T', '1'};
+    /** How many of a non-TLS peer's first bytes a failed handshake's reason shows. */
+    private static final int SHOWN_BYTES = 16;
 
     private final NettySettings settings;
     private final Supplier<SslContext> serverContext;
@@ -63,6 +65,31 @@ final class TlsChannelSetup implements ChannelSetup {
     @Override
     public boolean hasHandshake() {
         return true;
+    }
+
+    /**
+     * Bytes that are no TLS record at all (an HTTP request, an SJ frame in the clear) are named by their
+     * first bytes; any other failure by its innermost reason ({@link #reason}).
+     */
+    @Override
+    public String handshakeFailure(Throwable cause) {
+        if (cause instanceof io.netty.handler.ssl.NotSslRecordException && cause.getMessage() != null) {
+            // Netty's message ends with a hex dump of everything received: name the first bytes only.
+            String message = cause.getMessage();
+            String hex = message.substring(message.lastIndexOf(' ') + 1);
+            int bytes = Math.min(hex.length() / 2, SHOWN_BYTES);
+            byte[] found = new byte[bytes];
+            try {
+                for (int i = 0; i < bytes; i++) {
+                    found[i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
+                }
+            } catch (NumberFormatException e) {
+                return "expected a TLS record (a ClientHello), found bytes that are none";
+            }
+            return "expected a TLS record (a ClientHello), found " + describe(found)
+                    + (hex.length() / 2 > bytes ? " …" : "");
+        }
+        return reason(cause);
     }
 
     @Override
@@ -90,15 +117,19 @@ final class TlsChannelSetup implements ChannelSetup {
 
     /** What a client says when the first bytes after the handshake are not the greeting. */
     static String badGreeting(String server, byte[] found) {
+        return "TLS peer " + server + " is not an SJ TLS acceptor: expected its greeting \"SJT1\" (53 4a 54 31) as the"
+                + " first bytes after the handshake, found " + describe(found);
+    }
+
+    /** Bytes in hex, followed by their text when all are printable ASCII. */
+    private static String describe(byte[] found) {
         StringBuilder hex = new StringBuilder();
         boolean printable = true;
         for (byte b : found) {
             hex.append(hex.isEmpty() ? "" : " ").append(String.format("%02x", b & 0xff));
             printable &= b >= 0x20 && b < 0x7f;
         }
-        return "TLS peer " + server + " is not an SJ TLS acceptor: expected its greeting \"SJT1\" (53 4a 54 31) as the"
-                + " first bytes after the handshake, found " + hex
-                + (printable ? " (\"" + new String(found, StandardCharsets.US_ASCII) + "\")" : "");
+        return hex + (printable ? " (\"" + new String(found, StandardCharsets.US_ASCII) + "\")" : "");
     }
 
     /** The innermost message of a failure, with what it means for the client in front. */
