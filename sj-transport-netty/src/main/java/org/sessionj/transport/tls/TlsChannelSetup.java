@@ -67,16 +67,26 @@ final class TlsChannelSetup implements ChannelSetup {
     private final Supplier<SslContext> serverContext;
     private final Supplier<SslContext> clientContext;
 
+    /** Where accepted connections' TLS engines run their delegated tasks ({@link #HANDSHAKE_TASKS}). */
+    private final java.util.concurrent.Executor handshakeTasks;
+
     TlsChannelSetup(NettySettings settings, Supplier<SslContext> serverContext, Supplier<SslContext> clientContext) {
+        this(settings, serverContext, clientContext, HANDSHAKE_TASKS);
+    }
+
+    /** With the accepted side's delegated tasks run on {@code handshakeTasks} (a test's embedded channels: inline). */
+    TlsChannelSetup(NettySettings settings, Supplier<SslContext> serverContext, Supplier<SslContext> clientContext,
+            java.util.concurrent.Executor handshakeTasks) {
         this.settings = settings;
         this.serverContext = serverContext;
         this.clientContext = clientContext;
+        this.handshakeTasks = handshakeTasks;
     }
 
     @Override
     public void initAccepted(Channel channel, Consumer<NettyConnection> accepted) {
         TlsConnection connection = new TlsConnection(channel, settings);
-        SslHandler ssl = serverContext.get().newHandler(channel.alloc(), HANDSHAKE_TASKS);
+        SslHandler ssl = serverContext.get().newHandler(channel.alloc(), handshakeTasks);
         channel.pipeline().addLast(ssl, new ServerGate(connection, ssl, settings.heartbeat(), accepted));
         channel.pipeline().addLast(connection.frameDecoder(), connection.handler());
     }
