@@ -29,7 +29,10 @@ import jdk.jfr.Recording;
  * (the recording, default {@code target/compile-time.jfr}), {@code worst}
  * ({@code true}/{@code false}), {@code worst-cap} (seconds per worst-case compilation, default 120),
  * {@code baseline} (the classes of another sj-processor build, a directory or jar: compiled as a fourth
- * configuration in the same rounds, for an A/B comparison; sj-api and JavaParser come from this build's path).
+ * configuration in the same rounds, for an A/B comparison; sj-api and JavaParser come from this build's path),
+ * {@code fresh-rounds} (default 6; 0 = none: rounds of the user's own measurement, each configuration
+ * compiled by the {@code javac} launcher in a fresh process, timed by that process's whole CPU time,
+ * after one untimed round; see {@link FreshJavac}).
  * Commands: docs/benchmarks.md, "Compile time".
  */
 public final class CompileTimeBenchmark {
@@ -43,6 +46,7 @@ public final class CompileTimeBenchmark {
         int warmup = Integer.parseInt(options.getOrDefault("warmup", "3"));
         long seed = Long.parseLong(options.getOrDefault("seed", "1"));
         boolean processorPath = Boolean.parseBoolean(options.getOrDefault("processor-path", "true"));
+        int freshRounds = Integer.parseInt(options.getOrDefault("fresh-rounds", "6"));
         int profileRounds = Integer.parseInt(options.getOrDefault("profile", "0"));
         boolean worst = Boolean.parseBoolean(options.getOrDefault("worst", "true"));
         Duration cap = Duration.ofSeconds(Long.parseLong(options.getOrDefault("worst-cap", "120")));
@@ -85,6 +89,9 @@ public final class CompileTimeBenchmark {
         }
         report(samples, setups, rounds, warmup);
         System.out.printf(Locale.ROOT, "load after: %s%n", load());
+        if (freshRounds > 0) {
+            fresh(new FreshJavac(System.getProperty("java.class.path")), files, work, freshRounds);
+        }
 
         if (profileRounds > 0) {
             Path jfr = Path.of(options.getOrDefault("profile-out", "target/compile-time.jfr")).toAbsolutePath();
@@ -128,6 +135,51 @@ public final class CompileTimeBenchmark {
                     + sample.errors().get(0));
         }
         return sample;
+    }
+
+    /**
+     * The user's own measurement: each configuration compiled by a fresh javac process per round
+     * (alternating, after one untimed round), medians of whole-process CPU time and of wall time.
+     */
+    private static void fresh(FreshJavac javac, List<Path> files, Path work, int rounds)
+            throws IOException, InterruptedException {
+        List<Javac.Setup> setups = Javac.Setup.standard();
+        Map<Javac.Setup, List<Javac.Sample>> samples = new EnumMap<>(Javac.Setup.class);
+        for (int round = 0; round <= rounds; round++) {
+            for (Javac.Setup setup : setups) {
+                Path out = Files.createTempDirectory(work, "classes");
+                FreshJavac.Sample sample;
+                try {
+                    sample = javac.compile(files, out, setup, work);
+                } finally {
+                    delete(out);
+                }
+                if (round > 0) {
+                    // Kept as the in-process samples are, to share the median code: no thread or processor time here.
+                    samples.computeIfAbsent(setup, k -> new ArrayList<>())
+                            .add(new Javac.Sample(sample.wall(), 0, sample.processCpu(), 0, List.of()));
+                }
+            }
+        }
+        System.out.printf(Locale.ROOT, "%nA fresh javac process per compilation (the JDK's javac launcher, processors "
+                + "from -processorpath): medians of %d rounds (after 1 untimed round), ms; [min–max]%n", rounds);
+        System.out.println("| configuration | wall | process CPU (user + system) |");
+        System.out.println("|---|---:|---:|");
+        for (Javac.Setup setup : setups) {
+            List<Javac.Sample> list = samples.get(setup);
+            System.out.printf(Locale.ROOT, "| %s | %s | %s |%n", setup.label, cell(list, Javac.Sample::wall),
+                    cell(list, Javac.Sample::processCpu));
+        }
+        System.out.println();
+        System.out.println("| ratio, fresh processes | wall | process CPU |");
+        System.out.println("|---|---:|---:|");
+        for (Javac.Setup[] pair : new Javac.Setup[][] {{Javac.Setup.SJ, Javac.Setup.PROC_NONE},
+                {Javac.Setup.SJ, Javac.Setup.NO_OP}, {Javac.Setup.NO_OP, Javac.Setup.PROC_NONE}}) {
+            System.out.printf(Locale.ROOT, "| %s ÷ %s | %s | %s |%n", pair[0].label, pair[1].label,
+                    percent(samples, pair[0], pair[1], Javac.Sample::wall),
+                    percent(samples, pair[0], pair[1], Javac.Sample::processCpu));
+        }
+        System.out.printf(Locale.ROOT, "load after: %s%n", load());
     }
 
     private static void report(Map<Javac.Setup, List<Javac.Sample>> samples, List<Javac.Setup> setups, int rounds,

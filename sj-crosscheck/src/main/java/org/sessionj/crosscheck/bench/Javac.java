@@ -60,7 +60,8 @@ final class Javac {
     /** What a baseline build of sj-processor needs besides its own classes: sj-api's and JavaParser's. */
     private static final String DEPENDENCIES_PATH = String.join(File.pathSeparator,
             location(org.sessionj.types.SessionType.class), location("com.github.javaparser.JavaParser"));
-    private static final String NO_OP_PROCESSOR_PATH = location(NoOpProcessor.class);
+    /** The empty processor's class path: this module's classes. */
+    static final String NO_OP_PROCESSOR_PATH = location(NoOpProcessor.class);
 
     private final JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     private final String classPath;

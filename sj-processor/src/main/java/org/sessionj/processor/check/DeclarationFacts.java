@@ -26,6 +26,9 @@ final class DeclarationFacts {
     /** The members of each final typed selector field whose declaration is valid. */
     private final Map<Element, Map<String, SessionType>> selectorFields = new HashMap<>();
 
+    /** Per class known from its class file, the field facts its compilation recorded, by member name. */
+    private final Map<Element, Map<String, String>> recorded = new HashMap<>();
+
     /** Told of every field whose facts a class's checks read (SJ009). */
     private CheckedUsersIndex reads;
 
@@ -46,6 +49,11 @@ final class DeclarationFacts {
 
     void endpointField(Element field, VarState state) {
         endpointFields.put(field, state);
+    }
+
+    /** The recorded field facts of {@code type} ({@link FieldFacts#byName}), read once by {@code read}. */
+    Map<String, String> recorded(Element type, java.util.function.Function<Element, String> read) {
+        return recorded.computeIfAbsent(type, known -> FieldFacts.byName(read.apply(known)));
     }
 
     Map<String, SessionType> selectorField(Element field) {

@@ -12,8 +12,10 @@ import javax.annotation.processing.ProcessingEnvironment;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.Modifier;
+import javax.lang.model.element.RecordComponentElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
+import javax.lang.model.util.ElementFilter;
 import org.sessionj.processor.internal.facts.CompiledFacts;
 import org.sessionj.processor.internal.flow.VarState;
 import org.sessionj.processor.internal.model.TypeModel;
@@ -31,6 +33,8 @@ final class FieldFacts {
     static final String DIRECTORY = "META-INF/sessionj/fields/";
     private static final String DIRECTORY_NAME = "fields";
     private static final String SUFFIX = ".txt";
+    /** The fact of a record component's accessor that returns the component as constructed ({@link RecordEndpoints}). */
+    static final String ACCESSOR_KEEPS = "accessor keeps its constructor argument";
     private static final String HEADER = "# sj-processor: what other classes' checks read from these final fields";
 
     private final ProcessingEnvironment environment;
@@ -85,6 +89,14 @@ final class FieldFacts {
                 }
             }
         }
+        if (type.getKind() == ElementKind.RECORD) {
+            for (RecordComponentElement component : ElementFilter.recordComponentsIn(type.getEnclosedElements())) {
+                if ((api.isService(component.asType()) || api.isServerSocket(component.asType()))
+                        && RecordEndpoints.keeps(trees, environment.getTypeUtils(), type, component)) {
+                    text.append('\n').append(component.getSimpleName()).append("()\t").append(ACCESSOR_KEEPS);
+                }
+            }
+        }
         return text.toString();
     }
 
@@ -123,10 +135,27 @@ final class FieldFacts {
     }
 
     private String recorded(TypeElement type) {
+        return recorded(environment, compiled, type);
+    }
+
+    /** What the compilation of {@code type}, known from its class file, recorded: "" when nothing. */
+    static String recorded(ProcessingEnvironment environment, CompiledFacts compiled, TypeElement type) {
         String text = compiled.read(type, DIRECTORY + environment.getElementUtils().getBinaryName(type) + SUFFIX);
         if (text == null) {
             return ""; // none recorded
         }
         return text.startsWith(HEADER) ? text.substring(HEADER.length()).stripTrailing() : "";
+    }
+
+    /** The facts of {@link #recorded} text by member name ({@code SVC}, or {@code svc()} for a record's accessor). */
+    static Map<String, String> byName(String recorded) {
+        Map<String, String> facts = new java.util.HashMap<>();
+        for (String line : recorded.split("\n")) {
+            int tab = line.indexOf('\t');
+            if (tab > 0) {
+                facts.put(line.substring(0, tab), line.substring(tab + 1));
+            }
+        }
+        return facts;
     }
 }

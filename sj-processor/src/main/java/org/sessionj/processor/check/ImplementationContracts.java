@@ -206,6 +206,15 @@ final class ImplementationContracts {
 
     /** The canonical constructor's parameter for {@code component} (it carries the component's annotations). */
     static VariableElement canonicalParameter(TypeElement record, RecordComponentElement component) {
+        return canonicalParameter(record, component, null);
+    }
+
+    /**
+     * As {@link #canonicalParameter(TypeElement, RecordComponentElement)}; with {@code types}, a constructor
+     * whose parameter types are the components' also matches (a class file need not keep parameter names).
+     */
+    static VariableElement canonicalParameter(TypeElement record, RecordComponentElement component,
+            javax.lang.model.util.Types types) {
         List<? extends RecordComponentElement> components = ElementFilter.recordComponentsIn(
                 record.getEnclosedElements());
         int index = components.indexOf(component);
@@ -216,7 +225,12 @@ final class ImplementationContracts {
                 for (int i = 0; i < parameters.size(); i++) {
                     canonical &= parameters.get(i).getSimpleName().equals(components.get(i).getSimpleName());
                 }
-                if (canonical) {
+                boolean sameTypes = types != null;
+                for (int i = 0; sameTypes && i < parameters.size(); i++) {
+                    sameTypes = types.isSameType(types.erasure(parameters.get(i).asType()),
+                            types.erasure(components.get(i).asType()));
+                }
+                if (canonical || sameTypes) {
                     return parameters.get(index);
                 }
             }

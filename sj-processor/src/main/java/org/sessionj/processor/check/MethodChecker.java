@@ -127,6 +127,19 @@ final class MethodChecker extends FlowScanner {
         this.messages = messages;
         this.lent = lent;
         this.facts = facts;
+        this.environment = environment;
+    }
+
+    private final ProcessingEnvironment environment;
+
+    /**
+     * What the compilation of {@code type}, known from its class file, recorded about its final endpoint
+     * fields and record accessors ({@link FieldFacts}), by member name; empty when nothing.
+     */
+    Map<String, String> recordedFields(javax.lang.model.element.TypeElement type) {
+        return facts.recorded(type, known -> FieldFacts.recorded(environment,
+                new org.sessionj.processor.internal.facts.CompiledFacts(environment.getFiler(), elements),
+                (javax.lang.model.element.TypeElement) known));
     }
 
     // ------------------------------------------------------------------ unit entry

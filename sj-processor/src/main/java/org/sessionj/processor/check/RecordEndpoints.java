@@ -10,6 +10,7 @@ import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.util.TreeScanner;
+import com.sun.source.util.Trees;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
@@ -17,6 +18,7 @@ import javax.lang.model.element.RecordComponentElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.util.ElementFilter;
+import javax.lang.model.util.Types;
 import org.sessionj.processor.internal.flow.VarState;
 import org.sessionj.types.SessionType;
 
@@ -25,8 +27,9 @@ import org.sessionj.types.SessionType;
  * server socket) gives an endpoint of protocol P (adv10 F18): the canonical constructor takes the
  * component as a {@code @Session} parameter, so every construction the checker sees gives it a P
  * endpoint (SJ035 otherwise), and the field javac writes keeps it. Only where nothing else can change
- * what the accessor returns: the record is compiled here, javac writes the accessor, and no explicit
- * canonical constructor assigns the component.
+ * what the accessor returns: javac writes the accessor, and no explicit canonical constructor assigns
+ * the component — read from the record's source when it is compiled now, else from what its compilation
+ * recorded (adv13 A12).
  */
 final class RecordEndpoints {
     private final MethodChecker flow;
@@ -35,37 +38,64 @@ final class RecordEndpoints {
         this.flow = flow;
     }
 
-    /** The endpoint {@code call} returns when it is such an accessor, or null. */
+    /**
+     * The endpoint {@code call} returns when it is such an accessor, or null. A record known from its class
+     * file (another module, a library jar: adv13 A12) gives one when its own compilation recorded that it
+     * keeps the component as constructed ({@link FieldFacts}); its protocol is the one on the canonical
+     * constructor's parameter, which the class file keeps ({@code @Session} has class retention).
+     */
     VarState endpoint(MethodInvocationTree call) {
         if (!call.getArguments().isEmpty() || !(flow.elementOf(call) instanceof ExecutableElement accessor)
                 || !(accessor.getEnclosingElement() instanceof TypeElement record)
-                || record.getKind() != ElementKind.RECORD || flow.trees.getTree(record) == null
-                || flow.trees.getTree(accessor) != null) {
+                || record.getKind() != ElementKind.RECORD) {
+            return null;
+        }
+        boolean fromSource = flow.trees.getTree(record) != null;
+        if (fromSource && flow.trees.getTree(accessor) != null) {
             return null;
         }
         for (RecordComponentElement component : ElementFilter.recordComponentsIn(record.getEnclosedElements())) {
             if (!accessor.equals(component.getAccessor())) {
                 continue;
             }
-            VariableElement parameter = ImplementationContracts.canonicalParameter(record, component);
+            VariableElement parameter = ImplementationContracts.canonicalParameter(record, component, flow.types);
             if (parameter == null || !(flow.api.isService(parameter.asType())
                     || flow.api.isServerSocket(parameter.asType()))) {
                 return null;
             }
+            if (fromSource ? assignedByConstructor(flow.trees, parameter) : !recordedAsKept(record, component)) {
+                return null;
+            }
             SessionType protocol = flow.sessionParameters.of(parameter, null, null).declared();
-            if (protocol == null || assignedByConstructor(parameter)) {
+            if (protocol == null) {
                 return null;
             }
             return new VarState.Endpoint(protocol, "of record component '" + record.getSimpleName() + "."
-                    + component.getSimpleName() + "'");
+                    + component.getSimpleName() + "'" + (fromSource ? "" : " (as its class file records)"));
         }
         return null;
     }
 
+    /** Whether the compilation of {@code record}, known from its class file, recorded that it keeps {@code component}. */
+    private boolean recordedAsKept(TypeElement record, RecordComponentElement component) {
+        flow.facts.read(record); // SJ009: a user rechecked when the record's facts change
+        return FieldFacts.ACCESSOR_KEEPS.equals(flow.recordedFields(record).get(component.getSimpleName() + "()"));
+    }
+
+    /**
+     * Whether {@code record}, compiled now, keeps {@code component} as constructed: javac writes its accessor
+     * and no canonical constructor written out assigns it (what the record's compilation records for others).
+     */
+    static boolean keeps(Trees trees, Types types, TypeElement record, RecordComponentElement component) {
+        VariableElement parameter = ImplementationContracts.canonicalParameter(record, component, types);
+        return parameter != null && trees.getTree(component.getAccessor()) == null
+                && !assignedByConstructor(trees, parameter);
+    }
+
     /** Whether the canonical constructor, if written out, assigns the component (its parameter or field). */
-    private boolean assignedByConstructor(VariableElement parameter) {
+    private static boolean assignedByConstructor(Trees trees, VariableElement parameter) {
         Element constructor = parameter.getEnclosingElement();
-        if (!(flow.trees.getTree(constructor) instanceof MethodTree tree) || tree.getBody() == null) {
+        if (!(trees.getTree(constructor) instanceof MethodTree tree) || tree.getBody() == null) {
             return false; // javac writes it: it stores the parameter as given
         }
         String name = parameter.getSimpleName().toString();

@@ -282,6 +282,13 @@ final class SessionOriginRules {
                 known = createdEndpoint(declaration.getInitializer(), fieldPath, false);
                 flow.facts.endpointField(field, known);
             }
+        } else if (known == null && flow.trees.getTree(field) == null && field.getEnclosingElement() instanceof TypeElement owner
+                && flow.trees.getTree(owner) == null
+                && (flow.api.isService(field.asType()) || flow.api.isServerSocket(field.asType()))) {
+            known = recordedField(owner, field); // a class file: as its compilation recorded (adv13 A12)
+            if (known != null) {
+                flow.facts.endpointField(field, known);
+            }
         } else if (known == null && flow.trees.getTree(field) instanceof VariableTree && !field.getModifiers()
                 .contains(Modifier.STATIC) && (flow.api.isService(field.asType()) || flow.api.isServerSocket(field.asType()))) {
             known = storedByConstructors((VariableElement) field);
@@ -290,6 +297,26 @@ final class SessionOriginRules {
             }
         }
         return known;
+    }
+
+    /**
+     * The endpoint of final field {@code field} of {@code owner}, known from its class file, as the class's
+     * compilation recorded it ({@link FieldFacts}: {@code endpoint <protocol>}); null when it recorded none
+     * (compiled without the processor, or the protocol was not known there).
+     */
+    private VarState recordedField(TypeElement owner, Element field) {
+        String fact = flow.recordedFields(owner).get(field.getSimpleName().toString());
+        String prefix = "endpoint ";
+        if (fact == null || !fact.startsWith(prefix) || fact.equals(prefix + "none")) {
+            return null;
+        }
+        try {
+            return new VarState.Endpoint(TypeModel.parse(
+                    fact.substring(prefix.length())), "of field '" + owner.getSimpleName() + "." + field.getSimpleName()
+                    + "' (as its class file records)");
+        } catch (RuntimeException e) {
+            return null; // a record this version cannot read: unknown, as before (SJ010 where it matters)
+        }
     }
 
     /**

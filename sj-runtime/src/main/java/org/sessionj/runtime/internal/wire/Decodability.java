@@ -28,10 +28,11 @@ import java.util.Set;
  * <li>a concrete class the codec has no way to create (no no-argument constructor, no creator; an
  *     inner class) or cannot even describe (a JDK class whose state the JDK keeps closed);</li>
  * <li>a property the writer writes that the reader does not know (a getter without a setter or
- *     field): the receiver would reject it as an unknown property.</li>
+ *     field): the receiver would reject it as an unknown property;</li>
+ * <li>as SJ018 says, an interface or abstract class that is not sealed, at the top as inside: values
+ *     carry no class on the wire, so a receiver has no class to create ({@code Object}, the JDK's
+ *     collections and maps and sealed types are decoded; docs/wire-format.md, "Message types").</li>
  * </ul>
- * Interfaces and abstract classes are left to the monitor's check at the send ({@code Decoding}):
- * whether one can be decoded depends on the value.
  */
 final class Decodability {
     private final ObjectMapper mapper;
@@ -84,12 +85,18 @@ final class Decodability {
             return null;
         }
         if (raw.isInterface() || Modifier.isAbstract(raw.getModifiers())) {
-            // At the top, refused at the send unless the value's own class decodes (Decoding); inside a
-            // message nothing checks the value's class, and the receiver cannot create one (adv13 A2).
-            return nested
-                    ? raw.getName() + " (inside the message) is an interface or abstract class that is not sealed, and "
-                            + "values carry no class on the wire; use a concrete, final or sealed type"
-                    : null;
+            // Inside a message nothing checks the value's class, and the receiver cannot create one (adv13
+            // A2). At the top the monitor refuses every value at the send (Decoding: a Long sent as a Number
+            // would arrive as an Integer, a Runnable cannot be created), so the protocol is refused here,
+            // as SJ018 refuses it, also for a side that only receives it (adv13 A10). A sealed type of the
+            // JDK (ZoneId) is left to the codec's own decoder, as the monitor leaves it.
+            if (nested) {
+                return raw.getName() + " (inside the message) is an interface or abstract class that is not sealed, "
+                        + "and values carry no class on the wire; use a concrete, final or sealed type";
+            }
+            return raw.isSealed() ? null : raw.getName() + " is an interface or abstract class that is not sealed, "
+                    + "and values carry no class on the wire, so no peer can decode one (its value would arrive as "
+                    + "another class, or not at all); use a concrete, final or sealed type";
         }
         JsonDeserializer<Object> deserializer;
         JsonSerializer<Object> serializer;

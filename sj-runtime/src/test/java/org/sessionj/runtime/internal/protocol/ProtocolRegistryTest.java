@@ -17,7 +17,7 @@ class ProtocolRegistryTest {
     public interface Described {
     }
 
-    @Protocol("cbegin.!<Nested>.!<Sibling>.!<String>.!<java.util.List<Nested>>.!<java.util.Map.Entry<String, int[]>>"
+    @Protocol("cbegin.!<Nested>.!<Sibling>.!<String>.!<java.util.List<Nested>>.!<java.util.Map<String, java.util.Locale.Category[]>>"
             + ".?(Nested[][])")
     public interface Names {
     }
@@ -81,7 +81,7 @@ class ProtocolRegistryTest {
         String prefix = ProtocolRegistryTest.class.getName();
         assertThat(ProtocolRegistry.of(Names.class).textFor(Side.REQUEST)).isEqualTo("cbegin.!<" + prefix + "$Nested>"
                 + ".!<" + Sibling.class.getName() + ">.!<java.lang.String>.!<java.util.List<" + prefix + "$Nested>>"
-                + ".!<java.util.Map$Entry<java.lang.String, int[]>>.?(" + prefix + "$Nested[][])");
+                + ".!<java.util.Map<java.lang.String, java.util.Locale$Category[]>>.?(" + prefix + "$Nested[][])");
     }
 
     @Test

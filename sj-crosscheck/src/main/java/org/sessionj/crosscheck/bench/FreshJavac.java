@@ -1,0 +1,99 @@
+package org.sessionj.crosscheck.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One compilation as a user runs it: the JDK's {@code javac} launcher in a fresh process, so that javac
+ * and the processor both start cold, timed by the CPU the whole process spent (user + system time of
+ * all its threads: the compiling thread, the JIT compilers, the GC), and by wall time.
+ *
+ * <p>Why a process of its own: in the harness's JVM javac itself is warm after the warm-up rounds, and
+ * that JVM's state (code compiled and profiled by earlier compilations, classes of earlier processor
+ * loaders) is shared by the configurations compared. A fresh process per compilation shares nothing;
+ * it is what {@code javac} on the command line, or a build that compiles one module per JVM, costs.
+ *
+ * <p>The child's CPU time is read from this process's {@code /proc/self/stat} ({@code cutime} and
+ * {@code cstime}: the CPU time of the children this process has waited for; a child's is added when
+ * {@link Process#waitFor()} returns). Linux only; elsewhere {@link #compile} throws.
+ */
+final class FreshJavac {
+    /** The clock ticks per second of {@code /proc}'s times ({@code sysconf(_SC_CLK_TCK)}: 100 on Linux). */
+    private static final long TICKS_PER_SECOND = 100;
+
+    /** One compilation's wall and whole-process CPU time, in nanoseconds. */
+    record Sample(long wall, long processCpu) {
+    }
+
+    private final Path javac = Path.of(System.getProperty("java.home"), "bin", "javac");
+    private final String classPath;
+
+    /** @param classPath the class path of the compiled program (sj-api and the runtime) */
+    FreshJavac(String classPath) {
+        this.classPath = classPath;
+    }
+
+    /**
+     * Compiles {@code files} into {@code out} in a fresh javac process, configured as {@code setup}:
+     * {@code -proc:none}, or a processor named with {@code -processor} and loaded from {@code -processorpath}
+     * (as Maven's {@code annotationProcessorPaths}). Throws if javac fails.
+     */
+    Sample compile(List<Path> files, Path out, Javac.Setup setup, Path scratch) throws IOException, InterruptedException {
+        List<String> arguments = new ArrayList<>(List.of("-d", out.toString(), "-cp", classPath, "--release", "21",
+                "-implicit:none"));
+        switch (setup) {
+            case PROC_NONE -> arguments.add("-proc:none");
+            case NO_OP -> arguments.addAll(List.of("-processorpath", Javac.NO_OP_PROCESSOR_PATH,
+                    "-processor", NoOpProcessor.class.getName()));
+            case SJ -> arguments.addAll(List.of("-processorpath", Javac.SJ_PROCESSOR_PATH,
+                    "-processor", org.sessionj.processor.SessionProcessor.class.getName()));
+            default -> throw new IllegalArgumentException("no fresh-process compilation for " + setup.label);
+        }
+        for (Path file : files) {
+            arguments.add(file.toString());
+        }
+        // An argument file: 300 source paths and the class path would overflow some command lines.
+        Path argumentFile = Files.createTempFile(scratch, "javac", ".args");
+        Files.write(argumentFile, arguments.stream().map(FreshJavac::quoted).toList(), StandardCharsets.UTF_8);
+        Path log = Files.createTempFile(scratch, "javac", ".log");
+        ProcessBuilder builder = new ProcessBuilder(javac.toString(), "@" + argumentFile)
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        long cpu = childrenCpu();
+        long wall = System.nanoTime();
+        int exit = builder.start().waitFor();
+        wall = System.nanoTime() - wall;
+        cpu = childrenCpu() - cpu;
+        String output = Files.readString(log);
+        Files.delete(argumentFile);
+        Files.delete(log);
+        if (exit != 0) {
+            throw new IllegalStateException(setup.label + " in a fresh process exited with " + exit + ": "
+                    + output.substring(0, Math.min(2000, output.length())));
+        }
+        return new Sample(wall, cpu);
+    }
+
+    /** javac's argument-file syntax: a path with spaces or quotes must be quoted. */
+    private static String quoted(String argument) {
+        return "\"" + argument.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+
+    /** User + system CPU time of the children this process has waited for, in nanoseconds. */
+    static long childrenCpu() throws IOException {
+        String stat;
+        try {
+            stat = Files.readString(Path.of("/proc/self/stat"));
+        } catch (IOException e) {
+            throw new IOException("the fresh-process measurement reads /proc/self/stat (Linux only)", e);
+        }
+        // Fields after the command name (which may hold spaces) in parentheses: state is field 3, so
+        // cutime (field 16) and cstime (field 17) are the 14th and 15th after the closing parenthesis.
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        long ticks = Long.parseLong(fields[13]) + Long.parseLong(fields[14]);
+        return ticks * (1_000_000_000L / TICKS_PER_SECOND);
+    }
+}

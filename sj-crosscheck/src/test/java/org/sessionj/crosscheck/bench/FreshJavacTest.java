@@ -1,0 +1,39 @@
+package org.sessionj.crosscheck.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The user's own measurement compiles in a fresh javac process that really runs the processor from
+ * {@code -processorpath}, and times that process.
+ */
+class FreshJavacTest {
+    private final FreshJavac javac = new FreshJavac(System.getProperty("java.class.path"));
+
+    /** A protocol syntax error is valid Java: only a compilation that runs sj-processor rejects it (SJ001). */
+    @Test
+    void theFreshProcessRunsTheProcessorAndIsTimed(@TempDir Path dir) throws Exception {
+        Path source = Files.writeString(dir.resolve("Square.java"),
+                "import org.sessionj.api.*;\n@Protocol(\"cbegin.!<int>.?(int\")\ninterface Square {}\n");
+        FreshJavac.Sample none = javac.compile(List.of(source), Files.createDirectories(dir.resolve("none")),
+                Javac.Setup.PROC_NONE, dir);
+        assertThat(none.processCpu()).as("the child's CPU time").isPositive();
+        assertThat(none.wall()).isPositive();
+        assertThatThrownBy(() -> javac.compile(List.of(source), Files.createDirectories(dir.resolve("sj")),
+                Javac.Setup.SJ, dir)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("javac + sj-processor in a fresh process exited with 1").hasMessageContaining("SJ001");
+        assertThat(dir).isDirectoryNotContaining("glob:**.args").isDirectoryNotContaining("glob:**.log");
+    }
+
+    @Test
+    void theBaselineIsNotAFreshProcessConfiguration(@TempDir Path dir) {
+        assertThatThrownBy(() -> javac.compile(List.of(), dir, Javac.Setup.SJ_BASELINE, dir))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("baseline");
+    }
+}
