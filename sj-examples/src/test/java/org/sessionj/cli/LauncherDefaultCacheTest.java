@@ -182,6 +182,8 @@ class LauncherDefaultCacheTest {
         assertThat(launch(jdk, "demo", "pi", "--deploy", "processes").command()).contains(scaling);
         assertThat(launch(jdk, "demo", "jacobi", "--size", "100", "--deploy=processes").command()).contains(scaling);
         assertThat(launch(jdk, "demo", "nbody", "--deploy", "slurm").command()).contains(scaling);
+        assertThat(launch(jdk, "demo", "pi", "--deploy", "processes").command()).as("the demo's own code at the default")
+                .contains("-XX:CompileCommand=quiet -XX:CompileCommand=CompileThresholdScaling,org.sessionj.examples.*::*,0.34 ");
         assertThat(launch(jdk, "demo", "pi").command()).as("threads of one JVM").doesNotContain("CompileThreshold");
         assertThat(launch(jdk, "demo", "pi", "--deploy", "threads").command()).doesNotContain("CompileThreshold");
         assertThat(launch(jdk, "protocol", "check", "--deploy", "processes").command()).doesNotContain("CompileThreshold");

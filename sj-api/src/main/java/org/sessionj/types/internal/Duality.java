@@ -16,13 +16,13 @@ public final class Duality extends TypeRewriter {
     }
 
     @Override
-    protected boolean descend(Action action) {
+    boolean descend(Action action) {
         // A payload is the same session for sender and receiver: it is not dualised.
         return !(action instanceof Action.Send || action instanceof Action.Receive);
     }
 
     @Override
-    protected void rebuild(Action action, List<SessionType> children, Sequence out) {
+    void rebuild(Action action, List<SessionType> children, Sequence out) {
         out.add(dual(action, children));
     }
 

@@ -81,12 +81,12 @@ public final class Expander {
         }
 
         @Override
-        protected boolean descend(Action action) {
+        boolean descend(Action action) {
             return true;
         }
 
         @Override
-        protected void rebuild(Action action, List<SessionType> children, Sequence out) {
+        void rebuild(Action action, List<SessionType> children, Sequence out) {
             // instanceof, not a pattern switch: linked through SwitchBootstraps on first use, milliseconds cold (issue 15).
             if (action instanceof Action.ProtocolRef ref) {
                 splice(ref, ref.name(), expanded(ref.name(), "@(" + ref.name() + ")", ref), out);
@@ -113,7 +113,7 @@ public final class Expander {
         }
 
         @Override
-        protected SessionType finish(SessionType original, SessionType result) {
+        SessionType finish(SessionType original, SessionType result) {
             checkBounds(result, "the expanded protocol");
             if (input) {
                 position(result, original);

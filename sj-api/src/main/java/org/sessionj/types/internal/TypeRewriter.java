@@ -19,16 +19,16 @@ import org.sessionj.types.SessionType;
 abstract class TypeRewriter {
 
     /** Whether to rebuild the nested types of {@code action} (its loop or rec body, branches, session payload). */
-    protected abstract boolean descend(Action action);
+    abstract boolean descend(Action action);
 
     /**
      * Adds what {@code action} becomes to {@code out}. {@code children} are its nested types, rebuilt,
      * in the order of {@link #nested} ({@code null} when {@link #descend} said no).
      */
-    protected abstract void rebuild(Action action, List<SessionType> children, Sequence out);
+    abstract void rebuild(Action action, List<SessionType> children, Sequence out);
 
     /** The rebuilt sequence {@code built} of {@code original}; a hook for checking it and recording positions. */
-    protected SessionType finish(SessionType original, SessionType built) {
+    SessionType finish(SessionType original, SessionType built) {
         return built;
     }
 

@@ -120,7 +120,7 @@ public final class Unfolding {
         }
 
         @Override
-        protected boolean descend(Action action) {
+        boolean descend(Action action) {
             if (action instanceof Action.Rec rec) {
                 return !rec.variable().equals(x);
             }
@@ -128,7 +128,7 @@ public final class Unfolding {
         }
 
         @Override
-        protected void rebuild(Action action, List<SessionType> children, Sequence out) {
+        void rebuild(Action action, List<SessionType> children, Sequence out) {
             if (action instanceof Action.RecVar variable && variable.variable().equals(x)) {
                 out.add(replacement);
             } else {

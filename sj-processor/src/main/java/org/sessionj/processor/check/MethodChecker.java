@@ -101,6 +101,7 @@ final class MethodChecker extends FlowScanner {
     final TryStatements tries = new TryStatements(this);
     final ImplicitCalls implicit = new ImplicitCalls(this);
     final MovedFieldExits fieldExits = new MovedFieldExits(this);
+    final LiveSessionExits liveExits = new LiveSessionExits(this);
     final SpawnRules spawns = new SpawnRules(this);
     final JoinRules joins = new JoinRules(this);
     final SelectorRules selectors = new SelectorRules(this);
@@ -250,6 +251,7 @@ final class MethodChecker extends FlowScanner {
     /** Where a call other than a session action runs, once its arguments are evaluated ({@link TryThrowPoints}). */
     void callPoint(Tree call, Element callee) {
         throwPoints.callPoint(call, callee);
+        liveExits.callPoint(call, callee);
     }
 
     private Void scanFieldExits(Tree tree) {
@@ -271,6 +273,7 @@ final class MethodChecker extends FlowScanner {
         scan(tree.getExpression(), null);
         throwPoints.thrown(tree);
         fieldExits.throwPoint(tree);
+        liveExits.thrown(tree);
         state = null;
         return null;
     }

@@ -58,6 +58,7 @@ final class TryStatements {
         LinearityRules.ThrowPoints throwPoints = flow.linearity.enterTry();
         Set<Element> moved = flow.tryMoves.enterTry();
         Map<Element, MovedFieldExits.Escape> escapes = flow.fieldExits.enterTryBlock(tree);
+        Map<Element, LiveSessionExits.Escape> liveEscapes = flow.liveExits.enterTryBlock(tree);
         try {
             for (Tree resource : tree.getResources()) {
                 Element socket = resource instanceof ExpressionTree expression ? flow.trackedSocket(expression) : null;
@@ -100,6 +101,7 @@ final class TryStatements {
         flow.handlers.push("catch");
         Set<Element> movedInCatches = flow.tryMoves.enterTry();
         flow.fieldExits.enterCatches(escapes);
+        flow.liveExits.enterCatches(liveEscapes);
         flow.state = catchEntry;
         LinearityRules.ThrowPoints catchThrowPoints = tree.getFinallyBlock() != null && !tree.getCatches().isEmpty()
                 ? flow.linearity.enterCatches() : null;
@@ -120,6 +122,7 @@ final class TryStatements {
             }
             flow.tryMoves.exitTry();
             flow.fieldExits.exitTry();
+            flow.liveExits.exitTry();
         }
         moved.addAll(movedInCatches);
         flow.handlers.pop();
@@ -127,7 +130,7 @@ final class TryStatements {
             finallies.remove(pending);
         }
         if (tree.getFinallyBlock() != null) {
-            finallyBlock(tree, afterAll, catchEntry, moved, escapes, catchThrowPoints == null ? List.of(throwPoints)
+            finallyBlock(tree, afterAll, catchEntry, moved, escapes, liveEscapes, catchThrowPoints == null ? List.of(throwPoints)
                     : List.of(throwPoints, catchThrowPoints));
         } else {
             flow.state = afterAll;
@@ -223,7 +226,7 @@ final class TryStatements {
      */
     private void finallyBlock(TryTree tree, FlowState<Element> afterAll, FlowState<Element> catchEntry,
             Set<Element> moved, Map<Element, MovedFieldExits.Escape> escapes,
-            List<LinearityRules.ThrowPoints> throwPoints) {
+            Map<Element, LiveSessionExits.Escape> liveEscapes, List<LinearityRules.ThrowPoints> throwPoints) {
         flow.handlers.push("finally");
         FlowState<Element> normal = afterAll != null ? afterAll : catchEntry;
         FlowState<Element> abrupt = flow.tryMoves.alsoMovedIn(flow.tryMoves.catchEntry(normal, moved, tree), catchEntry);
@@ -239,6 +242,7 @@ final class TryStatements {
         flow.state = abrupt;
         flow.scan(tree.getFinallyBlock(), null);
         flow.fieldExits.afterFinally(escapes, flow.state);
+        flow.liveExits.afterFinally(liveEscapes, flow.state);
         if (afterAll == null) {
             flow.state = null;
         } else if (abrupt != normal) {

@@ -85,8 +85,9 @@ public final class MessageType {
         var jackson = SmileCodec.jacksonType(java, loader);
         String problem = SmileCodec.decodingProblem(jackson);
         if (problem != null) {
+            String opens = ModuleOpens.advice(type); // a named module's message class: name the line to add
             throw new org.sessionj.api.SJException("message type " + payload + " of the session type cannot be "
-                    + "decoded by a receiver: " + problem);
+                    + "decoded by a receiver: " + (opens == null ? problem : opens + " (" + problem + ")"));
         }
         return new MessageType(payload, kind, type, SmileCodec.readerFor(jackson), SmileCodec.writerFor(jackson),
                 ValueShape.of(jackson));
