@@ -53,5 +53,18 @@ public interface HandshakeSlots {
         default void expired() {
             leave();
         }
+
+        /**
+         * Gives the slot back because the transport handshake failed while the connection was open: the
+         * peer sent what the transport refused (bytes that are no TLS record, a certificate not trusted,
+         * a record that does not decrypt). The runtime counts it as a failed handshake and tells the
+         * failed-handshake listener. A connection that the peer closed first, or that was dropped or
+         * expired, ends as that instead. Idempotent with {@link #leave()}; the default just leaves.
+         *
+         * @param expectedAndFound what the transport expected and what it found, for the count's reason
+         */
+        default void failed(String expectedAndFound) {
+            leave();
+        }
     }
 }

@@ -37,7 +37,7 @@ class TlsGreetingTest {
     private final SslContext serverContext = context(true);
     private final SslContext clientContext = context(false);
     private final TlsChannelSetup setup = new TlsChannelSetup(NettySettings.fromSystemProperties().withHeartbeat(FAST),
-            () -> serverContext, () -> clientContext);
+            () -> serverContext, () -> clientContext, Runnable::run); // embedded channels: the handshake's tasks inline
     private final EmbeddedChannel server = new EmbeddedChannel();
     private final EmbeddedChannel client = new EmbeddedChannel();
     private final List<NettyConnection> accepted = new ArrayList<>();

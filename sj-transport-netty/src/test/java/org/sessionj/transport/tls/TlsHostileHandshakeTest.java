@@ -61,6 +61,8 @@ class TlsHostileHandshakeTest {
     void bytesThatAreNoClientHelloCloseTheConnectionAndGiveItsSlotBack() throws Exception {
         SJRuntime client = SJRuntime.create(SJRuntimeConfig.builder().transports("tls").build());
         try (SJServerSocket socket = server().serverSocket(SessionProtocols.PingServer.class, 0)) {
+            Queue<SJException> told = new ConcurrentLinkedQueue<>();
+            SJRuntime.onFailedHandshake(socket, told::add);
             byte[][] lies = {
                 "GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII),
                 {0, 0, 0, 5, 'S', 'J', 'T', '1', 0}, // an SJ frame in the clear
@@ -82,7 +84,19 @@ class TlsHostileHandshakeTest {
                     .isLessThan(9_000);
             SessionServerSocket counted = (SessionServerSocket) socket;
             SilentTlsPeers.await(() -> counted.pendingHandshakes() == 0, "every slot back");
+            // Each is a failed handshake, counted and told with what was expected and found: before, the
+            // two that are no TLS at all were closed and only logged at DEBUG (the count was 1).
+            SilentTlsPeers.await(() -> told.size() == 3, "three failed handshakes told");
+            assertThat(SJRuntime.failedHandshakes(socket)).isEqualTo(3);
+            assertThat(told).extracting(Throwable::getMessage).anySatisfy(m -> assertThat(m).contains(
+                    "the requester's tls handshake failed: expected a TLS record (a ClientHello), found 47 45 54 20 2f"
+                    + " 20 48 54 54 50 2f 31 2e 31 0d 0a …"));
+            assertThat(told).extracting(Throwable::getMessage).anySatisfy(m -> assertThat(m).contains(
+                    "expected a TLS record (a ClientHello), found 00 00 00 05 53 4a 54 31 00;"));
+            assertThat(told).extracting(Throwable::getMessage).anySatisfy(m -> assertThat(m).contains(
+                    "expected the requester's tls handshake to succeed within PT3S"));
             PingRounds.run(client, socket, 3);
+            assertThat(SJRuntime.failedHandshakes(socket)).as("a real client is no failure").isEqualTo(3);
         }
     }
 

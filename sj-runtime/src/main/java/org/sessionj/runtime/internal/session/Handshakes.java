@@ -162,7 +162,7 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
             }
             inTransport.remove(this);
             if (was == DROPPED) {
-                failed(port() + ": dropped a " + transport + " connection", new org.sessionj.api.SJTimeoutException("dropped: the requester did"
+                Handshakes.this.failed(port() + ": dropped a " + transport + " connection", new org.sessionj.api.SJTimeoutException("dropped: the requester did"
                         + " not finish its " + transport + " handshake within " + java.time.Duration.ofNanos(stalledAfterNanos)
                         + " while the server had its limit of " + context.config().maxPendingHandshakes()
                         + " pending handshakes (sessionj.maxPendingHandshakes) and a new connection waited; closed to"
@@ -180,10 +180,23 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
                 return;
             }
             inTransport.remove(this);
-            failed(port() + ": closed a " + transport + " connection", new org.sessionj.api.SJTimeoutException(
+            Handshakes.this.failed(port() + ": closed a " + transport + " connection", new org.sessionj.api.SJTimeoutException(
                     "expected the requester's " + transport + " handshake to succeed within "
                     + context.config().initiationTimeout() + " of its accept (sessionj.initiationTimeout), found it"
                     + " unfinished; closed"));
+            released();
+        }
+
+        /** Gives the slot back as a failed handshake: the transport refused what the peer sent (see {@link Slot#failed}). */
+        @Override
+        public void failed(String expectedAndFound) {
+            if (!state.compareAndSet(RUNNING, LEFT)) {
+                leave(); // dropped or left first: that end counts
+                return;
+            }
+            inTransport.remove(this);
+            Handshakes.this.failed(port() + ": closed a " + transport + " connection", new org.sessionj.api.SJIOException(
+                    "the requester's " + transport + " handshake failed: " + expectedAndFound + "; closed"));
             released();
         }
     }

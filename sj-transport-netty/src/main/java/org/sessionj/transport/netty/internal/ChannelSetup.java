@@ -28,4 +28,15 @@ public interface ChannelSetup {
     default boolean hasHandshake() {
         return false;
     }
+
+    /**
+     * What an accepted connection's failed transport handshake expected and found, for the server
+     * socket's failed-handshake count and listener ({@link #hasHandshake} transports only).
+     *
+     * @param cause why the handshake failed
+     * @return a short sentence naming what was expected and what the peer sent
+     */
+    default String handshakeFailure(Throwable cause) {
+        return String.valueOf(cause);
+    }
 }

@@ -36,9 +36,14 @@ public final class NettyAcceptor extends QueuedAcceptor {
     /** Connections in their transport handshake per source address, capped; null without a transport handshake. */
     private final HandshakesPerAddress perAddress;
 
-    NettyAcceptor(String transportName, boolean transportHandshake) {
+    /** What a failed transport handshake expected and found ({@link ChannelSetup#handshakeFailure}). */
+    private final java.util.function.Function<Throwable, String> describeFailure;
+
+    NettyAcceptor(String transportName, boolean transportHandshake,
+            java.util.function.Function<Throwable, String> describeFailure) {
         super(transportName);
         this.transportHandshake = transportHandshake;
+        this.describeFailure = describeFailure;
         this.perAddress = transportHandshake ? new HandshakesPerAddress(org.sessionj.runtime.spi.support.SystemSettings
                 .system().integer("tls.maxHandshakesPerAddress", HandshakesPerAddress.DEFAULT_CAP)) : null;
     }
@@ -144,8 +149,38 @@ public final class NettyAcceptor extends QueuedAcceptor {
         }
         channel.attr(SLOT).set(slot);
         channel.closeFuture().addListener(f -> leave(channel));
+        countFailure(channel);
         channel.config().setAutoRead(true);
         return true;
+    }
+
+    /**
+     * Counts a TLS handshake that fails while its channel is open (bytes that are no TLS record, an
+     * untrusted certificate, the handler's own timeout) as a failed handshake of the server socket, as a
+     * refused session request is; before, such a connection was closed and only logged at DEBUG. The
+     * handler fails its handshake before anything closes the channel, so this comes first; a channel
+     * closed first (by the peer, a drop, the deadline, the server socket) has given its slot back and
+     * ends as that.
+     */
+    private void countFailure(Channel channel) {
+        io.netty.handler.ssl.SslHandler ssl = channel.pipeline().get(io.netty.handler.ssl.SslHandler.class);
+        if (ssl == null) {
+            return;
+        }
+        ssl.handshakeFuture().addListener(f -> {
+            if (!f.isSuccess() && channel.isOpen()) {
+                HandshakeSlots.Slot slot = channel.attr(SLOT).getAndSet(null);
+                if (slot != null) {
+                    String why;
+                    try {
+                        why = describeFailure.apply(f.cause());
+                    } catch (RuntimeException e) {
+                        why = String.valueOf(f.cause());
+                    }
+                    slot.failed(why);
+                }
+            }
+        });
     }
 
     /**

@@ -57,7 +57,7 @@ public final class NettyTransportSupport {
     public ConnectionAcceptor listen(int port) throws IOException {
         InetSocketAddress local = TcpAddresses.listening(port, transportName);
         EventLoops loops = EventLoops.shared(settings.preferNative());
-        NettyAcceptor acceptor = new NettyAcceptor(transportName, setup.hasHandshake());
+        NettyAcceptor acceptor = new NettyAcceptor(transportName, setup.hasHandshake(), setup::handshakeFailure);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(loops.group())
                 .channel(loops.serverChannel())
