@@ -20,7 +20,6 @@ import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.PackageElement;
-import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import org.sessionj.processor.check.FlowScanner.Kind;
 import org.sessionj.processor.check.FlowScanner.Scope;
@@ -134,7 +133,7 @@ final class LiveSessionExits {
             if (guard.resources().contains(var)) {
                 return; // try (s) { … }: Java closes it on the way out, and the runtime tells the peer
             }
-            if (caught(escape.thrown(), guard.catches())) {
+            if (ThrowSites.caughtBy(escape.thrown(), guard.catches(), flow.types)) {
                 return; // the catch block starts with the session live (and is checked from there)
             }
             if (guard.throughFinally() != null) {
@@ -168,22 +167,6 @@ final class LiveSessionExits {
             depth--;
         }
         return 0;
-    }
-
-    private boolean caught(List<TypeMirror> thrown, List<TypeMirror> catches) {
-        for (TypeMirror type : thrown) {
-            if (type == null || type.getKind() != TypeKind.DECLARED) {
-                return false;
-            }
-            boolean taken = false;
-            for (TypeMirror handler : catches) {
-                taken |= flow.types.isSubtype(flow.types.erasure(type), flow.types.erasure(handler));
-            }
-            if (!taken) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** The session API's own code (its failures are session failures: see the class comment). */

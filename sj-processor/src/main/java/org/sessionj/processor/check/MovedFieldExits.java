@@ -197,7 +197,7 @@ final class MovedFieldExits {
     private void escape(Element var, Escape escape, java.util.Iterator<Guard> outer) {
         while (outer.hasNext()) {
             Guard guard = outer.next();
-            if (caught(escape.thrown(), guard.catches)) {
+            if (ThrowSites.caughtBy(escape.thrown(), guard.catches, flow.types)) {
                 return; // the catch block starts with the field moved out (it must refill it)
             }
             if (guard.throughFinally != null) {
@@ -213,22 +213,6 @@ final class MovedFieldExits {
                             + "catch block that takes the exception)");
             flow.fail(var);
         }
-    }
-
-    private boolean caught(List<TypeMirror> thrown, List<TypeMirror> catches) {
-        for (TypeMirror type : thrown) {
-            if (type == null || type.getKind() != TypeKind.DECLARED) {
-                return false;
-            }
-            boolean taken = false;
-            for (TypeMirror handler : catches) {
-                taken |= flow.types.isSubtype(flow.types.erasure(type), flow.types.erasure(handler));
-            }
-            if (!taken) {
-                return false;
-            }
-        }
-        return true;
     }
 
     // ------------------------------------------------------------------ try statements

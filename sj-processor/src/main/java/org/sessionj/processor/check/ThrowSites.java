@@ -186,4 +186,25 @@ final class ThrowSites {
         }
         return flow.types.isSubtype(thrown, failure.asType()) || flow.types.isSubtype(failure.asType(), thrown);
     }
+
+    /**
+     * Whether every exception type in {@code thrown} is taken by one of {@code catches} (a type that is not a
+     * declared class, or null, is not known to be taken).
+     */
+    static boolean caughtBy(java.util.List<javax.lang.model.type.TypeMirror> thrown,
+            java.util.List<javax.lang.model.type.TypeMirror> catches, javax.lang.model.util.Types types) {
+        for (javax.lang.model.type.TypeMirror type : thrown) {
+            if (type == null || type.getKind() != javax.lang.model.type.TypeKind.DECLARED) {
+                return false;
+            }
+            boolean taken = false;
+            for (javax.lang.model.type.TypeMirror handler : catches) {
+                taken |= types.isSubtype(types.erasure(type), types.erasure(handler));
+            }
+            if (!taken) {
+                return false;
+            }
+        }
+        return true;
+    }
 }
