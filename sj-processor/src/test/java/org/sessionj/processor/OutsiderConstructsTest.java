@@ -363,8 +363,14 @@ class OutsiderConstructsTest {
 
     @Test
     void aNoAliasValueGivenToAVarargsMethod() {
-        assertRejected("SJ041", 12, msg("moved into a call of 'asList' on line 11"), owned("", """
+        // Arrays.asList(x) keeps x (as its element here): a view of x (adv14 A1), ended by x's move
+        assertRejected("SJ048", 13, msg("'all' holds the result of 'asList' on line 11"), owned("", """
                             List<int[]> all = Arrays.asList(x);
+                            consume(x);
+                            all.get(0)[0] = 1;
+                """));
+        assertRejected("SJ041", 12, msg("moved into a call of 'of' (as the result of 'asList'"), owned("", """
+                            List<List<int[]>> kept = List.of(Arrays.asList(x));
                             x[0] = 1;
                 """));
     }
@@ -408,9 +414,10 @@ class OutsiderConstructsTest {
 
     @Test
     void jdkMethodsThatKeepOrReturnTheArrayMoveIt() {
-        assertRejected("SJ041", 12, msg("moved into a call of 'stream' on line 11"), owned("", """
+        assertRejected("SJ048", 13, msg("'values' holds the result of 'stream' on line 11"), owned("", """
                             java.util.stream.IntStream values = Arrays.stream(x);
-                            x[0] = 1;
+                            consume(x);
+                            values.sum();
                 """));
     }
 

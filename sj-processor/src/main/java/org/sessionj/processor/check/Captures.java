@@ -34,6 +34,7 @@ final class Captures {
                     case ENDPOINT -> flow.origins.captured(var);
                     case NOALIAS -> flow.noAlias.captured(var, info, identifier, what);
                     case SOCKET -> flow.linearity.captured(var, info, identifier, what);
+                    case VIEW -> flow.views.captured(var, identifier, what);
                     case NOALIAS_FIELD -> { } // read through this, like any field; refilled before the code runs
                 }
                 return null;

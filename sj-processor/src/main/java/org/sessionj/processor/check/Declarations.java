@@ -135,14 +135,29 @@ final class Declarations {
             declare(var, Kind.NOALIAS, tree, initial);
             return true;
         }
+        VarState view = getsNoValue(tree) ? null : flow.views.declared(tree, var);
+        if (view != null) {
+            declare(var, Kind.VIEW, tree, view);
+            return true;
+        }
         if (tree.getInitializer() != null && api.isSelector(type)) {
             flow.selectors.declared(var);
         }
         return flow.choices.labelDeclaration(tree, var);
     }
 
+    /** Whether {@code tree} is an enhanced for statement's variable, a catch parameter or a pattern's: it gets no value to view. */
+    private boolean getsNoValue(VariableTree tree) {
+        Tree parent = flow.getCurrentPath().getParentPath().getLeaf();
+        return parent instanceof EnhancedForLoopTree || parent instanceof com.sun.source.tree.CatchTree
+                || parent instanceof com.sun.source.tree.BindingPatternTree;
+    }
+
     /** Starts tracking {@code var} in the innermost scope, in state {@code initial} if the code is reachable. */
     private void declare(Element var, Kind kind, Tree declaration, VarState initial) {
+        if (kind.owned()) {
+            flow.views.startOwning();
+        }
         flow.infos.put(var, new VarInfo(var.getSimpleName().toString(), kind, flow.handlers.size(),
                 flow.onceOnly.size(), declaration));
         flow.scopes.peek().vars.add(var);

@@ -95,7 +95,7 @@ public enum Diagnostic {
             "@NoAlias '%s' may only hold a unique value (a new object or array, a received message, a @NoAlias "
                     + "method result or another @NoAlias variable, which is moved), found '%s'"),
     MOVED_VALUE_USED("SJ041", "@NoAlias value used after it was moved",
-            "@NoAlias '%s' is used after its value was moved %s; assign it a new value first"),
+            "@NoAlias '%s' is used after its value was moved %s; %s"),
     PASS_NOT_UNIQUE("SJ042", "pass of a value that is not @NoAlias",
             "session '%s': pass() hands over ownership, so its argument must be a @NoAlias variable or a new "
                     + "object, found '%s'; use send() to send a copy"),
@@ -111,6 +111,10 @@ public enum Diagnostic {
                     + "someone else; declare it without try-with-resources (its new owner closes it)"),
     NOALIAS_UNCHECKED("SJ047", "@NoAlias where nothing checks it",
             "@NoAlias on %s is not checked: %s"),
+    VIEW_USED("SJ048", "view of a @NoAlias value used after the value was moved",
+            "'%s' holds %s, which may be @NoAlias '%s' itself or a view of it, and is used after that value was "
+                    + "moved %s; use it before the move, or keep a copy instead (new ArrayList<>(...), List.copyOf(...), "
+                    + "toString())"),
 
     // Session threads (SpawnRules).
     USE_AFTER_SPAWN("SJ050", "use of a session after it was handed to a session thread",

@@ -99,11 +99,18 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
      * local or parameter, or a {@code @NoAlias} field of the class whose method is checked.
      */
     enum Kind {
-        SOCKET, ENDPOINT, NOALIAS, NOALIAS_FIELD;
+        SOCKET, ENDPOINT, NOALIAS, NOALIAS_FIELD,
+        /** A local that may hold a {@code @NoAlias} value itself or a view of it ({@link NoAliasViews}). */
+        VIEW;
 
         /** Whether the variable holds a uniquely owned value that moves ({@code @NoAlias}). */
         boolean owned() {
             return this == NOALIAS || this == NOALIAS_FIELD;
+        }
+
+        /** Whether moves decide the variable's state: an owned value, or a view that ends when its value moves. */
+        boolean moves() {
+            return owned() || this == VIEW;
         }
     }
 

@@ -102,11 +102,10 @@ final class IteratedValues {
         for (Hidden key : active) {
             if (key.loop == loop && flow.state.get(key) instanceof VarState.Moved moved
                     && !(flow.state.get(key.var) instanceof VarState.Moved)) {
-                flow.reporter.error(loop.getExpression(), Diagnostic.MOVED_VALUE_USED, flow.name(key.var),
+                flow.noAlias.movedUse(loop.getExpression(), key,
                         moved.how() + " (the enhanced for loop on line " + flow.line(loop) + " reads its next "
                                 + "element from the value it started with, whatever the variable holds now: leave the "
                                 + "loop after the move, or assign the variable before moving it)");
-                flow.fail(key);
             }
         }
     }

@@ -59,7 +59,7 @@ final class IterationRules {
         for (Element var : entry.variables()) {
             VarState before = entry.get(var);
             VarState after = backEdge.get(var);
-            if (flow.infos.containsKey(var) && flow.infos.get(var).kind().owned()) {
+            if (flow.infos.containsKey(var) && flow.infos.get(var).kind().moves()) {
                 continue; // ownership is widened before the loop (see widen) and checked at each use
             }
             if (after instanceof VarState.Failed && !(before instanceof VarState.Failed) && !exempt.contains(var)) {

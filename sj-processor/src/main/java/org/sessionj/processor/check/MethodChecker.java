@@ -97,6 +97,7 @@ final class MethodChecker extends FlowScanner {
     final MoveContexts moveContexts = new MoveContexts(this);
     final TryMoves tryMoves = new TryMoves(this);
     final IteratedValues iteratedValues = new IteratedValues(this);
+    final NoAliasViews views = new NoAliasViews(this);
     final SocketExpressionRules sockets = new SocketExpressionRules(this);
     final TryStatements tries = new TryStatements(this);
     final ImplicitCalls implicit = new ImplicitCalls(this);
@@ -379,6 +380,7 @@ final class MethodChecker extends FlowScanner {
     void set(Element var, VarState value) {
         super.set(var, value);
         iteratedValues.changed(var, value);
+        views.changed(var, value);
     }
 
     /** Over an Iterable (not an array), the loop's calls of iterator()/hasNext()/next() are foreign code. */
@@ -444,6 +446,10 @@ final class MethodChecker extends FlowScanner {
         }
         if (info != null && info.kind() == Kind.ENDPOINT) {
             set(var, origins.endpointSource(tree.getExpression()));
+            return;
+        }
+        if (info != null && info.kind() == Kind.VIEW) {
+            views.assigned(tree, var);
             return;
         }
         if (noAlias.assignment(tree, target, var, info)) {

@@ -49,8 +49,26 @@ final class MoveContexts {
      * only reads through it ({@code x[i]}, {@code x.f}, {@code x.m()}, comparisons, ...).
      */
     String moveContext(TreePath path) {
+        Reach reach = reach(path);
+        String move = destination(reach.value(), reach.parentPath());
+        return move == null || reach.view() == null ? move : move + " (as the result of '"
+                + FlowScanner.calleeName(reach.view()) + "', which may be the value itself or a view of it)";
+    }
+
+    /**
+     * Where a use's value goes: the outermost expression whose value may be the used value itself
+     * ({@code value}, under {@code parentPath}) — through parentheses, casts, either arm of a conditional,
+     * a switch expression's arms, {@link #passesThrough} calls and calls that may return it or a view of
+     * it ({@link #returnsView}; the first such call is {@code view}, else null).
+     */
+    record Reach(Tree value, TreePath parentPath, MethodInvocationTree view) {
+    }
+
+    /** Where the value used at {@code path} goes (see {@link Reach}). */
+    Reach reach(TreePath path) {
         TreePath parentPath = path.getParentPath();
         Tree innermost = path.getLeaf();
+        MethodInvocationTree view = null;
         while (true) {
             Tree parent = parentPath.getLeaf();
             if (parent instanceof ParenthesizedTree || parent instanceof TypeCastTree
@@ -59,6 +77,17 @@ final class MoveContexts {
                 parentPath = parentPath.getParentPath();
             } else if (parent instanceof MethodInvocationTree call && passesThrough(parentPath, innermost)) {
                 innermost = parent; // Objects.requireNonNull(x) is x: where its result goes, x goes
+                parentPath = parentPath.getParentPath();
+            } else if (parent instanceof MemberSelectTree select && select.getExpression() == innermost
+                    && parentPath.getParentPath() != null
+                    && parentPath.getParentPath().getLeaf() instanceof MethodInvocationTree call
+                    && call.getMethodSelect() == select && returnsView(parentPath.getParentPath(), innermost)) {
+                innermost = call; // x.subList(0, 1), b.append(1): the result may be x or a view of it (adv14 A1)
+                view = view == null ? call : view;
+                parentPath = parentPath.getParentPath().getParentPath();
+            } else if (parent instanceof MethodInvocationTree call && returnsView(parentPath, innermost)) {
+                innermost = call; // Arrays.stream(x), Collections.unmodifiableList(x): a view of x
+                view = view == null ? call : view;
                 parentPath = parentPath.getParentPath();
             } else if (parent instanceof SwitchExpressionTree switchExpression
                     && switchExpression.getExpression() != innermost) {
@@ -73,7 +102,7 @@ final class MoveContexts {
                     up = up.getParentPath();
                 }
                 if (up == null) {
-                    return null;
+                    return new Reach(innermost, parentPath, null);
                 }
                 innermost = up.getLeaf();
                 parentPath = up.getParentPath();
@@ -81,7 +110,14 @@ final class MoveContexts {
                 break;
             }
         }
-        Tree child = innermost;
+        return new Reach(innermost, parentPath, view);
+    }
+
+    /** How a value that is {@code child}'s, under {@code parentPath}, moves there (see {@link #moveContext}). */
+    private String destination(Tree child, TreePath parentPath) {
+        if (parentPath.getLeaf() instanceof YieldTree) {
+            return null; // a yield outside a switch expression (javac rejects it)
+        }
         TreePath grandparent = parentPath.getParentPath();
         Tree outer = grandparent == null ? null : grandparent.getLeaf();
         // instanceof, not a pattern switch: javac loads the processor afresh for every compilation, and
@@ -168,6 +204,49 @@ final class MoveContexts {
             "deepToString", "equals", "deepEquals", "hashCode", "deepHashCode", "copyOf", "copyOfRange",
             "binarySearch", "mismatch", "compare", "setAll", "parallelSetAll", "parallelPrefix");
 
+    /**
+     * The JDK classes whose constructors copy the collection, map, array or characters they are given
+     * and keep no reference to it (adv14 A4): {@code new ArrayList<>(x)}, {@code new HashMap<>(m)},
+     * {@code new String(chars)} read {@code x} as {@code Arrays.copyOf(x, n)} does (they call methods on
+     * it, {@code toArray()}, {@code entrySet()}: methods called on the value, trusted like {@code x.m()}).
+     * Only a parameter that takes such a source borrows ({@link #copyingConstructor}): a comparator,
+     * which {@code new TreeSet<>(comparator)} keeps, moves. The static factories {@code List.copyOf},
+     * {@code Set.copyOf}, {@code Map.copyOf} and {@code EnumSet.copyOf} borrow too ({@link #borrowedBy});
+     * {@code List.copyOf(x)} returns {@code x} itself only when it is an unmodifiable list, which nobody
+     * can change. Not here: {@code CopyOnWriteArrayList}, which may share its source's array.
+     */
+    private static final Set<String> COPYING_CONSTRUCTORS = Set.of("java.util.ArrayList", "java.util.LinkedList",
+            "java.util.ArrayDeque", "java.util.Vector", "java.util.PriorityQueue", "java.util.HashSet",
+            "java.util.LinkedHashSet", "java.util.TreeSet", "java.util.HashMap", "java.util.LinkedHashMap",
+            "java.util.TreeMap", "java.util.IdentityHashMap", "java.util.Hashtable", "java.util.EnumMap",
+            "java.util.concurrent.ConcurrentHashMap", "java.lang.String", "java.lang.StringBuilder",
+            "java.lang.StringBuffer");
+
+    /**
+     * Whether argument {@code position} of {@code constructor} is a source one of
+     * {@link #COPYING_CONSTRUCTORS} copies: a parameter of an array type, a {@code Collection}, a
+     * {@code Map} or a {@code CharSequence} (never a comparator or another value the new object keeps).
+     */
+    private boolean copyingConstructor(ExecutableElement constructor, int position) {
+        if (!(constructor.getEnclosingElement() instanceof TypeElement owner)
+                || !COPYING_CONSTRUCTORS.contains(owner.getQualifiedName().toString())
+                || position >= constructor.getParameters().size()
+                || constructor.isVarArgs() && position == constructor.getParameters().size() - 1) {
+            return false;
+        }
+        TypeMirror parameter = flow.types.erasure(constructor.getParameters().get(position).asType());
+        if (parameter.getKind() == TypeKind.ARRAY) {
+            return true;
+        }
+        for (String source : List.of("java.util.Collection", "java.util.Map", "java.lang.CharSequence")) {
+            TypeElement type = flow.elements.getTypeElement(source);
+            if (type != null && flow.types.isSubtype(parameter, flow.types.erasure(type.asType()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether {@code call} is a {@code PrintStream}'s print, println, printf or format (the usual debugging print). */
     private boolean printsIt(MethodInvocationTree call) {
         return flow.trees.getElement(flow.pathOf(call)) instanceof ExecutableElement method
@@ -201,7 +280,8 @@ final class MoveContexts {
      * arrays whose elements {@code java.util.Arrays}' methods ({@link #ARRAYS_BORROWING}) or
      * {@code System.arraycopy} read or write, or a value that {@code String}, {@code StringBuilder},
      * {@code StringBuffer} or {@code Objects} only turn into text, hash or compare as the receiver
-     * ({@link #STRING_READING}, {@link #OBJECTS_READING}, {@link #OBJECTS_READING_FIRST}). Not
+     * ({@link #STRING_READING}, {@link #OBJECTS_READING}, {@link #OBJECTS_READING_FIRST}), or the source
+     * a JDK copy constructor or {@code copyOf} factory copies ({@link #COPYING_CONSTRUCTORS}). Not
      * {@code PrintStream.println(x)}: the stream's class may be the program's (System.setOut), and may keep it.
      */
     boolean borrowedBy(TreePath path) {
@@ -211,6 +291,19 @@ final class MoveContexts {
             if (leaf instanceof ParenthesizedTree || leaf instanceof TypeCastTree) {
                 child = leaf;
                 continue;
+            }
+            if (leaf instanceof MemberSelectTree select && select.getExpression() == child && p.getParentPath() != null
+                    && p.getParentPath().getLeaf() instanceof MethodInvocationTree call && call.getMethodSelect() == select
+                    && returnsView(p.getParentPath(), child)) {
+                child = call; // String.valueOf(x.subList(0, 1)) reads x as String.valueOf(x) does
+                p = p.getParentPath();
+                continue;
+            }
+            if (leaf instanceof NewClassTree creation) {
+                int argument = creation.getArguments().indexOf(child);
+                return argument >= 0 && creation.getClassBody() == null
+                        && flow.trees.getElement(p) instanceof ExecutableElement constructor
+                        && copyingConstructor(constructor, argument);
             }
             int position = leaf instanceof MethodInvocationTree call ? call.getArguments().indexOf(child) : -1;
             if (position >= 0 && flow.trees.getElement(p) instanceof ExecutableElement method
@@ -226,6 +319,7 @@ final class MoveContexts {
                             || name.equals("insert") && position > 0;
                     case "java.util.Objects" -> OBJECTS_READING.contains(name)
                             || position == 0 && OBJECTS_READING_FIRST.contains(name);
+                    case "java.util.List", "java.util.Set", "java.util.Map", "java.util.EnumSet" -> name.equals("copyOf");
                     default -> false;
                 };
             }
@@ -245,8 +339,13 @@ final class MoveContexts {
             if (leaf == call) {
                 return true;
             }
-            if (!(leaf instanceof ParenthesizedTree || leaf instanceof TypeCastTree
-                    || leaf instanceof ConditionalExpressionTree || passesThrough(p, child))) {
+            if (leaf instanceof MemberSelectTree select && select.getExpression() == child && p.getParentPath() != null
+                    && p.getParentPath().getLeaf() instanceof MethodInvocationTree view
+                    && view.getMethodSelect() == select && returnsView(p.getParentPath(), child)) {
+                p = p.getParentPath(); // f(x.subList(0, 1), x.size()): f takes a view of x with its other arguments
+                leaf = view;
+            } else if (!(leaf instanceof ParenthesizedTree || leaf instanceof TypeCastTree
+                    || leaf instanceof ConditionalExpressionTree || passesThrough(p, child) || returnsView(p, child))) {
                 return false;
             }
             child = leaf;
@@ -281,6 +380,21 @@ final class MoveContexts {
         return position == 0 || position == 1 && method.getSimpleName().contentEquals("requireNonNullElse");
     }
 
+    /**
+     * Whether {@code call} takes nothing itself and its result is, or is a view of, its first argument
+     * ({@link #RETURNS_ARGUMENT}, {@link #VIEW_FACTORIES}): its arguments move only where its result goes.
+     */
+    boolean passesOn(Tree call) {
+        if (returnsArgument(call)) {
+            return true;
+        }
+        if (!(call instanceof MethodInvocationTree invocation) || invocation.getArguments().isEmpty()) {
+            return false;
+        }
+        TreePath path = flow.pathOf(call);
+        return path != null && returnsView(path, invocation.getArguments().get(0));
+    }
+
     /** Whether {@code call} is one of {@link #RETURNS_ARGUMENT}: its arguments move only where its result goes. */
     boolean returnsArgument(Tree call) {
         if (!(call instanceof MethodInvocationTree invocation) || invocation.getArguments().isEmpty()) {
@@ -308,4 +422,134 @@ final class MoveContexts {
                 flow.elements.getTypeElement("java.lang.Throwable").asType());
     }
 
+
+    // ------------------------------------------------------------------ results that may be the value (adv14 A1)
+
+    /**
+     * Invariant (docs/noalias.md, "Results that may be the value"): <em>the result of a call on a
+     * {@code @NoAlias} value is taken as (possibly) the value itself when its static type could hold
+     * the value or a view over it</em> — the value's class, a subclass or a supertype of it (a fluent
+     * {@code Buf set(int v) { …; return this; }}, {@code StringBuilder.append}), or one of the JDK's
+     * view types ({@link #VIEW_TYPES}: {@code subList}, {@code keySet}, {@code iterator},
+     * {@code stream}, {@code ByteBuffer.put}) — unless the method is known to return a new value:
+     * {@code clone()}, {@code toString()}, a stream's terminal operations ({@link #STREAM_TERMINALS}),
+     * a primitive, a {@code String} or a boxed primitive. The JDK methods of {@link #VIEW_FACTORIES}
+     * return a view of their first argument ({@code Arrays.stream(x)}, {@code Collections.unmodifiableList(x)}).
+     * Returns whether the call at {@code callPath} may so return {@code operand}'s value (its receiver,
+     * or a view factory's first argument) or a view of it.
+     */
+    boolean returnsView(TreePath callPath, Tree operand) {
+        if (!(callPath.getLeaf() instanceof MethodInvocationTree call)
+                || !(flow.trees.getElement(callPath) instanceof ExecutableElement method)) {
+            return false;
+        }
+        if (call.getMethodSelect() instanceof MemberSelectTree select && select.getExpression() == operand) {
+            if (method.getModifiers().contains(javax.lang.model.element.Modifier.STATIC)) {
+                return false; // a static method named through an instance: the instance is not given to it
+            }
+            TypeMirror receiver = flow.trees.getTypeMirror(new TreePath(new TreePath(callPath, select), operand));
+            return receiver != null && viewOfReceiver(callPath, method, receiver);
+        }
+        return call.getArguments().indexOf(operand) == 0 && viewFactory(method, call);
+    }
+
+    /** Whether the call at {@code callPath} of {@code method} on a receiver of type {@code receiver} may return it or a view. */
+    private boolean viewOfReceiver(TreePath callPath, ExecutableElement method, TypeMirror receiver) {
+        TypeMirror result = flow.trees.getTypeMirror(callPath);
+        TypeKind kind = result == null ? TypeKind.ERROR : result.getKind();
+        if (kind != TypeKind.DECLARED && kind != TypeKind.ARRAY && kind != TypeKind.TYPEVAR
+                && kind != TypeKind.INTERSECTION && kind != TypeKind.WILDCARD) {
+            return false; // a primitive, void, or not understood
+        }
+        String name = method.getSimpleName().toString();
+        if (method.getParameters().isEmpty() && (name.equals("clone") || name.equals("toString"))) {
+            return false;
+        }
+        TypeMirror returned = flow.types.erasure(result);
+        if (returned.getKind() == TypeKind.DECLARED && IMMUTABLE.contains(
+                ((TypeElement) flow.types.asElement(returned)).getQualifiedName().toString())) {
+            return false;
+        }
+        if (STREAM_TERMINALS.contains(name) && isA(receiver, "java.util.stream.BaseStream")) {
+            return false;
+        }
+        TypeMirror own = flow.types.erasure(receiver);
+        if (flow.types.isSubtype(own, returned) || flow.types.isSubtype(returned, own)) {
+            return true;
+        }
+        for (String view : VIEW_TYPES) {
+            if (isA(returned, view)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code type}'s erasure is a subtype of the erasure of the class named {@code name}. */
+    private boolean isA(TypeMirror type, String name) {
+        TypeElement element = flow.elements.getTypeElement(name);
+        return element != null && flow.types.isSubtype(flow.types.erasure(type), flow.types.erasure(element.asType()));
+    }
+
+    /**
+     * The JDK types whose instances a method typically returns as a view over its receiver's state:
+     * collections and maps ({@code subList}, {@code keySet}, {@code values}), their entries, iterators and
+     * spliterators, streams (lazy: they read the source when a terminal operation runs), NIO buffers
+     * ({@code put}, {@code slice}, {@code asIntBuffer}) and character sequences other than {@code String}.
+     */
+    private static final List<String> VIEW_TYPES = List.of("java.util.Collection", "java.util.Map",
+            "java.util.Map.Entry", "java.lang.Iterable", "java.util.Iterator", "java.util.Spliterator",
+            "java.util.Enumeration", "java.util.stream.BaseStream", "java.nio.Buffer", "java.lang.CharSequence");
+
+    /** Types of values nobody can change: a call returning one never hands out a view. */
+    private static final Set<String> IMMUTABLE = Set.of("java.lang.String", "java.lang.Integer", "java.lang.Long",
+            "java.lang.Short", "java.lang.Byte", "java.lang.Character", "java.lang.Boolean", "java.lang.Float",
+            "java.lang.Double", "java.lang.Class");
+
+    /** A stream's terminal operations: they consume the stream and return new values (or elements). */
+    private static final Set<String> STREAM_TERMINALS = Set.of("collect", "toList", "toArray", "reduce", "count",
+            "sum", "average", "min", "max", "findFirst", "findAny", "anyMatch", "allMatch", "noneMatch",
+            "summaryStatistics", "forEach", "forEachOrdered");
+
+    /**
+     * JDK methods that return a view of their first argument, keeping it: {@code java.util.Arrays}'
+     * {@code stream}, {@code spliterator} and one-argument {@code asList}; {@code java.util.Collections}'
+     * {@code unmodifiable…}, {@code synchronized…} and {@code checked…} wrappers; the streams' one-argument
+     * {@code of} ({@code IntStream.of(x)} is {@code Arrays.stream(x)}); the NIO buffers' {@code wrap}.
+     * Consumed in the statement ({@code Arrays.stream(x).sum()}), they only read the value; stored, the
+     * variable is a view (docs/noalias.md).
+     */
+    private static boolean viewFactory(ExecutableElement method, MethodInvocationTree call) {
+        if (!(method.getEnclosingElement() instanceof TypeElement owner)) {
+            return false;
+        }
+        String name = method.getSimpleName().toString();
+        String type = owner.getQualifiedName().toString();
+        return switch (type) {
+            case "java.util.Arrays" -> name.equals("stream") || name.equals("spliterator")
+                    || name.equals("asList") && call.getArguments().size() == 1;
+            case "java.util.Collections" -> name.startsWith("unmodifiable") || name.startsWith("synchronized")
+                    || name.startsWith("checked");
+            case "java.util.stream.Stream", "java.util.stream.IntStream", "java.util.stream.LongStream",
+                    "java.util.stream.DoubleStream" -> name.equals("of") && call.getArguments().size() == 1;
+            default -> type.startsWith("java.nio.") && type.endsWith("Buffer") && name.equals("wrap");
+        };
+    }
+
+    /**
+     * The local declaration ({@code VariableTree}) or assignment the value used at {@code path} is stored
+     * by, through a call that may return it or a view of it when {@code throughView} (else through
+     * parentheses, casts, conditionals and the like only); null when it goes anywhere else.
+     */
+    Tree storedBy(TreePath path, boolean throughView) {
+        Reach reach = reach(path);
+        if (throughView && reach.view() == null) {
+            return null;
+        }
+        Tree parent = reach.parentPath().getLeaf();
+        if (parent instanceof VariableTree) {
+            return parent;
+        }
+        return parent instanceof AssignmentTree assignment && assignment.getExpression() == reach.value() ? parent : null;
+    }
 }

@@ -67,13 +67,23 @@ final class NoAliasRules {
     }
 
     private void useNoAlias(Element var, Tree at, TreePath path) {
+        useOwner(var, at, path, "");
+    }
+
+    /**
+     * A use of the owned value of {@code var} at {@code at} ({@code path}); {@code via}: through which view
+     * local ({@link NoAliasViews#use}), for messages, or empty.
+     */
+    void useOwner(Element var, Tree at, TreePath path, String via) {
         VarState value = flow.state.get(var);
         if (value instanceof VarState.Moved moved) {
-            flow.reporter.error(at, Diagnostic.MOVED_VALUE_USED, flow.name(var), moved.how());
-            flow.fail(var);
+            movedUse(at, var, moved.how());
             return;
         }
         String move = flow.moveContexts.moveContext(path);
+        if (move != null && value instanceof VarState.Owned && via.isEmpty() && flow.views.storedAsView(path, true)) {
+            return; // List<Integer> view = x.subList(0, 1): view is tracked as a view of x (NoAliasViews)
+        }
         if (move != null && flow.moveContexts.borrowedBy(path)) {
             move = null; // Arrays.fill(x, 0): the JDK method reads or writes the elements and keeps nothing
             PendingCall call = pendingArguments(path);
@@ -88,13 +98,12 @@ final class NoAliasRules {
             return;
         }
         if (move != null && value instanceof VarState.Owned) {
-            VarState.Moved moved = new VarState.Moved(move + " on line " + flow.line(at));
+            VarState.Moved moved = new VarState.Moved(move + via + " on line " + flow.line(at));
             PendingCall call = pendingArguments(path);
             if (call != null) {
                 Pending earlier = call.moved.putIfAbsent(var, new Pending(moved, at));
                 if (earlier != null) { // the same value given twice to one call
-                    flow.reporter.error(at, Diagnostic.MOVED_VALUE_USED, flow.name(var), earlier.moved().how());
-                    flow.fail(var);
+                    movedUse(at, var, earlier.moved().how());
                 }
                 return;
             }
@@ -182,7 +191,7 @@ final class NoAliasRules {
         java.util.Iterator<PendingCall> moves = pendingMoves.iterator();
         for (Tree call : pendingCalls) {
             PendingCall moved = moves.next();
-            if (!flow.moveContexts.returnsArgument(call)) {
+            if (!flow.moveContexts.passesOn(call)) {
                 return flow.moveContexts.isArgumentOf(path, call) ? moved : null;
             }
         }
@@ -221,15 +230,13 @@ final class NoAliasRules {
             VarState now = flow.state == null ? null : flow.state.get(borrowed.var());
             Pending also = moved.get(borrowed.var());
             if (now instanceof VarState.Moved since) {
-                flow.reporter.error(borrowed.at(), Diagnostic.MOVED_VALUE_USED, flow.name(borrowed.var()), since.how()
+                movedUse(borrowed.at(), borrowed.var(), since.how()
                         + " (a later argument, evaluated before " + callee + " reads or writes the array given here)");
-                flow.fail(borrowed.var());
                 return;
             } else if (also != null && now instanceof VarState.Owned) {
-                flow.reporter.error(also.at(), Diagnostic.MOVED_VALUE_USED, flow.name(borrowed.var()), "into "
+                movedUse(also.at(), borrowed.var(), "into "
                         + callee + " on line " + flow.line(borrowed.at()) + ", which also reads or writes it as an array "
                         + "(one call cannot both borrow a value and keep it)");
-                flow.fail(borrowed.var());
                 return;
             }
         }
@@ -240,11 +247,10 @@ final class NoAliasRules {
                 flow.set(var, move.getValue().moved());
                 flow.tryMoves.record(var);
             } else if (now instanceof VarState.Moved since) {
-                flow.reporter.error(move.getValue().at(), Diagnostic.MOVED_VALUE_USED, flow.name(var), since.how()
+                movedUse(move.getValue().at(), var, since.how()
                         + " (a later argument, evaluated before " + (call instanceof MethodInvocationTree invocation
                                 ? "the call of '" + FlowScanner.calleeName(invocation) + "'" : "the constructor call")
                         + " takes it)");
-                flow.fail(var);
             }
         }
     }
@@ -294,7 +300,17 @@ final class NoAliasRules {
                 || stripped instanceof MemberSelectTree select && isThis(select.getExpression())
                 ? flow.elementOf(stripped) : null;
         VarInfo info = var == null ? null : flow.infos.get(var);
-        if (info == null || !info.kind().owned() || flow.state == null
+        if (stripped instanceof MethodInvocationTree call && flow.views.owns()) {
+            // x.subList(0, 1).set(0, g(x)), Arrays.stream(x): a result that may be x or a view of it (adv14 A1)
+            TreePath callPath = flow.pathOf(call);
+            if (call.getMethodSelect() instanceof MemberSelectTree select
+                    && flow.moveContexts.returnsView(callPath, select.getExpression())) {
+                return hold(select.getExpression(), why);
+            }
+            return !call.getArguments().isEmpty() && flow.moveContexts.returnsView(callPath, call.getArguments().get(0))
+                    ? hold(call.getArguments().get(0), why) : null;
+        }
+        if (info == null || !info.kind().moves() || flow.state == null
                 || !(flow.state.get(var) instanceof VarState.Owned)) {
             return null;
         }
@@ -328,9 +344,7 @@ final class NoAliasRules {
     void release(Held held) {
         for (Held each = held; each != null; each = each.also()) {
             if (flow.state != null && flow.state.get(each.var()) instanceof VarState.Moved moved) {
-                flow.reporter.error(each.at(), Diagnostic.MOVED_VALUE_USED, flow.name(each.var()),
-                        moved.how() + " (" + each.why() + ")");
-                flow.fail(each.var());
+                movedUse(each.at(), each.var(), moved.how() + " (" + each.why() + ")");
             }
         }
     }
@@ -361,6 +375,7 @@ final class NoAliasRules {
         }
         if (info != null) {
             flow.set(var, unique ? VarState.OWNED : VarState.FAILED);
+            flow.views.reassigned(var);
         }
         // The assignment's value is the value just stored: used where a use of the variable would move
         // it (int[] shared = b = new int[1]; f(b = x)), it moves it, or copies a field out (SJ043).
@@ -380,6 +395,10 @@ final class NoAliasRules {
      * neither (or a field only read through).
      */
     boolean identifier(IdentifierTree tree, Element var, VarInfo info) {
+        if (info != null && info.kind() == Kind.VIEW) {
+            flow.views.use(var, tree, flow.getCurrentPath());
+            return true;
+        }
         if (info != null && info.kind().owned()) {
             useNoAlias(var, tree, flow.getCurrentPath());
             return true;
@@ -443,9 +462,8 @@ final class NoAliasRules {
         for (VariableTree parameter : constructor.getParameters()) {
             Element var = flow.trees.getElement(new TreePath(flow.root, parameter));
             if (var != null && flow.state.get(var) instanceof VarState.Moved moved) {
-                flow.reporter.error(constructor, Diagnostic.MOVED_VALUE_USED, flow.name(var), moved.how()
+                movedUse(constructor, var, moved.how()
                         + " (the compact constructor stores it in field '" + var.getSimpleName() + "' at its end)");
-                flow.fail(var);
             }
         }
     }
@@ -456,13 +474,52 @@ final class NoAliasRules {
             return;
         }
         if (flow.state.get(var) instanceof VarState.Moved moved) {
-            flow.reporter.error(identifier, Diagnostic.MOVED_VALUE_USED, info.name(), moved.how());
-            flow.fail(var);
+            movedUse(identifier, var, moved.how());
         } else if (flow.state.get(var) instanceof VarState.Owned
                 && !closedHere(var, identifier, "into " + what)) {
             flow.set(var, new VarState.Moved("into " + what + " on line " + flow.line(identifier)));
             flow.tryMoves.record(var);
         }
+    }
+
+    /**
+     * Reports a use at {@code at} of {@code var} after its value was moved ({@code how}): SJ041 for an owned
+     * variable, whose message suggests handing over a copy when the value went into a call (adv14 A4); SJ048
+     * for a view of one ({@link NoAliasViews}).
+     */
+    void movedUse(Tree at, Element var, String how) {
+        VarInfo info = flow.infos.get(var);
+        if (info != null && info.kind() == Kind.VIEW) {
+            flow.views.report(at, var, how);
+            return;
+        }
+        flow.reporter.error(at, Diagnostic.MOVED_VALUE_USED, flow.name(var), how, fix(var, how));
+        flow.fail(var);
+    }
+
+    /**
+     * How to fix a use after a move ({@code how}): give the variable a new value; when the value went into
+     * a call or a constructor, which may only need to read it, hand it a copy instead, named for the
+     * variable's type ({@code x.clone()}, {@code List.copyOf(x)}).
+     */
+    private String fix(Element var, String how) {
+        if (!how.startsWith("into a call of") && !how.startsWith("into a constructor call")) {
+            return "assign it a new value first";
+        }
+        String name = flow.name(var);
+        javax.lang.model.type.TypeMirror type = var.asType();
+        String copy = type.getKind() == javax.lang.model.type.TypeKind.ARRAY ? name + ".clone()"
+                : isA(type, "java.util.List") ? "List.copyOf(" + name + ") or new ArrayList<>(" + name + ")"
+                : isA(type, "java.util.Set") ? "Set.copyOf(" + name + ") or new HashSet<>(" + name + ")"
+                : isA(type, "java.util.Map") ? "Map.copyOf(" + name + ") or new HashMap<>(" + name + ")"
+                : isA(type, "java.lang.CharSequence") ? name + ".toString()" : "a copy of it";
+        return "if that call should not own the value, give it " + copy + ", which leaves '" + name
+                + "' its value; else assign '" + name + "' a new value first";
+    }
+
+    private boolean isA(javax.lang.model.type.TypeMirror type, String name) {
+        TypeElement element = flow.elements.getTypeElement(name);
+        return element != null && flow.types.isSubtype(flow.types.erasure(type), flow.types.erasure(element.asType()));
     }
 
     /** Two different ownership states meet: moved on some path, so any later use is an error, reported there. */

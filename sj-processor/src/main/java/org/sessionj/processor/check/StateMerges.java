@@ -51,7 +51,7 @@ final class StateMerges {
         if (endpoint != null) {
             return endpoint;
         }
-        if (flow.infos.containsKey(var) && flow.infos.get(var).kind().owned()) {
+        if (flow.infos.containsKey(var) && flow.infos.get(var).kind().moves()) {
             return NoAliasRules.merge(left, right);
         }
         return flow.linearity.merge(var, left, right, at, what);

@@ -78,7 +78,7 @@ final class TryMoves {
         FlowState<Element> result = target;
         for (Element var : other.variables()) {
             VarInfo info = flow.infos.get(var);
-            if (info != null && info.kind().owned() && other.get(var) instanceof VarState.Moved moved
+            if (info != null && info.kind().moves() && other.get(var) instanceof VarState.Moved moved
                     && result.get(var) instanceof VarState.Owned) {
                 result = result.with(var, moved);
             }

@@ -1,0 +1,269 @@
+package org.sessionj.processor;
+
+import static org.sessionj.processor.CompilerHarness.assertAccepted;
+import static org.sessionj.processor.CompilerHarness.assertRejected;
+import static org.sessionj.processor.CompilerHarness.msg;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Adversarial pass 14, A1: a method called on a {@code @NoAlias} value may return the value itself or a
+ * view of it ({@code append}, {@code subList}, {@code keySet}, {@code iterator}, a fluent setter). Stored
+ * in a local, the result is tracked as a view: using it after the value was passed is SJ048; handing it
+ * anywhere else moves the value (SJ041 at the pass). Reads and results used in the statement stay
+ * accepted.
+ */
+class NoAliasViewsTest {
+    private static final String PROTOCOL = """
+            package demo;
+            import java.util.*;
+            import org.sessionj.api.Protocol;
+            @Protocol("cbegin.!<Object>") public interface Hand {}
+            """;
+    private static final String MORE = """
+            package demo;
+            import org.sessionj.api.Protocol;
+            public interface More {
+                @Protocol("cbegin.!<int[]>") interface Ints {}
+                @Protocol("cbegin.!<demo.Buf>") interface Bufs {}
+            }
+            """;
+    private static final String BUF = """
+            package demo;
+            public final class Buf implements java.io.Serializable {
+                final int[] a = new int[1];
+                public Buf set(int v) { a[0] = v; return this; }
+                public int get() { return a[0]; }
+            }
+            """;
+
+    /** {@code x} an owned list, {@code b} an owned builder, {@code m} an owned map, {@code a} an owned array, {@code f} a fluent Buf. */
+    private static String run(String statements) {
+        return """
+                package demo;
+                import java.util.*;
+                import java.util.stream.*;
+                import org.sessionj.api.*;
+                class Own {
+                    static Object kept;
+                    static StringBuilder keep;
+                    static void take(Object o) { kept = o; }
+                    void run(@Session(protocol = Hand.class) SJService svc, boolean c, List<Integer> other,
+                            @Session(protocol = More.Ints.class) SJService ints,
+                            @Session(protocol = More.Bufs.class) SJService bufs) {
+                        @NoAlias ArrayList<Integer> x = new ArrayList<>(List.of(1, 2, 3));
+                        @NoAlias StringBuilder b = new StringBuilder();
+                        @NoAlias HashMap<String, Integer> m = new HashMap<>();
+                        @NoAlias int[] a = new int[3];
+                        @NoAlias Buf f = new Buf();
+                %s
+                    }
+                }
+                """.formatted(statements);
+    }
+
+    private static final String PASS_X = "        try (SJSocket s = svc.request()) { s.pass(x); }\n";
+
+    @Test
+    void aSubListUsedAfterThePassIsRejected() {
+        assertRejected("SJ048", 19, msg("'view' holds the result of 'subList' on line 17, which may be @NoAlias 'x' "
+                + "itself or a view of it, and is used after that value was moved into a call of 'pass'"),
+                PROTOCOL, MORE, BUF, run("""
+                        List<Integer> view = x.subList(0, 1);
+                """ + PASS_X + """
+                        view.set(0, 99);
+                """));
+    }
+
+    @Test
+    void aBuilderReturnedByAppendUsedAfterThePassIsRejected() {
+        assertRejected("SJ048", 19, msg("'alias' holds the result of 'append' on line 17", "@NoAlias 'b'"),
+                PROTOCOL, MORE, BUF, run("""
+                        StringBuilder alias = b.append("mine");
+                        try (SJSocket s = svc.request()) { s.pass(b); }
+                        alias.append("+sender-wrote-this");
+                """));
+    }
+
+    @Test
+    void aListIteratorUsedAfterThePassIsRejected() {
+        assertRejected("SJ048", 19, msg("'it' holds the result of 'listIterator' on line 17"), PROTOCOL, MORE, BUF, run("""
+                        ListIterator<Integer> it = x.listIterator();
+                """ + PASS_X + """
+                        it.next();
+                        it.set(99);
+                """));
+    }
+
+    @Test
+    void aKeySetUsedAfterThePassIsRejected() {
+        assertRejected("SJ048", 19, msg("'ks' holds the result of 'keySet' on line 17", "@NoAlias 'm'"), PROTOCOL, MORE, BUF,
+                run("""
+                        Set<String> ks = m.keySet();
+                        try (SJSocket s = svc.request()) { s.pass(m); }
+                        ks.clear();
+                """));
+    }
+
+    @Test
+    void aFluentSetterOfTheProgramsOwnClassReturnsTheValue() {
+        assertRejected("SJ048", 19, msg("'y' holds the result of 'set' on line 17", "@NoAlias 'f'"), PROTOCOL, MORE, BUF, run("""
+                        Buf y = f.set(1);
+                        try (SJSocket s = bufs.request()) { s.pass(f); }
+                        y.set(2);
+                """));
+    }
+
+    @Test
+    void aResultStoredInAStaticFieldMovesTheValue() {
+        assertRejected("SJ041", 18, msg("@NoAlias 'b' is used after its value was moved into 'keep' (as the result "
+                + "of 'append', which may be the value itself or a view of it) on line 17"), PROTOCOL, MORE, BUF, run("""
+                        keep = b.append(1).append(2);
+                        try (SJSocket s = svc.request()) { s.pass(b); }
+                        keep.append(3);
+                """));
+    }
+
+    @Test
+    void aViewThroughATernaryIsAView() {
+        assertRejected("SJ048", 19, msg("'v' holds the result of 'subList' on line 17"), PROTOCOL, MORE, BUF, run("""
+                        List<Integer> v = c ? x.subList(0, 1) : other;
+                """ + PASS_X + """
+                        v.clear();
+                """));
+    }
+
+    @Test
+    void aViewInALocalOfTypeObjectIsAView() {
+        assertRejected("SJ048", 19, msg("'o' holds the result of 'subList' on line 17"), PROTOCOL, MORE, BUF, run("""
+                        Object o = x.subList(0, 1);
+                """ + PASS_X + """
+                        take(o);
+                """));
+    }
+
+    @Test
+    void aViewCopiedIntoAnotherLocalIsAViewToo() {
+        assertRejected("SJ048", 20, msg("'w' holds the result of 'subList' on line 17"), PROTOCOL, MORE, BUF, run("""
+                        List<Integer> v = x.subList(0, 1);
+                        List<Integer> w = v;
+                """ + PASS_X + """
+                        w.clear();
+                """));
+    }
+
+    @Test
+    void aViewCapturedByALambdaMovesTheValueIntoIt() {
+        assertRejected("SJ041", 19, msg("@NoAlias 'x' is used after its value was moved into a lambda (through 'view'"),
+                PROTOCOL, MORE, BUF, run("""
+                        List<Integer> view = x.subList(0, 1);
+                        Runnable r = () -> view.set(0, 99);
+                """ + PASS_X + """
+                        r.run();
+                """));
+    }
+
+    @Test
+    void aViewGivenToAMethodMovesTheValueIntoIt() {
+        assertRejected("SJ041", 19, msg("@NoAlias 'x' is used after its value was moved into a call of 'take' through "
+                + "'view' (the result of 'subList' on line 17"), PROTOCOL, MORE, BUF, run("""
+                        List<Integer> view = x.subList(0, 1);
+                        take(view);
+                """ + PASS_X));
+    }
+
+    @Test
+    void aViewGivenDirectlyToAMethodMovesTheValueIntoIt() {
+        assertRejected("SJ041", 18, msg("@NoAlias 'x' is used after its value was moved into a call of 'take' (as "
+                + "the result of 'listIterator'", "if that call should not own the value"), PROTOCOL, MORE, BUF, run("""
+                        take(x.listIterator());
+                """ + PASS_X));
+    }
+
+    @Test
+    void aViewAssignedLaterIsAViewToo() {
+        assertRejected("SJ048", 20, msg("'v' holds the result of 'subList' on line 18"), PROTOCOL, MORE, BUF, run("""
+                        List<Integer> v = null;
+                        v = x.subList(0, 2);
+                """ + PASS_X + """
+                        v.size();
+                """));
+    }
+
+    @Test
+    void aViewOfAValueMovedOnOnePathIsMovedAfterTheJoin() {
+        assertRejected("SJ048", 19, msg("'it' holds the result of 'iterator' on line 17"), PROTOCOL, MORE, BUF, run("""
+                        Iterator<Integer> it = x.iterator();
+                        if (c) { try (SJSocket s = svc.request()) { s.pass(x); } }
+                        it.next();
+                """));
+    }
+
+    @Test
+    void aStreamOfAnArrayStoredAndUsedAfterThePassIsRejected() {
+        assertRejected("SJ048", 19, msg("'st' holds the result of 'stream' on line 17", "@NoAlias 'a'"), PROTOCOL, MORE, BUF,
+                run("""
+                        IntStream st = Arrays.stream(a);
+                        try (SJSocket s = ints.request()) { s.pass(a); }
+                        int sum = st.sum();
+                """));
+    }
+
+    @Test
+    void naturalReadsAndResultsUsedInTheStatementAreAccepted() {
+        assertAccepted(PROTOCOL, MORE, BUF, run("""
+                        int n = x.size();
+                        Integer first = x.get(0);
+                        String text = b.toString();
+                        b.append(1);
+                        b.append(1).append(2);
+                        x.subList(0, 1).clear();
+                        int sum = Arrays.stream(a).sum() + x.stream().mapToInt(i -> i).sum();
+                        List<Integer> copy = x.stream().map(i -> i + 1).collect(Collectors.toList());
+                        String listed = String.valueOf(x.subList(0, 1));
+                        for (Map.Entry<String, Integer> e : m.entrySet()) { n += e.getValue(); }
+                        Object cloned = x.clone();
+                        int got = f.set(3).get();
+                        Iterator<Integer> it = x.iterator();
+                        while (it.hasNext()) { n += it.next(); }
+                """ + PASS_X + """
+                        n += copy.size() + cloned.hashCode() + first + text.length() + listed.length() + got;
+                """));
+    }
+
+    @Test
+    void aViewUsedBeforeThePassAndNeverAfterIsAccepted() {
+        assertAccepted(PROTOCOL, MORE, BUF, run("""
+                        List<Integer> view = x.subList(0, 1);
+                        view.set(0, 7);
+                """ + PASS_X));
+    }
+
+    @Test
+    void aViewOfTheOldValueIsFineOnceTheVariableHoldsANewOne() {
+        assertAccepted(PROTOCOL, MORE, BUF, run("""
+                        List<Integer> view = x.subList(0, 1);
+                        x = new ArrayList<>();
+                """ + PASS_X + """
+                        view.set(0, 7);
+                """));
+    }
+
+    @Test
+    void aViewAssignedAnotherValueIsNoLongerAView() {
+        assertAccepted(PROTOCOL, MORE, BUF, run("""
+                        List<Integer> view = x.subList(0, 1);
+                        view = other;
+                """ + PASS_X + """
+                        view.clear();
+                """));
+    }
+
+    @Test
+    void aViewsReceiverMovedByAnArgumentIsUsedAfterTheMove() {
+        assertRejected("SJ041", 18, msg("@NoAlias 'x' is used after its value was moved into a call of 'own'"),
+                PROTOCOL, MORE, BUF, run("""
+                        x.subList(0, 1).set(0, own(x));
+                """).replace("void run(", "static int own(@NoAlias Object o) { return 0; }\n    void run("));
+    }
+}
