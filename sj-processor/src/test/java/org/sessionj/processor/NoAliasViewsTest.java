@@ -266,4 +266,83 @@ class NoAliasViewsTest {
                         x.subList(0, 1).set(0, own(x));
                 """).replace("void run(", "static int own(@NoAlias Object o) { return 0; }\n    void run("));
     }
+
+    @Test
+    void aLoopOverAViewGoesOnOverAMovedValue() {
+        assertRejected("SJ041", 17, msg("the enhanced for loop on line 17 reads its next element"), PROTOCOL, MORE, BUF,
+                run("""
+                        for (Integer v : x.subList(0, 2)) {
+                            try (SJSocket s = svc.request()) { s.pass(x); }
+                            x = new ArrayList<>();
+                        }
+                """));
+    }
+
+    @Test
+    void aViewThroughASwitchExpressionIsAView() {
+        assertRejected("SJ048", 22, msg("'v' holds the result of 'subList' on line 18"), PROTOCOL, MORE, BUF, run("""
+                        List<Integer> v = switch (other.size()) {
+                            case 0 -> x.subList(0, 1);
+                            default -> other;
+                        };
+                """ + PASS_X + """
+                        v.clear();
+                """));
+    }
+
+    @Test
+    void aViewBoundToAMethodReferenceMovesTheValue() {
+        assertRejected("SJ041", 19, msg("moved into a bound method reference through 'view'"), PROTOCOL, MORE, BUF,
+                run("""
+                        List<Integer> view = x.subList(0, 1);
+                        Runnable r = view::clear;
+                """ + PASS_X));
+    }
+
+    @Test
+    void aViewOfAValueMovedInAnEarlierIterationIsUsedAfterTheMove() {
+        assertRejected("SJ048", 19, msg("'v' holds the result of 'subList' on line 20"), PROTOCOL, MORE, BUF, run("""
+                        List<Integer> v = null;
+                        for (int i = 0; i < 2; i++) {
+                            if (i > 0) v.clear();
+                            v = x.subList(0, 1);
+                            try (SJSocket s = svc.request()) { s.pass(x); }
+                            x = new ArrayList<>();
+                        }
+                """));
+    }
+
+    @Test
+    void aViewOfAnotherObjectsNoAliasFieldIsAWholeValueRead() {
+        assertRejected("SJ043", 6, msg("@NoAlias field 'data' can only be read through"), """
+                package demo;
+                import java.util.*;
+                import org.sessionj.api.*;
+                class Holder {
+                    @NoAlias ArrayList<Integer> data = new ArrayList<>();
+                    static List<Integer> peek(Holder other) { List<Integer> v = other.data.subList(0, 1); return v; }
+                }
+                """);
+    }
+
+    @Test
+    void aViewOfTheClassesOwnFieldEndsWhenTheFieldIsPassed() {
+        assertRejected("SJ048", 12, msg("'head' holds the result of 'subList' on line 8", "@NoAlias 'data'"),
+                PROTOCOL, """
+                package demo;
+                import java.util.*;
+                import org.sessionj.api.*;
+                class Holder {
+                    @NoAlias ArrayList<Integer> data = new ArrayList<>();
+                    void send(@Session(protocol = Hand.class) SJService svc) {
+                        @NoAlias ArrayList<Integer> next = new ArrayList<>();
+                        List<Integer> head = data.subList(0, 0);
+                        try (SJSocket s = svc.request()) {
+                            try { s.pass(data); } finally { data = next; }
+                        }
+                        head.clear();
+                    }
+                }
+                """);
+    }
 }

@@ -314,7 +314,8 @@ final class MethodChecker extends FlowScanner {
     /** See {@link StateMerges}: a loop that assigns a service or server-socket variable is probed for it. */
     @Override
     boolean widens(Element var, VarState value) {
-        return super.widens(var, value) || merges.widens(var, value) || merges.nullWidens(var, value);
+        return super.widens(var, value) || merges.widens(var, value) || merges.nullWidens(var, value)
+                || value instanceof VarState.Unassigned && infos.containsKey(var) && infos.get(var).kind() == Kind.VIEW;
     }
 
     @Override
@@ -324,6 +325,11 @@ final class MethodChecker extends FlowScanner {
         }
         if (infos.containsKey(var) && infos.get(var).kind() == Kind.SOCKET) {
             return NullStates.nullWidened(atEntry, atBackEdge);
+        }
+        if (atEntry instanceof VarState.Unassigned && atBackEdge instanceof VarState.Moved moved
+                && infos.containsKey(var) && infos.get(var).kind() == Kind.VIEW) {
+            // a view made in an earlier iteration, of a value moved since (NoAliasViews): moved at the top
+            return new VarState.Moved(moved.how() + later);
         }
         return super.widened(var, atEntry, atBackEdge, later);
     }

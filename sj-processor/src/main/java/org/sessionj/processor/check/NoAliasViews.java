@@ -300,16 +300,17 @@ final class NoAliasViews {
             return;
         }
         for (Element view : its) { // a loop: no lambda linked per compilation
-            if (!(flow.state.get(view) instanceof VarState.Owned)) {
+            if (flow.state == null || !(flow.state.get(view) instanceof VarState.Owned)) {
                 continue;
             }
+            // through set: an enhanced for over the view (its hidden reference, IteratedValues) ends with it
             if (value instanceof VarState.Moved moved) {
-                flow.state = flow.state.with(view, moved);
+                flow.set(view, moved);
                 flow.tryMoves.record(view);
             } else if (value instanceof VarState.Failed) {
-                flow.state = flow.state.with(view, VarState.FAILED);
+                flow.set(view, VarState.FAILED);
             } else if (!(value instanceof VarState.Owned)) {
-                flow.state = flow.state.with(view, VarState.UNASSIGNED);
+                flow.set(view, VarState.UNASSIGNED);
             }
         }
     }
@@ -321,8 +322,8 @@ final class NoAliasViews {
             return;
         }
         for (Element view : its) {
-            if (flow.state.get(view) instanceof VarState.Owned) {
-                flow.state = flow.state.with(view, VarState.UNASSIGNED);
+            if (flow.state != null && flow.state.get(view) instanceof VarState.Owned) {
+                flow.set(view, VarState.UNASSIGNED);
             }
         }
     }
