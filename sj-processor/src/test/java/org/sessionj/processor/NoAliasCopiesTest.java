@@ -98,7 +98,7 @@ class NoAliasCopiesTest {
     @Test
     void aValueMovedIntoACallIsToldToHandTheCallACopy() {
         assertRejected("SJ041", 18, msg("@NoAlias 'x' is used after its value was moved into a call of 'take' on line 16; "
-                + "if that call should not own the value, give it List.copyOf(x) or new ArrayList<>(x), which leaves 'x' its "
+                + "if that call should not own the value, give it new ArrayList<>(x) or List.copyOf(x), which leaves 'x' its "
                 + "value; else assign 'x' a new value first"), PROTOCOL, run("""
                         take(x);
                 """));

@@ -500,7 +500,8 @@ final class NoAliasRules {
     /**
      * How to fix a use after a move ({@code how}): give the variable a new value; when the value went into
      * a call or a constructor, which may only need to read it, hand it a copy instead, named for the
-     * variable's type ({@code x.clone()}, {@code List.copyOf(x)}).
+     * variable's type ({@code x.clone()}, {@code new ArrayList<>(x)}: a new object first, which
+     * {@code pass} accepts too, SJ042).
      */
     private String fix(Element var, String how) {
         if (!how.startsWith("into a call of") && !how.startsWith("into a constructor call")) {
@@ -509,9 +510,9 @@ final class NoAliasRules {
         String name = flow.name(var);
         javax.lang.model.type.TypeMirror type = var.asType();
         String copy = type.getKind() == javax.lang.model.type.TypeKind.ARRAY ? name + ".clone()"
-                : isA(type, "java.util.List") ? "List.copyOf(" + name + ") or new ArrayList<>(" + name + ")"
-                : isA(type, "java.util.Set") ? "Set.copyOf(" + name + ") or new HashSet<>(" + name + ")"
-                : isA(type, "java.util.Map") ? "Map.copyOf(" + name + ") or new HashMap<>(" + name + ")"
+                : isA(type, "java.util.List") ? "new ArrayList<>(" + name + ") or List.copyOf(" + name + ")"
+                : isA(type, "java.util.Set") ? "new HashSet<>(" + name + ") or Set.copyOf(" + name + ")"
+                : isA(type, "java.util.Map") ? "new HashMap<>(" + name + ") or Map.copyOf(" + name + ")"
                 : isA(type, "java.lang.CharSequence") ? name + ".toString()" : "a copy of it";
         return "if that call should not own the value, give it " + copy + ", which leaves '" + name
                 + "' its value; else assign '" + name + "' a new value first";
