@@ -225,10 +225,12 @@ public final class TunnelServer implements AutoCloseable {
 
     /**
      * Request deadline and idle connections: a request must be complete within {@code requestMillis}
-     * of its first byte (a client dribbling headers is answered 408 and dropped); a connection idle
-     * (nothing read, nothing written) for {@code idleMillis} is closed, WebSocket ones included. The
-     * front half sees bytes before the HTTP decoder (a request that never finishes its headers yields no
-     * request object); the {@link RequestAssembler} reports the decoded request's end.
+     * of its first byte (a client dribbling headers is answered 408 and dropped), and so must a WebSocket
+     * frame (a client trickling a frame that never ends is dropped; time while this side does not read,
+     * being behind, is not counted against it); a connection idle (nothing read, nothing written) for
+     * {@code idleMillis} is closed, WebSocket ones included. The front half sees bytes before the HTTP
+     * or WebSocket decoder (a request that never finishes its headers yields no request object); the
+     * {@link RequestAssembler} reports the decoded request's or frame's end.
      *
      * <p>Both deadlines are {@link LazyDeadline}s: a request or a write only stores a time. Before, each
      * request scheduled and cancelled a timer of its own, and Netty's idle handler put a listener on
@@ -261,9 +263,11 @@ public final class TunnelServer implements AutoCloseable {
                     onLoop(ctx);
                     idle.set(idleNanos);
                     if (!upgraded && ctx.pipeline().get(HttpServerCodec.class) == null) {
-                        upgraded = true; // a WebSocket now: no more requests, but idle connections still close
+                        upgraded = true; // a WebSocket now: frames instead of requests
                         request.clear();
-                    } else if (!upgraded && !request.isSet()) {
+                    }
+                    if (!request.isSet()) {
+                        // A request, or over a WebSocket the frame these bytes start, must be whole in time.
                         request.set(TimeUnit.MILLISECONDS.toNanos(requestMillis));
                     }
                     ctx.fireChannelRead(msg);
@@ -316,8 +320,14 @@ public final class TunnelServer implements AutoCloseable {
         }
 
         private void expire(ChannelHandlerContext front) {
-            LOG.log(System.Logger.Level.DEBUG, "{0} did not send a whole request within {1} ms; dropping it",
-                    front.channel().remoteAddress(), requestMillis);
+            if (upgraded && !front.channel().config().isAutoRead()) {
+                // Not reading because this side is behind (its stream full, its writes held): the frame
+                // cannot finish meanwhile, and that is no fault of the peer's. Its time starts again.
+                request.set(TimeUnit.MILLISECONDS.toNanos(requestMillis));
+                return;
+            }
+            LOG.log(System.Logger.Level.DEBUG, "{0} did not send a whole {1} within {2} ms; dropping it",
+                    front.channel().remoteAddress(), upgraded ? "WebSocket frame" : "request", requestMillis);
             if (front.pipeline().get(HttpServerCodec.class) != null) {
                 // From the tail, through the codec's encoder.
                 front.channel().writeAndFlush(Wire.text(HttpVersion.HTTP_1_1, HttpResponseStatus.REQUEST_TIMEOUT,
