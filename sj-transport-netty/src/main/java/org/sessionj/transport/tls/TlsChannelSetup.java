@@ -45,14 +45,14 @@ final class TlsChannelSetup implements ChannelSetup {
     private final Supplier<SslContext> serverContext;
     private final Supplier<SslContext> clientContext;
 
-    /** Where accepted connections' TLS engines run their delegated tasks ({@link TlsHandshakes#delegatedTasks()}). */
+    /** Where TLS engines, accepted and connecting, run their delegated tasks ({@link TlsHandshakes#delegatedTasks()}). */
     private final java.util.concurrent.Executor handshakeTasks;
 
     TlsChannelSetup(NettySettings settings, Supplier<SslContext> serverContext, Supplier<SslContext> clientContext) {
         this(settings, serverContext, clientContext, TlsHandshakes.delegatedTasks());
     }
 
-    /** With the accepted side's delegated tasks run on {@code handshakeTasks} (a test's embedded channels: inline). */
+    /** With the engines' delegated tasks run on {@code handshakeTasks} (a test's embedded channels: inline). */
     TlsChannelSetup(NettySettings settings, Supplier<SslContext> serverContext, Supplier<SslContext> clientContext,
             java.util.concurrent.Executor handshakeTasks) {
         this.settings = settings;
@@ -83,7 +83,9 @@ final class TlsChannelSetup implements ChannelSetup {
     @Override
     public void initConnecting(Channel channel, String host, int port, CompletableFuture<NettyConnection> ready) {
         TlsConnection connection = new TlsConnection(channel, settings);
-        SslHandler ssl = clientContext.get().newHandler(channel.alloc(), host, port);
+        // As on the server: the key exchange and the certificate checks off the event loop, whose other
+        // connections would wait for them (a client opening many sessions at once stalled its own).
+        SslHandler ssl = clientContext.get().newHandler(channel.alloc(), host, port, handshakeTasks);
         channel.pipeline().addLast(ssl, new ClientGate(connection, ssl, settings.heartbeat(), host + ":" + port, ready));
         channel.pipeline().addLast(connection.frameDecoder(), connection.handler());
     }

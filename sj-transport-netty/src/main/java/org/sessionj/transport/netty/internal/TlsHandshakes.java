@@ -34,7 +34,8 @@ import org.sessionj.runtime.spi.support.SystemSettings;
  * expected and found ({@link #failure}).
  * </ul>
  * Its engines' delegated tasks (the key exchange and signature) run on {@link #delegatedTasks()}, not on
- * the event loop: create the handler with {@code SslContext.newHandler(alloc, TlsHandshakes.delegatedTasks())}.
+ * the event loop: create the handler with {@code SslContext.newHandler(alloc, TlsHandshakes.delegatedTasks())}
+ * (clients too: {@code newHandler(alloc, host, port, TlsHandshakes.delegatedTasks())}).
  *
  * <p>Before this class the HTTPS servers had none of these: silent TLS connections were bounded only by
  * the server's connection cap and Netty's 10 s handshake timeout, a failed handshake was logged at DEBUG
@@ -50,12 +51,13 @@ public final class TlsHandshakes {
     private static final int SHOWN_BYTES = 16;
 
     /**
-     * Runs accepted TLS engines' delegated tasks (a handshake's key exchange and signature) off the event
-     * loops. Run inline, as Netty does by default, each accepted handshake held its event loop for its
-     * cryptography, and every established session on that loop waited: a flood of honest TLS handshakes
-     * (8 clients, 10 s, load ~45) took an established tls session's round trips from a median of 0.19 ms
-     * to 733 ms. At most one task per connection in its TLS handshake is queued, and those are bounded by
-     * the pending-handshake slots; one thread per core, daemon, gone when idle; one pool for every port.
+     * Runs TLS engines' delegated tasks (a handshake's key exchange, signature and certificate checks) off
+     * the event loops, for accepted and connecting channels alike. Run inline, as Netty does by default,
+     * each handshake held its event loop for its cryptography, and every established session on that loop
+     * waited: a flood of honest TLS handshakes (8 clients, 10 s, load ~45) took an established tls
+     * session's round trips from a median of 0.19 ms to 733 ms. At most one task per connection in its TLS
+     * handshake is queued: on a server those are bounded by the pending-handshake slots, on a client by the
+     * connections its program opens; one thread per core, daemon, gone when idle; one pool for the JVM.
      */
     private static final ThreadPoolExecutor DELEGATED_TASKS = newPool();
 
@@ -92,7 +94,7 @@ public final class TlsHandshakes {
         return executor;
     }
 
-    /** Where accepted TLS engines run their delegated tasks: a pool of one platform daemon thread per core. */
+    /** Where TLS engines run their delegated tasks: a pool of one platform daemon thread per core. */
     public static Executor delegatedTasks() {
         return DELEGATED_TASKS;
     }
