@@ -27,6 +27,9 @@ import java.util.Optional;
  *
  * <pre>{@code sj-phase rank=1 threads main=250 C2_CompilerThre=160 C1_CompilerThre=90 ...}</pre>
  *
+ * <p>and the same so far at {@code connected} and {@code run-done} ({@code threads@connected …}), so
+ * that the timed region's CPU per kind of thread is their difference.
+ *
  * <p>Child ranks inherit the environment, so one variable traces the whole job. Off, a step costs one
  * field read. docs/demos.md ("Where a job's time goes") shows how to read the lines.
  */
@@ -69,6 +72,8 @@ public final class Phases {
         err.println(line(rank, Instant.now(), info.totalCpuDuration().orElse(Duration.ZERO), name));
         if (name.equals("exit")) {
             threads().ifPresent(groups -> err.println(threadsLine(rank, groups)));
+        } else if (name.equals("connected") || name.equals("run-done")) {
+            threads().ifPresent(groups -> err.println(threadsLine(rank, name, groups)));
         }
     }
 
@@ -111,7 +116,19 @@ public final class Phases {
 
     /** {@code sj-phase rank=R threads main=250 C2_CompilerThre=160 ...}: milliseconds per kind, largest first, none of 0. */
     static String threadsLine(int rank, Map<String, Long> groups) {
+        return threadsLine(rank, null, groups);
+    }
+
+    /**
+     * As {@link #threadsLine(int, Map)}, at step {@code step} ({@code threads@connected …}) unless it is
+     * null: the lines at {@code connected} and {@code run-done} give the timed region's CPU per kind of
+     * thread by difference (the program's thread against the JIT compilers, the event loops, the GC).
+     */
+    static String threadsLine(int rank, String step, Map<String, Long> groups) {
         StringBuilder line = new StringBuilder("sj-phase rank=").append(rank).append(" threads");
+        if (step != null) {
+            line.append('@').append(step);
+        }
         groups.entrySet().stream().filter(e -> e.getValue() > 0)
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
                 .forEach(e -> line.append(' ').append(e.getKey().replace(' ', '_')).append('=').append(e.getValue()));

@@ -55,6 +55,13 @@ class PhasesTest {
     }
 
     @Test
+    void theThreadsLinesAroundTheTimedRegionNameTheirStep() {
+        assertThat(Phases.threadsLine(0, "run-done", Map.of("rank-0", 120L, "C2 CompilerThre", 40L)))
+                .isEqualTo("sj-phase rank=0 threads@run-done rank-0=120 C2_CompilerThre=40");
+        assertThat(Phases.threadsLine(0, null, Map.of("java", 10L))).isEqualTo("sj-phase rank=0 threads java=10");
+    }
+
+    @Test
     void thisProcessHasAMainThreadWithCpuTimeOnLinux() {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/task")));
         // Burn a little CPU on this thread so that at least one tick is counted somewhere.
