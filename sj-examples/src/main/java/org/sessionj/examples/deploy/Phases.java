@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Where a demo job's time goes, rank by rank: with {@code SJ_DEMO_PHASES=1} in the environment every
@@ -39,6 +40,9 @@ public final class Phases {
 
     private static final boolean ON = on(System.getenv(VARIABLE));
 
+    /** The numbers at the end of a pool thread's name ({@code -2-1}, {@code #3}). */
+    private static final Pattern POOL_NUMBER = Pattern.compile("([-#]\\d+)+$");
+
     private Phases() {
     }
 
@@ -64,15 +68,19 @@ public final class Phases {
     private static boolean started;
 
     private static synchronized void print(PrintStream err, int rank, String name) {
+        // The timed region's CPU is the cpu= at run-done less the one at connected: the per-thread figures
+        // are read before connected's cpu= and after run-done's, so that reading them is not counted in it.
+        Optional<Map<String, Long>> before = name.equals("connected") ? threads() : Optional.empty();
         ProcessHandle.Info info = ProcessHandle.current().info();
         if (!started) {
             started = true;
             startInstant().ifPresent(at -> err.println(line(rank, at, Duration.ZERO, "jvm-start")));
         }
         err.println(line(rank, Instant.now(), info.totalCpuDuration().orElse(Duration.ZERO), name));
+        before.ifPresent(groups -> err.println(threadsLine(rank, name, groups)));
         if (name.equals("exit")) {
             threads().ifPresent(groups -> err.println(threadsLine(rank, groups)));
-        } else if (name.equals("connected") || name.equals("run-done")) {
+        } else if (name.equals("run-done")) {
             threads().ifPresent(groups -> err.println(threadsLine(rank, name, groups)));
         }
     }
@@ -110,7 +118,7 @@ public final class Phases {
      * number threads of one pool dropped, so that C2's compiler threads or Netty's event loops add up.
      */
     static String kind(String threadName) {
-        String kind = threadName.replaceAll("([-#]\\d+)+$", "").strip();
+        String kind = POOL_NUMBER.matcher(threadName).replaceAll("").strip();
         return kind.isEmpty() ? threadName : kind;
     }
 
