@@ -28,8 +28,8 @@ import java.util.regex.Pattern;
  *
  * <pre>{@code sj-phase rank=1 threads main=250 C2_CompilerThre=160 C1_CompilerThre=90 ...}</pre>
  *
- * <p>and the same so far at {@code connected} and {@code run-done} ({@code threads@connected …}), so
- * that the timed region's CPU per kind of thread is their difference.
+ * <p>With {@code SJ_DEMO_PHASES=threads}, also the same so far at {@code connected} and {@code run-done}
+ * ({@code threads@connected …}), so that the timed region's CPU per kind of thread is their difference.
  *
  * <p>Child ranks inherit the environment, so one variable traces the whole job. Off, a step costs one
  * field read. docs/demos.md ("Where a job's time goes") shows how to read the lines.
@@ -40,10 +40,22 @@ public final class Phases {
 
     private static final boolean ON = on(System.getenv(VARIABLE));
 
+    /** Whether the per-thread lines around the timed region are printed too ({@code SJ_DEMO_PHASES=threads}). */
+    private static final boolean AROUND_TIMED = aroundTimed(System.getenv(VARIABLE));
+
     /** The numbers at the end of a pool thread's name ({@code -2-1}, {@code #3}). */
     private static final Pattern POOL_NUMBER = Pattern.compile("([-#]\\d+)+$");
 
     private Phases() {
+    }
+
+    /**
+     * Whether {@code value} asks for the per-thread lines at {@code connected} and {@code run-done}:
+     * {@code threads}. Off by default because reading them runs cold code (and the JIT compiling it)
+     * next to the timed region, which the plain phase lines should not disturb.
+     */
+    static boolean aroundTimed(String value) {
+        return "threads".equals(value);
     }
 
     static boolean on(String value) {
@@ -70,7 +82,7 @@ public final class Phases {
     private static synchronized void print(PrintStream err, int rank, String name) {
         // The timed region's CPU is the cpu= at run-done less the one at connected: the per-thread figures
         // are read before connected's cpu= and after run-done's, so that reading them is not counted in it.
-        Optional<Map<String, Long>> before = name.equals("connected") ? threads() : Optional.empty();
+        Optional<Map<String, Long>> before = AROUND_TIMED && name.equals("connected") ? threads() : Optional.empty();
         ProcessHandle.Info info = ProcessHandle.current().info();
         if (!started) {
             started = true;
@@ -80,7 +92,7 @@ public final class Phases {
         before.ifPresent(groups -> err.println(threadsLine(rank, name, groups)));
         if (name.equals("exit")) {
             threads().ifPresent(groups -> err.println(threadsLine(rank, groups)));
-        } else if (name.equals("run-done")) {
+        } else if (AROUND_TIMED && name.equals("run-done")) {
             threads().ifPresent(groups -> err.println(threadsLine(rank, name, groups)));
         }
     }

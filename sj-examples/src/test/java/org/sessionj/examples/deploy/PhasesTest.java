@@ -28,6 +28,10 @@ class PhasesTest {
         assertThat(Phases.on("0")).isFalse();
         assertThat(Phases.on("1")).isTrue();
         assertThat(Phases.on("yes")).isTrue();
+        assertThat(Phases.on("threads")).isTrue();
+        assertThat(Phases.aroundTimed("threads")).isTrue();
+        assertThat(Phases.aroundTimed("1")).as("the per-thread lines around the timed region only when asked").isFalse();
+        assertThat(Phases.aroundTimed(null)).isFalse();
     }
 
     @Test
