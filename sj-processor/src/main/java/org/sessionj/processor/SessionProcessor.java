@@ -14,7 +14,6 @@ import javax.annotation.processing.AbstractProcessor;
 import javax.annotation.processing.ProcessingEnvironment;
 import javax.annotation.processing.Processor;
 import javax.annotation.processing.RoundEnvironment;
-import javax.annotation.processing.SupportedAnnotationTypes;
 import javax.lang.model.SourceVersion;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.AnnotationValue;
@@ -40,7 +39,6 @@ import org.sessionj.processor.internal.protocol.ProtocolRegistry;
  * Needs no javac flags: put it on the annotation processor path.
  */
 @AutoService(Processor.class)
-@SupportedAnnotationTypes("org.sessionj.api.*")
 public final class SessionProcessor extends AbstractProcessor implements ProtocolDeclarations {
     private ProtocolRegistry registry;
     private Trees trees;
@@ -79,6 +77,23 @@ public final class SessionProcessor extends AbstractProcessor implements Protoco
     @Override
     public SourceVersion getSupportedSourceVersion() {
         return SourceVersion.latestSupported();
+    }
+
+    /**
+     * The annotations of {@code org.sessionj.api}. Returned here rather than declared with
+     * {@code @SupportedAnnotationTypes}: {@link AbstractProcessor} reads that annotation (and looks for
+     * {@code @SupportedOptions}) by reflection, which in every fresh javac parses the annotation and
+     * spins a proxy class for it with the class-file API (issue 12, compile time; {@code ProcessorShellTest}).
+     */
+    @Override
+    public Set<String> getSupportedAnnotationTypes() {
+        return Set.of("org.sessionj.api.*");
+    }
+
+    /** None: sj-processor reads no {@code -A} option (see {@link #getSupportedAnnotationTypes} for why it says so here). */
+    @Override
+    public Set<String> getSupportedOptions() {
+        return Set.of();
     }
 
     @Override
