@@ -123,6 +123,7 @@ public final class SessionChecker implements TaskListener {
         }
         Reporter reporter = new Reporter(trees, unit);
         users.checking(type);
+        endings.checking(type);
         try {
             recordDeclarations(path, unit);
             users.checkUsers(type, reporter);

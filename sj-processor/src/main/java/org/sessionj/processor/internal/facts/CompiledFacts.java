@@ -56,6 +56,16 @@ public final class CompiledFacts {
         return null;
     }
 
+    /**
+     * Where {@link #read} looks for {@code owner}'s facts, for messages: "the class path", and the module
+     * path when the class is in a named module other than the JDK's.
+     */
+    public String where(Element owner) {
+        ModuleElement module = owner == null ? null : elements.getModuleOf(owner);
+        return module == null || module.isUnnamed() ? "the class path"
+                : "the class path or module " + module.getQualifiedName() + " on the module path";
+    }
+
     private String read(JavaFileManager.Location location, String moduleAndPackage, String path) {
         try {
             FileObject resource = filer.getResource(location, moduleAndPackage, path);
