@@ -104,20 +104,38 @@ final class EndingsResource {
             read.put(binaryName(owner), lines);
         }
         if (lines == UNRECORDED) {
-            warnUnrecorded(owner, method);
+            if (annotatedSession(parameter)) {
+                warnUnrecorded(owner, method);
+            }
             return null;
         }
         return lines.isEmpty() ? null : lines.get(key(method) + "#" + method.getParameters().indexOf(parameter));
     }
 
     /**
+     * Whether {@code parameter} is declared {@code @Session}: a session is lent only to such a parameter (the
+     * annotation has class retention, so a class file keeps it). A plain socket parameter is a query that
+     * cannot end the session ({@code SJRuntime.transportOf(s)}).
+     */
+    private static boolean annotatedSession(VariableElement parameter) {
+        for (javax.lang.model.element.AnnotationMirror annotation : parameter.getAnnotationMirrors()) {
+            if (annotation.getAnnotationType().asElement() instanceof TypeElement type
+                    && type.getQualifiedName().contentEquals("org.sessionj.api.Session")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Once per class: {@code owner}, known from a class file, has no record, so whether {@code method} ends
-     * its socket parameter is unknown and taken as "no". Not for the API's own classes, whose methods the
-     * checker knows.
+     * its {@code @Session} socket parameter is unknown and taken as "no". Not for SJ's own API, runtime and
+     * transports, which are not compiled with the processor and whose methods the checker knows.
      */
     private void warnUnrecorded(TypeElement owner, ExecutableElement method) {
         String name = binaryName(owner);
-        if (name.startsWith("org.sessionj.api.") || !warned.add(name)) {
+        if (name.startsWith("org.sessionj.api.") || name.startsWith("org.sessionj.runtime.")
+                || name.startsWith("org.sessionj.transport.") || !warned.add(name)) {
             return;
         }
         String message = "sj-processor: " + name + " was compiled without sj-processor (no " + DIRECTORY + name
