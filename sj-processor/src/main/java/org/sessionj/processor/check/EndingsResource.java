@@ -84,7 +84,10 @@ final class EndingsResource {
         }
     }
 
-    /** The top-level class being checked: where a warning about a class compiled without the processor goes. */
+    /**
+     * The top-level class being checked, null between checks: where a warning about a class compiled
+     * without the processor goes.
+     */
     void checking(TypeElement type) {
         this.checking = type;
     }
