@@ -146,7 +146,7 @@ class ModulePathFactsTest {
         Result modular = javac("app", api + File.pathSeparator + lib, APP_MODULE, closes);
         assertThat(modular.status()).as(modular.output()).isZero();
         assertThat(modular.output()).contains("App.java:7: warning: " + unrecorded.formatted(
-                "the class path or module com.lib on the module path"));
+                "module com.lib on the module path or the class path"));
 
         Result classPath = javac("app2", List.of("-cp", api + File.pathSeparator + lib), closes);
         assertThat(classPath.status()).as(classPath.output()).isZero();
@@ -160,6 +160,81 @@ class ModulePathFactsTest {
         Result marked = javac("app3", api + File.pathSeparator + recorded, APP_MODULE, closes);
         assertThat(marked.status()).as(marked.output()).isZero();
         assertThat(marked.output()).doesNotContain("compiled without sj-processor");
+    }
+
+    /**
+     * adv15 A13: the library as a module on the module path (javac takes {@code com.lib.Helpers} from there)
+     * and a stale copy of its package on the class path, whose record says {@code finish} does not close:
+     * the module's own record is read, and lending the incomplete session to {@code finish} is SJ024 as with
+     * the module alone.
+     */
+    @Test
+    void aStaleCopyOfAModulesPackageOnTheClassPathDoesNotHideTheModulesFacts() throws IOException {
+        Path api = apiModule();
+        Path current = compile("lib2", api.toString(), LIBRARY_MODULE, HELPERS, PROTOCOLS);
+        String stale = HELPERS.replace("        s.close();\n", "") .replace("    }\n}", """
+                    }
+                    public static void other(@Session("!<int>") SJSocket s) {
+                        s.send(1);
+                        s.close();
+                    }
+                }""");
+        Result old = javac("lib1", List.of("-cp", api.toString()), stale, PROTOCOLS);
+        assertThat(old.status()).as(old.output()).isZero();
+        assertThat(root.resolve("lib1-classes/META-INF/sessionj/ends/com.lib.Helpers.txt")).content()
+                .contains("other(").doesNotContain("finish(");
+
+        Result app = javac("app", List.of("--module-path", api + File.pathSeparator + current, "--add-modules",
+                "com.lib", "-cp", root.resolve("lib1-classes").toString()), """
+                package com.app;
+
+                import com.lib.Helpers;
+                import org.sessionj.api.*;
+
+                final class App {
+                    static void client(@Session("cbegin.!<int>.!<int>") SJService svc) {
+                        SJSocket s = svc.request();
+                        Helpers.finish(s);
+                        s.send(2);
+                        s.close();
+                    }
+                }
+                """);
+        assertThat(app.status()).as(app.output()).isNotZero();
+        assertThat(app.output()).contains("[SJ024] session 's' is not complete when it is lent to 'finish', which closes it");
+    }
+
+    /**
+     * adv15 A7: javac's multi-module mode ({@code --module-source-path}) with several modules splits the
+     * class output by module, where the processor's resources (written beside each class) have no place:
+     * one clear error that says so and what to do, not javac's Filer wording on each protocol. (With one
+     * module javac writes them into that module's output, and all works.)
+     */
+    @Test
+    void javacsMultiModuleModeIsOneClearError() throws IOException {
+        Path api = apiModule();
+        List<String> arguments = new ArrayList<>(List.of("-proc:full", "-processor", SessionProcessor.class.getName(),
+                "-processorpath", System.getProperty("java.class.path"), "--module-path", api.toString(),
+                "--module-source-path", root.resolve("modules").toString(), "-d", root.resolve("out").toString()));
+        String[][] modules = {{"com.lib", LIBRARY_MODULE, HELPERS, PROTOCOLS}, {"com.app", APP_MODULE, app("One", "")}};
+        for (String[] module : modules) {
+            for (int i = 1; i < module.length; i++) {
+                Path file = root.resolve("modules").resolve(module[0]).resolve(fileOf(module[i]));
+                Files.createDirectories(file.getParent());
+                Files.writeString(file, module[i]);
+                arguments.add(file.toString());
+            }
+        }
+        ByteArrayOutputStream output = new ByteArrayOutputStream();
+        int status;
+        try (PrintStream err = new PrintStream(output, true, StandardCharsets.UTF_8)) {
+            status = ToolProvider.getSystemJavaCompiler().run(null, err, err, arguments.toArray(String[]::new));
+        }
+        String printed = output.toString(StandardCharsets.UTF_8);
+        assertThat(status).as(printed).isNotZero();
+        assertThat(printed).containsOnlyOnce("error: sj-processor: javac's multi-module mode "
+                + "(--module-source-path) is not supported").contains("Compile each module in a javac run of its own")
+                .doesNotContain("No module specified");
     }
 
     /** sj-api as a module: its jar (whose manifest names it) or, from a classes directory, a jar made of it. */
