@@ -101,7 +101,7 @@ class StaleLibraryFieldTest {
 
     @Test
     @Timeout(300)
-    void anApplicationCheckedAgainstAnEarlierProtocolOfALibrarysServiceFieldIsRefusedAtTheFieldsLoad() throws Exception {
+    void anApplicationCheckedAgainstAnEarlierProtocolOfALibrarysServiceFieldIsRefusedAtTheFieldsLoad() throws Throwable {
         Path v1 = compile("lib1", "", LIBRARY.formatted("P", PORT));
         Path app = compile("app", v1.toString(), APP, SERVER);
         assertThat(app.resolve("META-INF/sessionj/users/lib.Lib.txt")).content()
