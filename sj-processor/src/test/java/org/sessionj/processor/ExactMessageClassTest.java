@@ -47,6 +47,17 @@ class ExactMessageClassTest {
                 program("", "!<java.util.Date>", "s.send(new java.sql.Timestamp(0L));"));
     }
 
+    /** adv15 A6: Java's arrays are covariant (a Circle[] is a Shape[]), the wire's are not. */
+    @Test
+    void anArrayOfASubclassSentAsAnArrayOfAConcreteNonFinalClassIsRejected() {
+        assertRejected("SJ013", 8, msg("(each element: a P.Circle would arrive as a P.Shape"),
+                program(SHAPES, "!<Shape[]>", "s.send(new Circle[] {new Circle()});"));
+        assertRejected("SJ013", 8, msg("each element: each element: a P.Circle would arrive as a P.Shape"),
+                program(SHAPES, "!<Shape[][]>", "s.send(new Circle[][] {{new Circle()}});"));
+        assertAccepted(program(SHAPES, "!<Shape[]>.!<Object[]>", "s.send(new Shape[] {new Shape()}); "
+                + "s.send(new String[] {\"a\"});"));
+    }
+
     @Test
     void theDeclaredClassItselfANullAndObjectAreAccepted() {
         assertAccepted(program(SHAPES, "!<Shape>.!<Shape>.!<Object>.!<Object>.!<Object>.!<java.util.List<Integer>>",

@@ -186,6 +186,38 @@ class UndecodableMessageTypesTest {
                 + ".!<java.util.AbstractList<java.lang.String>>")).doesNotThrowAnyException();
     }
 
+    /** A class of the program made from a string: its keys would come back made from its toString(). */
+    public static final class Tag {
+        public String text;
+
+        public Tag(String text) {
+            this.text = text;
+        }
+    }
+
+    /**
+     * adv15 A4: a map's keys travel as strings and are read back as the declared key type, so a key type of
+     * the program does not round trip (a record key cannot be read back at all: "Cannot find a (Map) Key
+     * deserializer"; a class with a String constructor comes back made from its toString()). Refused when the
+     * protocol loads, also inside a record or a list; strings, boxes, enums, Object and the JDK's value types
+     * with a key decoder still load.
+     */
+    @Test
+    void mapKeysThatWouldNotArriveAsThemselvesFailWhenTheProtocolLoads() {
+        for (String key : new String[] {name(Circle.class), name(Tag.class), name(Bean.class)}) {
+            assertThatThrownBy(() -> compile("cbegin.!<java.util.Map<" + key + ", java.lang.String>>"))
+                    .as(key).isInstanceOf(SJException.class)
+                    .hasMessageContaining(key + " is the key type of a map, and keys travel as strings");
+        }
+        assertThatThrownBy(() -> compile("cbegin.?(java.util.List<java.util.TreeMap<" + name(Tag.class) + ", java.lang.Integer>>)"))
+                .isInstanceOf(SJException.class).hasMessageContaining("is the key type of a map");
+        assertThatCode(() -> compile("cbegin.!<java.util.Map<java.lang.Object, java.lang.String>>"
+                + ".!<java.util.Map<java.lang.Integer, java.lang.String>>.!<java.util.Map<java.util.UUID, java.lang.String>>"
+                + ".!<java.util.Map<java.time.LocalDate, java.lang.String>>.!<java.util.Map<java.util.Locale, java.lang.String>>"
+                + ".!<java.util.Map<java.lang.Thread$State, java.lang.String>>.!<java.util.Map<java.math.BigDecimal, "
+                + "java.lang.String>>.!<java.util.Map<java.lang.Character, java.lang.Long>>")).doesNotThrowAnyException();
+    }
+
     @Test
     void decodableTypesStillLoad() {
         assertThatCode(() -> compile("cbegin.!<" + name(Bean.class) + ">.!<" + name(Quiet.class) + ">.!<"
