@@ -58,6 +58,19 @@ class ExactMessageClassTest {
                 + "s.send(new String[] {\"a\"});"));
     }
 
+    /** adv15 A11: a primitive argument is boxed by its send overload, and a Long, Short, Byte or Character box changes class. */
+    @Test
+    void aLongShortByteOrCharSentWhereTheTypeIsObjectIsRejected() {
+        assertRejected("SJ013", 7, msg("a long where the type is Object would arrive as an Integer when it fits in an int"),
+                program("", "!<Object>", "s.send(5L);"));
+        assertRejected("SJ013", 7, msg("a char where the type is Object would arrive as a String"),
+                program("", "!<Object>", "s.send('c');"));
+        assertRejected("SJ013", 7, msg("a short where the type is Object"),
+                program("", "!<Object>", "short v = 3; s.send(v);"));
+        assertAccepted(program("", "!<Object>.!<Object>.!<Object>.!<Object>",
+                "s.send(5); s.send(2.5); s.send(true); s.send(1.5f);"));
+    }
+
     @Test
     void theDeclaredClassItselfANullAndObjectAreAccepted() {
         assertAccepted(program(SHAPES, "!<Shape>.!<Shape>.!<Object>.!<Object>.!<Object>.!<java.util.List<Integer>>",

@@ -156,7 +156,14 @@ final class MessageTypes {
      */
     private String arrivesUntyped(TypeMirror argument) {
         String form = null;
-        if (argument instanceof ArrayType) {
+        if (argument.getKind().isPrimitive()) {
+            // boxed by the send overload (send(long), send(char)…), then sent as that box (adv15 A11)
+            form = switch (argument.getKind()) {
+                case LONG, SHORT, BYTE -> "an Integer when it fits in an int";
+                case CHAR -> "a String";
+                default -> null;
+            };
+        } else if (argument instanceof ArrayType) {
             form = "a List";
         } else if (argument instanceof DeclaredType sent && sent.asElement() instanceof TypeElement actual) {
             String name = actual.getQualifiedName().toString();
