@@ -49,7 +49,7 @@ class SwitchGroupScopeTest {
                 + "remains"), program("""
                       case 1: SJSocket s = svc.request(); s.send(1); String r = s.receive(); s.close(); break;
                       case 2: s = svc.request(); s.send(2); break;"""));
-        assertRejected("SJ024", 6, msg("session 's' is not complete at the end of its scope"), program("""
+        assertRejected("SJ024", 7, msg("session 's' is not complete at the end of its scope"), program("""
                       case 1: SJSocket s = svc.request(); s.send(1); String r = s.receive(); s.close(); break;
                       default: s = svc.request(); s.send(2);"""));
     }
