@@ -238,4 +238,46 @@ class UndecodableMessageTypeTest {
                 }
                 """);
     }
+
+    /**
+     * adv15 A14: a message class's own {@code @JsonTypeInfo(use = Id.CLASS)} (or MINIMAL_CLASS) would let the
+     * peer name any class for the receiver to create; on a member, on the class or on a supertype.
+     */
+    @Test
+    void classNameTypeIdsAreRejected() {
+        assertRejected("SJ018", 6, msg("its member 'payload' uses @JsonTypeInfo with class names as type ids"), """
+                import org.sessionj.api.*;
+                import com.fasterxml.jackson.annotation.JsonTypeInfo;
+                interface P {
+                  record Env(String kind,
+                      @JsonTypeInfo(use = JsonTypeInfo.Id.CLASS, include = JsonTypeInfo.As.WRAPPER_ARRAY) Object payload) {}
+                  @Protocol("sbegin.?(Env)") interface S {}
+                }
+                """);
+        assertRejected("SJ018", 7, msg("message type 'P.Msg'"), """
+                import org.sessionj.api.*;
+                import com.fasterxml.jackson.annotation.JsonTypeInfo;
+                interface P {
+                  @JsonTypeInfo(use = JsonTypeInfo.Id.MINIMAL_CLASS)
+                  sealed interface Msg permits Put {}
+                  record Put(int v) implements Msg {}
+                  @Protocol("cbegin.!<Msg>") interface C {}
+                }
+                """);
+    }
+
+    @Test
+    void typeIdsByNameCompile() {
+        assertAccepted("""
+                import org.sessionj.api.*;
+                import com.fasterxml.jackson.annotation.*;
+                interface P {
+                  @JsonTypeInfo(use = JsonTypeInfo.Id.NAME)
+                  @JsonSubTypes({@JsonSubTypes.Type(value = Put.class, name = "put")})
+                  sealed interface Msg permits Put {}
+                  record Put(int v) implements Msg {}
+                  @Protocol("cbegin.!<Msg>") interface C {}
+                }
+                """);
+    }
 }

@@ -240,6 +240,13 @@ public final class MessageDecodability {
             return "it is an interface or abstract class that is not sealed, and values carry no class on the "
                     + "wire; use a concrete, final or sealed type";
         }
+        Element namingClasses = namesClasses(type);
+        if (namingClasses != null) {
+            return (namingClasses == type ? "it" : "its member '" + namingClasses.getSimpleName() + "'")
+                    + " uses @JsonTypeInfo with class names as type ids (Id.CLASS or Id.MINIMAL_CLASS), which would "
+                    + "let a peer choose which class the receiver creates; use a sealed type (its permitted classes "
+                    + "travel by name), or Id.NAME with @JsonSubTypes";
+        }
         if (type.getKind() != ElementKind.CLASS || type.getModifiers().contains(Modifier.ABSTRACT)) {
             return null; // an enum, record, sealed or JDK collection type, an annotation
         }
@@ -256,6 +263,60 @@ public final class MessageDecodability {
         }
         return creatable(type) ? null : "a receiver has no way to create one: give it a no-argument constructor "
                 + "(and setters or fields for its properties), a @JsonCreator constructor, or make it a record";
+    }
+
+    /**
+     * The element of {@code type} — the type itself or a supertype, or one of its fields, methods or
+     * constructor parameters — annotated {@code @JsonTypeInfo(use = Id.CLASS)} or {@code MINIMAL_CLASS}, or
+     * null (adv15 A14: the peer would name the class the receiver creates; the runtime's codec refuses such
+     * ids too).
+     */
+    private static Element namesClasses(TypeElement type) {
+        if (annotatedWithClassIds(type)) {
+            return type;
+        }
+        for (Element member : type.getEnclosedElements()) {
+            if (annotatedWithClassIds(member)) {
+                return member;
+            }
+            if (member instanceof ExecutableElement executable) {
+                for (Element parameter : executable.getParameters()) {
+                    if (annotatedWithClassIds(parameter)) {
+                        return member;
+                    }
+                }
+            }
+        }
+        return inheritsClassIds(type) ? type : null;
+    }
+
+    /** Whether a supertype of {@code type}, at any distance, is annotated with class-name ids (Jackson inherits it). */
+    private static boolean inheritsClassIds(TypeElement type) {
+        List<TypeMirror> supertypes = new ArrayList<>(type.getInterfaces());
+        supertypes.add(type.getSuperclass());
+        for (TypeMirror supertype : supertypes) {
+            if (supertype instanceof DeclaredType declared && declared.asElement() instanceof TypeElement parent
+                    && (annotatedWithClassIds(parent) || inheritsClassIds(parent))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean annotatedWithClassIds(Element element) {
+        for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
+            if (((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName()
+                    .contentEquals("com.fasterxml.jackson.annotation.JsonTypeInfo")) {
+                for (var entry : mirror.getElementValues().entrySet()) {
+                    if (entry.getKey().getSimpleName().contentEquals("use")
+                            && entry.getValue().getValue() instanceof javax.lang.model.element.VariableElement id) {
+                        String name = id.getSimpleName().toString();
+                        return name.equals("CLASS") || name.equals("MINIMAL_CLASS");
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     /** Whether the codec can create an instance of the concrete class {@code type} from a message. */

@@ -164,6 +164,9 @@ final class Decodability {
 
     private static String reason(Exception e) {
         String message = e instanceof JsonMappingException mapping ? mapping.getOriginalMessage() : e.getMessage();
+        if (message != null && message.contains(ClassNamesRefused.class.getName())) {
+            return ClassNamesRefused.REASON; // Jackson's "Configured PolymorphicTypeValidator … denied …"
+        }
         return message == null ? e.toString() : message;
     }
 

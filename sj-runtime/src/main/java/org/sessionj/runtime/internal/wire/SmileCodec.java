@@ -35,6 +35,7 @@ public final class SmileCodec {
             .registerModule(new Jdk8Module())
             .registerModule(new JavaTimeModule())
             .setAnnotationIntrospector(new SealedTypes())
+            .setPolymorphicTypeValidator(new ClassNamesRefused())
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)

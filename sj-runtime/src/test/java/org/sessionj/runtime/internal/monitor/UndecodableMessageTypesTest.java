@@ -218,6 +218,45 @@ class UndecodableMessageTypesTest {
                 + "java.lang.String>>.!<java.util.Map<java.lang.Character, java.lang.Long>>")).doesNotThrowAnyException();
     }
 
+    /** adv15 A14: the "envelope with any payload" idiom, naming the payload's class on the wire. */
+    public record Env(String kind,
+            @com.fasterxml.jackson.annotation.JsonTypeInfo(use = com.fasterxml.jackson.annotation.JsonTypeInfo.Id.CLASS,
+                    include = com.fasterxml.jackson.annotation.JsonTypeInfo.As.WRAPPER_ARRAY) Object payload) {
+    }
+
+    /** Any class on the receiver's class path that a hostile peer might name. */
+    public static final class Victim {
+        static volatile boolean constructed;
+
+        public Victim() {
+            constructed = true;
+        }
+
+        public void setCommand(String command) {
+            constructed = true;
+        }
+    }
+
+    /**
+     * adv15 A14: class names as type ids let the peer choose what the receiver creates. A protocol whose
+     * message type uses them does not load, and the codec itself refuses to resolve a class name from the
+     * wire even where no load check ran: the hostile bytes of the finding are not decoded and the named
+     * class is never created.
+     */
+    @Test
+    void classNameTypeIdsAreRefusedAtLoadAndByTheCodec() throws Exception {
+        assertThatThrownBy(() -> compile("sbegin.?(" + name(Env.class) + ")")).isInstanceOf(SJException.class)
+                .hasMessageContaining(name(Env.class) + " cannot be described by the codec: it uses @JsonTypeInfo with "
+                        + "class names as type ids (Id.CLASS or Id.MINIMAL_CLASS), which would let a peer choose which "
+                        + "class this side creates");
+        byte[] hostile = new com.fasterxml.jackson.databind.ObjectMapper(new com.fasterxml.jackson.dataformat.smile.SmileFactory())
+                .writeValueAsBytes(java.util.Map.of("kind", "hello", "payload",
+                        List.of(name(Victim.class), java.util.Map.of("command", "rm -rf /"))));
+        var type = SmileCodec.jacksonType(new Payload.JavaType(name(Env.class), List.of(), 0), getClass().getClassLoader());
+        assertThatThrownBy(() -> SmileCodec.readerFor(type).readValue(hostile)).isInstanceOf(Exception.class);
+        assertThat(Victim.constructed).as("the class the peer named was created").isFalse();
+    }
+
     @Test
     void decodableTypesStillLoad() {
         assertThatCode(() -> compile("cbegin.!<" + name(Bean.class) + ">.!<" + name(Quiet.class) + ">.!<"
