@@ -44,6 +44,9 @@ import org.sessionj.processor.internal.protocol.ProtocolRegistry;
 public final class SessionProcessor extends AbstractProcessor implements ProtocolDeclarations {
     private ProtocolRegistry registry;
     private Trees trees;
+    private SessionChecker checker;
+    /** Whether a round had classes of this compilation (a run with sources, not only class files to process). */
+    private boolean sawClasses;
     private final Set<String> written = new HashSet<>();
     /** The warning under a compiler that is not javac, where nothing is checked. */
     static final String NOT_JAVAC = "sj-processor: this compiler is not javac, so nothing is checked here: no"
@@ -65,7 +68,8 @@ public final class SessionProcessor extends AbstractProcessor implements Protoco
             return;
         }
         registry = new ProtocolRegistry(environment.getElementUtils(), trees, environment.getFiler());
-        task.addTaskListener(new SessionChecker(environment, trees, registry, this));
+        checker = new SessionChecker(environment, trees, registry, this);
+        task.addTaskListener(checker);
     }
 
     @Override
@@ -82,6 +86,10 @@ public final class SessionProcessor extends AbstractProcessor implements Protoco
         if (protocol == null) {
             return false;
         }
+        if (round.processingOver()) {
+            checker.processingOver(sawClasses, round.errorRaised());
+        }
+        sawClasses |= !round.getRootElements().isEmpty();
         registry.newRound();
         for (Element root : round.getRootElements()) {
             TreePath path = trees.getPath(root);

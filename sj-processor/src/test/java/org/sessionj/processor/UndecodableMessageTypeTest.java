@@ -266,6 +266,17 @@ class UndecodableMessageTypeTest {
                 """);
     }
 
+    /** adv15 A16: a sealed JDK type the codec decodes as itself (InetAddress permits Inet4Address, Inet6Address). */
+    @Test
+    void sealedJdkTypesTheCodecDecodesCompile() {
+        assertAccepted("""
+                import org.sessionj.api.*;
+                interface P {
+                  @Protocol("cbegin.!<java.net.InetAddress>.!<java.net.InetSocketAddress>.!<java.time.ZoneId>") interface C {}
+                }
+                """);
+    }
+
     @Test
     void typeIdsByNameCompile() {
         assertAccepted("""

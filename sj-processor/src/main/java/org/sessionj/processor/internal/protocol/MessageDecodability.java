@@ -158,7 +158,9 @@ public final class MessageDecodability {
                 parts.add(component.asType());
             }
         }
-        if (type.getModifiers().contains(Modifier.SEALED)) {
+        if (type.getModifiers().contains(Modifier.SEALED) && !type.getQualifiedName().toString().startsWith("java.")) {
+            // A sealed type of the JDK (InetAddress, ZoneId) is decoded by the codec's decoder for the declared
+            // type itself, not by its permitted subclasses (adv15 A16), as the runtime's check has it.
             for (TypeMirror permitted : type.getPermittedSubclasses()) {
                 names.add("its permitted subclass");
                 parts.add(permitted);
