@@ -604,7 +604,9 @@ public final class ProtocolRegistry {
             if (undecodable == null && type.typeArguments().size() == 2 && MessageDecodability.isJdkMap(resolved.get())) {
                 Payload.JavaType key = type.typeArguments().get(0);
                 Optional<TypeElement> keyType = names.resolve(key.name(), scope);
-                undecodable = keyType.map(k -> MessageDecodability.keyProblem(k, key.arrayDimensions())).orElse(null);
+                // isPresent/get, not map(lambda): each lambda spins a class in every compilation (NoPatternSwitchTest)
+                undecodable = keyType.isPresent() ? MessageDecodability.keyProblem(keyType.get(), key.arrayDimensions())
+                        : null;
             }
             if (undecodable != null && reported.add(type.name())) {
                 int offset = offset(type.name(), type);
