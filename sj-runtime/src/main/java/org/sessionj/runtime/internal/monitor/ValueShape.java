@@ -237,7 +237,9 @@ final class ValueShape {
     }
 
     private List<Property> propertiesOf(Class<?> actual) {
-        JavaType type = actual == declared.getRawClass() ? declared : SmileCodec.jacksonType(actual);
+        // The declared type's arguments carried over to the value's class (adv15 A29: a Put of a sealed
+        // Msg<Named> walked as a raw Put had its component read as Object and every send was refused).
+        JavaType type = actual == declared.getRawClass() ? declared : SmileCodec.specialized(declared, actual);
         return new Builder().properties(type);
     }
 

@@ -127,6 +127,19 @@ public final class SmileCodec {
         return MAPPER.getTypeFactory().constructType(type);
     }
 
+    /**
+     * The Jackson type of {@code actual}, a class of a value declared as {@code declared}, with the type
+     * arguments the declaration gives it ({@code Put<Named>} for a {@code Put} declared as {@code Msg<Named>}:
+     * what the codec writes it as); the raw class where they cannot be carried over.
+     */
+    public static JavaType specialized(JavaType declared, Class<?> actual) {
+        try {
+            return MAPPER.getTypeFactory().constructSpecializedType(declared, actual);
+        } catch (IllegalArgumentException e) {
+            return jacksonType(actual);
+        }
+    }
+
     /** The Jackson type of a resolved session-type message type. */
     public static JavaType jacksonType(Payload.JavaType type, ClassLoader loader) throws ClassNotFoundException {
         TypeFactory factory = MAPPER.getTypeFactory();

@@ -257,6 +257,52 @@ class UndecodableMessageTypesTest {
         assertThat(Victim.constructed).as("the class the peer named was created").isFalse();
     }
 
+    public record Zoned(java.time.Instant at, java.time.ZoneId zone) {
+    }
+
+    /** adv15 A28: a sealed type of the JDK inside a message is decoded by its own decoder, as at the top. */
+    @Test
+    void aSealedJdkTypeInsideAMessageLoads() {
+        assertThatCode(() -> compile("cbegin.!<" + name(Zoned.class) + ">.!<java.util.List<java.time.ZoneId>>"))
+                .doesNotThrowAnyException();
+    }
+
+    public sealed interface Msg<T> permits Put {
+    }
+
+    public record Put<T>(T v) implements Msg<T> {
+    }
+
+    public record Named(String name) {
+    }
+
+    /** An open class and a subclass of it, which would arrive as the open class. */
+    public static class Base {
+        public int a;
+    }
+
+    public static class Sub extends Base {
+        public int b;
+    }
+
+    private static ValueShape shape(Class<?> generic, Class<?> argument) throws ClassNotFoundException {
+        return ValueShape.of(SmileCodec.jacksonType(new Payload.JavaType(name(generic),
+                List.of(new Payload.JavaType(name(argument), List.of(), 0)), 0), UndecodableMessageTypesTest.class.getClassLoader()));
+    }
+
+    /**
+     * adv15 A29: a value of a generic sealed type is walked with the declared type arguments carried over to
+     * its class (a Put of Msg&lt;Named&gt; has a Named component), not as the raw class, whose component would be
+     * read as Object and refused on every send; what would not arrive as itself is still refused.
+     */
+    @Test
+    void aGenericSealedMessageIsWalkedWithItsTypeArguments() throws Exception {
+        assertThat(shape(Msg.class, Named.class).refusal(new Put<>(new Named("a")))).isNull();
+        assertThat(shape(Msg.class, Long.class).refusal(new Put<>(5L))).isNull();
+        assertThat(shape(Msg.class, Base.class).refusal(new Put<>(new Sub())))
+                .contains("at .v: a " + name(Sub.class) + " would arrive as a " + name(Base.class));
+    }
+
     @Test
     void decodableTypesStillLoad() {
         assertThatCode(() -> compile("cbegin.!<" + name(Bean.class) + ">.!<" + name(Quiet.class) + ">.!<"
