@@ -30,9 +30,8 @@ import org.sessionj.runtime.internal.wire.SmileCodec;
  * </ul>
  * A map's keys travel as strings and are read back as the declared key type: where that is {@code Object}
  * a key arrives as a {@code String}, so only strings may stand there (the load-time check refuses key
- * types that do not read back as themselves at all). A value that contains itself (a list holding itself,
- * a bean whose property leads back to it) is refused at the first part that refers back up: a message is
- * a tree of values.
+ * types that do not read back as themselves at all). A list or map where the type is {@code Object} that
+ * contains itself is refused at the part that refers back up: a message is a tree of values.
  * Invariant: <em>what a receiver decodes equals what was sent, part by part, with each part of the class
  * it was sent as wherever the declared type names one</em>; a value that breaks it fails the send with
  * the path to the part ({@code [3].a: a Dog would arrive as an Animal}), and nothing is sent.
@@ -95,15 +94,12 @@ final class ValueShape {
 
     /**
      * {@code ancestors}: the values on the way down to this part (its depth is their number). A part that
-     * is one of them makes the value refer to itself, which no encoder can write (adv15 A5: the encoder's
-     * own failure named a chain of a thousand links).
+     * is one of them makes the value refer to itself, which the encoder refuses with its own reason and
+     * fails the session, as for any value no encoder can write.
      */
     private String refusal(Object value, String path, List<Object> ancestors) {
-        if (value == null || kind == Kind.CLOSED) {
-            return null;
-        }
-        if (isAncestor(value, ancestors)) {
-            return containsItself(value, path);
+        if (value == null || kind == Kind.CLOSED || isAncestor(value, ancestors)) {
+            return null; // a value that refers back up: the encoder refuses it ("cannot encode …: self-reference")
         }
         int depth = ancestors.size();
         if (depth > MAX_DEPTH) {
@@ -286,7 +282,10 @@ final class ValueShape {
             return null;
         }
         if (isAncestor(part, ancestors)) {
-            return containsItself(part, path);
+            // A list or map of Object holding itself: the encoder would only find it a thousand levels down,
+            // with a reason that names every one of them (adv15 A5). Refused here, where it refers back up;
+            // a bean that refers back to itself is the encoder's ("Direct self-reference").
+            return part instanceof List<?> || part instanceof Map<?, ?> ? containsItself(part, path) : null;
         }
         ancestors.add(part);
         try {
