@@ -93,13 +93,15 @@ final class ValueShape {
     }
 
     /**
-     * {@code ancestors}: the values on the way down to this part (its depth is their number). A part that
-     * is one of them makes the value refer to itself, which the encoder refuses with its own reason and
-     * fails the session, as for any value no encoder can write.
+     * {@code ancestors}: the values on the way down to this part (its depth is their number); a part that
+     * is one of them makes the value refer to itself ({@link #referringBack}).
      */
     private String refusal(Object value, String path, List<Object> ancestors) {
-        if (value == null || kind == Kind.CLOSED || isAncestor(value, ancestors)) {
-            return null; // a value that refers back up: the encoder refuses it ("cannot encode …: self-reference")
+        if (value == null || kind == Kind.CLOSED) {
+            return null;
+        }
+        if (isAncestor(value, ancestors)) {
+            return referringBack(value, path);
         }
         int depth = ancestors.size();
         if (depth > MAX_DEPTH) {
@@ -187,6 +189,16 @@ final class ValueShape {
                     + "the value's own type");
         }
         return contents.refusal(content, path + ".get()", ancestors);
+    }
+
+    /**
+     * A part that is one of the values holding it. A list or map holding itself the encoder would only find
+     * a thousand levels down, with a reason naming every one of them (adv15 A5): refused here, where it refers
+     * back up. A bean that refers back to itself is left to the encoder, which names it at once ("cannot
+     * encode …: Direct self-reference") and fails the session, as for any value no encoder can write.
+     */
+    private static String referringBack(Object value, String path) {
+        return value instanceof List<?> || value instanceof Map<?, ?> ? containsItself(value, path) : null;
     }
 
     private static String containsItself(Object value, String path) {
@@ -282,10 +294,7 @@ final class ValueShape {
             return null;
         }
         if (isAncestor(part, ancestors)) {
-            // A list or map of Object holding itself: the encoder would only find it a thousand levels down,
-            // with a reason that names every one of them (adv15 A5). Refused here, where it refers back up;
-            // a bean that refers back to itself is the encoder's ("Direct self-reference").
-            return part instanceof List<?> || part instanceof Map<?, ?> ? containsItself(part, path) : null;
+            return referringBack(part, path);
         }
         ancestors.add(part);
         try {
