@@ -322,14 +322,16 @@ final class LiveSessionExits {
      * (a return, a loop, a switch) is taken as going on, which only counts more catches as swallowing.
      */
     private static boolean alwaysThrows(StatementTree statement) {
-        return switch (statement) {
-            case ThrowTree ignored -> true;
-            case BlockTree block -> !block.getStatements().isEmpty()
+        // instanceof, not a pattern switch: see NoPatternSwitchTest (the processor is loaded afresh for every compilation)
+        if (statement instanceof ThrowTree) {
+            return true;
+        }
+        if (statement instanceof BlockTree block) {
+            return !block.getStatements().isEmpty()
                     && alwaysThrows(block.getStatements().get(block.getStatements().size() - 1));
-            case IfTree branch -> branch.getElseStatement() != null && alwaysThrows(branch.getThenStatement())
-                    && alwaysThrows(branch.getElseStatement());
-            case null, default -> false;
-        };
+        }
+        return statement instanceof IfTree branch && branch.getElseStatement() != null
+                && alwaysThrows(branch.getThenStatement()) && alwaysThrows(branch.getElseStatement());
     }
 
     private static void addKnown(List<TypeMirror> catches, TypeMirror type) {
