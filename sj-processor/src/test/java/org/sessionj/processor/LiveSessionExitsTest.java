@@ -146,6 +146,23 @@ class LiveSessionExitsTest {
                 """));
     }
 
+    /** An unchecked escape through the finally block first does not hide the checked one after it. */
+    @Test
+    void finallyThatDoesNotCloseAfterAnUncheckedPoint() {
+        assertRejected("SJ024", 19, msg("if the call of 'io' on line 19 throws ("), PROTOCOLS, client("""
+                        SJSocket s = svc.request();
+                        try {
+                            s.send(1);
+                            helper();
+                            io();
+                            s.send(2);
+                        } finally {
+                            System.out.println("done");
+                        }
+                        s.close();
+                """));
+    }
+
     /** The try block closes the session on its normal path only; the finally block does not. */
     @Test
     void closedInTheTryBlockOnly() {

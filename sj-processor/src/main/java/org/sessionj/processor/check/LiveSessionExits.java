@@ -173,7 +173,12 @@ final class LiveSessionExits {
                 return; // the catch block starts with the session live (and is checked from there)
             }
             if (guard.throughFinally() != null) {
-                guard.throughFinally().putIfAbsent(var, escape); // decided once the finally block is read
+                // decided once the finally block is read; a checked escape outranks an unchecked one, which
+                // counts only where a catch swallows it (the first of each kind would do; one is kept)
+                Escape earlier = guard.throughFinally().get(var);
+                if (earlier == null || earlier.unchecked() && !escape.unchecked()) {
+                    guard.throughFinally().put(var, escape);
+                }
                 return;
             }
         }
