@@ -90,6 +90,26 @@ class NeverNullTest {
                 """));
     }
 
+    /** A loop's null outcome stays unreachable: no round with the socket null, no exit after which it is null. */
+    @Test
+    void loopConditionsOnALocalThatHoldsASession() {
+        assertAccepted(PROTOCOLS, code("""
+                        SJSocket t = svc.request();
+                        t.send(1);
+                        while (t == null) {
+                            System.out.println("never");
+                        }
+                        do {
+                            System.out.println("once");
+                        } while (t == null);
+                        while (t != null) {
+                            System.out.println("until the process ends");
+                        }
+                        String r = t.receive();
+                        t.close();
+                """));
+    }
+
     @Test
     void nullToAServiceParameter() {
         assertRejected("SJ025", 7, msg("session 'svc' is used after it was given null by this call of 'f'",
