@@ -321,6 +321,49 @@ class LiveSessionExitsTest {
                 """));
     }
 
+    /**
+     * The exceptions a call throws are read at the call, as instantiated (adv15 A2): orElseThrow with an
+     * unchecked supplier and a Task whose E is RuntimeException throw nothing checked; a Task's IOException
+     * caught inside the scope is covered.
+     */
+    @Test
+    void genericThrowsReadAtTheCall() {
+        assertAccepted(PROTOCOLS, client("""
+                        interface Task<E extends Exception> {
+                            void run() throws E;
+                        }
+                        Task<RuntimeException> quiet = () -> { };
+                        Task<IOException> loud = () -> { };
+                        SJSocket s = svc.request();
+                        int k = java.util.Optional.of(1).orElseThrow(IllegalStateException::new);
+                        s.send(k);
+                        quiet.run();
+                        try {
+                            loud.run();
+                        } catch (IOException e) {
+                            System.out.println("no audit");
+                        }
+                        s.send(2);
+                        s.close();
+                """));
+    }
+
+    /** A Task whose E is IOException, not caught inside the scope, still counts. */
+    @Test
+    void genericThrowsInstantiatedChecked() {
+        assertRejected("SJ024", 21, msg("if the call of 'run' on line 21 throws ("), PROTOCOLS, client("""
+                        interface Task<E extends Exception> {
+                            void run() throws E;
+                        }
+                        Task<IOException> loud = () -> { };
+                        SJSocket s = svc.request();
+                        s.send(1);
+                        loud.run();
+                        s.send(2);
+                        s.close();
+                """));
+    }
+
     /** A socket that is null (the connect-retry's start) holds no session. */
     @Test
     void nullSocketHoldsNoSession() {

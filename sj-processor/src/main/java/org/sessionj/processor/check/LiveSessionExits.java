@@ -105,11 +105,12 @@ final class LiveSessionExits {
         }
         String name = call instanceof MethodInvocationTree invocation ? "the call of '" + FlowScanner.calleeName(invocation) + "'"
                 : call instanceof NewClassTree ? "the constructor call" : "the call";
-        List<TypeMirror> thrown = checked(method);
+        List<? extends TypeMirror> declared = thrownAt(call, method);
+        List<TypeMirror> thrown = checked(declared);
         if (!thrown.isEmpty()) {
             escapeAll(call, name + " on line " + flow.line(call) + " throws", thrown, false);
         }
-        List<TypeMirror> unchecked = unchecked(method);
+        List<TypeMirror> unchecked = unchecked(method, declared);
         if (!unchecked.isEmpty()) {
             escapeAll(call, name + " on line " + flow.line(call) + " throws", unchecked, true);
         }
@@ -251,12 +252,27 @@ final class LiveSessionExits {
                 || name.equals("org.sessionj.runtime") || name.startsWith("org.sessionj.runtime.");
     }
 
-    /** The checked exceptions {@code method} declares. */
-    private List<TypeMirror> checked(ExecutableElement method) {
+    /**
+     * The exceptions a call of {@code method} at {@code call} declares, as instantiated there (adv15 A2:
+     * {@code Optional.orElseThrow(IllegalStateException::new)} throws an {@code IllegalStateException}, not
+     * the declaration's {@code X extends Throwable}; a {@code Task<RuntimeException>}'s {@code throws E} is
+     * unchecked). A constructor's, or a call javac gave no method type, is read from its declaration.
+     */
+    private List<? extends TypeMirror> thrownAt(Tree call, ExecutableElement method) {
+        if (call instanceof MethodInvocationTree invocation
+                && flow.trees.getTypeMirror(flow.pathOf(invocation.getMethodSelect()))
+                        instanceof javax.lang.model.type.ExecutableType instantiated) {
+            return instantiated.getThrownTypes();
+        }
+        return method.getThrownTypes();
+    }
+
+    /** The checked exceptions among {@code declared} (a call's). */
+    private List<TypeMirror> checked(List<? extends TypeMirror> declared) {
         TypeMirror runtime = type("java.lang.RuntimeException");
         TypeMirror error = type("java.lang.Error");
         List<TypeMirror> checked = new ArrayList<>();
-        for (TypeMirror thrown : method.getThrownTypes()) {
+        for (TypeMirror thrown : declared) {
             if (!flow.types.isSubtype(thrown, runtime) && !flow.types.isSubtype(thrown, error)) {
                 checked.add(thrown);
             }
@@ -270,14 +286,14 @@ final class LiveSessionExits {
      * declares for the JDK's ({@code Integer.parseInt}'s {@code NumberFormatException}; its other methods'
      * unchecked failures are the program's bugs, like the JVM's own checks).
      */
-    private List<TypeMirror> unchecked(ExecutableElement method) {
+    private List<TypeMirror> unchecked(ExecutableElement method, List<? extends TypeMirror> declared) {
         TypeMirror runtime = type("java.lang.RuntimeException");
         TypeMirror error = type("java.lang.Error");
         List<TypeMirror> unchecked = new ArrayList<>();
         if (!ThrowSites.inJdk(method, flow)) {
             unchecked.add(runtime);
         }
-        for (TypeMirror thrown : method.getThrownTypes()) {
+        for (TypeMirror thrown : declared) {
             if (flow.types.isSubtype(thrown, runtime) || flow.types.isSubtype(thrown, error)) {
                 unchecked.add(thrown);
             }
