@@ -70,8 +70,33 @@ public final class SessionProcessor extends AbstractProcessor implements Protoco
             environment.getMessager().printMessage(javax.tools.Diagnostic.Kind.WARNING, NOT_JAVAC);
             return;
         }
+        if (multiModuleMode(environment)) {
+            environment.getMessager().printMessage(javax.tools.Diagnostic.Kind.ERROR, MULTI_MODULE);
+            return; // nothing checked, and the error says so: no build passes unchecked (adv15 A7)
+        }
         registry = new ProtocolRegistry(environment.getElementUtils(), trees, environment.getFiler());
         task.addTaskListener(new SessionChecker(environment, trees, registry, this));
+    }
+
+    /** The error under javac's multi-module mode, where the processor's resources have no single output. */
+    static final String MULTI_MODULE = "sj-processor: javac's multi-module mode (--module-source-path) is not"
+            + " supported: the processor writes each class's protocol descriptors and facts to the class output"
+            + " beside it, which this mode splits by module. Compile each module in a javac run of its own (as Maven"
+            + " and Gradle do), with the modules it requires on --module-path.";
+
+    /**
+     * Whether javac compiles in multi-module mode ({@code --module-source-path}): its Filer then refuses a
+     * resource of the class output that names no module, as every resource of the processor does.
+     */
+    private static boolean multiModuleMode(ProcessingEnvironment environment) {
+        try {
+            environment.getFiler().getResource(javax.tools.StandardLocation.CLASS_OUTPUT, "", "META-INF/sessionj/probe");
+            return false;
+        } catch (javax.annotation.processing.FilerException e) {
+            return e.getMessage() != null && e.getMessage().contains("No module specified");
+        } catch (java.io.IOException | RuntimeException e) {
+            return false; // no class output at all (in-memory tests): the writes say what they cannot do
+        }
     }
 
     @Override
