@@ -1,25 +1,21 @@
 package org.sessionj.samples;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.sessionj.samples.StagedRepository.ROOT;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.sessionj.samples.StagedRepository.Build;
 
 /**
  * A user project with {@code module-info.java} (adv13 A4), built by real Maven (this repository's wrapper)
@@ -32,30 +28,18 @@ import org.junit.jupiter.api.io.TempDir;
  * line its message record cannot be read, and the error names that line.
  */
 class JpmsMavenSampleTest {
-    private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
-    private static final String VERSION = "0.1.0-SNAPSHOT";
-    private static final List<String> JARS = List.of("sj-api", "sj-processor", "sj-runtime", "sj-transport-shm",
-            "sj-transport-netty", "sj-transport-http", "sj-all");
     /** The SJ modules the application runs with (sj-all is a jar without classes). */
     private static final List<String> RUNTIME = List.of("sj-api", "sj-runtime", "sj-transport-shm",
             "sj-transport-netty", "sj-transport-http");
-    private static final Duration BUILD = Duration.ofMinutes(6);
     private static final String OPENS = "    opens com.example.jpms;\n";
 
     @TempDir
     static Path work;
-    static Path repository;
+    static StagedRepository staged;
 
     @BeforeAll
     static void stageTheArtifacts() throws IOException {
-        repository = work.resolve("repository");
-        stagePom("sj-parent", ROOT.resolve("pom.xml"));
-        stagePom("sj-bom", ROOT.resolve("sj-bom/pom.xml"));
-        for (String module : JARS) {
-            Path dir = artifactDir(module);
-            Files.copy(ROOT.resolve(module).resolve("pom.xml"), dir.resolve(module + "-" + VERSION + ".pom"));
-            jar(ROOT.resolve(module).resolve("target/classes"), dir.resolve(module + "-" + VERSION + ".jar"));
-        }
+        staged = StagedRepository.stage(work.resolve("repository"));
     }
 
     private static final String MAIN = """
@@ -116,7 +100,7 @@ class JpmsMavenSampleTest {
     @Timeout(900)
     void aModularApplicationBuildsWithoutWarningsAndRunsOnTheModulePathOverShmAndTcp() throws Exception {
         Path project = project("jpms", OPENS, MAIN);
-        Build build = maven(project, "package");
+        Build build = staged.maven(project, "package");
         assertThat(build.status()).as("mvn package of a project with module-info.java:\n%s", build.output()).isZero();
         assertThat(project.resolve("target/classes/META-INF/sessionj/protocols/com.example.jpms.Main$Ask.sj"))
                 .as("the processor ran").exists();
@@ -132,7 +116,7 @@ class JpmsMavenSampleTest {
     @Timeout(900)
     void aProtocolMistakeInAModularApplicationFailsTheBuild() throws Exception {
         Path project = project("jpms-mistake", OPENS, MAIN.replace("s.send(\"got \" + p);", "s.send(p.x());"));
-        Build build = maven(project, "compile");
+        Build build = staged.maven(project, "compile");
         assertThat(build.status()).as("a protocol mistake must fail the build:\n%s", build.output()).isNotZero();
         assertThat(build.output()).containsPattern("Main\\.java:\\[\\d+,\\d+\\] \\[SJ\\d{3}\\]").contains("!<int>");
     }
@@ -141,7 +125,7 @@ class JpmsMavenSampleTest {
     @Timeout(900)
     void aMessageClassInAPackageTheModuleDoesNotOpenIsNamedWithTheLineToAdd() throws Exception {
         Path project = project("jpms-closed", "", MAIN);
-        Build build = maven(project, "package");
+        Build build = staged.maven(project, "package");
         assertThat(build.status()).as("mvn package:\n%s", build.output()).isZero();
         Run run = runOnTheModulePath(project, "shm");
         assertThat(run.status()).isNotZero();
@@ -149,9 +133,6 @@ class JpmsMavenSampleTest {
                 .contains("does not open package com.example.jpms to org.sessionj.runtime and "
                         + "com.fasterxml.jackson.databind")
                 .contains("add 'opens com.example.jpms;' to the module-info.java of com.example.jpms");
-    }
-
-    private record Build(int status, String output) {
     }
 
     private record Run(int status, String output) {
@@ -165,7 +146,7 @@ class JpmsMavenSampleTest {
         List<String> path = new ArrayList<>();
         path.add(project.resolve("target/classes").toString());
         for (String module : RUNTIME) {
-            path.add(artifactDir(module).resolve(module + "-" + VERSION + ".jar").toString());
+            path.add(staged.jar(module).toString());
         }
         // Their libraries, as the build resolved them (Netty, Jackson, JCTools: named modules all).
         for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
@@ -188,63 +169,8 @@ class JpmsMavenSampleTest {
         return new Run(process.exitValue(), Files.readString(log));
     }
 
-    /** {@code mvnw -o <arguments>} on {@code project}, with the staged repository in front of the shared one. */
-    private static Build maven(Path project, String... arguments) throws IOException, InterruptedException {
-        Path log = project.resolve("maven.log");
-        List<String> command = new ArrayList<>(List.of(ROOT.resolve("mvnw").toString(), "-B", "-o",
-                "-f", project.resolve("pom.xml").toString(),
-                "-Dmaven.repo.local=" + repository,
-                "-Dmaven.repo.local.tail=" + sharedRepository()));
-        command.addAll(List.of(arguments));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        Process process = builder.start();
-        if (!process.waitFor(BUILD.toMillis(), TimeUnit.MILLISECONDS)) {
-            process.destroyForcibly();
-            throw new AssertionError("Maven did not finish within " + BUILD + ":\n" + Files.readString(log));
-        }
-        return new Build(process.exitValue(), Files.readString(log));
-    }
-
-    /** The local repository this build resolved its own dependencies from (where its Netty came from). */
-    private static Path sharedRepository() {
-        Path jar = Path.of(io.netty.buffer.ByteBuf.class.getProtectionDomain().getCodeSource().getLocation().getPath());
-        Path dir = jar;
-        while (dir != null && !dir.endsWith("io/netty")) {
-            dir = dir.getParent();
-        }
-        assertThat(dir).as("Netty comes from a Maven repository: %s", jar).isNotNull();
-        return dir.getParent().getParent();
-    }
-
-    private static Path artifactDir(String artifactId) throws IOException {
-        return Files.createDirectories(repository.resolve("org/sessionj").resolve(artifactId).resolve(VERSION));
-    }
-
-    private static void stagePom(String artifactId, Path pom) throws IOException {
-        Files.copy(pom, artifactDir(artifactId).resolve(artifactId + "-" + VERSION + ".pom"));
-    }
-
     private static void write(Path file, String text) throws IOException {
         Files.createDirectories(file.getParent());
         Files.writeString(file, text);
-    }
-
-    /** A jar of {@code classes} (what the module's own jar holds, its module descriptor included). */
-    private static void jar(Path classes, Path jar) throws IOException {
-        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream zip = new JarOutputStream(out)) {
-            if (!Files.isDirectory(classes)) {
-                return;
-            }
-            try (Stream<Path> files = Files.walk(classes)) {
-                for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
-                    zip.putNextEntry(new JarEntry(classes.relativize(file).toString().replace('\\', '/')));
-                    Files.copy(file, zip);
-                    zip.closeEntry();
-                }
-            } catch (UncheckedIOException e) {
-                throw e.getCause();
-            }
-        }
     }
 }

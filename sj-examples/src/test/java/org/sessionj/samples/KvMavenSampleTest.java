@@ -1,20 +1,15 @@
 package org.sessionj.samples;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.sessionj.samples.StagedRepository.ROOT;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.jar.JarEntry;
-import java.util.jar.JarOutputStream;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -22,6 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.sessionj.samples.StagedRepository.Build;
 
 /**
  * samples/kv-maven built by real Maven (this repository's wrapper), as a user's project would be: its
@@ -32,27 +28,14 @@ import org.junit.jupiter.api.io.TempDir;
  * with one protocol mistake fails with SJ's diagnostic in Maven's output.
  */
 class KvMavenSampleTest {
-    private static final Path ROOT = Path.of("").toAbsolutePath().getParent();
-    private static final String VERSION = "0.1.0-SNAPSHOT";
-    /** The artifacts the sample resolves, each a module directory of this build. */
-    private static final List<String> JARS = List.of("sj-api", "sj-processor", "sj-runtime", "sj-transport-shm",
-            "sj-transport-netty", "sj-transport-http", "sj-all");
-    private static final Duration BUILD = Duration.ofMinutes(6);
 
     @TempDir
     static Path work;
-    static Path repository;
+    static StagedRepository staged;
 
     @BeforeAll
     static void stageTheArtifacts() throws IOException {
-        repository = work.resolve("repository");
-        stagePom("sj-parent", ROOT.resolve("pom.xml"));
-        stagePom("sj-bom", ROOT.resolve("sj-bom/pom.xml"));
-        for (String module : JARS) {
-            Path dir = artifactDir(module);
-            Files.copy(ROOT.resolve(module).resolve("pom.xml"), dir.resolve(module + "-" + VERSION + ".pom"));
-            jar(ROOT.resolve(module).resolve("target/classes"), dir.resolve(module + "-" + VERSION + ".jar"));
-        }
+        staged = StagedRepository.stage(work.resolve("repository"));
     }
 
     @Test
@@ -161,7 +144,7 @@ class KvMavenSampleTest {
     void aBuildThatCompilesOnlyAChangedProtocolDoesNotLeaveItsUsersUnchecked() throws Exception {
         Path project = copySample("kv-stale");
         String onlyChanged = "-Dmaven.compiler.useIncrementalCompilation=false";
-        Build first = maven(project, onlyChanged, "compile");
+        Build first = staged.maven(project, onlyChanged, "compile");
         assertThat(first.status()).as("the first build:\n%s", first.output()).isZero();
 
         Path protocols = project.resolve("src/main/java/com/example/kv/Protocols.java");
@@ -172,12 +155,12 @@ class KvMavenSampleTest {
         Path compiled = project.resolve("target/classes/com/example/kv/PutEntry.class");
         Files.setLastModifiedTime(protocols, FileTime.fromMillis(Files.getLastModifiedTime(compiled).toMillis() + 10_000));
 
-        Build second = maven(project, onlyChanged, "compile");
+        Build second = staged.maven(project, onlyChanged, "compile");
         assertThat(second.status()).as("a changed protocol compiled alone:\n%s", second.output()).isNotZero();
         assertThat(second.output()).containsPattern("Protocols\\.java:\\[\\d+,\\d+\\] \\[SJ009\\] com\\.example\\.kv\\.KvClient "
                 + "was checked against an earlier version");
 
-        Build third = maven(project, onlyChanged, "compile");
+        Build third = staged.maven(project, onlyChanged, "compile");
         assertThat(third.status()).as("the next build:\n%s", third.output()).isNotZero();
         assertThat(third.output()).containsPattern("KvClient\\.java:\\[\\d+,\\d+\\] \\[SJ\\d{3}\\]")
                 .contains("?(java.lang.String)").doesNotContain("SJ009");
@@ -236,7 +219,7 @@ class KvMavenSampleTest {
                 }
                 """;
         write(client, source);
-        Build wrong = maven(project, "compile");
+        Build wrong = staged.maven(project, "compile");
         assertThat(wrong.status()).as("the app lends its session to a library method that closes it:\n%s",
                 wrong.output()).isNotZero();
         assertThat(wrong.output()).containsPattern("Client\\.java:\\[11,\\d+\\] \\[SJ024\\] session 's' is not complete "
@@ -245,7 +228,7 @@ class KvMavenSampleTest {
 
         write(client, source.replace(".?(String)", "").replace("String run", "void run")
                 .replace("        return s.receive();\n", ""));
-        Build right = maven(project, "compile");
+        Build right = staged.maven(project, "compile");
         assertThat(right.status()).as("the corrected app:\n%s", right.output()).isZero();
     }
 
@@ -292,7 +275,7 @@ class KvMavenSampleTest {
                 }
                 """);
         String onlyChanged = "-Dmaven.compiler.useIncrementalCompilation=false";
-        Build first = maven(project, onlyChanged, "compile");
+        Build first = staged.maven(project, onlyChanged, "compile");
         assertThat(first.status()).as("the first build:\n%s", first.output()).isZero();
         Path users = project.resolve("client/target/classes/META-INF/sessionj/users/com.example.proto.Kv$Put.txt");
         assertThat(users).content().contains("com.example.client.Client ").contains(" descriptor=");
@@ -300,7 +283,7 @@ class KvMavenSampleTest {
         Path compiled = project.resolve("protocols/target/classes/com/example/proto/Kv$Put.class");
         Files.writeString(protocols, Files.readString(protocols).replace("!<Integer>", "!<Long>"));
         Files.setLastModifiedTime(protocols, FileTime.fromMillis(Files.getLastModifiedTime(compiled).toMillis() + 10_000));
-        Build second = maven(project, onlyChanged, "compile");
+        Build second = staged.maven(project, onlyChanged, "compile");
         assertThat(second.status()).as("Maven compiles the protocol module only:\n%s", second.output()).isZero();
         assertThat(second.output()).contains("Nothing to compile");
 
@@ -380,66 +363,8 @@ class KvMavenSampleTest {
         return target;
     }
 
-    private record Build(int status, String output) {
-    }
-
     /** {@code mvnw -o package} on {@code project}, with the staged repository in front of the shared one. */
     private static Build maven(Path project) throws IOException, InterruptedException {
-        return maven(project, "package");
-    }
-
-    /** {@code mvnw -o <arguments>} on {@code project}, with the staged repository in front of the shared one. */
-    private static Build maven(Path project, String... arguments) throws IOException, InterruptedException {
-        Path log = project.resolve("maven.log");
-        List<String> command = new ArrayList<>(List.of(ROOT.resolve("mvnw").toString(), "-B", "-o",
-                "-f", project.resolve("pom.xml").toString(),
-                "-Dmaven.repo.local=" + repository,
-                "-Dmaven.repo.local.tail=" + sharedRepository()));
-        command.addAll(List.of(arguments));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-        builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        Process process = builder.start();
-        if (!process.waitFor(BUILD.toMillis(), TimeUnit.MILLISECONDS)) {
-            process.destroyForcibly();
-            throw new AssertionError("Maven did not finish within " + BUILD + ":\n" + Files.readString(log));
-        }
-        return new Build(process.exitValue(), Files.readString(log));
-    }
-
-    /** The local repository this build resolved its own dependencies from (where its Netty came from). */
-    private static Path sharedRepository() {
-        Path jar = Path.of(io.netty.buffer.ByteBuf.class.getProtectionDomain().getCodeSource().getLocation().getPath());
-        Path dir = jar;
-        while (dir != null && !dir.endsWith("io/netty")) {
-            dir = dir.getParent();
-        }
-        assertThat(dir).as("Netty comes from a Maven repository: %s", jar).isNotNull();
-        return dir.getParent().getParent();
-    }
-
-    private static Path artifactDir(String artifactId) throws IOException {
-        return Files.createDirectories(repository.resolve("org/sessionj").resolve(artifactId).resolve(VERSION));
-    }
-
-    private static void stagePom(String artifactId, Path pom) throws IOException {
-        Files.copy(pom, artifactDir(artifactId).resolve(artifactId + "-" + VERSION + ".pom"));
-    }
-
-    /** A jar of {@code classes} (what the module's own jar holds); a module without classes gets an empty one. */
-    private static void jar(Path classes, Path jar) throws IOException {
-        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream zip = new JarOutputStream(out)) {
-            if (!Files.isDirectory(classes)) {
-                return;
-            }
-            try (Stream<Path> files = Files.walk(classes)) {
-                for (Path file : files.filter(Files::isRegularFile).sorted().toList()) {
-                    zip.putNextEntry(new JarEntry(classes.relativize(file).toString().replace('\\', '/')));
-                    Files.copy(file, zip);
-                    zip.closeEntry();
-                }
-            } catch (UncheckedIOException e) {
-                throw e.getCause();
-            }
-        }
+        return staged.maven(project, "package");
     }
 }
