@@ -62,6 +62,13 @@ major=$(jdk_major "$JDK")
 # Threads in native code cannot touch the JVM's data without stopping first, so no wait is needed
 # (docs/benchmarks.md "The demos' whole job, tenth session").
 [ "$major" -ge 25 ] && JAVA_OPTS+=(-XX:UserThreadWaitAttemptsAtExit=0)
+# Netty's buffer allocators have JFR events, enabled whenever the JDK has JFR (not only while a
+# recording runs): the first session of every JVM loaded those event classes, and loading a JFR event
+# class makes the JDK initialise JFR's metadata and rewrite the class's bytecode (the class-file API),
+# 100-130 ms of CPU per JVM, at the rendezvous of each demo rank (docs/benchmarks.md "The demos'
+# whole job, fifteenth session"). SJ_JAVA_OPTS=-Dio.netty.jfr.enabled=true brings them back (the
+# last -D wins), for a JFR recording that should show Netty's buffer events.
+JAVA_OPTS+=(-Dio.netty.jfr.enabled=false)
 # A demo's ranks across processes (or srun tasks) are short JVMs, three of them on a small machine, and
 # the JIT compilers took half of their CPU: C1 and C2 compiled at start-up what the AOT cache's profiles
 # said was hot in the training run. Compiling a method only after three times as many calls leaves

@@ -102,4 +102,19 @@ class LauncherScriptTest {
             assertThat(result.out()).doesNotContain("UserThreadWaitAttemptsAtExit");
         }
     }
+
+    /**
+     * Netty's JFR buffer events are off in every JVM {@code ./sj} starts (loading them initialised JFR
+     * in each rank's first session), and a user's {@code SJ_JAVA_OPTS} can turn them back on.
+     */
+    @Test
+    void nettysJfrEventsAreOffUnlessTheUserTurnsThemOn() throws Exception {
+        Result off = launchWith(System.getProperty("java.home"), "-XshowSettings:properties", "--version");
+        assertThat(off.status()).as(off.err()).isZero();
+        assertThat(off.err()).contains("io.netty.jfr.enabled = false");
+        Result on = launchWith(System.getProperty("java.home"), "-Dio.netty.jfr.enabled=true -XshowSettings:properties",
+                "--version");
+        assertThat(on.status()).as(on.err()).isZero();
+        assertThat(on.err()).contains("io.netty.jfr.enabled = true").doesNotContain("io.netty.jfr.enabled = false");
+    }
 }

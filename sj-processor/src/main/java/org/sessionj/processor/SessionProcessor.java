@@ -14,7 +14,6 @@ import javax.annotation.processing.AbstractProcessor;
 import javax.annotation.processing.ProcessingEnvironment;
 import javax.annotation.processing.Processor;
 import javax.annotation.processing.RoundEnvironment;
-import javax.annotation.processing.SupportedAnnotationTypes;
 import javax.lang.model.SourceVersion;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.AnnotationValue;
@@ -40,11 +39,18 @@ import org.sessionj.processor.internal.protocol.ProtocolRegistry;
  * Needs no javac flags: put it on the annotation processor path.
  */
 @AutoService(Processor.class)
-@SupportedAnnotationTypes("org.sessionj.api.*")
 public final class SessionProcessor extends AbstractProcessor implements ProtocolDeclarations {
     private ProtocolRegistry registry;
     private Trees trees;
     private final Set<String> written = new HashSet<>();
+    /**
+     * Whether a type of the sources compiled so far (any round's files, at any depth, and the classes
+     * compiled from the source path) has a name ending in {@link DescriptorClass#SUFFIX}: only such a
+     * type can be named like a protocol's descriptor (SJ006), so without one the check skips javac's
+     * lookup by name, which for a name javac does not know parses and attributes it (a fifth of the
+     * processor's time on the compile-time benchmark, where no such type exists).
+     */
+    private boolean sourcesNameDescriptors;
     /** The warning under a compiler that is not javac, where nothing is checked. */
     static final String NOT_JAVAC = "sj-processor: this compiler is not javac, so nothing is checked here: no"
             + " protocol is validated, no session code is checked and no protocol descriptor is written (the runtime"
@@ -64,13 +70,55 @@ public final class SessionProcessor extends AbstractProcessor implements Protoco
             environment.getMessager().printMessage(javax.tools.Diagnostic.Kind.WARNING, NOT_JAVAC);
             return;
         }
+        if (multiModuleMode(environment)) {
+            environment.getMessager().printMessage(javax.tools.Diagnostic.Kind.ERROR, MULTI_MODULE);
+            return; // nothing checked, and the error says so: no build passes unchecked (adv15 A7)
+        }
         registry = new ProtocolRegistry(environment.getElementUtils(), trees, environment.getFiler());
         task.addTaskListener(new SessionChecker(environment, trees, registry, this));
+    }
+
+    /** The error under javac's multi-module mode, where the processor's resources have no single output. */
+    static final String MULTI_MODULE = "sj-processor: javac's multi-module mode (--module-source-path) is not"
+            + " supported: the processor writes each class's protocol descriptors and facts to the class output"
+            + " beside it, which this mode splits by module. Compile each module in a javac run of its own (as Maven"
+            + " and Gradle do), with the modules it requires on --module-path.";
+
+    /**
+     * Whether javac compiles in multi-module mode ({@code --module-source-path}): its Filer then refuses a
+     * resource of the class output that names no module, as every resource of the processor does.
+     */
+    private static boolean multiModuleMode(ProcessingEnvironment environment) {
+        try {
+            environment.getFiler().getResource(javax.tools.StandardLocation.CLASS_OUTPUT, "", "META-INF/sessionj/probe");
+            return false;
+        } catch (javax.annotation.processing.FilerException e) {
+            return e.getMessage() != null && e.getMessage().contains("No module specified");
+        } catch (java.io.IOException | RuntimeException e) {
+            return false; // no class output at all (in-memory tests): the writes say what they cannot do
+        }
     }
 
     @Override
     public SourceVersion getSupportedSourceVersion() {
         return SourceVersion.latestSupported();
+    }
+
+    /**
+     * The annotations of {@code org.sessionj.api}. Returned here rather than declared with
+     * {@code @SupportedAnnotationTypes}: {@link AbstractProcessor} reads that annotation (and looks for
+     * {@code @SupportedOptions}) by reflection, which in every fresh javac parses the annotation and
+     * spins a proxy class for it with the class-file API (issue 12, compile time; {@code ProcessorShellTest}).
+     */
+    @Override
+    public Set<String> getSupportedAnnotationTypes() {
+        return Set.of("org.sessionj.api.*");
+    }
+
+    /** None: sj-processor reads no {@code -A} option (see {@link #getSupportedAnnotationTypes} for why it says so here). */
+    @Override
+    public Set<String> getSupportedOptions() {
+        return Set.of();
     }
 
     @Override
@@ -88,6 +136,7 @@ public final class SessionProcessor extends AbstractProcessor implements Protoco
             if (path != null) {
                 registry.noteCompiled(path.getCompilationUnit());
             }
+            noteDescriptorNames(root);
         }
         for (Element root : round.getRootElements()) {
             validateTypes(root);
@@ -103,7 +152,22 @@ public final class SessionProcessor extends AbstractProcessor implements Protoco
      */
     @Override
     public void validateTypes(TypeElement type) {
+        noteDescriptorNames(type); // a class compiled from the source path, which no round listed
         validateTypes((Element) type);
+    }
+
+    /** Notes whether {@code element}, or a member type of it at any depth, is named like a descriptor class. */
+    private void noteDescriptorNames(Element element) {
+        if (sourcesNameDescriptors || !(element instanceof TypeElement type)) {
+            return;
+        }
+        if (type.getSimpleName().toString().endsWith(DescriptorClass.SUFFIX)) {
+            sourcesNameDescriptors = true;
+            return;
+        }
+        for (Element member : type.getEnclosedElements()) {
+            noteDescriptorNames(member);
+        }
     }
 
     private void validateTypes(Element element) {
@@ -163,6 +227,13 @@ public final class SessionProcessor extends AbstractProcessor implements Protoco
         String descriptor = DescriptorClass.name(elements.getBinaryName(type).toString());
         String packageName = elements.getPackageOf(type).getQualifiedName().toString();
         String topLevel = descriptor.substring(packageName.isEmpty() ? 0 : packageName.length() + 1);
+        if (!sourcesNameDescriptors && elements.getModuleOf(type).isUnnamed()
+                && !mayBeOnSourcePath(packageName, topLevel)) {
+            // No compiled source declares such a name and no file of it waits on the source path, so javac
+            // cannot know a class of that name from source. (In a named module, javac may also compile from
+            // a module source path, which this does not look at: ask javac there.)
+            return null;
+        }
         TypeElement found = elements.getTypeElement((packageName.isEmpty() ? "" : packageName + ".") + topLevel);
         if ((found == null || trees.getPath(found) == null) && type.getEnclosingElement() instanceof TypeElement outer) {
             for (Element member : outer.getEnclosedElements()) {
@@ -173,6 +244,27 @@ public final class SessionProcessor extends AbstractProcessor implements Protoco
             }
         }
         return found != null && !found.equals(type) && trees.getPath(found) != null ? found : null;
+    }
+
+    /**
+     * Whether javac could compile a class {@code packageName.topLevel} from a file {@code topLevel.java}
+     * of the source path (or of the class path, where javac looks for sources without {@code -sourcepath})
+     * when asked for it by name. Any doubt (a location this compilation lacks, modules) says yes, and the
+     * caller then asks javac.
+     */
+    private boolean mayBeOnSourcePath(String packageName, String topLevel) {
+        for (StandardLocation location : new StandardLocation[] {StandardLocation.SOURCE_PATH,
+                StandardLocation.CLASS_PATH}) {
+            try {
+                processingEnv.getFiler().getResource(location, packageName, topLevel + ".java");
+                return true;
+            } catch (java.io.FileNotFoundException | java.nio.file.NoSuchFileException absent) {
+                // not in this location
+            } catch (IOException | RuntimeException doubt) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void writeDescriptor(String binaryName, String text, TypeElement type) {

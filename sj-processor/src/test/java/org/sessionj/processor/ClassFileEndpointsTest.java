@@ -37,9 +37,14 @@ class ClassFileEndpointsTest {
             """;
 
     private Result build(String use) throws IOException {
+        return build(use, true);
+    }
+
+    /** Lib compiled (with the processor or, {@code processed} false, with {@code -proc:none}), then User alone. */
+    private Result build(String use, boolean processed) throws IOException {
         StepwiseBuild build = new StepwiseBuild(project);
         build.write("Lib", LIB);
-        Result lib = build.compile("Lib");
+        Result lib = processed ? build.compile("Lib") : build.compileWithoutProcessor("Lib");
         assertThat(lib.status()).as(lib.output()).isZero();
         build.write("User", """
                 package demo;
@@ -76,7 +81,29 @@ class ClassFileEndpointsTest {
 
     @Test
     void aReassigningCompactConstructorOrAWrittenAccessorStaysUnknown() throws IOException {
-        assertThat(build("try (SJSocket s = reassigned.svc().request()) { s.send(1); }").output()).contains("SJ010");
-        assertThat(build("try (SJSocket s = written.svc().request()) { s.send(1); }").output()).contains("SJ010");
+        assertThat(build("try (SJSocket s = reassigned.svc().request()) { s.send(1); }").output()).contains("SJ010")
+                .as("the record was compiled with the processor: its (empty) record says so")
+                .doesNotContain("compiled without sj-processor");
+        assertThat(build("try (SJSocket s = written.svc().request()) { s.send(1); }").output()).contains("SJ010")
+                .doesNotContain("compiled without sj-processor");
+    }
+
+    /**
+     * jpms report14: SJ010 for a field or record accessor of a class compiled without the processor says so
+     * and how to fix it, not "declare the parameter as @Session(protocol = P.class)".
+     */
+    @Test
+    void aFieldOrRecordOfAClassCompiledWithoutTheProcessorIsSJ010NamingTheClassAndTheFix() throws IOException {
+        String fix = "which was compiled without sj-processor (no "
+                + "META-INF/sessionj/fields/demo.Lib.txt in the class path), so the checker cannot read which protocol it holds: "
+                + "compile demo.Lib with sj-processor";
+        assertThat(build("try (SJSocket s = Lib.SVC.request()) { s.send(1); }", false).output())
+                .contains("[SJ010] session 's': its protocol is not known at compile time; field 'SVC' is declared in "
+                        + "demo.Lib, " + fix)
+                .doesNotContain("create the service with");
+        assertThat(new StepwiseBuild(project).classes().resolve("META-INF/sessionj/fields")).doesNotExist();
+        String record = build("try (SJSocket s = plain.svc().request()) { s.send(1); }", false).output();
+        assertThat(record).contains("record component 'Plain.svc' is declared in demo.Lib$Plain, which was compiled "
+                + "without sj-processor (no META-INF/sessionj/fields/demo.Lib$Plain.txt in the class path)");
     }
 }

@@ -122,6 +122,121 @@ class ModulePathFactsTest {
         assertThat(wrong.output()).contains("SJ013", "expected !<int> but the program sends !<java.lang.String>");
     }
 
+    /**
+     * jpms report14 / adv13 A1 "fail closed": a library class with {@code @Session} socket parameters
+     * compiled without the processor (here {@code -proc:none}) has no record of which of its methods end
+     * the socket they are lent, which the checker cannot tell from "ends nothing" unless the processor marks
+     * every class with socket parameters. A caller is warned, naming the class, the method and where it
+     * looked — on the class path and on the module path — while a library compiled with the processor whose
+     * method ends nothing (its record holds the header alone) gives no warning.
+     */
+    @Test
+    void aLibraryCompiledWithoutTheProcessorIsNamedInAWarningOnTheClassPathAndTheModulePath() throws IOException {
+        Path api = apiModule();
+        Result plain = javac("plainlib", List.of("-proc:none", "--module-path", api.toString()), LIBRARY_MODULE,
+                HELPERS, PROTOCOLS);
+        assertThat(plain.status()).as(plain.output()).isZero();
+        Path lib = root.resolve("plainlib-classes");
+        assertThat(lib.resolve("META-INF/sessionj")).doesNotExist();
+        String unrecorded = "sj-processor: com.lib.Helpers was compiled without sj-processor (no "
+                + "META-INF/sessionj/ends/com.lib.Helpers.txt in %s), so whether finish(org.sessionj.api.SJSocket) ends the "
+                + "session it is lent is not known and it is taken not to";
+
+        String closes = app("One", "        s.close();"); // finish is taken not to close s
+        Result modular = javac("app", api + File.pathSeparator + lib, APP_MODULE, closes);
+        assertThat(modular.status()).as(modular.output()).isZero();
+        assertThat(modular.output()).contains("App.java:7: warning: " + unrecorded.formatted(
+                "module com.lib on the module path or the class path"));
+
+        Result classPath = javac("app2", List.of("-cp", api + File.pathSeparator + lib), closes);
+        assertThat(classPath.status()).as(classPath.output()).isZero();
+        assertThat(classPath.output()).contains(unrecorded.formatted("the class path"))
+                .containsOnlyOnce("compiled without sj-processor");
+
+        String sendsOnly = HELPERS.replace("        s.close();\n", "");
+        Path recorded = compile("lib", api.toString(), LIBRARY_MODULE, sendsOnly, PROTOCOLS);
+        assertThat(recorded.resolve("META-INF/sessionj/ends/com.lib.Helpers.txt")).as("the marker")
+                .hasContent("# sj-processor: socket parameters these methods end");
+        Result marked = javac("app3", api + File.pathSeparator + recorded, APP_MODULE, closes);
+        assertThat(marked.status()).as(marked.output()).isZero();
+        assertThat(marked.output()).doesNotContain("compiled without sj-processor");
+    }
+
+    /**
+     * adv15 A13: the library as a module on the module path (javac takes {@code com.lib.Helpers} from there)
+     * and a stale copy of its package on the class path, whose record says {@code finish} does not close:
+     * the module's own record is read, and lending the incomplete session to {@code finish} is SJ024 as with
+     * the module alone.
+     */
+    @Test
+    void aStaleCopyOfAModulesPackageOnTheClassPathDoesNotHideTheModulesFacts() throws IOException {
+        Path api = apiModule();
+        Path current = compile("lib2", api.toString(), LIBRARY_MODULE, HELPERS, PROTOCOLS);
+        String stale = HELPERS.replace("        s.close();\n", "") .replace("    }\n}", """
+                    }
+                    public static void other(@Session("!<int>") SJSocket s) {
+                        s.send(1);
+                        s.close();
+                    }
+                }""");
+        Result old = javac("lib1", List.of("-cp", api.toString()), stale, PROTOCOLS);
+        assertThat(old.status()).as(old.output()).isZero();
+        assertThat(root.resolve("lib1-classes/META-INF/sessionj/ends/com.lib.Helpers.txt")).content()
+                .contains("other(").doesNotContain("finish(");
+
+        Result app = javac("app", List.of("--module-path", api + File.pathSeparator + current, "--add-modules",
+                "com.lib", "-cp", root.resolve("lib1-classes").toString()), """
+                package com.app;
+
+                import com.lib.Helpers;
+                import org.sessionj.api.*;
+
+                final class App {
+                    static void client(@Session("cbegin.!<int>.!<int>") SJService svc) {
+                        SJSocket s = svc.request();
+                        Helpers.finish(s);
+                        s.send(2);
+                        s.close();
+                    }
+                }
+                """);
+        assertThat(app.status()).as(app.output()).isNotZero();
+        assertThat(app.output()).contains("[SJ024] session 's' is not complete when it is lent to 'finish', which closes it");
+    }
+
+    /**
+     * adv15 A7: javac's multi-module mode ({@code --module-source-path}) with several modules splits the
+     * class output by module, where the processor's resources (written beside each class) have no place:
+     * one clear error that says so and what to do, not javac's Filer wording on each protocol. (With one
+     * module javac writes them into that module's output, and all works.)
+     */
+    @Test
+    void javacsMultiModuleModeIsOneClearError() throws IOException {
+        Path api = apiModule();
+        List<String> arguments = new ArrayList<>(List.of("-proc:full", "-processor", SessionProcessor.class.getName(),
+                "-processorpath", System.getProperty("java.class.path"), "--module-path", api.toString(),
+                "--module-source-path", root.resolve("modules").toString(), "-d", root.resolve("out").toString()));
+        String[][] modules = {{"com.lib", LIBRARY_MODULE, HELPERS, PROTOCOLS}, {"com.app", APP_MODULE, app("One", "")}};
+        for (String[] module : modules) {
+            for (int i = 1; i < module.length; i++) {
+                Path file = root.resolve("modules").resolve(module[0]).resolve(fileOf(module[i]));
+                Files.createDirectories(file.getParent());
+                Files.writeString(file, module[i]);
+                arguments.add(file.toString());
+            }
+        }
+        ByteArrayOutputStream output = new ByteArrayOutputStream();
+        int status;
+        try (PrintStream err = new PrintStream(output, true, StandardCharsets.UTF_8)) {
+            status = ToolProvider.getSystemJavaCompiler().run(null, err, err, arguments.toArray(String[]::new));
+        }
+        String printed = output.toString(StandardCharsets.UTF_8);
+        assertThat(status).as(printed).isNotZero();
+        assertThat(printed).containsOnlyOnce("error: sj-processor: javac's multi-module mode "
+                + "(--module-source-path) is not supported").contains("Compile each module in a javac run of its own")
+                .doesNotContain("No module specified");
+    }
+
     /** sj-api as a module: its jar (whose manifest names it) or, from a classes directory, a jar made of it. */
     private Path apiModule() throws IOException {
         Path location;
@@ -163,11 +278,21 @@ class ModulePathFactsTest {
 
     /** javac with the processor on the processor path, a named module of {@code sources}, into {@code <name>-classes}. */
     private Result javac(String name, String modulePath, String... sources) throws IOException {
+        return javac(name, List.of("--module-path", modulePath), sources);
+    }
+
+    /**
+     * javac of {@code sources} into {@code <name>-classes} with {@code options} ({@code --module-path} or
+     * {@code -cp}), with the processor unless they hold {@code -proc:none}.
+     */
+    private Result javac(String name, List<String> options, String... sources) throws IOException {
         Path out = root.resolve(name + "-classes");
         Files.createDirectories(out);
-        List<String> arguments = new ArrayList<>(List.of("-proc:full", "-processor", SessionProcessor.class.getName(),
-                "-processorpath", System.getProperty("java.class.path"), "--module-path", modulePath,
-                "-d", out.toString()));
+        List<String> arguments = new ArrayList<>(options.contains("-proc:none") ? List.of()
+                : List.of("-proc:full", "-processor", SessionProcessor.class.getName(),
+                        "-processorpath", System.getProperty("java.class.path")));
+        arguments.addAll(options);
+        arguments.addAll(List.of("-d", out.toString()));
         for (String source : sources) {
             Path file = root.resolve(name + "-src").resolve(fileOf(source));
             Files.createDirectories(file.getParent());

@@ -180,4 +180,45 @@ class StaleCheckTest {
         Result alone = compile("Protocols");
         assertThat(alone.status()).as(alone.output()).isZero();
     }
+
+    /**
+     * adv14 A6: only classes whose facts a later build may change get an index. A plain {@code main} that
+     * prints and starts a thread reads the JDK's {@code System}, {@code PrintStream}, {@code Thread} and
+     * {@code Integer} and the API's {@code SJServerSocket}, whose fingerprints hold nothing: no
+     * {@code users/java.lang.System.txt} (it went into every jar and clashed in shaded ones). A class of
+     * this output without facts keeps its index, since a later build of it may add some
+     * (StaleFactsTest.aParameterThatBecomesNoAliasMakesItsCallersStale).
+     */
+    @Test
+    void aPlainMainThatPrintsAndStartsAThreadIndexesNoJdkOrApiClass() throws IOException {
+        write("Protocols", """
+                package demo;
+                import org.sessionj.api.Protocol;
+                public interface Protocols {
+                    @Protocol("cbegin.!<int>") interface Put {}
+                    @Protocol("^(Put)") interface Take {}
+                }
+                """);
+        write("Main", """
+                package demo;
+                import org.sessionj.api.*;
+                public final class Main {
+                    public static void main(String[] args) throws Exception {
+                        SJServerSocket server = SJServerSocket.create(Protocols.Take.class, Integer.getInteger("port", 0));
+                        Thread thread = new Thread(() -> System.out.println("port " + server.port()));
+                        thread.start();
+                        thread.join();
+                        try (SJSocket s = server.accept()) {
+                            System.out.println(Integer.toString(s.<Integer>receive()));
+                        }
+                    }
+                }
+                """);
+        Result build = compile("Protocols", "Main");
+        assertThat(build.status()).as(build.output()).isZero();
+        try (java.util.stream.Stream<Path> files = Files.list(project.resolve("classes/META-INF/sessionj/users"))) {
+            assertThat(files.map(file -> file.getFileName().toString()))
+                    .as("Take, and Put that it includes").containsExactlyInAnyOrder("demo.Protocols$Take.txt", "demo.Protocols$Put.txt");
+        }
+    }
 }

@@ -56,11 +56,20 @@ final class StepwiseBuild {
         return javac(List.of("-cp", classes() + File.pathSeparator + System.getProperty("java.class.path")), names);
     }
 
-    /** javac with the processor and {@code options}, into {@code classes}, of the sources of {@code names}. */
+    /** javac without any processor ({@code -proc:none}), into {@code classes}, with the earlier output on the class path. */
+    Result compileWithoutProcessor(String... names) throws IOException {
+        return javac(List.of("-proc:none", "-cp", classes() + File.pathSeparator + System.getProperty("java.class.path")),
+                names);
+    }
+
+    /**
+     * javac with the processor (unless {@code options} hold {@code -proc:none}) and {@code options}, into
+     * {@code classes}, of the sources of {@code names}.
+     */
     Result javac(List<String> options, String... names) throws IOException {
         Files.createDirectories(classes());
-        List<String> arguments = new ArrayList<>(List.of("-proc:full", "-processor", SessionProcessor.class.getName(),
-                "-d", classes().toString()));
+        List<String> arguments = new ArrayList<>(options.contains("-proc:none") ? List.of("-d", classes().toString())
+                : List.of("-proc:full", "-processor", SessionProcessor.class.getName(), "-d", classes().toString()));
         arguments.addAll(options);
         for (String name : names) {
             arguments.add(source(name).toString());

@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Where a demo job's time goes, rank by rank: with {@code SJ_DEMO_PHASES=1} in the environment every
@@ -27,6 +28,9 @@ import java.util.Optional;
  *
  * <pre>{@code sj-phase rank=1 threads main=250 C2_CompilerThre=160 C1_CompilerThre=90 ...}</pre>
  *
+ * <p>With {@code SJ_DEMO_PHASES=threads}, also the same so far at {@code connected} and {@code run-done}
+ * ({@code threads@connected …}), so that the timed region's CPU per kind of thread is their difference.
+ *
  * <p>Child ranks inherit the environment, so one variable traces the whole job. Off, a step costs one
  * field read. docs/demos.md ("Where a job's time goes") shows how to read the lines.
  */
@@ -36,7 +40,22 @@ public final class Phases {
 
     private static final boolean ON = on(System.getenv(VARIABLE));
 
+    /** Whether the per-thread lines around the timed region are printed too ({@code SJ_DEMO_PHASES=threads}). */
+    private static final boolean AROUND_TIMED = aroundTimed(System.getenv(VARIABLE));
+
+    /** The numbers at the end of a pool thread's name ({@code -2-1}, {@code #3}). */
+    private static final Pattern POOL_NUMBER = Pattern.compile("([-#]\\d+)+$");
+
     private Phases() {
+    }
+
+    /**
+     * Whether {@code value} asks for the per-thread lines at {@code connected} and {@code run-done}:
+     * {@code threads}. Off by default because reading them runs cold code (and the JIT compiling it)
+     * next to the timed region, which the plain phase lines should not disturb.
+     */
+    static boolean aroundTimed(String value) {
+        return "threads".equals(value);
     }
 
     static boolean on(String value) {
@@ -61,14 +80,20 @@ public final class Phases {
     private static boolean started;
 
     private static synchronized void print(PrintStream err, int rank, String name) {
+        // The timed region's CPU is the cpu= at run-done less the one at connected: the per-thread figures
+        // are read before connected's cpu= and after run-done's, so that reading them is not counted in it.
+        Optional<Map<String, Long>> before = AROUND_TIMED && name.equals("connected") ? threads() : Optional.empty();
         ProcessHandle.Info info = ProcessHandle.current().info();
         if (!started) {
             started = true;
             startInstant().ifPresent(at -> err.println(line(rank, at, Duration.ZERO, "jvm-start")));
         }
         err.println(line(rank, Instant.now(), info.totalCpuDuration().orElse(Duration.ZERO), name));
+        before.ifPresent(groups -> err.println(threadsLine(rank, name, groups)));
         if (name.equals("exit")) {
             threads().ifPresent(groups -> err.println(threadsLine(rank, groups)));
+        } else if (AROUND_TIMED && name.equals("run-done")) {
+            threads().ifPresent(groups -> err.println(threadsLine(rank, name, groups)));
         }
     }
 
@@ -105,13 +130,25 @@ public final class Phases {
      * number threads of one pool dropped, so that C2's compiler threads or Netty's event loops add up.
      */
     static String kind(String threadName) {
-        String kind = threadName.replaceAll("([-#]\\d+)+$", "").strip();
+        String kind = POOL_NUMBER.matcher(threadName).replaceAll("").strip();
         return kind.isEmpty() ? threadName : kind;
     }
 
     /** {@code sj-phase rank=R threads main=250 C2_CompilerThre=160 ...}: milliseconds per kind, largest first, none of 0. */
     static String threadsLine(int rank, Map<String, Long> groups) {
+        return threadsLine(rank, null, groups);
+    }
+
+    /**
+     * As {@link #threadsLine(int, Map)}, at step {@code step} ({@code threads@connected …}) unless it is
+     * null: the lines at {@code connected} and {@code run-done} give the timed region's CPU per kind of
+     * thread by difference (the program's thread against the JIT compilers, the event loops, the GC).
+     */
+    static String threadsLine(int rank, String step, Map<String, Long> groups) {
         StringBuilder line = new StringBuilder("sj-phase rank=").append(rank).append(" threads");
+        if (step != null) {
+            line.append('@').append(step);
+        }
         groups.entrySet().stream().filter(e -> e.getValue() > 0)
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
                 .forEach(e -> line.append(' ').append(e.getKey().replace(' ', '_')).append('=').append(e.getValue()));

@@ -9,17 +9,21 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.sessionj.api.SJServerSocket;
 
 /**
  * Rank 0 in this process, every other rank in a child JVM started with this JVM's {@code java},
- * options and class path. The children are started first, and learn the rendezvous address on their
- * standard input once rank 0 listens: starting the SJ runtime here and starting the child JVMs (the
- * largest part of a run's wall time on a busy machine) overlap instead of following each other.
+ * options and class path. The children are started each on a thread of their own while this thread
+ * starts the SJ runtime for the rendezvous, and learn the rendezvous address on their standard input
+ * once rank 0 listens: starting the SJ runtime here and starting the child JVMs (the largest part of
+ * a run's wall time on a busy machine) overlap instead of following each other.
  * Sessions between processes use the transport the runtime picks for them (cross-process shared
  * memory, {@code ipc}, on this host; TCP on loopback where ipc is not listed).
  */
@@ -64,18 +68,31 @@ public final class ProcessesDeployment {
         List<RankRunner.Timed<R>> rankZero = new ArrayList<>(1);
         Thread zero = null;
         boolean succeeded = false;
+        List<Supplier<Process>> starts = new ArrayList<>();
         for (int rank = 1; rank < program.ranks(); rank++) {
-            Process child = start(mainClass, childArgs.apply(rank, ADDRESS_ON_STDIN), rank);
-            children.add(child);
             int r = rank;
-            ChildErrors errors = ChildErrors.forward(child, r);
-            child.onExit().thenAccept(p -> finished.add(p.exitValue() == 0 ? new Finished(r, null, null)
-                    : new Finished(r, "exited with status " + p.exitValue() + " (pid " + p.pid() + ")"
-                            + errors.lastLine().map(line -> ": " + line).orElse(""), null)));
+            starts.add(() -> {
+                Process child = start(mainClass, childArgs.apply(r, ADDRESS_ON_STDIN), r);
+                ChildErrors errors = ChildErrors.forward(child, r);
+                child.onExit().thenAccept(p -> finished.add(p.exitValue() == 0 ? new Finished(r, null, null)
+                        : new Finished(r, "exited with status " + p.exitValue() + " (pid " + p.pid() + ")"
+                                + errors.lastLine().map(line -> ": " + line).orElse(""), null)));
+                return child;
+            });
         }
-        Phases.mark(0, "children-started");
-        try (SJServerSocket rendezvous = openRendezvous(children)) {
+        // The children's JVMs start while this one starts its runtime for the rendezvous.
+        Alongside<Process, SJServerSocket> opened = startAlongside(starts, () -> {
+            SJServerSocket server = SJServerSocket.create(RendezvousToRank.class, 0);
             Phases.mark(0, "rendezvous-open");
+            return server;
+        });
+        children.addAll(opened.started());
+        Phases.mark(0, "children-started");
+        try (SJServerSocket rendezvous = opened.value()) {
+            if (opened.failure() != null) {
+                throw opened.failure();
+            }
+            announce(rendezvous, children);
             zero = new Thread(() -> {
                 try {
                     rankZero.add(RankRunner.runRankZero(program, rendezvous, HOST, timeout, progress));
@@ -126,9 +143,8 @@ public final class ProcessesDeployment {
         }
     }
 
-    /** The rendezvous, once listening announced on every child's standard input. */
-    private static SJServerSocket openRendezvous(List<Process> children) {
-        SJServerSocket rendezvous = SJServerSocket.create(RendezvousToRank.class, 0);
+    /** {@code rendezvous}'s address, written on every child's standard input. */
+    private static void announce(SJServerSocket rendezvous, List<Process> children) {
         byte[] line = (HOST + ":" + rendezvous.port() + "\n").getBytes(StandardCharsets.US_ASCII);
         for (Process child : children) {
             try (OutputStream in = child.getOutputStream()) {
@@ -137,7 +153,59 @@ public final class ProcessesDeployment {
                 // The child is gone already: its exit fails the run, naming it.
             }
         }
-        return rendezvous;
+    }
+
+    /**
+     * What {@link #startAlongside} did: the processes that started (whatever else failed), the value
+     * of the work done meanwhile (null if it failed), and the first failure, if any.
+     *
+     * @param <P> a started process
+     * @param <T> the value of the work done meanwhile
+     * @param started the processes that started, in the order of their starts
+     * @param value the value of the work done meanwhile, null if it failed
+     * @param failure the first failure among the work done meanwhile and the starts, null if none
+     */
+    record Alongside<P, T>(List<P> started, T value, RuntimeException failure) {
+    }
+
+    /**
+     * Runs each of {@code starts} on a thread of its own and {@code meanwhile} on this one, then waits
+     * for every start. Starting a JVM blocks its caller until the new process runs ({@code posix_spawn}
+     * and the JDK's spawn helper: 20-200 ms each on a loaded machine); one start after another, and then
+     * the runtime's start for the rendezvous, put all of that on the job's critical path.
+     */
+    static <P, T> Alongside<P, T> startAlongside(List<Supplier<P>> starts, Supplier<T> meanwhile) {
+        List<CompletableFuture<P>> pending = new ArrayList<>();
+        for (Supplier<P> start : starts) {
+            CompletableFuture<P> started = new CompletableFuture<>();
+            Thread.ofPlatform().daemon().name("start-rank-" + (pending.size() + 1)).start(() -> {
+                try {
+                    started.complete(start.get());
+                } catch (Throwable e) {
+                    started.completeExceptionally(e);
+                }
+            });
+            pending.add(started);
+        }
+        T value = null;
+        RuntimeException failure = null;
+        try {
+            value = meanwhile.get();
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        List<P> started = new ArrayList<>();
+        for (CompletableFuture<P> start : pending) {
+            try {
+                started.add(start.join());
+            } catch (CompletionException e) {
+                if (failure == null) {
+                    failure = e.getCause() instanceof RuntimeException r ? r
+                            : new DeploymentException("cannot start a rank: " + e.getCause(), e.getCause());
+                }
+            }
+        }
+        return new Alongside<>(List.copyOf(started), value, failure);
     }
 
     /**

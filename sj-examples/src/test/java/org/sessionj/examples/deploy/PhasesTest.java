@@ -28,6 +28,10 @@ class PhasesTest {
         assertThat(Phases.on("0")).isFalse();
         assertThat(Phases.on("1")).isTrue();
         assertThat(Phases.on("yes")).isTrue();
+        assertThat(Phases.on("threads")).isTrue();
+        assertThat(Phases.aroundTimed("threads")).isTrue();
+        assertThat(Phases.aroundTimed("1")).as("the per-thread lines around the timed region only when asked").isFalse();
+        assertThat(Phases.aroundTimed(null)).isFalse();
     }
 
     @Test
@@ -52,6 +56,13 @@ class PhasesTest {
     void theThreadsLineListsKindsLargestFirstWithoutIdleOnesAndWithoutSpaces() {
         assertThat(Phases.threadsLine(1, Map.of("main", 250L, "C2 CompilerThre", 160L, "Reference Handl", 0L,
                 "GC Thread", 160L))).isEqualTo("sj-phase rank=1 threads main=250 C2_CompilerThre=160 GC_Thread=160");
+    }
+
+    @Test
+    void theThreadsLinesAroundTheTimedRegionNameTheirStep() {
+        assertThat(Phases.threadsLine(0, "run-done", Map.of("rank-0", 120L, "C2 CompilerThre", 40L)))
+                .isEqualTo("sj-phase rank=0 threads@run-done rank-0=120 C2_CompilerThre=40");
+        assertThat(Phases.threadsLine(0, null, Map.of("java", 10L))).isEqualTo("sj-phase rank=0 threads java=10");
     }
 
     @Test

@@ -6,7 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.BufferedReader;
 import java.io.StringReader;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The rendezvous address a child rank reads from its standard input, and the JVM options a child gets
@@ -73,5 +77,65 @@ class ProcessesDeploymentTest {
         assertThat(ProcessesDeployment.childCommand("java", parent, 25, "cp.jar", "Main", List.of()))
                 .containsOnlyOnce("--enable-native-access=ALL-UNNAMED").contains("-XX:UserThreadWaitAttemptsAtExit=30")
                 .doesNotContain("-XX:UserThreadWaitAttemptsAtExit=0");
+    }
+
+    /** Counts down {@code all} and waits for the others to have counted down too: true only if they run at the same time. */
+    private static boolean together(CountDownLatch all) {
+        all.countDown();
+        try {
+            return all.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    @Test
+    @Timeout(30)
+    void theChildrenStartAtOnceWhileRankZeroOpensItsRendezvous() {
+        CountDownLatch all = new CountDownLatch(3);
+        List<Supplier<Boolean>> starts = List.of(() -> together(all), () -> together(all));
+        ProcessesDeployment.Alongside<Boolean, Boolean> done = ProcessesDeployment.startAlongside(starts, () -> together(all));
+        assertThat(done.failure()).isNull();
+        assertThat(done.value()).as("the work done meanwhile met both starts").isTrue();
+        assertThat(done.started()).as("each start met the other and the work done meanwhile").containsExactly(true, true);
+    }
+
+    @Test
+    @Timeout(30)
+    void aStartThatFailsIsReportedAndTheOthersAreStillThereToBeStopped() {
+        IllegalStateException cannot = new IllegalStateException("cannot start rank 1 (java): No such file");
+        List<Supplier<String>> starts = List.of(() -> {
+            throw cannot;
+        }, () -> "rank 2");
+        ProcessesDeployment.Alongside<String, String> done = ProcessesDeployment.startAlongside(starts, () -> "rendezvous");
+        assertThat(done.failure()).isSameAs(cannot);
+        assertThat(done.started()).containsExactly("rank 2");
+        assertThat(done.value()).as("open, so that the caller closes it").isEqualTo("rendezvous");
+    }
+
+    @Test
+    @Timeout(30)
+    void aRendezvousThatCannotOpenFailsTheRunAndEveryStartedChildIsReturned() {
+        IllegalStateException cannot = new IllegalStateException("cannot listen");
+        ProcessesDeployment.Alongside<String, String> done = ProcessesDeployment.startAlongside(
+                List.<Supplier<String>>of(() -> "rank 1", () -> "rank 2"), () -> {
+                    throw cannot;
+                });
+        assertThat(done.failure()).isSameAs(cannot);
+        assertThat(done.value()).isNull();
+        assertThat(done.started()).containsExactly("rank 1", "rank 2");
+    }
+
+    @Test
+    @Timeout(30)
+    void anErrorInAStartIsWrappedNamingIt() {
+        ProcessesDeployment.Alongside<String, String> done = ProcessesDeployment.startAlongside(
+                List.<Supplier<String>>of(() -> {
+                    throw new OutOfMemoryError("unable to create native thread");
+                }), () -> "rendezvous");
+        assertThat(done.failure()).isInstanceOf(DeploymentException.class)
+                .hasMessage("cannot start a rank: java.lang.OutOfMemoryError: unable to create native thread");
+        assertThat(done.started()).isEmpty();
     }
 }

@@ -63,6 +63,13 @@ final class CheckedUsersIndex implements ProtocolRegistry.Uses {
      * ({@code <user> <fingerprint> descriptor=<hash>}); sj-runtime reads it (StaleUsers) with the same hash.
      */
     static final String DESCRIPTOR_KEY = "descriptor=";
+    /**
+     * Before a field's fact in an index line ({@code field.SVC=endpoint%20cbegin.!<int>}); sj-runtime reads it
+     * (StaleUsers) and compares it with the fact the field's class recorded ({@link FieldFacts}).
+     */
+    static final String FIELD_KEY = "field.";
+    /** The start of the fingerprint of a class without facts: the hash of the empty text. */
+    private static final String NO_FACTS = "0-";
     private static final String SUFFIX = ".txt";
     private static final String HEADER = "# sj-processor: classes checked against this class's session declarations,"
             + " with their fingerprint then";
@@ -169,7 +176,7 @@ final class CheckedUsersIndex implements ProtocolRegistry.Uses {
             compiledFingerprints.put(provider, fingerprint);
             for (Map.Entry<String, String> entry : readIndex(provider).entrySet()) {
                 String user = entry.getKey();
-                if (!compiledTopLevel.contains(user) && !entry.getValue().equals(fingerprint)
+                if (!compiledTopLevel.contains(user) && !sameFacts(entry.getValue(), fingerprint)
                         && Files.exists(classFile(user)) && removeClassFiles(user)) {
                     Tree at = trees.getTree(type);
                     reporter.error(at, Diagnostic.STALE_CHECK, user, type.getQualifiedName());
@@ -363,12 +370,63 @@ final class CheckedUsersIndex implements ProtocolRegistry.Uses {
             if (fingerprint == null) {
                 fingerprint = fingerprint(type);
             }
-            for (String user : users) {
-                after.put(user, fingerprint);
+            if (indexed(provider, fingerprint)) {
+                for (String user : users) {
+                    after.put(user, fingerprint);
+                }
             }
         }
         if (!after.equals(before)) {
             writeIndex(provider, after);
+        }
+    }
+
+    /**
+     * Whether the users of {@code provider} are worth an index (adv14 A6): a class whose fingerprint holds
+     * facts, or one of this output directory, whose facts a later build of the directory may add (its
+     * users must then be checked again, SJ009). Not a class of another module or jar without facts: the
+     * JDK's ({@code java.lang.System}), sj-api's, a library's plain class. Nobody rebuilds those against
+     * the user, and their index would only travel in every jar and clash when two are shaded together.
+     */
+    private boolean indexed(String provider, String fingerprint) {
+        if (provider.startsWith("org.sessionj.api.")) {
+            return false; // the API's contracts are the checker's own, not facts it reads
+        }
+        return !fingerprint.startsWith(NO_FACTS) || Files.exists(classFile(provider));
+    }
+
+    /**
+     * Whether two index values hold the same facts: their hashes. The field facts after them
+     * ({@link #FIELD_KEY}, for the runtime's check) are in the hash, and an index written by a processor
+     * that did not record them still matches.
+     */
+    private static boolean sameFacts(String recorded, String fingerprint) {
+        return withoutFields(recorded).equals(withoutFields(fingerprint));
+    }
+
+    private static String withoutFields(String value) {
+        int fields = value.indexOf(" " + FIELD_KEY);
+        return fields < 0 ? value : value.substring(0, fields);
+    }
+
+    /**
+     * A field's fact in an index value: {@code field.<name>=<fact>}, the fact with {@code %}, space, tab
+     * and line ends percent-encoded so that the value stays one line of space-separated words.
+     */
+    private static void appendFieldFacts(String facts, StringBuilder value) {
+        for (String line : facts.split("\n")) {
+            int tab = line.indexOf('\t');
+            if (tab > 0) {
+                value.append(' ').append(FIELD_KEY).append(line, 0, tab).append('=');
+                for (int i = tab + 1; i < line.length(); i++) {
+                    char c = line.charAt(i);
+                    if (c == '%' || c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+                        value.append('%').append(Character.forDigit(c >> 4, 16)).append(Character.forDigit(c & 15, 16));
+                    } else {
+                        value.append(c);
+                    }
+                }
+            }
         }
     }
 
@@ -405,13 +463,20 @@ final class CheckedUsersIndex implements ProtocolRegistry.Uses {
         } finally {
             user = previous;
         }
-        if (fields != null) {
-            text.append(fields.of(type));
-        }
+        String fieldFacts = fields == null ? "" : fields.of(type);
+        text.append(fieldFacts);
         // A protocol's users also record the hash of the descriptor they were checked against, which the
         // runtime compares with the descriptor it loads: a user module the build did not recompile after
-        // the protocol's module changed fails at the protocol's load, naming the user (adv12 A10).
-        return hash(text.toString()) + (descriptor == null ? "" : " " + DESCRIPTOR_KEY + hash(descriptor.strip()));
+        // the protocol's module changed fails at the protocol's load, naming the user (adv12 A10). Likewise
+        // the facts of the final endpoint fields they read, which the runtime compares with the facts the
+        // field's class recorded (META-INF/sessionj/fields/): a library rebuilt with a field of another
+        // protocol fails at that protocol's load, naming the field (adv14 A7).
+        StringBuilder value = new StringBuilder(hash(text.toString()));
+        if (descriptor != null) {
+            value.append(' ').append(DESCRIPTOR_KEY).append(hash(descriptor.strip()));
+        }
+        appendFieldFacts(fieldFacts, value);
+        return value.toString();
     }
 
     private void methodFacts(ExecutableElement method, StringBuilder text) {

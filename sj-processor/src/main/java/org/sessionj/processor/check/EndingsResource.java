@@ -24,13 +24,17 @@ import org.sessionj.processor.internal.facts.CompiledFacts;
  * it from the class path or the module path (another Maven module, a library jar): which methods and constructors end
  * a socket parameter (close, delegate, spawn or register it, or lend it to one that does), and how.
  * Invariant: <em>a call to a method compiled with the processor ends the caller's session exactly
- * when it would if the method's source were compiled with the call</em>. For every class with such
- * methods the processor writes {@code META-INF/sessionj/ends/<binary name>.txt} to the class output,
+ * when it would if the method's source were compiled with the call</em>. For every class with socket
+ * parameters the processor writes {@code META-INF/sessionj/ends/<binary name>.txt} to the class output,
  * one line per ended parameter: {@code <index> TAB <hands over: 0|1> TAB <name(erased parameter
- * types)> TAB <how>}; a class whose methods end none has no file (a stale one from an earlier build
- * of the same output is deleted). A method known only from a class file is looked up there; a class
- * compiled without the processor has no file, and its methods are taken not to end their socket
- * (docs/diagnostics.md, "What is not checked").
+ * types)> TAB <how>}; a class whose methods end none gets the header line alone, the marker that says "compiled with
+ * the processor, ends nothing" (jpms report14, adv13 A1 "fail closed"). A method known only from a class
+ * file is looked up there. A class compiled without the processor has no file: its methods are taken not
+ * to end their socket, and the compilation warns once per such class, naming it, the method asked about
+ * and where the record was looked for (docs/diagnostics.md, "What is not checked"). A warning, not an
+ * error: a jar built by an sj-processor older than the marker has no file for a class that ends nothing,
+ * and the runtime monitor still stops a later action on a session such a method closed; {@code -Werror}
+ * makes it fatal.
  */
 final class EndingsResource {
     static final String DIRECTORY = "META-INF/sessionj/ends/";
@@ -40,6 +44,12 @@ final class EndingsResource {
     private final CompiledFacts facts;
     /** Per binary class name, the lines read from the class path by method key and index (absent: none). */
     private final Map<String, Map<String, String[]>> read = new HashMap<>();
+    /** The lines of a class without a record ({@link #load}), told apart by identity from an empty record. */
+    private static final Map<String, String[]> UNRECORDED = java.util.Collections.unmodifiableMap(new HashMap<>());
+    private static final String HEADER = "# sj-processor: socket parameters these methods end";
+    /** The classes without a record warned about in this compilation. */
+    private final java.util.Set<String> warned = new java.util.HashSet<>();
+    private TypeElement checking;
 
     EndingsResource(ProcessingEnvironment environment) {
         this.environment = environment;
@@ -55,20 +65,9 @@ final class EndingsResource {
      */
     void write(TypeElement type, List<Ending> endings) {
         String path = DIRECTORY + binaryName(type) + SUFFIX;
-        if (endings.isEmpty()) {
-            // The Filer's files cannot be deleted through it: only a file in a class output directory can
-            // be stale (an in-memory output starts empty).
-            try {
-                java.net.URI uri = environment.getFiler().getResource(StandardLocation.CLASS_OUTPUT, "", path).toUri();
-                if ("file".equals(uri.getScheme())) {
-                    java.nio.file.Files.deleteIfExists(java.nio.file.Path.of(uri));
-                }
-            } catch (IOException | IllegalArgumentException | IllegalStateException | UnsupportedOperationException e) {
-                // nothing there, or an output that cannot hold one
-            }
-            return;
-        }
-        StringBuilder text = new StringBuilder("# sj-processor: socket parameters these methods end\n");
+        // No endings: the header alone, the marker that the class was compiled with the processor (it also
+        // replaces a file an earlier build of the same output left).
+        StringBuilder text = new StringBuilder(HEADER).append('\n');
         for (Ending ending : endings) {
             text.append(ending.index()).append('\t').append(ending.handsOver() ? 1 : 0).append('\t')
                     .append(key(ending.method())).append('\t').append(ending.how().replace('\n', ' ')).append('\n');
@@ -86,6 +85,14 @@ final class EndingsResource {
     }
 
     /**
+     * The top-level class being checked, null between checks: where a warning about a class compiled
+     * without the processor goes.
+     */
+    void checking(TypeElement type) {
+        this.checking = type;
+    }
+
+    /**
      * How {@code method}, known from a class file, ends its parameter {@code parameter} as its own
      * compilation recorded it, with element 1 "1" if it hands it over (a session thread, a selector);
      * null if it does not or nothing was recorded.
@@ -99,14 +106,58 @@ final class EndingsResource {
             lines = load(owner, binaryName(owner));
             read.put(binaryName(owner), lines);
         }
+        if (lines == UNRECORDED) {
+            if (annotatedSession(parameter)) {
+                warnUnrecorded(owner, method);
+            }
+            return null;
+        }
         return lines.isEmpty() ? null : lines.get(key(method) + "#" + method.getParameters().indexOf(parameter));
+    }
+
+    /**
+     * Whether {@code parameter} is declared {@code @Session}: a session is lent only to such a parameter (the
+     * annotation has class retention, so a class file keeps it). A plain socket parameter is a query that
+     * cannot end the session ({@code SJRuntime.transportOf(s)}).
+     */
+    private static boolean annotatedSession(VariableElement parameter) {
+        for (javax.lang.model.element.AnnotationMirror annotation : parameter.getAnnotationMirrors()) {
+            if (annotation.getAnnotationType().asElement() instanceof TypeElement type
+                    && type.getQualifiedName().contentEquals("org.sessionj.api.Session")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Once per class: {@code owner}, known from a class file, has no record, so whether {@code method} ends
+     * its {@code @Session} socket parameter is unknown and taken as "no". Not for SJ's own API, runtime and
+     * transports, which are not compiled with the processor and whose methods the checker knows.
+     */
+    private void warnUnrecorded(TypeElement owner, ExecutableElement method) {
+        String name = binaryName(owner);
+        if (name.startsWith("org.sessionj.api.") || name.startsWith("org.sessionj.runtime.")
+                || name.startsWith("org.sessionj.transport.") || !warned.add(name)) {
+            return;
+        }
+        String message = "sj-processor: " + name + " was compiled without sj-processor (no " + DIRECTORY + name
+                + SUFFIX + " in " + facts.where(owner) + "), so whether " + key(method) + " ends the session it is"
+                + " lent is not known and it is taken not to (a later action on that session is then not checked"
+                + " against it); compile " + name + " with sj-processor (a jar built by an older sj-processor"
+                + " has no record for a class whose methods end nothing: rebuild it with this one)";
+        if (checking != null) {
+            environment.getMessager().printMessage(Kind.WARNING, message, checking);
+        } else {
+            environment.getMessager().printMessage(Kind.WARNING, message);
+        }
     }
 
     private Map<String, String[]> load(TypeElement owner, String binaryName) {
         Map<String, String[]> lines = new HashMap<>();
         String text = facts.read(owner, DIRECTORY + binaryName + SUFFIX); // the class path or its module
         if (text == null) {
-            return Map.of(); // compiled without the processor, or ends nothing
+            return UNRECORDED; // compiled without the processor
         }
         for (String line : text.split("\n")) {
             String[] fields = line.split("\t", 4);

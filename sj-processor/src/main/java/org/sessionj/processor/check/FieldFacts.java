@@ -113,10 +113,12 @@ final class FieldFacts {
      */
     void record(TypeElement type, Set<Element> withFields) {
         Path directory = sessionj.resolve(DIRECTORY_NAME);
-        String text = withFields.contains(type) ? of(type) : "";
+        // A type with such fields gets a record even when it holds no fact (the header alone): its absence
+        // then says the class was compiled without the processor (SJ010's message, jpms report14).
+        String text = withFields.contains(type) ? of(type) : null;
         Path file = directory.resolve(environment.getElementUtils().getBinaryName(type) + SUFFIX);
         try {
-            if (!text.isEmpty()) {
+            if (text != null) {
                 Files.createDirectories(directory);
                 Files.writeString(file, HEADER + text + "\n", StandardCharsets.UTF_8);
                 fieldsDirectory = Boolean.TRUE;
@@ -135,20 +137,42 @@ final class FieldFacts {
     }
 
     private String recorded(TypeElement type) {
-        return recorded(environment, compiled, type);
+        String recorded = recorded(environment, compiled, type);
+        return recorded == null ? "" : recorded;
     }
 
-    /** What the compilation of {@code type}, known from its class file, recorded: "" when nothing. */
+    /**
+     * What the compilation of {@code type}, known from its class file, recorded: "" when nothing, null when
+     * there is no record at all (a class with final endpoint fields compiled without the processor, or a
+     * class without such fields).
+     */
     static String recorded(ProcessingEnvironment environment, CompiledFacts compiled, TypeElement type) {
         String text = compiled.read(type, DIRECTORY + environment.getElementUtils().getBinaryName(type) + SUFFIX);
         if (text == null) {
-            return ""; // none recorded
+            return null;
         }
         return text.startsWith(HEADER) ? text.substring(HEADER.length()).stripTrailing() : "";
     }
 
-    /** The facts of {@link #recorded} text by member name ({@code SVC}, or {@code svc()} for a record's accessor). */
+    /**
+     * In {@link #byName}'s map of a class without a record, the key that says so (no member has this name):
+     * {@link #unrecorded}.
+     */
+    private static final String NO_RECORD = "#no record";
+
+    /** Whether {@link #byName}'s {@code facts} are of a class without a record ({@link #recorded} null). */
+    static boolean unrecorded(Map<String, String> facts) {
+        return facts.containsKey(NO_RECORD);
+    }
+
+    /**
+     * The facts of {@link #recorded} text by member name ({@code SVC}, or {@code svc()} for a record's
+     * accessor); for null (no record), a map that {@link #unrecorded} tells.
+     */
     static Map<String, String> byName(String recorded) {
+        if (recorded == null) {
+            return Map.of(NO_RECORD, "");
+        }
         Map<String, String> facts = new java.util.HashMap<>();
         for (String line : recorded.split("\n")) {
             int tab = line.indexOf('\t');

@@ -133,9 +133,15 @@ final class MethodChecker extends FlowScanner {
 
     private final ProcessingEnvironment environment;
 
+    /** Where the facts of {@code type}, known from its class file, are looked for (for messages). */
+    String factsWhere(javax.lang.model.element.TypeElement type) {
+        return new org.sessionj.processor.internal.facts.CompiledFacts(environment.getFiler(), elements).where(type);
+    }
+
     /**
      * What the compilation of {@code type}, known from its class file, recorded about its final endpoint
-     * fields and record accessors ({@link FieldFacts}), by member name; empty when nothing.
+     * fields and record accessors ({@link FieldFacts}), by member name; empty when nothing
+     * ({@link FieldFacts#unrecorded} when there is no record at all).
      */
     Map<String, String> recordedFields(javax.lang.model.element.TypeElement type) {
         return facts.recorded(type, known -> FieldFacts.recorded(environment,

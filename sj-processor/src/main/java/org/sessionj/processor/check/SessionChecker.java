@@ -123,6 +123,7 @@ public final class SessionChecker implements TaskListener {
         }
         Reporter reporter = new Reporter(trees, unit);
         users.checking(type);
+        endings.checking(type);
         try {
             recordDeclarations(path, unit);
             users.checkUsers(type, reporter);
@@ -132,6 +133,7 @@ public final class SessionChecker implements TaskListener {
             new UnitWalker(reporter).scan(path, null);
         } finally {
             users.checked();
+            endings.checking(null); // a warning outside a class's checks (a fingerprint) has no place in one
         }
     }
 

@@ -198,12 +198,18 @@ final class SessionOriginRules {
      */
     private String untypedField(Tree call, boolean request) {
         if (!(call instanceof MethodInvocationTree invocation)
-                || !(invocation.getMethodSelect() instanceof MemberSelectTree select)
-                || !(flow.elementOf(FlowScanner.strip(select.getExpression())) instanceof VariableElement field)
-                || field.getKind() != ElementKind.FIELD) {
+                || !(invocation.getMethodSelect() instanceof MemberSelectTree select)) {
             return null;
         }
         String kind = request ? "service" : "server socket";
+        ExpressionTree receiver = FlowScanner.strip(select.getExpression());
+        String unrecorded = compiledWithoutProcessor(receiver, kind);
+        if (unrecorded != null) {
+            return unrecorded;
+        }
+        if (!(flow.elementOf(receiver) instanceof VariableElement field) || field.getKind() != ElementKind.FIELD) {
+            return null;
+        }
         String create = request ? "SJService.create(P.class, …)" : "SJServerSocket.create(P.class, …)";
         String forms = "a " + kind + " field is typed when it is final and assigned " + create + " in its declaration, "
                 + "in a static initializer (a static field) or in every constructor, or stored there from a "
@@ -214,6 +220,37 @@ final class SessionOriginRules {
                         + forms
                 : "field '" + field.getSimpleName() + "' is not final, so it may hold any " + kind + " when this runs: "
                         + forms;
+    }
+
+    /**
+     * When {@code receiver} is a final field, or a record accessor call, of a class known from a class file
+     * that has no field record: that class was compiled without the processor (which records every class
+     * with such fields or components), so nothing says what it holds. The fix is there, not a
+     * {@code @Session(protocol = …)} here (jpms report14). Null otherwise.
+     */
+    private String compiledWithoutProcessor(ExpressionTree receiver, String kind) {
+        Element member = flow.elementOf(receiver);
+        if (member == null || !(member.getEnclosingElement() instanceof javax.lang.model.element.TypeElement owner)
+                || flow.trees.getTree(owner) != null) {
+            return null;
+        }
+        String what;
+        if (member.getKind() == ElementKind.FIELD && member.getModifiers().contains(Modifier.FINAL)) {
+            what = "field '" + member.getSimpleName() + "'";
+        } else if (receiver instanceof MethodInvocationTree call && call.getArguments().isEmpty()
+                && owner.getKind() == ElementKind.RECORD) {
+            what = "record component '" + owner.getSimpleName() + "." + member.getSimpleName() + "'";
+        } else {
+            return null;
+        }
+        if (!FieldFacts.unrecorded(flow.recordedFields(owner))) {
+            return null;
+        }
+        String name = flow.elements.getBinaryName(owner).toString();
+        return what + " is declared in " + name + ", which was compiled without sj-processor (no "
+                + FieldFacts.DIRECTORY + name + ".txt in " + flow.factsWhere(owner) + "), so the checker cannot read which protocol it"
+                + " holds: compile " + name + " with sj-processor (in its own build), or keep the " + kind
+                + " in a local variable or a @Session(protocol = P.class) parameter of this code";
     }
 
     /** The endpoint (service or server socket) that {@code expression} evaluates to. */

@@ -157,6 +157,103 @@ class HttpServerHardeningTest {
     }
 
     /**
+     * A frame header claiming 2^62 bytes: the WebSocket decoder refuses a payload over the largest request
+     * (a segment and its header) before anything is allocated for it, and the connection closes at once.
+     */
+    @Test
+    void aWebSocketFrameClaimingAHugeLengthClosesTheConnectionAtOnce() throws Exception {
+        try (Socket ws = upgradedWebSocket()) {
+            ByteBuffer header = ByteBuffer.allocate(2 + 8 + 4 + 16);
+            header.put((byte) 0x82).put((byte) (0x80 | 127)).putLong(1L << 62).putInt(0x01020304).put(new byte[16]);
+            ws.getOutputStream().write(header.array());
+            ws.getOutputStream().flush();
+            assertThat(closesWithin(ws, 10_000)).as("closed by the relay").isTrue();
+        }
+        stillServes();
+    }
+
+    /**
+     * A WebSocket frame whose header claims 60,000 bytes (under the limit), whose bytes then trickle in, one
+     * every 100 ms, so the idle timeout never fires: the frame must be whole within the request deadline
+     * (here 1 s) of its first byte, as a request must. Before, nothing bounded it but the frame's length
+     * (a segment), so 4,096 such connections held up to 4,096 × the decoder's buffer for as long as they
+     * liked (this test: still open after 8 s).
+     */
+    @Test
+    void aWebSocketFrameThatTricklesInIsDroppedAtTheRequestDeadline() throws Exception {
+        // Halves vanish after 30 s here (not 5 s), so the server half that never comes cannot end it first.
+        HttpSettings patient = new HttpSettings(2_000, 64 << 10, 256 << 10, 256 << 10, 30_000, true, 16 << 20);
+        try (HttpRelay quick = HttpRelay.start(new InetSocketAddress("localhost", 0), null, patient,
+                RelayLimits.defaults().withTimes(30_000, 1_000));
+                Socket ws = upgradedWebSocket(quick.port(), requesterToken(quick.port()))) {
+            OutputStream out = ws.getOutputStream();
+            ByteBuffer header = ByteBuffer.allocate(2 + 2 + 4);
+            header.put((byte) 0x82).put((byte) (0x80 | 126)).putShort((short) 60_000).putInt(0x01020304);
+            out.write(header.array());
+            out.flush();
+            java.util.concurrent.atomic.AtomicBoolean trickling = new java.util.concurrent.atomic.AtomicBoolean(true);
+            Thread trickler = Thread.ofPlatform().daemon().start(() -> {
+                try {
+                    while (trickling.get()) {
+                        out.write(Wire.WS_DATA);
+                        out.flush();
+                        Thread.sleep(100);
+                    }
+                } catch (IOException | InterruptedException e) {
+                    // closed by the relay: what the test waits for
+                }
+            });
+            long start = System.nanoTime();
+            try {
+                assertThat(closesWithin(ws, 8_000)).as("closed by the relay before the idle timeout (8 s)").isTrue();
+            } finally {
+                trickling.set(false);
+                trickler.join(5_000);
+            }
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).as("ms until closed").isLessThan(6_000);
+            try (RawHttp other = new RawHttp(quick.port(), 10_000)) {
+                assertThat(other.exchange("GET", Wire.TARGET + "?name=nobody:1").status()).isEqualTo(404);
+            }
+        }
+    }
+
+    /** A thousand requests sent at once on one connection are answered in order, and the connection serves on. */
+    @Test
+    void aThousandPipelinedRequestsAreAnsweredInOrder() throws IOException {
+        try (RawHttp http = new RawHttp(relay.port(), 30_000)) {
+            StringBuilder all = new StringBuilder();
+            for (int i = 0; i < 1_000; i++) {
+                // Two kinds in turn, told apart by their answers: the order shows.
+                all.append("GET ").append(i % 2 == 0 ? Wire.TARGET + "?name=nobody:1" : "/elsewhere")
+                        .append(" HTTP/1.1\r\nHost: x\r\n\r\n");
+            }
+            http.send(all.toString());
+            for (int i = 0; i < 1_000; i++) {
+                RawHttp.Response r = http.read();
+                assertThat(r.status()).as("answer %d", i).isEqualTo(404);
+                assertThat(r.body()).as("answer %d", i).contains(i % 2 == 0 ? "unknown" : "no such path");
+            }
+            assertThat(http.exchange("GET", Wire.TARGET + "?name=nobody:1").status()).isEqualTo(404);
+        }
+    }
+
+    /** Reads until the server closes the connection (a close frame first, perhaps); false if it stays open for {@code millis}. */
+    private static boolean closesWithin(Socket s, int millis) throws IOException {
+        s.setSoTimeout(millis);
+        try {
+            InputStream in = s.getInputStream();
+            while (in.read() >= 0) {
+                // a close frame, if any
+            }
+            return true;
+        } catch (java.net.SocketTimeoutException e) {
+            return false;
+        } catch (IOException e) {
+            return true; // reset
+        }
+    }
+
+    /**
      * Writes {@code message} over and over without reading: passes once the relay stops taking bytes
      * for two seconds (the buffers on the way are full) after less than {@link #UNBOUNDED}, and the
      * relay serves others meanwhile.
@@ -228,8 +325,12 @@ class HttpServerHardeningTest {
 
     /** A relayed connection's requester token (a server registered under a fresh name, a requester connected). */
     private String requesterToken() throws IOException {
+        return requesterToken(relay.port());
+    }
+
+    private static String requesterToken(int port) throws IOException {
         String name = "victim" + Wire.newToken().substring(0, 6);
-        try (RawHttp http = new RawHttp(relay.port(), 10_000)) {
+        try (RawHttp http = new RawHttp(port, 10_000)) {
             assertThat(http.exchange("POST", Wire.LISTEN + "?id=" + Wire.newToken() + "&port=7000&name=" + name
                     + "&register=1").status()).isEqualTo(200);
             RawHttp.Response r = http.exchange("POST", Wire.CONNECT + "?target=" + name + ":7000");
@@ -250,9 +351,13 @@ class HttpServerHardeningTest {
     }
 
     private Socket upgradedWebSocket(String token) throws IOException {
+        return upgradedWebSocket(relay.port(), token);
+    }
+
+    private static Socket upgradedWebSocket(int port, String token) throws IOException {
         SocketChannel channel = SocketChannel.open();
         channel.setOption(StandardSocketOptions.SO_RCVBUF, 4096);
-        channel.connect(new InetSocketAddress("localhost", relay.port()));
+        channel.connect(new InetSocketAddress("localhost", port));
         Socket socket = channel.socket();
         socket.setSoTimeout(10_000);
         socket.getOutputStream().write(upgradeRequest(token));

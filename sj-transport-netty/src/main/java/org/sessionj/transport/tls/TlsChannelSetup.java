@@ -9,7 +9,6 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.security.Principal;
 import java.util.Arrays;
 import java.util.List;
@@ -23,6 +22,7 @@ import org.sessionj.transport.netty.internal.FrameDecoder;
 import org.sessionj.transport.netty.internal.Heartbeats;
 import org.sessionj.transport.netty.internal.NettyConnection;
 import org.sessionj.transport.netty.internal.NettySettings;
+import org.sessionj.transport.netty.internal.TlsHandshakes;
 
 /**
  * The TLS pipeline: {@link SslHandler}, then the frame decoder and the connection.
@@ -41,40 +41,18 @@ import org.sessionj.transport.netty.internal.NettySettings;
 final class TlsChannelSetup implements ChannelSetup {
     private static final System.Logger LOG = System.getLogger(TlsChannelSetup.class.getName());
     private static final byte[] ACCEPTED = {'S', 'J', 'T', '1'};
-    /** How many of a non-TLS peer's first bytes a failed handshake's reason shows. */
-    private static final int SHOWN_BYTES = 16;
-
-    /**
-     * Runs the server engines' delegated tasks (a handshake's key exchange and signature) off the event
-     * loops. Run inline, as Netty does by default, each accepted handshake held its event loop for its
-     * cryptography, and every established session on that loop waited: a flood of honest TLS handshakes
-     * (8 clients, 10 s, load ~45) took an established session's round trips from a median of 0.19 ms to
-     * 733 ms. At most one task per connection in its TLS handshake is queued, and those are bounded by
-     * {@code sessionj.maxPendingHandshakes}; one thread per core, daemon, gone when idle.
-     */
-    private static final java.util.concurrent.ThreadPoolExecutor HANDSHAKE_TASKS = handshakeTasks();
-
-    private static java.util.concurrent.ThreadPoolExecutor handshakeTasks() {
-        int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
-        java.util.concurrent.ThreadPoolExecutor executor = new java.util.concurrent.ThreadPoolExecutor(threads, threads,
-                30, java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(),
-                Thread.ofPlatform().daemon().name("sj-tls-handshake-", 0).factory());
-        executor.allowCoreThreadTimeOut(true);
-        return executor;
-    }
-
     private final NettySettings settings;
     private final Supplier<SslContext> serverContext;
     private final Supplier<SslContext> clientContext;
 
-    /** Where accepted connections' TLS engines run their delegated tasks ({@link #HANDSHAKE_TASKS}). */
+    /** Where TLS engines, accepted and connecting, run their delegated tasks ({@link TlsHandshakes#delegatedTasks()}). */
     private final java.util.concurrent.Executor handshakeTasks;
 
     TlsChannelSetup(NettySettings settings, Supplier<SslContext> serverContext, Supplier<SslContext> clientContext) {
-        this(settings, serverContext, clientContext, HANDSHAKE_TASKS);
+        this(settings, serverContext, clientContext, TlsHandshakes.delegatedTasks());
     }
 
-    /** With the accepted side's delegated tasks run on {@code handshakeTasks} (a test's embedded channels: inline). */
+    /** With the engines' delegated tasks run on {@code handshakeTasks} (a test's embedded channels: inline). */
     TlsChannelSetup(NettySettings settings, Supplier<SslContext> serverContext, Supplier<SslContext> clientContext,
             java.util.concurrent.Executor handshakeTasks) {
         this.settings = settings;
@@ -96,35 +74,18 @@ final class TlsChannelSetup implements ChannelSetup {
         return true;
     }
 
-    /**
-     * Bytes that are no TLS record at all (an HTTP request, an SJ frame in the clear) are named by their
-     * first bytes; any other failure by its innermost reason ({@link #reason}).
-     */
+    /** What a failed handshake expected and found ({@link TlsHandshakes#failure}). */
     @Override
     public String handshakeFailure(Throwable cause) {
-        if (cause instanceof io.netty.handler.ssl.NotSslRecordException && cause.getMessage() != null) {
-            // Netty's message ends with a hex dump of everything received: name the first bytes only.
-            String message = cause.getMessage();
-            String hex = message.substring(message.lastIndexOf(' ') + 1);
-            int bytes = Math.min(hex.length() / 2, SHOWN_BYTES);
-            byte[] found = new byte[bytes];
-            try {
-                for (int i = 0; i < bytes; i++) {
-                    found[i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
-                }
-            } catch (NumberFormatException e) {
-                return "expected a TLS record (a ClientHello), found bytes that are none";
-            }
-            return "expected a TLS record (a ClientHello), found " + describe(found)
-                    + (hex.length() / 2 > bytes ? " …" : "");
-        }
-        return reason(cause);
+        return TlsHandshakes.failure(cause);
     }
 
     @Override
     public void initConnecting(Channel channel, String host, int port, CompletableFuture<NettyConnection> ready) {
         TlsConnection connection = new TlsConnection(channel, settings);
-        SslHandler ssl = clientContext.get().newHandler(channel.alloc(), host, port);
+        // As on the server: the key exchange and the certificate checks off the event loop, whose other
+        // connections would wait for them (a client opening many sessions at once stalled its own).
+        SslHandler ssl = clientContext.get().newHandler(channel.alloc(), host, port, handshakeTasks);
         channel.pipeline().addLast(ssl, new ClientGate(connection, ssl, settings.heartbeat(), host + ":" + port, ready));
         channel.pipeline().addLast(connection.frameDecoder(), connection.handler());
     }
@@ -152,41 +113,12 @@ final class TlsChannelSetup implements ChannelSetup {
 
     /** Bytes in hex, followed by their text when all are printable ASCII. */
     private static String describe(byte[] found) {
-        StringBuilder hex = new StringBuilder();
-        boolean printable = true;
-        for (byte b : found) {
-            hex.append(hex.isEmpty() ? "" : " ").append(String.format("%02x", b & 0xff));
-            printable &= b >= 0x20 && b < 0x7f;
-        }
-        return hex + (printable ? " (\"" + new String(found, StandardCharsets.US_ASCII) + "\")" : "");
+        return TlsHandshakes.describe(found);
     }
 
-    /** The innermost message of a failure, with what it means for the client in front. */
+    /** The innermost message of a failure, with what it means for the client in front ({@link TlsHandshakes#reason}). */
     static String reason(Throwable cause) {
-        Throwable innermost = cause;
-        boolean untrusted = false;
-        boolean closed = false;
-        for (Throwable t = cause; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            innermost = t;
-            untrusted |= t instanceof java.security.cert.CertPathBuilderException
-                    || t instanceof java.security.cert.CertPathValidatorException;
-            closed |= t instanceof java.nio.channels.ClosedChannelException;
-        }
-        String message = innermost.getMessage() == null ? innermost.getClass().getSimpleName() : innermost.getMessage();
-        if (untrusted) {
-            return "the peer's certificate is not trusted (" + message + ")";
-        }
-        if (message.contains("subject alternative") || message.contains("No name matching")) {
-            return "the server's certificate does not name the host connected to (" + message + ")";
-        }
-        if (message.contains("certificate_required") || message.contains("bad_certificate")
-                || message.contains("certificate_unknown") || message.contains("unknown_ca")) {
-            return "the peer rejected our certificate or its absence (" + message + ")";
-        }
-        if (closed) {
-            return "the peer closed the connection during the handshake (is it a TLS acceptor?)";
-        }
-        return message;
+        return TlsHandshakes.reason(cause);
     }
 
     /**

@@ -97,6 +97,44 @@ class TlsGreetingTest {
         assertThat(accepted).hasSize(1);
     }
 
+    /**
+     * Both ends' engines hand their delegated tasks (key exchange, signature, certificate checks) to the
+     * setup's executor, the pool of {@code TlsHandshakes} outside tests, never run them on the event loop.
+     * Before, only the accepting end did: a client opening many TLS connections ran each handshake's
+     * cryptography on the loop that carries its other sessions.
+     */
+    @Test
+    void bothEndsRunTheirHandshakesDelegatedTasksOnTheSetupsExecutor() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger tasks = new java.util.concurrent.atomic.AtomicInteger();
+        TlsChannelSetup counting = new TlsChannelSetup(NettySettings.fromSystemProperties().withHeartbeat(FAST),
+                () -> serverContext, () -> clientContext, task -> {
+                    tasks.incrementAndGet();
+                    task.run();
+                });
+        EmbeddedChannel connecting = new EmbeddedChannel();
+        try {
+            counting.initConnecting(connecting, "localhost", 4433, ready);
+            setup.initAccepted(server, accepted::add); // the server's tasks inline, not counted
+            for (int i = 0; i < 100; i++) {
+                boolean moved = false;
+                for (ByteBuf b; (b = connecting.readOutbound()) != null; moved = true) {
+                    server.writeInbound(b);
+                }
+                for (ByteBuf b; (b = server.readOutbound()) != null; moved = true) {
+                    connecting.writeInbound(b);
+                }
+                connecting.runPendingTasks();
+                if (!moved) {
+                    break;
+                }
+            }
+            assertThat(ready).isCompleted();
+            assertThat(tasks.get()).as("the connecting engine's delegated tasks handed to the executor").isPositive();
+        } finally {
+            connecting.finishAndReleaseAll();
+        }
+    }
+
     @Test
     void heartbeatsRunOnceTheGateHasPassed() throws Exception {
         setup.initAccepted(server, accepted::add);

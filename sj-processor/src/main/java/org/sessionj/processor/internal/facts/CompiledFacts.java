@@ -17,7 +17,8 @@ import javax.tools.StandardLocation;
  * comes from: the class path, or the module path when the class is in a named module there (a library
  * with {@code module-info.java}, adv13 A1). Invariant: <em>a fact is found exactly where javac found the
  * class</em> — a library moved from the class path to the module path keeps every fact, so no
- * check quietly weakens.
+ * check quietly weakens, and a stale copy of a module's package on the class path does not hide the
+ * module's own (adv15 A13).
  */
 public final class CompiledFacts {
     private static final JavaFileManager.Location[] MODULE_LOCATIONS = {
@@ -39,21 +40,27 @@ public final class CompiledFacts {
      * there is none: the class was compiled without the processor, or recorded nothing.
      */
     public String read(Element owner, String path) {
-        String text = read(StandardLocation.CLASS_PATH, "", path);
-        if (text != null) {
-            return text;
-        }
         ModuleElement module = owner == null ? null : elements.getModuleOf(owner);
         if (module == null || module.isUnnamed()) {
-            return null;
+            return read(StandardLocation.CLASS_PATH, "", path);
         }
+        // A class of a named module: its module's own location first. A copy of the same package on the class
+        // path (an older jar of the library) is not where javac found the class (adv15 A13); it is read only
+        // when the module has none (a layout where the module's earlier output is on the class path).
         for (JavaFileManager.Location location : MODULE_LOCATIONS) {
-            text = read(location, module.getQualifiedName() + "/", path);
+            String text = read(location, module.getQualifiedName() + "/", path);
             if (text != null) {
                 return text;
             }
         }
-        return null;
+        return read(StandardLocation.CLASS_PATH, "", path);
+    }
+
+    /** Where {@link #read} looks for {@code owner}'s facts, for messages: the class path, or its module. */
+    public String where(Element owner) {
+        ModuleElement module = owner == null ? null : elements.getModuleOf(owner);
+        return module == null || module.isUnnamed() ? "the class path"
+                : "module " + module.getQualifiedName() + " on the module path or the class path";
     }
 
     private String read(JavaFileManager.Location location, String moduleAndPackage, String path) {

@@ -67,4 +67,60 @@ class StaleUsersTest {
         assertThat(StaleUsers.hash("")).isEqualTo("0-cbf29ce484222325");
         assertThat(StaleUsers.hash("a")).isEqualTo("1-af63dc4c8601ec8c");
     }
+
+    /** A protocol nested in a class that a field of it creates: {@code Lib.SVC = SJService.create(Proto.class, …)}. */
+    interface Proto {
+    }
+
+    /** Writes {@code text} to {@code name} under the class output of the loader {@link #recording} makes. */
+    private void file(String name, String text) throws IOException {
+        Path file = classes.resolve(name);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, text);
+    }
+
+    /**
+     * adv14 A7: the enclosing class of a protocol records the current fact of its field; a reader recorded
+     * with another fact is named with the field, the fact it was checked against and the current one.
+     */
+    @Test
+    void aReaderOfAFieldOfTheEnclosingClassCheckedAgainstAnotherProtocolIsNamed() throws IOException {
+        String owner = StaleUsersTest.class.getName();
+        file(StaleUsers.FIELDS + owner + ".txt", "# sj-processor: fields\nSVC\tendpoint cbegin.!<long>\n");
+        file(StaleUsers.DIRECTORY + owner + ".txt", "# header\ncom.example.Fresh 9-cd field.SVC=endpoint%20cbegin.!<long>\n");
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, getClass().getClassLoader())) {
+            assertThatCode(() -> StaleUsers.check(Proto.class, loader, DESCRIPTOR)).doesNotThrowAnyException();
+        }
+        file(StaleUsers.DIRECTORY + owner + ".txt", "# header\ncom.example.App 9-cd field.SVC=endpoint%20cbegin.!<int>\n");
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()}, getClass().getClassLoader())) {
+            assertThatThrownBy(() -> StaleUsers.check(Proto.class, loader, DESCRIPTOR))
+                    .isInstanceOf(SJException.class)
+                    .hasMessageContaining("field " + owner + ".SVC is not what com.example.App was checked against")
+                    .hasMessageContaining("it was an endpoint of protocol cbegin.!<int>, it is now an endpoint of "
+                            + "protocol cbegin.!<long> (loading protocol " + Proto.class.getName() + ")")
+                    .hasMessageContaining("recompile the module that contains com.example.App against this version of "
+                            + owner);
+        }
+    }
+
+    /**
+     * A class that reads the protocol (recorded in the protocol's index by the class's own compilation) may
+     * create it in a field: its field's readers are checked too, and a field gone from the class's record
+     * is reported as such.
+     */
+    @Test
+    void aReaderOfAFieldOfAClassThatReadsTheProtocolIsCheckedAndAGoneFieldIsNamed() throws IOException {
+        file(StaleUsers.DIRECTORY + "com.example.Lib.txt", "com.example.App 9-cd field.SVC=endpoint%20cbegin.!<int>\n");
+        try (URLClassLoader loader = recording("com.example.Lib 12-ab descriptor=" + StaleUsers.hash(DESCRIPTOR) + "\n")) {
+            assertThatThrownBy(() -> StaleUsers.check(StaleUsersTest.class, loader, DESCRIPTOR))
+                    .isInstanceOf(SJException.class)
+                    .hasMessageContaining("field com.example.Lib.SVC is not what com.example.App was checked against")
+                    .hasMessageContaining("it is now not a final field with recorded facts");
+        }
+    }
+
+    @Test
+    void aRecordedFactIsPercentDecoded() {
+        assertThat(StaleUsers.decode("endpoint%20cbegin.?{A:%20end}%25%2")).isEqualTo("endpoint cbegin.?{A: end}%%2");
+    }
 }

@@ -32,6 +32,8 @@ public final class DirectAcceptor implements ConnectionAcceptor, Routes {
     private final TunnelServer server;
     private final AtomicInteger shutDown = new AtomicInteger();
     private volatile boolean closed;
+    /** The server socket's pending-handshake slots, which an https connection holds through its TLS handshake. */
+    private volatile org.sessionj.runtime.spi.HandshakeSlots slots;
 
     private DirectAcceptor(String transportName, HttpSettings settings, int portOffset, int tcpPort, SslContext ssl)
             throws IOException {
@@ -41,7 +43,7 @@ public final class DirectAcceptor implements ConnectionAcceptor, Routes {
         this.halves = new Halves(settings.vanishMillis(), now -> shutDownWhenIdle());
         try {
             this.server = TunnelServer.bind(bindAddress(tcpPort), ssl, settings, this, 4 * MAX_HALVES,
-                    REQUEST_MILLIS, BODY_BYTES);
+                    REQUEST_MILLIS, BODY_BYTES, () -> slots);
         } catch (IOException e) {
             halves.close();
             throw e;
@@ -114,6 +116,21 @@ public final class DirectAcceptor implements ConnectionAcceptor, Routes {
         unaccepted.incrementAndGet();
         pending.add(connection);
         exchange.respond(Wire.versioned(Wire.text(exchange.version(), HttpResponseStatus.OK, half.token())));
+    }
+
+    /**
+     * Over https, each TLS connection holds one of the server socket's pending-handshake slots from its
+     * accept to the end of its TLS handshake, as a {@code tls} connection does; its TLS handshake must
+     * succeed within the initiation timeout, and one that fails is counted as a failed handshake.
+     */
+    @Override
+    public void countHandshakes(org.sessionj.runtime.spi.HandshakeSlots handshakeSlots) {
+        this.slots = handshakeSlots;
+    }
+
+    /** Connections closed so far because their address had its most connections in a TLS handshake. */
+    public long refusedPerAddress() {
+        return server.refusedPerAddress();
     }
 
     @Override

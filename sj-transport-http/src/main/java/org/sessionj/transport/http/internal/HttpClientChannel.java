@@ -198,7 +198,9 @@ public final class HttpClientChannel {
                     @Override
                     protected void initChannel(Channel ch) {
                         if (endpoint.ssl() != null) {
-                            SslHandler ssl = endpoint.ssl().newHandler(ch.alloc(), endpoint.host(), endpoint.port());
+                            // The handshake's cryptography off the event loop, which carries other connections.
+                            SslHandler ssl = endpoint.ssl().newHandler(ch.alloc(), endpoint.host(), endpoint.port(),
+                                    org.sessionj.transport.netty.internal.TlsHandshakes.delegatedTasks());
                             ch.pipeline().addLast(ssl);
                         }
                         if (endpoint.settings().leanCodec()) {

@@ -29,7 +29,8 @@ import io.netty.util.ReferenceCountUtil;
  * {@code Expect: 100-continue} is answered {@code 100 Continue} (a client such as curl waits for it),
  * any other expectation 417; a request the decoder could not parse is passed on with its failure (the
  * handler answers 400). A refused request closes the connection (its body is not read). Runs
- * {@code requestEnded} when a request has arrived whole (the end of its request deadline).
+ * {@code requestEnded} when a request, or after an upgrade a WebSocket frame, has arrived whole (the end
+ * of its deadline).
  */
 final class RequestAssembler extends MessageAssembler<HttpRequest> {
     private final Runnable requestEnded;
@@ -65,6 +66,11 @@ final class RequestAssembler extends MessageAssembler<HttpRequest> {
             }
             add(ctx, content);
             return;
+        }
+        if (msg instanceof io.netty.handler.codec.http.websocketx.WebSocketFrame) {
+            // After an upgrade: a frame arrived whole, which meets its deadline as a request does. Before,
+            // nothing bounded a frame trickled in a byte at a time, short of the idle timeout.
+            requestEnded.run();
         }
         ctx.fireChannelRead(msg);
     }

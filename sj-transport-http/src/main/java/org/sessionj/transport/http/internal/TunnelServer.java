@@ -21,14 +21,20 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.sessionj.runtime.spi.HandshakeSlots;
 import org.sessionj.transport.netty.internal.EventLoops;
+import org.sessionj.transport.netty.internal.TlsHandshakes;
 
 /**
  * An HTTP(S) server for tunnelled connections (a direct acceptor's, or the relay's), on the shared
  * Netty event loops. It defends itself: at most {@code maxConnections} at once, a request must
  * arrive whole within {@code requestMillis} (a client dribbling headers is answered 408 and dropped),
  * a connection with no traffic for a poll interval and a half is closed, and a request body is at
- * most a segment (413 above).
+ * most a segment (413 above). Over HTTPS its TLS handshakes are bounded as the {@code tls} transport's
+ * are ({@link TlsHandshakes}): a pending-handshake slot each from accept to the end of the handshake,
+ * a deadline, a cap per source address, failures counted, and their cryptography off the event loops.
  */
 public final class TunnelServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(TunnelServer.class.getName());
@@ -38,10 +44,19 @@ public final class TunnelServer implements AutoCloseable {
 
     private final Channel serverChannel;
     private final int port;
+    /** The bounds on TLS handshakes (also over plain HTTP, where no channel has a TLS handler to bound). */
+    private final TlsHandshakes handshakes;
 
-    private TunnelServer(Channel serverChannel, int port) {
+    private TunnelServer(Channel serverChannel, int port, TlsHandshakes handshakes) {
         this.serverChannel = serverChannel;
         this.port = port;
+        this.handshakes = handshakes;
+    }
+
+    /** As {@link #bind(InetSocketAddress, SslContext, HttpSettings, Routes, int, int, long, Supplier)} without handshake slots. */
+    public static TunnelServer bind(InetSocketAddress address, SslContext ssl, HttpSettings settings, Routes routes,
+            int maxConnections, int requestMillis, long bodyBytes) throws IOException {
+        return bind(address, ssl, settings, routes, maxConnections, requestMillis, bodyBytes, () -> null);
     }
 
     /**
@@ -50,11 +65,20 @@ public final class TunnelServer implements AutoCloseable {
      * @param ssl the server TLS context, or null for plain HTTP
      * @param bodyBytes request bodies held at once (received but not yet answered), at most, over all
      *        connections; a body past it is answered 503 and its connection closed
+     * @param slots the pending-handshake slots a TLS connection holds until its TLS handshake ends (asked
+     *        at each accept: a server socket's come after the bind), or null for none
      * @throws IOException if the port cannot be bound
      */
     public static TunnelServer bind(InetSocketAddress address, SslContext ssl, HttpSettings settings, Routes routes,
-            int maxConnections, int requestMillis, long bodyBytes) throws IOException {
+            int maxConnections, int requestMillis, long bodyBytes, Supplier<HandshakeSlots> slots) throws IOException {
         Budget bodies = new Budget(bodyBytes);
+        AtomicReference<Channel> listening = new AtomicReference<>();
+        String transport = ssl == null ? "http" : "https";
+        AtomicReference<TlsHandshakes> self = new AtomicReference<>();
+        TlsHandshakes handshakes = new TlsHandshakes(transport, TlsHandshakes::failure,
+                () -> listening.get() != null && !listening.get().isOpen(),
+                () -> updateAccepting(listening.get(), self.get()));
+        self.set(handshakes);
         EventLoops loops = EventLoops.shared(true);
         AtomicInteger open = new AtomicInteger();
         ServerBootstrap bootstrap = new ServerBootstrap()
@@ -77,7 +101,7 @@ public final class TunnelServer implements AutoCloseable {
                         }
                         channel.closeFuture().addListener(f -> open.decrementAndGet());
                         if (ssl != null) {
-                            channel.pipeline().addLast(ssl.newHandler(channel.alloc()));
+                            channel.pipeline().addLast(ssl.newHandler(channel.alloc(), TlsHandshakes.delegatedTasks()));
                         }
                         Guard guard = new Guard(requestMillis, settings);
                         BodyBudget bodyBudget = new BodyBudget(bodies);
@@ -91,9 +115,13 @@ public final class TunnelServer implements AutoCloseable {
                                 bodyBudget,
                                 new RequestAssembler(settings.maxRequestBytes(), guard::requestEnded),
                                 new TunnelHttpHandler(routes, settings, ssl != null, bodyBudget, lean));
+                        if (ssl != null) {
+                            handshakes.admit(channel, slots.get());
+                        }
                     }
                 });
         ChannelFuture bind = bootstrap.bind(address);
+        listening.set(bind.channel());
         CompletableFuture<Void> bound = new CompletableFuture<>();
         bind.addListener(f -> {
             if (f.isSuccess()) {
@@ -117,9 +145,35 @@ public final class TunnelServer implements AutoCloseable {
             throw new IOException("cannot listen on HTTP port " + address.getPort() + ": " + e.getCause().getMessage(),
                     e.getCause());
         }
-        TunnelServer server = new TunnelServer(bind.channel(), ((InetSocketAddress) bind.channel().localAddress()).getPort());
+        TunnelServer server = new TunnelServer(bind.channel(), ((InetSocketAddress) bind.channel().localAddress()).getPort(),
+                handshakes);
         org.sessionj.runtime.spi.support.ListenerPreload.afterListen(); // before peers can use up the descriptors
         return server;
+    }
+
+    /**
+     * Accepts while no accepted connection waits for a TLS handshake slot; set on the listening channel's
+     * event loop, from the latest state, so that two changes racing cannot leave it paused.
+     */
+    private static void updateAccepting(Channel listening, TlsHandshakes handshakes) {
+        if (listening == null) {
+            return; // not bound yet: the first accept sees the state
+        }
+        try {
+            listening.eventLoop().execute(() -> listening.config().setAutoRead(!handshakes.waiting()));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // the event loops are shut down: nothing is accepted any more anyway
+        }
+    }
+
+    /** Connections closed so far because their address had its most connections in a TLS handshake. */
+    public long refusedPerAddress() {
+        return handshakes.refusedPerAddress();
+    }
+
+    /** Whether the listening channel accepts connections now (false while a connection waits for a TLS handshake slot). */
+    public boolean accepting() {
+        return serverChannel.isOpen() && serverChannel.config().isAutoRead();
     }
 
     /** A connection with no traffic for a poll interval and a half plus 5 s is closed. */
@@ -171,10 +225,12 @@ public final class TunnelServer implements AutoCloseable {
 
     /**
      * Request deadline and idle connections: a request must be complete within {@code requestMillis}
-     * of its first byte (a client dribbling headers is answered 408 and dropped); a connection idle
-     * (nothing read, nothing written) for {@code idleMillis} is closed, WebSocket ones included. The
-     * front half sees bytes before the HTTP decoder (a request that never finishes its headers yields no
-     * request object); the {@link RequestAssembler} reports the decoded request's end.
+     * of its first byte (a client dribbling headers is answered 408 and dropped), and so must a WebSocket
+     * frame (a client trickling a frame that never ends is dropped; time while this side does not read,
+     * being behind, is not counted against it); a connection idle (nothing read, nothing written) for
+     * {@code idleMillis} is closed, WebSocket ones included. The front half sees bytes before the HTTP
+     * or WebSocket decoder (a request that never finishes its headers yields no request object); the
+     * {@link RequestAssembler} reports the decoded request's or frame's end.
      *
      * <p>Both deadlines are {@link LazyDeadline}s: a request or a write only stores a time. Before, each
      * request scheduled and cancelled a timer of its own, and Netty's idle handler put a listener on
@@ -207,9 +263,11 @@ public final class TunnelServer implements AutoCloseable {
                     onLoop(ctx);
                     idle.set(idleNanos);
                     if (!upgraded && ctx.pipeline().get(HttpServerCodec.class) == null) {
-                        upgraded = true; // a WebSocket now: no more requests, but idle connections still close
+                        upgraded = true; // a WebSocket now: frames instead of requests
                         request.clear();
-                    } else if (!upgraded && !request.isSet()) {
+                    }
+                    if (!request.isSet()) {
+                        // A request, or over a WebSocket the frame these bytes start, must be whole in time.
                         request.set(TimeUnit.MILLISECONDS.toNanos(requestMillis));
                     }
                     ctx.fireChannelRead(msg);
@@ -262,8 +320,14 @@ public final class TunnelServer implements AutoCloseable {
         }
 
         private void expire(ChannelHandlerContext front) {
-            LOG.log(System.Logger.Level.DEBUG, "{0} did not send a whole request within {1} ms; dropping it",
-                    front.channel().remoteAddress(), requestMillis);
+            if (upgraded && !front.channel().config().isAutoRead()) {
+                // Not reading because this side is behind (its stream full, its writes held): the frame
+                // cannot finish meanwhile, and that is no fault of the peer's. Its time starts again.
+                request.set(TimeUnit.MILLISECONDS.toNanos(requestMillis));
+                return;
+            }
+            LOG.log(System.Logger.Level.DEBUG, "{0} did not send a whole {1} within {2} ms; dropping it",
+                    front.channel().remoteAddress(), upgraded ? "WebSocket frame" : "request", requestMillis);
             if (front.pipeline().get(HttpServerCodec.class) != null) {
                 // From the tail, through the codec's encoder.
                 front.channel().writeAndFlush(Wire.text(HttpVersion.HTTP_1_1, HttpResponseStatus.REQUEST_TIMEOUT,

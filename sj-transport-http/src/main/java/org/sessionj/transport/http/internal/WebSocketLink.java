@@ -80,7 +80,9 @@ final class WebSocketLink implements TunnelConnection.Link {
                     @Override
                     protected void initChannel(Channel ch) {
                         if (endpoint.ssl() != null) {
-                            ch.pipeline().addLast(endpoint.ssl().newHandler(ch.alloc(), endpoint.host(), endpoint.port()));
+                            // The handshake's cryptography off the event loop, which carries other connections.
+                            ch.pipeline().addLast(endpoint.ssl().newHandler(ch.alloc(), endpoint.host(), endpoint.port(),
+                                    org.sessionj.transport.netty.internal.TlsHandshakes.delegatedTasks()));
                         }
                         ch.pipeline().addLast(new HttpClientCodec(), new HttpObjectAggregator(65536),
                                 new Handshake(handshaker, connection, endpoint, ready));

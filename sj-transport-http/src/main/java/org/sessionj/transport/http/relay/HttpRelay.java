@@ -31,6 +31,7 @@ import org.sessionj.transport.http.internal.Half;
 import org.sessionj.transport.http.internal.Halves;
 import org.sessionj.transport.http.internal.HttpClientChannel;
 import org.sessionj.transport.http.internal.HttpSettings;
+import org.sessionj.transport.http.internal.RelayHandshakeSlots;
 import org.sessionj.transport.http.internal.Routes;
 import org.sessionj.transport.http.internal.TunnelConnection;
 import org.sessionj.transport.http.internal.TunnelServer;
@@ -62,6 +63,8 @@ public final class HttpRelay implements AutoCloseable, Routes {
     /** Guarded by itself: per source address, the requester tokens of the relayed connections it made and that have not ended. */
     private final Map<String, Set<String>> sessionsBySource = new java.util.HashMap<>();
     private final TunnelServer server;
+    /** Its connections in a TLS handshake (over HTTPS), bounded; the relay has no runtime's slots. */
+    private final RelayHandshakeSlots handshakeSlots;
     /** Where it listens (for {@link #selfCheck}), and whether it speaks HTTPS. */
     private final InetSocketAddress address;
     private final boolean tls;
@@ -93,9 +96,10 @@ public final class HttpRelay implements AutoCloseable, Routes {
         this.tls = ssl != null;
         this.budget = new Budget(limits.bufferBytes());
         this.halves = new Halves(settings.vanishMillis(), this::sweep);
+        this.handshakeSlots = RelayHandshakeSlots.forRelay(limits.maxConnections(), limits.requestMillis());
         try {
             this.server = TunnelServer.bind(address, ssl, settings, this, limits.maxConnections(), limits.requestMillis(),
-                    limits.bufferBytes());
+                    limits.bufferBytes(), () -> handshakeSlots);
         } catch (IOException e) {
             halves.close();
             throw e;
@@ -129,6 +133,26 @@ public final class HttpRelay implements AutoCloseable, Routes {
     /** The TCP port the relay listens on. */
     public int port() {
         return server.port();
+    }
+
+    /**
+     * TLS handshakes (over HTTPS) that failed so far: bytes that were no TLS, a handshake not finished
+     * within the request deadline of its accept, or one dropped at the limit of pending TLS handshakes (a
+     * quarter of the connection limit) because it had stalled for 5 s while another connection waited.
+     * A peer that closed in the middle of its handshake is not counted (like a port probe).
+     */
+    public long failedTlsHandshakes() {
+        return handshakeSlots.failed();
+    }
+
+    /** Connections in their TLS handshake now (over HTTPS). */
+    public int pendingTlsHandshakes() {
+        return handshakeSlots.held();
+    }
+
+    /** Connections closed so far because their address had its most connections in a TLS handshake (sessionj.tls.maxHandshakesPerAddress). */
+    public long refusedTlsPerAddress() {
+        return server.refusedPerAddress();
     }
 
     /**
