@@ -9,6 +9,7 @@ import org.sessionj.api.SJIOException;
 import org.sessionj.api.SJTimeoutException;
 import org.sessionj.runtime.internal.monitor.MessageType;
 import org.sessionj.runtime.internal.monitor.State;
+import org.sessionj.runtime.internal.wire.FailureNotice;
 import org.sessionj.runtime.internal.wire.MalformedInputException;
 import org.sessionj.runtime.internal.wire.RecordCodec;
 import org.sessionj.runtime.internal.wire.Tags;
@@ -137,7 +138,7 @@ final class SessionInput {
         buf.skipBytes(1);
         String reason;
         try {
-            reason = ValueCodec.readString(buf);
+            reason = FailureNotice.shortened(ValueCodec.readString(buf));
         } catch (MalformedInputException e) {
             reason = "(unreadable reason)";
         }

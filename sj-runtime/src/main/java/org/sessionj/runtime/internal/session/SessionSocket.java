@@ -236,7 +236,11 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                     + " (docs/wire-format.md, \"Message types\")", true, e);
         } catch (IOException e) {
             buf.writerIndex(mark);
-            throw fail("could not send a " + type + ": " + e.getMessage(), true, e);
+            // The codec's own message without its "through reference chain" (a thousand links for a
+            // value nested too deep: adv15 A5).
+            String reason = e instanceof com.fasterxml.jackson.core.JsonProcessingException json
+                    ? json.getOriginalMessage() : e.getMessage();
+            throw fail("could not send a " + type + ": " + reason, true, e);
         } catch (org.sessionj.api.SJException e) {
             buf.writerIndex(mark);
             throw e;
