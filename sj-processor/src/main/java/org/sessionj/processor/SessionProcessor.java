@@ -42,6 +42,9 @@ import org.sessionj.processor.internal.protocol.ProtocolRegistry;
 public final class SessionProcessor extends AbstractProcessor implements ProtocolDeclarations {
     private ProtocolRegistry registry;
     private Trees trees;
+    private SessionChecker checker;
+    /** Whether a round had classes of this compilation (a run with sources, not only class files to process). */
+    private boolean sawClasses;
     private final Set<String> written = new HashSet<>();
     /**
      * Whether a type of the sources compiled so far (any round's files, at any depth, and the classes
@@ -75,7 +78,8 @@ public final class SessionProcessor extends AbstractProcessor implements Protoco
             return; // nothing checked, and the error says so: no build passes unchecked (adv15 A7)
         }
         registry = new ProtocolRegistry(environment.getElementUtils(), trees, environment.getFiler());
-        task.addTaskListener(new SessionChecker(environment, trees, registry, this));
+        checker = new SessionChecker(environment, trees, registry, this);
+        task.addTaskListener(checker);
     }
 
     /** The error under javac's multi-module mode, where the processor's resources have no single output. */
@@ -130,6 +134,10 @@ public final class SessionProcessor extends AbstractProcessor implements Protoco
         if (protocol == null) {
             return false;
         }
+        if (round.processingOver()) {
+            checker.processingOver(sawClasses, round.errorRaised());
+        }
+        sawClasses |= !round.getRootElements().isEmpty();
         registry.newRound();
         for (Element root : round.getRootElements()) {
             TreePath path = trees.getPath(root);

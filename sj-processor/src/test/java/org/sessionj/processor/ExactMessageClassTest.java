@@ -47,6 +47,30 @@ class ExactMessageClassTest {
                 program("", "!<java.util.Date>", "s.send(new java.sql.Timestamp(0L));"));
     }
 
+    /** adv15 A6: Java's arrays are covariant (a Circle[] is a Shape[]), the wire's are not. */
+    @Test
+    void anArrayOfASubclassSentAsAnArrayOfAConcreteNonFinalClassIsRejected() {
+        assertRejected("SJ013", 8, msg("(each element: a P.Circle would arrive as a P.Shape"),
+                program(SHAPES, "!<Shape[]>", "s.send(new Circle[] {new Circle()});"));
+        assertRejected("SJ013", 8, msg("each element: each element: a P.Circle would arrive as a P.Shape"),
+                program(SHAPES, "!<Shape[][]>", "s.send(new Circle[][] {{new Circle()}});"));
+        assertAccepted(program(SHAPES, "!<Shape[]>.!<Object[]>", "s.send(new Shape[] {new Shape()}); "
+                + "s.send(new String[] {\"a\"});"));
+    }
+
+    /** adv15 A11: a primitive argument is boxed by its send overload, and a Long, Short, Byte or Character box changes class. */
+    @Test
+    void aLongShortByteOrCharSentWhereTheTypeIsObjectIsRejected() {
+        assertRejected("SJ013", 7, msg("a long where the type is Object would arrive as an Integer when it fits in an int"),
+                program("", "!<Object>", "s.send(5L);"));
+        assertRejected("SJ013", 7, msg("a char where the type is Object would arrive as a String"),
+                program("", "!<Object>", "s.send('c');"));
+        assertRejected("SJ013", 7, msg("a short where the type is Object"),
+                program("", "!<Object>", "short v = 3; s.send(v);"));
+        assertAccepted(program("", "!<Object>.!<Object>.!<Object>.!<Object>",
+                "s.send(5); s.send(2.5); s.send(true); s.send(1.5f);"));
+    }
+
     @Test
     void theDeclaredClassItselfANullAndObjectAreAccepted() {
         assertAccepted(program(SHAPES, "!<Shape>.!<Shape>.!<Object>.!<Object>.!<Object>.!<java.util.List<Integer>>",

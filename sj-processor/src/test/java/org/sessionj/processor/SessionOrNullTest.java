@@ -367,4 +367,73 @@ class SessionOrNullTest {
                         }
                 """));
     }
+
+    /**
+     * adv15 A15: the bounded attempts nested in a loop of their own ("try three times, back off, try again").
+     * Inside the outer loop's silent pass the inner loop is not widened; its rounds, differing only in
+     * nullness, used to fail the socket there, so the outer head was never widened and the program was SJ021.
+     */
+    @Test
+    void aRetryNestedInAnOuterRetryLoop() {
+        assertAccepted(PROTOCOLS, client("""
+                        SJSocket t = null;
+                        while (t == null) {
+                            int i = 0;
+                            while (i < 3 && t == null) {
+                                try {
+                                    t = svc.request();
+                                } catch (SJIOException e) {
+                                    i++;
+                                }
+                            }
+                            if (t == null) {
+                                Thread.sleep(10);
+                            }
+                        }
+                """ + COMPLETE));
+        assertAccepted(PROTOCOLS, client("""
+                        SJSocket t = null;
+                        while (t == null) {
+                            for (int i = 0; i < 3; i++) {
+                                if (t == null) {
+                                    try {
+                                        t = svc.request();
+                                    } catch (SJIOException e) {
+                                        tries++;
+                                    }
+                                }
+                            }
+                        }
+                """ + COMPLETE));
+    }
+
+    @Test
+    void aNestedRetryThatOverwritesOrSkipsTheTestIsStillRejected() {
+        assertRejected("SJ033", 14, msg("session 't' is reassigned while its session is not complete"), PROTOCOLS, client("""
+                        SJSocket t = null;
+                        while (t == null) {
+                            int i = 0;
+                            while (i < 3) {
+                                try {
+                                    t = svc.request();
+                                } catch (SJIOException e) {
+                                    i++;
+                                }
+                            }
+                        }
+                """ + COMPLETE));
+        assertRejected("SJ025", 20, msg("session 't' is used after it was set to null"), PROTOCOLS, client("""
+                        SJSocket t = null;
+                        for (int k = 0; k < 2; k++) {
+                            int i = 0;
+                            while (i < 3 && t == null) {
+                                try {
+                                    t = svc.request();
+                                } catch (SJIOException e) {
+                                    i++;
+                                }
+                            }
+                        }
+                """ + COMPLETE));
+    }
 }

@@ -199,4 +199,96 @@ class UndecodableMessageTypeTest {
                 }
                 """);
     }
+
+    /**
+     * adv15 A4: a map's keys travel as strings and are read back as the declared key type: a key type of the
+     * program does not round trip (a record cannot be read back from a string at all; a class with a String
+     * constructor comes back made from its toString()), at the top as inside a record.
+     */
+    @Test
+    void aMapKeyTypeOfTheProgramIsRejected() {
+        assertRejected("SJ018", 4, msg("message type 'java.util.Map' in the protocol (line 1, column 10) cannot be "
+                + "decoded by a peer: its key type 'P.Point' would not arrive as itself: keys travel as strings"), """
+                import org.sessionj.api.*;
+                interface P {
+                  record Point(int x, int y) {}
+                  @Protocol("cbegin.!<java.util.Map<Point, String>>") interface Keys {}
+                }
+                """);
+        assertRejected("SJ018", 5, msg("its key type 'P.Tag' would not arrive as itself"), """
+                import org.sessionj.api.*;
+                interface P {
+                  final class Tag { public String t; public Tag(String t) { this.t = t; } }
+                  record Index(java.util.TreeMap<Tag, Integer> counts) {}
+                  @Protocol("cbegin.?(Index)") interface Keys {}
+                }
+                """);
+    }
+
+    @Test
+    void mapKeysThatReadBackAsThemselvesCompile() {
+        assertAccepted("""
+                import org.sessionj.api.*;
+                import java.util.*;
+                interface P {
+                  enum Colour { RED, GREEN }
+                  record Index(Map<UUID, Integer> byId, Map<Colour, String> byColour) {}
+                  @Protocol("cbegin.!<Map<Object, String>>.!<Map<Long, String>>.!<Map<java.time.LocalDate, Double>>"
+                      + ".!<Map<Character, String>>.!<Index>.!<SortedMap<String, List<Integer>>>") interface Keys {}
+                }
+                """);
+    }
+
+    /**
+     * adv15 A14: a message class's own {@code @JsonTypeInfo(use = Id.CLASS)} (or MINIMAL_CLASS) would let the
+     * peer name any class for the receiver to create; on a member, on the class or on a supertype.
+     */
+    @Test
+    void classNameTypeIdsAreRejected() {
+        assertRejected("SJ018", 6, msg("its member 'payload' uses @JsonTypeInfo with class names as type ids"), """
+                import org.sessionj.api.*;
+                import com.fasterxml.jackson.annotation.JsonTypeInfo;
+                interface P {
+                  record Env(String kind,
+                      @JsonTypeInfo(use = JsonTypeInfo.Id.CLASS, include = JsonTypeInfo.As.WRAPPER_ARRAY) Object payload) {}
+                  @Protocol("sbegin.?(Env)") interface S {}
+                }
+                """);
+        assertRejected("SJ018", 7, msg("message type 'P.Msg'"), """
+                import org.sessionj.api.*;
+                import com.fasterxml.jackson.annotation.JsonTypeInfo;
+                interface P {
+                  @JsonTypeInfo(use = JsonTypeInfo.Id.MINIMAL_CLASS)
+                  sealed interface Msg permits Put {}
+                  record Put(int v) implements Msg {}
+                  @Protocol("cbegin.!<Msg>") interface C {}
+                }
+                """);
+    }
+
+    /** adv15 A16: a sealed JDK type the codec decodes as itself (InetAddress permits Inet4Address, Inet6Address). */
+    @Test
+    void sealedJdkTypesTheCodecDecodesCompile() {
+        assertAccepted("""
+                import org.sessionj.api.*;
+                interface P {
+                  @Protocol("cbegin.!<java.net.InetAddress>.!<java.net.InetSocketAddress>.!<java.time.ZoneId>") interface C {}
+                }
+                """);
+    }
+
+    @Test
+    void typeIdsByNameCompile() {
+        assertAccepted("""
+                import org.sessionj.api.*;
+                import com.fasterxml.jackson.annotation.*;
+                interface P {
+                  @JsonTypeInfo(use = JsonTypeInfo.Id.NAME)
+                  @JsonSubTypes({@JsonSubTypes.Type(value = Put.class, name = "put")})
+                  sealed interface Msg permits Put {}
+                  record Put(int v) implements Msg {}
+                  @Protocol("cbegin.!<Msg>") interface C {}
+                }
+                """);
+    }
 }

@@ -223,6 +223,9 @@ final class ChoiceRules {
         }
         FlowState<Element> base = flow.state;
         Frame frame = flow.pushFrame(tree, false, expression);
+        // The switch block's own scope: a local declared by a statement of one group is in scope in the
+        // later groups too (JLS 6.3), so it is tracked to the end of the block, not of its group (adv15 A9).
+        Scope block = flow.pushScope();
         FlowState<Element> fallthrough = null;
         FlowState<Element> guardsFalse = null; // the states after the guards tried so far (they were false)
         boolean hasDefault = false;
@@ -265,11 +268,18 @@ final class ChoiceRules {
             }
             entry = flow.join(entry, guardsFalse, caseTree, "the guards of the earlier cases");
             if (caseTree.getCaseKind() == CaseTree.CaseKind.STATEMENT) {
-                flow.state = flow.join(entry, fallthrough, caseTree, "falling through into this case");
+                flow.state = flow.join(declaredEarlier(entry, block), fallthrough, caseTree, "falling through into this case");
                 Scope scope = flow.pushScope();
                 guardsFalse = flow.join(guardsFalse, patternsAndGuard(caseTree), caseTree, "the guards of the earlier cases");
                 for (StatementTree statement : caseTree.getStatements()) {
                     flow.scan(statement, null);
+                }
+                for (java.util.Iterator<Element> vars = scope.vars.iterator(); vars.hasNext();) {
+                    Element var = vars.next();
+                    if (caseTree.getStatements().contains(flow.infos.get(var).declaration())) {
+                        vars.remove();
+                        block.vars.add(var); // a statement's local: in scope to the end of the switch block
+                    }
                 }
                 flow.exitScope(scope, null, "at the end of its scope");
                 flow.scopes.pop();
@@ -281,6 +291,10 @@ final class ChoiceRules {
                 frame.breaks = flow.join(frame.breaks, flow.state, tree, "the cases of this switch");
             }
         }
+        flow.state = fallthrough;
+        flow.exitScope(block, null, "at the end of its scope");
+        fallthrough = flow.state;
+        flow.scopes.pop();
         flow.frames.pop();
         FlowState<Element> exit = flow.join(frame.breaks, fallthrough, tree, "the cases of this switch");
         if (branch != null) {
@@ -306,6 +320,22 @@ final class ChoiceRules {
             flow.state = after;
         }
         flow.state = exit;
+    }
+
+    /**
+     * {@code entry} (a path into a statement group that did not fall through the groups before it) with the
+     * locals those groups declared, which are in scope here but not assigned on this path.
+     */
+    private FlowState<Element> declaredEarlier(FlowState<Element> entry, Scope block) {
+        if (entry == null) {
+            return null;
+        }
+        for (Element var : block.vars) {
+            if (!entry.tracks(var)) {
+                entry = entry.with(var, flow.declarations.unassigned(var));
+            }
+        }
+        return entry;
     }
 
     /** Whether a case is the default one (a loop, not a stream: each lambda is linked afresh per compilation). */

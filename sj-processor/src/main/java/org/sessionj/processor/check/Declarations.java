@@ -141,6 +141,16 @@ final class Declarations {
         return flow.choices.labelDeclaration(tree, var);
     }
 
+    /**
+     * The state of the tracked local {@code var} on a path that enters its scope past its declaration: a
+     * later statement group of the switch block that declared it (JLS 6.3: the scope of a local declared
+     * in a group runs to the end of the switch block, and a path that enters a later group directly has
+     * not assigned it; adv15 A9). As declared without an initializer.
+     */
+    VarState unassigned(Element var) {
+        return flow.infos.get(var).kind() == Kind.ENDPOINT ? VarState.Endpoint.unknown() : VarState.UNASSIGNED;
+    }
+
     /** Starts tracking {@code var} in the innermost scope, in state {@code initial} if the code is reachable. */
     private void declare(Element var, Kind kind, Tree declaration, VarState initial) {
         flow.infos.put(var, new VarInfo(var.getSimpleName().toString(), kind, flow.handlers.size(),

@@ -480,9 +480,7 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         Set<Element> changed = backEdge == null ? Set.of() : checkInvariant(entry, backEdge, tree, Set.of(),
                 frame.lastBeforeBackEdge);
         state = probeExit(join(entry, frame.breaks, tree, "the exits of this loop"), backEdge);
-        for (Element var : changed) {
-            fail(var);
-        }
+        failChanged(changed, entry, backEdge);
         return backEdge;
     }
 
@@ -627,10 +625,26 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         Set<Element> changed = backEdge == null || entry == null ? Set.of()
                 : checkInvariant(entry, backEdge, loop, Set.of(), frame.lastBeforeBackEdge);
         state = probeExit(join(conditionExit, frame.breaks, loop, "the exits of this loop"), backEdge);
+        failChanged(changed, entry, backEdge);
+        return backEdge;
+    }
+
+    /**
+     * Fails the variables a loop's round changed. Inside a probe, a nested loop's entry was not widened,
+     * so a variable whose rounds differ only in whether it holds null (a connect-retry nested in another
+     * loop: null on the way in, the session or null when it goes round) is not failed: {@link #probeExit}
+     * gives the exit its widened state, which the enclosing probe needs to widen its own head (adv15 A15:
+     * "try three times, back off, try again" was SJ021). Outside probes the loop was widened and such a
+     * difference is a real one.
+     */
+    private void failChanged(Set<Element> changed, FlowState<Element> entry, FlowState<Element> backEdge) {
         for (Element var : changed) {
+            if (probing > 0 && entry != null && backEdge != null
+                    && widened(var, entry.get(var), backEdge.get(var), "") != null) {
+                continue;
+            }
             fail(var);
         }
-        return backEdge;
     }
 
     /**

@@ -13,6 +13,7 @@ import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.ArrayType;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
@@ -114,6 +115,12 @@ final class MessageTypes {
      * static type {@code argument}, a subtype of {@code wanted}, is such a class, or returns null.
      */
     String arrivesAsAnotherClass(TypeMirror argument, TypeMirror wanted) {
+        if (argument instanceof ArrayType sentArray && wanted instanceof ArrayType declaredArray) {
+            // Java's arrays are covariant (a Dog[] is an Animal[]), the wire's are not: each element is
+            // decoded as the declared component (adv15 A6).
+            String element = arrivesAsAnotherClass(sentArray.getComponentType(), declaredArray.getComponentType());
+            return element == null ? null : "each element: " + element;
+        }
         if (wanted instanceof DeclaredType object && object.asElement() instanceof TypeElement objectType
                 && objectType.getQualifiedName().contentEquals("java.lang.Object")) {
             return arrivesUntyped(argument);
@@ -149,7 +156,14 @@ final class MessageTypes {
      */
     private String arrivesUntyped(TypeMirror argument) {
         String form = null;
-        if (argument instanceof javax.lang.model.type.ArrayType) {
+        if (argument.getKind().isPrimitive()) {
+            // boxed by the send overload (send(long), send(char)…), then sent as that box (adv15 A11)
+            form = switch (argument.getKind()) {
+                case LONG, SHORT, BYTE -> "an Integer when it fits in an int";
+                case CHAR -> "a String";
+                default -> null;
+            };
+        } else if (argument instanceof ArrayType) {
             form = "a List";
         } else if (argument instanceof DeclaredType sent && sent.asElement() instanceof TypeElement actual) {
             String name = actual.getQualifiedName().toString();

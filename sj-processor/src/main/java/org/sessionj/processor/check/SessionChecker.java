@@ -62,6 +62,8 @@ public final class SessionChecker implements TaskListener {
     private final ProtocolRegistry registry;
     private final ProcessingEnvironment environment;
     private final Set<ClassTree> done = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Whether annotation processing saw classes and ended without an error (set by the processor's last round). */
+    private boolean processedCleanly;
     private final CheckedUsersIndex users;
 
     /** Validates and describes the protocols of files that annotation processing did not see. */
@@ -92,10 +94,31 @@ public final class SessionChecker implements TaskListener {
         this.unbegun = new UnbegunEndpoints(api, trees, registry);
     }
 
+    /**
+     * Called by the processor when annotation processing is over: {@code sawClasses}, whether its rounds had
+     * classes of this compilation, and {@code errorRaised}, whether a round raised an error (javac then stops
+     * before analysing anything, rightly so).
+     */
+    public void processingOver(boolean sawClasses, boolean errorRaised) {
+        processedCleanly = sawClasses && !errorRaised;
+    }
+
+    /**
+     * The warning for a compilation that processed annotations and never analysed a class: javac run with
+     * {@code -proc:only} (maven-processor-plugin, a compiler-plugin execution with {@code <proc>only</proc>}).
+     * The descriptors were written, so the runtime will not say the code went unchecked (adv15 A19).
+     */
+    public static final String PROCESSING_ONLY = "sj-processor: this javac run only processed annotations (-proc:only, or a "
+            + "build step that stops after annotation processing): protocol descriptors were written but no session "
+            + "code was checked; the compile step that follows must run sj-processor too (not -proc:none)";
+
     @Override
     public void finished(TaskEvent event) {
         if (event.getKind() == TaskEvent.Kind.COMPILATION && api.available()) {
             users.compilationFinished();
+            if (processedCleanly && done.isEmpty()) {
+                environment.getMessager().printMessage(javax.tools.Diagnostic.Kind.WARNING, PROCESSING_ONLY);
+            }
             return;
         }
         if (event.getKind() != TaskEvent.Kind.ANALYZE || !api.available()) {

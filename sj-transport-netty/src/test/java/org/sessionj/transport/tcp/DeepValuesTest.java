@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -28,7 +30,9 @@ import org.sessionj.runtime.SJRuntimeConfig;
  * a list, a record component or an array (it would arrive as the declared class, its own fields lost),
  * and in an {@code Object} position anything the wire's untyped form does not give back equal (a record
  * would arrive as a map, a small {@code Long} as an {@code Integer}). The refusal names the path to the
- * part; what is accepted arrives equal, over tcp and the default in-JVM connection alike.
+ * part; what is accepted arrives equal, over tcp and the default in-JVM connection alike. adv15 A3–A5:
+ * an {@code AtomicReference} is looked into, an {@code Object} map key must be a string, and a value that
+ * contains itself or is nested too deep is refused in a reason of a few hundred characters.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DeepValuesTest {
@@ -64,7 +68,9 @@ class DeepValuesTest {
 
     @Protocol("cbegin.!<java.util.List<DeepValuesTest.Animal>>.!<DeepValuesTest.Pen>.!<DeepValuesTest.Animal[]>"
             + ".!<Object>.!<java.util.List<Object>>.!<java.util.Map<String,Object>>"
-            + ".!<java.util.Optional<DeepValuesTest.Animal>>.!<int>")
+            + ".!<java.util.Optional<DeepValuesTest.Animal>>"
+            + ".!<java.util.concurrent.atomic.AtomicReference<DeepValuesTest.Animal>>"
+            + ".!<java.util.Map<Object,String>>.!<java.util.List<Object>>.!<int>")
     public interface Client {
     }
 
@@ -124,6 +130,32 @@ class DeepValuesTest {
 
                 refused(() -> c.send(Optional.of(rex)), "at .get(): a " + dog);
                 c.send(Optional.of(cat));
+
+                // adv15 A3: an AtomicReference is looked into like an Optional.
+                refused(() -> c.send(new AtomicReference<Animal>(rex)), "at .get(): a " + dog + " would arrive as a " + animal);
+                c.send(new AtomicReference<>(cat));
+
+                // adv15 A4: an Object key arrives as a String, so only strings stand there.
+                refused(() -> c.send(new HashMap<Object, String>(Map.of(1, "one"))), "a map key 1 (a java.lang.Integer) "
+                        + "where the key type is Object would arrive as a String");
+                c.send(new HashMap<Object, String>(Map.of("1", "one")));
+
+                // adv15 A5: a value that contains itself is refused where it refers back up, in a few words
+                // (the encoder's own failure named a chain of a thousand links, and the peer was sent all of it).
+                List<Object> loop = new ArrayList<>(List.of(1));
+                loop.add(loop);
+                assertThatThrownBy(() -> c.send(loop)).isInstanceOf(SJProtocolViolationException.class)
+                        .hasMessageContaining("at [1]: the value contains itself (this java.util.ArrayList")
+                        .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(1000));
+                List<Object> deep = new ArrayList<>();
+                for (int i = 0; i < 3000; i++) {
+                    deep = new ArrayList<>(List.of(deep));
+                }
+                List<Object> tooDeep = deep;
+                assertThatThrownBy(() -> c.send(tooDeep)).isInstanceOf(SJProtocolViolationException.class)
+                        .hasMessageContaining("nested deeper than 1000 levels").hasMessageContaining(" … ")
+                        .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(1000));
+                c.send(new ArrayList<Object>(List.of("fine")));
                 c.send(9);
 
                 List<Animal> list = s.receive();
@@ -137,6 +169,10 @@ class DeepValuesTest {
                 assertThat((Object) s.receive()).isEqualTo(Map.of("k", 1.5));
                 Optional<Animal> optional = s.receive();
                 assertThat(optional).hasValueSatisfying(a -> assertThat(a.name).isEqualTo("cat"));
+                AtomicReference<Animal> reference = s.receive();
+                assertThat(reference.get().name).isEqualTo("cat");
+                assertThat((Object) s.receive()).isEqualTo(Map.of("1", "one"));
+                assertThat((Object) s.receive()).isEqualTo(List.of("fine"));
                 assertThat(s.receiveInt()).isEqualTo(9);
             }
         }

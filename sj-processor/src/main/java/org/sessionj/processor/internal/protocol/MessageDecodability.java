@@ -36,6 +36,10 @@ import javax.lang.model.type.WildcardType;
  *     constructor or factory, nor a one-argument constructor from a string, number or boolean;</li>
  * <li>it is a JDK class the codec has no decoder for (a {@code Thread}, a {@code BitSet}: the JDK
  *     keeps their state out of reach of a decoder);</li>
+ * <li>it is the key type of a JDK map and its keys would not read back as themselves: keys travel as
+ *     strings (a key's text, read back as the declared key type), which only strings, boxes, enums,
+ *     {@code Object} (strings only, checked at the send) and the JDK's value types with a key decoder
+ *     (UUID, java.time, Locale, Currency, URI, URL, Date, BigInteger, BigDecimal) survive;</li>
  * <li>a record component, an array component, a type argument or a permitted subclass of a sealed
  *     type is one of the above.</li>
  * </ul>
@@ -53,8 +57,59 @@ public final class MessageDecodability {
             "java.util.concurrent.atomic.AtomicLong", "java.util.concurrent.atomic.AtomicReference",
             "java.sql.Date", "java.sql.Time", "java.sql.Timestamp");
     private static final Set<String> SCALARS = Set.of("java.lang.String", "int", "long", "double", "boolean");
+    /** The JDK classes (beyond boxes, String, Object, enums and java.time) whose keys the codec reads back. */
+    private static final Set<String> JDK_KEYS = Set.of("java.util.UUID", "java.util.Locale", "java.util.Currency",
+            "java.net.URI", "java.net.URL", "java.util.Date", "java.math.BigInteger", "java.math.BigDecimal");
 
     private MessageDecodability() {
+    }
+
+    /**
+     * Why the keys of a JDK map whose key type is {@code key} ({@code arrays} array dimensions) would not
+     * arrive as themselves (adv15 A4: an {@code Object} key turned from an Integer into a String, a class's
+     * key came back made from its {@code toString()}, a record key could not be read back at all), or null.
+     */
+    public static String keyProblem(TypeElement key, int arrays) {
+        String name = key.getQualifiedName().toString();
+        boolean keeps = arrays == 0 && (key.getKind() == ElementKind.ENUM || name.startsWith("java.time.")
+                || JDK_KEYS.contains(name) || name.equals("java.lang.Object") || name.equals("java.lang.String")
+                || name.equals("java.lang.Character") || name.equals("java.lang.Boolean")
+                || name.startsWith("java.lang.") && isNumberBox(name));
+        return keeps ? null : keyMessage(key.getQualifiedName() + "[]".repeat(arrays));
+    }
+
+    private static String keyMessage(String keyType) {
+        return "its key type '" + keyType + "' would not arrive as itself: keys travel as strings (a key is written "
+                + "as its text and the receiver makes the key type from that text); use String, a box, an enum, UUID "
+                + "or a java.time key, or send the entries as a list of records";
+    }
+
+    private static boolean isNumberBox(String name) {
+        return switch (name) {
+            case "java.lang.Byte", "java.lang.Short", "java.lang.Integer", "java.lang.Long", "java.lang.Float",
+                 "java.lang.Double" -> true;
+            default -> false;
+        };
+    }
+
+    /** Whether {@code type} is a map of the JDK (its first type parameter is the key). */
+    public static boolean isJdkMap(TypeElement type) {
+        return type.getQualifiedName().toString().startsWith("java.util.") && isMap(type);
+    }
+
+    private static boolean isMap(TypeElement type) {
+        if (type.getQualifiedName().contentEquals("java.util.Map")) {
+            return true;
+        }
+        List<TypeMirror> supertypes = new ArrayList<>(type.getInterfaces());
+        supertypes.add(type.getSuperclass());
+        for (TypeMirror supertype : supertypes) {
+            if (supertype instanceof DeclaredType declared && declared.asElement() instanceof TypeElement element
+                    && isMap(element)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Why no receiver can decode a message of {@code type}, or null if one can. */
@@ -103,7 +158,9 @@ public final class MessageDecodability {
                 parts.add(component.asType());
             }
         }
-        if (type.getModifiers().contains(Modifier.SEALED)) {
+        if (type.getModifiers().contains(Modifier.SEALED) && !type.getQualifiedName().toString().startsWith("java.")) {
+            // A sealed type of the JDK (InetAddress, ZoneId) is decoded by the codec's decoder for the declared
+            // type itself, not by its permitted subclasses (adv15 A16), as the runtime's check has it.
             for (TypeMirror permitted : type.getPermittedSubclasses()) {
                 names.add("its permitted subclass");
                 parts.add(permitted);
@@ -135,6 +192,12 @@ public final class MessageDecodability {
             return problem.startsWith("its ") ? element.getQualifiedName() + ": " + problem
                     : "'" + element.getQualifiedName() + "': " + problem;
         }
+        if (isJdkMap(element) && declared.getTypeArguments().size() == 2) {
+            String key = keyProblem(declared.getTypeArguments().get(0));
+            if (key != null) {
+                return "'" + element.getQualifiedName() + "': " + key;
+            }
+        }
         for (TypeMirror argument : declared.getTypeArguments()) {
             String inner = problem(argument, seen);
             if (inner != null) {
@@ -150,6 +213,23 @@ public final class MessageDecodability {
         return null;
     }
 
+    /** {@link #keyProblem(TypeElement, int)} of a key type argument (a wildcard or type variable: read as Object). */
+    private static String keyProblem(TypeMirror key) {
+        int arrays = 0;
+        while (key instanceof ArrayType array) {
+            key = array.getComponentType();
+            arrays++;
+        }
+        if (key.getKind().isPrimitive()) {
+            return keyMessage(key + "[]".repeat(arrays)); // a type argument: an array of them
+        }
+        if (key instanceof WildcardType wildcard && wildcard.getExtendsBound() != null) {
+            return keyProblem(wildcard.getExtendsBound()); // decoded as its bound
+        }
+        return key instanceof DeclaredType declared && declared.asElement() instanceof TypeElement element
+                ? keyProblem(element, arrays) : null;
+    }
+
     /** The problem of {@code type} itself, not of its parts. */
     private static String ownProblem(TypeElement type) {
         String name = type.getQualifiedName().toString();
@@ -161,6 +241,13 @@ public final class MessageDecodability {
         if (ProtocolRegistry.undecodable(type)) {
             return "it is an interface or abstract class that is not sealed, and values carry no class on the "
                     + "wire; use a concrete, final or sealed type";
+        }
+        Element namingClasses = namesClasses(type);
+        if (namingClasses != null) {
+            return (namingClasses == type ? "it" : "its member '" + namingClasses.getSimpleName() + "'")
+                    + " uses @JsonTypeInfo with class names as type ids (Id.CLASS or Id.MINIMAL_CLASS), which would "
+                    + "let a peer choose which class the receiver creates; use a sealed type (its permitted classes "
+                    + "travel by name), or Id.NAME with @JsonSubTypes";
         }
         if (type.getKind() != ElementKind.CLASS || type.getModifiers().contains(Modifier.ABSTRACT)) {
             return null; // an enum, record, sealed or JDK collection type, an annotation
@@ -178,6 +265,60 @@ public final class MessageDecodability {
         }
         return creatable(type) ? null : "a receiver has no way to create one: give it a no-argument constructor "
                 + "(and setters or fields for its properties), a @JsonCreator constructor, or make it a record";
+    }
+
+    /**
+     * The element of {@code type} — the type itself or a supertype, or one of its fields, methods or
+     * constructor parameters — annotated {@code @JsonTypeInfo(use = Id.CLASS)} or {@code MINIMAL_CLASS}, or
+     * null (adv15 A14: the peer would name the class the receiver creates; the runtime's codec refuses such
+     * ids too).
+     */
+    private static Element namesClasses(TypeElement type) {
+        if (annotatedWithClassIds(type)) {
+            return type;
+        }
+        for (Element member : type.getEnclosedElements()) {
+            if (annotatedWithClassIds(member)) {
+                return member;
+            }
+            if (member instanceof ExecutableElement executable) {
+                for (Element parameter : executable.getParameters()) {
+                    if (annotatedWithClassIds(parameter)) {
+                        return member;
+                    }
+                }
+            }
+        }
+        return inheritsClassIds(type) ? type : null;
+    }
+
+    /** Whether a supertype of {@code type}, at any distance, is annotated with class-name ids (Jackson inherits it). */
+    private static boolean inheritsClassIds(TypeElement type) {
+        List<TypeMirror> supertypes = new ArrayList<>(type.getInterfaces());
+        supertypes.add(type.getSuperclass());
+        for (TypeMirror supertype : supertypes) {
+            if (supertype instanceof DeclaredType declared && declared.asElement() instanceof TypeElement parent
+                    && (annotatedWithClassIds(parent) || inheritsClassIds(parent))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean annotatedWithClassIds(Element element) {
+        for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
+            if (((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName()
+                    .contentEquals("com.fasterxml.jackson.annotation.JsonTypeInfo")) {
+                for (var entry : mirror.getElementValues().entrySet()) {
+                    if (entry.getKey().getSimpleName().contentEquals("use")
+                            && entry.getValue().getValue() instanceof javax.lang.model.element.VariableElement id) {
+                        String name = id.getSimpleName().toString();
+                        return name.equals("CLASS") || name.equals("MINIMAL_CLASS");
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     /** Whether the codec can create an instance of the concrete class {@code type} from a message. */

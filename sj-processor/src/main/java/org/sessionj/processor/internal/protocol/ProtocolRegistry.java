@@ -601,6 +601,13 @@ public final class ProtocolRegistry {
             }
             String undecodable = reported.contains(type.name()) ? null : type.typeArguments().isEmpty()
                     ? MessageDecodability.problemOfRaw(resolved.get()) : MessageDecodability.problem(resolved.get());
+            if (undecodable == null && type.typeArguments().size() == 2 && MessageDecodability.isJdkMap(resolved.get())) {
+                Payload.JavaType key = type.typeArguments().get(0);
+                Optional<TypeElement> keyType = names.resolve(key.name(), scope);
+                // isPresent/get, not map(lambda): each lambda spins a class in every compilation (NoPatternSwitchTest)
+                undecodable = keyType.isPresent() ? MessageDecodability.keyProblem(keyType.get(), key.arrayDimensions())
+                        : null;
+            }
             if (undecodable != null && reported.add(type.name())) {
                 int offset = offset(type.name(), type);
                 int[] at = TypeModel.lineColumn(text, offset);

@@ -28,6 +28,10 @@ import org.sessionj.runtime.internal.wire.SmileCodec;
  *       as a list, a {@code Long} that fits an int as an {@code Integer}, an enum or a character as a
  *       string.</li>
  * </ul>
+ * A map's keys travel as strings and are read back as the declared key type: where that is {@code Object}
+ * a key arrives as a {@code String}, so only strings may stand there (the load-time check refuses key
+ * types that do not read back as themselves at all). A list or map where the type is {@code Object} that
+ * contains itself is refused at the part that refers back up: a message is a tree of values.
  * Invariant: <em>what a receiver decodes equals what was sent, part by part, with each part of the class
  * it was sent as wherever the declared type names one</em>; a value that breaks it fails the send with
  * the path to the part ({@code [3].a: a Dog would arrive as an Animal}), and nothing is sent.
@@ -40,22 +44,28 @@ final class ValueShape {
     /** Deeper than this a receiver's decoder refuses the value anyway (Jackson's nesting limit). */
     static final int MAX_DEPTH = 1000;
 
-    private enum Kind { CLOSED, UNTYPED, ELEMENTS, MAP_VALUES, OPTIONAL, CLASS }
+    private enum Kind { CLOSED, UNTYPED, ELEMENTS, MAP, REFERENCE, CLASS }
 
-    private static final ValueShape CLOSED = new ValueShape(Kind.CLOSED, null, null, null);
+    /** A path longer than this is shortened in a refusal (its start and end kept): a reason stays readable. */
+    private static final int PATH_SHOWN = 160;
+
+    private static final ValueShape CLOSED = new ValueShape(Kind.CLOSED, null, null, null, false);
 
     private final Kind kind;
-    /** For {@link Kind#ELEMENTS}, {@link Kind#MAP_VALUES} and {@link Kind#OPTIONAL}: the contents' shape. */
+    /** For {@link Kind#ELEMENTS}, {@link Kind#MAP} and {@link Kind#REFERENCE}: the contents' shape. */
     private final ValueShape contents;
+    /** For {@link Kind#MAP}: the declared key type is {@code Object}, where only a string arrives as itself. */
+    private final boolean stringKeys;
     /** For {@link Kind#CLASS}: the declared type and which classes may stand for it. */
     private final JavaType declared;
     private final Decoding decoding;
     /** For {@link Kind#CLASS}: the properties written for each class a value may have (computed on first use). */
     private final Map<Class<?>, List<Property>> properties = new ConcurrentHashMap<>();
 
-    private ValueShape(Kind kind, ValueShape contents, JavaType declared, Decoding decoding) {
+    private ValueShape(Kind kind, ValueShape contents, JavaType declared, Decoding decoding, boolean stringKeys) {
         this.kind = kind;
         this.contents = contents;
+        this.stringKeys = stringKeys;
         this.declared = declared;
         this.decoding = decoding;
     }
@@ -83,13 +93,15 @@ final class ValueShape {
     }
 
     /**
-     * {@code ancestors}: the values on the way down to this part (its depth is their number). A part that
-     * is one of them makes the value refer to itself: the encoder refuses that with its own reason
-     * ("cannot encode …: self-reference"), so the walk leaves it there.
+     * {@code ancestors}: the values on the way down to this part (its depth is their number); a part that
+     * is one of them makes the value refer to itself ({@link #referringBack}).
      */
     private String refusal(Object value, String path, List<Object> ancestors) {
-        if (value == null || kind == Kind.CLOSED || isAncestor(value, ancestors)) {
+        if (value == null || kind == Kind.CLOSED) {
             return null;
+        }
+        if (isAncestor(value, ancestors)) {
+            return referringBack(value, path);
         }
         int depth = ancestors.size();
         if (depth > MAX_DEPTH) {
@@ -102,9 +114,8 @@ final class ValueShape {
                 case CLOSED -> null;
                 case UNTYPED -> untyped(value, path, ancestors);
                 case ELEMENTS -> elements(value, path, ancestors);
-                case MAP_VALUES -> mapValues(value, path, ancestors);
-                case OPTIONAL -> value instanceof java.util.Optional<?> optional && optional.isPresent()
-                        ? contents.refusal(optional.get(), path + ".get()", ancestors) : null;
+                case MAP -> map(value, path, ancestors);
+                case REFERENCE -> referenced(value, path, ancestors);
                 case CLASS -> ofClass(value, path, ancestors);
             };
         } finally {
@@ -143,16 +154,71 @@ final class ValueShape {
         return null;
     }
 
-    private String mapValues(Object value, String path, List<Object> ancestors) {
+    private String map(Object value, String path, List<Object> ancestors) {
         if (value instanceof Map<?, ?> map) {
             for (Map.Entry<?, ?> entry : map.entrySet()) {
-                String refusal = contents.refusal(entry.getValue(), path + "[" + entry.getKey() + "]", ancestors);
+                Object key = entry.getKey();
+                if (stringKeys && !(key instanceof String)) {
+                    return at(path, "a map key " + keyText(key) + " (a " + className(key) + ") where the key type is "
+                            + "Object would arrive as a String: keys travel as strings, read back as the declared key "
+                            + "type; declare the key's own type (Map<" + simpleName(key) + ", …>)");
+                }
+                String refusal = contents.refusal(entry.getValue(), path + "[" + keyText(key) + "]", ancestors);
                 if (refusal != null) {
                     return refusal;
                 }
             }
         }
         return null;
+    }
+
+    /**
+     * The content of an {@code Optional} or {@code AtomicReference}, the reference types the codec knows
+     * (adv15 A3: an {@code AtomicReference} was not looked into, so a subclass in it arrived as the declared
+     * class); any other reference type with an open part is refused rather than let through unchecked.
+     */
+    private String referenced(Object value, String path, List<Object> ancestors) {
+        Object content;
+        if (value instanceof java.util.Optional<?> optional) {
+            content = optional.orElse(null);
+        } else if (value instanceof java.util.concurrent.atomic.AtomicReference<?> reference) {
+            content = reference.get();
+        } else {
+            return at(path, "a " + value.getClass().getName() + " holds a value the send-time check cannot look "
+                    + "into, so it cannot tell that the value would arrive as itself; send it as an Optional or as "
+                    + "the value's own type");
+        }
+        return contents.refusal(content, path + ".get()", ancestors);
+    }
+
+    /**
+     * A part that is one of the values holding it. A list or map holding itself the encoder would only find
+     * a thousand levels down, with a reason naming every one of them (adv15 A5): refused here, where it refers
+     * back up. A bean that refers back to itself is left to the encoder, which names it at once ("cannot
+     * encode …: Direct self-reference") and fails the session, as for any value no encoder can write.
+     */
+    private static String referringBack(Object value, String path) {
+        return value instanceof List<?> || value instanceof Map<?, ?> ? containsItself(value, path) : null;
+    }
+
+    private static String containsItself(Object value, String path) {
+        return at(path, "the value contains itself (this " + value.getClass().getName() + " is also one of the "
+                + "parts that hold it): a message is a tree of values, and one that refers back up cannot be sent");
+    }
+
+    /** A key as a path shows it: its text, cut short (a key's toString may be long, or throw). */
+    private static String keyText(Object key) {
+        String text;
+        try {
+            text = String.valueOf(key);
+        } catch (RuntimeException e) {
+            text = "?";
+        }
+        return text.length() > 40 ? text.substring(0, 37) + "…" : text;
+    }
+
+    private static String simpleName(Object value) {
+        return value == null ? "?" : value.getClass().getSimpleName();
     }
 
     private String ofClass(Object value, String path, List<Object> ancestors) {
@@ -179,7 +245,9 @@ final class ValueShape {
     }
 
     private List<Property> propertiesOf(Class<?> actual) {
-        JavaType type = actual == declared.getRawClass() ? declared : SmileCodec.jacksonType(actual);
+        // The declared type's arguments carried over to the value's class (adv15 A29: a Put of a sealed
+        // Msg<Named> walked as a raw Put had its component read as Object and every send was refused).
+        JavaType type = actual == declared.getRawClass() ? declared : SmileCodec.specialized(declared, actual);
         return new Builder().properties(type);
     }
 
@@ -209,7 +277,7 @@ final class ValueShape {
                     return at(path, "a map with a " + className(entry.getKey()) + " key where the type is Object "
                             + "would arrive with String keys" + DECLARE);
                 }
-                String refusal = untypedPart(entry.getValue(), path + "[" + entry.getKey() + "]", ancestors);
+                String refusal = untypedPart(entry.getValue(), path + "[" + keyText(entry.getKey()) + "]", ancestors);
                 if (refusal != null) {
                     return refusal;
                 }
@@ -220,10 +288,13 @@ final class ValueShape {
                 + untypedForm(value) + DECLARE);
     }
 
-    /** A part of an untyped list or map, one level deeper (one that refers back up is the encoder's to refuse). */
+    /** A part of an untyped list or map, one level deeper. */
     private static String untypedPart(Object part, String path, List<Object> ancestors) {
-        if (part == null || isAncestor(part, ancestors)) {
+        if (part == null) {
             return null;
+        }
+        if (isAncestor(part, ancestors)) {
+            return referringBack(part, path);
         }
         ancestors.add(part);
         try {
@@ -254,6 +325,9 @@ final class ValueShape {
     }
 
     private static String at(String path, String reason) {
+        if (path.length() > PATH_SHOWN) {
+            path = path.substring(0, PATH_SHOWN / 2) + " … " + path.substring(path.length() - PATH_SHOWN / 2);
+        }
         return path.isEmpty() ? reason : "at " + path + ": " + reason;
     }
 
@@ -271,18 +345,20 @@ final class ValueShape {
                 return CLOSED;
             }
             if (raw == Object.class) {
-                return new ValueShape(Kind.UNTYPED, null, type, null);
+                return new ValueShape(Kind.UNTYPED, null, type, null, false);
             }
             if (type.isArrayType() || type.isCollectionLikeType()) {
                 return container(type, Kind.ELEMENTS);
             }
             if (type.isMapLikeType()) {
-                return container(type, Kind.MAP_VALUES);
+                ValueShape contents = shape(type.getContentType());
+                boolean stringKeys = type.getKeyType().getRawClass() == Object.class;
+                return contents.closed() && !stringKeys ? CLOSED : new ValueShape(Kind.MAP, contents, type, null, stringKeys);
             }
             if (type.isReferenceType()) {
-                return container(type, Kind.OPTIONAL);
+                return container(type, Kind.REFERENCE);
             }
-            ValueShape shape = new ValueShape(Kind.CLASS, null, type, Decoding.of(raw));
+            ValueShape shape = new ValueShape(Kind.CLASS, null, type, Decoding.of(raw), false);
             building.put(type, shape);
             boolean exact = raw.isRecord() || Modifier.isFinal(raw.getModifiers());
             if (exact && allClosed(properties(type))) {
@@ -294,7 +370,7 @@ final class ValueShape {
 
         private ValueShape container(JavaType type, Kind kind) {
             ValueShape contents = shape(type.getContentType());
-            return contents.closed() ? CLOSED : new ValueShape(kind, contents, type, null);
+            return contents.closed() ? CLOSED : new ValueShape(kind, contents, type, null, false);
         }
 
         List<Property> properties(JavaType type) {

@@ -61,8 +61,23 @@ enum MissingDescriptor {
         return "protocol " + protocol.getName() + " has no descriptor from the SJ annotation processor (neither "
                 + protocol.getName() + org.sessionj.api.spi.ProtocolDescriptors.CLASS_SUFFIX + " nor "
                 + ProtocolRegistry.DESCRIPTOR_PREFIX + protocol.getName() + ".sj is on the class path): it was"
-                + " compiled without sj-processor, so no session code using it was checked at compile time. Add"
-                + " org.sessionj:sj-processor to <annotationProcessorPaths> of maven-compiler-plugin 3.5 or newer"
-                + " (Gradle: annotationProcessor), as in the README";
+                + " compiled without sj-processor, so no session code using it was checked at compile time. "
+                + (fromSourceLauncher(protocol)
+                ? "The source launcher (java File.java) runs no annotation processor: compile the file first"
+                        + " (javac -processorpath <sj-processor.jar and its dependencies> -cp <SJ's jars> -d out"
+                        + " File.java), then run the classes (java -cp out:<SJ's jars> Main)"
+                : "Add org.sessionj:sj-processor to <annotationProcessorPaths> of maven-compiler-plugin 3.5 or newer"
+                        + " (Gradle: annotationProcessor), as in the README");
+    }
+
+    /**
+     * Whether {@code protocol} was compiled in memory by the JDK's source launcher ({@code java Hello.java}),
+     * which runs no annotation processor whatever the class path holds (adv15 A8: the advice was about a pom
+     * the user did not have). Its classes are defined by a loader of the launcher's package in every JDK
+     * from 11 to 25.
+     */
+    static boolean fromSourceLauncher(Class<?> protocol) {
+        ClassLoader loader = protocol.getClassLoader();
+        return loader != null && loader.getClass().getName().startsWith("com.sun.tools.javac.launcher.");
     }
 }

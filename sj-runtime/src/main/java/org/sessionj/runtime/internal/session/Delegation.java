@@ -18,6 +18,7 @@ import org.sessionj.runtime.internal.monitor.MessageType;
 import org.sessionj.runtime.internal.monitor.RemainingType;
 import org.sessionj.runtime.internal.monitor.State;
 import org.sessionj.runtime.internal.monitor.StateMachine;
+import org.sessionj.runtime.internal.wire.FailureNotice;
 import org.sessionj.runtime.internal.wire.MalformedInputException;
 import org.sessionj.runtime.internal.wire.Tags;
 import org.sessionj.runtime.internal.wire.ValueCodec;
@@ -148,7 +149,7 @@ final class Delegation {
                 }
                 if (tag == Tags.FAIL) {
                     frame.skipBytes(1);
-                    String reason = ValueCodec.readString(frame);
+                    String reason = FailureNotice.shortened(ValueCodec.readString(frame));
                     drained.release();
                     throw session.failDelegation("the peer failed the session during its delegation: " + reason, null);
                 }
@@ -435,7 +436,7 @@ final class Delegation {
 
     private static String readReason(Frame frame) {
         try {
-            return ValueCodec.readString(frame);
+            return FailureNotice.shortened(ValueCodec.readString(frame));
         } catch (MalformedInputException e) {
             return "(unreadable reason)";
         }

@@ -69,7 +69,7 @@ final class Decodability {
                     + "never inside a message";
         }
         if (type.isContainerType() || type.isReferenceType()) {
-            String key = type.isMapLikeType() ? check(type.getKeyType(), true) : null;
+            String key = type.isMapLikeType() ? keyProblem(type.getKeyType()) : null;
             return key != null ? key : check(type.getContentType(), true);
         }
         if (raw.isPrimitive() || raw.isEnum() || raw == Object.class) {
@@ -83,6 +83,9 @@ final class Decodability {
                 }
             }
             return null;
+        }
+        if (raw.isSealed() && raw.getName().startsWith("java.")) {
+            return null; // a sealed type of the JDK (ZoneId) has its own decoder, inside a message as at the top (adv15 A28)
         }
         if (raw.isInterface() || Modifier.isAbstract(raw.getModifiers())) {
             // Inside a message nothing checks the value's class, and the receiver cannot create one (adv13
@@ -134,8 +137,39 @@ final class Decodability {
         return null;
     }
 
+    /**
+     * Why a map's keys of {@code key} would not arrive as themselves, or null. Keys travel as strings: the
+     * writer writes a key's text ({@code toString()} for a class of the program) and the reader makes the
+     * declared key type from it, so a key type of the program (a record has no way back at all; a class
+     * with a constructor from a String is made from the text its {@code toString()} gave) does not round
+     * trip (adv15 A4). Keys that do: strings, the boxes, enums, and the JDK's value types the codec has a
+     * key decoder for (UUID, java.time, Locale, Currency, URI, BigDecimal…); {@code Object} keys arrive as
+     * strings, so the sender's monitor lets only strings through there.
+     */
+    private String keyProblem(JavaType key) {
+        Class<?> raw = key.getRawClass();
+        if (raw == Object.class || raw == String.class || raw.isPrimitive() || raw.isEnum()) {
+            return null;
+        }
+        if (raw.getName().startsWith("java.") && !key.isContainerType()) {
+            try {
+                if (context.findKeyDeserializer(key, null) != null) {
+                    return null;
+                }
+            } catch (JsonMappingException | RuntimeException e) {
+                // no key decoder: refused below
+            }
+        }
+        return raw.getName() + " is the key type of a map and would not arrive as itself: keys travel as strings (a "
+                + "key is written as its text and the receiver makes a " + raw.getSimpleName() + " from that text); use "
+                + "String, a box, an enum, UUID or a java.time key, or send the entries as a list of records";
+    }
+
     private static String reason(Exception e) {
         String message = e instanceof JsonMappingException mapping ? mapping.getOriginalMessage() : e.getMessage();
+        if (message != null && message.contains(ClassNamesRefused.class.getName())) {
+            return ClassNamesRefused.REASON; // Jackson's "Configured PolymorphicTypeValidator … denied …"
+        }
         return message == null ? e.toString() : message;
     }
 

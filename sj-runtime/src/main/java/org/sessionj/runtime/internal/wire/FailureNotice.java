@@ -10,8 +10,22 @@ public final class FailureNotice {
     private FailureNotice() {
     }
 
+    /** The most of a reason a notice carries, and the most of a peer's reason an exception repeats. */
+    static final int REASON_SHOWN = 1000;
+
+    /**
+     * {@code reason} cut to {@link #REASON_SHOWN} characters, saying how much was left out: a failure's
+     * text goes to the peer and into its exception, where a codec's reference chain (27 KB, adv15 A5) or a
+     * hostile peer's megabytes of "reason" help no one.
+     */
+    public static String shortened(String reason) {
+        return reason == null || reason.length() <= REASON_SHOWN ? reason
+                : reason.substring(0, REASON_SHOWN) + "… (" + (reason.length() - REASON_SHOWN) + " more characters)";
+    }
+
     /** Sends a notice in a frame of its own, best effort: a peer that is gone learns from the close. */
     public static void send(Connection connection, String reason) {
+        reason = shortened(reason);
         try {
             Frame notice = Frames.allocate(connection, 64);
             notice.writeByte(Tags.FAIL);
@@ -37,7 +51,7 @@ public final class FailureNotice {
                 try {
                     if (frame.isReadable() && frame.getByte(frame.readerIndex()) == Tags.FAIL) {
                         frame.skipBytes(1);
-                        return ValueCodec.readString(frame);
+                        return shortened(ValueCodec.readString(frame));
                     }
                 } finally {
                     frame.release();

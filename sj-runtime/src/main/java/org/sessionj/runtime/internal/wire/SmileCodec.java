@@ -35,6 +35,7 @@ public final class SmileCodec {
             .registerModule(new Jdk8Module())
             .registerModule(new JavaTimeModule())
             .setAnnotationIntrospector(new SealedTypes())
+            .setPolymorphicTypeValidator(new ClassNamesRefused())
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
@@ -124,6 +125,19 @@ public final class SmileCodec {
     /** The Jackson type of {@code type} (a class, with no type arguments of its own). */
     public static JavaType jacksonType(Class<?> type) {
         return MAPPER.getTypeFactory().constructType(type);
+    }
+
+    /**
+     * The Jackson type of {@code actual}, a class of a value declared as {@code declared}, with the type
+     * arguments the declaration gives it ({@code Put<Named>} for a {@code Put} declared as {@code Msg<Named>}:
+     * what the codec writes it as); the raw class where they cannot be carried over.
+     */
+    public static JavaType specialized(JavaType declared, Class<?> actual) {
+        try {
+            return MAPPER.getTypeFactory().constructSpecializedType(declared, actual);
+        } catch (IllegalArgumentException e) {
+            return jacksonType(actual);
+        }
     }
 
     /** The Jackson type of a resolved session-type message type. */

@@ -186,6 +186,123 @@ class UndecodableMessageTypesTest {
                 + ".!<java.util.AbstractList<java.lang.String>>")).doesNotThrowAnyException();
     }
 
+    /** A class of the program made from a string: its keys would come back made from its toString(). */
+    public static final class Tag {
+        public String text;
+
+        public Tag(String text) {
+            this.text = text;
+        }
+    }
+
+    /**
+     * adv15 A4: a map's keys travel as strings and are read back as the declared key type, so a key type of
+     * the program does not round trip (a record key cannot be read back at all: "Cannot find a (Map) Key
+     * deserializer"; a class with a String constructor comes back made from its toString()). Refused when the
+     * protocol loads, also inside a record or a list; strings, boxes, enums, Object and the JDK's value types
+     * with a key decoder still load.
+     */
+    @Test
+    void mapKeysThatWouldNotArriveAsThemselvesFailWhenTheProtocolLoads() {
+        for (String key : new String[] {name(Circle.class), name(Tag.class), name(Bean.class)}) {
+            assertThatThrownBy(() -> compile("cbegin.!<java.util.Map<" + key + ", java.lang.String>>"))
+                    .as(key).isInstanceOf(SJException.class)
+                    .hasMessageContaining(key + " is the key type of a map and would not arrive as itself: keys travel as strings");
+        }
+        assertThatThrownBy(() -> compile("cbegin.?(java.util.List<java.util.TreeMap<" + name(Tag.class) + ", java.lang.Integer>>)"))
+                .isInstanceOf(SJException.class).hasMessageContaining("is the key type of a map");
+        assertThatCode(() -> compile("cbegin.!<java.util.Map<java.lang.Object, java.lang.String>>"
+                + ".!<java.util.Map<java.lang.Integer, java.lang.String>>.!<java.util.Map<java.util.UUID, java.lang.String>>"
+                + ".!<java.util.Map<java.time.LocalDate, java.lang.String>>.!<java.util.Map<java.util.Locale, java.lang.String>>"
+                + ".!<java.util.Map<java.lang.Thread$State, java.lang.String>>.!<java.util.Map<java.math.BigDecimal, "
+                + "java.lang.String>>.!<java.util.Map<java.lang.Character, java.lang.Long>>")).doesNotThrowAnyException();
+    }
+
+    /** adv15 A14: the "envelope with any payload" idiom, naming the payload's class on the wire. */
+    public record Env(String kind,
+            @com.fasterxml.jackson.annotation.JsonTypeInfo(use = com.fasterxml.jackson.annotation.JsonTypeInfo.Id.CLASS,
+                    include = com.fasterxml.jackson.annotation.JsonTypeInfo.As.WRAPPER_ARRAY) Object payload) {
+    }
+
+    /** Any class on the receiver's class path that a hostile peer might name. */
+    public static final class Victim {
+        static volatile boolean constructed;
+
+        public Victim() {
+            constructed = true;
+        }
+
+        public void setCommand(String command) {
+            constructed = true;
+        }
+    }
+
+    /**
+     * adv15 A14: class names as type ids let the peer choose what the receiver creates. A protocol whose
+     * message type uses them does not load, and the codec itself refuses to resolve a class name from the
+     * wire even where no load check ran: the hostile bytes of the finding are not decoded and the named
+     * class is never created.
+     */
+    @Test
+    void classNameTypeIdsAreRefusedAtLoadAndByTheCodec() throws Exception {
+        assertThatThrownBy(() -> compile("sbegin.?(" + name(Env.class) + ")")).isInstanceOf(SJException.class)
+                .hasMessageContaining(name(Env.class) + " cannot be described by the codec: it uses @JsonTypeInfo with "
+                        + "class names as type ids (Id.CLASS or Id.MINIMAL_CLASS), which would let a peer choose which "
+                        + "class this side creates");
+        byte[] hostile = new com.fasterxml.jackson.databind.ObjectMapper(new com.fasterxml.jackson.dataformat.smile.SmileFactory())
+                .writeValueAsBytes(java.util.Map.of("kind", "hello", "payload",
+                        List.of(name(Victim.class), java.util.Map.of("command", "rm -rf /"))));
+        var type = SmileCodec.jacksonType(new Payload.JavaType(name(Env.class), List.of(), 0), getClass().getClassLoader());
+        assertThatThrownBy(() -> SmileCodec.readerFor(type).readValue(hostile)).isInstanceOf(Exception.class);
+        assertThat(Victim.constructed).as("the class the peer named was created").isFalse();
+    }
+
+    public record Zoned(java.time.Instant at, java.time.ZoneId zone) {
+    }
+
+    /** adv15 A28: a sealed type of the JDK inside a message is decoded by its own decoder, as at the top. */
+    @Test
+    void aSealedJdkTypeInsideAMessageLoads() {
+        assertThatCode(() -> compile("cbegin.!<" + name(Zoned.class) + ">.!<java.util.List<java.time.ZoneId>>"))
+                .doesNotThrowAnyException();
+    }
+
+    public sealed interface Msg<T> permits Put {
+    }
+
+    public record Put<T>(T v) implements Msg<T> {
+    }
+
+    public record Named(String name) {
+    }
+
+    /** An open class and a subclass of it, which would arrive as the open class. */
+    public static class Base {
+        public int a;
+    }
+
+    public static class Sub extends Base {
+        public int b;
+    }
+
+    private static ValueShape shape(Class<?> generic, Class<?> argument) throws ClassNotFoundException {
+        return ValueShape.of(SmileCodec.jacksonType(new Payload.JavaType(name(generic),
+                List.of(new Payload.JavaType(name(argument), List.of(), 0)), 0), UndecodableMessageTypesTest.class.getClassLoader()));
+    }
+
+    /**
+     * adv15 A29: a value of a generic sealed type is walked with the declared type arguments carried over to
+     * its class (a Put of Msg&lt;Named&gt; has a Named component), not as the raw class, whose component would be
+     * read as Object and refused on every send; what would not arrive as itself is still refused.
+     */
+    @Test
+    void aGenericSealedMessageIsWalkedWithItsTypeArguments() throws Exception {
+        assertThat(shape(Msg.class, Named.class).refusal(new Put<>(new Named("a")))).isNull();
+        assertThat(shape(Msg.class, Long.class).refusal(new Put<>(5L))).isNull();
+        assertThat(shape(Msg.class, Base.class).refusal(new Put<>(new Sub())))
+                .contains("at .v: a " + name(Sub.class) + " would arrive as a " + name(Base.class));
+    }
+
     @Test
     void decodableTypesStillLoad() {
         assertThatCode(() -> compile("cbegin.!<" + name(Bean.class) + ">.!<" + name(Quiet.class) + ">.!<"

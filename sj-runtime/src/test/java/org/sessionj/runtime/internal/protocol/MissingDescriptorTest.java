@@ -38,6 +38,38 @@ class MissingDescriptorTest {
                 .contains("-Dsessionj.missingDescriptor=error");
     }
 
+    /**
+     * adv15 A8: the JDK's source launcher ({@code java Hello.java}) compiles in memory without annotation
+     * processors; the warning says so and how to compile first, instead of advising a Maven pom. A real
+     * launch of the test's own JDK, with the test's class path.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(120)
+    void aProtocolRunFromTheSourceLauncherIsToldToCompileFirst(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path source = dir.resolve("Hello.java");
+        java.nio.file.Files.writeString(source, """
+                import org.sessionj.api.Protocol;
+                public class Hello {
+                    @Protocol("cbegin.!<int>") interface P {}
+                    public static void main(String[] args) {
+                        // What SJService.create does first (this module's tests have no transport to create with).
+                        org.sessionj.runtime.internal.protocol.ProtocolRegistry.of(P.class);
+                        System.out.println("created");
+                    }
+                }
+                """);
+        java.nio.file.Path log = dir.resolve("out.log");
+        Process process = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), source.toString())
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        assertThat(process.waitFor(100, java.util.concurrent.TimeUnit.SECONDS)).as("the launch ends").isTrue();
+        String output = java.nio.file.Files.readString(log);
+        assertThat(output).contains("created").contains("protocol Hello$P has no descriptor")
+                .contains("The source launcher (java File.java) runs no annotation processor: compile the file first")
+                .doesNotContain("annotationProcessorPaths");
+    }
+
     @Test
     void aDescribedProtocolIsNotReported() {
         // ProtocolRegistryTest$Described has a descriptor in the test resources.

@@ -96,6 +96,25 @@ class RawPeerTest {
         }
     }
 
+    /**
+     * adv15 A5: a peer's failure reason goes into this side's exception; a hostile (or merely verbose) peer's
+     * 100,000-character reason is cut to its first thousand characters, saying how much was left out.
+     */
+    @Test
+    void aPeersHugeFailureReasonIsCutShort() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(IntServer.class, 0)) {
+            Connection[] raw = new Connection[1];
+            try (SJSocket s = acceptWith(server, "cbegin.!<int>.?(int)", raw)) {
+                byte[] reason = "x".repeat(100_000).getBytes(StandardCharsets.UTF_8);
+                send(raw[0], f -> f.writeByte(0x3F).writeInt(reason.length).writeBytes(reason));
+                assertThatThrownBy(s::receiveInt).isInstanceOf(SJIOException.class)
+                        .hasMessageContaining("the peer failed the session: xxx")
+                        .hasMessageContaining("… (99000 more characters)")
+                        .satisfies(e -> assertThat(e.getMessage()).hasSizeLessThan(1500));
+            }
+        }
+    }
+
     @Test
     void anUnknownTagFailsTheSession() throws Exception {
         try (SJServerSocket server = SJServerSocket.create(IntServer.class, 0)) {
