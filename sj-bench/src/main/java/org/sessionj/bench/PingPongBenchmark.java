@@ -1,5 +1,7 @@
 package org.sessionj.bench;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.concurrent.Exchanger;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
@@ -22,6 +24,12 @@ import org.sessionj.bench.BenchProtocols.PingClient;
 import org.sessionj.bench.BenchProtocols.PingServer;
 import org.sessionj.runtime.SJRuntime;
 import org.sessionj.runtime.SJRuntimeConfig;
+import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.ConnectionAcceptor;
+import org.sessionj.runtime.spi.Frame;
+import org.sessionj.runtime.spi.Transport;
+import org.sessionj.runtime.spi.support.Frames;
+import org.sessionj.transport.shm.ShmTransport;
 
 /**
  * One int there and back between two threads of one JVM: an SJ session on the in-JVM transport
@@ -228,6 +236,64 @@ public class PingPongBenchmark {
         }
     }
 
+    /**
+     * The in-JVM transport's bare connection at both ends, echo on a virtual thread: an {@code int} in a
+     * frame there, the same frame's int plus one back, with the session layer's frame calls
+     * ({@link Frames}: recycled frames, no Netty buffer) and none of the session's own work. Splits what
+     * {@link #virtualSjSession} adds to {@link #virtualBareSpscHandoff} between the transport and the
+     * session layer.
+     */
+    @State(Scope.Benchmark)
+    public static class VirtualShmConnection {
+        Connection client;
+        Connection server;
+        ConnectionAcceptor acceptor;
+        Thread echo;
+        int next;
+
+        @Setup(Level.Trial)
+        public void open() throws IOException {
+            System.setProperty("sessionj.shm.orphanTimeout", "10m");
+            Transport shm = new ShmTransport();
+            acceptor = shm.listen(0);
+            client = shm.connect("localhost", acceptor.port(), TimeUnit.SECONDS.toNanos(10));
+            server = acceptor.accept(TimeUnit.SECONDS.toNanos(10));
+            echo = Thread.ofVirtual().start(() -> {
+                try {
+                    while (true) {
+                        Frame in = Frames.read(server, -1);
+                        int value = in.readInt();
+                        in.release();
+                        Frames.write(server, Frames.newFrame(server, 256).writeInt(value + 1));
+                    }
+                } catch (IOException closed) {
+                    // the benchmark is over
+                }
+            });
+        }
+
+        /** One round trip on the client's end. */
+        int roundTrip(int value) {
+            try {
+                Frames.write(client, Frames.newFrame(client, 256).writeInt(value));
+                Frame in = Frames.read(client, -1);
+                int reply = in.readInt();
+                in.release();
+                return reply;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void close() throws InterruptedException, IOException {
+            client.close();
+            echo.join(10_000);
+            server.close();
+            acceptor.close();
+        }
+    }
+
     /** Round trips per invocation of the virtual-thread benchmarks. */
     static final int ROUNDS = 1000;
 
@@ -318,6 +384,12 @@ public class PingPongBenchmark {
             state.there.offer(state.next++ & 0xffff);
             return (Integer) state.back.take();
         });
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(ROUNDS)
+    public int virtualShmConnection(VirtualShmConnection state) throws InterruptedException {
+        return onVirtualThread(() -> state.roundTrip(state.next++ & 0xffff));
     }
 
     @Benchmark

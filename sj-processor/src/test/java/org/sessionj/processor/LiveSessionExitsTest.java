@@ -146,6 +146,23 @@ class LiveSessionExitsTest {
                 """));
     }
 
+    /** An unchecked escape through the finally block first does not hide the checked one after it. */
+    @Test
+    void finallyThatDoesNotCloseAfterAnUncheckedPoint() {
+        assertRejected("SJ024", 19, msg("if the call of 'io' on line 19 throws ("), PROTOCOLS, client("""
+                        SJSocket s = svc.request();
+                        try {
+                            s.send(1);
+                            helper();
+                            io();
+                            s.send(2);
+                        } finally {
+                            System.out.println("done");
+                        }
+                        s.close();
+                """));
+    }
+
     /** The try block closes the session on its normal path only; the finally block does not. */
     @Test
     void closedInTheTryBlockOnly() {
@@ -265,7 +282,7 @@ class LiveSessionExitsTest {
 
     /**
      * Unchecked exceptions out of calls (the program's or the JDK's) and the JVM's own checks are not
-     * counted: any call may throw one (docs/diagnostics.md, SJ024).
+     * counted when they leave the method (the caller's affair; docs/diagnostics.md, SJ024).
      */
     @Test
     void uncheckedExceptionsAreNotCounted() {
@@ -304,6 +321,49 @@ class LiveSessionExitsTest {
                 """));
     }
 
+    /**
+     * The exceptions a call throws are read at the call, as instantiated (adv15 A2): orElseThrow with an
+     * unchecked supplier and a Task whose E is RuntimeException throw nothing checked; a Task's IOException
+     * caught inside the scope is covered.
+     */
+    @Test
+    void genericThrowsReadAtTheCall() {
+        assertAccepted(PROTOCOLS, client("""
+                        interface Task<E extends Exception> {
+                            void run() throws E;
+                        }
+                        Task<RuntimeException> quiet = () -> { };
+                        Task<IOException> loud = () -> { };
+                        SJSocket s = svc.request();
+                        int k = java.util.Optional.of(1).orElseThrow(IllegalStateException::new);
+                        s.send(k);
+                        quiet.run();
+                        try {
+                            loud.run();
+                        } catch (IOException e) {
+                            System.out.println("no audit");
+                        }
+                        s.send(2);
+                        s.close();
+                """));
+    }
+
+    /** A Task whose E is IOException, not caught inside the scope, still counts. */
+    @Test
+    void genericThrowsInstantiatedChecked() {
+        assertRejected("SJ024", 21, msg("if the call of 'run' on line 21 throws ("), PROTOCOLS, client("""
+                        interface Task<E extends Exception> {
+                            void run() throws E;
+                        }
+                        Task<IOException> loud = () -> { };
+                        SJSocket s = svc.request();
+                        s.send(1);
+                        loud.run();
+                        s.send(2);
+                        s.close();
+                """));
+    }
+
     /** A socket that is null (the connect-retry's start) holds no session. */
     @Test
     void nullSocketHoldsNoSession() {
@@ -314,6 +374,159 @@ class LiveSessionExitsTest {
                         s.send(1);
                         s.send(2);
                         s.close();
+                """));
+    }
+
+    // ---- unchecked exceptions swallowed by a catch of the same method outside the scope (adv12 A6, the rest)
+
+    /** adv12 A6's program in one method: helper() fails, the catch takes it and the program goes on. */
+    @Test
+    void uncheckedExceptionSwallowedOutsideTheScope() {
+        assertRejected("SJ024", 18, msg("session 's' is not complete if the call of 'helper' on line 18 throws an "
+                + "unchecked exception, which the catch on line 21 takes and goes on", "leaves its scope",
+                "try-with-resources", ": !<int> remains"), PROTOCOLS, client("""
+                        try {
+                            SJSocket s = svc.request();
+                            s.send(1);
+                            helper();
+                            s.send(2);
+                            s.close();
+                        } catch (RuntimeException e) {
+                            System.out.println("failed: " + e);
+                        }
+                """));
+    }
+
+    /** A catch of Exception (or Throwable) in an outer statement, around a loop of sessions, takes it too. */
+    @Test
+    void uncheckedExceptionSwallowedByAnOuterStatement() {
+        assertRejected("SJ024", 19, msg("if the constructor call on line 19 throws an unchecked exception, which the "
+                + "catch on line 23 takes"), PROTOCOLS, client("""
+                        try {
+                            for (int i = 0; i < 2; i++) {
+                                SJSocket s = svc.request();
+                                s.send(i);
+                                Object audit = new User();
+                                s.send(2);
+                                s.close();
+                            }
+                        } catch (Throwable t) {
+                            return;
+                        }
+                """));
+    }
+
+    /** The JDK's declared unchecked exception (parseInt's NumberFormatException) taken by a catch of it. */
+    @Test
+    void declaredUncheckedExceptionOfTheJdkSwallowed() {
+        assertRejected("SJ024", 18, msg("if the call of 'parseInt' on line 18 throws an unchecked exception, which "
+                + "the catch on line 20 takes"), PROTOCOLS, client("""
+                        try {
+                            SJSocket s = svc.request();
+                            s.send(1);
+                            s.send(Integer.parseInt("x"));
+                            s.close();
+                        } catch (NumberFormatException e) {
+                            System.out.println("not a number");
+                        }
+                """));
+    }
+
+    /** The first clause that takes the exception rethrows it; the next one of the statement never sees it. */
+    @Test
+    void catchThatRethrowsDoesNotSwallow() {
+        assertAccepted(PROTOCOLS, client("""
+                        try {
+                            SJSocket s = svc.request();
+                            s.send(1);
+                            helper();
+                            s.send(2);
+                            s.close();
+                        } catch (RuntimeException e) {
+                            if (e.getMessage() == null) {
+                                throw e;
+                            } else {
+                                throw new IllegalStateException("wrapped", e);
+                            }
+                        } catch (Exception e) {
+                            System.out.println("failed: " + e);
+                        }
+                """));
+    }
+
+    /** A catch that takes another unchecked type (not what the call declares, not all of them) is not counted. */
+    @Test
+    void catchOfANarrowerUncheckedType() {
+        assertAccepted(PROTOCOLS, client("""
+                        try {
+                            SJSocket s = svc.request();
+                            s.send(1);
+                            helper();
+                            s.send(2);
+                            s.close();
+                        } catch (IllegalArgumentException e) {
+                            System.out.println("failed: " + e);
+                        }
+                """));
+    }
+
+    /** The corrected form: try-with-resources closes the session on the way to the catch (the peer is told). */
+    @Test
+    void uncheckedExceptionSwallowedWithTryWithResources() {
+        assertAccepted(PROTOCOLS, client("""
+                        try (SJSocket s = svc.request()) {
+                            s.send(1);
+                            helper();
+                            s.send(2);
+                        } catch (RuntimeException e) {
+                            System.out.println("failed: " + e);
+                        }
+                """));
+    }
+
+    /** A finally block inside the scope that closes covers it; so does a catch inside the scope. */
+    @Test
+    void uncheckedExceptionCoveredInsideTheScope() {
+        assertAccepted(PROTOCOLS, client("""
+                        try {
+                            SJSocket s = svc.request();
+                            try {
+                                s.send(1);
+                                helper();
+                                s.send(2);
+                            } finally {
+                                s.close();
+                            }
+                            SJSocket t = svc.request();
+                            t.send(1);
+                            try {
+                                helper();
+                            } catch (RuntimeException e) {
+                                System.out.println("no audit");
+                            }
+                            t.send(2);
+                            t.close();
+                        } catch (RuntimeException e) {
+                            System.out.println("failed: " + e);
+                        }
+                """));
+    }
+
+    /** The JDK's calls without declared unchecked exceptions, and the JVM's checks, are not counted. */
+    @Test
+    void jdkCallsUnderASwallowingCatch() {
+        assertAccepted(PROTOCOLS, client("""
+                        try {
+                            SJSocket s = other.request();
+                            s.send(1);
+                            int answer = s.receiveInt();
+                            java.util.List<Integer> list = new java.util.ArrayList<>();
+                            list.add(answer);
+                            System.out.println("got " + list.get(0) / answer);
+                            s.close();
+                        } catch (Exception e) {
+                            System.out.println("failed: " + e);
+                        }
                 """));
     }
 }

@@ -342,7 +342,7 @@ class OutsiderSocketEscapesTest {
                 """));
     }
 
-    /** A session from request() is never null: the test has no null branch (adv10 F17). */
+    /** A session from request() is never null: the null branch never runs and is not joined (adv10 F17). */
     @Test
     void aNullCheckOfASessionHasNoNullBranch() {
         assertAccepted(session("", """
@@ -353,12 +353,15 @@ class OutsiderSocketEscapesTest {
                 """));
     }
 
-    /** Its else branch is the dead one: what it does is not joined, what the then-branch does is checked. */
+    /**
+     * Its null branch never runs: what it does is checked with 's' null there (NeverNullTest) but not joined,
+     * and what the other branch does is checked.
+     */
     @Test
     void aNullCheckStillChecksTheBranchThatRuns() {
         assertRejected("SJ012", 21, msg("session 's'"), session("", """
                             if (s == null) {
-                                s.send(1);
+                                System.out.println("never");
                             } else {
                                 s.send(1);
                                 s.send(1);

@@ -195,7 +195,7 @@ class SpawnTest {
 
     @Test
     void aBodyThatIsNotALambdaOrMethodReferenceIsSJ051() {
-        assertRejected("SJ051", 7, msg("the body must be a lambda with @Session parameters", "found 'body'"), """
+        assertRejected("SJ051", 7, msg("session 's' cannot be handed", "the body must be written in the call", "found 'body'"), """
                 package demo;
                 import org.sessionj.api.*;
                 class Server {

@@ -118,6 +118,15 @@ final class CallArguments {
                 }
             } else if (parameter != null && (api.isService(parameter.asType()) || api.isServerSocket(parameter.asType()))
                     && flow.sessionParameters.of(parameter, null, flow.reporter).declared() != null) {
+                if (flow.state != null && givesNull(argument)) {
+                    // The method begins sessions of its @Session(protocol = …) parameter: null has none (adv14 A6)
+                    boolean service = api.isService(parameter.asType());
+                    flow.reporter.error(argument, Diagnostic.USE_AFTER_MOVE, parameter.getSimpleName().toString(),
+                            "given null by this call of '" + method.getSimpleName() + "' (pass a "
+                                    + (service ? "service" : "server socket") + ": the method "
+                                    + (service ? "requests" : "accepts") + " sessions of its @Session(protocol = …) "
+                                    + "parameter)");
+                }
                 flow.origins.endpointArgument(method, parameter, argument);
             } else {
                 flow.noAliasValues.argument(parameter, argument);

@@ -72,9 +72,9 @@ final class Declarations {
         for (VariableTree parameter : lambda.getParameters()) {
             TreePath path = new TreePath(unit, parameter);
             SessionParameters.SessionParameter inherited = flow.contracts.sessionType(parameters.size(), contract);
-            if (inherited == null && spawned != null && parameters.size() < spawned.size()
-                    && spawned.get(parameters.size()) != null) {
-                // An SJ.spawn body: the session handed over is at this type (adv13 A6.3)
+            if (inherited == null && spawned != null && parameters.size() < spawned.size()) {
+                // An SJ.spawn body: the session handed over is at this type (adv13 A6.3); none when the spawn
+                // could not hand it over (reported there: SJ025, SJ051), and the parameter is not reported again
                 inherited = new SessionParameters.SessionParameter(true, spawned.get(parameters.size()));
             }
             parameter(path, inherited);

@@ -626,7 +626,7 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
             // later round (a connect-retry's null test finds the session only after the first round).
             Branches later = branches(condition, join(afterCondition, backEdge, loop, "the rounds of this loop"));
             if (later != null) {
-                conditionExit = join(conditionExit, later.otherwise(), loop, "the rounds of this loop");
+                conditionExit = join(conditionExit, runs(later.otherwise()), loop, "the rounds of this loop");
             }
         }
         Set<Element> changed = backEdge == null || entry == null ? Set.of()
@@ -663,8 +663,27 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
         if (branches == null) {
             return state;
         }
-        state = branches.then();
-        return branches.otherwise();
+        state = runs(branches.then());
+        return runs(branches.otherwise());
+    }
+
+    /**
+     * A loop condition's outcome, or null when it never happens: the condition has it only where a local
+     * that holds a socket is null ({@code while (t != null)}, {@code do … while (t == null)}). Such a null
+     * branch of an {@code if} is checked and its end joins as if it were not there ({@link
+     * NullTests#impossible}), but a loop's outcome is a round (whose back edge the loop's invariant would
+     * compare with the socket null) or its exit (all the code after the loop): they stay unreachable.
+     */
+    static FlowState<Element> runs(FlowState<Element> exit) {
+        if (exit == null) {
+            return null;
+        }
+        for (Element var : exit.variables()) {
+            if (NullTests.impossible(exit.get(var))) {
+                return null;
+            }
+        }
+        return exit;
     }
 
     Frame target(String label, boolean forContinue, Tree jump) {

@@ -611,6 +611,9 @@ final class LinearityRules {
         if (same(left, right)) {
             return left;
         }
+        if (NullTests.impossible(left) || NullTests.impossible(right)) {
+            return NullTests.impossible(left) ? right : left; // that path's null never happens (NullTests)
+        }
         VarState nullMerge = NullStates.mergeNull(left, right);
         if (nullMerge != null) {
             return nullMerge;

@@ -26,6 +26,14 @@ import org.sessionj.processor.internal.flow.VarState;
  * caller the checker never saw (reflection, a class compiled without the processor) may pass null: its null
  * branch runs, checked like any code, with the parameter holding null there, so {@code if (s == null)
  * return;} leaves nothing open (adv13 A9) and an action on {@code s} in that branch is SJ025 (adv14 A3).
+ *
+ * <p>The null branch of a local that certainly holds a socket ({@code SJSocket t = svc.request(); if (t ==
+ * null) { … }}) never runs, but it is checked all the same (adv14 A6), with the local null there: its code
+ * is the program's, and an error in it (another session's wrong action) would otherwise go unreported
+ * where a later edit may make it run. Reporting the branch as unreachable instead would reject the
+ * defensive {@code if (t == null) throw …;}, which is harmless. The local's null there is marked as one
+ * that never happens ({@link #NEVER}): where that branch's end meets the other path, the local keeps the
+ * other path's state ({@link #impossible}), so code after the test still sees the session it holds.
  */
 final class NullTests {
     private final MethodChecker flow;
@@ -115,13 +123,22 @@ final class NullTests {
             whenSocket = state;
         } else if (value instanceof VarState.Live || value instanceof VarState.Unknown
                 || value instanceof VarState.Moved) {
-            whenNull = null;
+            whenNull = state.with(socket, new VarState.Moved("found null by the test on line " + flow.line(test)
+                    + NEVER, VarState.Nullness.NULL)); // a branch that never runs, checked all the same
             whenSocket = state;
         } else {
             return null;
         }
         boolean thenNonNull = test.getKind() == Tree.Kind.NOT_EQUAL_TO;
         return new FlowScanner.Branches(thenNonNull ? whenSocket : whenNull, thenNonNull ? whenNull : whenSocket);
+    }
+
+    /** Ends the text of a null that never happens (the null branch of a local that holds a socket). */
+    static final String NEVER = " (a branch that never runs, as the variable holds a socket: checked all the same)";
+
+    /** Whether {@code state} is the null of a branch that never runs (it does not join: the other path's state stands). */
+    static boolean impossible(VarState state) {
+        return state instanceof VarState.Moved moved && moved.isNull() && moved.how().endsWith(NEVER);
     }
 
     /** The state of a socket a null test found null. */

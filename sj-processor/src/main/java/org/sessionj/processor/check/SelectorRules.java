@@ -287,6 +287,12 @@ final class SelectorRules {
         Element var = flow.trackedSocket(argument);
         if (var == null) {
             flow.scan(argument, null); // an untracked socket expression: SJ010 where it is
+            if (flow.state != null && CallArguments.givesNull(argument)) {
+                // null registers no session: the selector's select() would fail at run time (adv14 A6)
+                flow.reporter.error(argument, Diagnostic.USE_AFTER_MOVE, argument.toString(),
+                        "given as null to selector '" + selector + "': register(s) takes a session at the start of "
+                                + "one of its member protocols");
+            }
             return true;
         }
         if (members == INVALID) {

@@ -325,12 +325,13 @@ final class SessionActionRules {
                 boolean box = wanted != null && wanted.getKind().isPrimitive() && argumentType != null
                         && !argumentType.getKind().isPrimitive() && flow.messages.unboxesTo(argumentType, wanted);
                 boolean raw = wanted != null && flow.messages.rawWhereParameterised(argumentType, wanted);
+                String widened = delegated == null ? widenedHint(argument, argumentType, wanted) : null;
                 flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedSend),
                         sent(delegated, argumentType) + (box
                         ? " (a box, which may be null where the type promises a value: unbox it explicitly, e.g. x."
                                 + wanted + "Value())"
                         : raw ? " (a raw type, whose contents nothing has checked against " + wanted
-                                + ": give it type arguments)" : ""));
+                                + ": give it type arguments)" : widened != null ? widened : ""));
                 flow.fail(var);
                 return;
             }
@@ -343,6 +344,38 @@ final class SessionActionRules {
             }
             advance(var, unfolded, live, call);
         }
+    }
+
+    /**
+     * The fix of SJ013 for a primitive that Java would widen to the promised one ({@code send(3)} on
+     * {@code !<double>}, adv14 A6): a message travels as the box of its own type, so the peer would get an
+     * {@code Integer} where it reads a {@code Double}; the value must have the promised type at the send.
+     */
+    private String widenedHint(ExpressionTree argument, TypeMirror argumentType, TypeMirror wanted) {
+        if (argumentType == null || wanted == null || !argumentType.getKind().isPrimitive()
+                || !wanted.getKind().isPrimitive() || argumentType.getKind() == wanted.getKind()
+                || !flow.types.isAssignable(argumentType, wanted)) {
+            return null;
+        }
+        ExpressionTree stripped = FlowScanner.strip(argument);
+        String literal = stripped instanceof LiteralTree value && value.getValue() instanceof Number number
+                ? literalOf(number, wanted.getKind()) : null;
+        String fix = literal != null ? literal : "(" + wanted + ") "
+                + (stripped instanceof com.sun.source.tree.IdentifierTree ? stripped.toString() : "x");
+        return " (" + withArticle(argumentType) + " travels as its box, not as " + withArticle(wanted) + ": write "
+                + fix + ")";
+    }
+
+    private static String withArticle(TypeMirror primitive) {
+        String name = primitive.toString();
+        return ("aeiou".indexOf(name.charAt(0)) >= 0 ? "an " : "a ") + name;
+    }
+
+    /** {@code number} written as a literal of {@code kind} ({@code 3.0}, {@code 3L}, {@code 3.0f}), or null. */
+    private static String literalOf(Number number, TypeKind kind) {
+        long value = number.longValue();
+        return kind == TypeKind.DOUBLE ? value + ".0" : kind == TypeKind.FLOAT ? value + ".0f"
+                : kind == TypeKind.LONG ? value + "L" : null;
     }
 
     /** What a send call sends, for messages: a delegated session or a value of the argument's type. */

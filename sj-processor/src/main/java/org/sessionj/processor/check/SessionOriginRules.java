@@ -185,10 +185,26 @@ final class SessionOriginRules {
         if (actual != wanted) {
             flow.reporter.error(call, Diagnostic.WRONG_BEGIN, "session '" + variable + "'", known.protocolName(),
                     actual.keyword(), actual == Side.REQUEST ? "request()" : "accept()",
-                    request ? "request()" : "accept()");
+                    (request ? "request()" : "accept()") + dualHint(known.protocolName(), request));
             return VarState.FAILED;
         }
         return new VarState.Live(TypeModel.stripBegin(known.protocol()), 0);
+    }
+
+    /**
+     * The fix of SJ011, which is where the service or server socket is created, not at the request or
+     * accept (adv14 A6): the two sides of a protocol are duals, so the other side takes {@code ^(P)}.
+     */
+    static String dualHint(String protocolName, boolean request) {
+        String simple = protocolName == null ? "" : protocolName.substring(protocolName.lastIndexOf('.') + 1);
+        boolean named = !simple.isEmpty() && javax.lang.model.SourceVersion.isIdentifier(simple);
+        String side = request ? "service" : "server socket";
+        String dual = named ? simple + (request ? "Client" : "Server") : request ? "PClient" : "PServer";
+        String create = request ? "SJService.create(" + dual + ".class, host, port)"
+                : "SJServerSocket.create(" + dual + ".class, port)";
+        return "; a " + side + " takes the dual of the other side's protocol: fix it where the " + side
+                + " is created, e.g. @Protocol(\"^(" + (named ? simple : "P") + ")\") interface " + dual + " {} and "
+                + create;
     }
 
     /**

@@ -80,8 +80,13 @@ final class SpawnRules {
         // body, as a body of its own: adv13 A6.3).
         if (FlowScanner.strip(body) instanceof LambdaExpressionTree lambda) {
             flow.spawnedTypes.put(lambda, remaining);
+        } else if (lambdaIn(body) instanceof LambdaExpressionTree declared) {
+            // SJThread.Body body = x -> …; SJ.spawn(s, body): SJ051 below says to write the lambda in the call;
+            // its parameters are not reported once more as untyped (SJ010) where it is declared (adv14 A6)
+            flow.spawnedTypes.putIfAbsent(declared, java.util.Collections.nCopies(sockets.size(), null));
         }
         flow.scan(body, null);
+        handedNames = names(sockets);
         List<Parameter> parameters = bodyParameters(FlowScanner.strip(body));
         for (int i = 0; i < sockets.size(); i++) {
             Element var = sockets.get(i);
@@ -102,6 +107,45 @@ final class SpawnRules {
                 flow.set(var, new VarState.Moved(SPAWNED + " on line " + flow.line(call)));
             }
         }
+    }
+
+    /** The sessions of the spawn being read, for SJ051 on its body ("'s'", "'s', 't'"). */
+    private String handedNames = "handed to SJ.spawn";
+
+    private String names(List<Element> sockets) {
+        if (sockets.isEmpty()) {
+            return "handed to SJ.spawn";
+        }
+        StringBuilder names = new StringBuilder();
+        for (Element socket : sockets) {
+            names.append(names.length() == 0 ? "" : "', '").append(flow.name(socket));
+        }
+        return names.toString();
+    }
+
+    /**
+     * The lambda a spawn body names when it is a local variable initialized with one in this code
+     * ({@code SJThread.Body body = x -> …}), or null.
+     */
+    private LambdaExpressionTree lambdaIn(ExpressionTree body) {
+        if (!(FlowScanner.strip(body) instanceof IdentifierTree name)
+                || !(flow.elementOf(name) instanceof VariableElement local)
+                || local.getKind() != javax.lang.model.element.ElementKind.LOCAL_VARIABLE) {
+            return null;
+        }
+        LambdaExpressionTree[] found = {null};
+        new com.sun.source.util.TreeScanner<Void, Void>() {
+            @Override
+            public Void visitVariable(VariableTree tree, Void unused) {
+                if (tree.getName().contentEquals(local.getSimpleName())
+                        && FlowScanner.strip(tree.getInitializer()) instanceof LambdaExpressionTree lambda
+                        && local.equals(flow.trees.getElement(flow.pathOf(tree)))) {
+                    found[0] = lambda;
+                }
+                return super.visitVariable(tree, unused);
+            }
+        }.scan(flow.root.getLeaf(), null);
+        return found[0];
     }
 
     /** The remaining type of a socket being handed over, or null when it cannot be (reported). */
@@ -248,14 +292,15 @@ final class SpawnRules {
             }
             return parameters;
         }
-        reportBody(body, "the body must be a lambda with @Session parameters or a reference to a method with "
-                + "@Session parameters (this::serve), so that it can be checked, found '" + body + "'");
+        reportBody(body, "the body must be written in the call, as a lambda (SJ.spawn(s, t -> { … })) or a reference "
+                + "to a method with @Session parameters (this::serve), so that it can be checked; found '" + body
+                + "'" + (body instanceof IdentifierTree ? ", a variable: write its lambda in the call" : ""));
         return null;
     }
 
     private void reportBody(Tree body, String message) {
         if (flow.state != null) {
-            flow.reporter.error(body, Diagnostic.SPAWN_MISMATCH, "handed to SJ.spawn", message);
+            flow.reporter.error(body, Diagnostic.SPAWN_MISMATCH, handedNames, message);
         }
     }
 

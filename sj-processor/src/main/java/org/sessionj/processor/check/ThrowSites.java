@@ -137,7 +137,7 @@ final class ThrowSites {
      * {@code javax.*} is no reserved namespace (adv12 A1): javax.inject, javax.servlet, a program's own
      * {@code javax.app} live on the class path (the unnamed module) and run code of their own.
      */
-    private static boolean inJdk(Element element, MethodChecker flow) {
+    static boolean inJdk(Element element, MethodChecker flow) {
         PackageElement pkg = flow.elements.getPackageOf(element);
         String name = pkg == null ? "" : pkg.getQualifiedName().toString();
         if (name.startsWith("java.")) {

@@ -26,6 +26,13 @@ import org.sessionj.runtime.spi.support.SpinThenPark;
  * counts share the pipe's cache line with {@link #spare}, which both sides write for every frame
  * anyway: no padding, no extra line to move.
  *
+ * <p><b>Unguarded.</b> Every element is a {@link HeapFrame} or a passed reference, which the garbage
+ * collector takes if it is never read, so a close from another thread (a session failed by its scope)
+ * leaves the queue as it is, and the reader's operations cost no atomic instruction
+ * ({@link HandoffQueue#HandoffQueue(SpinThenPark, boolean)}). One reader at a time is the session's
+ * rule (its action guard); a readiness check from another thread only looks
+ * ({@link HandoffQueue#hasQueued}).
+ *
  * <p><b>Watched.</b> While a reader is parked, the JVM's {@link OrphanWatch} looks at the writing
  * end's thread ({@link OrphanCheck}); a writer waiting for room looks at the reading end's itself. An end
  * whose thread ended without closing it fails the wait within {@code sessionj.shm.orphanTimeout}.
@@ -101,7 +108,9 @@ final class Pipe extends HandoffQueue<Object> implements HeapFrame.Home {
     Pipe nextWatched;
 
     Pipe(ShmSettings settings) {
-        super(IDLE);
+        // Nothing queued needs a release (heap frames and passed references; ShmConnection copies a
+        // Netty buffer into a heap frame as it is written): no consumer guard, no drain on close.
+        super(IDLE, false);
         this.settings = settings;
         this.room = settings.backlogBytes();
     }
@@ -333,7 +342,7 @@ final class Pipe extends HandoffQueue<Object> implements HeapFrame.Home {
 
     @Override
     protected void release(Object element) {
-        // Frames go back to their home (a view releases its Netty buffer); passed references are dropped.
+        // Never called: the queue is made with needsRelease false (nothing queued holds more than heap memory).
         if (element instanceof Frame frame) {
             frame.release();
         }

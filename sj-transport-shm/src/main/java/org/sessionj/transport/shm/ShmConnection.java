@@ -8,7 +8,7 @@ import java.util.ArrayDeque;
 import org.sessionj.runtime.spi.Frame;
 import org.sessionj.runtime.spi.FrameConnection;
 import org.sessionj.runtime.spi.LocalConnection;
-import org.sessionj.runtime.spi.support.ByteBufFrame;
+import org.sessionj.runtime.spi.support.HeapFrame;
 import org.sessionj.runtime.spi.support.Frames;
 
 /**
@@ -18,8 +18,10 @@ import org.sessionj.runtime.spi.support.Frames;
  * thread so that the peer can tell when it was left behind unclosed.
  *
  * <p>Frames are SJ's own heap frames ({@link FrameConnection}), recycled per direction: no Netty class
- * is touched on the session path. The {@code ByteBuf} methods work too (a buffer travels as a view, a
- * heap frame read as a buffer is copied), for tools and the transport conformance suite.
+ * is touched on the session path. The {@code ByteBuf} methods work too (a buffer written is copied into
+ * a heap frame and released, a heap frame read as a buffer is copied), for tools and the transport
+ * conformance suite: so nothing in a pipe ever needs a release, and its reader pays no guard against a
+ * close from another thread ({@link Pipe}).
  */
 final class ShmConnection implements LocalConnection, FrameConnection {
     private final Pipe in;
@@ -138,11 +140,16 @@ final class ShmConnection implements LocalConnection, FrameConnection {
 
     @Override
     public void write(ByteBuf frame) throws IOException {
-        writeFrame(new ByteBufFrame(frame));
+        writeFrame(Frames.copyInto(frame, out.frame(frame.readableBytes())));
     }
 
     @Override
     public void writeFrame(Frame frame) throws IOException {
+        if (!(frame instanceof HeapFrame)) {
+            // A frame of another connection (a delegated session's unread input, say): copied, so that
+            // everything queued is heap memory the collector may take.
+            frame = copy(frame);
+        }
         claim();
         try {
             out.send(frame, sendTimeoutNanos);
@@ -154,6 +161,24 @@ final class ShmConnection implements LocalConnection, FrameConnection {
         if (first != null) {
             onFirstWrite = null;
             first.run();
+        }
+    }
+
+    /** A heap frame of this direction holding {@code frame}'s readable bytes; {@code frame} is released. */
+    private HeapFrame copy(Frame frame) {
+        try {
+            int length = frame.readableBytes();
+            HeapFrame copy = out.frame(length);
+            if (frame.hasArray()) {
+                copy.writeBytes(frame.array(), frame.arrayOffset() + frame.readerIndex(), length);
+            } else {
+                byte[] bytes = new byte[length];
+                frame.getBytes(frame.readerIndex(), bytes);
+                copy.writeBytes(bytes);
+            }
+            return copy;
+        } finally {
+            frame.release();
         }
     }
 
@@ -205,50 +230,44 @@ final class ShmConnection implements LocalConnection, FrameConnection {
             throw new IOException("in-JVM connection closed");
         }
         try {
-            // The clock is read only if a passed reference comes ahead of its frame: input has then
-            // arrived, and the frame that announces it gets the whole timeout from there. A receive
-            // that finds its frame (the usual case) reads no clock here.
-            long remaining = timeoutNanos;
-            long deadline = 0;
-            boolean clockStarted = false;
-            while (true) {
-                Object element = in.await(remaining);
-                if (element == null) {
-                    return null;
-                }
-                if (element instanceof Frame frame) {
-                    in.consumed(frame.readableBytes());
-                    return frame;
-                }
-                keepReference(element);
-                if (timeoutNanos >= 0) {
-                    if (!clockStarted) {
-                        deadline = System.nanoTime() + timeoutNanos;
-                        clockStarted = true;
-                    }
-                    remaining = Math.max(0, deadline - System.nanoTime());
-                }
+            // Small on purpose, with the rare case apart: the compiler inlines it into the session's
+            // receive, and a virtual thread that yields in the wait below freezes one frame fewer.
+            Object element = in.await(timeoutNanos);
+            if (element instanceof Frame frame) {
+                in.consumed(frame.readableBytes());
+                return frame;
             }
+            return element == null ? null : frameAfterReferences(element, timeoutNanos);
         } finally {
             in.exitConsumer();
         }
     }
 
+    /** {@link #readFrame}, once a passed reference came ahead of its frame (kept for {@link #readReference}). */
+    private Frame frameAfterReferences(Object reference, long timeoutNanos) throws IOException {
+        // The clock is read only here: input has arrived, and the frame that announces it gets the whole
+        // timeout from there. A receive that finds its frame (the usual case) reads no clock.
+        long deadline = timeoutNanos >= 0 ? System.nanoTime() + timeoutNanos : 0;
+        Object element = reference;
+        while (true) {
+            keepReference(element);
+            element = in.await(timeoutNanos >= 0 ? Math.max(0, deadline - System.nanoTime()) : timeoutNanos);
+            if (element == null) {
+                return null;
+            }
+            if (element instanceof Frame frame) {
+                in.consumed(frame.readableBytes());
+                return frame;
+            }
+        }
+    }
+
     @Override
     public boolean isReadable() {
-        if (!in.enterConsumer()) {
-            // Closed: the next read reports it at once. Otherwise a read is under way elsewhere.
-            return in.isClosed();
-        }
-        try {
-            Object element;
-            while ((element = in.peek()) != null && !(element instanceof Frame)) {
-                keepReference(in.poll());
-            }
-            return element != null || in.isEndReached();
-        } finally {
-            in.exitConsumer();
-        }
+        // Closed or ended (read first: the producer queues everything before its end): the next read
+        // returns or fails at once. Otherwise a frame must be queued; passed references ahead of it are
+        // looked past, not taken (a selector's thread may ask while the session's reader reads).
+        return in.isClosed() || in.isEnded() || in.hasQueued(Frame.class);
     }
 
     private void keepReference(Object reference) {

@@ -51,7 +51,11 @@ abstract sealed class ActionGuard permits SessionLifecycle {
         if (other == current) {
             return false;
         }
-        throw new SJException("concurrent use of a session socket: thread \"" + current.getName() + "\" called "
+        throw concurrentUse(current, other, action, protocol);
+    }
+
+    private static SJException concurrentUse(Thread current, Thread other, String action, String protocol) {
+        return new SJException("concurrent use of a session socket: thread \"" + current.getName() + "\" called "
                 + action + "() on the session " + protocol + " while thread \"" + other.getName()
                 + "\" was inside another action of it; a session socket is used by one thread at a time"
                 + " (hand it over between threads, never share it)");

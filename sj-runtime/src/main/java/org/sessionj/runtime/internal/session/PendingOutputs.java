@@ -2,19 +2,28 @@ package org.sessionj.runtime.internal.session;
 
 import java.util.ArrayList;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The sessions of the current thread that hold batched output. Before a thread blocks on any input,
  * it flushes them all: batching then cannot deadlock programs that interleave several sessions
  * (chaining, rings), since no peer ever waits for output its sender is sitting on.
  *
- * <p>A thread that holds no batched output touches no thread-local: a counter per stripe of threads
- * (by thread id) says how many outputs the threads of the stripe have registered and not flushed, and
- * {@link #flushAll()} looks at the thread's list only when its stripe's count is not zero. A thread
- * that only receives (an idle session's requester, say) so never gets a thread-local map, which would
- * cost each of a million parked virtual threads ~190 bytes. Stripes are padded apart so that threads
- * of different stripes do not share a cache line; threads of one stripe may see each other's count and
- * then look at their own (empty) list for nothing.
+ * <p>Threads are spread over {@value #STRIPES} stripes by thread id. Each stripe has one <em>owner</em>
+ * slot: the first thread of the stripe that batches claims it (a compare-and-set, once per thread), and
+ * from then on keeps its list in the slot, so that registering a batch and flushing it before a receive
+ * is a few plain loads and stores: no atomic instruction and no thread-local look-up on the path of a
+ * loop that batches its condition with the message after it ({@code outwhile(true); send(x); receive()}).
+ * A thread that finds its stripe's slot held by a live thread keeps its list in a thread-local instead,
+ * counted per stripe with atomic adds as before. The slot of a thread that ended goes to the next thread
+ * of the stripe that batches (the ended thread's list, which no one can flush any more, with it).
+ *
+ * <p>A thread that holds no batched output touches no thread-local: {@link #flushAll()} looks at the
+ * thread-local list only when its stripe's count of such lists is not zero. A thread that only receives
+ * (an idle session's requester, say) so never gets a thread-local map, which would cost each of a
+ * million parked virtual threads ~190 bytes. Counters are padded apart so that threads of different
+ * stripes do not share a cache line; threads of one stripe may see each other's count and then look at
+ * their own (empty) list for nothing.
  */
 final class PendingOutputs {
     private static final ThreadLocal<ArrayList<SessionOutput>> PENDING = ThreadLocal.withInitial(() -> new ArrayList<>(4));
@@ -22,32 +31,66 @@ final class PendingOutputs {
     private static final int STRIPES = 64;
     /** Ints between two stripes' counters: 64 bytes. */
     private static final int PAD = 16;
+    /** Per stripe: outputs registered on thread-local lists (threads that do not own the stripe's slot). */
     private static final AtomicIntegerArray REGISTERED = new AtomicIntegerArray(STRIPES * PAD);
+    /**
+     * Per stripe: the slot's owner and its list, or null. Changed only by compare-and-set (a claim); read
+     * by every batching or receiving thread of the stripe, which compares the owner with itself: a thread
+     * sees itself there exactly when it holds the slot, since only a thread that ended loses it.
+     */
+    private static final AtomicReferenceArray<Owner> OWNERS = new AtomicReferenceArray<>(STRIPES);
 
     private PendingOutputs() {
     }
 
-    private static int stripe() {
-        return (int) (Thread.currentThread().threadId() & (STRIPES - 1)) * PAD;
+    private static int stripe(Thread thread) {
+        return (int) (thread.threadId() & (STRIPES - 1));
     }
 
     /** Records that {@code output} holds output buffered by the current thread. */
     static void add(SessionOutput output) {
+        Thread current = Thread.currentThread();
+        int stripe = stripe(current);
+        Owner owner = OWNERS.get(stripe);
+        if (owner != null && owner.thread == current) {
+            owner.pending.add(output);
+            return;
+        }
+        if (owner == null || !owner.thread.isAlive()) {
+            // The slot is free, or its owner ended (its list, which no thread can flush any more, goes).
+            Owner claim = new Owner(current);
+            if (OWNERS.compareAndSet(stripe, owner, claim)) {
+                claim.pending.add(output);
+                return;
+            }
+        }
         PENDING.get().add(output);
-        REGISTERED.getAndIncrement(stripe());
+        REGISTERED.getAndIncrement(stripe * PAD);
     }
 
     /** Forgets {@code output} (its socket is closing or moving), so the thread does not keep it alive. */
     static void remove(SessionOutput output) {
-        if (REGISTERED.get(stripe()) != 0 && PENDING.get().remove(output)) {
-            REGISTERED.getAndDecrement(stripe());
+        Thread current = Thread.currentThread();
+        int stripe = stripe(current);
+        Owner owner = OWNERS.get(stripe);
+        if (owner != null && owner.thread == current && owner.pending.remove(output)) {
+            return;
+        }
+        if (REGISTERED.get(stripe * PAD) != 0 && PENDING.get().remove(output)) {
+            REGISTERED.getAndDecrement(stripe * PAD);
         }
     }
 
     /** Flushes every session the current thread buffered output on. */
     static void flushAll() {
-        int stripe = stripe();
-        if (REGISTERED.get(stripe) == 0) {
+        Thread current = Thread.currentThread();
+        int stripe = stripe(current);
+        Owner owner = OWNERS.get(stripe);
+        if (owner != null && owner.thread == current && !owner.pending.isEmpty()) {
+            flush(owner.pending);
+        }
+        // Registered before the thread held the slot (while an owner that has ended since still lived).
+        if (REGISTERED.get(stripe * PAD) == 0) {
             return;
         }
         ArrayList<SessionOutput> pending = PENDING.get();
@@ -55,10 +98,37 @@ final class PendingOutputs {
         if (size == 0) {
             return;
         }
-        for (int i = 0; i < size; i++) {
+        flush(pending);
+        REGISTERED.getAndAdd(stripe * PAD, -size);
+    }
+
+    /** Whether the current thread holds its stripe's slot (for tests). */
+    static boolean holdsSlot() {
+        Thread current = Thread.currentThread();
+        Owner owner = OWNERS.get(stripe(current));
+        return owner != null && owner.thread == current;
+    }
+
+    /** The stripe of {@code thread} (for tests: threads of one stripe share a slot). */
+    static int stripeOf(Thread thread) {
+        return stripe(thread);
+    }
+
+    /** Flushes and empties {@code pending}, a list of the current thread. */
+    private static void flush(ArrayList<SessionOutput> pending) {
+        for (int i = 0, size = pending.size(); i < size; i++) {
             pending.get(i).flushPending();
         }
-        REGISTERED.getAndAdd(stripe, -size);
         pending.clear();
+    }
+
+    /** A thread holding a stripe's slot, and its list (used by that thread only). */
+    private static final class Owner {
+        final Thread thread;
+        final ArrayList<SessionOutput> pending = new ArrayList<>(4);
+
+        Owner(Thread thread) {
+            this.thread = thread;
+        }
     }
 }

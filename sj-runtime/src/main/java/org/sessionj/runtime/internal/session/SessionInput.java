@@ -61,44 +61,67 @@ final class SessionInput {
      * to the new owner's connection.
      */
     Frame next(State expected, long timeoutNanos) {
-        boolean bySetting = timeoutNanos == RECEIVE_TIMEOUT;
-        if (bySetting) {
-            timeoutNanos = session.settings().defaultTimeoutNanos();
-        }
+        // Small, with the rare cases apart: the compiler inlines it into the receive, and a virtual thread
+        // that yields while waiting for the frame freezes one frame fewer at every yield.
         Frame buf = in;
-        boolean fresh = false;
-        if (buf == null || !buf.isReadable()) {
-            fresh = true;
-            if (buf != null) {
-                buf.release();
-                in = null;
-            }
-            PendingOutputs.flushAll();
-            Frame frame;
-            try {
-                frame = Frames.read(session.connection(), timeoutNanos);
-            } catch (IOException e) {
-                String reason = session.failure();
-                if (reason != null) {
-                    throw new SJIOException("the session has failed: " + reason, e);
-                }
-                throw session.fail("the connection to the peer was lost (" + e.getMessage()
-                        + ") while this side of the session " + quoted() + " expected " + expected.describe(), false, e);
-            }
-            if (frame == null) {
-                String message = "no input within " + Duration.ofNanos(timeoutNanos) + " for " + expected.describe()
-                        + " in the session " + quoted() + (bySetting ? " (sessionj.receiveTimeout)" : " (the receive's timeout)");
-                session.fail(message, true, null);
-                throw new SJTimeoutException(message);
-            }
-            if (!frame.isReadable()) {
-                frame.release();
-                throw session.fail("the peer sent an empty frame while this side expected " + expected.describe(), true,
-                        null);
-            }
-            in = frame;
-            buf = frame;
+        boolean fresh = buf == null || !buf.isReadable();
+        if (fresh) {
+            buf = fresh(expected, timeoutNanos);
         }
+        byte next = buf.getByte(buf.readerIndex());
+        if (next == Tags.DELEGATE || next == Tags.FAIL) {
+            return control(expected, timeoutNanos, buf, fresh);
+        }
+        return buf;
+    }
+
+    /** The next frame from the connection (the drained one released, batched output sent first). */
+    private Frame fresh(State expected, long timeoutNanos) {
+        Frame drained = in;
+        if (drained != null) {
+            drained.release();
+            in = null;
+        }
+        PendingOutputs.flushAll();
+        boolean bySetting = timeoutNanos == RECEIVE_TIMEOUT;
+        long timeout = bySetting ? session.settings().defaultTimeoutNanos() : timeoutNanos;
+        Frame frame;
+        try {
+            frame = Frames.read(session.connection(), timeout);
+        } catch (IOException e) {
+            throw lost(expected, e);
+        }
+        if (frame == null || !frame.isReadable()) {
+            throw noItem(expected, frame, timeout, bySetting);
+        }
+        in = frame;
+        return frame;
+    }
+
+    /** The read failed: the session fails (unless it had already). */
+    private SJIOException lost(State expected, IOException e) {
+        String reason = session.failure();
+        if (reason != null) {
+            return new SJIOException("the session has failed: " + reason, e);
+        }
+        return session.fail("the connection to the peer was lost (" + e.getMessage()
+                + ") while this side of the session " + quoted() + " expected " + expected.describe(), false, e);
+    }
+
+    /** No frame within the timeout ({@code frame} null), or an empty one: the session fails. */
+    private RuntimeException noItem(State expected, Frame frame, long timeoutNanos, boolean bySetting) {
+        if (frame == null) {
+            String message = "no input within " + Duration.ofNanos(timeoutNanos) + " for " + expected.describe()
+                    + " in the session " + quoted() + (bySetting ? " (sessionj.receiveTimeout)" : " (the receive's timeout)");
+            session.fail(message, true, null);
+            return new SJTimeoutException(message);
+        }
+        frame.release();
+        return session.fail("the peer sent an empty frame while this side expected " + expected.describe(), true, null);
+    }
+
+    /** A control frame at {@code buf}: the peer delegates its end (followed) or failed the session. */
+    private Frame control(State expected, long timeoutNanos, Frame buf, boolean fresh) {
         byte next = buf.getByte(buf.readerIndex());
         if (next == Tags.DELEGATE) {
             // A delegating peer flushes its items, then announces the delegation in a frame of its
@@ -110,19 +133,16 @@ final class SessionInput {
             buf.release();
             in = null;
             session.switchConnection(newOwner);
-            return next(expected, bySetting ? RECEIVE_TIMEOUT : timeoutNanos);
+            return next(expected, timeoutNanos);
         }
-        if (next == Tags.FAIL) {
-            buf.skipBytes(1);
-            String reason;
-            try {
-                reason = FailureNotice.shortened(ValueCodec.readString(buf));
-            } catch (MalformedInputException e) {
-                reason = "(unreadable reason)";
-            }
-            throw session.fail("the peer failed the session: " + reason, false, null);
+        buf.skipBytes(1);
+        String reason;
+        try {
+            reason = FailureNotice.shortened(ValueCodec.readString(buf));
+        } catch (MalformedInputException e) {
+            reason = "(unreadable reason)";
         }
-        return buf;
+        throw session.fail("the peer failed the session: " + reason, false, null);
     }
 
     /** Decodes the item at {@code buf} (its tag next) as a value of the declared {@code type}, in state {@code s}. */

@@ -64,16 +64,16 @@ abstract sealed class SessionLifecycle extends ActionGuard permits SessionSocket
 
     /** The state for the next action; fails if the session cannot go on (failed, closed, delegated). */
     final State usableState() {
-        if (delegated) {
-            throw new SJIOException("the session was delegated to another owner; this socket can no longer be used");
-        }
-        if (failure != null || closed) {
+        if (delegated || failure != null || closed) {
             throw failedOrClosed();
         }
         return state;
     }
 
     private SJIOException failedOrClosed() {
+        if (delegated) {
+            return new SJIOException("the session was delegated to another owner; this socket can no longer be used");
+        }
         String reason = failure;
         if (reason != null) {
             releaseBuffers();

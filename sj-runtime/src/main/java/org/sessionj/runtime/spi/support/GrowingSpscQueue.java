@@ -145,6 +145,32 @@ class GrowingSpscQueue<E> {
         return (E) element;
     }
 
+    /**
+     * Whether an instance of {@code type} is queued (see {@link HandoffQueue#hasQueued}): reads from the
+     * consumer's position to the first empty slot, following links, and changes nothing. A thread other
+     * than the consumer may see an old array (where it finds an empty slot or the link) or an old index.
+     */
+    final boolean queues(Class<?> type) {
+        Object[] buffer = consumerArray();
+        if (buffer == null) {
+            return false;
+        }
+        int index = (int) CONSUMER_INDEX.getAcquire(this);
+        while (true) {
+            Object element = SLOT.getAcquire(buffer, index & (buffer.length - 2));
+            if (element == null) {
+                return false;
+            }
+            if (element == JUMP) {
+                buffer = (Object[]) buffer[buffer.length - 1];
+            } else if (type.isInstance(element)) {
+                return true;
+            } else {
+                index++;
+            }
+        }
+    }
+
     /** Consumer: the array it reads, or null before the first element. */
     private Object[] consumerArray() {
         Object[] buffer = consumerBuffer;

@@ -32,6 +32,14 @@ import java.util.concurrent.locks.LockSupport;
  * consumer operation. A {@link #close} from another thread releases queued elements only when no
  * consumer operation runs; otherwise the operation releases them as it exits.
  *
+ * <p><b>Elements that need no release.</b> A queue made with {@link #HandoffQueue(SpinThenPark, boolean)
+ * needsRelease} false (an in-JVM connection's, whose frames are plain heap memory) skips all of that:
+ * {@link #close} leaves queued elements to the garbage collector, so there is nothing for a consumer
+ * operation to exclude, and {@link #enterConsumer()} and {@link #exitConsumer()} are a read of the state
+ * and nothing: no atomic instruction on the path of every element (four per round trip on a
+ * connection). Such a queue does not refuse a second consumer operation that overlaps a first; its
+ * owner must keep to one consumer (a session does: one thread acts on it at a time).
+ *
  * <p>The queue itself (the {@code GrowingSpscQueue} this class extends: unpadded, two slots at first,
  * growing only when the producer runs ahead) makes its first array on the first offer: a connection
  * that never carried anything costs no array, and an idle one that did one of 32 bytes.
@@ -45,6 +53,8 @@ public abstract class HandoffQueue<E> extends GrowingSpscQueue<E> {
     private static final int ENDED = 2;
     /** A consumer operation (or a drain after close) runs. */
     private static final int BUSY = 4;
+    /** Set for good at construction: elements need no release, so consumer operations are not guarded. */
+    private static final int UNGUARDED = 8;
     private static final VarHandle STATE;
 
     static {
@@ -60,12 +70,30 @@ public abstract class HandoffQueue<E> extends GrowingSpscQueue<E> {
     private volatile Runnable wakeListener;
     /** How the consumer waits (one shared object, not two ints per queue: a million idle queues each save 4 bytes). */
     private final SpinThenPark idle;
-    /** {@link #CLOSED}, {@link #ENDED} and {@link #BUSY}, in one word so that each change is one atomic step. */
+    /**
+     * {@link #CLOSED}, {@link #ENDED}, {@link #BUSY} and {@link #UNGUARDED}, in one word so that each
+     * change is one atomic step (and the mode costs no field of its own: a million idle queues).
+     */
     private volatile int state;
 
-    /** A queue whose consumer waits as {@code idle} says. */
+    /** A queue whose consumer waits as {@code idle} says, and whose elements are released when never consumed. */
     protected HandoffQueue(SpinThenPark idle) {
+        this(idle, true);
+    }
+
+    /**
+     * A queue whose consumer waits as {@code idle} says.
+     *
+     * @param idle how the consumer waits
+     * @param needsRelease false if an element that is never consumed may simply be dropped (the garbage
+     *     collector takes it): {@link #close} then releases nothing and consumer operations cost no atomic
+     *     instruction, but nothing stops two consumer operations from overlapping (see the class comment)
+     */
+    protected HandoffQueue(SpinThenPark idle, boolean needsRelease) {
         this.idle = idle;
+        if (!needsRelease) {
+            state = UNGUARDED;
+        }
     }
 
     /**
@@ -148,7 +176,7 @@ public abstract class HandoffQueue<E> extends GrowingSpscQueue<E> {
         // before reading the waiter (and the state), so one of the two always sees the other: no
         // lost wake-up, and no element left behind by a close that drained just before.
         VarHandle.fullFence();
-        if ((state & CLOSED) != 0) {
+        if ((state & (CLOSED | UNGUARDED)) == CLOSED) {
             drainIfFree();
         }
         if (wakeConsumer) {
@@ -183,7 +211,9 @@ public abstract class HandoffQueue<E> extends GrowingSpscQueue<E> {
             return;
         }
         wake();
-        drainIfFree();
+        if ((previous & UNGUARDED) == 0) {
+            drainIfFree();
+        }
     }
 
     /** Whether the consumer's side is closed. */
@@ -204,14 +234,22 @@ public abstract class HandoffQueue<E> extends GrowingSpscQueue<E> {
     /**
      * Begins a consumer operation.
      *
-     * @return false if the consumer's side is closed or another consumer operation runs
+     * @return false if the consumer's side is closed or (unless the elements need no release) another
+     *     consumer operation runs
      */
     public final boolean enterConsumer() {
+        int s = state;
+        if ((s & UNGUARDED) != 0) {
+            return (s & CLOSED) == 0;
+        }
         return acquire(CLOSED | BUSY);
     }
 
     /** Ends the consumer operation; releases the queued elements if the consumer's side closed meanwhile. */
     public final void exitConsumer() {
+        if ((state & UNGUARDED) != 0) {
+            return;
+        }
         int previous = (int) STATE.getAndBitwiseAnd(this, ~BUSY);
         if ((previous & CLOSED) != 0) {
             drainIfFree();
@@ -250,6 +288,30 @@ public abstract class HandoffQueue<E> extends GrowingSpscQueue<E> {
         if (element != null) {
             return element;
         }
+        // The untimed wait of a virtual thread in a method of its own, small enough for the compiler to
+        // inline into the caller's read: each frame between the program's loop and the yield is copied
+        // off the carrier and back at every yield (measured: eight frames more cost ~45 ns per round trip).
+        if (timeoutNanos < 0 && Thread.currentThread().isVirtual()) {
+            return yieldThenPark();
+        }
+        return awaitSlowly(timeoutNanos);
+    }
+
+    /** {@link #await} without a timeout on a virtual thread, the queue found empty: yields, then parks. */
+    private E yieldThenPark() throws IOException {
+        for (int i = 0, yields = idle.yields(); i < yields && (state & (CLOSED | ENDED)) == 0; i++) {
+            Thread.yield();
+            E element = poll();
+            if (element != null) {
+                return element;
+            }
+        }
+        return park(-1, 0);
+    }
+
+    /** {@link #await} on a platform thread or with a timeout, the queue found empty. */
+    private E awaitSlowly(long timeoutNanos) throws IOException {
+        E element;
         // A virtual thread does not spin: it would hold a carrier that the producer may need, while
         // a yield lets the scheduler run the producer on this very carrier, with no OS wake-up.
         boolean virtual = Thread.currentThread().isVirtual();
@@ -359,6 +421,19 @@ public abstract class HandoffQueue<E> extends GrowingSpscQueue<E> {
     /** Consumer operation: the next element without removing it, or null if none is queued. */
     public final E peek() {
         return head();
+    }
+
+    /**
+     * Whether an element of {@code type} is queued, looking past elements of other types without taking
+     * them. Exact on the consumer's thread; from another thread (a readiness check racing the consumer)
+     * an answer that may be stale either way, and harmless: it reads and writes nothing the consumer
+     * relies on.
+     *
+     * @param type the class looked for
+     * @return whether an instance of it is queued
+     */
+    public final boolean hasQueued(Class<?> type) {
+        return queues(type);
     }
 
     /** Consumer operation: whether the producer ended and every element it queued was taken. */

@@ -60,4 +60,89 @@ class PendingOutputsTest {
         assertThat(seen[0]).isFalse();
         assertThat(a.output.isRegisteredWithThread()).isTrue();
     }
+
+    /** A thread whose stripe's slot another live thread holds keeps its batches on a list of its own, and flushes them. */
+    @Test
+    void aThreadSharingItsStripeWithAnotherBatchingThreadStillFlushesBeforeItBlocks() throws Exception {
+        SinkConnection firstSink = new SinkConnection();
+        SessionSocket first = socket(firstSink, "!<int>.!<int>");
+        java.util.concurrent.CountDownLatch batched = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        Thread holder = Thread.ofPlatform().start(() -> {
+            first.send(1);
+            batched.countDown();
+            await(done);
+        });
+        batched.await();
+
+        SinkConnection batchingSink = new SinkConnection();
+        SessionSocket batching = socket(batchingSink, "!<int>.!<int>");
+        SinkConnection receivingSink = new SinkConnection();
+        receivingSink.toRead.add(Unpooled.buffer().writeByte(org.sessionj.runtime.internal.wire.Tags.INT).writeInt(7));
+        SessionSocket receiving = socket(receivingSink, "?(int)");
+        boolean[] holds = new boolean[1];
+        int[] received = new int[1];
+        Thread sameStripe = threadOfStripe(PendingOutputs.stripeOf(holder), () -> {
+            batching.send(1);
+            holds[0] = PendingOutputs.holdsSlot();
+            received[0] = receiving.receiveInt();
+        });
+        sameStripe.start();
+        sameStripe.join();
+        assertThat(holds[0]).as("the live holder keeps the slot").isFalse();
+        assertThat(received[0]).isEqualTo(7);
+        assertThat(batchingSink.framesWritten).as("flushed before the receive").isEqualTo(1);
+        assertThat(firstSink.framesWritten).as("the other thread's batch is its own").isZero();
+        done.countDown();
+        holder.join();
+    }
+
+    /** The slot of a thread that ended goes to the next batching thread of its stripe, which flushes through it. */
+    @Test
+    void theSlotOfAThreadThatEndedGoesToTheNextBatchingThreadOfItsStripe() throws Exception {
+        SinkConnection firstSink = new SinkConnection();
+        SessionSocket first = socket(firstSink, "!<int>.!<int>");
+        boolean[] firstHeld = new boolean[1];
+        Thread ended = Thread.ofPlatform().start(() -> {
+            first.send(1); // batched, never flushed: the thread ends with it
+            firstHeld[0] = PendingOutputs.holdsSlot();
+        });
+        ended.join();
+
+        SinkConnection batchingSink = new SinkConnection();
+        SessionSocket batching = socket(batchingSink, "!<int>.!<int>");
+        SinkConnection receivingSink = new SinkConnection();
+        receivingSink.toRead.add(Unpooled.buffer().writeByte(org.sessionj.runtime.internal.wire.Tags.INT).writeInt(7));
+        SessionSocket receiving = socket(receivingSink, "?(int)");
+        boolean[] holds = new boolean[1];
+        Thread next = threadOfStripe(PendingOutputs.stripeOf(ended), () -> {
+            batching.send(1);
+            holds[0] = PendingOutputs.holdsSlot();
+            receiving.receiveInt();
+        });
+        next.start();
+        next.join();
+        if (firstHeld[0]) {
+            assertThat(holds[0]).as("taken over from the ended thread").isTrue();
+        }
+        assertThat(batchingSink.framesWritten).as("flushed before the receive").isEqualTo(1);
+    }
+
+    /** An unstarted platform thread running {@code body} whose id falls in {@code stripe}. */
+    private static Thread threadOfStripe(int stripe, Runnable body) {
+        while (true) {
+            Thread t = Thread.ofPlatform().unstarted(body);
+            if (PendingOutputs.stripeOf(t) == stripe) {
+                return t;
+            }
+        }
+    }
+
+    private static void await(java.util.concurrent.CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
 }

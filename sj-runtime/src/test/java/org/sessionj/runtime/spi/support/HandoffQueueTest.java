@@ -39,6 +39,10 @@ class HandoffQueueTest {
             super(idle);
         }
 
+        RecordingQueue(SpinThenPark idle, boolean needsRelease) {
+            super(idle, needsRelease);
+        }
+
         @Override
         protected void release(Integer element) {
             released.add(element);
@@ -197,6 +201,88 @@ class HandoffQueueTest {
         queue.exitConsumer();
         assertThat(queue.enterConsumer()).isTrue();
         queue.exitConsumer();
+    }
+
+    @Test
+    void aQueueWhoseElementsNeedNoReleaseReleasesNothingOnCloseAndDoesNotGuardItsConsumer() {
+        RecordingQueue queue = new RecordingQueue(new SpinThenPark(0), false);
+        queue.offer(1);
+        queue.offer(2);
+        assertThat(queue.enterConsumer()).isTrue();
+        assertThat(queue.enterConsumer()).as("not guarded: the owner keeps to one consumer").isTrue();
+        assertThat(queue.poll()).isEqualTo(1);
+        queue.exitConsumer();
+        queue.exitConsumer();
+        queue.close();
+        assertThat(queue.released).as("left to the garbage collector").isEmpty();
+        assertThat(queue.enterConsumer()).as("closed").isFalse();
+        assertThat(queue.offer(3)).as("offer after close: the caller keeps the element").isFalse();
+        assertThatThrownBy(() -> queue.take(FOREVER)).hasMessage("closed here");
+        assertThat(queue.released).isEmpty();
+    }
+
+    @Test
+    void aCloseWakesAParkedConsumerOfAQueueWhoseElementsNeedNoRelease() throws Exception {
+        RecordingQueue queue = new RecordingQueue(SpinThenPark.PARK_AT_ONCE, false);
+        Running<Integer> consumer = start(Thread.ofPlatform(), () -> queue.take(FOREVER));
+        awaitParked(consumer, queue);
+        queue.close();
+        assertThat(consumer.failure()).isInstanceOf(IOException.class).hasMessage("closed here");
+    }
+
+    @Test
+    void everyElementArrivesInOrderThroughAQueueWhoseElementsNeedNoRelease() throws Exception {
+        RecordingQueue queue = new RecordingQueue(new SpinThenPark(0, 2), false);
+        int count = 100_000;
+        Thread producer = Thread.ofPlatform().start(() -> {
+            for (int i = 0; i < count; i++) {
+                assertThat(queue.offer(i)).isTrue();
+            }
+            queue.end();
+        });
+        for (int i = 0; i < count; i++) {
+            assertThat(queue.take(FOREVER)).isEqualTo(i);
+        }
+        assertThatThrownBy(() -> queue.take(FOREVER)).hasMessage("ended by the producer");
+        producer.join();
+    }
+
+    @Test
+    void hasQueuedLooksPastOtherElementsAcrossGrownArraysWithoutTakingThem() {
+        HandoffQueue<Object> queue = new HandoffQueue<>(new SpinThenPark(0), false) {
+            @Override
+            protected void release(Object element) {
+            }
+
+            @Override
+            protected IOException closedException() {
+                return new IOException("closed");
+            }
+
+            @Override
+            protected IOException endedException() {
+                return new IOException("ended");
+            }
+
+            @Override
+            protected InterruptedIOException interruptedException() {
+                return new InterruptedIOException("interrupted");
+            }
+        };
+        assertThat(queue.hasQueued(Integer.class)).as("nothing queued yet").isFalse();
+        for (int i = 0; i < 40; i++) {
+            queue.offer("s" + i); // grows the queue through several arrays
+        }
+        assertThat(queue.hasQueued(Integer.class)).isFalse();
+        queue.offer(7);
+        assertThat(queue.hasQueued(Integer.class)).isTrue();
+        assertThat(queue.poll()).as("nothing was taken").isEqualTo("s0");
+        for (int i = 1; i < 40; i++) {
+            assertThat(queue.poll()).isEqualTo("s" + i);
+        }
+        assertThat(queue.hasQueued(Integer.class)).isTrue();
+        assertThat(queue.poll()).isEqualTo(7);
+        assertThat(queue.hasQueued(Integer.class)).isFalse();
     }
 
     /** Producer, consumer and a closer race; every element is consumed, released or refused, exactly once. */

@@ -1,0 +1,106 @@
+package org.sessionj.bench;
+
+import java.util.concurrent.CompletableFuture;
+import org.sessionj.api.SJServerSocket;
+import org.sessionj.api.SJSocket;
+import org.sessionj.bench.BenchProtocols.PingClient;
+import org.sessionj.bench.BenchProtocols.PingServer;
+import org.sessionj.runtime.SJRuntime;
+import org.sessionj.runtime.SJRuntimeConfig;
+
+/**
+ * The round trips {@link JarAb} times, one instance per jar (class loader): an in-JVM session driven
+ * from one thread at both ends, an in-JVM session and a bare hand-off between two virtual threads.
+ */
+public final class AbRounds {
+    private final SJSocket requester;
+    private final SJSocket accepter;
+    private final SJSocket virtualRequester;
+    private final ParkingSpscChannel there = new ParkingSpscChannel();
+    private final ParkingSpscChannel back = new ParkingSpscChannel();
+    private int next;
+
+    /** Opens the sessions and starts the echoes (daemon virtual threads). */
+    public AbRounds() {
+        // Between chunks the requester's end has no live thread (each chunk runs on a new one).
+        System.setProperty("sessionj.shm.orphanTimeout", "10m");
+        SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports("shm").monitor(true).build());
+        SJServerSocket server = runtime.serverSocket(PingServer.class, 0);
+        CompletableFuture<SJSocket> accepted = CompletableFuture.supplyAsync(server::accept);
+        requester = runtime.service(PingClient.class, "localhost", server.port()).request();
+        accepter = accepted.join();
+        SJServerSocket echoServer = runtime.serverSocket(PingServer.class, 0);
+        Thread.ofVirtual().start(() -> {
+            try (SJSocket s = echoServer.accept()) {
+                while (s.inwhile()) {
+                    s.send(s.receiveInt() + 1);
+                }
+            }
+        });
+        virtualRequester = runtime.service(PingClient.class, "localhost", echoServer.port()).request();
+        Thread.ofVirtual().start(() -> {
+            while (true) {
+                back.offer((Integer) there.take() + 1);
+            }
+        });
+    }
+
+    /**
+     * {@code n} round trips, one thread driving both ends.
+     *
+     * @param n round trips
+     * @return a sum of the replies (kept from dead-code elimination)
+     */
+    public int path(int n) {
+        int sum = 0;
+        for (int i = 0; i < n; i++) {
+            requester.outwhile(true);
+            requester.send(next++ & 0xffff);
+            accepter.inwhile();
+            accepter.send(accepter.receiveInt() + 1);
+            sum += requester.receiveInt();
+        }
+        return sum;
+    }
+
+    /**
+     * {@code n} session round trips from a new virtual thread to the echo's.
+     *
+     * @param n round trips
+     * @return a sum of the replies
+     * @throws InterruptedException if interrupted while waiting for the rounds
+     */
+    public int virtualSession(int n) throws InterruptedException {
+        int[] sum = new int[1];
+        Thread.ofVirtual().start(() -> {
+            int s = 0;
+            for (int i = 0; i < n; i++) {
+                virtualRequester.outwhile(true);
+                virtualRequester.send(next++ & 0xffff);
+                s += virtualRequester.receiveInt();
+            }
+            sum[0] = s;
+        }).join();
+        return sum[0];
+    }
+
+    /**
+     * {@code n} bare hand-off round trips from a new virtual thread to the echo's.
+     *
+     * @param n round trips
+     * @return a sum of the replies
+     * @throws InterruptedException if interrupted while waiting for the rounds
+     */
+    public int virtualBare(int n) throws InterruptedException {
+        int[] sum = new int[1];
+        Thread.ofVirtual().start(() -> {
+            int s = 0;
+            for (int i = 0; i < n; i++) {
+                there.offer(next++ & 0xffff);
+                s += (Integer) back.take();
+            }
+            sum[0] = s;
+        }).join();
+        return sum[0];
+    }
+}
