@@ -167,16 +167,7 @@ final class ShmConnection implements LocalConnection, FrameConnection {
     /** A heap frame of this direction holding {@code frame}'s readable bytes; {@code frame} is released. */
     private HeapFrame copy(Frame frame) {
         try {
-            int length = frame.readableBytes();
-            HeapFrame copy = out.frame(length);
-            if (frame.hasArray()) {
-                copy.writeBytes(frame.array(), frame.arrayOffset() + frame.readerIndex(), length);
-            } else {
-                byte[] bytes = new byte[length];
-                frame.getBytes(frame.readerIndex(), bytes);
-                copy.writeBytes(bytes);
-            }
-            return copy;
+            return out.frame(frame.readableBytes()).writeBytes(frame); // HeapFrame's own copy, no scratch array
         } finally {
             frame.release();
         }
