@@ -70,7 +70,7 @@ public final class SJRuntime {
 
     /** See {@link SJService#create}. */
     public SJService service(Class<?> protocol, String host, int port) {
-        return new SessionService(ProtocolRegistry.of(protocol), host, port, transports.defaults(), context);
+        return new SessionService(ProtocolRegistry.forCreate(protocol), host, port, transports.defaults(), context);
     }
 
     /**
@@ -80,12 +80,12 @@ public final class SJRuntime {
      * @throws IllegalArgumentException if a named transport is not installed
      */
     public SJService service(Class<?> protocol, String host, int port, TransportPreferences preferences) {
-        return new SessionService(ProtocolRegistry.of(protocol), host, port, transports.plan(preferences), context);
+        return new SessionService(ProtocolRegistry.forCreate(protocol), host, port, transports.plan(preferences), context);
     }
 
     /** See {@link SJServerSocket#create}. */
     public SJServerSocket serverSocket(Class<?> protocol, int port) {
-        return new SessionServerSocket(ProtocolRegistry.of(protocol), port, transports.defaults(), context);
+        return new SessionServerSocket(ProtocolRegistry.forCreate(protocol), port, transports.defaults(), context);
     }
 
     /**
@@ -95,7 +95,7 @@ public final class SJRuntime {
      * @throws IllegalArgumentException if a named transport is not installed
      */
     public SJServerSocket serverSocket(Class<?> protocol, int port, TransportPreferences preferences) {
-        return new SessionServerSocket(ProtocolRegistry.of(protocol), port, transports.plan(preferences), context);
+        return new SessionServerSocket(ProtocolRegistry.forCreate(protocol), port, transports.plan(preferences), context);
     }
 
     /**

@@ -318,6 +318,11 @@ final class CheckedUsersIndex implements ProtocolRegistry.Uses {
         users.add(reader);
     }
 
+    /** The class output's {@code META-INF/sessionj} directory; null when the output is not a directory. */
+    Path sessionjDirectory() {
+        return output == null ? null : output.getParent();
+    }
+
     /**
      * The compilation is over: reports classes checked against an earlier version of a provider
      * compiled now (SJ009), and writes the index of every provider read or compiled.

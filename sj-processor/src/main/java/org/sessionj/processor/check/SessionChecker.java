@@ -116,6 +116,10 @@ public final class SessionChecker implements TaskListener {
     public void finished(TaskEvent event) {
         if (event.getKind() == TaskEvent.Kind.COMPILATION && api.available()) {
             users.compilationFinished();
+            String unmarked = done.isEmpty() ? null : CheckedMarker.write(users.sessionjDirectory());
+            if (unmarked != null) {
+                environment.getMessager().printMessage(javax.tools.Diagnostic.Kind.WARNING, unmarked);
+            }
             if (processedCleanly && done.isEmpty()) {
                 environment.getMessager().printMessage(javax.tools.Diagnostic.Kind.WARNING, PROCESSING_ONLY);
             }

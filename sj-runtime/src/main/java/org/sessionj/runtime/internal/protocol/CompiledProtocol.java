@@ -19,6 +19,8 @@ public final class CompiledProtocol {
     private final SessionType type;
     private final State start;
     private final ClassLoader loader;
+    /** Whether the type came from sj-processor's descriptor (the protocol was compiled with the checker). */
+    private final boolean described;
     private final String requestText;
     private final String acceptText;
     private final VerdictCache verdicts = VerdictCache.fromSettings();
@@ -35,13 +37,19 @@ public final class CompiledProtocol {
     /** Computed on first use: only an accepter, or a receiver of services, needs it. */
     private volatile ReachableClasses reachable;
 
-    CompiledProtocol(String name, SessionType type, State start, ClassLoader loader) {
+    CompiledProtocol(String name, SessionType type, State start, ClassLoader loader, boolean described) {
         this.name = name;
         this.type = type;
         this.start = start;
         this.loader = loader;
+        this.described = described;
         this.requestText = SessionTypes.print(typeFor(Side.REQUEST));
         this.acceptText = SessionTypes.print(typeFor(Side.ACCEPT));
+    }
+
+    /** Whether the type came from sj-processor's descriptor rather than the annotation read at run time. */
+    boolean described() {
+        return described;
     }
 
     /** The protocol interface's binary name. */

@@ -56,6 +56,32 @@ enum MissingDescriptor {
         }
     }
 
+    /**
+     * Applies this policy to {@code caller}, a class compiled without sj-processor (its code source at
+     * {@code location} has no marker) that opens sessions of {@code protocol}, which was compiled with it
+     * ({@link UncheckedCallers}).
+     *
+     * @throws SJException under {@link #ERROR}
+     */
+    void applyToCaller(Class<?> caller, Class<?> protocol, String location) {
+        String message = "class " + caller.getName() + " (" + location + ") opens sessions of " + protocol.getName()
+                + " but was compiled without sj-processor (its class output has no " + UncheckedCallers.MARKER
+                + "): its session code was not checked at compile time, although the protocol was. " + ADVICE;
+        switch (this) {
+            case WARN -> LOG.log(Level.WARNING, message + " (-D" + SystemSettings.property(SETTING)
+                    + "=error makes this an error, =ignore silences it)");
+            case ERROR -> throw new SJException(message + " (refused because " + SystemSettings.property(SETTING)
+                    + "=error)");
+            case IGNORE -> {
+                // compiled without the processor on purpose
+            }
+        }
+    }
+
+    /** How to run the processor in a build. */
+    private static final String ADVICE = "Add org.sessionj:sj-processor to <annotationProcessorPaths> of"
+            + " maven-compiler-plugin 3.5 or newer (Gradle: annotationProcessor), as in the README";
+
     /** Why a missing descriptor matters and how to get one. */
     static String message(Class<?> protocol) {
         return "protocol " + protocol.getName() + " has no descriptor from the SJ annotation processor (neither "
@@ -66,8 +92,7 @@ enum MissingDescriptor {
                 ? "The source launcher (java File.java) runs no annotation processor: compile the file first"
                         + " (javac -processorpath <sj-processor.jar and its dependencies> -cp <SJ's jars> -d out"
                         + " File.java), then run the classes (java -cp out:<SJ's jars> Main)"
-                : "Add org.sessionj:sj-processor to <annotationProcessorPaths> of maven-compiler-plugin 3.5 or newer"
-                        + " (Gradle: annotationProcessor), as in the README");
+                : ADVICE);
     }
 
     /**

@@ -52,6 +52,19 @@ public final class ProtocolRegistry {
     }
 
     /**
+     * The compiled protocol of {@code protocol} for a service or server socket the calling code creates:
+     * {@link #of}, and, when the protocol was compiled with sj-processor but the class calling into SJ was
+     * not, the {@code sessionj.missingDescriptor} policy applied to that class ({@link UncheckedCallers}).
+     */
+    public static CompiledProtocol forCreate(Class<?> protocol) {
+        CompiledProtocol compiled = of(protocol);
+        if (compiled.described()) {
+            UncheckedCallers.check(protocol, MissingDescriptor.from(SystemSettings.system()));
+        }
+        return compiled;
+    }
+
+    /**
      * The member protocols of a set protocol, {@code @Protocol("{@(A), @(B)}")}, in written order; empty
      * when {@code protocol} is a sequence protocol. Read from the descriptor (which keeps a set's
      * references, by binary name) or else from the annotation, resolving names at run time.
@@ -101,7 +114,7 @@ public final class ProtocolRegistry {
      */
     public static CompiledProtocol ofType(String name, SessionType type, ClassLoader loader) {
         SessionTypes.checkWellFormed(type);
-        return new CompiledProtocol(name, type, StateMachine.compile(type, loader), loader);
+        return new CompiledProtocol(name, type, StateMachine.compile(type, loader), loader, false);
     }
 
     private static CompiledProtocol compile(Class<?> protocol) {
@@ -121,7 +134,7 @@ public final class ProtocolRegistry {
         }
         SessionTypes.checkWellFormed(type);
         State start = StateMachine.compile(type, loader);
-        return new CompiledProtocol(protocol.getName(), type, start, loader);
+        return new CompiledProtocol(protocol.getName(), type, start, loader, text.isPresent());
     }
 
     private static ClassLoader loaderOf(Class<?> protocol) {

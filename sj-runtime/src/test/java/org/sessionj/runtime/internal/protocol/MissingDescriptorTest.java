@@ -116,7 +116,7 @@ class MissingDescriptorTest {
     }
 
     /** The build sets the policy to ignore for all tests; these run under the default. */
-    private static List<String> captureWarnings(Runnable action) {
+    static List<String> captureWarnings(Runnable action) {
         String before = System.getProperty("sessionj.missingDescriptor");
         System.setProperty("sessionj.missingDescriptor", "warn");
         Logger logger = Logger.getLogger(ProtocolRegistry.class.getName());
@@ -147,7 +147,7 @@ class MissingDescriptorTest {
         return messages;
     }
 
-    private static void restore(String before) {
+    static void restore(String before) {
         if (before == null) {
             System.clearProperty("sessionj.missingDescriptor");
         } else {

@@ -1,0 +1,65 @@
+package org.sessionj.processor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * adv15 A25: a class output the checker analysed classes into carries {@code META-INF/sessionj/checked},
+ * which sj-runtime looks for at the code source of a class that creates a service or server socket (a class
+ * compiled without sj-processor, against protocols that were, is then reported at run time). A
+ * {@code -proc:only} run, which checks nothing, writes none. Real javac runs into a directory, as Maven's.
+ */
+class CheckedMarkerTest {
+    private static final String CLIENT = """
+            package app;
+            import org.sessionj.api.*;
+            public class Client {
+                @Protocol("cbegin.!<int>") public interface Remote {}
+                static void run() {
+                    try (SJSocket s = SJService.create(Remote.class, "h", 1).request()) {
+                        s.send(42);
+                    }
+                }
+            }
+            """;
+
+    @TempDir
+    Path dir;
+
+    private int compile(String... extraOptions) throws IOException {
+        Path source = dir.resolve("src/app/Client.java");
+        Files.createDirectories(source.getParent());
+        Files.writeString(source, CLIENT);
+        List<String> arguments = new ArrayList<>(List.of("-d", dir.resolve("classes").toString(),
+                "-cp", System.getProperty("java.class.path"),
+                "-processor", SessionProcessor.class.getName()));
+        arguments.addAll(List.of(extraOptions));
+        arguments.add(source.toString());
+        JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
+        return compiler.run(null, null, null, arguments.toArray(String[]::new));
+    }
+
+    @Test
+    void aCheckedOutputIsMarked() throws IOException {
+        assertThat(compile()).isZero();
+        assertThat(dir.resolve("classes/app/Client.class")).isRegularFile();
+        assertThat(dir.resolve("classes/META-INF/sessionj/checked")).isRegularFile().content()
+                .contains("sj-processor");
+    }
+
+    @Test
+    void aProcessingOnlyRunLeavesNoMark() throws IOException {
+        assertThat(compile("-proc:only")).isZero();
+        assertThat(dir.resolve("classes/META-INF/sessionj/protocols/app.Client$Remote.sj")).isRegularFile();
+        assertThat(dir.resolve("classes/META-INF/sessionj/checked")).doesNotExist();
+    }
+}
