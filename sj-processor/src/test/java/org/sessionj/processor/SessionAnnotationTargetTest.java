@@ -89,4 +89,39 @@ class SessionAnnotationTargetTest {
                 }
                 """);
     }
+
+    /**
+     * adv15 A24: the protocol's name given as the session type ({@code @Session("P")}, the newcomer's guess)
+     * names the fix, and the request on the service is not a second error (it was SJ001's "syntax error …
+     * found 'P'", then SJ010 advising the very annotation already written).
+     */
+    @Test
+    void aProtocolsNameAsTheSessionTypeNamesTheFixOnce() {
+        assertRejected("SJ007", 4, msg("invalid @Session on parameter 'svc'",
+                "'P' names a @Protocol interface, not a session type: write @Session(protocol = P.class)"),
+                HEAD + """
+                  static void f(@Session("P") SJService svc) { try (SJSocket s = svc.request()) { s.send(1); } }
+                }
+                """);
+        assertRejected("SJ007", 5, msg("'A.Part' names a @Protocol interface", "@Session(protocol = A.Part.class)"),
+                HEAD + """
+                  @Protocol("!<int>") interface Part {}
+                  static void g(@Session("A.Part") SJSocket s) { s.send(1); }
+                }
+                """);
+    }
+
+    @Test
+    void aNameThatIsNoProtocolIsStillReadAsASessionType() {
+        assertRejected("SJ007", 4, msg("parameter 's'", "syntax error", "found 'String'"), HEAD + """
+                  static void f(@Session("String") SJSocket s) { }
+                }
+                """);
+        assertAccepted(HEAD + """
+                  @Protocol("!<int>") interface Part {}
+                  static void g(@Session("@(Part)") SJSocket s) { s.send(1); }
+                  static void h(@Session(protocol = Part.class) SJSocket s) { s.send(1); }
+                }
+                """);
+    }
 }

@@ -171,6 +171,9 @@ final class SessionOriginRules {
                             + " loop); use one variable per protocol");
             return VarState.FAILED;
         }
+        if (endpoint instanceof VarState.Endpoint known && INVALID_ANNOTATION.equals(known.protocolName())) {
+            return VarState.FAILED; // its parameter's @Session is reported (SJ007): no second error here
+        }
         if (!(endpoint instanceof VarState.Endpoint known) || known.protocol() == null) {
             String field = untypedField(call, request);
             flow.reporter.error(call, Diagnostic.UNTYPED_SESSION, "session '" + variable + "'", field != null ? field
@@ -558,11 +561,16 @@ final class SessionOriginRules {
         return parameter.type() == null ? VarState.FAILED : new VarState.Live(parameter.type(), 0);
     }
 
+    /** The protocol name of an endpoint parameter whose {@code @Session} is invalid, reported at it (SJ007). */
+    static final String INVALID_ANNOTATION = "of a parameter whose @Session annotation is invalid (SJ007)";
+
     /** The initial state of a service or server socket parameter: its {@code @Session(protocol = P.class)}, if any. */
     VarState endpointParameter(VariableElement var, VariableTree tree) {
         SessionParameters.SessionParameter parameter = flow.sessionParameters.of(var, tree, flow.reporter);
-        return parameter.declared() == null ? VarState.Endpoint.unknown()
-                : new VarState.Endpoint(parameter.declared(), "of parameter '" + var.getSimpleName() + "'");
+        if (parameter.declared() == null) {
+            return parameter.annotated() ? new VarState.Endpoint(null, INVALID_ANNOTATION) : VarState.Endpoint.unknown();
+        }
+        return new VarState.Endpoint(parameter.declared(), "of parameter '" + var.getSimpleName() + "'");
     }
 
     /**

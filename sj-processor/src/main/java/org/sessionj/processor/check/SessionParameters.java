@@ -133,11 +133,40 @@ final class SessionParameters {
             return null;
         }
         Element scope = parameter.getEnclosingElement().getEnclosingElement();
+        String protocolName = protocolNamed(text.strip(), scope);
+        if (protocolName != null) {
+            // adv15 A24: the protocol's name where its type belongs; say the fix rather than "syntax error".
+            problems.add("'" + protocolName + "' names a @Protocol interface, not a session type: write"
+                    + " @Session(protocol = " + protocolName + ".class)");
+            return null;
+        }
         List<String> found = new ArrayList<>();
         SessionType resolved = registry.resolveText(text, scope, found).orElse(null);
         SessionType type = resolved == null ? null : registry.expandResolved(resolved, found).orElse(null);
         problems.addAll(found);
         return type;
+    }
+
+    /**
+     * {@code text} if it is a Java name ({@code Greet}, {@code Protocols.Greet}) that resolves, in
+     * {@code scope}, to a {@code @Protocol} interface; null otherwise (then it is read as a session type).
+     */
+    private String protocolNamed(String text, Element scope) {
+        if (text.isEmpty() || !Character.isJavaIdentifierStart(text.charAt(0))) {
+            return null;
+        }
+        for (int i = 1; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (!Character.isJavaIdentifierPart(c) && !(c == '.' && text.charAt(i - 1) != '.')) {
+                return null;
+            }
+        }
+        if (text.endsWith(".") || text.equals("cbegin") || text.equals("sbegin") || text.equals("rec")) {
+            return null;
+        }
+        List<String> problems = new ArrayList<>();
+        return registry.resolveText("@(" + text + ")", scope, problems).isPresent() && problems.isEmpty() ? text
+                : null;
     }
 
     private static Tree annotationTree(VariableTree declaration) {

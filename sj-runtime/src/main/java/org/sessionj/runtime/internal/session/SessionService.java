@@ -29,8 +29,14 @@ public final class SessionService implements SJService {
         if (port < 1 || port > 65535) {
             throw new IllegalArgumentException("session port must be in 1..65535, got " + port);
         }
+        java.util.Objects.requireNonNull(host, "host");
+        if (host.isBlank() || !host.strip().equals(host)) {
+            // adv15 A24: an empty host used to fail each request as "cannot reach it", like a server that is down.
+            throw new IllegalArgumentException("host must name the server (a host name or an address), got '" + host
+                    + "'");
+        }
         this.protocol = protocol;
-        this.host = java.util.Objects.requireNonNull(host, "host");
+        this.host = host;
         this.port = port;
         this.plan = plan;
         this.context = context;

@@ -195,7 +195,25 @@ public final class TransportManager {
             }
         }
         throw new SJIOException("cannot connect to session port " + host + ":" + port + " with any setup transport ("
-                + String.join("; ", failures) + ")");
+                + String.join("; ", failures) + ")" + likelyCause(host, port, unreachable.size() == setup.size()
+                        && failures.stream().allMatch(failure -> failure.endsWith(": cannot reach it"))));
+    }
+
+    /**
+     * Why no transport reached {@code host:port}, when it can be told (adv15 A24: a typo in the host name and a
+     * server that is down read alike): the host has no address, or nothing accepted a connection there. Asked
+     * only after every transport failed, so a name lookup costs nothing on the way to a session.
+     */
+    private static String likelyCause(String host, int port, boolean noneAnswered) {
+        try {
+            java.net.InetAddress.getAllByName(host);
+        } catch (java.net.UnknownHostException e) {
+            return ": the host name '" + host + "' is unknown (no address for it: check its spelling)";
+        } catch (RuntimeException e) {
+            return "";
+        }
+        return noneAnswered ? ": nothing accepted a connection there (is the server running, and listening on port "
+                + port + "?)" : "";
     }
 
     /** What is left of {@code attemptNanos} (negative: none) begun at {@code start}; at least 1 ns. */

@@ -47,15 +47,32 @@ class SetupAttemptTimeTest {
         Recording relay = new Recording("relay", false);
         TransportManager manager = TransportManager.of(List.of(direct, relay), BOTH);
 
-        assertThatThrownBy(() -> manager.setup(manager.defaults(), "peer", 4000, TIMEOUT, -1))
+        // localhost: resolved without a name server (the message asks for the host's addresses once all failed)
+        assertThatThrownBy(() -> manager.setup(manager.defaults(), "localhost", 4000, TIMEOUT, -1))
                 .isInstanceOf(SJIOException.class)
-                .hasMessage("cannot connect to session port peer:4000 with any setup transport"
-                        + " (direct: cannot reach it; relay: cannot reach it)");
-        assertThatThrownBy(() -> manager.setup(manager.defaults(), "peer", 4000, -1, -1))
+                .hasMessage("cannot connect to session port localhost:4000 with any setup transport"
+                        + " (direct: cannot reach it; relay: cannot reach it): nothing accepted a connection there"
+                        + " (is the server running, and listening on port 4000?)");
+        assertThatThrownBy(() -> manager.setup(manager.defaults(), "localhost", 4000, -1, -1))
                 .isInstanceOf(SJIOException.class);
 
         assertThat(direct.checks).containsExactly(TIMEOUT, -1L);
         assertThat(relay.checks).containsExactly(TIMEOUT, -1L);
+    }
+
+    /**
+     * adv15 A24: a host with no address is named as the cause, rather than read like a server that is down. The
+     * host is one the JDK refuses without asking a name server (tests ask none); a misspelt name takes the same path.
+     */
+    @Test
+    void anUnknownHostIsNamedAsTheCause() {
+        Recording direct = new Recording("direct", false);
+        Recording relay = new Recording("relay", false);
+        TransportManager manager = TransportManager.of(List.of(direct, relay), BOTH);
+        assertThatThrownBy(() -> manager.setup(manager.defaults(), "[::1", 4000, TIMEOUT, -1))
+                .isInstanceOf(SJIOException.class)
+                .hasMessageEndingWith("(direct: cannot reach it; relay: cannot reach it): the host name '[::1' is"
+                        + " unknown (no address for it: check its spelling)");
     }
 
     /** A transport that records the bounds it is given and reaches the peer when {@code reaches}. */

@@ -316,11 +316,7 @@ final class BlockingInput {
         int length = headerAt(inStart);
         if (length < 0 || length > settings.maxFrameBytes()) {
             // The event-loop path's words (FrameDecoder), so that a user sees one message for one fault.
-            throw new BadFrameException("bad frame header from the peer: length " + length + (length < 0
-                    ? " is negative (expected a 4-byte length in 0.." + settings.maxFrameBytes() + "; is the peer an SJ peer?)"
-                    : " exceeds the maximum frame size of " + settings.maxFrameBytes()
-                            + " bytes (sessionj.tcp.maxFrameBytes; is the peer an SJ peer?)")
-                    + " (" + connection + ")");
+            throw new BadFrameException(FrameDecoder.badLength(length, settings.maxFrameBytes()) + " (" + connection + ")");
         }
         if (available < FrameDecoder.HEADER_BYTES + length) {
             // Not all there yet. The buffer grows as bytes arrive (fill doubles it when full), never to

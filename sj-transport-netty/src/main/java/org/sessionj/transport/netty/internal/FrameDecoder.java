@@ -99,15 +99,12 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         if (length < 0) {
             failed = true;
             in.skipBytes(in.readableBytes());
-            throw new CorruptedFrameException("bad frame header from the peer: length " + length
-                    + " is negative (expected a 4-byte length in 0.." + maxFrameBytes + "; is the peer an SJ peer?)");
+            throw new CorruptedFrameException(badLength(length, maxFrameBytes));
         }
         if (length > maxFrameBytes) {
             failed = true;
             in.skipBytes(in.readableBytes());
-            throw new TooLongFrameException("bad frame header from the peer: length " + length
-                    + " exceeds the maximum frame size of " + maxFrameBytes
-                    + " bytes (sessionj.tcp.maxFrameBytes; is the peer an SJ peer?)");
+            throw new TooLongFrameException(badLength(length, maxFrameBytes));
         }
         if (in.readableBytes() < HEADER_BYTES + length) {
             unfinished(ctx, length, in.readableBytes());
@@ -212,5 +209,37 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         UnfinishedFrameException(String message) {
             super(message);
         }
+    }
+
+    /**
+     * Why a frame header's {@code length} is refused, for both read paths (this decoder and the blocking
+     * input), so that one fault reads the same. Four printable ASCII bytes are text, not a length: a server of
+     * another protocol answered (adv15 A24: an HTTP server's "HTTP/1.1 400" read as 1,213,486,160 bytes).
+     */
+    public static String badLength(int length, int maxFrameBytes) {
+        String text = asText(length);
+        if (text != null) {
+            return "bad frame header from the peer: it sent the text '" + text + "…' (read as length " + length
+                    + ") where a 4-byte frame length belongs" + (text.equals("HTTP") ? ", the start of an HTTP response: an HTTP server answered,"
+                    + " not an SJ peer" : ": a server of another protocol answered, not an SJ peer")
+                    + " (is this the SJ server's session port?)";
+        }
+        return "bad frame header from the peer: length " + length + (length < 0
+                ? " is negative (expected a 4-byte length in 0.." + maxFrameBytes + "; is the peer an SJ peer?)"
+                : " exceeds the maximum frame size of " + maxFrameBytes
+                        + " bytes (sessionj.tcp.maxFrameBytes; is the peer an SJ peer?)");
+    }
+
+    /** The four bytes of {@code header} as text if each is printable ASCII, else null. */
+    private static String asText(int header) {
+        char[] chars = new char[HEADER_BYTES];
+        for (int i = 0; i < HEADER_BYTES; i++) {
+            int b = (header >>> (24 - 8 * i)) & 0xff;
+            if (b < 0x20 || b > 0x7e) {
+                return null;
+            }
+            chars[i] = (char) b;
+        }
+        return new String(chars);
     }
 }
