@@ -107,7 +107,8 @@ class JpmsMavenSampleTest {
         for (String transport : List.of("shm", "tcp")) {
             Run run = runOnTheModulePath(project, transport);
             assertThat(run.status()).as("over %s:\n%s", transport, run.output()).isZero();
-            assertThat(run.output()).contains("client: got Point[x=1, y=2]").doesNotContain("has no descriptor");
+            assertThat(run.output()).contains("client: got Point[x=1, y=2]").doesNotContain("has no descriptor")
+                    .doesNotContain("compiled without sj-processor");
             assertThat(run.output()).containsPattern(transport.equals("tcp") ? "run over tcp" : "client: got");
         }
     }

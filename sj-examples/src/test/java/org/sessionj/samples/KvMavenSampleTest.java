@@ -60,8 +60,10 @@ class KvMavenSampleTest {
                     "put", "greeting", "hello", "get", "greeting")) {
                 ChildJvm.Result result = client.finish(Duration.ofSeconds(60));
                 assertThat(result.status()).as(result.output()).isZero();
+                // Nor a word about a class compiled without the processor: Maven's output carries its mark (adv15 A25).
                 assertThat(result.output()).containsSubsequence("greeting stored", "greeting = hello")
-                        .doesNotContain("has no descriptor");
+                        .doesNotContain("has no descriptor").doesNotContain("compiled without sj-processor");
+                assertThat(classes.resolve("META-INF/sessionj/checked")).isRegularFile();
             }
         }
     }
