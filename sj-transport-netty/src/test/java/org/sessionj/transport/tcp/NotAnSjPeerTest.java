@@ -62,6 +62,6 @@ class NotAnSjPeerTest extends ConnectionTestSupport {
         Connection connection = track(transport.connect("localhost", server.getLocalPort(), TIMEOUT));
         assertThatThrownBy(() -> connection.read(TIMEOUT)).isInstanceOf(IOException.class)
                 .hasMessageContaining("it sent the text 'SSH-…'")
-                .hasMessageContaining("a server of another protocol answered, not an SJ peer");
+                .hasMessageContaining("the peer speaks another protocol than SJ's");
     }
 }

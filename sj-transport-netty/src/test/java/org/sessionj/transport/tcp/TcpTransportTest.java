@@ -153,7 +153,9 @@ class TcpTransportTest extends ConnectionTestSupport {
         peer.out().flush();
         assertThatThrownBy(() -> peer.accepted().read(10 * SECOND))
                 .isInstanceOf(IOException.class)
-                .hasMessageContaining("length 1195725856 exceeds the maximum frame size of " + (16 << 20));
+                .hasMessageContaining("it sent the text 'GET …' (read as length 1195725856) where a 4-byte frame"
+                        + " length belongs, the start of an HTTP request: an HTTP client (a browser, curl, a health"
+                        + " check) connected, not an SJ peer");
         assertThatThrownBy(() -> peer.accepted().read(10 * SECOND)).isInstanceOf(IOException.class);
     }
 

@@ -213,22 +213,30 @@ public final class FrameDecoder extends ByteToMessageDecoder {
 
     /**
      * Why a frame header's {@code length} is refused, for both read paths (this decoder and the blocking
-     * input), so that one fault reads the same. Four printable ASCII bytes are text, not a length: a server of
-     * another protocol answered (adv15 A24: an HTTP server's "HTTP/1.1 400" read as 1,213,486,160 bytes).
+     * input), so that one fault reads the same. Four printable ASCII bytes are text, not a length: the peer
+     * speaks another protocol (adv15 A24: an HTTP server's "HTTP/1.1 400" read as 1,213,486,160 bytes; a
+     * browser's or a health check's "GET " sent to a session port).
      */
     public static String badLength(int length, int maxFrameBytes) {
         String text = asText(length);
         if (text != null) {
             return "bad frame header from the peer: it sent the text '" + text + "…' (read as length " + length
-                    + ") where a 4-byte frame length belongs" + (text.equals("HTTP") ? ", the start of an HTTP response: an HTTP server answered,"
-                    + " not an SJ peer" : ": a server of another protocol answered, not an SJ peer")
-                    + " (is this the SJ server's session port?)";
+                    + ") where a 4-byte frame length belongs" + (text.equals("HTTP")
+                    ? ", the start of an HTTP response: an HTTP server answered, not an SJ peer (is this the SJ"
+                            + " server's session port?)"
+                    : HTTP_REQUESTS.contains(text) ? ", the start of an HTTP request: an HTTP client (a browser, curl,"
+                            + " a health check) connected, not an SJ peer"
+                    : ": the peer speaks another protocol than SJ's (is it an SJ peer, on an SJ session port?)");
         }
         return "bad frame header from the peer: length " + length + (length < 0
                 ? " is negative (expected a 4-byte length in 0.." + maxFrameBytes + "; is the peer an SJ peer?)"
                 : " exceeds the maximum frame size of " + maxFrameBytes
                         + " bytes (sessionj.tcp.maxFrameBytes; is the peer an SJ peer?)");
     }
+
+    /** The first four bytes of the HTTP/1.1 requests (and of HTTP/2's preface, "PRI * HTTP/2.0"). */
+    private static final java.util.Set<String> HTTP_REQUESTS = java.util.Set.of("GET ", "POST", "PUT ", "HEAD",
+            "DELE", "OPTI", "PATC", "CONN", "TRAC", "PRI ");
 
     /** The four bytes of {@code header} as text if each is printable ASCII, else null. */
     private static String asText(int header) {
