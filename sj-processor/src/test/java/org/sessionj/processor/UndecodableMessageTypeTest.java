@@ -291,4 +291,37 @@ class UndecodableMessageTypeTest {
                 }
                 """);
     }
+
+    /**
+     * adv16 A9: a generic record's map key is its type variable, bound by the protocol's type argument:
+     * {@code !<R<Pt>>} for {@code record R<K>(Map<K, String> m)} has keys of type Pt (the server socket could
+     * not be created at run time). Also through a generic record inside another; a key argument that
+     * survives the trip is accepted.
+     */
+    @Test
+    void aMapKeyBoundByATypeArgumentIsChecked() {
+        String types = """
+                import org.sessionj.api.*;
+                interface P {
+                  record Pt(int x, int y) {}
+                  record R<K>(java.util.Map<K, String> m) {}
+                  record S<V>(R<V> r, java.util.List<java.util.Map<V, Integer>> l) {}
+                """;
+        assertRejected("SJ018", 6, msg("message type 'P.R' in the protocol (line 1, column 10) cannot be decoded by a"
+                + " peer: its component 'm' has a type no peer can decode, 'java.util.Map': its key type 'P.Pt' would"
+                + " not arrive as itself"), types + """
+                  @Protocol("cbegin.!<R<Pt>>") interface Keys {}
+                }
+                """);
+        assertRejected("SJ018", 6, msg("message type 'P.S'", "its component 'r' has a type no peer can decode, 'P.R':"
+                + " its component 'm'", "its key type 'P.Pt' would not arrive as itself"), types + """
+                  @Protocol("cbegin.!<S<Pt>>") interface Keys {}
+                }
+                """);
+        assertAccepted(types + """
+                  @Protocol("cbegin.!<R<String>>") interface Names {}
+                  @Protocol("cbegin.!<S<java.util.UUID>>") interface Ids {}
+                }
+                """);
+    }
 }

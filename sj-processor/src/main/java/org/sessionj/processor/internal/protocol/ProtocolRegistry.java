@@ -608,6 +608,9 @@ public final class ProtocolRegistry {
                 undecodable = keyType.isPresent() ? MessageDecodability.keyProblem(keyType.get(), key.arrayDimensions())
                         : null;
             }
+            if (undecodable == null && !type.typeArguments().isEmpty()) {
+                undecodable = BoundMapKeys.problem(resolved.get(), boundArguments(type.typeArguments()));
+            }
             if (undecodable != null && reported.add(type.name())) {
                 int offset = offset(type.name(), type);
                 int[] at = TypeModel.lineColumn(text, offset);
@@ -615,6 +618,18 @@ public final class ProtocolRegistry {
                         at[1], undecodable, TypeModel.excerpt(text, offset)));
             }
             return new Payload.JavaType(binaryName(resolved.get()), arguments, type.arrayDimensions());
+        }
+
+        /** The classes {@code arguments} name (null where a name is a primitive or does not resolve). */
+        private List<BoundMapKeys.Argument> boundArguments(List<Payload.JavaType> arguments) {
+            List<BoundMapKeys.Argument> bound = new ArrayList<>(arguments.size());
+            for (Payload.JavaType argument : arguments) {
+                Optional<TypeElement> element = PRIMITIVES.contains(argument.name()) ? Optional.empty()
+                        : names.resolve(argument.name(), scope);
+                bound.add(element.isPresent() ? new BoundMapKeys.Argument(element.get(), argument.arrayDimensions())
+                        : null);
+            }
+            return bound;
         }
 
         private String protocolName(String name, String written, Action node) {
