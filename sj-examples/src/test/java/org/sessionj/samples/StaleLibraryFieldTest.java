@@ -132,6 +132,76 @@ class StaleLibraryFieldTest {
         }
     }
 
+    /** adv16 A10: the same for a library record that holds the service its factory made. */
+    private static final String RECORD_LIBRARY = """
+            package lib;
+
+            import org.sessionj.api.*;
+
+            public final class Lib {
+                @Protocol("cbegin.!<int>.?(String)") public interface P {}
+                @Protocol("^(P)") public interface PS {}
+                @Protocol("cbegin.!<String>.?(String)") public interface Q {}
+                @Protocol("^(Q)") public interface QS {}
+
+                public record Cfg(@Session(protocol = %1$s.class) SJService svc) {}
+
+                public static Cfg make() {
+                    return new Cfg(SJService.create(%1$s.class, "localhost", Integer.getInteger("%2$s", 1)));
+                }
+            }
+            """;
+    private static final String RECORD_APP = """
+            package app;
+
+            import lib.Lib;
+            import org.sessionj.api.*;
+
+            public final class App {
+                public static String ask() {
+                    return ask(Lib.make());
+                }
+
+                static String ask(Lib.Cfg cfg) {
+                    try (SJSocket s = cfg.svc().request()) {
+                        s.send(5);
+                        return s.receive();
+                    }
+                }
+            }
+            """;
+
+    @Test
+    @Timeout(300)
+    void anApplicationCheckedAgainstAnEarlierProtocolOfALibraryRecordsServiceIsRefused() throws Throwable {
+        Path v1 = compile("lib1", "", RECORD_LIBRARY.formatted("P", PORT));
+        Path app = compile("app", v1.toString(), RECORD_APP, SERVER);
+        assertThat(app.resolve("META-INF/sessionj/users/lib.Lib$Cfg.txt")).content()
+                .as("the application records the fact of Cfg.svc() it was checked against, with its protocol")
+                .contains("app.App ").contains("field.svc()=accessor%20keeps%20its%20constructor%20argument%20as%20"
+                        + "protocol=lib.Lib$P");
+
+        System.setProperty("sessionj.checkUsers", "true");
+        try {
+            try (URLClassLoader loader = loader(app, v1)) {
+                assertThat(ask(loader, true)).as("the consistent build talks").isEqualTo("got 5");
+            }
+
+            Path v2 = jar(compile("lib2", "", RECORD_LIBRARY.formatted("Q", PORT)), root.resolve("lib-2.jar"));
+            try (URLClassLoader loader = loader(app, v2)) {
+                assertThatThrownBy(() -> ask(loader, false)).isInstanceOf(SJException.class)
+                        .hasMessageContaining("field lib.Lib$Cfg.svc() is not what app.App was checked against at"
+                                + " compile time")
+                        .hasMessageContaining("as protocol=lib.Lib$P, it is now")
+                        .hasMessageContaining("as protocol=lib.Lib$Q")
+                        .hasMessageContaining("loading protocol lib.Lib$Q");
+            }
+        } finally {
+            System.clearProperty("sessionj.checkUsers");
+            System.clearProperty(PORT);
+        }
+    }
+
     private static URLClassLoader loader(Path app, Path library) throws IOException {
         return new URLClassLoader(new URL[] {app.toUri().toURL(), library.toUri().toURL()},
                 StaleLibraryFieldTest.class.getClassLoader());

@@ -93,11 +93,42 @@ final class FieldFacts {
             for (RecordComponentElement component : ElementFilter.recordComponentsIn(type.getEnclosedElements())) {
                 if ((api.isService(component.asType()) || api.isServerSocket(component.asType()))
                         && RecordEndpoints.keeps(trees, environment.getTypeUtils(), type, component)) {
-                    text.append('\n').append(component.getSimpleName()).append("()\t").append(ACCESSOR_KEEPS);
+                    text.append('\n').append(component.getSimpleName()).append("()\t").append(ACCESSOR_KEEPS)
+                            .append(declaredSession(type, component));
                 }
             }
         }
         return text.toString();
+    }
+
+    /**
+     * The {@code @Session} of a record component's canonical constructor parameter as a fact's tail ({@code " as
+     * protocol=lib.Lib$C1"}, {@code " as type=!<int>"}), or empty: a user checked its sessions against it, so a
+     * change must change the fact (adv16 A10: {@code -Dsessionj.checkUsers} missed a component whose protocol
+     * changed in a rebuilt library).
+     */
+    private String declaredSession(TypeElement record, RecordComponentElement component) {
+        VariableElement parameter = ImplementationContracts.canonicalParameter(record, component);
+        if (parameter == null) {
+            return "";
+        }
+        for (javax.lang.model.element.AnnotationMirror annotation : parameter.getAnnotationMirrors()) {
+            if (!annotation.getAnnotationType().asElement().equals(api.sessionAnnotation())) {
+                continue;
+            }
+            StringBuilder tail = new StringBuilder();
+            for (Map.Entry<? extends javax.lang.model.element.ExecutableElement,
+                    ? extends javax.lang.model.element.AnnotationValue> entry : annotation.getElementValues().entrySet()) {
+                Object value = entry.getValue().getValue();
+                String text = value instanceof javax.lang.model.type.DeclaredType declared
+                        && declared.asElement() instanceof TypeElement protocol
+                        ? environment.getElementUtils().getBinaryName(protocol).toString() : String.valueOf(value);
+                tail.append(tail.length() == 0 ? " as " : " ").append(entry.getKey().getSimpleName()).append('=')
+                        .append(text);
+            }
+            return tail.toString();
+        }
+        return "";
     }
 
     /** A type as text; a fact may hold none (a protocol that did not resolve). */

@@ -79,7 +79,8 @@ final class RecordEndpoints {
     /** Whether the compilation of {@code record}, known from its class file, recorded that it keeps {@code component}. */
     private boolean recordedAsKept(TypeElement record, RecordComponentElement component) {
         flow.facts.read(record); // SJ009: a user rechecked when the record's facts change
-        return FieldFacts.ACCESSOR_KEEPS.equals(flow.recordedFields(record).get(component.getSimpleName() + "()"));
+        String fact = flow.recordedFields(record).get(component.getSimpleName() + "()");
+        return fact != null && fact.startsWith(FieldFacts.ACCESSOR_KEEPS); // then " as protocol=…" (adv16 A10)
     }
 
     /**

@@ -88,6 +88,17 @@ final class StaleUsers {
                     + " against this protocol" + BUILD_ADVICE);
         }
         creators.remove(protocol.getName());
+        for (String creator : List.copyOf(creators)) {
+            // and the classes declared in them: a record of a library that holds a service its factory method
+            // made (`record Cfg(@Session(protocol = P.class) SJService svc)`, adv16 A10)
+            try {
+                for (Class<?> member : Class.forName(creator, false, loader).getDeclaredClasses()) {
+                    creators.add(member.getName());
+                }
+            } catch (ClassNotFoundException | LinkageError e) {
+                // not loadable here: its own users are checked when it loads
+            }
+        }
         for (String creator : creators) {
             checkFields(protocol, creator, loader);
         }
