@@ -345,4 +345,118 @@ class NoAliasViewsTest {
                 }
                 """);
     }
+
+    // adv16 A1: an element read by an enhanced for is a view as the same element read by next() is.
+
+    @Test
+    void anEntryOfEntrySetKeptFromAnEnhancedForIsAView() {
+        assertRejected("SJ048", 20, msg("'keep' holds an element of 'm.entrySet()' read by the enhanced for loop on"
+                + " line 18", "@NoAlias 'm'"), PROTOCOL, MORE, BUF, run("""
+                        Map.Entry<String, Integer> keep = null;
+                        for (Map.Entry<String, Integer> e : m.entrySet()) keep = e;
+                        try (SJSocket s = svc.request()) { s.pass(m); }
+                        keep.setValue(99);
+                """));
+    }
+
+    @Test
+    void theLoopVariableItselfUsedAfterThePassIsRejected() {
+        assertRejected("SJ048", 19, msg("'e' holds an element of 'm.entrySet()'"), PROTOCOL, MORE, BUF, run("""
+                        for (Map.Entry<String, Integer> e : m.entrySet()) {
+                            try (SJSocket s = svc.request()) { s.pass(m); }
+                            e.setValue(3);
+                            break;
+                        }
+                """));
+    }
+
+    @Test
+    void aViewAssignedInALoopIsStillAViewAfterIt() {
+        assertRejected("SJ048", 20, msg("'keep' holds the result of 'entrySet' on line 18"), PROTOCOL, MORE, BUF, run("""
+                        Map.Entry<String, Integer> keep = null;
+                        while (c) { keep = m.entrySet().iterator().next(); c = false; }
+                        try (SJSocket s = svc.request()) { s.pass(m); }
+                        keep.setValue(99);
+                """));
+    }
+
+    @Test
+    void elementsThatCannotBeViewsAndReadsInTheLoopAreAccepted() {
+        assertAccepted(PROTOCOL, MORE, BUF, run("""
+                        int sum = 0;
+                        for (Integer v : x) sum += v;
+                        for (Map.Entry<String, Integer> e : m.entrySet()) e.setValue(e.getValue() + 1);
+                        for (String k : m.keySet()) System.out.println(k);
+                        for (int v : a) sum += v;
+                        try (SJSocket s = svc.request()) { s.pass(m); }
+                """ + PASS_X));
+    }
+
+    // adv16 A3: a JDK copy of elements that may be views (a map's entries) holds the same entries.
+
+    @Test
+    void aCopyOfEntrySetIsAView() {
+        for (String copy : new String[] {"List<Map.Entry<String, Integer>> es = new ArrayList<>(m.entrySet());",
+                "Object[] es = m.entrySet().toArray();", "List<Map.Entry<String, Integer>> es = m.entrySet().stream().toList();",
+                "List<Map.Entry<String, Integer>> es = List.copyOf(m.entrySet());"}) {
+            assertRejected("SJ048", 19, msg("'es' holds a copy of the elements of 'm.entrySet()", "@NoAlias 'm'"),
+                    PROTOCOL, MORE, BUF, run("        " + copy + "\n" + """
+                            try (SJSocket s = svc.request()) { s.pass(m); }
+                            System.out.println(es);
+                    """));
+        }
+    }
+
+    @Test
+    void copiesOfElementsThatCannotBeViewsAreNewValues() {
+        assertAccepted(PROTOCOL, MORE, BUF, run("""
+                        List<Integer> copy = new ArrayList<>(x);
+                        Object[] arr = x.toArray();
+                        List<Integer> l2 = List.copyOf(x);
+                        List<Integer> l3 = x.stream().toList();
+                        Map<String, Integer> m2 = new HashMap<>(m);
+                        Set<String> keys = new HashSet<>(m.keySet());
+                """ + PASS_X + """
+                        try (SJSocket s = svc.request()) { s.pass(m); }
+                        copy.add(3); m2.put("b", 2); keys.add("c");
+                        System.out.println(arr[0] + " " + l2 + l3);
+                """));
+    }
+
+    // adv16 A2: an inner class of the value's class keeps the value.
+
+    @Test
+    void anInnerClassInstanceOfTheValueIsAView() {
+        String grid = """
+                package demo;
+                public class Grid {
+                    public int[] cells = new int[4];
+                    public class Row { public void set(int i, int v) { cells[i] = v; } }
+                    public static class Cell { public int v; }
+                    public Row row() { return new Row(); }
+                    public Cell cell() { return new Cell(); }
+                }
+                """;
+        String use = """
+                package demo;
+                import org.sessionj.api.*;
+                class UseGrid {
+                    void run(@Session(protocol = Grids.class) SJService svc) {
+                        @NoAlias Grid g = new Grid();
+                        Grid.Row r = g.row();
+                        Grid.Cell cell = g.cell();
+                        r.set(1, 2);
+                        try (SJSocket s = svc.request()) { s.pass(g); }
+                        cell.v = 3;
+                        r.set(0, 99);
+                    }
+                }
+                """;
+        String protocol = """
+                package demo;
+                import org.sessionj.api.Protocol;
+                @Protocol("cbegin.!<demo.Grid>") public interface Grids {}
+                """;
+        assertRejected("SJ048", 11, msg("'r' holds the result of 'row' on line 6", "@NoAlias 'g'"), use, protocol, grid);
+    }
 }

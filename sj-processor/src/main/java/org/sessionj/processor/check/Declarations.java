@@ -135,7 +135,9 @@ final class Declarations {
             declare(var, Kind.NOALIAS, tree, initial);
             return true;
         }
-        VarState view = getsNoValue(tree) ? null : flow.views.declared(tree, var);
+        Tree parent = flow.getCurrentPath().getParentPath().getLeaf();
+        VarState view = parent instanceof EnhancedForLoopTree loop ? flow.views.element(loop, var)
+                : getsNoValue(tree) ? null : flow.views.declared(tree, var);
         if (view != null) {
             declare(var, Kind.VIEW, tree, view);
             return true;

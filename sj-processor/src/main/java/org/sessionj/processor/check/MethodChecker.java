@@ -337,6 +337,12 @@ final class MethodChecker extends FlowScanner {
             // a view made in an earlier iteration, of a value moved since (NoAliasViews): moved at the top
             return new VarState.Moved(moved.how() + later);
         }
+        if (atEntry instanceof VarState.Unassigned && atBackEdge instanceof VarState.Owned
+                && infos.containsKey(var) && infos.get(var).kind() == Kind.VIEW) {
+            // a view made in an earlier iteration (adv16 A1: `keep = e` in a loop): after the loop it may view
+            // what it was made from, so a move of that value after the loop ends it (SJ048 at a later use)
+            return VarState.OWNED;
+        }
         return super.widened(var, atEntry, atBackEdge, later);
     }
 

@@ -6,6 +6,7 @@ import com.sun.source.tree.BindingPatternTree;
 import com.sun.source.tree.CaseLabelTree;
 import com.sun.source.tree.CaseTree;
 import com.sun.source.tree.ConditionalExpressionTree;
+import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.InstanceOfTree;
 import com.sun.source.tree.LambdaExpressionTree;
 import com.sun.source.tree.MemberReferenceTree;
@@ -26,6 +27,8 @@ import com.sun.source.tree.YieldTree;
 import com.sun.source.util.TreePath;
 import java.util.List;
 import java.util.Set;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.TypeKind;
@@ -247,6 +250,67 @@ final class MoveContexts {
         return false;
     }
 
+    /**
+     * The source whose elements the JDK copy {@code expression} copies by reference (adv16 A3), or null: the
+     * collection, map or array a copying constructor is given ({@code new ArrayList<>(src)}), the argument of
+     * {@code List.copyOf}/{@code Set.copyOf}, the stream a {@code toList}/{@code collect}/{@code toArray}
+     * terminal reads, the collection whose {@code toArray} it is. The copy is a new value, but its elements
+     * are the source's: when those may be views of a {@code @NoAlias} value (the entries of a map's
+     * {@code entrySet()} are its nodes), so may the copy's.
+     */
+    ExpressionTree copiedSource(ExpressionTree expression) {
+        if (expression instanceof NewClassTree creation && creation.getClassBody() == null
+                && creation.getArguments().size() == 1
+                && flow.trees.getElement(flow.pathOf(creation)) instanceof ExecutableElement constructor
+                && copyingConstructor(constructor, 0)) {
+            return creation.getArguments().get(0);
+        }
+        if (!(expression instanceof MethodInvocationTree call)
+                || !(flow.trees.getElement(flow.pathOf(call)) instanceof ExecutableElement method)
+                || !(method.getEnclosingElement() instanceof TypeElement owner)) {
+            return null;
+        }
+        String name = method.getSimpleName().toString();
+        String ownerName = owner.getQualifiedName().toString();
+        if (name.equals("copyOf") && call.getArguments().size() == 1
+                && (ownerName.equals("java.util.List") || ownerName.equals("java.util.Set"))) {
+            return call.getArguments().get(0);
+        }
+        if (!(call.getMethodSelect() instanceof MemberSelectTree select)) {
+            return null;
+        }
+        TypeMirror receiver = flow.trees.getTypeMirror(flow.pathOf(select.getExpression()));
+        boolean copies = name.equals("toArray") && receiver != null && isA(receiver, "java.util.Collection")
+                || (name.equals("toList") || name.equals("collect") || name.equals("toArray"))
+                        && receiver != null && isA(receiver, "java.util.stream.BaseStream");
+        return copies ? select.getExpression() : null;
+    }
+
+    /**
+     * The elements' type of {@code type}: an array's component, an {@code Iterable}'s or a stream's first
+     * type argument (as seen from {@code type}); null for anything else (a map, a raw type).
+     */
+    TypeMirror elementType(TypeMirror type) {
+        if (type.getKind() == TypeKind.ARRAY) {
+            return ((javax.lang.model.type.ArrayType) type).getComponentType();
+        }
+        if (type.getKind() != TypeKind.DECLARED) {
+            return null;
+        }
+        javax.lang.model.type.DeclaredType declared = (javax.lang.model.type.DeclaredType) type;
+        String name = ((TypeElement) declared.asElement()).getQualifiedName().toString();
+        if (name.equals("java.lang.Iterable") || name.equals("java.util.stream.BaseStream")) {
+            return declared.getTypeArguments().isEmpty() ? null : declared.getTypeArguments().get(0);
+        }
+        for (TypeMirror supertype : flow.types.directSupertypes(type)) {
+            TypeMirror element = elementType(supertype);
+            if (element != null) {
+                return element;
+            }
+        }
+        return null;
+    }
+
     /** Whether {@code call} is a {@code PrintStream}'s print, println, printf or format (the usual debugging print). */
     private boolean printsIt(MethodInvocationTree call) {
         return flow.trees.getElement(flow.pathOf(call)) instanceof ExecutableElement method
@@ -465,12 +529,29 @@ final class MoveContexts {
         if (method.getParameters().isEmpty() && (name.equals("clone") || name.equals("toString"))) {
             return false;
         }
+        if (STREAM_TERMINALS.contains(name) && isA(receiver, "java.util.stream.BaseStream")) {
+            return false;
+        }
+        return mayView(result, receiver);
+    }
+
+    /**
+     * Whether an element of type {@code element} that an enhanced {@code for} statement reads from an
+     * {@code Iterable} of type {@code iterable} may be (a view of) the iterated value, as the same element
+     * read by {@code get(i)} or {@code next()} may be (adv16 A1: a {@code Map.Entry} of {@code entrySet()} is
+     * the map's own node; a row of a list of lists is typed like a view).
+     */
+    boolean elementMayView(TypeMirror element, TypeMirror iterable) {
+        TypeKind kind = element.getKind();
+        return (kind == TypeKind.DECLARED || kind == TypeKind.TYPEVAR || kind == TypeKind.INTERSECTION)
+                && iterable.getKind() == TypeKind.DECLARED && mayView(element, iterable);
+    }
+
+    /** Whether a result of type {@code result} of a call on a receiver of type {@code receiver} may be it or a view. */
+    private boolean mayView(TypeMirror result, TypeMirror receiver) {
         TypeMirror returned = flow.types.erasure(result);
         if (returned.getKind() == TypeKind.DECLARED && IMMUTABLE.contains(
                 ((TypeElement) flow.types.asElement(returned)).getQualifiedName().toString())) {
-            return false;
-        }
-        if (STREAM_TERMINALS.contains(name) && isA(receiver, "java.util.stream.BaseStream")) {
             return false;
         }
         TypeMirror own = flow.types.erasure(receiver);
@@ -479,6 +560,29 @@ final class MoveContexts {
         }
         for (String view : VIEW_TYPES) {
             if (isA(returned, view)) {
+                return true;
+            }
+        }
+        return innerOf(returned, own);
+    }
+
+    /**
+     * Whether {@code type} is an inner class (a member class that is not static: its instances keep their
+     * enclosing instance) of {@code own}'s class or of one of its supertypes — a user class's own view of
+     * itself, as {@code Grid.Row} of a {@code Grid} (adv16 A2).
+     */
+    private boolean innerOf(TypeMirror type, TypeMirror own) {
+        if (type.getKind() != TypeKind.DECLARED || !(flow.types.asElement(type) instanceof TypeElement element)) {
+            return false;
+        }
+        for (Element at = element; at instanceof TypeElement member && at.getEnclosingElement() instanceof TypeElement outer;
+                at = outer) {
+            if (member.getNestingKind() != javax.lang.model.element.NestingKind.MEMBER
+                    || member.getModifiers().contains(javax.lang.model.element.Modifier.STATIC)
+                    || member.getKind() != ElementKind.CLASS) {
+                return false;
+            }
+            if (flow.types.isSubtype(own, flow.types.erasure(outer.asType()))) {
                 return true;
             }
         }

@@ -2,11 +2,13 @@ package org.sessionj.processor.check;
 
 import com.sun.source.tree.AssignmentTree;
 import com.sun.source.tree.ConditionalExpressionTree;
+import com.sun.source.tree.EnhancedForLoopTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.LiteralTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.SwitchExpressionTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.TypeCastTree;
@@ -95,6 +97,27 @@ final class NoAliasViews {
         return record(var, viewed, how);
     }
 
+    /**
+     * The variable {@code var} of the enhanced {@code for} statement {@code loop} over an {@code Iterable}
+     * (adv16 A1): an element read from an owned value, or from a view of one ({@code x.entrySet()}), is a
+     * view of it when its type could hold one — as the same element read by {@code get(i)} or
+     * {@code next()} is. Returns its first state, or null when it is not tracked. Array elements are not
+     * views, as {@code a[i]} is not.
+     */
+    VarState element(EnhancedForLoopTree loop, Element var) {
+        if (!owning || !mayHoldView(var.asType())) {
+            return null;
+        }
+        TypeMirror iterable = flow.trees.getTypeMirror(flow.pathOf(loop.getExpression()));
+        if (iterable == null || !flow.moveContexts.elementMayView(var.asType(), iterable)) {
+            return null;
+        }
+        Set<Element> viewed = new LinkedHashSet<>();
+        viewedBy(loop.getExpression(), true, viewed);
+        return viewed.isEmpty() ? null : record(var, viewed, "an element of '" + loop.getExpression()
+                + "' read by the enhanced for loop on line " + flow.line(loop));
+    }
+
     /** {@code var = value} for a view local {@code var}: it now views what {@code value} may be. */
     void assigned(AssignmentTree tree, Element var) {
         Set<Element> viewed = new LinkedHashSet<>();
@@ -176,6 +199,11 @@ final class NoAliasViews {
             VarInfo info = target == null ? null : flow.infos.get(target);
             return info != null && info.kind() == Kind.VIEW ? viewedBy(assignment.getExpression(), throughView, viewed) : null;
         }
+        ExpressionTree copied = stripped instanceof MethodInvocationTree || stripped instanceof NewClassTree
+                ? flow.moveContexts.copiedSource(stripped) : null;
+        if (copied != null) {
+            return copyOfViews(stripped, copied, viewed);
+        }
         if (stripped instanceof MethodInvocationTree call) {
             TreePath path = flow.pathOf(call);
             if (flow.moveContexts.returnsArgument(call)) {
@@ -209,6 +237,27 @@ final class NoAliasViews {
             viewed.add(var);
         }
         return null;
+    }
+
+    /**
+     * A JDK copy ({@code copy}) of {@code source}'s elements (adv16 A3): a view of what {@code source} may be
+     * or view when its elements may be views of it — {@code new ArrayList<>(x.entrySet())} holds the map's own
+     * entries — and of nothing otherwise ({@code new ArrayList<>(x)} of a list of numbers is a new value).
+     */
+    private String copyOfViews(ExpressionTree copy, ExpressionTree source, Set<Element> viewed) {
+        TypeMirror sourceType = flow.trees.getTypeMirror(flow.pathOf(source));
+        TypeMirror element = sourceType == null ? null : flow.moveContexts.elementType(sourceType);
+        if (element == null || !flow.moveContexts.elementMayView(element, sourceType)) {
+            return null;
+        }
+        Set<Element> theirs = new LinkedHashSet<>();
+        String how = viewedBy(source, true, theirs);
+        if (theirs.isEmpty()) {
+            return null;
+        }
+        viewed.addAll(theirs);
+        return "a copy of the elements of '" + source + "' on line " + flow.line(copy) + " (they may be views: "
+                + (how != null ? how : "'" + source + "' itself") + ")";
     }
 
     /**
