@@ -190,6 +190,42 @@ class RoughEdgesTest {
                 """.formatted(record)));
     }
 
+    /**
+     * adv16 A13: inside the record, its component's field has the component's protocol, as the accessor has
+     * (SJ010 before, while {@code svc().request()} was accepted); not when a compact constructor reassigns it.
+     */
+    @Test
+    void aRecordsOwnMethodsUseTheComponentFieldWithItsProtocol() {
+        String records = """
+                import org.sessionj.api.*;
+                class R {
+                  @Protocol("cbegin.!<int>") interface C1 {}
+                  record Client(@Session(protocol = C1.class) SJService svc) {
+                    void go() { try (SJSocket s = svc.request()) { s.send(1); } }
+                    void go2() { try (SJSocket s = this.svc.request()) { s.send(2); } }
+                  }
+                  record Checked(@Session(protocol = C1.class) SJService svc) {
+                    Checked { java.util.Objects.requireNonNull(svc); }
+                    void go() { try (SJSocket s = svc.request()) { s.send(3); } }
+                  }
+                %s
+                }
+                """;
+        assertAccepted(records.formatted(""));
+        assertRejected("SJ013", 13, msg("expected !<int> but the program sends !<java.lang.String>"), records.formatted("""
+                  record Wrong(@Session(protocol = C1.class) SJService svc) {
+                    void go() { try (SJSocket s = svc.request()) { s.send("x"); } }
+                  }
+                """));
+        assertRejected("SJ010", 14, msg("field 'svc' is final, but not assigned in one of the forms"),
+                records.formatted("""
+                  record Reset(@Session(protocol = C1.class) SJService svc) {
+                    Reset { svc = SJService.create(C1.class, "h", 1); }
+                    void go() { try (SJSocket s = svc.request()) { s.send(1); } }
+                  }
+                """));
+    }
+
     /** javac's "cannot find symbol" alone: the checker adds nothing about the body it could not attribute. */
     @ParameterizedTest
     @ValueSource(strings = {

@@ -94,7 +94,7 @@ final class RecordEndpoints {
     }
 
     /** Whether the canonical constructor, if written out, assigns the component (its parameter or field). */
-    private static boolean assignedByConstructor(Trees trees, VariableElement parameter) {
+    static boolean assignedByConstructor(Trees trees, VariableElement parameter) {
         Element constructor = parameter.getEnclosingElement();
         if (!(trees.getTree(constructor) instanceof MethodTree tree) || tree.getBody() == null) {
             return false; // javac writes it: it stores the parameter as given
