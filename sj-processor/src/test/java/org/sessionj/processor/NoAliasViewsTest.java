@@ -459,4 +459,77 @@ class NoAliasViewsTest {
                 """;
         assertRejected("SJ048", 11, msg("'r' holds the result of 'row' on line 6", "@NoAlias 'g'"), use, protocol, grid);
     }
+
+    // adv16 A11: the JDK's fill, reorder and read methods borrow their argument.
+
+    @Test
+    void fillingOrReorderingWithTheJdkIsARead() {
+        assertAccepted(PROTOCOL, MORE, BUF, run("""
+                        byte[] bytes = new byte[4];
+                        try {
+                            new java.io.ByteArrayInputStream(bytes).read(a == null ? bytes : bytes);
+                        } catch (RuntimeException e) { }
+                        java.util.Collections.sort(x);
+                        java.util.Collections.reverse(x);
+                        java.util.Collections.addAll(x, 4, 5);
+                        other.addAll(x);
+                        other.containsAll(x);
+                        int max = java.util.Collections.max(x);
+                """ + PASS_X));
+        assertAccepted(PROTOCOL, MORE, BUF, """
+                package demo;
+                import java.io.*;
+                import org.sessionj.api.*;
+                class Fill {
+                    void run(@Session(protocol = More.Ints.class) SJService svc, InputStream in, DataInputStream din,
+                            java.nio.ByteBuffer bb, Reader r) throws IOException {
+                        @NoAlias byte[] buf = new byte[64];
+                        int n = in.read(buf);
+                        in.readNBytes(buf, 0, 4);
+                        din.readFully(buf);
+                        new java.security.SecureRandom().nextBytes(buf);
+                        bb.get(buf);
+                        "abc".getBytes(0, 1, buf, 0);
+                        char[] cs = new char[3];
+                        r.read(cs);
+                        @NoAlias int[] ints = new int[] {buf[0]};
+                        try (SJSocket s = svc.request()) { s.pass(ints); }
+                    }
+                }
+                """);
+    }
+
+    @Test
+    void storingTheValueInACollectionIsStillAMove() {
+        assertRejected("SJ041", 19, msg("@NoAlias 'x' is used after its value was moved into a call of 'add'"),
+                PROTOCOL, MORE, BUF, run("""
+                        List<Object> all = new ArrayList<>();
+                        all.add(x);
+                """ + PASS_X));
+    }
+
+    // adv16 A12: a stream's or a collection's new collection is a unique value; not one of a map's entries.
+
+    @Test
+    void aCollectionAStreamMakesInitialisesANoAliasLocal() {
+        assertAccepted(PROTOCOL, MORE, BUF, run("""
+                        @NoAlias ArrayList<Integer> y = other.stream().filter(v -> v > 0)
+                                .collect(Collectors.toCollection(ArrayList::new));
+                        @NoAlias ArrayList<Integer> z = other.stream().collect(Collectors.toCollection(() -> new ArrayList<>()));
+                        @NoAlias List<Integer> l = other.stream().toList();
+                        @NoAlias List<Integer> w = other.stream().collect(Collectors.toList());
+                        @NoAlias Object[] arr = other.toArray();
+                        try (SJSocket s = svc.request()) { s.pass(y); }
+                """));
+        assertRejected("SJ040", 18, msg("@NoAlias 'es' may only hold a unique value", "found 'm.entrySet().stream().toList()'"),
+                PROTOCOL, MORE, BUF, run("""
+                        ArrayList<Integer> shared = new ArrayList<>();
+                        @NoAlias List<Map.Entry<String, Integer>> es = m.entrySet().stream().toList();
+                """));
+        assertRejected("SJ040", 18, msg("found 'other.stream().collect(Collectors.toCollection(()->shared))'"),
+                PROTOCOL, MORE, BUF, run("""
+                        ArrayList<Integer> shared = new ArrayList<>();
+                        @NoAlias ArrayList<Integer> y = other.stream().collect(Collectors.toCollection(() -> shared));
+                """));
+    }
 }

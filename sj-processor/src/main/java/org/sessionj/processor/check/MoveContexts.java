@@ -373,12 +373,16 @@ final class MoveContexts {
             if (position >= 0 && flow.trees.getElement(p) instanceof ExecutableElement method
                     && method.getEnclosingElement() instanceof TypeElement owner) {
                 String name = method.getSimpleName().toString();
+                if (fillsOrReadsDuringTheCall(owner, name, position, method)) {
+                    return true;
+                }
                 return switch (owner.getQualifiedName().toString()) {
                     case "java.lang.System" -> name.equals("arraycopy") && (position == 0 || position == 2);
                     case "java.util.Arrays" -> ARRAYS_BORROWING.contains(name) && !method.isVarArgs()
                             && position < method.getParameters().size()
                             && method.getParameters().get(position).asType().getKind() == TypeKind.ARRAY;
-                    case "java.lang.String" -> STRING_READING.contains(name);
+                    case "java.lang.String" -> STRING_READING.contains(name)
+                            || (name.equals("getChars") || name.equals("getBytes")) && position == 2;
                     case "java.lang.StringBuilder", "java.lang.StringBuffer" -> name.equals("append")
                             || name.equals("insert") && position > 0;
                     case "java.util.Objects" -> OBJECTS_READING.contains(name)
@@ -391,6 +395,42 @@ final class MoveContexts {
         }
         return false;
     }
+
+    /**
+     * The JDK methods whose contract is to write into, reorder or read their argument during the call and
+     * keep nothing of it (adv16 A11: filling a {@code @NoAlias} buffer was a move, and the hint to give the call
+     * a clone lost the data): an input stream's, a {@code DataInput}'s or a reader's {@code read},
+     * {@code readNBytes} and {@code readFully} of an array; {@code nextBytes} of the JDK's random generators;
+     * a {@code java.nio} buffer's bulk {@code get} and {@code put} of an array; {@code Collections}' in-place
+     * algorithms and queries; and a JDK collection's {@code addAll}, {@code containsAll}, {@code removeAll},
+     * {@code retainAll} of another collection (which copy or read its elements). As for a value's own
+     * methods, a program class that overrides one of these to keep the argument breaks the JDK's contract,
+     * and is trusted not to.
+     */
+    private boolean fillsOrReadsDuringTheCall(TypeElement owner, String name, int position, ExecutableElement method) {
+        String ownerName = owner.getQualifiedName().toString();
+        if (!ownerName.startsWith("java.") || position >= method.getParameters().size()) {
+            return false;
+        }
+        TypeMirror parameter = flow.types.erasure(method.getParameters().get(position).asType());
+        boolean array = parameter.getKind() == TypeKind.ARRAY;
+        TypeMirror ownType = owner.asType();
+        return switch (name) {
+            case "read", "readNBytes", "readFully" -> array && (isA(ownType, "java.io.InputStream")
+                    || isA(ownType, "java.io.DataInput") || isA(ownType, "java.io.Reader"));
+            case "nextBytes" -> array && (isA(ownType, "java.util.Random")
+                    || isA(ownType, "java.util.random.RandomGenerator"));
+            case "get", "put" -> array && isA(ownType, "java.nio.Buffer");
+            case "addAll", "containsAll", "removeAll", "retainAll" -> !ownerName.equals("java.util.Collections")
+                    && isA(ownType, "java.util.Collection") && isA(parameter, "java.util.Collection");
+            default -> ownerName.equals("java.util.Collections") && COLLECTIONS_IN_PLACE.contains(name);
+        } || ownerName.equals("java.util.Collections") && name.equals("addAll") && position == 0;
+    }
+
+    /** {@code Collections}' methods that reorder, fill or read the collections they are given, keeping none. */
+    private static final Set<String> COLLECTIONS_IN_PLACE = Set.of("sort", "reverse", "shuffle", "swap", "fill",
+            "rotate", "copy", "binarySearch", "max", "min", "frequency", "disjoint", "indexOfSubList",
+            "lastIndexOfSubList", "replaceAll");
 
     /**
      * Whether the use at {@code path} is (through parentheses, casts, conditionals and calls that return

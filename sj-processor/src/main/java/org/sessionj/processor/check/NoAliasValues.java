@@ -48,7 +48,7 @@ final class NoAliasValues {
         // instanceof, not a pattern switch: javac loads the processor afresh for every compilation, and
         // each switch's bootstrap would be linked cold every time (NoPatternSwitchTest)
         if (stripped instanceof NewClassTree creation) {
-            return creation.getClassBody() == null;
+            return creation.getClassBody() == null && !flow.views.holdsViews(creation);
         } else if (stripped instanceof NewArrayTree) {
             return true;
         } else if (stripped instanceof LiteralTree literal) {
@@ -73,6 +73,11 @@ final class NoAliasValues {
                         : method.getSimpleName().contentEquals("requireNonNullElse")
                                 && unique(call.getArguments().get(0)) && unique(call.getArguments().get(1));
             }
+            if (flow.moveContexts.copiedSource(call) != null && newCollection(call)) {
+                // a stream's toList/toArray/collect into a new collection, List.copyOf, a collection's toArray
+                // (adv16 A12): a new value, unless its elements may be views of an owned one (A3)
+                return !flow.views.holdsViews(call);
+            }
             Element method = flow.elementOf(call);
             if (method != null) {
                 flow.facts.read(method); // whether its result is @NoAlias: its class's fingerprint holds it
@@ -81,6 +86,38 @@ final class NoAliasValues {
                     && method.getSimpleName().toString().startsWith("receive"));
         }
         return false;
+    }
+
+    /**
+     * Whether the JDK copy {@code call} ({@link MoveContexts#copiedSource}) returns a collection or array made
+     * for it: every one but a stream's {@code collect}, whose collector may return any collection; that one only
+     * with the JDK's {@code Collectors.toList()}, {@code toSet()}, their unmodifiable twins, or
+     * {@code toCollection} of a constructor ({@code ArrayList::new}, {@code () -> new ArrayList<>()}).
+     */
+    private boolean newCollection(MethodInvocationTree call) {
+        if (!flow.elementOf(call).getSimpleName().contentEquals("collect")) {
+            return true;
+        }
+        if (call.getArguments().size() != 1
+                || !(FlowScanner.strip(call.getArguments().get(0)) instanceof MethodInvocationTree collector)
+                || !(flow.elementOf(collector) instanceof javax.lang.model.element.ExecutableElement factory)
+                || !(factory.getEnclosingElement() instanceof TypeElement owner)
+                || !owner.getQualifiedName().contentEquals("java.util.stream.Collectors")) {
+            return false;
+        }
+        String name = factory.getSimpleName().toString();
+        if (name.equals("toList") || name.equals("toSet") || name.equals("toUnmodifiableList")
+                || name.equals("toUnmodifiableSet")) {
+            return true;
+        }
+        if (!name.equals("toCollection") || collector.getArguments().size() != 1) {
+            return false;
+        }
+        ExpressionTree supplier = FlowScanner.strip(collector.getArguments().get(0));
+        return supplier instanceof com.sun.source.tree.MemberReferenceTree reference
+                && reference.getMode() == com.sun.source.tree.MemberReferenceTree.ReferenceMode.NEW
+                || supplier instanceof com.sun.source.tree.LambdaExpressionTree lambda
+                && lambda.getBody() instanceof NewClassTree made && made.getClassBody() == null;
     }
 
     /** Final JDK classes whose instances never change: sharing one is harmless (SJ042). */

@@ -239,6 +239,12 @@ final class NoAliasViews {
         return null;
     }
 
+    /** Whether the JDK copy {@code copy} holds elements that may be views of an owned value (adv16 A3, A12). */
+    boolean holdsViews(ExpressionTree copy) {
+        ExpressionTree source = owning ? flow.moveContexts.copiedSource(copy) : null;
+        return source != null && copyOfViews(copy, source, new LinkedHashSet<>()) != null;
+    }
+
     /**
      * A JDK copy ({@code copy}) of {@code source}'s elements (adv16 A3): a view of what {@code source} may be
      * or view when its elements may be views of it — {@code new ArrayList<>(x.entrySet())} holds the map's own
