@@ -465,10 +465,6 @@ class NoAliasViewsTest {
     @Test
     void fillingOrReorderingWithTheJdkIsARead() {
         assertAccepted(PROTOCOL, MORE, BUF, run("""
-                        byte[] bytes = new byte[4];
-                        try {
-                            new java.io.ByteArrayInputStream(bytes).read(a == null ? bytes : bytes);
-                        } catch (RuntimeException e) { }
                         java.util.Collections.sort(x);
                         java.util.Collections.reverse(x);
                         java.util.Collections.addAll(x, 4, 5);
