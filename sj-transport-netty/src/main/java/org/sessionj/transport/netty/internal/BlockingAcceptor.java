@@ -76,6 +76,9 @@ final class BlockingAcceptor extends QueuedAcceptor {
                     return;
                 }
                 continue;
+            } catch (RuntimeException | Error e) {
+                pauseAfter(e); // not the end of the port (hostile H5): see below
+                continue;
             }
             try {
                 // No keeper of its own until its first whole frame (PendingHeartbeats): a requester waiting in the
@@ -91,14 +94,33 @@ final class BlockingAcceptor extends QueuedAcceptor {
                 }
             } catch (InterruptedException e) {
                 return;
-            } catch (IOException e) {
-                // The peer went away before we could look at the socket.
+            } catch (IOException | RuntimeException | Error e) {
+                // The peer went away before we could look at the socket (IOException), or the JVM could not make
+                // the connection (an OutOfMemoryError while a flood fills the heap): drop this one and go on. The
+                // loop is the port's only way in; ended by an Error, the port accepted in the kernel and answered
+                // no one, for good (hostile H5).
                 try {
                     channel.close();
                 } catch (IOException ignored) {
                     // closed anyway
                 }
+                if (!(e instanceof IOException)) {
+                    pauseAfter(e);
+                }
             }
+        }
+    }
+
+    /** Logs an unexpected failure of the accept loop (at most the message: the heap may be full) and pauses. */
+    private void pauseAfter(Throwable e) {
+        try {
+            LOG.log(System.Logger.Level.WARNING, "accepting on " + transportName() + " port " + port() + " failed ("
+                    + e + "); dropped that connection, accepting again in " + RETRY_MILLIS + " ms");
+            Thread.sleep(RETRY_MILLIS);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        } catch (Throwable stillFailing) {
+            // logging itself failed (no heap): go on without a word
         }
     }
 

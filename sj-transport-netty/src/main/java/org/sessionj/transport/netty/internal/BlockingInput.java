@@ -105,8 +105,30 @@ final class BlockingInput {
 
     // ---- the reading thread's loops ----
 
-    /** {@link org.sessionj.runtime.spi.Connection#read}: the next frame, or null after {@code timeoutNanos}. */
+    /**
+     * {@link org.sessionj.runtime.spi.Connection#read}: the next frame, or null after {@code timeoutNanos}. A
+     * failure is the connection's end (a timeout is not a failure): the buffer goes with it, on this thread,
+     * the only one that touches it (hostile H5: a peer that sent part of a large frame and reset the
+     * connection left the buffer reachable, through the connection, after its budget was given back).
+     */
     ByteBuf read(long timeoutNanos) throws IOException {
+        try {
+            return readFrame(timeoutNanos);
+        } catch (IOException | RuntimeException e) {
+            release();
+            throw e;
+        }
+    }
+
+    /** Drops the input buffer and any unfinished frame's budget: the connection is done. */
+    private void release() {
+        dropPartial();
+        in = NONE;
+        inStart = 0;
+        inEnd = 0;
+    }
+
+    private ByteBuf readFrame(long timeoutNanos) throws IOException {
         long deadline = timeoutNanos < 0 ? 0 : System.nanoTime() + timeoutNanos;
         while (true) {
             ByteBuf frame;
@@ -151,11 +173,12 @@ final class BlockingInput {
                     fillHearing(frameLeft == Long.MAX_VALUE ? -1 : frameLeft);
                 }
             }
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             if (!connection.isClosed()) {
-                queue.fail(e);
+                queue.fail(e instanceof IOException io ? io : new IOException(e.toString(), e));
             }
         }
+        release(); // the pump's thread is the buffer's only reader; the connection is done (hostile H5)
         queue.end();
         if (!endOfStream) {
             connection.closeQuietly(); // broken: nothing more can be read

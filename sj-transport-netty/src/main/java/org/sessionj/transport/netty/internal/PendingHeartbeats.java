@@ -33,6 +33,8 @@ final class PendingHeartbeats implements Runnable {
     private final long intervalNanos;
     private volatile Thread thread;
     private volatile boolean closed;
+    /** Rounds a {@link Throwable} cut short (for tests and diagnosis; the thread goes on). */
+    private volatile int failedRounds;
 
     /** Heartbeats every {@code heartbeat} interval, on a thread named for {@code acceptor}; none when heartbeats are off. */
     PendingHeartbeats(Heartbeat heartbeat, String acceptor) {
@@ -66,7 +68,14 @@ final class PendingHeartbeats implements Runnable {
         while (!closed) {
             LockSupport.parkNanos(this, intervalNanos);
             if (!closed) {
-                beat();
+                try {
+                    beat();
+                } catch (Throwable e) {
+                    // This thread serves every pending connection of the acceptor: it must outlive one bad
+                    // round (an OutOfMemoryError while a flood fills the heap killed it, and the port then
+                    // accepted connections and answered no one; hostile H5). The next round tries again.
+                    failedRounds++;
+                }
             }
         }
         pending.clear();

@@ -194,4 +194,31 @@ class BlockingPendingConnectionTest {
         assertThat(((BlockingConnection) requester).keeperStarted()).isTrue();
         assertThat(((BlockingConnection) requester).bufferBytes()).isZero();
     }
+
+    /**
+     * hostile H5: a peer that sends part of a large frame and resets the connection. The read fails, the
+     * unfinished frame's budget is given back, and the input buffer goes with it at once — before, it stayed
+     * reachable through the connection (its keeper, the acceptor's heartbeat queue) after the budget no
+     * longer counted it, and churning peers took a 128 MiB server to OutOfMemoryError.
+     */
+    @Test
+    void aConnectionResetMidFrameDropsItsInputBufferWithTheFrame() throws Exception {
+        Socket[] peer = new Socket[1];
+        BlockingConnection connection = acceptedFrom(peer);
+        DataOutputStream out = new DataOutputStream(peer[0].getOutputStream());
+        out.writeInt(4);
+        out.writeInt(7); // a whole first frame: the connection is greeted
+        out.writeInt(8 << 20);
+        out.write(new byte[1 << 20]);
+        out.flush();
+        ByteBuf first = connection.read(10 * SECOND);
+        first.release();
+        assertThat(connection.read(TimeUnit.MILLISECONDS.toNanos(300))).as("the large frame is not all there").isNull();
+        assertThat(connection.bufferBytes()).as("buffering the unfinished frame").isGreaterThanOrEqualTo(1 << 20);
+        peer[0].setSoLinger(true, 0);
+        peer[0].close(); // a reset
+        assertThatThrownBy(() -> connection.read(10 * SECOND)).isInstanceOf(java.io.IOException.class);
+        assertThat(connection.bufferBytes()).as("the input buffer went with the failed read")
+                .isLessThanOrEqualTo(BlockingOutput.INITIAL_BUFFER); // the output buffer's, if any: no input left
+    }
 }
