@@ -485,9 +485,9 @@ class NoAliasViewsTest {
                         din.readFully(buf);
                         new java.security.SecureRandom().nextBytes(buf);
                         bb.get(buf);
-                        "abc".getBytes(0, 1, buf, 0);
-                        char[] cs = new char[3];
+                        @NoAlias char[] cs = new char[3];
                         r.read(cs);
+                        "abc".getChars(0, 3, cs, 0);
                         @NoAlias int[] ints = new int[] {buf[0]};
                         try (SJSocket s = svc.request()) { s.pass(ints); }
                     }
