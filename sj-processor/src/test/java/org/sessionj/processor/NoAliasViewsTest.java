@@ -528,4 +528,23 @@ class NoAliasViewsTest {
                         @NoAlias ArrayList<Integer> y = other.stream().collect(Collectors.toCollection(() -> shared));
                 """));
     }
+
+    // adv16 A17: an enhanced for over a view local reads through it on every round.
+
+    @Test
+    void anEnhancedForOverAViewLocalEndsWithTheValuesMove() {
+        assertRejected("SJ048", 18, msg("'h' holds the result of 'subList' on line 17", "(the enhanced for loop on line 18"
+                + " reads its next element through it)"), PROTOCOL, MORE, BUF, run("""
+                        List<Integer> h = x.subList(0, 3);
+                        for (Integer v : h) {
+                            if (v == 1) { try (SJSocket s = svc.request()) { s.pass(x); } x = new ArrayList<>(); }
+                        }
+                """));
+        assertAccepted(PROTOCOL, MORE, BUF, run("""
+                        List<Integer> h = x.subList(0, 3);
+                        for (Integer v : h) {
+                            if (v == 1) { try (SJSocket s = svc.request()) { s.pass(x); } break; }
+                        }
+                """));
+    }
 }

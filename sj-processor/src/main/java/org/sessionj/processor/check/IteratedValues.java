@@ -100,6 +100,15 @@ final class IteratedValues {
             return;
         }
         for (Hidden key : active) {
+            VarInfo info = flow.infos.get(key.var);
+            if (key.loop == loop && flow.state.get(key) instanceof VarState.Moved moved && info != null
+                    && info.kind() == Kind.VIEW) {
+                // A loop over a view local (adv16 A17: `for (v : x.subList(0, 3))` held in `h`): the loop's own
+                // iterator reads the view on every round, the only use of it there may be.
+                flow.views.report(loop.getExpression(), key.var, moved.how() + " (the enhanced for loop on line "
+                        + flow.line(loop) + " reads its next element through it)");
+                continue;
+            }
             if (key.loop == loop && flow.state.get(key) instanceof VarState.Moved moved
                     && !(flow.state.get(key.var) instanceof VarState.Moved)) {
                 flow.noAlias.movedUse(loop.getExpression(), key,
