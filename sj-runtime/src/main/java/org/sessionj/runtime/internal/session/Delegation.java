@@ -149,7 +149,7 @@ final class Delegation {
                 }
                 if (tag == Tags.FAIL) {
                     frame.skipBytes(1);
-                    String reason = FailureNotice.shortened(ValueCodec.readString(frame));
+                    String reason = FailureNotice.received(ValueCodec.readString(frame));
                     drained.release();
                     throw session.failDelegation("the peer failed the session during its delegation: " + reason, null);
                 }
@@ -436,7 +436,7 @@ final class Delegation {
 
     private static String readReason(Frame frame) {
         try {
-            return FailureNotice.shortened(ValueCodec.readString(frame));
+            return FailureNotice.received(ValueCodec.readString(frame));
         } catch (MalformedInputException e) {
             return "(unreadable reason)";
         }

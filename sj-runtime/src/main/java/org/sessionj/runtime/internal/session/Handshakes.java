@@ -575,8 +575,11 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
         // Every failure at DEBUG; the first and then each power of two at INFO, so a flood of bad
         // requesters cannot flood the log.
         boolean loud = (count & (count - 1)) == 0;
+        // The failure may quote what the requester sent (its session type, in a parse error): escaped, so that
+        // a peer cannot write log lines of its choosing (hostile H8).
         LOG.log(loud ? System.Logger.Level.INFO : System.Logger.Level.DEBUG,
-                () -> what + " (" + count + " so far): " + e);
+                () -> what + " (" + count + " so far): " + org.sessionj.runtime.internal.wire.PeerText.escaped(
+                        String.valueOf(e)));
     }
 
     /**

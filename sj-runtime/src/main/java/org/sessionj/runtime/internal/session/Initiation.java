@@ -23,7 +23,9 @@ import org.sessionj.runtime.internal.transport.Negotiation.Offer;
 import org.sessionj.runtime.internal.transport.TransportManager;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.LocalConnection;
+import org.sessionj.runtime.internal.wire.FailureNotice;
 import org.sessionj.runtime.internal.wire.MalformedInputException;
+import org.sessionj.runtime.internal.wire.PeerText;
 import org.sessionj.runtime.internal.wire.Tags;
 import org.sessionj.runtime.internal.wire.ValueCodec;
 import org.sessionj.runtime.spi.support.LazyLogger;
@@ -396,7 +398,7 @@ final class Initiation {
         connection.close();
         if (tag == Tags.REJECT && reply.isReadable()) {
             byte code = reply.readByte();
-            String reason = ValueCodec.readString(reply);
+            String reason = FailureNotice.received(ValueCodec.readString(reply)); // the accepter's words (H8)
             return code == INCOMPATIBLE ? new SJIncompatibleSessionException(reason)
                     : new SJIOException("the accepter refused the session: " + reason);
         }
@@ -585,7 +587,8 @@ final class Initiation {
         try {
             compatible = protocol.acceptsRequester(theirs);
         } catch (org.sessionj.types.ProtocolSyntaxException e) {
-            String reason = "the requester's session type does not parse: " + e.getMessage();
+            // the parse error quotes the requester's text: escaped, a peer's newlines are no log lines (hostile H8)
+            String reason = "the requester's session type does not parse: " + PeerText.escaped(e.getMessage());
             reject(connection, prefix, REFUSED, reason);
             throw new SJIOException(reason, e);
         } catch (RuntimeException | StackOverflowError e) {

@@ -138,7 +138,7 @@ final class SessionInput {
         buf.skipBytes(1);
         String reason;
         try {
-            reason = FailureNotice.shortened(ValueCodec.readString(buf));
+            reason = FailureNotice.received(ValueCodec.readString(buf));
         } catch (MalformedInputException e) {
             reason = "(unreadable reason)";
         }

@@ -23,6 +23,11 @@ public final class FailureNotice {
                 : reason.substring(0, REASON_SHOWN) + "… (" + (reason.length() - REASON_SHOWN) + " more characters)";
     }
 
+    /** A reason the peer sent, as this side repeats it: {@link #shortened} and its control characters escaped ({@link PeerText}). */
+    public static String received(String reason) {
+        return PeerText.escaped(shortened(reason));
+    }
+
     /** Sends a notice in a frame of its own, best effort: a peer that is gone learns from the close. */
     public static void send(Connection connection, String reason) {
         reason = shortened(reason);
@@ -51,7 +56,7 @@ public final class FailureNotice {
                 try {
                     if (frame.isReadable() && frame.getByte(frame.readerIndex()) == Tags.FAIL) {
                         frame.skipBytes(1);
-                        return shortened(ValueCodec.readString(frame));
+                        return received(ValueCodec.readString(frame));
                     }
                 } finally {
                     frame.release();

@@ -115,6 +115,24 @@ class RawPeerTest {
         }
     }
 
+    /**
+     * hostile H8: a peer's failure reason with newlines, NUL and an ANSI escape reaches this side's exception
+     * escaped, so a program that logs {@code getMessage()} to a terminal or a line-oriented log is not forged.
+     */
+    @Test
+    void aPeersFailureReasonIsEscaped() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(IntServer.class, 0)) {
+            Connection[] raw = new Connection[1];
+            try (SJSocket s = acceptWith(server, "cbegin.!<int>.?(int)", raw)) {
+                byte[] reason = "line1\nFAKE: injected\u0000\u001b[31m red".getBytes(StandardCharsets.UTF_8);
+                send(raw[0], f -> f.writeByte(0x3F).writeInt(reason.length).writeBytes(reason));
+                assertThatThrownBy(s::receiveInt).isInstanceOf(SJIOException.class)
+                        .hasMessageContaining("the peer failed the session: line1\\nFAKE: injected\\u0000\\u001B[31m red")
+                        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n").doesNotContain("\u001b"));
+            }
+        }
+    }
+
     @Test
     void anUnknownTagFailsTheSession() throws Exception {
         try (SJServerSocket server = SJServerSocket.create(IntServer.class, 0)) {
