@@ -514,7 +514,7 @@ class NoAliasViewsTest {
                         @NoAlias ArrayList<Integer> z = other.stream().collect(Collectors.toCollection(() -> new ArrayList<>()));
                         @NoAlias List<Integer> l = other.stream().toList();
                         @NoAlias List<Integer> w = other.stream().collect(Collectors.toList());
-                        @NoAlias Object[] arr = other.toArray();
+                        @NoAlias Object[] arr = other.stream().toArray();
                         try (SJSocket s = svc.request()) { s.pass(y); }
                 """));
         assertRejected("SJ040", 18, msg("@NoAlias 'es' may only hold a unique value", "found 'm.entrySet().stream().toList()'"),

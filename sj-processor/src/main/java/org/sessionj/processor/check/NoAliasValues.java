@@ -95,7 +95,14 @@ final class NoAliasValues {
      * {@code toCollection} of a constructor ({@code ArrayList::new}, {@code () -> new ArrayList<>()}).
      */
     private boolean newCollection(MethodInvocationTree call) {
-        if (!flow.elementOf(call).getSimpleName().contentEquals("collect")) {
+        Element method = flow.elementOf(call);
+        if (method.getSimpleName().contentEquals("toArray")) {
+            // A collection's toArray is the collection's own code, maybe the program's, which may hand out its
+            // array (NoAliasJdkResultsTest.aListsArrayIsNotKnownToBeNew); a stream's is the JDK pipeline's.
+            return method.getEnclosingElement() instanceof TypeElement owner
+                    && owner.getQualifiedName().toString().startsWith("java.util.stream.");
+        }
+        if (!method.getSimpleName().contentEquals("collect")) {
             return true;
         }
         if (call.getArguments().size() != 1
