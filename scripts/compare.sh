@@ -13,9 +13,15 @@
 # The ratio columns divide SJ noalias by each MPI peer, timed / job; "load" is the 1-minute load
 # average when the row started (the machine is often shared: compare only within a row).
 #
-#   sudo scripts/compare.sh [--repeats N] [--only pi,jacobi,nbody] [threads] [processes] [nodes]
+#   sudo scripts/compare.sh [--repeats N] [--only pi,jacobi,nbody] [--realtime] [threads] [processes] [nodes]
 #                                           (default: all three deployments, every algorithm, N = 3)
 #
+# --realtime: every measured run (and only those) under the real-time policy SCHED_RR at priority 1
+# (chrt), so that its processes take the cores before every ordinary process: on a machine shared with
+# other work, the nearest thing to an idle one for the runs being compared (docs/mpi-comparison.md, "On
+# a shared machine"). The other processes wait meanwhile, and the kernel still keeps 5 % of every second
+# for them (kernel.sched_rt_runtime_us), which slows a run that keeps both cores busy for longer than
+# that; a pause of a second between runs gives them their turn.
 # SJ_DEMO_TIMEOUT (seconds, default 60): how long SJ's rank 0 waits for the other ranks to register
 # (raise it on a loaded machine, where starting the ranks' JVMs alone can take longer).
 # SJ_AOT=0: run SJ's ranks without the AOT cache the script trains on JDK 25+ (scripts/compare/sj.sh).
@@ -27,14 +33,16 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 REPEATS=3
 ONLY=pi,jacobi,nbody
+REALTIME=
 DEPLOYS=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --repeats) REPEATS="${2:?--repeats needs a number}"; shift 2 ;;
         --only) ONLY="${2:?--only needs algorithms, e.g. jacobi or pi,nbody}"; shift 2 ;;
+        --realtime) REALTIME=1; shift ;;
         threads|processes|nodes) DEPLOYS+=("$1"); shift ;;
-        -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-        *) echo "compare: unknown argument '$1' (expected --repeats N, --only ALGORITHMS, threads, processes or nodes)" >&2; exit 2 ;;
+        -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "compare: unknown argument '$1' (expected --repeats N, --only ALGORITHMS, --realtime, threads, processes or nodes)" >&2; exit 2 ;;
     esac
 done
 [[ "$REPEATS" =~ ^[1-9][0-9]*$ ]] || { echo "compare: --repeats expects a positive number but found '$REPEATS'" >&2; exit 2; }
@@ -47,6 +55,10 @@ done
 wanted() { [[ ",$ONLY," == *",$1,"* ]]; }
 [ ${#DEPLOYS[@]} -gt 0 ] || DEPLOYS=(threads processes nodes)
 [ "$(id -u)" -eq 0 ] || { echo "compare: needs root (installs packages, starts Slurm in network namespaces)" >&2; exit 1; }
+if [ -n "$REALTIME" ] && ! chrt --rr 1 true 2>/dev/null; then
+    echo "compare: --realtime needs chrt and a kernel that lets root use SCHED_RR (chrt --rr 1 true failed)" >&2
+    exit 1
+fi
 
 # The JDK ./sj uses (21+), for every peer: their launchers run the `java` on PATH.
 JDK=$(bash -c 'source <(sed -n "/^jdk_major()/,/^}/p;/^find_jdk()/,/^}/p" "$0"); find_jdk' "$ROOT/sj")
@@ -77,7 +89,7 @@ done
 echo "SJ against MPJ Express and Open MPI's Java bindings: $(date -u '+%Y-%m-%d %H:%M UTC'), commit" \
     "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown), $(nproc) cores, 1-minute load at start" \
     "$(cut -d' ' -f1 /proc/loadavg), JDK $("$JDK/bin/java" -XshowSettings:properties -version 2>&1 |
-        sed -n 's/^ *java.runtime.version = //p'), SJ AOT cache ${SJ_AOT_STATE:-off}"
+        sed -n 's/^ *java.runtime.version = //p'), SJ AOT cache ${SJ_AOT_STATE:-off}${REALTIME:+, runs under SCHED_RR 1 (--realtime)}"
 echo "Cells: median of $REPEATS runs, ms, \"timed / job\" (timed: the program's clock after every rank is connected;"
 echo "job: launch to exit). Ratios: SJ noalias ÷ the peer, timed / job. n/a: the peer cannot run there."
 
@@ -88,7 +100,10 @@ cell() {
     local deploy="$1" peer="$2" run="$3" times=() jobs=() i t started
     shift 3
     if [ -z "${READY[$peer]:-}" ] || ! "${peer}_supports" "$deploy"; then echo "n/a"; return; fi
+    # This subshell (a cell runs in one) and everything it starts: the runs, and nothing outside the cells.
+    [ -z "$REALTIME" ] || chrt --rr --pid 1 "$BASHPID" >/dev/null
     for i in $(seq 1 "$REPEATS"); do
+        [ -z "$REALTIME" ] || sleep 1    # the machine's other processes have waited for the last run
         started=$(date +%s%N)
         if t=$("$run" "$deploy" "$@" 2>"$WORK/last.err") && [ -n "$t" ]; then
             times+=("$t")
