@@ -88,7 +88,9 @@ final class LiveSessionExits {
      * {@code unchecked} when what it may throw is unchecked: then it counts only where a catch of this
      * method outside the socket's scope takes the exception and goes on (see the class comment).
      */
-    record Escape(Tree at, String what, List<TypeMirror> thrown, VarState state, boolean unchecked) {
+    record Escape(Tree at, String what, List<TypeMirror> thrown, VarState state, boolean unchecked, String fix) {
+        /** The usual fix: a try-with-resources resource, or a close in a finally block. */
+        static final String RESOURCE_OR_FINALLY = "declare it in try-with-resources, or close it in a finally block";
     }
 
     /** Innermost first. */
@@ -99,21 +101,117 @@ final class LiveSessionExits {
 
     /** A call of {@code callee} runs at {@code call} (its arguments evaluated). */
     void callPoint(Tree call, Element callee) {
+        Map<Element, VarState> lends = lentNow.isEmpty() ? Map.of() : new java.util.HashMap<>(lentNow);
+        lentNow.clear();
         if (flow.state == null || flow.reporter.silent() || !(callee instanceof ExecutableElement method)
                 || sessionApi(method)) {
             return;
         }
         String name = call instanceof MethodInvocationTree invocation ? "the call of '" + FlowScanner.calleeName(invocation) + "'"
                 : call instanceof NewClassTree ? "the constructor call" : "the call";
-        List<? extends TypeMirror> declared = thrownAt(call, method);
+        beforeCall = lends;
+        try {
+            throwsAt(call, name + " on line " + flow.line(call) + " throws", method, thrownAt(call, method));
+        } finally {
+            beforeCall = Map.of();
+        }
+    }
+
+    /**
+     * The sockets the call being read lends to {@code @Session} parameters of a method that does not end
+     * them, with their states before it ({@link #lent}); taken by the call's {@link #callPoint}, which runs
+     * right after its arguments are lent.
+     */
+    private final Map<Element, VarState> lentNow = new java.util.HashMap<>();
+
+    /** While a call's throw point is read: the lent sockets' states before the call. */
+    private Map<Element, VarState> beforeCall = Map.of();
+
+    /**
+     * {@code var}, in state {@code before}, is lent to a {@code @Session} parameter of the method called
+     * now, which does not end it (adv15 A18): the method may throw anywhere in the part it was lent, so the
+     * call's throw point is taken with the session as it was before the call, not after the part (which
+     * may be complete: {@code work(s); s.close();} with {@code work} throwing between its two sends).
+     */
+    void lent(Element var, VarState before) {
+        lentNow.put(var, before);
+    }
+
+    /**
+     * A socket variable is assigned: a {@code @Session} parameter assigned a session of the method's own
+     * is no longer the caller's (adv15 A18, b35/01), and is checked as a plain local from then on.
+     */
+    void assigned(Element var) {
+        if (var.getKind() == ElementKind.PARAMETER) {
+            ownParameters.add(var);
+        }
+    }
+
+    /** Parameters assigned in this method (see {@link #assigned}). */
+    private final Set<Element> ownParameters = new HashSet<>();
+
+    /** A call of {@code method} that may throw {@code declared} (and unchecked exceptions) runs at {@code at}. */
+    private void throwsAt(Tree at, String what, ExecutableElement method, List<? extends TypeMirror> declared) {
         List<TypeMirror> thrown = checked(declared);
         if (!thrown.isEmpty()) {
-            escapeAll(call, name + " on line " + flow.line(call) + " throws", thrown, false);
+            escapeAll(at, what, thrown, false, false);
         }
         List<TypeMirror> unchecked = unchecked(method, declared);
         if (!unchecked.isEmpty()) {
-            escapeAll(call, name + " on line " + flow.line(call) + " throws", unchecked, true);
+            escapeAll(at, what, unchecked, true, false);
         }
+    }
+
+    /**
+     * The try block of {@code tree}, a try-with-resources statement, has completed: Java closes each
+     * resource that is not a session ({@code sessions}, whose close ends its own session) with an
+     * implicit call of its {@code close()}, a throw point like any call (adv15 A1: a
+     * {@code close() throws IOException} abandons a session live outside the statement, unless one of
+     * its catches takes the exception). Called while the statement's own catches still guard.
+     */
+    void resourcesClosed(TryTree tree, List<Element> sessions) {
+        if (flow.state == null || flow.reporter.silent()) {
+            return;
+        }
+        for (Tree resource : tree.getResources()) {
+            com.sun.source.util.TreePath path = flow.pathOf(resource);
+            Element variable = resource instanceof com.sun.source.tree.VariableTree ? flow.trees.getElement(path)
+                    : flow.elementOf((com.sun.source.tree.ExpressionTree) resource);
+            if (variable != null && sessions.contains(variable)) {
+                continue;
+            }
+            TypeMirror type = variable != null && variable.getKind().isVariable() ? variable.asType()
+                    : flow.trees.getTypeMirror(path);
+            ExecutableElement close = closeMethod(type);
+            if (close == null || sessionApi(close)) {
+                continue;
+            }
+            List<? extends TypeMirror> declared = close.getThrownTypes();
+            if (type instanceof javax.lang.model.type.DeclaredType declaredType
+                    && flow.types.asMemberOf(declaredType, close) instanceof javax.lang.model.type.ExecutableType member) {
+                declared = member.getThrownTypes();
+            }
+            String name = variable != null ? "'" + variable.getSimpleName() + "'" : "the resource";
+            throwsAt(resource, "the close() of " + name + " (try-with-resources, at the end of its block on line "
+                    + flow.line(tree) + ") throws", close, declared);
+        }
+    }
+
+    /** The {@code close()} a resource of {@code type} is closed with (the most specific one), or null. */
+    private ExecutableElement closeMethod(TypeMirror type) {
+        if (!(type instanceof javax.lang.model.type.DeclaredType declaredType)
+                || !(declaredType.asElement() instanceof javax.lang.model.element.TypeElement owner)) {
+            return null;
+        }
+        ExecutableElement found = null;
+        for (ExecutableElement method : javax.lang.model.util.ElementFilter.methodsIn(flow.elements.getAllMembers(owner))) {
+            if (method.getSimpleName().contentEquals("close") && method.getParameters().isEmpty()
+                    && !method.getModifiers().contains(javax.lang.model.element.Modifier.STATIC)
+                    && (found == null || flow.elements.overrides(method, found, owner))) {
+                found = method;
+            }
+        }
+        return found;
     }
 
     /** A {@code throw} runs (its exception evaluated). */
@@ -122,16 +220,79 @@ final class LiveSessionExits {
             return;
         }
         TypeMirror type = flow.trees.getTypeMirror(flow.pathOf(tree.getExpression()));
-        escapeAll(tree, "the throw on line " + flow.line(tree) + " runs", type == null ? List.of() : List.of(type), false);
+        escapeAll(tree, "the throw on line " + flow.line(tree) + " runs", type == null ? List.of() : List.of(type), false,
+                true);
     }
 
-    private void escapeAll(Tree at, String what, List<TypeMirror> thrown, boolean unchecked) {
+    /**
+     * An {@code assert} has run its condition (and detail): with assertions enabled ({@code -ea}) a failing
+     * one throws an {@code AssertionError} here, the program's own deliberate check, counted as a
+     * {@code throw} is (adv15 A20; the field rule counts it too, SJ044).
+     */
+    void asserted(com.sun.source.tree.AssertTree tree) {
+        if (flow.state == null || flow.reporter.silent()) {
+            return;
+        }
+        escapeAll(tree, "the assert on line " + flow.line(tree) + " fails (with -ea)",
+                List.of(type("java.lang.AssertionError")), false, true);
+    }
+
+    /**
+     * A throw point: {@code thrown} may leave here ({@code what} says how); {@code unchecked}: counted only
+     * where a catch of this method swallows it; {@code statement}: a {@code throw} or {@code assert} of this
+     * method's own (not a call).
+     */
+    private void escapeAll(Tree at, String what, List<TypeMirror> thrown, boolean unchecked, boolean statement) {
         for (Element var : flow.state.variables()) {
-            VarState state = flow.state.get(var);
-            if (!reported.contains(var) && plainLocalSocket(var) && live(state)) {
-                escape(var, new Escape(at, what, thrown, state, unchecked), guards.iterator());
+            VarState state = beforeCall.containsKey(var) ? beforeCall.get(var) : flow.state.get(var);
+            if (reported.contains(var) || !live(state) || flow.spawns.scopeMember(var)) {
+                continue;
+            }
+            if (plainLocalSocket(var) || ownedParameter(var)) {
+                escape(var, new Escape(at, what, thrown, state, unchecked, Escape.RESOURCE_OR_FINALLY), guards.iterator());
+            } else if (statement && lentParameter(var) && allUnchecked(thrown)) {
+                // adv15 A18: an unchecked exception of this method's own leaves with its caller's session
+                // incomplete; the caller's call is a throw point only for what the method declares
+                escape(var, new Escape(at, what, thrown, state, false, "the session is the caller's, lent to this "
+                        + "method, and its caller cannot see an unchecked exception of this method's own: check the "
+                        + "arguments before the session is lent, or throw a checked exception this method declares, "
+                        + "which the caller's call must then cover"),
+                        guards.iterator());
             }
         }
+        for (Map<Element, Escape> running : finallies) {
+            for (Map.Entry<Element, Escape> entry : running.entrySet()) {
+                Element var = entry.getKey();
+                Escape first = entry.getValue();
+                if (!reported.contains(var) && flow.state.tracks(var) && !closedByFinally(flow.state.get(var))) {
+                    // adv15 A17: the finally block runs for an exception that left the session live, and
+                    // throws anew before its close: the new exception leaves with the session abandoned
+                    escape(var, new Escape(at, what + " in the finally block run for the exception where "
+                            + first.what(), thrown, first.state(), unchecked || first.unchecked(),
+                            "close it first in the finally block"), guards.iterator());
+                }
+            }
+        }
+    }
+
+    /**
+     * The finally blocks being read from their exceptional entry, innermost first: the sessions an
+     * exception runs each with while they are live and incomplete ({@link #enterFinally}).
+     */
+    private final Deque<Map<Element, Escape>> finallies = new ArrayDeque<>();
+
+    /**
+     * A finally block is read from its exceptional entry: until {@link #exitFinally}, each of its throw
+     * points before a session's close is a throw point for the sessions in {@code throughFinally} (the
+     * state the finally block is read in is that of the normal paths, where they may be complete).
+     */
+    void enterFinally(Map<Element, Escape> throughFinally) {
+        finallies.push(throughFinally == null ? Map.of() : throughFinally);
+    }
+
+    /** The finally block of {@link #enterFinally} has been read. */
+    void exitFinally() {
+        finallies.pop();
     }
 
     private boolean plainLocalSocket(Element var) {
@@ -139,10 +300,38 @@ final class LiveSessionExits {
         return info != null && info.kind() == Kind.SOCKET && var.getKind() == ElementKind.LOCAL_VARIABLE;
     }
 
-    /** Whether {@code state} is a session begun and not complete (on some path, for a maybe-null one). */
+    /** Whether {@code var} is a socket parameter of the method checked (not of a lambda in it). */
+    private boolean lentParameter(Element var) {
+        VarInfo info = flow.infos.get(var);
+        return info != null && info.kind() == Kind.SOCKET && var.getKind() == ElementKind.PARAMETER
+                && var.getEnclosingElement() instanceof ExecutableElement method && method.getParameters().contains(var);
+    }
+
+    /**
+     * Whether {@code var} is a socket parameter whose session is this method's to end, checked as a plain
+     * local (adv15 A18): the method ends it (closes, delegates, spawns: its callers take the call as the
+     * end, so its exception paths must end it too, by a finally block or {@code try (s)}), or assigned it a
+     * session of its own.
+     */
+    private boolean ownedParameter(Element var) {
+        return lentParameter(var) && (ownParameters.contains(var) || flow.lent.ending(
+                (ExecutableElement) var.getEnclosingElement(), (javax.lang.model.element.VariableElement) var) != null);
+    }
+
+    /** Whether every one of {@code thrown} is unchecked (a RuntimeException or an Error). */
+    private boolean allUnchecked(List<TypeMirror> thrown) {
+        return !thrown.isEmpty() && checked(thrown).isEmpty();
+    }
+
+    /**
+     * Whether {@code state} is a session begun and not complete (on some path, for a maybe-null one; in
+     * one of its states, for one an exception may have left at several points: adv15 A10, a catch block
+     * that wraps and rethrows, and A17, a finally block that throws before its close).
+     */
     private static boolean live(VarState state) {
         return state instanceof VarState.Live live && !live.complete()
-                || state instanceof VarState.Nullable nullable && !nullable.session().complete();
+                || state instanceof VarState.Nullable nullable && !nullable.session().complete()
+                || state instanceof VarState.Unknown unknown && unknown.incomplete();
     }
 
     /**
@@ -191,11 +380,13 @@ final class LiveSessionExits {
     private void report(Element var, Escape escape, String how) {
         VarState value = escape.state();
         if (reported.add(var)) {
-            VarState.Live session = value instanceof VarState.Nullable nullable ? nullable.session() : (VarState.Live) value;
+            String remains = value instanceof VarState.Unknown unknown ? unknown.how()
+                    : TypeModel.describe((value instanceof VarState.Nullable nullable ? nullable.session()
+                            : (VarState.Live) value).remaining());
             flow.reporter.error(escape.at(), Diagnostic.INCOMPLETE_SESSION, flow.name(var),
                     "if " + escape.what() + how + " (the exception leaves its scope and abandons the session: the peer "
-                            + "would wait; declare it in try-with-resources, or close it in a finally block)",
-                    TypeModel.describe(session.remaining()));
+                            + "would wait; " + escape.fix() + ")",
+                    remains);
         }
     }
 
