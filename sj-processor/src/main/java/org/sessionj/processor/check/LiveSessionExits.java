@@ -112,9 +112,28 @@ final class LiveSessionExits {
         beforeCall = lends;
         try {
             throwsAt(call, name + " on line " + flow.line(call) + " throws", method, thrownAt(call, method));
+            com.sun.source.util.TreePath own = lends.isEmpty() ? null
+                    : flow.lent.ownUncheckedThrow(method, flow.types, flow.elements);
+            if (own != null) {
+                // adv15 A18: the method lent the session may throw an unchecked exception of its own with it
+                // half done; the caller's call is that throw point (counted as a throw statement is)
+                TypeMirror type = own.getLeaf() instanceof ThrowTree statement
+                        ? flow.trees.getTypeMirror(new com.sun.source.util.TreePath(own, statement.getExpression()))
+                        : type("java.lang.AssertionError");
+                String where = own.getLeaf() instanceof ThrowTree ? "the throw on line " : "the assert on line ";
+                long line = own.getCompilationUnit().getLineMap().getLineNumber(
+                        flow.trees.getSourcePositions().getStartPosition(own.getCompilationUnit(), own.getLeaf()));
+                escapeAll(call, name + " on line " + flow.line(call) + " throws " + simpleName(type) + " (" + where
+                        + line + " in '" + method.getSimpleName() + "', with the session lent to it)", List.of(type), false, lends.keySet());
+            }
         } finally {
             beforeCall = Map.of();
         }
+    }
+
+    private static String simpleName(TypeMirror type) {
+        return type instanceof javax.lang.model.type.DeclaredType declared
+                ? declared.asElement().getSimpleName().toString() : String.valueOf(type);
     }
 
     /**
@@ -154,11 +173,11 @@ final class LiveSessionExits {
     private void throwsAt(Tree at, String what, ExecutableElement method, List<? extends TypeMirror> declared) {
         List<TypeMirror> thrown = checked(declared);
         if (!thrown.isEmpty()) {
-            escapeAll(at, what, thrown, false, false);
+            escapeAll(at, what, thrown, false);
         }
         List<TypeMirror> unchecked = unchecked(method, declared);
         if (!unchecked.isEmpty()) {
-            escapeAll(at, what, unchecked, true, false);
+            escapeAll(at, what, unchecked, true);
         }
     }
 
@@ -220,8 +239,7 @@ final class LiveSessionExits {
             return;
         }
         TypeMirror type = flow.trees.getTypeMirror(flow.pathOf(tree.getExpression()));
-        escapeAll(tree, "the throw on line " + flow.line(tree) + " runs", type == null ? List.of() : List.of(type), false,
-                true);
+        escapeAll(tree, "the throw on line " + flow.line(tree) + " runs", type == null ? List.of() : List.of(type), false);
     }
 
     /**
@@ -234,31 +252,34 @@ final class LiveSessionExits {
             return;
         }
         escapeAll(tree, "the assert on line " + flow.line(tree) + " fails (with -ea)",
-                List.of(type("java.lang.AssertionError")), false, true);
+                List.of(type("java.lang.AssertionError")), false);
     }
 
     /**
      * A throw point: {@code thrown} may leave here ({@code what} says how); {@code unchecked}: counted only
-     * where a catch of this method swallows it; {@code statement}: a {@code throw} or {@code assert} of this
-     * method's own (not a call).
+     * where a catch of this method swallows it.
      */
-    private void escapeAll(Tree at, String what, List<TypeMirror> thrown, boolean unchecked, boolean statement) {
+    private void escapeAll(Tree at, String what, List<TypeMirror> thrown, boolean unchecked) {
+        escapeAll(at, what, thrown, unchecked, null);
+    }
+
+    /**
+     * {@link #escapeAll(Tree, String, List, boolean)} for the sockets in {@code only} (null: every live one,
+     * and the sessions of the finally blocks being read).
+     */
+    private void escapeAll(Tree at, String what, List<TypeMirror> thrown, boolean unchecked, Set<Element> only) {
         for (Element var : flow.state.variables()) {
             VarState state = beforeCall.containsKey(var) ? beforeCall.get(var) : flow.state.get(var);
-            if (reported.contains(var) || !live(state) || flow.spawns.scopeMember(var)) {
+            if (reported.contains(var) || only != null && !only.contains(var) || !live(state)
+                    || flow.spawns.scopeMember(var)) {
                 continue;
             }
             if (plainLocalSocket(var) || ownedParameter(var)) {
                 escape(var, new Escape(at, what, thrown, state, unchecked, Escape.RESOURCE_OR_FINALLY), guards.iterator());
-            } else if (statement && lentParameter(var) && allUnchecked(thrown)) {
-                // adv15 A18: an unchecked exception of this method's own leaves with its caller's session
-                // incomplete; the caller's call is a throw point only for what the method declares
-                escape(var, new Escape(at, what, thrown, state, false, "the session is the caller's, lent to this "
-                        + "method, and its caller cannot see an unchecked exception of this method's own: check the "
-                        + "arguments before the session is lent, or throw a checked exception this method declares, "
-                        + "which the caller's call must then cover"),
-                        guards.iterator());
             }
+        }
+        if (only != null) {
+            return;
         }
         for (Map<Element, Escape> running : finallies) {
             for (Map.Entry<Element, Escape> entry : running.entrySet()) {
@@ -318,10 +339,6 @@ final class LiveSessionExits {
                 (ExecutableElement) var.getEnclosingElement(), (javax.lang.model.element.VariableElement) var) != null);
     }
 
-    /** Whether every one of {@code thrown} is unchecked (a RuntimeException or an Error). */
-    private boolean allUnchecked(List<TypeMirror> thrown) {
-        return !thrown.isEmpty() && checked(thrown).isEmpty();
-    }
 
     /**
      * Whether {@code state} is a session begun and not complete (on some path, for a maybe-null one; in
