@@ -32,21 +32,29 @@ import org.sessionj.processor.internal.flow.VarState;
 import org.sessionj.processor.internal.model.TypeModel;
 
 /**
- * Invariant (adv12 A6, SJ024 on the exception paths): <em>no exception of the program's own code leaves
- * the scope of a plain local socket variable while its session is live and incomplete</em>. Such an
- * exception abandons the session without telling the peer, which then waits for an action that never
- * comes. A try-with-resources resource is closed by Java on the way out (the runtime then fails the
- * session and tells the peer), so resources are not concerned; nor are parameters (the caller's
- * session: the call is a throw point of the caller).
+ * Invariant (adv12 A6, adv15, SJ024 on the exception paths): <em>every point at which control can leave
+ * the scope of a plain local socket variable abruptly while its session is live and incomplete is a throw
+ * point, and each must be covered</em>. Such an exit abandons the session without telling the peer, which
+ * then waits for an action that never comes. A try-with-resources resource is closed by Java on the way
+ * out (the runtime then fails the session and tells the peer), and so is a member of an {@code SJScope}
+ * (the scope is a resource, adv15 A27): neither is concerned. A {@code @Session} parameter is the caller's
+ * session (the call is a throw point of the caller, taken with the session as it was before the call,
+ * adv15 A18), unless the method ends it or assigns it a session of its own: then it is checked as a plain
+ * local.
  *
- * <p>The throw points counted are the program's expected failures: a call (of the program, a library or
- * the JDK, not of the session API) that declares a checked exception ({@code Thread.sleep}, a file
- * read, the program's own {@code throws IOException}), and a {@code throw} statement. An unchecked
- * exception out of a call — any exception for the code of the program or a library, the declared ones
- * ({@code Integer.parseInt}'s {@code NumberFormatException}) for the JDK's — counts only where a catch
- * of the same method outside the variable's scope takes it and goes on (its block does not end in a
- * {@code throw}): the "swallow and go on" case, where the program outlives the abandoned session
- * (adv12 A6). Elsewhere it is not counted: an unchecked exception that leaves the method is the
+ * <p>The throw points counted are the program's expected failures: a {@code throw} and a failing
+ * {@code assert} (A20); a call (of the program, a library or the JDK, not of the session API) that
+ * declares a checked exception ({@code Thread.sleep}, a file read, the program's own
+ * {@code throws IOException}), the implicit {@code close()} of a try-with-resources resource among them
+ * (A1); an unchecked {@code throw} or {@code assert} of a {@code @Session} method's own, at its caller's
+ * call (A18) — each wherever the session may be live: in a catch block where it is in one of several
+ * states (A10), in a finally block before its close (A17). An unchecked exception out of a call — any
+ * exception for the code of the program or a library, the declared ones ({@code Integer.parseInt}'s
+ * {@code NumberFormatException}) for the JDK's — counts only where a handler of the same method outside
+ * the variable's scope takes it and goes on (a catch that may take it and does not end in a
+ * {@code throw} or {@code System.exit}, following what a catch rethrows; a finally block that can end
+ * with a jump: adv16 A4, A5, A7, A14): the "swallow and go on" case, where the program outlives the
+ * abandoned session (adv12 A6). Elsewhere it is not counted: an unchecked exception that leaves the method is the
  * caller's affair (which the checker does not follow), and counting every call would make every
  * session held in a plain local need try-with-resources (two translated programs of the original SJ
  * corpus were rejected so). Not counted either: the JVM's own checks (a null dereference, an index, a
@@ -58,7 +66,7 @@ import org.sessionj.processor.internal.model.TypeModel;
  * <p>Such a point is covered when the exception it may throw (the checked exceptions a call declares, the
  * thrown expression's type) is taken by a catch of a try statement inside the variable's
  * scope (that catch block starts from the live state and is checked like any other code), or runs a
- * finally block inside that scope after which the session is no longer live (it closed it).
+ * finally block inside that scope that closes the session before any throw point of its own.
  */
 final class LiveSessionExits {
     private final MethodChecker flow;
@@ -73,14 +81,18 @@ final class LiveSessionExits {
      * block, the sessions an exception runs it with while they are live, checked once it has been read.
      */
     private record Guard(int scopeDepth, List<TypeMirror> catches, Map<Element, Escape> throughFinally,
-            Set<Element> resources, List<Clause> clauses) {
+            Set<Element> resources, List<Clause> clauses, Clause jumpingFinally) {
     }
 
     /**
-     * One catch clause of a guard: its types (a union's alternatives), its line, and whether the program
-     * goes on after it (its block does not end in a {@code throw} on every path).
+     * One catch clause of a guard: its types (a union's alternatives), its line, whether the program goes
+     * on after it (its block does not end in a {@code throw} or {@code System.exit} on every path), the
+     * types of the exceptions its block throws ({@code rethrows}; {@code rethrowsItself}: it throws its
+     * parameter, {@code throw e;}), and whether it is in fact a finally block that can end with a jump
+     * ({@code finally { continue; }}: it drops any exception and goes on, adv16 A5).
      */
-    private record Clause(List<TypeMirror> types, long line, boolean swallows) {
+    private record Clause(List<TypeMirror> types, long line, boolean swallows, List<TypeMirror> rethrows,
+            boolean rethrowsItself, boolean finallyBlock) {
     }
 
     /**
@@ -358,6 +370,7 @@ final class LiveSessionExits {
      */
     private void escape(Element var, Escape escape, Iterator<Guard> outer) {
         int depth = scopeDepth(var);
+        List<TypeMirror> thrown = escape.thrown(); // outside the scope, what a catch rethrows goes on (adv16 A14)
         while (outer.hasNext()) {
             Guard guard = outer.next();
             if (depth >= guard.scopeDepth()) {
@@ -365,26 +378,36 @@ final class LiveSessionExits {
                 if (!escape.unchecked()) {
                     break;
                 }
-                Clause swallower = swallower(escape.thrown(), guard.clauses());
+                List<TypeMirror> onwards = new ArrayList<>();
+                Clause swallower = swallower(thrown, guard, onwards);
                 if (swallower != null) {
-                    report(var, escape, " an unchecked exception, which the catch on line " + swallower.line()
-                            + " takes and goes on");
+                    report(var, escape, swallower.finallyBlock() ? " an unchecked exception, which the finally block on "
+                            + "line " + swallower.line() + " drops (it can end with a jump) and goes on"
+                            : " an unchecked exception, which the catch on line " + swallower.line() + " takes and goes on");
                     return;
+                }
+                thrown = onwards;
+                if (thrown.isEmpty()) {
+                    return; // every catch that takes it ends the program (System.exit)
                 }
                 continue; // not taken here, or rethrown: on outwards (out of the method, the caller's affair)
             }
             if (guard.resources().contains(var)) {
                 return; // try (s) { … }: Java closes it on the way out, and the runtime tells the peer
             }
-            if (ThrowSites.caughtBy(escape.thrown(), guard.catches(), flow.types)) {
-                return; // the catch block starts with the session live (and is checked from there)
+            // the catch blocks of this statement start with the session live (and are checked from there):
+            // what none of them surely takes goes on (an Error past a catch of RuntimeException)
+            thrown = notCaught(thrown, guard.catches());
+            if (thrown.isEmpty()) {
+                return;
             }
             if (guard.throughFinally() != null) {
                 // decided once the finally block is read; a checked escape outranks an unchecked one, which
                 // counts only where a catch swallows it (the first of each kind would do; one is kept)
                 Escape earlier = guard.throughFinally().get(var);
                 if (earlier == null || earlier.unchecked() && !escape.unchecked()) {
-                    guard.throughFinally().put(var, escape);
+                    guard.throughFinally().put(var, new Escape(escape.at(), escape.what(), thrown, escape.state(),
+                            escape.unchecked(), escape.fix()));
                 }
                 return;
             }
@@ -392,6 +415,17 @@ final class LiveSessionExits {
         if (!escape.unchecked()) {
             report(var, escape, "");
         }
+    }
+
+    /** The types of {@code thrown} that no catch of {@code catches} surely takes. */
+    private List<TypeMirror> notCaught(List<TypeMirror> thrown, List<TypeMirror> catches) {
+        List<TypeMirror> left = new ArrayList<>();
+        for (TypeMirror type : thrown) {
+            if (!ThrowSites.caughtBy(List.of(type), catches, flow.types)) {
+                left.add(type);
+            }
+        }
+        return left;
     }
 
     private void report(Element var, Escape escape, String how) {
@@ -408,26 +442,55 @@ final class LiveSessionExits {
     }
 
     /**
-     * The first catch clause (in order) that takes one of {@code thrown} and goes on after it, or null: each
-     * exception type goes to the first clause whose type is a supertype of it.
+     * The first clause of {@code guard} (in order) that may take one of {@code thrown} and goes on after it,
+     * or its finally block when that can end with a jump and an exception reaches it; else null, with what
+     * leaves the statement in {@code onwards}: the types no clause surely takes, and what the clauses that
+     * may take them throw. A clause may take a type when its own type is a supertype of it, or a subtype
+     * (adv16 A4: {@code catch (ValidationException e)} takes one of the "any unchecked exception" a call of
+     * the program may throw); it surely takes it only in the first case, and later clauses do not see it.
      */
-    private Clause swallower(List<TypeMirror> thrown, List<Clause> clauses) {
+    private Clause swallower(List<TypeMirror> thrown, Guard guard, List<TypeMirror> onwards) {
         for (TypeMirror type : thrown) {
-            for (Clause clause : clauses) {
-                if (takes(clause, type)) {
-                    if (clause.swallows()) {
-                        return clause;
-                    }
-                    break; // rethrown: the next clauses of this statement do not see it
+            boolean taken = false;
+            for (Clause clause : guard.clauses()) {
+                if (!mayTake(clause, type)) {
+                    continue;
+                }
+                if (clause.swallows()) {
+                    return clause;
+                }
+                if (clause.rethrowsItself()) {
+                    onwards.add(type);
+                }
+                onwards.addAll(clause.rethrows());
+                if (surelyTakes(clause, type)) {
+                    taken = true;
+                    break; // the next clauses of this statement do not see it
                 }
             }
+            if (!taken) {
+                onwards.add(type);
+            }
         }
-        return null;
+        return !onwards.isEmpty() && guard.jumpingFinally() != null ? guard.jumpingFinally() : null;
     }
 
-    private boolean takes(Clause clause, TypeMirror type) {
+    private boolean surelyTakes(Clause clause, TypeMirror type) {
         for (TypeMirror handler : clause.types()) {
             if (flow.types.isSubtype(flow.types.erasure(type), flow.types.erasure(handler))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether an exception of {@code type} (or of a subtype) may be one {@code clause} takes. */
+    private boolean mayTake(Clause clause, TypeMirror type) {
+        TypeMirror vmError = type("java.lang.VirtualMachineError");
+        for (TypeMirror handler : clause.types()) {
+            TypeMirror erased = flow.types.erasure(handler);
+            if (flow.types.isSubtype(flow.types.erasure(type), erased)
+                    || flow.types.isSubtype(erased, flow.types.erasure(type)) && !flow.types.isSubtype(erased, vmError)) {
                 return true;
             }
         }
@@ -500,6 +563,7 @@ final class LiveSessionExits {
         List<TypeMirror> unchecked = new ArrayList<>();
         if (!ThrowSites.inJdk(method, flow)) {
             unchecked.add(runtime);
+            unchecked.add(error); // an assert of the program's, an Error it throws (adv16 A4: catch (Error e))
         }
         for (TypeMirror thrown : declared) {
             if (flow.types.isSubtype(thrown, runtime) || flow.types.isSubtype(thrown, error)) {
@@ -531,8 +595,15 @@ final class LiveSessionExits {
                 addKnown(types, flow.trees.getTypeMirror(flow.pathOf(type)));
             }
             catches.addAll(types);
-            clauses.add(new Clause(types, flow.line(catchTree), !alwaysThrows(catchTree.getBlock())));
+            List<TypeMirror> rethrows = new ArrayList<>();
+            boolean itself = rethrows(catchTree, rethrows);
+            clauses.add(new Clause(types, flow.line(catchTree), !alwaysThrows(catchTree.getBlock()), rethrows, itself,
+                    false));
         }
+        Clause jumpingFinally = tree.getFinallyBlock() != null && TryStatements.jumpsOut(tree.getFinallyBlock())
+                ? new Clause(List.of(type("java.lang.Throwable")), flow.line(tree.getFinallyBlock()), true, List.of(),
+                        false, true)
+                : null;
         Set<Element> resources = new HashSet<>();
         for (Tree resource : tree.getResources()) {
             Element socket = resource instanceof com.sun.source.tree.ExpressionTree expression
@@ -541,19 +612,65 @@ final class LiveSessionExits {
                 resources.add(socket);
             }
         }
-        guards.push(new Guard(flow.scopes.size(), catches, throughFinally, resources, clauses));
+        guards.push(new Guard(flow.scopes.size(), catches, throughFinally, resources, clauses, jumpingFinally));
         return throughFinally;
     }
 
     /**
-     * Whether {@code statement} ends in a {@code throw} on every path (a catch that rethrows or wraps): a
-     * throw, a block whose last statement always throws, an if/else whose branches both do. Anything else
-     * (a return, a loop, a switch) is taken as going on, which only counts more catches as swallowing.
+     * The exceptions the block of {@code catchTree} throws (its {@code throw} statements, not those of a
+     * lambda or class in it) into {@code into}; returns whether one of them throws the parameter itself
+     * ({@code throw e;}, which rethrows what it took).
+     */
+    private boolean rethrows(CatchTree catchTree, List<TypeMirror> into) {
+        javax.lang.model.element.Name parameter = catchTree.getParameter().getName();
+        boolean[] itself = {false};
+        com.sun.source.util.TreePath blockPath = flow.pathOf(catchTree.getBlock());
+        if (blockPath == null) {
+            return true;
+        }
+        new com.sun.source.util.TreePathScanner<Void, Void>() {
+            @Override
+            public Void visitThrow(ThrowTree statement, Void unused) {
+                Tree expression = FlowScanner.strip(statement.getExpression());
+                if (expression instanceof com.sun.source.tree.IdentifierTree name && name.getName().equals(parameter)) {
+                    itself[0] = true;
+                } else {
+                    addKnown(into, flow.trees.getTypeMirror(new com.sun.source.util.TreePath(getCurrentPath(),
+                            statement.getExpression())));
+                }
+                return super.visitThrow(statement, unused);
+            }
+
+            @Override
+            public Void visitLambdaExpression(com.sun.source.tree.LambdaExpressionTree lambda, Void unused) {
+                return null; // another body
+            }
+
+            @Override
+            public Void visitClass(com.sun.source.tree.ClassTree local, Void unused) {
+                return null; // another body
+            }
+        }.scan(blockPath, null);
+        return itself[0];
+    }
+
+    /**
+     * Whether {@code statement} ends in a {@code throw} or ends the program ({@code System.exit},
+     * {@code Runtime.getRuntime().halt}: adv16 A7) on every path (a catch that rethrows, wraps or gives
+     * up): a throw, such a call as a statement, a block whose last statement always does, an if/else whose
+     * branches both do. Anything else (a return, a loop, a switch) is taken as going on, which only counts
+     * more catches as swallowing.
      */
     private static boolean alwaysThrows(StatementTree statement) {
         // instanceof, not a pattern switch: see NoPatternSwitchTest (the processor is loaded afresh for every compilation)
         if (statement instanceof ThrowTree) {
             return true;
+        }
+        if (statement instanceof com.sun.source.tree.ExpressionStatementTree expression
+                && expression.getExpression() instanceof MethodInvocationTree call) {
+            String callee = call.getMethodSelect().toString();
+            return callee.equals("System.exit") || callee.equals("java.lang.System.exit")
+                    || callee.equals("Runtime.getRuntime().exit") || callee.equals("Runtime.getRuntime().halt");
         }
         if (statement instanceof BlockTree block) {
             return !block.getStatements().isEmpty()
@@ -572,7 +689,8 @@ final class LiveSessionExits {
     /** The catch blocks of the statement are read now: what they throw runs only the finally block. */
     void enterCatches(Map<Element, Escape> throughFinally) {
         Guard tryGuard = guards.pop();
-        guards.push(new Guard(tryGuard.scopeDepth(), List.of(), throughFinally, Set.of(), List.of()));
+        guards.push(new Guard(tryGuard.scopeDepth(), List.of(), throughFinally, Set.of(), List.of(),
+                tryGuard.jumpingFinally()));
     }
 
     /** The try and catch blocks are read. */
