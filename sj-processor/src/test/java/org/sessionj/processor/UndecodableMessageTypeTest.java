@@ -291,4 +291,60 @@ class UndecodableMessageTypeTest {
                 }
                 """);
     }
+
+    /**
+     * adv15 A21: a class travels as an object of its fields, so one the codec can create only from a single
+     * value — the value class {@code Email(String)}, a private {@code Built(int)} behind a factory — compiled,
+     * created and failed at the receiver ("Cannot construct instance … cannot deserialize from Object value").
+     */
+    @Test
+    void aClassCreatedOnlyFromASingleValueIsRejected() {
+        assertRejected("SJ018", 8, msg("message type 'P.Email'", "it travels as an object of its fields, but a "
+                + "receiver can create one only from a single value (its one-argument constructor): give it a "
+                + "no-argument constructor (any access)"), """
+                import org.sessionj.api.*;
+                interface P {
+                  final class Email {
+                    private final String address;
+                    public Email(String address) { this.address = address; }
+                    public String getAddress() { return address; }
+                  }
+                  @Protocol("cbegin.!<Email>") interface C {}
+                }
+                """);
+        assertRejected("SJ018", 9, msg("message type 'P.Built'", "can create one only from a single value"), """
+                import org.sessionj.api.*;
+                interface P {
+                  final class Built {
+                    private final int n;
+                    private Built(int n) { this.n = n; }
+                    static Built of(int n) { return new Built(n); }
+                    public int getN() { return n; }
+                  }
+                  @Protocol("cbegin.!<java.util.List<Built>>") interface C {}
+                }
+                """);
+    }
+
+    /** The same class travelling as its single value ({@code @JsonValue}), or with a no-argument constructor: fine. */
+    @Test
+    void aSingleValueClassWithJsonValueOrANoArgumentConstructorCompiles() {
+        assertAccepted("""
+                import org.sessionj.api.*;
+                import com.fasterxml.jackson.annotation.JsonValue;
+                interface P {
+                  final class Email {
+                    private final String address;
+                    public Email(String address) { this.address = address; }
+                    @JsonValue public String address() { return address; }
+                  }
+                  final class Point {
+                    private int x, y;
+                    private Point() {}
+                    public Point(int x, int y) { this.x = x; this.y = y; }
+                  }
+                  @Protocol("cbegin.!<Email>.!<Point>") interface C {}
+                }
+                """);
+    }
 }

@@ -303,6 +303,74 @@ class UndecodableMessageTypesTest {
                 .contains("at .v: a " + name(Sub.class) + " would arrive as a " + name(Base.class));
     }
 
+    /** adv15 A21: a value class made only from a single value (a private constructor, a factory). */
+    public static final class Email {
+        private final String address;
+
+        public Email(String address) {
+            this.address = address;
+        }
+
+        public String getAddress() {
+            return address;
+        }
+    }
+
+    /** The builder/factory idiom: a private one-argument constructor, a static factory, a getter. */
+    public static final class Built {
+        private final int n;
+
+        private Built(int n) {
+            this.n = n;
+        }
+
+        public static Built of(int n) {
+            return new Built(n);
+        }
+
+        public int getN() {
+            return n;
+        }
+    }
+
+    /** A creator parameter that no field or getter writes: it would be created as zero. */
+    public static final class Lost {
+        public final int a;
+
+        @com.fasterxml.jackson.annotation.JsonCreator
+        public Lost(@com.fasterxml.jackson.annotation.JsonProperty("a") int a,
+                @com.fasterxml.jackson.annotation.JsonProperty("scale") int scale) {
+            this.a = a * scale;
+        }
+    }
+
+    /** Private fields without getters, a no-argument constructor: decodable (its fields travel). */
+    public static final class Pojo {
+        private int x;
+        private String name;
+    }
+
+    /**
+     * adv15 A21: a class written as its properties that a receiver could create only from a single value
+     * compiled, created and failed at the receiver ("Cannot construct instance … cannot deserialize from
+     * Object value"); a creator parameter no property writes arrived as zero. Both are refused when the
+     * protocol loads, naming the class and the fix; a POJO with private fields loads (they travel).
+     */
+    @Test
+    void aClassTheReceiverCouldNotCreateFromItsPropertiesFailsWhenTheProtocolLoads() {
+        for (Class<?> type : new Class<?>[] {Email.class, Built.class}) {
+            assertThatThrownBy(() -> compile("cbegin.!<" + name(type) + ">")).as(type.getSimpleName())
+                    .isInstanceOf(SJException.class)
+                    .hasMessageContaining(name(type) + " is written as its properties [")
+                    .hasMessageContaining("but a receiver can create one only from a single value (a one-argument "
+                            + "constructor or factory): give it a no-argument constructor");
+        }
+        assertThatThrownBy(() -> compile("sbegin.?(java.util.List<" + name(Lost.class) + ">)"))
+                .isInstanceOf(SJException.class)
+                .hasMessageContaining(name(Lost.class) + "'s creator takes 'scale', which its writer does not write");
+        assertThatCode(() -> compile("cbegin.!<" + name(Pojo.class) + ">")).doesNotThrowAnyException();
+    }
+
     @Test
     void decodableTypesStillLoad() {
         assertThatCode(() -> compile("cbegin.!<" + name(Bean.class) + ">.!<" + name(Quiet.class) + ">.!<"
