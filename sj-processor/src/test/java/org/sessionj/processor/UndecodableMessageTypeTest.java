@@ -134,7 +134,7 @@ class UndecodableMessageTypeTest {
                   final class Bean { private int a; public int getA() { return a; } public void setA(int a) { this.a = a; } }
                   final class Hidden { public int a; private Hidden() {} }
                   final class Named { final int x; @java.beans.ConstructorProperties({"x"}) Named(int x) { this.x = x; } public int getX() { return x; } }
-                  final class Text { final String s; Text(String s) { this.s = s; } }
+                  final class Text { final String s; Text(String s) { this.s = s; } @com.fasterxml.jackson.annotation.JsonValue String s() { return s; } }
                   record Tree(String label, List<Tree> kids, Tree[] more) {}
                   record Box<T>(T value) {}
                   record Stamp(java.time.Instant at, java.util.UUID id, java.math.BigDecimal amount,
@@ -344,6 +344,40 @@ class UndecodableMessageTypeTest {
                     public Point(int x, int y) { this.x = x; this.y = y; }
                   }
                   @Protocol("cbegin.!<Email>.!<Point>") interface C {}
+                }
+                """);
+    }
+
+    /**
+     * adv15 A21: a class travels as its fields, whatever their access, so a private field of a type no peer
+     * can decode makes the class one (the runtime refuses it when the protocol loads); static, transient and
+     * {@code @JsonIgnore}d fields do not travel.
+     */
+    @Test
+    void aPrivateFieldOfATypeNoPeerCanDecodeIsRejected() {
+        assertRejected("SJ018", 8, msg("message type 'P.Job'", "its field 'task' has a type no peer can decode, "
+                + "'java.lang.Runnable': it is an interface or abstract class that is not sealed"), """
+                import org.sessionj.api.*;
+                interface P {
+                  class Base { private Runnable task; }
+                  final class Job extends Base {
+                    private int n;
+                    public Job() {}
+                  }
+                  @Protocol("cbegin.!<Job>") interface C {}
+                }
+                """);
+        assertAccepted("""
+                import org.sessionj.api.*;
+                interface P {
+                  final class Job {
+                    private int n;
+                    private static Runnable shared;
+                    private transient Runnable task;
+                    @com.fasterxml.jackson.annotation.JsonIgnore private Runnable ignored;
+                    public Job() {}
+                  }
+                  @Protocol("cbegin.!<Job>") interface C {}
                 }
                 """);
     }

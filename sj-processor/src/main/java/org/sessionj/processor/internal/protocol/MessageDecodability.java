@@ -42,8 +42,8 @@ import javax.lang.model.type.WildcardType;
  *     strings (a key's text, read back as the declared key type), which only strings, boxes, enums,
  *     {@code Object} (strings only, checked at the send) and the JDK's value types with a key decoder
  *     (UUID, java.time, Locale, Currency, URI, URL, Date, BigInteger, BigDecimal) survive;</li>
- * <li>a record component, an array component, a type argument or a permitted subclass of a sealed
- *     type is one of the above.</li>
+ * <li>a record component, a field of a class of the program (any access: the runtime writes them all),
+ *     an array component, a type argument or a permitted subclass of a sealed type is one of the above.</li>
  * </ul>
  */
 public final class MessageDecodability {
@@ -160,6 +160,19 @@ public final class MessageDecodability {
                 parts.add(component.asType());
             }
         }
+        if (type.getKind() == ElementKind.CLASS && !jdk(type)
+                && !annotated(type, "com.fasterxml.jackson.annotation.JsonAutoDetect")) {
+            // A class of the program travels as its fields, whatever their access (adv15 A21): each is a part
+            // the receiver decodes as its declared type, as the runtime's load check has it.
+            for (TypeElement c = type; c != null && !jdk(c); c = superclass(c)) {
+                for (Element member : c.getEnclosedElements()) {
+                    if (member.getKind() == ElementKind.FIELD && travels(member)) {
+                        names.add("its field '" + member.getSimpleName() + "'");
+                        parts.add(member.asType());
+                    }
+                }
+            }
+        }
         if (type.getModifiers().contains(Modifier.SEALED) && !type.getQualifiedName().toString().startsWith("java.")) {
             // A sealed type of the JDK (InetAddress, ZoneId) is decoded by the codec's decoder for the declared
             // type itself, not by its permitted subclasses (adv15 A16), as the runtime's check has it.
@@ -213,6 +226,23 @@ public final class MessageDecodability {
             }
         }
         return null;
+    }
+
+    /** Whether {@code type} is a class of the JDK (whose fields are its own business: it has an encoder). */
+    private static boolean jdk(TypeElement type) {
+        String name = type.getQualifiedName().toString();
+        return name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.") || name.startsWith("sun.");
+    }
+
+    private static TypeElement superclass(TypeElement type) {
+        return type.getSuperclass() instanceof DeclaredType declared && declared.asElement() instanceof TypeElement parent
+                ? parent : null;
+    }
+
+    /** Whether a field travels: not static, not transient, not {@code @JsonIgnore}d (the runtime's rule). */
+    private static boolean travels(Element field) {
+        return !field.getModifiers().contains(Modifier.STATIC) && !field.getModifiers().contains(Modifier.TRANSIENT)
+                && !annotated(field, "com.fasterxml.jackson.annotation.JsonIgnore");
     }
 
     /** {@link #keyProblem(TypeElement, int)} of a key type argument (a wildcard or type variable: read as Object). */
