@@ -241,6 +241,12 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             // In the project's words, with the path to the part, not Jackson's advice and its whole
             // reference chain (a thousand links for a value nested too deep: adv15 A5, A23).
             throw fail("could not send a " + type + ": " + CodecFailures.describe(e), true, e);
+        } catch (StackOverflowError e) {
+            // A value nested past the stack (a chain of references holding references, which Jackson unwraps
+            // without counting its depth: adv16 A8): a failed send, never a raw Error out of send.
+            buf.writerIndex(mark);
+            throw fail("could not send a " + type + ": the value is nested too deeply to encode (does it refer to "
+                    + "itself?)", true, e);
         } catch (UnencodableValueException e) {
             buf.writerIndex(mark); // text UTF-8 cannot carry (adv15 A22): refused, as the codec refuses it in a list
             throw fail("could not send a " + type + ": " + e.getMessage(), true, e);

@@ -336,6 +336,16 @@ public final class ValueCodec {
         } catch (IOException | RuntimeException e) {
             throw new MalformedInputException("could not decode a " + declared + " from the peer's message: "
                     + CodecFailures.describe(e), e);
+        } catch (OutOfMemoryError e) {
+            // adv16 H1: a frame of a few MB can ask for hundreds (3,000,000 empty arrays in 6 MB where the type
+            // is Object: an ArrayList each). What the decoding allocated is garbage once it is abandoned, so
+            // the session fails with a reason, and the peer is told, instead of a raw Error out of receive().
+            throw new MalformedInputException("could not decode a " + declared + " from the peer's message of "
+                    + length + " bytes: decoding it needs more memory than this JVM has (docs/wire-format.md, "
+                    + "\"Codec failures\")");
+        } catch (StackOverflowError e) {
+            throw new MalformedInputException("could not decode a " + declared + " from the peer's message: it is "
+                    + "nested too deeply to decode");
         } finally {
             in.readerIndex(end);
         }

@@ -371,6 +371,63 @@ class UndecodableMessageTypesTest {
         assertThatCode(() -> compile("cbegin.!<" + name(Pojo.class) + ">")).doesNotThrowAnyException();
     }
 
+    /** A private field of an open interface type: it travels now, so no receiver could decode the class. */
+    public static final class Chore {
+        private int n;
+        private Runnable task;
+        private transient Runnable cached;
+        private static Runnable shared;
+    }
+
+    public static final class Quieter {
+        private int n;
+        private transient Runnable cached;
+        @JsonIgnore
+        private Runnable ignored;
+    }
+
+    /** adv15 A21: the fields that travel are checked like a record's components; the others are not. */
+    @Test
+    void aPrivateFieldNoPeerCanDecodeFailsWhenTheProtocolLoads() {
+        assertThatThrownBy(() -> compile("cbegin.!<" + name(Chore.class) + ">")).isInstanceOf(SJException.class)
+                .hasMessageContaining("java.lang.Runnable (inside the message) is an interface or abstract class");
+        assertThatCode(() -> compile("cbegin.!<" + name(Quieter.class) + ">")).doesNotThrowAnyException();
+    }
+
+    private static Payload.JavaType java(String name, Payload.JavaType... arguments) {
+        return new Payload.JavaType(name, List.of(arguments), 0);
+    }
+
+    private static ValueShape shapeOf(Payload.JavaType type) throws ClassNotFoundException {
+        return ValueShape.of(SmileCodec.jacksonType(type, UndecodableMessageTypesTest.class.getClassLoader()));
+    }
+
+    /**
+     * adv16 A8: an AtomicReference holding itself reached Jackson, whose reference serializer recursed into a
+     * StackOverflowError (a raw Error out of send); the walk refuses it where it refers back, as for a list.
+     */
+    @Test
+    void aReferenceThatHoldsItselfIsRefusedByTheWalk() throws Exception {
+        var cycle = new java.util.concurrent.atomic.AtomicReference<Object>();
+        cycle.set(cycle);
+        assertThat(shapeOf(java("java.util.concurrent.atomic.AtomicReference", java("java.lang.Object"))).refusal(cycle))
+                .contains("the value contains itself");
+    }
+
+    /**
+     * adv16 A15: a map key of a subclass of a concrete key type (a Timestamp where the keys are Dates) arrived
+     * as the declared class, so map.get(sent key) was null at the receiver; refused by the walk like a value.
+     */
+    @Test
+    void aMapKeyOfASubclassOfTheKeyTypeIsRefusedByTheWalk() throws Exception {
+        ValueShape dates = shapeOf(java("java.util.Map", java("java.util.Date"), java("java.lang.String")));
+        assertThat(dates.refusal(java.util.Map.of(new java.sql.Timestamp(1000L), "t")))
+                .contains("a map key").contains("(a java.sql.Timestamp) where the key type is java.util.Date would "
+                        + "arrive as a java.util.Date");
+        assertThat(dates.refusal(java.util.Map.of(new java.util.Date(1000L), "d"))).isNull();
+        assertThat(shapeOf(java("java.util.Map", java("java.lang.String"), java("java.lang.String"))).closed()).as("final keys: nothing to walk").isTrue();
+    }
+
     @Test
     void decodableTypesStillLoad() {
         assertThatCode(() -> compile("cbegin.!<" + name(Bean.class) + ">.!<" + name(Quiet.class) + ">.!<"

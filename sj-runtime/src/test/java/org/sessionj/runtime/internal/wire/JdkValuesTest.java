@@ -90,6 +90,44 @@ class JdkValuesTest {
         assertThatThrownBy(() -> read(Timestamp.class, 5)).isInstanceOf(JsonMappingException.class);
     }
 
+    /** adv16 A15: a ZonedDateTime or OffsetDateTime map key keeps its zone and offset (it lost the zone). */
+    @Test
+    void dateKeysKeepTheirZoneAndOffset() throws Exception {
+        ZonedDateTime paris = ZonedDateTime.of(2026, 11, 29, 6, 0, 0, 7, ZoneId.of("Europe/Paris"));
+        OffsetDateTime at = OffsetDateTime.of(2026, 11, 29, 6, 0, 0, 7, ZoneOffset.ofHours(-5));
+        JavaType zoned = SmileCodec.readerFor(SmileCodec.jacksonType(Object.class)).getTypeFactory()
+                .constructMapType(HashMap.class, ZonedDateTime.class, String.class);
+        JavaType offset = SmileCodec.readerFor(SmileCodec.jacksonType(Object.class)).getTypeFactory()
+                .constructMapType(HashMap.class, OffsetDateTime.class, String.class);
+        Map<ZonedDateTime, String> zones = new HashMap<>(Map.of(paris, "z"));
+        Map<OffsetDateTime, String> offsets = new HashMap<>(Map.of(at, "o"));
+        assertThat((Map<?, ?>) SmileCodec.readerFor(zoned).readValue(SmileCodec.writerFor(zoned).writeValueAsBytes(zones)))
+                .isEqualTo(zones);
+        assertThat((Map<?, ?>) SmileCodec.readerFor(offset).readValue(SmileCodec.writerFor(offset)
+                .writeValueAsBytes(offsets))).isEqualTo(offsets);
+    }
+
+    /** A type whose decoding runs out of memory (as 3,000,000 empty arrays in 6 MB did: adv16 H1). */
+    public static final class Greedy {
+        @com.fasterxml.jackson.annotation.JsonCreator
+        public Greedy(@com.fasterxml.jackson.annotation.JsonProperty("n") int n) {
+            throw new OutOfMemoryError("simulated: Java heap space");
+        }
+    }
+
+    /** adv16 H1: the decoding's OutOfMemoryError fails the input with a reason, never a raw Error out of receive. */
+    @Test
+    void aDecodingThatRunsOutOfMemoryFailsTheInputWithAReason() throws Exception {
+        byte[] smile = PLAIN.writeValueAsBytes(Map.of("n", 1));
+        var buf = Unpooled.buffer();
+        buf.writeInt(smile.length).writeBytes(smile);
+        assertThatThrownBy(() -> ValueCodec.readObject(new ByteBufFrame(buf),
+                SmileCodec.readerFor(SmileCodec.jacksonType(Greedy.class)), "Greedy"))
+                .isInstanceOf(MalformedInputException.class)
+                .hasMessageContaining("could not decode a Greedy from the peer's message of " + smile.length
+                        + " bytes: decoding it needs more memory than this JVM has");
+    }
+
     /** A date that does not parse is the peer's fault, not the program's code: said so, in the codec's words. */
     @Test
     void aHostileDateIsNotBlamedOnTheProgramsCode() {
