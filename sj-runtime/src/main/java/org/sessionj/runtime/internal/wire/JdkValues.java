@@ -48,11 +48,36 @@ final class JdkValues {
 
     private static SimpleModule module() {
         SimpleModule module = new SimpleModule("sj-jdk-values");
-        module.addSerializer(Timestamp.class, new TimestampSerializer());
-        module.addDeserializer(Timestamp.class, new TimestampDeserializer());
+        if (sqlPresent()) {
+            SqlTimestamps.register(module);
+        }
         module.addSerializer(Pattern.class, new PatternSerializer());
         module.addDeserializer(Pattern.class, new PatternDeserializer());
         return module;
+    }
+
+    /**
+     * Whether {@code java.sql} is in the program's layer: a modular program without it (the runtime requires
+     * it {@code static}, as Jackson does) cannot hold a {@code Timestamp}, and naming the class would fail.
+     */
+    private static boolean sqlPresent() {
+        try {
+            Class.forName("java.sql.Timestamp", false, JdkValues.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
+    }
+
+    /** The only code that names {@code java.sql.Timestamp}: loaded only when {@code java.sql} is present. */
+    private static final class SqlTimestamps {
+        private SqlTimestamps() {
+        }
+
+        static void register(SimpleModule module) {
+            module.addSerializer(Timestamp.class, new TimestampSerializer());
+            module.addDeserializer(Timestamp.class, new TimestampDeserializer());
+        }
     }
 
     private static final class TimestampSerializer extends StdSerializer<Timestamp> {
