@@ -55,7 +55,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return;
             }
             output.buffer().writeByte(Tags.INT).writeInt(message);
-            advance(s.next());
+            advanceAfterSend(s.next());
         } finally {
             exitAction(entered);
         }
@@ -71,7 +71,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return;
             }
             output.buffer().writeByte(Tags.LONG).writeLong(message);
-            advance(s.next());
+            advanceAfterSend(s.next());
         } finally {
             exitAction(entered);
         }
@@ -87,7 +87,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return;
             }
             output.buffer().writeByte(Tags.DOUBLE).writeDouble(message);
-            advance(s.next());
+            advanceAfterSend(s.next());
         } finally {
             exitAction(entered);
         }
@@ -103,7 +103,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return;
             }
             output.buffer().writeByte(Tags.FLOAT).writeFloat(message);
-            advance(s.next());
+            advanceAfterSend(s.next());
         } finally {
             exitAction(entered);
         }
@@ -119,7 +119,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return;
             }
             output.buffer().writeByte(Tags.BOOLEAN).writeBoolean(message);
-            advance(s.next());
+            advanceAfterSend(s.next());
         } finally {
             exitAction(entered);
         }
@@ -135,7 +135,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return;
             }
             output.buffer().writeByte(Tags.BYTE).writeByte(message);
-            advance(s.next());
+            advanceAfterSend(s.next());
         } finally {
             exitAction(entered);
         }
@@ -151,7 +151,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return;
             }
             output.buffer().writeByte(Tags.SHORT).writeShort(message);
-            advance(s.next());
+            advanceAfterSend(s.next());
         } finally {
             exitAction(entered);
         }
@@ -167,7 +167,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return;
             }
             output.buffer().writeByte(Tags.CHAR).writeChar(message);
-            advance(s.next());
+            advanceAfterSend(s.next());
         } finally {
             exitAction(entered);
         }
@@ -294,7 +294,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
         }
         Frame buf = input.next(s, timeoutNanos);
         Object value = input.read(s.message(), buf, s);
-        advance(s.next());
+        advanceAfterInput(s.next());
         return (T) value;
     }
 
@@ -307,7 +307,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return this.<Integer>unboxed();
             }
             int value = buf.readInt();
-            advance(state.next());
+            advanceAfterInput(state.next());
             return value;
         } finally {
             exitAction(entered);
@@ -323,7 +323,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return this.<Long>unboxed();
             }
             long value = buf.readLong();
-            advance(state.next());
+            advanceAfterInput(state.next());
             return value;
         } finally {
             exitAction(entered);
@@ -339,7 +339,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return this.<Double>unboxed();
             }
             double value = buf.readDouble();
-            advance(state.next());
+            advanceAfterInput(state.next());
             return value;
         } finally {
             exitAction(entered);
@@ -355,7 +355,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return this.<Float>unboxed();
             }
             float value = buf.readFloat();
-            advance(state.next());
+            advanceAfterInput(state.next());
             return value;
         } finally {
             exitAction(entered);
@@ -371,7 +371,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return this.<Boolean>unboxed();
             }
             boolean value = buf.readBoolean();
-            advance(state.next());
+            advanceAfterInput(state.next());
             return value;
         } finally {
             exitAction(entered);
@@ -387,7 +387,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return this.<Byte>unboxed();
             }
             byte value = buf.readByte();
-            advance(state.next());
+            advanceAfterInput(state.next());
             return value;
         } finally {
             exitAction(entered);
@@ -403,7 +403,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return this.<Short>unboxed();
             }
             short value = buf.readShort();
-            advance(state.next());
+            advanceAfterInput(state.next());
             return value;
         } finally {
             exitAction(entered);
@@ -419,7 +419,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return this.<Character>unboxed();
             }
             char value = buf.readChar();
-            advance(state.next());
+            advanceAfterInput(state.next());
             return value;
         } finally {
             exitAction(entered);
@@ -488,7 +488,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             }
             Frame buf = output.buffer().writeByte(Tags.LABEL);
             ValueCodec.writeShortString(buf, label);
-            advance(next);
+            advanceAfterSelect(next);
         } finally {
             exitAction(entered);
         }
@@ -527,7 +527,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             if (next == null) {
                 throw fail("the peer selected label '" + label + "', which " + s.describe() + " does not offer", true, null);
             }
-            advance(next);
+            advanceAfterInput(next);
             return label;
         } finally {
             exitAction(entered);
@@ -565,7 +565,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 throw violation(s, "![…]*");
             }
             output.buffer().writeByte(Tags.LOOP).writeBoolean(condition);
-            advance(condition ? s.body() : s.exit());
+            advanceAfterSelect(condition ? s.body() : s.exit());
             return condition;
         } finally {
             exitAction(entered);
@@ -589,7 +589,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             if (flag != 0 && flag != 1) {
                 throw badLoopFlag(s, tag, flag);
             }
-            advance(flag == 1 ? s.body() : s.exit());
+            advanceAfterInput(flag == 1 ? s.body() : s.exit());
             return flag == 1;
         } finally {
             exitAction(entered);
