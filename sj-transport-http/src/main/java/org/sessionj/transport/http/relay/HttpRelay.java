@@ -96,7 +96,7 @@ public final class HttpRelay implements AutoCloseable, Routes {
         this.tls = ssl != null;
         this.budget = new Budget(limits.bufferBytes());
         this.halves = new Halves(settings.vanishMillis(), this::sweep);
-        this.handshakeSlots = RelayHandshakeSlots.forRelay(limits.maxConnections(), limits.requestMillis());
+        this.handshakeSlots = RelayHandshakeSlots.forRelay(limits.maxPendingTlsHandshakes(), limits.requestMillis());
         try {
             this.server = TunnelServer.bind(address, ssl, settings, this, limits.maxConnections(), limits.requestMillis(),
                     limits.bufferBytes(), () -> handshakeSlots);
@@ -137,8 +137,8 @@ public final class HttpRelay implements AutoCloseable, Routes {
 
     /**
      * TLS handshakes (over HTTPS) that failed so far: bytes that were no TLS, a handshake not finished
-     * within the request deadline of its accept, or one dropped at the limit of pending TLS handshakes (a
-     * quarter of the connection limit) because it had stalled for 5 s while another connection waited.
+     * within the request deadline of its accept, or one dropped at the limit of pending TLS handshakes
+     * ({@link RelayLimits#maxPendingTlsHandshakes}) because it had stalled for 5 s while another connection waited.
      * A peer that closed in the middle of its handshake is not counted (like a port probe).
      */
     public long failedTlsHandshakes() {
