@@ -163,8 +163,8 @@ class HttpsHandshakeFloodFaultTest {
      * start; the future has its handshakes done and failed once it ends.
      */
     private static java.util.concurrent.CompletableFuture<int[]> floodFromAnotherJvm(int port) throws IOException {
-        String java = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+        String javaCommand = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process process = new ProcessBuilder(javaCommand, "-cp", System.getProperty("java.class.path"),
                 HandshakeFlooder.class.getName(), Integer.toString(port), Integer.toString(THREADS),
                 Long.toString(FLOOD_MILLIS)).redirectErrorStream(true).start();
         java.io.BufferedReader out = new java.io.BufferedReader(
