@@ -226,6 +226,10 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
         blockedWriter = Thread.currentThread();
         long timeout = sendTimeoutNanos;
         long deadline = System.nanoTime() + timeout;
+        // What this writer holds for its peer counts toward the process's budget while it waits (a whole
+        // frame is queued before the wait): a peer that takes nothing for longest is given up for room.
+        UnsentBytes.Wait held = settings.unsent().await(outboundBytes.get() + pendingInChannel(), null,
+                this::giveUpWriting);
         try {
             while (true) {
                 VarHandle.fullFence();
@@ -263,8 +267,23 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
                 }
             }
         } finally {
+            held.end();
             blockedWriter = null;
         }
+    }
+
+    /** Bytes handed to the channel and not yet written to the socket (0 once it closed). */
+    private long pendingInChannel() {
+        io.netty.channel.ChannelOutboundBuffer buffer = channel.unsafe().outboundBuffer();
+        return buffer == null ? 0 : buffer.totalPendingWriteBytes();
+    }
+
+    /** The budget for unsent bytes gave this writer up ({@link UnsentBytes}): the connection fails with the reason. */
+    private void giveUpWriting(String reason) {
+        failed(new IOException(reason));
+        writeTimedOut = true; // what is unsent is dropped at the close, not waited for
+        channel.close();
+        wakeWriter();
     }
 
     private IOException endedWhileWriting() {
