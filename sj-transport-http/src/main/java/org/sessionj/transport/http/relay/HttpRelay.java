@@ -150,6 +150,20 @@ public final class HttpRelay implements AutoCloseable, Routes {
         return handshakeSlots.held();
     }
 
+    /**
+     * Connections closed at once so far because their source address had its most connections with an
+     * unfinished request ({@code sessionj.http.maxUnfinishedPerAddress}, 64): a plain-HTTP slowloris from one
+     * address cannot take the relay's every connection.
+     */
+    public long refusedUnfinishedPerAddress() {
+        return server.refusedUnfinishedPerAddress();
+    }
+
+    /** Connections from {@code address} whose request has not arrived whole, now. */
+    public int unfinishedRequestsFrom(java.net.InetAddress address) {
+        return server.unfinishedRequestsFrom(address);
+    }
+
     /** Connections closed so far because their address had its most connections in a TLS handshake (sessionj.tls.maxHandshakesPerAddress). */
     public long refusedTlsPerAddress() {
         return server.refusedPerAddress();
