@@ -13,9 +13,18 @@
 # The ratio columns divide SJ noalias by each MPI peer, timed / job; "load" is the 1-minute load
 # average when the row started (the machine is often shared: compare only within a row).
 #
-#   sudo scripts/compare.sh [--repeats N] [--only pi,jacobi,nbody] [threads] [processes] [nodes]
+#   sudo scripts/compare.sh [--repeats N] [--only pi,jacobi,nbody] [--realtime] [threads] [processes] [nodes]
 #                                           (default: all three deployments, every algorithm, N = 3)
 #
+# --realtime: every measured run (and only those) under the real-time policy SCHED_RR at priority 1
+# (chrt), so that its processes take the cores before every ordinary process: on a machine shared with
+# other work, the nearest thing to an idle one for the runs being compared (docs/mpi-comparison.md, "On
+# a shared machine"). The other processes wait meanwhile, and the kernel still keeps 5 % of every second
+# for them (kernel.sched_rt_runtime_us), which slows a run that keeps both cores busy for longer than
+# that; a pause of a second between runs gives them their turn. Meanwhile the round-robin time slice
+# (kernel.sched_rr_timeslice_ms, 100 ms by default) is COMPARE_RR_SLICE_MS (default 4, about what the
+# ordinary scheduler gives a process when three share two cores), restored at the end: with 100 ms an
+# MPI rank that polls for its message held a core for whole slices while the rank it waited for had none.
 # SJ_DEMO_TIMEOUT (seconds, default 60): how long SJ's rank 0 waits for the other ranks to register
 # (raise it on a loaded machine, where starting the ranks' JVMs alone can take longer).
 # SJ_AOT=0: run SJ's ranks without the AOT cache the script trains on JDK 25+ (scripts/compare/sj.sh).
@@ -27,14 +36,16 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 REPEATS=3
 ONLY=pi,jacobi,nbody
+REALTIME=
 DEPLOYS=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --repeats) REPEATS="${2:?--repeats needs a number}"; shift 2 ;;
         --only) ONLY="${2:?--only needs algorithms, e.g. jacobi or pi,nbody}"; shift 2 ;;
+        --realtime) REALTIME=1; shift ;;
         threads|processes|nodes) DEPLOYS+=("$1"); shift ;;
-        -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-        *) echo "compare: unknown argument '$1' (expected --repeats N, --only ALGORITHMS, threads, processes or nodes)" >&2; exit 2 ;;
+        -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "compare: unknown argument '$1' (expected --repeats N, --only ALGORITHMS, --realtime, threads, processes or nodes)" >&2; exit 2 ;;
     esac
 done
 [[ "$REPEATS" =~ ^[1-9][0-9]*$ ]] || { echo "compare: --repeats expects a positive number but found '$REPEATS'" >&2; exit 2; }
@@ -47,6 +58,16 @@ done
 wanted() { [[ ",$ONLY," == *",$1,"* ]]; }
 [ ${#DEPLOYS[@]} -gt 0 ] || DEPLOYS=(threads processes nodes)
 [ "$(id -u)" -eq 0 ] || { echo "compare: needs root (installs packages, starts Slurm in network namespaces)" >&2; exit 1; }
+RR_SLICE=/proc/sys/kernel/sched_rr_timeslice_ms
+RR_SLICE_BEFORE=
+if [ -n "$REALTIME" ]; then
+    if ! chrt --rr 1 true 2>/dev/null; then
+        echo "compare: --realtime needs chrt and a kernel that lets root use SCHED_RR (chrt --rr 1 true failed)" >&2
+        exit 1
+    fi
+    [[ "${COMPARE_RR_SLICE_MS:=4}" =~ ^[1-9][0-9]*$ ]] ||
+        { echo "compare: COMPARE_RR_SLICE_MS expects a positive number of ms but found '$COMPARE_RR_SLICE_MS'" >&2; exit 2; }
+fi
 
 # The JDK ./sj uses (21+), for every peer: their launchers run the `java` on PATH.
 JDK=$(bash -c 'source <(sed -n "/^jdk_major()/,/^}/p;/^find_jdk()/,/^}/p" "$0"); find_jdk' "$ROOT/sj")
@@ -56,9 +77,18 @@ export SJ_CLUSTER_DIR="$WORK/cluster"
 CLUSTER="$ROOT/scripts/slurm-cluster.sh"
 cleanup() {
     [ -e "$WORK/cluster-up" ] && "$CLUSTER" down >/dev/null 2>&1
+    [ -z "$RR_SLICE_BEFORE" ] || echo "$RR_SLICE_BEFORE" > "$RR_SLICE" 2>/dev/null || true
     rm -rf "$WORK"
 }
 trap cleanup EXIT
+if [ -n "$REALTIME" ]; then
+    if RR_SLICE_BEFORE=$(cat "$RR_SLICE" 2>/dev/null) && echo "$COMPARE_RR_SLICE_MS" > "$RR_SLICE" 2>/dev/null; then
+        REALTIME_SAID=", runs under SCHED_RR 1 (--realtime, time slice $(cat "$RR_SLICE") ms)"
+    else
+        RR_SLICE_BEFORE=
+        REALTIME_SAID=", runs under SCHED_RR 1 (--realtime, time slice unchanged: $RR_SLICE cannot be written)"
+    fi
+fi
 
 for peer in sj mpj ompi; do
     # shellcheck source=/dev/null
@@ -77,7 +107,7 @@ done
 echo "SJ against MPJ Express and Open MPI's Java bindings: $(date -u '+%Y-%m-%d %H:%M UTC'), commit" \
     "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown), $(nproc) cores, 1-minute load at start" \
     "$(cut -d' ' -f1 /proc/loadavg), JDK $("$JDK/bin/java" -XshowSettings:properties -version 2>&1 |
-        sed -n 's/^ *java.runtime.version = //p'), SJ AOT cache ${SJ_AOT_STATE:-off}"
+        sed -n 's/^ *java.runtime.version = //p'), SJ AOT cache ${SJ_AOT_STATE:-off}${REALTIME_SAID:-}"
 echo "Cells: median of $REPEATS runs, ms, \"timed / job\" (timed: the program's clock after every rank is connected;"
 echo "job: launch to exit). Ratios: SJ noalias ÷ the peer, timed / job. n/a: the peer cannot run there."
 
@@ -88,7 +118,10 @@ cell() {
     local deploy="$1" peer="$2" run="$3" times=() jobs=() i t started
     shift 3
     if [ -z "${READY[$peer]:-}" ] || ! "${peer}_supports" "$deploy"; then echo "n/a"; return; fi
+    # This subshell (a cell runs in one) and everything it starts: the runs, and nothing outside the cells.
+    [ -z "$REALTIME" ] || chrt --rr --pid 1 "$BASHPID" >/dev/null
     for i in $(seq 1 "$REPEATS"); do
+        [ -z "$REALTIME" ] || sleep 1    # the machine's other processes have waited for the last run
         started=$(date +%s%N)
         if t=$("$run" "$deploy" "$@" 2>"$WORK/last.err") && [ -n "$t" ]; then
             times+=("$t")

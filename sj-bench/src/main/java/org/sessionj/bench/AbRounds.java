@@ -1,5 +1,13 @@
 package org.sessionj.bench;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.util.concurrent.CompletableFuture;
 import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJSocket;
@@ -10,7 +18,9 @@ import org.sessionj.runtime.SJRuntimeConfig;
 
 /**
  * The round trips {@link JarAb} times, one instance per jar (class loader): an in-JVM session driven
- * from one thread at both ends, an in-JVM session and a bare hand-off between two virtual threads.
+ * from one thread at both ends, an in-JVM session and a bare hand-off between two virtual threads, and
+ * (made when first asked for) an SJ session over TCP with {@code sessionj.tcp.io=blocking} and
+ * {@code java.net.Socket} with data streams, each with an echo on a platform thread of its own.
  */
 public final class AbRounds {
     private final SJSocket requester;
@@ -19,6 +29,9 @@ public final class AbRounds {
     private final ParkingSpscChannel there = new ParkingSpscChannel();
     private final ParkingSpscChannel back = new ParkingSpscChannel();
     private int next;
+    private SJSocket tcpRequester;
+    private DataInputStream socketIn;
+    private DataOutputStream socketOut;
 
     /** Opens the sessions and starts the echoes (daemon virtual threads). */
     public AbRounds() {
@@ -82,6 +95,76 @@ public final class AbRounds {
             sum[0] = s;
         }).join();
         return sum[0];
+    }
+
+    /**
+     * {@code n} round trips of an SJ session over TCP loopback with blocking sockets
+     * ({@code sessionj.tcp.io=blocking}), from the calling thread to an echo on a platform thread.
+     *
+     * @param n round trips
+     * @return a sum of the replies
+     */
+    public int tcpSession(int n) {
+        if (tcpRequester == null) {
+            System.setProperty("sessionj.tcp.io", "blocking"); // read as the runtime makes its TcpTransport
+            tcpRequester = new EchoSession(SJRuntime.create(SJRuntimeConfig.builder().transports("tcp").build()),
+                    "ab-tcp-echo").socket;
+        }
+        int sum = 0;
+        for (int i = 0; i < n; i++) {
+            tcpRequester.outwhile(true);
+            tcpRequester.send(next++ & 0xffff);
+            sum += tcpRequester.receiveInt();
+        }
+        return sum;
+    }
+
+    /**
+     * {@code n} round trips of an {@code int} over {@code java.net.Socket} with buffered data streams
+     * ({@code TcpPingPongBenchmark.socketDataStreams}), from the calling thread to an echo on a platform
+     * thread.
+     *
+     * @param n round trips
+     * @return a sum of the replies
+     */
+    public int tcpSocket(int n) {
+        try {
+            if (socketIn == null) {
+                openSocket();
+            }
+            int sum = 0;
+            for (int i = 0; i < n; i++) {
+                socketOut.writeInt(next++);
+                socketOut.flush();
+                sum += socketIn.readInt();
+            }
+            return sum;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void openSocket() throws IOException {
+        ServerSocket listener = new ServerSocket(0);
+        Socket client = new Socket("127.0.0.1", listener.getLocalPort());
+        client.setTcpNoDelay(true);
+        Socket server = listener.accept();
+        server.setTcpNoDelay(true);
+        listener.close();
+        socketIn = new DataInputStream(new BufferedInputStream(client.getInputStream()));
+        socketOut = new DataOutputStream(new BufferedOutputStream(client.getOutputStream()));
+        Thread.ofPlatform().daemon().name("ab-socket-echo").start(() -> {
+            try (server) {
+                DataInputStream in = new DataInputStream(new BufferedInputStream(server.getInputStream()));
+                DataOutputStream out = new DataOutputStream(new BufferedOutputStream(server.getOutputStream()));
+                while (true) {
+                    out.writeInt(in.readInt());
+                    out.flush();
+                }
+            } catch (IOException closed) {
+                // the JVM is ending
+            }
+        });
     }
 
     /**

@@ -22,14 +22,17 @@ import java.util.Random;
  * differences are steady where JMH's figures of separate runs move by ±10 % at a load of 30–45.
  *
  * <pre>
- * java -cp sj-bench/target/benchmarks.jar org.sessionj.bench.JarAb path|virtual ROUNDS N before.jar after.jar
+ * java -cp sj-bench/target/benchmarks.jar org.sessionj.bench.JarAb path|virtual|tcp ROUNDS N before.jar after.jar
  * taskset -c 0 java -cp ... org.sessionj.bench.JarAb virtual 24 50000 before.jar after.jar   # one vCPU
  * </pre>
  *
  * <p>{@code path}: one thread drives both ends of an in-JVM session ({@link SessionPathBenchmark}'s
  * work), N round trips a chunk. {@code virtual}: a round trip between two virtual threads, an SJ session
  * and the bare hand-off ({@link PingPongBenchmark}'s {@code virtualSjSession} and
- * {@code virtualBareSpscHandoff}), N of each a chunk. Both jars must contain {@link AbRounds}.
+ * {@code virtualBareSpscHandoff}), N of each a chunk. {@code tcp}: an SJ session over TCP loopback with
+ * blocking sockets and {@code java.net.Socket} with data streams ({@link TcpPingPongBenchmark}'s
+ * {@code sjTcpSession} with {@code io=blocking} and {@code socketDataStreams}), CPU time that includes the
+ * kernel's. Both jars must contain {@link AbRounds} (with the mode's methods).
  */
 public final class JarAb {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -49,6 +52,16 @@ public final class JarAb {
         return sum;
     }
 
+    /** The {@link AbRounds} methods a mode times. */
+    private static List<String> names(String mode) {
+        return switch (mode) {
+            case "path" -> List.of("path");
+            case "virtual" -> List.of("virtualSession", "virtualBare");
+            case "tcp" -> List.of("tcpSession", "tcpSocket");
+            default -> throw new IllegalArgumentException("mode " + mode + ": path, virtual or tcp");
+        };
+    }
+
     /**
      * Runs the comparison.
      *
@@ -57,7 +70,7 @@ public final class JarAb {
      */
     public static void main(String[] args) throws Exception {
         if (args.length < 4) {
-            System.err.println("usage: JarAb path|virtual CHUNKS ROUNDTRIPS JAR...");
+            System.err.println("usage: JarAb path|virtual|tcp CHUNKS ROUNDTRIPS JAR...");
             System.exit(2);
         }
         String mode = args[0];
@@ -73,12 +86,12 @@ public final class JarAb {
             Class<?> type = loader.loadClass(AbRounds.class.getName());
             rounds.add(type.getConstructor().newInstance());
             Map<String, Method> byName = new LinkedHashMap<>();
-            for (String name : List.of("path", "virtualSession", "virtualBare")) {
+            for (String name : names(mode)) {
                 byName.put(name, type.getMethod(name, int.class));
             }
             methods.add(byName);
         }
-        List<String> names = mode.equals("path") ? List.of("path") : List.of("virtualSession", "virtualBare");
+        List<String> names = names(mode);
         Map<String, List<Double>> results = new LinkedHashMap<>();
         Random random = new Random(1);
         List<Integer> order = new ArrayList<>();

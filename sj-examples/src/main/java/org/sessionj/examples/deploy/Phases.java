@@ -29,7 +29,11 @@ import java.util.regex.Pattern;
  * <pre>{@code sj-phase rank=1 threads main=250 C2_CompilerThre=160 C1_CompilerThre=90 ...}</pre>
  *
  * <p>With {@code SJ_DEMO_PHASES=threads}, also the same so far at {@code connected} and {@code run-done}
- * ({@code threads@connected …}), so that the timed region's CPU per kind of thread is their difference.
+ * ({@code threads@connected …}), so that the timed region's CPU per kind of thread is their difference;
+ * with {@code SJ_DEMO_PHASES=steps}, at every step ({@code threads@registered …}), so that every step's
+ * CPU per kind of thread is (the JIT compilers against the rank's own threads during the runtime's start,
+ * the rendezvous, connecting). Reading them costs each step a few milliseconds of CPU, counted in the
+ * next step's {@code cpu=}.
  *
  * <p>Child ranks inherit the environment, so one variable traces the whole job. Off, a step costs one
  * field read. docs/demos.md ("Where a job's time goes") shows how to read the lines.
@@ -43,6 +47,9 @@ public final class Phases {
     /** Whether the per-thread lines around the timed region are printed too ({@code SJ_DEMO_PHASES=threads}). */
     private static final boolean AROUND_TIMED = aroundTimed(System.getenv(VARIABLE));
 
+    /** Whether every step's per-thread line is printed ({@code SJ_DEMO_PHASES=steps}). */
+    private static final boolean EVERY_STEP = everyStep(System.getenv(VARIABLE));
+
     /** The numbers at the end of a pool thread's name ({@code -2-1}, {@code #3}). */
     private static final Pattern POOL_NUMBER = Pattern.compile("([-#]\\d+)+$");
 
@@ -55,7 +62,15 @@ public final class Phases {
      * next to the timed region, which the plain phase lines should not disturb.
      */
     static boolean aroundTimed(String value) {
-        return "threads".equals(value);
+        return "threads".equals(value) || everyStep(value);
+    }
+
+    /**
+     * Whether {@code value} asks for a per-thread line at every step: {@code steps} (which includes the
+     * lines around the timed region).
+     */
+    static boolean everyStep(String value) {
+        return "steps".equals(value);
     }
 
     static boolean on(String value) {
@@ -73,16 +88,20 @@ public final class Phases {
      */
     public static void mark(int rank, String name) {
         if (ON) {
-            print(System.err, rank, name);
+            print(System.err, rank, name, AROUND_TIMED, EVERY_STEP);
         }
     }
 
     private static boolean started;
 
-    private static synchronized void print(PrintStream err, int rank, String name) {
+    /**
+     * Prints step {@code name}'s line and the per-thread lines due: at {@code exit} always, around the
+     * timed region when {@code aroundTimed}, after every other step too when {@code everyStep}.
+     */
+    static synchronized void print(PrintStream err, int rank, String name, boolean aroundTimed, boolean everyStep) {
         // The timed region's CPU is the cpu= at run-done less the one at connected: the per-thread figures
         // are read before connected's cpu= and after run-done's, so that reading them is not counted in it.
-        Optional<Map<String, Long>> before = AROUND_TIMED && name.equals("connected") ? threads() : Optional.empty();
+        Optional<Map<String, Long>> before = aroundTimed && name.equals("connected") ? threads() : Optional.empty();
         ProcessHandle.Info info = ProcessHandle.current().info();
         if (!started) {
             started = true;
@@ -92,7 +111,7 @@ public final class Phases {
         before.ifPresent(groups -> err.println(threadsLine(rank, name, groups)));
         if (name.equals("exit")) {
             threads().ifPresent(groups -> err.println(threadsLine(rank, groups)));
-        } else if (AROUND_TIMED && name.equals("run-done")) {
+        } else if (aroundTimed && name.equals("run-done") || everyStep && !name.equals("connected")) {
             threads().ifPresent(groups -> err.println(threadsLine(rank, name, groups)));
         }
     }

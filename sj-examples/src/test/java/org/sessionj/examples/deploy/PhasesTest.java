@@ -3,10 +3,14 @@ package org.sessionj.examples.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +36,49 @@ class PhasesTest {
         assertThat(Phases.aroundTimed("threads")).isTrue();
         assertThat(Phases.aroundTimed("1")).as("the per-thread lines around the timed region only when asked").isFalse();
         assertThat(Phases.aroundTimed(null)).isFalse();
+        assertThat(Phases.on("steps")).isTrue();
+        assertThat(Phases.everyStep("steps")).isTrue();
+        assertThat(Phases.aroundTimed("steps")).as("every step includes the two around the timed region").isTrue();
+        assertThat(Phases.everyStep("threads")).as("threads: only around the timed region").isFalse();
+        assertThat(Phases.everyStep("1")).isFalse();
+        assertThat(Phases.everyStep(null)).isFalse();
+    }
+
+    /** The lines {@link Phases#print} writes for steps {@code names}, with the given per-thread choices. */
+    private static List<String> printed(boolean aroundTimed, boolean everyStep, String... names) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        for (String name : names) {
+            Phases.print(err, 1, name, aroundTimed, everyStep);
+        }
+        // The first line a JVM prints is its jvm-start: whichever test prints first gets it.
+        return bytes.toString(StandardCharsets.UTF_8).lines().filter(line -> !line.endsWith(" jvm-start")).toList();
+    }
+
+    @Test
+    void withStepsEveryStepGetsItsPerThreadLineAfterItsOwn() {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")));
+        List<String> lines = printed(true, true, "main", "servers-open", "registered", "connected", "run-done", "exit");
+        assertThat(lines).hasSize(12);
+        String[] steps = {"main", "servers-open", "registered", "connected", "run-done"};
+        for (int i = 0; i < steps.length; i++) {
+            assertThat(lines.get(2 * i)).startsWith("sj-phase rank=1 wall=").endsWith(" " + steps[i]);
+            assertThat(lines.get(2 * i + 1)).startsWith("sj-phase rank=1 threads@" + steps[i] + " ");
+        }
+        assertThat(lines.get(10)).endsWith(" exit");
+        assertThat(lines.get(11)).startsWith("sj-phase rank=1 threads ");
+    }
+
+    @Test
+    void withThreadsOnlyTheTimedRegionsStepsGetOneAndPlainOnlyTheExit() {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")));
+        String[] steps = {"main", "registered", "connected", "run-done", "exit"};
+        assertThat(printed(true, false, steps)).filteredOn(line -> line.contains(" threads"))
+                .extracting(line -> line.split(" ")[2])
+                .containsExactly("threads@connected", "threads@run-done", "threads");
+        assertThat(printed(false, false, steps)).filteredOn(line -> line.contains(" threads"))
+                .extracting(line -> line.split(" ")[2])
+                .containsExactly("threads");
     }
 
     @Test

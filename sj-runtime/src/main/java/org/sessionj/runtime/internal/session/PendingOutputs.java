@@ -1,6 +1,6 @@
 package org.sessionj.runtime.internal.session;
 
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * their own (empty) list for nothing.
  */
 final class PendingOutputs {
-    private static final ThreadLocal<ArrayList<SessionOutput>> PENDING = ThreadLocal.withInitial(() -> new ArrayList<>(4));
+    private static final ThreadLocal<Outputs> PENDING = ThreadLocal.withInitial(Outputs::new);
     /** Stripes (a power of two). */
     private static final int STRIPES = 64;
     /** Ints between two stripes' counters: 64 bytes. */
@@ -50,12 +50,18 @@ final class PendingOutputs {
     /** Records that {@code output} holds output buffered by the current thread. */
     static void add(SessionOutput output) {
         Thread current = Thread.currentThread();
-        int stripe = stripe(current);
-        Owner owner = OWNERS.get(stripe);
+        Owner owner = OWNERS.get(stripe(current));
         if (owner != null && owner.thread == current) {
             owner.pending.add(output);
             return;
         }
+        addElsewhere(current, output);
+    }
+
+    /** {@link #add} for a thread that does not hold its stripe's slot (yet): once per thread, or rare. */
+    private static void addElsewhere(Thread current, SessionOutput output) {
+        int stripe = stripe(current);
+        Owner owner = OWNERS.get(stripe);
         if (owner == null || !owner.thread.isAlive()) {
             // The slot is free, or its owner ended (its list, which no thread can flush any more, goes).
             Owner claim = new Owner(current);
@@ -86,20 +92,22 @@ final class PendingOutputs {
         Thread current = Thread.currentThread();
         int stripe = stripe(current);
         Owner owner = OWNERS.get(stripe);
-        if (owner != null && owner.thread == current && !owner.pending.isEmpty()) {
-            flush(owner.pending);
+        if (owner != null && owner.thread == current) {
+            owner.pending.flush();
         }
         // Registered before the thread held the slot (while an owner that has ended since still lived).
-        if (REGISTERED.get(stripe * PAD) == 0) {
-            return;
+        if (REGISTERED.get(stripe * PAD) != 0) {
+            flushThreadLocal(stripe);
         }
-        ArrayList<SessionOutput> pending = PENDING.get();
-        int size = pending.size();
-        if (size == 0) {
-            return;
+    }
+
+    private static void flushThreadLocal(int stripe) {
+        Outputs pending = PENDING.get();
+        int size = pending.size;
+        if (size != 0) {
+            pending.flush();
+            REGISTERED.getAndAdd(stripe * PAD, -size);
         }
-        flush(pending);
-        REGISTERED.getAndAdd(stripe * PAD, -size);
     }
 
     /** Whether the current thread holds its stripe's slot (for tests). */
@@ -114,18 +122,49 @@ final class PendingOutputs {
         return stripe(thread);
     }
 
-    /** Flushes and empties {@code pending}, a list of the current thread. */
-    private static void flush(ArrayList<SessionOutput> pending) {
-        for (int i = 0, size = pending.size(); i < size; i++) {
-            pending.get(i).flushPending();
+    /**
+     * The outputs of one thread, in the order registered: an array and a count, rather than an
+     * {@code ArrayList}, whose methods' profile the whole JVM shares, so that the compiler inlined its
+     * growth into every batching action.
+     */
+    static final class Outputs {
+        private SessionOutput[] outputs = new SessionOutput[4];
+        private int size;
+
+        void add(SessionOutput output) {
+            if (size == outputs.length) {
+                outputs = Arrays.copyOf(outputs, size * 2);
+            }
+            outputs[size++] = output;
         }
-        pending.clear();
+
+        /** Removes {@code output} if it is listed; whether it was. */
+        boolean remove(SessionOutput output) {
+            for (int i = 0; i < size; i++) {
+                if (outputs[i] == output) {
+                    System.arraycopy(outputs, i + 1, outputs, i, size - i - 1);
+                    outputs[--size] = null;
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** Flushes and empties the list (its thread only). */
+        void flush() {
+            for (int i = 0, n = size; i < n; i++) {
+                SessionOutput output = outputs[i];
+                outputs[i] = null;
+                output.flushPending();
+            }
+            size = 0;
+        }
     }
 
     /** A thread holding a stripe's slot, and its list (used by that thread only). */
     private static final class Owner {
         final Thread thread;
-        final ArrayList<SessionOutput> pending = new ArrayList<>(4);
+        final Outputs pending = new Outputs();
 
         Owner(Thread thread) {
             this.thread = thread;

@@ -66,6 +66,37 @@ final class SessionOutput {
             flush();
             return;
         }
+        batched();
+    }
+
+    /*
+     * sent() and selected() are advanced() for a frame that exists (an output action just wrote to it),
+     * twice the same few lines on purpose: the compiler profiles each method once for all its callers, so
+     * a send and a loop condition sharing one would each inline the other's usual path (a send of a
+     * request/response loop always flushes, the outwhile(true) before it always batches) and compile past
+     * the size up to which it inlines them into the program's loop (SessionLifecycle.advanceAfterSend).
+     */
+
+    /** After a send into the batch: as {@link #advanced}. */
+    void sent(State next, int batchBytes) {
+        if (next.flushOnEntry() || out.readableBytes() >= batchBytes) {
+            flush();
+            return;
+        }
+        batched();
+    }
+
+    /** After a selection or a loop condition written into the batch: as {@link #advanced}. */
+    void selected(State next, int batchBytes) {
+        if (next.flushOnEntry() || out.readableBytes() >= batchBytes) {
+            flush();
+            return;
+        }
+        batched();
+    }
+
+    /** The batch stays: it is registered as the thread's pending output, unless it is already. */
+    private void batched() {
         Thread current = Thread.currentThread();
         if (pendingOwner != current) {
             pendingOwner = current;

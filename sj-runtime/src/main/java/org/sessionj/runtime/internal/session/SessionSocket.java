@@ -53,7 +53,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return;
             }
             output.buffer().writeByte(Tags.INT).writeInt(message);
-            advance(s.next());
+            advanceAfterSend(s.next());
         } finally {
             exitAction(entered);
         }
@@ -69,7 +69,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return;
             }
             output.buffer().writeByte(Tags.LONG).writeLong(message);
-            advance(s.next());
+            advanceAfterSend(s.next());
         } finally {
             exitAction(entered);
         }
@@ -85,7 +85,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return;
             }
             output.buffer().writeByte(Tags.DOUBLE).writeDouble(message);
-            advance(s.next());
+            advanceAfterSend(s.next());
         } finally {
             exitAction(entered);
         }
@@ -101,7 +101,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return;
             }
             output.buffer().writeByte(Tags.FLOAT).writeFloat(message);
-            advance(s.next());
+            advanceAfterSend(s.next());
         } finally {
             exitAction(entered);
         }
@@ -117,7 +117,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return;
             }
             output.buffer().writeByte(Tags.BOOLEAN).writeBoolean(message);
-            advance(s.next());
+            advanceAfterSend(s.next());
         } finally {
             exitAction(entered);
         }
@@ -133,7 +133,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return;
             }
             output.buffer().writeByte(Tags.BYTE).writeByte(message);
-            advance(s.next());
+            advanceAfterSend(s.next());
         } finally {
             exitAction(entered);
         }
@@ -149,7 +149,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return;
             }
             output.buffer().writeByte(Tags.SHORT).writeShort(message);
-            advance(s.next());
+            advanceAfterSend(s.next());
         } finally {
             exitAction(entered);
         }
@@ -165,7 +165,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return;
             }
             output.buffer().writeByte(Tags.CHAR).writeChar(message);
-            advance(s.next());
+            advanceAfterSend(s.next());
         } finally {
             exitAction(entered);
         }
@@ -285,7 +285,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
         }
         Frame buf = input.next(s, timeoutNanos);
         Object value = input.read(s.message(), buf, s);
-        advance(s.next());
+        advanceAfterInput(s.next());
         return (T) value;
     }
 
@@ -298,7 +298,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return this.<Integer>unboxed();
             }
             int value = buf.readInt();
-            advance(state.next());
+            advanceAfterInput(state.next());
             return value;
         } finally {
             exitAction(entered);
@@ -314,7 +314,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return this.<Long>unboxed();
             }
             long value = buf.readLong();
-            advance(state.next());
+            advanceAfterInput(state.next());
             return value;
         } finally {
             exitAction(entered);
@@ -330,7 +330,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return this.<Double>unboxed();
             }
             double value = buf.readDouble();
-            advance(state.next());
+            advanceAfterInput(state.next());
             return value;
         } finally {
             exitAction(entered);
@@ -346,7 +346,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return this.<Float>unboxed();
             }
             float value = buf.readFloat();
-            advance(state.next());
+            advanceAfterInput(state.next());
             return value;
         } finally {
             exitAction(entered);
@@ -362,7 +362,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return this.<Boolean>unboxed();
             }
             boolean value = buf.readBoolean();
-            advance(state.next());
+            advanceAfterInput(state.next());
             return value;
         } finally {
             exitAction(entered);
@@ -378,7 +378,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return this.<Byte>unboxed();
             }
             byte value = buf.readByte();
-            advance(state.next());
+            advanceAfterInput(state.next());
             return value;
         } finally {
             exitAction(entered);
@@ -394,7 +394,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return this.<Short>unboxed();
             }
             short value = buf.readShort();
-            advance(state.next());
+            advanceAfterInput(state.next());
             return value;
         } finally {
             exitAction(entered);
@@ -410,7 +410,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 return this.<Character>unboxed();
             }
             char value = buf.readChar();
-            advance(state.next());
+            advanceAfterInput(state.next());
             return value;
         } finally {
             exitAction(entered);
@@ -479,7 +479,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             }
             Frame buf = output.buffer().writeByte(Tags.LABEL);
             ValueCodec.writeShortString(buf, label);
-            advance(next);
+            advanceAfterSelect(next);
         } finally {
             exitAction(entered);
         }
@@ -518,7 +518,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             if (next == null) {
                 throw fail("the peer selected label '" + label + "', which " + s.describe() + " does not offer", true, null);
             }
-            advance(next);
+            advanceAfterInput(next);
             return label;
         } finally {
             exitAction(entered);
@@ -556,7 +556,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
                 throw violation(s, "![…]*");
             }
             output.buffer().writeByte(Tags.LOOP).writeBoolean(condition);
-            advance(condition ? s.body() : s.exit());
+            advanceAfterSelect(condition ? s.body() : s.exit());
             return condition;
         } finally {
             exitAction(entered);
@@ -580,7 +580,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             if (flag != 0 && flag != 1) {
                 throw badLoopFlag(s, tag, flag);
             }
-            advance(flag == 1 ? s.body() : s.exit());
+            advanceAfterInput(flag == 1 ? s.body() : s.exit());
             return flag == 1;
         } finally {
             exitAction(entered);

@@ -128,6 +128,43 @@ class PendingOutputsTest {
         assertThat(batchingSink.framesWritten).as("flushed before the receive").isEqualTo(1);
     }
 
+    /**
+     * More batching sessions than a thread's list starts with room for (it grows), one of them closed in
+     * the middle of the list (taken off it, the others keep their order): the receive flushes every
+     * other batch, once.
+     */
+    @Test
+    void manyBatchesOfOneThreadAreFlushedOnceEachAndAClosedOneLeavesTheList() throws Exception {
+        int n = 9;
+        SinkConnection[] sinks = new SinkConnection[n];
+        SessionSocket[] sockets = new SessionSocket[n];
+        SinkConnection receivingSink = new SinkConnection();
+        receivingSink.toRead.add(Unpooled.buffer().writeByte(org.sessionj.runtime.internal.wire.Tags.INT).writeInt(7));
+        receivingSink.toRead.add(Unpooled.buffer().writeByte(org.sessionj.runtime.internal.wire.Tags.INT).writeInt(8));
+        SessionSocket receiving = socket(receivingSink, "?(int).?(int)");
+        int[] received = new int[2];
+        boolean[] closedRegistered = new boolean[1];
+        Thread t = Thread.ofPlatform().start(() -> {
+            for (int i = 0; i < n; i++) {
+                sinks[i] = new SinkConnection();
+                sockets[i] = socket(sinks[i], "!<int>.!<int>");
+                sockets[i].send(i);
+            }
+            sockets[4].close(); // incomplete: fails, and leaves the thread's list
+            closedRegistered[0] = sockets[4].output.isRegisteredWithThread();
+            received[0] = receiving.receiveInt();
+            received[1] = receiving.receiveInt(); // nothing batched any more: flushes nothing twice
+        });
+        t.join();
+        assertThat(received).containsExactly(7, 8);
+        assertThat(closedRegistered[0]).isFalse();
+        for (int i = 0; i < n; i++) {
+            if (i != 4) {
+                assertThat(sinks[i].framesWritten).as("session %d", i).isEqualTo(1);
+            }
+        }
+    }
+
     /** An unstarted platform thread running {@code body} whose id falls in {@code stripe}. */
     private static Thread threadOfStripe(int stripe, Runnable body) {
         while (true) {

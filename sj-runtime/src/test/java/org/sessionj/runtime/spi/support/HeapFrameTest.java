@@ -60,6 +60,23 @@ class HeapFrameTest {
         assertThat(f.isReadable()).isFalse();
     }
 
+    /** Netty's big-endian bytes, at offsets that are not multiples of 4 or 8, read back as Netty wrote them. */
+    @Test
+    void readsNettysBigEndianBytesAtAnyOffset() {
+        io.netty.buffer.ByteBuf netty = Unpooled.buffer().writeByte(1).writeInt(0x01020304).writeLong(0x0102030405060708L)
+                .writeByte(2).writeInt(-2).writeLong(Long.MIN_VALUE + 3);
+        byte[] wire = new byte[netty.readableBytes()];
+        netty.getBytes(0, wire);
+        HeapFrame f = HeapFrame.copyOf(wire, 0, wire.length);
+        assertThat(f.readByte()).isEqualTo((byte) 1);
+        assertThat(f.readInt()).isEqualTo(0x01020304);
+        assertThat(f.readLong()).isEqualTo(0x0102030405060708L);
+        assertThat(f.readByte()).isEqualTo((byte) 2);
+        assertThat(f.getInt(f.readerIndex())).isEqualTo(-2);
+        assertThat(f.readInt()).isEqualTo(-2);
+        assertThat(f.readLong()).isEqualTo(Long.MIN_VALUE + 3);
+    }
+
     @Test
     void absoluteAccessAndIndexesBehaveAsNettys() {
         HeapFrame f = new HeapFrame(2);
