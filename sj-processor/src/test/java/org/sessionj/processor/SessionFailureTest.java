@@ -165,7 +165,8 @@ class SessionFailureTest {
                                 helper();
                                 break;
                             } catch (SJIOException e) {
-                                Thread.sleep(100);
+                                // no Thread.sleep: its InterruptedException would leave with the session live (SJ024)
+                                java.util.concurrent.locks.LockSupport.parkNanos(100_000_000L);
                             }
                         }
                         s.send(1);

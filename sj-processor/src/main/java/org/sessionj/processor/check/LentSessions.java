@@ -140,6 +140,101 @@ final class LentSessions {
         return ending(method, parameter) != null && handsOver.contains(parameter);
     }
 
+    /**
+     * A {@code throw} or {@code assert} of {@code method}'s own body that may let an unchecked exception
+     * out of it (adv15 A18: the exception leaves with the session the method was lent half done, and its
+     * caller's call is a throw point for it): the first such statement, or null when there is none, or
+     * the method is known only from a class file (not counted: docs/diagnostics.md, "What is not
+     * checked"). A throw of a checked type is not one (the method declares it); a statement inside a
+     * lambda or a local class is not the method's, and one inside a try block with a catch that takes it
+     * does not leave.
+     */
+    TreePath ownUncheckedThrow(ExecutableElement method, javax.lang.model.util.Types types,
+            javax.lang.model.util.Elements elements) {
+        if (ownThrows.containsKey(method)) {
+            return ownThrows.get(method);
+        }
+        TreePath path = pathOf(method);
+        TreePath[] found = new TreePath[1];
+        if (path != null && path.getLeaf() instanceof MethodTree tree && tree.getBody() != null) {
+            new TreePathScanner<Void, Void>() {
+                @Override
+                public Void visitThrow(com.sun.source.tree.ThrowTree statement, Void unused) {
+                    javax.lang.model.type.TypeMirror type = trees.getTypeMirror(
+                            new TreePath(getCurrentPath(), statement.getExpression()));
+                    if (found[0] == null && type != null && unchecked(type, types, elements)
+                            && !caughtInside(type)) {
+                        found[0] = getCurrentPath();
+                    }
+                    return super.visitThrow(statement, unused);
+                }
+
+                @Override
+                public Void visitAssert(com.sun.source.tree.AssertTree statement, Void unused) {
+                    if (found[0] == null && !caughtInside(elements.getTypeElement("java.lang.AssertionError").asType())) {
+                        found[0] = getCurrentPath();
+                    }
+                    return super.visitAssert(statement, unused);
+                }
+
+                /** Whether a try block around the current statement, inside the method, has a catch of {@code type}. */
+                private boolean caughtInside(javax.lang.model.type.TypeMirror type) {
+                    Tree child = getCurrentPath().getLeaf();
+                    for (TreePath up = getCurrentPath().getParentPath(); up != null && up.getLeaf() != tree;
+                            up = up.getParentPath()) {
+                        if (up.getLeaf() instanceof TryTree statement && statement.getBlock() == child) {
+                            for (com.sun.source.tree.CatchTree clause : statement.getCatches()) {
+                                javax.lang.model.type.TypeMirror caught = trees.getTypeMirror(
+                                        new TreePath(new TreePath(up, clause), clause.getParameter()));
+                                if (caught != null && takes(caught, type, types)) {
+                                    return true;
+                                }
+                            }
+                        }
+                        child = up.getLeaf();
+                    }
+                    return false;
+                }
+
+                @Override
+                public Void visitLambdaExpression(com.sun.source.tree.LambdaExpressionTree lambda, Void unused) {
+                    return null; // another body
+                }
+
+                @Override
+                public Void visitClass(com.sun.source.tree.ClassTree local, Void unused) {
+                    return null; // another body
+                }
+            }.scan(new TreePath(path, tree.getBody()), null);
+        }
+        ownThrows.put(method, found[0]);
+        return found[0];
+    }
+
+    /** {@link #ownUncheckedThrow}'s answers (null: none). */
+    private final Map<ExecutableElement, TreePath> ownThrows = new HashMap<>();
+
+    /** Whether {@code type} is a RuntimeException or an Error. */
+    private static boolean unchecked(javax.lang.model.type.TypeMirror type, javax.lang.model.util.Types types,
+            javax.lang.model.util.Elements elements) {
+        return types.isSubtype(type, elements.getTypeElement("java.lang.RuntimeException").asType())
+                || types.isSubtype(type, elements.getTypeElement("java.lang.Error").asType());
+    }
+
+    /** Whether a catch of {@code caught} (each alternative of a multi-catch) takes a {@code thrown}. */
+    private static boolean takes(javax.lang.model.type.TypeMirror caught, javax.lang.model.type.TypeMirror thrown,
+            javax.lang.model.util.Types types) {
+        if (caught instanceof javax.lang.model.type.UnionType union) {
+            for (javax.lang.model.type.TypeMirror alternative : union.getAlternatives()) {
+                if (types.isSubtype(types.erasure(thrown), types.erasure(alternative))) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        return types.isSubtype(types.erasure(thrown), types.erasure(caught));
+    }
+
     /** The path of {@code method}'s declaration, or null when it is not compiled from source in this run. */
     private TreePath pathOf(ExecutableElement method) {
         Element top = method;

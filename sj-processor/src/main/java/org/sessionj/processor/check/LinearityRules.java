@@ -409,12 +409,15 @@ final class LinearityRules {
                     sessions.add(state);
                 }
                 boolean closable = true;
+                boolean incomplete = false;
                 for (VarState state : sessions) {
                     closable &= ownedSession(state);
+                    incomplete |= state instanceof VarState.Live live && !live.complete()
+                            || state instanceof VarState.Unknown unknown && unknown.incomplete();
                 }
                 result = result.with(var, new VarState.Unknown(alternatives(sessions)
                         + " (where an exception in the try block on line " + flow.line(tree) + " may leave it)",
-                        closable, mayBeNull));
+                        closable, mayBeNull, incomplete));
             }
         }
         return result;
@@ -576,6 +579,7 @@ final class LinearityRules {
             next = VarState.FAILED;
         }
         flow.spawns.addedToScope(var, tree.getExpression());
+        flow.liveExits.assigned(var);
         flow.set(var, next);
     }
 

@@ -32,21 +32,29 @@ import org.sessionj.processor.internal.flow.VarState;
 import org.sessionj.processor.internal.model.TypeModel;
 
 /**
- * Invariant (adv12 A6, SJ024 on the exception paths): <em>no exception of the program's own code leaves
- * the scope of a plain local socket variable while its session is live and incomplete</em>. Such an
- * exception abandons the session without telling the peer, which then waits for an action that never
- * comes. A try-with-resources resource is closed by Java on the way out (the runtime then fails the
- * session and tells the peer), so resources are not concerned; nor are parameters (the caller's
- * session: the call is a throw point of the caller).
+ * Invariant (adv12 A6, adv15, SJ024 on the exception paths): <em>every point at which control can leave
+ * the scope of a plain local socket variable abruptly while its session is live and incomplete is a throw
+ * point, and each must be covered</em>. Such an exit abandons the session without telling the peer, which
+ * then waits for an action that never comes. A try-with-resources resource is closed by Java on the way
+ * out (the runtime then fails the session and tells the peer), and so is a member of an {@code SJScope}
+ * (the scope is a resource, adv15 A27): neither is concerned. A {@code @Session} parameter is the caller's
+ * session (the call is a throw point of the caller, taken with the session as it was before the call,
+ * adv15 A18), unless the method ends it or assigns it a session of its own: then it is checked as a plain
+ * local.
  *
- * <p>The throw points counted are the program's expected failures: a call (of the program, a library or
- * the JDK, not of the session API) that declares a checked exception ({@code Thread.sleep}, a file
- * read, the program's own {@code throws IOException}), and a {@code throw} statement. An unchecked
- * exception out of a call — any exception for the code of the program or a library, the declared ones
- * ({@code Integer.parseInt}'s {@code NumberFormatException}) for the JDK's — counts only where a catch
- * of the same method outside the variable's scope takes it and goes on (its block does not end in a
- * {@code throw}): the "swallow and go on" case, where the program outlives the abandoned session
- * (adv12 A6). Elsewhere it is not counted: an unchecked exception that leaves the method is the
+ * <p>The throw points counted are the program's expected failures: a {@code throw} and a failing
+ * {@code assert} (A20); a call (of the program, a library or the JDK, not of the session API) that
+ * declares a checked exception ({@code Thread.sleep}, a file read, the program's own
+ * {@code throws IOException}), the implicit {@code close()} of a try-with-resources resource among them
+ * (A1); an unchecked {@code throw} or {@code assert} of a {@code @Session} method's own, at its caller's
+ * call (A18) — each wherever the session may be live: in a catch block where it is in one of several
+ * states (A10), in a finally block before its close (A17). An unchecked exception out of a call — any
+ * exception for the code of the program or a library, the declared ones ({@code Integer.parseInt}'s
+ * {@code NumberFormatException}) for the JDK's — counts only where a handler of the same method outside
+ * the variable's scope takes it and goes on (a catch that may take it and does not end in a
+ * {@code throw} or {@code System.exit}, following what a catch rethrows; a finally block that can end
+ * with a jump: adv16 A4, A5, A7, A14): the "swallow and go on" case, where the program outlives the
+ * abandoned session (adv12 A6). Elsewhere it is not counted: an unchecked exception that leaves the method is the
  * caller's affair (which the checker does not follow), and counting every call would make every
  * session held in a plain local need try-with-resources (two translated programs of the original SJ
  * corpus were rejected so). Not counted either: the JVM's own checks (a null dereference, an index, a
@@ -58,7 +66,7 @@ import org.sessionj.processor.internal.model.TypeModel;
  * <p>Such a point is covered when the exception it may throw (the checked exceptions a call declares, the
  * thrown expression's type) is taken by a catch of a try statement inside the variable's
  * scope (that catch block starts from the live state and is checked like any other code), or runs a
- * finally block inside that scope after which the session is no longer live (it closed it).
+ * finally block inside that scope that closes the session before any throw point of its own.
  */
 final class LiveSessionExits {
     private final MethodChecker flow;
@@ -73,14 +81,18 @@ final class LiveSessionExits {
      * block, the sessions an exception runs it with while they are live, checked once it has been read.
      */
     private record Guard(int scopeDepth, List<TypeMirror> catches, Map<Element, Escape> throughFinally,
-            Set<Element> resources, List<Clause> clauses) {
+            Set<Element> resources, List<Clause> clauses, Clause jumpingFinally) {
     }
 
     /**
-     * One catch clause of a guard: its types (a union's alternatives), its line, and whether the program
-     * goes on after it (its block does not end in a {@code throw} on every path).
+     * One catch clause of a guard: its types (a union's alternatives), its line, whether the program goes
+     * on after it (its block does not end in a {@code throw} or {@code System.exit} on every path), the
+     * types of the exceptions its block throws ({@code rethrows}; {@code rethrowsItself}: it throws its
+     * parameter, {@code throw e;}), and whether it is in fact a finally block that can end with a jump
+     * ({@code finally { continue; }}: it drops any exception and goes on, adv16 A5).
      */
-    private record Clause(List<TypeMirror> types, long line, boolean swallows) {
+    private record Clause(List<TypeMirror> types, long line, boolean swallows, List<TypeMirror> rethrows,
+            boolean rethrowsItself, boolean finallyBlock) {
     }
 
     /**
@@ -88,7 +100,9 @@ final class LiveSessionExits {
      * {@code unchecked} when what it may throw is unchecked: then it counts only where a catch of this
      * method outside the socket's scope takes the exception and goes on (see the class comment).
      */
-    record Escape(Tree at, String what, List<TypeMirror> thrown, VarState state, boolean unchecked) {
+    record Escape(Tree at, String what, List<TypeMirror> thrown, VarState state, boolean unchecked, String fix) {
+        /** The usual fix: a try-with-resources resource, or a close in a finally block. */
+        static final String RESOURCE_OR_FINALLY = "declare it in try-with-resources, or close it in a finally block";
     }
 
     /** Innermost first. */
@@ -99,21 +113,136 @@ final class LiveSessionExits {
 
     /** A call of {@code callee} runs at {@code call} (its arguments evaluated). */
     void callPoint(Tree call, Element callee) {
+        Map<Element, VarState> lends = lentNow.isEmpty() ? Map.of() : new java.util.HashMap<>(lentNow);
+        lentNow.clear();
         if (flow.state == null || flow.reporter.silent() || !(callee instanceof ExecutableElement method)
                 || sessionApi(method)) {
             return;
         }
         String name = call instanceof MethodInvocationTree invocation ? "the call of '" + FlowScanner.calleeName(invocation) + "'"
                 : call instanceof NewClassTree ? "the constructor call" : "the call";
-        List<? extends TypeMirror> declared = thrownAt(call, method);
+        beforeCall = lends;
+        try {
+            throwsAt(call, name + " on line " + flow.line(call) + " throws", method, thrownAt(call, method));
+            com.sun.source.util.TreePath own = lends.isEmpty() ? null
+                    : flow.lent.ownUncheckedThrow(method, flow.types, flow.elements);
+            if (own != null) {
+                // adv15 A18: the method lent the session may throw an unchecked exception of its own with it
+                // half done; the caller's call is that throw point (counted as a throw statement is)
+                TypeMirror type = own.getLeaf() instanceof ThrowTree statement
+                        ? flow.trees.getTypeMirror(new com.sun.source.util.TreePath(own, statement.getExpression()))
+                        : type("java.lang.AssertionError");
+                String where = own.getLeaf() instanceof ThrowTree ? "the throw on line " : "the assert on line ";
+                long line = own.getCompilationUnit().getLineMap().getLineNumber(
+                        flow.trees.getSourcePositions().getStartPosition(own.getCompilationUnit(), own.getLeaf()));
+                escapeAll(call, name + " on line " + flow.line(call) + " throws " + simpleName(type) + " (" + where
+                        + line + " in '" + method.getSimpleName() + "', with the session lent to it)", List.of(type), false, lends.keySet());
+            }
+        } finally {
+            beforeCall = Map.of();
+        }
+    }
+
+    private static String simpleName(TypeMirror type) {
+        return type instanceof javax.lang.model.type.DeclaredType declared
+                ? declared.asElement().getSimpleName().toString() : String.valueOf(type);
+    }
+
+    /**
+     * The sockets the call being read lends to {@code @Session} parameters of a method that does not end
+     * them, with their states before it ({@link #lent}); taken by the call's {@link #callPoint}, which runs
+     * right after its arguments are lent.
+     */
+    private final Map<Element, VarState> lentNow = new java.util.HashMap<>();
+
+    /** While a call's throw point is read: the lent sockets' states before the call. */
+    private Map<Element, VarState> beforeCall = Map.of();
+
+    /**
+     * {@code var}, in state {@code before}, is lent to a {@code @Session} parameter of the method called
+     * now, which does not end it (adv15 A18): the method may throw anywhere in the part it was lent, so the
+     * call's throw point is taken with the session as it was before the call, not after the part (which
+     * may be complete: {@code work(s); s.close();} with {@code work} throwing between its two sends).
+     */
+    void lent(Element var, VarState before) {
+        lentNow.put(var, before);
+    }
+
+    /**
+     * A socket variable is assigned: a {@code @Session} parameter assigned a session of the method's own
+     * is no longer the caller's (adv15 A18, b35/01), and is checked as a plain local from then on.
+     */
+    void assigned(Element var) {
+        if (var.getKind() == ElementKind.PARAMETER) {
+            ownParameters.add(var);
+        }
+    }
+
+    /** Parameters assigned in this method (see {@link #assigned}). */
+    private final Set<Element> ownParameters = new HashSet<>();
+
+    /** A call of {@code method} that may throw {@code declared} (and unchecked exceptions) runs at {@code at}. */
+    private void throwsAt(Tree at, String what, ExecutableElement method, List<? extends TypeMirror> declared) {
         List<TypeMirror> thrown = checked(declared);
         if (!thrown.isEmpty()) {
-            escapeAll(call, name + " on line " + flow.line(call) + " throws", thrown, false);
+            escapeAll(at, what, thrown, false);
         }
         List<TypeMirror> unchecked = unchecked(method, declared);
         if (!unchecked.isEmpty()) {
-            escapeAll(call, name + " on line " + flow.line(call) + " throws", unchecked, true);
+            escapeAll(at, what, unchecked, true);
         }
+    }
+
+    /**
+     * The try block of {@code tree}, a try-with-resources statement, has completed: Java closes each
+     * resource that is not a session ({@code sessions}, whose close ends its own session) with an
+     * implicit call of its {@code close()}, a throw point like any call (adv15 A1: a
+     * {@code close() throws IOException} abandons a session live outside the statement, unless one of
+     * its catches takes the exception). Called while the statement's own catches still guard.
+     */
+    void resourcesClosed(TryTree tree, List<Element> sessions) {
+        if (flow.state == null || flow.reporter.silent()) {
+            return;
+        }
+        for (Tree resource : tree.getResources()) {
+            com.sun.source.util.TreePath path = flow.pathOf(resource);
+            Element variable = resource instanceof com.sun.source.tree.VariableTree ? flow.trees.getElement(path)
+                    : flow.elementOf((com.sun.source.tree.ExpressionTree) resource);
+            if (variable != null && sessions.contains(variable)) {
+                continue;
+            }
+            TypeMirror type = variable != null && variable.getKind().isVariable() ? variable.asType()
+                    : flow.trees.getTypeMirror(path);
+            ExecutableElement close = closeMethod(type);
+            if (close == null || sessionApi(close)) {
+                continue;
+            }
+            List<? extends TypeMirror> declared = close.getThrownTypes();
+            if (type instanceof javax.lang.model.type.DeclaredType declaredType
+                    && flow.types.asMemberOf(declaredType, close) instanceof javax.lang.model.type.ExecutableType member) {
+                declared = member.getThrownTypes();
+            }
+            String name = variable != null ? "'" + variable.getSimpleName() + "'" : "the resource";
+            throwsAt(resource, "the close() of " + name + " (try-with-resources, at the end of its block on line "
+                    + flow.line(tree) + ") throws", close, declared);
+        }
+    }
+
+    /** The {@code close()} a resource of {@code type} is closed with (the most specific one), or null. */
+    private ExecutableElement closeMethod(TypeMirror type) {
+        if (!(type instanceof javax.lang.model.type.DeclaredType declaredType)
+                || !(declaredType.asElement() instanceof javax.lang.model.element.TypeElement owner)) {
+            return null;
+        }
+        ExecutableElement found = null;
+        for (ExecutableElement method : javax.lang.model.util.ElementFilter.methodsIn(flow.elements.getAllMembers(owner))) {
+            if (method.getSimpleName().contentEquals("close") && method.getParameters().isEmpty()
+                    && !method.getModifiers().contains(javax.lang.model.element.Modifier.STATIC)
+                    && (found == null || flow.elements.overrides(method, found, owner))) {
+                found = method;
+            }
+        }
+        return found;
     }
 
     /** A {@code throw} runs (its exception evaluated). */
@@ -125,13 +254,78 @@ final class LiveSessionExits {
         escapeAll(tree, "the throw on line " + flow.line(tree) + " runs", type == null ? List.of() : List.of(type), false);
     }
 
+    /**
+     * An {@code assert} has run its condition (and detail): with assertions enabled ({@code -ea}) a failing
+     * one throws an {@code AssertionError} here, the program's own deliberate check, counted as a
+     * {@code throw} is (adv15 A20; the field rule counts it too, SJ044).
+     */
+    void asserted(com.sun.source.tree.AssertTree tree) {
+        if (flow.state == null || flow.reporter.silent()) {
+            return;
+        }
+        escapeAll(tree, "the assert on line " + flow.line(tree) + " fails (with -ea)",
+                List.of(type("java.lang.AssertionError")), false);
+    }
+
+    /**
+     * A throw point: {@code thrown} may leave here ({@code what} says how); {@code unchecked}: counted only
+     * where a catch of this method swallows it.
+     */
     private void escapeAll(Tree at, String what, List<TypeMirror> thrown, boolean unchecked) {
+        escapeAll(at, what, thrown, unchecked, null);
+    }
+
+    /**
+     * {@link #escapeAll(Tree, String, List, boolean)} for the sockets in {@code only} (null: every live one,
+     * and the sessions of the finally blocks being read).
+     */
+    private void escapeAll(Tree at, String what, List<TypeMirror> thrown, boolean unchecked, Set<Element> only) {
         for (Element var : flow.state.variables()) {
-            VarState state = flow.state.get(var);
-            if (!reported.contains(var) && plainLocalSocket(var) && live(state)) {
-                escape(var, new Escape(at, what, thrown, state, unchecked), guards.iterator());
+            VarState state = beforeCall.containsKey(var) ? beforeCall.get(var) : flow.state.get(var);
+            if (reported.contains(var) || only != null && !only.contains(var) || !live(state)
+                    || flow.spawns.scopeMember(var)) {
+                continue;
+            }
+            if (plainLocalSocket(var) || ownedParameter(var)) {
+                escape(var, new Escape(at, what, thrown, state, unchecked, Escape.RESOURCE_OR_FINALLY), guards.iterator());
             }
         }
+        if (only != null) {
+            return;
+        }
+        for (Map<Element, Escape> running : finallies) {
+            for (Map.Entry<Element, Escape> entry : running.entrySet()) {
+                Element var = entry.getKey();
+                Escape first = entry.getValue();
+                if (!reported.contains(var) && flow.state.tracks(var) && !closedByFinally(flow.state.get(var))) {
+                    // adv15 A17: the finally block runs for an exception that left the session live, and
+                    // throws anew before its close: the new exception leaves with the session abandoned
+                    escape(var, new Escape(at, what + " in the finally block run for the exception where "
+                            + first.what(), thrown, first.state(), unchecked || first.unchecked(),
+                            "close it first in the finally block"), guards.iterator());
+                }
+            }
+        }
+    }
+
+    /**
+     * The finally blocks being read from their exceptional entry, innermost first: the sessions an
+     * exception runs each with while they are live and incomplete ({@link #enterFinally}).
+     */
+    private final Deque<Map<Element, Escape>> finallies = new ArrayDeque<>();
+
+    /**
+     * A finally block is read from its exceptional entry: until {@link #exitFinally}, each of its throw
+     * points before a session's close is a throw point for the sessions in {@code throughFinally} (the
+     * state the finally block is read in is that of the normal paths, where they may be complete).
+     */
+    void enterFinally(Map<Element, Escape> throughFinally) {
+        finallies.push(throughFinally == null ? Map.of() : throughFinally);
+    }
+
+    /** The finally block of {@link #enterFinally} has been read. */
+    void exitFinally() {
+        finallies.pop();
     }
 
     private boolean plainLocalSocket(Element var) {
@@ -139,10 +333,34 @@ final class LiveSessionExits {
         return info != null && info.kind() == Kind.SOCKET && var.getKind() == ElementKind.LOCAL_VARIABLE;
     }
 
-    /** Whether {@code state} is a session begun and not complete (on some path, for a maybe-null one). */
+    /** Whether {@code var} is a socket parameter of the method checked (not of a lambda in it). */
+    private boolean lentParameter(Element var) {
+        VarInfo info = flow.infos.get(var);
+        return info != null && info.kind() == Kind.SOCKET && var.getKind() == ElementKind.PARAMETER
+                && var.getEnclosingElement() instanceof ExecutableElement method && method.getParameters().contains(var);
+    }
+
+    /**
+     * Whether {@code var} is a socket parameter whose session is this method's to end, checked as a plain
+     * local (adv15 A18): the method ends it (closes, delegates, spawns: its callers take the call as the
+     * end, so its exception paths must end it too, by a finally block or {@code try (s)}), or assigned it a
+     * session of its own.
+     */
+    private boolean ownedParameter(Element var) {
+        return lentParameter(var) && (ownParameters.contains(var) || flow.lent.ending(
+                (ExecutableElement) var.getEnclosingElement(), (javax.lang.model.element.VariableElement) var) != null);
+    }
+
+
+    /**
+     * Whether {@code state} is a session begun and not complete (on some path, for a maybe-null one; in
+     * one of its states, for one an exception may have left at several points: adv15 A10, a catch block
+     * that wraps and rethrows, and A17, a finally block that throws before its close).
+     */
     private static boolean live(VarState state) {
         return state instanceof VarState.Live live && !live.complete()
-                || state instanceof VarState.Nullable nullable && !nullable.session().complete();
+                || state instanceof VarState.Nullable nullable && !nullable.session().complete()
+                || state instanceof VarState.Unknown unknown && unknown.incomplete();
     }
 
     /**
@@ -152,6 +370,7 @@ final class LiveSessionExits {
      */
     private void escape(Element var, Escape escape, Iterator<Guard> outer) {
         int depth = scopeDepth(var);
+        List<TypeMirror> thrown = escape.thrown(); // outside the scope, what a catch rethrows goes on (adv16 A14)
         while (outer.hasNext()) {
             Guard guard = outer.next();
             if (depth >= guard.scopeDepth()) {
@@ -159,26 +378,36 @@ final class LiveSessionExits {
                 if (!escape.unchecked()) {
                     break;
                 }
-                Clause swallower = swallower(escape.thrown(), guard.clauses());
+                List<TypeMirror> onwards = new ArrayList<>();
+                Clause swallower = swallower(thrown, guard, onwards);
                 if (swallower != null) {
-                    report(var, escape, " an unchecked exception, which the catch on line " + swallower.line()
-                            + " takes and goes on");
+                    report(var, escape, swallower.finallyBlock() ? " an unchecked exception, which the finally block on "
+                            + "line " + swallower.line() + " drops (it can end with a jump) and goes on"
+                            : " an unchecked exception, which the catch on line " + swallower.line() + " takes and goes on");
                     return;
+                }
+                thrown = onwards;
+                if (thrown.isEmpty()) {
+                    return; // every catch that takes it ends the program (System.exit)
                 }
                 continue; // not taken here, or rethrown: on outwards (out of the method, the caller's affair)
             }
             if (guard.resources().contains(var)) {
                 return; // try (s) { … }: Java closes it on the way out, and the runtime tells the peer
             }
-            if (ThrowSites.caughtBy(escape.thrown(), guard.catches(), flow.types)) {
-                return; // the catch block starts with the session live (and is checked from there)
+            // the catch blocks of this statement start with the session live (and are checked from there):
+            // what none of them surely takes goes on (an Error past a catch of RuntimeException)
+            thrown = notCaught(thrown, guard.catches());
+            if (thrown.isEmpty()) {
+                return;
             }
             if (guard.throughFinally() != null) {
                 // decided once the finally block is read; a checked escape outranks an unchecked one, which
                 // counts only where a catch swallows it (the first of each kind would do; one is kept)
                 Escape earlier = guard.throughFinally().get(var);
                 if (earlier == null || earlier.unchecked() && !escape.unchecked()) {
-                    guard.throughFinally().put(var, escape);
+                    guard.throughFinally().put(var, new Escape(escape.at(), escape.what(), thrown, escape.state(),
+                            escape.unchecked(), escape.fix()));
                 }
                 return;
             }
@@ -188,38 +417,80 @@ final class LiveSessionExits {
         }
     }
 
+    /** The types of {@code thrown} that no catch of {@code catches} surely takes. */
+    private List<TypeMirror> notCaught(List<TypeMirror> thrown, List<TypeMirror> catches) {
+        List<TypeMirror> left = new ArrayList<>();
+        for (TypeMirror type : thrown) {
+            if (!ThrowSites.caughtBy(List.of(type), catches, flow.types)) {
+                left.add(type);
+            }
+        }
+        return left;
+    }
+
     private void report(Element var, Escape escape, String how) {
         VarState value = escape.state();
         if (reported.add(var)) {
-            VarState.Live session = value instanceof VarState.Nullable nullable ? nullable.session() : (VarState.Live) value;
+            String remains = value instanceof VarState.Unknown unknown ? unknown.how()
+                    : TypeModel.describe((value instanceof VarState.Nullable nullable ? nullable.session()
+                            : (VarState.Live) value).remaining());
             flow.reporter.error(escape.at(), Diagnostic.INCOMPLETE_SESSION, flow.name(var),
                     "if " + escape.what() + how + " (the exception leaves its scope and abandons the session: the peer "
-                            + "would wait; declare it in try-with-resources, or close it in a finally block)",
-                    TypeModel.describe(session.remaining()));
+                            + "would wait; " + escape.fix() + ")",
+                    remains);
         }
     }
 
     /**
-     * The first catch clause (in order) that takes one of {@code thrown} and goes on after it, or null: each
-     * exception type goes to the first clause whose type is a supertype of it.
+     * The first clause of {@code guard} (in order) that may take one of {@code thrown} and goes on after it,
+     * or its finally block when that can end with a jump and an exception reaches it; else null, with what
+     * leaves the statement in {@code onwards}: the types no clause surely takes, and what the clauses that
+     * may take them throw. A clause may take a type when its own type is a supertype of it, or a subtype
+     * (adv16 A4: {@code catch (ValidationException e)} takes one of the "any unchecked exception" a call of
+     * the program may throw); it surely takes it only in the first case, and later clauses do not see it.
      */
-    private Clause swallower(List<TypeMirror> thrown, List<Clause> clauses) {
+    private Clause swallower(List<TypeMirror> thrown, Guard guard, List<TypeMirror> onwards) {
         for (TypeMirror type : thrown) {
-            for (Clause clause : clauses) {
-                if (takes(clause, type)) {
-                    if (clause.swallows()) {
-                        return clause;
-                    }
-                    break; // rethrown: the next clauses of this statement do not see it
+            boolean taken = false;
+            for (Clause clause : guard.clauses()) {
+                if (!mayTake(clause, type)) {
+                    continue;
+                }
+                if (clause.swallows()) {
+                    return clause;
+                }
+                if (clause.rethrowsItself()) {
+                    onwards.add(type);
+                }
+                onwards.addAll(clause.rethrows());
+                if (surelyTakes(clause, type)) {
+                    taken = true;
+                    break; // the next clauses of this statement do not see it
                 }
             }
+            if (!taken) {
+                onwards.add(type);
+            }
         }
-        return null;
+        return !onwards.isEmpty() && guard.jumpingFinally() != null ? guard.jumpingFinally() : null;
     }
 
-    private boolean takes(Clause clause, TypeMirror type) {
+    private boolean surelyTakes(Clause clause, TypeMirror type) {
         for (TypeMirror handler : clause.types()) {
             if (flow.types.isSubtype(flow.types.erasure(type), flow.types.erasure(handler))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether an exception of {@code type} (or of a subtype) may be one {@code clause} takes. */
+    private boolean mayTake(Clause clause, TypeMirror type) {
+        TypeMirror vmError = type("java.lang.VirtualMachineError");
+        for (TypeMirror handler : clause.types()) {
+            TypeMirror erased = flow.types.erasure(handler);
+            if (flow.types.isSubtype(flow.types.erasure(type), erased)
+                    || flow.types.isSubtype(erased, flow.types.erasure(type)) && !flow.types.isSubtype(erased, vmError)) {
                 return true;
             }
         }
@@ -292,6 +563,7 @@ final class LiveSessionExits {
         List<TypeMirror> unchecked = new ArrayList<>();
         if (!ThrowSites.inJdk(method, flow)) {
             unchecked.add(runtime);
+            unchecked.add(error); // an assert of the program's, an Error it throws (adv16 A4: catch (Error e))
         }
         for (TypeMirror thrown : declared) {
             if (flow.types.isSubtype(thrown, runtime) || flow.types.isSubtype(thrown, error)) {
@@ -323,8 +595,15 @@ final class LiveSessionExits {
                 addKnown(types, flow.trees.getTypeMirror(flow.pathOf(type)));
             }
             catches.addAll(types);
-            clauses.add(new Clause(types, flow.line(catchTree), !alwaysThrows(catchTree.getBlock())));
+            List<TypeMirror> rethrows = new ArrayList<>();
+            boolean itself = rethrows(catchTree, rethrows);
+            clauses.add(new Clause(types, flow.line(catchTree), !alwaysThrows(catchTree.getBlock()), rethrows, itself,
+                    false));
         }
+        Clause jumpingFinally = tree.getFinallyBlock() != null && TryStatements.jumpsOut(tree.getFinallyBlock())
+                ? new Clause(List.of(type("java.lang.Throwable")), flow.line(tree.getFinallyBlock()), true, List.of(),
+                        false, true)
+                : null;
         Set<Element> resources = new HashSet<>();
         for (Tree resource : tree.getResources()) {
             Element socket = resource instanceof com.sun.source.tree.ExpressionTree expression
@@ -333,19 +612,65 @@ final class LiveSessionExits {
                 resources.add(socket);
             }
         }
-        guards.push(new Guard(flow.scopes.size(), catches, throughFinally, resources, clauses));
+        guards.push(new Guard(flow.scopes.size(), catches, throughFinally, resources, clauses, jumpingFinally));
         return throughFinally;
     }
 
     /**
-     * Whether {@code statement} ends in a {@code throw} on every path (a catch that rethrows or wraps): a
-     * throw, a block whose last statement always throws, an if/else whose branches both do. Anything else
-     * (a return, a loop, a switch) is taken as going on, which only counts more catches as swallowing.
+     * The exceptions the block of {@code catchTree} throws (its {@code throw} statements, not those of a
+     * lambda or class in it) into {@code into}; returns whether one of them throws the parameter itself
+     * ({@code throw e;}, which rethrows what it took).
+     */
+    private boolean rethrows(CatchTree catchTree, List<TypeMirror> into) {
+        javax.lang.model.element.Name parameter = catchTree.getParameter().getName();
+        boolean[] itself = {false};
+        com.sun.source.util.TreePath blockPath = flow.pathOf(catchTree.getBlock());
+        if (blockPath == null) {
+            return true;
+        }
+        new com.sun.source.util.TreePathScanner<Void, Void>() {
+            @Override
+            public Void visitThrow(ThrowTree statement, Void unused) {
+                Tree expression = FlowScanner.strip(statement.getExpression());
+                if (expression instanceof com.sun.source.tree.IdentifierTree name && name.getName().equals(parameter)) {
+                    itself[0] = true;
+                } else {
+                    addKnown(into, flow.trees.getTypeMirror(new com.sun.source.util.TreePath(getCurrentPath(),
+                            statement.getExpression())));
+                }
+                return super.visitThrow(statement, unused);
+            }
+
+            @Override
+            public Void visitLambdaExpression(com.sun.source.tree.LambdaExpressionTree lambda, Void unused) {
+                return null; // another body
+            }
+
+            @Override
+            public Void visitClass(com.sun.source.tree.ClassTree local, Void unused) {
+                return null; // another body
+            }
+        }.scan(blockPath, null);
+        return itself[0];
+    }
+
+    /**
+     * Whether {@code statement} ends in a {@code throw} or ends the program ({@code System.exit},
+     * {@code Runtime.getRuntime().halt}: adv16 A7) on every path (a catch that rethrows, wraps or gives
+     * up): a throw, such a call as a statement, a block whose last statement always does, an if/else whose
+     * branches both do. Anything else (a return, a loop, a switch) is taken as going on, which only counts
+     * more catches as swallowing.
      */
     private static boolean alwaysThrows(StatementTree statement) {
         // instanceof, not a pattern switch: see NoPatternSwitchTest (the processor is loaded afresh for every compilation)
         if (statement instanceof ThrowTree) {
             return true;
+        }
+        if (statement instanceof com.sun.source.tree.ExpressionStatementTree expression
+                && expression.getExpression() instanceof MethodInvocationTree call) {
+            String callee = call.getMethodSelect().toString();
+            return callee.equals("System.exit") || callee.equals("java.lang.System.exit")
+                    || callee.equals("Runtime.getRuntime().exit") || callee.equals("Runtime.getRuntime().halt");
         }
         if (statement instanceof BlockTree block) {
             return !block.getStatements().isEmpty()
@@ -364,7 +689,8 @@ final class LiveSessionExits {
     /** The catch blocks of the statement are read now: what they throw runs only the finally block. */
     void enterCatches(Map<Element, Escape> throughFinally) {
         Guard tryGuard = guards.pop();
-        guards.push(new Guard(tryGuard.scopeDepth(), List.of(), throughFinally, Set.of(), List.of()));
+        guards.push(new Guard(tryGuard.scopeDepth(), List.of(), throughFinally, Set.of(), List.of(),
+                tryGuard.jumpingFinally()));
     }
 
     /** The try and catch blocks are read. */

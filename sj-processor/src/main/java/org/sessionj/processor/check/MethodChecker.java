@@ -304,6 +304,7 @@ final class MethodChecker extends FlowScanner {
             scan(tree.getDetail(), null);
             implicit.assertDetail(tree.getDetail());
         });
+        liveExits.asserted(tree); // with -ea a failing assert throws, as for the field exits (SJ044)
         state = join(before, state, tree, "running and skipping this assert");
         return null;
     }

@@ -83,7 +83,7 @@ final class NullStates {
         }
         if (other instanceof VarState.Unknown unknown) {
             boolean closable = unknown.closable() && (nullish.isNull() || LinearityRules.endedHere(nullish));
-            return new VarState.Unknown(unknown.how(), closable, true);
+            return unknown.withMayBeNull(true, closable);
         }
         return null;
     }

@@ -117,7 +117,7 @@ final class NullTests {
             whenSocket = state.with(socket, nullable.session());
         } else if (value instanceof VarState.Unknown unknown && unknown.mayBeNull()) {
             whenNull = state.with(socket, nullHere(test));
-            whenSocket = state.with(socket, new VarState.Unknown(unknown.how(), unknown.closable(), false));
+            whenSocket = state.with(socket, unknown.withMayBeNull(false, unknown.closable()));
         } else if (value instanceof VarState.Live && socket.getKind() == javax.lang.model.element.ElementKind.PARAMETER) {
             whenNull = state.with(socket, nullHere(test)); // only an unchecked caller's null: checked all the same
             whenSocket = state;

@@ -671,6 +671,9 @@ final class SessionActionRules {
             return;
         }
         lentThrowPoints(var, method, from, from.actions().size() - remainder.actions().size(), live.iterations());
+        if (ending == null) {
+            flow.liveExits.lent(var, live); // the callee may throw anywhere in the part it is lent (adv15 A18)
+        }
         flow.lastActions.put(var, argument);
         flow.set(var, ending == null ? new VarState.Live(remainder, live.iterations())
                 : new VarState.Moved("lent to '" + callee + "' on line " + flow.line(argument)

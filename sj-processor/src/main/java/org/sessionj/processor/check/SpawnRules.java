@@ -195,6 +195,20 @@ final class SpawnRules {
     /** Records that {@code var} is a member of a scope from {@code call} on (SJ051/SJ055 if it is handed over). */
     private void member(Element var, Tree call) {
         scopeMembers.putIfAbsent(var, call);
+        currentMembers.add(var);
+    }
+
+    /**
+     * The variables whose current session a scope closes (added since their last assignment), for the
+     * exception exits: an exception that leaves such a variable's scope passes the scope's
+     * try-with-resources statement (a scope is always one's resource, SJ017), which closes it and tells the
+     * peer (adv15 A27). Unlike {@link #scopeMembers}, a variable assigned anew leaves it.
+     */
+    private final java.util.Set<Element> currentMembers = new java.util.HashSet<>();
+
+    /** Whether the session {@code var} holds now was added to a scope (on the paths read so far). */
+    boolean scopeMember(Element var) {
+        return currentMembers.contains(var);
     }
 
     /** {@code SJSocket s = scope.add(…)} (or an assignment of it): {@code var} is a scope member. */
@@ -203,6 +217,8 @@ final class SpawnRules {
                 && flow.elementOf(call) instanceof ExecutableElement method
                 && flow.api.isScopeClass(method.getEnclosingElement()) && method.getSimpleName().contentEquals("add")) {
             member(var, call);
+        } else {
+            currentMembers.remove(var); // a session of its own: no scope closes it
         }
     }
 

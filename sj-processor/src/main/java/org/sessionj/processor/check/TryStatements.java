@@ -76,6 +76,7 @@ final class TryStatements {
             if (!tree.getResources().isEmpty()) {
                 flow.linearity.throwPoint(); // closing the resources may throw (a resource's close() is any code)
                 flow.fieldExits.throwPoint(tree);
+                flow.liveExits.resourcesClosed(tree, closedHere);
             }
         } finally {
             flow.tryMoves.exitTry();
@@ -240,7 +241,12 @@ final class TryStatements {
             closesComplete(tree, afterAll, "after the try statement completes");
         }
         flow.state = abrupt;
-        flow.scan(tree.getFinallyBlock(), null);
+        flow.liveExits.enterFinally(liveEscapes);
+        try {
+            flow.scan(tree.getFinallyBlock(), null);
+        } finally {
+            flow.liveExits.exitFinally();
+        }
         flow.fieldExits.afterFinally(escapes, flow.state);
         flow.liveExits.afterFinally(liveEscapes, flow.state);
         if (afterAll == null) {

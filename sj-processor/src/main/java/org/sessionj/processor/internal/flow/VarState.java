@@ -140,29 +140,36 @@ public sealed interface VarState {
      * closed), so a finally block may close it as try-with-resources would. {@code mayBeNull}: on some
      * of those paths the variable holds null instead (before its request, F17's {@code SJSocket t = null;}):
      * only the branch of {@code if (t != null)} may close it; {@code how} and {@code closable} describe
-     * the sessions.
+     * the sessions. {@code incomplete}: one of those states may be a live session not complete yet, which
+     * an exception leaving the variable's scope from here would abandon (SJ024, adv15 A10).
      */
-    record Unknown(String how, boolean closable, boolean mayBeNull) implements VarState {
+    record Unknown(String how, boolean closable, boolean mayBeNull, boolean incomplete) implements VarState {
         /** An unknown state that a finally block may not close (some state may belong to someone else). */
         public Unknown(String how) {
-            this(how, false, false);
+            this(how, false, false, true);
         }
 
-        /** An unknown state among sessions (never null). */
+        /** An unknown state among sessions (never null), one of which may be incomplete. */
         public Unknown(String how, boolean closable) {
-            this(how, closable, false);
+            this(how, closable, false, true);
+        }
+
+        /** This unknown state, null or not ({@code mayBeNull}). */
+        public Unknown withMayBeNull(boolean mayBeNull, boolean closable) {
+            return new Unknown(how, closable, mayBeNull, incomplete);
         }
 
         // equals and hashCode written out (as Live's): the generated ones link method handles cold
         @Override
         public boolean equals(Object other) {
             return other instanceof Unknown that && closable == that.closable && mayBeNull == that.mayBeNull
-                    && java.util.Objects.equals(how, that.how);
+                    && incomplete == that.incomplete && java.util.Objects.equals(how, that.how);
         }
 
         @Override
         public int hashCode() {
-            return (java.util.Objects.hashCode(how) * 31 + (closable ? 1 : 0)) * 2 + (mayBeNull ? 1 : 0);
+            return ((java.util.Objects.hashCode(how) * 31 + (closable ? 1 : 0)) * 2 + (mayBeNull ? 1 : 0)) * 2
+                    + (incomplete ? 1 : 0);
         }
     }
 
