@@ -14,7 +14,13 @@ public interface SJServerSocket extends AutoCloseable {
         return SessionRuntimeProvider.get().createServerSocket(protocol, port);
     }
 
-    /** Waits for the next compatible session request. */
+    /**
+     * Waits for the next compatible session request. The runtime agrees sessions ahead of this call and
+     * queues them: a queued session this socket's program does not take within {@code sessionj.acceptTimeout}
+     * (60 s) is failed and its requester told so, and past {@code sessionj.acceptQueue} (1024) queued
+     * sessions a new request waits for room, or is refused once the oldest has waited 5 s (docs/configuration.md).
+     * A server keeps calling {@code accept()}, typically in a loop that hands each session to a thread.
+     */
     SJSocket accept();
 
     /** Waits at most {@code timeout} for a session request. */

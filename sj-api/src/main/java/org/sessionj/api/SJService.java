@@ -13,7 +13,12 @@ public interface SJService {
         return SessionRuntimeProvider.get().createService(protocol, host, port);
     }
 
-    /** Starts a session with the service; the peers' types are checked for compatibility first. */
+    /**
+     * Starts a session with the service; the peers' types are checked for compatibility first. It returns
+     * once the server agreed the session, which may be before the server's program takes it with
+     * {@code accept()}: a session the server's program does not take within the server's accept timeout
+     * fails at this side's next input with "the server did not accept the session within …".
+     */
     SJSocket request();
 
     /** The host of the service. */

@@ -64,6 +64,11 @@ final class RelayCommand implements Callable<Integer> {
                     + " client has the proxy's address); more are answered 429.")
     int maxSessionsPerAddress = RelayLimits.defaults().maxSessionsPerSource();
 
+    @Option(names = "--max-tls-handshakes", paramLabel = "N",
+            description = "With --tls: connections in their TLS handshake at once (default 1024); a new one waits, and at"
+                    + " the limit the oldest that has not finished within 5 s is dropped for it.")
+    int maxTlsHandshakes = RelayLimits.defaults().maxPendingTlsHandshakes();
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
@@ -93,8 +98,13 @@ final class RelayCommand implements Callable<Integer> {
                     + " --max-sessions-per-address must be positive, found " + maxServersPerAddress + " and "
                     + maxSessionsPerAddress);
         }
+        if (maxTlsHandshakes <= 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--max-tls-handshakes must be positive, found "
+                    + maxTlsHandshakes);
+        }
         RelayLimits limits = RelayLimits.defaults().withSessions(maxSessions, bufferMib << 20)
-                .withPerSource(maxServersPerAddress, Math.min(maxSessionsPerAddress, maxSessions));
+                .withPerSource(maxServersPerAddress, Math.min(maxSessionsPerAddress, maxSessions))
+                .withPendingTlsHandshakes(maxTlsHandshakes);
         HttpRelay relay = HttpRelay.start(address, ssl, limits);
         Duration check;
         try {

@@ -56,6 +56,9 @@ class RelayCommandTest {
         err = new StringWriter();
         assertThat(run(err, "relay", "--port", "0", "--cert", "a.pem")).isEqualTo(2);
         assertThat(err.toString()).contains("go together");
+        err = new StringWriter();
+        assertThat(run(err, "relay", "--port", "0", "--max-tls-handshakes", "0")).isEqualTo(2);
+        assertThat(err.toString()).contains("--max-tls-handshakes must be positive, found 0");
     }
 
     @Test

@@ -138,7 +138,13 @@ public final class SessionProcessor extends AbstractProcessor implements Protoco
             checker.processingOver(sawClasses, round.errorRaised());
         }
         sawClasses |= !round.getRootElements().isEmpty();
-        registry.newRound();
+        if (!round.processingOver()) {
+            // The last round enters no new type: it comes only once a round generated no file. What the
+            // names resolved to stays true for the checks after it, which then need not ask javac again
+            // (issue 12, compile time). Another processor may still generate a source in the last round
+            // (javac warns, and compiles it): the checker forgets the names then (SessionChecker#finished).
+            registry.newRound();
+        }
         for (Element root : round.getRootElements()) {
             TreePath path = trees.getPath(root);
             if (path != null) {

@@ -28,8 +28,8 @@ import org.sessionj.runtime.spi.support.SystemSettings;
  * (older name {@code sessionj.timeout}) and
  * {@code sessionj.initiationTimeout}, {@code sessionj.setupAttemptTimeout}, {@code sessionj.sendTimeout} (ISO-8601 like {@code PT5S}, or {@code 500ms}, {@code 5s},
  * {@code 2m}, or {@code none}), {@code sessionj.monitor} ({@code true}/{@code false}),
- * {@code sessionj.batchBytes}, {@code sessionj.maxPendingHandshakes} and {@code sessionj.maxRequesterTypeBytes}
- * (positive integers).
+ * {@code sessionj.batchBytes}, {@code sessionj.maxPendingHandshakes}, {@code sessionj.acceptQueue} and
+ * {@code sessionj.maxRequesterTypeBytes} (positive integers), {@code sessionj.acceptTimeout} (a duration or {@code none}).
  */
 public final class SJRuntimeConfig {
     /** The most output a session buffers before it flushes anyway, by default. */
@@ -47,6 +47,17 @@ public final class SJRuntimeConfig {
     public static final int DEFAULT_MAX_PENDING_HANDSHAKES = 4096;
     /** The longest requester session type a server checks, by default: far below any frame limit. */
     public static final int DEFAULT_MAX_REQUESTER_TYPE_BYTES = 64 * 1024;
+    /**
+     * How long an agreed session may wait for {@code accept()} by default before it is failed: long enough
+     * for a server that serves its sessions one at a time to get round to the next, short enough that a
+     * requester of a server whose accept loop stopped learns it instead of waiting forever.
+     */
+    public static final Duration DEFAULT_ACCEPT_TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * How many agreed sessions may wait for {@code accept()} per server socket by default; the next
+     * request is refused until the program takes some.
+     */
+    public static final int DEFAULT_ACCEPT_QUEUE = 1024;
 
     private final TransportPreferences transports;
     private final Duration defaultTimeout;
@@ -57,6 +68,8 @@ public final class SJRuntimeConfig {
     private final int maxPendingHandshakes;
     private final int maxRequesterTypeBytes;
     private final Duration sendTimeout;
+    private final Duration acceptTimeout;
+    private final int acceptQueue;
 
     private SJRuntimeConfig(Builder builder) {
         this.transports = builder.transports;
@@ -68,6 +81,8 @@ public final class SJRuntimeConfig {
         this.maxPendingHandshakes = builder.maxPendingHandshakes;
         this.maxRequesterTypeBytes = builder.maxRequesterTypeBytes;
         this.sendTimeout = builder.sendTimeout;
+        this.acceptTimeout = builder.acceptTimeout;
+        this.acceptQueue = builder.acceptQueue;
     }
 
     /** A builder with every setting at its default. */
@@ -87,6 +102,8 @@ public final class SJRuntimeConfig {
         builder.maxPendingHandshakes = maxPendingHandshakes;
         builder.maxRequesterTypeBytes = maxRequesterTypeBytes;
         builder.sendTimeout = sendTimeout;
+        builder.acceptTimeout = acceptTimeout;
+        builder.acceptQueue = acceptQueue;
         return builder;
     }
 
@@ -121,6 +138,8 @@ public final class SJRuntimeConfig {
         builder.batchBytes(settings.integer("batchBytes", builder.batchBytes));
         builder.maxPendingHandshakes(settings.integer("maxPendingHandshakes", builder.maxPendingHandshakes));
         builder.maxRequesterTypeBytes(settings.integer("maxRequesterTypeBytes", builder.maxRequesterTypeBytes));
+        settings.value("acceptTimeout").ifPresent(text -> builder.acceptTimeout(parseDuration("acceptTimeout", text)));
+        builder.acceptQueue(settings.integer("acceptQueue", builder.acceptQueue));
         return builder.build();
     }
 
@@ -212,6 +231,25 @@ public final class SJRuntimeConfig {
         return maxRequesterTypeBytes;
     }
 
+    /**
+     * How long a session agreed by a server socket may wait for {@code accept()}: past it the server fails
+     * the session and its requester learns why ("the server did not accept the session within …"),
+     * instead of waiting in its first receive for a program that may never call {@code accept()} again;
+     * null: as long as the server socket is open.
+     */
+    public Duration acceptTimeout() {
+        return acceptTimeout;
+    }
+
+    /**
+     * The most agreed sessions that wait for {@code accept()} on one server socket; while that many wait,
+     * a new request is refused ("… sessions agreed and not yet accepted …"), so that a server whose program
+     * stopped accepting fails its requesters at once instead of taking their sessions.
+     */
+    public int acceptQueue() {
+        return acceptQueue;
+    }
+
     @Override
     public String toString() {
         return "SJRuntimeConfig[setupTransports=" + describe(transports.setup())
@@ -220,7 +258,8 @@ public final class SJRuntimeConfig {
                 + ", initiationTimeout=" + initiationTimeout
                 + ", setupAttemptTimeout=" + (setupAttemptTimeout == null ? "none" : setupAttemptTimeout) + ", monitor=" + monitor + ", batchBytes=" + batchBytes
                 + ", maxPendingHandshakes=" + maxPendingHandshakes + ", maxRequesterTypeBytes=" + maxRequesterTypeBytes
-                + ", sendTimeout=" + (sendTimeout == null ? "none" : sendTimeout) + "]";
+                + ", sendTimeout=" + (sendTimeout == null ? "none" : sendTimeout)
+                + ", acceptTimeout=" + (acceptTimeout == null ? "none" : acceptTimeout) + ", acceptQueue=" + acceptQueue + "]";
     }
 
     private static String describe(List<String> names) {
@@ -238,6 +277,8 @@ public final class SJRuntimeConfig {
         private int maxPendingHandshakes = DEFAULT_MAX_PENDING_HANDSHAKES;
         private int maxRequesterTypeBytes = DEFAULT_MAX_REQUESTER_TYPE_BYTES;
         private Duration sendTimeout;
+        private Duration acceptTimeout = DEFAULT_ACCEPT_TIMEOUT;
+        private int acceptQueue = DEFAULT_ACCEPT_QUEUE;
 
         private Builder() {
         }
@@ -339,6 +380,28 @@ public final class SJRuntimeConfig {
          */
         public Builder sendTimeout(Duration timeout) {
             this.sendTimeout = positiveOrNull("sendTimeout", timeout);
+            return this;
+        }
+
+        /**
+         * How long an agreed session may wait for {@code accept()} before the server fails it, telling its
+         * requester (default {@link SJRuntimeConfig#DEFAULT_ACCEPT_TIMEOUT}); null: as long as the server
+         * socket is open. Must be positive.
+         */
+        public Builder acceptTimeout(Duration timeout) {
+            this.acceptTimeout = positiveOrNull("acceptTimeout", timeout);
+            return this;
+        }
+
+        /**
+         * The most agreed sessions that wait for {@code accept()} per server socket (default
+         * {@value SJRuntimeConfig#DEFAULT_ACCEPT_QUEUE}); at least 1. A request past it is refused.
+         */
+        public Builder acceptQueue(int limit) {
+            if (limit < 1) {
+                throw new IllegalArgumentException("acceptQueue must be at least 1, got " + limit);
+            }
+            this.acceptQueue = limit;
             return this;
         }
 

@@ -79,6 +79,30 @@ class SJRuntimeConfigTest {
     }
 
     @Test
+    void theAcceptQueueIsBoundedInNumberAndAgeByDefaultAndBothAreSettable() {
+        SJRuntimeConfig defaults = SJRuntimeConfig.builder().build();
+        assertThat(defaults.acceptTimeout()).isEqualTo(Duration.ofSeconds(60));
+        assertThat(defaults.acceptQueue()).isEqualTo(1024);
+        Properties p = new Properties();
+        p.setProperty("sessionj.acceptTimeout", "750ms");
+        p.setProperty("sessionj.acceptQueue", "3");
+        SJRuntimeConfig config = SJRuntimeConfig.fromProperties(p);
+        assertThat(config.acceptTimeout()).isEqualTo(Duration.ofMillis(750));
+        assertThat(config.acceptQueue()).isEqualTo(3);
+        assertThat(config.toBuilder().build().acceptQueue()).isEqualTo(3);
+        assertThat(config.toString()).contains("acceptTimeout=PT0.75S").contains("acceptQueue=3");
+        p.setProperty("sessionj.acceptTimeout", "none");
+        assertThat(SJRuntimeConfig.fromProperties(p).acceptTimeout()).isNull();
+        p.setProperty("sessionj.acceptTimeout", "later");
+        assertThatThrownBy(() -> SJRuntimeConfig.fromProperties(p)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sessionj.acceptTimeout").hasMessageContaining("'later'");
+        assertThatThrownBy(() -> SJRuntimeConfig.builder().acceptQueue(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("acceptQueue must be at least 1, got 0");
+        assertThatThrownBy(() -> SJRuntimeConfig.builder().acceptTimeout(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("acceptTimeout must be positive");
+    }
+
+    @Test
     void setupAndSessionTransportsAreSetApartAndTransportsSetsBoth() {
         SJRuntimeConfig config = SJRuntimeConfig.builder().setupTransports("tcp").sessionTransports("tls").build();
         assertThat(config.transports()).isEqualTo(TransportPreferences.of(List.of("tcp"), List.of("tls")));

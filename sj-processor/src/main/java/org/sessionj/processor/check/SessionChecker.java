@@ -101,7 +101,13 @@ public final class SessionChecker implements TaskListener {
      */
     public void processingOver(boolean sawClasses, boolean errorRaised) {
         processedCleanly = sawClasses && !errorRaised;
+        processingOver = true;
     }
+
+    /** Whether the last processing round has begun (the names resolved so far are kept from then on). */
+    private boolean processingOver;
+    /** Whether javac parsed a file after that: one generated in the last round, whose types names may denote. */
+    private boolean parsedAfterLastRound;
 
     /**
      * The warning for a compilation that processed annotations and never analysed a class: javac run with
@@ -114,6 +120,16 @@ public final class SessionChecker implements TaskListener {
 
     @Override
     public void finished(TaskEvent event) {
+        if (event.getKind() == TaskEvent.Kind.PARSE && processingOver) {
+            parsedAfterLastRound = true;
+            return;
+        }
+        if (event.getKind() == TaskEvent.Kind.ANNOTATION_PROCESSING && parsedAfterLastRound) {
+            // A processor generated a source in the last round, after this one kept the names it had
+            // resolved (SessionProcessor#process): a name may now denote one of its types.
+            registry.newRound();
+            return;
+        }
         if (event.getKind() == TaskEvent.Kind.COMPILATION && api.available()) {
             users.compilationFinished();
             if (processedCleanly && done.isEmpty()) {

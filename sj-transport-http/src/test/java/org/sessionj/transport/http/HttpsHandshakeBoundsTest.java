@@ -101,9 +101,11 @@ class HttpsHandshakeBoundsTest {
 
     @Test
     void silentConnectionsHoldAtMostTheLimitAndTheOldestIsDroppedForARealClient() throws Exception {
-        // 12 connections: a quarter of them, 3, in their TLS handshake at once.
-        relay = HttpRelay.start(new InetSocketAddress("localhost", 0), serverContext(),
-                RelayLimits.defaults().withConnections(12));
+        // 3 in their TLS handshake at once (the default, a quarter of 4,096 connections, is 1,024).
+        RelayLimits limits = RelayLimits.defaults().withPendingTlsHandshakes(3);
+        assertThat(RelayLimits.defaults().maxPendingTlsHandshakes()).isEqualTo(1024);
+        assertThat(RelayLimits.defaults().withConnections(12).maxPendingTlsHandshakes()).isEqualTo(3);
+        relay = HttpRelay.start(new InetSocketAddress("localhost", 0), serverContext(), limits);
         for (int i = 0; i < 4; i++) {
             silent(null, relay.port());
         }

@@ -233,4 +233,43 @@ class HostileRequesterTest {
         assertThatThrownBy(() -> accepted.get(20, TimeUnit.SECONDS)).hasCauseInstanceOf(org.sessionj.api.SJIOException.class)
                 .cause().isNotInstanceOf(SJTimeoutException.class).hasMessageContaining("closed");
     }
+
+    /**
+     * adv15 A26 over tcp: a server whose program stopped calling {@code accept()} refuses requests past its
+     * accept queue at once and fails the queued ones at its accept timeout, each requester told why (before,
+     * each {@code request()} returned and its first receive waited for ever).
+     */
+    @Test
+    void aServerThatStopsAcceptingRefusesPastItsQueueAndFailsQueuedSessionsAtTheAcceptTimeout() {
+        SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports("tcp")
+                .acceptTimeout(Duration.ofSeconds(4)).acceptQueue(2).build()); // refused once the oldest waited 2 s
+        try (SJServerSocket server = runtime.serverSocket(Protocols.PingServer.class, 0)) {
+            org.sessionj.api.SJService service = runtime.service(Protocols.PingClient.class, "localhost", server.port());
+            SJSocket a = service.request();
+            SJSocket b = service.request();
+            assertThatThrownBy(service::request).isInstanceOf(org.sessionj.api.SJIOException.class)
+                    .hasMessageContaining("has 2 sessions agreed and not yet taken by accept(), its limit"
+                            + " (sessionj.acceptQueue), and the oldest has waited PT2");
+            for (SJSocket queued : List.of(a, b)) {
+                // The send may already find the session failed (b's expires while a's receive waits): either fails so.
+                assertThatThrownBy(() -> {
+                    queued.send(41);
+                    queued.receiveInt();
+                }).isInstanceOf(org.sessionj.api.SJIOException.class)
+                        .hasMessageContaining("the server did not accept the session within PT4S (sessionj.acceptTimeout"
+                                + " at the server): session port " + server.port());
+                queued.close();
+            }
+            await(() -> SJRuntime.failedHandshakes(server) == 3, "the refusal and both expiries counted");
+            await(() -> ((SessionServerSocket) server).pendingHandshakes() == 0, "every slot back");
+            CompletableFuture<SJSocket> accepted = acceptAsync(server);
+            SJSocket client = service.request();
+            try (SJSocket s = accepted.join()) {
+                client.send(41);
+                Scenarios.pingServer(s);
+                assertThat(client.receiveInt()).isEqualTo(42);
+            }
+            client.close();
+        }
+    }
 }

@@ -20,7 +20,6 @@ import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ModuleElement;
 import javax.lang.model.element.PackageElement;
 import javax.lang.model.element.TypeElement;
-import javax.lang.model.util.ElementFilter;
 import javax.lang.model.util.Elements;
 
 /**
@@ -253,15 +252,55 @@ public final class TypeNameResolver {
     }
 
     private TypeElement memberType(TypeElement owner, String simple) {
+        return memberTypes(owner).get(simple);
+    }
+
+    /**
+     * The member types of {@code owner} by simple name, as javac finds them (JLS 8.5): those it declares
+     * (private ones included), then those it inherits from its superclass and then its interfaces, at any
+     * depth, that it does not hide by a declaration of the same name: not private, and if package-private
+     * only within their package. Read off each type's declared members once per round, not from
+     * {@code Elements.getAllMembers}, which builds a scope of every member of every supertype and checks each
+     * inherited method for overriding, for every class a protocol text is written in (issue 12, compile time),
+     * and whose order let an inherited member type win over one of the same name declared in the class.
+     */
+    private Map<String, TypeElement> memberTypes(TypeElement owner) {
         Map<String, TypeElement> members = memberTypes.get(owner);
-        if (members == null) {
-            members = new HashMap<>();
-            for (TypeElement member : ElementFilter.typesIn(elements.getAllMembers(owner))) {
-                members.putIfAbsent(member.getSimpleName().toString(), member);
-            }
-            memberTypes.put(owner, members);
+        if (members != null) {
+            return members;
         }
-        return members.get(simple);
+        members = new HashMap<>();
+        memberTypes.put(owner, members); // a cyclic hierarchy (an error javac reports) ends here
+        for (Element member : owner.getEnclosedElements()) {
+            if (member instanceof TypeElement type) {
+                members.put(type.getSimpleName().toString(), type);
+            }
+        }
+        List<javax.lang.model.type.TypeMirror> supertypes = new ArrayList<>();
+        supertypes.add(owner.getSuperclass());
+        supertypes.addAll(owner.getInterfaces());
+        for (javax.lang.model.type.TypeMirror supertype : supertypes) {
+            if (supertype instanceof javax.lang.model.type.DeclaredType declared
+                    && declared.asElement() instanceof TypeElement parent && parent != owner) {
+                for (Map.Entry<String, TypeElement> inherited : memberTypes(parent).entrySet()) {
+                    if (!members.containsKey(inherited.getKey()) && inheritedBy(inherited.getValue(), owner)) {
+                        members.put(inherited.getKey(), inherited.getValue());
+                    }
+                }
+            }
+        }
+        return members;
+    }
+
+    /** Whether member type {@code member} of a supertype of {@code owner} is inherited by it (not hidden aside). */
+    private boolean inheritedBy(TypeElement member, TypeElement owner) {
+        Set<javax.lang.model.element.Modifier> modifiers = member.getModifiers();
+        if (modifiers.contains(javax.lang.model.element.Modifier.PRIVATE)) {
+            return false;
+        }
+        return modifiers.contains(javax.lang.model.element.Modifier.PUBLIC)
+                || modifiers.contains(javax.lang.model.element.Modifier.PROTECTED)
+                || elements.getPackageOf(member).equals(elements.getPackageOf(owner));
     }
 
     private CompilationUnitTree compilationUnit(Element scope) {

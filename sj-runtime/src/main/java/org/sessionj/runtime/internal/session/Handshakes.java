@@ -1,7 +1,6 @@
 package org.sessionj.runtime.internal.session;
 
 import java.io.IOException;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -49,15 +48,15 @@ import org.sessionj.runtime.spi.support.LazyLogger;
  */
 final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.HandshakeSlots {
     private static final System.Logger LOG = LazyLogger.of(Handshakes.class.getName());
-    /** Queued for {@code accept()} when the acceptor group fails or closes. */
-    private record Ended(IOException cause) {
-    }
 
     private final AcceptorGroup acceptors;
     private final CompiledProtocol protocol;
     private final SessionContext context;
     private final Semaphore slots;
-    private final LinkedBlockingQueue<Object> ready = new LinkedBlockingQueue<>();
+    /** The agreed sessions not yet taken by {@code accept()}, bounded in number and age. */
+    private final AcceptQueue ready;
+    /** Asked as each handshake agrees: null, or why the accept queue refuses the session. */
+    private final java.util.function.Supplier<String> admission;
     private final AtomicLong failures = new AtomicLong();
     /** Told the reason of every failed handshake, or null. */
     private volatile java.util.function.Consumer<? super org.sessionj.api.SJException> failureListener;
@@ -237,12 +236,16 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
         this.slots = new Semaphore(context.config().maxPendingHandshakes());
         this.stalledAfterNanos = Math.min(STALLED_AFTER.toNanos(), context.config().initiationTimeout().toNanos());
         this.handshakeThreads = Thread.ofVirtual().name("sj-handshake-" + acceptors.port()).factory();
+        this.ready = new AcceptQueue(acceptors.port(), context.config().acceptQueue(), context.config().acceptTimeout(),
+                this::neverAccepted);
+        this.admission = ready::refusal;
     }
 
     /** Starts taking connections (once, when the server socket opens). */
     void start() {
         acceptors.countHandshakes(this);
         acceptors.handOverInline(this::inline);
+        ready.start();
         Thread.ofVirtual().name("sj-handshakes-" + acceptors.port()).start(this::pump);
     }
 
@@ -267,13 +270,13 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
             try {
                 accepted = acceptors.accept(-1);
             } catch (IOException e) {
-                ready.add(new Ended(e));
+                ready.end(e);
                 return;
             } catch (RuntimeException | Error e) {
                 // The server's own code failed, not a requester: this thread ends, so accept() must fail
                 // at once instead of waiting for sessions nobody will hand it.
-                ready.add(new Ended(new IOException("accepting connections on session port " + acceptors.port()
-                        + " failed: " + e, e)));
+                ready.end(new IOException("accepting connections on session port " + acceptors.port()
+                        + " failed: " + e, e));
                 return;
             }
             if (accepted == null) {
@@ -459,7 +462,8 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
         }
         SessionSocket session;
         try {
-            session = Initiation.accept(accepted, acceptors.offers(), acceptors.id(), protocol, context, entry::opened);
+            session = Initiation.accept(accepted, acceptors.offers(), acceptors.id(), protocol, context, entry::opened,
+                    admission);
         } catch (RuntimeException | Error e) {
             inFlight.remove(accepted.connection());
             // One requester's failure is not the server's: its connection closes, accept() goes on. Any
@@ -494,7 +498,8 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
     private void handshakeInline(AcceptorGroup.Accepted accepted) {
         SessionSocket session;
         try {
-            session = Initiation.accept(accepted, acceptors.offers(), acceptors.id(), protocol, context, NOTHING);
+            session = Initiation.accept(accepted, acceptors.offers(), acceptors.id(), protocol, context, NOTHING,
+                    admission);
         } catch (RuntimeException | Error e) {
             closeAfterFailure(accepted.connection(), e);
             failed(accepted, e);
@@ -529,11 +534,16 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
             return;
         }
         session.releaseThread(); // this handshake thread ends here; the program's thread takes the session
-        ready.add(session);
-        if (closed && ready.remove(session)) {
-            session.connection().close();
+        if (!ready.add(session)) {
+            session.connection().close(); // the server socket closed meanwhile
             released();
         }
+    }
+
+    /** A session the program did not accept within the accept timeout was failed ({@link AcceptQueue}). */
+    private void neverAccepted(String reason) {
+        failed(port() + ": failed a session never accepted", new org.sessionj.api.SJTimeoutException(reason));
+        released();
     }
 
     private Throwable droppedReason(Throwable cause) {
@@ -586,22 +596,11 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
      * @throws IOException if the acceptors failed or were closed
      */
     SessionSocket next(long timeoutNanos) throws IOException {
-        Object next;
-        try {
-            next = timeoutNanos < 0 ? ready.take() : ready.poll(timeoutNanos, TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted while accepting on session port " + acceptors.port());
+        SessionSocket next = ready.next(timeoutNanos);
+        if (next != null) {
+            released();
         }
-        if (next == null) {
-            return null;
-        }
-        if (next instanceof Ended ended) {
-            ready.add(ended); // for the next caller
-            throw new IOException(ended.cause().getMessage(), ended.cause());
-        }
-        released();
-        return (SessionSocket) next;
+        return next;
     }
 
     /** Sets the one listener told the reason of each failed handshake (null: none). */
@@ -631,13 +630,9 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
         slots.release(); // a pump waiting for a slot wakes, finds the acceptors closed and ends
         inFlight.keySet().forEach(org.sessionj.runtime.spi.Connection::close);
         inTransport.forEach(h -> h.drop.run()); // their slots come back through Slot.leave
-        Object next;
-        while ((next = ready.poll()) != null) {
-            if (next instanceof SessionSocket session) {
-                session.connection().close();
-                released();
-            }
-        }
-        ready.add(new Ended(new IOException("session port " + acceptors.port() + " is closed")));
+        ready.close(new IOException("session port " + acceptors.port() + " is closed"), session -> {
+            session.connection().close();
+            released();
+        });
     }
 }

@@ -435,8 +435,22 @@ final class Initiation {
     /** As {@link #accept(AcceptorGroup.Accepted, List, java.util.UUID, CompiledProtocol, SessionContext)}, telling when the first frame is in. */
     static SessionSocket accept(AcceptorGroup.Accepted accepted, List<Offer> offers, java.util.UUID acceptor,
             CompiledProtocol protocol, SessionContext context, Runnable firstFrameRead) {
+        return accept(accepted, offers, acceptor, protocol, context, firstFrameRead, ADMIT_ALL);
+    }
+
+    /** Admits every compatible session. */
+    private static final java.util.function.Supplier<String> ADMIT_ALL = () -> null;
+
+    /**
+     * As {@link #accept(AcceptorGroup.Accepted, List, java.util.UUID, CompiledProtocol, SessionContext, Runnable)},
+     * asking {@code admission} just before a compatible session is agreed: null admits it, a reason refuses
+     * it (REJECT with that reason: the server cannot take it now, e.g. its accept queue is full).
+     */
+    static SessionSocket accept(AcceptorGroup.Accepted accepted, List<Offer> offers, java.util.UUID acceptor,
+            CompiledProtocol protocol, SessionContext context, Runnable firstFrameRead,
+            java.util.function.Supplier<String> admission) {
         return accept(accepted, offers, acceptor, context.config(),
-                (connection, in, prefix) -> check(connection, in, prefix, protocol, context), firstFrameRead);
+                (connection, in, prefix) -> check(connection, in, prefix, protocol, context, admission), firstFrameRead);
     }
 
     /**
@@ -571,7 +585,7 @@ final class Initiation {
      * of a negotiation, if any).
      */
     private static SessionSocket check(Connection connection, Frame in, Frame prefix, CompiledProtocol protocol,
-            SessionContext context) {
+            SessionContext context, java.util.function.Supplier<String> admission) {
         String theirs;
         try {
             theirs = in.isReadable() && in.getByte(in.readerIndex()) == Tags.LOCAL_REQUEST
@@ -601,6 +615,11 @@ final class Initiation {
                     + protocol.name() + ")";
             reject(connection, prefix, INCOMPATIBLE, reason);
             throw new SJIncompatibleSessionException(reason);
+        }
+        String refusal = admission.get();
+        if (refusal != null) {
+            reject(connection, prefix, REFUSED, refusal);
+            throw new SJIOException(refusal);
         }
         try {
             Frame accept = prefix != null ? prefix : handshakeFrame(connection, 1);

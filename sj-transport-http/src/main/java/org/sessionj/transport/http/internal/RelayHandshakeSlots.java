@@ -45,9 +45,12 @@ public final class RelayHandshakeSlots implements HandshakeSlots {
         this.stalledAfterNanos = stalledAfterNanos;
     }
 
-    /** The relay's: a quarter of its connections, 5 s before a stalled one is dropped, its request deadline. */
-    public static RelayHandshakeSlots forRelay(int maxConnections, int requestMillis) {
-        return new RelayHandshakeSlots(Math.max(1, maxConnections / 4), TimeUnit.MILLISECONDS.toNanos(requestMillis),
+    /**
+     * The relay's: {@code limit} ({@link org.sessionj.transport.http.relay.RelayLimits#maxPendingTlsHandshakes}), 5 s
+     * (or the request deadline when shorter) before a stalled one is dropped, the request deadline.
+     */
+    public static RelayHandshakeSlots forRelay(int limit, int requestMillis) {
+        return new RelayHandshakeSlots(limit, TimeUnit.MILLISECONDS.toNanos(requestMillis),
                 Math.min(TimeUnit.SECONDS.toNanos(5), TimeUnit.MILLISECONDS.toNanos(requestMillis)));
     }
 

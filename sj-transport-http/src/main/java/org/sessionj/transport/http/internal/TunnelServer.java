@@ -24,7 +24,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.sessionj.runtime.spi.HandshakeSlots;
+import org.sessionj.runtime.spi.support.SystemSettings;
 import org.sessionj.transport.netty.internal.EventLoops;
+import org.sessionj.transport.netty.internal.HandshakesPerAddress;
 import org.sessionj.transport.netty.internal.TlsHandshakes;
 
 /**
@@ -35,6 +37,13 @@ import org.sessionj.transport.netty.internal.TlsHandshakes;
  * most a segment (413 above). Over HTTPS its TLS handshakes are bounded as the {@code tls} transport's
  * are ({@link TlsHandshakes}): a pending-handshake slot each from accept to the end of the handshake,
  * a deadline, a cap per source address, failures counted, and their cryptography off the event loops.
+ *
+ * <p>One source address may have at most {@code sessionj.http.maxUnfinishedPerAddress} (64) connections whose
+ * request has not arrived whole (from the accept, or the first byte of a later request, to the request's end):
+ * the next is closed at once. Without it, one address that sent a request head a byte every few seconds on
+ * 4,096 connections held every connection of the relay for its 30 s request deadline, again and again, and
+ * every other client was refused (hostile H4). A real client's request arrives in one segment, so it is in
+ * that state for microseconds; a WebSocket, once upgraded, no longer counts (its frames have their deadline).
  */
 public final class TunnelServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(TunnelServer.class.getName());
@@ -46,11 +55,17 @@ public final class TunnelServer implements AutoCloseable {
     private final int port;
     /** The bounds on TLS handshakes (also over plain HTTP, where no channel has a TLS handler to bound). */
     private final TlsHandshakes handshakes;
+    /** Connections with an unfinished request, per source address. */
+    private final HandshakesPerAddress unfinished;
 
-    private TunnelServer(Channel serverChannel, int port, TlsHandshakes handshakes) {
+    /** The default of {@code sessionj.http.maxUnfinishedPerAddress}. */
+    public static final int DEFAULT_UNFINISHED_PER_ADDRESS = 64;
+
+    private TunnelServer(Channel serverChannel, int port, TlsHandshakes handshakes, HandshakesPerAddress unfinished) {
         this.serverChannel = serverChannel;
         this.port = port;
         this.handshakes = handshakes;
+        this.unfinished = unfinished;
     }
 
     /** As {@link #bind(InetSocketAddress, SslContext, HttpSettings, Routes, int, int, long, Supplier)} without handshake slots. */
@@ -81,6 +96,9 @@ public final class TunnelServer implements AutoCloseable {
         self.set(handshakes);
         EventLoops loops = EventLoops.shared(true);
         AtomicInteger open = new AtomicInteger();
+        HandshakesPerAddress unfinished = new HandshakesPerAddress(SystemSettings.system()
+                .integer("http.maxUnfinishedPerAddress", DEFAULT_UNFINISHED_PER_ADDRESS),
+                "sessionj.http.maxUnfinishedPerAddress");
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(loops.group())
                 .channel(loops.serverChannel())
@@ -100,10 +118,17 @@ public final class TunnelServer implements AutoCloseable {
                             return;
                         }
                         channel.closeFuture().addListener(f -> open.decrementAndGet());
+                        java.net.InetAddress from = channel.remoteAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
+                        if (from != null && !unfinished.tryEnter(from)) {
+                            refusedUnfinished(from, unfinished);
+                            channel.close();
+                            return;
+                        }
                         if (ssl != null) {
                             channel.pipeline().addLast(ssl.newHandler(channel.alloc(), TlsHandshakes.delegatedTasks()));
                         }
-                        Guard guard = new Guard(requestMillis, settings);
+                        Guard guard = new Guard(requestMillis, settings, unfinished, from);
+                        channel.closeFuture().addListener(f -> guard.leaveUnfinished());
                         BodyBudget bodyBudget = new BodyBudget(bodies);
                         LeanRequestDecoder lean = settings.leanCodec() ? new LeanRequestDecoder(settings.maxRequestBytes()) : null;
                         channel.pipeline().addLast(guard.front());
@@ -146,7 +171,7 @@ public final class TunnelServer implements AutoCloseable {
                     e.getCause());
         }
         TunnelServer server = new TunnelServer(bind.channel(), ((InetSocketAddress) bind.channel().localAddress()).getPort(),
-                handshakes);
+                handshakes, unfinished);
         org.sessionj.runtime.spi.support.ListenerPreload.afterListen(); // before peers can use up the descriptors
         return server;
     }
@@ -169,6 +194,25 @@ public final class TunnelServer implements AutoCloseable {
     /** Connections closed so far because their address had its most connections in a TLS handshake. */
     public long refusedPerAddress() {
         return handshakes.refusedPerAddress();
+    }
+
+    /** Connections closed so far because their address had its most connections with an unfinished request. */
+    public long refusedUnfinishedPerAddress() {
+        return unfinished.refused();
+    }
+
+    /** Connections from {@code address} whose request has not arrived whole, now. */
+    public int unfinishedRequestsFrom(java.net.InetAddress address) {
+        return unfinished.held(address);
+    }
+
+    /** Logs a connection closed at its address's cap: the first time, then at each power of two. */
+    private static void refusedUnfinished(java.net.InetAddress from, HandshakesPerAddress unfinished) {
+        long n = unfinished.refused();
+        System.Logger.Level level = (n & (n - 1)) == 0 ? System.Logger.Level.INFO : System.Logger.Level.DEBUG;
+        LOG.log(level, () -> "closed an HTTP connection from " + from.getHostAddress() + ": that address has "
+                + unfinished.cap() + " connections whose request has not arrived whole already"
+                + " (sessionj.http.maxUnfinishedPerAddress; " + n + " refused so far)");
     }
 
     /** Whether the listening channel accepts connections now (false while a connection waits for a TLS handshake slot). */
@@ -239,14 +283,31 @@ public final class TunnelServer implements AutoCloseable {
     private static final class Guard {
         private final int requestMillis;
         private final long idleNanos;
+        private final HandshakesPerAddress unfinished;
+        /** The peer's address (null: not an IP connection, not counted). */
+        private final java.net.InetAddress from;
+        /** On the channel's loop: whether this connection counts toward its address's unfinished requests. */
+        private boolean counted;
         /** Both deadlines live on the channel's loop; a channel moved to another loop gets new ones. */
         private LazyDeadline request;
         private LazyDeadline idle;
         private boolean upgraded;
 
-        Guard(int requestMillis, HttpSettings settings) {
+        /** {@code from}'s connection, counted as unfinished (by the caller, at its accept) until its first request ends. */
+        Guard(int requestMillis, HttpSettings settings, HandshakesPerAddress unfinished, java.net.InetAddress from) {
             this.requestMillis = requestMillis;
             this.idleNanos = TimeUnit.MILLISECONDS.toNanos(idleMillis(settings));
+            this.unfinished = unfinished;
+            this.from = from;
+            this.counted = from != null;
+        }
+
+        /** The connection no longer has an unfinished request (its request ended, it upgraded, or it closed). */
+        void leaveUnfinished() {
+            if (counted) {
+                counted = false;
+                unfinished.leave(from);
+            }
         }
 
         ChannelDuplexHandler front() {
@@ -265,6 +326,17 @@ public final class TunnelServer implements AutoCloseable {
                     if (!upgraded && ctx.pipeline().get(HttpServerCodec.class) == null) {
                         upgraded = true; // a WebSocket now: frames instead of requests
                         request.clear();
+                        leaveUnfinished();
+                    }
+                    if (!upgraded && !request.isSet() && !counted && from != null) {
+                        // A later request starts: it counts toward its address's unfinished ones again.
+                        if (!unfinished.tryEnter(from)) {
+                            io.netty.util.ReferenceCountUtil.release(msg);
+                            refusedUnfinished(from, unfinished);
+                            ctx.close();
+                            return;
+                        }
+                        counted = true;
                     }
                     if (!request.isSet()) {
                         // A request, or over a WebSocket the frame these bytes start, must be whole in time.
@@ -297,6 +369,7 @@ public final class TunnelServer implements AutoCloseable {
             if (request != null) {
                 request.clear();
             }
+            leaveUnfinished();
         }
 
         /** Makes the deadlines live on the channel's current loop (it may have moved to its pair's). */

@@ -96,7 +96,7 @@ public final class HttpRelay implements AutoCloseable, Routes {
         this.tls = ssl != null;
         this.budget = new Budget(limits.bufferBytes());
         this.halves = new Halves(settings.vanishMillis(), this::sweep);
-        this.handshakeSlots = RelayHandshakeSlots.forRelay(limits.maxConnections(), limits.requestMillis());
+        this.handshakeSlots = RelayHandshakeSlots.forRelay(limits.maxPendingTlsHandshakes(), limits.requestMillis());
         try {
             this.server = TunnelServer.bind(address, ssl, settings, this, limits.maxConnections(), limits.requestMillis(),
                     limits.bufferBytes(), () -> handshakeSlots);
@@ -137,8 +137,8 @@ public final class HttpRelay implements AutoCloseable, Routes {
 
     /**
      * TLS handshakes (over HTTPS) that failed so far: bytes that were no TLS, a handshake not finished
-     * within the request deadline of its accept, or one dropped at the limit of pending TLS handshakes (a
-     * quarter of the connection limit) because it had stalled for 5 s while another connection waited.
+     * within the request deadline of its accept, or one dropped at the limit of pending TLS handshakes
+     * ({@link RelayLimits#maxPendingTlsHandshakes}) because it had stalled for 5 s while another connection waited.
      * A peer that closed in the middle of its handshake is not counted (like a port probe).
      */
     public long failedTlsHandshakes() {
@@ -148,6 +148,20 @@ public final class HttpRelay implements AutoCloseable, Routes {
     /** Connections in their TLS handshake now (over HTTPS). */
     public int pendingTlsHandshakes() {
         return handshakeSlots.held();
+    }
+
+    /**
+     * Connections closed at once so far because their source address had its most connections with an
+     * unfinished request ({@code sessionj.http.maxUnfinishedPerAddress}, 64): a plain-HTTP slowloris from one
+     * address cannot take the relay's every connection.
+     */
+    public long refusedUnfinishedPerAddress() {
+        return server.refusedUnfinishedPerAddress();
+    }
+
+    /** Connections from {@code address} whose request has not arrived whole, now. */
+    public int unfinishedRequestsFrom(java.net.InetAddress address) {
+        return server.unfinishedRequestsFrom(address);
     }
 
     /** Connections closed so far because their address had its most connections in a TLS handshake (sessionj.tls.maxHandshakesPerAddress). */

@@ -44,6 +44,8 @@ final class BlockingOutput {
     private ByteBuffer out;
     /** Flushes handed to a platform writer so far (under the write lock). */
     private int handedOff;
+    /** Why the budget for unsent bytes gave this writer up ({@link UnsentBytes}), or null. */
+    private volatile String givenUp;
 
     BlockingOutput(BlockingConnection connection, SocketChannel channel, BlockingKeeper keeper, NettySettings settings) {
         this.connection = connection;
@@ -247,6 +249,19 @@ final class BlockingOutput {
         }
         out.flip();
         keeper.writing();
+        long bytes = out.remaining();
+        if (more != null) {
+            for (ByteBuffer b : more) {
+                bytes += b.remaining();
+            }
+        }
+        // A write past the outbound bound (a large frame) may wait for a peer that takes nothing, holding its
+        // bytes: they count toward the process's budget meanwhile, and the longest such wait is given up for room.
+        UnsentBytes.Wait held = bytes <= settings.outboundHighBytes() ? null
+                : settings.unsent().await(bytes, connection.toString(), reason -> {
+                    givenUp = reason;
+                    connection.closeQuietly(); // ends the blocked write; it reports the reason
+                });
         try {
             if (more == null) {
                 channel.write(out);
@@ -271,8 +286,12 @@ final class BlockingOutput {
                 }
             }
         } catch (IOException e) {
-            throw connection.failure("writing", e);
+            String reason = givenUp;
+            throw reason != null ? new IOException(reason + "; the connection is closed", e) : connection.failure("writing", e);
         } finally {
+            if (held != null) {
+                held.end();
+            }
             keeper.wrote();
             out.clear();
         }

@@ -13,9 +13,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * socket ({@code sessionj.maxPendingHandshakes}) still bounds all of them together.
  *
  * <p>Thread-safe; an address whose count returns to zero is forgotten, so the table holds only the
- * addresses with a handshake running.
+ * addresses with a handshake running. The HTTP servers count their connections with an unfinished request
+ * the same way ({@code sessionj.http.maxUnfinishedPerAddress}).
  */
-final class HandshakesPerAddress {
+public final class HandshakesPerAddress {
     /** The default cap: far above what one honest host has in its TLS handshakes at once. */
     static final int DEFAULT_CAP = 64;
 
@@ -24,19 +25,24 @@ final class HandshakesPerAddress {
     private final AtomicLong refused = new AtomicLong();
 
     HandshakesPerAddress(int cap) {
+        this(cap, "sessionj.tls.maxHandshakesPerAddress");
+    }
+
+    /** A cap of {@code cap} per address, set by {@code setting} (for the error when it is not positive). */
+    public HandshakesPerAddress(int cap, String setting) {
         if (cap <= 0) {
-            throw new IllegalArgumentException("sessionj.tls.maxHandshakesPerAddress must be positive, found " + cap);
+            throw new IllegalArgumentException(setting + " must be positive, found " + cap);
         }
         this.cap = cap;
     }
 
     /** The cap. */
-    int cap() {
+    public int cap() {
         return cap;
     }
 
     /** Counts a connection from {@code address} into its handshake; false (and counted as refused) at the cap. */
-    boolean tryEnter(InetAddress address) {
+    public boolean tryEnter(InetAddress address) {
         boolean[] entered = {false};
         counts.compute(address, (a, n) -> {
             int now = n == null ? 0 : n;
@@ -53,12 +59,12 @@ final class HandshakesPerAddress {
     }
 
     /** A connection from {@code address} left its handshake (succeeded, failed or closed); once per {@link #tryEnter} that returned true. */
-    void leave(InetAddress address) {
+    public void leave(InetAddress address) {
         counts.computeIfPresent(address, (a, n) -> n <= 1 ? null : n - 1);
     }
 
     /** Connections from {@code address} in their handshake now. */
-    int held(InetAddress address) {
+    public int held(InetAddress address) {
         return counts.getOrDefault(address, 0);
     }
 
@@ -68,7 +74,7 @@ final class HandshakesPerAddress {
     }
 
     /** Connections refused at their address's cap so far. */
-    long refused() {
+    public long refused() {
         return refused.get();
     }
 }

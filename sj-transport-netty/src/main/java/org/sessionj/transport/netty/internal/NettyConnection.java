@@ -40,6 +40,14 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
     private static final int SMALL_FRAME = 1024;
     private static final int BATCH_BYTES = 16 * 1024;
     private static final long CLOSE_LINGER_SECONDS = 10;
+    /**
+     * What each queued frame costs beyond its bytes (its buffer object, reference count, slice of the read
+     * buffer or heap frame, queue slot), charged against the inbound and outbound marks with its bytes. The marks
+     * counted bytes only, so a peer that pipelined 16-byte frames and never read the 9-byte answers made each
+     * connection queue ~60,000 frames each way, ~8 MB of heap for the 1.5 MiB the marks allow, and 20 such peers
+     * filled a 128 MiB server (hostile H6). Now a mark of 1 MiB holds at most ~7,000 such frames.
+     */
+    public static final int FRAME_COST = 128;
     private static final VarHandle FLUSH_SCHEDULED;
     private static final VarHandle RESUME_REQUESTED;
     private static final VarHandle CLOSED;
@@ -167,8 +175,8 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
             throw endedWhileWriting();
         }
         outbound.offer(frame);
-        outboundBytes.getAndAdd(length);
-        unflushedBytes += length;
+        outboundBytes.getAndAdd(length + FRAME_COST);
+        unflushedBytes += length + FRAME_COST;
         if (closed || !channel.isActive()) {
             // Ended meanwhile: a drain on the event loop sends or releases what is queued. Only a
             // local close is reported here: the frame may have gone out (with an earlier drain) just
@@ -226,6 +234,10 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
         blockedWriter = Thread.currentThread();
         long timeout = sendTimeoutNanos;
         long deadline = System.nanoTime() + timeout;
+        // What this writer holds for its peer counts toward the process's budget while it waits (a whole
+        // frame is queued before the wait): a peer that takes nothing for longest is given up for room.
+        UnsentBytes.Wait held = settings.unsent().await(outboundBytes.get() + pendingInChannel(), null,
+                this::giveUpWriting);
         try {
             while (true) {
                 VarHandle.fullFence();
@@ -263,8 +275,23 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
                 }
             }
         } finally {
+            held.end();
             blockedWriter = null;
         }
+    }
+
+    /** Bytes handed to the channel and not yet written to the socket (0 once it closed). */
+    private long pendingInChannel() {
+        io.netty.channel.ChannelOutboundBuffer buffer = channel.unsafe().outboundBuffer();
+        return buffer == null ? 0 : buffer.totalPendingWriteBytes();
+    }
+
+    /** The budget for unsent bytes gave this writer up ({@link UnsentBytes}): the connection fails with the reason. */
+    private void giveUpWriting(String reason) {
+        failed(new IOException(reason));
+        writeTimedOut = true; // what is unsent is dropped at the close, not waited for
+        channel.close();
+        wakeWriter();
     }
 
     private IOException endedWhileWriting() {
@@ -281,7 +308,7 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
     public ByteBuf read(long timeoutNanos) throws IOException {
         ByteBuf frame = inbound.take(timeoutNanos);
         if (frame != null) {
-            consumed(frame.readableBytes());
+            consumed(frame.readableBytes() + FRAME_COST);
         }
         return frame;
     }
@@ -304,6 +331,22 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
     @Override
     public boolean frameWaiting() {
         return inboundBytes.get() > 0;
+    }
+
+    /**
+     * What the frames received and not yet read are charged against the inbound mark: their bytes plus
+     * {@link #FRAME_COST} each (for tests and monitoring).
+     */
+    public long inboundCharge() {
+        return inboundBytes.get();
+    }
+
+    /**
+     * What the frames written and not yet handed to the socket's channel are charged against the outbound mark:
+     * their bytes plus {@link #FRAME_COST} each (for tests and monitoring).
+     */
+    public long outboundCharge() {
+        return outboundBytes.get();
     }
 
     /** A decoder of this connection's frames that counts what comes in ({@link #receivedBytes}). */
@@ -408,7 +451,7 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
     }
 
     void frameReceived(ByteBuf frame) {
-        long queued = inboundBytes.addAndGet(frame.readableBytes());
+        long queued = inboundBytes.addAndGet(frame.readableBytes() + FRAME_COST);
         inbound.add(frame);
         if (!readPaused && queued > settings.inboundHighBytes()) {
             readPaused = true;
@@ -470,7 +513,7 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
         ByteBuf frame;
         while ((frame = outbound.relaxedPoll()) != null) {
             int length = frame.readableBytes();
-            moved += length;
+            moved += length + FRAME_COST;
             int needed = FrameDecoder.HEADER_BYTES + (length <= SMALL_FRAME ? length : 0);
             if (batch != null && batch.writableBytes() < needed) {
                 ctx.write(batch, ctx.voidPromise());
@@ -527,7 +570,7 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
         ByteBuf frame;
         long released = 0;
         while ((frame = outbound.relaxedPoll()) != null) {
-            released += frame.readableBytes();
+            released += frame.readableBytes() + FRAME_COST;
             frame.release();
         }
         outboundBytes.addAndGet(-released);

@@ -17,6 +17,8 @@ import org.sessionj.runtime.spi.support.SystemSettings;
  * @param heartbeat the runtime heartbeats ({@code sessionj.heartbeat.*}, see {@link Heartbeat})
  * @param unfinished the rules for frames that have started and not finished ({@code sessionj.tcp.unfinishedFrameBytes},
  *        {@code frameTimeout}, {@code frameMinRate}; by default the process's {@link UnfinishedFrames#shared})
+ * @param unsent the budget for bytes held by writers whose peer takes nothing ({@code sessionj.tcp.unsentBytes}; by
+ *        default the process's {@link UnsentBytes#shared})
  */
 public record NettySettings(
         int maxFrameBytes,
@@ -27,7 +29,8 @@ public record NettySettings(
         int spins,
         boolean preferNative,
         Heartbeat heartbeat,
-        UnfinishedFrames unfinished) {
+        UnfinishedFrames unfinished,
+        UnsentBytes unsent) {
 
     /** Validates the bounds. */
     public NettySettings {
@@ -44,6 +47,7 @@ public record NettySettings(
         }
         java.util.Objects.requireNonNull(heartbeat, "heartbeat");
         java.util.Objects.requireNonNull(unfinished, "unfinished");
+        java.util.Objects.requireNonNull(unsent, "unsent");
         if (spins < 0) {
             throw new IllegalArgumentException("spins must not be negative, found " + spins);
         }
@@ -67,7 +71,8 @@ public record NettySettings(
                 settings.integer("tcp.spins", defaultSpins()),
                 settings.flag("netty.native", true),
                 Heartbeat.from(settings),
-                UnfinishedFrames.shared());
+                UnfinishedFrames.shared(),
+                UnsentBytes.shared());
     }
 
     /**
@@ -81,30 +86,36 @@ public record NettySettings(
     /** These settings with another maximum frame size. */
     public NettySettings withMaxFrameBytes(int bytes) {
         return new NettySettings(bytes, inboundHighBytes, inboundLowBytes, outboundHighBytes, outboundLowBytes,
-                spins, preferNative, heartbeat, unfinished);
+                spins, preferNative, heartbeat, unfinished, unsent);
     }
 
     /** These settings with native transports allowed or not. */
     public NettySettings withPreferNative(boolean allowed) {
         return new NettySettings(maxFrameBytes, inboundHighBytes, inboundLowBytes, outboundHighBytes,
-                outboundLowBytes, spins, allowed, heartbeat, unfinished);
+                outboundLowBytes, spins, allowed, heartbeat, unfinished, unsent);
     }
 
     /** These settings with other inbound and outbound limits. */
     public NettySettings withLimits(int inboundHigh, int inboundLow, int outboundHigh, int outboundLow) {
         return new NettySettings(maxFrameBytes, inboundHigh, inboundLow, outboundHigh, outboundLow, spins,
-                preferNative, heartbeat, unfinished);
+                preferNative, heartbeat, unfinished, unsent);
     }
 
     /** These settings with other heartbeats ({@link Heartbeat#OFF}: none). */
     public NettySettings withHeartbeat(Heartbeat other) {
         return new NettySettings(maxFrameBytes, inboundHighBytes, inboundLowBytes, outboundHighBytes,
-                outboundLowBytes, spins, preferNative, other, unfinished);
+                outboundLowBytes, spins, preferNative, other, unfinished, unsent);
     }
 
     /** These settings with other rules for unfinished frames (a test's small budget or deadline). */
     public NettySettings withUnfinishedFrames(UnfinishedFrames rules) {
         return new NettySettings(maxFrameBytes, inboundHighBytes, inboundLowBytes, outboundHighBytes,
-                outboundLowBytes, spins, preferNative, heartbeat, rules);
+                outboundLowBytes, spins, preferNative, heartbeat, rules, unsent);
+    }
+
+    /** These settings with another budget for writers whose peer takes nothing (a test's small one). */
+    public NettySettings withUnsentBytes(UnsentBytes budget) {
+        return new NettySettings(maxFrameBytes, inboundHighBytes, inboundLowBytes, outboundHighBytes,
+                outboundLowBytes, spins, preferNative, heartbeat, unfinished, budget);
     }
 }
