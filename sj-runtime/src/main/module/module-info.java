@@ -21,6 +21,8 @@ open module org.sessionj.runtime {
     requires com.fasterxml.jackson.datatype.jdk8;
     requires com.fasterxml.jackson.datatype.jsr310;
     requires org.jctools.core;
+    // java.sql.Timestamp's encoder (JdkValues): only when the program's layer has java.sql, as Jackson's own.
+    requires static java.sql;
 
     exports org.sessionj.runtime;
     exports org.sessionj.runtime.spi;

@@ -10,6 +10,10 @@ final class BinTree {
     int value;
     BinTree left, right;
 
+    /** How a receiver creates one (a tree travels as its fields; SJ018 without it: adv15 A21). */
+    private BinTree() {
+    }
+
     BinTree(int depth) {
         if (depth > 0) {
             left = new BinTree(depth - 1);

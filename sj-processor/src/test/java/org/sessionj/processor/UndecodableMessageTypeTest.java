@@ -134,7 +134,7 @@ class UndecodableMessageTypeTest {
                   final class Bean { private int a; public int getA() { return a; } public void setA(int a) { this.a = a; } }
                   final class Hidden { public int a; private Hidden() {} }
                   final class Named { final int x; @java.beans.ConstructorProperties({"x"}) Named(int x) { this.x = x; } public int getX() { return x; } }
-                  final class Text { final String s; Text(String s) { this.s = s; } }
+                  final class Text { final String s; Text(String s) { this.s = s; } @com.fasterxml.jackson.annotation.JsonValue String s() { return s; } }
                   record Tree(String label, List<Tree> kids, Tree[] more) {}
                   record Box<T>(T value) {}
                   record Stamp(java.time.Instant at, java.util.UUID id, java.math.BigDecimal amount,
@@ -288,6 +288,96 @@ class UndecodableMessageTypeTest {
                   sealed interface Msg permits Put {}
                   record Put(int v) implements Msg {}
                   @Protocol("cbegin.!<Msg>") interface C {}
+                }
+                """);
+    }
+
+    /**
+     * adv15 A21: a class travels as an object of its fields, so one the codec can create only from a single
+     * value — the value class {@code Email(String)}, a private {@code Built(int)} behind a factory — compiled,
+     * created and failed at the receiver ("Cannot construct instance … cannot deserialize from Object value").
+     */
+    @Test
+    void aClassCreatedOnlyFromASingleValueIsRejected() {
+        assertRejected("SJ018", 8, msg("message type 'P.Email'", "it travels as an object of its fields, but a "
+                + "receiver can create one only from a single value (its one-argument constructor): give it a "
+                + "no-argument constructor (any access)"), """
+                import org.sessionj.api.*;
+                interface P {
+                  final class Email {
+                    private final String address;
+                    public Email(String address) { this.address = address; }
+                    public String getAddress() { return address; }
+                  }
+                  @Protocol("cbegin.!<Email>") interface C {}
+                }
+                """);
+        assertRejected("SJ018", 9, msg("message type 'P.Built'", "can create one only from a single value"), """
+                import org.sessionj.api.*;
+                interface P {
+                  final class Built {
+                    private final int n;
+                    private Built(int n) { this.n = n; }
+                    static Built of(int n) { return new Built(n); }
+                    public int getN() { return n; }
+                  }
+                  @Protocol("cbegin.!<java.util.List<Built>>") interface C {}
+                }
+                """);
+    }
+
+    /** The same class travelling as its single value ({@code @JsonValue}), or with a no-argument constructor: fine. */
+    @Test
+    void aSingleValueClassWithJsonValueOrANoArgumentConstructorCompiles() {
+        assertAccepted("""
+                import org.sessionj.api.*;
+                import com.fasterxml.jackson.annotation.JsonValue;
+                interface P {
+                  final class Email {
+                    private final String address;
+                    public Email(String address) { this.address = address; }
+                    @JsonValue public String address() { return address; }
+                  }
+                  final class Point {
+                    private int x, y;
+                    private Point() {}
+                    public Point(int x, int y) { this.x = x; this.y = y; }
+                  }
+                  @Protocol("cbegin.!<Email>.!<Point>") interface C {}
+                }
+                """);
+    }
+
+    /**
+     * adv15 A21: a class travels as its fields, whatever their access, so a private field of a type no peer
+     * can decode makes the class one (the runtime refuses it when the protocol loads); static, transient and
+     * {@code @JsonIgnore}d fields do not travel.
+     */
+    @Test
+    void aPrivateFieldOfATypeNoPeerCanDecodeIsRejected() {
+        assertRejected("SJ018", 8, msg("message type 'P.Job'", "its field 'task' has a type no peer can decode, "
+                + "'java.lang.Runnable': it is an interface or abstract class that is not sealed"), """
+                import org.sessionj.api.*;
+                interface P {
+                  class Base { private Runnable task; }
+                  final class Job extends Base {
+                    private int n;
+                    public Job() {}
+                  }
+                  @Protocol("cbegin.!<Job>") interface C {}
+                }
+                """);
+        assertAccepted("""
+                import org.sessionj.api.*;
+                interface P {
+                  final class Job {
+                    private int n;
+                    private static Runnable shared;
+                    private transient Runnable task;
+                    @com.fasterxml.jackson.annotation.JsonIgnore private Runnable ignored;
+                    public Job() {}
+                  }
+                  @Protocol("cbegin.!<Job>") interface C {}
                 }
                 """);
     }

@@ -84,7 +84,7 @@ class HostilePeerTest {
                 List.of("tcp")));
         int helloBytes = frame.readableBytes();
         byte[] text = type.getBytes(StandardCharsets.UTF_8);
-        frame.writeByte(0x40).writeByte('S').writeByte('J').writeByte(1).writeInt(text.length).writeBytes(text);
+        frame.writeByte(0x40).writeByte('S').writeByte('J').writeByte(2).writeInt(text.length).writeBytes(text);
         byte[] bytes = new byte[frame.readableBytes()];
         frame.readBytes(bytes);
         assertThat(helloBytes).isLessThan(bytes.length);

@@ -66,7 +66,7 @@ class HostileRequesterTest {
         byte[] text = type.getBytes(StandardCharsets.UTF_8);
         DataOutputStream out = new DataOutputStream(s.getOutputStream());
         out.writeInt(4 + 4 + text.length);
-        out.write(new byte[] {0x40, 'S', 'J', 1});
+        out.write(new byte[] {0x40, 'S', 'J', 2});
         out.writeInt(text.length);
         out.write(text);
         out.flush();

@@ -329,7 +329,7 @@ class NegotiationTest {
                     () -> server.accept(java.time.Duration.ofSeconds(20)));
             try (Connection raw = new TcpTransport().connect("localhost", server.port(), TimeUnit.SECONDS.toNanos(10))) {
                 ByteBuf request = raw.alloc().buffer();
-                request.writeByte(0x40).writeByte('S').writeByte('J').writeByte(1);
+                request.writeByte(0x40).writeByte('S').writeByte('J').writeByte(2);
                 byte[] type = "cbegin.!<int>.?(int)".getBytes(StandardCharsets.UTF_8);
                 request.writeInt(type.length).writeBytes(type);
                 raw.write(request);

@@ -32,16 +32,18 @@ import javax.lang.model.type.WildcardType;
  * <li>it is a session endpoint of the API (a service, server socket, socket, selector or scope), which
  *     travels only as a session payload ({@code !<cbegin…>}, {@code !<?(int)…>});</li>
  * <li>it is a class the codec cannot create from a message: an inner (non-static) class, or one with
- *     neither a no-argument constructor, a {@code @JsonCreator} or {@code @ConstructorProperties}
- *     constructor or factory, nor a one-argument constructor from a string, number or boolean;</li>
+ *     neither a no-argument constructor nor a {@code @JsonCreator} or {@code @ConstructorProperties}
+ *     constructor or factory (a one-argument constructor from a string, number or boolean creates one only
+ *     from that single value, while the class travels as an object of its fields, unless a
+ *     {@code @JsonValue} member makes it travel as that value);</li>
  * <li>it is a JDK class the codec has no decoder for (a {@code Thread}, a {@code BitSet}: the JDK
  *     keeps their state out of reach of a decoder);</li>
  * <li>it is the key type of a JDK map and its keys would not read back as themselves: keys travel as
  *     strings (a key's text, read back as the declared key type), which only strings, boxes, enums,
  *     {@code Object} (strings only, checked at the send) and the JDK's value types with a key decoder
  *     (UUID, java.time, Locale, Currency, URI, URL, Date, BigInteger, BigDecimal) survive;</li>
- * <li>a record component, an array component, a type argument or a permitted subclass of a sealed
- *     type is one of the above.</li>
+ * <li>a record component, a field of a class of the program (any access: the runtime writes them all),
+ *     an array component, a type argument or a permitted subclass of a sealed type is one of the above.</li>
  * </ul>
  */
 public final class MessageDecodability {
@@ -158,6 +160,19 @@ public final class MessageDecodability {
                 parts.add(component.asType());
             }
         }
+        if (type.getKind() == ElementKind.CLASS && !jdk(type)
+                && !annotated(type, "com.fasterxml.jackson.annotation.JsonAutoDetect")) {
+            // A class of the program travels as its fields, whatever their access (adv15 A21): each is a part
+            // the receiver decodes as its declared type, as the runtime's load check has it.
+            for (TypeElement c = type; c != null && !jdk(c); c = superclass(c)) {
+                for (Element member : c.getEnclosedElements()) {
+                    if (member.getKind() == ElementKind.FIELD && travels(member)) {
+                        names.add("its field '" + member.getSimpleName() + "'");
+                        parts.add(member.asType());
+                    }
+                }
+            }
+        }
         if (type.getModifiers().contains(Modifier.SEALED) && !type.getQualifiedName().toString().startsWith("java.")) {
             // A sealed type of the JDK (InetAddress, ZoneId) is decoded by the codec's decoder for the declared
             // type itself, not by its permitted subclasses (adv15 A16), as the runtime's check has it.
@@ -213,6 +228,23 @@ public final class MessageDecodability {
         return null;
     }
 
+    /** Whether {@code type} is a class of the JDK (whose fields are its own business: it has an encoder). */
+    private static boolean jdk(TypeElement type) {
+        String name = type.getQualifiedName().toString();
+        return name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.") || name.startsWith("sun.");
+    }
+
+    private static TypeElement superclass(TypeElement type) {
+        return type.getSuperclass() instanceof DeclaredType declared && declared.asElement() instanceof TypeElement parent
+                ? parent : null;
+    }
+
+    /** Whether a field travels: not static, not transient, not {@code @JsonIgnore}d (the runtime's rule). */
+    private static boolean travels(Element field) {
+        return !field.getModifiers().contains(Modifier.STATIC) && !field.getModifiers().contains(Modifier.TRANSIENT)
+                && !annotated(field, "com.fasterxml.jackson.annotation.JsonIgnore");
+    }
+
     /** {@link #keyProblem(TypeElement, int)} of a key type argument (a wildcard or type variable: read as Object). */
     private static String keyProblem(TypeMirror key) {
         int arrays = 0;
@@ -263,9 +295,18 @@ public final class MessageDecodability {
             return "it is an inner class, which a receiver cannot create without an enclosing instance; make it "
                     + "a static member class or a record";
         }
-        return creatable(type) ? null : "a receiver has no way to create one: give it a no-argument constructor "
-                + "(and setters or fields for its properties), a @JsonCreator constructor, or make it a record";
+        return switch (creation(type)) {
+            case FROM_PROPERTIES -> null;
+            case FROM_ONE_VALUE -> "it travels as an object of its fields, but a receiver can create one only from a "
+                    + "single value (its one-argument constructor): give it a no-argument constructor (any access), a "
+                    + "@JsonCreator constructor whose parameters are its fields, or make it a record";
+            case NONE -> "a receiver has no way to create one: give it a no-argument constructor (any access; its "
+                    + "fields, whatever their access, are set back), a @JsonCreator constructor, or make it a record";
+        };
     }
+
+    /** How the codec can create an instance of a concrete class from a message. */
+    private enum Creation { FROM_PROPERTIES, FROM_ONE_VALUE, NONE }
 
     /**
      * The element of {@code type} — the type itself or a supertype, or one of its fields, methods or
@@ -321,33 +362,43 @@ public final class MessageDecodability {
         return false;
     }
 
-    /** Whether the codec can create an instance of the concrete class {@code type} from a message. */
-    private static boolean creatable(TypeElement type) {
+    /**
+     * How the codec can create an instance of the concrete class {@code type} from a message. A class travels
+     * as an object of its fields (the runtime writes every field, whatever its access), so a one-argument
+     * constructor from a string, number or boolean — which the codec uses only to create one from that single
+     * value — cannot read it back (adv15 A21: {@code Email(String)}, a private {@code Built(int)} behind a
+     * factory compiled, created and failed at the receiver), unless a {@code @JsonValue} member makes it
+     * travel as that single value.
+     */
+    private static Creation creation(TypeElement type) {
+        boolean fromOneValue = false;
+        boolean travelsAsOneValue = false;
         for (Element member : type.getEnclosedElements()) {
+            if (annotated(member, "com.fasterxml.jackson.annotation.JsonValue")) {
+                travelsAsOneValue = true;
+            }
             if (!(member instanceof ExecutableElement executable)) {
                 continue;
             }
             if (annotated(executable, "com.fasterxml.jackson.annotation.JsonCreator")) {
-                return true;
+                return Creation.FROM_PROPERTIES;
             }
             if (executable.getKind() != ElementKind.CONSTRUCTOR) {
                 continue;
             }
             int parameters = executable.getParameters().size();
             if (parameters == 0 || annotated(executable, "java.beans.ConstructorProperties")) {
-                return true;
+                return Creation.FROM_PROPERTIES;
             }
             if (parameters == 1) {
                 TypeMirror only = executable.getParameters().get(0).asType();
                 String typeName = only.getKind() == TypeKind.DECLARED
                         ? ((TypeElement) ((DeclaredType) only).asElement()).getQualifiedName().toString()
                         : only.getKind().name().toLowerCase(java.util.Locale.ROOT);
-                if (SCALARS.contains(typeName)) {
-                    return true; // created from a string, number or boolean value
-                }
+                fromOneValue |= SCALARS.contains(typeName); // created from a string, number or boolean value
             }
         }
-        return false;
+        return !fromOneValue ? Creation.NONE : travelsAsOneValue ? Creation.FROM_PROPERTIES : Creation.FROM_ONE_VALUE;
     }
 
     private static boolean annotated(Element element, String annotation) {

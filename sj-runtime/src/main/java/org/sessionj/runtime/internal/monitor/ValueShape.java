@@ -163,6 +163,13 @@ final class ValueShape {
                             + "Object would arrive as a String: keys travel as strings, read back as the declared key "
                             + "type; declare the key's own type (Map<" + simpleName(key) + ", …>)");
                 }
+                Class<?> keyType = declared.getKeyType().getRawClass();
+                if (key != null && key.getClass() != keyType && keysMayDiffer(keyType)) {
+                    // adv16 A15: a Timestamp key of a Map<Date, V> arrived as a Date (map.get(sent key) null)
+                    return at(path, "a map key " + keyText(key) + " (a " + className(key) + ") where the key type is "
+                            + keyType.getName() + " would arrive as a " + keyType.getName() + ": keys travel as their "
+                            + "text, read back as the declared key type; declare the key's own type");
+                }
                 String refusal = contents.refusal(entry.getValue(), path + "[" + keyText(key) + "]", ancestors);
                 if (refusal != null) {
                     return refusal;
@@ -192,18 +199,31 @@ final class ValueShape {
     }
 
     /**
-     * A part that is one of the values holding it. A list or map holding itself the encoder would only find
+     * A part that is one of the values holding it. A list, map or reference holding itself the encoder would only find
      * a thousand levels down, with a reason naming every one of them (adv15 A5): refused here, where it refers
      * back up. A bean that refers back to itself is left to the encoder, which names it at once ("cannot
      * encode …: Direct self-reference") and fails the session, as for any value no encoder can write.
      */
     private static String referringBack(Object value, String path) {
-        return value instanceof List<?> || value instanceof Map<?, ?> ? containsItself(value, path) : null;
+        // adv16 A8: an AtomicReference holding itself sent Jackson's reference serializer into a
+        // StackOverflowError (a raw Error out of send, the peer told nothing).
+        return value instanceof List<?> || value instanceof Map<?, ?>
+                || value instanceof java.util.concurrent.atomic.AtomicReference<?> ? containsItself(value, path) : null;
     }
 
     private static String containsItself(Object value, String path) {
         return at(path, "the value contains itself (this " + value.getClass().getName() + " is also one of the "
                 + "parts that hold it): a message is a tree of values, and one that refers back up cannot be sent");
+    }
+
+    /**
+     * Whether a key of the declared key type {@code type} may be of another class, which would arrive as
+     * {@code type}: a concrete class that is not final ({@code Date}, {@code BigDecimal}); an enum's
+     * constants with bodies are still the enum, and {@code Object} keys are checked as strings.
+     */
+    private static boolean keysMayDiffer(Class<?> type) {
+        return type != Object.class && !type.isEnum() && !type.isInterface() && !type.isPrimitive()
+                && !Modifier.isFinal(type.getModifiers()) && !Modifier.isAbstract(type.getModifiers());
     }
 
     /** A key as a path shows it: its text, cut short (a key's toString may be long, or throw). */
@@ -353,7 +373,8 @@ final class ValueShape {
             if (type.isMapLikeType()) {
                 ValueShape contents = shape(type.getContentType());
                 boolean stringKeys = type.getKeyType().getRawClass() == Object.class;
-                return contents.closed() && !stringKeys ? CLOSED : new ValueShape(Kind.MAP, contents, type, null, stringKeys);
+                return contents.closed() && !stringKeys && !keysMayDiffer(type.getKeyType().getRawClass()) ? CLOSED
+                        : new ValueShape(Kind.MAP, contents, type, null, stringKeys);
             }
             if (type.isReferenceType()) {
                 return container(type, Kind.REFERENCE);

@@ -344,7 +344,7 @@ final class Initiation {
     }
 
     private static void writeRequest(Frame out, String type) {
-        out.writeByte(Tags.REQUEST).writeByte(Tags.MAGIC_0).writeByte(Tags.MAGIC_1).writeByte(Tags.VERSION);
+        out.writeByte(Tags.REQUEST).writeByte(Tags.MAGIC_0).writeByte(Tags.MAGIC_1).writeByte(Tags.REQUEST_VERSION);
         ValueCodec.writeString(out, type);
     }
 
@@ -670,9 +670,10 @@ final class Initiation {
             throw new MalformedInputException("not an SJ session request (bad magic)");
         }
         byte version = request.readByte();
-        if (version != Tags.VERSION) {
+        if (version != Tags.REQUEST_VERSION) {
             throw new MalformedInputException("unsupported wire format version " + version + "; this runtime speaks "
-                    + Tags.VERSION);
+                    + Tags.REQUEST_VERSION + (version == Tags.VERSION ? " (a peer of an earlier release: message "
+                    + "values changed encoding in version 2, docs/wire-format.md)" : ""));
         }
         // Checked before the text is decoded: a type is kept in the verdict cache and walked by the
         // checker, so its size is bounded far below the frame limit.

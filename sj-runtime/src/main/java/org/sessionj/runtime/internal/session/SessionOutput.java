@@ -187,7 +187,7 @@ final class SessionOutput {
             case CHAR -> buffer().writeByte(Tags.CHAR).writeChar((Character) value);
             case STRING -> {
                 buf = buffer().writeByte(Tags.STRING);
-                ValueCodec.writeString(buf, (String) value);
+                ValueCodec.writeText(buf, (String) value);
             }
             case OBJECT -> {
                 buf = buffer().writeByte(Tags.OBJECT);

@@ -8,8 +8,10 @@ import org.sessionj.api.SJIOException;
 import org.sessionj.api.SJSocket;
 import org.sessionj.runtime.internal.monitor.MessageType;
 import org.sessionj.runtime.internal.monitor.State;
+import org.sessionj.runtime.internal.wire.CodecFailures;
 import org.sessionj.runtime.internal.wire.MalformedInputException;
 import org.sessionj.runtime.internal.wire.Tags;
+import org.sessionj.runtime.internal.wire.UnencodableValueException;
 import org.sessionj.runtime.internal.wire.ValueCodec;
 import org.sessionj.runtime.internal.wire.WireKind;
 import org.sessionj.runtime.spi.Connection;
@@ -232,15 +234,22 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             // Jackson cannot see into: a package its module does not open, no accessible
             // properties...). Not a protocol violation: say what and why, with the cause.
             buf.writerIndex(mark);
-            throw fail("cannot encode a message of type " + type + ": " + e.getOriginalMessage()
+            throw fail("cannot encode a message of type " + type + ": " + CodecFailures.describe(e)
                     + " (docs/wire-format.md, \"Message types\")", true, e);
         } catch (IOException e) {
             buf.writerIndex(mark);
-            // The codec's own message without its "through reference chain" (a thousand links for a
-            // value nested too deep: adv15 A5).
-            String reason = e instanceof com.fasterxml.jackson.core.JsonProcessingException json
-                    ? json.getOriginalMessage() : e.getMessage();
-            throw fail("could not send a " + type + ": " + reason, true, e);
+            // In the project's words, with the path to the part, not Jackson's advice and its whole
+            // reference chain (a thousand links for a value nested too deep: adv15 A5, A23).
+            throw fail("could not send a " + type + ": " + CodecFailures.describe(e), true, e);
+        } catch (StackOverflowError e) {
+            // A value nested past the stack (a chain of references holding references, which Jackson unwraps
+            // without counting its depth: adv16 A8): a failed send, never a raw Error out of send.
+            buf.writerIndex(mark);
+            throw fail("could not send a " + type + ": the value is nested too deeply to encode (does it refer to "
+                    + "itself?)", true, e);
+        } catch (UnencodableValueException e) {
+            buf.writerIndex(mark); // text UTF-8 cannot carry (adv15 A22): refused, as the codec refuses it in a list
+            throw fail("could not send a " + type + ": " + e.getMessage(), true, e);
         } catch (org.sessionj.api.SJException e) {
             buf.writerIndex(mark);
             throw e;

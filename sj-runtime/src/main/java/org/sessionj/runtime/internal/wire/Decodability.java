@@ -29,6 +29,9 @@ import java.util.Set;
  *     inner class) or cannot even describe (a JDK class whose state the JDK keeps closed);</li>
  * <li>a property the writer writes that the reader does not know (a getter without a setter or
  *     field): the receiver would reject it as an unknown property;</li>
+ * <li>a class written as an object of its properties that a receiver could create only from a single
+ *     value (a one-argument constructor or factory), or whose creator takes a parameter no property
+ *     writes (it would arrive as null or zero): adv15 A21;</li>
  * <li>as SJ018 says, an interface or abstract class that is not sealed, at the top as inside: values
  *     carry no class on the wire, so a receiver has no class to create ({@code Object}, the JDK's
  *     collections and maps and sealed types are decoded; docs/wire-format.md, "Message types").</li>
@@ -117,6 +120,12 @@ final class Decodability {
                     + "(and setters or fields for its properties), a @JsonCreator constructor, or to be a record"
                     + (raw.isMemberClass() && !Modifier.isStatic(raw.getModifiers()) ? " (it is an inner class)" : "");
         }
+        if (serializer instanceof BeanSerializerBase writes) {
+            String creation = creationProblem(raw, writes, bean);
+            if (creation != null) {
+                return creation;
+            }
+        }
         com.fasterxml.jackson.annotation.JsonIgnoreProperties ignored =
                 raw.getAnnotation(com.fasterxml.jackson.annotation.JsonIgnoreProperties.class);
         if (serializer instanceof BeanSerializerBase writes && (ignored == null || !ignored.ignoreUnknown())) {
@@ -132,6 +141,40 @@ final class Decodability {
             String problem = check(it.next().getType(), true);
             if (problem != null) {
                 return problem;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Why a receiver cannot create a {@code raw} from what the writer writes, its properties (adv15 A21), or
+     * null: a class whose only creator takes a single value (a private one-argument constructor, a factory
+     * {@code of(int)}, a value class {@code Email(String)}) is written as an object of its properties and
+     * could never be read back ("Cannot construct instance … cannot deserialize from Object value"); and a
+     * creator parameter that the writer does not write would be created as null or zero, silently.
+     */
+    private String creationProblem(Class<?> raw, BeanSerializerBase writes,
+            BeanDeserializerBase bean) {
+        com.fasterxml.jackson.databind.deser.ValueInstantiator creator = bean.getValueInstantiator();
+        Set<String> written = new java.util.LinkedHashSet<>();
+        for (Iterator<com.fasterxml.jackson.databind.ser.PropertyWriter> it = writes.properties(); it.hasNext();) {
+            written.add(it.next().getName());
+        }
+        if (!creator.canCreateUsingDefault() && !creator.canCreateFromObjectWith() && !creator.canCreateUsingDelegate()) {
+            return raw.getName() + " is written as its properties " + written + " but a receiver can create one only "
+                    + "from a single value (a one-argument constructor or factory): give it a no-argument constructor "
+                    + "(any access), a @JsonCreator constructor whose parameters are its properties, or make it a record";
+        }
+        if (creator.canCreateFromObjectWith()) {
+            SettableBeanProperty[] parameters = creator.getFromObjectArguments(mapper.getDeserializationConfig());
+            for (SettableBeanProperty parameter : parameters == null ? new SettableBeanProperty[0] : parameters) {
+                if (parameter != null && parameter.getInjectableValueId() == null
+                        && !written.contains(parameter.getName())) {
+                    return raw.getName() + "'s creator takes '" + parameter.getName() + "', which its writer does not "
+                            + "write (no field or getter of that name): a receiver would create it with '"
+                            + parameter.getName() + "' null or zero; name the parameter as the field it sets "
+                            + "(@JsonProperty)";
+                }
             }
         }
         return null;

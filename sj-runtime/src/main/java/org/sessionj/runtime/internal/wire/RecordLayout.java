@@ -5,7 +5,7 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Constructor;
-import java.lang.reflect.Method;
+import java.lang.reflect.Field;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -31,7 +31,7 @@ public final class RecordLayout {
      * One record component.
      *
      * @param kind how it travels
-     * @param getter the accessor, typed {@code (Object)p} for a primitive {@code p} (no boxing),
+     * @param getter reads the component's field, typed {@code (Object)p} for a primitive {@code p} (no boxing),
      *     {@code (Object)Object} otherwise
      * @param nested the layout of a {@link Kind#RECORD} component; null otherwise
      * @param array the wire kind of an {@link Kind#ARRAY} component (a primitive array, as {@link ValueCodec}
@@ -110,10 +110,13 @@ public final class RecordLayout {
                 if (kind == null || kind == Kind.RECORD && nested == null) {
                     return null;
                 }
-                Method accessor = declared[i].getAccessor();
-                accessor.setAccessible(true);
+                // The component's field, not its accessor: a record travels as the values its canonical
+                // constructor stored, so an accessor that computes (v() { return v * 2; }) does not change the
+                // value on every hop (adv15 A22), as Java serialization reads a record's fields too.
+                Field field = type.getDeclaredField(declared[i].getName());
+                field.setAccessible(true);
                 Class<?> carried = componentType.isPrimitive() ? componentType : Object.class;
-                MethodHandle getter = lookup.unreflect(accessor).asType(MethodType.methodType(carried, Object.class));
+                MethodHandle getter = lookup.unreflectGetter(field).asType(MethodType.methodType(carried, Object.class));
                 WireKind array = kind == Kind.ARRAY ? WireKind.arrayOf(componentType.componentType().getName()) : null;
                 components[i] = new Component(kind, getter, nested, array);
                 fields.add(declared[i].getName() + ":" + (nested != null ? nested.description
@@ -166,14 +169,14 @@ public final class RecordLayout {
 
     /**
      * Writes one component of a value: {@code (Frame, Object)void}, the component read with its
-     * accessor (which throws ClassCastException for a value of another class) and written as
+     * field getter (which throws ClassCastException for a value of another class) and written as
      * {@link RecordCodec} documents.
      */
     private static MethodHandle componentWriter(MethodHandles.Lookup lookup, Component component, Class<?> type)
             throws ReflectiveOperationException {
         Class<?> carried = type.isPrimitive() ? type : Object.class;
         MethodHandle write = switch (component.kind()) {
-            case STRING -> lookup.findStatic(ValueCodec.class, "writeString", MethodType.methodType(void.class,
+            case STRING -> lookup.findStatic(ValueCodec.class, "writeText", MethodType.methodType(void.class,
                     Frame.class, String.class)).asType(MethodType.methodType(void.class, Frame.class, Object.class));
             case ARRAY -> MethodHandles.insertArguments(lookup.findStatic(ValueCodec.class, "writeArray",
                     MethodType.methodType(void.class, Frame.class, WireKind.class, Object.class)), 1, component.array());
@@ -185,7 +188,7 @@ public final class RecordLayout {
                     + type.getName().substring(1), MethodType.methodType(Frame.class, writeParameter(type)))
                     .asType(MethodType.methodType(void.class, Frame.class, type));
         };
-        // (Frame, carried) → (Frame, Object): the accessor turns the value into the component.
+        // (Frame, carried) → (Frame, Object): the field getter turns the value into the component.
         return MethodHandles.filterArguments(write.asType(MethodType.methodType(void.class, Frame.class, carried)), 1,
                 component.getter());
     }
@@ -234,7 +237,7 @@ public final class RecordLayout {
 
     /**
      * Writes the components of {@code value} (after the presence byte). Throws ClassCastException for a
-     * value of another class, and whatever an accessor throws.
+     * value of another class, (an accessor is never called).
      */
     void write(Frame out, Object value) throws Throwable {
         writer.invokeExact(out, value);

@@ -31,7 +31,7 @@ public final class SmileCodec {
      * java.time values and {@code Optional}s are everyday message contents: Jackson's own modules
      * for them are registered (without them such a value cannot be written at all).
      */
-    private static final ObjectMapper MAPPER = new ObjectMapper(new SmileFactory())
+    private static final ObjectMapper MAPPER = JdkValues.configure(new ObjectMapper(new SmileFactory())
             .registerModule(new Jdk8Module())
             .registerModule(new JavaTimeModule())
             .setAnnotationIntrospector(new SealedTypes())
@@ -39,7 +39,30 @@ public final class SmileCodec {
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .registerModule(endpointsRefused());
+            .registerModule(endpointsRefused()));
+
+    static {
+        MAPPER.getSerializerProvider().setNullKeySerializer(new NullKeyRefused());
+    }
+
+    /**
+     * A null map key has no text to travel as (keys travel as strings): the send fails in the project's
+     * words, with the path to the map, instead of Jackson's "Null key for a Map not allowed in JSON (use a
+     * converting NullKeySerializer?)" (adv15 A23).
+     */
+    private static final class NullKeyRefused extends com.fasterxml.jackson.databind.ser.std.StdSerializer<Object> {
+        private static final long serialVersionUID = 1L;
+
+        NullKeyRefused() {
+            super(Object.class);
+        }
+
+        @Override
+        public void serialize(Object value, com.fasterxml.jackson.core.JsonGenerator out,
+                com.fasterxml.jackson.databind.SerializerProvider provider) throws java.io.IOException {
+            throw JsonMappingException.from(out, CodecFailures.NULL_KEY);
+        }
+    }
 
     /**
      * A session endpoint is never a plain value: as a bean the peer would get an empty map, or fail

@@ -5,8 +5,15 @@ public final class Tags {
     private Tags() {
     }
 
-    /** The wire format version sent in the initiation request. */
+    /** The first version of the wire format (what a version-1 negotiation HELLO carries). */
     public static final byte VERSION = 1;
+    /**
+     * The wire format version sent in the initiation request. 2: message values travel as their state (a
+     * class's fields whatever their access, a record's fields), {@code OffsetDateTime}/{@code ZonedDateTime}
+     * with their offset and zone, a {@code Timestamp} with its nanoseconds, a {@code Pattern} with its flags
+     * (adv15 A21, A22); a version-1 peer would misread those values, so it is refused at the handshake.
+     */
+    public static final byte REQUEST_VERSION = 2;
     /** The two bytes that open an initiation request: 'S', 'J'. */
     public static final byte MAGIC_0 = 'S';
     public static final byte MAGIC_1 = 'J';

@@ -51,6 +51,43 @@ public final class ValueCodec {
         out.setInt(lengthAt, written);
     }
 
+    /**
+     * Writes a message's text (a {@code String} message, a flat record's string component) as
+     * {@link #writeString} does, refusing text that UTF-8 cannot carry: a lone half of a surrogate pair
+     * became {@code '?'} on the way (adv15 A22: {@code "x\uD800y"} arrived as {@code "x?y"}), while the
+     * same string inside a list failed the send in the codec's words. Nothing is written then.
+     *
+     * @throws UnencodableValueException for an unpaired surrogate, naming it and its index
+     */
+    public static void writeText(Frame out, String value) {
+        if (value == null) {
+            out.writeInt(NULL_LENGTH);
+            return;
+        }
+        int lengthAt = out.writerIndex();
+        out.writeInt(0);
+        int written = writeUtf8(out, value, true);
+        out.setInt(lengthAt, written);
+    }
+
+    /**
+     * Throws {@link UnencodableValueException} when {@code value} holds, from {@code from} on, a surrogate that
+     * is not half of a pair.
+     */
+    static void checkSurrogates(String value, int from) {
+        for (int i = from, n = value.length(); i < n; i++) {
+            char c = value.charAt(i);
+            if (c < Character.MIN_SURROGATE) {
+                continue; // the common case: one comparison per character
+            }
+            if (Character.isHighSurrogate(c) && i + 1 < n && Character.isLowSurrogate(value.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw new UnencodableValueException(CodecFailures.unpairedSurrogate(c, i));
+            }
+        }
+    }
+
     public static String readString(Frame in) throws MalformedInputException {
         int length = readLength(in, 1, "string");
         return length == NULL_LENGTH ? null : readUtf8(in, length);
@@ -88,6 +125,11 @@ public final class ValueCodec {
 
     /** Appends {@code value} as UTF-8; the number of bytes written. */
     static int writeUtf8(Frame out, String value) {
+        return writeUtf8(out, value, false);
+    }
+
+    /** {@code strict}: refuse an unpaired surrogate ({@link #writeText}) rather than write it as {@code '?'}. */
+    private static int writeUtf8(Frame out, String value, boolean strict) {
         int n = value.length();
         int ascii = 0;
         while (ascii < n && value.charAt(ascii) < 0x80) {
@@ -108,6 +150,9 @@ public final class ValueCodec {
                 }
             }
             return n;
+        }
+        if (strict) {
+            checkSurrogates(value, ascii); // only text past ASCII can hold one: an ASCII string costs nothing more
         }
         byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
         out.writeBytes(bytes);
@@ -290,7 +335,17 @@ public final class ValueCodec {
             return reader.readValue(stream);
         } catch (IOException | RuntimeException e) {
             throw new MalformedInputException("could not decode a " + declared + " from the peer's message: "
-                    + e.getMessage(), e);
+                    + CodecFailures.describe(e), e);
+        } catch (OutOfMemoryError e) {
+            // adv16 H1: a frame of a few MB can ask for hundreds (3,000,000 empty arrays in 6 MB where the type
+            // is Object: an ArrayList each). What the decoding allocated is garbage once it is abandoned, so
+            // the session fails with a reason, and the peer is told, instead of a raw Error out of receive().
+            throw new MalformedInputException("could not decode a " + declared + " from the peer's message of "
+                    + length + " bytes: decoding it needs more memory than this JVM has (docs/wire-format.md, "
+                    + "\"Codec failures\")");
+        } catch (StackOverflowError e) {
+            throw new MalformedInputException("could not decode a " + declared + " from the peer's message: it is "
+                    + "nested too deeply to decode");
         } finally {
             in.readerIndex(end);
         }

@@ -303,6 +303,131 @@ class UndecodableMessageTypesTest {
                 .contains("at .v: a " + name(Sub.class) + " would arrive as a " + name(Base.class));
     }
 
+    /** adv15 A21: a value class made only from a single value (a private constructor, a factory). */
+    public static final class Email {
+        private final String address;
+
+        public Email(String address) {
+            this.address = address;
+        }
+
+        public String getAddress() {
+            return address;
+        }
+    }
+
+    /** The builder/factory idiom: a private one-argument constructor, a static factory, a getter. */
+    public static final class Built {
+        private final int n;
+
+        private Built(int n) {
+            this.n = n;
+        }
+
+        public static Built of(int n) {
+            return new Built(n);
+        }
+
+        public int getN() {
+            return n;
+        }
+    }
+
+    /** A creator parameter that no field or getter writes: it would be created as zero. */
+    public static final class Lost {
+        public final int a;
+
+        @com.fasterxml.jackson.annotation.JsonCreator
+        public Lost(@com.fasterxml.jackson.annotation.JsonProperty("a") int a,
+                @com.fasterxml.jackson.annotation.JsonProperty("scale") int scale) {
+            this.a = a * scale;
+        }
+    }
+
+    /** Private fields without getters, a no-argument constructor: decodable (its fields travel). */
+    public static final class Pojo {
+        private int x;
+        private String name;
+    }
+
+    /**
+     * adv15 A21: a class written as its properties that a receiver could create only from a single value
+     * compiled, created and failed at the receiver ("Cannot construct instance … cannot deserialize from
+     * Object value"); a creator parameter no property writes arrived as zero. Both are refused when the
+     * protocol loads, naming the class and the fix; a POJO with private fields loads (they travel).
+     */
+    @Test
+    void aClassTheReceiverCouldNotCreateFromItsPropertiesFailsWhenTheProtocolLoads() {
+        for (Class<?> type : new Class<?>[] {Email.class, Built.class}) {
+            assertThatThrownBy(() -> compile("cbegin.!<" + name(type) + ">")).as(type.getSimpleName())
+                    .isInstanceOf(SJException.class)
+                    .hasMessageContaining(name(type) + " is written as its properties [")
+                    .hasMessageContaining("but a receiver can create one only from a single value (a one-argument "
+                            + "constructor or factory): give it a no-argument constructor");
+        }
+        assertThatThrownBy(() -> compile("sbegin.?(java.util.List<" + name(Lost.class) + ">)"))
+                .isInstanceOf(SJException.class)
+                .hasMessageContaining(name(Lost.class) + "'s creator takes 'scale', which its writer does not write");
+        assertThatCode(() -> compile("cbegin.!<" + name(Pojo.class) + ">")).doesNotThrowAnyException();
+    }
+
+    /** A private field of an open interface type: it travels now, so no receiver could decode the class. */
+    public static final class Chore {
+        private int n;
+        private Runnable task;
+        private transient Runnable cached;
+        private static Runnable shared;
+    }
+
+    public static final class Quieter {
+        private int n;
+        private transient Runnable cached;
+        @JsonIgnore
+        private Runnable ignored;
+    }
+
+    /** adv15 A21: the fields that travel are checked like a record's components; the others are not. */
+    @Test
+    void aPrivateFieldNoPeerCanDecodeFailsWhenTheProtocolLoads() {
+        assertThatThrownBy(() -> compile("cbegin.!<" + name(Chore.class) + ">")).isInstanceOf(SJException.class)
+                .hasMessageContaining("java.lang.Runnable (inside the message) is an interface or abstract class");
+        assertThatCode(() -> compile("cbegin.!<" + name(Quieter.class) + ">")).doesNotThrowAnyException();
+    }
+
+    private static Payload.JavaType java(String name, Payload.JavaType... arguments) {
+        return new Payload.JavaType(name, List.of(arguments), 0);
+    }
+
+    private static ValueShape shapeOf(Payload.JavaType type) throws ClassNotFoundException {
+        return ValueShape.of(SmileCodec.jacksonType(type, UndecodableMessageTypesTest.class.getClassLoader()));
+    }
+
+    /**
+     * adv16 A8: an AtomicReference holding itself reached Jackson, whose reference serializer recursed into a
+     * StackOverflowError (a raw Error out of send); the walk refuses it where it refers back, as for a list.
+     */
+    @Test
+    void aReferenceThatHoldsItselfIsRefusedByTheWalk() throws Exception {
+        var cycle = new java.util.concurrent.atomic.AtomicReference<Object>();
+        cycle.set(cycle);
+        assertThat(shapeOf(java("java.util.concurrent.atomic.AtomicReference", java("java.lang.Object"))).refusal(cycle))
+                .contains("the value contains itself");
+    }
+
+    /**
+     * adv16 A15: a map key of a subclass of a concrete key type (a Timestamp where the keys are Dates) arrived
+     * as the declared class, so map.get(sent key) was null at the receiver; refused by the walk like a value.
+     */
+    @Test
+    void aMapKeyOfASubclassOfTheKeyTypeIsRefusedByTheWalk() throws Exception {
+        ValueShape dates = shapeOf(java("java.util.Map", java("java.util.Date"), java("java.lang.String")));
+        assertThat(dates.refusal(java.util.Map.of(new java.sql.Timestamp(1000L), "t")))
+                .contains("a map key").contains("(a java.sql.Timestamp) where the key type is java.util.Date would "
+                        + "arrive as a java.util.Date");
+        assertThat(dates.refusal(java.util.Map.of(new java.util.Date(1000L), "d"))).isNull();
+        assertThat(shapeOf(java("java.util.Map", java("java.lang.String"), java("java.lang.String"))).closed()).as("final keys: nothing to walk").isTrue();
+    }
+
     @Test
     void decodableTypesStillLoad() {
         assertThatCode(() -> compile("cbegin.!<" + name(Bean.class) + ">.!<" + name(Quiet.class) + ">.!<"

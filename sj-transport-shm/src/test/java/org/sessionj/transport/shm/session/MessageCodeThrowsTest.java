@@ -18,7 +18,7 @@ import org.sessionj.runtime.SJRuntime;
 import org.sessionj.runtime.SJRuntimeConfig;
 
 /**
- * A message whose own code throws while it is written (a record accessor) or made again on the other
+ * A message whose own code throws while it is written (a getter) or made again on the other
  * side (a record's constructor that validates): the action fails its session like any failed action,
  * with the exception as the cause, and the peer learns of it at once instead of waiting for ever
  * (adv12 A5: on the sending side the exception escaped raw and the session stayed open; the receiving
@@ -49,6 +49,40 @@ class MessageCodeThrowsTest {
         }
     }
 
+    /**
+     * A message class whose getter may throw: the codec calls a class's getters while it writes it (a
+     * record travels as its fields, adv15 A22: its accessors are not called).
+     */
+    public static final class Gauge {
+        private int value;
+
+        public Gauge() {
+        }
+
+        Gauge(int value) {
+            this.value = value;
+        }
+
+        public int getValue() {
+            if (accessorThrows) {
+                throw new IllegalStateException("accessor refuses");
+            }
+            return value;
+        }
+
+        public void setValue(int value) {
+            this.value = value;
+        }
+    }
+
+    @Protocol("cbegin.!<MessageCodeThrowsTest.Gauge>.?(String)")
+    public interface SendGauge {
+    }
+
+    @Protocol("^(SendGauge)")
+    public interface TakeGauge {
+    }
+
     /** The client's side: a reading, then a word back. */
     @Protocol("cbegin.!<MessageCodeThrowsTest.Reading>.?(String)")
     public interface SendReading {
@@ -69,12 +103,12 @@ class MessageCodeThrowsTest {
     @SuppressWarnings("sessionj") // the client's session is left by the failed send's exception, on purpose
     void anAccessorThatThrowsFailsTheSendAndThePeerLearnsOfIt() throws Exception {
         SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports("shm").build());
-        try (SJServerSocket server = runtime.serverSocket(TakeReading.class, 0)) {
-            Reading reading = new Reading(7);
+        try (SJServerSocket server = runtime.serverSocket(TakeGauge.class, 0)) {
+            Gauge gauge = new Gauge(7);
             accessorThrows = true;
             CompletableFuture<Throwable> client = CompletableFuture.supplyAsync(() -> {
-                try (SJSocket s = runtime.service(SendReading.class, "localhost", server.port()).request()) {
-                    s.send(reading);
+                try (SJSocket s = runtime.service(SendGauge.class, "localhost", server.port()).request()) {
+                    s.send(gauge);
                     String word = s.receive();
                     return new AssertionError("sent and received " + word);
                 } catch (RuntimeException e) {
@@ -82,11 +116,34 @@ class MessageCodeThrowsTest {
                 }
             }, r -> Thread.ofVirtual().start(r));
             SJSocket s = server.accept(Duration.ofSeconds(20));
-            assertThatThrownBy(() -> s.<Reading>receive(Duration.ofSeconds(20)))
+            assertThatThrownBy(() -> s.<Gauge>receive(Duration.ofSeconds(20)))
                     .isInstanceOf(SJIOException.class).isNotInstanceOf(SJTimeoutException.class);
             assertThat(client.get(20, TimeUnit.SECONDS)).isInstanceOf(SJIOException.class)
-                    .hasMessageContaining("writing the message threw java.lang.IllegalStateException: accessor refuses")
+                    .hasMessageContaining("at .value: the message's own code threw java.lang.IllegalStateException: "
+                            + "accessor refuses")
                     .hasRootCauseInstanceOf(IllegalStateException.class);
+        }
+    }
+
+    /** adv15 A22: a record travels as its fields, so an accessor that throws (or computes) is never called. */
+    @Test
+    void aRecordsAccessorIsNotCalledWhileItIsWritten() throws Exception {
+        SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports("shm").build());
+        try (SJServerSocket server = runtime.serverSocket(TakeReading.class, 0)) {
+            accessorThrows = true;
+            CompletableFuture<String> client = CompletableFuture.supplyAsync(() -> {
+                try (SJSocket s = runtime.service(SendReading.class, "localhost", server.port()).request()) {
+                    s.send(new Reading(7));
+                    return s.receive();
+                }
+            }, r -> Thread.ofVirtual().start(r));
+            try (SJSocket s = server.accept(Duration.ofSeconds(20))) {
+                Reading reading = s.receive(Duration.ofSeconds(20));
+                accessorThrows = false;
+                assertThat(reading.value()).isEqualTo(7);
+                s.send("got it");
+            }
+            assertThat(client.get(20, TimeUnit.SECONDS)).isEqualTo("got it");
         }
     }
 

@@ -38,7 +38,7 @@ class RawPeerTest {
     private Connection rawRequest(SJServerSocket server, String type) throws IOException {
         Connection raw = transport.connect("localhost", server.port(), SECOND);
         ByteBuf request = raw.alloc().buffer();
-        request.writeByte(0x40).writeByte('S').writeByte('J').writeByte(1);
+        request.writeByte(0x40).writeByte('S').writeByte('J').writeByte(2);
         byte[] text = type.getBytes(StandardCharsets.UTF_8);
         request.writeInt(text.length).writeBytes(text);
         raw.write(request);
