@@ -1,0 +1,198 @@
+package org.sessionj.processor.check;
+
+import com.sun.source.tree.BlockTree;
+import com.sun.source.tree.CatchTree;
+import com.sun.source.tree.IfTree;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.StatementTree;
+import com.sun.source.tree.ThrowTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.TryTree;
+import com.sun.source.tree.UnionTypeTree;
+import java.util.ArrayList;
+import java.util.List;
+import javax.lang.model.type.TypeMirror;
+
+/**
+ * What the handlers of a try statement do with an exception that reaches them, for {@link LiveSessionExits}'
+ * "swallow and go on" rule: which catch clause may take it, whether the program goes on after that clause
+ * (not when its block ends in a {@code throw} or {@code System.exit}), what it throws on, and whether a finally
+ * block that can end with a jump drops it (adv12 A6; adv16 A4, A5, A7, A14).
+ */
+final class CatchClauses {
+    private final MethodChecker flow;
+
+    CatchClauses(MethodChecker flow) {
+        this.flow = flow;
+    }
+
+    /**
+     * One catch clause of a try statement: its types (a union's alternatives), its line, whether the program goes
+     * on after it (its block does not end in a {@code throw} or {@code System.exit} on every path), the
+     * types of the exceptions its block throws ({@code rethrows}; {@code rethrowsItself}: it throws its
+     * parameter, {@code throw e;}), and whether it is in fact a finally block that can end with a jump
+     * ({@code finally { continue; }}: it drops any exception and goes on, adv16 A5).
+     */
+    record Clause(List<TypeMirror> types, long line, boolean swallows, List<TypeMirror> rethrows,
+            boolean rethrowsItself, boolean finallyBlock) {
+    }
+
+    /** The catch clauses of {@code tree}, in order. */
+    List<Clause> of(TryTree tree) {
+        List<Clause> clauses = new ArrayList<>();
+        for (CatchTree catchTree : tree.getCatches()) {
+            Tree type = catchTree.getParameter().getType();
+            List<TypeMirror> types = new ArrayList<>();
+            if (type instanceof UnionTypeTree union) {
+                for (Tree alternative : union.getTypeAlternatives()) {
+                    addKnown(types, flow.trees.getTypeMirror(flow.pathOf(alternative)));
+                }
+            } else {
+                addKnown(types, flow.trees.getTypeMirror(flow.pathOf(type)));
+            }
+            List<TypeMirror> rethrows = new ArrayList<>();
+            boolean itself = rethrows(catchTree, rethrows);
+            clauses.add(new Clause(types, flow.line(catchTree), !alwaysThrows(catchTree.getBlock()), rethrows, itself,
+                    false));
+        }
+        return clauses;
+    }
+
+    /** The finally block of {@code tree} as a clause that takes anything and goes on, when it can end with a jump; else null. */
+    Clause jumpingFinally(TryTree tree) {
+        return tree.getFinallyBlock() != null && TryStatements.jumpsOut(tree.getFinallyBlock())
+                ? new Clause(List.of(type("java.lang.Throwable")), flow.line(tree.getFinallyBlock()), true, List.of(),
+                        false, true)
+                : null;
+    }
+
+    /**
+     * The first of {@code clauses} (in order) that may take one of {@code thrown} and goes on after it,
+     * or {@code jumpingFinally}, the statement's finally block when that can end with a jump and an exception reaches it; else null, with what
+     * leaves the statement in {@code onwards}: the types no clause surely takes, and what the clauses that
+     * may take them throw. A clause may take a type when its own type is a supertype of it, or a subtype
+     * (adv16 A4: {@code catch (ValidationException e)} takes one of the "any unchecked exception" a call of
+     * the program may throw); it surely takes it only in the first case, and later clauses do not see it.
+     */
+    Clause swallower(List<TypeMirror> thrown, List<Clause> clauses, Clause jumpingFinally, List<TypeMirror> onwards) {
+        for (TypeMirror type : thrown) {
+            boolean taken = false;
+            for (Clause clause : clauses) {
+                if (!mayTake(clause, type)) {
+                    continue;
+                }
+                if (clause.swallows()) {
+                    return clause;
+                }
+                if (clause.rethrowsItself()) {
+                    onwards.add(type);
+                }
+                onwards.addAll(clause.rethrows());
+                if (surelyTakes(clause, type)) {
+                    taken = true;
+                    break; // the next clauses of this statement do not see it
+                }
+            }
+            if (!taken) {
+                onwards.add(type);
+            }
+        }
+        return !onwards.isEmpty() && jumpingFinally != null ? jumpingFinally : null;
+    }
+
+    private boolean surelyTakes(Clause clause, TypeMirror type) {
+        for (TypeMirror handler : clause.types()) {
+            if (flow.types.isSubtype(flow.types.erasure(type), flow.types.erasure(handler))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether an exception of {@code type} (or of a subtype) may be one {@code clause} takes. */
+    private boolean mayTake(Clause clause, TypeMirror type) {
+        TypeMirror vmError = type("java.lang.VirtualMachineError");
+        for (TypeMirror handler : clause.types()) {
+            TypeMirror erased = flow.types.erasure(handler);
+            if (flow.types.isSubtype(flow.types.erasure(type), erased)
+                    || flow.types.isSubtype(erased, flow.types.erasure(type)) && !flow.types.isSubtype(erased, vmError)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The exceptions the block of {@code catchTree} throws (its {@code throw} statements, not those of a
+     * lambda or class in it) into {@code into}; returns whether one of them throws the parameter itself
+     * ({@code throw e;}, which rethrows what it took).
+     */
+    private boolean rethrows(CatchTree catchTree, List<TypeMirror> into) {
+        javax.lang.model.element.Name parameter = catchTree.getParameter().getName();
+        boolean[] itself = {false};
+        com.sun.source.util.TreePath blockPath = flow.pathOf(catchTree.getBlock());
+        if (blockPath == null) {
+            return true;
+        }
+        new com.sun.source.util.TreePathScanner<Void, Void>() {
+            @Override
+            public Void visitThrow(ThrowTree statement, Void unused) {
+                Tree expression = FlowScanner.strip(statement.getExpression());
+                if (expression instanceof com.sun.source.tree.IdentifierTree name && name.getName().equals(parameter)) {
+                    itself[0] = true;
+                } else {
+                    addKnown(into, flow.trees.getTypeMirror(new com.sun.source.util.TreePath(getCurrentPath(),
+                            statement.getExpression())));
+                }
+                return super.visitThrow(statement, unused);
+            }
+
+            @Override
+            public Void visitLambdaExpression(com.sun.source.tree.LambdaExpressionTree lambda, Void unused) {
+                return null; // another body
+            }
+
+            @Override
+            public Void visitClass(com.sun.source.tree.ClassTree local, Void unused) {
+                return null; // another body
+            }
+        }.scan(blockPath, null);
+        return itself[0];
+    }
+
+    /**
+     * Whether {@code statement} ends in a {@code throw} or ends the program ({@code System.exit},
+     * {@code Runtime.getRuntime().halt}: adv16 A7) on every path (a catch that rethrows, wraps or gives
+     * up): a throw, such a call as a statement, a block whose last statement always does, an if/else whose
+     * branches both do. Anything else (a return, a loop, a switch) is taken as going on, which only counts
+     * more catches as swallowing.
+     */
+    private static boolean alwaysThrows(StatementTree statement) {
+        // instanceof, not a pattern switch: see NoPatternSwitchTest (the processor is loaded afresh for every compilation)
+        if (statement instanceof ThrowTree) {
+            return true;
+        }
+        if (statement instanceof com.sun.source.tree.ExpressionStatementTree expression
+                && expression.getExpression() instanceof MethodInvocationTree call) {
+            String callee = call.getMethodSelect().toString();
+            return callee.equals("System.exit") || callee.equals("java.lang.System.exit")
+                    || callee.equals("Runtime.getRuntime().exit") || callee.equals("Runtime.getRuntime().halt");
+        }
+        if (statement instanceof BlockTree block) {
+            return !block.getStatements().isEmpty()
+                    && alwaysThrows(block.getStatements().get(block.getStatements().size() - 1));
+        }
+        return statement instanceof IfTree branch && branch.getElseStatement() != null
+                && alwaysThrows(branch.getThenStatement()) && alwaysThrows(branch.getElseStatement());
+    }
+
+    private static void addKnown(List<TypeMirror> catches, TypeMirror type) {
+        if (type != null) {
+            catches.add(type);
+        }
+    }
+
+    private TypeMirror type(String name) {
+        return flow.elements.getTypeElement(name).asType();
+    }
+}
