@@ -45,8 +45,11 @@ final class UncheckedCallers {
             return checked(type) ? null : new AtomicBoolean();
         }
     };
-    /** Per code source location: whether it holds the marker (one jar is opened once). */
-    private static final ConcurrentMap<URL, Boolean> MARKED = new ConcurrentHashMap<>();
+    /**
+     * Per code source location (its text: a {@link URL}'s own equality may ask a name server): whether it holds
+     * the marker (one jar is opened once).
+     */
+    private static final ConcurrentMap<String, Boolean> MARKED = new ConcurrentHashMap<>();
 
     private UncheckedCallers() {
     }
@@ -84,7 +87,7 @@ final class UncheckedCallers {
 
     private static boolean checked(Class<?> type) {
         Optional<URL> location = location(type);
-        return location.isEmpty() || MARKED.computeIfAbsent(location.get(), UncheckedCallers::marked);
+        return location.isEmpty() || MARKED.computeIfAbsent(location.get().toString(), text -> marked(location.get()));
     }
 
     private static Optional<URL> location(Class<?> type) {
