@@ -1,6 +1,7 @@
 package org.sessionj.transport.tcp;
 
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -42,26 +43,27 @@ class NotAnSjPeerTest extends ConnectionTestSupport {
         return server;
     }
 
+    /** Reads the first frame from a listener answering {@code reply}, over {@code mode}; returns the failure. */
+    private IOException readFrom(String reply, TcpTransport.IoMode mode) throws IOException {
+        ServerSocket server = answering(reply);
+        TcpTransport transport = new TcpTransport(NettySettings.fromSystemProperties(), mode);
+        Connection connection = track(transport.connect("localhost", server.getLocalPort(), TIMEOUT));
+        return assertThrows(IOException.class, () -> connection.read(TIMEOUT));
+    }
+
     @ParameterizedTest
     @EnumSource(TcpTransport.IoMode.class)
     void anHttpServerIsNamed(TcpTransport.IoMode mode) throws Exception {
-        ServerSocket server = answering("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n");
-        TcpTransport transport = new TcpTransport(NettySettings.fromSystemProperties(), mode);
-        Connection connection = track(transport.connect("localhost", server.getLocalPort(), TIMEOUT));
-        assertThatThrownBy(() -> connection.read(TIMEOUT)).isInstanceOf(IOException.class)
-                .hasMessageContaining("it sent the text 'HTTP…' (read as length 1213486160) where a 4-byte frame"
-                        + " length belongs, the start of an HTTP response: an HTTP server answered, not an SJ peer"
-                        + " (is this the SJ server's session port?)");
+        assertThat(readFrom("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n", mode)).hasMessageContaining(
+                "it sent the text 'HTTP…' (read as length 1213486160) where a 4-byte frame length belongs, the start"
+                        + " of an HTTP response: an HTTP server answered, not an SJ peer (is this the SJ server's"
+                        + " session port?)");
     }
 
     @ParameterizedTest
     @EnumSource(TcpTransport.IoMode.class)
     void anotherTextProtocolIsNamed(TcpTransport.IoMode mode) throws Exception {
-        ServerSocket server = answering("SSH-2.0-OpenSSH_9.2\r\n");
-        TcpTransport transport = new TcpTransport(NettySettings.fromSystemProperties(), mode);
-        Connection connection = track(transport.connect("localhost", server.getLocalPort(), TIMEOUT));
-        assertThatThrownBy(() -> connection.read(TIMEOUT)).isInstanceOf(IOException.class)
-                .hasMessageContaining("it sent the text 'SSH-…'")
+        assertThat(readFrom("SSH-2.0-OpenSSH_9.2\r\n", mode)).hasMessageContaining("it sent the text 'SSH-…'")
                 .hasMessageContaining("the peer speaks another protocol than SJ's");
     }
 }
