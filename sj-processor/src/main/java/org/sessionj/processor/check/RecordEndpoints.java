@@ -55,25 +55,50 @@ final class RecordEndpoints {
             return null;
         }
         for (RecordComponentElement component : ElementFilter.recordComponentsIn(record.getEnclosedElements())) {
-            if (!accessor.equals(component.getAccessor())) {
-                continue;
+            if (accessor.equals(component.getAccessor())) {
+                return kept(record, component, fromSource);
             }
-            VariableElement parameter = ImplementationContracts.canonicalParameter(record, component, flow.types);
-            if (parameter == null || !(flow.api.isService(parameter.asType())
-                    || flow.api.isServerSocket(parameter.asType()))) {
-                return null;
-            }
-            if (fromSource ? assignedByConstructor(flow.trees, parameter) : !recordedAsKept(record, component)) {
-                return null;
-            }
-            SessionType protocol = flow.sessionParameters.of(parameter, null, null).declared();
-            if (protocol == null) {
-                return null;
-            }
-            return new VarState.Endpoint(protocol, "of record component '" + record.getSimpleName() + "."
-                    + component.getSimpleName() + "'" + (fromSource ? "" : " (as its class file records)"));
         }
         return null;
+    }
+
+    /**
+     * The endpoint the field of such a component holds, read inside the record compiled now ({@code svc.request()},
+     * {@code this.svc.request()}; adv16 A13): javac's canonical constructor stores the parameter as given, so the
+     * field holds what its accessor returns. Null when {@code field} is no such component's field, or a canonical
+     * constructor written out assigns it (its stores are then read as any constructor's).
+     */
+    VarState componentField(VariableElement field) {
+        if (!(field.getEnclosingElement() instanceof TypeElement record) || record.getKind() != ElementKind.RECORD) {
+            return null;
+        }
+        for (RecordComponentElement component : ElementFilter.recordComponentsIn(record.getEnclosedElements())) {
+            if (component.getSimpleName().equals(field.getSimpleName())) {
+                return kept(record, component, true);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The endpoint of {@code component}'s {@code @Session(protocol = P.class)} when the record keeps it as
+     * constructed (from its source when {@code fromSource}, else as its compilation recorded), or null.
+     */
+    private VarState kept(TypeElement record, RecordComponentElement component, boolean fromSource) {
+        VariableElement parameter = ImplementationContracts.canonicalParameter(record, component, flow.types);
+        if (parameter == null || !(flow.api.isService(parameter.asType())
+                || flow.api.isServerSocket(parameter.asType()))) {
+            return null;
+        }
+        if (fromSource ? assignedByConstructor(flow.trees, parameter) : !recordedAsKept(record, component)) {
+            return null;
+        }
+        SessionType protocol = flow.sessionParameters.of(parameter, null, null).declared();
+        if (protocol == null) {
+            return null;
+        }
+        return new VarState.Endpoint(protocol, "of record component '" + record.getSimpleName() + "."
+                + component.getSimpleName() + "'" + (fromSource ? "" : " (as its class file records)"));
     }
 
     /** Whether the compilation of {@code record}, known from its class file, recorded that it keeps {@code component}. */
@@ -94,7 +119,7 @@ final class RecordEndpoints {
     }
 
     /** Whether the canonical constructor, if written out, assigns the component (its parameter or field). */
-    static boolean assignedByConstructor(Trees trees, VariableElement parameter) {
+    private static boolean assignedByConstructor(Trees trees, VariableElement parameter) {
         Element constructor = parameter.getEnclosingElement();
         if (!(trees.getTree(constructor) instanceof MethodTree tree) || tree.getBody() == null) {
             return false; // javac writes it: it stores the parameter as given

@@ -381,7 +381,7 @@ final class SessionOriginRules {
                 .contains(Modifier.STATIC) && (flow.api.isService(field.asType()) || flow.api.isServerSocket(field.asType()))) {
             known = storedByConstructors((VariableElement) field);
             if (known == null) {
-                known = recordComponentField((VariableElement) field);
+                known = records.componentField((VariableElement) field); // adv16 A13
             }
             if (known != null) {
                 flow.facts.endpointField(field, known);
@@ -427,33 +427,6 @@ final class SessionOriginRules {
             }
         }
         return stores.stored;
-    }
-
-    /**
-     * The field of a record component declared {@code @Session(protocol = P.class) SJService svc} (or a
-     * server socket), read inside the record ({@code svc.request()}, {@code this.svc.request()}): javac's
-     * canonical constructor stores the parameter as given, so the field holds what its accessor returns
-     * (adv16 A13: SJ010 while {@code svc().request()} was accepted). Null when the component is no such
-     * endpoint or a canonical constructor written out assigns it (then {@link #storedByConstructors} reads it).
-     */
-    private VarState recordComponentField(VariableElement field) {
-        if (!(field.getEnclosingElement() instanceof TypeElement record) || record.getKind() != ElementKind.RECORD) {
-            return null;
-        }
-        for (javax.lang.model.element.RecordComponentElement component
-                : javax.lang.model.util.ElementFilter.recordComponentsIn(record.getEnclosedElements())) {
-            if (!component.getSimpleName().equals(field.getSimpleName())) {
-                continue;
-            }
-            VariableElement parameter = ImplementationContracts.canonicalParameter(record, component, flow.types);
-            if (parameter == null || RecordEndpoints.assignedByConstructor(flow.trees, parameter)) {
-                return null;
-            }
-            org.sessionj.types.SessionType protocol = flow.sessionParameters.of(parameter, null, null).declared();
-            return protocol == null ? null : new VarState.Endpoint(protocol, "of record component '"
-                    + record.getSimpleName() + "." + component.getSimpleName() + "'");
-        }
-        return null;
     }
 
     /**

@@ -45,11 +45,16 @@ enum MissingDescriptor {
      * @throws SJException under {@link #ERROR}
      */
     void apply(Class<?> protocol) {
+        act(message(protocol));
+    }
+
+    /** Logs {@code message} once (this is called once per interface or class), throws it, or says nothing. */
+    private void act(String message) {
         switch (this) {
-            case WARN -> LOG.log(Level.WARNING, message(protocol) + " (-D" + SystemSettings.property(SETTING)
+            case WARN -> LOG.log(Level.WARNING, message + " (-D" + SystemSettings.property(SETTING)
                     + "=error makes this an error, =ignore silences it)");
-            case ERROR -> throw new SJException(message(protocol) + " (refused because "
-                    + SystemSettings.property(SETTING) + "=error)");
+            case ERROR -> throw new SJException(message + " (refused because " + SystemSettings.property(SETTING)
+                    + "=error)");
             case IGNORE -> {
                 // compiled without the processor on purpose
             }
@@ -64,18 +69,9 @@ enum MissingDescriptor {
      * @throws SJException under {@link #ERROR}
      */
     void applyToCaller(Class<?> caller, Class<?> protocol, String location) {
-        String message = "class " + caller.getName() + " (" + location + ") opens sessions of " + protocol.getName()
+        act("class " + caller.getName() + " (" + location + ") opens sessions of " + protocol.getName()
                 + " but was compiled without sj-processor (its class output has no " + UncheckedCallers.MARKER
-                + "): its session code was not checked at compile time, although the protocol was. " + ADVICE;
-        switch (this) {
-            case WARN -> LOG.log(Level.WARNING, message + " (-D" + SystemSettings.property(SETTING)
-                    + "=error makes this an error, =ignore silences it)");
-            case ERROR -> throw new SJException(message + " (refused because " + SystemSettings.property(SETTING)
-                    + "=error)");
-            case IGNORE -> {
-                // compiled without the processor on purpose
-            }
-        }
+                + "): its session code was not checked at compile time, although the protocol was. " + ADVICE);
     }
 
     /** How to run the processor in a build. */

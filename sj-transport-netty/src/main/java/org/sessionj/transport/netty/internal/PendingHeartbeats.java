@@ -33,8 +33,6 @@ final class PendingHeartbeats implements Runnable {
     private final long intervalNanos;
     private volatile Thread thread;
     private volatile boolean closed;
-    /** Rounds a {@link Throwable} cut short (for tests and diagnosis; the thread goes on). */
-    private volatile int failedRounds;
 
     /** Heartbeats every {@code heartbeat} interval, on a thread named for {@code acceptor}; none when heartbeats are off. */
     PendingHeartbeats(Heartbeat heartbeat, String acceptor) {
@@ -74,7 +72,6 @@ final class PendingHeartbeats implements Runnable {
                     // This thread serves every pending connection of the acceptor: it must outlive one bad
                     // round (an OutOfMemoryError while a flood fills the heap killed it, and the port then
                     // accepted connections and answered no one; hostile H5). The next round tries again.
-                    failedRounds++;
                 }
             }
         }
