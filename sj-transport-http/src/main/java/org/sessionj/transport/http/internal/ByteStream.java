@@ -18,7 +18,9 @@ import java.util.function.Consumer;
  * <p>Bounded: a remote writer's append that would take more than {@code capacity} unacknowledged
  * bytes is refused with {@link Append#FULL} (the caller holds the upload and retries when space
  * frees), except into an empty stream, so that one segment larger than the capacity cannot wedge
- * it. A shared {@link Budget} bounds all streams of a relay together ({@link Append#BUSY}).
+ * it. A shared {@link Budget} bounds all streams of a relay together ({@link Append#BUSY}). A
+ * segment of up to {@link #SMALL_FRAME} bytes is copied into the tail batch buffer, so that what the
+ * capacity allows (bytes) is what is held, whatever the segments' sizes.
  *
  * <p>Ends: the writer {@linkplain #finish finishes} (the reader gets every byte, then the end), or
  * the stream {@linkplain #fail fails} (the reader gets the bytes before, then the failure; writers are
@@ -53,7 +55,7 @@ public final class ByteStream {
         }
     }
 
-    /** Frames up to this size are copied into the tail batch buffer by {@link #appendFrame}. */
+    /** Frames (by {@link #appendFrame}) and segments (by {@link #append}) up to this size are copied into the tail batch buffer. */
     static final int SMALL_FRAME = 1024;
     /** The size of a batch buffer: room for several small frames, and a pooled size (no per-message allocation beyond it). */
     static final int BATCH_BYTES = 8 * 1024;
@@ -62,7 +64,7 @@ public final class ByteStream {
     private final int capacity;
     private final Budget budget;
     private final ArrayDeque<ByteBuf> pending = new ArrayDeque<>();
-    /** The batch buffer small local frames are copied into, if it is still the last pending buffer. */
+    /** The batch buffer small frames and segments are copied into, if it is still the last pending buffer. */
     private ByteBuf batch;
     private long acked;
     private long written;
@@ -154,7 +156,15 @@ public final class ByteStream {
                     return Append.BUSY;
                 }
                 bytes.skipBytes((int) skip);
-                pending.add(bytes);
+                if (fresh <= SMALL_FRAME) {
+                    // Copied into the tail batch buffer: a peer's one-byte messages would otherwise
+                    // pin a buffer each (~100 bytes of heap per byte) within a capacity counting bytes.
+                    copyToBatch(bytes, (int) fresh);
+                    bytes.release();
+                } else {
+                    pending.add(bytes);
+                    batch = null;
+                }
                 written += fresh;
                 finished = finAfter;
                 wake = takeDataWaiter();
@@ -191,13 +201,7 @@ public final class ByteStream {
             int length = frame.readableBytes();
             int total = FrameAssembler.HEADER_BYTES + length;
             if (length <= SMALL_FRAME) {
-                ByteBuf tail = batch;
-                if (tail == null || pending.peekLast() != tail || tail.writableBytes() < total) {
-                    tail = PooledByteBufAllocator.DEFAULT.directBuffer(BATCH_BYTES, BATCH_BYTES);
-                    pending.add(tail);
-                    batch = tail;
-                }
-                tail.writeInt(length).writeBytes(frame, frame.readerIndex(), length);
+                batchWithRoom(total).writeInt(length).writeBytes(frame, frame.readerIndex(), length);
                 frame.release();
             } else {
                 pending.add(PooledByteBufAllocator.DEFAULT.directBuffer(FrameAssembler.HEADER_BYTES).writeInt(length));
@@ -454,6 +458,32 @@ public final class ByteStream {
         Consumer<Boolean> w = spaceWaiter;
         spaceWaiter = null;
         return w;
+    }
+
+    /** The batch buffer at the stream's tail with room for {@code bytes} (a new one if needed). */
+    private ByteBuf batchWithRoom(int bytes) {
+        ByteBuf tail = batch;
+        if (tail == null || pending.peekLast() != tail || tail.writableBytes() < bytes) {
+            tail = PooledByteBufAllocator.DEFAULT.directBuffer(BATCH_BYTES, BATCH_BYTES);
+            pending.add(tail);
+            batch = tail;
+        }
+        return tail;
+    }
+
+    /** Copies {@code length} readable bytes of {@code bytes} into the tail batch buffer. */
+    private void copyToBatch(ByteBuf bytes, int length) {
+        batchWithRoom(length).writeBytes(bytes, bytes.readerIndex(), length);
+    }
+
+    /** Buffers held (for tests: small appends share batch buffers). */
+    int heldBuffers() {
+        lock.lock();
+        try {
+            return pending.size();
+        } finally {
+            lock.unlock();
+        }
     }
 
     private void drop(long bytes) {

@@ -23,15 +23,27 @@ import org.sessionj.transport.netty.internal.UnfinishedFrames;
  * (time while the reader was behind, {@code pausedNanos}, not counted), checked by one timer at a
  * time; a frame past it, or given up for a newer one, is dropped and {@code failed} is told why.
  *
+ * <p>A chunk of up to {@link #SMALL_PIECE} bytes that does not finish the frame is copied into a tail
+ * buffer (sized to what the frame still needs, at most {@link #TAIL_BYTES}) instead of becoming a
+ * component of its own: a peer that sends a frame one byte per message (WebSocket messages, uploads)
+ * would otherwise pin a buffer, a slice and a component (~260 bytes of heap) per byte, which no bound
+ * counting bytes sees. So the memory held for an unfinished frame stays within a small factor of its bytes.
+ *
  * <p>Thread-safe: the chunks come from one thread at a time, the deadline check from a timer thread.
  */
 public final class FrameAssembler {
     /** Bytes of the length in front of every frame. */
     public static final int HEADER_BYTES = 4;
+    /** Chunks up to this size that do not finish the frame are copied into the tail buffer. */
+    static final int SMALL_PIECE = 1024;
+    /** The most a tail buffer holds: then it becomes one component of the cumulation. */
+    static final int TAIL_BYTES = 8 * 1024;
 
     private final ByteBufAllocator alloc;
     private final int maxFrameBytes;
     private final CompositeByteBuf cumulation;
+    /** Small chunks of the unfinished frame, copied (bytes behind the cumulation's), or null. */
+    private ByteBuf tail;
     private final UnfinishedFrames rules;
     private final Supplier<String> peer;
     private final LongSupplier pausedNanos;
@@ -93,7 +105,21 @@ public final class FrameAssembler {
                 return;
             }
         }
-        if (chunk.isReadable()) {
+        int n = chunk.readableBytes();
+        if (n > 0 && n <= SMALL_PIECE && partial != null && held() + n < HEADER_BYTES + partial.length()) {
+            // Does not finish the frame: copied into the tail, nothing to cut.
+            if (tail == null || tail.writableBytes() < n) {
+                flushTail();
+                int needs = HEADER_BYTES + partial.length() - held();
+                tail = alloc.directBuffer(Math.min(TAIL_BYTES, needs), Math.min(TAIL_BYTES, needs));
+            }
+            tail.writeBytes(chunk);
+            chunk.release();
+            unfinished();
+            return;
+        }
+        flushTail();
+        if (n > 0) {
             cumulation.addComponent(true, chunk);
         } else {
             chunk.release();
@@ -103,9 +129,22 @@ public final class FrameAssembler {
         unfinished();
     }
 
+    /** Moves the tail's bytes into the cumulation, as one component. */
+    private void flushTail() {
+        if (tail != null) {
+            cumulation.addComponent(true, tail);
+            tail = null;
+        }
+    }
+
+    /** Bytes held: the cumulation's, then the tail's. */
+    private int held() {
+        return cumulation.readableBytes() + (tail == null ? 0 : tail.readableBytes());
+    }
+
     /** Tracks the frame left unfinished in the cumulation, if any; fails if its bytes do not fit the budget. */
     private void unfinished() throws IOException {
-        int held = cumulation.readableBytes();
+        int held = held();
         if (partial != null && (held < HEADER_BYTES || cut != cutAtStart)) {
             partial.done(); // finished; another may have started
             partial = null;
@@ -145,7 +184,7 @@ public final class FrameAssembler {
                 check = GlobalEventExecutor.INSTANCE.schedule(this::checkDeadline, left, TimeUnit.NANOSECONDS);
                 return;
             }
-            reason = frame.overdue(active, cumulation.readableBytes() - HEADER_BYTES);
+            reason = frame.overdue(active, held() - HEADER_BYTES);
             drop(reason);
         }
         failed.accept(reason);
@@ -178,6 +217,10 @@ public final class FrameAssembler {
             check.cancel(false);
             check = null;
         }
+        if (tail != null) {
+            tail.release();
+            tail = null;
+        }
         if (cumulation.refCnt() > 0) {
             cumulation.release();
         }
@@ -205,7 +248,12 @@ public final class FrameAssembler {
 
     /** Bytes received that do not make a whole frame yet. */
     public synchronized int partialBytes() {
-        return cumulation.refCnt() > 0 ? cumulation.readableBytes() : 0;
+        return cumulation.refCnt() > 0 ? held() : 0;
+    }
+
+    /** Buffers held for the unfinished frame (the cumulation's components and the tail): bounded by its bytes. */
+    synchronized int heldBuffers() {
+        return cumulation.refCnt() > 0 ? cumulation.numComponents() + (tail == null ? 0 : 1) : 0;
     }
 
     /** Releases what is held. */

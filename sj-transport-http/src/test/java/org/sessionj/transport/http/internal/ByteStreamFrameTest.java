@@ -163,4 +163,31 @@ class ByteStreamFrameTest {
         assertThat(stream.appendFrame(next)).isFalse();
         assertThat(next.refCnt()).isZero();
     }
+
+    /**
+     * A remote writer's one-byte segments (a peer's one-byte WebSocket messages or uploads, hostile17 H4)
+     * share batch buffers: the capacity counts bytes, so one buffer per byte would hold ~100 bytes of heap
+     * per byte allowed. Larger segments are kept as they are; the bytes read back are the bytes sent.
+     */
+    @Test
+    void oneByteSegmentsShareBatchBuffers() {
+        int count = 100_000;
+        ByteBuf expected = Unpooled.buffer();
+        for (int i = 0; i < count; i++) {
+            ByteBuf one = Unpooled.buffer(1).writeByte(i);
+            expected.writeByte(i);
+            assertThat(stream.append(one, i, false)).isEqualTo(ByteStream.Append.ACCEPTED);
+            assertThat(one.refCnt()).isZero();
+        }
+        assertThat(stream.heldBuffers()).isLessThanOrEqualTo(count / ByteStream.BATCH_BYTES + 1);
+        ByteBuf large = frame(ByteStream.SMALL_FRAME + 1, 3);
+        expected.writeBytes(large, large.readerIndex(), large.readableBytes());
+        assertThat(stream.append(large, count, false)).isEqualTo(ByteStream.Append.ACCEPTED);
+        ByteBuf after = Unpooled.buffer(1).writeByte(9);
+        expected.writeByte(9);
+        assertThat(stream.append(after, stream.written(), false)).isEqualTo(ByteStream.Append.ACCEPTED);
+        ByteStream.Chunk chunk = read(0, Integer.MAX_VALUE);
+        assertThat(chunk.bytes()).isEqualTo(expected);
+        expected.release();
+    }
 }

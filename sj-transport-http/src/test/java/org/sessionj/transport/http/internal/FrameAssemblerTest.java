@@ -8,8 +8,11 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
+import org.sessionj.transport.netty.internal.UnfinishedFrames;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -93,5 +96,81 @@ class FrameAssemblerTest {
         feed(Unpooled.buffer().writeByte(0xff)); // one byte of a length: held
         ByteBuf rest = Unpooled.buffer().writeByte(0xff).writeByte(0xff).writeByte(0xfe);
         assertThatThrownBy(() -> feed(rest)).isInstanceOf(IOException.class).hasMessageContaining("negative");
+    }
+
+    /**
+     * A frame one byte per chunk (a peer's one-byte WebSocket messages or uploads, hostile17 H4) is held
+     * in buffers of up to {@link FrameAssembler#TAIL_BYTES} bytes, not one component per byte (was
+     * ~260 bytes of heap per byte, invisible to every bound, which counts bytes): a few buffers, and the
+     * frame comes out whole with its bytes in order.
+     */
+    @Test
+    void aFrameSentOneBytePerChunkIsHeldInAFewBuffers() throws IOException {
+        int length = 100_000;
+        FrameAssembler big = new FrameAssembler(PooledByteBufAllocator.DEFAULT, 1 << 20,
+                new UnfinishedFrames(1 << 30, Duration.ofMinutes(10), 1), () -> "peer", () -> 0, reason -> { });
+        try {
+            byte[] payload = new byte[length];
+            new Random(7).nextBytes(payload);
+            byte[] all = ByteBufUtil.getBytes(stream(payload, new byte[] {42}));
+            List<ByteBuf> fed = new ArrayList<>();
+            int fedBytes = 0;
+            for (; fedBytes < FrameAssembler.HEADER_BYTES + length - 1; fedBytes++) {
+                ByteBuf one = Unpooled.wrappedBuffer(all, fedBytes, 1);
+                fed.add(one);
+                big.feed(one, frame -> {
+                    frames.add(ByteBufUtil.getBytes(frame));
+                    frame.release();
+                });
+            }
+            assertThat(frames).isEmpty();
+            assertThat(big.partialBytes()).isEqualTo(fedBytes);
+            assertThat(big.heldBuffers()).as("buffers held for %d bytes", fedBytes)
+                    .isLessThanOrEqualTo(FrameAssembler.HEADER_BYTES + length / FrameAssembler.TAIL_BYTES + 2);
+            assertThat(fed.subList(FrameAssembler.HEADER_BYTES, fed.size())) // the header's are components
+                    .allMatch(b -> b.refCnt() == 0, "every chunk after the header released once copied");
+            ByteBuf rest = Unpooled.wrappedBuffer(all, fedBytes, all.length - fedBytes); // the last byte, the next frame
+            big.feed(rest, frame -> {
+                frames.add(ByteBufUtil.getBytes(frame));
+                frame.release();
+            });
+            assertThat(frames).containsExactly(payload, new byte[] {42});
+            assertThat(big.partialBytes()).isZero();
+            assertThat(big.heldBuffers()).isZero();
+            assertThat(rest.refCnt()).isZero();
+        } finally {
+            big.release();
+        }
+    }
+
+    /** Chunks of every size around the copy limit, across frames: the frames come out as they were sent. */
+    @Test
+    void chunksOfMixedSizesAroundTheCopyLimitMakeTheSameFrames() throws IOException {
+        FrameAssembler big = new FrameAssembler(PooledByteBufAllocator.DEFAULT, 1 << 20,
+                new UnfinishedFrames(1 << 30, Duration.ofMinutes(10), 1), () -> "peer", () -> 0, reason -> { });
+        try {
+            Random random = new Random(11);
+            List<byte[]> sent = new ArrayList<>();
+            ByteBuf wire = Unpooled.buffer();
+            for (int i = 0; i < 40; i++) {
+                byte[] p = new byte[random.nextInt(3) == 0 ? random.nextInt(20) : random.nextInt(30_000)];
+                random.nextBytes(p);
+                sent.add(p);
+                wire.writeInt(p.length).writeBytes(p);
+            }
+            while (wire.isReadable()) {
+                int n = Math.min(wire.readableBytes(), random.nextBoolean() ? 1 + random.nextInt(8)
+                        : FrameAssembler.SMALL_PIECE - 2 + random.nextInt(5));
+                big.feed(wire.readRetainedSlice(n), frame -> {
+                    frames.add(ByteBufUtil.getBytes(frame));
+                    frame.release();
+                });
+            }
+            wire.release();
+            assertThat(frames).containsExactlyElementsOf(sent);
+            assertThat(big.partialBytes()).isZero();
+        } finally {
+            big.release();
+        }
     }
 }
