@@ -104,6 +104,12 @@ final class IpcOutbound {
         Pending pending = new Pending(frame);
         if (backlog.isEmpty() && producer.tryLock()) {
             try {
+                if (closed) {
+                    // Closed since the look above: the close has had the lock, and the memory may be unmapped
+                    // by now (IpcConnection): nothing may append after it.
+                    pending.release();
+                    throw new IOException("ipc connection already closed");
+                }
                 if (backlog.isEmpty() && append(pending)) {
                     return;
                 }
@@ -119,6 +125,10 @@ final class IpcOutbound {
         }
         backlogBytes.addAndGet(pending.frame.readableBytes() - pending.sent);
         backlog.add(pending);
+        if (closed) { // the close may have released the backlog before this frame joined it
+            releaseBacklog();
+            throw new IOException("ipc connection already closed");
+        }
         startDrainer();
         if (backlogBytes.get() > maxBacklog) {
             awaitBacklogBelowBound();
