@@ -171,7 +171,16 @@ final class IpcMemory {
         }
         Object key = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class,
                 java.nio.file.LinkOption.NOFOLLOW_LINKS).fileKey();
-        return new IpcMemory(mapping, ringBytes, null, file, key);
+        IpcMemory memory = new IpcMemory(mapping, ringBytes, null, file, key);
+        for (int direction = 0; direction < 2; direction++) {
+            try {
+                memory.ring(direction);
+            } catch (SharedRing.CorruptRingException e) {
+                throw new IOException("bad SJ ipc shared memory in " + file + ": ring " + direction + " has "
+                        + e.getMessage());
+            }
+        }
+        return memory;
     }
 
     /**
@@ -241,7 +250,11 @@ final class IpcMemory {
      */
     boolean reset() {
         for (int direction = 0; direction < 2; direction++) {
-            if (!ring(direction).discardAll()) {
+            try {
+                if (!ring(direction).discardAll()) {
+                    return false;
+                }
+            } catch (SharedRing.CorruptRingException e) { // a position the peer left that is no record boundary
                 return false;
             }
         }
