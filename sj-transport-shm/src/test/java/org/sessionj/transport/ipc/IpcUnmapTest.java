@@ -64,8 +64,12 @@ class IpcUnmapTest extends ConnectionTestSupport {
                 .withPoolSize(pool);
     }
 
-    /** This process's mappings of files in the test's memory directory (deleted ones too). */
-    private long mappings() throws IOException {
+    /**
+     * This process's mappings of files in the test's memory directory (deleted ones too), once the unmaps
+     * asked for so far are done (the unmapping thread closes them right after a close, in order).
+     */
+    private long mappings() throws IOException, InterruptedException {
+        Mapping.awaitUnmaps();
         String directory = memories.toAbsolutePath().toString() + "/";
         try (Stream<String> lines = Files.lines(Path.of("/proc/self/maps"))) {
             return lines.filter(line -> line.contains(directory)).count();
