@@ -184,4 +184,30 @@ class IpcHostilePeerTest extends ConnectionTestSupport {
             created.memory().unmap();
         }
     }
+
+    /**
+     * A peer that sends requests and never reads the answers: the answers wait in the writer's backlog,
+     * bounded by {@code sessionj.ipc.backlogBytes}, which now charges each frame {@link IpcOutbound#FRAME_COST}
+     * bytes beyond its own. Before, it counted bytes only: a 4 MiB bound held 488,448 nine-byte answers,
+     * 78 MB of heap and their direct buffers, for one peer (hostile H6). With a 64 KiB bound and a 4 KiB ring:
+     * at most 64 KiB / (9 + 128) frames wait, plus what the ring holds, not 64 KiB / 9.
+     */
+    @Test
+    void tinyFramesAPeerNeverReadsAreBoundedByCountNotOnlyByBytes() throws Exception {
+        int bound = 64 * 1024;
+        Connection[] ends = pair(settings().withRingBytes(IpcSettings.MIN_RING).withBacklogBytes(bound));
+        ends[1].sendTimeout(TimeUnit.MILLISECONDS.toNanos(100));
+        int written = 0;
+        try {
+            while (written < 100_000) {
+                ends[1].write(ends[1].alloc().buffer(9).writeZero(9));
+                written++;
+            }
+        } catch (org.sessionj.runtime.spi.WriteTimeoutException expected) {
+            assertThat(expected).hasMessageContaining("128 per frame");
+        }
+        int ringRecords = IpcSettings.MIN_RING / 24; // a 9-byte frame is a 24-byte record
+        assertThat(written).as("frames taken before the writer had to wait")
+                .isLessThanOrEqualTo(ringRecords + bound / (9 + IpcOutbound.FRAME_COST) + 1);
+    }
 }
