@@ -43,7 +43,8 @@ final class Mapping {
         MethodHandle map = null;
         MethodHandle asByteBuffer = null;
         MethodHandle isAlive = null;
-        if (Runtime.version().feature() >= 22 && !Boolean.getBoolean("sessionj.ipc.gcUnmap")) {
+        if (Runtime.version().feature() >= 22
+                && !org.sessionj.runtime.spi.support.SystemSettings.system().flag("ipc.gcUnmap", false)) {
             try {
                 Class<?> arena = Class.forName("java.lang.foreign.Arena");
                 Class<?> segment = Class.forName("java.lang.foreign.MemorySegment");
