@@ -300,14 +300,18 @@ final class NoAliasRules {
                 || stripped instanceof MemberSelectTree select && isThis(select.getExpression())
                 ? flow.elementOf(stripped) : null;
         VarInfo info = var == null ? null : flow.infos.get(var);
+        if (stripped instanceof com.sun.source.tree.ArrayAccessTree access && flow.views.owns()
+                && flow.viewResults.elementMayView(flow.pathOf(access))) {
+            return hold(access.getExpression(), why); // x[0].clear(), g(x): a row of x is held like x
+        }
         if (stripped instanceof MethodInvocationTree call && flow.views.owns()) {
             // x.subList(0, 1).set(0, g(x)), Arrays.stream(x): a result that may be x or a view of it (adv14 A1)
             TreePath callPath = flow.pathOf(call);
             if (call.getMethodSelect() instanceof MemberSelectTree select
-                    && flow.moveContexts.returnsView(callPath, select.getExpression())) {
+                    && flow.viewResults.returnsView(callPath, select.getExpression())) {
                 return hold(select.getExpression(), why);
             }
-            return !call.getArguments().isEmpty() && flow.moveContexts.returnsView(callPath, call.getArguments().get(0))
+            return !call.getArguments().isEmpty() && flow.viewResults.returnsView(callPath, call.getArguments().get(0))
                     ? hold(call.getArguments().get(0), why) : null;
         }
         if (info == null || !info.kind().moves() || flow.state == null
