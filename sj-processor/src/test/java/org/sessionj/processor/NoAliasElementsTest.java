@@ -156,6 +156,25 @@ class NoAliasElementsTest {
     }
 
     @Test
+    void aMapsOwnMethodsMayStoreWhatTheirLambdaReturnsBack() {
+        String map = "        @NoAlias HashMap<String, ArrayList<Integer>> lists = new HashMap<>();\n";
+        String pass = "        try (SJSocket s = svc.request()) { s.pass(lists); }\n";
+        assertAccepted(PROTOCOL, MORE, BUF, run(map + """
+                        lists.computeIfAbsent("a", k -> new ArrayList<>()).add(1);
+                        lists.computeIfPresent("a", (k, v) -> { v.add(2); return v; });
+                        lists.merge("a", new ArrayList<>(), (p, q) -> p);
+                        List<Integer> sizes = lists.values().stream().map(v -> v).map(List::size).toList();
+                """ + pass + """
+                        System.out.println(sizes);
+                """));
+        assertRejected("SJ041", 20, msg("moved into a lambda (its parameter 'v' goes into a call of 'add' on line 19) given "
+                + "its elements by 'computeIfPresent'"), PROTOCOL, MORE, BUF, run(map + """
+                        List<List<Integer>> keep = new ArrayList<>();
+                        lists.computeIfPresent("a", (k, v) -> { keep.add(v); return v; });
+                """ + pass));
+    }
+
+    @Test
     void aRowOfAnArrayOfArraysIsAView() {
         assertRejected("SJ048", 20, msg("'row' holds the element 'g[0]' on line 18"), PROTOCOL, MORE, BUF, run(GRID + """
                         double[] row = g[0];

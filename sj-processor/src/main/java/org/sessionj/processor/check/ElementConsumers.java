@@ -6,6 +6,7 @@ import com.sun.source.tree.LambdaExpressionTree;
 import com.sun.source.tree.MemberReferenceTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.ReturnTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.VariableTree;
 import com.sun.source.util.TreePath;
@@ -79,7 +80,8 @@ final class ElementConsumers {
         for (ExpressionTree argument : call.getArguments()) {
             ExpressionTree stripped = FlowScanner.strip(argument);
             TreePath path = new TreePath(callPath, argument);
-            String kept = stripped instanceof LambdaExpressionTree lambda ? lambdaKeeps(lambda, new TreePath(callPath, lambda), valueType)
+            String kept = stripped instanceof LambdaExpressionTree lambda
+                    ? lambdaKeeps(lambda, new TreePath(callPath, lambda), valueType, resultStaysWithValue(call, callPath))
                     : givenViews(flow.trees.getTypeMirror(path), valueType) ? opaqueKeeps(stripped, new TreePath(callPath, stripped))
                     : null;
             if (kept != null) {
@@ -89,14 +91,35 @@ final class ElementConsumers {
         return null;
     }
 
-    /** Where the lambda lets a parameter that may receive a view of the value go ("into a lambda (its parameter …)"), or null. */
-    private String lambdaKeeps(LambdaExpressionTree lambda, TreePath lambdaPath, TypeMirror valueType) {
+    /**
+     * Whether what the functional arguments of {@code call} return stays with the value: a JDK collection's
+     * or map's own method stores it back into the value ({@code m.computeIfPresent(k, (k, v) -> v)},
+     * {@code replaceAll}), and a call whose result may be the value or a view of it carries it on, still
+     * tracked ({@code x.entrySet().stream().map(e -> e)}).
+     */
+    private boolean resultStaysWithValue(MethodInvocationTree call, TreePath callPath) {
+        if (flow.trees.getElement(callPath) instanceof ExecutableElement method
+                && method.getEnclosingElement() instanceof TypeElement owner
+                && owner.getQualifiedName().toString().startsWith("java.util.")
+                && (flow.viewResults.isA(owner.asType(), "java.util.Map")
+                        || flow.viewResults.isA(owner.asType(), "java.util.Collection"))) {
+            return true;
+        }
+        return call.getMethodSelect() instanceof MemberSelectTree select
+                && flow.viewResults.returnsView(callPath, select.getExpression());
+    }
+
+    /**
+     * Where the lambda lets a parameter that may receive a view of the value go ("into a lambda (its
+     * parameter …)"), or null; a return of it is no escape when {@code returnsStay} ({@link #resultStaysWithValue}).
+     */
+    private String lambdaKeeps(LambdaExpressionTree lambda, TreePath lambdaPath, TypeMirror valueType, boolean returnsStay) {
         for (VariableTree parameter : lambda.getParameters()) {
             Element element = flow.trees.getElement(new TreePath(lambdaPath, parameter));
             if (element == null || !flow.viewResults.elementMayView(element.asType(), valueType)) {
                 continue;
             }
-            String escape = escapeOf(element, lambdaPath);
+            String escape = escapeOf(element, lambdaPath, returnsStay);
             if (escape != null) {
                 return "into a lambda (its parameter '" + parameter.getName() + "' goes " + escape + ")";
             }
@@ -104,15 +127,20 @@ final class ElementConsumers {
         return null;
     }
 
-    /** The first use of {@code parameter} in the lambda at {@code lambdaPath} that lets it escape ("into a call of 'add' on line 7"), or null. */
-    private String escapeOf(Element parameter, TreePath lambdaPath) {
+    /**
+     * The first use of {@code parameter} in the lambda at {@code lambdaPath} that lets it escape ("into a call
+     * of 'add' on line 7"), or null; returning it is none when {@code returnsStay}.
+     */
+    private String escapeOf(Element parameter, TreePath lambdaPath, boolean returnsStay) {
         String[] found = new String[1];
         new TreePathScanner<Void, Void>() {
             @Override
             public Void visitIdentifier(IdentifierTree identifier, Void unused) {
                 if (found[0] == null && flow.trees.getElement(getCurrentPath()) == parameter) {
                     String move = flow.moveContexts.moveContext(getCurrentPath());
-                    if (move != null && !flow.moveContexts.borrowedBy(getCurrentPath())) {
+                    Tree goesTo = flow.moveContexts.reach(getCurrentPath()).parentPath().getLeaf();
+                    boolean returned = goesTo instanceof ReturnTree || goesTo instanceof LambdaExpressionTree;
+                    if (move != null && !(returnsStay && returned) && !flow.moveContexts.borrowedBy(getCurrentPath())) {
                         found[0] = move + " on line " + flow.line(identifier);
                     }
                 }
