@@ -25,6 +25,7 @@ class NoAliasElementsTest {
             public interface More {
                 @Protocol("cbegin.!<int[]>") interface Ints {}
                 @Protocol("cbegin.!<demo.Buf>") interface Bufs {}
+                @Protocol("cbegin.!<double[][]>") interface Grids {}
             }
             """;
     private static final String BUF = """
@@ -49,7 +50,7 @@ class NoAliasElementsTest {
                     static void take(Object o) { kept = o; }
                     void run(@Session(protocol = Hand.class) SJService svc, boolean c, List<Integer> other,
                             @Session(protocol = More.Ints.class) SJService ints,
-                            @Session(protocol = More.Bufs.class) SJService bufs) {
+                            @Session(protocol = More.Bufs.class) SJService bufs, @Session(protocol = More.Grids.class) SJService grids) {
                         @NoAlias ArrayList<Integer> x = new ArrayList<>(List.of(1, 2, 3));
                         @NoAlias StringBuilder b = new StringBuilder();
                         @NoAlias HashMap<String, Integer> m = new HashMap<>();
@@ -63,7 +64,7 @@ class NoAliasElementsTest {
 
     private static final String PASS_M = "        try (SJSocket s = svc.request()) { s.pass(m); }\n";
     private static final String GRID = "        @NoAlias double[][] g = new double[3][4];\n";
-    private static final String PASS_G = "        try (SJSocket s = svc.request()) { s.pass(g); }\n";
+    private static final String PASS_G = "        try (SJSocket s = grids.request()) { s.pass(g); }\n";
 
     @Test
     void anEntryAStreamFindsIsOneOfTheMapsNodes() {

@@ -268,8 +268,9 @@ final class MoveContexts {
     /**
      * The source whose elements the JDK copy {@code expression} copies by reference (adv16 A3), or null: the
      * collection, map or array a copying constructor is given ({@code new ArrayList<>(src)}), the argument of
-     * {@code List.copyOf}/{@code Set.copyOf}, the stream a {@code toList}/{@code collect}/{@code toArray}
-     * terminal reads, the collection whose {@code toArray} it is. The copy is a new value, but its elements
+     * {@code List.copyOf}/{@code Set.copyOf}/{@code Map.copyOf}/{@code Arrays.copyOf}/{@code copyOfRange}, the
+     * stream a {@code toList}/{@code collect}/{@code toArray} terminal reads, the collection whose {@code toArray}
+     * it is, the array whose {@code clone()} it is. The copy is a new value, but its elements
      * are the source's: when those may be views of a {@code @NoAlias} value (the entries of a map's
      * {@code entrySet()} are its nodes), so may the copy's.
      */
@@ -287,14 +288,19 @@ final class MoveContexts {
         }
         String name = method.getSimpleName().toString();
         String ownerName = owner.getQualifiedName().toString();
-        if (name.equals("copyOf") && call.getArguments().size() == 1
-                && (ownerName.equals("java.util.List") || ownerName.equals("java.util.Set"))) {
-            return call.getArguments().get(0);
+        if (name.equals("copyOf") && call.getArguments().size() == 1 && (ownerName.equals("java.util.List")
+                || ownerName.equals("java.util.Set") || ownerName.equals("java.util.Map"))
+                || (name.equals("copyOf") || name.equals("copyOfRange")) && ownerName.equals("java.util.Arrays")) {
+            return call.getArguments().get(0); // Arrays.copyOf(rows, n) shares the rows
         }
         if (!(call.getMethodSelect() instanceof MemberSelectTree select)) {
             return null;
         }
         TypeMirror receiver = flow.trees.getTypeMirror(flow.pathOf(select.getExpression()));
+        if (name.equals("clone") && call.getArguments().isEmpty() && receiver != null
+                && receiver.getKind() == TypeKind.ARRAY) {
+            return select.getExpression(); // a shallow copy: rows.clone() shares the rows
+        }
         boolean copies = name.equals("toArray") && receiver != null && flow.viewResults.isA(receiver, "java.util.Collection")
                 || (name.equals("toList") || name.equals("collect") || name.equals("toArray"))
                         && receiver != null && flow.viewResults.isA(receiver, "java.util.stream.BaseStream");
@@ -369,6 +375,10 @@ final class MoveContexts {
             if (position >= 0 && flow.trees.getElement(p) instanceof ExecutableElement method
                     && method.getEnclosingElement() instanceof TypeElement owner) {
                 String name = method.getSimpleName().toString();
+                if (copiesElementsOut(owner, name, position)
+                        && flow.viewResults.elementsMayView(flow.trees.getTypeMirror(new TreePath(p, child)))) {
+                    return false; // other.addAll(rows): the other collection keeps rows of the value
+                }
                 if (fillsOrReadsDuringTheCall(owner, name, position, method)) {
                     // ... unless a comparator or operator it is given keeps the elements (they may be views)
                     return flow.elementConsumers.keptBy((MethodInvocationTree) leaf, p,
@@ -392,6 +402,19 @@ final class MoveContexts {
             return false;
         }
         return false;
+    }
+
+    /**
+     * Whether argument {@code position} of {@code owner.name} is a source whose elements the call stores into
+     * another container ({@code System.arraycopy}'s {@code src}, a collection's {@code addAll},
+     * {@code Collections.copy}'s {@code src}): it borrows the source only when its elements cannot be views.
+     */
+    private boolean copiesElementsOut(TypeElement owner, String name, int position) {
+        String ownerName = owner.getQualifiedName().toString();
+        return ownerName.equals("java.lang.System") && name.equals("arraycopy") && position == 0
+                || ownerName.equals("java.util.Collections") && name.equals("copy") && position == 1
+                || name.equals("addAll") && !ownerName.equals("java.util.Collections")
+                        && flow.viewResults.isA(owner.asType(), "java.util.Collection");
     }
 
     /**

@@ -513,18 +513,17 @@ final class NoAliasRules {
         }
         String name = flow.name(var);
         javax.lang.model.type.TypeMirror type = var.asType();
+        ViewResults views = flow.viewResults;
         String copy = type.getKind() == javax.lang.model.type.TypeKind.ARRAY ? name + ".clone()"
-                : isA(type, "java.util.List") ? "new ArrayList<>(" + name + ") or List.copyOf(" + name + ")"
-                : isA(type, "java.util.Set") ? "new HashSet<>(" + name + ") or Set.copyOf(" + name + ")"
-                : isA(type, "java.util.Map") ? "new HashMap<>(" + name + ") or Map.copyOf(" + name + ")"
-                : isA(type, "java.lang.CharSequence") ? name + ".toString()" : "a copy of it";
+                : views.isA(type, "java.util.List") ? "new ArrayList<>(" + name + ") or List.copyOf(" + name + ")"
+                : views.isA(type, "java.util.Set") ? "new HashSet<>(" + name + ") or Set.copyOf(" + name + ")"
+                : views.isA(type, "java.util.Map") ? "new HashMap<>(" + name + ") or Map.copyOf(" + name + ")"
+                : views.isA(type, "java.lang.CharSequence") ? name + ".toString()" : "a copy of it";
+        if (views.elementsMayView(type)) { // rows of rows: a shallow copy still shares them with the peer
+            copy = "a copy of each of its elements (" + copy + " would still share them)";
+        }
         return "if that call should not own the value, give it " + copy + ", which leaves '" + name
                 + "' its value; else assign '" + name + "' a new value first";
-    }
-
-    private boolean isA(javax.lang.model.type.TypeMirror type, String name) {
-        TypeElement element = flow.elements.getTypeElement(name);
-        return element != null && flow.types.isSubtype(flow.types.erasure(type), flow.types.erasure(element.asType()));
     }
 
     /** Two different ownership states meet: moved on some path, so any later use is an error, reported there. */

@@ -65,7 +65,7 @@ final class NoAliasValues {
             return info != null && info.kind().owned();
         } else if (stripped instanceof MethodInvocationTree call) {
             if (isArrayClone(call) || newArray(call)) {
-                return true; // a new array, shallowly copied
+                return !flow.views.holdsViews(call); // a new array, shallowly copied: not of an owned array's rows
             }
             if (flow.moveContexts.returnsArgument(call)) {
                 Element method = flow.elementOf(call);

@@ -29,7 +29,7 @@ final class ViewResults {
 
     /**
      * The elements' type of {@code type}: an array's component, an {@code Iterable}'s or a stream's first
-     * type argument (as seen from {@code type}); null for anything else (a map, a raw type).
+     * type argument, a map's values' type (as seen from {@code type}); null for anything else (a raw type).
      */
     TypeMirror elementType(TypeMirror type) {
         if (type.getKind() == TypeKind.ARRAY) {
@@ -42,6 +42,9 @@ final class ViewResults {
         String name = ((TypeElement) declared.asElement()).getQualifiedName().toString();
         if (name.equals("java.lang.Iterable") || name.equals("java.util.stream.BaseStream")) {
             return declared.getTypeArguments().isEmpty() ? null : declared.getTypeArguments().get(0);
+        }
+        if (name.equals("java.util.Map")) { // its values: a copy of the map holds the same value objects
+            return declared.getTypeArguments().size() == 2 ? declared.getTypeArguments().get(1) : null;
         }
         for (TypeMirror supertype : flow.types.directSupertypes(type)) {
             TypeMirror element = elementType(supertype);
