@@ -213,6 +213,65 @@ class NoAliasElementsTest {
     }
 
     @Test
+    void shallowCopiesShareTheRowsAndTheMapsValues() {
+        String lists = "        @NoAlias HashMap<String, ArrayList<Integer>> lists = new HashMap<>();\n";
+        String pass = "        try (SJSocket s = svc.request()) { s.pass(lists); }\n";
+        assertRejected("SJ048", 20, msg("'c' holds a copy of the elements of 'lists' on line 18"), PROTOCOL, MORE, BUF,
+                run(lists + """
+                        Map<String, ArrayList<Integer>> c = new HashMap<>(lists);
+                """ + pass + """
+                        c.get("a").add(9);
+                """));
+        assertRejected("SJ048", 20, msg("'c' holds a copy of the elements of 'lists' on line 18"), PROTOCOL, MORE, BUF,
+                run(lists + """
+                        Map<String, ArrayList<Integer>> c = Map.copyOf(lists);
+                """ + pass + """
+                        c.get("a").add(9);
+                """));
+        assertRejected("SJ048", 20, msg("'c' holds a copy of the elements of 'g' on line 18"), PROTOCOL, MORE, BUF,
+                run(GRID + """
+                        double[][] c = Arrays.copyOf(g, 3);
+                """ + PASS_G + """
+                        c[0][0] = 9;
+                """));
+        assertRejected("SJ040", 18, msg("@NoAlias 'y' may only hold a unique value", "found 'g.clone()'"),
+                PROTOCOL, MORE, BUF, run(GRID + """
+                        @NoAlias double[][] y = g.clone();
+                """));
+        assertRejected("SJ041", 20, msg("@NoAlias 'g' is used after its value was moved into a call of 'arraycopy'",
+                "give it a copy of each of its elements (g.clone() would still share them)"), PROTOCOL, MORE, BUF,
+                run(GRID + """
+                        double[][] c = new double[3][];
+                        System.arraycopy(g, 0, c, 0, 3);
+                """ + PASS_G));
+        assertRejected("SJ041", 20, msg("@NoAlias 'rows' is used after its value was moved into a call of 'addAll'"),
+                PROTOCOL, MORE, BUF, run("""
+                        @NoAlias ArrayList<List<Integer>> rows = new ArrayList<>(List.of(new ArrayList<>(List.of(1))));
+                        List<List<Integer>> keep = new ArrayList<>();
+                        keep.addAll(rows);
+                        try (SJSocket s = svc.request()) { s.pass(rows); }
+                """));
+    }
+
+    @Test
+    void copiesOfElementsThatCannotBeViewsStayNewValues() {
+        assertAccepted(PROTOCOL, MORE, BUF, run("""
+                        @NoAlias int[] y = a.clone();
+                        @NoAlias int[] z = Arrays.copyOf(a, 4);
+                        int[] c = new int[3];
+                        System.arraycopy(a, 0, c, 0, 3);
+                        List<Integer> k = new ArrayList<>();
+                        k.addAll(x);
+                        Map<String, Integer> cm = Map.copyOf(m);
+                        try (SJSocket s = ints.request()) { s.pass(a); }
+                """ + PASS_M + """
+                        try (SJSocket s = svc.request()) { s.pass(x); }
+                        c[0] = 1;
+                        System.out.println(k + " " + cm + y.length + z.length);
+                """));
+    }
+
+    @Test
     void anArrayAMethodReturnsMayBeTheValuesOwn() {
         assertRejected("SJ048", 19, msg("'mine' holds the result of 'data' on line 17", "@NoAlias 'f'"), PROTOCOL, MORE,
                 """
