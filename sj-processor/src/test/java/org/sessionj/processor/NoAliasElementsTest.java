@@ -216,23 +216,23 @@ class NoAliasElementsTest {
     void shallowCopiesShareTheRowsAndTheMapsValues() {
         String lists = "        @NoAlias HashMap<String, ArrayList<Integer>> lists = new HashMap<>();\n";
         String pass = "        try (SJSocket s = svc.request()) { s.pass(lists); }\n";
-        assertRejected("SJ048", 20, msg("'c' holds a copy of the elements of 'lists' on line 18"), PROTOCOL, MORE, BUF,
+        assertRejected("SJ048", 20, msg("'copy' holds a copy of the elements of 'lists' on line 18"), PROTOCOL, MORE, BUF,
                 run(lists + """
-                        Map<String, ArrayList<Integer>> c = new HashMap<>(lists);
+                        Map<String, ArrayList<Integer>> copy = new HashMap<>(lists);
                 """ + pass + """
-                        c.get("a").add(9);
+                        copy.get("a").add(9);
                 """));
-        assertRejected("SJ048", 20, msg("'c' holds a copy of the elements of 'lists' on line 18"), PROTOCOL, MORE, BUF,
+        assertRejected("SJ048", 20, msg("'copy' holds a copy of the elements of 'lists' on line 18"), PROTOCOL, MORE, BUF,
                 run(lists + """
-                        Map<String, ArrayList<Integer>> c = Map.copyOf(lists);
+                        Map<String, ArrayList<Integer>> copy = Map.copyOf(lists);
                 """ + pass + """
-                        c.get("a").add(9);
+                        copy.get("a").add(9);
                 """));
-        assertRejected("SJ048", 20, msg("'c' holds a copy of the elements of 'g' on line 18"), PROTOCOL, MORE, BUF,
+        assertRejected("SJ048", 20, msg("'copy' holds a copy of the elements of 'g' on line 18"), PROTOCOL, MORE, BUF,
                 run(GRID + """
-                        double[][] c = Arrays.copyOf(g, 3);
+                        double[][] copy = Arrays.copyOf(g, 3);
                 """ + PASS_G + """
-                        c[0][0] = 9;
+                        copy[0][0] = 9;
                 """));
         assertRejected("SJ040", 18, msg("@NoAlias 'y' may only hold a unique value", "found 'g.clone()'"),
                 PROTOCOL, MORE, BUF, run(GRID + """
@@ -241,8 +241,8 @@ class NoAliasElementsTest {
         assertRejected("SJ041", 20, msg("@NoAlias 'g' is used after its value was moved into a call of 'arraycopy'",
                 "give it a copy of each of its elements (g.clone() would still share them)"), PROTOCOL, MORE, BUF,
                 run(GRID + """
-                        double[][] c = new double[3][];
-                        System.arraycopy(g, 0, c, 0, 3);
+                        double[][] copy = new double[3][];
+                        System.arraycopy(g, 0, copy, 0, 3);
                 """ + PASS_G));
         assertRejected("SJ041", 20, msg("@NoAlias 'rows' is used after its value was moved into a call of 'addAll'"),
                 PROTOCOL, MORE, BUF, run("""
@@ -258,15 +258,15 @@ class NoAliasElementsTest {
         assertAccepted(PROTOCOL, MORE, BUF, run("""
                         @NoAlias int[] y = a.clone();
                         @NoAlias int[] z = Arrays.copyOf(a, 4);
-                        int[] c = new int[3];
-                        System.arraycopy(a, 0, c, 0, 3);
+                        int[] copy = new int[3];
+                        System.arraycopy(a, 0, copy, 0, 3);
                         List<Integer> k = new ArrayList<>();
                         k.addAll(x);
                         Map<String, Integer> cm = Map.copyOf(m);
                         try (SJSocket s = ints.request()) { s.pass(a); }
                 """ + PASS_M + """
                         try (SJSocket s = svc.request()) { s.pass(x); }
-                        c[0] = 1;
+                        copy[0] = 1;
                         System.out.println(k + " " + cm + y.length + z.length);
                 """));
     }
@@ -286,6 +286,57 @@ class NoAliasElementsTest {
                         int[] mine = f.data();
                         try (SJSocket s = bufs.request()) { s.pass(f); }
                         mine[0] = 9;
+                """));
+    }
+
+    // adv17 A4: the array a buffer view wraps, given back by array()
+
+    @Test
+    void theArrayOfABufferViewIsTheValue() {
+        assertRejected("SJ048", 19, msg("'y' holds the result of 'wrap' on line 17", "@NoAlias 'a'"), PROTOCOL, MORE, BUF,
+                run("""
+                        int[] y = java.nio.IntBuffer.wrap(a).array();
+                        try (SJSocket s = ints.request()) { s.pass(a); }
+                        y[0] = 97;
+                """));
+    }
+
+    // adv17 A5: a snapshot of a map's entries is a new value; the hint names copies that work
+
+    @Test
+    void aSnapshotOfTheEntriesIsANewValue() {
+        assertAccepted(PROTOCOL, MORE, BUF, run("""
+                        List<Map.Entry<String, Integer>> snap = m.entrySet().stream().map(Map.Entry::copyOf).toList();
+                        List<AbstractMap.SimpleEntry<String, Integer>> snap2 = m.entrySet().stream()
+                                .map(e -> new AbstractMap.SimpleEntry<>(e)).toList();
+                        List<Map.Entry<String, Integer>> snap3 = m.entrySet().stream()
+                                .map(e -> Map.entry(e.getKey(), e.getValue())).toList();
+                """ + PASS_M + """
+                        System.out.println(snap + " " + snap2 + snap3);
+                """));
+        assertRejected("SJ048", 20, msg("'snap' holds a copy of the elements of", "for elements that are views "
+                + "themselves, copies of them: map(Map.Entry::copyOf), row.clone())"), PROTOCOL, MORE, BUF, run("""
+                        @NoAlias HashMap<String, ArrayList<Integer>> lists = new HashMap<>();
+                        List<Map.Entry<String, ArrayList<Integer>>> snap = lists.entrySet().stream().map(Map.Entry::copyOf).toList();
+                        try (SJSocket s = svc.request()) { s.pass(lists); }
+                        snap.get(0).getValue().add(9);
+                """));
+    }
+
+    // adv17 A11: a stream's toArray returns the generator's array
+
+    @Test
+    void aStreamsToArrayIsNewOnlyWithANewArrayGenerator() {
+        assertRejected("SJ040", 18, msg("@NoAlias 'y' may only hold a unique value", "found 'other.stream().toArray((n)->shared)'"),
+                PROTOCOL, MORE, BUF, run("""
+                        Integer[] shared = new Integer[3];
+                        @NoAlias Integer[] y = other.stream().toArray(n -> shared);
+                """));
+        assertAccepted(PROTOCOL, MORE, BUF, run("""
+                        @NoAlias Integer[] y = other.stream().toArray(Integer[]::new);
+                        @NoAlias Integer[] z = other.stream().toArray(n -> new Integer[n]);
+                        @NoAlias Object[] w = other.stream().toArray();
+                        System.out.println(y.length + z.length + w.length);
                 """));
     }
 }

@@ -6,6 +6,7 @@ import com.sun.source.tree.LambdaExpressionTree;
 import com.sun.source.tree.MemberReferenceTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.ReturnTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.VariableTree;
@@ -26,8 +27,9 @@ import javax.lang.model.type.WildcardType;
  * which keeps them after {@code x} is passed. Invariant (docs/noalias.md, "Results that may be the value"):
  * <em>an element that may be a view of the value ({@link ViewResults#elementMayView}) reaches only code that
  * lets it escape nowhere</em> — a lambda whose parameters are only read through ({@code e -> total +=
- * e.getValue()}), or a method reference that calls the element's own method ({@code Map.Entry::getKey}), or
- * a functional value the JDK made ({@code Map.Entry.comparingByValue()}). Any other functional argument —
+ * e.getValue()}), a method reference that calls the element's own method ({@code Map.Entry::getKey}) or a JDK
+ * static method or constructor ({@code Map.Entry::copyOf}), or a functional value the JDK made
+ * ({@code Map.Entry.comparingByValue()}). Any other functional argument —
  * a lambda that stores, returns or passes on its parameter, a bound or static method reference
  * ({@code keep::add}), a functional value of the program's held in a variable — moves the value, as giving
  * it to that code would.
@@ -138,9 +140,13 @@ final class ElementConsumers {
             public Void visitIdentifier(IdentifierTree identifier, Void unused) {
                 if (found[0] == null && flow.trees.getElement(getCurrentPath()) == parameter) {
                     String move = flow.moveContexts.moveContext(getCurrentPath());
-                    Tree goesTo = flow.moveContexts.reach(getCurrentPath()).parentPath().getLeaf();
+                    TreePath goesToPath = flow.moveContexts.reach(getCurrentPath()).parentPath();
+                    Tree goesTo = goesToPath.getLeaf();
                     boolean returned = goesTo instanceof ReturnTree || goesTo instanceof LambdaExpressionTree;
-                    if (move != null && !(returnsStay && returned) && !flow.moveContexts.borrowedBy(getCurrentPath())) {
+                    boolean copied = (goesTo instanceof MethodInvocationTree || goesTo instanceof NewClassTree)
+                            && flow.viewResults.copiesEntry(goesToPath); // e -> Map.Entry.copyOf(e): a snapshot
+                    if (move != null && !(returnsStay && returned) && !copied
+                            && !flow.moveContexts.borrowedBy(getCurrentPath())) {
                         found[0] = move + " on line " + flow.line(identifier);
                     }
                 }
@@ -162,7 +168,15 @@ final class ElementConsumers {
             boolean elementsOwnMethod = reference.getMode() == MemberReferenceTree.ReferenceMode.INVOKE
                     && qualifier instanceof TypeElement && target instanceof ExecutableElement method
                     && !method.getModifiers().contains(Modifier.STATIC);
-            return elementsOwnMethod ? null : "into the method reference '" + reference + "'";
+            // A JDK static method or constructor (Map.Entry::copyOf, String::valueOf, SimpleEntry::new) keeps
+            // nothing it is given but in what it returns, which goes where the call puts it (a stream's elements,
+            // typed and followed) or nowhere.
+            boolean jdkFunction = qualifier instanceof TypeElement && target instanceof ExecutableElement function
+                    && (function.getModifiers().contains(Modifier.STATIC) || reference.getMode()
+                            == MemberReferenceTree.ReferenceMode.NEW)
+                    && function.getEnclosingElement() instanceof TypeElement owner
+                    && owner.getQualifiedName().toString().startsWith("java.");
+            return elementsOwnMethod || jdkFunction ? null : "into the method reference '" + reference + "'";
         }
         if (argument instanceof MethodInvocationTree call && flow.trees.getElement(path) instanceof ExecutableElement made
                 && made.getEnclosingElement() instanceof TypeElement owner

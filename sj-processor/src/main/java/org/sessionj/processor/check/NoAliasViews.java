@@ -257,6 +257,9 @@ final class NoAliasViews {
      * entries — and of nothing otherwise ({@code new ArrayList<>(x)} of a list of numbers is a new value).
      */
     private String copyOfViews(ExpressionTree copy, ExpressionTree source, Set<Element> viewed) {
+        if (flow.viewResults.freshElements(FlowScanner.strip(source))) {
+            return null; // x.entrySet().stream().map(Map.Entry::copyOf).toList(): a snapshot (adv17 A5)
+        }
         TypeMirror sourceType = flow.trees.getTypeMirror(flow.pathOf(source));
         TypeMirror element = sourceType == null ? null : flow.viewResults.elementType(sourceType);
         if (element == null || !flow.viewResults.elementMayView(element, sourceType)) {

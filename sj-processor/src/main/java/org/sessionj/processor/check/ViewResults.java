@@ -252,4 +252,64 @@ final class ViewResults {
             default -> type.startsWith("java.nio.") && type.endsWith("Buffer") && name.equals("wrap");
         };
     }
+
+    /**
+     * Whether the elements of the stream {@code stream} are new values that cannot be views (adv17 A5): a
+     * {@code map} of the JDK's entry copies ({@code Map.Entry::copyOf}, {@code AbstractMap.SimpleEntry::new},
+     * {@code e -> Map.entry(e.getKey(), e.getValue())}) whose keys and values cannot be views themselves — a
+     * snapshot of a map's entries, not its nodes.
+     */
+    boolean freshElements(Tree stream) {
+        if (!(stream instanceof MethodInvocationTree call) || call.getArguments().size() != 1
+                || !(call.getMethodSelect() instanceof MemberSelectTree select)
+                || !select.getIdentifier().contentEquals("map")) {
+            return false;
+        }
+        TreePath path = flow.pathOf(call);
+        TypeMirror result = flow.trees.getTypeMirror(path);
+        TypeMirror entry = result == null ? null : elementType(result);
+        if (entry == null || entry.getKind() != TypeKind.DECLARED
+                || !isA(entry, "java.util.Map.Entry") || !entryCopy(call.getArguments().get(0), new TreePath(path,
+                        call.getArguments().get(0)))) {
+            return false;
+        }
+        for (TypeMirror part : ((javax.lang.model.type.DeclaredType) entry).getTypeArguments()) {
+            if (part.getKind() != TypeKind.DECLARED || elementMayView(part, entry)) {
+                return false; // a copied entry still holds the same key and value objects
+            }
+        }
+        return true;
+    }
+
+    /** Whether {@code function} (at {@code path}) makes a new entry of the one it is given: the JDK's entry copies. */
+    private boolean entryCopy(Tree function, TreePath path) {
+        Tree body = function instanceof com.sun.source.tree.LambdaExpressionTree lambda ? lambda.getBody() : function;
+        if (body instanceof com.sun.source.tree.BlockTree block && block.getStatements().size() == 1
+                && block.getStatements().get(0) instanceof com.sun.source.tree.ReturnTree returned) {
+            body = returned.getExpression();
+        }
+        if (body instanceof com.sun.source.tree.ExpressionTree expression) {
+            body = FlowScanner.strip(expression);
+        }
+        return body != null && copiesEntry(new TreePath(path, body));
+    }
+
+    /**
+     * Whether the call, constructor call or method reference at {@code path} is one of the JDK's entry copies
+     * ({@code Map.entry}, {@code Map.Entry.copyOf}, the {@code AbstractMap.SimpleEntry} and
+     * {@code SimpleImmutableEntry} constructors): it reads the key and the value of what it is given and keeps
+     * neither the entry nor a view of it.
+     */
+    boolean copiesEntry(TreePath path) {
+        Element made = flow.trees.getElement(path);
+        if (!(made instanceof ExecutableElement method) || !(method.getEnclosingElement() instanceof TypeElement owner)) {
+            return false;
+        }
+        String type = owner.getQualifiedName().toString();
+        String name = method.getSimpleName().toString();
+        return type.equals("java.util.Map") && name.equals("entry")
+                || type.equals("java.util.Map.Entry") && name.equals("copyOf")
+                || (type.equals("java.util.AbstractMap.SimpleEntry") || type.equals("java.util.AbstractMap.SimpleImmutableEntry"))
+                        && method.getKind() == ElementKind.CONSTRUCTOR;
+    }
 }
