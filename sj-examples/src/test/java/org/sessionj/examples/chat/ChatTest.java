@@ -137,7 +137,7 @@ class ChatTest {
     @Test
     void aClientThatLeavesBeforeAskingForItsStreamFreesItsPort() throws Exception {
         ChatServer server = server(0);
-        SJRuntime runtime = opened.add(PartyRuntimes.create("tcp", false));
+        SJRuntime runtime = PartyRuntimes.create("tcp", false);
         int streamPort = leaveAtOnce(runtime.service(ClientToServer.class, "localhost", server.port()));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         boolean listening = true;
