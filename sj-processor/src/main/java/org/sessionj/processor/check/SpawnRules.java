@@ -208,14 +208,14 @@ final class SpawnRules {
 
     /**
      * adv17 A1: the current members of the scopes that {@code tree}, a try-with-resources statement, declares
-     * or names as resources: the scope's close at the end of the block closes them, each with the scope's
+     * as resources: the scope's close at the end of the block closes them, each with the scope's
      * name; a member declared inside the block has left its own scope there already (not tracked any more).
      */
     Map<Element, String> closedByScopes(TryTree tree) {
         Map<Element, String> closed = new java.util.LinkedHashMap<>();
         for (Tree resource : tree.getResources()) {
-            Element scope = resource instanceof VariableTree variable ? flow.trees.getElement(flow.pathOf(variable))
-                    : resource instanceof ExpressionTree expression ? flow.elementOf(expression) : null;
+            // a declared scope only: `try (sc)` on a scope declared elsewhere is SJ017 (its members' close unseen)
+            Element scope = resource instanceof VariableTree variable ? flow.trees.getElement(flow.pathOf(variable)) : null;
             if (scope == null || !flow.api.isScope(scope.asType())) {
                 continue;
             }
