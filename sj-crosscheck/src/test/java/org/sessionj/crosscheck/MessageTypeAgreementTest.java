@@ -24,7 +24,8 @@ import org.sessionj.processor.SessionProcessor;
  * without it, for class files the runtime loads. The cases are the ones where the two have differed
  * (adv16 A9 and its addendum: a map key that a generic type gets from a type argument — through a record
  * component, a class's field, a sealed type's permitted subclass, a raw use's bound, a list; an array key;
- * adv16 A18: a property kept to one side by {@code @JsonProperty(access = …)}) and a sample of SJ018's
+ * adv16 A18: a property kept to one side by {@code @JsonProperty(access = …)}; adv17 A7: a field hiding a
+ * superclass's field of the same name) and a sample of SJ018's
  * other rules, so that a change to one side alone shows here. Names in the protocols are qualified as the
  * runtime needs them without the processor (imports are not visible at run time).
  */
@@ -49,6 +50,8 @@ class MessageTypeAgreementTest {
               public record Holder(org.sessionj.api.SJService svc) {}
               public final class Inner { public int n; }
               public record RoRec(@JsonProperty(access = JsonProperty.Access.READ_ONLY) int a, int b) {}
+              public static class Sup { private int x = 1; }
+              public static final class Hides extends Sup { private int x = 2; }
               public static final class Fine { private int n; private List<Pt> pts; private Map<UUID, Pt> byId; }
             """;
 
@@ -79,6 +82,7 @@ class MessageTypeAgreementTest {
                 new Case("A15", "Number", true),
                 new Case("A16", "Thread", true),
                 new Case("A17", "RoRec", true),
+                new Case("A18", "Hides", true),
                 new Case("B01", "R<String>", false),
                 new Case("B02", "Box<java.util.UUID>", false),
                 new Case("B03", "Msg<java.time.Instant>", false),

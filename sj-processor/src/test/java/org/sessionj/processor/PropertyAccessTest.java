@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
  * {@code READ_ONLY} (written, ignored by the reader) or {@code WRITE_ONLY} (read, never written) — would
  * not arrive. It compiled, and the protocol then failed to load with advice for another case ("a getter
  * without a setter or field"), or (WRITE_ONLY) loaded and the value arrived as zero. SJ018 names the
- * annotation, as the runtime's load check now does.
+ * annotation, as the runtime's load check now does. The same for a field that hides a superclass's field
+ * of the same name (adv17 A7): one property per name travels, and the superclass's value was lost silently.
  */
 class PropertyAccessTest {
     @Test
@@ -63,6 +64,28 @@ class PropertyAccessTest {
                     @JsonIgnore @JsonProperty(access = JsonProperty.Access.READ_ONLY) public int d;
                   }
                   @Protocol("cbegin.!<Fine>") interface C {}
+                }
+                """);
+    }
+
+    @Test
+    void aFieldThatHidesASuperclassFieldIsRejected() {
+        assertRejected("SJ018", 5, msg("message type 'P.B'", "its field 'x' of P.A is hidden by the field of the same "
+                + "name in P.B: a class travels as its fields, one property per name, so only one of them would arrive"),
+                """
+                import org.sessionj.api.*;
+                interface P {
+                  class A { private int x = 1; public int ax() { return x; } public void setAx(int v) { x = v; } }
+                  final class B extends A { private int x = 2; public int bx() { return x; } }
+                  @Protocol("cbegin.!<B>") interface C {}
+                }
+                """);
+        assertAccepted("""
+                import org.sessionj.api.*;
+                interface P {
+                  class A { private int x = 1; private static int shared; }
+                  final class B extends A { private transient int x = 2; private int shared; }
+                  @Protocol("cbegin.!<B>") interface C {}
                 }
                 """);
     }

@@ -46,7 +46,8 @@ import javax.lang.model.util.Types;
  *     {@code Object} (strings only, checked at the send) and the JDK's value types with a key decoder
  *     (UUID, java.time, Locale, Currency, URI, URL, Date, BigInteger, BigDecimal) survive;</li>
  * <li>a member of a class of the program is kept to one side by {@code @JsonProperty(access = READ_ONLY)}
- *     or {@code WRITE_ONLY}: its value would not arrive (adv16 A18);</li>
+ *     or {@code WRITE_ONLY}, or a field hides a superclass's field of the same name: its value would not
+ *     arrive (adv16 A18, adv17 A7);</li>
  * <li>a record component, a field of a class of the program (any access: the runtime writes them all),
  *     an array component, a type argument or a permitted subclass of a sealed type is one of the above,
  *     with the type's arguments put in for its type variables (adv16 A9).</li>
@@ -403,6 +404,11 @@ public final class MessageDecodability {
         if (oneSided != null) {
             return oneSided;
         }
+        String hidden = type.getKind() == ElementKind.CLASS && !jdk(type)
+                && !annotated(type, "com.fasterxml.jackson.annotation.JsonAutoDetect") ? hiddenField(type) : null;
+        if (hidden != null) {
+            return hidden;
+        }
         if (type.getKind() != ElementKind.CLASS || type.getModifiers().contains(Modifier.ABSTRACT)) {
             return null; // an enum, record, sealed or JDK collection type, an annotation
         }
@@ -448,6 +454,30 @@ public final class MessageDecodability {
                     return "its " + kind(member) + " '" + member.getSimpleName() + "' is @JsonProperty(access = "
                             + "WRITE_ONLY): a receiver reads it, but it is never written, so it would arrive as null "
                             + "or zero; drop the access, or mark it @JsonIgnore if it is not part of the message";
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Why two travelling fields of {@code type}'s hierarchy share a name, or null: a class travels as its
+     * fields, one property per name, so the superclass's field was lost on the way, silently (adv17 A7:
+     * {@code B extends A}, both with {@code private int x}: the receiver's {@code A.x} kept its default).
+     */
+    private static String hiddenField(TypeElement type) {
+        java.util.Map<String, TypeElement> declaredIn = new java.util.HashMap<>();
+        for (TypeElement c = type; c != null && !jdk(c); c = superclass(c)) {
+            for (Element member : c.getEnclosedElements()) {
+                if (member.getKind() != ElementKind.FIELD || !travels(member)) {
+                    continue;
+                }
+                TypeElement sub = declaredIn.putIfAbsent(member.getSimpleName().toString(), c);
+                if (sub != null) {
+                    return "its field '" + member.getSimpleName() + "' of " + c.getQualifiedName() + " is hidden by "
+                            + "the field of the same name in " + sub.getQualifiedName() + ": a class travels as its "
+                            + "fields, one property per name, so only one of them would arrive; rename one, or mark "
+                            + "it transient or @JsonIgnore";
                 }
             }
         }

@@ -123,6 +123,10 @@ final class Decodability {
                     + "(and setters or fields for its properties), a @JsonCreator constructor, or to be a record"
                     + (raw.isMemberClass() && !Modifier.isStatic(raw.getModifiers()) ? " (it is an inner class)" : "");
         }
+        String hidden = SealedTypes.ownState(raw) && !raw.isRecord() ? hiddenField(raw) : null;
+        if (hidden != null) {
+            return hidden;
+        }
         if (serializer instanceof BeanSerializerBase writes) {
             for (Iterator<com.fasterxml.jackson.databind.ser.PropertyWriter> it = writes.properties(); it.hasNext();) {
                 if (it.next() instanceof BeanPropertyWriter property
@@ -184,6 +188,32 @@ final class Decodability {
             }
         } catch (JsonMappingException | RuntimeException e) {
             return null; // the writer cannot be described either: the codec's own reason stands
+        }
+        return null;
+    }
+
+    /**
+     * Why two fields of {@code raw}'s hierarchy that travel share a name, or null: a class of the program
+     * travels as its fields, one property per name, and the codec wrote the subclass's alone (adv17 A7:
+     * {@code B extends A}, both with {@code private int x}: the receiver's {@code A.x} kept its default,
+     * silently). As SJ018 has it.
+     */
+    private static String hiddenField(Class<?> raw) {
+        java.util.Map<String, Class<?>> declaredIn = new java.util.HashMap<>();
+        for (Class<?> c = raw; c != null && c != Object.class; c = c.getSuperclass()) {
+            for (java.lang.reflect.Field field : c.getDeclaredFields()) {
+                int modifiers = field.getModifiers();
+                if (Modifier.isStatic(modifiers) || Modifier.isTransient(modifiers) || field.isSynthetic()
+                        || field.isAnnotationPresent(com.fasterxml.jackson.annotation.JsonIgnore.class)) {
+                    continue;
+                }
+                Class<?> sub = declaredIn.putIfAbsent(field.getName(), c);
+                if (sub != null) {
+                    return c.getName() + "'s field '" + field.getName() + "' is hidden by the field of the same name in "
+                            + sub.getName() + ": a class travels as its fields, one property per name, so only one of "
+                            + "them would arrive; rename one, or mark it transient or @JsonIgnore";
+                }
+            }
         }
         return null;
     }

@@ -16,7 +16,8 @@ import org.sessionj.types.SessionTypes;
  * type's arguments (adv16 A9's addendum: {@code !<Msg<Pt>>} loaded, and the receiver could not decode the
  * first message), and a property that Jackson's {@code access} keeps off one side is named as such (adv16
  * A18: the refusal of a READ_ONLY field spoke of "a getter without a setter"; a WRITE_ONLY one was let
- * through and arrived as zero).
+ * through and arrived as zero), and a field that hides a superclass's field of the same name (adv17 A7:
+ * one property per name travels; the superclass's value was lost silently).
  */
 class PropertyAccessAndGenericMembersTest {
     public record Pt(int x, int y) {
@@ -97,5 +98,25 @@ class PropertyAccessAndGenericMembersTest {
                 .hasMessageContaining(name(WriteOnly.class) + "'s property 'a' is @JsonProperty(access = WRITE_ONLY): "
                         + "its writer never writes it, so it would arrive as null or zero");
         assertThatCode(() -> compile("cbegin.!<" + name(ReadWrite.class) + ">")).doesNotThrowAnyException();
+    }
+
+    public static class A {
+        private int x = 1;
+    }
+
+    public static final class B extends A {
+        private int x = 2;
+    }
+
+    public static final class Quiet extends A {
+        private transient int x = 2;
+    }
+
+    @Test
+    void aFieldThatHidesASuperclassFieldIsRefused() {
+        assertThatThrownBy(() -> compile("cbegin.!<" + name(B.class) + ">")).isInstanceOf(SJException.class)
+                .hasMessageContaining(name(A.class) + "'s field 'x' is hidden by the field of the same name in "
+                        + name(B.class) + ": a class travels as its fields, one property per name");
+        assertThatCode(() -> compile("cbegin.!<" + name(Quiet.class) + ">")).doesNotThrowAnyException();
     }
 }
