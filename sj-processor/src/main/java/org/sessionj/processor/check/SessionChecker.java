@@ -327,7 +327,10 @@ public final class SessionChecker implements TaskListener {
     }
 
     /**
-     * Whether {@code element} carries {@code @SuppressWarnings("sessionj")}, read off its annotation
+     * Whether {@code element} carries {@code @SuppressWarnings("sessionj")}. On a class, method, constructor
+     * or field it means its code is not checked at all (docs/diagnostics.md, "Turning the checker off"), for
+     * code that breaks a protocol on purpose, such as a test of how the peer copes; the runtime monitor
+     * still stops it. Read off the element's annotation
      * mirrors: {@code getAnnotation(SuppressWarnings.class)} would build a reflection proxy per
      * declaration, and the processor, loaded afresh by every compilation, runs mostly interpreted.
      */
@@ -395,15 +398,19 @@ public final class SessionChecker implements TaskListener {
 
         @Override
         public Void visitMethod(MethodTree method, Void unused) {
-            if (suppressed(getCurrentPath())) {
+            // The method's element, asked of javac once for the three questions below (issue 12: the class walk
+            // visits every node of the class, and each query is a call into javac, mostly interpreted here).
+            Element declared = trees.getElement(getCurrentPath());
+            if (declared != null && suppresses(declared)) {
                 return null;
             }
             // Not the members javac writes itself (a record's implicit constructor and accessors).
-            if (!implicit(getCurrentPath())
-                    && trees.getElement(getCurrentPath()) instanceof javax.lang.model.element.ExecutableElement element) {
+            boolean implicit = declared != null
+                    && environment.getElementUtils().getOrigin(declared) != Elements.Origin.EXPLICIT;
+            if (!implicit && declared instanceof javax.lang.model.element.ExecutableElement element) {
                 overrides.check(element, method, reporter);
             }
-            if (method.getBody() != null && !implicit(getCurrentPath())) {
+            if (method.getBody() != null && !implicit) {
                 analyse(getCurrentPath());
             } else if (method.getBody() == null) {
                 declarationOnly(method);
@@ -516,10 +523,11 @@ public final class SessionChecker implements TaskListener {
         /** A record's {@code @NoAlias} components must not be handed out by accessors javac writes. */
         @Override
         public Void visitClass(ClassTree tree, Void unused) {
-            if (suppressed(getCurrentPath())) {
+            Element declared = trees.getElement(getCurrentPath()); // asked once for both questions
+            if (declared != null && suppresses(declared)) {
                 return null;
             }
-            if (trees.getElement(getCurrentPath()) instanceof TypeElement type) {
+            if (declared instanceof TypeElement type) {
                 localProtocol(type, tree);
                 contracts.recordComponents(type, tree, reporter);
                 overrides.checkInherited(type, tree, reporter);
@@ -568,10 +576,11 @@ public final class SessionChecker implements TaskListener {
         public Void visitVariable(VariableTree variable, Void unused) {
             sessionTarget(variable);
             boolean field = getCurrentPath().getParentPath().getLeaf() instanceof ClassTree;
-            if (field && suppressed(getCurrentPath())) {
+            Element declared = trees.getElement(getCurrentPath()); // asked once for both questions
+            if (field && declared != null && suppresses(declared)) {
                 return null;
             }
-            scopes.variable(getCurrentPath(), variable, reporter);
+            scopes.variable(getCurrentPath(), variable, declared, reporter);
             if (variable.getInitializer() != null && field) {
                 analyse(getCurrentPath());
             }
@@ -621,21 +630,6 @@ public final class SessionChecker implements TaskListener {
                 analyse(getCurrentPath());
             }
             return super.visitBlock(block, unused);
-        }
-
-        /**
-         * {@code @SuppressWarnings("sessionj")} on a class, method, constructor or field: its code is not
-         * checked at all (docs/diagnostics.md, "Turning the checker off"), for code that breaks a protocol
-         * on purpose, such as a test of how the peer copes. The runtime monitor still stops it.
-         */
-        private boolean suppressed(TreePath declaration) {
-            Element element = trees.getElement(declaration);
-            return element != null && suppresses(element);
-        }
-
-        private boolean implicit(TreePath method) {
-            Element element = trees.getElement(method);
-            return element != null && environment.getElementUtils().getOrigin(element) != Elements.Origin.EXPLICIT;
         }
 
         /**
