@@ -1,5 +1,6 @@
 package org.sessionj.bench;
 
+import io.netty.buffer.ByteBuf;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -15,6 +16,8 @@ import org.sessionj.bench.BenchProtocols.PingClient;
 import org.sessionj.bench.BenchProtocols.PingServer;
 import org.sessionj.runtime.SJRuntime;
 import org.sessionj.runtime.SJRuntimeConfig;
+import org.sessionj.runtime.spi.Connection;
+import org.sessionj.transport.tcp.TcpTransport;
 
 /**
  * The round trips {@link JarAb} times, one instance per jar (class loader): an in-JVM session driven
@@ -30,6 +33,7 @@ public final class AbRounds {
     private final ParkingSpscChannel back = new ParkingSpscChannel();
     private int next;
     private SJSocket tcpRequester;
+    private EchoConnections tcpConnections;
     private DataInputStream socketIn;
     private DataOutputStream socketOut;
 
@@ -117,6 +121,35 @@ public final class AbRounds {
             sum += tcpRequester.receiveInt();
         }
         return sum;
+    }
+
+    /**
+     * {@code n} round trips of a 4-byte frame over the tcp transport's bare {@link Connection} with
+     * blocking sockets ({@code TcpPingPongBenchmark.sjTcpConnection}, {@code io=blocking}), from the calling
+     * thread to an echo on a platform thread: the connection's share of {@link #tcpSession}'s cost.
+     *
+     * @param n round trips
+     * @return a sum of the replies
+     */
+    public int tcpConnection(int n) {
+        try {
+            if (tcpConnections == null) {
+                System.setProperty("sessionj.tcp.io", "blocking"); // read as the transport is made
+                tcpConnections = new EchoConnections(new TcpTransport(), "127.0.0.1", "ab-connection-echo");
+            }
+            Connection client = tcpConnections.client;
+            int sum = 0;
+            for (int i = 0; i < n; i++) {
+                client.write(client.alloc().buffer(4).writeInt(next++));
+                client.flush();
+                ByteBuf pong = client.read(-1);
+                sum += pong.readInt();
+                pong.release();
+            }
+            return sum;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**

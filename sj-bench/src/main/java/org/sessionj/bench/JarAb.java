@@ -22,7 +22,7 @@ import java.util.Random;
  * differences are steady where JMH's figures of separate runs move by ±10 % at a load of 30–45.
  *
  * <pre>
- * java -cp sj-bench/target/benchmarks.jar org.sessionj.bench.JarAb path|virtual|tcp ROUNDS N before.jar after.jar
+ * java -cp sj-bench/target/benchmarks.jar org.sessionj.bench.JarAb path|virtual|tcp|tcp3 ROUNDS N before.jar after.jar
  * taskset -c 0 java -cp ... org.sessionj.bench.JarAb virtual 24 50000 before.jar after.jar   # one vCPU
  * </pre>
  *
@@ -32,7 +32,9 @@ import java.util.Random;
  * {@code virtualBareSpscHandoff}), N of each a chunk. {@code tcp}: an SJ session over TCP loopback with
  * blocking sockets and {@code java.net.Socket} with data streams ({@link TcpPingPongBenchmark}'s
  * {@code sjTcpSession} with {@code io=blocking} and {@code socketDataStreams}), CPU time that includes the
- * kernel's. Both jars must contain {@link AbRounds} (with the mode's methods).
+ * kernel's; {@code tcp3}: the same and, between them, the tcp transport's bare connection with blocking
+ * sockets ({@code sjTcpConnection}), which tells the session's share from the connection's. Both jars
+ * must contain {@link AbRounds} (with the mode's methods).
  */
 public final class JarAb {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -58,19 +60,20 @@ public final class JarAb {
             case "path" -> List.of("path");
             case "virtual" -> List.of("virtualSession", "virtualBare");
             case "tcp" -> List.of("tcpSession", "tcpSocket");
-            default -> throw new IllegalArgumentException("mode " + mode + ": path, virtual or tcp");
+            case "tcp3" -> List.of("tcpSession", "tcpConnection", "tcpSocket");
+            default -> throw new IllegalArgumentException("mode " + mode + ": path, virtual, tcp or tcp3");
         };
     }
 
     /**
      * Runs the comparison.
      *
-     * @param args mode ({@code path} or {@code virtual}), chunks per jar, round trips per chunk, the jars
+     * @param args mode ({@code path}, {@code virtual}, {@code tcp} or {@code tcp3}), chunks per jar, round trips per chunk, the jars
      * @throws Exception if a jar cannot be loaded or its rounds fail
      */
     public static void main(String[] args) throws Exception {
         if (args.length < 4) {
-            System.err.println("usage: JarAb path|virtual|tcp CHUNKS ROUNDTRIPS JAR...");
+            System.err.println("usage: JarAb path|virtual|tcp|tcp3 CHUNKS ROUNDTRIPS JAR...");
             System.exit(2);
         }
         String mode = args[0];

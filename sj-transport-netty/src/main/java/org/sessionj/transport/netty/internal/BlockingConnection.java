@@ -12,6 +12,10 @@ import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.Frame;
+import org.sessionj.runtime.spi.FrameConnection;
+import org.sessionj.runtime.spi.support.ByteBufFrame;
+import org.sessionj.runtime.spi.support.HeapFrame;
 
 /**
  * One end of a TCP connection read and written by the session's own thread with blocking socket
@@ -42,7 +46,7 @@ import org.sessionj.runtime.spi.Connection;
  * heartbeats meanwhile). Before, each held 16 KiB of buffers from the moment it was accepted,
  * and 10,000 one-byte connections took a 128 MiB heap.
  */
-final class BlockingConnection implements Connection, BlockingKeeper.Kept, HeartbeatCount {
+final class BlockingConnection implements FrameConnection, BlockingKeeper.Kept, HeartbeatCount {
     static final ByteBufAllocator ALLOC = PooledByteBufAllocator.DEFAULT;
     private static final long CLOSE_LINGER_SECONDS = 10;
 
@@ -60,6 +64,9 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
     /** The writer's frames ({@link #frameBuffer}) and the frames read, each direction reusing the one released last. */
     private final SpareFrame outbound = new SpareFrame();
     private final SpareFrame inbound = new SpareFrame();
+    /** The same for the session layer's heap frames ({@link #newFrame}, {@link #readFrame}). */
+    private final SpareHeapFrame outboundHeap = new SpareHeapFrame();
+    private final SpareHeapFrame inboundHeap = new SpareHeapFrame();
     /** Set once a selector listens: frames then arrive through this queue. */
     private volatile InboundQueue pumped;
     private volatile boolean closed;
@@ -161,6 +168,25 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
         return inbound.take(length);
     }
 
+    /** A heap frame for {@code length} bytes read: the one the session layer released last, or a new one. */
+    HeapFrame inboundHeapFrame(int length) {
+        return inboundHeap.take(length);
+    }
+
+    /** The session layer's frame to write next: the one this connection's writer released last, or a new one. */
+    @Override
+    public Frame newFrame(int capacityHint) {
+        return outboundHeap.take(capacityHint);
+    }
+
+    @Override
+    public void writeFrame(Frame frame) throws IOException {
+        if (!ownKeeper) {
+            startOwnKeeper(); // as write(ByteBuf)
+        }
+        output.write(frame);
+    }
+
     @Override
     public void write(ByteBuf frame) throws IOException {
         if (!ownKeeper) {
@@ -242,6 +268,28 @@ final class BlockingConnection implements Connection, BlockingKeeper.Kept, Heart
         ByteBuf frame = input.read(timeoutNanos);
         if (frame != null && !ownKeeper) {
             startOwnKeeper(); // the requester's first frame: the session's own keeper from now on
+        }
+        return frame;
+    }
+
+    /**
+     * {@link #read} for the session layer: one of SJ's heap frames (no Netty buffer, no reference count), or
+     * a view of the buffer a selector's reader thread queued.
+     */
+    @Override
+    public Frame readFrame(long timeoutNanos) throws IOException {
+        InboundQueue queue = pumped;
+        if (queue != null) {
+            ByteBuf buf = queue.take(timeoutNanos);
+            return buf == null ? null : new ByteBufFrame(buf);
+        }
+        if (closed) {
+            String reason = input.frameFailure();
+            throw new IOException(reason != null ? reason : "connection already closed (" + description + ")");
+        }
+        Frame frame = input.readHeap(timeoutNanos);
+        if (frame != null && !ownKeeper) {
+            startOwnKeeper(); // as read
         }
         return frame;
     }

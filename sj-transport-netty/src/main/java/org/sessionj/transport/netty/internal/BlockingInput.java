@@ -7,6 +7,7 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeUnit;
+import org.sessionj.runtime.spi.support.HeapFrame;
 
 /**
  * The reading side of a {@link BlockingConnection}: blocking socket reads into an input buffer on the
@@ -113,7 +114,17 @@ final class BlockingInput {
      */
     ByteBuf read(long timeoutNanos) throws IOException {
         try {
-            return readFrame(timeoutNanos);
+            return (ByteBuf) readFrame(timeoutNanos, false);
+        } catch (IOException | RuntimeException e) {
+            release();
+            throw e;
+        }
+    }
+
+    /** As {@link #read}, the frame one of SJ's heap frames ({@link org.sessionj.runtime.spi.FrameConnection#readFrame}). */
+    HeapFrame readHeap(long timeoutNanos) throws IOException {
+        try {
+            return (HeapFrame) readFrame(timeoutNanos, true);
         } catch (IOException | RuntimeException e) {
             release();
             throw e;
@@ -128,12 +139,13 @@ final class BlockingInput {
         inEnd = 0;
     }
 
-    private ByteBuf readFrame(long timeoutNanos) throws IOException {
+    /** The next frame, a heap frame if {@code heap} and a buffer otherwise, or null after {@code timeoutNanos}. */
+    private Object readFrame(long timeoutNanos, boolean heap) throws IOException {
         long deadline = timeoutNanos < 0 ? 0 : System.nanoTime() + timeoutNanos;
         while (true) {
-            ByteBuf frame;
+            Object frame;
             try {
-                frame = bufferedFrame();
+                frame = bufferedFrame(heap);
             } catch (BadFrameException e) {
                 connection.close(); // nothing after a bad header can be trusted
                 throw e;
@@ -163,7 +175,7 @@ final class BlockingInput {
     void pump(InboundQueue queue) {
         try {
             while (true) {
-                ByteBuf frame = bufferedFrame();
+                ByteBuf frame = (ByteBuf) bufferedFrame(false);
                 if (frame != null) {
                     queue.add(frame);
                 } else if (endOfStream) {
@@ -329,8 +341,11 @@ final class BlockingInput {
         return length < 0 || length > settings.maxFrameBytes() || inEnd - inStart >= FrameDecoder.HEADER_BYTES + length;
     }
 
-    /** The next whole frame in the input buffer (copied out), or null if none is complete yet. */
-    private ByteBuf bufferedFrame() throws IOException {
+    /**
+     * The next whole frame in the input buffer (copied out into a heap frame if {@code heap}, a buffer
+     * otherwise), or null if none is complete yet.
+     */
+    private Object bufferedFrame(boolean heap) throws IOException {
         skipHeartbeats();
         int available = inEnd - inStart;
         if (available < FrameDecoder.HEADER_BYTES) {
@@ -353,8 +368,12 @@ final class BlockingInput {
             trackPartial(length);
             return null;
         }
-        ByteBuf frame = connection.inboundFrame(length);
-        frame.writeBytes(in, inStart + FrameDecoder.HEADER_BYTES, length);
+        Object frame;
+        if (heap) {
+            frame = connection.inboundHeapFrame(length).writeBytes(in, inStart + FrameDecoder.HEADER_BYTES, length);
+        } else {
+            frame = connection.inboundFrame(length).writeBytes(in, inStart + FrameDecoder.HEADER_BYTES, length);
+        }
         inStart += FrameDecoder.HEADER_BYTES + length;
         dropPartial();
         if (inStart == inEnd) {

@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import org.sessionj.runtime.spi.Frame;
 
 /**
  * The writing side of a {@link BlockingConnection}: frames are copied behind their length into an
@@ -84,6 +85,56 @@ final class BlockingOutput {
         } finally {
             frame.release();
         }
+    }
+
+    /**
+     * As {@link #write(ByteBuf)}, for the session layer's frames ({@link BlockingConnection#writeFrame}): a
+     * heap frame of this connection's, usually, or any other kind (a delegated session's unread input).
+     */
+    void write(Frame frame) throws IOException {
+        int length = frame.readableBytes();
+        try {
+            connection.checkWritable();
+            if (length > settings.maxFrameBytes()) {
+                throw new IOException("cannot send a frame of " + length + " bytes: the maximum frame size is "
+                        + settings.maxFrameBytes() + " bytes (sessionj.tcp.maxFrameBytes)");
+            }
+            lockForWriting();
+            try {
+                if (length > COPY_LIMIT) {
+                    ensureOutRoom(FrameDecoder.HEADER_BYTES);
+                    out.putInt(length);
+                    writeOut(new ByteBuffer[] {bytesOf(frame, length)});
+                    return;
+                }
+                ensureOutRoom(FrameDecoder.HEADER_BYTES + length);
+                out.putInt(length);
+                int at = out.arrayOffset() + out.position();
+                if (frame.hasArray()) {
+                    System.arraycopy(frame.array(), frame.arrayOffset() + frame.readerIndex(), out.array(), at, length);
+                } else {
+                    frame.readBytes(out.array(), at, length);
+                }
+                out.position(out.position() + length);
+                if (out.position() > settings.outboundHighBytes()) {
+                    writeOut(null);
+                }
+            } finally {
+                writeLock.unlock();
+            }
+        } finally {
+            frame.release();
+        }
+    }
+
+    /** The readable bytes of a large {@code frame}, written from where they are if it has an array. */
+    private static ByteBuffer bytesOf(Frame frame, int length) {
+        if (frame.hasArray()) {
+            return ByteBuffer.wrap(frame.array(), frame.arrayOffset() + frame.readerIndex(), length);
+        }
+        byte[] copy = new byte[length];
+        frame.readBytes(copy, 0, length);
+        return ByteBuffer.wrap(copy);
     }
 
     /** Writes out everything buffered, blocking until the kernel took it. */

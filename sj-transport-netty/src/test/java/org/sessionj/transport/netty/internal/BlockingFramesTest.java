@@ -1,8 +1,10 @@
 package org.sessionj.transport.netty.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.net.InetAddress;
@@ -15,6 +17,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.sessionj.runtime.spi.Frame;
+import org.sessionj.runtime.spi.support.ByteBufFrame;
+import org.sessionj.runtime.spi.support.HeapFrame;
 import org.sessionj.runtime.spi.support.Heartbeat;
 import org.sessionj.runtime.spi.support.RecyclableFrame;
 
@@ -62,6 +67,72 @@ class BlockingFramesTest {
         connection.flush();
         DataInputStream in = new DataInputStream(peer.getInputStream());
         assertThat(new long[] {in.readLong(), in.readLong()}).containsExactly((4L << 32) | 1, (4L << 32) | 2);
+    }
+
+    /**
+     * The session layer's frames ({@link org.sessionj.runtime.spi.FrameConnection}) are SJ's heap frames,
+     * recycled per direction as the buffers are: no Netty buffer, view or reference count on the path of a
+     * message.
+     */
+    @Test
+    void theSessionLayersFramesAreHeapFramesRecycledPerDirection() throws Exception {
+        BlockingConnection connection = accepted();
+        Frame first = connection.newFrame(16);
+        assertThat(first).isInstanceOf(HeapFrame.class);
+        connection.writeFrame(first.writeInt(1));
+        connection.flush();
+        Frame second = connection.newFrame(16);
+        assertThat(second).as("the frame written last, emptied").isSameAs(first);
+        assertThat(second.readableBytes()).isZero();
+        connection.writeFrame(second.writeInt(2));
+        connection.flush();
+        DataInputStream in = new DataInputStream(peer.getInputStream());
+        assertThat(new long[] {in.readLong(), in.readLong()}).containsExactly((4L << 32) | 1, (4L << 32) | 2);
+
+        DataOutputStream out = new DataOutputStream(peer.getOutputStream());
+        for (int i = 1; i <= 2; i++) {
+            out.writeInt(4);
+            out.writeInt(i);
+        }
+        out.flush();
+        Frame read = connection.readFrame(-1);
+        assertThat(read).isInstanceOf(HeapFrame.class);
+        assertThat(read.readInt()).isEqualTo(1);
+        read.release();
+        Frame again = connection.readFrame(-1);
+        assertThat(again).as("the frame released last, refilled").isSameAs(read);
+        assertThat(again.readInt()).isEqualTo(2);
+        again.release();
+    }
+
+    /**
+     * A frame of another kind (a delegated session's unread input from a connection of another transport)
+     * is written whole, small ones copied behind their length and large ones written from where they are,
+     * and each is released.
+     */
+    @Test
+    void framesOfOtherKindsAndLargeOnesAreWrittenWholeAndReleased() throws Exception {
+        BlockingConnection connection = accepted();
+        ByteBuf direct = Unpooled.directBuffer(8).writeInt(7).writeInt(8);
+        direct.readInt(); // only the unread bytes go
+        connection.writeFrame(new ByteBufFrame(direct));
+        byte[] large = new byte[100_000];
+        for (int i = 0; i < large.length; i++) {
+            large[i] = (byte) i;
+        }
+        HeapFrame big = HeapFrame.copyOf(large, 0, large.length);
+        big.readByte(); // from the reader index on
+        connection.writeFrame(big);
+        connection.flush();
+        assertThat(direct.refCnt()).as("the buffer was released").isZero();
+        assertThatThrownBy(big::release).as("the large frame was released").isInstanceOf(IllegalStateException.class);
+        DataInputStream in = new DataInputStream(peer.getInputStream());
+        assertThat(in.readInt()).isEqualTo(4);
+        assertThat(in.readInt()).isEqualTo(8);
+        assertThat(in.readInt()).isEqualTo(large.length - 1);
+        byte[] got = new byte[large.length - 1];
+        in.readFully(got);
+        assertThat(got).isEqualTo(java.util.Arrays.copyOfRange(large, 1, large.length));
     }
 
     @Test

@@ -171,6 +171,32 @@ class BlockingKeeperTest {
         assertThat(keeper.timedOut()).as("no send timeout was set").isFalse();
     }
 
+    /**
+     * A flush reads the clock once, when its write starts; the write counts as written from then (or from
+     * its last progress), so a flush on the path of every round trip costs one clock read, not two.
+     */
+    @Test
+    void aWriteReadsTheClockOnceAndCountsAsWrittenWhenItStarted() {
+        int[] reads = {0};
+        Recorded connection = new Recorded();
+        BlockingKeeper keeper = new BlockingKeeper(connection, HB, () -> {
+            reads[0]++;
+            return now[0];
+        }, Runnable::run);
+        connection.keeper = keeper;
+        int before = reads[0];
+        keeper.writing();
+        now[0] += HB.intervalNanos() / 2; // the write takes a while
+        keeper.wrote();
+        assertThat(reads[0] - before).as("clock reads of one write").isEqualTo(1);
+        now[0] += HB.intervalNanos() / 2 - 1;
+        assertThat(keeper.look(now[0])).as("an interval after the write started, less 1 ns").isEqualTo(1);
+        assertThat(connection.heartbeats).isZero();
+        now[0] += 1;
+        keeper.look(now[0]);
+        assertThat(connection.heartbeats).isEqualTo(1);
+    }
+
     @Test
     void anIdleConnectionIsSentAHeartbeatEveryIntervalAndAWriteCountsAsOne() {
         Recorded connection = recorded(HB);
