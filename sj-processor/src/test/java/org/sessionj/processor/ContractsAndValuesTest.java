@@ -251,10 +251,34 @@ class ContractsAndValuesTest {
         "switch (s.<Integer>receive()) { case 1 -> { } default -> { } }",
         "java.util.function.IntSupplier f = () -> 0; int x = true ? s.<Integer>receive() : 0;",
         "Integer[] a = new Integer[1]; int[] b = new int[1]; b[(Integer) s.receive()] = 1;",
+        "int k = 1; int v = switch (k) { case 1 -> s.<Integer>receive(); default -> throw new IllegalStateException(); };",
+        "int k = 1; long v = Math.max(switch (k) { case 1 -> s.<Integer>receive(); default -> 0; }, 0);",
     })
     void aBoxUnboxedWhereItStandsMayBeNull(String statement) {
         assertRejected("SJ013", 6, msg("expected ?(java.lang.Integer) but the program receives ?(java.lang.Integer) "
                 + "where it is unboxed (a box, which the peer may send as null"), cls("""
+                    void run() {
+                        try (SJSocket s = SJService.create(R.GetBox.class, "h", 1).request()) {
+                            %s
+                        }
+                    }
+                """.formatted(statement)), PROTOCOLS);
+    }
+
+    /**
+     * adv17 A13: a switch expression's arm is unboxed only when the switch's own value is (a poly switch
+     * assigned to a box keeps the box); a String's {@code +=} concatenates the box (null gives "null").
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "int k = 1; Integer v = switch (k) { case 1 -> s.receive(); default -> throw new IllegalStateException(); };",
+        "int k = 1; Integer v; v = switch (k) { case 1 -> s.receive(); default -> throw new IllegalStateException(); };",
+        "int k = 1; Object o = java.util.Objects.requireNonNullElse(switch (k) { case 1 -> s.<Integer>receive(); "
+                + "default -> throw new IllegalStateException(); }, 0);",
+        "String out = \"v=\"; out += s.<Integer>receive();",
+    })
+    void aBoxThatStaysABoxIsAccepted(String statement) {
+        assertAccepted(cls("""
                     void run() {
                         try (SJSocket s = SJService.create(R.GetBox.class, "h", 1).request()) {
                             %s

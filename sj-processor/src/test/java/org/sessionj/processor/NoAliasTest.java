@@ -291,8 +291,8 @@ class NoAliasTest {
     void elementsOfANoAliasArrayAreNotOwned() {
         assertRejected("SJ042", 10, msg("session 's': pass() hands over ownership", "found 'rows[0]'"),
                 program("", """
-                            @NoAlias double[][] rows = new double[2][4];
                             while (s.outwhile(n-- > 0)) {
+                                @NoAlias double[][] rows = new double[2][4]; // (a row given away moves rows: NoAliasElementsTest)
                                 s.pass(rows[0]);
                                 x = s.receive();
                             }

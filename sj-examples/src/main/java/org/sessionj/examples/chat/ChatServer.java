@@ -25,6 +25,8 @@ public final class ChatServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ChatServer.class.getName());
     /** How long a client has to request its event stream after it received the service. */
     private static final Duration STREAM_REQUEST_TIMEOUT = Duration.ofSeconds(30);
+    /** How much of a failed client's reason the log keeps (a failure may quote a whole session type). */
+    private static final int LOGGED_REASON = 300;
 
     private final SJRuntime runtime;
     private final ChatServerSettings settings;
@@ -76,6 +78,7 @@ public final class ChatServer implements AutoCloseable {
      */
     private void serveOne(@Session(protocol = ServerToClient.class) SJServerSocket server, TransportPreferences way) {
         Member member = null;
+        SJServerSocket streamPort = null;
         try (SJSocket s_sc = server.accept()) {
             acceptNextOn(server, way);
             String userName = s_sc.receive();                         // ?(String)
@@ -84,23 +87,29 @@ public final class ChatServer implements AutoCloseable {
                 throw new SJIOException("the chat is full (" + settings.maxUsers() + " users)");
             }
             s_sc.send(member.id());                                   // !<int>
-            SJServerSocket streamPort = runtime.serverSocket(EventOutServer.class, 0, way);
+            SJServerSocket port = runtime.serverSocket(EventOutServer.class, 0, way);
+            streamPort = port;
             Member streamed = member;
-            Thread.ofVirtual().name("chat-stream-" + member.id()).start(() -> streamEvents(streamPort, streamed));
+            Thread.ofVirtual().name("chat-stream-" + member.id()).start(() -> streamEvents(port, streamed));
             // (i): the service for the server-to-client stream, on the fresh port.
-            SJService c = SJService.create(EventInService.class, settings.advertisedHost(), streamPort.port());
+            SJService c = SJService.create(EventInService.class, settings.advertisedHost(), port.port());
             s_sc.send(c);                                             // !<cbegin.@(eventInStream)>
             LOG.log(System.Logger.Level.INFO, "{0} connected", member);
             receiveEvents(s_sc, member);
         } catch (SJException e) {
-            if (!closed) {
+            if (!closed) { // one line per client, whatever a peer made the reason say
                 LOG.log(System.Logger.Level.INFO, "client {0}: {1}", member == null ? "(unnamed)" : member,
-                        e.getMessage());
+                        ChatText.clean(String.valueOf(e.getMessage()), LOGGED_REASON));
             }
         } finally {
             if (member != null) {
                 room.leave(member);
                 member.drop("the client's session ended");
+            }
+            if (streamPort != null) {
+                // A client that is gone never asks for its stream: free the port now, not after the stream's
+                // request timeout (its accept returns; closing a port the stream already took is a no-op).
+                streamPort.close();
             }
         }
     }

@@ -129,6 +129,44 @@ class ChatTest {
                 "* alice left");
     }
 
+    /**
+     * A client that leaves before it asks for its event stream (or never asks: a peer that only wants the
+     * server to open ports, hostile17 H3) frees the stream port the server opened for it when its session
+     * ends, not after the stream's 30 s request timeout.
+     */
+    @Test
+    void aClientThatLeavesBeforeAskingForItsStreamFreesItsPort() throws Exception {
+        ChatServer server = server(0);
+        SJRuntime runtime = PartyRuntimes.create("tcp", false);
+        int streamPort = leaveAtOnce(runtime.service(ClientToServer.class, "localhost", server.port()));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        boolean listening = true;
+        while (listening && System.nanoTime() < deadline) {
+            try (java.net.Socket probe = new java.net.Socket("localhost", streamPort)) {
+                Thread.sleep(20); // still listening: look again (bounded by the deadline)
+            } catch (java.net.ConnectException closed) {
+                listening = false;
+            }
+        }
+        assertThat(listening).as("stream port %d still listening 10 s after its client left", streamPort).isFalse();
+    }
+
+    /** Joins, is told its stream's service, and quits at once without asking for the stream; returns its port. */
+    private static int leaveAtOnce(@org.sessionj.api.Session(protocol = ClientToServer.class) org.sessionj.api.SJService svc) {
+        try (org.sessionj.api.SJSocket s = svc.request()) {
+            s.send("ghost");
+            int id = s.receiveInt();
+            org.sessionj.api.SJService stream = s.receive();
+            X:
+            while (true) {
+                s.outbranch("QUIT");
+                s.send(new UserQuitEvent(id, "gone before asking for the stream"));
+                break X;
+            }
+            return stream.port();
+        }
+    }
+
     @Test
     void aClientReconnectsWhenTheServerComesBack() throws Exception {
         ChatServer first = server(0);

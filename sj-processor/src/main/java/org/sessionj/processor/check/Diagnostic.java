@@ -114,7 +114,8 @@ public enum Diagnostic {
     VIEW_USED("SJ048", "view of a @NoAlias value used after the value was moved",
             "'%s' holds %s, which may be @NoAlias '%s' itself or a view of it, and is used after that value was "
                     + "moved %s; use it before the move, or keep a copy instead (new ArrayList<>(...), List.copyOf(...), "
-                    + "toString())"),
+                    + "toString(); for elements that are views themselves, copies of them: map(Map.Entry::copyOf), "
+                    + "row.clone())"),
 
     // Session threads (SpawnRules).
     USE_AFTER_SPAWN("SJ050", "use of a session after it was handed to a session thread",

@@ -95,6 +95,8 @@ final class MethodChecker extends FlowScanner {
     final NoAliasValues noAliasValues = new NoAliasValues(this);
     final NoAliasFieldWindow noAliasFields = new NoAliasFieldWindow(this);
     final MoveContexts moveContexts = new MoveContexts(this);
+    final ViewResults viewResults = new ViewResults(this);
+    final ElementConsumers elementConsumers = new ElementConsumers(this);
     final TryMoves tryMoves = new TryMoves(this);
     final IteratedValues iteratedValues = new IteratedValues(this);
     final NoAliasViews views = new NoAliasViews(this);

@@ -1,5 +1,6 @@
 package org.sessionj.processor.check;
 
+import com.sun.source.tree.ArrayAccessTree;
 import com.sun.source.tree.AssertTree;
 import com.sun.source.tree.AssignmentTree;
 import com.sun.source.tree.BindingPatternTree;
@@ -54,24 +55,33 @@ final class MoveContexts {
     String moveContext(TreePath path) {
         Reach reach = reach(path);
         String move = destination(reach.value(), reach.parentPath());
-        return move == null || reach.view() == null ? move : move + " (as the result of '"
-                + FlowScanner.calleeName(reach.view()) + "', which may be the value itself or a view of it)";
+        if (move == null) {
+            move = flow.elementConsumers.keptAlong(path, reach.value());
+        }
+        if (move == null || reach.view() == null) {
+            return move;
+        }
+        return move + (reach.view() instanceof MethodInvocationTree call ? " (as the result of '"
+                + FlowScanner.calleeName(call) + "'" : " (as its element '" + reach.view() + "'")
+                + ", which may be the value itself or a view of it)";
     }
 
     /**
      * Where a use's value goes: the outermost expression whose value may be the used value itself
      * ({@code value}, under {@code parentPath}) — through parentheses, casts, either arm of a conditional,
      * a switch expression's arms, {@link #passesThrough} calls and calls that may return it or a view of
-     * it ({@link #returnsView}; the first such call is {@code view}, else null).
+     * it ({@link ViewResults#returnsView}) and array accesses that read an element that may be a view of
+     * the array ({@link ViewResults#elementMayView(TreePath)}: a row of rows); the first such call or
+     * access is {@code view}, else null.
      */
-    record Reach(Tree value, TreePath parentPath, MethodInvocationTree view) {
+    record Reach(Tree value, TreePath parentPath, ExpressionTree view) {
     }
 
     /** Where the value used at {@code path} goes (see {@link Reach}). */
     Reach reach(TreePath path) {
         TreePath parentPath = path.getParentPath();
         Tree innermost = path.getLeaf();
-        MethodInvocationTree view = null;
+        ExpressionTree view = null;
         while (true) {
             Tree parent = parentPath.getLeaf();
             if (parent instanceof ParenthesizedTree || parent instanceof TypeCastTree
@@ -84,13 +94,18 @@ final class MoveContexts {
             } else if (parent instanceof MemberSelectTree select && select.getExpression() == innermost
                     && parentPath.getParentPath() != null
                     && parentPath.getParentPath().getLeaf() instanceof MethodInvocationTree call
-                    && call.getMethodSelect() == select && returnsView(parentPath.getParentPath(), innermost)) {
+                    && call.getMethodSelect() == select && flow.viewResults.returnsView(parentPath.getParentPath(), innermost)) {
                 innermost = call; // x.subList(0, 1), b.append(1): the result may be x or a view of it (adv14 A1)
                 view = view == null ? call : view;
                 parentPath = parentPath.getParentPath().getParentPath();
-            } else if (parent instanceof MethodInvocationTree call && returnsView(parentPath, innermost)) {
+            } else if (parent instanceof MethodInvocationTree call && flow.viewResults.returnsView(parentPath, innermost)) {
                 innermost = call; // Arrays.stream(x), Collections.unmodifiableList(x): a view of x
                 view = view == null ? call : view;
+                parentPath = parentPath.getParentPath();
+            } else if (parent instanceof ArrayAccessTree access && access.getExpression() == innermost
+                    && flow.viewResults.elementMayView(parentPath)) {
+                innermost = access; // int[] row = x[0]: a row of x's, which the peer owns once x is passed
+                view = view == null ? access : view;
                 parentPath = parentPath.getParentPath();
             } else if (parent instanceof SwitchExpressionTree switchExpression
                     && switchExpression.getExpression() != innermost) {
@@ -253,8 +268,9 @@ final class MoveContexts {
     /**
      * The source whose elements the JDK copy {@code expression} copies by reference (adv16 A3), or null: the
      * collection, map or array a copying constructor is given ({@code new ArrayList<>(src)}), the argument of
-     * {@code List.copyOf}/{@code Set.copyOf}, the stream a {@code toList}/{@code collect}/{@code toArray}
-     * terminal reads, the collection whose {@code toArray} it is. The copy is a new value, but its elements
+     * {@code List.copyOf}/{@code Set.copyOf}/{@code Map.copyOf}/{@code Arrays.copyOf}/{@code copyOfRange}, the
+     * stream a {@code toList}/{@code collect}/{@code toArray} terminal reads, the collection whose {@code toArray}
+     * it is, the array whose {@code clone()} it is. The copy is a new value, but its elements
      * are the source's: when those may be views of a {@code @NoAlias} value (the entries of a map's
      * {@code entrySet()} are its nodes), so may the copy's.
      */
@@ -272,43 +288,23 @@ final class MoveContexts {
         }
         String name = method.getSimpleName().toString();
         String ownerName = owner.getQualifiedName().toString();
-        if (name.equals("copyOf") && call.getArguments().size() == 1
-                && (ownerName.equals("java.util.List") || ownerName.equals("java.util.Set"))) {
-            return call.getArguments().get(0);
+        if (name.equals("copyOf") && call.getArguments().size() == 1 && (ownerName.equals("java.util.List")
+                || ownerName.equals("java.util.Set") || ownerName.equals("java.util.Map"))
+                || (name.equals("copyOf") || name.equals("copyOfRange")) && ownerName.equals("java.util.Arrays")) {
+            return call.getArguments().get(0); // Arrays.copyOf(rows, n) shares the rows
         }
         if (!(call.getMethodSelect() instanceof MemberSelectTree select)) {
             return null;
         }
         TypeMirror receiver = flow.trees.getTypeMirror(flow.pathOf(select.getExpression()));
-        boolean copies = name.equals("toArray") && receiver != null && isA(receiver, "java.util.Collection")
+        if (name.equals("clone") && call.getArguments().isEmpty() && receiver != null
+                && receiver.getKind() == TypeKind.ARRAY) {
+            return select.getExpression(); // a shallow copy: rows.clone() shares the rows
+        }
+        boolean copies = name.equals("toArray") && receiver != null && flow.viewResults.isA(receiver, "java.util.Collection")
                 || (name.equals("toList") || name.equals("collect") || name.equals("toArray"))
-                        && receiver != null && isA(receiver, "java.util.stream.BaseStream");
+                        && receiver != null && flow.viewResults.isA(receiver, "java.util.stream.BaseStream");
         return copies ? select.getExpression() : null;
-    }
-
-    /**
-     * The elements' type of {@code type}: an array's component, an {@code Iterable}'s or a stream's first
-     * type argument (as seen from {@code type}); null for anything else (a map, a raw type).
-     */
-    TypeMirror elementType(TypeMirror type) {
-        if (type.getKind() == TypeKind.ARRAY) {
-            return ((javax.lang.model.type.ArrayType) type).getComponentType();
-        }
-        if (type.getKind() != TypeKind.DECLARED) {
-            return null;
-        }
-        javax.lang.model.type.DeclaredType declared = (javax.lang.model.type.DeclaredType) type;
-        String name = ((TypeElement) declared.asElement()).getQualifiedName().toString();
-        if (name.equals("java.lang.Iterable") || name.equals("java.util.stream.BaseStream")) {
-            return declared.getTypeArguments().isEmpty() ? null : declared.getTypeArguments().get(0);
-        }
-        for (TypeMirror supertype : flow.types.directSupertypes(type)) {
-            TypeMirror element = elementType(supertype);
-            if (element != null) {
-                return element;
-            }
-        }
-        return null;
     }
 
     /** Whether {@code call} is a {@code PrintStream}'s print, println, printf or format (the usual debugging print). */
@@ -358,9 +354,15 @@ final class MoveContexts {
             }
             if (leaf instanceof MemberSelectTree select && select.getExpression() == child && p.getParentPath() != null
                     && p.getParentPath().getLeaf() instanceof MethodInvocationTree call && call.getMethodSelect() == select
-                    && returnsView(p.getParentPath(), child)) {
+                    && flow.viewResults.returnsView(p.getParentPath(), child)) {
                 child = call; // String.valueOf(x.subList(0, 1)) reads x as String.valueOf(x) does
                 p = p.getParentPath();
+                continue;
+            }
+            if (leaf instanceof ArrayAccessTree access && access.getExpression() == child && flow.viewResults.elementMayView(p)
+                    || leaf instanceof MethodInvocationTree call && call.getArguments().indexOf(child) == 0
+                            && flow.viewResults.returnsView(p, child)) {
+                child = leaf; // Arrays.fill(x[0], 1) fills a row of x; f(Collections.max(x.entrySet(), c)) gets an entry of x
                 continue;
             }
             if (leaf instanceof NewClassTree creation) {
@@ -373,8 +375,14 @@ final class MoveContexts {
             if (position >= 0 && flow.trees.getElement(p) instanceof ExecutableElement method
                     && method.getEnclosingElement() instanceof TypeElement owner) {
                 String name = method.getSimpleName().toString();
+                if (copiesElementsOut(owner, name, position)
+                        && flow.viewResults.elementsMayView(flow.trees.getTypeMirror(new TreePath(p, child)))) {
+                    return false; // other.addAll(rows): the other collection keeps rows of the value
+                }
                 if (fillsOrReadsDuringTheCall(owner, name, position, method)) {
-                    return true;
+                    // ... unless a comparator or operator it is given keeps the elements (they may be views)
+                    return flow.elementConsumers.keptBy((MethodInvocationTree) leaf, p,
+                            flow.trees.getTypeMirror(new TreePath(p, child))) == null;
                 }
                 return switch (owner.getQualifiedName().toString()) {
                     case "java.lang.System" -> name.equals("arraycopy") && (position == 0 || position == 2);
@@ -397,6 +405,19 @@ final class MoveContexts {
     }
 
     /**
+     * Whether argument {@code position} of {@code owner.name} is a source whose elements the call stores into
+     * another container ({@code System.arraycopy}'s {@code src}, a collection's {@code addAll},
+     * {@code Collections.copy}'s {@code src}): it borrows the source only when its elements cannot be views.
+     */
+    private boolean copiesElementsOut(TypeElement owner, String name, int position) {
+        String ownerName = owner.getQualifiedName().toString();
+        return ownerName.equals("java.lang.System") && name.equals("arraycopy") && position == 0
+                || ownerName.equals("java.util.Collections") && name.equals("copy") && position == 1
+                || name.equals("addAll") && !ownerName.equals("java.util.Collections")
+                        && flow.viewResults.isA(owner.asType(), "java.util.Collection");
+    }
+
+    /**
      * The JDK methods whose contract is to write into, reorder or read their argument during the call and
      * keep nothing of it (adv16 A11: filling a {@code @NoAlias} buffer was a move, and the hint to give the call
      * a clone lost the data): an input stream's, a {@code DataInput}'s or a reader's {@code read},
@@ -416,13 +437,13 @@ final class MoveContexts {
         boolean array = parameter.getKind() == TypeKind.ARRAY;
         TypeMirror ownType = owner.asType();
         return switch (name) {
-            case "read", "readNBytes", "readFully" -> array && (isA(ownType, "java.io.InputStream")
-                    || isA(ownType, "java.io.DataInput") || isA(ownType, "java.io.Reader"));
-            case "nextBytes" -> array && (isA(ownType, "java.util.Random")
-                    || isA(ownType, "java.util.random.RandomGenerator"));
-            case "get", "put" -> array && isA(ownType, "java.nio.Buffer");
+            case "read", "readNBytes", "readFully" -> array && (flow.viewResults.isA(ownType, "java.io.InputStream")
+                    || flow.viewResults.isA(ownType, "java.io.DataInput") || flow.viewResults.isA(ownType, "java.io.Reader"));
+            case "nextBytes" -> array && (flow.viewResults.isA(ownType, "java.util.Random")
+                    || flow.viewResults.isA(ownType, "java.util.random.RandomGenerator"));
+            case "get", "put" -> array && flow.viewResults.isA(ownType, "java.nio.Buffer");
             case "addAll", "containsAll", "removeAll", "retainAll" -> !ownerName.equals("java.util.Collections")
-                    && isA(ownType, "java.util.Collection") && isA(parameter, "java.util.Collection");
+                    && flow.viewResults.isA(ownType, "java.util.Collection") && flow.viewResults.isA(parameter, "java.util.Collection");
             default -> ownerName.equals("java.util.Collections") && COLLECTIONS_IN_PLACE.contains(name);
         } || ownerName.equals("java.util.Collections") && name.equals("addAll") && position == 0;
     }
@@ -445,11 +466,13 @@ final class MoveContexts {
             }
             if (leaf instanceof MemberSelectTree select && select.getExpression() == child && p.getParentPath() != null
                     && p.getParentPath().getLeaf() instanceof MethodInvocationTree view
-                    && view.getMethodSelect() == select && returnsView(p.getParentPath(), child)) {
+                    && view.getMethodSelect() == select && flow.viewResults.returnsView(p.getParentPath(), child)) {
                 p = p.getParentPath(); // f(x.subList(0, 1), x.size()): f takes a view of x with its other arguments
                 leaf = view;
             } else if (!(leaf instanceof ParenthesizedTree || leaf instanceof TypeCastTree
-                    || leaf instanceof ConditionalExpressionTree || passesThrough(p, child) || returnsView(p, child))) {
+                    || leaf instanceof ConditionalExpressionTree || passesThrough(p, child) || flow.viewResults.returnsView(p, child)
+                    || leaf instanceof ArrayAccessTree access && access.getExpression() == child
+                            && flow.viewResults.elementMayView(p))) {
                 return false;
             }
             child = leaf;
@@ -496,7 +519,7 @@ final class MoveContexts {
             return false;
         }
         TreePath path = flow.pathOf(call);
-        return path != null && returnsView(path, invocation.getArguments().get(0));
+        return path != null && flow.viewResults.returnsView(path, invocation.getArguments().get(0));
     }
 
     /** Whether {@code call} is one of {@link #RETURNS_ARGUMENT}: its arguments move only where its result goes. */
@@ -526,159 +549,6 @@ final class MoveContexts {
                 flow.elements.getTypeElement("java.lang.Throwable").asType());
     }
 
-
-    // ------------------------------------------------------------------ results that may be the value (adv14 A1)
-
-    /**
-     * Invariant (docs/noalias.md, "Results that may be the value"): <em>the result of a call on a
-     * {@code @NoAlias} value is taken as (possibly) the value itself when its static type could hold
-     * the value or a view over it</em> — the value's class, a subclass or a supertype of it (a fluent
-     * {@code Buf set(int v) { …; return this; }}, {@code StringBuilder.append}), or one of the JDK's
-     * view types ({@link #VIEW_TYPES}: {@code subList}, {@code keySet}, {@code iterator},
-     * {@code stream}, {@code ByteBuffer.put}) — unless the method is known to return a new value:
-     * {@code clone()}, {@code toString()}, a stream's terminal operations ({@link #STREAM_TERMINALS}),
-     * a primitive, a {@code String} or a boxed primitive. The JDK methods of {@link #VIEW_FACTORIES}
-     * return a view of their first argument ({@code Arrays.stream(x)}, {@code Collections.unmodifiableList(x)}).
-     * Returns whether the call at {@code callPath} may so return {@code operand}'s value (its receiver,
-     * or a view factory's first argument) or a view of it.
-     */
-    boolean returnsView(TreePath callPath, Tree operand) {
-        if (!(callPath.getLeaf() instanceof MethodInvocationTree call)
-                || !(flow.trees.getElement(callPath) instanceof ExecutableElement method)) {
-            return false;
-        }
-        if (call.getMethodSelect() instanceof MemberSelectTree select && select.getExpression() == operand) {
-            if (method.getModifiers().contains(javax.lang.model.element.Modifier.STATIC)) {
-                return false; // a static method named through an instance: the instance is not given to it
-            }
-            TypeMirror receiver = flow.trees.getTypeMirror(new TreePath(new TreePath(callPath, select), operand));
-            return receiver != null && viewOfReceiver(callPath, method, receiver);
-        }
-        return call.getArguments().indexOf(operand) == 0 && viewFactory(method, call);
-    }
-
-    /** Whether the call at {@code callPath} of {@code method} on a receiver of type {@code receiver} may return it or a view. */
-    private boolean viewOfReceiver(TreePath callPath, ExecutableElement method, TypeMirror receiver) {
-        TypeMirror result = flow.trees.getTypeMirror(callPath);
-        TypeKind kind = result == null ? TypeKind.ERROR : result.getKind();
-        if (kind != TypeKind.DECLARED && kind != TypeKind.ARRAY && kind != TypeKind.TYPEVAR
-                && kind != TypeKind.INTERSECTION && kind != TypeKind.WILDCARD) {
-            return false; // a primitive, void, or not understood
-        }
-        String name = method.getSimpleName().toString();
-        if (method.getParameters().isEmpty() && (name.equals("clone") || name.equals("toString"))) {
-            return false;
-        }
-        if (STREAM_TERMINALS.contains(name) && isA(receiver, "java.util.stream.BaseStream")) {
-            return false;
-        }
-        return mayView(result, receiver);
-    }
-
-    /**
-     * Whether an element of type {@code element} that an enhanced {@code for} statement reads from an
-     * {@code Iterable} of type {@code iterable} may be (a view of) the iterated value, as the same element
-     * read by {@code get(i)} or {@code next()} may be (adv16 A1: a {@code Map.Entry} of {@code entrySet()} is
-     * the map's own node; a row of a list of lists is typed like a view).
-     */
-    boolean elementMayView(TypeMirror element, TypeMirror iterable) {
-        TypeKind kind = element.getKind();
-        return (kind == TypeKind.DECLARED || kind == TypeKind.TYPEVAR || kind == TypeKind.INTERSECTION)
-                && iterable.getKind() == TypeKind.DECLARED && mayView(element, iterable);
-    }
-
-    /** Whether a result of type {@code result} of a call on a receiver of type {@code receiver} may be it or a view. */
-    private boolean mayView(TypeMirror result, TypeMirror receiver) {
-        TypeMirror returned = flow.types.erasure(result);
-        if (returned.getKind() == TypeKind.DECLARED && IMMUTABLE.contains(
-                ((TypeElement) flow.types.asElement(returned)).getQualifiedName().toString())) {
-            return false;
-        }
-        TypeMirror own = flow.types.erasure(receiver);
-        if (flow.types.isSubtype(own, returned) || flow.types.isSubtype(returned, own)) {
-            return true;
-        }
-        for (String view : VIEW_TYPES) {
-            if (isA(returned, view)) {
-                return true;
-            }
-        }
-        return innerOf(returned, own);
-    }
-
-    /**
-     * Whether {@code type} is an inner class (a member class that is not static: its instances keep their
-     * enclosing instance) of {@code own}'s class or of one of its supertypes — a user class's own view of
-     * itself, as {@code Grid.Row} of a {@code Grid} (adv16 A2).
-     */
-    private boolean innerOf(TypeMirror type, TypeMirror own) {
-        if (type.getKind() != TypeKind.DECLARED || !(flow.types.asElement(type) instanceof TypeElement element)) {
-            return false;
-        }
-        for (Element at = element; at instanceof TypeElement member && at.getEnclosingElement() instanceof TypeElement outer;
-                at = outer) {
-            if (member.getNestingKind() != javax.lang.model.element.NestingKind.MEMBER
-                    || member.getModifiers().contains(javax.lang.model.element.Modifier.STATIC)
-                    || member.getKind() != ElementKind.CLASS) {
-                return false;
-            }
-            if (flow.types.isSubtype(own, flow.types.erasure(outer.asType()))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Whether {@code type}'s erasure is a subtype of the erasure of the class named {@code name}. */
-    private boolean isA(TypeMirror type, String name) {
-        TypeElement element = flow.elements.getTypeElement(name);
-        return element != null && flow.types.isSubtype(flow.types.erasure(type), flow.types.erasure(element.asType()));
-    }
-
-    /**
-     * The JDK types whose instances a method typically returns as a view over its receiver's state:
-     * collections and maps ({@code subList}, {@code keySet}, {@code values}), their entries, iterators and
-     * spliterators, streams (lazy: they read the source when a terminal operation runs), NIO buffers
-     * ({@code put}, {@code slice}, {@code asIntBuffer}) and character sequences other than {@code String}.
-     */
-    private static final List<String> VIEW_TYPES = List.of("java.util.Collection", "java.util.Map",
-            "java.util.Map.Entry", "java.lang.Iterable", "java.util.Iterator", "java.util.Spliterator",
-            "java.util.Enumeration", "java.util.stream.BaseStream", "java.nio.Buffer", "java.lang.CharSequence");
-
-    /** Types of values nobody can change: a call returning one never hands out a view. */
-    private static final Set<String> IMMUTABLE = Set.of("java.lang.String", "java.lang.Integer", "java.lang.Long",
-            "java.lang.Short", "java.lang.Byte", "java.lang.Character", "java.lang.Boolean", "java.lang.Float",
-            "java.lang.Double", "java.lang.Class");
-
-    /** A stream's terminal operations: they consume the stream and return new values (or elements). */
-    private static final Set<String> STREAM_TERMINALS = Set.of("collect", "toList", "toArray", "reduce", "count",
-            "sum", "average", "min", "max", "findFirst", "findAny", "anyMatch", "allMatch", "noneMatch",
-            "summaryStatistics", "forEach", "forEachOrdered");
-
-    /**
-     * JDK methods that return a view of their first argument, keeping it: {@code java.util.Arrays}'
-     * {@code stream}, {@code spliterator} and one-argument {@code asList}; {@code java.util.Collections}'
-     * {@code unmodifiable…}, {@code synchronized…} and {@code checked…} wrappers; the streams' one-argument
-     * {@code of} ({@code IntStream.of(x)} is {@code Arrays.stream(x)}); the NIO buffers' {@code wrap}.
-     * Consumed in the statement ({@code Arrays.stream(x).sum()}), they only read the value; stored, the
-     * variable is a view (docs/noalias.md).
-     */
-    private static boolean viewFactory(ExecutableElement method, MethodInvocationTree call) {
-        if (!(method.getEnclosingElement() instanceof TypeElement owner)) {
-            return false;
-        }
-        String name = method.getSimpleName().toString();
-        String type = owner.getQualifiedName().toString();
-        return switch (type) {
-            case "java.util.Arrays" -> name.equals("stream") || name.equals("spliterator")
-                    || name.equals("asList") && call.getArguments().size() == 1;
-            case "java.util.Collections" -> name.startsWith("unmodifiable") || name.startsWith("synchronized")
-                    || name.startsWith("checked");
-            case "java.util.stream.Stream", "java.util.stream.IntStream", "java.util.stream.LongStream",
-                    "java.util.stream.DoubleStream" -> name.equals("of") && call.getArguments().size() == 1;
-            default -> type.startsWith("java.nio.") && type.endsWith("Buffer") && name.equals("wrap");
-        };
-    }
 
     /**
      * The local declaration ({@code VariableTree}) or assignment the value used at {@code path} is stored

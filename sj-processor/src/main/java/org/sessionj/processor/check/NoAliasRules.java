@@ -300,14 +300,18 @@ final class NoAliasRules {
                 || stripped instanceof MemberSelectTree select && isThis(select.getExpression())
                 ? flow.elementOf(stripped) : null;
         VarInfo info = var == null ? null : flow.infos.get(var);
+        if (stripped instanceof com.sun.source.tree.ArrayAccessTree access && flow.views.owns()
+                && flow.viewResults.elementMayView(flow.pathOf(access))) {
+            return hold(access.getExpression(), why); // x[0].clear(), g(x): a row of x is held like x
+        }
         if (stripped instanceof MethodInvocationTree call && flow.views.owns()) {
             // x.subList(0, 1).set(0, g(x)), Arrays.stream(x): a result that may be x or a view of it (adv14 A1)
             TreePath callPath = flow.pathOf(call);
             if (call.getMethodSelect() instanceof MemberSelectTree select
-                    && flow.moveContexts.returnsView(callPath, select.getExpression())) {
+                    && flow.viewResults.returnsView(callPath, select.getExpression())) {
                 return hold(select.getExpression(), why);
             }
-            return !call.getArguments().isEmpty() && flow.moveContexts.returnsView(callPath, call.getArguments().get(0))
+            return !call.getArguments().isEmpty() && flow.viewResults.returnsView(callPath, call.getArguments().get(0))
                     ? hold(call.getArguments().get(0), why) : null;
         }
         if (info == null || !info.kind().moves() || flow.state == null
@@ -509,18 +513,17 @@ final class NoAliasRules {
         }
         String name = flow.name(var);
         javax.lang.model.type.TypeMirror type = var.asType();
+        ViewResults views = flow.viewResults;
         String copy = type.getKind() == javax.lang.model.type.TypeKind.ARRAY ? name + ".clone()"
-                : isA(type, "java.util.List") ? "new ArrayList<>(" + name + ") or List.copyOf(" + name + ")"
-                : isA(type, "java.util.Set") ? "new HashSet<>(" + name + ") or Set.copyOf(" + name + ")"
-                : isA(type, "java.util.Map") ? "new HashMap<>(" + name + ") or Map.copyOf(" + name + ")"
-                : isA(type, "java.lang.CharSequence") ? name + ".toString()" : "a copy of it";
+                : views.isA(type, "java.util.List") ? "new ArrayList<>(" + name + ") or List.copyOf(" + name + ")"
+                : views.isA(type, "java.util.Set") ? "new HashSet<>(" + name + ") or Set.copyOf(" + name + ")"
+                : views.isA(type, "java.util.Map") ? "new HashMap<>(" + name + ") or Map.copyOf(" + name + ")"
+                : views.isA(type, "java.lang.CharSequence") ? name + ".toString()" : "a copy of it";
+        if (views.elementsMayView(type)) { // rows of rows: a shallow copy still shares them with the peer
+            copy = "a copy of each of its elements (" + copy + " would still share them)";
+        }
         return "if that call should not own the value, give it " + copy + ", which leaves '" + name
                 + "' its value; else assign '" + name + "' a new value first";
-    }
-
-    private boolean isA(javax.lang.model.type.TypeMirror type, String name) {
-        TypeElement element = flow.elements.getTypeElement(name);
-        return element != null && flow.types.isSubtype(flow.types.erasure(type), flow.types.erasure(element.asType()));
     }
 
     /** Two different ownership states meet: moved on some path, so any later use is an error, reported there. */

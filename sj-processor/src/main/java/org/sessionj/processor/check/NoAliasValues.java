@@ -65,7 +65,7 @@ final class NoAliasValues {
             return info != null && info.kind().owned();
         } else if (stripped instanceof MethodInvocationTree call) {
             if (isArrayClone(call) || newArray(call)) {
-                return true; // a new array, shallowly copied
+                return !flow.views.holdsViews(call); // a new array, shallowly copied: not of an owned array's rows
             }
             if (flow.moveContexts.returnsArgument(call)) {
                 Element method = flow.elementOf(call);
@@ -100,7 +100,8 @@ final class NoAliasValues {
             // A collection's toArray is the collection's own code, maybe the program's, which may hand out its
             // array (NoAliasJdkResultsTest.aListsArrayIsNotKnownToBeNew); a stream's is the JDK pipeline's.
             return method.getEnclosingElement() instanceof TypeElement owner
-                    && owner.getQualifiedName().toString().startsWith("java.util.stream.");
+                    && owner.getQualifiedName().toString().startsWith("java.util.stream.")
+                    && (call.getArguments().isEmpty() || newArrayGenerator(call.getArguments().get(0)));
         }
         if (!method.getSimpleName().contentEquals("collect")) {
             return true;
@@ -167,6 +168,28 @@ final class NoAliasValues {
     static boolean returnsNewArray(ExecutableElement method) {
         return method.getEnclosingElement() instanceof TypeElement owner
                 && NEW_ARRAY.contains(owner.getQualifiedName() + "." + method.getSimpleName());
+    }
+
+    /**
+     * Whether a stream's {@code toArray} generator makes a new array (adv17 A11): an array constructor
+     * reference ({@code Integer[]::new}) or a lambda whose value is a new array ({@code n -> new Integer[n]});
+     * the pipeline returns the generator's array itself, so {@code n -> shared} is no new value.
+     */
+    private static boolean newArrayGenerator(ExpressionTree generator) {
+        ExpressionTree stripped = FlowScanner.strip(generator);
+        if (stripped instanceof com.sun.source.tree.MemberReferenceTree reference) {
+            return reference.getMode() == com.sun.source.tree.MemberReferenceTree.ReferenceMode.NEW
+                    && reference.getQualifierExpression() instanceof com.sun.source.tree.ArrayTypeTree;
+        }
+        if (!(stripped instanceof com.sun.source.tree.LambdaExpressionTree lambda)) {
+            return false;
+        }
+        com.sun.source.tree.Tree body = lambda.getBody();
+        if (body instanceof com.sun.source.tree.BlockTree block && block.getStatements().size() == 1
+                && block.getStatements().get(0) instanceof com.sun.source.tree.ReturnTree returned) {
+            body = returned.getExpression();
+        }
+        return body instanceof ExpressionTree value && FlowScanner.strip(value) instanceof NewArrayTree;
     }
 
     /** {@code a.clone()} of an array: always a new array. */

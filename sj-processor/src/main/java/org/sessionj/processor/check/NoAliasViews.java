@@ -1,5 +1,6 @@
 package org.sessionj.processor.check;
 
+import com.sun.source.tree.ArrayAccessTree;
 import com.sun.source.tree.AssignmentTree;
 import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.EnhancedForLoopTree;
@@ -31,7 +32,7 @@ import org.sessionj.processor.internal.flow.VarState;
  * call on the value that may return it ({@code StringBuilder alias = b.append("x")}, a fluent
  * {@code Buf y = x.set(1)}) or a view of it ({@code List<Integer> view = x.subList(0, 1)},
  * {@code Iterator<Integer> it = x.iterator()}, {@code IntStream st = Arrays.stream(x)}), as
- * {@link MoveContexts#returnsView} decides. Such a local is tracked ({@link Kind#VIEW}) with the state
+ * {@link ViewResults#returnsView} decides. Such a local is tracked ({@link Kind#VIEW}) with the state
  * of the values it may view:
  * <ul>
  * <li>{@link VarState#OWNED} while they are owned: reads through it are reads of the value, and a use
@@ -101,15 +102,15 @@ final class NoAliasViews {
      * The variable {@code var} of the enhanced {@code for} statement {@code loop} over an {@code Iterable}
      * (adv16 A1): an element read from an owned value, or from a view of one ({@code x.entrySet()}), is a
      * view of it when its type could hold one — as the same element read by {@code get(i)} or
-     * {@code next()} is. Returns its first state, or null when it is not tracked. Array elements are not
-     * views, as {@code a[i]} is not.
+     * {@code next()} is; so is an array's element ({@code for (int[] row : x)} of an array of arrays), as
+     * {@code x[i]} is. Returns its first state, or null when it is not tracked.
      */
     VarState element(EnhancedForLoopTree loop, Element var) {
         if (!owning || !mayHoldView(var.asType())) {
             return null;
         }
         TypeMirror iterable = flow.trees.getTypeMirror(flow.pathOf(loop.getExpression()));
-        if (iterable == null || !flow.moveContexts.elementMayView(var.asType(), iterable)) {
+        if (iterable == null || !flow.viewResults.elementMayView(var.asType(), iterable)) {
             return null;
         }
         Set<Element> viewed = new LinkedHashSet<>();
@@ -181,6 +182,11 @@ final class NoAliasViews {
         if (stripped instanceof TypeCastTree cast) {
             return viewedBy(cast.getExpression(), throughView, viewed);
         }
+        if (stripped instanceof ArrayAccessTree access && flow.viewResults.elementMayView(flow.pathOf(access))) {
+            // a row of x's (int[] row = x[0]), or an entry of a copy of x.entrySet() (arr[0])
+            String inner = viewedBy(access.getExpression(), true, viewed);
+            return inner != null ? inner : "the element '" + access + "' on line " + flow.line(access);
+        }
         if (stripped instanceof ConditionalExpressionTree conditional) {
             String first = viewedBy(conditional.getTrueExpression(), throughView, viewed);
             String second = viewedBy(conditional.getFalseExpression(), throughView, viewed);
@@ -210,8 +216,8 @@ final class NoAliasViews {
                 return viewedBy(call.getArguments().get(0), throughView, viewed);
             }
             ExpressionTree operand = call.getMethodSelect() instanceof MemberSelectTree select
-                    && flow.moveContexts.returnsView(path, select.getExpression()) ? select.getExpression()
-                    : !call.getArguments().isEmpty() && flow.moveContexts.returnsView(path, call.getArguments().get(0))
+                    && flow.viewResults.returnsView(path, select.getExpression()) ? select.getExpression()
+                    : !call.getArguments().isEmpty() && flow.viewResults.returnsView(path, call.getArguments().get(0))
                             ? call.getArguments().get(0) : null;
             if (operand == null) {
                 return null;
@@ -251,9 +257,12 @@ final class NoAliasViews {
      * entries — and of nothing otherwise ({@code new ArrayList<>(x)} of a list of numbers is a new value).
      */
     private String copyOfViews(ExpressionTree copy, ExpressionTree source, Set<Element> viewed) {
+        if (flow.viewResults.freshElements(FlowScanner.strip(source))) {
+            return null; // x.entrySet().stream().map(Map.Entry::copyOf).toList(): a snapshot (adv17 A5)
+        }
         TypeMirror sourceType = flow.trees.getTypeMirror(flow.pathOf(source));
-        TypeMirror element = sourceType == null ? null : flow.moveContexts.elementType(sourceType);
-        if (element == null || !flow.moveContexts.elementMayView(element, sourceType)) {
+        TypeMirror element = sourceType == null ? null : flow.viewResults.elementType(sourceType);
+        if (element == null || !flow.viewResults.elementMayView(element, sourceType)) {
             return null;
         }
         Set<Element> theirs = new LinkedHashSet<>();

@@ -85,6 +85,16 @@ final class UnboxingContexts {
                 parentPath = parentPath.getParentPath();
                 continue;
             }
+            if (parent instanceof SwitchExpressionTree switchExpression && switchExpression.getExpression() != child) {
+                // An arm's value is the switch's value (adv17 A13): unboxed when the switch's type is primitive
+                // (a standalone numeric switch, or a poly one whose target is), else where the switch's value goes.
+                if (primitive(type(parentPath))) {
+                    return true;
+                }
+                child = parent;
+                parentPath = parentPath.getParentPath();
+                continue;
+            }
             return unboxedBy(parentPath, parent, child);
         }
         return false;
@@ -99,7 +109,12 @@ final class UnboxingContexts {
             return assignment.getExpression() == child
                     && primitive(type(new TreePath(parentPath, assignment.getVariable())));
         }
-        if (parent instanceof CompoundAssignmentTree || parent instanceof UnaryTree) {
+        if (parent instanceof CompoundAssignmentTree compound) {
+            // out += s.<Integer>receive() on a String concatenates (a null box gives "null"): nothing unboxed
+            TypeMirror target = type(new TreePath(parentPath, compound.getVariable()));
+            return compound.getKind() != Tree.Kind.PLUS_ASSIGNMENT || target == null || target.getKind() != TypeKind.DECLARED;
+        }
+        if (parent instanceof UnaryTree) {
             return true;
         }
         if (parent instanceof BinaryTree binary) {

@@ -43,6 +43,8 @@ final class Doorbells {
     private final Selector selector;
     /** Only the watching thread reads into it. */
     private final ByteBuffer bells = ByteBuffer.allocateDirect(256);
+    /** Reads of one ready doorbell per turn (4 KiB of bells), so a flood of bells cannot hold the thread. */
+    static final int MAX_DRAIN_READS = 16;
     private static final ByteBuffer HEARTBEAT = ByteBuffer.wrap(new byte[] {2}).asReadOnlyBuffer();
     private final Heartbeat heartbeat = Heartbeat.fromSystemProperties();
     private long lastBeat = System.nanoTime();
@@ -125,11 +127,15 @@ final class Doorbells {
         try {
             SocketChannel socket = (SocketChannel) key.channel();
             int n;
+            int reads = 0;
             do {
                 bells.clear();
                 n = socket.read(bells);
                 rang |= n > 0;
-            } while (n == bells.capacity()); // a shorter read took all there was; if not, the socket stays ready
+                // A shorter read took all there was. Else read on, but only a few times: a peer that writes
+                // bells faster than they are read would keep this one thread, and every other connection's
+                // wake-up, here for as long as it likes. What is left keeps the socket ready for the next select.
+            } while (n == bells.capacity() && ++reads < MAX_DRAIN_READS);
             ended = n < 0;
             if (rang) {
                 inbound.heard(System.nanoTime());

@@ -159,8 +159,14 @@ final class IpcAcceptor implements org.sessionj.runtime.spi.ConnectionAcceptor {
                 Handshake.answer(socket, e.getMessage());
                 throw e;
             }
-            Handshake.answer(socket, null); // while the socket still blocks: the connection makes it non-blocking
-            IpcConnection connection = new IpcConnection(socket, memory, 0, alloc, settings, null);
+            IpcConnection connection;
+            try {
+                Handshake.answer(socket, null); // while the socket still blocks: the connection makes it non-blocking
+                connection = new IpcConnection(socket, memory, 0, alloc, settings, null);
+            } catch (IOException | RuntimeException e) {
+                memory.unmap(); // no connection owns it
+                throw e;
+            }
             accepted.add(connection);
             if (closed && accepted.remove(connection)) {
                 connection.close();

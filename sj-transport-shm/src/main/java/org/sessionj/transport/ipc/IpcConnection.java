@@ -158,18 +158,32 @@ final class IpcConnection implements Connection {
         direct.close();
     }
 
-    /** This end will not touch the memory again: say so in it, and give it back to the pool. */
+    /**
+     * This end will not touch the memory again: say so in it, and give it back to the pool, or unmap it.
+     * Runs once the reader is quiet (no read in progress, none to come), which {@link #close} asks for
+     * only after the writer closed (nothing appends any more): so no thread of this connection copies to
+     * or from the ring by raw address after the unmap (see {@link Mapping}). The doorbell thread may
+     * still look at a sleeping flag; that access is checked and fails ({@link IpcInbound#arm}).
+     */
     private void done() {
+        boolean peerVanished = in.isPeerGone();
         try {
             memory.done(direction);
-        } catch (InternalError e) { // the memory faulted (MemoryFault): never reused
+        } catch (InternalError | IllegalStateException e) { // the memory faulted (MemoryFault): never reused
             if (pool != null) {
                 pool.drop(memory);
+            } else {
+                memory.unmap();
             }
             return;
         }
         if (pool != null) {
-            pool.release(memory, in.isPeerGone());
+            pool.release(memory, peerVanished);
+            return;
+        }
+        memory.unmap();
+        if (peerVanished && direction == 0) {
+            memory.unlinkIfCreatorEnded(); // a killed requester's file, which its pool may have kept at its path
         }
     }
 }

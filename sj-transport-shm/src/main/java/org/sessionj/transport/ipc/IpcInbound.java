@@ -348,12 +348,19 @@ final class IpcInbound {
         }
     }
 
-    /** Says in the shared memory that this reader sleeps (the next append rings); a fault is remembered. */
+    /**
+     * Says in the shared memory that this reader sleeps (the next append rings); a fault is remembered.
+     * The doorbell thread and a listener's owner call this outside a read, so it may come after the
+     * connection closed and unmapped the memory: that access is checked ({@link Mapping}) and fails with
+     * an {@link IllegalStateException}, which means only that there is nothing left to arm.
+     */
     private void arm() {
         try {
             memory.sleeping(direction);
         } catch (InternalError e) {
             faulted(e);
+        } catch (IllegalStateException e) {
+            // unmapped: the connection is closed
         }
     }
 

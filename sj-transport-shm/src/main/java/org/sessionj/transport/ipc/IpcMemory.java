@@ -1,7 +1,6 @@
 package org.sessionj.transport.ipc;
 
 import java.io.IOException;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +17,8 @@ import java.nio.ByteOrder;
  * The memory two processes share for one connection: a header and one ring per direction, mapped
  * from a file (docs/ipc-transport.md has the layout). The requester creates and initialises it, the
  * accepter maps and checks it, and the requester unlinks the file once both have mapped it: the
- * memory lives on until both have unmapped it (the garbage collector unmaps a mapping).
+ * memory lives on until both have unmapped it. Each end unmaps as soon as it is done with the memory
+ * ({@link #unmap}: at once on JDK 22 and newer, {@link Mapping}; by the garbage collector on JDK 21).
  */
 final class IpcMemory {
     /** 'SJIP'. */
@@ -43,14 +43,21 @@ final class IpcMemory {
 
     private final ByteBuffer header;
     private final int ringBytes;
-    private final MappedByteBuffer mapped;
+    private final Mapping mapping;
+    private final ByteBuffer mapped;
     /** The file mapped, while it may still be at its path (the requester's end), else null. */
     private final Path file;
+    /** The accepter's end: the path the peer named and the identity of the file mapped there, else null. */
+    private final Path peerFile;
+    private final Object peerFileKey;
 
-    private IpcMemory(MappedByteBuffer mapped, int ringBytes, Path file) {
-        this.mapped = mapped;
+    private IpcMemory(Mapping mapping, int ringBytes, Path file, Path peerFile, Object peerFileKey) {
+        this.mapping = mapping;
+        this.mapped = mapping.buffer();
         this.ringBytes = ringBytes;
         this.file = file;
+        this.peerFile = peerFile;
+        this.peerFileKey = peerFileKey;
         this.header = mapped.slice(0, HEADER_BYTES).order(ByteOrder.BIG_ENDIAN);
     }
 
@@ -70,13 +77,13 @@ final class IpcMemory {
                 + Long.toHexString(ThreadLocalRandom.current().nextLong()) + FILE_SUFFIX);
         try {
             long size = fileBytes(ringBytes);
-            MappedByteBuffer mapped;
+            Mapping mapped;
             try (FileChannel channel = FileChannel.open(file, Set.of(StandardOpenOption.CREATE_NEW,
                     StandardOpenOption.READ, StandardOpenOption.WRITE), OWNER_ONLY)) {
                 allocate(channel, size);
-                mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, size);
+                mapped = Mapping.map(channel, size);
             }
-            IpcMemory memory = new IpcMemory(mapped, ringBytes, file);
+            IpcMemory memory = new IpcMemory(mapped, ringBytes, file, null, null);
             memory.header.putInt(RING_BYTES_OFFSET, ringBytes);
             memory.header.putInt(VERSION_OFFSET, VERSION);
             memory.header.putInt(MAGIC_OFFSET, MAGIC);
@@ -132,26 +139,86 @@ final class IpcMemory {
                 throw new IOException("not SJ ipc shared memory: " + file + " has " + size + " bytes, more than the "
                         + Math.min(largest, Integer.MAX_VALUE) + " of the largest rings this side takes");
             }
-            MappedByteBuffer mapped = channel.map(FileChannel.MapMode.READ_WRITE, 0, size);
-            ByteBuffer header = mapped.slice(0, HEADER_BYTES).order(ByteOrder.BIG_ENDIAN);
-            int magic = header.getInt(MAGIC_OFFSET);
-            if (magic != MAGIC) {
-                throw new IOException(String.format("not SJ ipc shared memory: %s has magic 0x%08X, expected 0x%08X",
-                        file, magic, MAGIC));
+            Mapping mapping = Mapping.map(channel, size);
+            try {
+                return checked(mapping, file, size, maxRingBytes);
+            } catch (IOException | RuntimeException e) {
+                mapping.unmap();
+                throw e;
             }
-            int version = header.getInt(VERSION_OFFSET);
-            if (version != VERSION) {
-                throw new IOException("unsupported SJ ipc shared memory version " + version + " in " + file
-                        + "; this runtime speaks " + VERSION);
+        }
+    }
+
+    /** The accepter's memory over {@code mapping} of {@code file}, once its header says it is one. */
+    private static IpcMemory checked(Mapping mapping, Path file, long size, int maxRingBytes) throws IOException {
+        ByteBuffer header = mapping.buffer().slice(0, HEADER_BYTES).order(ByteOrder.BIG_ENDIAN);
+        int magic = header.getInt(MAGIC_OFFSET);
+        if (magic != MAGIC) {
+            throw new IOException(String.format("not SJ ipc shared memory: %s has magic 0x%08X, expected 0x%08X",
+                    file, magic, MAGIC));
+        }
+        int version = header.getInt(VERSION_OFFSET);
+        if (version != VERSION) {
+            throw new IOException("unsupported SJ ipc shared memory version " + version + " in " + file
+                    + "; this runtime speaks " + VERSION);
+        }
+        int ringBytes = header.getInt(RING_BYTES_OFFSET);
+        if (ringBytes < IpcSettings.MIN_RING || Integer.bitCount(ringBytes) != 1 || ringBytes > maxRingBytes
+                || size != fileBytes(ringBytes)) {
+            throw new IOException("bad SJ ipc shared memory header in " + file + ": rings of " + ringBytes
+                    + " bytes (a power of two from " + IpcSettings.MIN_RING + " to " + maxRingBytes
+                    + ") in a file of " + size + " bytes");
+        }
+        Object key = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class,
+                java.nio.file.LinkOption.NOFOLLOW_LINKS).fileKey();
+        IpcMemory memory = new IpcMemory(mapping, ringBytes, null, file, key);
+        for (int direction = 0; direction < 2; direction++) {
+            try {
+                memory.ring(direction);
+            } catch (SharedRing.CorruptRingException e) {
+                throw new IOException("bad SJ ipc shared memory in " + file + ": ring " + direction + " has "
+                        + e.getMessage());
             }
-            int ringBytes = header.getInt(RING_BYTES_OFFSET);
-            if (ringBytes < IpcSettings.MIN_RING || Integer.bitCount(ringBytes) != 1 || ringBytes > maxRingBytes
-                    || size != fileBytes(ringBytes)) {
-                throw new IOException("bad SJ ipc shared memory header in " + file + ": rings of " + ringBytes
-                        + " bytes (a power of two from " + IpcSettings.MIN_RING + " to " + maxRingBytes
-                        + ") in a file of " + size + " bytes");
+        }
+        return memory;
+    }
+
+    /**
+     * This end is done with the memory: unmaps it now (JDK 22+). Only once nothing of this JVM reads or
+     * writes its rings any more ({@link IpcConnection}'s close, {@link MemoryPool}); an access of it
+     * afterwards throws {@link IllegalStateException}, never touches unmapped memory.
+     */
+    void unmap() {
+        mapping.unmap();
+    }
+
+    /** Whether {@link #unmap} ran (tests). */
+    boolean isUnmapped() {
+        return mapping.isUnmapped();
+    }
+
+    /**
+     * The accepter's end, once its peer vanished without closing: removes the memory file the peer named
+     * if the process that created it (the id in its name) no longer runs and it is still the file this end
+     * mapped, so that its RAM goes now rather than at the next sweep of a later JVM (a requester that keeps
+     * its memories for reuse leaves the file at its path while it lives).
+     */
+    void unlinkIfCreatorEnded() {
+        if (peerFile == null || peerFileKey == null) {
+            return;
+        }
+        long pid = MemoryPool.pidOf(peerFile.getFileName().toString());
+        if (pid <= 0 || ProcessHandle.of(pid).isPresent()) {
+            return;
+        }
+        try {
+            Object key = Files.readAttributes(peerFile, java.nio.file.attribute.BasicFileAttributes.class,
+                    java.nio.file.LinkOption.NOFOLLOW_LINKS).fileKey();
+            if (peerFileKey.equals(key)) {
+                Files.deleteIfExists(peerFile);
             }
-            return new IpcMemory(mapped, ringBytes, null);
+        } catch (IOException e) {
+            // gone already (the requester unlinked it, or a sweep did), or not ours to remove
         }
     }
 
@@ -183,7 +250,11 @@ final class IpcMemory {
      */
     boolean reset() {
         for (int direction = 0; direction < 2; direction++) {
-            if (!ring(direction).discardAll()) {
+            try {
+                if (!ring(direction).discardAll()) {
+                    return false;
+                }
+            } catch (SharedRing.CorruptRingException e) { // a position the peer left that is no record boundary
                 return false;
             }
         }

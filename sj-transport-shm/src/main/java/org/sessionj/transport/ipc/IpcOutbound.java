@@ -35,7 +35,16 @@ final class IpcOutbound {
     private final int maxRecord;
     private final int maxFrame;
     private final long maxBacklog;
-    /** Bytes in the backlog not yet in the ring. */
+    /**
+     * What each frame in the backlog costs beyond its bytes (its buffer object, reference count, queue node
+     * and {@code Pending}), charged against {@code sessionj.ipc.backlogBytes} with its bytes, as the tcp
+     * transport's marks charge theirs. The bound counted bytes only, so a peer that pipelined requests and
+     * never read held 488,448 nine-byte answers (78 MB of heap, and their direct buffers) behind a 4 MiB
+     * bound (hostile H6); now at most ~30,000 such frames.
+     */
+    static final int FRAME_COST = 128;
+
+    /** Bytes in the backlog not yet in the ring, plus {@link #FRAME_COST} per frame there. */
     private final java.util.concurrent.atomic.AtomicLong backlogBytes = new java.util.concurrent.atomic.AtomicLong();
     /** How long a writer waits for the backlog to shrink; negative: as long as the connection lives. */
     private volatile long sendTimeoutNanos = -1;
@@ -104,6 +113,12 @@ final class IpcOutbound {
         Pending pending = new Pending(frame);
         if (backlog.isEmpty() && producer.tryLock()) {
             try {
+                if (closed) {
+                    // Closed since the look above: the close has had the lock, and the memory may be unmapped
+                    // by now (IpcConnection): nothing may append after it.
+                    pending.release();
+                    throw new IOException("ipc connection already closed");
+                }
                 if (backlog.isEmpty() && append(pending)) {
                     return;
                 }
@@ -117,8 +132,17 @@ final class IpcOutbound {
                 producer.unlock();
             }
         }
-        backlogBytes.addAndGet(pending.frame.readableBytes() - pending.sent);
+        backlogBytes.addAndGet(pending.frame.readableBytes() - pending.sent + FRAME_COST);
         backlog.add(pending);
+        if (closed) { // the close may have released the backlog before this frame joined it
+            producer.lock(); // after the close's own release of the backlog, never during it
+            try {
+                releaseBacklog();
+            } finally {
+                producer.unlock();
+            }
+            throw new IOException("ipc connection already closed");
+        }
         startDrainer();
         if (backlogBytes.get() > maxBacklog) {
             awaitBacklogBelowBound();
@@ -150,7 +174,8 @@ final class IpcOutbound {
                 writeTimedOut = true;
                 throw new org.sessionj.runtime.spi.WriteTimeoutException("the ipc peer took nothing for "
                         + java.time.Duration.ofNanos(timeout) + " with " + backlogBytes.get()
-                        + " bytes waiting to enter its ring (sessionj.ipc.backlogBytes " + maxBacklog + ")");
+                        + " bytes waiting to enter its ring (frame bytes and " + FRAME_COST + " per frame;"
+                        + " sessionj.ipc.backlogBytes " + maxBacklog + ")");
             }
             idle = backOff(idle);
             if (Thread.interrupted()) {
@@ -245,6 +270,7 @@ final class IpcOutbound {
                     backlogBytes.addAndGet(-(long) (head.sent - before));
                     if (whole) {
                         backlog.poll();
+                        backlogBytes.addAndGet(-FRAME_COST);
                         idle = 0;
                     } else if (inbound.isPeerGone()) {
                         throw new IOException("ipc connection closed by the peer");
@@ -281,7 +307,7 @@ final class IpcOutbound {
     private void releaseBacklog() {
         Pending p;
         while ((p = backlog.poll()) != null) {
-            backlogBytes.addAndGet(-(long) (p.frame.readableBytes() - p.sent));
+            backlogBytes.addAndGet(-(long) (p.frame.readableBytes() - p.sent) - FRAME_COST);
             p.release();
         }
     }
@@ -307,6 +333,7 @@ final class IpcOutbound {
                 backlogBytes.addAndGet(-(long) (head.sent - before));
                 if (whole) {
                     backlog.poll();
+                    backlogBytes.addAndGet(-FRAME_COST);
                 } else {
                     idle = backOff(idle);
                 }

@@ -110,7 +110,7 @@ public final class IpcTransport implements Transport {
                 Handshake.sendOpen(socket, memory.file());
                 Handshake.readAnswer(socket, deadline);
                 if (!pool.enabled()) {
-                    pool.drop(memory); // both have mapped it: the file is of no more use
+                    pool.unlink(memory); // both have mapped it: the file is of no more use
                 }
                 return new IpcConnection(socket, memory, 1, alloc(), settings, pool.enabled() ? pool : null);
             } catch (IOException | RuntimeException e) {

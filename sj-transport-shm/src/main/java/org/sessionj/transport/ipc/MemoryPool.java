@@ -131,6 +131,7 @@ final class MemoryPool {
      */
     void release(IpcMemory memory, boolean peerVanished) {
         if (!enabled() || memory.file() == null) {
+            memory.unmap();
             return;
         }
         try {
@@ -157,8 +158,17 @@ final class MemoryPool {
         }
     }
 
-    /** Forgets {@code memory}: its file goes; the mapping goes when the garbage collector frees it. */
+    /**
+     * Forgets {@code memory}, which no connection uses any more: its file goes, and its mapping
+     * ({@link IpcMemory#unmap}: at once on JDK 22+, else when the garbage collector frees it).
+     */
     void drop(IpcMemory memory) {
+        memory.unmap();
+        unlink(memory);
+    }
+
+    /** Removes {@code memory}'s file from its path; the memory lives on while it is mapped (both ends mapped it). */
+    void unlink(IpcMemory memory) {
         Path file = memory.file();
         if (file == null) {
             return;

@@ -58,6 +58,11 @@ final class SharedRing {
         this.headOffset = capacity + HEAD_OFFSET;
         this.head = (long) LONG.getAcquire(region, headOffset);
         this.tail = head;
+        // The position comes from the memory, which the peer may have written anything into: one that is
+        // not a record boundary would make every later access of the ring misaligned.
+        if ((head & (ALIGNMENT - 1)) != 0) {
+            throw new CorruptRingException("a ring position of " + head + ", not a multiple of " + ALIGNMENT);
+        }
     }
 
     /** The longest payload of one record: an eighth of the ring, so a frame never waits for all of it. */
@@ -130,10 +135,13 @@ final class SharedRing {
             if (length == 0) {
                 return false;
             }
-            int size = align(length);
-            if (length < HEADER || size > capacity - index) {
-                throw new CorruptRingException("a record of " + length + " bytes at " + index + " in a ring of " + capacity);
+            // Checked before it is aligned: a length near Integer.MAX_VALUE aligns to a negative size, which
+            // moved the head back by 2^31 (a multiple of the capacity) onto the same record, for ever.
+            if (length < HEADER || length > capacity - index) {
+                throw new CorruptRingException("a record of " + length + " bytes at " + index + " in a ring of "
+                        + capacity + " (" + (capacity - index) + " bytes from there to its end)");
             }
+            int size = align(length);
             int type = region.getInt(index + 4);
             try {
                 if (type != PADDING) {

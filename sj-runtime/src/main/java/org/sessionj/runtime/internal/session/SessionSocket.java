@@ -10,6 +10,7 @@ import org.sessionj.runtime.internal.monitor.MessageType;
 import org.sessionj.runtime.internal.monitor.State;
 import org.sessionj.runtime.internal.wire.CodecFailures;
 import org.sessionj.runtime.internal.wire.MalformedInputException;
+import org.sessionj.runtime.internal.wire.PeerText;
 import org.sessionj.runtime.internal.wire.Tags;
 import org.sessionj.runtime.internal.wire.UnencodableValueException;
 import org.sessionj.runtime.internal.wire.ValueCodec;
@@ -525,7 +526,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
             }
             State next = s.branch(label);
             if (next == null) {
-                throw fail("the peer selected label '" + label + "', which " + s.describe() + " does not offer", true, null);
+                throw fail("the peer selected label '" + PeerText.escaped(label) + "', which " + s.describe() + " does not offer", true, null);
             }
             advanceAfterInput(next);
             return label;

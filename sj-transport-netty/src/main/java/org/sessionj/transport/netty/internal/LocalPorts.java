@@ -76,6 +76,14 @@ public final class LocalPorts {
      * (Transport.listen's contract); a plain {@code IOException} otherwise.
      */
     static IOException listenFailure(String message, Throwable cause) {
+        Throwable root = cause;
+        while (root != null && root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        if (root != null && root.getMessage() != null && !message.contains(root.getMessage())) {
+            // "Unable to create Channel from class …" says nothing; its cause says "Too many open files"
+            message = message + " (" + root.getMessage() + ")";
+        }
         boolean taken = false;
         for (Throwable t = cause; t != null && !taken; t = t.getCause() == t ? null : t.getCause()) {
             taken = t instanceof java.net.BindException

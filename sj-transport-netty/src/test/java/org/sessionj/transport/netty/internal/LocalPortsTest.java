@@ -118,4 +118,18 @@ class LocalPortsTest {
         assertThat(LocalPorts.canReachLocal(port, seen + 11_000_000_000L)).isFalse();
         assertThat(LocalPorts.seenAt(port)).isNull();
     }
+
+    /** hostile17 H3: Netty's "Unable to create Channel from class …" hid the kernel's reason. */
+    @Test
+    void aListenFailureKeepsItsRootCause() {
+        IOException emfile = new IOException("accept(..) failed: Too many open files");
+        IOException failure = LocalPorts.listenFailure("cannot listen on TCP port 0 of 127.0.0.1 (tcp): Unable to create"
+                + " Channel from class EpollServerSocketChannel", new RuntimeException("Unable to create Channel", emfile));
+        assertThat(failure).isNotInstanceOf(java.net.BindException.class)
+                .hasMessageEndingWith("EpollServerSocketChannel (accept(..) failed: Too many open files)");
+        IOException taken = LocalPorts.listenFailure("cannot listen on TCP port 80 (tcp): Address already in use",
+                new java.net.BindException("Address already in use"));
+        assertThat(taken).isInstanceOf(java.net.BindException.class)
+                .hasMessage("cannot listen on TCP port 80 (tcp): Address already in use");
+    }
 }

@@ -270,6 +270,21 @@ class RawPeerTest {
         }
     }
 
+    /** hostile17 H7: the label a peer selects is peer text, quoted escaped like the rest. */
+    @Test
+    void aLabelThePeerSelectsIsQuotedEscaped() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(CalculatorServer.class, 0)) {
+            Connection[] raw = new Connection[1];
+            try (SJSocket s = acceptWith(server, "cbegin.rec X[!{ADD: !<int>.!<int>.?(int).#X, QUIT: }]", raw)) {
+                byte[] label = "EC\nFAKE: x\u001b[31m".getBytes(StandardCharsets.UTF_8);
+                send(raw[0], f -> f.writeByte(0x30).writeShort(label.length).writeBytes(label));
+                assertThatThrownBy(s::inbranch).isInstanceOf(SJIOException.class)
+                        .hasMessageContaining("label 'EC\\nFAKE: x\\u001B[31m'")
+                        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("\n").doesNotContain("\u001b"));
+            }
+        }
+    }
+
     private static final String STREAM_TYPE = "cbegin.![!<int>]*.?(int)";
 
     @Test

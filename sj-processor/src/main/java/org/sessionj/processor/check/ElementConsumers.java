@@ -1,0 +1,208 @@
+package org.sessionj.processor.check;
+
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.LambdaExpressionTree;
+import com.sun.source.tree.MemberReferenceTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.NewClassTree;
+import com.sun.source.tree.ReturnTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.VariableTree;
+import com.sun.source.util.TreePath;
+import com.sun.source.util.TreePathScanner;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
+import javax.lang.model.type.WildcardType;
+
+/**
+ * The code a call on a {@code @NoAlias} value (or a view of it) hands the value's elements to (adv16 A3's
+ * addendum): {@code x.entrySet().forEach(keep::add)} gives each of the map's own nodes to {@code keep.add},
+ * which keeps them after {@code x} is passed. Invariant (docs/noalias.md, "Results that may be the value"):
+ * <em>an element that may be a view of the value ({@link ViewResults#elementMayView}) reaches only code that
+ * lets it escape nowhere</em> — a lambda whose parameters are only read through ({@code e -> total +=
+ * e.getValue()}), a method reference that calls the element's own method ({@code Map.Entry::getKey}) or a JDK
+ * static method or constructor ({@code Map.Entry::copyOf}), or a functional value the JDK made
+ * ({@code Map.Entry.comparingByValue()}). Any other functional argument —
+ * a lambda that stores, returns or passes on its parameter, a bound or static method reference
+ * ({@code keep::add}), a functional value of the program's held in a variable — moves the value, as giving
+ * it to that code would.
+ */
+final class ElementConsumers {
+    private final MethodChecker flow;
+
+    ElementConsumers(MethodChecker flow) {
+        this.flow = flow;
+    }
+
+    /**
+     * How the value used at {@code use} is kept by the code that a call on it, or on a result that may be
+     * it or a view of it up to {@code outermost} ({@link MoveContexts#reach}), gives its elements to
+     * ({@code x.entrySet().stream().filter(e -> keep.add(e)).count()}), or null.
+     */
+    String keptAlong(TreePath use, Tree outermost) {
+        for (TreePath at = use; at != null && at.getParentPath() != null; at = at.getParentPath()) {
+            String kept = keptBy(at.getLeaf(), at.getParentPath());
+            if (kept != null || at.getLeaf() == outermost) {
+                return kept;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * How the value {@code value} (under {@code parentPath}) is kept by the code a call on it gives its
+     * elements to (the receiver of {@code forEach}, {@code removeIf}, {@code stream().filter}, …), or null.
+     */
+    private String keptBy(Tree value, TreePath parentPath) {
+        if (!flow.views.owns() || !(parentPath.getLeaf() instanceof MemberSelectTree select)
+                || select.getExpression() != value || parentPath.getParentPath() == null
+                || !(parentPath.getParentPath().getLeaf() instanceof MethodInvocationTree call)
+                || call.getMethodSelect() != select || call.getArguments().isEmpty()) {
+            return null;
+        }
+        return keptBy(call, parentPath.getParentPath(), flow.trees.getTypeMirror(new TreePath(parentPath, value)));
+    }
+
+    /**
+     * How the call at {@code callPath}, which reads a value of type {@code valueType} (its receiver or an
+     * argument it borrows: {@code Collections.sort(x, cmp)}), lets that value's elements escape through one
+     * of its functional arguments, or null when none can keep them.
+     */
+    String keptBy(MethodInvocationTree call, TreePath callPath, TypeMirror valueType) {
+        if (valueType == null || valueType.getKind() != TypeKind.DECLARED && valueType.getKind() != TypeKind.ARRAY) {
+            return null;
+        }
+        for (ExpressionTree argument : call.getArguments()) {
+            ExpressionTree stripped = FlowScanner.strip(argument);
+            TreePath path = new TreePath(callPath, argument);
+            String kept = stripped instanceof LambdaExpressionTree lambda
+                    ? lambdaKeeps(lambda, new TreePath(callPath, lambda), valueType, resultStaysWithValue(call, callPath))
+                    : givenViews(flow.trees.getTypeMirror(path), valueType) ? opaqueKeeps(stripped, new TreePath(callPath, stripped))
+                    : null;
+            if (kept != null) {
+                return kept + " given its elements by '" + FlowScanner.calleeName(call) + "' (they may be views of it)";
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Whether what the functional arguments of {@code call} return stays with the value: a JDK collection's
+     * or map's own method stores it back into the value ({@code m.computeIfPresent(k, (k, v) -> v)},
+     * {@code replaceAll}), and a call whose result may be the value or a view of it carries it on, still
+     * tracked ({@code x.entrySet().stream().map(e -> e)}).
+     */
+    private boolean resultStaysWithValue(MethodInvocationTree call, TreePath callPath) {
+        if (flow.trees.getElement(callPath) instanceof ExecutableElement method
+                && method.getEnclosingElement() instanceof TypeElement owner
+                && owner.getQualifiedName().toString().startsWith("java.util.")
+                && (flow.viewResults.isA(owner.asType(), "java.util.Map")
+                        || flow.viewResults.isA(owner.asType(), "java.util.Collection"))) {
+            return true;
+        }
+        return call.getMethodSelect() instanceof MemberSelectTree select
+                && flow.viewResults.returnsView(callPath, select.getExpression());
+    }
+
+    /**
+     * Where the lambda lets a parameter that may receive a view of the value go ("into a lambda (its
+     * parameter …)"), or null; a return of it is no escape when {@code returnsStay} ({@link #resultStaysWithValue}).
+     */
+    private String lambdaKeeps(LambdaExpressionTree lambda, TreePath lambdaPath, TypeMirror valueType, boolean returnsStay) {
+        for (VariableTree parameter : lambda.getParameters()) {
+            Element element = flow.trees.getElement(new TreePath(lambdaPath, parameter));
+            if (element == null || !flow.viewResults.elementMayView(element.asType(), valueType)) {
+                continue;
+            }
+            String escape = escapeOf(element, lambdaPath, returnsStay);
+            if (escape != null) {
+                return "into a lambda (its parameter '" + parameter.getName() + "' goes " + escape + ")";
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The first use of {@code parameter} in the lambda at {@code lambdaPath} that lets it escape ("into a call
+     * of 'add' on line 7"), or null; returning it is none when {@code returnsStay}.
+     */
+    private String escapeOf(Element parameter, TreePath lambdaPath, boolean returnsStay) {
+        String[] found = new String[1];
+        new TreePathScanner<Void, Void>() {
+            @Override
+            public Void visitIdentifier(IdentifierTree identifier, Void unused) {
+                if (found[0] == null && flow.trees.getElement(getCurrentPath()) == parameter) {
+                    String move = flow.moveContexts.moveContext(getCurrentPath());
+                    TreePath goesToPath = flow.moveContexts.reach(getCurrentPath()).parentPath();
+                    Tree goesTo = goesToPath.getLeaf();
+                    boolean returned = goesTo instanceof ReturnTree || goesTo instanceof LambdaExpressionTree;
+                    boolean copied = (goesTo instanceof MethodInvocationTree || goesTo instanceof NewClassTree)
+                            && flow.viewResults.copiesEntry(goesToPath); // e -> Map.Entry.copyOf(e): a snapshot
+                    if (move != null && !(returnsStay && returned) && !copied
+                            && !flow.moveContexts.borrowedBy(getCurrentPath())) {
+                        found[0] = move + " on line " + flow.line(identifier);
+                    }
+                }
+                return null;
+            }
+        }.scan(lambdaPath, null);
+        return found[0];
+    }
+
+    /**
+     * How a functional argument whose code the rule does not read keeps the elements, or null when it
+     * cannot: a method reference to the element's own method ({@code Map.Entry::getValue}) and a value
+     * the JDK made ({@code Map.Entry.comparingByValue()}) keep nothing.
+     */
+    private String opaqueKeeps(ExpressionTree argument, TreePath path) {
+        if (argument instanceof MemberReferenceTree reference) {
+            Element target = flow.trees.getElement(path);
+            Element qualifier = flow.trees.getElement(new TreePath(path, reference.getQualifierExpression()));
+            boolean elementsOwnMethod = reference.getMode() == MemberReferenceTree.ReferenceMode.INVOKE
+                    && qualifier instanceof TypeElement && target instanceof ExecutableElement method
+                    && !method.getModifiers().contains(Modifier.STATIC);
+            // A JDK static method or constructor (Map.Entry::copyOf, String::valueOf, SimpleEntry::new) keeps
+            // nothing it is given but in what it returns, which goes where the call puts it (a stream's elements,
+            // typed and followed) or nowhere.
+            boolean jdkFunction = qualifier instanceof TypeElement && target instanceof ExecutableElement function
+                    && (function.getModifiers().contains(Modifier.STATIC) || reference.getMode()
+                            == MemberReferenceTree.ReferenceMode.NEW)
+                    && function.getEnclosingElement() instanceof TypeElement owner
+                    && owner.getQualifiedName().toString().startsWith("java.");
+            return elementsOwnMethod || jdkFunction ? null : "into the method reference '" + reference + "'";
+        }
+        if (argument instanceof MethodInvocationTree call && flow.trees.getElement(path) instanceof ExecutableElement made
+                && made.getEnclosingElement() instanceof TypeElement owner
+                && owner.getQualifiedName().toString().startsWith("java.")) {
+            return null;
+        }
+        return "into '" + argument + "' (code the checker does not read: give a lambda or a method reference)";
+    }
+
+    /**
+     * Whether a functional argument of type {@code functional} is given values that may be views of a value of
+     * type {@code valueType}: one of its type arguments (or their bounds: {@code Consumer<? super Entry<K, V>>})
+     * may be one ({@link ViewResults#elementMayView}).
+     */
+    private boolean givenViews(TypeMirror functional, TypeMirror valueType) {
+        if (!(functional instanceof DeclaredType declared) || flow.contracts.functionalMethod(functional) == null) {
+            return false;
+        }
+        for (TypeMirror argument : declared.getTypeArguments()) {
+            TypeMirror type = argument instanceof WildcardType wildcard
+                    ? wildcard.getSuperBound() != null ? wildcard.getSuperBound() : wildcard.getExtendsBound()
+                    : argument;
+            if (type != null && flow.viewResults.elementMayView(type, valueType)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
