@@ -56,6 +56,82 @@ class LentSessionThrowsTest {
                 """));
     }
 
+    /**
+     * adv17 A2: the throw one call further down — "extract method" on the helper above — is composed: the
+     * helper lends the session on to a method whose own throw counts. Also through a constructor.
+     */
+    @Test
+    void throwOfAMethodTheSessionIsLentOnTo() {
+        assertRejected("SJ024", 18, msg("session 's' is not complete if the call of 'order' on line 18 throws "
+                + "IllegalArgumentException (the throw on line 12 in 'price', with the session lent to it)",
+                ": !<int>.!<int> remains"), PROTOCOLS, program("""
+                    static void order(@Session("!<int>.!<int>") SJSocket s, int qty, int price) {
+                        s.send(qty);
+                        price(s, price);
+                    }
+                    static void price(@Session("!<int>") SJSocket s, int price) {
+                        if (price < 0) throw new IllegalArgumentException("negative price");
+                        s.send(price);
+                    }
+                """, """
+                        SJSocket s = svc.request();
+                        order(s, qty, price);
+                        s.close();
+                """));
+        assertRejected("SJ024", 20, msg("if the call of 'order' on line 20 throws IllegalArgumentException (the throw "
+                + "on line 13 in 'Pricer', with the session lent to it)"), PROTOCOLS, program("""
+                    static void order(@Session("!<int>.!<int>") SJSocket s, int qty, int price) {
+                        s.send(qty);
+                        new Pricer(s, price);
+                    }
+                    static class Pricer {
+                        Pricer(@Session("!<int>") SJSocket s, int price) {
+                            if (price < 0) throw new IllegalArgumentException("negative price");
+                            s.send(price);
+                        }
+                    }
+                """, """
+                        SJSocket s = svc.request();
+                        order(s, qty, price);
+                        s.close();
+                """));
+    }
+
+    /** Corrected adv17 A2: the method one call further down takes its own failure; or the caller's session is a resource. */
+    @Test
+    void throwOfAMethodTheSessionIsLentOnToCovered() {
+        assertAccepted(PROTOCOLS, program("""
+                    static void order(@Session("!<int>.!<int>") SJSocket s, int qty, int price) {
+                        s.send(qty);
+                        price(s, price);
+                    }
+                    static void price(@Session("!<int>") SJSocket s, int price) {
+                        int value = price;
+                        try {
+                            if (value < 0) throw new IllegalArgumentException("negative price");
+                        } catch (IllegalArgumentException e) {
+                            value = 0;
+                        }
+                        s.send(value);
+                    }
+                    static void strict(@Session("!<int>") SJSocket s, int price) {
+                        if (price < 0) throw new IllegalArgumentException("negative price");
+                        s.send(price);
+                    }
+                    static void order2(@Session("!<int>.!<int>") SJSocket s, int qty, int price) {
+                        s.send(qty);
+                        strict(s, price);
+                    }
+                """, """
+                        SJSocket s = svc.request();
+                        order(s, qty, price);
+                        s.close();
+                        try (SJSocket t = svc.request()) {
+                            order2(t, qty, price);
+                        }
+                """));
+    }
+
     /** Before the first action the caller's session is just as incomplete. */
     @Test
     void uncheckedThrowBeforeTheFirstAction() {

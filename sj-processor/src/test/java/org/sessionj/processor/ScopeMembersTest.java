@@ -40,6 +40,58 @@ class ScopeMembersTest {
                 """);
     }
 
+    /**
+     * adv17 A1: a member declared outside the scope's block is closed when the scope closes, at the block's
+     * end: it must be complete there, and is closed after it (runtime-confirmed: the next send failed with
+     * "the session was closed before its type was complete", and the peer was told it was cut short).
+     */
+    @Test
+    void aMemberDeclaredOutsideTheScopesBlockIsClosedAtItsEnd() {
+        assertRejected("SJ024", 9, msg("session 'a' is not complete when the scope 'scope' closes it (the end of this "
+                + "try-with-resources block): !<int> remains"), HEAD + """
+                  void run(@Session(protocol = P.class) SJService left) {
+                    SJSocket a = left.request();
+                    try (SJScope scope = SJ.scope()) {
+                      scope.add(a);
+                      a.send(1);
+                    }
+                    a.send(2);
+                    a.close();
+                  }
+                }
+                """);
+        assertRejected("SJ025", 14, msg("session 'a' is used after it was closed by the scope 'scope' at the end of "
+                + "the try-with-resources block on line 9"), HEAD + """
+                  void run(@Session(protocol = P.class) SJService left) {
+                    SJSocket a = left.request();
+                    try (SJScope scope = SJ.scope()) {
+                      scope.add(a);
+                      a.send(1);
+                      a.send(2);
+                    }
+                    later(a);
+                  }
+                }
+                """);
+    }
+
+    /** Corrected adv17 A1: complete inside the block, and not used after it; or added in the block it lives in. */
+    @Test
+    void aMemberDeclaredOutsideTheScopesBlockCompleteInIt() {
+        assertAccepted(HEAD + """
+                  void run(@Session(protocol = P.class) SJService left) {
+                    SJSocket a = left.request();
+                    try (SJScope scope = SJ.scope()) {
+                      scope.add(a);
+                      a.send(1);
+                      a.send(2);
+                    }
+                    System.out.println("done");
+                  }
+                }
+                """);
+    }
+
     @Test
     void aScopeMemberStillHasToCompleteItsSession() {
         assertRejected("SJ024", 9, msg("'a'"), HEAD + """

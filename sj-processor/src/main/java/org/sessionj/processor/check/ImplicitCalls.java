@@ -28,9 +28,12 @@ final class ImplicitCalls {
      * as operands calls their toString(): reported while a field is moved out.
      */
     void concatenation(Tree at, ExpressionTree left, ExpressionTree right) {
-        if (flow.state != null && flow.linearity.collectingThrowPoints()
-                && (callsToString(left) || right != null && callsToString(right))) {
+        boolean foreign = callsToString(left) || right != null && callsToString(right);
+        if (flow.state != null && flow.linearity.collectingThrowPoints() && foreign) {
             flow.linearity.throwPoint(); // a toString() of the program's may throw anything
+        }
+        if (foreign) {
+            flow.liveExits.implicitCall(at, "the toString() of an operand of the string concatenation");
         }
         if (flow.noAliasFields.fieldMoved() && (callsToString(left) || right != null && callsToString(right))) {
             flow.noAliasFields.beforeForeignCode(at, "before this string concatenation (which calls toString())");
@@ -42,6 +45,9 @@ final class ImplicitCalls {
         if (detail != null && flow.state != null && flow.linearity.collectingThrowPoints() && callsToString(detail)) {
             flow.linearity.throwPoint();
         }
+        if (detail != null && callsToString(detail)) {
+            flow.liveExits.implicitCall(detail, "the toString() of the assert's detail");
+        }
         if (detail != null && flow.state != null && flow.noAliasFields.fieldMoved() && callsToString(detail)) {
             flow.noAliasFields.beforeForeignCode(detail, "before this assert's detail becomes the message of its "
                     + "AssertionError (which calls its toString())");
@@ -52,6 +58,9 @@ final class ImplicitCalls {
     void iteration(EnhancedForLoopTree loop) {
         if (flow.state != null && flow.linearity.collectingThrowPoints() && overIterable(loop)) {
             flow.linearity.throwPoint(); // the Iterable's methods may throw anything
+        }
+        if (overIterable(loop) && ThrowSites.mayBeProgramObject(flow.trees.getTypeMirror(flow.pathOf(loop.getExpression())), flow)) {
+            flow.liveExits.implicitCall(loop.getExpression(), "the iterator(), hasNext() or next() of the enhanced for's Iterable");
         }
         if (flow.state != null && flow.noAliasFields.fieldMoved() && overIterable(loop)) {
             flow.noAliasFields.beforeForeignCode(loop.getExpression(), "before the loop asks its Iterable for the next "

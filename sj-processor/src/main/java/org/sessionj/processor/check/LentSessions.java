@@ -148,13 +148,16 @@ final class LentSessions {
      * the method is known only from a class file (not counted: docs/diagnostics.md, "What is not
      * checked"). A throw of a checked type is not one (the method declares it); a statement inside a
      * lambda or a local class is not the method's, and one inside a try block with a catch that takes it
-     * does not leave.
+     * does not leave. A call that lends a socket to a method with such a statement (found the same way) counts
+     * as that statement (adv17 A2: the fact is composed over the run's methods; a method that recursion
+     * reaches again while its answer is open counts nothing new through that call).
      */
     TreePath ownUncheckedThrow(ExecutableElement method, javax.lang.model.util.Types types,
             javax.lang.model.util.Elements elements) {
         if (ownThrows.containsKey(method)) {
-            return ownThrows.get(method);
+            return ownThrows.get(method); // null too while it is computed (recursion: nothing new through that path)
         }
+        ownThrows.put(method, null);
         TreePath path = pathOf(method);
         TreePath[] found = new TreePath[1];
         if (path != null && path.getLeaf() instanceof MethodTree tree && tree.getBody() != null) {
@@ -168,6 +171,44 @@ final class LentSessions {
                         found[0] = getCurrentPath();
                     }
                     return super.visitThrow(statement, unused);
+                }
+
+                /**
+                 * adv17 A2: a call that lends a socket on to a method that may throw with it half done throws
+                 * here too (the composed fact: "extract method" on a helper keeps its throw counted).
+                 */
+                @Override
+                public Void visitMethodInvocation(MethodInvocationTree call, Void unused) {
+                    if (found[0] == null && trees.getElement(getCurrentPath()) instanceof ExecutableElement callee) {
+                        lendsOn(callee, call.getArguments());
+                    }
+                    return super.visitMethodInvocation(call, unused);
+                }
+
+                @Override
+                public Void visitNewClass(com.sun.source.tree.NewClassTree creation, Void unused) {
+                    if (found[0] == null && trees.getElement(getCurrentPath()) instanceof ExecutableElement constructor) {
+                        lendsOn(api.invokedConstructor(constructor), creation.getArguments());
+                    }
+                    return super.visitNewClass(creation, unused);
+                }
+
+                private void lendsOn(ExecutableElement callee, List<? extends ExpressionTree> arguments) {
+                    List<? extends VariableElement> parameters = callee.getParameters();
+                    for (int i = 0; i < arguments.size() && i < parameters.size(); i++) {
+                        if (api.isSocket(parameters.get(i).asType()) && api.isSocket(trees.getTypeMirror(
+                                new TreePath(getCurrentPath(), arguments.get(i))))) {
+                            TreePath inner = ownUncheckedThrow(callee, types, elements);
+                            javax.lang.model.type.TypeMirror type = inner == null ? null
+                                    : inner.getLeaf() instanceof com.sun.source.tree.ThrowTree statement
+                                            ? trees.getTypeMirror(new TreePath(inner, statement.getExpression()))
+                                            : elements.getTypeElement("java.lang.AssertionError").asType();
+                            if (type != null && !caughtInside(type)) {
+                                found[0] = inner;
+                                return;
+                            }
+                        }
+                    }
                 }
 
                 @Override

@@ -656,6 +656,23 @@ final class LinearityRules {
                 && java.util.Objects.equals(l.selectedBy(), r.selectedBy()) && TypeModel.unfold(l.remaining()).equals(TypeModel.unfold(r.remaining()));
     }
 
+    /**
+     * At the end of a try-with-resources block, the scopes among its resources close their members declared
+     * outside it ({@code members}: each with its scope's name; adv17 A1): each must be complete there, and is
+     * closed from then on (a later action is SJ025).
+     */
+    void closeScopeMembers(Map<Element, String> members, TryTree tree) {
+        for (Map.Entry<Element, String> member : members.entrySet()) {
+            Element var = member.getKey();
+            checkComplete(var, tree, "when the scope '" + member.getValue() + "' closes it (the end of this "
+                    + "try-with-resources block)");
+            if (flow.state.get(var) instanceof VarState.Live) {
+                flow.set(var, new VarState.Moved("closed by the scope '" + member.getValue()
+                        + "' at the end of the try-with-resources block on line " + flow.line(tree)));
+            }
+        }
+    }
+
     /** At the end of a try-with-resources block, the sockets it names as resources are closed. */
     void closeResources(List<Element> closedHere, TryTree tree) {
         for (Element var : closedHere) {

@@ -44,16 +44,17 @@ import org.sessionj.processor.internal.model.TypeModel;
  * (A1); an unchecked {@code throw} or {@code assert} of a {@code @Session} method's own, at its caller's
  * call (A18) — each wherever the session may be live: in a catch block where it is in one of several
  * states (A10), in a finally block before its close (A17). An unchecked exception out of a call — any
- * exception for the code of the program or a library, the declared ones ({@code Integer.parseInt}'s
- * {@code NumberFormatException}) for the JDK's — counts only where a handler of the same method outside
- * the variable's scope takes it and goes on (a catch that may take it and does not end in a
- * {@code throw} or {@code System.exit}, following what a catch rethrows; a finally block that can end
- * with a jump: adv16 A4, A5, A7, A14): the "swallow and go on" case, where the program outlives the
- * abandoned session (adv12 A6). Elsewhere it is not counted: an unchecked exception that leaves the method is the
- * caller's affair (which the checker does not follow), and counting every call would make every
- * session held in a plain local need try-with-resources (two translated programs of the original SJ
- * corpus were rejected so). Not counted either: the JVM's own checks (a null dereference, an index, a
- * cast), which are the program's bugs; and session actions: an action that throws has failed its own
+ * exception where code of the program or a library may run in it (its own, or behind a JDK call or an
+ * implicit one: adv16 A6, {@link #unchecked}), for the JDK's own code the declared ones
+ * ({@code Integer.parseInt}'s {@code NumberFormatException}) and those a catch around it names (adv16
+ * A16) — counts only where a handler outside the variable's scope takes it and goes on (a catch that may
+ * take it and does not end in a {@code throw} or {@code System.exit}, following what a catch rethrows; a
+ * finally block that can end with a jump: adv16 A4, A5, A7, A14): the "swallow and go on" case, where
+ * the program outlives the abandoned session (adv12 A6). The handler may be in this method, or in a
+ * caller: one that leaves the method is followed to the method's calls ({@link UncheckedExits}).
+ * Counting every call would make every session held in a plain local need try-with-resources (two
+ * translated programs of the original SJ corpus were rejected so). Not counted: the JVM's own checks (a
+ * null dereference, an index, a cast), which are the program's bugs; and session actions: an action that throws has failed its own
  * session and told the peer (the runtime does it), and a failure of one session's I/O is the
  * connection's, not the program's — counting it for the other sessions would make every program with
  * two sessions in plain locals need try-with-resources.
@@ -111,7 +112,8 @@ final class LiveSessionExits {
                 : call instanceof NewClassTree ? "the constructor call" : "the call";
         beforeCall = lends;
         try {
-            throwsAt(call, name + " on line " + flow.line(call) + " throws", method, thrownAt(call, method));
+            throwsAt(call, name + " on line " + flow.line(call) + " throws", thrownAt(call, method),
+                    ThrowSites.runsProgramCode(call, method, flow));
             com.sun.source.util.TreePath own = lends.isEmpty() ? null
                     : flow.lent.ownUncheckedThrow(method, flow.types, flow.elements);
             if (own != null) {
@@ -123,8 +125,28 @@ final class LiveSessionExits {
                 String where = own.getLeaf() instanceof ThrowTree ? "the throw on line " : "the assert on line ";
                 long line = own.getCompilationUnit().getLineMap().getLineNumber(
                         flow.trees.getSourcePositions().getStartPosition(own.getCompilationUnit(), own.getLeaf()));
+                String in = method.getSimpleName().toString();
+                for (com.sun.source.util.TreePath up = own; up != null; up = up.getParentPath()) {
+                    if (up.getLeaf() instanceof com.sun.source.tree.MethodTree declaration) {
+                        in = declaration.getName().toString(); // the method it is in (adv17 A2: one further down)
+                    } else if (up.getLeaf() instanceof com.sun.source.tree.ClassTree owner && in.equals("<init>")) {
+                        in = owner.getSimpleName().toString(); // a constructor, by its class's name
+                    }
+                    if (up.getLeaf() instanceof com.sun.source.tree.ClassTree) {
+                        break;
+                    }
+                }
                 escapeAll(call, name + " on line " + flow.line(call) + " throws " + simpleName(type) + " (" + where
-                        + line + " in '" + method.getSimpleName() + "', with the session lent to it)", List.of(type), false, lends.keySet());
+                        + line + " in '" + in + "', with the session lent to it)", List.of(type), false, lends.keySet());
+            }
+            if (!ThrowSites.inJdk(method, flow)) {
+                // adv12 A6: what an unchecked exit of the callee's own meets here (UncheckedExits)
+                List<UncheckedExits.Handlers> around = new ArrayList<>();
+                for (Guard guard : guards) {
+                    around.add(new UncheckedExits.Handlers(guard.clauses(), guard.jumpingFinally()));
+                }
+                flow.uncheckedExits.call(method, new UncheckedExits.Call(flow.unitMethod, call,
+                        flow.root.getCompilationUnit(), flow.line(call), around), handlers);
             }
         } finally {
             beforeCall = Map.of();
@@ -169,13 +191,16 @@ final class LiveSessionExits {
     /** Parameters assigned in this method (see {@link #assigned}). */
     private final Set<Element> ownParameters = new HashSet<>();
 
-    /** A call of {@code method} that may throw {@code declared} (and unchecked exceptions) runs at {@code at}. */
-    private void throwsAt(Tree at, String what, ExecutableElement method, List<? extends TypeMirror> declared) {
+    /**
+     * A call that may throw {@code declared} (and unchecked exceptions) runs at {@code at}; {@code programCode}:
+     * code of the program (or a library) may run in it (see {@link #unchecked}).
+     */
+    private void throwsAt(Tree at, String what, List<? extends TypeMirror> declared, boolean programCode) {
         List<TypeMirror> thrown = checked(declared);
         if (!thrown.isEmpty()) {
             escapeAll(at, what, thrown, false);
         }
-        List<TypeMirror> unchecked = unchecked(method, declared);
+        List<TypeMirror> unchecked = unchecked(programCode, declared);
         if (!unchecked.isEmpty()) {
             escapeAll(at, what, unchecked, true);
         }
@@ -212,7 +237,8 @@ final class LiveSessionExits {
             }
             String name = variable != null ? "'" + variable.getSimpleName() + "'" : "the resource";
             throwsAt(resource, "the close() of " + name + " (try-with-resources, at the end of its block on line "
-                    + flow.line(tree) + ") throws", close, declared);
+                    + flow.line(tree) + ") throws", declared, !ThrowSites.inJdk(close, flow)
+                    || ThrowSites.mayBeProgramObject(type, flow));
         }
     }
 
@@ -402,6 +428,11 @@ final class LiveSessionExits {
         }
         if (!escape.unchecked()) {
             report(var, escape, "");
+        } else if (flow.unitMethod != null) {
+            // out of the method: the caller's affair, which its check follows (adv12 A6, UncheckedExits)
+            flow.uncheckedExits.exit(flow.unitMethod, new UncheckedExits.Exit(flow.name(var),
+                    flow.unitMethod.getKind() == ElementKind.CONSTRUCTOR ? flow.unitMethod.getEnclosingElement().getSimpleName().toString()
+                            : flow.unitMethod.getSimpleName().toString(), remains(escape.state()), escape.what(), "", thrown), handlers);
         }
     }
 
@@ -419,14 +450,18 @@ final class LiveSessionExits {
     private void report(Element var, Escape escape, String how) {
         VarState value = escape.state();
         if (reported.add(var)) {
-            String remains = value instanceof VarState.Unknown unknown ? unknown.how()
-                    : TypeModel.describe((value instanceof VarState.Nullable nullable ? nullable.session()
-                            : (VarState.Live) value).remaining());
             flow.reporter.error(escape.at(), Diagnostic.INCOMPLETE_SESSION, flow.name(var),
                     "if " + escape.what() + how + " (the exception leaves its scope and abandons the session: the peer "
                             + "would wait; " + escape.fix() + ")",
-                    remains);
+                    remains(value));
         }
+    }
+
+    /** What remains of a live session in {@code value} (a {@link #live} state), for a message. */
+    private static String remains(VarState value) {
+        return value instanceof VarState.Unknown unknown ? unknown.how()
+                : TypeModel.describe((value instanceof VarState.Nullable nullable ? nullable.session()
+                        : (VarState.Live) value).remaining());
     }
 
     /** Whether a finally block closed the session (not only the try block, on its normal path). */
@@ -484,16 +519,21 @@ final class LiveSessionExits {
     }
 
     /**
-     * The unchecked exceptions a call of {@code method} is counted with: any ({@code RuntimeException}) for
-     * code outside the JDK (the program's or a library's: it may fail in any way), the unchecked exceptions it
-     * declares for the JDK's ({@code Integer.parseInt}'s {@code NumberFormatException}; its other methods'
-     * unchecked failures are the program's bugs, like the JVM's own checks).
+     * The unchecked exceptions a call is counted with: any ({@code RuntimeException}, {@code Error}) where
+     * code of the program or a library may run in it ({@code programCode}: a call of such code, or of the
+     * JDK given a receiver or argument that may be the program's — {@code IntSupplier.getAsInt()},
+     * {@code o.toString()} on an {@code Object}, a lambda passed to {@code list.sort}: adv16 A6,
+     * {@link ThrowSites#runsProgramCode}); else (JDK code given nothing of the program) the unchecked exceptions it declares ({@code Integer.parseInt}'s
+     * {@code NumberFormatException}) and each one a catch around the call names as expected (adv16 A16:
+     * {@code catch (DateTimeParseException e)} around {@code LocalDate.parse(text)}, which documents it
+     * without declaring it; see {@link #expectedFailures}). The JDK's other unchecked failures are the
+     * program's bugs, like the JVM's own checks.
      */
-    private List<TypeMirror> unchecked(ExecutableElement method, List<? extends TypeMirror> declared) {
+    private List<TypeMirror> unchecked(boolean programCode, List<? extends TypeMirror> declared) {
         TypeMirror runtime = type("java.lang.RuntimeException");
         TypeMirror error = type("java.lang.Error");
         List<TypeMirror> unchecked = new ArrayList<>();
-        if (!ThrowSites.inJdk(method, flow)) {
+        if (programCode) {
             unchecked.add(runtime);
             unchecked.add(error); // an assert of the program's, an Error it throws (adv16 A4: catch (Error e))
         }
@@ -502,7 +542,50 @@ final class LiveSessionExits {
                 unchecked.add(thrown);
             }
         }
+        if (!programCode) {
+            unchecked.addAll(expectedFailures());
+        }
         return unchecked;
+    }
+
+    /**
+     * The unchecked exception types the catch clauses around the code being read name as expected (adv16
+     * A16): a catch names the failure it expects its try block to have, so each call in that block may
+     * throw it, whatever the callee declares. Not a type that is (or is a subtype or supertype of) one the
+     * JVM throws by its own checks ({@link ThrowSites#jvmCheck}: {@code NullPointerException},
+     * {@code ClassCastException}, an index, {@code VirtualMachineError}…): {@code catch (RuntimeException e)}
+     * names no particular failure, and those are the program's bugs.
+     */
+    private List<TypeMirror> expectedFailures() {
+        List<TypeMirror> expected = new ArrayList<>();
+        TypeMirror runtime = type("java.lang.RuntimeException");
+        TypeMirror error = type("java.lang.Error");
+        for (Guard guard : guards) {
+            for (CatchClauses.Clause clause : guard.clauses()) {
+                for (TypeMirror caught : clause.types()) {
+                    TypeMirror erased = flow.types.erasure(caught);
+                    if ((flow.types.isSubtype(erased, runtime) || flow.types.isSubtype(erased, error))
+                            && !ThrowSites.jvmCheck(erased, flow)) {
+                        expected.add(erased);
+                    }
+                }
+            }
+        }
+        return expected;
+    }
+
+    /**
+     * Java runs code that may be the program's where the source shows no call ({@link ImplicitCalls}: the
+     * {@code toString()} of a string concatenation's operand, the {@code iterator()}, {@code hasNext()} and
+     * {@code next()} of an enhanced for over an {@code Iterable}): a throw point of any unchecked exception,
+     * as a call of the program's code is (adv16 A6).
+     */
+    void implicitCall(Tree at, String what) {
+        if (flow.state == null || flow.reporter.silent()) {
+            return;
+        }
+        escapeAll(at, what + " (line " + flow.line(at) + ") throws",
+                List.of(type("java.lang.RuntimeException"), type("java.lang.Error")), true);
     }
 
     private TypeMirror type(String name) {

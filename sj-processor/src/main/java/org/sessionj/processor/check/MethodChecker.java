@@ -66,6 +66,8 @@ final class MethodChecker extends FlowScanner {
     final LentSessions lent;
     /** Facts of other classes' field declarations, kept for the compilation. */
     final DeclarationFacts facts;
+    /** SJ024 across methods: shared by the checkers of the compilation ({@link UncheckedExits}). */
+    final UncheckedExits uncheckedExits;
     /**
      * Services and server sockets that enclosing bodies let lambdas and local classes capture (they are
      * effectively final, so one state each); shared between the checkers of one class, filled by the
@@ -119,7 +121,8 @@ final class MethodChecker extends FlowScanner {
 
     MethodChecker(ProcessingEnvironment environment, Trees trees, SessionApi api, ProtocolRegistry registry,
             Reporter reporter, Map<Element, VarState> capturedEndpoints, SessionParameters sessionParameters,
-            MessageTypes messages, LentSessions lent, ImplementationContracts contracts, DeclarationFacts facts) {
+            MessageTypes messages, LentSessions lent, ImplementationContracts contracts, DeclarationFacts facts,
+            UncheckedExits uncheckedExits) {
         super(trees, reporter);
         this.types = environment.getTypeUtils();
         this.elements = environment.getElementUtils();
@@ -131,6 +134,7 @@ final class MethodChecker extends FlowScanner {
         this.messages = messages;
         this.lent = lent;
         this.facts = facts;
+        this.uncheckedExits = uncheckedExits;
         this.environment = environment;
     }
 

@@ -51,6 +51,8 @@ public final class SessionChecker implements TaskListener {
     private final SessionParameters sessionParameters;
     private final MessageTypes messages;
     private final LentSessions lent;
+    /** SJ024 across methods: the unchecked exits of methods and the calls of them (adv12 A6). */
+    private final UncheckedExits uncheckedExits;
     private final EndingsResource endings;
     private final DeclarationFacts facts = new DeclarationFacts();
     private final OverrideRules overrides;
@@ -83,6 +85,7 @@ public final class SessionChecker implements TaskListener {
         this.messages = new MessageTypes(environment.getTypeUtils(), trees, registry);
         this.endings = new EndingsResource(environment);
         this.lent = new LentSessions(api, trees, endings);
+        this.uncheckedExits = new UncheckedExits(trees);
         lent.recordReadsIn(users);
         facts.recordReadsIn(users);
         users.readFactsFrom(api, lent, facts);
@@ -171,6 +174,9 @@ public final class SessionChecker implements TaskListener {
             recordDeclarations(path, unit);
             users.checkUsers(type, reporter);
             if (!mentionsSessionApi(unit) && !relevance.mayTouchSessions(path)) {
+                if (UncheckedExits.hasHandlers(classTree)) {
+                    callsInTries(path, unit); // a catch of it may take a session method's unchecked exit (adv12 A6)
+                }
                 return;
             }
             new UnitWalker(reporter).scan(path, null);
@@ -294,9 +300,43 @@ public final class SessionChecker implements TaskListener {
         }
     }
 
+    /**
+     * The try statements of the bodies of a class the checker does not read (it can touch no session): their
+     * calls of the program's methods, for {@link UncheckedExits} (a catch that takes a session method's
+     * unchecked exception and goes on, adv12 A6).
+     */
+    private void callsInTries(TreePath classPath, CompilationUnitTree unit) {
+        new TreePathScanner<Void, Void>() {
+            @Override
+            public Void visitMethod(MethodTree tree, Void unused) {
+                if (tree.getBody() != null && UncheckedExits.hasHandlers(tree.getBody())) {
+                    calls(getCurrentPath());
+                }
+                return super.visitMethod(tree, unused);
+            }
+
+            @Override
+            public Void visitLambdaExpression(com.sun.source.tree.LambdaExpressionTree tree, Void unused) {
+                if (UncheckedExits.hasHandlers(tree.getBody())) {
+                    calls(getCurrentPath());
+                }
+                return super.visitLambdaExpression(tree, unused);
+            }
+        }.scan(classPath, null);
+    }
+
+    /** The calls in try statements of {@code body}, a body the checker does not read ({@link UncheckedExits#callsInTries}). */
+    private void calls(TreePath body) {
+        Reporter silent = new Reporter(trees, body.getCompilationUnit());
+        silent.silence();
+        MethodChecker types = newChecker(silent, new HashMap<>());
+        types.root = body;
+        uncheckedExits.callsInTries(body, types);
+    }
+
     private MethodChecker newChecker(Reporter reporter, Map<Element, VarState> capturedEndpoints) {
         return new MethodChecker(environment, trees, api, registry, reporter, capturedEndpoints, sessionParameters,
-                messages, lent, contracts, facts);
+                messages, lent, contracts, facts, uncheckedExits);
     }
 
     /**
@@ -676,6 +716,9 @@ public final class SessionChecker implements TaskListener {
             TreePath saved = reporter.enterBody(body);
             try {
                 if (!relevance.mayTouchSessions(body)) {
+                    if (UncheckedExits.hasHandlers(body.getLeaf())) {
+                        calls(body); // a caller's catch may take a callee's unchecked exit and go on (adv12 A6)
+                    }
                     return;
                 }
                 check(body);

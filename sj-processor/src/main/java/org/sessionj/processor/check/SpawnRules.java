@@ -196,6 +196,41 @@ final class SpawnRules {
     private void member(Element var, Tree call) {
         scopeMembers.putIfAbsent(var, call);
         currentMembers.add(var);
+        if (call instanceof MethodInvocationTree invocation
+                && invocation.getMethodSelect() instanceof com.sun.source.tree.MemberSelectTree select
+                && flow.elementOf(select.getExpression()) instanceof Element scope) {
+            memberOf.put(var, scope);
+        }
+    }
+
+    /** The scope variable each current member was added to (when the scope is a variable). */
+    private final Map<Element, Element> memberOf = new HashMap<>();
+
+    /**
+     * adv17 A1: the current members of the scopes that {@code tree}, a try-with-resources statement, declares
+     * as resources: the scope's close at the end of the block closes them, each with the scope's
+     * name; a member declared inside the block has left its own scope there already (not tracked any more).
+     */
+    Map<Element, String> closedByScopes(TryTree tree) {
+        Map<Element, String> closed = new java.util.LinkedHashMap<>();
+        for (Tree resource : tree.getResources()) {
+            // a declared scope only: `try (sc)` on a scope declared elsewhere is SJ017 (its members' close unseen)
+            Element scope = resource instanceof VariableTree variable ? flow.trees.getElement(flow.pathOf(variable)) : null;
+            if (scope == null || !flow.api.isScope(scope.asType())) {
+                continue;
+            }
+            for (Map.Entry<Element, Element> entry : memberOf.entrySet()) {
+                if (entry.getValue().equals(scope) && currentMembers.contains(entry.getKey())
+                        && flow.state != null && flow.state.tracks(entry.getKey())) {
+                    closed.put(entry.getKey(), scope.getSimpleName().toString());
+                }
+            }
+        }
+        for (Element var : closed.keySet()) {
+            currentMembers.remove(var);
+            memberOf.remove(var);
+        }
+        return closed;
     }
 
     /**
@@ -219,6 +254,7 @@ final class SpawnRules {
             member(var, call);
         } else {
             currentMembers.remove(var); // a session of its own: no scope closes it
+            memberOf.remove(var);
         }
     }
 

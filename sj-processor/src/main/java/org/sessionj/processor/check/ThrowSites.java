@@ -132,6 +132,70 @@ final class ThrowSites {
     }
 
     /**
+     * Whether code of the program (or a library) may run in a call of {@code callee} at {@code call}, so that
+     * it may throw any unchecked exception (SJ024's "swallow and go on" rule, adv16 A6): a method or
+     * constructor outside the JDK, or one of the JDK called on or given a value that may be an object of the
+     * program's ({@link #mayBeProgramObject}: {@code supplier.getAsInt()}, {@code o.toString()} on an
+     * {@code Object}, a lambda given to {@code list.sort}), or an inherited JDK method called on this object,
+     * or a constructor with a class body. {@code System.out.println("text")} runs none: a {@code PrintStream}
+     * is the JDK's own class (a subclass of the program's is not counted, as the JDK's undeclared failures are not).
+     */
+    static boolean runsProgramCode(Tree call, Element callee, MethodChecker flow) {
+        if (!(callee instanceof ExecutableElement method) || !inJdk(method, flow)) {
+            return true;
+        }
+        java.util.List<? extends ExpressionTree> arguments;
+        if (call instanceof MethodInvocationTree invocation) {
+            arguments = invocation.getArguments();
+            if (!method.getModifiers().contains(Modifier.STATIC)) {
+                if (!(invocation.getMethodSelect() instanceof MemberSelectTree select)) {
+                    return true; // an inherited JDK method called on this object, whose class is the program's
+                }
+                if (mayBeProgramObject(flow.trees.getTypeMirror(flow.pathOf(select.getExpression())), flow)) {
+                    return true;
+                }
+            }
+        } else if (call instanceof NewClassTree construction) {
+            if (construction.getClassBody() != null) {
+                return true;
+            }
+            arguments = construction.getArguments();
+        } else {
+            return true;
+        }
+        for (ExpressionTree argument : arguments) {
+            if (mayBeProgramObject(flow.trees.getTypeMirror(flow.pathOf(argument)), flow)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether a value of static type {@code type} may be an object of the program's (or a library's) classes,
+     * whose methods the JDK may call: its class is not the JDK's, or it is an interface, an abstract class,
+     * {@code Object}, a type variable (an array: its elements). A concrete class of the JDK
+     * ({@code String}, {@code ArrayList}, {@code PrintStream}) counts as the JDK's own, though a subclass
+     * of the program's could stand for a non-final one.
+     */
+    static boolean mayBeProgramObject(TypeMirror type, MethodChecker flow) {
+        if (type == null) {
+            return true;
+        }
+        if (type.getKind().isPrimitive() || type.getKind() == TypeKind.NULL || type.getKind() == TypeKind.VOID) {
+            return false;
+        }
+        if (type instanceof ArrayType array) {
+            return mayBeProgramObject(array.getComponentType(), flow);
+        }
+        if (!(type instanceof DeclaredType declared) || !(declared.asElement() instanceof TypeElement element)) {
+            return true; // a type variable, an intersection, a wildcard
+        }
+        return !inJdk(element, flow) || element.getKind().isInterface() || element.getModifiers().contains(Modifier.ABSTRACT)
+                || element.getQualifiedName().contentEquals("java.lang.Object");
+    }
+
+    /**
      * Whether {@code element} is the JDK's: in a {@code java.*} package (only the JDK may define one), or
      * in a {@code javax.*} package of one of the JDK's own modules ({@code java.*}, {@code jdk.*}).
      * {@code javax.*} is no reserved namespace (adv12 A1): javax.inject, javax.servlet, a program's own
@@ -176,6 +240,34 @@ final class ThrowSites {
             }
         }
         return true;
+    }
+
+    /**
+     * The exceptions the JVM throws by its own checks, without a {@code throw} of any code: a null
+     * dereference, a cast, an array's index, store or size, integer division by zero, a monitor not held,
+     * an index (its supertype, which {@code List.get} also throws), the failures of the machine itself and of
+     * class loading and linking. They are the program's bugs (or the machine's), which SJ024 does not
+     * count where no code of the program runs.
+     */
+    private static final java.util.List<String> JVM_CHECKS = java.util.List.of("java.lang.NullPointerException",
+            "java.lang.ClassCastException", "java.lang.IndexOutOfBoundsException", "java.lang.ArrayStoreException",
+            "java.lang.NegativeArraySizeException", "java.lang.ArithmeticException",
+            "java.lang.IllegalMonitorStateException", "java.lang.VirtualMachineError", "java.lang.LinkageError");
+
+    /**
+     * Whether a catch of {@code caught} may take one of the exceptions the JVM throws by its own checks
+     * ({@link #JVM_CHECKS}): it is one of them, a subtype, or a supertype ({@code RuntimeException},
+     * {@code Error}, {@code Exception}, {@code Throwable}).
+     */
+    static boolean jvmCheck(TypeMirror caught, MethodChecker flow) {
+        TypeMirror erased = flow.types.erasure(caught);
+        for (String name : JVM_CHECKS) {
+            TypeElement check = flow.elements.getTypeElement(name);
+            if (check != null && (flow.types.isSubtype(erased, check.asType()) || flow.types.isSubtype(check.asType(), erased))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether a value of static type {@code thrown} may be an {@code SJIOException} (it is one, or a supertype). */

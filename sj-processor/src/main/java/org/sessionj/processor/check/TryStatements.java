@@ -87,6 +87,7 @@ final class TryStatements {
                 flow.checkComplete(var, null, "at the end of its try-with-resources block");
             }
             flow.linearity.closeResources(closedHere, tree);
+            flow.linearity.closeScopeMembers(flow.spawns.closedByScopes(tree), tree);
             flow.state = flow.state.without(resources.vars);
         }
         flow.scopes.pop();

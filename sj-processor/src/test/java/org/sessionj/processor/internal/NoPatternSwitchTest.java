@@ -67,6 +67,9 @@ class NoPatternSwitchTest {
         "org.sessionj.processor.check.MessageTypes",
         "org.sessionj.processor.check.SessionRelevance",
         "org.sessionj.processor.check.SessionChecker",
+        "org.sessionj.processor.check.LiveSessionExits",
+        "org.sessionj.processor.check.CatchClauses",
+        "org.sessionj.processor.check.UncheckedExits",
     })
     void spinsNoLambda(String className) throws IOException {
         assertThat(constantPoolText(className)).as(className).doesNotContain("java/lang/invoke/LambdaMetafactory");

@@ -1,0 +1,218 @@
+package org.sessionj.processor.check;
+
+import com.sun.source.tree.CompilationUnitTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.tree.TryTree;
+import com.sun.source.util.TreePath;
+import com.sun.source.util.Trees;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.type.TypeMirror;
+
+/**
+ * SJ024 across methods (adv12 A6, the caller's catch): an unchecked exception that leaves a method while a
+ * plain local session of that method is live and incomplete abandons the session; that is the caller's
+ * affair ({@link LiveSessionExits}), and it matters where a caller takes the exception and goes on — the
+ * program then outlives the session it abandoned, and the peer waits. This is the per-compilation fact
+ * "an unchecked exception may leave method m with a plain local session live" ({@link Exit}, found by
+ * m's own check), and the calls of each method with the handlers of the caller around them
+ * ({@link Call}, recorded by the caller's check). Whichever is found second meets the other: a call
+ * whose caller takes the exception and goes on (the same "swallow and go on" handlers as inside one
+ * method: {@link CatchClauses#swallower}) is SJ024 at the call; one the exception leaves the caller
+ * by makes the caller an exit of the same session in turn. The answer does not depend on which class javac
+ * checks first; a report found after the caller's class was checked is made at the call's recorded place.
+ *
+ * <p>A body the checker does not read (it can touch no session: {@link SessionRelevance}) has its try
+ * statements read for this ({@link #callsInTries}): its catch may take the exception and go on, but a call
+ * outside its try statements is not recorded, so the exception is not followed on to its callers. Not
+ * followed either (docs/diagnostics.md, "What is not checked"): out of a lambda's or initializer's body
+ * (the exception leaves into the code that runs it), to the calls of an override of the method a call
+ * names, nor into a method known only from a class file.
+ */
+final class UncheckedExits {
+    /**
+     * What may leave a method: the session {@code session} (its variable's name) of method {@code owner}
+     * with {@code remains} left, when {@code what} throws ("the call of 'helper' on line 7 throws");
+     * {@code through}: the callers it has left since ("" at first, then " and then 'mid' (through its call on line 12)");
+     * {@code thrown}: the types that leave.
+     */
+    record Exit(String session, String owner, String remains, String what, String through, List<TypeMirror> thrown) {
+    }
+
+    /**
+     * A call of a method of the program, by {@code caller} (null: a lambda's or initializer's body), at
+     * {@code at} on {@code line} of {@code unit}, inside {@code handlers} (innermost first): what the
+     * caller's try statements around it do with an exception.
+     */
+    record Call(ExecutableElement caller, Tree at, CompilationUnitTree unit, long line, List<Handlers> handlers) {
+    }
+
+    /** The catch clauses (none while a catch block is read) and the finally block that can end with a jump (or null) of one try statement. */
+    record Handlers(List<CatchClauses.Clause> clauses, CatchClauses.Clause jumpingFinally) {
+    }
+
+    private final Trees trees;
+    /** The first exit found for each method. */
+    private final Map<ExecutableElement, Exit> exits = new HashMap<>();
+    /** The recorded calls of each method. */
+    private final Map<ExecutableElement, List<Call>> calls = new HashMap<>();
+    /** The call trees recorded (a call read twice, as a finally block is, counts once). */
+    private final Set<Tree> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+
+    UncheckedExits(Trees trees) {
+        this.trees = trees;
+    }
+
+    /** {@code method} may let {@code exit} out (its own check found it, or a call it makes does). */
+    void exit(ExecutableElement method, Exit exit, CatchClauses handlers) {
+        if (method == null || exits.containsKey(method)) {
+            return;
+        }
+        exits.put(method, exit);
+        for (Call call : new ArrayList<>(calls.getOrDefault(method, List.of()))) {
+            meet(call, exit, handlers);
+        }
+    }
+
+    /** {@code call} of {@code callee} is read (once). */
+    void call(ExecutableElement callee, Call call, CatchClauses handlers) {
+        if (!seen.add(call.at())) {
+            return;
+        }
+        List<Call> of = calls.get(callee);
+        if (of == null) { // not computeIfAbsent with a lambda: see NoPatternSwitchTest
+            of = new ArrayList<>();
+            calls.put(callee, of);
+        }
+        of.add(call);
+        Exit exit = exits.get(callee);
+        if (exit != null) {
+            meet(call, exit, handlers);
+        }
+    }
+
+    /**
+     * Whether {@code body} has a try statement with a catch or a finally block (a cheap walk, no paths): a
+     * class's, in any of its members (nested classes too); a body's, outside the classes declared in it.
+     */
+    static boolean hasHandlers(Tree body) {
+        boolean wholeClass = body instanceof com.sun.source.tree.ClassTree;
+        Boolean found = new com.sun.source.util.TreeScanner<Boolean, Void>() {
+            @Override
+            public Boolean visitTry(TryTree tree, Void unused) {
+                return !tree.getCatches().isEmpty() || tree.getFinallyBlock() != null ? Boolean.TRUE
+                        : super.visitTry(tree, unused);
+            }
+
+            @Override
+            public Boolean visitClass(com.sun.source.tree.ClassTree tree, Void unused) {
+                return wholeClass ? super.visitClass(tree, unused) : null; // else another body
+            }
+
+            @Override
+            public Boolean reduce(Boolean left, Boolean right) {
+                return Boolean.TRUE.equals(left) || Boolean.TRUE.equals(right);
+            }
+        }.scan(body, null);
+        return Boolean.TRUE.equals(found);
+    }
+
+    /**
+     * A method body the checker does not read (it can touch no session: {@link SessionRelevance}) may still
+     * take a callee's unchecked exit and go on ({@code try { handleOne(); } catch (RuntimeException e) { … }}):
+     * records its calls of the program's methods inside try statements, with their handlers. Calls outside
+     * every try statement are not recorded (such a body passes nothing on to its callers: documented).
+     * {@code flow} is a checker of the body's class, rooted at {@code body}, for the handlers' types and lines.
+     */
+    void callsInTries(TreePath body, MethodChecker flow) {
+        ExecutableElement caller = body.getLeaf() instanceof com.sun.source.tree.MethodTree
+                && trees.getElement(body) instanceof ExecutableElement method ? method : null;
+        CatchClauses handlers = new CatchClauses(flow);
+        java.util.Deque<Handlers> around = new java.util.ArrayDeque<>();
+        CompilationUnitTree unit = body.getCompilationUnit();
+        new com.sun.source.util.TreeScanner<Void, Void>() {
+            @Override
+            public Void visitTry(TryTree tree, Void unused) {
+                CatchClauses.Clause jumping = handlers.jumpingFinally(tree);
+                around.push(new Handlers(handlers.of(tree), jumping));
+                scan(tree.getResources(), null);
+                scan(tree.getBlock(), null);
+                around.pop();
+                around.push(new Handlers(List.of(), jumping));
+                scan(tree.getCatches(), null);
+                around.pop();
+                scan(tree.getFinallyBlock(), null);
+                return null;
+            }
+
+            @Override
+            public Void visitMethodInvocation(com.sun.source.tree.MethodInvocationTree tree, Void unused) {
+                super.visitMethodInvocation(tree, unused);
+                record(tree);
+                return null;
+            }
+
+            @Override
+            public Void visitNewClass(com.sun.source.tree.NewClassTree tree, Void unused) {
+                super.visitNewClass(tree, unused);
+                record(tree);
+                return null;
+            }
+
+            private void record(Tree call) {
+                if (!around.isEmpty() && trees.getElement(new TreePath(body, call)) instanceof ExecutableElement callee
+                        && !ThrowSites.inJdk(callee, flow)) {
+                    call(callee, new Call(caller, call, unit, flow.line(call), new ArrayList<>(around)), handlers);
+                }
+            }
+
+            @Override
+            public Void visitLambdaExpression(com.sun.source.tree.LambdaExpressionTree tree, Void unused) {
+                return null; // another body
+            }
+
+            @Override
+            public Void visitClass(com.sun.source.tree.ClassTree tree, Void unused) {
+                return null; // another body
+            }
+        }.scan(body.getLeaf() instanceof com.sun.source.tree.LambdaExpressionTree lambda ? lambda.getBody()
+                : body.getLeaf() instanceof com.sun.source.tree.MethodTree method ? method.getBody() : body.getLeaf(), null);
+    }
+
+    /** {@code exit} comes out of the callee at {@code call}: follows it through the caller's handlers. */
+    private void meet(Call call, Exit exit, CatchClauses handlers) {
+        List<TypeMirror> thrown = exit.thrown();
+        for (Handlers around : call.handlers()) {
+            List<TypeMirror> onwards = new ArrayList<>();
+            CatchClauses.Clause swallower = handlers.swallower(thrown, around.clauses(), around.jumpingFinally(), onwards);
+            if (swallower != null) {
+                String how = swallower.finallyBlock()
+                        ? "the finally block on line " + swallower.line() + " drops it (it can end with a jump) and goes on"
+                        : "the catch on line " + swallower.line() + " takes it and goes on";
+                trees.printMessage(javax.tools.Diagnostic.Kind.ERROR, Diagnostic.INCOMPLETE_SESSION.format(
+                        exit.session(), "if, in '" + exit.owner() + "', " + exit.what() + " an unchecked exception, which "
+                                + "leaves '" + exit.owner() + "'" + exit.through() + " and comes out of the call on line "
+                                + call.line() + ", where " + how + " (the exception abandons the session: the peer would "
+                                + "wait; in '" + exit.owner() + "', declare it in try-with-resources, or close it in a "
+                                + "finally block)",
+                        exit.remains()), call.at(), call.unit());
+                return;
+            }
+            thrown = onwards;
+            if (thrown.isEmpty()) {
+                return; // every catch that takes it ends the program (System.exit)
+            }
+        }
+        if (call.caller() != null) {
+            exit(call.caller(), new Exit(exit.session(), exit.owner(), exit.remains(), exit.what(), exit.through()
+                    + " and then '" + call.caller().getSimpleName() + "' (through its call on line " + call.line() + ")",
+                    thrown), handlers);
+        }
+    }
+}
