@@ -46,7 +46,8 @@ final class LentSessions {
     /**
      * The methods of each top-level class and its member classes compiled in this run, by element,
      * found in one pass over the class's members the first time one of them is asked for
-     * ({@code Trees.getPath(method)} walks the whole file each time). Elements and trees belong to one
+     * ({@code Trees.getPath(method)} walks the whole file each time), or given by the checker's walk of
+     * those members ({@link #members}). Elements and trees belong to one
      * compilation, as does this cache.
      */
     private final Map<Element, Map<Element, TreePath>> methodsByClass = new HashMap<>();
@@ -274,6 +275,17 @@ final class LentSessions {
             return false;
         }
         return types.isSubtype(types.erasure(thrown), types.erasure(caught));
+    }
+
+    /**
+     * The methods of {@code top}, a top-level class, and of its member classes, by element, as the walk of
+     * its members before its checks found them ({@link SessionChecker}): the same as {@link #pathOf} would
+     * find in a walk of its own, which this spares (kept if it has run already).
+     */
+    void members(Element top, Map<Element, TreePath> methods) {
+        if (!methodsByClass.containsKey(top)) {
+            methodsByClass.put(top, methods);
+        }
     }
 
     /** The path of {@code method}'s declaration, or null when it is not compiled from source in this run. */

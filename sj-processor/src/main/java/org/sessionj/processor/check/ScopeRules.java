@@ -1,5 +1,6 @@
 package org.sessionj.processor.check;
 
+import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
@@ -40,9 +41,11 @@ final class ScopeRules {
         this.trees = trees;
     }
 
-    /** A variable declaration: a scope only as a try-with-resources resource. */
-    void variable(TreePath path, VariableTree tree, Reporter reporter) {
-        Element element = trees.getElement(path);
+    /**
+     * A variable declaration: a scope only as a try-with-resources resource. {@code element} is the
+     * declaration's element, which the class walk has asked javac for already.
+     */
+    void variable(TreePath path, VariableTree tree, Element element, Reporter reporter) {
         if (!(element instanceof VariableElement variable) || !api.isScope(variable.asType())) {
             return;
         }
@@ -59,6 +62,14 @@ final class ScopeRules {
 
     /** {@code SJ.scope()}: only as the initializer of a try-with-resources resource. */
     void invocation(TreePath path, MethodInvocationTree call, Reporter reporter) {
+        // The called method's simple name is the name its select ends with: a call not spelled scope(...)
+        // is not SJ.scope(), known without asking javac for the element (the class walk meets every call).
+        ExpressionTree select = call.getMethodSelect();
+        Name spelled = select instanceof MemberSelectTree member ? member.getIdentifier()
+                : select instanceof IdentifierTree identifier ? identifier.getName() : null;
+        if (spelled != null && !spelled.contentEquals("scope")) {
+            return;
+        }
         if (!(trees.getElement(path) instanceof ExecutableElement method) || !method.getSimpleName().contentEquals("scope")
                 || !(method.getEnclosingElement() instanceof TypeElement owner)
                 || !owner.getQualifiedName().contentEquals("org.sessionj.api.SJ")) {

@@ -196,54 +196,28 @@ public final class SessionChecker implements TaskListener {
      * written for compilations that use these classes from the class path ({@link EndingsResource}).
      */
     private void recordDeclarations(TreePath classPath, CompilationUnitTree unit) {
-        MethodChecker[] fields = new MethodChecker[1];
-        Set<Element> withFields = new HashSet<>(); // the types declaring final endpoint or selector fields
-        // per class with socket parameters (member classes too), the parameters its methods end
-        Map<TypeElement, List<EndingsResource.Ending>> ended = new LinkedHashMap<>();
+        // One walk over the members (member classes at any depth, no bodies), in source order; LentSessions
+        // is given the methods found, which it would otherwise find in a walk of its own, after a search of
+        // the whole file for the class (issue 12: one pass per class instead of three).
+        List<TreePath> declarations = new ArrayList<>();
+        List<Element> declared = new ArrayList<>(); // their elements (null: javac has none)
+        Map<Element, TreePath> methods = new HashMap<>();
         new TreePathScanner<Void, Void>() {
             @Override
             public Void visitMethod(MethodTree tree, Void unused) {
-                if (trees.getElement(getCurrentPath()) instanceof ExecutableElement method
-                        && method.getEnclosingElement() instanceof TypeElement owner) {
-                    List<? extends VariableElement> parameters = method.getParameters();
-                    for (int i = 0; i < parameters.size(); i++) {
-                        VariableElement parameter = parameters.get(i);
-                        if (api.isSocket(parameter.asType())) {
-                            String how = lent.ending(method, parameter);
-                            List<EndingsResource.Ending> list = ended.get(owner);
-                            if (list == null) {
-                                list = new ArrayList<>();
-                                ended.put(owner, list);
-                            }
-                            if (how != null) {
-                                list.add(new EndingsResource.Ending(method, i, lent.handsOver(method, parameter), how));
-                            }
-                        }
-                    }
+                Element element = trees.getElement(getCurrentPath());
+                if (element != null) {
+                    methods.put(element, getCurrentPath());
+                    declarations.add(getCurrentPath());
+                    declared.add(element);
                 }
                 return null;
             }
 
             @Override
             public Void visitVariable(VariableTree tree, Void unused) {
-                if (trees.getElement(getCurrentPath()) instanceof VariableElement field
-                        && field.getModifiers().contains(javax.lang.model.element.Modifier.FINAL)) {
-                    boolean selector = api.isSelector(field.asType()) && tree.getInitializer() != null;
-                    // A blank final endpoint field: what its constructors store (read before lowering too).
-                    if (selector || api.isService(field.asType()) || api.isServerSocket(field.asType())) {
-                        withFields.add(field.getEnclosingElement());
-                        if (fields[0] == null) {
-                            Reporter silent = new Reporter(trees, unit);
-                            silent.silence();
-                            fields[0] = newChecker(silent, new HashMap<>());
-                        }
-                        if (selector) {
-                            fields[0].selectors.recordField(field);
-                        } else {
-                            fields[0].origins.finalField(field);
-                        }
-                    }
-                }
+                declarations.add(getCurrentPath());
+                declared.add(trees.getElement(getCurrentPath()));
                 return null;
             }
 
@@ -257,11 +231,72 @@ public final class SessionChecker implements TaskListener {
                 return null; // an enum constant's body
             }
         }.scan(classPath, null);
+        Element classElement = trees.getElement(classPath);
+        if (classElement instanceof TypeElement top
+                && top.getEnclosingElement().getKind() == javax.lang.model.element.ElementKind.PACKAGE) {
+            lent.members(top, methods);
+        }
+        MethodChecker[] fields = new MethodChecker[1];
+        Set<Element> withFields = new HashSet<>(); // the types declaring final endpoint or selector fields
+        // per class with socket parameters (member classes too), the parameters its methods end
+        Map<TypeElement, List<EndingsResource.Ending>> ended = new LinkedHashMap<>();
+        for (int i = 0; i < declarations.size(); i++) {
+            if (declarations.get(i).getLeaf() instanceof MethodTree) {
+                recordEndings(declared.get(i), ended);
+            } else {
+                recordField((VariableTree) declarations.get(i).getLeaf(), declared.get(i), unit, fields, withFields);
+            }
+        }
         for (Map.Entry<TypeElement, List<EndingsResource.Ending>> entry : ended.entrySet()) {
             endings.write(entry.getKey(), entry.getValue());
         }
-        if (trees.getElement(classPath) instanceof TypeElement type) {
+        if (classElement instanceof TypeElement type) {
             users.recordFieldFacts(type, withFields);
+        }
+    }
+
+    /** Which socket parameters {@code element}, a member method, ends ({@link LentSessions}), into {@code ended}. */
+    private void recordEndings(Element element, Map<TypeElement, List<EndingsResource.Ending>> ended) {
+        if (element instanceof ExecutableElement method
+                && method.getEnclosingElement() instanceof TypeElement owner) {
+            List<? extends VariableElement> parameters = method.getParameters();
+            for (int i = 0; i < parameters.size(); i++) {
+                VariableElement parameter = parameters.get(i);
+                if (api.isSocket(parameter.asType())) {
+                    String how = lent.ending(method, parameter);
+                    List<EndingsResource.Ending> list = ended.get(owner);
+                    if (list == null) {
+                        list = new ArrayList<>();
+                        ended.put(owner, list);
+                    }
+                    if (how != null) {
+                        list.add(new EndingsResource.Ending(method, i, lent.handsOver(method, parameter), how));
+                    }
+                }
+            }
+        }
+    }
+
+    /** The endpoint or selector {@code element}, a final field declared by {@code tree}, holds ({@link DeclarationFacts}). */
+    private void recordField(VariableTree tree, Element element, CompilationUnitTree unit, MethodChecker[] fields,
+            Set<Element> withFields) {
+        if (element instanceof VariableElement field
+                && field.getModifiers().contains(javax.lang.model.element.Modifier.FINAL)) {
+            boolean selector = api.isSelector(field.asType()) && tree.getInitializer() != null;
+            // A blank final endpoint field: what its constructors store (read before lowering too).
+            if (selector || api.isService(field.asType()) || api.isServerSocket(field.asType())) {
+                withFields.add(field.getEnclosingElement());
+                if (fields[0] == null) {
+                    Reporter silent = new Reporter(trees, unit);
+                    silent.silence();
+                    fields[0] = newChecker(silent, new HashMap<>());
+                }
+                if (selector) {
+                    fields[0].selectors.recordField(field);
+                } else {
+                    fields[0].origins.finalField(field);
+                }
+            }
         }
     }
 
@@ -367,7 +402,10 @@ public final class SessionChecker implements TaskListener {
     }
 
     /**
-     * Whether {@code element} carries {@code @SuppressWarnings("sessionj")}, read off its annotation
+     * Whether {@code element} carries {@code @SuppressWarnings("sessionj")}. On a class, method, constructor
+     * or field it means its code is not checked at all (docs/diagnostics.md, "Turning the checker off"), for
+     * code that breaks a protocol on purpose, such as a test of how the peer copes; the runtime monitor
+     * still stops it. Read off the element's annotation
      * mirrors: {@code getAnnotation(SuppressWarnings.class)} would build a reflection proxy per
      * declaration, and the processor, loaded afresh by every compilation, runs mostly interpreted.
      */
@@ -435,15 +473,19 @@ public final class SessionChecker implements TaskListener {
 
         @Override
         public Void visitMethod(MethodTree method, Void unused) {
-            if (suppressed(getCurrentPath())) {
+            // The method's element, asked of javac once for the three questions below (issue 12: the class walk
+            // visits every node of the class, and each query is a call into javac, mostly interpreted here).
+            Element declared = trees.getElement(getCurrentPath());
+            if (declared != null && suppresses(declared)) {
                 return null;
             }
             // Not the members javac writes itself (a record's implicit constructor and accessors).
-            if (!implicit(getCurrentPath())
-                    && trees.getElement(getCurrentPath()) instanceof javax.lang.model.element.ExecutableElement element) {
+            boolean implicit = declared != null
+                    && environment.getElementUtils().getOrigin(declared) != Elements.Origin.EXPLICIT;
+            if (!implicit && declared instanceof javax.lang.model.element.ExecutableElement element) {
                 overrides.check(element, method, reporter);
             }
-            if (method.getBody() != null && !implicit(getCurrentPath())) {
+            if (method.getBody() != null && !implicit) {
                 analyse(getCurrentPath());
             } else if (method.getBody() == null) {
                 declarationOnly(method);
@@ -556,10 +598,11 @@ public final class SessionChecker implements TaskListener {
         /** A record's {@code @NoAlias} components must not be handed out by accessors javac writes. */
         @Override
         public Void visitClass(ClassTree tree, Void unused) {
-            if (suppressed(getCurrentPath())) {
+            Element declared = trees.getElement(getCurrentPath()); // asked once for both questions
+            if (declared != null && suppresses(declared)) {
                 return null;
             }
-            if (trees.getElement(getCurrentPath()) instanceof TypeElement type) {
+            if (declared instanceof TypeElement type) {
                 localProtocol(type, tree);
                 contracts.recordComponents(type, tree, reporter);
                 overrides.checkInherited(type, tree, reporter);
@@ -608,10 +651,11 @@ public final class SessionChecker implements TaskListener {
         public Void visitVariable(VariableTree variable, Void unused) {
             sessionTarget(variable);
             boolean field = getCurrentPath().getParentPath().getLeaf() instanceof ClassTree;
-            if (field && suppressed(getCurrentPath())) {
+            Element declared = trees.getElement(getCurrentPath()); // asked once for both questions
+            if (field && declared != null && suppresses(declared)) {
                 return null;
             }
-            scopes.variable(getCurrentPath(), variable, reporter);
+            scopes.variable(getCurrentPath(), variable, declared, reporter);
             if (variable.getInitializer() != null && field) {
                 analyse(getCurrentPath());
             }
@@ -661,21 +705,6 @@ public final class SessionChecker implements TaskListener {
                 analyse(getCurrentPath());
             }
             return super.visitBlock(block, unused);
-        }
-
-        /**
-         * {@code @SuppressWarnings("sessionj")} on a class, method, constructor or field: its code is not
-         * checked at all (docs/diagnostics.md, "Turning the checker off"), for code that breaks a protocol
-         * on purpose, such as a test of how the peer copes. The runtime monitor still stops it.
-         */
-        private boolean suppressed(TreePath declaration) {
-            Element element = trees.getElement(declaration);
-            return element != null && suppresses(element);
-        }
-
-        private boolean implicit(TreePath method) {
-            Element element = trees.getElement(method);
-            return element != null && environment.getElementUtils().getOrigin(element) != Elements.Origin.EXPLICIT;
         }
 
         /**
