@@ -77,7 +77,8 @@ public final class SessionProcessor extends AbstractProcessor implements Protoco
             environment.getMessager().printMessage(javax.tools.Diagnostic.Kind.ERROR, MULTI_MODULE);
             return; // nothing checked, and the error says so: no build passes unchecked (adv15 A7)
         }
-        registry = new ProtocolRegistry(environment.getElementUtils(), trees, environment.getFiler());
+        registry = new ProtocolRegistry(environment.getElementUtils(), environment.getTypeUtils(), trees,
+                environment.getFiler());
         checker = new SessionChecker(environment, trees, registry, this);
         task.addTaskListener(checker);
     }

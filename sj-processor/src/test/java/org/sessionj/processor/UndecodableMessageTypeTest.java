@@ -313,7 +313,7 @@ class UndecodableMessageTypeTest {
                   @Protocol("cbegin.!<R<Pt>>") interface Keys {}
                 }
                 """);
-        assertRejected("SJ018", 6, msg("message type 'P.S'", "its component 'r' has a type no peer can decode, 'P.R':"
+        assertRejected("SJ018", 6, msg("message type 'P.S'", "its component 'r' has a type no peer can decode, P.R:"
                 + " its component 'm'", "its key type 'P.Pt' would not arrive as itself"), types + """
                   @Protocol("cbegin.!<S<Pt>>") interface Keys {}
                 }

@@ -99,9 +99,9 @@ final class TlsChannelSetup implements ChannelSetup {
     }
 
     /** Heartbeats (if enabled) right behind the gate at {@code gate}, which is about to leave the pipeline. */
-    private static void startHeartbeats(ChannelHandlerContext gate, Heartbeat heartbeat) {
+    private static void startHeartbeats(ChannelHandlerContext gate, Heartbeat heartbeat, NettyConnection connection) {
         if (heartbeat.enabled()) {
-            gate.pipeline().addAfter(gate.name(), null, new Heartbeats(heartbeat));
+            gate.pipeline().addAfter(gate.name(), null, new Heartbeats(heartbeat, connection));
         }
     }
 
@@ -154,7 +154,7 @@ final class TlsChannelSetup implements ChannelSetup {
                 if (done.isSuccess()) {
                     connection.authenticated(peerPrincipal(ssl));
                     ctx.writeAndFlush(Unpooled.wrappedBuffer(ACCEPTED));
-                    startHeartbeats(ctx, heartbeat); // after the greeting, never before it
+                    startHeartbeats(ctx, heartbeat, connection); // after the greeting, never before it
                     ctx.pipeline().remove(this);
                     accepted.accept(connection);
                 } else {
@@ -209,7 +209,7 @@ final class TlsChannelSetup implements ChannelSetup {
                 return;
             }
             connection.authenticated(peerPrincipal(ssl));
-            startHeartbeats(ctx, heartbeat);
+            startHeartbeats(ctx, heartbeat, connection);
             ctx.pipeline().remove(this);
             ready.complete(connection);
         }

@@ -18,6 +18,7 @@ import org.sessionj.transport.netty.internal.NettySettings;
  * Each queued frame is charged its bytes plus {@link NettyConnection#FRAME_COST} against the inbound and outbound
  * marks (hostile H6): the marks counted bytes only, so a peer that pipelined 16-byte frames and never read the
  * answers made a connection queue ~60,000 frame objects each way, ~8 MB of heap for the 1.5 MiB the marks allow.
+ * A frame written is charged its capacity, the memory it holds, rather than its bytes.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TcpFrameCostTest extends ConnectionTestSupport {
@@ -61,5 +62,12 @@ class TcpFrameCostTest extends ConnectionTestSupport {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
         }
         assertThat(raw.getInputStream().readNBytes(10 * (4 + 9))).hasSize(130);
+
+        // A 9-byte answer in a message's usual 256-byte frame holds the 256: it is charged its capacity. By its bytes,
+        // 60 peers that never read their answers held 75 MB of frames under marks that allowed 30 MiB.
+        writer.write(writer.frameBuffer(256).writeZero(9));
+        assertThat(accepted.outboundCharge()).isEqualTo(256 + NettyConnection.FRAME_COST);
+        writer.flush();
+        assertThat(raw.getInputStream().readNBytes(4 + 9)).hasSize(13);
     }
 }

@@ -15,9 +15,12 @@ import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.TypeParameterElement;
 import javax.lang.model.type.ArrayType;
 import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.ExecutableType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
+import javax.lang.model.type.TypeVariable;
 import javax.lang.model.type.WildcardType;
+import javax.lang.model.util.Types;
 
 /**
  * Invariant: <em>every message type of a protocol is one a receiver can decode as the class that was
@@ -42,9 +45,15 @@ import javax.lang.model.type.WildcardType;
  *     strings (a key's text, read back as the declared key type), which only strings, boxes, enums,
  *     {@code Object} (strings only, checked at the send) and the JDK's value types with a key decoder
  *     (UUID, java.time, Locale, Currency, URI, URL, Date, BigInteger, BigDecimal) survive;</li>
+ * <li>a member of a class of the program is kept to one side by {@code @JsonProperty(access = READ_ONLY)}
+ *     or {@code WRITE_ONLY}, or a field hides a superclass's field of the same name: its value would not
+ *     arrive (adv16 A18, adv17 A7);</li>
  * <li>a record component, a field of a class of the program (any access: the runtime writes them all),
- *     an array component, a type argument or a permitted subclass of a sealed type is one of the above.</li>
+ *     an array component, a type argument or a permitted subclass of a sealed type is one of the above,
+ *     with the type's arguments put in for its type variables (adv16 A9).</li>
  * </ul>
+ * The runtime's load check (sj-runtime's Decodability) decides the same; sj-crosscheck's
+ * MessageTypeAgreementTest runs both on the same classes.
  */
 public final class MessageDecodability {
     /** The JDK classes (beyond collections, maps, boxes and java.time) the codec reads back. */
@@ -71,7 +80,7 @@ public final class MessageDecodability {
      * arrive as themselves (adv15 A4: an {@code Object} key turned from an Integer into a String, a class's
      * key came back made from its {@code toString()}, a record key could not be read back at all), or null.
      */
-    public static String keyProblem(TypeElement key, int arrays) {
+    private static String keyProblem(TypeElement key, int arrays) {
         String name = key.getQualifiedName().toString();
         boolean keeps = arrays == 0 && (key.getKind() == ElementKind.ENUM || name.startsWith("java.time.")
                 || JDK_KEYS.contains(name) || name.equals("java.lang.Object") || name.equals("java.lang.String")
@@ -114,118 +123,222 @@ public final class MessageDecodability {
         return false;
     }
 
-    /** Why no receiver can decode a message of {@code type}, or null if one can. */
-    public static String problem(TypeElement type) {
-        return problem(type, new HashSet<>());
-    }
-
     /**
-     * Why no receiver can decode a message of the raw type {@code type} (written without type arguments
-     * although it declares type parameters: {@code !<Box>} for {@code record Box<T extends Runnable>(T v)}), or
-     * null. A receiver decodes a component of a type variable as the variable's erasure, its first bound, so
-     * that bound must be decodable too (adv13 A2).
+     * Why no receiver can decode a message of {@code type} (the payload as the protocol writes it: a class with
+     * its type arguments, an array of one, a primitive), or null if one can. One walk through the parts a
+     * receiver decodes — record components, fields, permitted subclasses, array components, type arguments,
+     * map keys — with the type arguments substituted wherever it descends (adv16 A9 and its addendum:
+     * {@code !<Box<Pt>>} for {@code class Box<K> { Map<K, Integer> m; }} has {@code Pt} keys, as has
+     * {@code !<Msg<Pt>>} for {@code sealed interface Msg<K> permits Put} and {@code record Put<K>(Map<K,
+     * Integer> m) implements Msg<K>}; a raw {@code !<R>} reads each type parameter as its first bound), as
+     * the runtime's codec decodes them.
      */
-    public static String problemOfRaw(TypeElement type) {
-        Set<TypeElement> seen = new HashSet<>();
-        String own = problem(type, seen);
-        return own != null ? own : boundsProblem(type, seen);
+    public static String problem(TypeMirror type, Types types) {
+        while (type instanceof ArrayType array) {
+            type = array.getComponentType();
+        }
+        return type instanceof DeclaredType declared ? new Walk(types).withArguments(declared) : null;
     }
 
-    /** Why the first bound of one of {@code type}'s type parameters (what a raw use decodes them as) is not decodable. */
-    private static String boundsProblem(TypeElement type, Set<TypeElement> seen) {
-        for (TypeParameterElement parameter : type.getTypeParameters()) {
-            List<? extends TypeMirror> bounds = parameter.getBounds();
-            String inner = bounds.isEmpty() ? null : problem(bounds.get(0), seen);
-            if (inner != null) {
-                return "it is written without type arguments, so its type parameter '" + parameter.getSimpleName()
-                        + "' is read as its bound, a type no peer can decode, " + inner;
-            }
-        }
-        return null;
-    }
+    /** One walk through a message type's parts (its own memory of the types met, for recursive types). */
+    private static final class Walk {
+        /** Deeper than any message type a program writes; stops a type that grows as it recurses ({@code Node<List<T>>}). */
+        private static final int MAX_DEPTH = 64;
+        private final Types types;
+        private final Set<String> seen = new HashSet<>();
+        private int depth;
 
-    private static String problem(TypeElement type, Set<TypeElement> seen) {
-        if (!seen.add(type)) {
-            return null; // a recursive message type: its other parts are checked where first met
+        Walk(Types types) {
+            this.types = types;
         }
-        String own = ownProblem(type);
-        if (own != null) {
-            return own;
-        }
-        List<String> names = new ArrayList<>();
-        List<TypeMirror> parts = new ArrayList<>();
-        if (type.getKind() == ElementKind.RECORD) {
-            for (RecordComponentElement component : type.getRecordComponents()) {
-                names.add("its component '" + component.getSimpleName() + "'");
-                parts.add(component.asType());
+
+        /** Why a part of the declared type {@code type} cannot be decoded, or null (the problem not yet named). */
+        String declared(DeclaredType type) {
+            TypeElement element = (TypeElement) type.asElement();
+            String raw = "";
+            if (type.getTypeArguments().isEmpty() && !element.getTypeParameters().isEmpty()) {
+                if (!seen.add("raw " + element.getQualifiedName())) {
+                    return null; // a bound that names the type itself (Node<T extends Node<T>>)
+                }
+                // Written without type arguments: the codec reads each type parameter as its first bound (adv13 A2).
+                List<TypeMirror> bounds = new ArrayList<>();
+                for (TypeParameterElement parameter : element.getTypeParameters()) {
+                    TypeMirror bound = types.erasure(parameter.getBounds().isEmpty() ? parameter.asType()
+                            : parameter.getBounds().get(0));
+                    String inner = nested(bound);
+                    if (inner != null) {
+                        return "it is written without type arguments, so its type parameter '"
+                                + parameter.getSimpleName() + "' is read as its bound, a type no peer can decode, "
+                                + inner;
+                    }
+                    bounds.add(bound);
+                }
+                type = declaredType(element, bounds);
+                raw = "it is written without type arguments (each type parameter read as its bound), and ";
+            }
+            if (!seen.add(type.toString()) || depth > MAX_DEPTH) {
+                return null; // a recursive message type: its other parts are checked where first met
+            }
+            depth++;
+            try {
+                String own = ownProblem(element);
+                if (own != null) {
+                    return own;
+                }
+                List<String> names = new ArrayList<>();
+                List<TypeMirror> parts = new ArrayList<>();
+                parts(type, element, names, parts);
+                for (int i = 0; i < parts.size(); i++) {
+                    String inner = nested(parts.get(i));
+                    if (inner != null) {
+                        return raw + names.get(i) + " has a type no peer can decode, " + inner;
+                    }
+                }
+                List<? extends TypeMirror> arguments = type.getTypeArguments();
+                return isJdkMap(element) && arguments.size() == 2 ? keyProblem(arguments.get(0)) : null;
+            } finally {
+                depth--;
             }
         }
-        if (type.getKind() == ElementKind.CLASS && !jdk(type)
-                && !annotated(type, "com.fasterxml.jackson.annotation.JsonAutoDetect")) {
-            // A class of the program travels as its fields, whatever their access (adv15 A21): each is a part
-            // the receiver decodes as its declared type, as the runtime's load check has it.
-            for (TypeElement c = type; c != null && !jdk(c); c = superclass(c)) {
-                for (Element member : c.getEnclosedElements()) {
-                    if (member.getKind() == ElementKind.FIELD && travels(member)) {
-                        names.add("its field '" + member.getSimpleName() + "'");
-                        parts.add(member.asType());
+
+        /** {@link #declared} of {@code type}, else the first problem of its type arguments (each naming its class). */
+        String withArguments(DeclaredType type) {
+            String own = declared(type);
+            return own != null ? own : arguments(type);
+        }
+
+        private String arguments(DeclaredType type) {
+            for (TypeMirror argument : type.getTypeArguments()) {
+                String inner = nested(argument);
+                if (inner != null) {
+                    return inner;
+                }
+            }
+            return null;
+        }
+
+        /** Why a value of {@code type}, a part of a message, cannot be decoded (its class named), or null. */
+        private String nested(TypeMirror type) {
+            if (type instanceof ArrayType array) {
+                return nested(array.getComponentType());
+            }
+            if (type instanceof WildcardType wildcard) {
+                // ? extends B is decoded as B; ? and ? super B as Object (JSON-like values)
+                return wildcard.getExtendsBound() == null ? null : nested(wildcard.getExtendsBound());
+            }
+            if (type instanceof TypeVariable variable) {
+                return nested(types.erasure(variable)); // a variable nothing bound: decoded as its bound
+            }
+            if (!(type instanceof DeclaredType declared) || !(declared.asElement() instanceof TypeElement element)) {
+                return null; // a primitive
+            }
+            String problem = declared(declared);
+            if (problem == null) {
+                return arguments(declared); // an argument's problem names the argument's class
+            }
+            return problem.startsWith("its ") && !problem.startsWith("its key type ")
+                    ? element.getQualifiedName() + ": " + problem : "'" + element.getQualifiedName() + "': " + problem;
+        }
+
+        /**
+         * The parts of {@code type} a receiver decodes, as members of {@code type} (its type arguments put in
+         * for its type variables): a record's components, a program class's fields, a sealed type's permitted
+         * subclasses.
+         */
+        private void parts(DeclaredType type, TypeElement element, List<String> names, List<TypeMirror> parts) {
+            if (element.getKind() == ElementKind.RECORD) {
+                for (RecordComponentElement component : element.getRecordComponents()) {
+                    names.add("its component '" + component.getSimpleName() + "'");
+                    parts.add(component.getAccessor() == null ? component.asType()
+                            : ((ExecutableType) memberType(type, component.getAccessor())).getReturnType());
+                }
+            }
+            if (element.getKind() == ElementKind.CLASS && !jdk(element)
+                    && !annotated(element, "com.fasterxml.jackson.annotation.JsonAutoDetect")) {
+                // A class of the program travels as its fields, whatever their access (adv15 A21): each is a part
+                // the receiver decodes as its declared type, as the runtime's load check has it.
+                for (TypeElement c = element; c != null && !jdk(c); c = superclass(c)) {
+                    for (Element member : c.getEnclosedElements()) {
+                        if (member.getKind() == ElementKind.FIELD && travels(member)) {
+                            names.add("its field '" + member.getSimpleName() + "'");
+                            parts.add(memberType(type, member));
+                        }
                     }
                 }
             }
-        }
-        if (type.getModifiers().contains(Modifier.SEALED) && !type.getQualifiedName().toString().startsWith("java.")) {
-            // A sealed type of the JDK (InetAddress, ZoneId) is decoded by the codec's decoder for the declared
-            // type itself, not by its permitted subclasses (adv15 A16), as the runtime's check has it.
-            for (TypeMirror permitted : type.getPermittedSubclasses()) {
-                names.add("its permitted subclass");
-                parts.add(permitted);
+            if (element.getModifiers().contains(Modifier.SEALED)
+                    && !element.getQualifiedName().toString().startsWith("java.")) {
+                // A sealed type of the JDK (InetAddress, ZoneId) is decoded by the codec's decoder for the declared
+                // type itself, not by its permitted subclasses (adv15 A16), as the runtime's check has it.
+                for (TypeMirror permitted : element.getPermittedSubclasses()) {
+                    names.add("its permitted subclass");
+                    parts.add(specialized(type, permitted));
+                }
             }
         }
-        for (int i = 0; i < parts.size(); i++) {
-            String inner = problem(parts.get(i), seen);
-            if (inner != null) {
-                return names.get(i) + " has a type no peer can decode, " + inner;
-            }
-        }
-        return null;
-    }
 
-    /** Why no receiver can decode a value of {@code type} (a record component's type), or null. */
-    private static String problem(TypeMirror type, Set<TypeElement> seen) {
-        if (type instanceof ArrayType array) {
-            return problem(array.getComponentType(), seen);
-        }
-        if (type instanceof WildcardType wildcard) {
-            // ? extends B is decoded as B; ? and ? super B as Object (JSON-like values)
-            return wildcard.getExtendsBound() == null ? null : problem(wildcard.getExtendsBound(), seen);
-        }
-        if (!(type instanceof DeclaredType declared) || !(declared.asElement() instanceof TypeElement element)) {
-            return null; // a primitive, or a type variable: decoded as its bound (Object: JSON-like values)
-        }
-        String problem = problem(element, seen);
-        if (problem != null) {
-            return problem.startsWith("its ") ? element.getQualifiedName() + ": " + problem
-                    : "'" + element.getQualifiedName() + "': " + problem;
-        }
-        if (isJdkMap(element) && declared.getTypeArguments().size() == 2) {
-            String key = keyProblem(declared.getTypeArguments().get(0));
-            if (key != null) {
-                return "'" + element.getQualifiedName() + "': " + key;
+        /** {@code member}'s type as a member of {@code type} (javac substitutes the type arguments). */
+        private TypeMirror memberType(DeclaredType type, Element member) {
+            try {
+                return types.asMemberOf(type, member);
+            } catch (IllegalArgumentException notAMember) {
+                return member.asType();
             }
         }
-        for (TypeMirror argument : declared.getTypeArguments()) {
-            String inner = problem(argument, seen);
-            if (inner != null) {
-                return inner;
+
+        /**
+         * The permitted subclass {@code permitted} of the sealed {@code type} with its type parameters bound
+         * through {@code type}'s arguments: {@code Put<Pt>} for {@code Msg<Pt>} when {@code record Put<K>(…)
+         * implements Msg<K>}; a parameter the supertype does not name is read as its bound (the codec's
+         * specialization of a declared type to a subclass does the same).
+         */
+        private TypeMirror specialized(DeclaredType type, TypeMirror permitted) {
+            if (!(permitted instanceof DeclaredType declared) || !(declared.asElement() instanceof TypeElement sub)
+                    || sub.getTypeParameters().isEmpty()) {
+                return permitted;
+            }
+            DeclaredType generic = (DeclaredType) sub.asType();
+            DeclaredType supertype = supertype(generic, (TypeElement) type.asElement(), new HashSet<>());
+            List<TypeMirror> arguments = new ArrayList<>();
+            for (TypeParameterElement parameter : sub.getTypeParameters()) {
+                TypeMirror bound = null;
+                if (supertype != null && supertype.getTypeArguments().size() == type.getTypeArguments().size()) {
+                    for (int i = 0; i < supertype.getTypeArguments().size(); i++) {
+                        if (supertype.getTypeArguments().get(i) instanceof TypeVariable variable
+                                && variable.asElement().equals(parameter)) {
+                            bound = type.getTypeArguments().get(i);
+                        }
+                    }
+                }
+                arguments.add(bound != null ? bound : types.erasure(parameter.asType()));
+            }
+            return declaredType(sub, arguments);
+        }
+
+        /** The supertype of {@code type}, at any distance, whose class is {@code target}, or null. */
+        private DeclaredType supertype(DeclaredType type, TypeElement target, Set<Element> visited) {
+            for (TypeMirror direct : types.directSupertypes(type)) {
+                if (direct instanceof DeclaredType declared && visited.add(declared.asElement())) {
+                    if (declared.asElement().equals(target)) {
+                        return declared;
+                    }
+                    DeclaredType further = supertype(declared, target, visited);
+                    if (further != null) {
+                        return further;
+                    }
+                }
+            }
+            return null;
+        }
+
+        /** {@code element} with {@code arguments}; the raw type if javac refuses them (a mistyped use). */
+        private DeclaredType declaredType(TypeElement element, List<TypeMirror> arguments) {
+            try {
+                return types.getDeclaredType(element, arguments.toArray(new TypeMirror[0]));
+            } catch (IllegalArgumentException refused) {
+                return types.getDeclaredType(element);
             }
         }
-        if (declared.getTypeArguments().isEmpty()) {
-            String raw = boundsProblem(element, seen);
-            if (raw != null) {
-                return "'" + element.getQualifiedName() + "': " + raw;
-            }
-        }
-        return null;
     }
 
     /** Whether {@code type} is a class of the JDK (whose fields are its own business: it has an encoder). */
@@ -245,7 +358,7 @@ public final class MessageDecodability {
                 && !annotated(field, "com.fasterxml.jackson.annotation.JsonIgnore");
     }
 
-    /** {@link #keyProblem(TypeElement, int)} of a key type argument (a wildcard or type variable: read as Object). */
+    /** {@link #keyProblem(TypeElement, int)} of a key type argument (a wildcard or type variable: read as its bound). */
     private static String keyProblem(TypeMirror key) {
         int arrays = 0;
         while (key instanceof ArrayType array) {
@@ -257,6 +370,12 @@ public final class MessageDecodability {
         }
         if (key instanceof WildcardType wildcard && wildcard.getExtendsBound() != null) {
             return keyProblem(wildcard.getExtendsBound()); // decoded as its bound
+        }
+        if (key instanceof TypeVariable variable) {
+            // a variable nothing bound (the walk substitutes type arguments): decoded as its first bound
+            TypeMirror bound = variable.getUpperBound();
+            return keyProblem(bound instanceof javax.lang.model.type.IntersectionType both
+                    ? both.getBounds().get(0) : bound);
         }
         return key instanceof DeclaredType declared && declared.asElement() instanceof TypeElement element
                 ? keyProblem(element, arrays) : null;
@@ -281,6 +400,15 @@ public final class MessageDecodability {
                     + "let a peer choose which class the receiver creates; use a sealed type (its permitted classes "
                     + "travel by name), or Id.NAME with @JsonSubTypes";
         }
+        String oneSided = jdk(type) ? null : oneSidedProperty(type);
+        if (oneSided != null) {
+            return oneSided;
+        }
+        String hidden = type.getKind() == ElementKind.CLASS && !jdk(type)
+                && !annotated(type, "com.fasterxml.jackson.annotation.JsonAutoDetect") ? hiddenField(type) : null;
+        if (hidden != null) {
+            return hidden;
+        }
         if (type.getKind() != ElementKind.CLASS || type.getModifiers().contains(Modifier.ABSTRACT)) {
             return null; // an enum, record, sealed or JDK collection type, an annotation
         }
@@ -303,6 +431,79 @@ public final class MessageDecodability {
             case NONE -> "a receiver has no way to create one: give it a no-argument constructor (any access; its "
                     + "fields, whatever their access, are set back), a @JsonCreator constructor, or make it a record";
         };
+    }
+
+    /**
+     * Why a member of {@code type} or of a superclass of the program — a field, a record component, a getter or
+     * setter — travels one way only, or null: {@code @JsonProperty(access = READ_ONLY)} is written and ignored
+     * by the reader, {@code WRITE_ONLY} is read and never written, so its value would not arrive (adv16 A18:
+     * this compiled, and the protocol then failed to load; the runtime's check refuses both).
+     */
+    private static String oneSidedProperty(TypeElement type) {
+        for (TypeElement c = type; c != null && !jdk(c); c = superclass(c)) {
+            for (Element member : c.getEnclosedElements()) {
+                boolean part = member.getKind() == ElementKind.FIELD ? travels(member)
+                        : member.getKind() == ElementKind.METHOD || member.getKind() == ElementKind.RECORD_COMPONENT;
+                String access = part ? access(member) : null;
+                if ("READ_ONLY".equals(access)) {
+                    return "its " + kind(member) + " '" + member.getSimpleName() + "' is @JsonProperty(access = "
+                            + "READ_ONLY): it is written, but a receiver ignores it, so its value would not arrive; "
+                            + "drop the access, or mark it @JsonIgnore if it is not part of the message";
+                }
+                if ("WRITE_ONLY".equals(access)) {
+                    return "its " + kind(member) + " '" + member.getSimpleName() + "' is @JsonProperty(access = "
+                            + "WRITE_ONLY): a receiver reads it, but it is never written, so it would arrive as null "
+                            + "or zero; drop the access, or mark it @JsonIgnore if it is not part of the message";
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Why two travelling fields of {@code type}'s hierarchy share a name, or null: a class travels as its
+     * fields, one property per name, so the superclass's field was lost on the way, silently (adv17 A7:
+     * {@code B extends A}, both with {@code private int x}: the receiver's {@code A.x} kept its default).
+     */
+    private static String hiddenField(TypeElement type) {
+        java.util.Map<String, TypeElement> declaredIn = new java.util.HashMap<>();
+        for (TypeElement c = type; c != null && !jdk(c); c = superclass(c)) {
+            for (Element member : c.getEnclosedElements()) {
+                if (member.getKind() != ElementKind.FIELD || !travels(member)) {
+                    continue;
+                }
+                TypeElement sub = declaredIn.putIfAbsent(member.getSimpleName().toString(), c);
+                if (sub != null) {
+                    return "its field '" + member.getSimpleName() + "' of " + c.getQualifiedName() + " is hidden by "
+                            + "the field of the same name in " + sub.getQualifiedName() + ": a class travels as its "
+                            + "fields, one property per name, so only one of them would arrive; rename one, or mark "
+                            + "it transient or @JsonIgnore";
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String kind(Element member) {
+        boolean component = member.getKind() == ElementKind.RECORD_COMPONENT
+                || member.getEnclosingElement().getKind() == ElementKind.RECORD && member.getKind() == ElementKind.FIELD;
+        return component ? "component" : member.getKind() == ElementKind.FIELD ? "field" : "method";
+    }
+
+    /** The name of the {@code access} constant of {@code element}'s {@code @JsonProperty}, or null. */
+    private static String access(Element element) {
+        for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
+            if (((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName()
+                    .contentEquals("com.fasterxml.jackson.annotation.JsonProperty")) {
+                for (var entry : mirror.getElementValues().entrySet()) {
+                    if (entry.getKey().getSimpleName().contentEquals("access")
+                            && entry.getValue().getValue() instanceof javax.lang.model.element.VariableElement id) {
+                        return id.getSimpleName().toString();
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     /** How the codec can create an instance of a concrete class from a message. */

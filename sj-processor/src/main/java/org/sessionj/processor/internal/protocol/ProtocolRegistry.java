@@ -14,6 +14,7 @@ import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.Elements;
 import org.sessionj.processor.check.Diagnostic;
 import org.sessionj.processor.internal.facts.CompiledFacts;
@@ -43,6 +44,7 @@ public final class ProtocolRegistry {
             Set.of("boolean", "byte", "short", "char", "int", "long", "float", "double");
 
     private final Elements elements;
+    private final javax.lang.model.util.Types types;
     private final Trees trees;
     /** Descriptors written by other compilations, from the class path or the module path. */
     private final CompiledFacts compiledFacts;
@@ -74,8 +76,9 @@ public final class ProtocolRegistry {
 
     private Uses uses;
 
-    public ProtocolRegistry(Elements elements, Trees trees, Filer filer) {
+    public ProtocolRegistry(Elements elements, javax.lang.model.util.Types types, Trees trees, Filer filer) {
         this.elements = elements;
+        this.types = types;
         this.trees = trees;
         this.compiledFacts = new CompiledFacts(filer, elements);
         this.names = new TypeNameResolver(elements, trees);
@@ -583,9 +586,11 @@ public final class ProtocolRegistry {
 
         private Payload.JavaType rewrite(Payload.JavaType type) {
             List<Payload.JavaType> arguments = new ArrayList<>(type.typeArguments().size());
+            int problemsBefore = problems.size();
             for (Payload.JavaType argument : type.typeArguments()) {
                 arguments.add(rewrite(argument));
             }
+            boolean argumentReported = problems.size() > problemsBefore;
             if (PRIMITIVES.contains(type.name())) {
                 return new Payload.JavaType(type.name(), arguments, type.arrayDimensions());
             }
@@ -599,18 +604,10 @@ public final class ProtocolRegistry {
                 }
                 return type;
             }
-            String undecodable = reported.contains(type.name()) ? null : type.typeArguments().isEmpty()
-                    ? MessageDecodability.problemOfRaw(resolved.get()) : MessageDecodability.problem(resolved.get());
-            if (undecodable == null && type.typeArguments().size() == 2 && MessageDecodability.isJdkMap(resolved.get())) {
-                Payload.JavaType key = type.typeArguments().get(0);
-                Optional<TypeElement> keyType = names.resolve(key.name(), scope);
-                // isPresent/get, not map(lambda): each lambda spins a class in every compilation (NoPatternSwitchTest)
-                undecodable = keyType.isPresent() ? MessageDecodability.keyProblem(keyType.get(), key.arrayDimensions())
-                        : null;
-            }
-            if (undecodable == null && !type.typeArguments().isEmpty()) {
-                undecodable = BoundMapKeys.problem(resolved.get(), boundArguments(type.typeArguments()));
-            }
+            // The whole payload, type arguments put in (adv16 A9): an argument's own problem is reported at the
+            // argument, so the type that holds it is not reported again.
+            TypeMirror mirror = reported.contains(type.name()) || argumentReported ? null : mirror(type);
+            String undecodable = mirror == null ? null : MessageDecodability.problem(mirror, types);
             if (undecodable != null && reported.add(type.name())) {
                 int offset = offset(type.name(), type);
                 int[] at = TypeModel.lineColumn(text, offset);
@@ -620,16 +617,37 @@ public final class ProtocolRegistry {
             return new Payload.JavaType(binaryName(resolved.get()), arguments, type.arrayDimensions());
         }
 
-        /** The classes {@code arguments} name (null where a name is a primitive or does not resolve). */
-        private List<BoundMapKeys.Argument> boundArguments(List<Payload.JavaType> arguments) {
-            List<BoundMapKeys.Argument> bound = new ArrayList<>(arguments.size());
-            for (Payload.JavaType argument : arguments) {
-                Optional<TypeElement> element = PRIMITIVES.contains(argument.name()) ? Optional.empty()
-                        : names.resolve(argument.name(), scope);
-                bound.add(element.isPresent() ? new BoundMapKeys.Argument(element.get(), argument.arrayDimensions())
-                        : null);
+        /**
+         * The Java type {@code type} (a payload as the protocol writes it) denotes, or null if a name in it does
+         * not resolve or javac refuses its type arguments (reported elsewhere, or by javac).
+         */
+        private TypeMirror mirror(Payload.JavaType type) {
+            TypeMirror base;
+            if (PRIMITIVES.contains(type.name())) {
+                base = types.getPrimitiveType(javax.lang.model.type.TypeKind.valueOf(
+                        type.name().toUpperCase(java.util.Locale.ROOT)));
+            } else {
+                Optional<TypeElement> element = names.resolve(type.name(), scope);
+                if (element.isEmpty()) {
+                    return null;
+                }
+                TypeMirror[] arguments = new TypeMirror[type.typeArguments().size()];
+                for (int i = 0; i < arguments.length; i++) {
+                    arguments[i] = mirror(type.typeArguments().get(i));
+                    if (arguments[i] == null || arguments[i].getKind().isPrimitive()) {
+                        return null;
+                    }
+                }
+                try {
+                    base = types.getDeclaredType(element.get(), arguments);
+                } catch (IllegalArgumentException mistyped) {
+                    return null;
+                }
             }
-            return bound;
+            for (int i = 0; i < type.arrayDimensions(); i++) {
+                base = types.getArrayType(base);
+            }
+            return base;
         }
 
         private String protocolName(String name, String written, Action node) {

@@ -593,6 +593,12 @@ final class Initiation {
             theirs = in.isReadable() && in.getByte(in.readerIndex()) == Tags.LOCAL_REQUEST
                     ? localRequest(connection, in, context.config().maxRequesterTypeBytes())
                     : readRequest(in, context.config().maxRequesterTypeBytes());
+            if (in.isReadable()) {
+                // A requester sends nothing after its type (docs/wire-format.md §2); bytes there were dropped
+                // without a word (hostile H7), so a peer could believe a message of its was read.
+                throw new MalformedInputException(in.readableBytes() + " bytes after the session request in its "
+                        + "frame, where nothing may follow the requester's type");
+            }
         } catch (MalformedInputException e) {
             reject(connection, prefix, REFUSED, e.getMessage());
             throw new SJIOException("bad session request: " + e.getMessage(), e);

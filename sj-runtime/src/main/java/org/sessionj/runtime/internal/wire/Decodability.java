@@ -1,5 +1,6 @@
 package org.sessionj.runtime.internal.wire;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonDeserializer;
@@ -28,7 +29,8 @@ import java.util.Set;
  * <li>a concrete class the codec has no way to create (no no-argument constructor, no creator; an
  *     inner class) or cannot even describe (a JDK class whose state the JDK keeps closed);</li>
  * <li>a property the writer writes that the reader does not know (a getter without a setter or
- *     field): the receiver would reject it as an unknown property;</li>
+ *     field): the receiver would reject it as an unknown property; or one the reader ignores or the writer
+ *     never writes ({@code @JsonProperty(access = READ_ONLY / WRITE_ONLY)}): its value would not arrive;</li>
  * <li>a class written as an object of its properties that a receiver could create only from a single
  *     value (a one-argument constructor or factory), or whose creator takes a parameter no property
  *     writes (it would arrive as null or zero): adv15 A21;</li>
@@ -80,7 +82,7 @@ final class Decodability {
         }
         if (SealedTypes.closedHierarchy(raw)) {
             for (Class<?> permitted : raw.getPermittedSubclasses()) {
-                String problem = check(mapper.getTypeFactory().constructType(permitted));
+                String problem = check(member(type, permitted));
                 if (problem != null) {
                     return problem;
                 }
@@ -110,7 +112,8 @@ final class Decodability {
             deserializer = context.findRootValueDeserializer(type);
             serializer = mapper.getSerializerProviderInstance().findValueSerializer(type);
         } catch (JsonMappingException | RuntimeException e) {
-            return raw.getName() + " cannot be described by the codec: " + reason(e);
+            String part = raw.getName().startsWith("java.") ? null : partProblem(type); // the JDK's: its own reason
+            return part != null ? part : raw.getName() + " cannot be described by the codec: " + reason(e);
         }
         if (!(deserializer instanceof BeanDeserializerBase bean)) {
             return null; // a scalar, a JDK value type, a custom deserializer
@@ -120,7 +123,20 @@ final class Decodability {
                     + "(and setters or fields for its properties), a @JsonCreator constructor, or to be a record"
                     + (raw.isMemberClass() && !Modifier.isStatic(raw.getModifiers()) ? " (it is an inner class)" : "");
         }
+        String hidden = SealedTypes.ownState(raw) && !raw.isRecord() ? hiddenField(raw) : null;
+        if (hidden != null) {
+            return hidden;
+        }
         if (serializer instanceof BeanSerializerBase writes) {
+            for (Iterator<com.fasterxml.jackson.databind.ser.PropertyWriter> it = writes.properties(); it.hasNext();) {
+                if (it.next() instanceof BeanPropertyWriter property
+                        && access(property.getAnnotation(JsonProperty.class)) == JsonProperty.Access.READ_ONLY) {
+                    // Written, and ignored by the reader (adv16 A18): a record's creator then gets null or zero.
+                    return raw.getName() + " writes the property '" + property.getName() + "', which its reader "
+                            + "ignores: it is @JsonProperty(access = READ_ONLY), so its value would not arrive; drop "
+                            + "the access, or mark it @JsonIgnore if it is not part of the message";
+                }
+            }
             String creation = creationProblem(raw, writes, bean);
             if (creation != null) {
                 return creation;
@@ -138,12 +154,86 @@ final class Decodability {
             }
         }
         for (Iterator<SettableBeanProperty> it = bean.properties(); it.hasNext();) {
-            String problem = check(it.next().getType(), true);
+            SettableBeanProperty property = it.next();
+            if (access(property.getAnnotation(JsonProperty.class)) == JsonProperty.Access.WRITE_ONLY) {
+                // Read but never written (adv16 A18's twin): the receiver would make it null or zero, silently.
+                return raw.getName() + "'s property '" + property.getName() + "' is @JsonProperty(access = "
+                        + "WRITE_ONLY): its writer never writes it, so it would arrive as null or zero; drop the "
+                        + "access, or mark it @JsonIgnore if it is not part of the message";
+            }
+            String problem = check(property.getType(), true);
             if (problem != null) {
                 return problem;
             }
         }
         return null;
+    }
+
+    /**
+     * The problem of a part of {@code type} when the codec cannot describe {@code type} as a whole (a map key
+     * inside a record has no key decoder: Jackson's "Cannot find a (Map) Key deserializer" names the key
+     * type, not the way to it), found through what its writer writes; null if no part names one.
+     */
+    private String partProblem(JavaType type) {
+        try {
+            if (mapper.getSerializerProviderInstance().findValueSerializer(type) instanceof BeanSerializerBase writes) {
+                for (Iterator<com.fasterxml.jackson.databind.ser.PropertyWriter> it = writes.properties(); it.hasNext();) {
+                    if (it.next() instanceof BeanPropertyWriter property) {
+                        String problem = check(property.getType(), true);
+                        if (problem != null) {
+                            return problem;
+                        }
+                    }
+                }
+            }
+        } catch (JsonMappingException | RuntimeException e) {
+            return null; // the writer cannot be described either: the codec's own reason stands
+        }
+        return null;
+    }
+
+    /**
+     * Why two fields of {@code raw}'s hierarchy that travel share a name, or null: a class of the program
+     * travels as its fields, one property per name, and the codec wrote the subclass's alone (adv17 A7:
+     * {@code B extends A}, both with {@code private int x}: the receiver's {@code A.x} kept its default,
+     * silently). As SJ018 has it.
+     */
+    private static String hiddenField(Class<?> raw) {
+        java.util.Map<String, Class<?>> declaredIn = new java.util.HashMap<>();
+        for (Class<?> c = raw; c != null && c != Object.class; c = c.getSuperclass()) {
+            for (java.lang.reflect.Field field : c.getDeclaredFields()) {
+                int modifiers = field.getModifiers();
+                if (Modifier.isStatic(modifiers) || Modifier.isTransient(modifiers) || field.isSynthetic()
+                        || field.isAnnotationPresent(com.fasterxml.jackson.annotation.JsonIgnore.class)) {
+                    continue;
+                }
+                Class<?> sub = declaredIn.putIfAbsent(field.getName(), c);
+                if (sub != null) {
+                    return c.getName() + "'s field '" + field.getName() + "' is hidden by the field of the same name in "
+                            + sub.getName() + ": a class travels as its fields, one property per name, so only one of "
+                            + "them would arrive; rename one, or mark it transient or @JsonIgnore";
+                }
+            }
+        }
+        return null;
+    }
+
+    private static JsonProperty.Access access(JsonProperty annotation) {
+        return annotation == null ? JsonProperty.Access.AUTO : annotation.access();
+    }
+
+    /**
+     * The permitted subclass {@code permitted} of the sealed {@code type} with its type parameters bound through
+     * {@code type}'s arguments, as the receiver decodes it (adv16 A9's addendum: for {@code Msg<Pt>} and {@code
+     * record Put<K>(Map<K, Integer> m) implements Msg<K>}, a {@code Put<Pt>}, whose keys cannot be read back;
+     * the raw {@code Put} this looked at before has {@code Object} keys and passed, and the receiver failed).
+     */
+    private JavaType member(JavaType type, Class<?> permitted) {
+        try {
+            return mapper.getTypeFactory().constructSpecializedType(type, permitted);
+        } catch (IllegalArgumentException unrelated) {
+            return mapper.getTypeFactory().constructType(permitted);
+        }
     }
 
     /**

@@ -114,6 +114,14 @@ public final class RecordLayout {
                 // constructor stored, so an accessor that computes (v() { return v * 2; }) does not change the
                 // value on every hop (adv15 A22), as Java serialization reads a record's fields too.
                 Field field = type.getDeclaredField(declared[i].getName());
+                com.fasterxml.jackson.annotation.JsonProperty property =
+                        field.getAnnotation(com.fasterxml.jackson.annotation.JsonProperty.class);
+                if (property != null && property.access() != com.fasterxml.jackson.annotation.JsonProperty.Access.AUTO
+                        && property.access() != com.fasterxml.jackson.annotation.JsonProperty.Access.READ_WRITE) {
+                    // A component kept to one side (adv16 A18): left to the codec, whose load check refuses it as
+                    // it refuses the same record inside a list, and as SJ018 does.
+                    return null;
+                }
                 field.setAccessible(true);
                 Class<?> carried = componentType.isPrimitive() ? componentType : Object.class;
                 MethodHandle getter = lookup.unreflectGetter(field).asType(MethodType.methodType(carried, Object.class));

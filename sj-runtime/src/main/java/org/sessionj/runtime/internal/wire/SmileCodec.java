@@ -22,7 +22,8 @@ import org.sessionj.types.Payload;
 
 /**
  * The Jackson Smile codec for message types that are not primitives, primitive arrays or strings.
- * Values are always read as the declared type: no class is taken from the wire, and Java
+ * Values are always read as the declared type: no class is taken from the wire, a key twice in an object
+ * is refused, and Java
  * serialization is never used; a sealed declared type names which of its permitted subclasses
  * follows ({@link SealedTypes}).
  */
@@ -31,7 +32,10 @@ public final class SmileCodec {
      * java.time values and {@code Optional}s are everyday message contents: Jackson's own modules
      * for them are registered (without them such a value cannot be written at all).
      */
-    private static final ObjectMapper MAPPER = JdkValues.configure(new ObjectMapper(new SmileFactory())
+    private static final ObjectMapper MAPPER = JdkValues.configure(new ObjectMapper(SmileFactory.builder()
+            // A key twice in one object was read last-wins (hostile H7): a peer could show a proxy or a log
+            // that reads the first one a value other than the program's. Refused as malformed instead.
+            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION).build())
             .registerModule(new Jdk8Module())
             .registerModule(new JavaTimeModule())
             .setAnnotationIntrospector(new SealedTypes())

@@ -159,18 +159,47 @@ public final class ValueCodec {
         return bytes.length;
     }
 
-    /** Reads {@code length} bytes of UTF-8 (the caller checked that they are there). */
-    static String readUtf8(Frame in, int length) {
-        String text;
+    /**
+     * Reads {@code length} bytes of UTF-8 (the caller checked that they are there). Bytes that are not UTF-8
+     * are refused (hostile H7: they became U+FFFD and the session went on with text the peer never had): a
+     * decoded U+FFFD is checked against the bytes, which costs nothing for text without one (a Latin-1
+     * string cannot hold it, and the JDK decodes ASCII and valid UTF-8 in one pass as before).
+     */
+    static String readUtf8(Frame in, int length) throws MalformedInputException {
+        byte[] array;
+        int offset;
         if (in.hasArray()) {
-            text = new String(in.array(), in.arrayOffset() + in.readerIndex(), length, StandardCharsets.UTF_8);
+            array = in.array();
+            offset = in.arrayOffset() + in.readerIndex();
         } else {
-            byte[] bytes = new byte[length];
-            in.getBytes(in.readerIndex(), bytes);
-            text = new String(bytes, StandardCharsets.UTF_8);
+            array = new byte[length];
+            in.getBytes(in.readerIndex(), array);
+            offset = 0;
+        }
+        String text = new String(array, offset, length, StandardCharsets.UTF_8);
+        if (text.indexOf('\uFFFD') >= 0) {
+            checkUtf8(array, offset, length);
         }
         in.skipBytes(length);
         return text;
+    }
+
+    /** Refuses {@code length} bytes at {@code offset} unless they are UTF-8 (a U+FFFD written as EF BF BD is). */
+    private static void checkUtf8(byte[] array, int offset, int length) throws MalformedInputException {
+        java.nio.ByteBuffer bytes = java.nio.ByteBuffer.wrap(array, offset, length);
+        java.nio.charset.CoderResult result = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                .decode(bytes, java.nio.CharBuffer.allocate(length), true);
+        if (result.isError()) {
+            int at = bytes.position() - offset;
+            StringBuilder found = new StringBuilder();
+            for (int i = at; i < Math.min(length, at + result.length()); i++) {
+                found.append(String.format("%02X", array[offset + i] & 0xff));
+            }
+            throw new MalformedInputException("text that is not UTF-8: byte " + at + " of " + length + " (0x" + found
+                    + ") starts no UTF-8 character");
+        }
     }
 
     /** Writes a primitive array (given as an Object of the right array class) raw, with its length. */

@@ -99,12 +99,28 @@ class ValueCodecTest {
         }
     }
 
+    /**
+     * hostile H7: bytes that are not UTF-8 are refused, naming the byte, where they became U+FFFD and the
+     * session went on; a U+FFFD the peer really sent (EF BF BD) is text like any other.
+     */
     @Test
-    void malformedUtf8ReadsAsReplacementCharacters() throws Exception {
+    void malformedUtf8IsRefusedAndARealReplacementCharacterIsRead() throws Exception {
         ByteBuf buf = Unpooled.buffer();
         ValueCodec.writeShortString(new ByteBufFrame(buf), "ok");
         buf.setByte(3, 0xff); // "o\xff"
-        assertThat(ValueCodec.readShortString(new ByteBufFrame(buf))).isEqualTo("o\uFFFD");
+        assertThatThrownBy(() -> ValueCodec.readShortString(new ByteBufFrame(buf)))
+                .isInstanceOf(MalformedInputException.class)
+                .hasMessage("text that is not UTF-8: byte 1 of 2 (0xFF) starts no UTF-8 character");
+        for (ByteBuf raw : new ByteBuf[] {Unpooled.buffer(), Unpooled.directBuffer()}) {
+            raw.writeInt(4).writeBytes(new byte[] {(byte) 0xFE, (byte) 0xC0, (byte) 0x80, 'a'}); // the finding's bytes
+            assertThatThrownBy(() -> ValueCodec.readString(new ByteBufFrame(raw))).isInstanceOf(MalformedInputException.class)
+                    .hasMessageContaining("byte 0 of 4 (0xFE)");
+        }
+        ByteBuf overlong = Unpooled.buffer().writeInt(3).writeBytes(new byte[] {'a', (byte) 0xC0, (byte) 0x80}); // NUL, overlong
+        assertThatThrownBy(() -> ValueCodec.readString(new ByteBufFrame(overlong))).hasMessageContaining("byte 1 of 3");
+        ByteBuf real = Unpooled.buffer();
+        ValueCodec.writeString(new ByteBufFrame(real), "a\uFFFDb");
+        assertThat(ValueCodec.readString(new ByteBufFrame(real))).isEqualTo("a\uFFFDb");
     }
 
     /** The written bytes of a buffer from {@code start}. */

@@ -19,6 +19,8 @@ public final class DirectAcceptor implements ConnectionAcceptor, Routes {
     /** Connections opened but not yet accepted, at most (more are answered 503). */
     private static final int MAX_UNACCEPTED = 1024;
     private static final int MAX_HALVES = 8192;
+    /** The most connections a direct server holds open, whatever the descriptor limit. */
+    static final int MAX_CONNECTIONS = 4 * MAX_HALVES;
     private static final int REQUEST_MILLIS = 30_000;
     /** Request bodies held at once, over all connections of the acceptor (each is at most a segment). */
     private static final long BODY_BYTES = 256L << 20;
@@ -42,12 +44,44 @@ public final class DirectAcceptor implements ConnectionAcceptor, Routes {
         this.portOffset = portOffset;
         this.halves = new Halves(settings.vanishMillis(), now -> shutDownWhenIdle());
         try {
-            this.server = TunnelServer.bind(bindAddress(tcpPort), ssl, settings, this, 4 * MAX_HALVES,
+            this.server = TunnelServer.bind(bindAddress(tcpPort), ssl, settings, this, connectionLimit(),
                     REQUEST_MILLIS, BODY_BYTES, () -> slots);
         } catch (IOException e) {
             halves.close();
             throw e;
         }
+    }
+
+    /**
+     * The most connections a direct server holds open: half the process's descriptor limit (the soft
+     * {@code RLIMIT_NOFILE}, as {@code /proc/self/limits} gives it; the JVM raises it to the hard limit at start),
+     * at most {@link #MAX_CONNECTIONS} (32,768) and at least 64; 32,768 where the limit cannot be read. Past it a new
+     * connection drops one whose request has stalled, or is closed at once. Before, the bound was 32,768 whatever the
+     * limit: at {@code ulimit -n 4096} a slowloris used up the descriptors first, and then the server's accepts failed
+     * ("Too many open files", a warning a second) and real clients waited for the flood's 30 s request deadlines.
+     * Half leaves the other half for the rest of the process: its other transports, its own clients, its files.
+     */
+    static int connectionLimit() {
+        try {
+            return connectionLimit(java.nio.file.Files.readString(java.nio.file.Path.of("/proc/self/limits")));
+        } catch (IOException | RuntimeException e) {
+            return MAX_CONNECTIONS; // not Linux, or not readable: the fixed bound
+        }
+    }
+
+    /** {@link #connectionLimit()} from the text of {@code /proc/self/limits}. */
+    static int connectionLimit(String limits) {
+        for (String line : limits.split("\n")) {
+            if (line.startsWith("Max open files")) {
+                String soft = line.substring("Max open files".length()).trim().split("\\s+")[0];
+                if (soft.equals("unlimited")) {
+                    return MAX_CONNECTIONS;
+                }
+                long descriptors = Long.parseLong(soft);
+                return (int) Math.max(64, Math.min(MAX_CONNECTIONS, descriptors / 2));
+            }
+        }
+        return MAX_CONNECTIONS;
     }
 
     /** TCP port {@code tcpPort} on {@code sessionj.bindAddress} (by default every interface). */

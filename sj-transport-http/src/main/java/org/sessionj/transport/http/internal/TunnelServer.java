@@ -57,15 +57,19 @@ public final class TunnelServer implements AutoCloseable {
     private final TlsHandshakes handshakes;
     /** Connections with an unfinished request, per source address. */
     private final HandshakesPerAddress unfinished;
+    /** The open connections, for the drop of a stalled one at the limit. */
+    private final StalledHeads heads;
 
     /** The default of {@code sessionj.http.maxUnfinishedPerAddress}. */
     public static final int DEFAULT_UNFINISHED_PER_ADDRESS = 64;
 
-    private TunnelServer(Channel serverChannel, int port, TlsHandshakes handshakes, HandshakesPerAddress unfinished) {
+    private TunnelServer(Channel serverChannel, int port, TlsHandshakes handshakes, HandshakesPerAddress unfinished,
+            StalledHeads heads) {
         this.serverChannel = serverChannel;
         this.port = port;
         this.handshakes = handshakes;
         this.unfinished = unfinished;
+        this.heads = heads;
     }
 
     /** As {@link #bind(InetSocketAddress, SslContext, HttpSettings, Routes, int, int, long, Supplier)} without handshake slots. */
@@ -99,6 +103,8 @@ public final class TunnelServer implements AutoCloseable {
         HandshakesPerAddress unfinished = new HandshakesPerAddress(SystemSettings.system()
                 .integer("http.maxUnfinishedPerAddress", DEFAULT_UNFINISHED_PER_ADDRESS),
                 "sessionj.http.maxUnfinishedPerAddress");
+        StalledHeads heads = new StalledHeads(() -> transport + " port " + (listening.get() == null ? "?"
+                : ((InetSocketAddress) listening.get().localAddress()).getPort()), maxConnections, requestMillis);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(loops.group())
                 .channel(loops.serverChannel())
@@ -110,25 +116,33 @@ public final class TunnelServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<Channel>() {
                     @Override
                     protected void initChannel(Channel channel) {
-                        if (open.incrementAndGet() > maxConnections) {
-                            open.decrementAndGet();
-                            LOG.log(System.Logger.Level.DEBUG, "refusing {0}: {1} connections open already",
-                                    channel.remoteAddress(), maxConnections);
-                            channel.close();
-                            return;
-                        }
-                        channel.closeFuture().addListener(f -> open.decrementAndGet());
                         java.net.InetAddress from = channel.remoteAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
                         if (from != null && !unfinished.tryEnter(from)) {
                             refusedUnfinished(from, unfinished);
                             channel.close();
                             return;
                         }
+                        // At the limit a connection whose request stalled goes for the newcomer, else the newcomer.
+                        if (open.incrementAndGet() > maxConnections && !heads.dropOldestStalled()) {
+                            open.decrementAndGet();
+                            if (from != null) {
+                                unfinished.leave(from);
+                            }
+                            LOG.log(System.Logger.Level.DEBUG, "refusing {0}: {1} connections open already",
+                                    channel.remoteAddress(), maxConnections);
+                            channel.close();
+                            return;
+                        }
+                        channel.closeFuture().addListener(f -> open.decrementAndGet());
                         if (ssl != null) {
                             channel.pipeline().addLast(ssl.newHandler(channel.alloc(), TlsHandshakes.delegatedTasks()));
                         }
-                        Guard guard = new Guard(requestMillis, settings, unfinished, from);
-                        channel.closeFuture().addListener(f -> guard.leaveUnfinished());
+                        Guard guard = new Guard(requestMillis, settings, unfinished, from, channel);
+                        heads.opened(guard);
+                        channel.closeFuture().addListener(f -> {
+                            heads.closed(guard);
+                            guard.leaveUnfinished();
+                        });
                         BodyBudget bodyBudget = new BodyBudget(bodies);
                         LeanRequestDecoder lean = settings.leanCodec() ? new LeanRequestDecoder(settings.maxRequestBytes()) : null;
                         channel.pipeline().addLast(guard.front());
@@ -171,7 +185,7 @@ public final class TunnelServer implements AutoCloseable {
                     e.getCause());
         }
         TunnelServer server = new TunnelServer(bind.channel(), ((InetSocketAddress) bind.channel().localAddress()).getPort(),
-                handshakes, unfinished);
+                handshakes, unfinished, heads);
         org.sessionj.runtime.spi.support.ListenerPreload.afterListen(); // before peers can use up the descriptors
         return server;
     }
@@ -199,6 +213,14 @@ public final class TunnelServer implements AutoCloseable {
     /** Connections closed so far because their address had its most connections with an unfinished request. */
     public long refusedUnfinishedPerAddress() {
         return unfinished.refused();
+    }
+
+    /**
+     * Connections closed so far because their request had stalled (unfinished for 5 s, or half the request deadline)
+     * when the server had its limit of connections open and another came.
+     */
+    public long droppedStalled() {
+        return heads.dropped();
     }
 
     /** Connections from {@code address} whose request has not arrived whole, now. */
@@ -280,8 +302,11 @@ public final class TunnelServer implements AutoCloseable {
      * request scheduled and cancelled a timer of its own, and Netty's idle handler put a listener on
      * every write's promise (a promise and a listener array per answer).
      */
-    private static final class Guard {
+    private static final class Guard implements StalledHeads.Head {
         private final int requestMillis;
+        private final Channel channel;
+        /** Since when the current request has been unfinished ({@link System#nanoTime}); 0: none is. */
+        private volatile long unfinishedSince;
         private final long idleNanos;
         private final HandshakesPerAddress unfinished;
         /** The peer's address (null: not an IP connection, not counted). */
@@ -294,16 +319,39 @@ public final class TunnelServer implements AutoCloseable {
         private boolean upgraded;
 
         /** {@code from}'s connection, counted as unfinished (by the caller, at its accept) until its first request ends. */
-        Guard(int requestMillis, HttpSettings settings, HandshakesPerAddress unfinished, java.net.InetAddress from) {
+        Guard(int requestMillis, HttpSettings settings, HandshakesPerAddress unfinished, java.net.InetAddress from,
+                Channel channel) {
             this.requestMillis = requestMillis;
+            this.channel = channel;
+            this.unfinishedSince = nonZero(System.nanoTime());
             this.idleNanos = TimeUnit.MILLISECONDS.toNanos(idleMillis(settings));
             this.unfinished = unfinished;
             this.from = from;
             this.counted = from != null;
         }
 
+        private static long nonZero(long nanos) {
+            return nanos == 0 ? 1 : nanos;
+        }
+
+        @Override
+        public long unfinishedSince() {
+            return unfinishedSince;
+        }
+
+        @Override
+        public void drop() {
+            channel.close();
+        }
+
+        @Override
+        public String peer() {
+            return String.valueOf(channel.remoteAddress());
+        }
+
         /** The connection no longer has an unfinished request (its request ended, it upgraded, or it closed). */
         void leaveUnfinished() {
+            unfinishedSince = 0;
             if (counted) {
                 counted = false;
                 unfinished.leave(from);
@@ -341,6 +389,9 @@ public final class TunnelServer implements AutoCloseable {
                     if (!request.isSet()) {
                         // A request, or over a WebSocket the frame these bytes start, must be whole in time.
                         request.set(TimeUnit.MILLISECONDS.toNanos(requestMillis));
+                        if (!upgraded && unfinishedSince == 0) {
+                            unfinishedSince = nonZero(System.nanoTime());
+                        }
                     }
                     ctx.fireChannelRead(msg);
                 }

@@ -159,6 +159,15 @@ public final class HttpRelay implements AutoCloseable, Routes {
         return server.refusedUnfinishedPerAddress();
     }
 
+    /**
+     * Connections closed so far for a newcomer while the relay had its limit of connections open
+     * ({@link RelayLimits#maxConnections}), each because its request had not arrived whole for 5 s (or half the
+     * request deadline, when shorter): slowloris connections from many addresses cannot keep every other client out.
+     */
+    public long droppedStalled() {
+        return server.droppedStalled();
+    }
+
     /** Connections from {@code address} whose request has not arrived whole, now. */
     public int unfinishedRequestsFrom(java.net.InetAddress address) {
         return server.unfinishedRequestsFrom(address);

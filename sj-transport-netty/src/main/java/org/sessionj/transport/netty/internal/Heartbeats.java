@@ -16,20 +16,54 @@ import org.sessionj.runtime.spi.support.Heartbeat;
  * the peer's decoder drops; when nothing at all was read for the timeout it fails the connection,
  * so a blocked reader or writer wakes with an error that says so. Written by the event loop, never
  * by the program: a frozen peer process sends none.
+ *
+ * <p>While its connection has stopped reading the socket (its program is behind), the peer cannot be heard, so
+ * silence then is not the peer's: the timeout does not fail the connection meanwhile, and counts again from when
+ * reading resumes. Before, a program that read nothing for the timeout while its peer sent more than the inbound
+ * mark lost its connection to "no data and no heartbeat from the peer", however much the peer kept sending. A
+ * writer blocked for such a peer meanwhile is the connection's own rule ({@link NettyConnection}: neither side can
+ * move).
  */
 public final class Heartbeats extends IdleStateHandler {
     private final long timeoutNanos;
+    /** The connection fed by this channel, asked whether it reads; null: judged by silence alone. */
+    private final NettyConnection connection;
 
     /** Heartbeats as {@code settings} say (they must be {@linkplain Heartbeat#enabled() enabled}). */
     public Heartbeats(Heartbeat settings) {
+        this(settings, null);
+    }
+
+    /**
+     * Heartbeats as {@code settings} say (they must be {@linkplain Heartbeat#enabled() enabled}) for {@code connection}'s
+     * channel (or null), whose paused reading does not count as the peer's silence.
+     */
+    public Heartbeats(Heartbeat settings, NettyConnection connection) {
         super(true, settings.timeoutNanos(), settings.intervalNanos(), 0, TimeUnit.NANOSECONDS);
         this.timeoutNanos = settings.timeoutNanos();
+        this.connection = connection;
     }
 
     /** Adds heartbeats to the end of {@code channel}'s pipeline when {@code settings} turns them on. */
     public static void addIfEnabled(io.netty.channel.Channel channel, Heartbeat settings) {
+        addIfEnabled(channel, settings, null);
+    }
+
+    /**
+     * Adds heartbeats to the end of {@code channel}'s pipeline when {@code settings} turns them on, for
+     * {@code connection} (or null), whose paused reading does not count as the peer's silence.
+     */
+    public static void addIfEnabled(io.netty.channel.Channel channel, Heartbeat settings, NettyConnection connection) {
         if (settings.enabled()) {
-            channel.pipeline().addLast(new Heartbeats(settings));
+            channel.pipeline().addLast(new Heartbeats(settings, connection));
+        }
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
+        super.handlerAdded(ctx);
+        if (connection != null) {
+            connection.heartbeats(this);
         }
     }
 
@@ -38,7 +72,7 @@ public final class Heartbeats extends IdleStateHandler {
         if (event.state() == IdleState.WRITER_IDLE) {
             ctx.writeAndFlush(ctx.alloc().buffer(FrameDecoder.HEADER_BYTES).writeInt(FrameDecoder.HEARTBEAT),
                     ctx.voidPromise());
-        } else if (event.state() == IdleState.READER_IDLE) {
+        } else if (event.state() == IdleState.READER_IDLE && (connection == null || !connection.readingPaused())) {
             ctx.fireExceptionCaught(new IOException("no data and no heartbeat from the peer for "
                     + Duration.ofNanos(timeoutNanos) + ": its process is frozen or gone, or the network"
                     + " path is broken (sessionj.heartbeat.timeout)"));

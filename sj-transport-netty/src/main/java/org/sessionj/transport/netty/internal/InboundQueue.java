@@ -3,6 +3,7 @@ package org.sessionj.transport.netty.internal;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.sessionj.runtime.spi.support.HandoffQueue;
 import org.sessionj.runtime.spi.support.SpinThenPark;
@@ -19,20 +20,39 @@ import org.sessionj.runtime.spi.support.SpinThenPark;
 public final class InboundQueue extends HandoffQueue<ByteBuf> {
     /** Names the connection in error messages; computed only when one is needed. */
     private final Supplier<String> description;
+    /** Told of each frame released unread (the local close), before it is released; or null. */
+    private final Consumer<ByteBuf> releasedUnread;
     /** Why the channel ended, if it broke rather than closed. */
     private volatile Throwable failure;
 
     /** A queue whose reader spins {@code spins} polls before parking; {@code description} names the connection. */
     public InboundQueue(int spins, Supplier<String> description) {
-        super(new SpinThenPark(spins));
-        this.description = description;
+        this(spins, description, null);
     }
 
-    /** Producer (event loop): appends a frame and wakes the reader; releases it if this end is closed. */
-    public void add(ByteBuf frame) {
+    /**
+     * A queue whose reader spins {@code spins} polls before parking; {@code description} names the connection;
+     * {@code releasedUnread} (or null) is told of each frame the queue took over and releases without a reader having
+     * taken it, so that what a connection charges for its queued frames comes back either way.
+     */
+    public InboundQueue(int spins, Supplier<String> description, Consumer<ByteBuf> releasedUnread) {
+        super(new SpinThenPark(spins));
+        this.description = description;
+        this.releasedUnread = releasedUnread;
+    }
+
+    /**
+     * Producer (event loop): appends a frame and wakes the reader; releases it if this end is closed.
+     *
+     * @return whether the queue took the frame over (false: this end was closed, the frame released, and
+     *     {@code releasedUnread} not told of it)
+     */
+    public boolean add(ByteBuf frame) {
         if (!offer(frame)) {
             frame.release();
+            return false;
         }
+        return true;
     }
 
     /** Records why the channel broke, before {@link #end} reports it. */
@@ -56,6 +76,9 @@ public final class InboundQueue extends HandoffQueue<ByteBuf> {
 
     @Override
     protected void release(ByteBuf frame) {
+        if (releasedUnread != null) {
+            releasedUnread.accept(frame);
+        }
         frame.release();
     }
 

@@ -27,7 +27,8 @@ import org.sessionj.runtime.spi.support.RecyclableFrame;
  *
  * <p>Reading: the event loop decodes frames into an {@link InboundQueue}; a blocked reader spins,
  * then parks. When more than {@link NettySettings#inboundHighBytes} wait unread the channel stops
- * reading the socket, so a peer that writes faster than we read is held back by TCP itself.
+ * reading the socket, so a peer that writes faster than we read is held back by TCP itself; so does a
+ * connection past its share while the process's budget for unread frames is spent ({@link UnreadBytes}).
  *
  * <p>Writing: {@link #write} queues the frame (no task, no allocation); {@link #flush} schedules one
  * drain task on the event loop, which frames the queued messages (small ones copied behind their
@@ -97,6 +98,10 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
     private long pausedBefore;
     /** Readers' view of {@link #readPaused}: whether they must ask the event loop to resume. */
     private volatile boolean readPausedHint;
+    /** When reading was last paused ({@link System#nanoTime}), for a writer waiting meanwhile ({@link #stuck}). */
+    private volatile long pausedAtNanos;
+    /** The heartbeats of this connection's channel, told when reading resumes; null without heartbeats. */
+    private Heartbeats heartbeats;
     @SuppressWarnings("unused")
     private volatile int flushScheduled;
     @SuppressWarnings("unused")
@@ -124,7 +129,8 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
         this.channel = channel;
         this.transportName = transportName;
         this.settings = settings;
-        this.inbound = new InboundQueue(settings.spins(), this::describe);
+        this.inbound = new InboundQueue(settings.spins(), this::describe,
+                frame -> uncharge(frame.readableBytes() + FRAME_COST));
     }
 
     /** The handler that feeds this connection; add it last to the channel's pipeline. */
@@ -175,8 +181,9 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
             throw endedWhileWriting();
         }
         outbound.offer(frame);
-        outboundBytes.getAndAdd(length + FRAME_COST);
-        unflushedBytes += length + FRAME_COST;
+        int charge = outboundCharge(frame);
+        outboundBytes.getAndAdd(charge);
+        unflushedBytes += charge;
         if (closed || !channel.isActive()) {
             // Ended meanwhile: a drain on the event loop sends or releases what is queued. Only a
             // local close is reported here: the frame may have gone out (with an earlier drain) just
@@ -234,6 +241,9 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
         blockedWriter = Thread.currentThread();
         long timeout = sendTimeoutNanos;
         long deadline = System.nanoTime() + timeout;
+        long stuckNanos = settings.heartbeat().enabled() ? settings.heartbeat().timeoutNanos() : -1;
+        long takenSince = System.nanoTime();
+        long unsent = Long.MAX_VALUE;
         // What this writer holds for its peer counts toward the process's budget while it waits (a whole
         // frame is queued before the wait): a peer that takes nothing for longest is given up for room.
         UnsentBytes.Wait held = settings.unsent().await(outboundBytes.get() + pendingInChannel(), null,
@@ -257,8 +267,25 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
                 if (channel.isWritable() && outboundBytes.get() <= settings.outboundLowBytes()) {
                     return;
                 }
-                if (timeout < 0) {
+                long park = Long.MAX_VALUE;
+                if (stuckNanos > 0 && readPausedHint) {
+                    long now = System.nanoTime();
+                    long left = outboundBytes.get() + pendingInChannel();
+                    if (left < unsent) {
+                        takenSince = now; // the peer took something: it reads
+                    }
+                    unsent = left;
+                    long since = Math.max(takenSince, pausedAtNanos);
+                    if (now - since >= stuckNanos) {
+                        stuck(now - since);
+                        throw endedWhileWriting();
+                    }
+                    park = since + stuckNanos - now;
+                }
+                if (timeout < 0 && park == Long.MAX_VALUE) {
                     LockSupport.park(this);
+                } else if (timeout < 0) {
+                    LockSupport.parkNanos(this, park);
                 } else {
                     long remaining = deadline - System.nanoTime();
                     if (remaining <= 0) {
@@ -267,7 +294,7 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
                                 + java.time.Duration.ofNanos(timeout) + " with " + outboundBytes.get()
                                 + " bytes waiting to be sent (" + describe() + ")");
                     }
-                    LockSupport.parkNanos(this, remaining);
+                    LockSupport.parkNanos(this, Math.min(remaining, park));
                 }
                 if (Thread.interrupted()) {
                     Thread.currentThread().interrupt();
@@ -284,6 +311,25 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
     private long pendingInChannel() {
         io.netty.channel.ChannelOutboundBuffer buffer = channel.unsafe().outboundBuffer();
         return buffer == null ? 0 : buffer.totalPendingWriteBytes();
+    }
+
+    /**
+     * Neither side can move: this side stopped reading the peer (its program, in this send, is behind by more than
+     * the connection may hold) and the peer has taken nothing this side wrote for the heartbeat timeout. This
+     * side cannot hear the peer's heartbeats while it does not read, so the heartbeat rule alone would wait for
+     * ever here, with both kernels' buffers full, whether the peer lives or is long gone (hostile H6). A live
+     * SJ peer does not get here: it reads what this side sends before it sends what comes after in the protocol,
+     * so frames wait unread behind a send only from a peer that sends ahead of the protocol. Fails the connection
+     * with the reason and drops what is unsent.
+     */
+    private void stuck(long nanos) {
+        failed(new IOException("neither side can move: the peer took nothing this side wrote for "
+                + java.time.Duration.ofNanos(nanos).withNanos(0) + ", and this side, whose program is in that send,"
+                + " stopped reading the peer with " + inboundBytes.get() + " bytes of its frames unread (counting "
+                + FRAME_COST + " a frame): a peer that reads nothing and sends ahead of the protocol, or one gone"
+                + " while both sides' socket buffers are full (sessionj.heartbeat.timeout)"));
+        writeTimedOut = true; // what is unsent is dropped at the close, not waited for
+        channel.close();
     }
 
     /** The budget for unsent bytes gave this writer up ({@link UnsentBytes}): the connection fails with the reason. */
@@ -343,10 +389,24 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
 
     /**
      * What the frames written and not yet handed to the socket's channel are charged against the outbound mark:
-     * their bytes plus {@link #FRAME_COST} each (for tests and monitoring).
+     * their capacity plus {@link #FRAME_COST} each (for tests and monitoring).
      */
     public long outboundCharge() {
         return outboundBytes.get();
+    }
+
+    /** Whether this connection has stopped reading its socket (its unread frames past its mark or share; for tests and monitoring). */
+    public boolean readPaused() {
+        return readPausedHint;
+    }
+
+    /**
+     * What a frame written and not yet sent is charged against the outbound mark: the memory it holds (its capacity:
+     * a message's frame starts at 256 bytes, so a 9-byte answer charged by its bytes held 2.4 times its charge, and
+     * 60 peers that never read their answers held 75 MB of such frames under their marks) plus {@link #FRAME_COST}.
+     */
+    private static int outboundCharge(ByteBuf frame) {
+        return frame.capacity() + FRAME_COST;
     }
 
     /** A decoder of this connection's frames that counts what comes in ({@link #receivedBytes}). */
@@ -451,19 +511,39 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
     }
 
     void frameReceived(ByteBuf frame) {
-        long queued = inboundBytes.addAndGet(frame.readableBytes() + FRAME_COST);
-        inbound.add(frame);
-        if (!readPaused && queued > settings.inboundHighBytes()) {
+        int charge = frame.readableBytes() + FRAME_COST;
+        long queued = inboundBytes.addAndGet(charge);
+        UnreadBytes unread = settings.unread();
+        unread.changed(queued, charge);
+        if (!inbound.add(frame)) {
+            uncharge(charge); // closed here: released at once
+            return;
+        }
+        if (!readPaused && (queued > settings.inboundHighBytes()
+                || queued > unread.shareBytes() && unread.spent())) {
             readPaused = true;
             pausedSince = channel.eventLoop().ticker().nanoTime();
+            pausedAtNanos = System.nanoTime();
             channel.config().setAutoRead(false);
             readPausedHint = true;
             VarHandle.fullFence();
             // A reader may have consumed everything before it could see the hint.
-            if (inboundBytes.get() <= settings.inboundLowBytes()) {
+            if (mayResume(inboundBytes.get())) {
                 resumeReading();
+            } else {
+                wakeWriter(); // a writer waiting for room now watches whether either side can move (stuck)
             }
         }
+    }
+
+    /** Event loop only: whether reading is paused now (the peer cannot be heard meanwhile). */
+    boolean readingPaused() {
+        return readPaused;
+    }
+
+    /** Event loop only: the heartbeats of this connection's channel, told when reading resumes. */
+    void heartbeats(Heartbeats handler) {
+        this.heartbeats = handler;
     }
 
     void failed(Throwable cause) {
@@ -484,19 +564,37 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
     }
 
     private void consumed(int bytes) {
-        long queued = inboundBytes.addAndGet(-bytes);
-        if (readPausedHint && queued <= settings.inboundLowBytes()
-                && RESUME_REQUESTED.compareAndSet(this, 0, 1)) {
+        long queued = uncharge(bytes);
+        if (readPausedHint && mayResume(queued) && RESUME_REQUESTED.compareAndSet(this, 0, 1)) {
             channel.eventLoop().execute(resumeTask);
         }
     }
 
+    /** {@code bytes} of charge for frames read or released come back; returns what is charged now. */
+    private long uncharge(int bytes) {
+        long queued = inboundBytes.addAndGet(-bytes);
+        settings.unread().changed(queued, -bytes);
+        return queued;
+    }
+
+    /**
+     * Whether a connection charged {@code queued} for its unread frames may read its socket again: under its low mark,
+     * and within its share unless the process's budget for unread frames has room.
+     */
+    private boolean mayResume(long queued) {
+        return queued <= settings.inboundLowBytes()
+                && (queued <= settings.unread().shareBytes() || !settings.unread().spent());
+    }
+
     private void resumeReading() {
         RESUME_REQUESTED.setVolatile(this, 0);
-        if (readPaused && inboundBytes.get() <= settings.inboundLowBytes()) {
+        if (readPaused && mayResume(inboundBytes.get())) {
             readPaused = false;
             pausedBefore += channel.eventLoop().ticker().nanoTime() - pausedSince;
             readPausedHint = false;
+            if (heartbeats != null) {
+                heartbeats.resetReadTimeout(); // the peer could not be heard while paused: its silence counts from now
+            }
             channel.config().setAutoRead(true);
         }
     }
@@ -513,7 +611,7 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
         ByteBuf frame;
         while ((frame = outbound.relaxedPoll()) != null) {
             int length = frame.readableBytes();
-            moved += length + FRAME_COST;
+            moved += outboundCharge(frame);
             int needed = FrameDecoder.HEADER_BYTES + (length <= SMALL_FRAME ? length : 0);
             if (batch != null && batch.writableBytes() < needed) {
                 ctx.write(batch, ctx.voidPromise());
@@ -570,7 +668,7 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
         ByteBuf frame;
         long released = 0;
         while ((frame = outbound.relaxedPoll()) != null) {
-            released += frame.readableBytes() + FRAME_COST;
+            released += outboundCharge(frame);
             frame.release();
         }
         outboundBytes.addAndGet(-released);

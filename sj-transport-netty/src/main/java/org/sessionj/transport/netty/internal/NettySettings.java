@@ -19,6 +19,8 @@ import org.sessionj.runtime.spi.support.SystemSettings;
  *        {@code frameTimeout}, {@code frameMinRate}; by default the process's {@link UnfinishedFrames#shared})
  * @param unsent the budget for bytes held by writers whose peer takes nothing ({@code sessionj.tcp.unsentBytes}; by
  *        default the process's {@link UnsentBytes#shared})
+ * @param unread the budget for frames received and not yet read past each connection's share
+ *        ({@code sessionj.tcp.unreadBytes}; by default the process's {@link UnreadBytes#shared})
  */
 public record NettySettings(
         int maxFrameBytes,
@@ -30,7 +32,8 @@ public record NettySettings(
         boolean preferNative,
         Heartbeat heartbeat,
         UnfinishedFrames unfinished,
-        UnsentBytes unsent) {
+        UnsentBytes unsent,
+        UnreadBytes unread) {
 
     /** Validates the bounds. */
     public NettySettings {
@@ -48,6 +51,7 @@ public record NettySettings(
         java.util.Objects.requireNonNull(heartbeat, "heartbeat");
         java.util.Objects.requireNonNull(unfinished, "unfinished");
         java.util.Objects.requireNonNull(unsent, "unsent");
+        java.util.Objects.requireNonNull(unread, "unread");
         if (spins < 0) {
             throw new IllegalArgumentException("spins must not be negative, found " + spins);
         }
@@ -72,7 +76,8 @@ public record NettySettings(
                 settings.flag("netty.native", true),
                 Heartbeat.from(settings),
                 UnfinishedFrames.shared(),
-                UnsentBytes.shared());
+                UnsentBytes.shared(),
+                UnreadBytes.shared());
     }
 
     /**
@@ -86,36 +91,42 @@ public record NettySettings(
     /** These settings with another maximum frame size. */
     public NettySettings withMaxFrameBytes(int bytes) {
         return new NettySettings(bytes, inboundHighBytes, inboundLowBytes, outboundHighBytes, outboundLowBytes,
-                spins, preferNative, heartbeat, unfinished, unsent);
+                spins, preferNative, heartbeat, unfinished, unsent, unread);
     }
 
     /** These settings with native transports allowed or not. */
     public NettySettings withPreferNative(boolean allowed) {
         return new NettySettings(maxFrameBytes, inboundHighBytes, inboundLowBytes, outboundHighBytes,
-                outboundLowBytes, spins, allowed, heartbeat, unfinished, unsent);
+                outboundLowBytes, spins, allowed, heartbeat, unfinished, unsent, unread);
     }
 
     /** These settings with other inbound and outbound limits. */
     public NettySettings withLimits(int inboundHigh, int inboundLow, int outboundHigh, int outboundLow) {
         return new NettySettings(maxFrameBytes, inboundHigh, inboundLow, outboundHigh, outboundLow, spins,
-                preferNative, heartbeat, unfinished, unsent);
+                preferNative, heartbeat, unfinished, unsent, unread);
     }
 
     /** These settings with other heartbeats ({@link Heartbeat#OFF}: none). */
     public NettySettings withHeartbeat(Heartbeat other) {
         return new NettySettings(maxFrameBytes, inboundHighBytes, inboundLowBytes, outboundHighBytes,
-                outboundLowBytes, spins, preferNative, other, unfinished, unsent);
+                outboundLowBytes, spins, preferNative, other, unfinished, unsent, unread);
     }
 
     /** These settings with other rules for unfinished frames (a test's small budget or deadline). */
     public NettySettings withUnfinishedFrames(UnfinishedFrames rules) {
         return new NettySettings(maxFrameBytes, inboundHighBytes, inboundLowBytes, outboundHighBytes,
-                outboundLowBytes, spins, preferNative, heartbeat, rules, unsent);
+                outboundLowBytes, spins, preferNative, heartbeat, rules, unsent, unread);
     }
 
     /** These settings with another budget for writers whose peer takes nothing (a test's small one). */
     public NettySettings withUnsentBytes(UnsentBytes budget) {
         return new NettySettings(maxFrameBytes, inboundHighBytes, inboundLowBytes, outboundHighBytes,
-                outboundLowBytes, spins, preferNative, heartbeat, unfinished, budget);
+                outboundLowBytes, spins, preferNative, heartbeat, unfinished, budget, unread);
+    }
+
+    /** These settings with another budget for frames received and not yet read (a test's small one). */
+    public NettySettings withUnreadBytes(UnreadBytes budget) {
+        return new NettySettings(maxFrameBytes, inboundHighBytes, inboundLowBytes, outboundHighBytes,
+                outboundLowBytes, spins, preferNative, heartbeat, unfinished, unsent, budget);
     }
 }

@@ -20,7 +20,7 @@ public final class PlainChannelSetup implements ChannelSetup {
     @Override
     public void initAccepted(Channel channel, Consumer<NettyConnection> accepted) {
         NettyConnection connection = new NettyConnection(channel, transportName, settings);
-        Heartbeats.addIfEnabled(channel, settings.heartbeat());
+        Heartbeats.addIfEnabled(channel, settings.heartbeat(), connection);
         channel.pipeline().addLast(connection.frameDecoder(), connection.handler());
         accepted.accept(connection);
     }
@@ -28,7 +28,7 @@ public final class PlainChannelSetup implements ChannelSetup {
     @Override
     public void initConnecting(Channel channel, String host, int port, CompletableFuture<NettyConnection> ready) {
         NettyConnection connection = new NettyConnection(channel, transportName, settings);
-        Heartbeats.addIfEnabled(channel, settings.heartbeat());
+        Heartbeats.addIfEnabled(channel, settings.heartbeat(), connection);
         channel.pipeline().addLast(connection.frameDecoder(), new ChannelInboundHandlerAdapter() {
             @Override
             public void channelActive(ChannelHandlerContext ctx) {

@@ -1,0 +1,134 @@
+package org.sessionj.crosscheck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.sessionj.api.SJException;
+import org.sessionj.api.SJService;
+import org.sessionj.crosscheck.harness.InProcessCompiler;
+import org.sessionj.crosscheck.harness.InProcessCompiler.Mode;
+import org.sessionj.processor.SessionProcessor;
+
+/**
+ * SJ018 (the processor, from the source) and the runtime's load check ({@code SJService.create}, from the
+ * class files, asking the codec) decide the same on the same classes: a message type is refused by both
+ * or by neither, and the expected way. Each case is compiled twice — with the processor, for its verdict;
+ * without it, for class files the runtime loads. The cases are the ones where the two have differed
+ * (adv16 A9 and its addendum: a map key that a generic type gets from a type argument — through a record
+ * component, a class's field, a sealed type's permitted subclass, a raw use's bound, a list; an array key;
+ * adv16 A18: a property kept to one side by {@code @JsonProperty(access = …)}; adv17 A7: a field hiding a
+ * superclass's field of the same name) and a sample of SJ018's
+ * other rules, so that a change to one side alone shows here. Names in the protocols are qualified as the
+ * runtime needs them without the processor (imports are not visible at run time).
+ */
+class MessageTypeAgreementTest {
+    private static final InProcessCompiler COMPILER = InProcessCompiler.withJvmClassPath();
+    private static final String TYPES = """
+            import com.fasterxml.jackson.annotation.JsonProperty;
+            import java.util.*;
+              public record Pt(int x, int y) {}
+              public record R<K>(Map<K, String> m) {}
+              public record Bounded<K extends Pt>(Map<K, String> m) {}
+              public static final class Box<K> { public Map<K, Integer> m = new HashMap<>(); }
+              public sealed interface Msg<K> permits Put, Stop {}
+              public record Put<K>(Map<K, Integer> m) implements Msg<K> {}
+              public record Stop<K>() implements Msg<K> {}
+              public sealed interface Swapped<A, B> permits Pair {}
+              public record Pair<X, Y>(Map<Y, X> m) implements Swapped<Y, X> {}
+              public static final class Ro { @JsonProperty(access = JsonProperty.Access.READ_ONLY) public int a; public int b; }
+              public static final class Wo { @JsonProperty(access = JsonProperty.Access.WRITE_ONLY) public int a; public int b; }
+              public static final class Email { private final String address; public Email(String a) { address = a; } }
+              public static final class Job { private Runnable task; public Job() {} }
+              public record Holder(org.sessionj.api.SJService svc) {}
+              public final class Inner { public int n; }
+              public record RoRec(@JsonProperty(access = JsonProperty.Access.READ_ONLY) int a, int b) {}
+              public static class Sup { private int x = 1; }
+              public static final class Hides extends Sup { private int x = 2; }
+              public static final class Fine { private int n; private List<Pt> pts; private Map<UUID, Pt> byId; }
+            """;
+
+    /** A message type and whether it is refused (by both sides). */
+    record Case(String id, String type, boolean refused) {
+        @Override
+        public String toString() {
+            return id + " " + type;
+        }
+    }
+
+    static Stream<Case> cases() {
+        return Stream.of(
+                new Case("A01", "R<Pt>", true),
+                new Case("A02", "Bounded", true),
+                new Case("A03", "Box<Pt>", true),
+                new Case("A04", "Msg<Pt>", true),
+                new Case("A05", "Swapped<Pt, String>", true),
+                new Case("A06", "java.util.List<R<Pt>>", true),
+                new Case("A07", "java.util.Map<int[], String>", true),
+                new Case("A08", "Ro", true),
+                new Case("A09", "Wo", true),
+                new Case("A10", "java.util.Map<Pt, String>", true),
+                new Case("A11", "Email", true),
+                new Case("A12", "Job", true),
+                new Case("A13", "Holder", true),
+                new Case("A14", "Inner", true),
+                new Case("A15", "Number", true),
+                new Case("A16", "Thread", true),
+                new Case("A17", "RoRec", true),
+                new Case("A18", "Hides", true),
+                new Case("B01", "R<String>", false),
+                new Case("B02", "Box<java.util.UUID>", false),
+                new Case("B03", "Msg<java.time.Instant>", false),
+                new Case("B04", "Swapped<String, Pt>", false),
+                new Case("B05", "Msg", false),
+                new Case("B06", "R", false),
+                new Case("B07", "java.util.List<R<Long>>", false),
+                new Case("B08", "Fine", false),
+                new Case("B09", "java.util.Map<java.time.LocalDate, java.util.List<Pt>>", false));
+    }
+
+    @TempDir
+    static Path classes;
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void theProcessorAndTheRuntimeDecideAlike(Case c) throws Exception {
+        String className = "agree." + c.id();
+        String source = "package agree;\n" + TYPES.replaceFirst("(?m)^  ", "public class " + c.id() + " {\n  ")
+                + "  @org.sessionj.api.Protocol(\"cbegin.!<" + c.type() + ">\") public interface C {}\n}\n";
+        List<InProcessCompiler.Source> sources = List.of(new InProcessCompiler.Source(className, source));
+        Path out = Files.createDirectories(classes.resolve(c.id()));
+        InProcessCompiler.Result plain = COMPILER.compile(sources, out, Mode.CLASSES, null);
+        assertThat(plain.byClass()).as("javac on " + c).isEmpty();
+        InProcessCompiler.Result checked = COMPILER.compile(sources, Files.createDirectories(out.resolve("unused")), Mode.CHECK,
+                new SessionProcessor());
+        assertThat(checked.crash()).as("processor crash").isNull();
+        List<InProcessCompiler.Diag> diagnostics = checked.of(className);
+        boolean sj018 = diagnostics.stream().anyMatch(d -> "SJ018".equals(d.code()));
+        assertThat(diagnostics.stream().filter(d -> d.isError() && !"SJ018".equals(d.code())))
+                .as("other errors on " + c).isEmpty();
+
+        String runtime;
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {out.toUri().toURL()}, getClass().getClassLoader())) {
+            SJService.create(loader.loadClass(className + "$C"), "localhost", 1);
+            runtime = null;
+        } catch (SJException e) {
+            runtime = e.getMessage();
+        }
+        assertThat(runtime == null ? "loads" : "refused: " + runtime)
+                .as(c + ": the runtime; the processor said " + diagnostics)
+                .startsWith(c.refused() ? "refused: " : "loads");
+        if (c.refused()) {
+            assertThat(runtime).as(c + ": the runtime's reason").contains("cannot be decoded by a receiver");
+        }
+        assertThat(sj018).as(c + ": SJ018; the runtime said " + runtime + "; the processor " + diagnostics)
+                .isEqualTo(c.refused());
+    }
+}
