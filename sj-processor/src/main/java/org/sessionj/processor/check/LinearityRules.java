@@ -105,6 +105,12 @@ final class LinearityRules {
         final Map<Element, Set<VarState>> any = new LinkedHashMap<>();
         /** The states at the throw points that may throw an SJIOException. */
         final Map<Element, Set<VarState>> sessionFailures = new LinkedHashMap<>();
+        /**
+         * The sockets an exception reaching this try statement's handlers finds closed, whatever state it
+         * left them in: the resources ({@code try (s)}) of the try-with-resources blocks being read inside
+         * this try block, which Java closes on the way out (adv17 A12).
+         */
+        final Map<Element, VarState> closedOnTheWay = new java.util.HashMap<>();
 
         private void track(Element var) {
             any.put(var, new LinkedHashSet<>());
@@ -299,16 +305,40 @@ final class LinearityRules {
         }
         // loops, not lambdas: the processor is loaded afresh per compilation, and so would each lambda be linked
         for (ThrowPoints points : recording()) {
-            add(points.any, var, varState);
+            add(points.any, var, varState, points.closedOnTheWay);
             if (sessionFailure) {
-                add(points.sessionFailures, var, varState);
+                add(points.sessionFailures, var, varState, points.closedOnTheWay);
             }
         }
     }
 
-    private void add(Map<Element, Set<VarState>> points, Element var, VarState varState) {
+    /**
+     * The try block of a try-with-resources statement that names the sockets {@code resources} is about to be
+     * read: an exception out of it closes them before it reaches the handlers of this statement or of an
+     * enclosing one (JLS 14.20.3.2; adv17 A12), until {@link #resourcesBlockRead}.
+     */
+    void resourcesBlock(List<Element> resources, TryTree tree) {
+        for (Element var : resources) {
+            VarState closed = new VarState.Moved("closed at the end of the try-with-resources block on line " + flow.line(tree));
+            for (ThrowPoints points : throwPoints) {
+                points.closedOnTheWay.put(var, closed);
+            }
+        }
+    }
+
+    /** The try block of {@link #resourcesBlock} has been read. */
+    void resourcesBlockRead(List<Element> resources) {
+        for (Element var : resources) {
+            for (ThrowPoints points : throwPoints) {
+                points.closedOnTheWay.remove(var);
+            }
+        }
+    }
+
+    private void add(Map<Element, Set<VarState>> points, Element var, VarState varState, Map<Element, VarState> closed) {
         for (Map.Entry<Element, Set<VarState>> point : points.entrySet()) {
-            VarState value = point.getKey().equals(var) ? varState : flow.state.get(point.getKey());
+            VarState value = closed.containsKey(point.getKey()) ? closed.get(point.getKey())
+                    : point.getKey().equals(var) ? varState : flow.state.get(point.getKey());
             if (value != null) {
                 point.getValue().add(value);
             }
@@ -327,7 +357,7 @@ final class LinearityRules {
             for (Map<Element, Set<VarState>> map : List.of(points.any, points.sessionFailures)) {
                 Set<VarState> states = map.get(var);
                 if (states != null) {
-                    states.add(state);
+                    states.add(points.closedOnTheWay.containsKey(var) ? points.closedOnTheWay.get(var) : state);
                 }
             }
         }

@@ -68,6 +68,7 @@ final class TryStatements {
                     flow.scan(resource, null);
                 }
             }
+            flow.linearity.resourcesBlock(closedHere, tree);
             flow.scan(tree.getBlock(), null);
             if (closedHere.size() < tree.getResources().size()) {
                 flow.noAliasFields.beforeForeignCode(tree, "before the resources of this try statement are closed (close() "
@@ -79,6 +80,7 @@ final class TryStatements {
                 flow.liveExits.resourcesClosed(tree, closedHere);
             }
         } finally {
+            flow.linearity.resourcesBlockRead(closedHere); // after the resources' close, which closes them too
             flow.tryMoves.exitTry();
             flow.linearity.exitTry();
         }
@@ -94,11 +96,11 @@ final class TryStatements {
         FlowState<Element> tryEnd = flow.state;
         FlowState<Element> catchEntry = tryEntry == null ? null
                 : flow.linearity.catchEntry(tryEntry.without(resources.vars), throwPoints.any, tree);
-        catchEntry = flow.tryMoves.catchEntry(catchEntry, moved, tree);
+        catchEntry = closedBeforeTheCatches(flow.tryMoves.catchEntry(catchEntry, moved, tree), closedHere, tree);
         // A catch of SJIOException (and its subclasses) only: entered where a session failure may be thrown.
         FlowState<Element> failureEntry = tryEntry == null ? null
                 : flow.linearity.catchEntry(tryEntry.without(resources.vars), throwPoints.sessionFailures, tree);
-        failureEntry = flow.tryMoves.catchEntry(failureEntry, moved, tree);
+        failureEntry = closedBeforeTheCatches(flow.tryMoves.catchEntry(failureEntry, moved, tree), closedHere, tree);
         FlowState<Element> afterAll = tryEnd;
         flow.handlers.push("catch");
         Set<Element> movedInCatches = flow.tryMoves.enterTry();
@@ -137,6 +139,23 @@ final class TryStatements {
         } else {
             flow.state = afterAll;
         }
+    }
+
+    /**
+     * Java closes the resources of a try-with-resources statement before any of its catch or finally blocks
+     * runs (JLS 14.20.3.2): a socket named as a resource ({@code try (s)}, {@code closedHere}) enters them
+     * closed, whatever state the exception left it in, as it leaves the block's end (adv17 A12: a catch that
+     * logs and falls out was SJ020 "closed … on one path, failed … on another").
+     */
+    private FlowState<Element> closedBeforeTheCatches(FlowState<Element> entry, List<Element> closedHere, TryTree tree) {
+        FlowState<Element> closed = entry;
+        for (Element var : closedHere) {
+            if (closed != null && closed.tracks(var)) {
+                closed = closed.with(var, new VarState.Moved("closed at the end of the try-with-resources block on line "
+                        + flow.line(tree)));
+            }
+        }
+        return closed;
     }
 
     /**
