@@ -3,6 +3,10 @@ package org.sessionj.processor;
 import static org.sessionj.processor.CompilerHarness.assertAccepted;
 import static org.sessionj.processor.CompilerHarness.assertRejected;
 import static org.sessionj.processor.CompilerHarness.msg;
+import static org.sessionj.processor.NoAliasViewsTest.BUF;
+import static org.sessionj.processor.NoAliasViewsTest.MORE;
+import static org.sessionj.processor.NoAliasViewsTest.PROTOCOL;
+import static org.sessionj.processor.NoAliasViewsTest.run;
 
 import org.junit.jupiter.api.Test;
 
@@ -13,55 +17,6 @@ import org.junit.jupiter.api.Test;
  * the value gives its elements to moves the value when it lets one escape. Reads stay accepted.
  */
 class NoAliasElementsTest {
-    private static final String PROTOCOL = """
-            package demo;
-            import java.util.*;
-            import org.sessionj.api.Protocol;
-            @Protocol("cbegin.!<Object>") public interface Hand {}
-            """;
-    private static final String MORE = """
-            package demo;
-            import org.sessionj.api.Protocol;
-            public interface More {
-                @Protocol("cbegin.!<int[]>") interface Ints {}
-                @Protocol("cbegin.!<demo.Buf>") interface Bufs {}
-                @Protocol("cbegin.!<double[][]>") interface Grids {}
-            }
-            """;
-    private static final String BUF = """
-            package demo;
-            public final class Buf implements java.io.Serializable {
-                final int[] a = new int[1];
-                public Buf set(int v) { a[0] = v; return this; }
-                public int get() { return a[0]; }
-            }
-            """;
-
-    /** {@code x} an owned list, {@code b} an owned builder, {@code m} an owned map, {@code a} an owned array, {@code f} a fluent Buf. */
-    private static String run(String statements) {
-        return """
-                package demo;
-                import java.util.*;
-                import java.util.stream.*;
-                import org.sessionj.api.*;
-                class Own {
-                    static Object kept;
-                    static StringBuilder keep;
-                    static void take(Object o) { kept = o; }
-                    void run(@Session(protocol = Hand.class) SJService svc, boolean c, List<Integer> other,
-                            @Session(protocol = More.Ints.class) SJService ints,
-                            @Session(protocol = More.Bufs.class) SJService bufs, @Session(protocol = More.Grids.class) SJService grids) {
-                        @NoAlias ArrayList<Integer> x = new ArrayList<>(List.of(1, 2, 3));
-                        @NoAlias StringBuilder b = new StringBuilder();
-                        @NoAlias HashMap<String, Integer> m = new HashMap<>();
-                        @NoAlias int[] a = new int[3];
-                        @NoAlias Buf f = new Buf();
-                %s
-                    }
-                }
-                """.formatted(statements);
-    }
-
     private static final String PASS_M = "        try (SJSocket s = svc.request()) { s.pass(m); }\n";
     private static final String GRID = "        @NoAlias double[][] g = new double[3][4];\n";
     private static final String PASS_G = "        try (SJSocket s = grids.request()) { s.pass(g); }\n";

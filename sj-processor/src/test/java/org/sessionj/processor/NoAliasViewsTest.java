@@ -14,21 +14,22 @@ import org.junit.jupiter.api.Test;
  * accepted.
  */
 class NoAliasViewsTest {
-    private static final String PROTOCOL = """
+    static final String PROTOCOL = """
             package demo;
             import java.util.*;
             import org.sessionj.api.Protocol;
             @Protocol("cbegin.!<Object>") public interface Hand {}
             """;
-    private static final String MORE = """
+    static final String MORE = """
             package demo;
             import org.sessionj.api.Protocol;
             public interface More {
                 @Protocol("cbegin.!<int[]>") interface Ints {}
                 @Protocol("cbegin.!<demo.Buf>") interface Bufs {}
+                @Protocol("cbegin.!<double[][]>") interface Grids {}
             }
             """;
-    private static final String BUF = """
+    static final String BUF = """
             package demo;
             public final class Buf implements java.io.Serializable {
                 final int[] a = new int[1];
@@ -37,8 +38,11 @@ class NoAliasViewsTest {
             }
             """;
 
-    /** {@code x} an owned list, {@code b} an owned builder, {@code m} an owned map, {@code a} an owned array, {@code f} a fluent Buf. */
-    private static String run(String statements) {
+    /**
+     * {@code x} an owned list, {@code b} an owned builder, {@code m} an owned map, {@code a} an owned array, {@code f} a
+     * fluent Buf; the statements start on line 17 (shared with NoAliasElementsTest).
+     */
+    static String run(String statements) {
         return """
                 package demo;
                 import java.util.*;
@@ -50,7 +54,7 @@ class NoAliasViewsTest {
                     static void take(Object o) { kept = o; }
                     void run(@Session(protocol = Hand.class) SJService svc, boolean c, List<Integer> other,
                             @Session(protocol = More.Ints.class) SJService ints,
-                            @Session(protocol = More.Bufs.class) SJService bufs) {
+                            @Session(protocol = More.Bufs.class) SJService bufs, @Session(protocol = More.Grids.class) SJService grids) {
                         @NoAlias ArrayList<Integer> x = new ArrayList<>(List.of(1, 2, 3));
                         @NoAlias StringBuilder b = new StringBuilder();
                         @NoAlias HashMap<String, Integer> m = new HashMap<>();
