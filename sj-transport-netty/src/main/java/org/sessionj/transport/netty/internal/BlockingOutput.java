@@ -55,15 +55,20 @@ final class BlockingOutput {
         this.settings = settings;
     }
 
+    /** Fails a write on a connection that cannot take one, or of a frame longer than the maximum. */
+    private void checkSendable(int length) throws IOException {
+        connection.checkWritable();
+        if (length > settings.maxFrameBytes()) {
+            throw new IOException("cannot send a frame of " + length + " bytes: the maximum frame size is "
+                    + settings.maxFrameBytes() + " bytes (sessionj.tcp.maxFrameBytes)");
+        }
+    }
+
     /** Buffers {@code frame} (released here) behind its length; writes out what passes the high mark. */
     void write(ByteBuf frame) throws IOException {
         int length = frame.readableBytes();
         try {
-            connection.checkWritable();
-            if (length > settings.maxFrameBytes()) {
-                throw new IOException("cannot send a frame of " + length + " bytes: the maximum frame size is "
-                        + settings.maxFrameBytes() + " bytes (sessionj.tcp.maxFrameBytes)");
-            }
+            checkSendable(length);
             lockForWriting();
             try {
                 if (length > COPY_LIMIT) {
@@ -94,11 +99,7 @@ final class BlockingOutput {
     void write(Frame frame) throws IOException {
         int length = frame.readableBytes();
         try {
-            connection.checkWritable();
-            if (length > settings.maxFrameBytes()) {
-                throw new IOException("cannot send a frame of " + length + " bytes: the maximum frame size is "
-                        + settings.maxFrameBytes() + " bytes (sessionj.tcp.maxFrameBytes)");
-            }
+            checkSendable(length);
             lockForWriting();
             try {
                 if (length > COPY_LIMIT) {
