@@ -78,7 +78,7 @@ public final class SessionProcessor extends AbstractProcessor implements Protoco
             return; // nothing checked, and the error says so: no build passes unchecked (adv15 A7)
         }
         registry = new ProtocolRegistry(environment.getElementUtils(), environment.getTypeUtils(), trees,
-                environment.getFiler());
+                environment.getFiler(), environment.getMessager());
         checker = new SessionChecker(environment, trees, registry, this);
         task.addTaskListener(checker);
     }
@@ -287,15 +287,11 @@ public final class SessionProcessor extends AbstractProcessor implements Protoco
             return;
         }
         String path = ProtocolRegistry.DESCRIPTOR_DIRECTORY + binaryName + ".sj";
-        try {
-            FileObject file = processingEnv.getFiler().createResource(StandardLocation.CLASS_OUTPUT, "", path, type);
-            try (Writer out = new java.io.OutputStreamWriter(file.openOutputStream(), StandardCharsets.UTF_8)) {
-                out.write(text);
-            }
-        } catch (IOException e) {
-            processingEnv.getMessager().printMessage(Kind.ERROR,
-                    "cannot write the protocol descriptor " + path + ": " + e.getMessage(), type);
-        }
+        writeResource(path, text, type, "the protocol descriptor ");
+        // Which @Protocol texts the descriptor was made from: a later compilation that finds the class
+        // compiled again without the processor (an IDE's incremental build) notices the stale descriptor (SJ009).
+        writeResource(ProtocolRegistry.sourcesPath(binaryName), registry.sourcesRecord(type), type,
+                "the record of the texts of the protocol descriptor ");
         // The same text as a class, which the runtime loads instead of reading the resource (cold start).
         // Written as a resource of the class output, not with createClassFile or as a source: a generated
         // type costs javac another processing round, in which it enters every compilation unit again
@@ -319,6 +315,18 @@ public final class SessionProcessor extends AbstractProcessor implements Protoco
         } catch (IOException e) {
             processingEnv.getMessager().printMessage(Kind.ERROR,
                     "cannot write the protocol descriptor class " + className + ": " + e.getMessage(), type);
+        }
+    }
+
+    private void writeResource(String path, String text, TypeElement type, String what) {
+        try {
+            FileObject file = processingEnv.getFiler().createResource(StandardLocation.CLASS_OUTPUT, "", path, type);
+            try (Writer out = new java.io.OutputStreamWriter(file.openOutputStream(), StandardCharsets.UTF_8)) {
+                out.write(text);
+            }
+        } catch (IOException e) {
+            processingEnv.getMessager().printMessage(Kind.ERROR, "cannot write " + what + path + ": " + e.getMessage(),
+                    type);
         }
     }
 

@@ -18,6 +18,7 @@ import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.Types;
+import org.sessionj.processor.internal.protocol.MessageDecodability;
 import org.sessionj.processor.internal.protocol.ProtocolRegistry;
 import org.sessionj.types.Payload;
 
@@ -133,7 +134,7 @@ final class MessageTypes {
         boolean concrete = target.getKind() == ElementKind.CLASS && !target.getModifiers().contains(Modifier.ABSTRACT);
         if (concrete && !target.getModifiers().contains(Modifier.FINAL) && !target.getModifiers().contains(Modifier.SEALED)
                 && !target.getQualifiedName().contentEquals("java.lang.Object")
-                && !(target.getQualifiedName().toString().startsWith("java.") && ProtocolRegistry.collectionOrMap(target))) {
+                && !(target.getQualifiedName().toString().startsWith("java.") && MessageDecodability.collectionOrMap(target))) {
             return "a " + name(actual) + " would arrive as a " + target.getQualifiedName()
                     + ": values are decoded as the declared class; send it as its own type, or make "
                     + target.getSimpleName() + " sealed";

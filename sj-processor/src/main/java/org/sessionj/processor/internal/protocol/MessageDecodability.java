@@ -389,7 +389,7 @@ public final class MessageDecodability {
             return "it is a session endpoint, which travels only as a session payload (!<cbegin…>), "
                     + "never inside a message";
         }
-        if (ProtocolRegistry.undecodable(type)) {
+        if (undecodable(type)) {
             return "it is an interface or abstract class that is not sealed, and values carry no class on the "
                     + "wire; use a concrete, final or sealed type";
         }
@@ -415,7 +415,7 @@ public final class MessageDecodability {
         if (name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.")
                 || name.startsWith("sun.")) {
             return JDK_DECODABLE.contains(name) || name.startsWith("java.time.")
-                    || ProtocolRegistry.collectionOrMap(type) ? null
+                    || collectionOrMap(type) ? null
                     : "it is a JDK class the codec has no decoder for; send the values it holds instead";
         }
         if (type.getNestingKind() == NestingKind.MEMBER && !type.getModifiers().contains(Modifier.STATIC)
@@ -605,6 +605,43 @@ public final class MessageDecodability {
     private static boolean annotated(Element element, String annotation) {
         for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
             if (((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName().contentEquals(annotation)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Invariant: <em>every message type of a protocol is one a receiver can decode as the class that
+     * was sent</em> (docs/wire-format.md, "What a value may be sent as"). Values carry no class on the
+     * wire, so an interface or abstract class that is not sealed ({@code Number}, {@code CharSequence},
+     * an open interface of the program) has no class to decode as (SJ018). {@code Object} (JSON-like
+     * values) and the JDK's collection and map types (decoded as Jackson's default implementations)
+     * are exempt, as at run time.
+     */
+    static boolean undecodable(TypeElement type) {
+        boolean open = type.getKind() == javax.lang.model.element.ElementKind.INTERFACE
+                || type.getKind() == javax.lang.model.element.ElementKind.CLASS
+                        && type.getModifiers().contains(javax.lang.model.element.Modifier.ABSTRACT);
+        if (!open || type.getModifiers().contains(javax.lang.model.element.Modifier.SEALED)
+                || type.getKind() == javax.lang.model.element.ElementKind.ANNOTATION_TYPE) {
+            return false;
+        }
+        String name = type.getQualifiedName().toString();
+        return !(name.startsWith("java.") && collectionOrMap(type));
+    }
+
+    /** Whether {@code type} is {@code java.util.Collection} or {@code java.util.Map} or below one. */
+    public static boolean collectionOrMap(TypeElement type) {
+        String name = type.getQualifiedName().toString();
+        if (name.equals("java.util.Collection") || name.equals("java.util.Map")) {
+            return true;
+        }
+        List<javax.lang.model.type.TypeMirror> supertypes = new ArrayList<>(type.getInterfaces());
+        supertypes.add(type.getSuperclass());
+        for (javax.lang.model.type.TypeMirror supertype : supertypes) {
+            if (supertype instanceof javax.lang.model.type.DeclaredType declared
+                    && declared.asElement() instanceof TypeElement element && collectionOrMap(element)) {
                 return true;
             }
         }

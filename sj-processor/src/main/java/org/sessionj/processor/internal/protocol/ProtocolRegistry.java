@@ -48,6 +48,8 @@ public final class ProtocolRegistry {
     private final Trees trees;
     /** Descriptors written by other compilations, from the class path or the module path. */
     private final CompiledFacts compiledFacts;
+    /** The record of the {@code @Protocol} texts each descriptor was made from (adv17 A15). */
+    private final DescriptorSources sources;
     private final TypeNameResolver names;
     private final Map<String, ResolvedText> resolvedByBinaryName = new HashMap<>();
     private final Map<String, ProtocolDefinition> definitions = new HashMap<>();
@@ -77,10 +79,20 @@ public final class ProtocolRegistry {
     private Uses uses;
 
     public ProtocolRegistry(Elements elements, javax.lang.model.util.Types types, Trees trees, Filer filer) {
+        this(elements, types, trees, filer, null);
+    }
+
+    /**
+     * A registry that reports with {@code messager} a descriptor from the class path made from other
+     * {@code @Protocol} texts than the classes hold now (SJ009, {@link DescriptorSources}); null: not reported.
+     */
+    public ProtocolRegistry(Elements elements, javax.lang.model.util.Types types, Trees trees, Filer filer,
+            javax.annotation.processing.Messager messager) {
         this.elements = elements;
         this.types = types;
         this.trees = trees;
         this.compiledFacts = new CompiledFacts(filer, elements);
+        this.sources = new DescriptorSources(compiledFacts, messager);
         this.names = new TypeNameResolver(elements, trees);
     }
 
@@ -372,9 +384,10 @@ public final class ProtocolRegistry {
         }
         if (trees.getTree(type) == null) {
             Optional<SessionType> descriptor = readDescriptor(type, binaryName);
-            if (descriptor.isPresent()) {
+            if (descriptor.isPresent() && sources.current(type, binaryName, this)) {
                 return new ProtocolDefinition.Valid(binaryName, descriptor.get(), descriptor.get());
             }
+            // No descriptor, or one made from other @Protocol texts than the classes hold now: the annotation.
         }
         ResolvedText resolved = resolvedText(type);
         if (resolved.type() == null) {
@@ -394,6 +407,9 @@ public final class ProtocolRegistry {
         List<String> problems = new ArrayList<>();
         List<SessionType> resolved = new ArrayList<>();
         Optional<String> descriptor = trees.getTree(type) == null ? readDescriptorText(type, binaryName) : Optional.empty();
+        if (descriptor.isPresent() && !sources.current(type, binaryName, this)) {
+            descriptor = Optional.empty(); // made from another text than the class holds: the annotation (adv17 A15)
+        }
         String text = descriptor.isPresent() ? descriptor.get() : protocolText(type);
         if (text == null) {
             throw new java.util.NoSuchElementException("no @Protocol text on " + type); // isSetProtocol read one
@@ -433,6 +449,43 @@ public final class ProtocolRegistry {
         }
         return problems.isEmpty() ? new ProtocolDefinition.SetProtocol(binaryName, resolved, expanded, protocols)
                 : new ProtocolDefinition.Invalid(binaryName, problems);
+    }
+
+    /**
+     * The record to write beside the descriptor of {@code type}, a protocol compiled now: the hash of its
+     * {@code @Protocol} text and of the text of every protocol its expansion includes, at any depth
+     * ({@link DescriptorSources}). A set protocol's descriptor keeps its references, so only its own text.
+     */
+    public String sourcesRecord(TypeElement type) {
+        Map<String, String> texts = new java.util.LinkedHashMap<>();
+        java.util.ArrayDeque<TypeElement> pending = new java.util.ArrayDeque<>();
+        pending.add(type);
+        boolean set = isSetProtocol(type);
+        while (!pending.isEmpty()) {
+            TypeElement next = pending.pop();
+            String name = binaryName(next);
+            if (texts.containsKey(name)) {
+                continue;
+            }
+            texts.put(name, protocolText(next));
+            SessionType resolved = set ? null : resolvedText(next).type();
+            if (resolved != null) {
+                Set<String> included = new java.util.TreeSet<>();
+                referencedProtocols(resolved, included);
+                for (String reference : included) {
+                    TypeElement protocol = typeForBinaryName(reference).orElse(null);
+                    if (protocol != null) {
+                        pending.add(protocol);
+                    }
+                }
+            }
+        }
+        return DescriptorSources.record(texts);
+    }
+
+    /** Where {@link #sourcesRecord} is written, relative to the class output. */
+    public static String sourcesPath(String binaryName) {
+        return DescriptorSources.DIRECTORY + binaryName + ".txt";
     }
 
     /** The descriptor text of a set protocol: its members resolved, references kept (the runtime needs them). */
@@ -485,43 +538,6 @@ public final class ProtocolRegistry {
         InvalidReferenceException(String protocol) {
             super(protocol, null, false, false);
         }
-    }
-
-    /**
-     * Invariant: <em>every message type of a protocol is one a receiver can decode as the class that
-     * was sent</em> (docs/wire-format.md, "What a value may be sent as"). Values carry no class on the
-     * wire, so an interface or abstract class that is not sealed ({@code Number}, {@code CharSequence},
-     * an open interface of the program) has no class to decode as (SJ018). {@code Object} (JSON-like
-     * values) and the JDK's collection and map types (decoded as Jackson's default implementations)
-     * are exempt, as at run time.
-     */
-    static boolean undecodable(TypeElement type) {
-        boolean open = type.getKind() == javax.lang.model.element.ElementKind.INTERFACE
-                || type.getKind() == javax.lang.model.element.ElementKind.CLASS
-                        && type.getModifiers().contains(javax.lang.model.element.Modifier.ABSTRACT);
-        if (!open || type.getModifiers().contains(javax.lang.model.element.Modifier.SEALED)
-                || type.getKind() == javax.lang.model.element.ElementKind.ANNOTATION_TYPE) {
-            return false;
-        }
-        String name = type.getQualifiedName().toString();
-        return !(name.startsWith("java.") && collectionOrMap(type));
-    }
-
-    /** Whether {@code type} is {@code java.util.Collection} or {@code java.util.Map} or below one. */
-    public static boolean collectionOrMap(TypeElement type) {
-        String name = type.getQualifiedName().toString();
-        if (name.equals("java.util.Collection") || name.equals("java.util.Map")) {
-            return true;
-        }
-        List<javax.lang.model.type.TypeMirror> supertypes = new ArrayList<>(type.getInterfaces());
-        supertypes.add(type.getSuperclass());
-        for (javax.lang.model.type.TypeMirror supertype : supertypes) {
-            if (supertype instanceof javax.lang.model.type.DeclaredType declared
-                    && declared.asElement() instanceof TypeElement element && collectionOrMap(element)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Replaces the names in a parsed type by binary names, reporting what does not resolve. */
