@@ -92,6 +92,16 @@ public interface Connection extends AutoCloseable {
     }
 
     /**
+     * The address the peer connects from, so that a server at its pending-handshake limit drops the stalled
+     * handshakes of the address that holds the most slots first (one source of many connections cannot
+     * push out another's); {@code null} if the transport has no such address or does not say (the default).
+     * Any thread; no system call.
+     */
+    default java.net.InetAddress peerAddress() {
+        return null;
+    }
+
+    /**
      * Whether a whole frame from the peer is waiting unread (a hint for the same purpose as
      * {@link #receivedBytes}, from any thread; {@code false} if the transport cannot tell without
      * reading, the default).

@@ -9,9 +9,9 @@ package org.sessionj.runtime.spi;
  * runtime's session handshake takes a slot for it anew.
  *
  * <p>At the limit, the acceptor stops reading new connections and asks again a little later;
- * meanwhile, when no session handshake has succeeded for a while, the runtime drops the oldest
- * handshake that stalled (a session handshake whose requester sent nothing, or a transport handshake
- * not finished) to make room, and counts it as a failed handshake.
+ * meanwhile the runtime drops a handshake that stalled (a session handshake whose requester sent nothing
+ * more, or too little, or a transport handshake not finished) to make room, once it has stalled for the
+ * stall time (twice that while other handshakes succeed), and counts it as a failed handshake.
  */
 public interface HandshakeSlots {
 

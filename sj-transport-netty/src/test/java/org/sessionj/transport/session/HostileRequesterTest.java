@@ -180,8 +180,8 @@ class HostileRequesterTest {
             younger.getOutputStream().write(0); // one byte of a frame header, then nothing
             CompletableFuture<SJSocket> accepted = acceptAsync(server);
             await(() -> ((SessionServerSocket) server).pendingHandshakes() == 2, "two stalled handshakes");
-            // At the limit: the real client's connection waits until no handshake has succeeded for 5 s,
-            // then the oldest is dropped for it (not after the 40 s initiation timeout).
+            // At the limit: the real client's connection waits until the oldest has stalled for 5 s (no
+            // handshake succeeds meanwhile), then it is dropped for it (not after the 40 s initiation timeout).
             long start = System.nanoTime();
             CompletableFuture<Void> client = CompletableFuture.runAsync(() -> ping(runtime, server.port()), threads);
             try (SJSocket s = accepted.get(20, TimeUnit.SECONDS)) {

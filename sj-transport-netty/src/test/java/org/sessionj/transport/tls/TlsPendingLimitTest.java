@@ -74,8 +74,8 @@ class TlsPendingLimitTest {
             SessionServerSocket counted = (SessionServerSocket) socket;
             SilentTlsPeers.await(() -> counted.pendingHandshakes() == LIMIT, LIMIT + " TLS handshakes holding the slots");
 
-            // A real client: its connection waits for a slot; once no handshake has succeeded for the
-            // stall time, the oldest silent one is dropped for it.
+            // A real client: its connection waits for a slot; once the oldest silent one has stalled for the
+            // stall time (no handshake succeeds meanwhile), it is dropped for it.
             PingRounds.run(client, socket, 3);
 
             assertThat(SilentTlsPeers.closedByServer(peers.raw.get(0))).as("the oldest silent connection was dropped").isTrue();

@@ -20,14 +20,15 @@ import org.sessionj.runtime.spi.support.LazyLogger;
  * {@code accept()} (plus the one connection taken that waits for a slot). A slot is given back when
  * its handshake fails, moves to another transport, or its session is taken. At the limit, a new
  * connection does not simply wait for one of those to end (up to the initiation timeout, which let
- * 4,096 connections that send one byte hold every new client off for 30 s, again and again): when no
- * handshake has succeeded for {@link #STALLED_AFTER}, a handshake that stalled is dropped (closed,
- * logged and counted like any failed handshake) to make room, and the next, until one succeeds; while
- * connections keep coming, each look drops twice as many as the last, up to an eighth of the limit
- * ({@link #dropBatch}). A server
- * busy with a burst of real requesters (which send their whole request in their first frame, but may be
- * slow to get to it when their own machine is overloaded) keeps succeeding, so nothing is dropped and
- * the burst waits its turn as before; only a server whose pending handshakes all stall drops them.
+ * 4,096 connections that send one byte hold every new client off for 30 s, again and again): a handshake
+ * that stalled for {@link #STALLED_AFTER} is dropped (closed, logged and counted like any failed
+ * handshake) to make room, and the next; while connections keep coming, each look drops twice as many as
+ * the last, up to an eighth of the limit ({@link #dropBatch}). While handshakes succeed (one did within
+ * the stall time) only one stalled for twice that goes: a server busy with a burst of real requesters
+ * (which send their whole request in their first frame, but may be slow to get to it when their own
+ * machine is overloaded) drops none of them, and a flooder whose own handshakes succeed now and then no
+ * longer keeps its stalled connections in their slots for ever by it (hostile17 H5: before, nothing was
+ * dropped at all while any handshake had succeeded within the stall time).
  *
  * <p>Stalled means the requester stalled, not this server: a handshake whose connection was accepted more
  * than {@link #STALLED_AFTER} ago (time spent waiting in the acceptor's queue counts: before, a flood's
@@ -37,10 +38,13 @@ import org.sessionj.runtime.spi.support.LazyLogger;
  *   <li>not if that frame is there, whole, waiting for a handshake thread that has not got to it (a
  *       server starved of CPU: {@link org.sessionj.runtime.spi.Connection#frameWaiting}), and
  *   <li>not if the requester sent more since the last look ({@link org.sessionj.runtime.spi.Connection#receivedBytes}:
- *       a slow requester still sending its request).
+ *       a slow requester still sending its request), and at least {@link #MIN_REQUEST_BYTES_PER_SECOND}
+ *       on average since its accept (a slowloris that trickles a byte per look is not sending a request:
+ *       hostile17 H2).
  * </ul>
- * A requester that sent nothing at all goes first, then the oldest. Where the transport cannot tell
- * (receivedBytes {@code -1}) age alone decides, as before.
+ * The stalled handshakes of the source address that has the most of them go first
+ * ({@link org.sessionj.runtime.spi.Connection#peerAddress}), then those that sent nothing at all, then the
+ * oldest. Where the transport cannot tell (receivedBytes {@code -1}) age alone decides, as before.
  *
  * <p>A connection in a handshake of its transport's own (TLS), before the acceptor can hand it over,
  * holds a slot too ({@link org.sessionj.runtime.spi.HandshakeSlots}): it counts toward the limit, may be
@@ -65,6 +69,15 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
      * make room at the pending limit (at most the initiation timeout).
      */
     static final java.time.Duration STALLED_AFTER = java.time.Duration.ofSeconds(5);
+    /**
+     * The slowest average pace, in bytes a second from its accept, at which a requester whose first frame has
+     * not arrived whole still counts as sending its request once it is past the stall time. A real requester
+     * sends its whole request (a few hundred bytes to a few KiB) in one write, so at the stall time it has
+     * either sent it or stalled; a slowloris that trickles a byte per look was "still sending" by the byte
+     * test alone and held its slot for the whole initiation timeout (hostile17 H2). At this pace holding the
+     * 4,096 slots of the default limit costs a flooder 4 MiB/s.
+     */
+    static final long MIN_REQUEST_BYTES_PER_SECOND = 1024;
     /** How often a connection waiting for a slot looks for a stalled handshake to drop. */
     private static final long SLOT_CHECK_MILLIS = 100;
 
@@ -133,7 +146,7 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
         private static final int DROPPED = 1;
         private static final int LEFT = 2;
 
-        final long started = System.nanoTime();
+        final long started = clock.getAsLong();
         final String transport;
         final Runnable drop;
         private final java.util.concurrent.atomic.AtomicInteger state = new java.util.concurrent.atomic.AtomicInteger();
@@ -217,10 +230,12 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
      */
     private final java.util.concurrent.locks.ReentrantLock dropping = new java.util.concurrent.locks.ReentrantLock();
     private final long stalledAfterNanos;
-    /** When a handshake last succeeded (System.nanoTime): a server that succeeds drops nothing. */
-    private volatile long lastSuccess = System.nanoTime();
-    /** When a stalled handshake was last dropped (System.nanoTime). */
-    private volatile long lastDrop = System.nanoTime() - Long.MAX_VALUE / 2;
+    /** What the stall rule reads the time from ({@code System.nanoTime()} but in tests). */
+    private final java.util.function.LongSupplier clock;
+    /** When a handshake last succeeded ({@link #clock}). */
+    private volatile long lastSuccess;
+    /** When a stalled handshake was last dropped ({@link #clock}). */
+    private volatile long lastDrop;
     /** How many the last look dropped ({@link #dropBatch}); under {@link #dropping}. */
     private int lastBatch = 1;
     /** Connections in a handshake or agreed and waiting for {@code accept()}. */
@@ -230,6 +245,18 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
     private volatile boolean closed;
 
     Handshakes(AcceptorGroup acceptors, CompiledProtocol protocol, SessionContext context) {
+        this(acceptors, protocol, context, System::nanoTime);
+    }
+
+    /**
+     * With the clock the stall rule reads ({@code System.nanoTime()} but in tests, which drive it so that
+     * what counts as stalled does not depend on how fast a loaded machine runs them).
+     */
+    Handshakes(AcceptorGroup acceptors, CompiledProtocol protocol, SessionContext context,
+            java.util.function.LongSupplier clock) {
+        this.clock = clock;
+        this.lastSuccess = clock.getAsLong();
+        this.lastDrop = lastSuccess - Long.MAX_VALUE / 2;
         this.acceptors = acceptors;
         this.protocol = protocol;
         this.context = context;
@@ -316,9 +343,7 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
             return () -> { };
         }
         if (!slots.tryAcquire()) {
-            if (System.nanoTime() - lastSuccess >= stalledAfterNanos) {
-                dropOldestStalled();
-            }
+            dropOldestStalled();
             return null;
         }
         pending.incrementAndGet();
@@ -346,9 +371,7 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
             return;
         }
         do {
-            if (System.nanoTime() - lastSuccess >= stalledAfterNanos) {
-                dropOldestStalled();
-            }
+            dropOldestStalled();
         } while (!slots.tryAcquire(SLOT_CHECK_MILLIS, TimeUnit.MILLISECONDS) && !closed);
     }
 
@@ -373,42 +396,75 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
      * a transport's ({@code transport}); whether its requester sent nothing; since when.
      */
     private record Stalled(org.sessionj.runtime.spi.Connection connection, InFlight flight, TransportHandshake transport,
-            boolean silent, long started) {
+            boolean silent, long started, java.net.InetAddress peer) {
     }
 
-    /** Silent ones first, then the oldest. */
-    private static final java.util.Comparator<Stalled> SHED_ORDER = (a, b) -> a.silent() != b.silent()
-            ? (a.silent() ? -1 : 1) : Long.compare(a.started() - b.started(), 0);
+    /**
+     * The order in which one look drops the stalled handshakes it found: those of the source address with
+     * the most of them first (one address that holds many slots cannot push another's handshakes out
+     * before its own: hostile17 H5), then the silent ones, then the oldest. A handshake whose transport
+     * names no address counts as an address of its own.
+     */
+    private static java.util.Comparator<Stalled> shedOrder(java.util.List<Stalled> stalled) {
+        java.util.Map<java.net.InetAddress, Integer> perAddress = new java.util.HashMap<>();
+        for (Stalled h : stalled) {
+            if (h.peer() != null) {
+                perAddress.merge(h.peer(), 1, Integer::sum);
+            }
+        }
+        return (a, b) -> {
+            int shareA = a.peer() == null ? 1 : perAddress.get(a.peer());
+            int shareB = b.peer() == null ? 1 : perAddress.get(b.peer());
+            if (shareA != shareB) {
+                return shareA > shareB ? -1 : 1;
+            }
+            return a.silent() != b.silent() ? (a.silent() ? -1 : 1) : Long.compare(a.started() - b.started(), 0);
+        };
+    }
+
+    /**
+     * Whether a requester whose first frame has not arrived whole sent less than
+     * {@link #MIN_REQUEST_BYTES_PER_SECOND} on average since it was accepted, {@code age} ago: it trickles
+     * (a byte now and then keeps it "sending"), it does not send a request.
+     */
+    static boolean belowRequestRate(long bytes, long ageNanos) {
+        return bytes < ageNanos / 1_000_000 * MIN_REQUEST_BYTES_PER_SECOND / 1000;
+    }
 
     private void dropStalledLocked() {
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         if (droppedUnreleased.get() > 0 && now - lastDrop < stalledAfterNanos) {
             // Some are on their way out; their slots come next. Bounded in time: should their slots be slow to
             // come back (a dropped session handshake's thread starved of CPU), drops go on one stall time later.
             return;
         }
+        // A server that succeeds lets its stalled handshakes be a while longer (a burst of real requesters on a
+        // starved machine is served, not dropped), but not for ever: before, one cheap handshake every few
+        // seconds kept every stalled one of the same flooder in its slot (hostile17 H5).
+        long stallAge = now - lastSuccess < stalledAfterNanos ? 2 * stalledAfterNanos : stalledAfterNanos;
         java.util.List<Stalled> stalled = new java.util.ArrayList<>();
         for (java.util.Map.Entry<org.sessionj.runtime.spi.Connection, InFlight> e : inFlight.entrySet()) {
             InFlight h = e.getValue();
-            if (!h.droppable() || now - h.started < stalledAfterNanos || e.getKey().frameWaiting()) {
+            long age = now - h.started;
+            if (!h.droppable() || age < stallAge || e.getKey().frameWaiting()) {
                 continue; // in time, or its request is there and this server is slow to get to it
             }
             long bytes = e.getKey().receivedBytes();
             long before = h.lastBytes;
             h.lastBytes = bytes;
-            if (bytes > 0 && bytes != before) {
-                continue; // it sent more since the last look: slow, not stalled
+            if (bytes > 0 && bytes != before && !belowRequestRate(bytes, age)) {
+                continue; // it sent more since the last look, and at a request's pace: slow, not stalled
             }
-            stalled.add(new Stalled(e.getKey(), h, null, bytes == 0, h.started));
+            stalled.add(new Stalled(e.getKey(), h, null, bytes == 0, h.started, e.getKey().peerAddress()));
         }
         for (TransportHandshake h : inTransport) {
-            if (h.droppable() && now - h.started >= stalledAfterNanos) {
-                stalled.add(new Stalled(null, null, h, false, h.started));
+            if (h.droppable() && now - h.started >= stallAge) {
+                stalled.add(new Stalled(null, null, h, false, h.started, null));
             }
         }
         int batch = dropBatch(now);
         if (stalled.size() > batch) {
-            stalled.sort(SHED_ORDER);
+            stalled.sort(shedOrder(stalled));
         }
         // Claimed before counted (under the lock, so nobody reads the count in between): a handshake that
         // ended or left since the look is not dropped, and its slot is back already.
@@ -455,7 +511,7 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
 
     private void handshake(AcceptorGroup.Accepted accepted) {
         long acceptedAt = accepted.connection().acceptedNanos();
-        InFlight entry = new InFlight(acceptedAt == org.sessionj.runtime.spi.Connection.UNKNOWN_TIME ? System.nanoTime() : acceptedAt);
+        InFlight entry = new InFlight(acceptedAt == org.sessionj.runtime.spi.Connection.UNKNOWN_TIME ? clock.getAsLong() : acceptedAt);
         inFlight.put(accepted.connection(), entry);
         if (closed) {
             accepted.connection().close();
@@ -528,7 +584,7 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
 
     /** A handshake ended well: its session queued for {@code accept()}, or moved to another transport (null). */
     private void succeeded(SessionSocket session) {
-        lastSuccess = System.nanoTime();
+        lastSuccess = clock.getAsLong();
         if (session == null) {
             released(); // negotiated onto another transport: its connection is accepted anew
             return;

@@ -330,14 +330,16 @@ class HandshakesStalledTest {
     @Test
     void aRequesterStillSendingItsRequestIsNotDroppedUntilItStops() throws Exception {
         try (Server server = Server.start(1)) {
-            // It has sent a little more at every look: slow, not stalled. Then it stops.
+            // It has sent more at every look, 64 KiB (more than 1 KiB a second since its accept, the pace of a
+            // requester sending its request: a byte a look is a slowloris, HandshakesUnderPressureTest): slow,
+            // not stalled. Then it stops.
             AtomicLong sent = new AtomicLong();
             java.util.concurrent.atomic.AtomicBoolean sending = new java.util.concurrent.atomic.AtomicBoolean(true);
-            Requester slow = new Requester("slow", () -> sending.get() ? sent.incrementAndGet() : sent.get(), false);
+            Requester slow = new Requester("slow", () -> sending.get() ? sent.addAndGet(65536) : sent.get(), false);
             server.connect(slow);
             server.incoming.add(new Requester("next", () -> 0, false));
             assertThat(slow.dropped(STALL.multipliedBy(4))).as("dropped while it still sent").isFalse();
-            long looks = sent.get();
+            long looks = sent.get() / 65536;
             assertThat(looks).as("it was looked at, as a candidate, several times").isGreaterThan(3);
             sending.set(false);
             assertThat(slow.dropped(STALL.multipliedBy(15))).as("dropped once it stopped").isTrue();

@@ -56,6 +56,8 @@ final class BlockingConnection implements FrameConnection, BlockingKeeper.Kept, 
     private final String transportName;
     private final NettySettings settings;
     private final String description;
+    /** The peer's IP address ({@link #peerAddress}), read once: the socket is asked nothing afterwards. */
+    private final java.net.InetAddress peer;
     /** Guards starting the reader thread of {@link #readinessListener}. */
     private final ReentrantLock pumpLock = new ReentrantLock();
     private final BlockingKeeper keeper;
@@ -92,8 +94,9 @@ final class BlockingConnection implements FrameConnection, BlockingKeeper.Kept, 
         this.settings = settings;
         channel.setOption(java.net.StandardSocketOptions.TCP_NODELAY, true);
         channel.setOption(java.net.StandardSocketOptions.SO_KEEPALIVE, true);
-        this.description = transportName + " " + channel.getLocalAddress() + " -> " + channel.getRemoteAddress()
-                + " (blocking)";
+        java.net.SocketAddress remote = channel.getRemoteAddress();
+        this.peer = remote instanceof java.net.InetSocketAddress ip ? ip.getAddress() : null;
+        this.description = transportName + " " + channel.getLocalAddress() + " -> " + remote + " (blocking)";
         this.keeper = new BlockingKeeper(this, settings.heartbeat());
         this.input = new BlockingInput(this, channel, keeper, settings);
         this.output = new BlockingOutput(this, channel, keeper, settings);
@@ -246,6 +249,11 @@ final class BlockingConnection implements FrameConnection, BlockingKeeper.Kept, 
     @Override
     public long acceptedNanos() {
         return made;
+    }
+
+    @Override
+    public java.net.InetAddress peerAddress() {
+        return peer;
     }
 
     @Override

@@ -379,6 +379,12 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
         return inboundBytes.get() > 0;
     }
 
+    /** The peer's IP address (Netty keeps the channel's remote address once it is known); null off IP. */
+    @Override
+    public java.net.InetAddress peerAddress() {
+        return channel.remoteAddress() instanceof java.net.InetSocketAddress remote ? remote.getAddress() : null;
+    }
+
     /**
      * What the frames received and not yet read are charged against the inbound mark: their bytes plus
      * {@link #FRAME_COST} each (for tests and monitoring).
