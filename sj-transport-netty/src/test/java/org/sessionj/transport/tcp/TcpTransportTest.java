@@ -49,6 +49,16 @@ class TcpTransportTest extends ConnectionTestSupport {
         return new RawPeer(socket, new DataOutputStream(socket.getOutputStream()), accepted);
     }
 
+    /**
+     * An accepted connection names its peer's address, by which a server at its pending-handshake limit
+     * drops the stalled handshakes of the address holding the most slots first (hostile17 H5).
+     */
+    @Test
+    void anAcceptedConnectionNamesItsPeersAddress() throws IOException {
+        RawPeer peer = rawPeer(transport);
+        assertThat(peer.accepted().peerAddress()).isEqualTo(peer.socket().getLocalAddress());
+    }
+
     @Test
     void isFoundByTheServiceLoader() {
         assertThat(ServiceLoader.load(Transport.class).stream().map(p -> p.get().name())).contains("tcp");

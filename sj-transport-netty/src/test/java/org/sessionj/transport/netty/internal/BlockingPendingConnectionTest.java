@@ -68,6 +68,14 @@ class BlockingPendingConnectionTest {
                 .isEqualTo(BlockingInput.GREETING_BUFFER);
     }
 
+    /** Its peer's address, read once at the accept (the pending-limit drop asks it of every handshake). */
+    @Test
+    void anAcceptedConnectionNamesItsPeersAddress() throws Exception {
+        Socket[] peer = new Socket[1];
+        BlockingConnection connection = acceptedFrom(peer);
+        assertThat(connection.peerAddress()).isEqualTo(peer[0].getLocalAddress());
+    }
+
     @Test
     void whatTheRequesterSentCountsWhatWasReadAndNothingOnceClosed() throws Exception {
         Socket[] peer = new Socket[1];
