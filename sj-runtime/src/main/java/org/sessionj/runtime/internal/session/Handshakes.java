@@ -38,7 +38,7 @@ import org.sessionj.runtime.spi.support.LazyLogger;
  *   <li>not if that frame is there, whole, waiting for a handshake thread that has not got to it (a
  *       server starved of CPU: {@link org.sessionj.runtime.spi.Connection#frameWaiting}), and
  *   <li>not if the requester sent more since the last look ({@link org.sessionj.runtime.spi.Connection#receivedBytes}:
- *       a slow requester still sending its request), and at least {@link #MIN_REQUEST_BYTES_PER_SECOND}
+ *       a slow requester still sending its request), and at least {@link StallRule#MIN_REQUEST_BYTES_PER_SECOND}
  *       on average since its accept (a slowloris that trickles a byte per look is not sending a request:
  *       hostile17 H2).
  * </ul>
@@ -69,72 +69,8 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
      * make room at the pending limit (at most the initiation timeout).
      */
     static final java.time.Duration STALLED_AFTER = java.time.Duration.ofSeconds(5);
-    /**
-     * The slowest average pace, in bytes a second from its accept, at which a requester whose first frame has
-     * not arrived whole still counts as sending its request once it is past the stall time. A real requester
-     * sends its whole request (a few hundred bytes to a few KiB) in one write, so at the stall time it has
-     * either sent it or stalled; a slowloris that trickles a byte per look was "still sending" by the byte
-     * test alone and held its slot for the whole initiation timeout (hostile17 H2). At this pace holding the
-     * 4,096 slots of the default limit costs a flooder 4 MiB/s.
-     */
-    static final long MIN_REQUEST_BYTES_PER_SECOND = 1024;
     /** How often a connection waiting for a slot looks for a stalled handshake to drop. */
     private static final long SLOT_CHECK_MILLIS = 100;
-
-    /**
-     * A handshake in progress: when it started, its state, and how many bytes its requester had sent at
-     * the last look for a stalled handshake.
-     *
-     * <p>The state moves once, by compare-and-set, from {@link #RUNNING} to {@link #OPENED} (its first
-     * frame is in), {@link #DROPPED} or {@link #ENDED}, and from {@link #OPENED} to {@link #ENDED}: a
-     * handshake is dropped at most once, and never after it ended, so each drop is counted back exactly
-     * once (a drop and the end of the same handshake can race).
-     */
-    private static final class InFlight {
-        static final int RUNNING = 0;
-        static final int OPENED = 1;
-        static final int DROPPED = 2;
-        static final int ENDED = 3;
-        private static final java.util.concurrent.atomic.AtomicIntegerFieldUpdater<InFlight> STATE =
-                java.util.concurrent.atomic.AtomicIntegerFieldUpdater.newUpdater(InFlight.class, "state");
-
-        /** When its connection was accepted, or else when its handshake started ({@code System.nanoTime()}). */
-        final long started;
-        private volatile int state;
-        /** {@link org.sessionj.runtime.spi.Connection#receivedBytes} at the last look; -2 before the first. */
-        volatile long lastBytes = -2;
-
-        InFlight(long started) {
-            this.started = started;
-        }
-
-        /** Its first frame was read: it can no longer stall on its requester, nor be dropped. */
-        void opened() {
-            STATE.compareAndSet(this, RUNNING, OPENED);
-        }
-
-        /** Whether it may still be dropped (neither opened, dropped nor ended). */
-        boolean droppable() {
-            return state == RUNNING;
-        }
-
-        /** Claims it for a drop; false when it was opened, dropped or ended first. */
-        boolean claimDrop() {
-            return STATE.compareAndSet(this, RUNNING, DROPPED);
-        }
-
-        /** Ends it; false when it had been dropped (the drop is then this end's to count back). */
-        boolean end() {
-            int was;
-            do {
-                was = state;
-                if (was == DROPPED) {
-                    return false;
-                }
-            } while (!STATE.compareAndSet(this, was, ENDED));
-            return true;
-        }
-    }
 
     /**
      * A connection in its transport's own handshake (TLS), holding a slot. Its state moves once, by
@@ -391,46 +327,6 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
         }
     }
 
-    /**
-     * A handshake found stalled in one look: a session handshake ({@code connection} and {@code flight}) or
-     * a transport's ({@code transport}); whether its requester sent nothing; since when.
-     */
-    private record Stalled(org.sessionj.runtime.spi.Connection connection, InFlight flight, TransportHandshake transport,
-            boolean silent, long started, java.net.InetAddress peer) {
-    }
-
-    /**
-     * The order in which one look drops the stalled handshakes it found: those of the source address with
-     * the most of them first (one address that holds many slots cannot push another's handshakes out
-     * before its own: hostile17 H5), then the silent ones, then the oldest. A handshake whose transport
-     * names no address counts as an address of its own.
-     */
-    private static java.util.Comparator<Stalled> shedOrder(java.util.List<Stalled> stalled) {
-        java.util.Map<java.net.InetAddress, Integer> perAddress = new java.util.HashMap<>();
-        for (Stalled h : stalled) {
-            if (h.peer() != null) {
-                perAddress.merge(h.peer(), 1, Integer::sum);
-            }
-        }
-        return (a, b) -> {
-            int shareA = a.peer() == null ? 1 : perAddress.get(a.peer());
-            int shareB = b.peer() == null ? 1 : perAddress.get(b.peer());
-            if (shareA != shareB) {
-                return shareA > shareB ? -1 : 1;
-            }
-            return a.silent() != b.silent() ? (a.silent() ? -1 : 1) : Long.compare(a.started() - b.started(), 0);
-        };
-    }
-
-    /**
-     * Whether a requester whose first frame has not arrived whole sent less than
-     * {@link #MIN_REQUEST_BYTES_PER_SECOND} on average since it was accepted, {@code age} ago: it trickles
-     * (a byte now and then keeps it "sending"), it does not send a request.
-     */
-    static boolean belowRequestRate(long bytes, long ageNanos) {
-        return bytes < ageNanos / 1_000_000 * MIN_REQUEST_BYTES_PER_SECOND / 1000;
-    }
-
     private void dropStalledLocked() {
         long now = clock.getAsLong();
         if (droppedUnreleased.get() > 0 && now - lastDrop < stalledAfterNanos) {
@@ -442,7 +338,7 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
         // starved machine is served, not dropped), but not for ever: before, one cheap handshake every few
         // seconds kept every stalled one of the same flooder in its slot (hostile17 H5).
         long stallAge = now - lastSuccess < stalledAfterNanos ? 2 * stalledAfterNanos : stalledAfterNanos;
-        java.util.List<Stalled> stalled = new java.util.ArrayList<>();
+        java.util.List<StallRule.Stalled> stalled = new java.util.ArrayList<>();
         for (java.util.Map.Entry<org.sessionj.runtime.spi.Connection, InFlight> e : inFlight.entrySet()) {
             InFlight h = e.getValue();
             long age = now - h.started;
@@ -452,39 +348,33 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
             long bytes = e.getKey().receivedBytes();
             long before = h.lastBytes;
             h.lastBytes = bytes;
-            if (bytes > 0 && bytes != before && !belowRequestRate(bytes, age)) {
+            if (bytes > 0 && bytes != before && !StallRule.belowRequestRate(bytes, age)) {
                 continue; // it sent more since the last look, and at a request's pace: slow, not stalled
             }
-            stalled.add(new Stalled(e.getKey(), h, null, bytes == 0, h.started, e.getKey().peerAddress()));
+            // Dropped by closing it: its handshake thread fails, counts it and gives the slot back.
+            stalled.add(new StallRule.Stalled(h::claimDrop, e.getKey()::close, bytes == 0, h.started,
+                    e.getKey().peerAddress()));
         }
         for (TransportHandshake h : inTransport) {
             if (h.droppable() && now - h.started >= stallAge) {
-                stalled.add(new Stalled(null, null, h, false, h.started, null));
+                // The transport closes it, and gives the slot back (Slot.leave).
+                stalled.add(new StallRule.Stalled(h::claimDrop, h.drop, false, h.started, null));
             }
         }
         int batch = dropBatch(now);
         if (stalled.size() > batch) {
-            stalled.sort(shedOrder(stalled));
+            stalled.sort(StallRule.shedOrder(stalled));
         }
         // Claimed before counted (under the lock, so nobody reads the count in between): a handshake that
         // ended or left since the look is not dropped, and its slot is back already.
         int dropped = 0;
         for (int i = 0; i < stalled.size() && dropped < batch; i++) {
-            Stalled h = stalled.get(i);
-            if (h.transport() != null) {
-                if (h.transport().claimDrop()) {
-                    lastDrop = now;
-                    droppedUnreleased.incrementAndGet();
-                    dropped++;
-                    h.transport().drop.run(); // the transport closes it, and gives the slot back (Slot.leave)
-                }
-            } else {
-                if (h.flight().claimDrop()) {
-                    lastDrop = now;
-                    droppedUnreleased.incrementAndGet();
-                    dropped++;
-                    h.connection().close(); // its handshake thread fails, counts it and gives the slot back
-                }
+            StallRule.Stalled h = stalled.get(i);
+            if (h.claim().getAsBoolean()) {
+                lastDrop = now;
+                droppedUnreleased.incrementAndGet();
+                dropped++;
+                h.drop().run();
             }
         }
         if (dropped > 0) {

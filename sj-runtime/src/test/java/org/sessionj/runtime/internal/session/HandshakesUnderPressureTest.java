@@ -236,7 +236,7 @@ class HandshakesUnderPressureTest {
             assertThat(newcomer.reading.await(BOUND.toNanos(), TimeUnit.NANOSECONDS)).as("the newcomer served").isTrue();
             assertThat(steady.isClosed()).as("a requester sending at a request's pace kept").isFalse();
             assertThat(trickled.get()).as("the slowloris sent a byte at every look").isGreaterThan(0)
-                    .isLessThan(6 * Handshakes.MIN_REQUEST_BYTES_PER_SECOND);
+                    .isLessThan(6 * StallRule.MIN_REQUEST_BYTES_PER_SECOND);
         }
     }
 
@@ -268,9 +268,9 @@ class HandshakesUnderPressureTest {
     /** The rate rule's arithmetic, in bytes from the accept. */
     @Test
     void theRequestRateIsAnAverageSinceTheAccept() {
-        assertThat(Handshakes.belowRequestRate(5 * 1024 - 1, 5 * SECOND)).isTrue();
-        assertThat(Handshakes.belowRequestRate(5 * 1024, 5 * SECOND)).isFalse();
-        assertThat(Handshakes.belowRequestRate(0, 0)).isFalse();
-        assertThat(Handshakes.belowRequestRate(20_000, 30 * SECOND)).isTrue();
+        assertThat(StallRule.belowRequestRate(5 * 1024 - 1, 5 * SECOND)).isTrue();
+        assertThat(StallRule.belowRequestRate(5 * 1024, 5 * SECOND)).isFalse();
+        assertThat(StallRule.belowRequestRate(0, 0)).isFalse();
+        assertThat(StallRule.belowRequestRate(20_000, 30 * SECOND)).isTrue();
     }
 }
