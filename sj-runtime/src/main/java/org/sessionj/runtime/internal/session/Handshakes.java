@@ -24,7 +24,8 @@ import org.sessionj.runtime.spi.support.LazyLogger;
  * that stalled for {@link #STALLED_AFTER} is dropped (closed, logged and counted like any failed
  * handshake) to make room, and the next; while connections keep coming, each look drops twice as many as
  * the last, up to an eighth of the limit ({@link #dropBatch}). While handshakes succeed (one did within
- * the stall time) only one stalled for twice that goes: a server busy with a burst of real requesters
+ * the stall time) only one stalled for twice that in its slot goes (time in the acceptor's queue does not
+ * count there): a server busy with a burst of real requesters
  * (which send their whole request in their first frame, but may be slow to get to it when their own
  * machine is overloaded) drops none of them, and a flooder whose own handshakes succeed now and then no
  * longer keeps its stalled connections in their slots for ever by it (hostile17 H5: before, nothing was
@@ -334,15 +335,19 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
             // come back (a dropped session handshake's thread starved of CPU), drops go on one stall time later.
             return;
         }
-        // A server that succeeds lets its stalled handshakes be a while longer (a burst of real requesters on a
-        // starved machine is served, not dropped), but not for ever: before, one cheap handshake every few
-        // seconds kept every stalled one of the same flooder in its slot (hostile17 H5).
-        long stallAge = now - lastSuccess < stalledAfterNanos ? 2 * stalledAfterNanos : stalledAfterNanos;
+        // A server that succeeds lets its stalled handshakes be a while longer, twice the stall time in their
+        // slot (not since their accept: a burst of real requesters that waited in the acceptor's queue, on a
+        // starved machine whose handshake threads are slow to read them, is served, not dropped), but not for
+        // ever: before, one cheap handshake every few seconds kept every stalled one of the same flooder in
+        // its slot (hostile17 H5).
+        boolean succeeding = now - lastSuccess < stalledAfterNanos;
+        long stallAge = succeeding ? 2 * stalledAfterNanos : stalledAfterNanos;
         java.util.List<StallRule.Stalled> stalled = new java.util.ArrayList<>();
         for (java.util.Map.Entry<org.sessionj.runtime.spi.Connection, InFlight> e : inFlight.entrySet()) {
             InFlight h = e.getValue();
             long age = now - h.started;
-            if (!h.droppable() || age < stallAge || e.getKey().frameWaiting()) {
+            if (!h.droppable() || age < stallAge || succeeding && now - h.slotted < stallAge
+                    || e.getKey().frameWaiting()) {
                 continue; // in time, or its request is there and this server is slow to get to it
             }
             long bytes = e.getKey().receivedBytes();
@@ -401,7 +406,9 @@ final class Handshakes implements AutoCloseable, org.sessionj.runtime.spi.Handsh
 
     private void handshake(AcceptorGroup.Accepted accepted) {
         long acceptedAt = accepted.connection().acceptedNanos();
-        InFlight entry = new InFlight(acceptedAt == org.sessionj.runtime.spi.Connection.UNKNOWN_TIME ? clock.getAsLong() : acceptedAt);
+        long slotted = clock.getAsLong();
+        InFlight entry = new InFlight(acceptedAt == org.sessionj.runtime.spi.Connection.UNKNOWN_TIME ? slotted : acceptedAt,
+                slotted);
         inFlight.put(accepted.connection(), entry);
         if (closed) {
             accepted.connection().close();

@@ -19,12 +19,15 @@ final class InFlight {
 
     /** When its connection was accepted, or else when its handshake started (on the handshakes' clock). */
     final long started;
+    /** When its handshake started, holding a slot (on the handshakes' clock). */
+    final long slotted;
     private volatile int state;
     /** {@link org.sessionj.runtime.spi.Connection#receivedBytes} at the last look; -2 before the first. */
     volatile long lastBytes = -2;
 
-    InFlight(long started) {
+    InFlight(long started, long slotted) {
         this.started = started;
+        this.slotted = slotted;
     }
 
     /** Its first frame was read: it can no longer stall on its requester, nor be dropped. */

@@ -89,6 +89,14 @@ class HandshakesUnderPressureTest {
             return from;
         }
 
+        /** When it was accepted, on the test's clock ({@link Connection#acceptedNanos}); unknown unless set. */
+        volatile long acceptedAt = Connection.UNKNOWN_TIME;
+
+        @Override
+        public long acceptedNanos() {
+            return acceptedAt;
+        }
+
         @Override
         public ByteBuf read(long timeoutNanos) throws IOException {
             reading.countDown();
@@ -206,6 +214,35 @@ class HandshakesUnderPressureTest {
             assertThat(first.isClosed() || second.isClosed()).as("a connection stalled for 10 s dropped").isTrue();
             assertThat(starved.isClosed()).as("a whole request waiting is never dropped").isFalse();
             assertThat(young.isClosed()).as("one stalled for 4 s is kept while handshakes succeed").isFalse();
+        }
+    }
+
+    /**
+     * While handshakes succeed, the longer stall counts in the slot, not from the accept: a real requester of
+     * a burst that waited 20 s in the acceptor's queue, whose request (300 bytes, sent at once) its handshake
+     * thread has not read yet on a starved blocking-tcp server (which cannot tell a whole frame waiting), is
+     * kept one second into its handshake, and a flooder's connection stalled 11 s in its slot goes instead.
+     * Counted from the accept, the older, queued one went first.
+     */
+    @Test
+    void whileHandshakesSucceedALongStallCountsInTheSlotNotInTheAcceptorsQueue() throws Exception {
+        try (Server server = Server.start(2)) {
+            Requester stalled = new Requester("stalled", FLOODER, () -> 1, false);
+            server.connect(stalled);
+            server.advance(10 * SECOND);
+            server.incoming().add(new Succeeding("cheap", FLOODER));
+            SessionSocket cheap = server.handshakes().next(BOUND.toNanos());
+            assertThat(cheap).as("a session agreed").isNotNull();
+            cheap.connection().close();
+            Requester queued = new Requester("queued", HONEST, () -> 300, false);
+            queued.acceptedAt = server.clock().get() - 20 * SECOND;
+            server.connect(queued);
+            server.advance(SECOND);
+            Requester newcomer = new Requester("newcomer", address(5), () -> 0, false);
+            server.incoming().add(newcomer);
+            assertThat(newcomer.reading.await(BOUND.toNanos(), TimeUnit.NANOSECONDS)).as("the newcomer served").isTrue();
+            assertThat(stalled.isClosed()).as("stalled 11 s in its slot: dropped").isTrue();
+            assertThat(queued.isClosed()).as("1 s into its handshake: kept").isFalse();
         }
     }
 
