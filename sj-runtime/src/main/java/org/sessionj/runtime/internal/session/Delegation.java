@@ -139,7 +139,8 @@ final class Delegation {
                 if (tag == Tags.DRAINED) {
                     frame.skipBytes(1);
                     UUID echoed = readToken(frame);
-                    String host = ValueCodec.readString(frame);
+                    String host = ServicePassing.readBounded(frame, ServicePassing.MAX_HOST_BYTES, "the peer's host in its"
+                            + " DRAINED marker", "");
                     int port = frame.readInt();
                     if (!token.equals(echoed) || host == null) {
                         throw new MalformedInputException("a DRAINED marker for another delegation");
@@ -236,7 +237,8 @@ final class Delegation {
         if (!in.isReadable() || in.readByte() != SESSION) {
             throw new MalformedInputException("expected a session where the type says " + declared + ", found a service");
         }
-        String remaining = ValueCodec.readString(in);
+        String remaining = ServicePassing.readBounded(in, ServicePassing.maxTypeBytes(carrier.settings().context()),
+                "the delegated session's remaining type", " (sessionj.maxRequesterTypeBytes)");
         if (remaining == null || !in.isReadable()) {
             throw new MalformedInputException("truncated delegated session");
         }
@@ -246,7 +248,7 @@ final class Delegation {
         int port = 0;
         if (mode == RESUME_AT_PEER) {
             token = readToken(in);
-            host = ValueCodec.readString(in);
+            host = ServicePassing.readBounded(in, ServicePassing.MAX_HOST_BYTES, "the delegated session's peer host", "");
             port = in.readInt();
         } else if (mode != PEER_FINISHED) {
             throw new MalformedInputException("unknown delegation mode " + mode);

@@ -24,7 +24,36 @@ import org.sessionj.types.Side;
 final class ServicePassing {
     static final byte SERVICE = 1;
 
+    /**
+     * The longest host name a passed service or a delegated session's peer may name, in UTF-8 bytes: a DNS name
+     * has at most 253, a bracketed IPv6 address with a zone far fewer.
+     */
+    static final int MAX_HOST_BYTES = 255;
+
     private ServicePassing() {
+    }
+
+    /**
+     * The longest session type a peer may hand this side as text: a requester's type, a passed service's, a
+     * delegated session's remaining type ({@code sessionj.maxRequesterTypeBytes}; its default without a runtime).
+     */
+    static int maxTypeBytes(SessionContext context) {
+        return context == null ? org.sessionj.runtime.SJRuntimeConfig.DEFAULT_MAX_REQUESTER_TYPE_BYTES
+                : context.config().maxRequesterTypeBytes();
+    }
+
+    /**
+     * A string of at most {@code maxBytes} UTF-8 bytes, refused on its claimed length before anything is decoded
+     * for it (hostile18 H11: a service's 15 MiB type text was decoded and parsed, and the receive threw
+     * {@code OutOfMemoryError} in a 256 MiB JVM after 27 s of garbage collection).
+     */
+    static String readBounded(Frame in, int maxBytes, String what, String setting) throws MalformedInputException {
+        int claimed = in.readableBytes() >= 4 ? in.getInt(in.readerIndex()) : 0;
+        if (claimed > maxBytes) {
+            throw new MalformedInputException(what + " is " + claimed + " bytes long; this side accepts at most "
+                    + maxBytes + setting);
+        }
+        return ValueCodec.readString(in);
     }
 
     /** {@code 0x22 · 1 · host:string · port:int32 · type:string} (the service's requesting type, canonical). */
@@ -44,12 +73,13 @@ final class ServicePassing {
         if (!in.isReadable() || in.readByte() != SERVICE) {
             throw new MalformedInputException("expected a service where the type says " + declared + ", found a session");
         }
-        String host = ValueCodec.readString(in);
+        String host = readBounded(in, MAX_HOST_BYTES, "the received service's host name", "");
         if (in.readableBytes() < 4) {
             throw new MalformedInputException("truncated service: no port");
         }
         int port = in.readInt();
-        String text = ValueCodec.readString(in);
+        String text = readBounded(in, maxTypeBytes(context), "the received service's protocol",
+                " (sessionj.maxRequesterTypeBytes)");
         if (host == null || text == null || port < 1 || port > 65535) {
             throw new MalformedInputException("bad service: host " + host + ", port " + port + ", type " + text);
         }

@@ -67,4 +67,32 @@ class ServiceFromPeerTest {
         assertThatThrownBy(() -> ServicePassing.read(new ByteBufFrame(serviceItem(deep)), declaredService(), null))
                 .isInstanceOf(MalformedInputException.class).hasMessageContaining("not usable here");
     }
+
+    /**
+     * hostile18 H11: a service's type text is bounded like a requester's ({@code sessionj.maxRequesterTypeBytes})
+     * and refused on its claimed length, before it is decoded or parsed (a 15 MiB one made {@code receive()} throw
+     * {@code OutOfMemoryError}); its host name is bounded too.
+     */
+    @Test
+    void aServiceWhoseTypeOrHostIsPastItsBoundIsRefusedBeforeItIsDecoded() {
+        String longType = "cbegin.!<int>" + ".?(int)".repeat(10_000); // well-formed, 70,013 bytes
+        assertThatThrownBy(() -> ServicePassing.read(new ByteBufFrame(serviceItem(longType)), declaredService(), null))
+                .isInstanceOf(MalformedInputException.class)
+                .hasMessage("the received service's protocol is 70013 bytes long; this side accepts at most 65536"
+                        + " (sessionj.maxRequesterTypeBytes)");
+        ByteBuf claimsMore = Unpooled.buffer();
+        claimsMore.writeByte(ServicePassing.SERVICE);
+        org.sessionj.runtime.internal.wire.ValueCodec.writeString(new ByteBufFrame(claimsMore), "localhost");
+        claimsMore.writeInt(4000).writeInt(16 << 20); // a length claim and nothing behind it
+        assertThatThrownBy(() -> ServicePassing.read(new ByteBufFrame(claimsMore), declaredService(), null))
+                .isInstanceOf(MalformedInputException.class).hasMessageContaining("is 16777216 bytes long");
+        ByteBuf longHost = Unpooled.buffer();
+        longHost.writeByte(ServicePassing.SERVICE);
+        org.sessionj.runtime.internal.wire.ValueCodec.writeString(new ByteBufFrame(longHost), "h".repeat(300));
+        longHost.writeInt(4000);
+        org.sessionj.runtime.internal.wire.ValueCodec.writeString(new ByteBufFrame(longHost), "cbegin.!<int>.?(int)");
+        assertThatThrownBy(() -> ServicePassing.read(new ByteBufFrame(longHost), declaredService(), null))
+                .isInstanceOf(MalformedInputException.class)
+                .hasMessage("the received service's host name is 300 bytes long; this side accepts at most 255");
+    }
 }

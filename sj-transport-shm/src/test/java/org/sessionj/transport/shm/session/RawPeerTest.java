@@ -336,6 +336,28 @@ class RawPeerTest {
         }
     }
 
+    /**
+     * hostile18 H11: a delegated session's remaining type is the peer's text, bounded like a requester's type
+     * ({@code sessionj.maxRequesterTypeBytes}) and refused on its claimed length before it is decoded, parsed or
+     * compiled (a passed service's 15 MiB type made {@code receive()} throw {@code OutOfMemoryError}).
+     */
+    @Test
+    void aDelegatedSessionWhoseTypeTextIsPastTheBoundIsRefusedBeforeItIsParsed() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(TestProtocols.DelegationTakerServer.class, 0)) {
+            Connection[] raw = new Connection[1];
+            try (SJSocket s = acceptWith(server, "cbegin.!<?[?(int).!<int>]*>", raw)) {
+                byte[] remaining = ("?[?(int).!<int>]*" + ".?(int)".repeat(10_000)).getBytes(StandardCharsets.UTF_8);
+                // SESSION-ITEM, mode 0 (the peer finished), no references, no carried input
+                send(raw[0], f -> f.writeByte(0x22).writeByte(2).writeInt(remaining.length).writeBytes(remaining)
+                        .writeByte(0).writeInt(0).writeInt(0));
+                assertThatThrownBy(s::receive).isInstanceOf(SJIOException.class)
+                        .hasMessageContaining("the delegated session's remaining type is 70017 bytes long; this side"
+                                + " accepts at most 65536 (sessionj.maxRequesterTypeBytes)");
+            }
+            assertThat(failureNotice(raw[0])).contains("70017 bytes long");
+        }
+    }
+
     /** The reason of the REJECT the server answered on {@code raw}. */
     private static String rejection(Connection raw) throws IOException {
         ByteBuf reply = raw.read(10 * SECOND);

@@ -111,6 +111,11 @@ public final class TestProtocols {
     public interface WaitServer {
     }
 
+    /** A server whose session receives a delegated session (its remaining type is the peer's text). */
+    @Protocol("sbegin.?(?[?(int).!<int>]*)")
+    public interface DelegationTakerServer {
+    }
+
     /** Not a protocol: no annotation. */
     public interface NotAProtocol {
     }
