@@ -88,7 +88,7 @@ public enum Diagnostic {
     ENDS_ON_SOME_PATHS("SJ038", "session method ends its session on some paths only",
             "session '%s': %s ends it on some paths but not on others (%s); its callers count it as ended after "
                     + "the call and may not close it, so where it stays open nobody would: end it on every path "
-                    + "that returns, or on none"),
+                    + "that returns, or on none (a throw's path included)"),
 
     // @NoAlias ownership.
     NOT_UNIQUE("SJ040", "@NoAlias variable given a shared value",

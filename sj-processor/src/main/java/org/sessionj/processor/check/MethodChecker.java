@@ -284,6 +284,7 @@ final class MethodChecker extends FlowScanner {
     @Override
     public Void visitThrow(ThrowTree tree, Void unused) {
         scan(tree.getExpression(), null);
+        pathEndings.thrown(getCurrentPath());
         throwPoints.thrown(tree);
         fieldExits.throwPoint(tree);
         liveExits.thrown(tree);

@@ -22,14 +22,19 @@ import org.sessionj.processor.internal.flow.VarState;
  * that ends the socket on one path and leaves it open on another would leave the session open on that
  * path with nobody to close it, so it is rejected where the two paths meet (a join) or at the
  * {@code return} (or the end of the body) that leaves it open while another exit has ended it
- * (SJ038). Exceptional exits do not count: a caller whose call throws does not know the state of its
- * session anyway (the catch sees it as unknown). Lambdas are not asked: the method a lambda implements
+ * (SJ038). An exit by a {@code throw} counts on the ended side only: {@link LentSessions} finds the
+ * ending on <em>any</em> path, so a close before a throw ({@code catch (SJIOException e) { s.close();
+ * throw e; }}) makes every caller count the session as ended, also after a normal return that left it
+ * open (adv17 A12, second form); a throw with the session open does not count (the caller's handler sees
+ * it as unknown and may close it). Lambdas are not asked: the method a lambda implements
  * has no body, so a lambda that ends its parameter on any path is SJ056 already.
  */
 final class PathEndings {
     private final MethodChecker flow;
     /** For each socket parameter of the method, the first normal exit that ended it (null: none yet). */
     private final Map<Element, Tree> endedAt = new HashMap<>();
+    /** For each socket parameter of the method, the first {@code throw} that leaves it ended. */
+    private final Map<Element, Tree> endedByThrowAt = new HashMap<>();
     /** For each socket parameter of the method, the first normal exit that left it open. */
     private final Map<Element, Tree> keptAt = new HashMap<>();
 
@@ -84,6 +89,30 @@ final class PathEndings {
         }
     }
 
+    /**
+     * At a {@code throw} statement ({@code at}), before it throws: a parameter ended here (or a resource of
+     * an enclosing try-with-resources block, which Java closes on the way out) is ended on an exit of the
+     * method. Counted even when a catch of the method takes the exception: that catch goes on with the
+     * session ended, so its own exits agree, or the join after it is reported.
+     */
+    void thrown(TreePath at) {
+        if (flow.state == null || flow.unitMethod == null) {
+            return;
+        }
+        java.util.Set<Element> resources = enclosingResources(at);
+        for (VariableElement parameter : flow.unitMethod.getParameters()) {
+            if (!lentParameter(parameter) || !flow.state.tracks(parameter)) {
+                continue;
+            }
+            VarState state = flow.state.get(parameter);
+            // a session its failed action ended is not one the method ended: its caller's handler sees it failed
+            if (ended(state) && !LinearityRules.failed(state)
+                    || state instanceof VarState.Live && resources.contains(parameter)) {
+                endedByThrowAt.putIfAbsent(parameter, at.getLeaf());
+            }
+        }
+    }
+
     /** The variables named as resources by the try-with-resources statements whose block encloses {@code at}. */
     private java.util.Set<Element> enclosingResources(TreePath at) {
         java.util.Set<Element> found = new java.util.HashSet<>();
@@ -112,7 +141,7 @@ final class PathEndings {
     void finish() {
         for (Map.Entry<Element, Tree> kept : keptAt.entrySet()) {
             Element parameter = kept.getKey();
-            Tree ended = endedAt.get(parameter);
+            Tree ended = endedAt.containsKey(parameter) ? endedAt.get(parameter) : endedByThrowAt.get(parameter);
             if (ended == null) {
                 continue;
             }
@@ -123,6 +152,7 @@ final class PathEndings {
 
     private String exit(Tree at, Element parameter) {
         return at == flow.infos.get(parameter).declaration() ? "at the end of the body"
+                : at instanceof com.sun.source.tree.ThrowTree ? "before the throw on line " + flow.line(at)
                 : "at the return on line " + flow.line(at);
     }
 
