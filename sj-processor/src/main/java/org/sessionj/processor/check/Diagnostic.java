@@ -136,7 +136,11 @@ public enum Diagnostic {
             "session '%s' is %s, who runs it on after this code, but %s (its new owner closes it)"),
     ENDS_LENT_SESSION("SJ056", "implementation ends a session its method is only lent",
             "%s ends its @Session parameter '%s' (%s), but %s, which it implements, does not: a caller through "
-                    + "that method goes on with the session after the call; end it in the caller instead");
+                    + "that method goes on with the session after the call; end it in the caller instead"),
+    THROWS_UNDECLARED("SJ057", "implementation throws with a lent session what its method does not declare",
+            "%s may throw %s with its @Session parameter '%s' lent to it (%s), but %s, which it implements, neither "
+                    + "declares nor throws it: a caller through that method does not count the throw, and its session "
+                    + "may be left open half done; declare it there (throws %s), or catch it here");
 
     private final String code;
     private final String title;

@@ -159,8 +159,36 @@ final class LentSessions {
         }
         ownThrows.put(method, null);
         TreePath path = pathOf(method);
-        TreePath[] found = new TreePath[1];
+        TreePath found = null;
         if (path != null && path.getLeaf() instanceof MethodTree tree && tree.getBody() != null) {
+            found = firstUncheckedThrow(new TreePath(path, tree.getBody()), tree, types, elements);
+        }
+        ownThrows.put(method, found);
+        return found;
+    }
+
+    /**
+     * {@link #ownUncheckedThrow} for a lambda's body (adv17 A2, dispatch: a lambda implementing a method
+     * that takes a session is a body a call of that method runs). Not cached: asked once per lambda.
+     */
+    TreePath lambdaUncheckedThrow(TreePath lambda, javax.lang.model.util.Types types,
+            javax.lang.model.util.Elements elements) {
+        com.sun.source.tree.LambdaExpressionTree tree = (com.sun.source.tree.LambdaExpressionTree) lambda.getLeaf();
+        return firstUncheckedThrow(new TreePath(lambda, tree.getBody()), tree, types, elements);
+    }
+
+    /** The exception {@code own}, an answer of {@link #ownUncheckedThrow}, throws: its expression's type, or AssertionError. */
+    javax.lang.model.type.TypeMirror thrownBy(TreePath own, javax.lang.model.util.Elements elements) {
+        return own.getLeaf() instanceof com.sun.source.tree.ThrowTree statement
+                ? trees.getTypeMirror(new TreePath(own, statement.getExpression()))
+                : elements.getTypeElement("java.lang.AssertionError").asType();
+    }
+
+    /** The first unchecked throw of the body {@code bodyPath} of {@code tree} (a method or a lambda): see {@link #ownUncheckedThrow}. */
+    private TreePath firstUncheckedThrow(TreePath bodyPath, Tree tree, javax.lang.model.util.Types types,
+            javax.lang.model.util.Elements elements) {
+        TreePath[] found = new TreePath[1];
+        {
             new TreePathScanner<Void, Void>() {
                 @Override
                 public Void visitThrow(com.sun.source.tree.ThrowTree statement, Void unused) {
@@ -247,10 +275,20 @@ final class LentSessions {
                 public Void visitClass(com.sun.source.tree.ClassTree local, Void unused) {
                     return null; // another body
                 }
-            }.scan(new TreePath(path, tree.getBody()), null);
+            }.scan(bodyPath, null);
         }
-        ownThrows.put(method, found[0]);
         return found[0];
+    }
+
+    /** The line {@code path}'s leaf starts on, in its compilation unit. */
+    long line(TreePath path) {
+        return path.getCompilationUnit().getLineMap().getLineNumber(
+                trees.getSourcePositions().getStartPosition(path.getCompilationUnit(), path.getLeaf()));
+    }
+
+    /** The compilation's trees (for the rules that read what this class finds). */
+    Trees trees() {
+        return trees;
     }
 
     /** {@link #ownUncheckedThrow}'s answers (null: none). */

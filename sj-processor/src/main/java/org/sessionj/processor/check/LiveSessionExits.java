@@ -139,6 +139,18 @@ final class LiveSessionExits {
                 escapeAll(call, name + " on line " + flow.line(call) + " throws " + simpleName(type) + " (" + where
                         + line + " in '" + in + "', with the session lent to it)", List.of(type), false, lends.keySet());
             }
+            if (own == null && !lends.isEmpty()) {
+                // adv17 A2, dispatch: an unchecked exception the method declares is one its implementations may
+                // throw with the session lent (SJ057 holds them to it): counted as its own throw is
+                for (TypeMirror declared : thrownAt(call, method)) {
+                    if (checked(List.of(declared)).isEmpty() && !flow.types.isSubtype(declared,
+                            type("org.sessionj.api.SJIOException"))) {
+                        escapeAll(call, name + " on line " + flow.line(call) + " throws " + simpleName(declared)
+                                + " (declared by '" + method.getSimpleName() + "', with the session lent to it)",
+                                List.of(declared), false, lends.keySet());
+                    }
+                }
+            }
             if (!ThrowSites.inJdk(method, flow)) {
                 // adv12 A6: what an unchecked exit of the callee's own meets here (UncheckedExits)
                 List<UncheckedExits.Handlers> around = new ArrayList<>();

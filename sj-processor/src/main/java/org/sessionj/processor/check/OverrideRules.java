@@ -268,7 +268,108 @@ final class OverrideRules {
         return noAlias(method, tree, inheritedAt, overridden, reporter)
                 || sessionMismatch(method, overridden, tree, inheritedAt, reporter)
                 || endsLent(method, overridden, tree != null ? tree : inheritedAt, "'" + name(method, inheritedAt) + "'",
-                        reporter);
+                        reporter)
+                || throwsUndeclared(method, null, overridden, tree != null ? tree : inheritedAt,
+                        "'" + name(method, inheritedAt) + "'", reporter);
+    }
+
+    /**
+     * Invariant (adv17 A2, dispatch): <em>a body that a call through a method runs throws, with a session it
+     * is lent, only what a caller of that method counts</em>. A caller counts, at a call that lends a socket
+     * to a method that does not end it, that method's own unchecked {@code throw} or {@code assert}
+     * ({@link LentSessions#ownUncheckedThrow}) and the unchecked exceptions it declares; the body that runs
+     * may be an override, an inherited implementation, a lambda or a method reference, whose own throw the
+     * caller cannot see (an interface method has no body). So such a body's own unchecked throw must be of
+     * a type the method it implements declares ({@code throws IllegalArgumentException}) or throws itself
+     * (SJ057), as Java requires of checked exceptions. A session failure ({@code SJIOException}) is the
+     * session's own end and is not counted. {@code lambda}: the lambda implementing it ({@code implementation}
+     * null), or null. Whether one was reported.
+     */
+    boolean throwsUndeclared(ExecutableElement implementation, TreePath lambda, ExecutableElement implemented,
+            Tree at, String what, Reporter reporter) {
+        if (fromApi(implemented)) {
+            return false;
+        }
+        List<? extends VariableElement> mine = lambda != null ? lambdaParameters(lambda) : implementation.getParameters();
+        List<? extends VariableElement> theirs = implemented.getParameters();
+        int offset = theirs.size() - mine.size(); // a method reference with an unbound receiver
+        if (offset < 0 || offset > 1) {
+            return false;
+        }
+        VariableElement lentOne = null;
+        for (int i = 0; i < mine.size() && lentOne == null; i++) {
+            VariableElement parameter = mine.get(i);
+            if (api.isSocket(parameter.asType()) && api.isSocket(theirs.get(i + offset).asType())
+                    && (lambda != null ? lent.lambdaEnding(lambda, parameter) : lent.ending(implementation, parameter)) == null
+                    && lent.ending(implemented, theirs.get(i + offset)) == null) {
+                lentOne = parameter;
+            }
+        }
+        if (lentOne == null) {
+            return false;
+        }
+        TreePath own = lambda != null ? lent.lambdaUncheckedThrow(lambda, types, elements)
+                : lent.ownUncheckedThrow(implementation, types, elements);
+        TypeMirror thrown = own == null ? null : lent.thrownBy(own, elements);
+        if (thrown == null || sessionFailure(thrown)) {
+            return false;
+        }
+        for (TypeMirror declared : implemented.getThrownTypes()) {
+            if (types.isSubtype(types.erasure(thrown), types.erasure(declared))) {
+                return false;
+            }
+        }
+        TreePath theirOwn = lent.ownUncheckedThrow(implemented, types, elements);
+        TypeMirror theirThrown = theirOwn == null ? null : lent.thrownBy(theirOwn, elements);
+        if (theirThrown != null && types.isSubtype(types.erasure(thrown), types.erasure(theirThrown))) {
+            return false;
+        }
+        String type = types.erasure(thrown) instanceof DeclaredType declared
+                ? declared.asElement().getSimpleName().toString() : thrown.toString();
+        String where = (own.getLeaf() instanceof com.sun.source.tree.ThrowTree ? "the throw on line " : "the assert on line ")
+                + lent.line(own) + inMethod(own, lambda != null ? lambda.getLeaf() : null);
+        reporter.error(at, Diagnostic.THROWS_UNDECLARED, what, type, lentOne.getSimpleName(), where,
+                implemented.getEnclosingElement().getSimpleName() + "." + implemented.getSimpleName(), type);
+        return true;
+    }
+
+    /**
+     * " in 'name'", the method {@code own} stands in (a constructor by its class's name), or "" when it stands
+     * in {@code lambda}'s body itself.
+     */
+    private static String inMethod(TreePath own, Tree lambda) {
+        for (TreePath up = own; up != null; up = up.getParentPath()) {
+            if (up.getLeaf() == lambda) {
+                return "";
+            }
+            if (up.getLeaf() instanceof MethodTree declaration) {
+                String name = declaration.getName().toString();
+                if (name.equals("<init>") && up.getParentPath() != null
+                        && up.getParentPath().getLeaf() instanceof com.sun.source.tree.ClassTree owner) {
+                    name = owner.getSimpleName().toString();
+                }
+                return " in '" + name + "'";
+            }
+        }
+        return "";
+    }
+
+    /** Whether {@code type} is a session failure ({@code SJIOException} or a subclass). */
+    private boolean sessionFailure(TypeMirror type) {
+        javax.lang.model.element.TypeElement failure = elements.getTypeElement("org.sessionj.api.SJIOException");
+        return failure != null && types.isSubtype(types.erasure(type), types.erasure(failure.asType()));
+    }
+
+    /** The parameters of the lambda at {@code lambda}. */
+    private List<VariableElement> lambdaParameters(TreePath lambda) {
+        List<VariableElement> parameters = new java.util.ArrayList<>();
+        for (com.sun.source.tree.VariableTree parameter : ((com.sun.source.tree.LambdaExpressionTree) lambda.getLeaf())
+                .getParameters()) {
+            if (lent.trees().getElement(new TreePath(lambda, parameter)) instanceof VariableElement v) {
+                parameters.add(v);
+            }
+        }
+        return parameters;
     }
 
     /**
@@ -314,11 +415,14 @@ final class OverrideRules {
         return false;
     }
 
-    /** The same for a lambda implementing {@code implemented}: its body must not end a socket parameter either. */
-    void lambdaEndsLent(TreePath lambda, List<? extends VariableElement> parameters, ExecutableElement implemented,
+    /**
+     * The same for a lambda implementing {@code implemented}: its body must not end a socket parameter either.
+     * Whether one was reported.
+     */
+    boolean lambdaEndsLent(TreePath lambda, List<? extends VariableElement> parameters, ExecutableElement implemented,
             Reporter reporter) {
         if (fromApi(implemented) || parameters.size() != implemented.getParameters().size()) {
-            return;
+            return false;
         }
         for (int i = 0; i < parameters.size(); i++) {
             VariableElement parameter = parameters.get(i);
@@ -329,9 +433,10 @@ final class OverrideRules {
             if (how != null && lent.ending(implemented, implemented.getParameters().get(i)) == null) {
                 reporter.error(lambda.getLeaf(), Diagnostic.ENDS_LENT_SESSION, "the lambda", parameter.getSimpleName(),
                         "it " + how, implemented.getEnclosingElement().getSimpleName() + "." + implemented.getSimpleName());
-                return;
+                return true;
             }
         }
+        return false;
     }
 
     /** Whether a method belongs to the session API (its callbacks, such as a session thread's body, own their sessions). */

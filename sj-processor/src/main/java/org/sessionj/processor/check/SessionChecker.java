@@ -521,7 +521,10 @@ public final class SessionChecker implements TaskListener {
             if (functional != null && trees.getElement(getCurrentPath()) instanceof ExecutableElement method
                     && (method.getKind() == javax.lang.model.element.ElementKind.METHOD
                             || method.getKind() == javax.lang.model.element.ElementKind.CONSTRUCTOR)) {
-                overrides.endsLent(method, functional, reference, "the method reference " + reference, reporter);
+                if (!overrides.endsLent(method, functional, reference, "the method reference " + reference, reporter)) {
+                    overrides.throwsUndeclared(method, null, functional, reference, "the method reference " + reference,
+                            reporter);
+                }
             }
             return super.visitMemberReference(reference, unused);
         }
@@ -640,7 +643,9 @@ public final class SessionChecker implements TaskListener {
                         parameters.add(v);
                     }
                 }
-                overrides.lambdaEndsLent(getCurrentPath(), parameters, functional, reporter);
+                if (!overrides.lambdaEndsLent(getCurrentPath(), parameters, functional, reporter)) {
+                    overrides.throwsUndeclared(null, getCurrentPath(), functional, lambda, "the lambda", reporter);
+                }
             }
             analyse(getCurrentPath());
             return super.visitLambdaExpression(lambda, unused);
