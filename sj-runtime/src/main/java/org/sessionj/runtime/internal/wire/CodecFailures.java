@@ -85,6 +85,10 @@ public final class CodecFailures {
         if (message.startsWith("Null key for a Map")) {
             return NULL_KEY;
         }
+        String limit = DecodeLimits.describe(message);
+        if (limit != null) {
+            return limit;
+        }
         if (message.startsWith("Document nesting depth")) {
             return "the value is nested deeper than the 1000 levels a receiver decodes (does it refer to itself?)";
         }

@@ -35,7 +35,10 @@ public final class SmileCodec {
     private static final ObjectMapper MAPPER = JdkValues.configure(new ObjectMapper(SmileFactory.builder()
             // A key twice in one object was read last-wins (hostile H7): a peer could show a proxy or a log
             // that reads the first one a value other than the program's. Refused as malformed instead.
-            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION).build())
+            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            // A frame bounds the bytes of a value, not the work of decoding it (hostile17 H9): tokens, numbers
+            // and keys are bounded too (DecodeLimits).
+            .streamReadConstraints(DecodeLimits.fromSystem()).build())
             .registerModule(new Jdk8Module())
             .registerModule(new JavaTimeModule())
             .setAnnotationIntrospector(new SealedTypes())
