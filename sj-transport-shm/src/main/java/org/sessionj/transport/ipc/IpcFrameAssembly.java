@@ -13,6 +13,11 @@ import java.nio.ByteBuffer;
  * the ring corrupt. At most one whole frame is held at a time: {@link SharedRing#read} delivers one
  * record per call and the reader takes each frame before reading on.
  *
+ * <p>A fragmented frame's buffer grows as its fragments arrive, never to the length its first fragment
+ * claims (a peer that wrote a first fragment claiming 64 MiB and nothing more made the reader allocate
+ * 64 MiB of direct memory at once, per connection, until {@code OutOfMemoryError}), and the bytes it holds
+ * are charged to the process's {@link IpcUnfinishedFrames} budget.
+ *
  * <p>Not thread-safe: only the thread that holds its {@link IpcInbound}'s read state calls it, and
  * {@link #release} runs once no read is in progress any more.
  */
@@ -21,17 +26,33 @@ final class IpcFrameAssembly implements SharedRing.Reader {
     private final ByteBuffer bytes;
     private final ByteBufAllocator alloc;
     private final int maxFrame;
+    private final IpcUnfinishedFrames budget;
+    /** Told when another connection's frame gave this one's up: the reader must look (wakes it). */
+    private final Runnable wake;
+    private final String peer;
     private ByteBuf ready;
     private ByteBuf partial;
     private int partialTotal;
+    /** The budget's record of {@link #partial}, or null. */
+    private IpcUnfinishedFrames.Frame charged;
+    /** Why the frame being assembled was given up for a newer one (set by any thread), or null. */
+    private volatile String givenUp;
     private boolean ended;
     private String failure;
 
-    /** Frames of {@code ring}, in buffers of {@code alloc}, none longer than {@code maxFrame} bytes. */
-    IpcFrameAssembly(SharedRing ring, ByteBufAllocator alloc, int maxFrame) {
+    /**
+     * Frames of {@code ring}, in buffers of {@code alloc}, none longer than {@code maxFrame} bytes, fragmented
+     * ones charged to {@code budget}; {@code wake} is run when another frame gives this one's up, and
+     * {@code peer} names the connection in messages.
+     */
+    IpcFrameAssembly(SharedRing ring, ByteBufAllocator alloc, int maxFrame, IpcUnfinishedFrames budget, Runnable wake,
+            String peer) {
         this.bytes = ring.bytes();
         this.alloc = alloc;
         this.maxFrame = maxFrame;
+        this.budget = budget;
+        this.wake = wake;
+        this.peer = peer;
     }
 
     /** Whether a whole frame waits to be taken. */
@@ -53,6 +74,10 @@ final class IpcFrameAssembly implements SharedRing.Reader {
 
     /** Throws once the close record or a corruption was read: no frame comes after either. */
     void failIfOver() throws IOException {
+        String dropped = givenUp;
+        if (dropped != null && failure == null && !ended) {
+            fail(dropped);
+        }
         if (ended) {
             throw new IOException("ipc connection closed by the peer");
         }
@@ -82,12 +107,30 @@ final class IpcFrameAssembly implements SharedRing.Reader {
             partial.release();
             partial = null;
         }
+        if (charged != null) {
+            charged.done();
+            charged = null;
+        }
+    }
+
+    /** Whether no frame comes any more (a failure or corruption was seen), for tests. */
+    boolean isFailedForTest() {
+        return failure != null;
+    }
+
+    /** Bytes the frame being assembled holds (its buffer's capacity), for tests. */
+    int partialCapacity() {
+        return partial == null ? 0 : partial.capacity();
     }
 
     /** One record off the ring: a frame is {@link #hasFrame whole} once its last part came. */
     @Override
     public void record(int type, int index, int length) {
         if (failure != null || ended) {
+            return;
+        }
+        if (givenUp != null) {
+            fail(givenUp);
             return;
         }
         switch (type) {
@@ -124,8 +167,42 @@ final class IpcFrameAssembly implements SharedRing.Reader {
             return;
         }
         partialTotal = total;
-        partial = alloc.buffer(total);
-        copy(partial, index + 4, length - 4);
+        charged = budget.start(total, peer, reason -> {
+            givenUp = reason;
+            wake.run();
+        });
+        // As tcp's buffers do: grow as bytes arrive, never to the length the header claims.
+        int first = length - 4;
+        if (!charge(first)) {
+            return;
+        }
+        try {
+            partial = alloc.buffer(first, total);
+        } catch (OutOfMemoryError e) {
+            outOfMemory(first, e);
+            return;
+        }
+        copy(partial, index + 4, first);
+    }
+
+    /**
+     * Charges the budget for a buffer of the frame that holds {@code needed} bytes (the capacity it grows to);
+     * false, the connection failed, when it does not fit.
+     */
+    private boolean charge(int needed) {
+        int capacity = partial == null ? needed
+                : needed <= partial.capacity() ? partial.capacity() : alloc.calculateNewCapacity(needed, partialTotal);
+        if (!charged.hold(capacity)) {
+            fail(charged.overBudget(capacity));
+            return false;
+        }
+        return true;
+    }
+
+    /** Direct memory ran out for a frame's buffer: the connection fails with a reason, never the Error. */
+    private void outOfMemory(int bytes, OutOfMemoryError e) {
+        fail("ipc frame from the peer refused: no memory for its buffer of " + bytes + " bytes (of a frame of "
+                + partialTotal + "): " + e.getMessage() + " (" + peer + ")");
     }
 
     private void following(boolean last, int index, int length) {
@@ -137,7 +214,15 @@ final class IpcFrameAssembly implements SharedRing.Reader {
             corrupt("fragments longer than their frame of " + partialTotal + " bytes");
             return;
         }
-        copy(partial, index, length);
+        if (!charge(partial.readableBytes() + length)) {
+            return;
+        }
+        try {
+            copy(partial, index, length);
+        } catch (OutOfMemoryError e) {
+            outOfMemory(partial.readableBytes() + length, e);
+            return;
+        }
         if (last) {
             if (partial.readableBytes() != partialTotal) {
                 corrupt("a fragmented frame of " + partialTotal + " bytes that ended after " + partial.readableBytes());
@@ -145,6 +230,8 @@ final class IpcFrameAssembly implements SharedRing.Reader {
             }
             ready = partial;
             partial = null;
+            charged.done(); // whole: no longer unfinished
+            charged = null;
         }
     }
 

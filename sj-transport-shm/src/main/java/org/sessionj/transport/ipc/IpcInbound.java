@@ -69,7 +69,8 @@ final class IpcInbound {
     /** The reader of ring {@code direction} of {@code memory}. */
     IpcInbound(IpcMemory memory, int direction, ByteBufAllocator alloc, IpcSettings settings) {
         this.ring = memory.ring(direction);
-        this.frames = new IpcFrameAssembly(ring, alloc, settings.maxFrameBytes());
+        this.frames = new IpcFrameAssembly(ring, alloc, settings.maxFrameBytes(), IpcUnfinishedFrames.shared(), this::wake,
+                "ipc connection, ring " + direction);
         this.memory = memory;
         this.direction = direction;
         // One CPU: spinning would hold the core the writer needs; a yield hands it over. More than one:
