@@ -94,8 +94,9 @@ public interface Connection extends AutoCloseable {
     /**
      * The address the peer connects from, so that a server at its pending-handshake limit drops the stalled
      * handshakes of the address that holds the most slots first (one source of many connections cannot
-     * push out another's); {@code null} if the transport has no such address or does not say (the default).
-     * Any thread; no system call.
+     * push out another's), and so that a session delegated to this runtime is resumed only where its
+     * delegator may send it (docs/delegation.md, "Where a new owner reconnects"); {@code null} if the
+     * transport has no such address or does not say (the default). Any thread; no system call.
      */
     default java.net.InetAddress peerAddress() {
         return null;

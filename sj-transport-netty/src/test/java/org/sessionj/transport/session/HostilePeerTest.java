@@ -343,6 +343,45 @@ class HostilePeerTest {
         }
     }
 
+    /**
+     * hostile17 H8: a delegator may not send this runtime to connect anywhere it likes (another host of the
+     * network, to learn from the failure and its timing what is reachable from here). A host that is not the
+     * delegator's own address is refused at once, without a connection, naming the setting; and what the
+     * delegator is told about a reconnection that failed says nothing of why (refused, silent, unreachable).
+     */
+    @Test
+    void aDelegationNamingAnotherHostIsRefusedWithoutConnectingAndTheDelegatorLearnsNothing() throws Exception {
+        SJRuntime runtime = runtime();
+        try (SJServerSocket server = runtime.serverSocket(Protocols.SessionTakingServer.class, 0)) {
+            int closedPort;
+            try (ServerSocket gone = new ServerSocket(0)) {
+                closedPort = gone.getLocalPort();
+            }
+            for (String host : new String[] {"192.0.2.1", "127.0.0.1"}) { // TEST-NET-1 (unroutable), this host
+                Socket delegator = connect(server.port());
+                writeFrame(delegator, helloAndRequest("cbegin.!<?[?(int).!<int>]*>"));
+                byte[] verdict = answer(delegator);
+                assertThat(verdict[verdict.length - 1]).as("ACCEPT").isEqualTo((byte) 0x41);
+                try (SJSocket s = server.accept(Duration.ofSeconds(20))) {
+                    writeFrame(delegator, sessionItem("?[?(int).!<int>]*", host, closedPort));
+                    if (host.equals("192.0.2.1")) {
+                        assertThatThrownBy(s::receive).isInstanceOf(SJIOException.class)
+                                .hasMessageContaining("refused to reconnect to the delegated session's peer at 192.0.2.1:"
+                                        + closedPort + ": it is not the address the delegating peer is connected from "
+                                        + "(the delegating peer is at 127.0.0.1; set sessionj.delegation.reconnectHosts");
+                    } else {
+                        assertThatThrownBy(s::receive).isInstanceOf(SJIOException.class)
+                                .hasMessageContaining("could not reconnect to the delegated session's peer at 127.0.0.1:"
+                                        + closedPort + ": ");
+                    }
+                    String notice = new String(answer(delegator), java.nio.charset.StandardCharsets.UTF_8);
+                    assertThat(notice).contains("the new owner could not take over the delegated session")
+                            .doesNotContain(host).doesNotContain(Integer.toString(closedPort));
+                }
+            }
+        }
+    }
+
     /** A frame with a SESSION item: resume {@code remaining} at {@code host:port} (docs/delegation.md). */
     private static byte[] sessionItem(String remaining, String host, int port) {
         ByteBuf item = Unpooled.buffer();

@@ -23,6 +23,7 @@ import org.sessionj.runtime.internal.wire.MalformedInputException;
 import org.sessionj.runtime.internal.wire.Tags;
 import org.sessionj.runtime.internal.wire.ValueCodec;
 import org.sessionj.runtime.spi.Connection;
+import org.sessionj.runtime.spi.support.SystemSettings;
 import org.sessionj.runtime.spi.LocalConnection;
 import org.sessionj.types.JavaSubtyping;
 import org.sessionj.types.SessionType;
@@ -277,10 +278,17 @@ final class Delegation {
                 : "received a delegated session whose remaining type " + remaining
                         + " does not match the declared type " + declared;
         if (mode == RESUME_AT_PEER) {
+            // Only where the delegator may send this runtime (hostile17 H8: else a peer could make it connect
+            // anywhere and learn from what happens), and the delegator learns no more than that it failed.
+            String refused = ReconnectTargets.refusal(host, carrier.connection().peerAddress(), SystemSettings.system());
+            if (refused != null) {
+                throw new ReconnectFailure("refused to reconnect to the delegated session's peer at " + host + ":" + port
+                        + ": " + refused, null);
+            }
             try {
                 connection = Initiation.resume(host, port, token, context);
             } catch (SJIOException e) {
-                throw new SJIOException("could not reconnect to the delegated session's peer at " + host + ":" + port
+                throw new ReconnectFailure("could not reconnect to the delegated session's peer at " + host + ":" + port
                         + ": " + e.getMessage(), e);
             }
         } else {
@@ -298,6 +306,22 @@ final class Delegation {
         }
         return new SessionSocket(connection, declared.sessionStart(), carrier.settings(), print(declared.sessionStart()),
                 prefix, references);
+    }
+
+    /**
+     * The new owner could not, or would not, reconnect a delegated session: the message says where and why,
+     * for this side's program; the delegator is told only {@link #TO_PEER} (the reason could tell it whether
+     * an address it chose is reachable from here).
+     */
+    static final class ReconnectFailure extends SJIOException {
+        private static final long serialVersionUID = 1L;
+        /** What the delegator is told. */
+        static final String TO_PEER = "the new owner could not take over the delegated session (its reconnection to the"
+                + " session's peer failed or was refused; the reason went to the new owner's program)";
+
+        ReconnectFailure(String message, Throwable cause) {
+            super(message, cause);
+        }
     }
 
     /** New owner: the {@code count} references the delegator passed beside the SESSION item just read. */

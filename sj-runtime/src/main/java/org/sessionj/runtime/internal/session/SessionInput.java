@@ -191,6 +191,8 @@ final class SessionInput {
         try {
             return type.isService() ? ServicePassing.read(buf, type, session.settings().context())
                     : Delegation.takeOver(buf, type, session);
+        } catch (Delegation.ReconnectFailure e) {
+            throw session.fail(e.getMessage(), Delegation.ReconnectFailure.TO_PEER, e);
         } catch (SJIOException e) {
             throw session.fail(e.getMessage(), true, e);
         }

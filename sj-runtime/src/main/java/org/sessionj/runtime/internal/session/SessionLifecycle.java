@@ -261,11 +261,20 @@ abstract sealed class SessionLifecycle extends ActionGuard permits SessionSocket
      * connection and fails the rest of its scope. Returns the exception to throw.
      */
     final SJIOException fail(String reason, boolean notifyPeer, Throwable cause) {
+        return fail(reason, notifyPeer ? reason : null, cause);
+    }
+
+    /**
+     * Fails the session as {@link #fail(String, boolean, Throwable)} does, telling the peer {@code toPeer}
+     * (null: nothing) rather than the reason: what this side found may be more than the peer should learn
+     * (a delegated session's reconnection, hostile17 H8).
+     */
+    final SJIOException fail(String reason, String toPeer, Throwable cause) {
         if (failure == null) {
             failure = reason;
             releaseBuffers();
-            if (notifyPeer) {
-                FailureNotice.send(connection, reason);
+            if (toPeer != null) {
+                FailureNotice.send(connection, toPeer);
             }
             connection.close();
             SessionScope sc = scope;

@@ -1,0 +1,81 @@
+package org.sessionj.runtime.internal.session;
+
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.sessionj.runtime.spi.support.SystemSettings;
+
+/**
+ * Where a new owner may reconnect a delegated session (hostile17 H8). The SESSION item names the host and
+ * port of the passive peer's resumption endpoint, and the receiving runtime connects there by itself, in
+ * its program's {@code receive()}: a hostile delegator could make it connect anywhere (internal hosts,
+ * other ports) and learn from the failures and their timing. By default the host must be the address the
+ * delegating peer's connection comes from, or this host when that peer is on this host too (or its
+ * transport does not say where it is: in-JVM, {@code ipc}, {@code http}); {@code sessionj.delegation.reconnectHosts}
+ * names more hosts (host names or addresses, comma-separated) or {@code *} for any, as before the
+ * eighteenth session (three hosts: a portal that delegates a remote client's session to an application
+ * server on a third host needs it).
+ */
+final class ReconnectTargets {
+    /** The setting's name: more hosts a delegated session may be resumed at, or {@code *}. */
+    static final String SETTING = "delegation.reconnectHosts";
+
+    private ReconnectTargets() {
+    }
+
+    /**
+     * Why a delegated session from a peer at {@code peer} (null: its transport does not say) may not be resumed
+     * at {@code host}, or null when it may; read with {@code settings}.
+     */
+    static String refusal(String host, InetAddress peer, SystemSettings settings) {
+        List<String> extra = settings.value(SETTING).map(v -> Arrays.stream(v.split(","))
+                .map(String::strip).filter(s -> !s.isEmpty()).map(s -> s.toLowerCase(Locale.ROOT)).toList())
+                .orElse(List.of());
+        if (extra.contains("*") || extra.contains(host.toLowerCase(Locale.ROOT))) {
+            return null;
+        }
+        InetAddress[] named;
+        try {
+            named = InetAddress.getAllByName(host);
+        } catch (UnknownHostException | SecurityException e) {
+            return "the delegating peer named a host that does not resolve (" + why(peer) + ")";
+        }
+        for (InetAddress address : named) {
+            if (address.equals(peer)) {
+                return null;
+            }
+        }
+        if (peer == null || isThisHost(peer)) {
+            boolean allHere = true;
+            for (InetAddress address : named) {
+                allHere &= isThisHost(address);
+            }
+            if (allHere) {
+                return null;
+            }
+        }
+        return "it is not the address the delegating peer is connected from (" + why(peer) + ")";
+    }
+
+    private static String why(InetAddress peer) {
+        return (peer == null ? "the delegating peer's transport does not say where it is, so only this host is allowed"
+                : "the delegating peer is at " + peer.getHostAddress()) + "; set sessionj." + SETTING
+                + " to the hosts a delegated session may be resumed at, or * for any (docs/delegation.md)";
+    }
+
+    /** Whether {@code address} is one of this host's (loopback, the wildcard, or an interface's). */
+    static boolean isThisHost(InetAddress address) {
+        if (address.isLoopbackAddress() || address.isAnyLocalAddress()) {
+            return true;
+        }
+        try {
+            return NetworkInterface.getByInetAddress(address) != null;
+        } catch (SocketException e) {
+            return false;
+        }
+    }
+}
