@@ -21,7 +21,7 @@ import org.sessionj.runtime.spi.support.SystemSettings;
  * server on a third host needs it).
  */
 final class ReconnectTargets {
-    /** The setting's name: more hosts a delegated session may be resumed at, or {@code *}. */
+    /** The setting's name (read as a literal below, so that ConfigurationDocTest finds it). */
     static final String SETTING = "delegation.reconnectHosts";
 
     private ReconnectTargets() {
@@ -32,7 +32,7 @@ final class ReconnectTargets {
      * at {@code host}, or null when it may; read with {@code settings}.
      */
     static String refusal(String host, InetAddress peer, SystemSettings settings) {
-        List<String> extra = settings.value(SETTING).map(v -> Arrays.stream(v.split(","))
+        List<String> extra = settings.value("delegation.reconnectHosts").map(v -> Arrays.stream(v.split(","))
                 .map(String::strip).filter(s -> !s.isEmpty()).map(s -> s.toLowerCase(Locale.ROOT)).toList())
                 .orElse(List.of());
         if (extra.contains("*") || extra.contains(host.toLowerCase(Locale.ROOT))) {

@@ -45,18 +45,19 @@ final class DecodeLimits {
     /** The constraints {@code settings} give (docs/configuration.md, "sessionj.codec.*"). */
     static StreamReadConstraints fromSettings(SystemSettings settings) {
         int frame = settings.integer("tcp.maxFrameBytes", 16 << 20);
-        int tokens = positive(settings, "codec.maxTokens", Math.max(1, frame / 16));
+        int tokens = positive("codec.maxTokens", settings.integer("codec.maxTokens", Math.max(1, frame / 16)));
         return StreamReadConstraints.builder()
                 .maxTokenCount(tokens)
                 .maxNestingDepth(MAX_DEPTH)
-                .maxNumberLength(positive(settings, "codec.maxNumberLength", StreamReadConstraints.DEFAULT_MAX_NUM_LEN))
-                .maxNameLength(positive(settings, "codec.maxNameLength", StreamReadConstraints.DEFAULT_MAX_NAME_LEN))
+                .maxNumberLength(positive("codec.maxNumberLength",
+                        settings.integer("codec.maxNumberLength", StreamReadConstraints.DEFAULT_MAX_NUM_LEN)))
+                .maxNameLength(positive("codec.maxNameLength",
+                        settings.integer("codec.maxNameLength", StreamReadConstraints.DEFAULT_MAX_NAME_LEN)))
                 .maxStringLength(Integer.MAX_VALUE) // the frame bounds it
                 .build();
     }
 
-    private static int positive(SystemSettings settings, String name, int defaultValue) {
-        int value = settings.integer(name, defaultValue);
+    private static int positive(String name, int value) {
         if (value <= 0) {
             throw SystemSettings.invalid(name, "a positive number", Integer.toString(value));
         }
