@@ -53,6 +53,32 @@ class MessageTypeAgreementTest {
               public static class Sup { private int x = 1; }
               public static final class Hides extends Sup { private int x = 2; }
               public static final class Fine { private int n; private List<Pt> pts; private Map<UUID, Pt> byId; }
+              public static final class Locked { private final Object lock = new Object(); private int n; }
+              public static final class AnyField { private Object any; private List<Object> many; }
+              public static final class SeqField { private CharSequence text; }
+              public static final class Gen<T> { private T value; }
+              public static final class Trans { private transient Thread t; private static Thread s; private int n; }
+              public static final class Computed { private int n; public int getTwice() { return 2 * n; } }
+              public static final class ComputedIgnored { private int n; @com.fasterxml.jackson.annotation.JsonIgnore public int getTwice() { return 2 * n; } }
+              @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
+              public static final class IgnoresUnknown { private int n; public int getTwice() { return 2 * n; } }
+              public static final class Acronym { private String url; public String getURL() { return url; } }
+              public static final class AcronymField { private String URL; public String getURL() { return URL; } }
+              public static final class AcronymSetter { private String link; public String getURL() { return link; } public void setURL(String u) { link = u; } }
+              public static final class IsComputed { private int n; public boolean isEmpty() { return n == 0; } }
+              public static final class IsBoxed { private int n; public Boolean isEmpty() { return n == 0; } }
+              public static final class IsBacked { private boolean on; public boolean isOn() { return on; } }
+              public static final class Named { private int n; @JsonProperty("total") public int total() { return n; } }
+              public static final class Renamed { @JsonProperty("total") private int n; public int getN() { return n; } }
+              public static final class GetterOfField { private int n; public int getN() { return n; } }
+              public static final class StaticGetter { private int n; public static int getCount() { return 0; } }
+              public static final class PrivateGetter { private int n; private int getTwice() { return 2 * n; } }
+              public static final class ListGetter { private int n; public List<String> getNames() { return new ArrayList<>(); } }
+              public static final class Accessors { private int n; public Runnable getTask() { return null; } public void setTask(Runnable r) {} }
+              public static final class SetterOnly { private int n; public void setTask(Runnable r) {} }
+              public static final class TransGetter { private transient int t; public int getT() { return t; } }
+              public static class Base { private int n; public int getTwice() { return 2 * n; } }
+              public static final class Derived extends Base { private int m; }
             """;
 
     /** A message type and whether it is refused (by both sides). */
@@ -91,7 +117,34 @@ class MessageTypeAgreementTest {
                 new Case("B06", "R", false),
                 new Case("B07", "java.util.List<R<Long>>", false),
                 new Case("B08", "Fine", false),
-                new Case("B09", "java.util.Map<java.time.LocalDate, java.util.List<Pt>>", false));
+                new Case("B09", "java.util.Map<java.time.LocalDate, java.util.List<Pt>>", false),
+                // adv17 A8/A9: the shapes of fields and bean accessors both sides decide
+                new Case("C01", "Locked", false),
+                new Case("C02", "AnyField", false),
+                new Case("C03", "SeqField", true),
+                new Case("C04", "Gen", false),
+                new Case("C05", "Gen<Runnable>", true),
+                new Case("C06", "Gen<Pt>", false),
+                new Case("C07", "Trans", false),
+                new Case("C08", "Computed", true),
+                new Case("C09", "ComputedIgnored", false),
+                new Case("C10", "IgnoresUnknown", false),
+                new Case("C11", "Acronym", false),
+                new Case("C12", "AcronymField", true),
+                new Case("C13", "AcronymSetter", false),
+                new Case("C14", "IsComputed", true),
+                new Case("C15", "IsBoxed", true),
+                new Case("C16", "IsBacked", false),
+                new Case("C17", "Named", true),
+                new Case("C18", "Renamed", false),
+                new Case("C19", "GetterOfField", false),
+                new Case("C20", "StaticGetter", false),
+                new Case("C21", "PrivateGetter", false),
+                new Case("C22", "ListGetter", false),
+                new Case("C23", "Accessors", true),
+                new Case("C24", "SetterOnly", true),
+                new Case("C25", "TransGetter", false),
+                new Case("C26", "Derived", true));
     }
 
     @TempDir

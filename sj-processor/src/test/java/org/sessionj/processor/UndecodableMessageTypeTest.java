@@ -414,4 +414,67 @@ class UndecodableMessageTypeTest {
                 }
                 """);
     }
+
+    // adv17 A9: a getter writes a property the receiver must know; the runtime refused these at load, SJ018 did not
+    @Test
+    void aComputedGetterIsRejected() {
+        assertRejected("SJ018", 5, msg("message type 'P.Stats'", "its getter 'getTwice()' writes the property 'twice',"
+                + " which a receiver does not know"), """
+                import org.sessionj.api.*;
+                interface P {
+                  final class Stats { private int n;
+                    public int getTwice() { return 2 * n; } }
+                  @Protocol("cbegin.!<Stats>") interface C {}
+                }
+                """);
+    }
+
+    @Test
+    void anAcronymGetterIsNamedAsJacksonNamesIt() {
+        assertRejected("SJ018", 5, msg("message type 'P.Link'", "its getter 'getURL()' writes the property 'url'"), """
+                import org.sessionj.api.*;
+                interface P {
+                  final class Link { private String URL;
+                    public String getURL() { return URL; } }
+                  @Protocol("cbegin.!<Link>") interface C {}
+                }
+                """);
+    }
+
+    @Test
+    void aSettersParameterIsDecodedLikeAField() {
+        assertRejected("SJ018", 5, msg("message type 'P.Job'", "its setter 'setTask' has a type no peer can decode"), """
+                import org.sessionj.api.*;
+                interface P {
+                  final class Job { private int n;
+                    public void setTask(Runnable task) {} }
+                  @Protocol("cbegin.!<Job>") interface C {}
+                }
+                """);
+    }
+
+    /** False alarms: getters the receiver knows, or that the codec does not write. */
+    @Test
+    void gettersOfFieldsIgnoredOrOfCollectionsAreAccepted() {
+        assertAccepted("""
+                import org.sessionj.api.*;
+                import com.fasterxml.jackson.annotation.*;
+                import java.util.*;
+                interface P {
+                  final class Fine { private String url; private boolean on; private transient int t;
+                    public String getURL() { return url; }
+                    public boolean isOn() { return on; }
+                    public int getT() { return t; }
+                    @JsonIgnore public int getTwice() { return 2; }
+                    public List<String> getNames() { return new ArrayList<>(); }
+                    public static int getCount() { return 0; }
+                    private int getHidden() { return 1; }
+                    public Boolean isReady() { return on; }
+                    public void setReady(Boolean ready) {} }
+                  @JsonIgnoreProperties(ignoreUnknown = true)
+                  final class Lenient { private int n; public int getTwice() { return 2 * n; } }
+                  @Protocol("cbegin.!<Fine>.!<Lenient>") interface C {}
+                }
+                """);
+    }
 }

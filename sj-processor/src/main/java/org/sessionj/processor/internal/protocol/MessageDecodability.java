@@ -265,6 +265,12 @@ public final class MessageDecodability {
                         }
                     }
                 }
+                // A setter's parameter is decoded as its type too, with or without a field (adv17 A9).
+                List<ExecutableElement> setters = new ArrayList<>();
+                BeanAccessors.setters(programHierarchy(element), names, setters);
+                for (ExecutableElement setter : setters) {
+                    parts.add(((ExecutableType) memberType(type, setter)).getParameterTypes().get(0));
+                }
             }
             if (element.getModifiers().contains(Modifier.SEALED)
                     && !element.getQualifiedName().toString().startsWith("java.")) {
@@ -347,6 +353,21 @@ public final class MessageDecodability {
         return name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.") || name.startsWith("sun.");
     }
 
+    /** Whether {@code type} is a class of the program that travels as its fields (the codec's rule, SealedTypes). */
+    private static boolean travelsAsFields(TypeElement type) {
+        return type.getKind() == ElementKind.CLASS && !jdk(type)
+                && !annotated(type, "com.fasterxml.jackson.annotation.JsonAutoDetect");
+    }
+
+    /** {@code type} and its superclasses of the program (not the JDK's), nearest first. */
+    private static List<TypeElement> programHierarchy(TypeElement type) {
+        List<TypeElement> hierarchy = new ArrayList<>();
+        for (TypeElement c = type; c != null && !jdk(c); c = superclass(c)) {
+            hierarchy.add(c);
+        }
+        return hierarchy;
+    }
+
     private static TypeElement superclass(TypeElement type) {
         return type.getSuperclass() instanceof DeclaredType declared && declared.asElement() instanceof TypeElement parent
                 ? parent : null;
@@ -408,6 +429,10 @@ public final class MessageDecodability {
                 && !annotated(type, "com.fasterxml.jackson.annotation.JsonAutoDetect") ? hiddenField(type) : null;
         if (hidden != null) {
             return hidden;
+        }
+        String unknown = travelsAsFields(type) ? BeanAccessors.unknownProperty(programHierarchy(type)) : null;
+        if (unknown != null) {
+            return unknown;
         }
         if (type.getKind() != ElementKind.CLASS || type.getModifiers().contains(Modifier.ABSTRACT)) {
             return null; // an enum, record, sealed or JDK collection type, an annotation
