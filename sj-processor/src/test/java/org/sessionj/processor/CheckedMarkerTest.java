@@ -35,15 +35,24 @@ class CheckedMarkerTest {
     @TempDir
     Path dir;
 
+    private static final String PLAIN = """
+            package app;
+            public class Plain {
+                static int twice(int n) { return 2 * n; }
+            }
+            """;
+
     private int compile(String... extraOptions) throws IOException {
         Path source = dir.resolve("src/app/Client.java");
         Files.createDirectories(source.getParent());
         Files.writeString(source, CLIENT);
+        Files.writeString(dir.resolve("src/app/Plain.java"), PLAIN);
         List<String> arguments = new ArrayList<>(List.of("-d", dir.resolve("classes").toString(),
                 "-cp", System.getProperty("java.class.path"),
                 "-processor", SessionProcessor.class.getName()));
         arguments.addAll(List.of(extraOptions));
         arguments.add(source.toString());
+        arguments.add(dir.resolve("src/app/Plain.java").toString());
         JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
         return compiler.run(null, null, null, arguments.toArray(String[]::new));
     }
@@ -54,6 +63,20 @@ class CheckedMarkerTest {
         assertThat(dir.resolve("classes/app/Client.class")).isRegularFile();
         assertThat(dir.resolve("classes/META-INF/sessionj/checked")).isRegularFile().content()
                 .contains("sj-processor");
+    }
+
+    /**
+     * adv17 A6: each class checked for sessions has a record of its own, so that a class another compiler
+     * writes into the same output (or an unchecked module merged into the same jar) is told apart; a class
+     * that touches no session needs none (the runtime asks only about classes that start sessions).
+     */
+    @Test
+    void eachClassCheckedForSessionsHasARecord() throws IOException {
+        assertThat(compile()).isZero();
+        assertThat(dir.resolve("classes/META-INF/sessionj/checked")).content()
+                .contains("# per-class records: META-INF/sessionj/checked-classes/");
+        assertThat(dir.resolve("classes/META-INF/sessionj/checked-classes/app.Client")).isRegularFile();
+        assertThat(dir.resolve("classes/META-INF/sessionj/checked-classes/app.Plain")).doesNotExist();
     }
 
     @Test

@@ -64,6 +64,12 @@ public final class SessionChecker implements TaskListener {
     private final ProtocolRegistry registry;
     private final ProcessingEnvironment environment;
     private final Set<ClassTree> done = Collections.newSetFromMap(new IdentityHashMap<>());
+    /**
+     * The binary names of the top-level classes whose code was checked for sessions (not skipped by the
+     * pre-scan): each gets a record beside the output's marker ({@link CheckedMarker}), which the runtime
+     * asks for the class that runs a session.
+     */
+    private final Set<String> sessionClasses = new java.util.TreeSet<>();
     /** Whether annotation processing saw classes and ended without an error (set by the processor's last round). */
     private boolean processedCleanly;
     private final CheckedUsersIndex users;
@@ -135,7 +141,7 @@ public final class SessionChecker implements TaskListener {
         }
         if (event.getKind() == TaskEvent.Kind.COMPILATION && api.available()) {
             users.compilationFinished();
-            String unmarked = done.isEmpty() ? null : CheckedMarker.write(users.sessionjDirectory());
+            String unmarked = done.isEmpty() ? null : CheckedMarker.write(users.sessionjDirectory(), sessionClasses);
             if (unmarked != null) {
                 environment.getMessager().printMessage(javax.tools.Diagnostic.Kind.WARNING, unmarked);
             }
@@ -179,6 +185,7 @@ public final class SessionChecker implements TaskListener {
                 }
                 return;
             }
+            sessionClasses.add(environment.getElementUtils().getBinaryName(type).toString());
             new UnitWalker(reporter).scan(path, null);
         } finally {
             users.checked();

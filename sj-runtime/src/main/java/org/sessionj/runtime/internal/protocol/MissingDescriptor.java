@@ -63,13 +63,13 @@ enum MissingDescriptor {
 
     /**
      * Applies this policy to {@code caller}, a class compiled without sj-processor (its code source at
-     * {@code location} has no marker) that opens sessions of {@code protocol}, which was compiled with it
+     * {@code location} has no marker) that opens sessions of {@code protocol} (its binary name), which was compiled with it
      * ({@link UncheckedCallers}).
      *
      * @throws SJException under {@link #ERROR}
      */
-    void applyToCaller(Class<?> caller, Class<?> protocol, String location) {
-        act("class " + caller.getName() + " (" + location + ") opens sessions of " + protocol.getName()
+    void applyToCaller(Class<?> caller, String protocol, String location) {
+        act("class " + caller.getName() + " (" + location + ") opens sessions of " + protocol
                 + " but was compiled without sj-processor (its class output has no " + UncheckedCallers.MARKER
                 + "): its session code was not checked at compile time, although the protocol was. " + ADVICE);
     }

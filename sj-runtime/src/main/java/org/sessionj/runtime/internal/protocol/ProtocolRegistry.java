@@ -59,9 +59,22 @@ public final class ProtocolRegistry {
     public static CompiledProtocol forCreate(Class<?> protocol) {
         CompiledProtocol compiled = of(protocol);
         if (compiled.described()) {
-            UncheckedCallers.check(protocol, MissingDescriptor.from(SystemSettings.system()));
+            UncheckedCallers.check(protocol.getName(), MissingDescriptor.from(SystemSettings.system()));
         }
         return compiled;
+    }
+
+    /**
+     * Before a session of {@code compiled} starts ({@code request()}, {@code accept()}): when the protocol was
+     * compiled with sj-processor but the class that runs the session was not, the {@code
+     * sessionj.missingDescriptor} policy applied to that class, as at {@link #forCreate} (adv17 A6: a service
+     * created by a checked factory method or held in a checked class's field, and used by an unchecked class,
+     * was never looked at). One stack walk per session start; nothing when the policy is {@code ignore}.
+     */
+    public static void forSession(CompiledProtocol compiled) {
+        if (compiled.described()) {
+            UncheckedCallers.check(compiled.name(), MissingDescriptor.from(SystemSettings.system()));
+        }
     }
 
     /**

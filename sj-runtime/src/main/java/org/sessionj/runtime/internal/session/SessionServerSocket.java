@@ -8,6 +8,7 @@ import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJSocket;
 import org.sessionj.api.SJTimeoutException;
 import org.sessionj.runtime.internal.protocol.CompiledProtocol;
+import org.sessionj.runtime.internal.protocol.ProtocolRegistry;
 import org.sessionj.runtime.internal.transport.AcceptorGroup;
 import org.sessionj.runtime.internal.transport.TransportManager;
 import org.sessionj.types.Side;
@@ -56,6 +57,7 @@ public final class SessionServerSocket implements SJServerSocket {
     }
 
     private SJSocket accept(long timeoutNanos) {
+        ProtocolRegistry.forSession(protocol); // the class running the session may not be the one that created this
         SessionSocket session;
         try {
             session = handshakes.next(timeoutNanos);

@@ -4,6 +4,7 @@ import org.sessionj.api.SJException;
 import org.sessionj.api.SJService;
 import org.sessionj.api.SJSocket;
 import org.sessionj.runtime.internal.protocol.CompiledProtocol;
+import org.sessionj.runtime.internal.protocol.ProtocolRegistry;
 import org.sessionj.runtime.internal.transport.TransportManager;
 import org.sessionj.types.Side;
 
@@ -44,6 +45,7 @@ public final class SessionService implements SJService {
 
     @Override
     public SJSocket request() {
+        ProtocolRegistry.forSession(protocol); // the class running the session may not be the one that created this
         return Initiation.request(plan, host, port, protocol, context);
     }
 

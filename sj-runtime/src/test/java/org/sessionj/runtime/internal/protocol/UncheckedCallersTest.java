@@ -36,6 +36,18 @@ class UncheckedCallersTest {
                         throw new AssertionError(e);
                     }
                 }
+                public static class Starts implements Runnable {
+                    // What request() and accept() do first, on a service a checked factory or field handed over.
+                    @Override public void run() {
+                        try {
+                            org.sessionj.runtime.internal.protocol.ProtocolRegistry.forSession(
+                                    org.sessionj.runtime.internal.protocol.ProtocolRegistry.of(Class.forName(
+                                            "org.sessionj.runtime.internal.protocol.ProtocolRegistryTest$Described")));
+                        } catch (ClassNotFoundException e) {
+                            throw new AssertionError(e);
+                        }
+                    }
+                }
                 public static class Nested implements Runnable {
                     @Override public void run() { new Caller().run(); ((Runnable) () -> new Caller().run()).run(); }
                 }
@@ -62,6 +74,18 @@ class UncheckedCallersTest {
             Path marker = classes.resolve(UncheckedCallers.MARKER);
             Files.createDirectories(marker.getParent());
             Files.writeString(marker, "# sj-processor\n");
+        }
+        return classes;
+    }
+
+    /** Marks {@code classes} as sj-processor does now: a marker saying its checked classes have records, and {@code records}. */
+    private static Path markPerClass(Path classes, String... records) throws IOException {
+        Path marker = classes.resolve(UncheckedCallers.MARKER);
+        Files.createDirectories(marker.getParent());
+        Files.writeString(marker, "# sj-processor\n" + UncheckedCallers.PER_CLASS + "\n");
+        Path directory = Files.createDirectories(classes.resolve(UncheckedCallers.RECORDS));
+        for (String record : records) {
+            Files.writeString(directory.resolve(record), "");
         }
         return classes;
     }
@@ -107,6 +131,28 @@ class UncheckedCallersTest {
         assertThat(run(jar(compileCaller("checkedjar", true)), "user.Caller")).isEmpty();
     }
 
+    /**
+     * adv17 A6: a class another compiler wrote into a checked output (several modules sharing one, Kotlin
+     * beside Java), or one of an unchecked module merged into a checked module's jar, has no record of its own.
+     */
+    @Test
+    void aClassWithoutItsOwnRecordInACheckedOutputIsReported() throws Exception {
+        assertThat(run(markPerClass(compileCaller("shared", false)), "user.Caller")).hasSize(1);
+        assertThat(run(markPerClass(compileCaller("own", false), "user.Caller"), "user.Caller$Nested")).isEmpty();
+        assertThat(run(jar(markPerClass(compileCaller("sharedjar", false), "other.Checked")), "user.Caller")).hasSize(1);
+        assertThat(run(jar(markPerClass(compileCaller("ownjar", false), "user.Caller")), "user.Caller")).isEmpty();
+    }
+
+    /** adv17 A6: the class that starts a session is looked at too, not only the one that created the service. */
+    @Test
+    void theClassThatStartsASessionIsReported() throws Exception {
+        Path classes = compileCaller("starts", false);
+        List<String> warnings = run(classes, "user.Caller$Starts");
+        assertThat(warnings).hasSize(1);
+        assertThat(warnings.get(0)).startsWith("class user.Caller (");
+        assertThat(run(compileCaller("startsmarked", true), "user.Caller$Starts")).isEmpty();
+    }
+
     @Test
     void errorModeRefusesTheCreate() throws Exception {
         Path classes = compileCaller("refused", false);
@@ -129,7 +175,7 @@ class UncheckedCallersTest {
                 UncheckedCallersTest.class.getClassLoader())) {
             Class<?> caller = loader.loadClass("user.Caller");
             assertThat(MissingDescriptorTest.captureWarnings(
-                    () -> UncheckedCallers.check(ProtocolRegistryTest.Described.class, MissingDescriptor.IGNORE)))
+                    () -> UncheckedCallers.check(ProtocolRegistryTest.Described.class.getName(), MissingDescriptor.IGNORE)))
                     .isEmpty();
             assertThat(caller).isNotNull();
         }
