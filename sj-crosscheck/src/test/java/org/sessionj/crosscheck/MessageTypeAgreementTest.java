@@ -144,7 +144,25 @@ class MessageTypeAgreementTest {
                 new Case("C23", "Accessors", true),
                 new Case("C24", "SetterOnly", true),
                 new Case("C25", "TransGetter", false),
-                new Case("C26", "Derived", true));
+                new Case("C26", "Derived", true),
+                // adv18 A7: sorted collections of elements that are not Comparable; collection interfaces the codec
+                // has no implementation for
+                new Case("D01", "java.util.TreeSet<Pt>", true),
+                new Case("D02", "java.util.PriorityQueue<int[]>", true),
+                new Case("D03", "java.util.SortedSet<Pt>", true),
+                new Case("D04", "java.util.concurrent.ConcurrentSkipListSet<Pt>", true),
+                new Case("D05", "java.util.concurrent.PriorityBlockingQueue<Pt>", true),
+                new Case("D06", "java.util.TreeMap<int[], String>", true),
+                new Case("D07", "java.util.List<java.util.NavigableSet<Pt>>", true),
+                new Case("D08", "java.util.concurrent.BlockingQueue<String>", true),
+                new Case("D09", "java.util.concurrent.BlockingDeque<String>", true),
+                new Case("D10", "java.util.concurrent.TransferQueue<String>", true),
+                new Case("D11", "java.util.TreeSet<String>", false),
+                new Case("D12", "java.util.SortedSet<java.time.Instant>", false),
+                new Case("D13", "java.util.concurrent.LinkedBlockingQueue<String>", false),
+                new Case("D14", "java.util.Deque<Pt>", false),
+                new Case("D15", "java.util.concurrent.ConcurrentNavigableMap<String, Pt>", false),
+                new Case("D16", "java.util.PriorityQueue<Object>", false));
     }
 
     @TempDir

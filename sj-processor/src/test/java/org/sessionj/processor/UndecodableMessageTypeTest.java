@@ -477,4 +477,43 @@ class UndecodableMessageTypeTest {
                 }
                 """);
     }
+
+    // adv18 A7: the comparator does not travel, so a receiver's sorted collection needs Comparable elements
+    @Test
+    void aSortedCollectionOfElementsThatAreNotComparableIsRejected() {
+        assertRejected("SJ018", 4, msg("message type 'java.util.TreeSet'", "it keeps its elements sorted, but 'P.Pt'"
+                + " is not Comparable"), """
+                import org.sessionj.api.*;
+                interface P {
+                  record Pt(int x, int y) {}
+                  @Protocol("cbegin.!<java.util.TreeSet<Pt>>") interface C {}
+                }
+                """);
+    }
+
+    // adv18 A7: Jackson creates no BlockingQueue ("Cannot construct instance"), though it is a JDK collection
+    @Test
+    void aCollectionInterfaceTheCodecCannotCreateIsRejected() {
+        assertRejected("SJ018", 3, msg("message type 'java.util.concurrent.BlockingQueue'", "it is a collection or map"
+                + " interface the codec has no implementation to create for"), """
+                import org.sessionj.api.*;
+                interface P {
+                  @Protocol("cbegin.!<java.util.concurrent.BlockingQueue<String>>") interface C {}
+                }
+                """);
+    }
+
+    @Test
+    void sortedCollectionsOfComparablesAndCreatableQueuesAreAccepted() {
+        assertAccepted("""
+                import org.sessionj.api.*;
+                import java.util.*;
+                interface P {
+                  record Pt(int x, int y) implements Comparable<Pt> { public int compareTo(Pt o) { return x - o.x; } }
+                  enum Colour { RED }
+                  @Protocol("cbegin.!<TreeSet<Pt>>.!<SortedSet<String>>.!<PriorityQueue<Colour>>.!<TreeMap<Integer, Pt>>"
+                      + ".!<java.util.concurrent.LinkedBlockingQueue<Pt>>.!<Deque<Pt>>.!<NavigableSet<Object>>") interface C {}
+                }
+                """);
+    }
 }

@@ -195,7 +195,8 @@ public final class MessageDecodability {
                     }
                 }
                 List<? extends TypeMirror> arguments = type.getTypeArguments();
-                return isJdkMap(element) && arguments.size() == 2 ? keyProblem(arguments.get(0)) : null;
+                String key = isJdkMap(element) && arguments.size() == 2 ? keyProblem(arguments.get(0)) : null;
+                return key != null || arguments.isEmpty() ? key : sortedProblem(element, arguments.get(0));
             } finally {
                 depth--;
             }
@@ -345,6 +346,73 @@ public final class MessageDecodability {
                 return types.getDeclaredType(element);
             }
         }
+
+        /**
+         * Why a sorted collection or map of the JDK ({@code TreeSet}, {@code SortedSet}, {@code PriorityQueue},
+         * {@code TreeMap}'s keys…) of elements {@code element} cannot be read back, or null (adv18 A7): the
+         * comparator is code and does not travel, so the receiver's collection orders by natural order, and an
+         * element that is not {@code Comparable} fails at its insertion ("cannot be cast to class
+         * java.lang.Comparable"). {@code Object} elements are let through, as everywhere (JSON-like values).
+         */
+        private String sortedProblem(TypeElement collection, TypeMirror element) {
+            if (!collection.getQualifiedName().toString().startsWith("java.") || !inherits(collection, SORTED)) {
+                return null;
+            }
+            while (element instanceof WildcardType wildcard) {
+                element = wildcard.getExtendsBound() == null ? null : wildcard.getExtendsBound();
+            }
+            if (element instanceof TypeVariable) {
+                element = types.erasure(element);
+            }
+            String name;
+            if (element instanceof ArrayType) {
+                name = element.toString();
+            } else if (element instanceof DeclaredType declared && declared.asElement() instanceof TypeElement type) {
+                if (type.getQualifiedName().contentEquals("java.lang.Object") || inherits(type, Set.of("java.lang.Comparable"))) {
+                    return null;
+                }
+                name = type.getQualifiedName().toString();
+            } else {
+                return null;
+            }
+            return "it keeps its " + (isMap(collection) ? "keys" : "elements") + " sorted, but '" + name + "' is not"
+                    + " Comparable: the comparator is code and does not travel, so the receiver's "
+                    + collection.getSimpleName() + " (natural order) cannot hold one; make the element type Comparable, or"
+                    + " send a List";
+        }
+    }
+
+    /** The JDK's sorted collections and maps, by what they are a subtype of. */
+    private static final Set<String> SORTED = Set.of("java.util.SortedSet", "java.util.SortedMap",
+            "java.util.PriorityQueue", "java.util.concurrent.PriorityBlockingQueue");
+
+    /**
+     * The JDK's collection and map interfaces and abstract classes the codec creates a default implementation
+     * for (Jackson's fallbacks: ArrayList, HashSet, LinkedHashSet, TreeSet, LinkedList, LinkedHashMap, TreeMap,
+     * ConcurrentHashMap, ConcurrentSkipListMap); any other ({@code BlockingQueue}, {@code TransferQueue}) it
+     * cannot create at all (adv18 A7). The runtime keeps the same list.
+     */
+    private static final Set<String> DEFAULT_IMPLEMENTED = Set.of("java.util.Collection", "java.util.List",
+            "java.util.Set", "java.util.SortedSet", "java.util.Queue", "java.util.AbstractList",
+            "java.util.AbstractSet", "java.util.Deque", "java.util.NavigableSet", "java.util.SequencedCollection",
+            "java.util.SequencedSet", "java.util.Map", "java.util.AbstractMap", "java.util.concurrent.ConcurrentMap",
+            "java.util.SortedMap", "java.util.NavigableMap", "java.util.concurrent.ConcurrentNavigableMap",
+            "java.util.SequencedMap");
+
+    /** Whether {@code type} is one of {@code names} or a subtype of one, at any distance. */
+    private static boolean inherits(TypeElement type, Set<String> names) {
+        if (names.contains(type.getQualifiedName().toString())) {
+            return true;
+        }
+        List<TypeMirror> supertypes = new ArrayList<>(type.getInterfaces());
+        supertypes.add(type.getSuperclass());
+        for (TypeMirror supertype : supertypes) {
+            if (supertype instanceof DeclaredType declared && declared.asElement() instanceof TypeElement parent
+                    && inherits(parent, names)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether {@code type} is a class of the JDK (whose fields are its own business: it has an encoder). */
@@ -409,6 +477,12 @@ public final class MessageDecodability {
                 && type.getKind() == ElementKind.INTERFACE) {
             return "it is a session endpoint, which travels only as a session payload (!<cbegin…>), "
                     + "never inside a message";
+        }
+        if (name.startsWith("java.") && collectionOrMap(type) && open(type) && !DEFAULT_IMPLEMENTED.contains(name)) {
+            return "it is a collection or map interface the codec has no implementation to create for (it creates "
+                    + "one for Collection, List, Set, SortedSet, NavigableSet, Queue, Deque, Map, SortedMap, NavigableMap,"
+                    + " ConcurrentMap and ConcurrentNavigableMap); declare a class it can create (LinkedBlockingQueue)"
+                    + " or one of those";
         }
         if (undecodable(type)) {
             return "it is an interface or abstract class that is not sealed, and values carry no class on the "
@@ -634,6 +708,12 @@ public final class MessageDecodability {
             }
         }
         return false;
+    }
+
+    /** Whether {@code type} is an interface or abstract class (not an annotation). */
+    private static boolean open(TypeElement type) {
+        return type.getKind() == ElementKind.INTERFACE
+                || type.getKind() == ElementKind.CLASS && type.getModifiers().contains(Modifier.ABSTRACT);
     }
 
     /**

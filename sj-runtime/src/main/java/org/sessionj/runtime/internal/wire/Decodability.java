@@ -75,7 +75,8 @@ final class Decodability {
         }
         if (type.isContainerType() || type.isReferenceType()) {
             String key = type.isMapLikeType() ? keyProblem(type.getKeyType()) : null;
-            return key != null ? key : check(type.getContentType(), true);
+            String own = key == null && (type.isCollectionLikeType() || type.isMapLikeType()) ? containerProblem(type) : key;
+            return own != null ? own : check(type.getContentType(), true);
         }
         if (raw.isPrimitive() || raw.isEnum() || raw == Object.class) {
             return null;
@@ -165,6 +166,51 @@ final class Decodability {
             if (problem != null) {
                 return problem;
             }
+        }
+        return null;
+    }
+
+    /**
+     * The collection and map interfaces and abstract classes Jackson creates a default implementation for
+     * (its {@code BasicDeserializerFactory.ContainerDefaultMappings}, which is not public; read from
+     * jackson-databind 2.22's class file). SJ018 keeps the same list (MessageTypeAgreementTest).
+     */
+    private static final Set<String> DEFAULT_IMPLEMENTED = Set.of("java.util.Collection", "java.util.List",
+            "java.util.Set", "java.util.SortedSet", "java.util.Queue", "java.util.AbstractList",
+            "java.util.AbstractSet", "java.util.Deque", "java.util.NavigableSet", "java.util.SequencedCollection",
+            "java.util.SequencedSet", "java.util.Map", "java.util.AbstractMap", "java.util.concurrent.ConcurrentMap",
+            "java.util.SortedMap", "java.util.NavigableMap", "java.util.concurrent.ConcurrentNavigableMap",
+            "java.util.SequencedMap");
+
+    /**
+     * Why a receiver cannot create or fill a collection or map of {@code type}, or null (adv18 A7): an interface
+     * or abstract class the codec has no default implementation for ({@code BlockingQueue}, {@code
+     * TransferQueue}: "Cannot construct instance"; Jackson's own fallbacks, {@link #DEFAULT_IMPLEMENTED}),
+     * and a sorted one ({@code TreeSet}, {@code SortedSet}, {@code PriorityQueue}, a {@code TreeMap}'s keys) of elements that are not
+     * {@code Comparable}: the comparator is code and does not travel, and the receiver's collection, in natural
+     * order, fails at the first insertion. As SJ018 has it.
+     */
+    private static String containerProblem(JavaType type) {
+        Class<?> raw = type.getRawClass();
+        boolean map = type.isMapLikeType();
+        if (raw.isInterface() || Modifier.isAbstract(raw.getModifiers())) {
+            if (!DEFAULT_IMPLEMENTED.contains(raw.getName())) {
+                return raw.getName() + " is a collection or map interface the codec has no implementation to create for"
+                        + " (it creates one for Collection, List, Set, SortedSet, NavigableSet, Queue, Deque, Map, SortedMap,"
+                        + " NavigableMap, ConcurrentMap and ConcurrentNavigableMap); declare a class it can create"
+                        + " (LinkedBlockingQueue) or one of those";
+            }
+        }
+        boolean sorted = java.util.SortedSet.class.isAssignableFrom(raw) || java.util.SortedMap.class.isAssignableFrom(raw)
+                || java.util.PriorityQueue.class.isAssignableFrom(raw)
+                || java.util.concurrent.PriorityBlockingQueue.class.isAssignableFrom(raw);
+        JavaType element = map ? type.getKeyType() : type.getContentType();
+        Class<?> elements = element == null ? Object.class : element.getRawClass();
+        if (sorted && elements != Object.class && !Comparable.class.isAssignableFrom(elements)) {
+            return raw.getName() + " keeps its " + (map ? "keys" : "elements") + " sorted, but " + elements.getTypeName()
+                    + " is not Comparable: the comparator is code and does not travel, so the receiver's "
+                    + raw.getSimpleName() + " (natural order) cannot hold one; make the element type Comparable, or send a"
+                    + " List";
         }
         return null;
     }
