@@ -461,7 +461,7 @@ class UndecodableMessageTypeTest {
                 import com.fasterxml.jackson.annotation.*;
                 import java.util.*;
                 interface P {
-                  final class Fine { private String url; private boolean on; private transient int t;
+                  final class Fine { private String url; private boolean on; private int t;
                     public String getURL() { return url; }
                     public boolean isOn() { return on; }
                     public int getT() { return t; }

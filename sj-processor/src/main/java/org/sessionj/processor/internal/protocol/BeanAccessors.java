@@ -72,8 +72,9 @@ final class BeanAccessors {
                 if (annotation(member, JSON_IGNORE) != null) {
                     ignored.add(implicit);
                 }
-                // A field names a property the reader knows, transient too (the codec keeps it as the getter's mutator).
-                if (member.getKind() == ElementKind.FIELD || isSetter(member)
+                // A transient field is no accessor at all (the codec drops it), not even the reader's.
+                boolean field = member.getKind() == ElementKind.FIELD && !member.getModifiers().contains(Modifier.TRANSIENT);
+                if (field || isSetter(member)
                         || isGetter(member) && collectionOrMap(((ExecutableElement) member).getReturnType())) {
                     known.add(implicit);
                     addExplicit(member, known);
