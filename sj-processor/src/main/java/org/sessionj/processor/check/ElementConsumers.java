@@ -1,5 +1,6 @@
 package org.sessionj.processor.check;
 
+import com.sun.source.tree.ArrayTypeTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.LambdaExpressionTree;
@@ -17,6 +18,7 @@ import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.ExecutableType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.type.WildcardType;
@@ -36,9 +38,11 @@ import javax.lang.model.type.WildcardType;
  */
 final class ElementConsumers {
     private final MethodChecker flow;
+    private final ElementContainers containers;
 
     ElementConsumers(MethodChecker flow) {
         this.flow = flow;
+        this.containers = new ElementContainers(flow, this);
     }
 
     /**
@@ -79,18 +83,35 @@ final class ElementConsumers {
         if (valueType == null || valueType.getKind() != TypeKind.DECLARED && valueType.getKind() != TypeKind.ARRAY) {
             return null;
         }
+        String kept = containers.intoContainer(call, callPath, valueType);
+        boolean intoNewContainer = containers.collectsIntoNewContainer(call, callPath);
+        boolean returnsStay = resultStaysWithValue(call, callPath);
         for (ExpressionTree argument : call.getArguments()) {
-            ExpressionTree stripped = FlowScanner.strip(argument);
-            TreePath path = new TreePath(callPath, argument);
-            String kept = stripped instanceof LambdaExpressionTree lambda
-                    ? lambdaKeeps(lambda, new TreePath(callPath, lambda), valueType, resultStaysWithValue(call, callPath))
-                    : givenViews(flow.trees.getTypeMirror(path), valueType) ? opaqueKeeps(stripped, new TreePath(callPath, stripped))
-                    : null;
             if (kept != null) {
-                return kept + " given its elements by '" + FlowScanner.calleeName(call) + "' (they may be views of it)";
+                break;
             }
+            kept = functionalKeeps(argument, new TreePath(callPath, argument), valueType, returnsStay, intoNewContainer);
         }
-        return null;
+        return kept == null ? null : kept + " given its elements by '" + FlowScanner.calleeName(call)
+                + "' (they may be views of it)";
+    }
+
+    /**
+     * How the functional argument {@code argument} (at {@code path}) lets an element of a value of type
+     * {@code valueType} escape, or null: a lambda's code is read ({@link #lambdaKeeps}), any other functional
+     * value given elements that may be views is judged by what it is ({@link #opaqueKeeps}). When
+     * {@code containerFirst}, its first parameter is the new container a three-argument {@code collect} or
+     * {@code Collector.of} fills (an accumulator), which may keep the elements: the container is the result.
+     */
+    String functionalKeeps(ExpressionTree argument, TreePath path, TypeMirror valueType, boolean returnsStay,
+            boolean containerFirst) {
+        ExpressionTree stripped = FlowScanner.strip(argument);
+        TreePath strippedPath = new TreePath(path.getParentPath(), stripped);
+        if (stripped instanceof LambdaExpressionTree lambda) {
+            return lambdaKeeps(lambda, strippedPath, valueType, returnsStay, containerFirst);
+        }
+        return givenViews(flow.trees.getTypeMirror(path), valueType)
+                ? opaqueKeeps(stripped, strippedPath, valueType, containerFirst) : null;
     }
 
     /**
@@ -115,13 +136,16 @@ final class ElementConsumers {
      * Where the lambda lets a parameter that may receive a view of the value go ("into a lambda (its
      * parameter …)"), or null; a return of it is no escape when {@code returnsStay} ({@link #resultStaysWithValue}).
      */
-    private String lambdaKeeps(LambdaExpressionTree lambda, TreePath lambdaPath, TypeMirror valueType, boolean returnsStay) {
+    private String lambdaKeeps(LambdaExpressionTree lambda, TreePath lambdaPath, TypeMirror valueType, boolean returnsStay,
+            boolean containerFirst) {
+        Element container = containerFirst && !lambda.getParameters().isEmpty()
+                ? flow.trees.getElement(new TreePath(lambdaPath, lambda.getParameters().get(0))) : null;
         for (VariableTree parameter : lambda.getParameters()) {
             Element element = flow.trees.getElement(new TreePath(lambdaPath, parameter));
-            if (element == null || !flow.viewResults.elementMayView(element.asType(), valueType)) {
+            if (element == null || element == container || !flow.viewResults.elementMayView(element.asType(), valueType)) {
                 continue;
             }
-            String escape = escapeOf(element, lambdaPath, returnsStay);
+            String escape = escapeOf(element, container, lambdaPath, returnsStay);
             if (escape != null) {
                 return "into a lambda (its parameter '" + parameter.getName() + "' goes " + escape + ")";
             }
@@ -131,9 +155,10 @@ final class ElementConsumers {
 
     /**
      * The first use of {@code parameter} in the lambda at {@code lambdaPath} that lets it escape ("into a call
-     * of 'add' on line 7"), or null; returning it is none when {@code returnsStay}.
+     * of 'add' on line 7"), or null; returning it is none when {@code returnsStay}, nor is giving it to a method
+     * of {@code container} (an accumulator's new container, or null).
      */
-    private String escapeOf(Element parameter, TreePath lambdaPath, boolean returnsStay) {
+    private String escapeOf(Element parameter, Element container, TreePath lambdaPath, boolean returnsStay) {
         String[] found = new String[1];
         new TreePathScanner<Void, Void>() {
             @Override
@@ -145,7 +170,10 @@ final class ElementConsumers {
                     boolean returned = goesTo instanceof ReturnTree || goesTo instanceof LambdaExpressionTree;
                     boolean copied = (goesTo instanceof MethodInvocationTree || goesTo instanceof NewClassTree)
                             && flow.viewResults.copiesEntry(goesToPath); // e -> Map.Entry.copyOf(e): a snapshot
-                    if (move != null && !(returnsStay && returned) && !copied
+                    boolean intoContainer = container != null && goesTo instanceof MethodInvocationTree call
+                            && call.getMethodSelect() instanceof MemberSelectTree select
+                            && flow.trees.getElement(new TreePath(goesToPath, select.getExpression())) == container;
+                    if (move != null && !(returnsStay && returned) && !copied && !intoContainer
                             && !flow.moveContexts.borrowedBy(getCurrentPath())) {
                         found[0] = move + " on line " + flow.line(identifier);
                     }
@@ -161,13 +189,23 @@ final class ElementConsumers {
      * cannot: a method reference to the element's own method ({@code Map.Entry::getValue}) and a value
      * the JDK made ({@code Map.Entry.comparingByValue()}) keep nothing.
      */
-    private String opaqueKeeps(ExpressionTree argument, TreePath path) {
+    private String opaqueKeeps(ExpressionTree argument, TreePath path, TypeMirror valueType, boolean containerFirst) {
         if (argument instanceof MemberReferenceTree reference) {
+            if (reference.getMode() == MemberReferenceTree.ReferenceMode.NEW
+                    && reference.getQualifierExpression() instanceof ArrayTypeTree) {
+                return null; // Map.Entry[]::new makes an array of a length it is given
+            }
             Element target = flow.trees.getElement(path);
             Element qualifier = flow.trees.getElement(new TreePath(path, reference.getQualifierExpression()));
+            // An unbound reference calls its first argument's method, giving it the others: the element's own
+            // method when only the receiver may be a view (Map.Entry::getKey), the new container's own method
+            // for an accumulator (ArrayList::add); not Holder::keep given an element (adv18 A1).
             boolean elementsOwnMethod = reference.getMode() == MemberReferenceTree.ReferenceMode.INVOKE
                     && qualifier instanceof TypeElement && target instanceof ExecutableElement method
-                    && !method.getModifiers().contains(Modifier.STATIC);
+                    && !method.getModifiers().contains(Modifier.STATIC)
+                    && (containerFirst || method.getEnclosingElement() instanceof TypeElement owner
+                            && owner.getQualifiedName().toString().startsWith("java.lang.") // StringBuilder::append reads
+                            || !givesViewsBeyondReceiver(flow.trees.getTypeMirror(path), valueType));
             // A JDK static method or constructor (Map.Entry::copyOf, String::valueOf, SimpleEntry::new) keeps
             // nothing it is given but in what it returns, which goes where the call puts it (a stream's elements,
             // typed and followed) or nowhere.
@@ -187,6 +225,31 @@ final class ElementConsumers {
     }
 
     /**
+     * Whether the functional type {@code functional}'s method gives a value that may be a view of a value of
+     * type {@code valueType} in a parameter after its first: an unbound method reference passes those on
+     * as its method's arguments.
+     */
+    private boolean givesViewsBeyondReceiver(TypeMirror functional, TypeMirror valueType) {
+        ExecutableElement method = flow.contracts.functionalMethod(functional);
+        if (!(functional instanceof DeclaredType declared) || method == null) {
+            return false;
+        }
+        java.util.List<? extends TypeMirror> parameters;
+        try {
+            parameters = ((ExecutableType) flow.types.asMemberOf(declared, method)).getParameterTypes();
+        } catch (IllegalArgumentException unresolved) {
+            return true; // cannot tell which parameter gets what: as for code the checker does not read
+        }
+        for (int i = 1; i < parameters.size(); i++) {
+            TypeMirror parameter = bound(parameters.get(i));
+            if (parameter != null && flow.viewResults.elementMayView(parameter, valueType)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Whether a functional argument of type {@code functional} is given values that may be views of a value of
      * type {@code valueType}: one of its type arguments (or their bounds: {@code Consumer<? super Entry<K, V>>})
      * may be one ({@link ViewResults#elementMayView}).
@@ -196,13 +259,18 @@ final class ElementConsumers {
             return false;
         }
         for (TypeMirror argument : declared.getTypeArguments()) {
-            TypeMirror type = argument instanceof WildcardType wildcard
-                    ? wildcard.getSuperBound() != null ? wildcard.getSuperBound() : wildcard.getExtendsBound()
-                    : argument;
+            TypeMirror type = bound(argument);
             if (type != null && flow.viewResults.elementMayView(type, valueType)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** A wildcard's bound ({@code ? super Entry<K, V>}: {@code Entry<K, V>}; none: null), any other type itself. */
+    private static TypeMirror bound(TypeMirror type) {
+        return type instanceof WildcardType wildcard
+                ? wildcard.getSuperBound() != null ? wildcard.getSuperBound() : wildcard.getExtendsBound()
+                : type;
     }
 }

@@ -54,9 +54,20 @@ final class MoveContexts {
      */
     String moveContext(TreePath path) {
         Reach reach = reach(path);
-        String move = destination(reach.value(), reach.parentPath());
+        Tree parent = reach.parentPath().getLeaf();
+        String move = (parent instanceof NewClassTree || parent instanceof MethodInvocationTree)
+                && copiedSource((ExpressionTree) parent) == reach.value() ? copyMoves(reach.parentPath()) : null;
+        if (move == null) {
+            move = destination(reach.value(), reach.parentPath());
+        }
         if (move == null) {
             move = flow.elementConsumers.keptAlong(path, reach.value());
+        }
+        if (move == null && reach.parentPath().getLeaf() instanceof MemberSelectTree select
+                && select.getExpression() == reach.value() && reach.parentPath().getParentPath() != null
+                && reach.parentPath().getParentPath().getLeaf() instanceof MethodInvocationTree call
+                && call.getMethodSelect() == select && copiedSource(call) == reach.value()) {
+            move = copyMoves(reach.parentPath().getParentPath()); // keep.addAll(x.entrySet().stream().toList())
         }
         if (move == null || reach.view() == null) {
             return move;
@@ -307,6 +318,27 @@ final class MoveContexts {
         return copies ? select.getExpression() : null;
     }
 
+    /** How {@link #copyMoves} names a move through a copy of the value's elements. */
+    static final String THROUGH_A_COPY = " (through a copy of its elements, which may be views of it)";
+
+    /**
+     * How the JDK copy at {@code copyPath} ({@link #copiedSource}) moves the value it copies, or null (adv18 A5).
+     * Invariant (docs/noalias.md, "Results that may be the value"): <em>a copy whose elements may be views of the
+     * value carries that fact wherever it goes</em>: kept in a local, it is followed as a copy of views
+     * (SJ048); given to code that keeps it or stores its elements ({@code keep.addAll(new ArrayList<>(
+     * x.entrySet()))}, {@code System.arraycopy(x.entrySet().toArray(), …)}, {@code take(List.copyOf(…))}),
+     * returned or stored in a field, it moves the value as the value's own view would.
+     */
+    String copyMoves(TreePath copyPath) {
+        TypeMirror copy = flow.trees.getTypeMirror(copyPath);
+        if (copy == null || !flow.viewResults.elementsMayView(copy) || flow.views.storedAsView(copyPath, false)) {
+            return null;
+        }
+        String move = moveContext(copyPath);
+        return move == null || borrowedBy(copyPath) ? null
+                : move + THROUGH_A_COPY;
+    }
+
     /** Whether {@code call} is a {@code PrintStream}'s print, println, printf or format (the usual debugging print). */
     private boolean printsIt(MethodInvocationTree call) {
         return flow.trees.getElement(flow.pathOf(call)) instanceof ExecutableElement method
@@ -369,7 +401,7 @@ final class MoveContexts {
                 int argument = creation.getArguments().indexOf(child);
                 return argument >= 0 && creation.getClassBody() == null
                         && flow.trees.getElement(p) instanceof ExecutableElement constructor
-                        && copyingConstructor(constructor, argument);
+                        && copyingConstructor(constructor, argument) && copyMoves(p) == null;
             }
             int position = leaf instanceof MethodInvocationTree call ? call.getArguments().indexOf(child) : -1;
             if (position >= 0 && flow.trees.getElement(p) instanceof ExecutableElement method
@@ -395,7 +427,8 @@ final class MoveContexts {
                             || name.equals("insert") && position > 0;
                     case "java.util.Objects" -> OBJECTS_READING.contains(name)
                             || position == 0 && OBJECTS_READING_FIRST.contains(name);
-                    case "java.util.List", "java.util.Set", "java.util.Map", "java.util.EnumSet" -> name.equals("copyOf");
+                    case "java.util.List", "java.util.Set", "java.util.Map", "java.util.EnumSet" -> name.equals("copyOf")
+                            && copyMoves(p) == null;
                     default -> false;
                 };
             }

@@ -82,7 +82,12 @@ final class NoAliasRules {
         }
         String move = flow.moveContexts.moveContext(path);
         if (move != null && value instanceof VarState.Owned && via.isEmpty() && flow.views.storedAsView(path, true)) {
-            return; // List<Integer> view = x.subList(0, 1): view is tracked as a view of x (NoAliasViews)
+            // List<Integer> view = x.subList(0, 1): view is tracked as a view of x (NoAliasViews) ... unless the
+            // code a call on the way gives the elements to keeps them (h = x.entrySet().stream().reduce(h0, H::keep, …))
+            move = flow.elementConsumers.keptAlong(path, flow.moveContexts.reach(path).value());
+            if (move == null) {
+                return;
+            }
         }
         if (move != null && flow.moveContexts.borrowedBy(path)) {
             move = null; // Arrays.fill(x, 0): the JDK method reads or writes the elements and keeps nothing
@@ -508,6 +513,10 @@ final class NoAliasRules {
      * {@code pass} accepts too, SJ042).
      */
     private String fix(Element var, String how) {
+        if (how.contains(MoveContexts.THROUGH_A_COPY)) {
+            return "copy the elements themselves where the copy is made (stream().map(Map.Entry::copyOf), "
+                    + "row.clone()), or assign '" + flow.name(var) + "' a new value first";
+        }
         if (!how.startsWith("into a call of") && !how.startsWith("into a constructor call")) {
             return "assign it a new value first";
         }

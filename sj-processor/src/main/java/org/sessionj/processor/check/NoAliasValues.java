@@ -101,7 +101,8 @@ final class NoAliasValues {
             // array (NoAliasJdkResultsTest.aListsArrayIsNotKnownToBeNew); a stream's is the JDK pipeline's.
             return method.getEnclosingElement() instanceof TypeElement owner
                     && owner.getQualifiedName().toString().startsWith("java.util.stream.")
-                    && (call.getArguments().isEmpty() || newArrayGenerator(call.getArguments().get(0)));
+                    && (call.getArguments().isEmpty()
+                            || ElementContainers.makesNew(FlowScanner.strip(call.getArguments().get(0))));
         }
         if (!method.getSimpleName().contentEquals("collect")) {
             return true;
@@ -121,11 +122,7 @@ final class NoAliasValues {
         if (!name.equals("toCollection") || collector.getArguments().size() != 1) {
             return false;
         }
-        ExpressionTree supplier = FlowScanner.strip(collector.getArguments().get(0));
-        return supplier instanceof com.sun.source.tree.MemberReferenceTree reference
-                && reference.getMode() == com.sun.source.tree.MemberReferenceTree.ReferenceMode.NEW
-                || supplier instanceof com.sun.source.tree.LambdaExpressionTree lambda
-                && lambda.getBody() instanceof NewClassTree made && made.getClassBody() == null;
+        return ElementContainers.makesNew(FlowScanner.strip(collector.getArguments().get(0)));
     }
 
     /** Final JDK classes whose instances never change: sharing one is harmless (SJ042). */
@@ -168,28 +165,6 @@ final class NoAliasValues {
     static boolean returnsNewArray(ExecutableElement method) {
         return method.getEnclosingElement() instanceof TypeElement owner
                 && NEW_ARRAY.contains(owner.getQualifiedName() + "." + method.getSimpleName());
-    }
-
-    /**
-     * Whether a stream's {@code toArray} generator makes a new array (adv17 A11): an array constructor
-     * reference ({@code Integer[]::new}) or a lambda whose value is a new array ({@code n -> new Integer[n]});
-     * the pipeline returns the generator's array itself, so {@code n -> shared} is no new value.
-     */
-    private static boolean newArrayGenerator(ExpressionTree generator) {
-        ExpressionTree stripped = FlowScanner.strip(generator);
-        if (stripped instanceof com.sun.source.tree.MemberReferenceTree reference) {
-            return reference.getMode() == com.sun.source.tree.MemberReferenceTree.ReferenceMode.NEW
-                    && reference.getQualifierExpression() instanceof com.sun.source.tree.ArrayTypeTree;
-        }
-        if (!(stripped instanceof com.sun.source.tree.LambdaExpressionTree lambda)) {
-            return false;
-        }
-        com.sun.source.tree.Tree body = lambda.getBody();
-        if (body instanceof com.sun.source.tree.BlockTree block && block.getStatements().size() == 1
-                && block.getStatements().get(0) instanceof com.sun.source.tree.ReturnTree returned) {
-            body = returned.getExpression();
-        }
-        return body instanceof ExpressionTree value && FlowScanner.strip(value) instanceof NewArrayTree;
     }
 
     /** {@code a.clone()} of an array: always a new array. */
