@@ -142,16 +142,35 @@ class NoAliasFieldWindowTest {
     }
 
     @Test
-    void closingASessionResourceRunsCodeThatMayReadTheField() {
+    void closingASessionResourceOnTheNormalPathRunsNoProgramCode() {
+        // adv18 A9: the session is complete there (else SJ024), so its close runs no listener; the swap idiom
+        // with the session as the resource compiles. Another resource's close() is program code.
+        assertAccepted("""
+                package demo;
+                import org.sessionj.api.*;
+                class Sender {
+                    @Protocol("cbegin.!<double[]>.?(double[])") interface Ghosts {}
+                    @NoAlias double[] ghost = new double[8];
+                    void exchange() {
+                        @NoAlias double[] next = null;
+                        try (SJSocket s = SJService.create(Ghosts.class, "h", 1).request()) {
+                            s.pass(ghost);
+                            next = s.receive();
+                        } finally {
+                            ghost = next;
+                        }
+                    }
+                }
+                """);
         assertRejected("SJ044", 8, msg("before the resources of this try statement are closed"), """
                 package demo;
                 import org.sessionj.api.*;
                 class Sender {
                     @Protocol("cbegin.!<int>") interface Out {}
                     @NoAlias double[] ghost = new double[4];
-                    double[] run() {
+                    double[] run(java.io.Writer log) throws java.io.IOException {
                         @NoAlias double[] out;
-                        try (SJSocket s = SJService.create(Out.class, "h", 1).request()) {
+                        try (SJSocket s = SJService.create(Out.class, "h", 1).request(); java.io.Writer w = log) {
                             s.send(1);
                             out = ghost;
                         }

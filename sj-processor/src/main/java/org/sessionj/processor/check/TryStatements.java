@@ -16,8 +16,10 @@ import com.sun.source.tree.SwitchExpressionTree;
 import com.sun.source.tree.SwitchTree;
 import com.sun.source.tree.Tree;
 import com.sun.source.tree.TryTree;
+import com.sun.source.tree.VariableTree;
 import com.sun.source.tree.WhileLoopTree;
 import com.sun.source.tree.YieldTree;
+import com.sun.source.util.TreePath;
 import com.sun.source.util.TreeScanner;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -60,17 +62,24 @@ final class TryStatements {
         Map<Element, MovedFieldExits.Escape> escapes = flow.fieldExits.enterTryBlock(tree);
         Map<Element, LiveSessionExits.Escape> liveEscapes = flow.liveExits.enterTryBlock(tree);
         try {
+            int sessionResources = 0; // closed by the runtime: no program code on the normal path (adv18 A9)
             for (Tree resource : tree.getResources()) {
                 Element socket = resource instanceof ExpressionTree expression ? flow.trackedSocket(expression) : null;
                 if (socket != null) {
                     closedHere.add(socket);
+                    sessionResources++;
                 } else {
                     flow.scan(resource, null);
+                    if (resource instanceof VariableTree declared && declaresSocket(declared)) {
+                        sessionResources++;
+                    }
                 }
             }
             flow.linearity.resourcesBlock(closedHere, tree);
             flow.scan(tree.getBlock(), null);
-            if (closedHere.size() < tree.getResources().size()) {
+            // A session socket's close on the normal path ends a complete session (else SJ024 at the block's end):
+            // the runtime's code, no listener. Any other resource's close() is code that may read a moved field.
+            if (sessionResources < tree.getResources().size()) {
                 flow.noAliasFields.beforeForeignCode(tree, "before the resources of this try statement are closed (close() "
                         + "may read it)");
             }
@@ -463,5 +472,12 @@ final class TryStatements {
             }
         }.scan(block, null);
         return found[0];
+    }
+
+    /** Whether the resource {@code declared} declares a session socket the checker tracks ({@code SJSocket s = …}). */
+    private boolean declaresSocket(VariableTree declared) {
+        Element var = flow.trees.getElement(new TreePath(flow.getCurrentPath(), declared));
+        FlowScanner.VarInfo info = var == null ? null : flow.infos.get(var);
+        return info != null && info.kind() == FlowScanner.Kind.SOCKET;
     }
 }
