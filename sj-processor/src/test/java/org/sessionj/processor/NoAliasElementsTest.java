@@ -294,4 +294,30 @@ class NoAliasElementsTest {
                         System.out.println(y.length + z.length + w.length);
                 """));
     }
+
+    // adv18 A10: a functional value the JDK builds from the program's lambda runs that lambda on the elements
+
+    @Test
+    void aLambdaInsideAJdkBuiltFunctionalValueIsReadAsIfGivenDirectly() {
+        String keep = "        List<Map.Entry<String, Integer>> keep = new ArrayList<>();\n";
+        String[] keeps = {
+            "Collections.max(m.entrySet(), Comparator.comparing(e -> { keep.add(e); return e.getKey(); }));",
+            "m.entrySet().stream().sorted(Comparator.comparing((Map.Entry<String, Integer> e) -> e.getKey())"
+                    + ".thenComparing(e -> keep.add(e))).count();",
+            "m.entrySet().stream().filter(Predicate.not(keep::add)).count();",
+            "m.entrySet().forEach(((java.util.function.Consumer<Map.Entry<String, Integer>>) e -> { }).andThen(keep::add));",
+            "m.entrySet().stream().collect(Collectors.groupingBy(e -> { keep.add(e); return e.getKey(); }));",
+            "m.entrySet().stream().collect(Collectors.mapping(e -> e, Collectors.toCollection(() -> keep)));",
+        };
+        for (String kept : keeps) {
+            assertRejected("SJ041", 19, msg("@NoAlias 'm' is used after its value was moved into"), PROTOCOL, MORE, BUF,
+                    run(keep + "        " + kept.replace("Predicate.", "java.util.function.Predicate.") + "\n" + PASS_M));
+        }
+        assertAccepted(PROTOCOL, MORE, BUF, run("""
+                        Map.Entry<String, Integer> top = Collections.max(m.entrySet(), Comparator.comparing(e -> e.getValue()));
+                        long n = m.entrySet().stream().sorted(Comparator.comparing(Map.Entry<String, Integer>::getKey)
+                                .thenComparing(Map.Entry.comparingByValue())).count();
+                        System.out.println(top.getKey() + n);
+                """ + PASS_M));
+    }
 }

@@ -10,6 +10,7 @@ import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.ReturnTree;
 import com.sun.source.tree.Tree;
+import com.sun.source.tree.TypeCastTree;
 import com.sun.source.tree.VariableTree;
 import com.sun.source.util.TreePath;
 import com.sun.source.util.TreePathScanner;
@@ -65,6 +66,11 @@ final class ElementConsumers {
      * elements to (the receiver of {@code forEach}, {@code removeIf}, {@code stream().filter}, …), or null.
      */
     private String keptBy(Tree value, TreePath parentPath) {
+        if (flow.views.owns() && parentPath.getLeaf() instanceof MethodInvocationTree call
+                && call.getArguments().indexOf(value) == 0 && flow.viewResults.returnsView(parentPath, value)) {
+            // Collections.max(x.entrySet(), comparing(e -> keep.add(e))): the comparator is given the elements
+            return keptBy(call, parentPath, flow.trees.getTypeMirror(new TreePath(parentPath, value)));
+        }
         if (!flow.views.owns() || !(parentPath.getLeaf() instanceof MemberSelectTree select)
                 || select.getExpression() != value || parentPath.getParentPath() == null
                 || !(parentPath.getParentPath().getLeaf() instanceof MethodInvocationTree call)
@@ -110,8 +116,12 @@ final class ElementConsumers {
         if (stripped instanceof LambdaExpressionTree lambda) {
             return lambdaKeeps(lambda, strippedPath, valueType, returnsStay, containerFirst);
         }
+        if (stripped instanceof TypeCastTree cast) { // ((Consumer<Entry<K, V>>) e -> keep.add(e)).andThen(…)
+            return functionalKeeps(cast.getExpression(), new TreePath(strippedPath, cast.getExpression()), valueType,
+                    returnsStay, containerFirst);
+        }
         return givenViews(flow.trees.getTypeMirror(path), valueType)
-                ? opaqueKeeps(stripped, strippedPath, valueType, containerFirst) : null;
+                ? opaqueKeeps(stripped, strippedPath, valueType, returnsStay, containerFirst) : null;
     }
 
     /**
@@ -189,7 +199,8 @@ final class ElementConsumers {
      * cannot: a method reference to the element's own method ({@code Map.Entry::getValue}) and a value
      * the JDK made ({@code Map.Entry.comparingByValue()}) keep nothing.
      */
-    private String opaqueKeeps(ExpressionTree argument, TreePath path, TypeMirror valueType, boolean containerFirst) {
+    private String opaqueKeeps(ExpressionTree argument, TreePath path, TypeMirror valueType, boolean returnsStay,
+            boolean containerFirst) {
         if (argument instanceof MemberReferenceTree reference) {
             if (reference.getMode() == MemberReferenceTree.ReferenceMode.NEW
                     && reference.getQualifierExpression() instanceof ArrayTypeTree) {
@@ -219,9 +230,33 @@ final class ElementConsumers {
         if (argument instanceof MethodInvocationTree call && flow.trees.getElement(path) instanceof ExecutableElement made
                 && made.getEnclosingElement() instanceof TypeElement owner
                 && owner.getQualifiedName().toString().startsWith("java.")) {
-            return null;
+            return builtFrom(call, path, valueType, returnsStay);
         }
         return "into '" + argument + "' (code the checker does not read: give a lambda or a method reference)";
+    }
+
+    /**
+     * How the program's code a JDK call builds a functional value from keeps the elements, or null (adv18 A10):
+     * {@code Comparator.comparing(e -> …)}, {@code Predicate.not(keep::add)}, {@code f.andThen(g)} run the lambdas
+     * and method references they are given (and the functional value they are called on) on each element, so
+     * those are read as if given directly; a value the JDK made from nothing of the program's
+     * ({@code Map.Entry.comparingByValue()}) keeps nothing.
+     */
+    private String builtFrom(MethodInvocationTree call, TreePath path, TypeMirror valueType, boolean returnsStay) {
+        for (ExpressionTree part : call.getArguments()) {
+            String kept = functionalKeeps(part, new TreePath(path, part), valueType, returnsStay, false);
+            if (kept != null) {
+                return kept;
+            }
+        }
+        if (call.getMethodSelect() instanceof MemberSelectTree select
+                && flow.contracts.functionalMethod(flow.trees.getTypeMirror(new TreePath(new TreePath(path, select),
+                        select.getExpression()))) != null) {
+            TreePath selectPath = new TreePath(path, select);
+            return functionalKeeps(select.getExpression(), new TreePath(selectPath, select.getExpression()), valueType,
+                    returnsStay, false);
+        }
+        return null;
     }
 
     /**
