@@ -19,6 +19,8 @@ import org.sessionj.types.Side;
  * off the accepting thread, so that {@link #accept} returns only compatible sessions.
  */
 public final class SessionServerSocket implements SJServerSocket {
+    /** Whether the first session's caller was looked at ({@link ProtocolRegistry#forSession}); a race looks twice. */
+    private volatile boolean callerLooked;
     private final CompiledProtocol protocol;
     private final AcceptorGroup acceptors;
     private final SessionContext context;
@@ -57,7 +59,10 @@ public final class SessionServerSocket implements SJServerSocket {
     }
 
     private SJSocket accept(long timeoutNanos) {
-        ProtocolRegistry.forSession(protocol); // the class running the session may not be the one that created this
+        if (!callerLooked) { // the class running the session may not be the one that created this
+            callerLooked = true; // one stack walk (~2 µs) per service object, not per session (issue 15's set-up rate)
+            ProtocolRegistry.forSession(protocol);
+        }
         SessionSocket session;
         try {
             session = handshakes.next(timeoutNanos);

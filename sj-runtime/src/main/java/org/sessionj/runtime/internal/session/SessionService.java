@@ -10,6 +10,8 @@ import org.sessionj.types.Side;
 
 /** The requester side of a session service: where it is and which protocol its sessions follow. */
 public final class SessionService implements SJService {
+    /** Whether the first session's caller was looked at ({@link ProtocolRegistry#forSession}); a race looks twice. */
+    private volatile boolean callerLooked;
     private final CompiledProtocol protocol;
     private final String host;
     private final int port;
@@ -45,7 +47,10 @@ public final class SessionService implements SJService {
 
     @Override
     public SJSocket request() {
-        ProtocolRegistry.forSession(protocol); // the class running the session may not be the one that created this
+        if (!callerLooked) { // the class running the session may not be the one that created this
+            callerLooked = true; // one stack walk (~2 µs) per service object, not per session (issue 15's set-up rate)
+            ProtocolRegistry.forSession(protocol);
+        }
         return Initiation.request(plan, host, port, protocol, context);
     }
 
