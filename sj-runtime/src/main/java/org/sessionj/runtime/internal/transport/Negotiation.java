@@ -226,6 +226,15 @@ public final class Negotiation {
         out.writeLong(acceptor.getMostSignificantBits()).writeLong(acceptor.getLeastSignificantBits());
     }
 
+    /**
+     * The most session transports a HELLO may list, and the longest name of one (UTF-8 bytes): a runtime has a
+     * handful of short names. Past them a HELLO is malformed (hostile18 H12: 240 names of 65,000 bytes were read,
+     * and the refusal quoted them all, a 15.6 MB line in the server's INFO log).
+     */
+    static final int MAX_HELLO_TRANSPORTS = 32;
+    /** See {@link #MAX_HELLO_TRANSPORTS}. */
+    static final int MAX_TRANSPORT_NAME_BYTES = 64;
+
     /** Reads HELLO after its tag. */
     public static Hello readHello(Frame in) throws MalformedInputException {
         need(in, 3 + 1 + 16 + 1, "a negotiation HELLO");
@@ -248,8 +257,18 @@ public final class Negotiation {
         if (count == 0) {
             throw new MalformedInputException("the requester lists no session transports");
         }
+        if (count > MAX_HELLO_TRANSPORTS) {
+            throw new MalformedInputException("the requester lists " + count + " session transports; a HELLO names at"
+                    + " most " + MAX_HELLO_TRANSPORTS);
+        }
         List<String> session = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
+            int at = in.readerIndex();
+            int length = in.readableBytes() >= 2 ? (in.getByte(at) & 0xff) << 8 | in.getByte(at + 1) & 0xff : 0;
+            if (length > MAX_TRANSPORT_NAME_BYTES) {
+                throw new MalformedInputException("the requester's session transport " + (i + 1) + " has a name of "
+                        + length + " bytes; a transport name has at most " + MAX_TRANSPORT_NAME_BYTES);
+            }
             session.add(ValueCodec.readShortString(in));
         }
         UUID acceptor = null;

@@ -188,6 +188,21 @@ class NegotiationCodecTest {
                 .hasMessageContaining("agreed on transport tls, which it does not offer [tcp]");
     }
 
+    /** hostile18 H12: 240 names of 65,000 bytes were read and quoted whole in the refusal (15.6 MB log lines). */
+    @Test
+    void aHelloWithTooManyOrTooLongTransportNamesIsMalformed() {
+        ByteBuf many = hello('J', 1, 1, 33); // version 1: no host before the count
+        for (int i = 0; i < 33; i++) {
+            many.writeShort(1).writeByte('x');
+        }
+        assertThatThrownBy(() -> Negotiation.readHello(new ByteBufFrame(many))).isInstanceOf(MalformedInputException.class)
+                .hasMessage("the requester lists 33 session transports; a HELLO names at most 32");
+        ByteBuf longName = hello('J', 1, 1, 2);
+        longName.writeShort(3).writeBytes("tcp".getBytes()).writeShort(65_000).writeZero(65_000);
+        assertThatThrownBy(() -> Negotiation.readHello(new ByteBufFrame(longName))).isInstanceOf(MalformedInputException.class)
+                .hasMessage("the requester's session transport 2 has a name of 65000 bytes; a transport name has at most 64");
+    }
+
     private static ByteBuf hello(char magic1, int version, int flag, int count) {
         ByteBuf buf = Unpooled.buffer();
         buf.writeByte('S').writeByte(magic1).writeByte(version).writeByte(flag).writeLong(1).writeLong(2).writeByte(count);
