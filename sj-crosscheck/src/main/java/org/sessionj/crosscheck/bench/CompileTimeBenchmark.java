@@ -16,13 +16,13 @@ import jdk.jfr.Recording;
 
 /**
  * How much sj-processor adds to javac: compiles a large generated program ({@link BenchmarkProgram})
- * in this JVM with {@code -proc:none}, with an empty processor and with sj-processor, alternating the
- * three in every round so that a change of machine load hits them alike, after warm-up rounds, and
+ * in this JVM with {@code -proc:none}, with an empty processor and with sj-processor, all three in every
+ * round (in an order that varies by round) so that a change of machine load hits them alike, after warm-up rounds, and
  * prints the medians of wall time, compiling-thread CPU time and process CPU time with their ratios.
  * Then optionally profiles sj-processor's compilations with JFR and times the worst cases.
  *
  * <p>Options ({@code --name value}): {@code units} (default 90: 270 session files + 30 ordinary ones),
- * {@code rounds} (10), {@code warmup} (3), {@code seed} (1), {@code processor-path} ({@code true}: a
+ * {@code rounds} (12: two cycles of {@link RoundOrder} for three configurations, three for four), {@code warmup} (3), {@code seed} (1), {@code processor-path} ({@code true}: a
  * fresh processor class loader per compilation, as Maven does; {@code false}: one warm instance),
  * {@code sources} (extra source roots compiled along, e.g. a module's {@code src/main/java}),
  * {@code profile} (rounds of sj-processor compilations recorded with JFR; 0 = none), {@code profile-out}
@@ -30,9 +30,11 @@ import jdk.jfr.Recording;
  * ({@code true}/{@code false}), {@code worst-cap} (seconds per worst-case compilation, default 120),
  * {@code baseline} (the classes of another sj-processor build, a directory or jar: compiled as a fourth
  * configuration in the same rounds, for an A/B comparison; sj-api and JavaParser come from this build's path),
- * {@code fresh-rounds} (default 6; 0 = none: rounds of the user's own measurement, each configuration
- * compiled by the {@code javac} launcher in a fresh process, timed by that process's whole CPU time,
- * after one untimed round; see {@link FreshJavac}).
+ * {@code fresh-rounds} (default 6; 0 = none: rounds of the user's own measurement, each configuration,
+ * the baseline too when given, compiled by the {@code javac} launcher in a fresh process, timed by that
+ * process's whole CPU time, after one untimed round; see {@link FreshJavac}).
+ * Every round orders the configurations by {@link RoundOrder} (a Williams design: each in every place and
+ * after every other equally often over 6 rounds of three configurations, 4 of four), not in one fixed order.
  * Commands: docs/benchmarks.md, "Compile time".
  */
 public final class CompileTimeBenchmark {
@@ -42,7 +44,7 @@ public final class CompileTimeBenchmark {
     public static void main(String[] args) throws Exception {
         Map<String, String> options = options(args);
         int units = Integer.parseInt(options.getOrDefault("units", "90"));
-        int rounds = Integer.parseInt(options.getOrDefault("rounds", "10"));
+        int rounds = Integer.parseInt(options.getOrDefault("rounds", "12"));
         int warmup = Integer.parseInt(options.getOrDefault("warmup", "3"));
         long seed = Long.parseLong(options.getOrDefault("seed", "1"));
         boolean processorPath = Boolean.parseBoolean(options.getOrDefault("processor-path", "true"));
@@ -80,7 +82,7 @@ public final class CompileTimeBenchmark {
         }
         Map<Javac.Setup, List<Javac.Sample>> samples = new EnumMap<>(Javac.Setup.class);
         for (int round = 0; round < warmup + rounds; round++) {
-            for (Javac.Setup setup : setups) {
+            for (Javac.Setup setup : RoundOrder.of(setups, round)) {
                 Javac.Sample sample = compileClean(javac, files, work, setup);
                 if (round >= warmup) {
                     samples.computeIfAbsent(setup, k -> new ArrayList<>()).add(sample);
@@ -90,7 +92,7 @@ public final class CompileTimeBenchmark {
         report(samples, setups, rounds, warmup);
         System.out.printf(Locale.ROOT, "load after: %s%n", load());
         if (freshRounds > 0) {
-            fresh(new FreshJavac(System.getProperty("java.class.path")), files, work, freshRounds);
+            fresh(new FreshJavac(System.getProperty("java.class.path"), options.get("baseline")), files, work, freshRounds);
         }
 
         if (profileRounds > 0) {
@@ -139,14 +141,19 @@ public final class CompileTimeBenchmark {
 
     /**
      * The user's own measurement: each configuration compiled by a fresh javac process per round
-     * (alternating, after one untimed round), medians of whole-process CPU time and of wall time.
+     * (all configurations in every round, ordered by {@link RoundOrder}, after one untimed round), medians of
+     * whole-process CPU time and of wall time, and the median of the rounds' own ratios.
      */
     private static void fresh(FreshJavac javac, List<Path> files, Path work, int rounds)
             throws IOException, InterruptedException {
-        List<Javac.Setup> setups = Javac.Setup.standard();
+        List<Javac.Setup> setups = new ArrayList<>(Javac.Setup.standard());
+        if (javac.hasBaseline()) {
+            setups.add(Javac.Setup.SJ_BASELINE);
+        }
         Map<Javac.Setup, List<Javac.Sample>> samples = new EnumMap<>(Javac.Setup.class);
         for (int round = 0; round <= rounds; round++) {
-            for (Javac.Setup setup : setups) {
+            // Round 0 is untimed: its order does not count, so the timed rounds start the design at its first order.
+            for (Javac.Setup setup : RoundOrder.of(setups, Math.max(0, round - 1))) {
                 Path out = Files.createTempDirectory(work, "classes");
                 FreshJavac.Sample sample;
                 try {
@@ -171,13 +178,20 @@ public final class CompileTimeBenchmark {
                     cell(list, Javac.Sample::processCpu));
         }
         System.out.println();
-        System.out.println("| ratio, fresh processes | wall | process CPU |");
-        System.out.println("|---|---:|---:|");
-        for (Javac.Setup[] pair : new Javac.Setup[][] {{Javac.Setup.SJ, Javac.Setup.PROC_NONE},
-                {Javac.Setup.SJ, Javac.Setup.NO_OP}, {Javac.Setup.NO_OP, Javac.Setup.PROC_NONE}}) {
-            System.out.printf(Locale.ROOT, "| %s ÷ %s | %s | %s |%n", pair[0].label, pair[1].label,
+        System.out.println("| ratio, fresh processes | wall | process CPU | process CPU, median of the rounds' ratios |");
+        System.out.println("|---|---:|---:|---:|");
+        List<Javac.Setup[]> pairs = new ArrayList<>(List.of(new Javac.Setup[] {Javac.Setup.SJ, Javac.Setup.PROC_NONE},
+                new Javac.Setup[] {Javac.Setup.SJ, Javac.Setup.NO_OP},
+                new Javac.Setup[] {Javac.Setup.NO_OP, Javac.Setup.PROC_NONE}));
+        if (setups.contains(Javac.Setup.SJ_BASELINE)) {
+            pairs.add(new Javac.Setup[] {Javac.Setup.SJ_BASELINE, Javac.Setup.PROC_NONE});
+            pairs.add(new Javac.Setup[] {Javac.Setup.SJ, Javac.Setup.SJ_BASELINE});
+        }
+        for (Javac.Setup[] pair : pairs) {
+            System.out.printf(Locale.ROOT, "| %s ÷ %s | %s | %s | %s |%n", pair[0].label, pair[1].label,
                     percent(samples, pair[0], pair[1], Javac.Sample::wall),
-                    percent(samples, pair[0], pair[1], Javac.Sample::processCpu));
+                    percent(samples, pair[0], pair[1], Javac.Sample::processCpu),
+                    perRound(samples.get(pair[0]), samples.get(pair[1]), Javac.Sample::processCpu));
         }
         System.out.printf(Locale.ROOT, "load after: %s%n", load());
     }
@@ -226,6 +240,22 @@ public final class CompileTimeBenchmark {
         double x = median(samples.get(a), metric);
         double y = median(samples.get(b), metric);
         return String.format(Locale.ROOT, "%.3f (%+.1f %%)", x / y, 100 * (x - y) / y);
+    }
+
+    /**
+     * The median over rounds of one round's ratio: the two compilations of a round ran minutes apart at
+     * most, so a load that changes between rounds cancels in their ratio.
+     */
+    private static String perRound(List<Javac.Sample> a, List<Javac.Sample> b, ToLongFunction<Javac.Sample> metric) {
+        double[] ratios = new double[a.size()];
+        for (int i = 0; i < ratios.length; i++) {
+            ratios[i] = (double) metric.applyAsLong(a.get(i)) / metric.applyAsLong(b.get(i));
+        }
+        Arrays.sort(ratios);
+        int n = ratios.length;
+        double median = n % 2 == 1 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2;
+        return String.format(Locale.ROOT, "%.3f (%+.1f %%) [%.3f–%.3f]", median, 100 * (median - 1), ratios[0],
+                ratios[n - 1]);
     }
 
     private static String cell(List<Javac.Sample> list, ToLongFunction<Javac.Sample> metric) {

@@ -31,10 +31,22 @@ final class FreshJavac {
 
     private final Path javac = Path.of(System.getProperty("java.home"), "bin", "javac");
     private final String classPath;
+    /** The processor path of the baseline build ({@link Javac.Setup#SJ_BASELINE}), or null. */
+    private final String baselinePath;
 
-    /** @param classPath the class path of the compiled program (sj-api and the runtime) */
-    FreshJavac(String classPath) {
+    /**
+     * @param classPath the class path of the compiled program (sj-api and the runtime)
+     * @param baseline another sj-processor build's classes (a directory or jar), compiled as
+     *     {@link Javac.Setup#SJ_BASELINE}; null for none
+     */
+    FreshJavac(String classPath, String baseline) {
         this.classPath = classPath;
+        this.baselinePath = baseline == null ? null : Javac.baselineProcessorPath(baseline);
+    }
+
+    /** Whether a baseline build was given, so that {@link Javac.Setup#SJ_BASELINE} can be compiled. */
+    boolean hasBaseline() {
+        return baselinePath != null;
     }
 
     /**
@@ -51,7 +63,13 @@ final class FreshJavac {
                     "-processor", NoOpProcessor.class.getName()));
             case SJ -> arguments.addAll(List.of("-processorpath", Javac.SJ_PROCESSOR_PATH,
                     "-processor", org.sessionj.processor.SessionProcessor.class.getName()));
-            default -> throw new IllegalArgumentException("no fresh-process compilation for " + setup.label);
+            case SJ_BASELINE -> {
+                if (baselinePath == null) {
+                    throw new IllegalStateException("no baseline build to compile with: give --baseline DIR");
+                }
+                arguments.addAll(List.of("-processorpath", baselinePath,
+                        "-processor", org.sessionj.processor.SessionProcessor.class.getName()));
+            }
         }
         for (Path file : files) {
             arguments.add(file.toString());

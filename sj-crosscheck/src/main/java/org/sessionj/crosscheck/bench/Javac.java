@@ -87,7 +87,12 @@ final class Javac {
         if (!processorPath) {
             throw new IllegalArgumentException("--baseline needs --processor-path true");
         }
-        baselinePath = path + File.pathSeparator + DEPENDENCIES_PATH;
+        baselinePath = baselineProcessorPath(path);
+    }
+
+    /** The processor path of a baseline build whose sj-processor classes are at {@code path}. */
+    static String baselineProcessorPath(String path) {
+        return path + File.pathSeparator + DEPENDENCIES_PATH;
     }
 
     private static String location(String className) {

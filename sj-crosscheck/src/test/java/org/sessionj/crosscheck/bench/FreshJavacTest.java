@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code -processorpath}, and times that process.
  */
 class FreshJavacTest {
-    private final FreshJavac javac = new FreshJavac(System.getProperty("java.class.path"));
+    private final FreshJavac javac = new FreshJavac(System.getProperty("java.class.path"), null);
 
     /** A protocol syntax error is valid Java: only a compilation that runs sj-processor rejects it (SJ001). */
     @Test
@@ -32,8 +32,23 @@ class FreshJavacTest {
     }
 
     @Test
-    void theBaselineIsNotAFreshProcessConfiguration(@TempDir Path dir) {
+    void withoutABaselineBuildTheBaselineConfigurationIsRefused(@TempDir Path dir) {
+        assertThat(javac.hasBaseline()).isFalse();
         assertThatThrownBy(() -> javac.compile(List.of(), dir, Javac.Setup.SJ_BASELINE, dir))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("baseline");
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("--baseline");
+    }
+
+    /** An A/B in fresh processes: the baseline build's processor runs from its own classes (here this build's). */
+    @Test
+    void theBaselineBuildRunsInAFreshProcess(@TempDir Path dir) throws Exception {
+        FreshJavac withBaseline = new FreshJavac(System.getProperty("java.class.path"),
+                Path.of(org.sessionj.processor.SessionProcessor.class.getProtectionDomain().getCodeSource()
+                        .getLocation().toURI()).toString());
+        assertThat(withBaseline.hasBaseline()).isTrue();
+        Path source = Files.writeString(dir.resolve("Square.java"),
+                "import org.sessionj.api.*;\n@Protocol(\"cbegin.!<int>.?(int\")\ninterface Square {}\n");
+        assertThatThrownBy(() -> withBaseline.compile(List.of(source), Files.createDirectories(dir.resolve("base")),
+                Javac.Setup.SJ_BASELINE, dir)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("(baseline) in a fresh process exited with 1").hasMessageContaining("SJ001");
     }
 }
