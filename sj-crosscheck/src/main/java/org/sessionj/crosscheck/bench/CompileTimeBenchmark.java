@@ -32,7 +32,9 @@ import jdk.jfr.Recording;
  * configuration in the same rounds, for an A/B comparison; sj-api and JavaParser come from this build's path),
  * {@code fresh-rounds} (default 6; 0 = none: rounds of the user's own measurement, each configuration,
  * the baseline too when given, compiled by the {@code javac} launcher in a fresh process, timed by that
- * process's whole CPU time, after one untimed round; see {@link FreshJavac}).
+ * process's whole CPU time, after one untimed round; see {@link FreshJavac}), {@code fresh-threads} ({@code false}; {@code true}: the
+ * fresh processes run javac through {@link ThreadCpuJavac} and the report adds the CPU of the compiling, JIT and
+ * GC threads).
  * Every round orders the configurations by {@link RoundOrder} (a Williams design: each in every place and
  * after every other equally often over 6 rounds of three configurations, 4 of four), not in one fixed order.
  * Commands: docs/benchmarks.md, "Compile time".
@@ -92,7 +94,9 @@ public final class CompileTimeBenchmark {
         report(samples, setups, rounds, warmup);
         System.out.printf(Locale.ROOT, "load after: %s%n", load());
         if (freshRounds > 0) {
-            fresh(new FreshJavac(System.getProperty("java.class.path"), options.get("baseline")), files, work, freshRounds);
+            FreshJavac fresh = new FreshJavac(System.getProperty("java.class.path"), options.get("baseline"));
+            fresh.splitThreads(Boolean.parseBoolean(options.getOrDefault("fresh-threads", "false")));
+            fresh(fresh, files, work, freshRounds);
         }
 
         if (profileRounds > 0) {
@@ -151,6 +155,7 @@ public final class CompileTimeBenchmark {
             setups.add(Javac.Setup.SJ_BASELINE);
         }
         Map<Javac.Setup, List<Javac.Sample>> samples = new EnumMap<>(Javac.Setup.class);
+        Map<Javac.Setup, List<FreshJavac.Threads>> split = new EnumMap<>(Javac.Setup.class);
         for (int round = 0; round <= rounds; round++) {
             // Round 0 is untimed: its order does not count, so the timed rounds start the design at its first order.
             for (Javac.Setup setup : RoundOrder.of(setups, Math.max(0, round - 1))) {
@@ -165,6 +170,9 @@ public final class CompileTimeBenchmark {
                     // Kept as the in-process samples are, to share the median code: no thread or processor time here.
                     samples.computeIfAbsent(setup, k -> new ArrayList<>())
                             .add(new Javac.Sample(sample.wall(), 0, sample.processCpu(), 0, List.of()));
+                    if (sample.threads() != null) {
+                        split.computeIfAbsent(setup, k -> new ArrayList<>()).add(sample.threads());
+                    }
                 }
             }
         }
@@ -193,7 +201,30 @@ public final class CompileTimeBenchmark {
                     percent(samples, pair[0], pair[1], Javac.Sample::processCpu),
                     perRound(samples.get(pair[0]), samples.get(pair[1]), Javac.Sample::processCpu));
         }
+        if (!split.isEmpty()) {
+            threads(split, setups);
+        }
         System.out.printf(Locale.ROOT, "load after: %s%n", load());
+    }
+
+    /** Which threads of the fresh processes spent the CPU ({@code --fresh-threads true}): medians, ms. */
+    private static void threads(Map<Javac.Setup, List<FreshJavac.Threads>> split, List<Javac.Setup> setups) {
+        System.out.println();
+        System.out.println("| by thread, fresh processes (medians, ms) | compiling thread | C1 | C2 | JIT (C1 + C2) | GC | other |");
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|");
+        for (Javac.Setup setup : setups) {
+            List<FreshJavac.Threads> list = split.get(setup);
+            System.out.printf(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f |%n", setup.label,
+                    medianOf(list, FreshJavac.Threads::compiling), medianOf(list, FreshJavac.Threads::c1),
+                    medianOf(list, FreshJavac.Threads::c2), medianOf(list, FreshJavac.Threads::jit),
+                    medianOf(list, FreshJavac.Threads::gc), medianOf(list, FreshJavac.Threads::other));
+        }
+    }
+
+    private static double medianOf(List<FreshJavac.Threads> list, ToLongFunction<FreshJavac.Threads> metric) {
+        long[] values = list.stream().mapToLong(metric).sorted().toArray();
+        int n = values.length;
+        return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
     }
 
     private static void report(Map<Javac.Setup, List<Javac.Sample>> samples, List<Javac.Setup> setups, int rounds,

@@ -25,11 +25,25 @@ final class FreshJavac {
     /** The clock ticks per second of {@code /proc}'s times ({@code sysconf(_SC_CLK_TCK)}: 100 on Linux). */
     private static final long TICKS_PER_SECOND = 100;
 
-    /** One compilation's wall and whole-process CPU time, in nanoseconds. */
-    record Sample(long wall, long processCpu) {
+    /**
+     * One compilation's wall and whole-process CPU time, in nanoseconds, and with {@code threads} asked for,
+     * its CPU by kind of thread ({@link ThreadCpuJavac}); otherwise null.
+     */
+    record Sample(long wall, long processCpu, Threads threads) {
+    }
+
+    /** CPU milliseconds of a fresh javac's compiling thread, C1 and C2 compiler threads, GC threads and the rest. */
+    record Threads(long compiling, long c1, long c2, long gc, long other) {
+        /** The JIT's share: both compilers' threads. */
+        long jit() {
+            return c1 + c2;
+        }
     }
 
     private final Path javac = Path.of(System.getProperty("java.home"), "bin", "javac");
+    private final Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    /** Whether to run javac through {@link ThreadCpuJavac}, which reports the CPU of each kind of thread. */
+    private boolean threads;
     private final String classPath;
     /** The processor path of the baseline build ({@link Javac.Setup#SJ_BASELINE}), or null. */
     private final String baselinePath;
@@ -42,6 +56,15 @@ final class FreshJavac {
     FreshJavac(String classPath, String baseline) {
         this.classPath = classPath;
         this.baselinePath = baseline == null ? null : Javac.baselineProcessorPath(baseline);
+    }
+
+    /**
+     * Runs javac through {@link ThreadCpuJavac} ({@code java -Xms8m --add-modules ALL-DEFAULT}, as the
+     * {@code javac} launcher starts it) instead of the launcher, so that each sample says which threads spent
+     * the CPU.
+     */
+    void splitThreads(boolean split) {
+        this.threads = split;
     }
 
     /** Whether a baseline build was given, so that {@link Javac.Setup#SJ_BASELINE} can be compiled. */
@@ -78,8 +101,11 @@ final class FreshJavac {
         Path argumentFile = Files.createTempFile(scratch, "javac", ".args");
         Files.write(argumentFile, arguments.stream().map(FreshJavac::quoted).toList(), StandardCharsets.UTF_8);
         Path log = Files.createTempFile(scratch, "javac", ".log");
-        ProcessBuilder builder = new ProcessBuilder(javac.toString(), "@" + argumentFile)
-                .redirectErrorStream(true).redirectOutput(log.toFile());
+        List<String> command = threads
+                ? List.of(java.toString(), "-Xms8m", "--add-modules", "ALL-DEFAULT", "-cp", Javac.NO_OP_PROCESSOR_PATH,
+                        ThreadCpuJavac.class.getName(), "@" + argumentFile)
+                : List.of(javac.toString(), "@" + argumentFile);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         long cpu = childrenCpu();
         long wall = System.nanoTime();
         int exit = builder.start().waitFor();
@@ -92,7 +118,19 @@ final class FreshJavac {
             throw new IllegalStateException(setup.label + " in a fresh process exited with " + exit + ": "
                     + output.substring(0, Math.min(2000, output.length())));
         }
-        return new Sample(wall, cpu);
+        return new Sample(wall, cpu, threads ? threads(output) : null);
+    }
+
+    /** The split {@link ThreadCpuJavac} printed last. */
+    private static Threads threads(String output) {
+        int at = output.lastIndexOf(ThreadCpuJavac.MARKER + " ");
+        if (at < 0) {
+            throw new IllegalStateException("the fresh javac printed no thread split: " + output);
+        }
+        String line = output.substring(at + ThreadCpuJavac.MARKER.length() + 1).lines().findFirst().orElseThrow();
+        String[] ms = line.strip().split(" ");
+        return new Threads(Long.parseLong(ms[0]), Long.parseLong(ms[1]), Long.parseLong(ms[2]), Long.parseLong(ms[3]),
+                Long.parseLong(ms[4]));
     }
 
     /** javac's argument-file syntax: a path with spaces or quotes must be quoted. */

@@ -31,6 +31,36 @@ class FreshJavacTest {
         assertThat(dir).isDirectoryNotContaining("glob:**.args").isDirectoryNotContaining("glob:**.log");
     }
 
+    /** With the split asked for, javac runs through ThreadCpuJavac, which says which threads spent the CPU. */
+    @Test
+    void theSplitByThreadAddsUpToAtMostTheProcessCpu(@TempDir Path dir) throws Exception {
+        FreshJavac split = new FreshJavac(System.getProperty("java.class.path"), null);
+        split.splitThreads(true);
+        Path source = Files.writeString(dir.resolve("Plain.java"), "class Plain { int twice(int x) { return 2 * x; } }\n");
+        FreshJavac.Sample sample = split.compile(List.of(source), Files.createDirectories(dir.resolve("out")),
+                Javac.Setup.PROC_NONE, dir);
+        assertThat(dir.resolve("out/Plain.class")).exists();
+        FreshJavac.Threads threads = sample.threads();
+        assertThat(threads).isNotNull();
+        assertThat(threads.compiling()).as("javac's own thread").isPositive();
+        long sum = threads.compiling() + threads.jit() + threads.gc() + threads.other();
+        // /proc's clock ticks are 10 ms: each of the five kinds may round up by one tick.
+        assertThat(sum).isLessThanOrEqualTo(sample.processCpu() / 1_000_000 + 50);
+        assertThat(javac.compile(List.of(source), Files.createDirectories(dir.resolve("plain")), Javac.Setup.PROC_NONE,
+                dir).threads()).as("the javac launcher, no split").isNull();
+    }
+
+    @Test
+    void theKindOfAThreadIsReadOffItsName() {
+        assertThat(ThreadCpuJavac.kind("C2 CompilerThre", "main")).isEqualTo("c2");
+        assertThat(ThreadCpuJavac.kind("C1 CompilerThre", "main")).isEqualTo("c1");
+        assertThat(ThreadCpuJavac.kind("GC Thread#0", "main")).isEqualTo("gc");
+        assertThat(ThreadCpuJavac.kind("G1 Refine#0", "main")).isEqualTo("gc");
+        assertThat(ThreadCpuJavac.kind("java", "main")).isEqualTo("compiling");
+        assertThat(ThreadCpuJavac.kind("main", "main")).isEqualTo("compiling");
+        assertThat(ThreadCpuJavac.kind("VM Thread", "main")).isEqualTo("other");
+    }
+
     @Test
     void withoutABaselineBuildTheBaselineConfigurationIsRefused(@TempDir Path dir) {
         assertThat(javac.hasBaseline()).isFalse();
