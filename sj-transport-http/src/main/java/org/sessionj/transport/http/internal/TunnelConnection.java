@@ -268,6 +268,11 @@ public final class TunnelConnection extends StreamConnection {
         return link instanceof LongPollLink poll ? poll : null;
     }
 
+    /** The WebSocket link, or null when long polling carries the connection (for tests). */
+    WebSocketLink webSocketLink() {
+        return link instanceof WebSocketLink ws ? ws : null;
+    }
+
     /** Whether uploads are answered with downloaded bytes (long polling on wire 2), for tests. */
     boolean uploadAnswers() {
         return link instanceof LongPollLink poll && poll.uploadAnswers();

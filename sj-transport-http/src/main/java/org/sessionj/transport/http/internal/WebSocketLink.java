@@ -17,7 +17,6 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
-import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketClientHandshaker;
 import io.netty.handler.codec.http.websocketx.WebSocketClientHandshakerFactory;
 import io.netty.handler.codec.http.websocketx.WebSocketFrame;
@@ -52,6 +51,8 @@ final class WebSocketLink implements TunnelConnection.Link {
     private boolean finReceived;
     private ScheduledFuture<?> pinger;
     private volatile boolean paused;
+    /** The peer's pings answered with at most one pong in flight (hostile17 H10). */
+    private final PongGuard pongs = new PongGuard();
 
     private WebSocketLink(TunnelConnection connection, Channel channel, HttpSettings settings) {
         this.connection = connection;
@@ -118,8 +119,12 @@ final class WebSocketLink implements TunnelConnection.Link {
     @Override
     public void start() {
         channel.eventLoop().execute(() -> {
-            pinger = channel.eventLoop().scheduleAtFixedRate(() -> channel.writeAndFlush(new PingWebSocketFrame()),
-                    settings.pollMillis(), settings.pollMillis(), TimeUnit.MILLISECONDS);
+            // No ping while the socket takes nothing: one that cannot leave keeps no proxy's timer alive.
+            pinger = channel.eventLoop().scheduleAtFixedRate(() -> {
+                if (channel.isWritable()) {
+                    channel.writeAndFlush(new PingWebSocketFrame());
+                }
+            }, settings.pollMillis(), settings.pollMillis(), TimeUnit.MILLISECONDS);
             upload();
         });
     }
@@ -153,6 +158,30 @@ final class WebSocketLink implements TunnelConnection.Link {
         if (!connection.readerBehind()) {
             paused = false;
             channel.config().setAutoRead(true);
+        }
+    }
+
+    /** Bytes written to the channel that the socket has not taken yet (for tests); any thread. */
+    long pendingOutboundBytes() throws IOException {
+        return onLoop(() -> {
+            io.netty.channel.ChannelOutboundBuffer buffer = channel.unsafe().outboundBuffer();
+            return buffer == null ? 0L : buffer.totalPendingWriteBytes();
+        });
+    }
+
+    /** The peer's pings answered by a later pong instead of their own (for tests); any thread. */
+    long pingsCoalesced() throws IOException {
+        return onLoop(pongs::coalesced);
+    }
+
+    private long onLoop(java.util.concurrent.Callable<Long> task) throws IOException {
+        try {
+            return channel.eventLoop().submit(task).get(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IOException(e);
         }
     }
 
@@ -329,7 +358,7 @@ final class WebSocketLink implements TunnelConnection.Link {
                 if (msg instanceof BinaryWebSocketFrame frame) {
                     binary(ctx, frame.content());
                 } else if (msg instanceof PingWebSocketFrame ping) {
-                    ctx.writeAndFlush(new PongWebSocketFrame(ping.content().retain()));
+                    link.pongs.ping(ctx, ping.content());
                 } else if (msg instanceof CloseWebSocketFrame) {
                     lost("the peer closed the WebSocket before the end of the stream");
                     ctx.close();
@@ -391,6 +420,7 @@ final class WebSocketLink implements TunnelConnection.Link {
             if (link.pinger != null) {
                 link.pinger.cancel(false);
             }
+            link.pongs.release();
             lost("the WebSocket connection to the peer was lost");
         }
 
