@@ -21,6 +21,8 @@ public final class Half {
     private volatile boolean done;
     private final io.netty.channel.EventLoop home;
     private volatile boolean servedAway;
+    /** A WebSocket carries the download and the socket has not yet taken its end (see {@link #endInChannel()}). */
+    private volatile boolean endInChannel;
 
     /** A half with token {@code token} reading {@code in} from its client and writing {@code out} to it. */
     public Half(String token, ByteStream in, ByteStream out) {
@@ -114,6 +116,22 @@ public final class Half {
     /** Whether a WebSocket carries this half (then polls and uploads for it are someone else's). */
     public boolean hasWebSocket() {
         return webSocket.get();
+    }
+
+    /**
+     * Whether a WebSocket carries the download and its end (with the last bytes before it) may still be in
+     * the channel's buffer, not yet taken by the socket. Over WebSocket the download stream is acknowledged
+     * as soon as its bytes are handed to the channel, so an empty stream alone does not mean they left the
+     * process: a server's end that closes and waits for its download ({@code ServedConnection.close}) waits
+     * for this too, or the program could exit with the last frames still in Netty's buffer (hostile17 H1).
+     */
+    public boolean endInChannel() {
+        return endInChannel;
+    }
+
+    /** The WebSocket took the download (true), or the socket took its end or failed to (false). */
+    void endInChannel(boolean inChannel) {
+        endInChannel = inChannel;
     }
 
     /** Whether the half is over (closed by its client, or vanished). */

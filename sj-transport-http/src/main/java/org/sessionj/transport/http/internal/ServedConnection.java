@@ -127,7 +127,8 @@ final class ServedConnection extends StreamConnection {
 
     /**
      * Ends the download stream after what was written, and waits (at most ten seconds) until the
-     * client has received it, so that the process may exit right after.
+     * client has received it (long polling) or the socket has taken it (WebSocket), so that the process
+     * may exit right after.
      */
     @Override
     public void close() {
@@ -139,10 +140,19 @@ final class ServedConnection extends StreamConnection {
         half.out().finish();
         half.in().closeReader("the peer closed the connection");
         long deadline = System.nanoTime() + CLOSE_WAIT_NANOS;
-        while (half.out().buffered() > 0 && !half.isDone() && System.nanoTime() < deadline) {
+        while (!delivered() && !half.isDone() && System.nanoTime() < deadline) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
         }
         pump(); // releases the assembler's bytes (here, or in a pump running now)
+    }
+
+    /**
+     * Whether what was written has left this process: acknowledged by the client (long polling), or taken
+     * by the socket up to the end (WebSocket: its stream is acknowledged when the channel takes the bytes,
+     * see {@link Half#endInChannel()}).
+     */
+    boolean delivered() {
+        return half.out().buffered() == 0 && !half.endInChannel();
     }
 
     @Override

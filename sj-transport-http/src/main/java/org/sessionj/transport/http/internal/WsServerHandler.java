@@ -43,6 +43,7 @@ final class WsServerHandler extends ChannelInboundHandlerAdapter {
     public void handlerAdded(ChannelHandlerContext context) {
         this.ctx = context;
         this.position = half.out().written() - half.out().buffered();
+        half.endInChannel(true); // until the socket took the end (pushOnce)
         context.executor().execute(this::push);
     }
 
@@ -214,7 +215,10 @@ final class WsServerHandler extends ChannelInboundHandlerAdapter {
                 }
                 if (chunk.fin()) {
                     finSent = true;
-                    ctx.write(new BinaryWebSocketFrame(Unpooled.wrappedBuffer(new byte[] {Wire.WS_FIN})), ctx.voidPromise());
+                    // The socket taking the end means it took every byte before it: only then may a close
+                    // waiting for the download (ServedConnection) return (hostile17 H1).
+                    ctx.write(new BinaryWebSocketFrame(Unpooled.wrappedBuffer(new byte[] {Wire.WS_FIN})))
+                            .addListener(written -> half.endInChannel(false));
                     half.out().read(position, 0); // the WebSocket delivers what it was given: all acknowledged
                     break;
                 }

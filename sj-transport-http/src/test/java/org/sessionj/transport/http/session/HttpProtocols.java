@@ -26,4 +26,24 @@ public final class HttpProtocols {
     @Protocol("^(BulkClient)")
     public interface BulkServer {
     }
+
+    /** A stream of arrays there, then the end: the requester writes a burst and closes. */
+    @Protocol("cbegin.![!<byte[]>]*")
+    public interface BurstClient {
+    }
+
+    /** The dual of {@link BurstClient}. */
+    @Protocol("^(BurstClient)")
+    public interface BurstServer {
+    }
+
+    /** A stream of arrays back, then the end: the server writes a burst and closes. */
+    @Protocol("cbegin.?[?(byte[])]*")
+    public interface SinkClient {
+    }
+
+    /** The dual of {@link SinkClient}. */
+    @Protocol("^(SinkClient)")
+    public interface SinkServer {
+    }
 }
