@@ -41,6 +41,12 @@ public final class HttpClientChannel {
     /** The Host header's value (built once, not per request). */
     private final String authority;
     private Channel channel;
+    /**
+     * The connection being made (TCP connect, then the TLS handshake for https) until it is ready; closed
+     * with the request it was made for when that fails, so that a server that accepts and never answers the
+     * ClientHello does not hold it until Netty's own handshake timeout (10 s).
+     */
+    private Channel connecting;
     private CompletableFuture<FullHttpResponse> pending;
     /** The pending request's answer timeout: no timer per request (see {@link LazyDeadline}). */
     private final LazyDeadline answerDeadline;
@@ -65,8 +71,26 @@ public final class HttpClientChannel {
         this.loops = EventLoops.shared(true);
         this.authority = endpoint.authority();
         this.loop = loop != null ? loop : loops.group().next();
-        this.answerDeadline = new LazyDeadline(this.loop, () -> fail(new IOException("no answer from " + endpoint
-                + " within " + pendingTimeoutMillis + " ms to " + pendingMethod + " " + shortUri(pendingUri))));
+        this.answerDeadline = new LazyDeadline(this.loop, this::answerTimedOut);
+    }
+
+    /**
+     * The pending request's timeout ran out: says which step did not finish, the TCP connect, the TLS
+     * handshake (a server that accepted the connection and never answered the ClientHello), or the answer.
+     */
+    private void answerTimedOut() {
+        Channel c = connecting;
+        String within = " within " + pendingTimeoutMillis + " ms";
+        String reason;
+        if (c == null) {
+            reason = "no answer from " + endpoint + within + " to " + pendingMethod + " " + shortUri(pendingUri);
+        } else if (!c.isActive()) {
+            reason = "no connection to " + endpoint + within;
+        } else {
+            reason = "the TLS handshake with " + endpoint + " did not complete" + within
+                    + " (the server took the TCP connection but did not answer the ClientHello)";
+        }
+        fail(new IOException(reason));
     }
 
     /** The event loop everything of this channel runs on. */
@@ -154,7 +178,9 @@ public final class HttpClientChannel {
         connect(timeoutMillis).whenComplete((ch, failure) -> {
             if (failure != null) {
                 request.release();
-                fail(failure instanceof IOException io ? io : new IOException(failure.getMessage(), failure));
+                if (pending == result) { // not a connection given up for an earlier request's timeout
+                    fail(failure instanceof IOException io ? io : new IOException(failure.getMessage(), failure));
+                }
             } else if (pending != result) {
                 request.release();
             } else {
@@ -213,8 +239,13 @@ public final class HttpClientChannel {
                                 new ResponseHandler());
                     }
                 });
-        bootstrap.connect(new InetSocketAddress(endpoint.host(), endpoint.port())).addListener(f -> {
+        io.netty.channel.ChannelFuture connect = bootstrap.connect(new InetSocketAddress(endpoint.host(), endpoint.port()));
+        connecting = connect.channel();
+        connect.addListener(f -> {
             if (!f.isSuccess()) {
+                if (connecting == connect.channel()) {
+                    connecting = null;
+                }
                 ready.completeExceptionally(new IOException("cannot connect to " + endpoint + ": " + reason(f.cause()),
                         f.cause()));
                 return;
@@ -222,6 +253,9 @@ public final class HttpClientChannel {
             Channel ch = ((io.netty.channel.ChannelFuture) f).channel();
             if (endpoint.ssl() != null) {
                 ch.pipeline().get(SslHandler.class).handshakeFuture().addListener(h -> {
+                    if (connecting == ch) {
+                        connecting = null;
+                    }
                     if (h.isSuccess()) {
                         channel = ch;
                         ready.complete(ch);
@@ -232,6 +266,9 @@ public final class HttpClientChannel {
                     }
                 });
             } else {
+                if (connecting == ch) {
+                    connecting = null;
+                }
                 channel = ch;
                 ready.complete(ch);
             }
@@ -254,6 +291,10 @@ public final class HttpClientChannel {
         if (channel != null) {
             channel.close(); // its state is unknown now: the next request reconnects
             channel = null;
+        }
+        if (connecting != null) {
+            connecting.close(); // a connect or TLS handshake that did not finish in time: not kept for later
+            connecting = null;
         }
         if (p != null) {
             p.completeExceptionally(failure);

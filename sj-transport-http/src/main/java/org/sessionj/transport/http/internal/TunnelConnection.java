@@ -28,6 +28,8 @@ import org.sessionj.runtime.spi.Connection;
 public final class TunnelConnection extends StreamConnection {
     private static final System.Logger LOG = System.getLogger(TunnelConnection.class.getName());
     private static final long CLOSE_WAIT_MILLIS = 10_000;
+    /** How much longer than a request's own timeout {@link #await} waits for it to fail by itself. */
+    private static final long AWAIT_GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
     private static final long UPGRADE_MEMORY_NANOS = TimeUnit.MINUTES.toNanos(1);
     /** Endpoints whose path refused a WebSocket upgrade lately: long polling at once. */
     private static final Map<String, Long> NO_UPGRADE = new ConcurrentHashMap<>();
@@ -153,13 +155,15 @@ public final class TunnelConnection extends StreamConnection {
     }
 
     /**
-     * The answer {@code future} completes with, waiting at most {@code timeoutNanos}; every failure as an
+     * The answer {@code future} completes with, waiting at most {@code timeoutNanos} and a quarter second; every failure as an
      * {@link IOException} naming {@code endpoint}.
      */
     public static FullHttpResponse await(CompletableFuture<FullHttpResponse> future, long timeoutNanos, Endpoint endpoint)
             throws IOException {
         try {
-            return future.get(timeoutNanos, TimeUnit.NANOSECONDS);
+            // A little past the request's own deadline (the same timeout, set on the channel's loop), which
+            // fails it naming the step that stalled (connect, TLS handshake, answer) and closes its connection.
+            return future.get(timeoutNanos + AWAIT_GRACE_NANOS, TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while waiting for " + endpoint);

@@ -103,8 +103,15 @@ final class WebSocketLink implements TunnelConnection.Link {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while upgrading to WebSocket at " + endpoint);
         } catch (java.util.concurrent.TimeoutException e) {
-            connect.channel().close();
-            throw new IOException("no WebSocket upgrade from " + endpoint + " in time");
+            Channel ch = connect.channel();
+            io.netty.handler.ssl.SslHandler ssl = ch.pipeline().get(io.netty.handler.ssl.SslHandler.class);
+            boolean handshaking = ch.isActive() && ssl != null && !ssl.handshakeFuture().isDone();
+            ch.close();
+            String within = " within " + TunnelConnection.millis(timeoutNanos) + " ms";
+            throw new IOException(!connect.isDone() ? "no connection to " + endpoint + within
+                    : handshaking ? "the TLS handshake with " + endpoint + " did not complete" + within
+                            + " (the server took the TCP connection but did not answer the ClientHello)"
+                    : "no WebSocket upgrade from " + endpoint + within);
         } catch (java.util.concurrent.ExecutionException e) {
             connect.channel().close();
             throw new IOException(e.getCause().getMessage(), e.getCause());
