@@ -100,6 +100,41 @@ final class CatchClauses {
         return !onwards.isEmpty() && jumpingFinally != null ? jumpingFinally : null;
     }
 
+    /**
+     * The unchecked exception types {@code clauses} name as expected (adv16 A16, and adv18 A3 for a caller's
+     * catch): not one the JVM throws by its own checks, nor a subtype or supertype of one
+     * ({@link ThrowSites#jvmCheck}): {@code catch (RuntimeException e)} names no particular failure.
+     */
+    List<TypeMirror> expectedFailures(List<Clause> clauses) {
+        List<TypeMirror> expected = new java.util.ArrayList<>();
+        TypeMirror runtime = type("java.lang.RuntimeException");
+        TypeMirror error = type("java.lang.Error");
+        for (Clause clause : clauses) {
+            if (clause.finallyBlock()) {
+                continue;
+            }
+            for (TypeMirror caught : clause.types()) {
+                TypeMirror erased = flow.types.erasure(caught);
+                if ((flow.types.isSubtype(erased, runtime) || flow.types.isSubtype(erased, error))
+                        && !ThrowSites.jvmCheck(erased, flow)) {
+                    expected.add(erased);
+                }
+            }
+        }
+        return expected;
+    }
+
+    /** Whether one of {@code clauses} takes every unchecked exception ({@code RuntimeException} or a supertype). */
+    boolean takesEveryUnchecked(List<Clause> clauses) {
+        TypeMirror runtime = type("java.lang.RuntimeException");
+        for (Clause clause : clauses) {
+            if (!clause.finallyBlock() && surelyTakes(clause, runtime)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private boolean surelyTakes(Clause clause, TypeMirror type) {
         for (TypeMirror handler : clause.types()) {
             if (flow.types.isSubtype(flow.types.erasure(type), flow.types.erasure(handler))) {

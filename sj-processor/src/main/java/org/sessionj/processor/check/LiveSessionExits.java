@@ -112,8 +112,11 @@ final class LiveSessionExits {
                 : call instanceof NewClassTree ? "the constructor call" : "the call";
         beforeCall = lends;
         try {
-            throwsAt(call, name + " on line " + flow.line(call) + " throws", thrownAt(call, method),
-                    ThrowSites.runsProgramCode(call, method, flow));
+            boolean programCode = ThrowSites.runsProgramCode(call, method, flow);
+            throwsAt(call, name + " on line " + flow.line(call) + " throws", thrownAt(call, method), programCode);
+            if (!programCode && ThrowSites.inJdk(method, flow)) {
+                jdkFailures(name + " on line " + flow.line(call) + " throws");
+            }
             com.sun.source.util.TreePath own = lends.isEmpty() ? null
                     : flow.lent.ownUncheckedThrow(method, flow.types, flow.elements);
             if (own != null) {
@@ -163,6 +166,43 @@ final class LiveSessionExits {
         } finally {
             beforeCall = Map.of();
         }
+    }
+
+    /**
+     * adv18 A3: a JDK call that runs none of the program's code may throw one of the JDK's unchecked failures
+     * that it does not declare ({@code LocalDate.parse}'s DateTimeParseException). Inside this method a catch
+     * that names one counts it ({@link #expectedFailures}); one that leaves the method with a plain local
+     * session live (no resource, finally block or catch of every unchecked exception on its way) is an exit
+     * for the callers' catches that name one ({@link UncheckedExits}).
+     */
+    private void jdkFailures(String what) {
+        if (flow.unitMethod == null) {
+            return;
+        }
+        for (Element var : flow.state.variables()) {
+            VarState state = flow.state.get(var);
+            if (reported.contains(var) || !live(state) || flow.spawns.scopeMember(var)
+                    || !(plainLocalSocket(var) || ownedParameter(var)) || !leavesWithAJdkFailure(var)) {
+                continue;
+            }
+            flow.uncheckedExits.exit(flow.unitMethod, new UncheckedExits.Exit(flow.name(var),
+                    flow.unitMethod.getKind() == ElementKind.CONSTRUCTOR ? flow.unitMethod.getEnclosingElement().getSimpleName().toString()
+                            : flow.unitMethod.getSimpleName().toString(), remains(state), what, "", List.of(), true), handlers);
+            return; // one exit per method
+        }
+    }
+
+    /** Whether a JDK failure thrown now leaves the method with {@code var}'s session live (see {@link #jdkFailures}). */
+    private boolean leavesWithAJdkFailure(Element var) {
+        int depth = scopeDepth(var);
+        for (Guard guard : guards) {
+            boolean insideTheScope = depth < guard.scopeDepth();
+            if (insideTheScope && (guard.resources().contains(var) || guard.throughFinally() != null)
+                    || handlers.takesEveryUnchecked(guard.clauses()) || guard.jumpingFinally() != null) {
+                return false; // closed on the way, or taken here (this method's own rules apply)
+            }
+        }
+        return true;
     }
 
     private static String simpleName(TypeMirror type) {
@@ -570,18 +610,8 @@ final class LiveSessionExits {
      */
     private List<TypeMirror> expectedFailures() {
         List<TypeMirror> expected = new ArrayList<>();
-        TypeMirror runtime = type("java.lang.RuntimeException");
-        TypeMirror error = type("java.lang.Error");
         for (Guard guard : guards) {
-            for (CatchClauses.Clause clause : guard.clauses()) {
-                for (TypeMirror caught : clause.types()) {
-                    TypeMirror erased = flow.types.erasure(caught);
-                    if ((flow.types.isSubtype(erased, runtime) || flow.types.isSubtype(erased, error))
-                            && !ThrowSites.jvmCheck(erased, flow)) {
-                        expected.add(erased);
-                    }
-                }
-            }
+            expected.addAll(handlers.expectedFailures(guard.clauses()));
         }
         return expected;
     }

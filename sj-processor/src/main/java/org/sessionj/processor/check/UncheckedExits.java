@@ -42,7 +42,21 @@ final class UncheckedExits {
      * {@code through}: the callers it has left since ("" at first, then " and then 'mid' (through its call on line 12)");
      * {@code thrown}: the types that leave.
      */
-    record Exit(String session, String owner, String remains, String what, String through, List<TypeMirror> thrown) {
+    record Exit(String session, String owner, String remains, String what, String through, List<TypeMirror> thrown,
+            boolean jdkFailures) {
+        /**
+         * An exit of {@code thrown}; {@code jdkFailures}: also the JDK's unchecked failures that its calls do
+         * not declare (adv18 A3: {@code LocalDate.parse}'s DateTimeParseException), which a caller's catch takes
+         * only where it names one as expected ({@link CatchClauses#expectedFailures}), as inside one method.
+         */
+        Exit {
+            thrown = List.copyOf(thrown);
+        }
+
+        /** An exit of {@code thrown} only. */
+        Exit(String session, String owner, String remains, String what, String through, List<TypeMirror> thrown) {
+            this(session, owner, remains, what, through, thrown, false);
+        }
     }
 
     /**
@@ -62,6 +76,8 @@ final class UncheckedExits {
     private final Map<ExecutableElement, Exit> exits = new HashMap<>();
     /** The recorded calls of each method. */
     private final Map<ExecutableElement, List<Call>> calls = new HashMap<>();
+    /** The calls reported at (once each, also when a method's exit is replaced: see {@link #exit}). */
+    private final Set<Tree> reportedCalls = Collections.newSetFromMap(new IdentityHashMap<>());
     /** The call trees recorded (a call read twice, as a finally block is, counts once). */
     private final Set<Tree> seen = Collections.newSetFromMap(new IdentityHashMap<>());
 
@@ -71,8 +87,9 @@ final class UncheckedExits {
 
     /** {@code method} may let {@code exit} out (its own check found it, or a call it makes does). */
     void exit(ExecutableElement method, Exit exit, CatchClauses handlers) {
-        if (method == null || exits.containsKey(method)) {
-            return;
+        Exit first = method == null ? null : exits.get(method);
+        if (method == null || first != null && !(first.thrown().isEmpty() && !exit.thrown().isEmpty())) {
+            return; // one exit per method, but one of the JDK's failures only gives way to one of any exception
         }
         exits.put(method, exit);
         for (Call call : new ArrayList<>(calls.getOrDefault(method, List.of()))) {
@@ -188,10 +205,16 @@ final class UncheckedExits {
     /** {@code exit} comes out of the callee at {@code call}: follows it through the caller's handlers. */
     private void meet(Call call, Exit exit, CatchClauses handlers) {
         List<TypeMirror> thrown = exit.thrown();
+        boolean jdk = exit.jdkFailures();
         for (Handlers around : call.handlers()) {
             List<TypeMirror> onwards = new ArrayList<>();
-            CatchClauses.Clause swallower = handlers.swallower(thrown, around.clauses(), around.jumpingFinally(), onwards);
-            if (swallower != null) {
+            List<TypeMirror> taken = thrown;
+            if (jdk) { // adv18 A3: a catch that names one as expected takes it
+                taken = new ArrayList<>(thrown);
+                taken.addAll(handlers.expectedFailures(around.clauses()));
+            }
+            CatchClauses.Clause swallower = handlers.swallower(taken, around.clauses(), around.jumpingFinally(), onwards);
+            if (swallower != null && reportedCalls.add(call.at())) {
                 String how = swallower.finallyBlock()
                         ? "the finally block on line " + swallower.line() + " drops it (it can end with a jump) and goes on"
                         : "the catch on line " + swallower.line() + " takes it and goes on";
@@ -204,15 +227,19 @@ final class UncheckedExits {
                         exit.remains()), call.at(), call.unit());
                 return;
             }
+            if (swallower != null) {
+                return; // reported already (an exit of any exception met it again)
+            }
             thrown = onwards;
-            if (thrown.isEmpty()) {
+            jdk = jdk && !handlers.takesEveryUnchecked(around.clauses()); // a catch (RuntimeException e) ends their way
+            if (thrown.isEmpty() && !jdk) {
                 return; // every catch that takes it ends the program (System.exit)
             }
         }
         if (call.caller() != null) {
             exit(call.caller(), new Exit(exit.session(), exit.owner(), exit.remains(), exit.what(), exit.through()
                     + " and then '" + call.caller().getSimpleName() + "' (through its call on line " + call.line() + ")",
-                    thrown), handlers);
+                    thrown, jdk), handlers);
         }
     }
 }
