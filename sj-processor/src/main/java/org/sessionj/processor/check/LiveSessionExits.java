@@ -169,6 +169,25 @@ final class LiveSessionExits {
     }
 
     /**
+     * adv18 A6: a method reference ({@code A::send}, {@code this::send}) is run wherever the functional value is
+     * run — by the JDK call it is given to ({@code values.forEach(A::send)}), inside the try statements around
+     * it: for what an unchecked exit of the method referred to meets ({@link UncheckedExits}), it is a call
+     * of that method here.
+     */
+    void referenced(Tree reference, Element referred) {
+        if (flow.state == null || !(referred instanceof ExecutableElement method) || ThrowSites.inJdk(method, flow)
+                || sessionApi(method)) {
+            return;
+        }
+        List<UncheckedExits.Handlers> around = new ArrayList<>();
+        for (Guard guard : guards) {
+            around.add(new UncheckedExits.Handlers(guard.clauses(), guard.jumpingFinally()));
+        }
+        flow.uncheckedExits.call(method, new UncheckedExits.Call(flow.unitMethod, reference,
+                flow.root.getCompilationUnit(), flow.line(reference), around), handlers);
+    }
+
+    /**
      * adv18 A3: a JDK call that runs none of the program's code may throw one of the JDK's unchecked failures
      * that it does not declare ({@code LocalDate.parse}'s DateTimeParseException). Inside this method a catch
      * that names one counts it ({@link #expectedFailures}); one that leaves the method with a plain local

@@ -645,6 +645,7 @@ final class MethodChecker extends FlowScanner {
         if (functional != null && state != null) {
             contracts.methodReference(getCurrentPath(), trees.getElement(getCurrentPath()), functional, reporter);
         }
+        liveExits.referenced(tree, trees.getElement(getCurrentPath())); // adv18 A6: run where the value is run
         Element socket = trackedSocket(tree.getQualifierExpression());
         if (socket != null) {
             linearity.boundBy(socket, tree);

@@ -182,6 +182,14 @@ final class UncheckedExits {
                 return null;
             }
 
+            /** adv18 A6: a method reference runs its method where the functional value is run (here, at the latest). */
+            @Override
+            public Void visitMemberReference(com.sun.source.tree.MemberReferenceTree tree, Void unused) {
+                super.visitMemberReference(tree, unused);
+                record(tree);
+                return null;
+            }
+
             private void record(Tree call) {
                 if (!around.isEmpty() && trees.getElement(new TreePath(body, call)) instanceof ExecutableElement callee
                         && !ThrowSites.inJdk(callee, flow)) {
