@@ -25,7 +25,7 @@ import javax.lang.model.type.TypeMirror;
  * container the call makes</em> — a new array ({@code toArray(new T[0])}, {@code toArray(T[]::new)}), a
  * collection or map a constructor supplies ({@code ArrayList::new}, {@code () -> new HashMap<>()}) or one of
  * {@code Collectors}' own — and that container is the call's result, followed as a copy of the value's elements
- * ({@link MoveContexts#copiedSource}, SJ048). Storing them into a container the program holds moves the value.
+ * ({@link JdkCopies#copiedSource}, SJ048). Storing them into a container the program holds moves the value.
  */
 final class ElementContainers {
     private final MethodChecker flow;

@@ -97,6 +97,7 @@ final class MethodChecker extends FlowScanner {
     final NoAliasValues noAliasValues = new NoAliasValues(this);
     final NoAliasFieldWindow noAliasFields = new NoAliasFieldWindow(this);
     final MoveContexts moveContexts = new MoveContexts(this);
+    final JdkCopies jdkCopies = new JdkCopies(this);
     final ViewResults viewResults = new ViewResults(this);
     final ElementConsumers elementConsumers = new ElementConsumers(this);
     final TryMoves tryMoves = new TryMoves(this);

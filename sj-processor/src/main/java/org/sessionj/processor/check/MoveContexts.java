@@ -56,7 +56,7 @@ final class MoveContexts {
         Reach reach = reach(path);
         Tree parent = reach.parentPath().getLeaf();
         String move = (parent instanceof NewClassTree || parent instanceof MethodInvocationTree)
-                && copiedSource((ExpressionTree) parent) == reach.value() ? copyMoves(reach.parentPath()) : null;
+                && flow.jdkCopies.copiedSource((ExpressionTree) parent) == reach.value() ? copyMoves(reach.parentPath()) : null;
         if (move == null) {
             move = destination(reach.value(), reach.parentPath());
         }
@@ -66,7 +66,7 @@ final class MoveContexts {
         if (move == null && reach.parentPath().getLeaf() instanceof MemberSelectTree select
                 && select.getExpression() == reach.value() && reach.parentPath().getParentPath() != null
                 && reach.parentPath().getParentPath().getLeaf() instanceof MethodInvocationTree call
-                && call.getMethodSelect() == select && copiedSource(call) == reach.value()) {
+                && call.getMethodSelect() == select && flow.jdkCopies.copiedSource(call) == reach.value()) {
             move = copyMoves(reach.parentPath().getParentPath()); // keep.addAll(x.entrySet().stream().toList())
         }
         if (move == null || reach.view() == null) {
@@ -233,96 +233,11 @@ final class MoveContexts {
             "deepToString", "equals", "deepEquals", "hashCode", "deepHashCode", "copyOf", "copyOfRange",
             "binarySearch", "mismatch", "compare", "setAll", "parallelSetAll", "parallelPrefix");
 
-    /**
-     * The JDK classes whose constructors copy the collection, map, array or characters they are given
-     * and keep no reference to it (adv14 A4): {@code new ArrayList<>(x)}, {@code new HashMap<>(m)},
-     * {@code new String(chars)} read {@code x} as {@code Arrays.copyOf(x, n)} does (they call methods on
-     * it, {@code toArray()}, {@code entrySet()}: methods called on the value, trusted like {@code x.m()}).
-     * Only a parameter that takes such a source borrows ({@link #copyingConstructor}): a comparator,
-     * which {@code new TreeSet<>(comparator)} keeps, moves. The static factories {@code List.copyOf},
-     * {@code Set.copyOf}, {@code Map.copyOf} and {@code EnumSet.copyOf} borrow too ({@link #borrowedBy});
-     * {@code List.copyOf(x)} returns {@code x} itself only when it is an unmodifiable list, which nobody
-     * can change. Not here: {@code CopyOnWriteArrayList}, which may share its source's array.
-     */
-    private static final Set<String> COPYING_CONSTRUCTORS = Set.of("java.util.ArrayList", "java.util.LinkedList",
-            "java.util.ArrayDeque", "java.util.Vector", "java.util.PriorityQueue", "java.util.HashSet",
-            "java.util.LinkedHashSet", "java.util.TreeSet", "java.util.HashMap", "java.util.LinkedHashMap",
-            "java.util.TreeMap", "java.util.IdentityHashMap", "java.util.Hashtable", "java.util.EnumMap",
-            "java.util.concurrent.ConcurrentHashMap", "java.lang.String", "java.lang.StringBuilder",
-            "java.lang.StringBuffer");
-
-    /**
-     * Whether argument {@code position} of {@code constructor} is a source one of
-     * {@link #COPYING_CONSTRUCTORS} copies: a parameter of an array type, a {@code Collection}, a
-     * {@code Map} or a {@code CharSequence} (never a comparator or another value the new object keeps).
-     */
-    private boolean copyingConstructor(ExecutableElement constructor, int position) {
-        if (!(constructor.getEnclosingElement() instanceof TypeElement owner)
-                || !COPYING_CONSTRUCTORS.contains(owner.getQualifiedName().toString())
-                || position >= constructor.getParameters().size()
-                || constructor.isVarArgs() && position == constructor.getParameters().size() - 1) {
-            return false;
-        }
-        TypeMirror parameter = flow.types.erasure(constructor.getParameters().get(position).asType());
-        if (parameter.getKind() == TypeKind.ARRAY) {
-            return true;
-        }
-        for (String source : List.of("java.util.Collection", "java.util.Map", "java.lang.CharSequence")) {
-            TypeElement type = flow.elements.getTypeElement(source);
-            if (type != null && flow.types.isSubtype(parameter, flow.types.erasure(type.asType()))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * The source whose elements the JDK copy {@code expression} copies by reference (adv16 A3), or null: the
-     * collection, map or array a copying constructor is given ({@code new ArrayList<>(src)}), the argument of
-     * {@code List.copyOf}/{@code Set.copyOf}/{@code Map.copyOf}/{@code Arrays.copyOf}/{@code copyOfRange}, the
-     * stream a {@code toList}/{@code collect}/{@code toArray} terminal reads, the collection whose {@code toArray}
-     * it is, the array whose {@code clone()} it is. The copy is a new value, but its elements
-     * are the source's: when those may be views of a {@code @NoAlias} value (the entries of a map's
-     * {@code entrySet()} are its nodes), so may the copy's.
-     */
-    ExpressionTree copiedSource(ExpressionTree expression) {
-        if (expression instanceof NewClassTree creation && creation.getClassBody() == null
-                && creation.getArguments().size() == 1
-                && flow.trees.getElement(flow.pathOf(creation)) instanceof ExecutableElement constructor
-                && copyingConstructor(constructor, 0)) {
-            return creation.getArguments().get(0);
-        }
-        if (!(expression instanceof MethodInvocationTree call)
-                || !(flow.trees.getElement(flow.pathOf(call)) instanceof ExecutableElement method)
-                || !(method.getEnclosingElement() instanceof TypeElement owner)) {
-            return null;
-        }
-        String name = method.getSimpleName().toString();
-        String ownerName = owner.getQualifiedName().toString();
-        if (name.equals("copyOf") && call.getArguments().size() == 1 && (ownerName.equals("java.util.List")
-                || ownerName.equals("java.util.Set") || ownerName.equals("java.util.Map"))
-                || (name.equals("copyOf") || name.equals("copyOfRange")) && ownerName.equals("java.util.Arrays")) {
-            return call.getArguments().get(0); // Arrays.copyOf(rows, n) shares the rows
-        }
-        if (!(call.getMethodSelect() instanceof MemberSelectTree select)) {
-            return null;
-        }
-        TypeMirror receiver = flow.trees.getTypeMirror(flow.pathOf(select.getExpression()));
-        if (name.equals("clone") && call.getArguments().isEmpty() && receiver != null
-                && receiver.getKind() == TypeKind.ARRAY) {
-            return select.getExpression(); // a shallow copy: rows.clone() shares the rows
-        }
-        boolean copies = name.equals("toArray") && receiver != null && flow.viewResults.isA(receiver, "java.util.Collection")
-                || (name.equals("toList") || name.equals("collect") || name.equals("toArray"))
-                        && receiver != null && flow.viewResults.isA(receiver, "java.util.stream.BaseStream");
-        return copies ? select.getExpression() : null;
-    }
-
     /** How {@link #copyMoves} names a move through a copy of the value's elements. */
     static final String THROUGH_A_COPY = " (through a copy of its elements, which may be views of it)";
 
     /**
-     * How the JDK copy at {@code copyPath} ({@link #copiedSource}) moves the value it copies, or null (adv18 A5).
+     * How the JDK copy at {@code copyPath} ({@link JdkCopies#copiedSource}) moves the value it copies, or null (adv18 A5).
      * Invariant (docs/noalias.md, "Results that may be the value"): <em>a copy whose elements may be views of the
      * value carries that fact wherever it goes</em>: kept in a local, it is followed as a copy of views
      * (SJ048); given to code that keeps it or stores its elements ({@code keep.addAll(new ArrayList<>(
@@ -373,7 +288,7 @@ final class MoveContexts {
      * {@code System.arraycopy} read or write, or a value that {@code String}, {@code StringBuilder},
      * {@code StringBuffer} or {@code Objects} only turn into text, hash or compare as the receiver
      * ({@link #STRING_READING}, {@link #OBJECTS_READING}, {@link #OBJECTS_READING_FIRST}), or the source
-     * a JDK copy constructor or {@code copyOf} factory copies ({@link #COPYING_CONSTRUCTORS}). Not
+     * a JDK copy constructor or {@code copyOf} factory copies ({@link JdkCopies#COPYING_CONSTRUCTORS}). Not
      * {@code PrintStream.println(x)}: the stream's class may be the program's (System.setOut), and may keep it.
      */
     boolean borrowedBy(TreePath path) {
@@ -401,7 +316,7 @@ final class MoveContexts {
                 int argument = creation.getArguments().indexOf(child);
                 return argument >= 0 && creation.getClassBody() == null
                         && flow.trees.getElement(p) instanceof ExecutableElement constructor
-                        && copyingConstructor(constructor, argument) && copyMoves(p) == null;
+                        && flow.jdkCopies.copyingConstructor(constructor, argument) && copyMoves(p) == null;
             }
             int position = leaf instanceof MethodInvocationTree call ? call.getArguments().indexOf(child) : -1;
             if (position >= 0 && flow.trees.getElement(p) instanceof ExecutableElement method

@@ -73,7 +73,7 @@ final class NoAliasValues {
                         : method.getSimpleName().contentEquals("requireNonNullElse")
                                 && unique(call.getArguments().get(0)) && unique(call.getArguments().get(1));
             }
-            if (flow.moveContexts.copiedSource(call) != null && newCollection(call)) {
+            if (flow.jdkCopies.copiedSource(call) != null && newCollection(call)) {
                 // a stream's toList/toArray/collect into a new collection, List.copyOf, a collection's toArray
                 // (adv16 A12): a new value, unless its elements may be views of an owned one (A3)
                 return !flow.views.holdsViews(call);
@@ -89,7 +89,7 @@ final class NoAliasValues {
     }
 
     /**
-     * Whether the JDK copy {@code call} ({@link MoveContexts#copiedSource}) returns a collection or array made
+     * Whether the JDK copy {@code call} ({@link JdkCopies#copiedSource}) returns a collection or array made
      * for it: every one but a stream's {@code collect}, whose collector may return any collection; that one only
      * with the JDK's {@code Collectors.toList()}, {@code toSet()}, their unmodifiable twins, or
      * {@code toCollection} of a constructor ({@code ArrayList::new}, {@code () -> new ArrayList<>()}).

@@ -206,7 +206,7 @@ final class NoAliasViews {
             return info != null && info.kind() == Kind.VIEW ? viewedBy(assignment.getExpression(), throughView, viewed) : null;
         }
         ExpressionTree copied = stripped instanceof MethodInvocationTree || stripped instanceof NewClassTree
-                ? flow.moveContexts.copiedSource(stripped) : null;
+                ? flow.jdkCopies.copiedSource(stripped) : null;
         if (copied != null) {
             return copyOfViews(stripped, copied, viewed);
         }
@@ -247,7 +247,7 @@ final class NoAliasViews {
 
     /** Whether the JDK copy {@code copy} holds elements that may be views of an owned value (adv16 A3, A12). */
     boolean holdsViews(ExpressionTree copy) {
-        ExpressionTree source = owning ? flow.moveContexts.copiedSource(copy) : null;
+        ExpressionTree source = owning ? flow.jdkCopies.copiedSource(copy) : null;
         return source != null && copyOfViews(copy, source, new LinkedHashSet<>()) != null;
     }
 

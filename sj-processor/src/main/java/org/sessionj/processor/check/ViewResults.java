@@ -116,7 +116,7 @@ final class ViewResults {
             return ELEMENT_TERMINALS.contains(name) && elementsMayView(receiver);
         }
         if (name.equals("toArray") && isA(receiver, "java.util.Collection")) {
-            return false; // a new array (of the same elements: MoveContexts#copiedSource)
+            return false; // a new array (of the same elements: JdkCopies#copiedSource)
         }
         return mayView(result, receiver);
     }

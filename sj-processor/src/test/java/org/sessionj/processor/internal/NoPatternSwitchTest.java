@@ -37,6 +37,7 @@ class NoPatternSwitchTest {
         "org.sessionj.processor.check.NoAliasValues",
         "org.sessionj.processor.check.NoAliasFieldWindow",
         "org.sessionj.processor.check.MoveContexts",
+        "org.sessionj.processor.check.JdkCopies",
         "org.sessionj.processor.check.ChoiceRules",
     })
     void linksNoSwitchBootstrap(String className) throws IOException {
