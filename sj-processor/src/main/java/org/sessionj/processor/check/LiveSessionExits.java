@@ -104,6 +104,9 @@ final class LiveSessionExits {
     void callPoint(Tree call, Element callee) {
         Map<Element, VarState> lends = lentNow.isEmpty() ? Map.of() : new java.util.HashMap<>(lentNow);
         lentNow.clear();
+        if (callee instanceof ExecutableElement factory && flow.api.isEndpointFactory(factory)) {
+            sessionSetUp(call, factory); // SJServerSocket.create binds its port, SJService.create checks its protocol
+        }
         if (flow.state == null || flow.reporter.silent() || !(callee instanceof ExecutableElement method)
                 || sessionApi(method)) {
             return;
@@ -166,6 +169,29 @@ final class LiveSessionExits {
         } finally {
             beforeCall = Map.of();
         }
+    }
+
+    /**
+     * adv18 A8: {@code call} of {@code method} sets up a session or an endpoint ({@code request()},
+     * {@code accept()}, {@code SJService.create}, {@code SJServerSocket.create}). One that fails (a server
+     * down, a port taken: the commonest failures) has begun no session and tells nobody, and the sessions
+     * live around it are left as they are: for each other live plain local session it is a throw point of
+     * the session API's unchecked failure, counted where a catch outside that session's scope takes it and
+     * goes on (or, out of the method, where a caller's does: {@link UncheckedExits}). An action on a session
+     * that is open is not such a point: it fails its own session and the runtime tells that peer.
+     */
+    void sessionSetUp(Tree call, ExecutableElement method) {
+        if (flow.state == null || flow.reporter.silent()) {
+            return;
+        }
+        boolean factory = flow.api.isEndpointFactory(method);
+        String what = factory
+                ? "the call of '" + method.getEnclosingElement().getSimpleName() + "." + method.getSimpleName() + "' on line "
+                        + flow.line(call) + " (which makes no endpoint if it fails) throws"
+                : "the " + method.getSimpleName() + "() on line " + flow.line(call)
+                        + " (which begins no session if it fails) throws";
+        escapeAll(call, what, List.of(type(factory ? "org.sessionj.api.SJException" : "org.sessionj.api.SJIOException")),
+                true);
     }
 
     /**

@@ -59,6 +59,7 @@ final class SessionOriginRules {
                 if (flow.linearity.collectingThrowPoints()) {
                     flow.linearity.throwPoint(); // a request or accept that fails begins no session
                 }
+                flow.liveExits.sessionSetUp(call, method); // the other live sessions are left as they are (adv18 A8)
                 return begin(endpoint, request, call, variable);
             }
             if (flow.api.isSelectorClass(owner) && methodName.equals("select")) {
