@@ -60,8 +60,8 @@ class RequestThrowPointTest {
     /** The adversary's second program: the second session a resource in a retry loop, the first a plain local. */
     @Test
     void theSecondSessionAResourceInARetryLoopIsSJ024() {
-        assertRejected("SJ024", 8, msg("session 'a' is not complete if the request() on line 8 (which begins no session "
-                + "if it fails) throws an unchecked exception, which the catch on line 13 takes and goes on"), HEAD + """
+        assertRejected("SJ024", 9, msg("session 'a' is not complete if the request() on line 9 (which begins no session "
+                + "if it fails) throws an unchecked exception, which the catch on line 12 takes and goes on"), HEAD + """
                   static void run(@Session(protocol = Pair.class) SJService one, @Session(protocol = Pair.class) SJService two) {
                     for (int i = 0; i < 3; i++) {
                       try {
@@ -134,9 +134,9 @@ class RequestThrowPointTest {
     /** Out of the method: a caller's catch that takes the failure and goes on (adv12 A6's rule, followed). */
     @Test
     void aCallersCatchThatGoesOnIsSJ024() {
-        assertRejected("SJ024", 13, msg("session 'a' is not complete if, in 'pair', the request() on line 7 (which begins "
+        assertRejected("SJ024", 14, msg("session 'a' is not complete if, in 'pair', the request() on line 7 (which begins "
                 + "no session if it fails) throws an unchecked exception, which leaves 'pair' and comes out of the call on "
-                + "line 13, where the catch on line 14 takes it and goes on"), HEAD + """
+                + "line 14, where the catch on line 15 takes it and goes on"), HEAD + """
                   static void pair(@Session(protocol = Pair.class) SJService one, @Session(protocol = Pair.class) SJService two) {
                     SJSocket a = one.request();
                     a.send(1);
