@@ -59,6 +59,11 @@ public final class RawHttp implements AutoCloseable {
         return exchange(method, uri, new byte[0]);
     }
 
+    /** Sets the socket's read timeout (for {@link #closedByServer}). */
+    public void socketTimeout(int millis) throws IOException {
+        socket.setSoTimeout(millis);
+    }
+
     /** Reads one response; status -1 if the server closed the connection before one. */
     public Response read() throws IOException {
         String statusLine = line();

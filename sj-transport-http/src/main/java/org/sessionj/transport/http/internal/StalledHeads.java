@@ -1,10 +1,16 @@
 package org.sessionj.transport.http.internal;
 
+import java.net.InetAddress;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -20,6 +26,15 @@ import java.util.function.Supplier;
  * never dropped this way. A real client's request arrives in one segment, so it is unfinished for microseconds; one
  * unfinished for the stall time (5 s, or half the request deadline when shorter) is stalled. One connection is
  * dropped per newcomer at the limit, and only then: the usual path pays a volatile write per request.
+ *
+ * <p>When none has stalled, a newcomer at the limit evicts idle connections instead ({@link #evictIdle}): kept-alive
+ * connections between requests, which carry nothing at that moment (no request arriving, none held, not a
+ * WebSocket), from the source address that has the most of them, the longest idle first. Before, one address that
+ * held 4,096 kept-alive connections to the relay with one cheap request each per 25 s (so the idle timeout never
+ * fired) locked every other client out: none of its connections was ever unfinished long enough to count as
+ * stalled (hostile18 H1). The address holding most pays first, so a flood evicts its own connections, and an honest
+ * client's (a held poll, a WebSocket) is never idle this way; gRPC and nginx servers likewise close idle
+ * keep-alive connections first under connection pressure.
  */
 final class StalledHeads {
     private static final System.Logger LOG = System.getLogger(StalledHeads.class.getName());
@@ -36,7 +51,19 @@ final class StalledHeads {
 
         /** Where it comes from, for the log. */
         String peer();
+
+        /**
+         * Since when ({@link StalledHeads#now}) it has been idle between requests, carrying nothing (no request
+         * arriving or held, not a WebSocket); 0: it is not idle.
+         */
+        long idleSince();
+
+        /** The source address it comes from (null: not an IP connection: never evicted as idle). */
+        InetAddress from();
     }
+
+    /** The most idle connections one look evicts (a flood of newcomers then scans the table once per this many). */
+    static final int MAX_EVICT_BATCH = 64;
 
     private final Supplier<String> server;
     private final int limit;
@@ -45,13 +72,41 @@ final class StalledHeads {
     /** From the last look that found none: no connection can have stalled before this time. */
     private volatile long noneBefore;
     private final AtomicLong dropped = new AtomicLong();
+    private final AtomicLong evicted = new AtomicLong();
+    /** What the stall and idle times are read from ({@code System.nanoTime()} but in tests, which drive it). */
+    private final LongSupplier clock;
 
     /** For {@code server} (named in the log), whose limit is {@code limit} connections and request deadline {@code requestMillis}. */
     StalledHeads(Supplier<String> server, int limit, long requestMillis) {
+        this(server, limit, requestMillis, System::nanoTime);
+    }
+
+    /** As {@link #StalledHeads(Supplier, int, long)}, with the times read from {@code clock}. */
+    StalledHeads(Supplier<String> server, int limit, long requestMillis, LongSupplier clock) {
         this.server = server;
         this.limit = limit;
+        this.clock = clock;
         this.stallNanos = Math.max(1, Math.min(STALL_NANOS, TimeUnit.MILLISECONDS.toNanos(requestMillis) / 2));
-        this.noneBefore = System.nanoTime();
+        this.noneBefore = clock.getAsLong();
+    }
+
+    /** The time now, as this reads it (the connections' {@link Head#unfinishedSince} and {@link Head#idleSince} too). */
+    long now() {
+        return clock.getAsLong();
+    }
+
+    /** Connections idle between requests now (for tests). */
+    int idle() {
+        int n = 0;
+        for (Head head : open) {
+            n += head.idleSince() != 0 ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** Idle connections evicted so far for newcomers at the limit. */
+    long evicted() {
+        return evicted.get();
     }
 
     /** A connection opened. */
@@ -74,7 +129,7 @@ final class StalledHeads {
      * time; true if one was dropped (the newcomer may stay), false if none has stalled (it must go).
      */
     boolean dropOldestStalled() {
-        long now = System.nanoTime();
+        long now = clock.getAsLong();
         if (now - noneBefore < 0) {
             return false; // the last look found none that could have stalled by now
         }
@@ -106,5 +161,60 @@ final class StalledHeads {
                     + " connections open and another connection came (" + n + " dropped so far)");
             return true;
         }
+    }
+
+    /**
+     * At the limit, for a newcomer, when none has stalled: evicts connections idle between requests from the source
+     * address that has the most idle ones, the longest idle first: an eighth of that address's idle connections, at
+     * least one and at most {@link #MAX_EVICT_BATCH}, so that a flood of newcomers does not scan the table once
+     * each. True if one was evicted (the newcomer may stay), false if no connection is idle (it must go).
+     */
+    boolean evictIdle() {
+        Map<InetAddress, List<Idle>> idle = new HashMap<>();
+        List<Idle> most = null;
+        for (Head head : open) {
+            InetAddress from = head.from();
+            long since = head.idleSince();
+            if (from == null || since == 0) {
+                continue;
+            }
+            List<Idle> ofAddress = idle.computeIfAbsent(from, a -> new ArrayList<>());
+            ofAddress.add(new Idle(head, since));
+            if (most == null || ofAddress.size() > most.size()) {
+                most = ofAddress;
+            }
+        }
+        if (most == null) {
+            return false;
+        }
+        most.sort((a, b) -> Long.compare(a.since, b.since)); // the times as read: longest idle first
+        long now = clock.getAsLong();
+        int held = most.size();
+        int batch = Math.max(1, Math.min(MAX_EVICT_BATCH, held / 8));
+        int done = 0;
+        for (Idle candidate : most) {
+            if (done == batch) {
+                break;
+            }
+            Head head = candidate.head;
+            if (head.idleSince() != candidate.since || !open.remove(head)) {
+                continue; // a request came on it since, or it closed, or another newcomer took it
+            }
+            head.drop();
+            done++;
+            long n = evicted.incrementAndGet();
+            long idleNanos = Math.max(0, now - candidate.since);
+            if ((n & (n - 1)) == 0) {
+                LOG.log(System.Logger.Level.INFO, () -> "closed an idle HTTP connection from " + head.peer() + " at "
+                        + server.get() + " (idle for " + Duration.ofNanos(idleNanos).withNanos(0) + "; its address had"
+                        + " the most idle connections, " + held + ") while the server had its limit of " + limit
+                        + " connections open and another connection came (" + n + " evicted so far)");
+            }
+        }
+        return done > 0;
+    }
+
+    /** A connection idle since {@code since}, as one look read it. */
+    private record Idle(Head head, long since) {
     }
 }

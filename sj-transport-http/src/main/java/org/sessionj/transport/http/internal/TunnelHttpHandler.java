@@ -33,6 +33,8 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
     private final BodyBudget bodies;
     /** The connection's lean decoder: a request it decoded is answered through it. */
     private final LeanRequestDecoder lean;
+    /** Told after each answer: the connection is idle until its next request (for the eviction at the limit). */
+    private final Runnable answered;
     private Exchange current;
     /** Run after each answer (see {@link #readOnIfWritable}); made once. */
     private Runnable readOn;
@@ -42,8 +44,10 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
     /** The poll the deadline is for (the latest held; it may have been answered since). */
     private HeldPoll held;
 
-    TunnelHttpHandler(Routes routes, HttpSettings settings, boolean secure, BodyBudget bodies, LeanRequestDecoder lean) {
+    TunnelHttpHandler(Routes routes, HttpSettings settings, boolean secure, BodyBudget bodies, LeanRequestDecoder lean,
+            Runnable answered) {
         this.routes = routes;
+        this.answered = answered;
         this.lean = lean;
         this.settings = settings;
         this.secure = secure;
@@ -467,6 +471,7 @@ final class TunnelHttpHandler extends ChannelInboundHandlerAdapter {
      */
     private void readOnIfWritable(ChannelHandlerContext ctx) {
         bodies.requestDone();
+        answered.run();
         if (ctx.channel().isWritable()) {
             ctx.channel().config().setAutoRead(true);
         } else {

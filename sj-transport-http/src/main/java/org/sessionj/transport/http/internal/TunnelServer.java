@@ -44,6 +44,12 @@ import org.sessionj.transport.netty.internal.TlsHandshakes;
  * 4,096 connections held every connection of the relay for its 30 s request deadline, again and again, and
  * every other client was refused (hostile H4). A real client's request arrives in one segment, so it is in
  * that state for microseconds; a WebSocket, once upgraded, no longer counts (its frames have their deadline).
+ *
+ * <p>At its connection limit a newcomer first drops a connection whose request stalled; when none has, it evicts
+ * kept-alive connections idle between requests, from the address that has the most of them ({@link StalledHeads}):
+ * one address holding 4,096 kept-alive connections with a cheap request each per 25 s no longer locks every other
+ * client out (hostile18 H1). Only when no connection is stalled or idle (every one is sending a request, has one
+ * held, or is a WebSocket) is the newcomer refused.
  */
 public final class TunnelServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(TunnelServer.class.getName());
@@ -90,6 +96,17 @@ public final class TunnelServer implements AutoCloseable {
      */
     public static TunnelServer bind(InetSocketAddress address, SslContext ssl, HttpSettings settings, Routes routes,
             int maxConnections, int requestMillis, long bodyBytes, Supplier<HandshakeSlots> slots) throws IOException {
+        return bind(address, ssl, settings, routes, maxConnections, requestMillis, bodyBytes, slots, System::nanoTime);
+    }
+
+    /**
+     * As {@link #bind(InetSocketAddress, SslContext, HttpSettings, Routes, int, int, long, Supplier)}, with the times the
+     * drops at the connection limit go by (how long a request has been unfinished, a connection idle) read from
+     * {@code clock} ({@code System.nanoTime()} but in tests, which drive it: no test waits for real seconds to pass).
+     */
+    static TunnelServer bind(InetSocketAddress address, SslContext ssl, HttpSettings settings, Routes routes,
+            int maxConnections, int requestMillis, long bodyBytes, Supplier<HandshakeSlots> slots,
+            java.util.function.LongSupplier clock) throws IOException {
         Budget bodies = new Budget(bodyBytes);
         AtomicReference<Channel> listening = new AtomicReference<>();
         String transport = ssl == null ? "http" : "https";
@@ -104,7 +121,7 @@ public final class TunnelServer implements AutoCloseable {
                 .integer("http.maxUnfinishedPerAddress", DEFAULT_UNFINISHED_PER_ADDRESS),
                 "sessionj.http.maxUnfinishedPerAddress");
         StalledHeads heads = new StalledHeads(() -> transport + " port " + (listening.get() == null ? "?"
-                : ((InetSocketAddress) listening.get().localAddress()).getPort()), maxConnections, requestMillis);
+                : ((InetSocketAddress) listening.get().localAddress()).getPort()), maxConnections, requestMillis, clock);
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(loops.group())
                 .channel(loops.serverChannel())
@@ -122,8 +139,9 @@ public final class TunnelServer implements AutoCloseable {
                             channel.close();
                             return;
                         }
-                        // At the limit a connection whose request stalled goes for the newcomer, else the newcomer.
-                        if (open.incrementAndGet() > maxConnections && !heads.dropOldestStalled()) {
+                        // At the limit a connection whose request stalled goes for the newcomer, else idle ones of
+                        // the address with most idle, else the newcomer.
+                        if (open.incrementAndGet() > maxConnections && !heads.dropOldestStalled() && !heads.evictIdle()) {
                             open.decrementAndGet();
                             if (from != null) {
                                 unfinished.leave(from);
@@ -137,7 +155,7 @@ public final class TunnelServer implements AutoCloseable {
                         if (ssl != null) {
                             channel.pipeline().addLast(ssl.newHandler(channel.alloc(), TlsHandshakes.delegatedTasks()));
                         }
-                        Guard guard = new Guard(requestMillis, settings, unfinished, from, channel);
+                        Guard guard = new Guard(requestMillis, settings, unfinished, from, channel, heads);
                         heads.opened(guard);
                         channel.closeFuture().addListener(f -> {
                             heads.closed(guard);
@@ -153,7 +171,7 @@ public final class TunnelServer implements AutoCloseable {
                                 new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, 64 * 1024),
                                 bodyBudget,
                                 new RequestAssembler(settings.maxRequestBytes(), guard::requestEnded),
-                                new TunnelHttpHandler(routes, settings, ssl != null, bodyBudget, lean));
+                                new TunnelHttpHandler(routes, settings, ssl != null, bodyBudget, lean, guard::answered));
                         if (ssl != null) {
                             handshakes.admit(channel, slots.get());
                         }
@@ -221,6 +239,19 @@ public final class TunnelServer implements AutoCloseable {
      */
     public long droppedStalled() {
         return heads.dropped();
+    }
+
+    /**
+     * Connections closed so far because they were idle between requests, from the address with the most idle ones,
+     * when the server had its limit of connections open and another came.
+     */
+    public long evictedIdle() {
+        return heads.evicted();
+    }
+
+    /** Connections idle between requests now (for tests). */
+    int idleConnections() {
+        return heads.idle();
     }
 
     /** Connections from {@code address} whose request has not arrived whole, now. */
@@ -311,6 +342,10 @@ public final class TunnelServer implements AutoCloseable {
         private final HandshakesPerAddress unfinished;
         /** The peer's address (null: not an IP connection, not counted). */
         private final java.net.InetAddress from;
+        /** Where the times come from ({@link StalledHeads#now}). */
+        private final StalledHeads heads;
+        /** Since when the connection has been idle between requests ({@link StalledHeads#now}); 0: it is not. */
+        private volatile long idleSince;
         /** On the channel's loop: whether this connection counts toward its address's unfinished requests. */
         private boolean counted;
         /** Both deadlines live on the channel's loop; a channel moved to another loop gets new ones. */
@@ -320,10 +355,11 @@ public final class TunnelServer implements AutoCloseable {
 
         /** {@code from}'s connection, counted as unfinished (by the caller, at its accept) until its first request ends. */
         Guard(int requestMillis, HttpSettings settings, HandshakesPerAddress unfinished, java.net.InetAddress from,
-                Channel channel) {
+                Channel channel, StalledHeads heads) {
             this.requestMillis = requestMillis;
             this.channel = channel;
-            this.unfinishedSince = nonZero(System.nanoTime());
+            this.heads = heads;
+            this.unfinishedSince = nonZero(heads.now());
             this.idleNanos = TimeUnit.MILLISECONDS.toNanos(idleMillis(settings));
             this.unfinished = unfinished;
             this.from = from;
@@ -347,6 +383,27 @@ public final class TunnelServer implements AutoCloseable {
         @Override
         public String peer() {
             return String.valueOf(channel.remoteAddress());
+        }
+
+        @Override
+        public long idleSince() {
+            return idleSince;
+        }
+
+        @Override
+        public java.net.InetAddress from() {
+            return from;
+        }
+
+        /**
+         * A request was answered (on the channel's loop): the connection is idle until its next request starts, unless
+         * that has started already (a pipelined one) or it is a WebSocket now. One clock read and a volatile write per
+         * answer, for the eviction of idle connections at the limit.
+         */
+        void answered() {
+            if (!upgraded && (request == null || !request.isSet())) {
+                idleSince = nonZero(heads.now());
+            }
         }
 
         /** The connection no longer has an unfinished request (its request ended, it upgraded, or it closed). */
@@ -373,6 +430,7 @@ public final class TunnelServer implements AutoCloseable {
                     idle.set(idleNanos);
                     if (!upgraded && ctx.pipeline().get(HttpServerCodec.class) == null) {
                         upgraded = true; // a WebSocket now: frames instead of requests
+                        idleSince = 0;
                         request.clear();
                         leaveUnfinished();
                     }
@@ -390,7 +448,10 @@ public final class TunnelServer implements AutoCloseable {
                         // A request, or over a WebSocket the frame these bytes start, must be whole in time.
                         request.set(TimeUnit.MILLISECONDS.toNanos(requestMillis));
                         if (!upgraded && unfinishedSince == 0) {
-                            unfinishedSince = nonZero(System.nanoTime());
+                            unfinishedSince = nonZero(heads.now());
+                        }
+                        if (idleSince != 0) {
+                            idleSince = 0; // busy until it is answered
                         }
                     }
                     ctx.fireChannelRead(msg);

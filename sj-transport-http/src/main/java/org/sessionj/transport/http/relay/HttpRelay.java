@@ -168,6 +168,11 @@ public final class HttpRelay implements AutoCloseable, Routes {
         return server.droppedStalled();
     }
 
+    /** Idle kept-alive connections closed so far for newcomers at the connection limit (see {@code TunnelServer#evictedIdle}). */
+    public long evictedIdle() {
+        return server.evictedIdle();
+    }
+
     /** Connections from {@code address} whose request has not arrived whole, now. */
     public int unfinishedRequestsFrom(java.net.InetAddress address) {
         return server.unfinishedRequestsFrom(address);
