@@ -153,7 +153,7 @@ class HttpRelayAbuseTest {
     }
 
     @Test
-    void connectionsBeyondTheLimitAreClosedAndTheRelayGoesOn() throws IOException {
+    void connectionsBeyondTheLimitAreClosedOrEvictIdleOnesAndTheRelayGoesOn() throws IOException {
         List<RawHttp> many = new ArrayList<>();
         try {
             for (int i = 0; i < 80; i++) {
@@ -173,7 +173,10 @@ class HttpRelayAbuseTest {
                     assertThat(status).isEqualTo(404);
                 }
             }
-            assertThat(closed).isEqualTo(16);
+            // Each of the 16 beyond the limit is closed at its accept, or, when the relay accepts it after earlier
+            // ones were answered (a loaded machine), evicts idle ones of them (hostile18 H1): never more closed.
+            assertThat(closed).isLessThanOrEqualTo(16);
+            assertThat(closed + relay.evictedIdle()).isGreaterThanOrEqualTo(16);
         } finally {
             for (RawHttp http : many) {
                 http.close();
