@@ -14,6 +14,10 @@ import org.sessionj.runtime.spi.support.PendingConnections;
  * A direct-mode acceptor: an HTTP(S) server on the session port's TCP port. {@code POST
  * /sessionj/v1/open} makes a connection (its answer is the client's token) and queues its server end
  * for {@link #accept}.
+ *
+ * <p>A connection opened and not used yet (no request with its token) counts toward its source address's
+ * {@code sessionj.http.maxUnusedOpensPerAddress} (64), and when the tables are full an open evicts unused ones of the
+ * address holding the most ({@link UnusedOpens}): before, opens alone from one client took every half (hostile18 H4).
  */
 public final class DirectAcceptor implements ConnectionAcceptor, Routes {
     /** Connections opened but not yet accepted, at most (more are answered 503). */
@@ -29,6 +33,9 @@ public final class DirectAcceptor implements ConnectionAcceptor, Routes {
     private final HttpSettings settings;
     private final int portOffset;
     private final Halves halves;
+    /** The most halves at once ({@link #MAX_HALVES} but in tests). */
+    private final int maxHalves;
+    private final UnusedOpens unused;
     private final PendingConnections pending = new PendingConnections(this::describe);
     private final AtomicInteger unaccepted = new AtomicInteger();
     private final TunnelServer server;
@@ -37,11 +44,13 @@ public final class DirectAcceptor implements ConnectionAcceptor, Routes {
     /** The server socket's pending-handshake slots, which an https connection holds through its TLS handshake. */
     private volatile org.sessionj.runtime.spi.HandshakeSlots slots;
 
-    private DirectAcceptor(String transportName, HttpSettings settings, int portOffset, int tcpPort, SslContext ssl)
-            throws IOException {
+    private DirectAcceptor(String transportName, HttpSettings settings, int portOffset, int tcpPort, SslContext ssl,
+            int maxHalves, UnusedOpens unused) throws IOException {
         this.transportName = transportName;
         this.settings = settings;
         this.portOffset = portOffset;
+        this.maxHalves = maxHalves;
+        this.unused = unused;
         this.halves = new Halves(settings.vanishMillis(), now -> shutDownWhenIdle());
         try {
             this.server = TunnelServer.bind(bindAddress(tcpPort), ssl, settings, this, connectionLimit(),
@@ -99,12 +108,18 @@ public final class DirectAcceptor implements ConnectionAcceptor, Routes {
      */
     public static DirectAcceptor listen(String transportName, HttpSettings settings, int sessionPort, int portOffset,
             SslContext ssl) throws IOException {
+        return listen(transportName, settings, sessionPort, portOffset, ssl, MAX_HALVES, new UnusedOpens());
+    }
+
+    /** As {@link #listen(String, HttpSettings, int, int, SslContext)} with at most {@code maxHalves} connections and {@code unused}'s cap (tests). */
+    static DirectAcceptor listen(String transportName, HttpSettings settings, int sessionPort, int portOffset,
+            SslContext ssl, int maxHalves, UnusedOpens unused) throws IOException {
         int tcpPort = sessionPort == 0 ? 0 : sessionPort + portOffset;
         if (tcpPort < 0 || tcpPort > 65535) {
             throw new IOException("session port " + sessionPort + " maps to TCP port " + tcpPort
                     + " (sessionj.http.portOffset " + portOffset + "), which does not exist");
         }
-        DirectAcceptor acceptor = new DirectAcceptor(transportName, settings, portOffset, tcpPort, ssl);
+        DirectAcceptor acceptor = new DirectAcceptor(transportName, settings, portOffset, tcpPort, ssl, maxHalves, unused);
         if (acceptor.port() < 1) {
             acceptor.close();
             throw new IOException("the free TCP port " + acceptor.server.port() + " maps to no session port with "
@@ -138,12 +153,27 @@ public final class DirectAcceptor implements ConnectionAcceptor, Routes {
             exchange.fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "the acceptor is closed");
             return;
         }
-        if (unaccepted.get() >= MAX_UNACCEPTED || halves.size() >= MAX_HALVES) {
-            exchange.fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "too many connections waiting; retry later");
+        java.net.InetAddress from = exchange.sourceAddress();
+        if (!unused.enter(from)) {
+            exchange.fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "the address " + from.getHostAddress() + " has "
+                    + unused.cap() + " connections opened here and not used yet, the most one address may have"
+                    + " (sessionj.http.maxUnusedOpensPerAddress); retry once they are used or gone");
             return;
+        }
+        if (unaccepted.get() >= MAX_UNACCEPTED || halves.size() >= maxHalves) {
+            // Full: unused connections of the address holding most go (their server ends fail at once, which
+            // frees their handshakes too); the newcomer stays if that made room in the table.
+            boolean evicted = unused.evict(halves, describe());
+            if (!evicted || unaccepted.get() >= MAX_UNACCEPTED || halves.size() >= maxHalves) {
+                unused.leave(from);
+                unused.refusedFull(describe(), halves.size(), unaccepted.get());
+                exchange.fail(HttpResponseStatus.SERVICE_UNAVAILABLE, "too many connections waiting; retry later");
+                return;
+            }
         }
         Half half = new Half(Wire.newToken(), new ByteStream(settings.streamBytes(), Budget.unlimited()),
                 new ByteStream(settings.streamBytes(), Budget.unlimited()));
+        unused.track(from, half);
         halves.add(half);
         ServedConnection connection = new ServedConnection(transportName, half, settings,
                 "from " + exchange.remote() + " on port " + port());
@@ -165,6 +195,21 @@ public final class DirectAcceptor implements ConnectionAcceptor, Routes {
     /** Connections closed so far because their address had its most connections in a TLS handshake. */
     public long refusedPerAddress() {
         return server.refusedPerAddress();
+    }
+
+    /** Opens answered 503 so far because their address had its most connections opened and not used. */
+    public long refusedUnusedPerAddress() {
+        return unused.refusedPerAddress();
+    }
+
+    /** Connections opened and not used evicted so far for an open when the tables were full. */
+    public long evictedUnused() {
+        return unused.evicted();
+    }
+
+    /** Opens answered 503 so far because the tables were full and no unused connection could be evicted. */
+    public long refusedFull() {
+        return unused.refusedFull();
     }
 
     @Override

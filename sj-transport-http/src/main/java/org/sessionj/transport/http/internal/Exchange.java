@@ -106,6 +106,11 @@ public final class Exchange {
                 ? inet.getAddress().getHostAddress() : String.valueOf(ctx.channel().remoteAddress());
     }
 
+    /** The IP address the client's connection comes from (the proxy's, behind a proxy), or null if it has none. */
+    public java.net.InetAddress sourceAddress() {
+        return ctx.channel().remoteAddress() instanceof java.net.InetSocketAddress inet ? inet.getAddress() : null;
+    }
+
     /** Whether the exchange was answered (or abandoned). */
     public boolean isDone() {
         return done.get();

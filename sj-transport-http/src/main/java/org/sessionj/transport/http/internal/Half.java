@@ -23,6 +23,14 @@ public final class Half {
     private volatile boolean servedAway;
     /** A WebSocket carries the download and the socket has not yet taken its end (see {@link #endInChannel()}). */
     private volatile boolean endInChannel;
+    /** While the half is counted as opened and not used: the address it was opened from (see {@link UnusedOpens}). */
+    private volatile java.net.InetAddress unusedFrom;
+    /** The address it was opened from, if counted (kept after its first use, for the log). */
+    private volatile java.net.InetAddress openedFrom;
+    /** Run once when the half stops being unused (its first request or its end); null: not counted, or run. */
+    private volatile Runnable unusedEnds;
+    private static final java.util.concurrent.atomic.AtomicReferenceFieldUpdater<Half, Runnable> UNUSED_ENDS =
+            java.util.concurrent.atomic.AtomicReferenceFieldUpdater.newUpdater(Half.class, Runnable.class, "unusedEnds");
 
     /** A half with token {@code token} reading {@code in} from its client and writing {@code out} to it. */
     public Half(String token, ByteStream in, ByteStream out) {
@@ -73,7 +81,10 @@ public final class Half {
 
     /** A request of the client arrived (or a WebSocket attached). */
     public void enter() {
-        seen = true;
+        if (!seen) {
+            seen = true;
+            endUnused();
+        }
         inFlight.incrementAndGet();
         lastSeenNanos = System.nanoTime();
     }
@@ -82,6 +93,37 @@ public final class Half {
     public void exit() {
         lastSeenNanos = System.nanoTime();
         inFlight.decrementAndGet();
+    }
+
+    /**
+     * Counts the half as opened from {@code from} and not used until its first request or its end, when
+     * {@code ends} runs (once).
+     */
+    void countUnused(java.net.InetAddress from, Runnable ends) {
+        openedFrom = from;
+        unusedFrom = from;
+        unusedEnds = ends;
+        if (seen || done) {
+            endUnused(); // used or ended meanwhile
+        }
+    }
+
+    /** The address it was opened from while it is counted as unused; null otherwise. */
+    java.net.InetAddress unusedFrom() {
+        return unusedFrom;
+    }
+
+    /** The address it was opened from, if it was counted (null: never counted). */
+    java.net.InetAddress openedFrom() {
+        return openedFrom;
+    }
+
+    private void endUnused() {
+        Runnable ends = UNUSED_ENDS.getAndSet(this, null);
+        if (ends != null) {
+            unusedFrom = null;
+            ends.run();
+        }
     }
 
     /** Whether the client ever made a request (a relay's server half must, within the pairing time). */
@@ -142,6 +184,7 @@ public final class Half {
     /** The client closed: it sends and reads nothing more (its upload stream is finished already). */
     public void closedByClient() {
         done = true;
+        endUnused();
         in.finish();
         out.closeReader("the peer closed the connection");
     }
@@ -149,6 +192,7 @@ public final class Half {
     /** The client is gone without closing: its peer's reads fail after what arrived, its writes are refused. */
     public void vanish(String reason) {
         done = true;
+        endUnused();
         in.fail(reason);
         out.closeReader(reason);
     }
@@ -156,6 +200,7 @@ public final class Half {
     /** Releases every buffered byte (the half is being forgotten). */
     public void dispose() {
         done = true;
+        endUnused();
         in.dispose();
         out.dispose();
     }

@@ -37,6 +37,16 @@ public final class Halves implements AutoCloseable {
         return byToken.get(token);
     }
 
+    /** Every half known (a live view, for a scan). */
+    Iterable<Half> all() {
+        return byToken.values();
+    }
+
+    /** Forgets {@code half}; false if it was not known (forgotten already). */
+    boolean remove(Half half) {
+        return byToken.remove(half.token(), half);
+    }
+
     /** How many halves are known. */
     public int size() {
         return byToken.size();
