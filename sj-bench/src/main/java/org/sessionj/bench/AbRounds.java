@@ -33,6 +33,7 @@ public final class AbRounds {
     private final ParkingSpscChannel back = new ParkingSpscChannel();
     private int next;
     private SJSocket tcpRequester;
+    private SJSocket tcpLoopRequester;
     private EchoConnections tcpConnections;
     private DataInputStream socketIn;
     private DataOutputStream socketOut;
@@ -119,6 +120,28 @@ public final class AbRounds {
             tcpRequester.outwhile(true);
             tcpRequester.send(next++ & 0xffff);
             sum += tcpRequester.receiveInt();
+        }
+        return sum;
+    }
+
+    /**
+     * {@code n} round trips of an SJ session over TCP loopback on the event loops ({@code sessionj.tcp.io=eventloop},
+     * the default; {@code TcpPingPongBenchmark.sjTcpSession}), from the calling thread to an echo on a platform thread.
+     *
+     * @param n round trips
+     * @return a sum of the replies
+     */
+    public int tcpLoopSession(int n) {
+        if (tcpLoopRequester == null) {
+            System.setProperty("sessionj.tcp.io", "eventloop"); // read as the runtime makes its TcpTransport
+            tcpLoopRequester = new EchoSession(SJRuntime.create(SJRuntimeConfig.builder().transports("tcp").build()),
+                    "ab-tcp-loop-echo").socket;
+        }
+        int sum = 0;
+        for (int i = 0; i < n; i++) {
+            tcpLoopRequester.outwhile(true);
+            tcpLoopRequester.send(next++ & 0xffff);
+            sum += tcpLoopRequester.receiveInt();
         }
         return sum;
     }
