@@ -21,12 +21,30 @@ import java.util.concurrent.TimeUnit;
  * toward the process's budget for unfinished frames, and it must be whole by its deadline (time while
  * the connection had stopped reading, its reader behind, not counted), checked by one timer per
  * connection at a time; either failure fails the connection with an {@link UnfinishedFrameException}.
+ *
+ * <p>A whole frame is handed on as a slice of the buffer it was read into only when it is at least half of that
+ * buffer; a smaller one is copied out into a heap frame of its own (its connection's spare when there is one, so a
+ * session in steady state allocates nothing), and the read buffer goes back to the pool at once. A slice keeps its
+ * whole buffer (up to 64 KiB of pooled direct memory, or the TLS handler's output buffer) while it waits unread: one
+ * connection whose 10-byte frames each came in a 64 KiB read padded with heartbeats pinned 256 MiB, all the direct
+ * memory of the process, charged 138 bytes a frame (hostile18 H10). Now a queued frame holds at most twice its bytes,
+ * and is charged that ({@link NettyConnection}).
+ *
+ * <p>A heartbeat follows an interval of silence, so a peer that sends more than {@link #HEARTBEAT_BURST} beyond one a
+ * millisecond floods rather than beats: the connection fails with a {@link HeartbeatFloodException}.
  */
 public final class FrameDecoder extends ByteToMessageDecoder {
     /** Bytes of the length prefix in front of every frame. */
     public static final int HEADER_BYTES = 4;
     /** The length field of a heartbeat: a header with no frame behind it. */
     public static final int HEARTBEAT = -1;
+    /**
+     * Heartbeats a peer may send beyond one a millisecond before its connection fails. An honest peer sends one per
+     * interval of its own silence; a network stall may deliver them in a burst (a 120 s stall of a peer beating every
+     * 20 ms is 6,000), and 10,000 of them cost the event loop some tens of microseconds, so the bound is for a flood.
+     */
+    public static final int HEARTBEAT_BURST = 10_000;
+    private static final long HEARTBEAT_REFILL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final int maxFrameBytes;
     private boolean failed;
@@ -39,6 +57,12 @@ public final class FrameDecoder extends ByteToMessageDecoder {
     private long pausedAtStart;
     /** The pending deadline check, or null. */
     private ScheduledFuture<?> check;
+    /**
+     * Heartbeats the peer may still send at once (a token bucket refilled one a millisecond), and when it was last
+     * refilled (the first heartbeat's time until then).
+     */
+    private long heartbeatTokens = HEARTBEAT_BURST;
+    private long heartbeatsFilledAt = Long.MIN_VALUE;
 
     /** A decoder accepting frames of up to {@code maxFrameBytes} bytes, under the process's {@link UnfinishedFrames#shared rules}. */
     public FrameDecoder(int maxFrameBytes) {
@@ -95,6 +119,16 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             if (receiver != null) {
                 receiver.heartbeatReceived(HEADER_BYTES); // a heartbeat is no progress toward a frame
             }
+            if (heartbeatsFilledAt == Long.MIN_VALUE) {
+                heartbeatsFilledAt = ctx.executor().ticker().nanoTime(); // the first heartbeat: the bucket starts full
+            }
+            if (--heartbeatTokens < 0 && !refillHeartbeats(ctx)) {
+                failed = true;
+                in.skipBytes(in.readableBytes());
+                throw new HeartbeatFloodException("the peer sent more than " + HEARTBEAT_BURST + " heartbeats beyond"
+                        + " one a millisecond: a flood, not heartbeats (an SJ peer sends one after each interval of"
+                        + " silence, sessionj.heartbeat.interval); the connection is closed");
+            }
         }
         if (length < 0) {
             failed = true;
@@ -115,7 +149,30 @@ public final class FrameDecoder extends ByteToMessageDecoder {
             partial = null;
         }
         in.skipBytes(HEADER_BYTES);
-        out.add(in.readRetainedSlice(length));
+        // A slice keeps the whole buffer: only for a frame that is at least half of it (writerIndex + the room it
+        // may still grow into without reallocating is what the buffer holds); a smaller frame is copied out.
+        if (2L * length >= (long) in.writerIndex() + in.maxFastWritableBytes()) {
+            out.add(in.readRetainedSlice(length));
+        } else {
+            ByteBuf copy = receiver != null ? receiver.inboundFrame(length) : ctx.alloc().heapBuffer(length, length);
+            copy.writeBytes(in, length);
+            out.add(copy);
+        }
+    }
+
+    /**
+     * The heartbeat bucket ran dry: refills it by the milliseconds since it was last filled (the clock is read only
+     * here and at the first heartbeat, not per heartbeat); false when the peer still sent too many.
+     */
+    private boolean refillHeartbeats(ChannelHandlerContext ctx) {
+        long now = ctx.executor().ticker().nanoTime();
+        long earned = (now - heartbeatsFilledAt) / HEARTBEAT_REFILL_NANOS;
+        if (earned <= 0) {
+            return false;
+        }
+        heartbeatsFilledAt += earned * HEARTBEAT_REFILL_NANOS;
+        heartbeatTokens = Math.min(HEARTBEAT_BURST, heartbeatTokens + earned);
+        return heartbeatTokens >= 0;
     }
 
     /** A frame of {@code length} has started and not finished: {@code held} bytes of it (header included) are here. */
@@ -207,6 +264,15 @@ public final class FrameDecoder extends ByteToMessageDecoder {
         private static final long serialVersionUID = 1L;
 
         UnfinishedFrameException(String message) {
+            super(message);
+        }
+    }
+
+    /** The peer sent heartbeats faster than any heartbeat interval ({@link #HEARTBEAT_BURST}): the connection fails. */
+    public static final class HeartbeatFloodException extends CorruptedFrameException {
+        private static final long serialVersionUID = 1L;
+
+        HeartbeatFloodException(String message) {
             super(message);
         }
     }

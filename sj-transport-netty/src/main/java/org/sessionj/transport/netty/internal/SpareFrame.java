@@ -9,7 +9,8 @@ import org.sessionj.runtime.spi.support.RecyclableFrame;
  * last comes back for the next one, so a session in steady state allocates no frame per message. Before,
  * each frame was a pooled Netty buffer (a thread cache look-up, an arena allocation and free, and a stack
  * trace for one allocation in 128 for the leak detector) on both sides, twice per round trip
- * ({@link RecyclableFrame} says why the event-loop path stopped doing that too).
+ * ({@link RecyclableFrame} says why the event-loop path stopped doing that too). An event-loop connection
+ * ({@link NettyConnection}) keeps one for the small frames its decoder copies out of the read buffers.
  */
 final class SpareFrame implements RecyclableFrame.Home {
     private final AtomicReference<RecyclableFrame> spare = new AtomicReference<>();
