@@ -159,12 +159,8 @@ final class LiveSessionExits {
             }
             if (!ThrowSites.inJdk(method, flow)) {
                 // adv12 A6: what an unchecked exit of the callee's own meets here (UncheckedExits)
-                List<UncheckedExits.Handlers> around = new ArrayList<>();
-                for (Guard guard : guards) {
-                    around.add(new UncheckedExits.Handlers(guard.clauses(), guard.jumpingFinally()));
-                }
-                flow.uncheckedExits.call(method, new UncheckedExits.Call(flow.unitMethod, call,
-                        flow.root.getCompilationUnit(), flow.line(call), around), handlers);
+                flow.uncheckedExits.call(method, new UncheckedExits.Call(caller(), call,
+                        flow.root.getCompilationUnit(), flow.line(call), handlersAround()), handlers);
             }
         } finally {
             beforeCall = Map.of();
@@ -205,12 +201,51 @@ final class LiveSessionExits {
                 || sessionApi(method)) {
             return;
         }
+        flow.uncheckedExits.call(method, new UncheckedExits.Call(caller(), reference,
+                flow.root.getCompilationUnit(), flow.line(reference), handlersAround()), handlers);
+    }
+
+    /**
+     * The handlers around the point being read, innermost first: this body's try statements, then, in a
+     * lambda's body, those around the lambda (adv19 A1: it runs where it stands, {@link UncheckedExits#handlersAround}).
+     */
+    private List<UncheckedExits.Handlers> handlersAround() {
         List<UncheckedExits.Handlers> around = new ArrayList<>();
         for (Guard guard : guards) {
             around.add(new UncheckedExits.Handlers(guard.clauses(), guard.jumpingFinally()));
         }
-        flow.uncheckedExits.call(method, new UncheckedExits.Call(flow.unitMethod, reference,
-                flow.root.getCompilationUnit(), flow.line(reference), around), handlers);
+        around.addAll(lambdaHandlers());
+        return around;
+    }
+
+    /** The handlers around the lambda whose body is checked (none for another body), computed once. */
+    private List<UncheckedExits.Handlers> lambdaHandlers() {
+        if (aroundLambda == null) {
+            aroundLambda = UncheckedExits.handlersAround(flow.root, handlers);
+        }
+        return aroundLambda;
+    }
+
+    private List<UncheckedExits.Handlers> aroundLambda;
+
+    /** The method whose code the body checked is: its own, or, for a lambda's, the method the lambda is in. */
+    private ExecutableElement caller() {
+        return flow.unitMethod != null || !lambda() ? flow.unitMethod : flow.uncheckedExits.enclosingMethod(flow.root);
+    }
+
+    private boolean lambda() {
+        return flow.root != null && flow.root.getLeaf() instanceof com.sun.source.tree.LambdaExpressionTree;
+    }
+
+    /**
+     * adv19 A1: {@code exit} leaves the lambda whose body is checked, into the call it is given to (where it is
+     * taken to run): it meets the handlers around the lambda, and goes on to the enclosing method's callers.
+     */
+    private void lambdaExit(String session, String remains, String what, List<TypeMirror> thrown, boolean jdk) {
+        Tree runBy = UncheckedExits.runBy(flow.root);
+        flow.uncheckedExits.lambdaExit(new UncheckedExits.Call(caller(), runBy, flow.root.getCompilationUnit(),
+                flow.line(runBy), lambdaHandlers()), new UncheckedExits.Exit(session, "the lambda on line "
+                        + flow.line(flow.root.getLeaf()), remains, what, "", thrown, jdk), handlers);
     }
 
     /**
@@ -221,7 +256,7 @@ final class LiveSessionExits {
      * for the callers' catches that name one ({@link UncheckedExits}).
      */
     private void jdkFailures(String what) {
-        if (flow.unitMethod == null) {
+        if (flow.unitMethod == null && !lambda()) {
             return;
         }
         for (Element var : flow.state.variables()) {
@@ -229,6 +264,10 @@ final class LiveSessionExits {
             if (reported.contains(var) || !live(state) || flow.spawns.scopeMember(var)
                     || !(plainLocalSocket(var) || ownedParameter(var)) || !leavesWithAJdkFailure(var)) {
                 continue;
+            }
+            if (flow.unitMethod == null) {
+                lambdaExit(flow.name(var), remains(state), what, List.of(), true);
+                return;
             }
             flow.uncheckedExits.exit(flow.unitMethod, new UncheckedExits.Exit(flow.name(var),
                     flow.unitMethod.getKind() == ElementKind.CONSTRUCTOR ? flow.unitMethod.getEnclosingElement().getSimpleName().toString()
@@ -525,6 +564,8 @@ final class LiveSessionExits {
         }
         if (!escape.unchecked()) {
             report(var, escape, "");
+        } else if (flow.unitMethod == null && lambda()) {
+            lambdaExit(flow.name(var), remains(escape.state()), escape.what(), thrown, false);
         } else if (flow.unitMethod != null) {
             // out of the method: the caller's affair, which its check follows (adv12 A6, UncheckedExits)
             flow.uncheckedExits.exit(flow.unitMethod, new UncheckedExits.Exit(flow.name(var),

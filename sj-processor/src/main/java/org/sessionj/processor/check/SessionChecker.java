@@ -91,7 +91,7 @@ public final class SessionChecker implements TaskListener {
         this.messages = new MessageTypes(environment.getTypeUtils(), trees, registry);
         this.endings = new EndingsResource(environment);
         this.lent = new LentSessions(api, trees, endings);
-        this.uncheckedExits = new UncheckedExits(trees);
+        this.uncheckedExits = new UncheckedExits(trees, environment.getElementUtils(), environment.getTypeUtils());
         lent.recordReadsIn(users);
         facts.recordReadsIn(users);
         users.readFactsFrom(api, lent, facts);
@@ -324,7 +324,7 @@ public final class SessionChecker implements TaskListener {
 
             @Override
             public Void visitLambdaExpression(com.sun.source.tree.LambdaExpressionTree tree, Void unused) {
-                if (UncheckedExits.hasHandlers(tree.getBody())) {
+                if (UncheckedExits.hasHandlers(tree.getBody()) || UncheckedExits.insideTry(getCurrentPath())) {
                     calls(getCurrentPath());
                 }
                 return super.visitLambdaExpression(tree, unused);
@@ -728,8 +728,8 @@ public final class SessionChecker implements TaskListener {
             TreePath saved = reporter.enterBody(body);
             try {
                 if (!relevance.mayTouchSessions(body)) {
-                    if (UncheckedExits.hasHandlers(body.getLeaf())) {
-                        calls(body); // a caller's catch may take a callee's unchecked exit and go on (adv12 A6)
+                    if (UncheckedExits.hasHandlers(body.getLeaf()) || UncheckedExits.insideTry(body)) {
+                        calls(body); // a caller's catch may take a callee's unchecked exit and go on (adv12 A6, adv19 A1)
                     }
                     return;
                 }

@@ -32,8 +32,9 @@ import javax.lang.model.type.TypeMirror;
  * statements read for this ({@link #callsInTries}): its catch may take the exception and go on, but a call
  * outside its try statements is not recorded, so the exception is not followed on to its callers. Not
  * followed either (docs/diagnostics.md, "What is not checked"): out of a lambda's or initializer's body
- * (the exception leaves into the code that runs it), to the calls of an override of the method a call
- * names, nor into a method known only from a class file.
+ * (the exception leaves into the code that runs it), nor into a method known only from a class file. An
+ * exit of a method that implements or overrides another is an exit of that one too (adv19 A2): a call
+ * through the interface, the abstract class or the superclass may run this body.
  */
 final class UncheckedExits {
     /**
@@ -72,6 +73,8 @@ final class UncheckedExits {
     }
 
     private final Trees trees;
+    private final javax.lang.model.util.Elements elements;
+    private final javax.lang.model.util.Types types;
     /** The first exit found for each method. */
     private final Map<ExecutableElement, Exit> exits = new HashMap<>();
     /** The recorded calls of each method. */
@@ -81,8 +84,10 @@ final class UncheckedExits {
     /** The call trees recorded (a call read twice, as a finally block is, counts once). */
     private final Set<Tree> seen = Collections.newSetFromMap(new IdentityHashMap<>());
 
-    UncheckedExits(Trees trees) {
+    UncheckedExits(Trees trees, javax.lang.model.util.Elements elements, javax.lang.model.util.Types types) {
         this.trees = trees;
+        this.elements = elements;
+        this.types = types;
     }
 
     /** {@code method} may let {@code exit} out (its own check found it, or a call it makes does). */
@@ -95,6 +100,43 @@ final class UncheckedExits {
         for (Call call : new ArrayList<>(calls.getOrDefault(method, List.of()))) {
             meet(call, exit, handlers);
         }
+        // adv19 A2: a call of a method this one implements or overrides (through an interface, an abstract
+        // class, a superclass) may run this body: the exit comes out of those calls too
+        for (ExecutableElement overridden : overridden(method)) {
+            String how = overridden.getModifiers().contains(javax.lang.model.element.Modifier.ABSTRACT)
+                    ? "implements" : "overrides";
+            exit(overridden, new Exit(exit.session(), exit.owner(), exit.remains(), exit.what(), exit.through()
+                    + " (as '" + overridden.getEnclosingElement().getSimpleName() + "." + overridden.getSimpleName()
+                    + "', which it " + how + ")", exit.thrown(), exit.jdkFailures()), handlers);
+        }
+    }
+
+    /** The methods of the program's supertypes of {@code method}'s class that {@code method} overrides. */
+    private List<ExecutableElement> overridden(ExecutableElement method) {
+        List<ExecutableElement> found = new ArrayList<>();
+        if (method.getKind() != javax.lang.model.element.ElementKind.METHOD
+                || method.getModifiers().contains(javax.lang.model.element.Modifier.STATIC)
+                || !(method.getEnclosingElement() instanceof javax.lang.model.element.TypeElement owner)) {
+            return found;
+        }
+        java.util.Deque<TypeMirror> todo = new java.util.ArrayDeque<>(types.directSupertypes(owner.asType()));
+        Set<javax.lang.model.element.Element> visited = new java.util.HashSet<>();
+        while (!todo.isEmpty()) {
+            TypeMirror next = todo.pop();
+            if (!(types.asElement(next) instanceof javax.lang.model.element.TypeElement type) || !visited.add(type)) {
+                continue;
+            }
+            todo.addAll(types.directSupertypes(next));
+            if (elements.getModuleOf(type) != null && elements.getModuleOf(type).getQualifiedName().toString().startsWith("java.")) {
+                continue; // a JDK method: its calls are not recorded
+            }
+            for (ExecutableElement candidate : javax.lang.model.util.ElementFilter.methodsIn(type.getEnclosedElements())) {
+                if (candidate.getSimpleName().equals(method.getSimpleName()) && elements.overrides(method, candidate, owner)) {
+                    found.add(candidate);
+                }
+            }
+        }
+        return found;
     }
 
     /** {@code call} of {@code callee} is read (once). */
@@ -149,9 +191,10 @@ final class UncheckedExits {
      */
     void callsInTries(TreePath body, MethodChecker flow) {
         ExecutableElement caller = body.getLeaf() instanceof com.sun.source.tree.MethodTree
-                && trees.getElement(body) instanceof ExecutableElement method ? method : null;
+                && trees.getElement(body) instanceof ExecutableElement method ? method
+                : body.getLeaf() instanceof com.sun.source.tree.LambdaExpressionTree ? enclosingMethod(body) : null;
         CatchClauses handlers = new CatchClauses(flow);
-        java.util.Deque<Handlers> around = new java.util.ArrayDeque<>();
+        java.util.Deque<Handlers> around = new java.util.ArrayDeque<>(handlersAround(body, handlers)); // adv19 A1
         CompilationUnitTree unit = body.getCompilationUnit();
         new com.sun.source.util.TreeScanner<Void, Void>() {
             @Override
@@ -208,6 +251,80 @@ final class UncheckedExits {
             }
         }.scan(body.getLeaf() instanceof com.sun.source.tree.LambdaExpressionTree lambda ? lambda.getBody()
                 : body.getLeaf() instanceof com.sun.source.tree.MethodTree method ? method.getBody() : body.getLeaf(), null);
+    }
+
+    /**
+     * adv19 A1: a lambda's body is run by the code it is given to ({@code values.forEach(v -> book(v))}),
+     * taken to run where the lambda stands, as a method reference is (adv18 A6): the handlers of the try
+     * statements around the lambda (innermost first) up to the method (or initializer) it is in, through
+     * the lambdas it is nested in. Empty for any other body.
+     */
+    static List<Handlers> handlersAround(TreePath body, CatchClauses handlers) {
+        List<Handlers> found = new ArrayList<>();
+        if (!(body.getLeaf() instanceof com.sun.source.tree.LambdaExpressionTree)) {
+            return found;
+        }
+        Tree child = body.getLeaf();
+        for (TreePath up = body.getParentPath(); up != null; up = up.getParentPath()) {
+            Tree leaf = up.getLeaf();
+            if (leaf instanceof com.sun.source.tree.ClassTree || leaf instanceof com.sun.source.tree.MethodTree) {
+                break;
+            }
+            if (leaf instanceof TryTree tree && child != tree.getFinallyBlock()) {
+                CatchClauses.Clause jumping = handlers.jumpingFinally(tree);
+                found.add(new Handlers(tree.getCatches().contains(child) ? List.of() : handlers.of(tree), jumping));
+            }
+            child = leaf;
+        }
+        return found;
+    }
+
+    /** Whether the lambda {@code body} stands in a try statement's block, resources or catches (see {@link #handlersAround}). */
+    static boolean insideTry(TreePath body) {
+        Tree child = body.getLeaf();
+        for (TreePath up = body.getParentPath(); up != null; up = up.getParentPath()) {
+            Tree leaf = up.getLeaf();
+            if (leaf instanceof com.sun.source.tree.ClassTree || leaf instanceof com.sun.source.tree.MethodTree) {
+                return false;
+            }
+            if (leaf instanceof TryTree tree && child != tree.getFinallyBlock()) {
+                return true;
+            }
+            child = leaf;
+        }
+        return false;
+    }
+
+    /** The method the lambda {@code body} is in (through the lambdas around it), or null (an initializer). */
+    ExecutableElement enclosingMethod(TreePath body) {
+        for (TreePath up = body.getParentPath(); up != null; up = up.getParentPath()) {
+            if (up.getLeaf() instanceof com.sun.source.tree.ClassTree) {
+                return null;
+            }
+            if (up.getLeaf() instanceof com.sun.source.tree.MethodTree) {
+                return trees.getElement(up) instanceof ExecutableElement method ? method : null;
+            }
+        }
+        return null;
+    }
+
+    /** The call the lambda {@code body} is an argument of ({@code values.forEach(…)}), else the lambda itself. */
+    static Tree runBy(TreePath body) {
+        TreePath up = body.getParentPath();
+        while (up != null && (up.getLeaf() instanceof com.sun.source.tree.ParenthesizedTree
+                || up.getLeaf() instanceof com.sun.source.tree.TypeCastTree)) {
+            up = up.getParentPath();
+        }
+        return up != null && (up.getLeaf() instanceof com.sun.source.tree.MethodInvocationTree
+                || up.getLeaf() instanceof com.sun.source.tree.NewClassTree) ? up.getLeaf() : body.getLeaf();
+    }
+
+    /**
+     * adv19 A1: {@code exit} leaves a lambda's body, which runs at {@code call} (the call the lambda is given to,
+     * with the handlers around the lambda): it meets them as a callee's exit meets its caller's.
+     */
+    void lambdaExit(Call call, Exit exit, CatchClauses handlers) {
+        meet(call, exit, handlers);
     }
 
     /** {@code exit} comes out of the callee at {@code call}: follows it through the caller's handlers. */
