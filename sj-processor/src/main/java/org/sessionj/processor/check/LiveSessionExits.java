@@ -221,7 +221,7 @@ final class LiveSessionExits {
     /** The handlers around the lambda whose body is checked (none for another body), computed once. */
     private List<UncheckedExits.Handlers> lambdaHandlers() {
         if (aroundLambda == null) {
-            aroundLambda = UncheckedExits.handlersAround(flow.root, handlers);
+            aroundLambda = lambda() ? UncheckedExits.handlersAround(flow.root, handlers) : List.of();
         }
         return aroundLambda;
     }
