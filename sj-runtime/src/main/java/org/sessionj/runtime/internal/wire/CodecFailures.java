@@ -29,6 +29,9 @@ public final class CodecFailures {
     private static final Pattern JACKSON_ADVICE = Pattern.compile(
             "\\s*\\((?:use|set|enable|disable|or|to)\\b[^()]*(?:Feature|Serializer|Deserializer|Module|annotation)"
                     + "[^()]*\\)");
+    /** Jackson's refusal of a value of another kind (hostile18 H7: {@link PeerValues}). */
+    private static final Pattern COERCION = Pattern.compile(
+            "^Cannot coerce (empty String|[A-Za-z-]+ value) \\((.*)\\) to `([^`]+)` value");
     private static final Pattern SURROGATE_HEX = Pattern.compile("0x([0-9A-Fa-f]{4})");
 
     private CodecFailures() {
@@ -54,7 +57,23 @@ public final class CodecFailures {
                 ? "the message's own code threw " + cause
                 : translate(message == null ? e.getClass().getName() : message);
         String path = e instanceof JsonMappingException mapping ? path(mapping.getPath()) : "";
+        CheckedSmileParser.Refused refused = refusedToken(e);
+        if (refused != null) {
+            // the parser's path is whole; the mapper's misses the innermost link (hostile18 H5, H6)
+            what = refused.getOriginalMessage();
+            path = shortened(refused.path);
+        }
         return cut(path.isEmpty() ? what : "at " + path + ": " + what, MAX_REASON);
+    }
+
+    /** The token refusal {@code e} is or wraps, or null. */
+    private static CheckedSmileParser.Refused refusedToken(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof CheckedSmileParser.Refused refused) {
+                return refused;
+            }
+        }
+        return null;
     }
 
     /**
@@ -81,6 +100,18 @@ public final class CodecFailures {
         if (message.contains("surrogate")) {
             Matcher hex = SURROGATE_HEX.matcher(message);
             return unpairedSurrogate(hex.find() ? (char) Integer.parseInt(hex.group(1), 16) : 0, -1);
+        }
+        Matcher coercion = COERCION.matcher(message);
+        if (coercion.find()) {
+            String type = coercion.group(3);
+            String kind = coercion.group(1).toLowerCase(Locale.ROOT);
+            return "the peer sent " + ("aeiou".indexOf(kind.charAt(0)) >= 0 ? "an " : "a ") + kind + " ("
+                    + coercion.group(2) + ") where the protocol says "
+                    + type.substring(type.lastIndexOf('.') + 1) + ": a value is read as its declared type, never "
+                    + "converted from another kind";
+        }
+        if (message.contains("not allowed to deserialize Enum value out of number")) {
+            return message.substring(0, message.indexOf(':')) + ": an enum constant travels as its name, not a number";
         }
         if (message.startsWith("Null key for a Map")) {
             return NULL_KEY;
@@ -112,10 +143,15 @@ public final class CodecFailures {
                 path.append('.').append(link.getFieldName());
             }
         }
+        return shortened(path.toString());
+    }
+
+    /** A path past {@value #MAX_PATH} characters with its middle left out. */
+    private static String shortened(String path) {
         if (path.length() > MAX_PATH) {
             return path.substring(0, MAX_PATH / 2) + " … " + path.substring(path.length() - MAX_PATH / 2);
         }
-        return path.toString();
+        return path;
     }
 
     private static String cut(String text, int max) {

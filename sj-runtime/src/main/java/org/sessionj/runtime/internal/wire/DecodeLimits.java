@@ -17,8 +17,10 @@ import org.sessionj.runtime.spi.support.SystemSettings;
  *       MB at most;</li>
  *   <li>nesting, 1000 levels (Jackson's default, and what a sender checks before it writes);</li>
  *   <li>a number's length ({@code sessionj.codec.maxNumberLength}, Jackson's default 1000: digits, or bytes
- *       of a binary big number) and a BigDecimal's scale (Jackson's 100,000), so that a number cannot ask
- *       for a conversion that runs for minutes;</li>
+ *       of a binary big number) and a BigDecimal's scale ({@code sessionj.codec.maxNumberScale}, 10,000,
+ *       checked by {@link CheckedSmileParser} before the number exists: seven bytes say {@code 1E+100000},
+ *       whose {@code BigInteger} took 2 ms and 41 KB each, hostile18 H6), so that a number cannot ask for a
+ *       conversion that runs for minutes;</li>
  *   <li>a key's length ({@code sessionj.codec.maxNameLength}, Jackson's default 50,000 characters);</li>
  *   <li>strings and the whole value: only the frame (a string as long as the frame limit decodes; Jackson's
  *       own default of 20 million characters refused one that an {@code ipc} frame of 64 MiB can hold).</li>
@@ -30,6 +32,11 @@ import org.sessionj.runtime.spi.support.SystemSettings;
 final class DecodeLimits {
     /** Most levels of arrays and objects in one value (also the sender's check, {@code ValueShape}). */
     static final int MAX_DEPTH = 1000;
+    /**
+     * A BigDecimal's largest scale by default: values of some thousands of digits decode; a number whose every
+     * use as an integer, a sum or text costs more is refused (hostile18 H6).
+     */
+    static final int DEFAULT_MAX_SCALE = 10_000;
     private static final Pattern JACKSON = Pattern.compile(
             "^(Token count|Number value length|Name length|String value length|Document length|Document nesting depth)"
                     + " \\((-?\\d+)\\) exceeds the maximum allowed \\((\\d+), from `StreamReadConstraints");
@@ -55,6 +62,24 @@ final class DecodeLimits {
                         settings.integer("codec.maxNameLength", StreamReadConstraints.DEFAULT_MAX_NAME_LEN)))
                 .maxStringLength(Integer.MAX_VALUE) // the frame bounds it
                 .build();
+    }
+
+    /**
+     * The largest scale, either sign, of a {@code BigDecimal} this receiver decodes
+     * ({@code sessionj.codec.maxNumberScale}, default {@value #DEFAULT_MAX_SCALE}).
+     */
+    static int maxNumberScale(SystemSettings settings) {
+        return positive("codec.maxNumberScale", settings.integer("codec.maxNumberScale", DEFAULT_MAX_SCALE));
+    }
+
+    /**
+     * Why a {@code BigDecimal} of {@code scale} is refused. A scale is how many places the point moves: 1E+100000
+     * has the scale -100000, and as an integer, a sum or its plain text it is 100,001 digits.
+     */
+    static String scaleRefused(long scale, int max) {
+        return "the peer's value holds a decimal number of scale " + scale + " (" + (scale < 0 ? "an integer of more than "
+                + (-scale) + " digits" : "more than " + scale + " digits after the point") + "), beyond the " + max
+                + " either way this receiver decodes (sessionj.codec.maxNumberScale)";
     }
 
     private static int positive(String name, int value) {

@@ -32,13 +32,17 @@ public final class SmileCodec {
      * java.time values and {@code Optional}s are everyday message contents: Jackson's own modules
      * for them are registered (without them such a value cannot be written at all).
      */
-    private static final ObjectMapper MAPPER = JdkValues.configure(new ObjectMapper(SmileFactory.builder()
+    private static final ObjectMapper MAPPER = PeerValues.configure(JdkValues.configure(new ObjectMapper(
+            // text that is not UTF-8 and decimals of a huge scale are refused as their tokens are reached
+            // (hostile18 H5, H6: CheckedSmileFactory)
+            new CheckedSmileFactory(SmileFactory.builder()
             // A key twice in one object was read last-wins (hostile H7): a peer could show a proxy or a log
             // that reads the first one a value other than the program's. Refused as malformed instead.
             .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             // A frame bounds the bytes of a value, not the work of decoding it (hostile17 H9): tokens, numbers
             // and keys are bounded too (DecodeLimits).
-            .streamReadConstraints(DecodeLimits.fromSystem()).build())
+            .streamReadConstraints(DecodeLimits.fromSystem()),
+                    DecodeLimits.maxNumberScale(org.sessionj.runtime.spi.support.SystemSettings.system())))
             .registerModule(new Jdk8Module())
             .registerModule(new JavaTimeModule())
             .setAnnotationIntrospector(new SealedTypes())
@@ -46,7 +50,7 @@ public final class SmileCodec {
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .registerModule(endpointsRefused()));
+            .registerModule(endpointsRefused())));
 
     static {
         MAPPER.getSerializerProvider().setNullKeySerializer(new NullKeyRefused());

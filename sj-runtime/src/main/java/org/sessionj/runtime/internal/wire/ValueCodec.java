@@ -3,9 +3,7 @@ package org.sessionj.runtime.internal.wire;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import org.sessionj.runtime.spi.Frame;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 
@@ -360,8 +358,15 @@ public final class ValueCodec {
             throw new MalformedInputException("malformed " + declared + ": negative length");
         }
         int end = in.readerIndex() + length;
-        try (InputStream stream = bytesOf(in, length)) {
-            return reader.readValue(stream);
+        try {
+            // over the frame's array where it has one: the parser checks each token's bytes in its buffer
+            // (CheckedSmileParser), and an array spares the stream's copy
+            if (in.hasArray()) {
+                return reader.readValue(in.array(), in.arrayOffset() + in.readerIndex(), length);
+            }
+            byte[] bytes = new byte[length];
+            in.getBytes(in.readerIndex(), bytes);
+            return reader.readValue(bytes);
         } catch (IOException | RuntimeException e) {
             throw new MalformedInputException("could not decode a " + declared + " from the peer's message: "
                     + CodecFailures.describe(e), e);
@@ -378,16 +383,6 @@ public final class ValueCodec {
         } finally {
             in.readerIndex(end);
         }
-    }
-
-    /** The next {@code length} bytes of {@code in} as a stream (the frame's array where it has one); indexes unchanged. */
-    private static InputStream bytesOf(Frame in, int length) {
-        if (in.hasArray()) {
-            return new ByteArrayInputStream(in.array(), in.arrayOffset() + in.readerIndex(), length);
-        }
-        byte[] bytes = new byte[length];
-        in.getBytes(in.readerIndex(), bytes);
-        return new ByteArrayInputStream(bytes);
     }
 
     /** Writes what a serializer writes into a frame (Netty's {@code ByteBufOutputStream}, for {@link Frame}s). */

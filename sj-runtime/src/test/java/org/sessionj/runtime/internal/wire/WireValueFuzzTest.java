@@ -35,7 +35,7 @@ class WireValueFuzzTest {
     private static final String[] SMILE_TYPES = {
         "java.util.Map<String, java.util.List<Integer>>", "org.sessionj.runtime.fuzz.FuzzMessages$Tree",
         "org.sessionj.runtime.fuzz.FuzzMessages$Bean", "java.util.List<String>[]", "Integer", "java.math.BigDecimal",
-        "java.util.Set<Long>", "Object"};
+        "java.util.Set<Long>", "Object", "java.math.BigInteger", "java.time.Duration", "java.time.Instant", "String"};
     private static final ObjectReader[] READERS = new ObjectReader[SMILE_TYPES.length];
     private static final RecordLayout POINT = RecordLayout.of(FuzzMessages.Point.class);
 

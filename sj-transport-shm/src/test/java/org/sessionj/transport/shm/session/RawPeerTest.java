@@ -185,6 +185,37 @@ class RawPeerTest {
         }
     }
 
+    /**
+     * hostile18 H5: a Box whose name is not UTF-8 (a tiny ASCII string holding FF, read as U+FFFD before) fails
+     * its session with the path to the text, and the peer is told; another session of the same server, open
+     * meanwhile, still gets its Box.
+     */
+    @Test
+    void textThatIsNotUtf8FailsItsSessionAloneNamingThePart() throws Exception {
+        byte[] hostile = {':', ')', '\n', 0, (byte) 0xFA, (byte) 0x83, 'n', 'a', 'm', 'e', 0x42, 'a', (byte) 0xFF, 'b',
+            (byte) 0xFB};
+        byte[] honest = new ObjectMapper(new SmileFactory()).writeValueAsBytes(Map.of("name", "ünï\uD83D\uDE00",
+                "values", new int[] {1, 2}));
+        try (SJServerSocket server = SJServerSocket.create(BoxServer.class, 0)) {
+            Connection[] other = new Connection[1];
+            try (SJSocket meanwhile = acceptWith(server, BOX_TYPE, other)) {
+                Connection[] raw = new Connection[1];
+                try (SJSocket s = acceptWith(server, BOX_TYPE, raw)) {
+                    send(raw[0], f -> f.writeByte(0x20).writeInt(hostile.length).writeBytes(hostile));
+                    assertThatThrownBy(s::receive).isInstanceOf(SJIOException.class).hasMessageContaining("could not "
+                            + "decode a " + BOX + " from the peer's message: at .name: text that is not UTF-8: byte 1 of "
+                            + "3 (0xFF) starts no UTF-8 character in text marked ASCII");
+                }
+                assertThat(failureNotice(raw[0])).contains("at .name: text that is not UTF-8");
+                send(other[0], f -> f.writeByte(0x20).writeInt(honest.length).writeBytes(honest));
+                TestProtocols.Box box = meanwhile.receive();
+                assertThat(box.name).isEqualTo("ünï\uD83D\uDE00");
+                assertThat(box.values).containsExactly(1, 2);
+                meanwhile.send(box); // the session's type, complete
+            }
+        }
+    }
+
     @Test
     void aLengthBeyondTheFrameFailsTheSession() throws Exception {
         try (SJServerSocket server = SJServerSocket.create(BoxServer.class, 0)) {
