@@ -41,7 +41,19 @@ final class CheckedSmileParser extends SmileParser {
     /** Smile's end-of-string marker for the long text forms (a byte no UTF-8 text holds). */
     private static final int END_OF_STRING = 0xFC;
 
+    /** An object's keys compared one by one; one with more gets a set ({@link #trackKeys}). */
+    private static final int SCAN_KEYS = 8;
+    /** Until the value's first object: a value without one (a list of numbers) allocates nothing for keys. */
+    private static final String[] NO_KEYS = {};
+    private static final int[] NO_STARTS = {};
+
     private final int maxScale;
+    /** The keys of the objects open, outermost first; those of the object at depth d from {@code keyStart[d]}. */
+    private String[] keys = NO_KEYS;
+    private int keyCount;
+    private int[] keyStart = NO_STARTS;
+    /** The key sets of open objects with more than {@value #SCAN_KEYS} keys, by depth; null until one has. */
+    private java.util.Set<String>[] keySets;
     /** The offset of the last token seen: the name methods may fall back to {@link #nextToken}. */
     private int checkedAt = -1;
 
@@ -91,6 +103,9 @@ final class CheckedSmileParser extends SmileParser {
         }
         checkedAt = at;
         countInArray(token);
+        if (token == JsonToken.START_OBJECT || token == JsonToken.END_OBJECT || token == JsonToken.FIELD_NAME) {
+            trackKeys(token);
+        }
         if (token == JsonToken.VALUE_STRING || token == JsonToken.FIELD_NAME
                 || token == JsonToken.VALUE_NUMBER_FLOAT) {
             if (at < _inputEnd) {
@@ -120,6 +135,79 @@ final class CheckedSmileParser extends SmileParser {
         if (context != null && context.inArray()) {
             context.expectComma();
         }
+    }
+
+    /**
+     * Refuses a key twice in one object (hostile H7: read last-wins, a proxy or log reading the first would see
+     * another value than the program). Jackson's own detector ({@code STRICT_DUPLICATE_DETECTION}) made a detector
+     * per object and a hash set from its third key on, some 38 ns per decoded bean (+20 % on the bean benchmark,
+     * docs/benchmarks.md); here the keys of the open objects share one array and an object's key is compared
+     * with its earlier ones, up to {@value #SCAN_KEYS} of them, before a set is made for it.
+     */
+    private void trackKeys(JsonToken token) throws IOException {
+        if (token == JsonToken.START_OBJECT) {
+            int depth = _streamReadContext.getNestingDepth();
+            if (depth >= keyStart.length) {
+                keyStart = java.util.Arrays.copyOf(keyStart, Math.max(8, depth * 2));
+            }
+            keyStart[depth] = keyCount;
+            if (keySets != null && depth < keySets.length) {
+                keySets[depth] = null;
+            }
+            return;
+        }
+        if (token == JsonToken.END_OBJECT) {
+            int depth = _streamReadContext.getNestingDepth() + 1; // the object that ended
+            if (depth < keyStart.length) {
+                keyCount = keyStart[depth];
+            }
+            return;
+        }
+        String name = _streamReadContext.getCurrentName();
+        int depth = _streamReadContext.getNestingDepth();
+        if (name == null || depth >= keyStart.length) {
+            return;
+        }
+        java.util.Set<String> set = keySets == null || depth >= keySets.length ? null : keySets[depth];
+        if (set != null) {
+            if (!set.add(name)) {
+                throw duplicate(name);
+            }
+            return;
+        }
+        int start = keyStart[depth];
+        for (int i = start; i < keyCount; i++) {
+            if (keys[i].equals(name)) {
+                throw duplicate(name);
+            }
+        }
+        if (keyCount - start == SCAN_KEYS) { // a large object (a map): a set from here on
+            set = new java.util.HashSet<>();
+            for (int i = start; i < keyCount; i++) {
+                set.add(keys[i]);
+            }
+            set.add(name);
+            keyCount = start;
+            if (keySets == null || depth >= keySets.length) {
+                keySets = java.util.Arrays.copyOf(keySets == null ? newSets(0) : keySets, Math.max(8, depth * 2));
+            }
+            keySets[depth] = set;
+            return;
+        }
+        if (keyCount == keys.length) {
+            keys = java.util.Arrays.copyOf(keys, Math.max(16, keyCount * 2));
+        }
+        keys[keyCount++] = name;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static java.util.Set<String>[] newSets(int length) {
+        return (java.util.Set<String>[]) new java.util.Set<?>[length];
+    }
+
+    private Refused duplicate(String name) {
+        return refused("Duplicate field '" + PeerText.escaped(name.length() <= 40 ? name : name.substring(0, 39) + "…")
+                + "': a key twice in one object");
     }
 
     /** A string value's bytes, from its type byte (value mode). */

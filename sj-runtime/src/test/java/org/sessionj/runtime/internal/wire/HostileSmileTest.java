@@ -159,6 +159,88 @@ class HostileSmileTest {
         assertThat(roundTrip(note, SmileCodec.jacksonType(Note.class))).isEqualTo(note);
     }
 
+    // ---- a key twice in one object (hostile H7 of the seventeenth pass), now refused by the checked parser
+
+    @Test
+    void aKeyTwiceInOneObjectIsRefusedAtAnyDepthAndSize() throws Exception {
+        byte[] small = generated(false, out -> {
+            out.writeStartObject();
+            out.writeNumberField("k", 1);
+            out.writeNumberField("k", 2);
+            out.writeEndObject();
+        });
+        assertThatThrownBy(() -> decode(small, Map.class)).isInstanceOf(MalformedInputException.class)
+                .hasMessage("could not decode a Map from the peer's message: Duplicate field 'k': a key twice in one object");
+        byte[] large = generated(false, out -> { // past the keys compared one by one: a set
+            out.writeStartObject();
+            for (int i = 0; i < 40; i++) {
+                out.writeNumberField("k" + i, i);
+            }
+            out.writeNumberField("k31", 0);
+            out.writeEndObject();
+        });
+        assertThatThrownBy(() -> decode(large, Map.class)).hasMessageContaining("Duplicate field 'k31'");
+        byte[] nested = generated(false, out -> { // {"text":"a","replies":[{"text":"b"},{"text":"c","text":"d"}]}
+            out.writeStartObject();
+            out.writeStringField("text", "a");
+            out.writeArrayFieldStart("replies");
+            out.writeStartObject();
+            out.writeStringField("text", "b");
+            out.writeEndObject();
+            out.writeStartObject();
+            out.writeStringField("text", "c");
+            out.writeStringField("text", "d");
+            out.writeEndObject();
+            out.writeEndArray();
+            out.writeEndObject();
+        });
+        assertThatThrownBy(() -> decode(nested, Note.class)).hasMessageContaining("at .replies[1]: Duplicate field 'text'");
+        byte[] afterInner = generated(false, out -> { // {"a":{"b":1},"a":2}
+            out.writeStartObject();
+            out.writeObjectFieldStart("a");
+            out.writeNumberField("b", 1);
+            out.writeEndObject();
+            out.writeNumberField("a", 2);
+            out.writeEndObject();
+        });
+        assertThatThrownBy(() -> decode(afterInner, Map.class)).hasMessageContaining("Duplicate field 'a'");
+        byte[] setAfterInner = generated(false, out -> { // an object past the one-by-one keys, objects inside it
+            out.writeStartObject();
+            for (int i = 0; i < 10; i++) {
+                out.writeNumberField("k" + i, i);
+            }
+            out.writeArrayFieldStart("l");
+            for (int j = 0; j < 3; j++) {
+                out.writeStartObject();
+                for (int i = 0; i < 12; i++) {
+                    out.writeNumberField("k" + i, i);
+                }
+                out.writeEndObject();
+            }
+            out.writeEndArray();
+            out.writeNumberField("k5", 3);
+            out.writeEndObject();
+        });
+        assertThatThrownBy(() -> decode(setAfterInner, Map.class)).hasMessageContaining("Duplicate field 'k5'");
+    }
+
+    @Test
+    void theSameKeyInDifferentObjectsIsNoDuplicate() throws Exception {
+        Map<String, Object> inner = new LinkedHashMap<>();
+        for (int i = 0; i < 20; i++) {
+            inner.put("k" + i, Map.of("k" + i, List.of(Map.of("k" + i, i), Map.of("k" + i, -i))));
+        }
+        Map<String, Object> value = new LinkedHashMap<>(inner);
+        value.put("inner", inner);
+        value.put("list", List.of(inner, inner));
+        assertThat(roundTrip(value, SmileCodec.jacksonType(Map.class))).isEqualTo(value);
+        Map<String, Integer> many = new LinkedHashMap<>();
+        for (int i = 0; i < 10_000; i++) {
+            many.put("key" + i, i);
+        }
+        assertThat(roundTrip(many, SmileCodec.jacksonType(Map.class))).isEqualTo(many);
+    }
+
     // ---- H6: a decimal of a huge scale
 
     @Test
