@@ -532,6 +532,8 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
                     widened = widened.with(var, next);
                 }
             }
+            // a scope member in a later round and not in the first (or the reverse) is one on some paths (adv18 A4)
+            widened = widened.withMembershipsJoined(backEdge);
         }
         state = widened;
     }
@@ -576,7 +578,10 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
      */
     int probing;
 
-    /** A loop's exit state inside a probe: values moved by the time of its back edge may be moved. */
+    /**
+     * A loop's exit state inside a probe: values moved by the time of its back edge may be moved, and
+     * sockets added to a scope by then may be members.
+     */
     FlowState<Element> probeExit(FlowState<Element> exit, FlowState<Element> backEdge) {
         if (probing == 0 || exit == null || backEdge == null) {
             return exit;
@@ -588,7 +593,7 @@ abstract class FlowScanner extends TreePathScanner<Void, Void> {
                 result = result.with(var, next);
             }
         }
-        return result;
+        return result.withMembershipsJoined(backEdge);
     }
 
     FlowState<Element> plainLoopPass(Tree loop, ExpressionTree condition, StatementTree body,

@@ -111,6 +111,13 @@ final class LinearityRules {
          * this try block, which Java closes on the way out (adv17 A12).
          */
         final Map<Element, VarState> closedOnTheWay = new java.util.HashMap<>();
+        /**
+         * The scope memberships at every throw point, joined (adv18 A4: a socket added to a scope in the try
+         * block is a member at some of them only); null until a throw point is recorded.
+         */
+        Map<Element, FlowState.Membership> members;
+        /** The same at the throw points that may throw an SJIOException. */
+        Map<Element, FlowState.Membership> failureMembers;
 
         private void track(Element var) {
             any.put(var, new LinkedHashSet<>());
@@ -306,8 +313,10 @@ final class LinearityRules {
         // loops, not lambdas: the processor is loaded afresh per compilation, and so would each lambda be linked
         for (ThrowPoints points : recording()) {
             add(points.any, var, varState, points.closedOnTheWay);
+            points.members = ScopeMemberships.joined(points.members, flow.state);
             if (sessionFailure) {
                 add(points.sessionFailures, var, varState, points.closedOnTheWay);
+                points.failureMembers = ScopeMemberships.joined(points.failureMembers, flow.state);
             }
         }
     }
@@ -688,16 +697,20 @@ final class LinearityRules {
 
     /**
      * At the end of a try-with-resources block, the scopes among its resources close their members declared
-     * outside it ({@code members}: each with its scope's name; adv17 A1): each must be complete there, and is
-     * closed from then on (a later action is SJ025).
+     * outside it ({@code members}, each with its scope and whether it is one on every path: adv17 A1, adv18 A4): each
+     * must be complete there (the scope would close it cut short on a path that added it), and a member on
+     * every path is closed after it. One on some paths only keeps its state: complete there, it may be closed
+     * (closing again does nothing) or left as it is, as on the paths that did not add it.
      */
-    void closeScopeMembers(Map<Element, String> members, TryTree tree) {
-        for (Map.Entry<Element, String> member : members.entrySet()) {
+    void closeScopeMembers(Map<Element, SpawnRules.ClosedMember> members, TryTree tree) {
+        for (Map.Entry<Element, SpawnRules.ClosedMember> member : members.entrySet()) {
             Element var = member.getKey();
-            checkComplete(var, tree, "when the scope '" + member.getValue() + "' closes it (the end of this "
-                    + "try-with-resources block)");
-            if (flow.state.get(var) instanceof VarState.Live) {
-                flow.set(var, new VarState.Moved("closed by the scope '" + member.getValue()
+            String scope = member.getValue().scope();
+            boolean everyPath = member.getValue().everyPath();
+            checkComplete(var, tree, "when the scope '" + scope + "' closes it (the end of this try-with-resources "
+                    + "block" + (everyPath ? ")" : "; it was added to the scope on some paths only)"));
+            if (everyPath && flow.state.get(var) instanceof VarState.Live) {
+                flow.set(var, new VarState.Moved("closed by the scope '" + scope
                         + "' at the end of the try-with-resources block on line " + flow.line(tree)));
             }
         }

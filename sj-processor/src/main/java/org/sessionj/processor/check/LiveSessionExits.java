@@ -92,6 +92,10 @@ final class LiveSessionExits {
     record Escape(Tree at, String what, List<TypeMirror> thrown, VarState state, boolean unchecked, String fix) {
         /** The usual fix: a try-with-resources resource, or a close in a finally block. */
         static final String RESOURCE_OR_FINALLY = "declare it in try-with-resources, or close it in a finally block";
+        /** The fix for a scope member on some paths only (adv18 A4), which no scope closes on the others. */
+        static final String MEMBER_ON_SOME_PATHS = "it is a member of a scope on some paths only, and nothing closes it on"
+                + " the others: add it to the scope on every path, declare it in try-with-resources, or close it in a"
+                + " finally block";
     }
 
     /** Innermost first. */
@@ -437,7 +441,8 @@ final class LiveSessionExits {
                 continue;
             }
             if (plainLocalSocket(var) || ownedParameter(var)) {
-                escape(var, new Escape(at, what, thrown, state, unchecked, Escape.RESOURCE_OR_FINALLY), guards.iterator());
+                escape(var, new Escape(at, what, thrown, state, unchecked, flow.spawns.scopeMemberOnSomePaths(var)
+                        ? Escape.MEMBER_ON_SOME_PATHS : Escape.RESOURCE_OR_FINALLY), guards.iterator());
             }
         }
         if (only != null) {

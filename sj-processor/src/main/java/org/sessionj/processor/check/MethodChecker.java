@@ -326,10 +326,15 @@ final class MethodChecker extends FlowScanner {
         return merges.merge(var, left, right, at, what);
     }
 
-    /** See {@link StateMerges}: a loop that assigns a service or server-socket variable is probed for it. */
+    /**
+     * See {@link StateMerges}: a loop that assigns a service or server-socket variable is probed for it; and
+     * in a body that adds sockets to scopes, a loop over a live socket, which a round may make a member
+     * (adv18 A4: {@link #widenOwnership} joins the memberships of the rounds).
+     */
     @Override
     boolean widens(Element var, VarState value) {
         return super.widens(var, value) || merges.widens(var, value) || merges.nullWidens(var, value)
+                || (value instanceof VarState.Live || value instanceof VarState.Nullable) && spawns.addsToScopes()
                 || value instanceof VarState.Unassigned && infos.containsKey(var) && infos.get(var).kind() == Kind.VIEW;
     }
 

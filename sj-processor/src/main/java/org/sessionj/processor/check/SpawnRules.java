@@ -17,6 +17,7 @@ import java.util.Map;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.VariableElement;
+import org.sessionj.processor.internal.flow.FlowState;
 import org.sessionj.processor.internal.flow.VarState;
 import org.sessionj.processor.internal.model.TypeModel;
 import org.sessionj.types.SessionType;
@@ -39,7 +40,10 @@ final class SpawnRules {
     static final String SPAWNED = "spawned into a session thread";
 
     private final MethodChecker flow;
-    /** The sockets added to an {@code SJScope} in this body, with the call that added each first. */
+    /**
+     * The sockets added to an {@code SJScope} in this body, with the call that added each first (for
+     * messages: whether one is a member here is a per-path fact of the flow state).
+     */
     private final Map<Element, Tree> scopeMembers = new HashMap<>();
 
     SpawnRules(MethodChecker flow) {
@@ -192,58 +196,78 @@ final class SpawnRules {
         return true;
     }
 
-    /** Records that {@code var} is a member of a scope from {@code call} on (SJ051/SJ055 if it is handed over). */
+    /**
+     * Records that {@code var} is a member of a scope from {@code call} on, on this path (SJ051/SJ055 if it is
+     * handed over). A member of another scope already is one of both: the first of them to close closes it
+     * (both enclose this point, so the inner one), whichever it is ({@link FlowState.Membership#scope} null).
+     */
     private void member(Element var, Tree call) {
         scopeMembers.putIfAbsent(var, call);
-        currentMembers.add(var);
-        if (call instanceof MethodInvocationTree invocation
-                && invocation.getMethodSelect() instanceof com.sun.source.tree.MemberSelectTree select
-                && flow.elementOf(select.getExpression()) instanceof Element scope) {
-            memberOf.put(var, scope);
+        if (flow.state == null || !flow.state.tracks(var)) {
+            return;
         }
+        Object scope = call instanceof MethodInvocationTree invocation
+                && invocation.getMethodSelect() instanceof com.sun.source.tree.MemberSelectTree select
+                ? flow.elementOf(select.getExpression()) : null;
+        FlowState.Membership before = flow.state.membership(var);
+        if (before != null && !java.util.Objects.equals(before.scope(), scope)) {
+            scope = null;
+        }
+        flow.state = flow.state.withMembership(var, new FlowState.Membership(scope, true));
     }
 
-    /** The scope variable each current member was added to (when the scope is a variable). */
-    private final Map<Element, Element> memberOf = new HashMap<>();
-
     /**
-     * adv17 A1: the current members of the scopes that {@code tree}, a try-with-resources statement, declares
-     * as resources: the scope's close at the end of the block closes them, each with the scope's
-     * name; a member declared inside the block has left its own scope there already (not tracked any more).
+     * adv17 A1, adv18 A4: the members of the scopes that {@code tree}, a try-with-resources statement, declares
+     * as resources: the scope's close at the end of the block closes them. Each maps to its scope and
+     * whether it is a member on every path reaching the end (false: on some only, where a path that added it
+     * met one that did not); a member declared inside the block has left its own scope there already (not tracked any
+     * more). They are members of nothing after it.
      */
-    Map<Element, String> closedByScopes(TryTree tree) {
-        Map<Element, String> closed = new java.util.LinkedHashMap<>();
+    Map<Element, ClosedMember> closedByScopes(TryTree tree) {
+        Map<Element, ClosedMember> closed = new java.util.LinkedHashMap<>();
+        if (flow.state == null || flow.state.memberships().isEmpty()) {
+            return closed;
+        }
         for (Tree resource : tree.getResources()) {
             // a declared scope only: `try (sc)` on a scope declared elsewhere is SJ017 (its members' close unseen)
             Element scope = resource instanceof VariableTree variable ? flow.trees.getElement(flow.pathOf(variable)) : null;
             if (scope == null || !flow.api.isScope(scope.asType())) {
                 continue;
             }
-            for (Map.Entry<Element, Element> entry : memberOf.entrySet()) {
-                if (entry.getValue().equals(scope) && currentMembers.contains(entry.getKey())
-                        && flow.state != null && flow.state.tracks(entry.getKey())) {
-                    closed.put(entry.getKey(), scope.getSimpleName().toString());
+            for (Map.Entry<Element, FlowState.Membership> entry : flow.state.memberships().entrySet()) {
+                FlowState.Membership membership = entry.getValue();
+                // scope null: a member of two scopes (on a path, or on different paths): the first to close closes it
+                if ((membership.scope() == null || membership.scope().equals(scope)) && flow.state.tracks(entry.getKey())) {
+                    closed.putIfAbsent(entry.getKey(), new ClosedMember(scope.getSimpleName().toString(),
+                            membership.everyPath()));
                 }
             }
         }
         for (Element var : closed.keySet()) {
-            currentMembers.remove(var);
-            memberOf.remove(var);
+            flow.state = flow.state.withMembership(var, null);
         }
         return closed;
     }
 
-    /**
-     * The variables whose current session a scope closes (added since their last assignment), for the
-     * exception exits: an exception that leaves such a variable's scope passes the scope's
-     * try-with-resources statement (a scope is always one's resource, SJ017), which closes it and tells the
-     * peer (adv15 A27). Unlike {@link #scopeMembers}, a variable assigned anew leaves it.
-     */
-    private final java.util.Set<Element> currentMembers = new java.util.HashSet<>();
+    /** A member a scope closes: the scope's name, and whether it is a member on every path reaching the close. */
+    record ClosedMember(String scope, boolean everyPath) {
+    }
 
-    /** Whether the session {@code var} holds now was added to a scope (on the paths read so far). */
+    /**
+     * Whether the session {@code var} holds now is a member of a scope on every path reaching this point:
+     * an exception that leaves its scope passes the scope's try-with-resources statement (a scope is always
+     * one's resource, SJ017), which closes it and tells the peer (adv15 A27). A member on some paths only is
+     * not one: on the others nothing closes it (adv18 A4).
+     */
     boolean scopeMember(Element var) {
-        return currentMembers.contains(var);
+        FlowState.Membership membership = flow.state == null ? null : flow.state.membership(var);
+        return membership != null && membership.everyPath();
+    }
+
+    /** Whether {@code var}'s session is a member of a scope on some path reaching this point, but not on every one. */
+    boolean scopeMemberOnSomePaths(Element var) {
+        FlowState.Membership membership = flow.state == null ? null : flow.state.membership(var);
+        return membership != null && !membership.everyPath();
     }
 
     /** {@code SJSocket s = scope.add(…)} (or an assignment of it): {@code var} is a scope member. */
@@ -252,18 +276,40 @@ final class SpawnRules {
                 && flow.elementOf(call) instanceof ExecutableElement method
                 && flow.api.isScopeClass(method.getEnclosingElement()) && method.getSimpleName().contentEquals("add")) {
             member(var, call);
-        } else {
-            currentMembers.remove(var); // a session of its own: no scope closes it
-            memberOf.remove(var);
+        } else if (flow.state != null) {
+            flow.state = flow.state.withMembership(var, null); // a session of its own: no scope closes it
         }
     }
 
     /**
+     * Whether this body adds a socket to a scope anywhere (found once): only then may a loop's rounds differ
+     * in a socket's scope membership, and a loop over a live socket be probed for it ({@link MethodChecker#widens}).
+     */
+    boolean addsToScopes() {
+        if (addsToScopes == null) {
+            boolean[] found = {false};
+            new com.sun.source.util.TreeScanner<Void, Void>() {
+                @Override
+                public Void visitMethodInvocation(MethodInvocationTree call, Void unused) {
+                    if (call.getMethodSelect() instanceof com.sun.source.tree.MemberSelectTree select
+                            && select.getIdentifier().contentEquals("add") && call.getArguments().size() == 1) {
+                        found[0] = true; // by name: a cheap superset (a probe too many costs a silent pass)
+                    }
+                    return found[0] ? null : super.visitMethodInvocation(call, unused);
+                }
+            }.scan(flow.root.getLeaf(), null);
+            addsToScopes = found[0];
+        }
+        return addsToScopes;
+    }
+
+    private Boolean addsToScopes;
+
+    /**
      * Who closes {@code var} in this code, so that it may not be handed to an owner that outlives it
      * (a session thread, a selector): "it is a resource of the try-with-resources statement on line
-     * N, …" or "it was added to a scope on line N, …"; null when nothing here closes it. Scope
-     * membership is recorded in the order the code is read, whatever path added it (a member on some
-     * path is one here).
+     * N, …" or "it was added to a scope on line N, …"; null when nothing here closes it. A member of a
+     * scope on some path reaching this point is one here (the scope may close it under its new owner).
      */
     String closer(Element var) {
         TryTree resourceOf = closingTry(var);
@@ -272,7 +318,7 @@ final class SpawnRules {
                     + ", which closes it in this thread at the end of the block; declare it without try-with-resources";
         }
         Tree added = scopeMembers.get(var);
-        if (added != null) {
+        if (added != null && flow.state != null && flow.state.membership(var) != null) {
             return "it was added to a scope on line " + flow.line(added) + " (scope.add), which closes it when the "
                     + "scope closes; hand it over without adding it to a scope";
         }

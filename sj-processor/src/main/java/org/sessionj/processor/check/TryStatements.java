@@ -104,11 +104,13 @@ final class TryStatements {
         flow.scopes.pop();
         FlowState<Element> tryEnd = flow.state;
         FlowState<Element> catchEntry = tryEntry == null ? null
-                : flow.linearity.catchEntry(tryEntry.without(resources.vars), throwPoints.any, tree);
+                : ScopeMemberships.atThrows(flow.linearity.catchEntry(tryEntry.without(resources.vars),
+                        throwPoints.any, tree), throwPoints.members);
         catchEntry = closedBeforeTheCatches(flow.tryMoves.catchEntry(catchEntry, moved, tree), closedHere, tree);
         // A catch of SJIOException (and its subclasses) only: entered where a session failure may be thrown.
         FlowState<Element> failureEntry = tryEntry == null ? null
-                : flow.linearity.catchEntry(tryEntry.without(resources.vars), throwPoints.sessionFailures, tree);
+                : ScopeMemberships.atThrows(flow.linearity.catchEntry(tryEntry.without(resources.vars),
+                        throwPoints.sessionFailures, tree), throwPoints.failureMembers);
         failureEntry = closedBeforeTheCatches(flow.tryMoves.catchEntry(failureEntry, moved, tree), closedHere, tree);
         FlowState<Element> afterAll = tryEnd;
         flow.handlers.push("catch");
@@ -262,6 +264,7 @@ final class TryStatements {
         FlowState<Element> abrupt = flow.tryMoves.alsoMovedIn(flow.tryMoves.catchEntry(normal, moved, tree), catchEntry);
         // A service or server socket may hold, after an exception, what it held at any throw point.
         abrupt = flow.linearity.endpointsAtThrows(abrupt, throwPoints);
+        abrupt = ScopeMemberships.joinedAtThrows(abrupt, throwPoints);
         if (afterAll != null && catchEntry != null && jumpsOut(tree.getFinallyBlock())) {
             abrupt = flow.join(abrupt, flow.tryMoves.catchEntry(catchEntry, moved, tree), tree,
                     "the normal paths and the exceptions this finally block swallows (it can end with a jump)");

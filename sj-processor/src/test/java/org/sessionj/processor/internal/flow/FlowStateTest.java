@@ -54,4 +54,23 @@ class FlowStateTest {
         assertThat(new VarState.Live(SessionType.END, 0).complete()).isTrue();
         assertThat(new VarState.Live(SessionType.END, 1).complete()).isFalse();
     }
+
+    /** adv18 A4: a scope membership is a per-path fact: a member on one path only is one on some paths. */
+    @Test
+    void membershipsJoinAsPerPathFacts() {
+        FlowState.Membership member = new FlowState.Membership("sc", true);
+        FlowState<String> both = FlowState.<String>empty().with("a", LIVE).with("b", LIVE);
+        FlowState<String> added = both.withMembership("a", member).withMembership("b", member);
+        FlowState<String> onlyB = both.withMembership("b", member);
+        FlowState.Merger<String> same = (var, l, r) -> l;
+        FlowState<String> joined = FlowState.join(added, onlyB, same);
+        assertThat(joined.membership("a")).isEqualTo(new FlowState.Membership("sc", false));
+        assertThat(joined.membership("b")).isEqualTo(member);
+        assertThat(FlowState.join(onlyB, added, same).membership("a")).isEqualTo(new FlowState.Membership("sc", false));
+        assertThat(FlowState.Membership.join(member, new FlowState.Membership("other", true)))
+                .isEqualTo(new FlowState.Membership(null, false));
+        assertThat(added.without(List.of("a")).membership("a")).isNull();
+        assertThat(added).isNotEqualTo(both);
+        assertThat(both.withMembershipsJoined(added).membership("a")).isEqualTo(new FlowState.Membership("sc", false));
+    }
 }
