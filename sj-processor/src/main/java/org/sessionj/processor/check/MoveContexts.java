@@ -251,7 +251,7 @@ final class MoveContexts {
         }
         String move = moveContext(copyPath);
         return move == null || borrowedBy(copyPath) ? null
-                : move + THROUGH_A_COPY;
+                : move.contains(THROUGH_A_COPY) ? move : move + THROUGH_A_COPY; // a copy of a copy: said once
     }
 
     /** Whether {@code call} is a {@code PrintStream}'s print, println, printf or format (the usual debugging print). */
@@ -333,9 +333,11 @@ final class MoveContexts {
                 }
                 return switch (owner.getQualifiedName().toString()) {
                     case "java.lang.System" -> name.equals("arraycopy") && (position == 0 || position == 2);
+                    // Arrays.copyOf(copy, n) is a copy of a copy: it borrows only if where it goes does not move (adv19 A4)
                     case "java.util.Arrays" -> ARRAYS_BORROWING.contains(name) && !method.isVarArgs()
                             && position < method.getParameters().size()
-                            && method.getParameters().get(position).asType().getKind() == TypeKind.ARRAY;
+                            && method.getParameters().get(position).asType().getKind() == TypeKind.ARRAY
+                            && !(name.startsWith("copyOf") && copyMoves(p) != null);
                     case "java.lang.String" -> STRING_READING.contains(name)
                             || (name.equals("getChars") || name.equals("getBytes")) && position == 2;
                     case "java.lang.StringBuilder", "java.lang.StringBuffer" -> name.equals("append")

@@ -29,7 +29,8 @@ final class ViewResults {
 
     /**
      * The elements' type of {@code type}: an array's component, an {@code Iterable}'s or a stream's first
-     * type argument, a map's values' type (as seen from {@code type}); null for anything else (a raw type).
+     * type argument, a map's values' type (as seen from {@code type}); {@code Object} for a raw one (adv19 A3:
+     * {@code (Collection) x.entrySet()} holds the map's entries all the same); null for anything else.
      */
     TypeMirror elementType(TypeMirror type) {
         if (type.getKind() == TypeKind.ARRAY) {
@@ -41,10 +42,10 @@ final class ViewResults {
         javax.lang.model.type.DeclaredType declared = (javax.lang.model.type.DeclaredType) type;
         String name = ((TypeElement) declared.asElement()).getQualifiedName().toString();
         if (name.equals("java.lang.Iterable") || name.equals("java.util.stream.BaseStream")) {
-            return declared.getTypeArguments().isEmpty() ? null : declared.getTypeArguments().get(0);
+            return declared.getTypeArguments().isEmpty() ? object() : declared.getTypeArguments().get(0);
         }
         if (name.equals("java.util.Map")) { // its values: a copy of the map holds the same value objects
-            return declared.getTypeArguments().size() == 2 ? declared.getTypeArguments().get(1) : null;
+            return declared.getTypeArguments().size() == 2 ? declared.getTypeArguments().get(1) : object();
         }
         for (TypeMirror supertype : flow.types.directSupertypes(type)) {
             TypeMirror element = elementType(supertype);
@@ -53,6 +54,11 @@ final class ViewResults {
             }
         }
         return null;
+    }
+
+    /** The elements' type of a raw container: anything. */
+    private TypeMirror object() {
+        return flow.elements.getTypeElement("java.lang.Object").asType();
     }
 
 
