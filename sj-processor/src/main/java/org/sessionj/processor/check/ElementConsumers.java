@@ -34,8 +34,9 @@ import javax.lang.model.type.WildcardType;
  * static method or constructor ({@code Map.Entry::copyOf}), or a functional value the JDK made
  * ({@code Map.Entry.comparingByValue()}). Any other functional argument —
  * a lambda that stores, returns or passes on its parameter, a bound or static method reference
- * ({@code keep::add}), a functional value of the program's held in a variable — moves the value, as giving
- * it to that code would.
+ * ({@code keep::add}), a functional value of the program's held in a variable, an object of a class that
+ * implements the functional interface ({@code new Consumer<>() {…}}, {@code new Keeper()}: adv19 A8) — moves
+ * the value, as giving it to that code would.
  */
 final class ElementConsumers {
     private final MethodChecker flow;
@@ -120,8 +121,41 @@ final class ElementConsumers {
             return functionalKeeps(cast.getExpression(), new TreePath(strippedPath, cast.getExpression()), valueType,
                     returnsStay, containerFirst);
         }
-        return givenViews(flow.trees.getTypeMirror(path), valueType)
-                ? opaqueKeeps(stripped, strippedPath, valueType, returnsStay, containerFirst) : null;
+        TypeMirror type = flow.trees.getTypeMirror(path);
+        boolean views = stripped instanceof NewClassTree ? functionalParameter(path) && objectGivenViews(type, valueType)
+                : givenViews(type, valueType);
+        return views ? opaqueKeeps(stripped, strippedPath, valueType, returnsStay, containerFirst) : null;
+    }
+
+    /**
+     * Whether the argument at {@code path} is given to a parameter of a functional interface type (not
+     * {@code Iterable}, a container): an object made there is code the call runs ({@code forEach(new Keeper())}).
+     */
+    private boolean functionalParameter(TreePath path) {
+        if (!(path.getParentPath().getLeaf() instanceof MethodInvocationTree call)
+                || !(flow.trees.getElement(path.getParentPath()) instanceof ExecutableElement method)) {
+            return false;
+        }
+        int index = call.getArguments().indexOf(path.getLeaf());
+        if (index < 0 || method.getParameters().isEmpty()) {
+            return false;
+        }
+        TypeMirror parameter = method.getParameters().get(Math.min(index, method.getParameters().size() - 1)).asType();
+        return flow.contracts.functionalMethod(parameter) != null && !flow.viewResults.isA(parameter, "java.lang.Iterable");
+    }
+
+    /**
+     * Whether an object of {@code type}, a class given as a functional argument (adv19 A8: {@code new
+     * Consumer<Entry<K, V>>() {…}}, {@code new Keeper()} of a class implementing one), is given values that may
+     * be views: through a functional interface among its supertypes that is ({@link #givenViews}).
+     */
+    private boolean objectGivenViews(TypeMirror type, TypeMirror valueType) {
+        for (DeclaredType functional : functionalTypes(type, 0)) {
+            if (givenViews(functional, valueType)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -232,6 +266,12 @@ final class ElementConsumers {
                 && owner.getQualifiedName().toString().startsWith("java.")) {
             return builtFrom(call, path, valueType, returnsStay);
         }
+        if (argument instanceof NewClassTree creation) {
+            // adv19 A8: an object of a class (anonymous or named) whose method the JDK calls with each element
+            return "into " + (creation.getClassBody() != null ? "an anonymous " + creation.getIdentifier()
+                    : "the object '" + argument + "'") + " (code the checker does not read: give a lambda or a method"
+                    + " reference)";
+        }
         return "into '" + argument + "' (code the checker does not read: give a lambda or a method reference)";
     }
 
@@ -300,6 +340,21 @@ final class ElementConsumers {
             }
         }
         return false;
+    }
+
+    /** The functional interfaces {@code type} is: itself when it is one, else those among its supertypes. */
+    private java.util.List<DeclaredType> functionalTypes(TypeMirror type, int depth) {
+        if (!(type instanceof DeclaredType declared) || depth > 8) {
+            return java.util.List.of();
+        }
+        if (flow.contracts.functionalMethod(type) != null) {
+            return java.util.List.of(declared);
+        }
+        java.util.List<DeclaredType> found = new java.util.ArrayList<>();
+        for (TypeMirror supertype : flow.types.directSupertypes(type)) {
+            found.addAll(functionalTypes(supertype, depth + 1));
+        }
+        return found;
     }
 
     /** A wildcard's bound ({@code ? super Entry<K, V>}: {@code Entry<K, V>}; none: null), any other type itself. */

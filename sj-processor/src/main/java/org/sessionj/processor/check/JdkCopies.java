@@ -4,6 +4,7 @@ import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.NewClassTree;
+import com.sun.source.util.TreePath;
 import java.util.List;
 import java.util.Set;
 import javax.lang.model.element.ExecutableElement;
@@ -69,11 +70,36 @@ final class JdkCopies {
     }
 
     /**
+     * Whether a value of type {@code type} is a collection or a map, whose {@code clone()} is a shallow copy
+     * (adv19 A10: {@code (ArrayList<int[]>) x.clone()} shares x's rows; {@code HashMap}, {@code TreeSet},
+     * {@code ArrayDeque}…; a subclass's own {@code clone()} is taken as such a copy too, the safe side).
+     */
+    boolean sharedByItsClone(TypeMirror type) {
+        return type.getKind() == TypeKind.DECLARED && (flow.viewResults.isA(type, "java.util.Collection")
+                || flow.viewResults.isA(type, "java.util.Map"));
+    }
+
+    /**
+     * The type of the copy {@code copy} (at {@code path}) as a container of its source's elements: its own, or for
+     * a collection's or map's {@code clone()}, which returns an {@code Object}, its receiver's.
+     */
+    TypeMirror copyType(TreePath path) {
+        if (path.getLeaf() instanceof MethodInvocationTree call && call.getArguments().isEmpty()
+                && call.getMethodSelect() instanceof MemberSelectTree select && select.getIdentifier().contentEquals("clone")) {
+            TypeMirror receiver = flow.trees.getTypeMirror(new TreePath(new TreePath(path, select), select.getExpression()));
+            if (receiver != null && sharedByItsClone(receiver)) {
+                return receiver;
+            }
+        }
+        return flow.trees.getTypeMirror(path);
+    }
+
+    /**
      * The source whose elements the JDK copy {@code expression} copies by reference (adv16 A3), or null: the
      * collection, map or array a copying constructor is given ({@code new ArrayList<>(src)}), the argument of
      * {@code List.copyOf}/{@code Set.copyOf}/{@code Map.copyOf}/{@code Arrays.copyOf}/{@code copyOfRange}, the
      * stream a {@code toList}/{@code collect}/{@code toArray} terminal reads, the collection whose {@code toArray}
-     * it is, the array whose {@code clone()} it is. The copy is a new value, but its elements
+     * it is, the array, collection or map whose {@code clone()} it is. The copy is a new value, but its elements
      * are the source's: when those may be views of a {@code @NoAlias} value (the entries of a map's
      * {@code entrySet()} are its nodes), so may the copy's.
      */
@@ -101,7 +127,7 @@ final class JdkCopies {
         }
         TypeMirror receiver = flow.trees.getTypeMirror(flow.pathOf(select.getExpression()));
         if (name.equals("clone") && call.getArguments().isEmpty() && receiver != null
-                && receiver.getKind() == TypeKind.ARRAY) {
+                && (receiver.getKind() == TypeKind.ARRAY || sharedByItsClone(receiver))) {
             return select.getExpression(); // a shallow copy: rows.clone() shares the rows
         }
         boolean copies = name.equals("toArray") && receiver != null && flow.viewResults.isA(receiver, "java.util.Collection")

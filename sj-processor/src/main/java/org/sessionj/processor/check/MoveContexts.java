@@ -245,7 +245,7 @@ final class MoveContexts {
      * returned or stored in a field, it moves the value as the value's own view would.
      */
     String copyMoves(TreePath copyPath) {
-        TypeMirror copy = flow.trees.getTypeMirror(copyPath);
+        TypeMirror copy = flow.jdkCopies.copyType(copyPath);
         if (copy == null || !flow.viewResults.elementsMayView(copy) || flow.views.storedAsView(copyPath, false)) {
             return null;
         }
