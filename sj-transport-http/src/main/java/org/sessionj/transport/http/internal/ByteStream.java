@@ -126,6 +126,14 @@ public final class ByteStream {
      * writer finishes after it. Takes ownership of {@code bytes} unless the answer is FULL or BUSY.
      */
     public Append append(ByteBuf bytes, long offset, boolean finAfter) {
+        Append result = appendOnce(bytes, offset, finAfter);
+        if (result == Append.BUSY && budget.spent()) {
+            result = appendOnce(bytes, offset, finAfter); // room was made (or this stream was failed for it)
+        }
+        return result;
+    }
+
+    private Append appendOnce(ByteBuf bytes, long offset, boolean finAfter) {
         Consumer<Boolean> wake;
         lock.lock();
         try {
@@ -192,6 +200,7 @@ public final class ByteStream {
      * @return false (and the frame released) if the stream takes no more
      */
     public boolean appendFrame(ByteBuf frame) {
+        boolean over;
         lock.lock();
         try {
             if (finished || failure != null || readerGone != null) {
@@ -208,12 +217,15 @@ public final class ByteStream {
                 pending.add(frame);
                 batch = null;
             }
-            budget.force(total);
+            over = budget.force(total);
             written += total;
-            return true;
         } finally {
             lock.unlock();
         }
+        if (over) {
+            budget.spent(); // outside the lock: making room looks at other streams
+        }
+        return true;
     }
 
     /** Wakes the reader if something is waiting for it (after local appends). */

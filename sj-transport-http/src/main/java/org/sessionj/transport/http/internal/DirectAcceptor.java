@@ -36,6 +36,8 @@ public final class DirectAcceptor implements ConnectionAcceptor, Routes {
     /** The most halves at once ({@link #MAX_HALVES} but in tests). */
     private final int maxHalves;
     private final UnusedOpens unused;
+    /** The process's bound on the stream bytes of direct servers ({@code sessionj.http.bufferedBytes}). */
+    private final StreamMemory memory;
     private final PendingConnections pending = new PendingConnections(this::describe);
     private final AtomicInteger unaccepted = new AtomicInteger();
     private final TunnelServer server;
@@ -45,8 +47,9 @@ public final class DirectAcceptor implements ConnectionAcceptor, Routes {
     private volatile org.sessionj.runtime.spi.HandshakeSlots slots;
 
     private DirectAcceptor(String transportName, HttpSettings settings, int portOffset, int tcpPort, SslContext ssl,
-            int maxHalves, UnusedOpens unused) throws IOException {
+            int maxHalves, UnusedOpens unused, StreamMemory memory) throws IOException {
         this.transportName = transportName;
+        this.memory = memory;
         this.settings = settings;
         this.portOffset = portOffset;
         this.maxHalves = maxHalves;
@@ -59,6 +62,7 @@ public final class DirectAcceptor implements ConnectionAcceptor, Routes {
             halves.close();
             throw e;
         }
+        memory.register(halves);
     }
 
     /**
@@ -108,18 +112,20 @@ public final class DirectAcceptor implements ConnectionAcceptor, Routes {
      */
     public static DirectAcceptor listen(String transportName, HttpSettings settings, int sessionPort, int portOffset,
             SslContext ssl) throws IOException {
-        return listen(transportName, settings, sessionPort, portOffset, ssl, MAX_HALVES, new UnusedOpens());
+        return listen(transportName, settings, sessionPort, portOffset, ssl, MAX_HALVES, new UnusedOpens(),
+                StreamMemory.shared());
     }
 
     /** As {@link #listen(String, HttpSettings, int, int, SslContext)} with at most {@code maxHalves} connections and {@code unused}'s cap (tests). */
     static DirectAcceptor listen(String transportName, HttpSettings settings, int sessionPort, int portOffset,
-            SslContext ssl, int maxHalves, UnusedOpens unused) throws IOException {
+            SslContext ssl, int maxHalves, UnusedOpens unused, StreamMemory memory) throws IOException {
         int tcpPort = sessionPort == 0 ? 0 : sessionPort + portOffset;
         if (tcpPort < 0 || tcpPort > 65535) {
             throw new IOException("session port " + sessionPort + " maps to TCP port " + tcpPort
                     + " (sessionj.http.portOffset " + portOffset + "), which does not exist");
         }
-        DirectAcceptor acceptor = new DirectAcceptor(transportName, settings, portOffset, tcpPort, ssl, maxHalves, unused);
+        DirectAcceptor acceptor = new DirectAcceptor(transportName, settings, portOffset, tcpPort, ssl, maxHalves, unused,
+                memory);
         if (acceptor.port() < 1) {
             acceptor.close();
             throw new IOException("the free TCP port " + acceptor.server.port() + " maps to no session port with "
@@ -171,8 +177,8 @@ public final class DirectAcceptor implements ConnectionAcceptor, Routes {
                 return;
             }
         }
-        Half half = new Half(Wire.newToken(), new ByteStream(settings.streamBytes(), Budget.unlimited()),
-                new ByteStream(settings.streamBytes(), Budget.unlimited()));
+        Half half = new Half(Wire.newToken(), new ByteStream(settings.streamBytes(), memory.budget()),
+                new ByteStream(settings.streamBytes(), memory.budget()));
         unused.track(from, half);
         halves.add(half);
         ServedConnection connection = new ServedConnection(transportName, half, settings,
@@ -243,6 +249,7 @@ public final class DirectAcceptor implements ConnectionAcceptor, Routes {
     private void shutDownWhenIdle() {
         if (closed && halves.size() == 0 && shutDown.compareAndSet(0, 1)) {
             server.close();
+            memory.unregister(halves);
             halves.close();
         }
     }

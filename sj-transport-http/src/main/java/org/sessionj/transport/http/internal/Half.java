@@ -197,6 +197,19 @@ public final class Half {
         out.closeReader(reason);
     }
 
+    /**
+     * Fails the connection to free the memory it holds ({@link StreamMemory}): its server's reader gets what it
+     * took already and then {@code reason}, its uploads not yet read are dropped, and so are its answers not yet
+     * downloaded; its server's writes and its client's requests are refused with {@code reason}.
+     */
+    void failForMemory(String reason) {
+        done = true;
+        endUnused();
+        in.fail(reason); // wakes the server's reader, which then reads the failure
+        in.closeReader(reason);
+        out.closeReader(reason);
+    }
+
     /** Releases every buffered byte (the half is being forgotten). */
     public void dispose() {
         done = true;

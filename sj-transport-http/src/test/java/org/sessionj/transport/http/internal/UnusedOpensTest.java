@@ -45,7 +45,8 @@ class UnusedOpensTest {
 
     @Test
     void oneAddressHoldsAtMostItsCapOfUnusedConnectionsAndOthersAreServed() throws Exception {
-        acceptor = DirectAcceptor.listen("http", HttpSettings.fromSystemProperties(), 0, 0, null, 100, new UnusedOpens(4));
+        acceptor = DirectAcceptor.listen("http", HttpSettings.fromSystemProperties(), 0, 0, null, 100, new UnusedOpens(4),
+                StreamMemory.shared());
         RawHttp flood = client("127.0.0.2");
         List<String> tokens = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
@@ -68,7 +69,8 @@ class UnusedOpensTest {
 
     @Test
     void whenTheTableIsFullAnOpenEvictsTheOldestUnusedConnectionOfTheAddressHoldingMost() throws Exception {
-        acceptor = DirectAcceptor.listen("http", HttpSettings.fromSystemProperties(), 0, 0, null, 6, new UnusedOpens(4));
+        acceptor = DirectAcceptor.listen("http", HttpSettings.fromSystemProperties(), 0, 0, null, 6, new UnusedOpens(4),
+                StreamMemory.shared());
         RawHttp two = client("127.0.0.2");
         List<String> flood = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
@@ -96,7 +98,8 @@ class UnusedOpensTest {
 
     @Test
     void whenTheTableIsFullOfUsedConnectionsAnOpenIsAnswered503AsBefore() throws Exception {
-        acceptor = DirectAcceptor.listen("http", HttpSettings.fromSystemProperties(), 0, 0, null, 2, new UnusedOpens(4));
+        acceptor = DirectAcceptor.listen("http", HttpSettings.fromSystemProperties(), 0, 0, null, 2, new UnusedOpens(4),
+                StreamMemory.shared());
         RawHttp c = client("127.0.0.2");
         for (int i = 0; i < 2; i++) {
             String token = open(c).body().strip();
