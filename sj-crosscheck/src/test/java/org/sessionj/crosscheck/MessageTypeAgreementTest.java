@@ -25,7 +25,8 @@ import org.sessionj.processor.SessionProcessor;
  * (adv16 A9 and its addendum: a map key that a generic type gets from a type argument — through a record
  * component, a class's field, a sealed type's permitted subclass, a raw use's bound, a list; an array key;
  * adv16 A18: a property kept to one side by {@code @JsonProperty(access = …)}; adv17 A7: a field hiding a
- * superclass's field of the same name) and a sample of SJ018's
+ * superclass's field of the same name; adv19 A5–A7: creators read as the codec reads them, {@code EnumSet},
+ * {@code Map.Entry}) and a sample of SJ018's
  * other rules, so that a change to one side alone shows here. Names in the protocols are qualified as the
  * runtime needs them without the processor (imports are not visible at run time).
  */
@@ -79,6 +80,23 @@ class MessageTypeAgreementTest {
               public static final class TransGetter { private transient int t; public int getT() { return t; } }
               public static class Base { private int n; public int getTwice() { return 2 * n; } }
               public static final class Derived extends Base { private int m; }
+              public static final class Unnamed { final int x, y; @com.fasterxml.jackson.annotation.JsonCreator Unnamed(int x, int y) { this.x = x; this.y = y; } }
+              public static final class UnnamedOf { final int x, y; private UnnamedOf(int x, int y) { this.x = x; this.y = y; }
+                @com.fasterxml.jackson.annotation.JsonCreator public static UnnamedOf of(int x, int y) { return new UnnamedOf(x, y); } }
+              public static final class Delegating { final String t; @com.fasterxml.jackson.annotation.JsonCreator(mode = com.fasterxml.jackson.annotation.JsonCreator.Mode.DELEGATING) Delegating(String t) { this.t = t; } }
+              public static final class NamedCreator { final int x, y; @com.fasterxml.jackson.annotation.JsonCreator NamedCreator(@JsonProperty("x") int x, @JsonProperty("y") int y) { this.x = x; this.y = y; } }
+              public static final class ValueOnly { String t = "x"; ValueOnly() {} @com.fasterxml.jackson.annotation.JsonValue String value() { return t; } }
+              public static final class ValueWrongCtor { String t = "x"; ValueWrongCtor() {} ValueWrongCtor(int n) {} @com.fasterxml.jackson.annotation.JsonValue String value() { return t; } }
+              public static final class ValueAndCtor { String t = ""; ValueAndCtor() {} ValueAndCtor(String t) { this.t = t; } @com.fasterxml.jackson.annotation.JsonValue String value() { return t; } }
+              public static final class IntValue { final int n; IntValue(long n) { this.n = (int) n; } @com.fasterxml.jackson.annotation.JsonValue int n() { return n; } }
+              public static final class UuidValue { final UUID id; private UuidValue(UUID id) { this.id = id; }
+                @com.fasterxml.jackson.annotation.JsonCreator public static UuidValue of(UUID id) { return new UuidValue(id); } @com.fasterxml.jackson.annotation.JsonValue UUID id() { return id; } }
+              @com.fasterxml.jackson.annotation.JsonFormat(shape = com.fasterxml.jackson.annotation.JsonFormat.Shape.OBJECT) public enum ObjColor { RED, GREEN; public int getCode() { return ordinal(); } }
+              public record HasObjColor(ObjColor c) {}
+              @com.fasterxml.jackson.annotation.JsonFormat(shape = com.fasterxml.jackson.annotation.JsonFormat.Shape.OBJECT) public enum ReadColor { RED, GREEN;
+                public String getName() { return name(); }
+                @com.fasterxml.jackson.annotation.JsonCreator public static ReadColor of(@JsonProperty("name") String name) { return valueOf(name); } }
+              public enum Color { RED, GREEN }
             """;
 
     /** A message type and whether it is refused (by both sides). */
@@ -162,7 +180,24 @@ class MessageTypeAgreementTest {
                 new Case("D13", "java.util.concurrent.LinkedBlockingQueue<String>", false),
                 new Case("D14", "java.util.Deque<Pt>", false),
                 new Case("D15", "java.util.concurrent.ConcurrentNavigableMap<String, Pt>", false),
-                new Case("D16", "java.util.PriorityQueue<Object>", false));
+                new Case("D16", "java.util.PriorityQueue<Object>", false),
+                // adv19 A5–A7: creators as the codec reads them; EnumSet and Map.Entry
+                new Case("E01", "Unnamed", true),
+                new Case("E02", "UnnamedOf", true),
+                new Case("E03", "Delegating", true),
+                new Case("E04", "NamedCreator", false),
+                new Case("E05", "ValueOnly", true),
+                new Case("E06", "ValueWrongCtor", true),
+                new Case("E07", "ValueAndCtor", false),
+                new Case("E08", "IntValue", false),
+                new Case("E09", "UuidValue", false),
+                new Case("E10", "ObjColor", true),
+                new Case("E11", "HasObjColor", true),
+                new Case("E12", "ReadColor", false),
+                new Case("E13", "java.util.EnumSet<Color>", false),
+                new Case("E14", "java.util.Map.Entry<String, Integer>", false),
+                new Case("E15", "java.util.Map.Entry<Pt, Integer>", true),
+                new Case("E16", "java.util.List<java.util.Map.Entry<String, java.util.EnumSet<Color>>>", false));
     }
 
     @TempDir

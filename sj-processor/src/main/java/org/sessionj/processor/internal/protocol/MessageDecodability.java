@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
@@ -16,7 +15,6 @@ import javax.lang.model.element.TypeParameterElement;
 import javax.lang.model.type.ArrayType;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.ExecutableType;
-import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.type.TypeVariable;
 import javax.lang.model.type.WildcardType;
@@ -67,7 +65,7 @@ public final class MessageDecodability {
             "java.util.concurrent.atomic.AtomicBoolean", "java.util.concurrent.atomic.AtomicInteger",
             "java.util.concurrent.atomic.AtomicLong", "java.util.concurrent.atomic.AtomicReference",
             "java.sql.Date", "java.sql.Time", "java.sql.Timestamp");
-    private static final Set<String> SCALARS = Set.of("java.lang.String", "int", "long", "double", "boolean");
+
     /** The JDK classes (beyond boxes, String, Object, enums and java.time) whose keys the codec reads back. */
     private static final Set<String> JDK_KEYS = Set.of("java.util.UUID", "java.util.Locale", "java.util.Currency",
             "java.net.URI", "java.net.URL", "java.util.Date", "java.math.BigInteger", "java.math.BigDecimal");
@@ -106,6 +104,15 @@ public final class MessageDecodability {
     /** Whether {@code type} is a map of the JDK (its first type parameter is the key). */
     public static boolean isJdkMap(TypeElement type) {
         return type.getQualifiedName().toString().startsWith("java.util.") && isMap(type);
+    }
+
+    /**
+     * Whether {@code type} is {@code Map.Entry}: the codec writes an entry as a one-entry object (its key as the
+     * object's key text) and reads it back as an {@code AbstractMap.SimpleEntry} (adv19 A7), so it is decoded,
+     * with its key under the rules of a map's keys.
+     */
+    private static boolean isMapEntry(TypeElement type) {
+        return type.getQualifiedName().contentEquals("java.util.Map.Entry");
     }
 
     private static boolean isMap(TypeElement type) {
@@ -195,7 +202,8 @@ public final class MessageDecodability {
                     }
                 }
                 List<? extends TypeMirror> arguments = type.getTypeArguments();
-                String key = isJdkMap(element) && arguments.size() == 2 ? keyProblem(arguments.get(0)) : null;
+                String key = (isJdkMap(element) || isMapEntry(element)) && arguments.size() == 2
+                        ? keyProblem(arguments.get(0)) : null;
                 return key != null || arguments.isEmpty() ? key : sortedProblem(element, arguments.get(0));
             } finally {
                 depth--;
@@ -255,7 +263,7 @@ public final class MessageDecodability {
                 }
             }
             if (element.getKind() == ElementKind.CLASS && !jdk(element)
-                    && !annotated(element, "com.fasterxml.jackson.annotation.JsonAutoDetect")) {
+                    && !MessageCreators.annotated(element, "com.fasterxml.jackson.annotation.JsonAutoDetect")) {
                 // A class of the program travels as its fields, whatever their access (adv15 A21): each is a part
                 // the receiver decodes as its declared type, as the runtime's load check has it.
                 for (TypeElement c = element; c != null && !jdk(c); c = superclass(c)) {
@@ -389,15 +397,16 @@ public final class MessageDecodability {
     /**
      * The JDK's collection and map interfaces and abstract classes the codec creates a default implementation
      * for (Jackson's fallbacks: ArrayList, HashSet, LinkedHashSet, TreeSet, LinkedList, LinkedHashMap, TreeMap,
-     * ConcurrentHashMap, ConcurrentSkipListMap); any other ({@code BlockingQueue}, {@code TransferQueue}) it
-     * cannot create at all (adv18 A7). The runtime keeps the same list.
+     * ConcurrentHashMap, ConcurrentSkipListMap) or has a decoder of its own for ({@code EnumSet}: adv19 A7); any
+     * other ({@code BlockingQueue}, {@code TransferQueue}) it cannot create at all (adv18 A7). The runtime keeps
+     * the same list.
      */
     private static final Set<String> DEFAULT_IMPLEMENTED = Set.of("java.util.Collection", "java.util.List",
             "java.util.Set", "java.util.SortedSet", "java.util.Queue", "java.util.AbstractList",
             "java.util.AbstractSet", "java.util.Deque", "java.util.NavigableSet", "java.util.SequencedCollection",
             "java.util.SequencedSet", "java.util.Map", "java.util.AbstractMap", "java.util.concurrent.ConcurrentMap",
             "java.util.SortedMap", "java.util.NavigableMap", "java.util.concurrent.ConcurrentNavigableMap",
-            "java.util.SequencedMap");
+            "java.util.SequencedMap", "java.util.EnumSet");
 
     /** Whether {@code type} is one of {@code names} or a subtype of one, at any distance. */
     private static boolean inherits(TypeElement type, Set<String> names) {
@@ -424,7 +433,7 @@ public final class MessageDecodability {
     /** Whether {@code type} is a class of the program that travels as its fields (the codec's rule, SealedTypes). */
     private static boolean travelsAsFields(TypeElement type) {
         return type.getKind() == ElementKind.CLASS && !jdk(type)
-                && !annotated(type, "com.fasterxml.jackson.annotation.JsonAutoDetect");
+                && !MessageCreators.annotated(type, "com.fasterxml.jackson.annotation.JsonAutoDetect");
     }
 
     /** {@code type} and its superclasses of the program (not the JDK's), nearest first. */
@@ -444,7 +453,7 @@ public final class MessageDecodability {
     /** Whether a field travels: not static, not transient, not {@code @JsonIgnore}d (the runtime's rule). */
     private static boolean travels(Element field) {
         return !field.getModifiers().contains(Modifier.STATIC) && !field.getModifiers().contains(Modifier.TRANSIENT)
-                && !annotated(field, "com.fasterxml.jackson.annotation.JsonIgnore");
+                && !MessageCreators.annotated(field, "com.fasterxml.jackson.annotation.JsonIgnore");
     }
 
     /** {@link #keyProblem(TypeElement, int)} of a key type argument (a wildcard or type variable: read as its bound). */
@@ -480,9 +489,9 @@ public final class MessageDecodability {
         }
         if (name.startsWith("java.") && collectionOrMap(type) && open(type) && !DEFAULT_IMPLEMENTED.contains(name)) {
             return "it is a collection or map interface the codec has no implementation to create for (it creates "
-                    + "one for Collection, List, Set, SortedSet, NavigableSet, Queue, Deque, Map, SortedMap, NavigableMap,"
-                    + " ConcurrentMap and ConcurrentNavigableMap); declare a class it can create (LinkedBlockingQueue)"
-                    + " or one of those";
+                    + "one for Collection, List, Set, EnumSet, SortedSet, NavigableSet, Queue, Deque, Map, SortedMap,"
+                    + " NavigableMap, ConcurrentMap and ConcurrentNavigableMap); declare a class it can create"
+                    + " (LinkedBlockingQueue) or one of those";
         }
         if (undecodable(type)) {
             return "it is an interface or abstract class that is not sealed, and values carry no class on the "
@@ -500,7 +509,7 @@ public final class MessageDecodability {
             return oneSided;
         }
         String hidden = type.getKind() == ElementKind.CLASS && !jdk(type)
-                && !annotated(type, "com.fasterxml.jackson.annotation.JsonAutoDetect") ? hiddenField(type) : null;
+                && !MessageCreators.annotated(type, "com.fasterxml.jackson.annotation.JsonAutoDetect") ? hiddenField(type) : null;
         if (hidden != null) {
             return hidden;
         }
@@ -508,8 +517,11 @@ public final class MessageDecodability {
         if (unknown != null) {
             return unknown;
         }
+        if (type.getKind() == ElementKind.ENUM) {
+            return MessageCreators.enumProblem(type);
+        }
         if (type.getKind() != ElementKind.CLASS || type.getModifiers().contains(Modifier.ABSTRACT)) {
-            return null; // an enum, record, sealed or JDK collection type, an annotation
+            return null; // a record, sealed or JDK collection type, an annotation
         }
         if (name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.")
                 || name.startsWith("sun.")) {
@@ -522,14 +534,7 @@ public final class MessageDecodability {
             return "it is an inner class, which a receiver cannot create without an enclosing instance; make it "
                     + "a static member class or a record";
         }
-        return switch (creation(type)) {
-            case FROM_PROPERTIES -> null;
-            case FROM_ONE_VALUE -> "it travels as an object of its fields, but a receiver can create one only from a "
-                    + "single value (its one-argument constructor): give it a no-argument constructor (any access), a "
-                    + "@JsonCreator constructor whose parameters are its fields, or make it a record";
-            case NONE -> "a receiver has no way to create one: give it a no-argument constructor (any access; its "
-                    + "fields, whatever their access, are set back), a @JsonCreator constructor, or make it a record";
-        };
+        return MessageCreators.classProblem(type);
     }
 
     /**
@@ -591,22 +596,8 @@ public final class MessageDecodability {
 
     /** The name of the {@code access} constant of {@code element}'s {@code @JsonProperty}, or null. */
     private static String access(Element element) {
-        for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
-            if (((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName()
-                    .contentEquals("com.fasterxml.jackson.annotation.JsonProperty")) {
-                for (var entry : mirror.getElementValues().entrySet()) {
-                    if (entry.getKey().getSimpleName().contentEquals("access")
-                            && entry.getValue().getValue() instanceof javax.lang.model.element.VariableElement id) {
-                        return id.getSimpleName().toString();
-                    }
-                }
-            }
-        }
-        return null;
+        return MessageCreators.enumAttribute(element, "com.fasterxml.jackson.annotation.JsonProperty", "access");
     }
-
-    /** How the codec can create an instance of a concrete class from a message. */
-    private enum Creation { FROM_PROPERTIES, FROM_ONE_VALUE, NONE }
 
     /**
      * The element of {@code type} — the type itself or a supertype, or one of its fields, methods or
@@ -647,67 +638,8 @@ public final class MessageDecodability {
     }
 
     private static boolean annotatedWithClassIds(Element element) {
-        for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
-            if (((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName()
-                    .contentEquals("com.fasterxml.jackson.annotation.JsonTypeInfo")) {
-                for (var entry : mirror.getElementValues().entrySet()) {
-                    if (entry.getKey().getSimpleName().contentEquals("use")
-                            && entry.getValue().getValue() instanceof javax.lang.model.element.VariableElement id) {
-                        String name = id.getSimpleName().toString();
-                        return name.equals("CLASS") || name.equals("MINIMAL_CLASS");
-                    }
-                }
-            }
-        }
-        return false;
-    }
-
-    /**
-     * How the codec can create an instance of the concrete class {@code type} from a message. A class travels
-     * as an object of its fields (the runtime writes every field, whatever its access), so a one-argument
-     * constructor from a string, number or boolean — which the codec uses only to create one from that single
-     * value — cannot read it back (adv15 A21: {@code Email(String)}, a private {@code Built(int)} behind a
-     * factory compiled, created and failed at the receiver), unless a {@code @JsonValue} member makes it
-     * travel as that single value.
-     */
-    private static Creation creation(TypeElement type) {
-        boolean fromOneValue = false;
-        boolean travelsAsOneValue = false;
-        for (Element member : type.getEnclosedElements()) {
-            if (annotated(member, "com.fasterxml.jackson.annotation.JsonValue")) {
-                travelsAsOneValue = true;
-            }
-            if (!(member instanceof ExecutableElement executable)) {
-                continue;
-            }
-            if (annotated(executable, "com.fasterxml.jackson.annotation.JsonCreator")) {
-                return Creation.FROM_PROPERTIES;
-            }
-            if (executable.getKind() != ElementKind.CONSTRUCTOR) {
-                continue;
-            }
-            int parameters = executable.getParameters().size();
-            if (parameters == 0 || annotated(executable, "java.beans.ConstructorProperties")) {
-                return Creation.FROM_PROPERTIES;
-            }
-            if (parameters == 1) {
-                TypeMirror only = executable.getParameters().get(0).asType();
-                String typeName = only.getKind() == TypeKind.DECLARED
-                        ? ((TypeElement) ((DeclaredType) only).asElement()).getQualifiedName().toString()
-                        : only.getKind().name().toLowerCase(java.util.Locale.ROOT);
-                fromOneValue |= SCALARS.contains(typeName); // created from a string, number or boolean value
-            }
-        }
-        return !fromOneValue ? Creation.NONE : travelsAsOneValue ? Creation.FROM_PROPERTIES : Creation.FROM_ONE_VALUE;
-    }
-
-    private static boolean annotated(Element element, String annotation) {
-        for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
-            if (((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName().contentEquals(annotation)) {
-                return true;
-            }
-        }
-        return false;
+        String use = MessageCreators.enumAttribute(element, "com.fasterxml.jackson.annotation.JsonTypeInfo", "use");
+        return "CLASS".equals(use) || "MINIMAL_CLASS".equals(use);
     }
 
     /** Whether {@code type} is an interface or abstract class (not an annotation). */
@@ -733,7 +665,7 @@ public final class MessageDecodability {
             return false;
         }
         String name = type.getQualifiedName().toString();
-        return !(name.startsWith("java.") && collectionOrMap(type));
+        return !(name.startsWith("java.") && collectionOrMap(type) || isMapEntry(type));
     }
 
     /** Whether {@code type} is {@code java.util.Collection} or {@code java.util.Map} or below one. */

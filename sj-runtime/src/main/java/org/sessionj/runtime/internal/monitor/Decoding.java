@@ -19,7 +19,8 @@ import java.util.Set;
  * <ul>
  *   <li>{@code Object}, and the collection and map types of the JDK: any value (documented: an
  *       {@code Object} arrives as the value's JSON-like form — maps, lists, strings, numbers,
- *       booleans —, a collection as Jackson's default implementation of the declared type).</li>
+ *       booleans —, a collection as Jackson's default implementation of the declared type, a
+ *       {@code Map.Entry} as an {@code AbstractMap.SimpleEntry}).</li>
  *   <li>A final class, record, enum, array, box or {@code String}: any instance (it is that class).</li>
  *   <li>A sealed class or interface: an instance of one of its permitted subclasses, closed under
  *       permitted subclasses; the encoder writes which one and the decoder accepts only those. A
@@ -49,7 +50,8 @@ final class Decoding {
         if (declared == Object.class || declared.isArray() || declared.isPrimitive() || declared.isEnum()
                 || java.lang.reflect.Modifier.isFinal(declared.getModifiers()) || declared.isRecord()
                 || declared.getName().startsWith("java.")
-                        && (Collection.class.isAssignableFrom(declared) || Map.class.isAssignableFrom(declared))) {
+                        && (Collection.class.isAssignableFrom(declared) || Map.class.isAssignableFrom(declared))
+                || declared == Map.Entry.class) {
             return new Decoding(declared, Kind.ANY, Set.of());
         }
         if (declared.isSealed() && !declared.getName().startsWith("java.")) {

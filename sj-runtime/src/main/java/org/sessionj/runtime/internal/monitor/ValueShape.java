@@ -155,25 +155,26 @@ final class ValueShape {
     }
 
     private String map(Object value, String path, List<Object> ancestors) {
-        if (value instanceof Map<?, ?> map) {
-            for (Map.Entry<?, ?> entry : map.entrySet()) {
-                Object key = entry.getKey();
-                if (stringKeys && !(key instanceof String)) {
-                    return at(path, "a map key " + keyText(key) + " (a " + className(key) + ") where the key type is "
-                            + "Object would arrive as a String: keys travel as strings, read back as the declared key "
-                            + "type; declare the key's own type (Map<" + simpleName(key) + ", …>)");
-                }
-                Class<?> keyType = declared.getKeyType().getRawClass();
-                if (key != null && key.getClass() != keyType && keysMayDiffer(keyType)) {
-                    // adv16 A15: a Timestamp key of a Map<Date, V> arrived as a Date (map.get(sent key) null)
-                    return at(path, "a map key " + keyText(key) + " (a " + className(key) + ") where the key type is "
-                            + keyType.getName() + " would arrive as a " + keyType.getName() + ": keys travel as their "
-                            + "text, read back as the declared key type; declare the key's own type");
-                }
-                String refusal = contents.refusal(entry.getValue(), path + "[" + keyText(key) + "]", ancestors);
-                if (refusal != null) {
-                    return refusal;
-                }
+        Iterable<? extends Map.Entry<?, ?>> entries = value instanceof Map<?, ?> map ? map.entrySet()
+                : value instanceof Map.Entry<?, ?> one ? List.of(one) : List.of();
+        Class<?> keyType = (declared.isMapLikeType() ? declared.getKeyType() : declared.containedTypeOrUnknown(0))
+                .getRawClass();
+        for (Map.Entry<?, ?> entry : entries) {
+            Object key = entry.getKey();
+            if (stringKeys && !(key instanceof String)) {
+                return at(path, "a map key " + keyText(key) + " (a " + className(key) + ") where the key type is "
+                        + "Object would arrive as a String: keys travel as strings, read back as the declared key "
+                        + "type; declare the key's own type (Map<" + simpleName(key) + ", …>)");
+            }
+            if (key != null && key.getClass() != keyType && keysMayDiffer(keyType)) {
+                // adv16 A15: a Timestamp key of a Map<Date, V> arrived as a Date (map.get(sent key) null)
+                return at(path, "a map key " + keyText(key) + " (a " + className(key) + ") where the key type is "
+                        + keyType.getName() + " would arrive as a " + keyType.getName() + ": keys travel as their "
+                        + "text, read back as the declared key type; declare the key's own type");
+            }
+            String refusal = contents.refusal(entry.getValue(), path + "[" + keyText(key) + "]", ancestors);
+            if (refusal != null) {
+                return refusal;
             }
         }
         return null;
@@ -374,6 +375,14 @@ final class ValueShape {
                 ValueShape contents = shape(type.getContentType());
                 boolean stringKeys = type.getKeyType().getRawClass() == Object.class;
                 return contents.closed() && !stringKeys && !keysMayDiffer(type.getKeyType().getRawClass()) ? CLOSED
+                        : new ValueShape(Kind.MAP, contents, type, null, stringKeys);
+            }
+            if (raw == Map.Entry.class) {
+                // written as a one-entry object, its key as a map's (adv19 A7): checked as a map of one entry
+                JavaType key = type.containedTypeOrUnknown(0);
+                ValueShape contents = shape(type.containedTypeOrUnknown(1));
+                boolean stringKeys = key.getRawClass() == Object.class;
+                return contents.closed() && !stringKeys && !keysMayDiffer(key.getRawClass()) ? CLOSED
                         : new ValueShape(Kind.MAP, contents, type, null, stringKeys);
             }
             if (type.isReferenceType()) {

@@ -78,7 +78,15 @@ final class Decodability {
             String own = key == null && (type.isCollectionLikeType() || type.isMapLikeType()) ? containerProblem(type) : key;
             return own != null ? own : check(type.getContentType(), true);
         }
-        if (raw.isPrimitive() || raw.isEnum() || raw == Object.class) {
+        if (raw == java.util.Map.Entry.class) {
+            // written as a one-entry object, its key as the key text; read back as a SimpleEntry (adv19 A7)
+            String key = keyProblem(type.containedTypeOrUnknown(0));
+            return key != null ? key : check(type.containedTypeOrUnknown(1), true);
+        }
+        if (raw.isEnum()) {
+            return enumProblem(type);
+        }
+        if (raw.isPrimitive() || raw == Object.class) {
             return null;
         }
         if (SealedTypes.closedHierarchy(raw)) {
@@ -118,6 +126,9 @@ final class Decodability {
         }
         if (!(deserializer instanceof BeanDeserializerBase bean)) {
             return null; // a scalar, a JDK value type, a custom deserializer
+        }
+        if (serializer instanceof com.fasterxml.jackson.databind.ser.std.JsonValueSerializer) {
+            return singleValueProblem(type, bean);
         }
         if (!bean.getValueInstantiator().canInstantiate()) {
             return raw.getName() + " has no way to be created by a receiver: it needs a no-argument constructor "
@@ -171,16 +182,63 @@ final class Decodability {
     }
 
     /**
+     * Why a receiver cannot create the class {@code type}, written as the single value of its {@code @JsonValue}
+     * member, from that value, or null (adv19 A6: with a no-argument constructor and no creator from the value,
+     * the protocol loaded and every receive failed with "no String-argument constructor/factory method").
+     */
+    private String singleValueProblem(JavaType type, BeanDeserializerBase bean) {
+        com.fasterxml.jackson.databind.introspect.AnnotatedMember accessor =
+                mapper.getSerializationConfig().introspect(type).findJsonValueAccessor();
+        Class<?> value = accessor == null ? Object.class : accessor.getRawType();
+        com.fasterxml.jackson.databind.deser.ValueInstantiator creator = bean.getValueInstantiator();
+        boolean readBack = creator.canCreateUsingDelegate() || switch (value.getName()) {
+            case "java.lang.String", "java.lang.CharSequence" -> creator.canCreateFromString();
+            case "int", "java.lang.Integer", "short", "java.lang.Short", "byte", "java.lang.Byte" ->
+                    creator.canCreateFromInt() || creator.canCreateFromLong();
+            case "long", "java.lang.Long" -> creator.canCreateFromLong();
+            case "double", "java.lang.Double", "float", "java.lang.Float" -> creator.canCreateFromDouble();
+            case "boolean", "java.lang.Boolean" -> creator.canCreateFromBoolean();
+            case "java.math.BigInteger" -> creator.canCreateFromBigInteger();
+            case "java.math.BigDecimal" -> creator.canCreateFromBigDecimal();
+            default -> false;
+        };
+        return readBack ? null : type.getRawClass().getName() + " travels as a single value (@JsonValue, "
+                + value.getSimpleName() + "), but a receiver has no way to create one from that value: give it a "
+                + "one-argument constructor of the @JsonValue's type, or a one-argument @JsonCreator";
+    }
+
+    /**
+     * Why a receiver cannot read back the enum {@code type} as its writer writes it, or null: an enum written as an
+     * object ({@code @JsonFormat(shape = OBJECT)}) is read from its name unless a {@code @JsonCreator} factory
+     * reads the object (adv19 A6: "Cannot deserialize value of type … from Object value" at every receive).
+     */
+    private String enumProblem(JavaType type) {
+        try {
+            if (mapper.getSerializerProviderInstance().findValueSerializer(type) instanceof BeanSerializerBase
+                    && context.findRootValueDeserializer(type)
+                            instanceof com.fasterxml.jackson.databind.deser.std.EnumDeserializer) {
+                return type.getRawClass().getName() + " is an enum written as an object (@JsonFormat(shape = OBJECT)), "
+                        + "but a receiver reads an enum from its name: add a static @JsonCreator factory that reads the "
+                        + "object, or drop the shape";
+            }
+        } catch (JsonMappingException | RuntimeException e) {
+            return type.getRawClass().getName() + " cannot be described by the codec: " + reason(e);
+        }
+        return null;
+    }
+
+    /**
      * The collection and map interfaces and abstract classes Jackson creates a default implementation for
      * (its {@code BasicDeserializerFactory.ContainerDefaultMappings}, which is not public; read from
-     * jackson-databind 2.22's class file). SJ018 keeps the same list (MessageTypeAgreementTest).
+     * jackson-databind 2.22's class file), and {@code EnumSet}, which it has a decoder of its own for (adv19 A7).
+     * SJ018 keeps the same list (MessageTypeAgreementTest).
      */
     private static final Set<String> DEFAULT_IMPLEMENTED = Set.of("java.util.Collection", "java.util.List",
             "java.util.Set", "java.util.SortedSet", "java.util.Queue", "java.util.AbstractList",
             "java.util.AbstractSet", "java.util.Deque", "java.util.NavigableSet", "java.util.SequencedCollection",
             "java.util.SequencedSet", "java.util.Map", "java.util.AbstractMap", "java.util.concurrent.ConcurrentMap",
             "java.util.SortedMap", "java.util.NavigableMap", "java.util.concurrent.ConcurrentNavigableMap",
-            "java.util.SequencedMap");
+            "java.util.SequencedMap", "java.util.EnumSet");
 
     /**
      * Why a receiver cannot create or fill a collection or map of {@code type}, or null (adv18 A7): an interface
@@ -196,7 +254,7 @@ final class Decodability {
         if (raw.isInterface() || Modifier.isAbstract(raw.getModifiers())) {
             if (!DEFAULT_IMPLEMENTED.contains(raw.getName())) {
                 return raw.getName() + " is a collection or map interface the codec has no implementation to create for"
-                        + " (it creates one for Collection, List, Set, SortedSet, NavigableSet, Queue, Deque, Map, SortedMap,"
+                        + " (it creates one for Collection, List, Set, EnumSet, SortedSet, NavigableSet, Queue, Deque, Map, SortedMap,"
                         + " NavigableMap, ConcurrentMap and ConcurrentNavigableMap); declare a class it can create"
                         + " (LinkedBlockingQueue) or one of those";
             }
