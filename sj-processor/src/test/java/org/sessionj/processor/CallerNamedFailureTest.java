@@ -106,4 +106,107 @@ class CallerNamedFailureTest {
                 }
                 """);
     }
+
+    /**
+     * adv19 A9: a middle method that logs and rethrows what it took ({@code catch (RuntimeException e) { …; throw e; }})
+     * passes the JDK's failure on to the caller's catch that names it; the way ended at any catch of
+     * RuntimeException, and the program compiled while the peer waited.
+     */
+    @Test
+    void throughAMiddleCatchThatRethrowsIt() {
+        assertRejected("SJ024", 8, msg("if, in 'book', the call of 'parse' on line 24 throws an unchecked exception, "
+                + "which leaves 'book' and then 'middle' (through its call on line 15) and comes out of the call on line 8, "
+                + "where the catch on line 9 takes it and goes on"), HEAD + """
+                  static void runAll(@Session(protocol = Booking.class) SJService svc, String input) {
+                    try {
+                      middle(svc, input);
+                    } catch (DateTimeParseException e) {
+                      System.out.println("bad date");
+                    }
+                  }
+                  static void middle(@Session(protocol = Booking.class) SJService svc, String input) {
+                    try {
+                      book(svc, input);
+                    } catch (RuntimeException e) {
+                      System.out.println("booking failed: " + e);
+                      throw e;
+                    }
+                  }
+                  static void book(@Session(protocol = Booking.class) SJService svc, String input) {
+                    SJSocket s = svc.request();
+                    s.send(1);
+                    s.send(LocalDate.parse(input));
+                    s.close();
+                  }
+                }
+                """);
+    }
+
+    /** adv19 A9, second form: the rethrowing catch around the socket's scope in the session's own method. */
+    @Test
+    void throughARethrowingCatchAroundTheSocketsScope() {
+        assertRejected("SJ024", 8, msg("if, in 'book', the call of 'parse' on line 17 throws an unchecked exception, "
+                + "which leaves 'book' and comes out of the call on line 8, where the catch on line 9 takes it and goes on"),
+                HEAD + """
+                  static void runAll(@Session(protocol = Booking.class) SJService svc, String input) {
+                    try {
+                      book(svc, input);
+                    } catch (DateTimeParseException e) {
+                      System.out.println("bad date");
+                    }
+                  }
+                  static void book(@Session(protocol = Booking.class) SJService svc, String input) {
+                    try {
+                      SJSocket s = svc.request();
+                      s.send(1);
+                      s.send(LocalDate.parse(input));
+                      s.close();
+                    } catch (Exception e) {
+                      System.out.println("booking failed: " + e);
+                      throw e;
+                    }
+                  }
+                }
+                """);
+    }
+
+    /**
+     * A catch of every unchecked exception that does not throw it on still ends its way: one that goes on names no
+     * particular failure (docs/diagnostics.md, adv18 A12), one that wraps it throws another exception, which the
+     * caller's catch does not name.
+     */
+    @Test
+    void aCatchOfEveryUncheckedThatGoesOnOrWrapsEndsTheWay() {
+        assertAccepted(HEAD + """
+                  static void runAll(@Session(protocol = Booking.class) SJService svc, String input) {
+                    try {
+                      wraps(svc, input);
+                      goesOn(svc, input);
+                    } catch (DateTimeParseException e) {
+                      System.out.println("bad date");
+                    }
+                  }
+                  static void wraps(@Session(protocol = Booking.class) SJService svc, String input) {
+                    try {
+                      book(svc, input);
+                    } catch (RuntimeException e) {
+                      throw new IllegalStateException("booking failed", e);
+                    }
+                  }
+                  static void goesOn(@Session(protocol = Booking.class) SJService svc, String input) {
+                    try {
+                      book(svc, input);
+                    } catch (RuntimeException e) {
+                      System.out.println("booking failed: " + e);
+                    }
+                  }
+                  static void book(@Session(protocol = Booking.class) SJService svc, String input) {
+                    SJSocket s = svc.request();
+                    s.send(1);
+                    s.send(LocalDate.parse(input));
+                    s.close();
+                  }
+                }
+                """);
+    }
 }

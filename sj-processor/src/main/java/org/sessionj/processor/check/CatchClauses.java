@@ -126,13 +126,29 @@ final class CatchClauses {
 
     /** Whether one of {@code clauses} takes every unchecked exception ({@code RuntimeException} or a supertype). */
     boolean takesEveryUnchecked(List<Clause> clauses) {
+        return everyUncheckedTaker(clauses) != null;
+    }
+
+    /**
+     * Whether one of {@code clauses} takes every unchecked exception and does not throw it on: a catch that throws
+     * its own parameter ({@code catch (RuntimeException e) { log(e); throw e; }}) passes what it took to the
+     * handlers outside, the JDK's undeclared failures included (adv19 A9: such a catch in a method between a JDK
+     * call and a caller's catch that names the failure ended its way, and the program compiled).
+     */
+    boolean endsEveryUnchecked(List<Clause> clauses) {
+        Clause taker = everyUncheckedTaker(clauses);
+        return taker != null && !taker.rethrowsItself();
+    }
+
+    /** The first of {@code clauses} that takes every unchecked exception ({@code RuntimeException} or a supertype), or null. */
+    private Clause everyUncheckedTaker(List<Clause> clauses) {
         TypeMirror runtime = type("java.lang.RuntimeException");
         for (Clause clause : clauses) {
             if (!clause.finallyBlock() && surelyTakes(clause, runtime)) {
-                return true;
+                return clause;
             }
         }
-        return false;
+        return null;
     }
 
     private boolean surelyTakes(Clause clause, TypeMirror type) {

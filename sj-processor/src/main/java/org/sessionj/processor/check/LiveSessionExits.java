@@ -286,7 +286,9 @@ final class LiveSessionExits {
         for (Guard guard : guards) {
             boolean insideTheScope = depth < guard.scopeDepth();
             if (insideTheScope && (guard.resources().contains(var) || guard.throughFinally() != null)
-                    || handlers.takesEveryUnchecked(guard.clauses()) || guard.jumpingFinally() != null) {
+                    || (insideTheScope ? handlers.takesEveryUnchecked(guard.clauses())
+                            : handlers.endsEveryUnchecked(guard.clauses())) // one outside that rethrows passes it on (adv19 A9)
+                    || guard.jumpingFinally() != null) {
                 return false; // closed on the way, or taken here (this method's own rules apply)
             }
         }

@@ -356,7 +356,8 @@ final class UncheckedExits {
                 return; // reported already (an exit of any exception met it again)
             }
             thrown = onwards;
-            jdk = jdk && !handlers.takesEveryUnchecked(around.clauses()); // a catch (RuntimeException e) ends their way
+            // a catch (RuntimeException e) ends their way, unless it throws what it took on (adv19 A9)
+            jdk = jdk && !handlers.endsEveryUnchecked(around.clauses());
             if (thrown.isEmpty() && !jdk) {
                 return; // every catch that takes it ends the program (System.exit)
             }
