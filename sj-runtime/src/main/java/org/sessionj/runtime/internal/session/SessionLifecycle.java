@@ -41,6 +41,12 @@ abstract sealed class SessionLifecycle extends ActionGuard permits SessionSocket
     private volatile Runnable readinessListener;
     volatile String failure;
     private volatile SessionScope scope;
+    /**
+     * How long a send waits for the peer to take what was sent before ({@code sessionj.sendTimeout}), or
+     * -1: as long as the connection lives. A selector shortens it ({@link #boundSends}); kept here so that
+     * it moves to the new connection when the peer delegates.
+     */
+    private long sendTimeoutNanos;
 
     SessionLifecycle(Connection connection, State start, SessionSettings settings, String protocol, Frame prefix,
             ArrayDeque<Object> references) {
@@ -51,8 +57,9 @@ abstract sealed class SessionLifecycle extends ActionGuard permits SessionSocket
             CodecPriming.prime(start, connection.alloc());
         }
         this.settings = settings;
-        if (settings.sendTimeoutNanos() >= 0) {
-            connection.sendTimeout(settings.sendTimeoutNanos());
+        this.sendTimeoutNanos = settings.sendTimeoutNanos();
+        if (sendTimeoutNanos >= 0) {
+            connection.sendTimeout(sendTimeoutNanos);
         }
         this.protocol = protocol;
         this.state = start;
@@ -137,6 +144,25 @@ abstract sealed class SessionLifecycle extends ActionGuard permits SessionSocket
     void readinessListener(Runnable listener) {
         readinessListener = listener;
         connection.readinessListener(listener);
+    }
+
+    /**
+     * Bounds this session's sends to {@code timeoutNanos} (negative: no bound) unless they are bounded
+     * tighter already: a selector's sessions are served by one thread, whose wait for one peer that takes
+     * nothing is every session's wait (hostile18 H13). By the owner thread; a plain read when the bound
+     * is already set, so a selector that takes its sessions back at each step pays one comparison.
+     */
+    void boundSends(long timeoutNanos) {
+        if (timeoutNanos < 0 || (sendTimeoutNanos >= 0 && sendTimeoutNanos <= timeoutNanos)) {
+            return;
+        }
+        sendTimeoutNanos = timeoutNanos;
+        connection.sendTimeout(timeoutNanos);
+    }
+
+    /** How long this session's sends wait for room (-1: as long as the connection lives). */
+    long sendTimeoutNanos() {
+        return sendTimeoutNanos;
     }
 
     /** Joins the session to {@code scope}: a failure of this session fails the rest of the scope. */
@@ -231,8 +257,8 @@ abstract sealed class SessionLifecycle extends ActionGuard permits SessionSocket
     void switchConnection(Connection fresh) {
         Connection old = connection;
         connection = fresh;
-        if (settings.sendTimeoutNanos() >= 0) {
-            fresh.sendTimeout(settings.sendTimeoutNanos());
+        if (sendTimeoutNanos >= 0) {
+            fresh.sendTimeout(sendTimeoutNanos);
         }
         local = fresh.capability(LocalConnection.class);
         old.close();

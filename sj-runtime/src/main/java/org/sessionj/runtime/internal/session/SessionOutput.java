@@ -119,7 +119,7 @@ final class SessionOutput {
             connection.flush();
         } catch (WriteTimeoutException e) {
             String message = "send timeout: the peer took nothing for "
-                    + Duration.ofNanos(session.settings().sendTimeoutNanos()) + " while this side of "
+                    + Duration.ofNanos(session.sendTimeoutNanos()) + " while this side of "
                     + session.protocol() + " sent, before " + session.state().describe() + " (" + e.getMessage() + ")";
             session.fail(message, false, e);
             throw new SendTimeoutException(message);

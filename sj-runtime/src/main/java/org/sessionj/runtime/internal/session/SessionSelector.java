@@ -12,6 +12,7 @@ import org.sessionj.api.SJTimeoutException;
 import org.sessionj.runtime.internal.monitor.RemainingType;
 import org.sessionj.runtime.internal.monitor.State;
 import org.sessionj.runtime.internal.protocol.ProtocolRegistry;
+import org.sessionj.runtime.spi.support.SystemSettings;
 import org.sessionj.types.ProtocolException;
 import org.sessionj.types.SessionType;
 import org.sessionj.types.SessionTypes;
@@ -64,7 +65,14 @@ public final class SessionSelector implements SJSelector {
         }
     }
 
+    /** The setting that bounds the sends of a selector's sessions (read as a literal below, for ConfigurationDocTest). */
+    static final String SEND_TIMEOUT_SETTING = "selector.sendTimeout";
+    /** The bound on a selector's sessions' sends when {@code sessionj.selector.sendTimeout} is not set. */
+    static final Duration DEFAULT_SEND_TIMEOUT = Duration.ofSeconds(2);
+
     private final IdentityHashMap<SessionSocket, Entry> registered = new IdentityHashMap<>();
+    /** How long a send to one of this selector's sessions may wait for its peer to take data (-1: no bound). */
+    private final long sendTimeoutNanos = sendTimeout(SystemSettings.system());
     private final MpscUnboundedXaddArrayQueue<Entry> ready = new MpscUnboundedXaddArrayQueue<>(1024);
     private volatile Thread waiter;
     /** The entry select returned last (untyped selectors): re-queued if it still has input. */
@@ -120,6 +128,16 @@ public final class SessionSelector implements SJSelector {
         }
     }
 
+    /**
+     * The bound on the sends of a selector's sessions, from {@code settings}: -1 when it is {@code none}.
+     * One thread serves every session of a selector, so its wait for a peer that takes nothing is every
+     * other session's wait too (hostile18 H13): a send that waits longer fails that one session with a
+     * {@link org.sessionj.api.SendTimeoutException} (its peer told), and the thread goes on.
+     */
+    static long sendTimeout(SystemSettings settings) {
+        return settings.duration("selector.sendTimeout", DEFAULT_SEND_TIMEOUT).map(Duration::toNanos).orElse(-1L);
+    }
+
     @Override
     public void register(SJSocket socket) {
         if (!(socket instanceof SessionSocket session)) {
@@ -138,6 +156,9 @@ public final class SessionSelector implements SJSelector {
                         + session.state().describe() + ")");
             }
         }
+        // Before anything else: the arms of a typed selector send after select() has handed the session
+        // out, and a session keeps the bound for the rest of its life (docs/session-types.md §9).
+        session.boundSends(sendTimeoutNanos);
         Entry entry = new Entry(session, member);
         registered.put(session, entry);
         session.readinessListener(entry);
