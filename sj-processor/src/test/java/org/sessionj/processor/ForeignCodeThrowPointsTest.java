@@ -196,6 +196,35 @@ class ForeignCodeThrowPointsTest {
                 """));
     }
 
+    /**
+     * adv19 A13: a subtype of a JVM check that only library code throws ({@code StringIndexOutOfBoundsException},
+     * from {@code String}'s methods) names a failure of the call; the one the JVM throws itself for an array
+     * ({@code ArrayIndexOutOfBoundsException}) names none.
+     */
+    @Test
+    void aLibraryOnlySubtypeOfAJvmCheckNamesTheCallsFailure() {
+        assertRejected("SJ024", 17, msg("if the call of 'substring' on line 17"), PROTOCOLS, client(", String code", """
+                        try {
+                            SJSocket s = text.request();
+                            s.send(1);
+                            s.send(code.substring(0, 3));
+                            s.close();
+                        } catch (StringIndexOutOfBoundsException e) {
+                            System.out.println("code too short, skipped");
+                        }
+                """));
+        assertAccepted(PROTOCOLS, client(", int[] numbers", """
+                        try {
+                            SJSocket s = svc.request();
+                            s.send(numbers[0]);
+                            s.send(numbers[1]);
+                            s.close();
+                        } catch (ArrayIndexOutOfBoundsException e) {
+                            System.out.println("skipped: " + e);
+                        }
+                """));
+    }
+
     // ---- corrected forms, and what is not counted
 
     /**

@@ -278,6 +278,22 @@ class NoAliasElementsTest {
                 """));
     }
 
+    @Test
+    void aSnapshotOfTheEntriesGivenToCodeThatKeepsItIsANewValue() {
+        // the copy SJ041's own hint suggests, kept through addAll and a field (was SJ041: taken as a copy of views)
+        assertAccepted(PROTOCOL, MORE, BUF, run("""
+                        List<Map.Entry<String, Integer>> ko = new ArrayList<>();
+                        ko.addAll(m.entrySet().stream().map(Map.Entry::copyOf).toList());
+                        ko.addAll(m.entrySet().stream().map(e -> Map.entry(e.getKey(), e.getValue())).collect(Collectors.toList()));
+                """ + PASS_M + """
+                        System.out.println(ko);
+                """));
+        assertRejected("SJ041", 19, msg("through a copy of its elements"), PROTOCOL, MORE, BUF, run("""
+                        List<Map.Entry<String, Integer>> ko = new ArrayList<>();
+                        ko.addAll(m.entrySet().stream().toList());
+                """ + PASS_M));
+    }
+
     // adv17 A11: a stream's toArray returns the generator's array
 
     @Test

@@ -246,12 +246,24 @@ final class MoveContexts {
      */
     String copyMoves(TreePath copyPath) {
         TypeMirror copy = flow.jdkCopies.copyType(copyPath);
-        if (copy == null || !flow.viewResults.elementsMayView(copy) || flow.views.storedAsView(copyPath, false)) {
+        if (copy == null || !flow.viewResults.elementsMayView(copy) || flow.views.storedAsView(copyPath, false)
+                || copyOfFreshElements(copyPath)) {
             return null;
         }
         String move = moveContext(copyPath);
         return move == null || borrowedBy(copyPath) ? null
                 : move.contains(THROUGH_A_COPY) ? move : move + THROUGH_A_COPY; // a copy of a copy: said once
+    }
+
+    /**
+     * Whether the JDK copy at {@code copyPath} copies a stream of new entries ({@link ViewResults#freshElements}:
+     * {@code m.entrySet().stream().map(Map.Entry::copyOf).toList()}, the snapshot SJ041's own hint suggests), which
+     * holds nothing of the value wherever it goes: kept in a local it was accepted already, given to
+     * {@code keep.addAll(…)} it was taken as a copy of views (a false alarm found in the nineteenth session).
+     */
+    private boolean copyOfFreshElements(TreePath copyPath) {
+        ExpressionTree source = copyPath.getLeaf() instanceof ExpressionTree copy ? flow.jdkCopies.copiedSource(copy) : null;
+        return source != null && flow.viewResults.freshElements(FlowScanner.strip(source));
     }
 
     /** Whether {@code call} is a {@code PrintStream}'s print, println, printf or format (the usual debugging print). */

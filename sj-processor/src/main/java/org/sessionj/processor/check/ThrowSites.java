@@ -255,15 +255,30 @@ final class ThrowSites {
             "java.lang.IllegalMonitorStateException", "java.lang.VirtualMachineError", "java.lang.LinkageError");
 
     /**
+     * The subtypes of {@link #JVM_CHECKS} the JVM throws itself: an array's index, and every failure of the machine and
+     * of linking. Other subtypes are thrown by library code only ({@code StringIndexOutOfBoundsException} by
+     * {@code String}'s methods): a catch of one names a particular failure of a call (adv19 A13).
+     */
+    private static final java.util.List<String> JVM_THROWN_SUBTYPES = java.util.List.of(
+            "java.lang.ArrayIndexOutOfBoundsException", "java.lang.VirtualMachineError", "java.lang.LinkageError");
+
+    /**
      * Whether a catch of {@code caught} may take one of the exceptions the JVM throws by its own checks
-     * ({@link #JVM_CHECKS}): it is one of them, a subtype, or a supertype ({@code RuntimeException},
-     * {@code Error}, {@code Exception}, {@code Throwable}).
+     * ({@link #JVM_CHECKS}): it is one of them, a supertype ({@code RuntimeException}, {@code Error},
+     * {@code Exception}, {@code Throwable}), or a subtype the JVM throws itself ({@link #JVM_THROWN_SUBTYPES}:
+     * {@code ArrayIndexOutOfBoundsException}, {@code OutOfMemoryError}, {@code NoClassDefFoundError}…).
      */
     static boolean jvmCheck(TypeMirror caught, MethodChecker flow) {
         TypeMirror erased = flow.types.erasure(caught);
         for (String name : JVM_CHECKS) {
             TypeElement check = flow.elements.getTypeElement(name);
-            if (check != null && (flow.types.isSubtype(erased, check.asType()) || flow.types.isSubtype(check.asType(), erased))) {
+            if (check != null && flow.types.isSubtype(check.asType(), erased)) {
+                return true;
+            }
+        }
+        for (String name : JVM_THROWN_SUBTYPES) {
+            TypeElement thrown = flow.elements.getTypeElement(name);
+            if (thrown != null && flow.types.isSubtype(erased, thrown.asType())) {
                 return true;
             }
         }
