@@ -294,6 +294,26 @@ class NoAliasElementsTest {
                 """ + PASS_M));
     }
 
+    /** adv19 A12: a JDK holder (Optional, AtomicReference, a Reference) of an element holds the element itself. */
+    @Test
+    void holdersOfTheEntriesHoldTheMapsNodes() {
+        assertRejected("SJ048", 19, msg("'t' holds a copy of the elements of"), PROTOCOL, MORE, BUF, run("""
+                        List<Optional<Map.Entry<String, Integer>>> t = m.entrySet().stream().map(Optional::of).toList();
+                """ + PASS_M + """
+                        t.get(0).get().setValue(99);
+                """));
+        assertRejected("SJ048", 19, msg("'r' holds a copy of the elements of"), PROTOCOL, MORE, BUF, run("""
+                        var r = m.entrySet().stream().map(java.util.concurrent.atomic.AtomicReference::new).toList();
+                """ + PASS_M + """
+                        r.get(0).get().setValue(99);
+                """));
+        assertAccepted(PROTOCOL, MORE, BUF, run("""
+                        List<Optional<String>> names = m.keySet().stream().map(Optional::of).toList();
+                """ + PASS_M + """
+                        System.out.println(names);
+                """));
+    }
+
     // adv17 A11: a stream's toArray returns the generator's array
 
     @Test
