@@ -113,14 +113,25 @@ class HandshakesStalledTest {
     }
 
 
-    private record Server(Handshakes handshakes, AcceptorGroup group, LinkedBlockingQueue<Connection> incoming)
-            implements AutoCloseable {
+    /**
+     * The handshakes, their acceptors and queue, and how far the stall rule's clock is ahead of
+     * {@code System.nanoTime()}: a test ages the handshakes in progress by moving it ({@link #age}), not by sleeping.
+     */
+    private record Server(Handshakes handshakes, AcceptorGroup group, LinkedBlockingQueue<Connection> incoming,
+            AtomicLong ahead) implements AutoCloseable {
         static Server start(int maxPending) {
             LinkedBlockingQueue<Connection> incoming = new LinkedBlockingQueue<>();
             AcceptorGroup group = TestAcceptorGroups.of(List.of(TestAcceptorGroups.queued(incoming)));
-            Handshakes handshakes = new Handshakes(group, ProtocolRegistry.of(Served.class), context(maxPending));
+            AtomicLong ahead = new AtomicLong();
+            Handshakes handshakes = new Handshakes(group, ProtocolRegistry.of(Served.class), context(maxPending),
+                    () -> System.nanoTime() + ahead.get());
             handshakes.start();
-            return new Server(handshakes, group, incoming);
+            return new Server(handshakes, group, incoming, ahead);
+        }
+
+        /** Moves the stall rule's clock by {@code time}: the handshakes in progress are that much older to it. */
+        void age(Duration time) {
+            ahead.addAndGet(time.toNanos());
         }
 
         /** Connects {@code requester} and waits until its handshake reads. */
@@ -282,25 +293,21 @@ class HandshakesStalledTest {
             server.connect(partial);
             server.connect(silent);
             // Both past the stall age before a connection needs a slot, so that both are candidates (else
-            // the one that ages first is the only one, and goes).
-            ageBoth();
+            // the one that ages first is the only one, and goes): the rule's clock moves, nobody sleeps.
+            server.age(STALL.plusMillis(100));
             Requester next = new Requester("next", () -> 0, false);
             server.incoming.add(next);
             assertThat(silent.dropped(STALL.multipliedBy(15))).as("the younger, silent one goes first").isTrue();
             assertThat(partial.isClosed()).as("the older one, which sent a byte, stays while a silent one can go")
                     .isFalse();
             assertThat(next.reading.await(20, TimeUnit.SECONDS)).isTrue();
-            ageBoth();
+            server.age(STALL.plusMillis(100));
             server.incoming.add(new Requester("last", () -> 0, false));
             assertThat(next.dropped(STALL.multipliedBy(15))).as("again the silent one").isTrue();
             assertThat(partial.isClosed()).isFalse();
         }
     }
 
-    /** Lets the handshakes in progress pass the stall age (the rule under test is about age, too). */
-    private static void ageBoth() throws InterruptedException {
-        Thread.sleep(STALL.toMillis() + 100);
-    }
 
     /**
      * The initiation timeout runs from the accept, not from the start of the handshake: a connection that
