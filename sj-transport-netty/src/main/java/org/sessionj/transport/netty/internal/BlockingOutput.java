@@ -66,27 +66,8 @@ final class BlockingOutput {
 
     /** Buffers {@code frame} (released here) behind its length; writes out what passes the high mark. */
     void write(ByteBuf frame) throws IOException {
-        int length = frame.readableBytes();
         try {
-            checkSendable(length);
-            lockForWriting();
-            try {
-                if (length > COPY_LIMIT) {
-                    ensureOutRoom(FrameDecoder.HEADER_BYTES);
-                    out.putInt(length);
-                    writeOut(frame.nioBuffers(frame.readerIndex(), length));
-                    return;
-                }
-                ensureOutRoom(FrameDecoder.HEADER_BYTES + length);
-                out.putInt(length);
-                frame.getBytes(frame.readerIndex(), out.array(), out.arrayOffset() + out.position(), length);
-                out.position(out.position() + length);
-                if (out.position() > settings.outboundHighBytes()) {
-                    writeOut(null);
-                }
-            } finally {
-                writeLock.unlock();
-            }
+            writeFramed(frame, null, frame.readableBytes());
         } finally {
             frame.release();
         }
@@ -97,34 +78,45 @@ final class BlockingOutput {
      * heap frame of this connection's, usually, or any other kind (a delegated session's unread input).
      */
     void write(Frame frame) throws IOException {
-        int length = frame.readableBytes();
         try {
-            checkSendable(length);
-            lockForWriting();
-            try {
-                if (length > COPY_LIMIT) {
-                    ensureOutRoom(FrameDecoder.HEADER_BYTES);
-                    out.putInt(length);
-                    writeOut(new ByteBuffer[] {bytesOf(frame, length)});
-                    return;
-                }
-                ensureOutRoom(FrameDecoder.HEADER_BYTES + length);
-                out.putInt(length);
-                int at = out.arrayOffset() + out.position();
-                if (frame.hasArray()) {
-                    System.arraycopy(frame.array(), frame.arrayOffset() + frame.readerIndex(), out.array(), at, length);
-                } else {
-                    frame.readBytes(out.array(), at, length);
-                }
-                out.position(out.position() + length);
-                if (out.position() > settings.outboundHighBytes()) {
-                    writeOut(null);
-                }
-            } finally {
-                writeLock.unlock();
-            }
+            writeFramed(null, frame, frame.readableBytes());
         } finally {
             frame.release();
+        }
+    }
+
+    /**
+     * Both writes' one body, for a frame that is either {@code buffer} or {@code frame} (the other null): a frame up to
+     * {@link #COPY_LIMIT} is copied behind its length into the output buffer, which is written out past the high mark;
+     * a larger one is written from where it is, behind what is buffered. Not released here.
+     */
+    private void writeFramed(ByteBuf buffer, Frame frame, int length) throws IOException {
+        checkSendable(length);
+        lockForWriting();
+        try {
+            if (length > COPY_LIMIT) {
+                ensureOutRoom(FrameDecoder.HEADER_BYTES);
+                out.putInt(length);
+                writeOut(buffer != null ? buffer.nioBuffers(buffer.readerIndex(), length)
+                        : new ByteBuffer[] {bytesOf(frame, length)});
+                return;
+            }
+            ensureOutRoom(FrameDecoder.HEADER_BYTES + length);
+            out.putInt(length);
+            int at = out.arrayOffset() + out.position();
+            if (buffer != null) {
+                buffer.getBytes(buffer.readerIndex(), out.array(), at, length);
+            } else if (frame.hasArray()) {
+                System.arraycopy(frame.array(), frame.arrayOffset() + frame.readerIndex(), out.array(), at, length);
+            } else {
+                frame.readBytes(out.array(), at, length);
+            }
+            out.position(out.position() + length);
+            if (out.position() > settings.outboundHighBytes()) {
+                writeOut(null);
+            }
+        } finally {
+            writeLock.unlock();
         }
     }
 
