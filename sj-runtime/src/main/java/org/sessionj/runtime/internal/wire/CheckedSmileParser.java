@@ -213,9 +213,9 @@ final class CheckedSmileParser extends SmileParser {
     /** A string value's bytes, from its type byte (value mode). */
     private void checkValueText(int type, int from) throws IOException {
         if (type >= 0x40 && type < 0x80) { // tiny ASCII (1-32 bytes), short ASCII (33-64)
-            checkAscii(from, (type & 0x1F) + (type < 0x60 ? 1 : 33));
+            checkShortText(from, (type & 0x1F) + (type < 0x60 ? 1 : 33), true);
         } else if (type >= 0x80 && type < 0xC0) { // tiny Unicode (2-33 bytes), short Unicode (34-65)
-            checkUtf8(from, (type & 0x1F) + (type < 0xA0 ? 2 : 34));
+            checkShortText(from, (type & 0x1F) + (type < 0xA0 ? 2 : 34), false);
         } else if (type == 0xE0) { // long ASCII, up to the end marker
             checkLongText(from, true);
         } else if (type == 0xE4) { // long Unicode, up to the end marker
@@ -227,36 +227,38 @@ final class CheckedSmileParser extends SmileParser {
     /** A key's bytes, from its type byte (key mode). */
     private void checkName(int type, int from) throws IOException {
         if (type >= 0x80 && type < 0xC0) { // short ASCII name, 1-64 bytes
-            checkAscii(from, (type & 0x3F) + 1);
+            checkShortText(from, (type & 0x3F) + 1, true);
         } else if (type >= 0xC0 && type < 0xF8) { // short Unicode name, 2-57 bytes
-            checkUtf8(from, (type & 0x3F) + 2);
+            checkShortText(from, (type & 0x3F) + 2, false);
         } else if (type == 0x34) { // long Unicode name, up to the end marker
             checkLongText(from, false);
         }
         // else: the empty key, or a back-reference to a key checked where it first appeared
     }
 
-    private void checkAscii(int from, int length) throws IOException {
+    /**
+     * Short text, {@code length} bytes from {@code from} (the length is in its type byte): only bytes below 0x80
+     * where the token says ASCII, else well-formed UTF-8.
+     */
+    private void checkShortText(int from, int length, boolean ascii) throws IOException {
         int end = from + length;
         if (end > _inputEnd) {
             return; // cut short: Jackson reports it
         }
-        for (int i = from; i < end; i++) {
-            if (_inputBuffer[i] < 0) {
-                throw notUtf8(from, i, length, 1, "in text marked ASCII");
-            }
+        int bad = ascii ? firstNotAscii(from, end) : firstNotUtf8(from, end);
+        if (bad >= 0) {
+            throw notUtf8(from, bad, length, ascii ? 1 : Math.min(4, end - bad), ascii ? "in text marked ASCII" : "");
         }
     }
 
-    private void checkUtf8(int from, int length) throws IOException {
-        int end = from + length;
-        if (end > _inputEnd) {
-            return;
+    /** The index of the first byte in {@code [from, end)} of 0x80 or above, or -1. */
+    private int firstNotAscii(int from, int end) {
+        for (int i = from; i < end; i++) {
+            if (_inputBuffer[i] < 0) {
+                return i;
+            }
         }
-        int bad = firstNotUtf8(from, end);
-        if (bad >= 0) {
-            throw notUtf8(from, bad, length, Math.min(4, end - bad), "");
-        }
+        return -1;
     }
 
     /** Long text: its bytes up to the end marker (which no UTF-8 text holds), which must be there. */

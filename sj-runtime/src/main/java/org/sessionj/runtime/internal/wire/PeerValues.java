@@ -12,7 +12,9 @@ import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.deser.BeanDeserializerModifier;
 import com.fasterxml.jackson.databind.deser.std.DelegatingDeserializer;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.type.ArrayType;
 import com.fasterxml.jackson.databind.type.LogicalType;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -36,6 +38,10 @@ import java.time.ZonedDateTime;
  *       number of seconds: out of the type's range, or with digits past the nanosecond, refused. Jackson read
  *       {@code 1E+19} seconds as a negative {@code Duration} (the seconds wrapped), and {@code 1E+1000} as
  *       {@code PT0S} or the epoch.</li>
+ *   <li>A floating-point number ({@code Double}, {@code double}, {@code Float}, {@code float}, an element of a
+ *       {@code double[]} or {@code float[]} inside a value, an {@code OptionalDouble}) from a number token only:
+ *       Jackson reads the strings {@code "NaN"}, {@code "Infinity"}, {@code "INF"} as the number before it asks
+ *       the coercion rules; a sender writes NaN and the infinities as numbers (Smile has them).</li>
  * </ul>
  */
 final class PeerValues {
@@ -66,6 +72,8 @@ final class PeerValues {
         }
         SimpleModule module = new SimpleModule("sj-peer-values");
         module.setDeserializerModifier(new Checks());
+        // the Jdk8Module's reader is not offered to the modifier; this module's, registered later, is found first
+        module.addDeserializer(java.util.OptionalDouble.class, new OptionalDoubleNumber());
         return mapper.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
                 .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
                 .registerModule(module);
@@ -99,6 +107,84 @@ final class PeerValues {
             }
             return deserializer;
         }
+
+        @Override
+        public JsonDeserializer<?> modifyArrayDeserializer(DeserializationConfig config, ArrayType type,
+                BeanDescription description, JsonDeserializer<?> deserializer) {
+            Class<?> element = type.getContentType().getRawClass();
+            return element == double.class ? new FloatingArray(double[].class)
+                    : element == float.class ? new FloatingArray(float[].class) : deserializer;
+        }
+    }
+
+    /**
+     * A {@code double[]} or {@code float[]} inside a Smile value (a bean's array field; the top-level arrays
+     * travel in the runtime's own array form): floating-point number tokens only, as the scalar types
+     * ({@link NumberNotText}). Jackson's own reader of these arrays reads {@code "NaN"} and {@code "Infinity"}
+     * strings as numbers before it asks the coercion rules. Built in Jackson's array builders, as its reader
+     * builds them: no allocation beyond its.
+     */
+    private static final class FloatingArray extends StdDeserializer<Object> {
+        private static final long serialVersionUID = 1L;
+
+        private final boolean doubles;
+
+        FloatingArray(Class<?> type) {
+            super(type);
+            this.doubles = type == double[].class;
+        }
+
+        @Override
+        public Object deserialize(JsonParser in, DeserializationContext context) throws IOException {
+            if (!in.isExpectedStartArrayToken()) {
+                return context.handleUnexpectedToken(handledType(), in);
+            }
+            com.fasterxml.jackson.databind.util.ArrayBuilders builders = context.getArrayBuilders();
+            return doubles ? readDoubles(in, context, builders.getDoubleBuilder())
+                    : readFloats(in, context, builders.getFloatBuilder());
+        }
+
+        private double[] readDoubles(JsonParser in, DeserializationContext context,
+                com.fasterxml.jackson.databind.util.ArrayBuilders.DoubleBuilder builder) throws IOException {
+            double[] chunk = builder.resetAndStart();
+            int at = 0;
+            while (in.nextToken() != JsonToken.END_ARRAY) {
+                number(in, context, double.class, builder.bufferedSize() + at);
+                if (at == chunk.length) {
+                    chunk = builder.appendCompletedChunk(chunk, at);
+                    at = 0;
+                }
+                chunk[at++] = in.getDoubleValue();
+            }
+            return builder.completeAndClearBuffer(chunk, at);
+        }
+
+        private float[] readFloats(JsonParser in, DeserializationContext context,
+                com.fasterxml.jackson.databind.util.ArrayBuilders.FloatBuilder builder) throws IOException {
+            float[] chunk = builder.resetAndStart();
+            int at = 0;
+            while (in.nextToken() != JsonToken.END_ARRAY) {
+                number(in, context, float.class, builder.bufferedSize() + at);
+                if (at == chunk.length) {
+                    chunk = builder.appendCompletedChunk(chunk, at);
+                    at = 0;
+                }
+                chunk[at++] = in.getFloatValue();
+            }
+            return builder.completeAndClearBuffer(chunk, at);
+        }
+
+        /** Refuses an element that is not a floating-point number token (text, an integer, null, a boolean). */
+        private void number(JsonParser in, DeserializationContext context, Class<?> element, int index)
+                throws IOException {
+            if (in.currentToken() != JsonToken.VALUE_NUMBER_FLOAT) {
+                try {
+                    context.handleUnexpectedToken(element, in);
+                } catch (com.fasterxml.jackson.databind.JsonMappingException e) {
+                    throw com.fasterxml.jackson.databind.JsonMappingException.wrapWithPath(e, handledType(), index);
+                }
+            }
+        }
     }
 
     /**
@@ -126,6 +212,31 @@ final class PeerValues {
                 return context.handleUnexpectedToken(type, in);
             }
             return super.deserialize(in, context);
+        }
+    }
+
+    /**
+     * An {@code OptionalDouble} from a floating-point number token or null only: the Jdk8Module's reader takes
+     * the text {@code "NaN"} as the number, as {@link NumberNotText} says of the scalar types.
+     */
+    private static final class OptionalDoubleNumber extends StdDeserializer<java.util.OptionalDouble> {
+        private static final long serialVersionUID = 1L;
+
+        OptionalDoubleNumber() {
+            super(java.util.OptionalDouble.class);
+        }
+
+        @Override
+        public java.util.OptionalDouble deserialize(JsonParser in, DeserializationContext context) throws IOException {
+            if (in.currentToken() != JsonToken.VALUE_NUMBER_FLOAT) {
+                return (java.util.OptionalDouble) context.handleUnexpectedToken(java.util.OptionalDouble.class, in);
+            }
+            return java.util.OptionalDouble.of(in.getDoubleValue());
+        }
+
+        @Override
+        public java.util.OptionalDouble getNullValue(DeserializationContext context) {
+            return java.util.OptionalDouble.empty();
         }
     }
 

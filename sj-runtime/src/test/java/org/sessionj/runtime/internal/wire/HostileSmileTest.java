@@ -349,4 +349,67 @@ class HostileSmileTest {
             assertThat(roundTrip(real, SmileCodec.jacksonType(real.getClass()))).isEqualTo(real);
         }
     }
+
+    /** A message with floating-point arrays and an optional one, as a bean's fields carry them. */
+    public record Samples(double[] doubles, float[] floats, java.util.OptionalDouble mean) {
+    }
+
+    /**
+     * The rest of H7 (codec report19, "Left"): a {@code double[]} or {@code float[]} inside a value, and an
+     * {@code OptionalDouble}, read the strings "NaN", "Infinity" and "INF" as numbers (Jackson's readers of them
+     * look for those strings before the coercion rules); the scalar types refused them already.
+     */
+    @Test
+    void floatingPointArraysAndOptionalDoubleTakeNumbersOnly() throws Exception {
+        for (String text : List.of("NaN", "Infinity", "-Infinity", "INF")) {
+            for (String field : List.of("doubles", "floats")) {
+                byte[] bytes = generated(false, out -> {
+                    out.writeStartObject();
+                    out.writeArrayFieldStart(field);
+                    out.writeNumber(1.5);
+                    out.writeString(text);
+                    out.writeEndArray();
+                    out.writeEndObject();
+                });
+                assertThatThrownBy(() -> decode(bytes, Samples.class)).as(field + " " + text)
+                        .isInstanceOf(MalformedInputException.class)
+                        .hasMessageContaining("from String value")
+                        .hasMessageContaining("." + field + "[1]");
+            }
+            byte[] optional = generated(false, out -> {
+                out.writeStartObject();
+                out.writeStringField("mean", text);
+                out.writeEndObject();
+            });
+            assertThatThrownBy(() -> decode(optional, Samples.class)).as("mean " + text)
+                    .isInstanceOf(MalformedInputException.class).hasMessageContaining(".mean");
+        }
+        for (Writes other : List.<Writes>of(out -> out.writeNumber(2), out -> out.writeNull(), out -> out.writeBoolean(true))) {
+            byte[] bytes = generated(false, out -> {
+                out.writeStartObject();
+                out.writeArrayFieldStart("doubles");
+                other.write(out);
+                out.writeEndArray();
+                out.writeEndObject();
+            });
+            assertThatThrownBy(() -> decode(bytes, Samples.class)).isInstanceOf(MalformedInputException.class)
+                    .hasMessageContaining(".doubles[0]");
+        }
+        double[] doubles = new double[40]; // past the array builder's first chunk
+        float[] floats = new float[40];
+        for (int i = 0; i < doubles.length; i++) {
+            doubles[i] = i % 3 == 0 ? Double.NaN : i % 3 == 1 ? Double.NEGATIVE_INFINITY : i * 0.5;
+            floats[i] = i % 3 == 0 ? Float.NaN : i % 3 == 1 ? Float.POSITIVE_INFINITY : i * 0.25f;
+        }
+        Samples back = (Samples) roundTrip(new Samples(doubles, floats, java.util.OptionalDouble.of(Double.NaN)),
+                SmileCodec.jacksonType(Samples.class));
+        assertThat(back.doubles()).containsExactly(doubles);
+        assertThat(back.floats()).containsExactly(floats);
+        assertThat(back.mean()).hasValue(Double.NaN);
+        Samples empty = (Samples) roundTrip(new Samples(new double[0], null, java.util.OptionalDouble.empty()),
+                SmileCodec.jacksonType(Samples.class));
+        assertThat(empty.doubles()).isEmpty();
+        assertThat(empty.floats()).isNull();
+        assertThat(empty.mean()).isEmpty();
+    }
 }

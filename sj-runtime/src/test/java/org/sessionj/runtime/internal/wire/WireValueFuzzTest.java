@@ -19,13 +19,16 @@ import org.sessionj.types.Action;
  * Fuzzes every message decoder with the body of one item as a peer could send it: primitives,
  * strings, short strings (labels), the eight primitive arrays, flat records and arrays of them, and
  * Jackson Smile values of several declared types (collections, a non-flat record, a bean). The first
- * input byte picks the decoder (its value modulo 24; for Smile, its value divided by 24 picks the
- * declared type), the rest is the frame. Contract: the value, or a
+ * input byte picks the decoder (its value modulo 24; for Smile, 20 to 23, the value divided by 24, plus ten
+ * for each step past 20, picks the declared type: every one of them is reachable from a byte), the rest is the frame. Contract: the value, or a
  * {@link MalformedInputException}; never another exception or an {@link Error}; the reader never
  * goes past the frame; allocation bounded by a multiple of the frame's size (a length claim is checked
  * before anything is allocated for it).
  *
- * <p>Seeds: {@code src/test/resources/org/sessionj/runtime/internal/wire/WireValueFuzzTestInputs/values}.
+ * <p>Seeds: {@code src/test/resources/org/sessionj/runtime/internal/wire/WireValueFuzzTestInputs/values}; those
+ * named {@code smile-h*} are hostile18 H5, H6 and H7's inputs (text that is not UTF-8, a scale past the bound, a
+ * value of another kind or out of its type's range, a key twice), each of which must be refused
+ * ({@link #hostileSeedsAreRefused}).
  */
 class WireValueFuzzTest {
     private static final WireKind[] ARRAYS = {WireKind.BOOLEAN_ARRAY, WireKind.BYTE_ARRAY, WireKind.SHORT_ARRAY,
@@ -67,6 +70,23 @@ class WireValueFuzzTest {
         Allocation.assertBounded(input.length, () -> run(input));
     }
 
+    /** The committed H5/H6/H7 seeds are refused (the fuzz contract alone would let a decoded value pass). */
+    @org.junit.jupiter.api.Test
+    void hostileSeedsAreRefused() throws Exception {
+        java.nio.file.Path seeds = java.nio.file.Path.of(WireValueFuzzTest.class.getResource("WireValueFuzzTestInputs/values").toURI());
+        java.util.List<java.nio.file.Path> hostile;
+        try (var files = java.nio.file.Files.list(seeds)) {
+            hostile = files.filter(f -> f.getFileName().toString().startsWith("smile-h")).sorted().toList();
+        }
+        assertThat(hostile).hasSizeGreaterThanOrEqualTo(10);
+        for (java.nio.file.Path seed : hostile) {
+            byte[] input = java.nio.file.Files.readAllBytes(seed);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> decode(input[0] & 0xff,
+                    HeapFrame.copyOf(input, 1, input.length - 1))).as(seed.getFileName().toString())
+                    .isInstanceOf(MalformedInputException.class);
+        }
+    }
+
     private static void run(byte[] input) {
         if (input.length == 0) {
             return;
@@ -98,7 +118,8 @@ class WireValueFuzzTest {
             case 18 -> RecordCodec.read(frame, POINT);
             case 19 -> RecordCodec.readArray(frame, POINT);
             default -> {
-                int which = (selector / 24) % SMILE_TYPES.length;
+                // selector / 24 alone reaches 0-9 only (a byte is at most 255): 21-23 add 10, 20, 30
+                int which = (selector / 24 + 10 * (decoder - 20)) % SMILE_TYPES.length;
                 yield ValueCodec.readObject(frame, READERS[which], SMILE_TYPES[which]);
             }
         };
