@@ -171,26 +171,48 @@ class CallerNamedFailureTest {
     }
 
     /**
-     * A catch of every unchecked exception that does not throw it on still ends its way: one that goes on names no
-     * particular failure (docs/diagnostics.md, adv18 A12), one that wraps it throws another exception, which the
-     * caller's catch does not name.
+     * A catch of every unchecked exception that does not throw it on ends its way: one that wraps it throws
+     * another exception, which the caller's catch does not name; one that goes on takes it itself (adv18 A12:
+     * {@code catch (RuntimeException e)} takes the JDK's undeclared failures too), SJ024 at its own call.
      */
     @Test
-    void aCatchOfEveryUncheckedThatGoesOnOrWrapsEndsTheWay() {
+    void aCatchOfEveryUncheckedThatWrapsEndsTheWayOneThatGoesOnTakesIt() {
+        String wraps = """
+                  static void wraps(@Session(protocol = Booking.class) SJService svc, String input) {
+                    try {
+                      book(svc, input);
+                    } catch (RuntimeException e) {
+                      throw new IllegalStateException("booking failed", e);
+                    }
+                  }
+                """;
+        String book = """
+                  static void book(@Session(protocol = Booking.class) SJService svc, String input) {
+                    SJSocket s = svc.request();
+                    s.send(1);
+                    s.send(LocalDate.parse(input));
+                    s.close();
+                  }
+                }
+                """;
         assertAccepted(HEAD + """
+                  static void runAll(@Session(protocol = Booking.class) SJService svc, String input) {
+                    try {
+                      wraps(svc, input);
+                    } catch (DateTimeParseException e) {
+                      System.out.println("bad date");
+                    }
+                  }
+                """ + wraps + book);
+        assertRejected("SJ024", 16, msg("if, in 'book', the call of 'parse' on line 31 throws an unchecked exception, "
+                + "which leaves 'book' and comes out of the call on line 16, where the catch on line 17 takes it and goes on"),
+                HEAD + """
                   static void runAll(@Session(protocol = Booking.class) SJService svc, String input) {
                     try {
                       wraps(svc, input);
                       goesOn(svc, input);
                     } catch (DateTimeParseException e) {
                       System.out.println("bad date");
-                    }
-                  }
-                  static void wraps(@Session(protocol = Booking.class) SJService svc, String input) {
-                    try {
-                      book(svc, input);
-                    } catch (RuntimeException e) {
-                      throw new IllegalStateException("booking failed", e);
                     }
                   }
                   static void goesOn(@Session(protocol = Booking.class) SJService svc, String input) {
@@ -200,13 +222,6 @@ class CallerNamedFailureTest {
                       System.out.println("booking failed: " + e);
                     }
                   }
-                  static void book(@Session(protocol = Booking.class) SJService svc, String input) {
-                    SJSocket s = svc.request();
-                    s.send(1);
-                    s.send(LocalDate.parse(input));
-                    s.close();
-                  }
-                }
-                """);
+                """ + wraps + book);
     }
 }

@@ -101,9 +101,13 @@ final class CatchClauses {
     }
 
     /**
-     * The unchecked exception types {@code clauses} name as expected (adv16 A16, and adv18 A3 for a caller's
-     * catch): not one the JVM throws by its own checks, nor a subtype or supertype of one
-     * ({@link ThrowSites#jvmCheck}): {@code catch (RuntimeException e)} names no particular failure.
+     * The unchecked exception types {@code clauses} expect of a JDK call (adv16 A16, and adv18 A3 for a caller's
+     * catch): each one a clause names that the JVM does not throw by its own checks, nor is a subtype or
+     * supertype of one ({@link ThrowSites#jvmCheck}); and {@code RuntimeException} for a clause that takes
+     * every unchecked exception ({@code catch (Exception e)}, {@code RuntimeException}, {@code Throwable}:
+     * adv18 A12), which takes the JDK's undeclared failures ({@code LocalDate.parse}'s) too. The JVM's own
+     * checks are not counted all the same: no JDK call is taken to throw one, and the calls that cannot fail
+     * otherwise are listed ({@link UnfailingJdkCalls}).
      */
     List<TypeMirror> expectedFailures(List<Clause> clauses) {
         List<TypeMirror> expected = new java.util.ArrayList<>();
@@ -118,6 +122,8 @@ final class CatchClauses {
                 if ((flow.types.isSubtype(erased, runtime) || flow.types.isSubtype(erased, error))
                         && !ThrowSites.jvmCheck(erased, flow)) {
                     expected.add(erased);
+                } else if (flow.types.isSubtype(runtime, erased)) {
+                    expected.add(runtime); // adv18 A12: catch (Exception e) takes every JDK failure, the undeclared too
                 }
             }
         }

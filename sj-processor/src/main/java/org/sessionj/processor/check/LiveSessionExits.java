@@ -120,8 +120,11 @@ final class LiveSessionExits {
         beforeCall = lends;
         try {
             boolean programCode = ThrowSites.runsProgramCode(call, method, flow);
-            throwsAt(call, name + " on line " + flow.line(call) + " throws", thrownAt(call, method), programCode);
-            if (!programCode && ThrowSites.inJdk(method, flow)) {
+            // adv18 A12: a JDK method on the hand-kept list cannot fail for any argument (println, String.valueOf)
+            boolean jdkMayFail = !programCode && !UnfailingJdkCalls.cannotFail(method);
+            throwsAt(call, name + " on line " + flow.line(call) + " throws", thrownAt(call, method), programCode,
+                    jdkMayFail);
+            if (jdkMayFail && ThrowSites.inJdk(method, flow)) {
                 jdkFailures(name + " on line " + flow.line(call) + " throws");
             }
             com.sun.source.util.TreePath own = lends.isEmpty() ? null
@@ -335,14 +338,16 @@ final class LiveSessionExits {
 
     /**
      * A call that may throw {@code declared} (and unchecked exceptions) runs at {@code at}; {@code programCode}:
-     * code of the program (or a library) may run in it (see {@link #unchecked}).
+     * code of the program (or a library) may run in it; {@code jdkMayFail}: JDK code only, which may fail with
+     * an unchecked exception it does not declare (see {@link #unchecked}).
      */
-    private void throwsAt(Tree at, String what, List<? extends TypeMirror> declared, boolean programCode) {
+    private void throwsAt(Tree at, String what, List<? extends TypeMirror> declared, boolean programCode,
+            boolean jdkMayFail) {
         List<TypeMirror> thrown = checked(declared);
         if (!thrown.isEmpty()) {
             escapeAll(at, what, thrown, false);
         }
-        List<TypeMirror> unchecked = unchecked(programCode, declared);
+        List<TypeMirror> unchecked = unchecked(programCode, jdkMayFail, declared);
         if (!unchecked.isEmpty()) {
             escapeAll(at, what, unchecked, true);
         }
@@ -378,9 +383,9 @@ final class LiveSessionExits {
                 declared = member.getThrownTypes();
             }
             String name = variable != null ? "'" + variable.getSimpleName() + "'" : "the resource";
+            boolean programCode = !ThrowSites.inJdk(close, flow) || ThrowSites.mayBeProgramObject(type, flow);
             throwsAt(resource, "the close() of " + name + " (try-with-resources, at the end of its block on line "
-                    + flow.line(tree) + ") throws", declared, !ThrowSites.inJdk(close, flow)
-                    || ThrowSites.mayBeProgramObject(type, flow));
+                    + flow.line(tree) + ") throws", declared, programCode, !programCode);
         }
     }
 
@@ -671,10 +676,11 @@ final class LiveSessionExits {
      * {@link ThrowSites#runsProgramCode}); else (JDK code given nothing of the program) the unchecked exceptions it declares ({@code Integer.parseInt}'s
      * {@code NumberFormatException}) and each one a catch around the call names as expected (adv16 A16:
      * {@code catch (DateTimeParseException e)} around {@code LocalDate.parse(text)}, which documents it
-     * without declaring it; see {@link #expectedFailures}). The JDK's other unchecked failures are the
-     * program's bugs, like the JVM's own checks.
+     * without declaring it; a broad catch, {@code catch (Exception e)}, expects every one: adv18 A12; see
+     * {@link #expectedFailures}), unless {@code jdkMayFail} is false (a method that cannot fail for any argument,
+     * {@link UnfailingJdkCalls}). The JDK's other unchecked failures are the program's bugs, like the JVM's own checks.
      */
-    private List<TypeMirror> unchecked(boolean programCode, List<? extends TypeMirror> declared) {
+    private List<TypeMirror> unchecked(boolean programCode, boolean jdkMayFail, List<? extends TypeMirror> declared) {
         TypeMirror runtime = type("java.lang.RuntimeException");
         TypeMirror error = type("java.lang.Error");
         List<TypeMirror> unchecked = new ArrayList<>();
@@ -687,7 +693,7 @@ final class LiveSessionExits {
                 unchecked.add(thrown);
             }
         }
-        if (!programCode) {
+        if (jdkMayFail) {
             unchecked.addAll(expectedFailures());
         }
         return unchecked;

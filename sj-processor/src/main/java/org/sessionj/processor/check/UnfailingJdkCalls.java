@@ -1,0 +1,111 @@
+package org.sessionj.processor.check;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+
+/**
+ * The JDK methods that cannot fail with an unchecked exception for any argument, other than the JVM's own checks
+ * (a null dereference, an array too large for memory), which SJ024 does not count (adv18 A12). Which JDK calls
+ * can fail is not in their class files ({@code LocalDate.parse} declares nothing), so under a catch that takes
+ * the JDK's undeclared failures — one that names one ({@code catch (DateTimeParseException e)}, adv16 A16) or
+ * a broad one ({@code catch (Exception e)}, {@code RuntimeException}, {@code Throwable}) — every other JDK call
+ * between two actions is taken to fail. This list is kept by hand, small, and each entry is there because its
+ * documentation promises no exception besides those checks:
+ * <ul>
+ * <li>{@code PrintStream}/{@code PrintWriter} {@code print}, {@code println}, {@code flush}: they never throw an
+ * I/O failure, they set {@code checkError()} instead;</li>
+ * <li>{@code String}'s queries and copies that take no index, count or pattern ({@code length}, {@code equals},
+ * {@code trim}, {@code contains}, {@code indexOf} of one or two arguments, {@code valueOf} of one…; not
+ * {@code charAt}, {@code substring}, {@code split}, {@code repeat}, {@code format});</li>
+ * <li>{@code StringBuilder}/{@code StringBuffer} {@code append} of one argument, {@code length}, {@code isEmpty},
+ * {@code toString}, their constructors;</li>
+ * <li>{@code Objects.equals}, {@code hash}, {@code hashCode}, {@code isNull}, {@code nonNull}, {@code toString}
+ * (a receiver or argument that may be the program's runs program code, counted anyway:
+ * {@link ThrowSites#runsProgramCode});</li>
+ * <li>{@code Math}/{@code StrictMath} functions of no range ({@code max}, {@code min}, {@code abs}, {@code sqrt},
+ * {@code round}…; not the {@code *Exact} ones, {@code floorDiv}, {@code clamp});</li>
+ * <li>the boxes' conversions from a primitive ({@code Integer.valueOf(int)}, {@code Long.toString(long)}), their
+ * {@code equals}, {@code hashCode}, {@code compare}, {@code sum}, {@code max}, {@code min}, {@code xxxValue},
+ * and {@code Boolean.parseBoolean} (not {@code Integer.valueOf(String)}: it parses);</li>
+ * <li>{@code System.currentTimeMillis}, {@code nanoTime}, {@code identityHashCode}, {@code lineSeparator}.</li>
+ * </ul>
+ * Everything else of the JDK counts, {@code println} of a {@code PrintStream} subclass of the program's aside
+ * (a concrete JDK class stands for its own code: {@link ThrowSites#mayBeProgramObject}).
+ */
+final class UnfailingJdkCalls {
+    private UnfailingJdkCalls() {
+    }
+
+    /** Any overload of these methods, by class. */
+    private static final Map<String, Set<String>> ANY_OVERLOAD = Map.ofEntries(
+            Map.entry("java.io.PrintStream", Set.of("print", "println", "flush", "checkError")),
+            Map.entry("java.io.PrintWriter", Set.of("print", "println", "flush", "checkError")),
+            Map.entry("java.lang.String", Set.of("length", "isEmpty", "isBlank", "equals", "equalsIgnoreCase",
+                    "hashCode", "toString", "trim", "strip", "stripLeading", "stripTrailing", "contains", "startsWith",
+                    "endsWith", "concat", "compareTo", "compareToIgnoreCase", "toUpperCase", "toLowerCase", "replace",
+                    "intern")),
+            Map.entry("java.lang.StringBuilder", Set.of("<init>", "length", "isEmpty", "toString")),
+            Map.entry("java.lang.StringBuffer", Set.of("<init>", "length", "isEmpty", "toString")),
+            Map.entry("java.lang.AbstractStringBuilder", Set.of("length", "isEmpty")),
+            Map.entry("java.util.Objects", Set.of("equals", "hash", "hashCode", "isNull", "nonNull", "toString")),
+            Map.entry("java.lang.Math", Set.of("max", "min", "abs", "signum", "floor", "ceil", "rint", "round", "sqrt",
+                    "cbrt", "pow", "exp", "log", "log10", "hypot", "random")),
+            Map.entry("java.lang.StrictMath", Set.of("max", "min", "abs", "signum", "floor", "ceil", "rint", "round",
+                    "sqrt", "cbrt", "pow", "exp", "log", "log10", "hypot", "random")),
+            Map.entry("java.lang.System", Set.of("currentTimeMillis", "nanoTime", "identityHashCode", "lineSeparator")),
+            Map.entry("java.lang.Boolean", Set.of("valueOf", "parseBoolean", "toString", "booleanValue", "equals",
+                    "hashCode", "compare", "compareTo", "logicalAnd", "logicalOr", "logicalXor")));
+
+    /** The boxes of numbers: these methods, and {@code valueOf} and {@code toString} of primitives only. */
+    private static final List<String> NUMBER_BOXES = List.of("java.lang.Integer", "java.lang.Long", "java.lang.Short",
+            "java.lang.Byte", "java.lang.Double", "java.lang.Float");
+
+    private static final Set<String> NUMBER_BOX_METHODS = Set.of("equals", "hashCode", "compare", "compareTo", "sum",
+            "max", "min", "intValue", "longValue", "shortValue", "byteValue", "doubleValue", "floatValue");
+
+    /** Methods whose forms of one argument (two for {@code indexOf}, {@code lastIndexOf}) only are listed: the others take a range. */
+    private static final Map<String, Set<String>> ONE_OR_TWO_ARGUMENTS = Map.of(
+            "java.lang.String", Set.of("valueOf", "indexOf", "lastIndexOf"),
+            "java.lang.StringBuilder", Set.of("append"),
+            "java.lang.StringBuffer", Set.of("append"));
+
+    /** Whether {@code method}, a JDK method or constructor, cannot fail with an unchecked exception (see the class comment). */
+    static boolean cannotFail(ExecutableElement method) {
+        if (!(method.getEnclosingElement() instanceof TypeElement owner)) {
+            return false;
+        }
+        String type = owner.getQualifiedName().toString();
+        String name = method.getSimpleName().toString();
+        Set<String> any = ANY_OVERLOAD.get(type);
+        if (any != null && any.contains(name)) {
+            return true;
+        }
+        Set<String> counted = ONE_OR_TWO_ARGUMENTS.get(type);
+        if (counted != null && counted.contains(name)) {
+            int count = method.getParameters().size();
+            // valueOf(char[], int, int) and append(char[], int, int) take a range; indexOf(ch, from, to) too
+            return count == 1 || count == 2 && !name.equals("append") && !name.equals("valueOf");
+        }
+        if (NUMBER_BOXES.contains(type)) {
+            if (NUMBER_BOX_METHODS.contains(name)) {
+                return true;
+            }
+            return (name.equals("valueOf") || name.equals("toString")) && primitiveParameters(method);
+        }
+        return false;
+    }
+
+    /** Whether every parameter of {@code method} is of a primitive type ({@code Integer.valueOf(int)}, not {@code (String)}). */
+    private static boolean primitiveParameters(ExecutableElement method) {
+        for (VariableElement parameter : method.getParameters()) {
+            if (!parameter.asType().getKind().isPrimitive()) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
