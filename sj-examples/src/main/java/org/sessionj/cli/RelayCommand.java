@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.sessionj.transport.http.relay.HttpRelay;
+import org.sessionj.transport.http.relay.ListenKeys;
 import org.sessionj.transport.http.relay.RelayLimits;
 import org.sessionj.transport.tls.Certificates;
 import org.sessionj.transport.tls.TlsConfig;
@@ -69,6 +70,15 @@ final class RelayCommand implements Callable<Integer> {
                     + " the limit the oldest that has not finished within 5 s is dropped for it.")
     int maxTlsHandshakes = RelayLimits.defaults().maxPendingTlsHandshakes();
 
+    @Option(names = "--listen-key", paramLabel = "FILE",
+            description = {"Register only servers that prove a key in FILE (one key per line, at least 16 characters,"
+                    + " e.g. from `openssl rand -hex 32`; # comments; read again when it changes, so a key is rotated by"
+                    + " adding the new one, moving the servers, removing the old). Servers name a file with the key in"
+                    + " -Dsessionj.http.relayKeyFile=FILE. A file, not the key, so that the secret is not on a command"
+                    + " line. Without it any client that reaches the relay can register any server name not taken"
+                    + " (docs/http-transport.md, \"Who may register a name at the relay\")."})
+    Path listenKey;
+
     @Override
     public Integer call() throws IOException, InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
@@ -105,7 +115,16 @@ final class RelayCommand implements Callable<Integer> {
         RelayLimits limits = RelayLimits.defaults().withSessions(maxSessions, bufferMib << 20)
                 .withPerSource(maxServersPerAddress, Math.min(maxSessionsPerAddress, maxSessions))
                 .withPendingTlsHandshakes(maxTlsHandshakes);
-        HttpRelay relay = HttpRelay.start(address, ssl, limits);
+        ListenKeys keys = null;
+        if (listenKey != null) {
+            try {
+                keys = ListenKeys.fromFile(listenKey);
+            } catch (IOException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--listen-key " + listenKey + ": "
+                        + (e instanceof java.nio.file.NoSuchFileException ? "no such file" : e.getMessage()));
+            }
+        }
+        HttpRelay relay = HttpRelay.start(address, ssl, limits, keys);
         Duration check;
         try {
             // Announce only what answers: the first request of a fresh process (TLS above all) is slow,
@@ -123,6 +142,14 @@ final class RelayCommand implements Callable<Integer> {
         out.println("sj relay: listening on " + (bind == null ? "*" : bind) + ":" + relay.port() + " ("
                 + (tls ? "https" : "http") + "); peers use -Dsessionj.http.relay=HOST:" + relay.port()
                 + " (answered its own request in " + check.toMillis() + " ms)");
+        if (keys == null) {
+            out.println("sj relay: WARNING: no --listen-key: any client that reaches this port can register any server"
+                    + " name not taken and receive its requesters (docs/http-transport.md, \"Who may register a name at"
+                    + " the relay\")");
+        } else {
+            out.println("sj relay: servers register with a key of " + listenKey
+                    + " (-Dsessionj.http.relayKeyFile on the servers)");
+        }
         out.flush();
         stopped.await();
         return 0;

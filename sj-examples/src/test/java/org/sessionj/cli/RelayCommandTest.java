@@ -7,6 +7,7 @@ import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.sessionj.api.Protocol;
 import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJService;
@@ -59,14 +61,22 @@ class RelayCommandTest {
         err = new StringWriter();
         assertThat(run(err, "relay", "--port", "0", "--max-tls-handshakes", "0")).isEqualTo(2);
         assertThat(err.toString()).contains("--max-tls-handshakes must be positive, found 0");
+        err = new StringWriter();
+        assertThat(run(err, "relay", "--port", "0", "--listen-key", "no-such.keys")).isEqualTo(2);
+        assertThat(err.toString()).contains("--listen-key no-such.keys: no such file");
     }
 
+    /**
+     * Started with {@code --listen-key}, so that the key's whole path is covered too: the relay reads the
+     * file, says servers need it, and the server proves it from {@code sessionj.http.relayKeyFile}.
+     */
     @Test
-    void aRelayProcessCarriesASessionBetweenTwoRuntimes() throws Exception {
+    void aRelayProcessCarriesASessionBetweenTwoRuntimes(@TempDir Path dir) throws Exception {
+        Path keyFile = Files.writeString(dir.resolve("relay.keys"), "0123456789abcdef0123456789abcdef\n");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process relay = new ProcessBuilder(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
                 System.getProperty("java.class.path"), SjCommand.class.getName(), "relay", "--port", "0",
-                "--bind", "127.0.0.1")).redirectErrorStream(true).start();
+                "--bind", "127.0.0.1", "--listen-key", keyFile.toString())).redirectErrorStream(true).start();
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(relay.getInputStream(), StandardCharsets.UTF_8));
             Pattern listening = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)");
@@ -83,7 +93,14 @@ class RelayCommandTest {
             assertThat(port).as("the relay said where it listens").isPositive();
             assertThat(announcement).as("only once it has answered a request through its port")
                     .containsPattern("\\(answered its own request in \\d+ ms\\)$");
+            String keyed = out.readLine();
+            while (keyed != null && !keyed.startsWith("sj relay: ")) {
+                keyed = out.readLine(); // a log line of the relay's start in between
+            }
+            assertThat(keyed).isEqualTo("sj relay: servers register with a key of " + keyFile
+                    + " (-Dsessionj.http.relayKeyFile on the servers)");
             System.setProperty("sessionj.http.relay", "127.0.0.1:" + port);
+            System.setProperty("sessionj.http.relayKeyFile", keyFile.toString());
             try {
                 SJRuntime.configure(SJRuntimeConfig.builder().transports("http")
                         .initiationTimeout(Duration.ofSeconds(20)).build());
@@ -101,6 +118,7 @@ class RelayCommandTest {
                 }
             } finally {
                 System.clearProperty("sessionj.http.relay");
+                System.clearProperty("sessionj.http.relayKeyFile");
                 SJRuntime.configure(SJRuntimeConfig.defaults());
             }
         } finally {

@@ -1,9 +1,11 @@
 package org.sessionj.transport.http;
 
+import java.io.IOException;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -14,6 +16,7 @@ import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.sessionj.runtime.spi.support.SystemSettings;
 import org.sessionj.transport.http.internal.HttpSettings;
+import org.sessionj.transport.http.internal.ListenProof;
 
 /**
  * How the http/https transports reach peers: directly (frames in HTTP messages to the peer's HTTP
@@ -27,6 +30,8 @@ import org.sessionj.transport.http.internal.HttpSettings;
  *   <li>{@code sessionj.http.relay.PORT=host:port} (or {@code none}): the relay for the server socket on
  *       session port {@code PORT};</li>
  *   <li>{@code sessionj.http.portOffset} (default 0): direct mode's HTTP port is the session port plus this;</li>
+ *   <li>{@code sessionj.http.relayKeyFile}: a file holding the relay's listen key, which servers prove
+ *       when they register at a relay that asks for it ({@code ./sj relay --listen-key});</li>
  *   <li>{@code sessionj.http.names}: extra names (comma-separated) under which a server registers at the
  *       relay, besides this host's names and addresses and {@code sessionj.advertisedHost};</li>
  *   <li>the tunables of {@link HttpSettings} ({@code sessionj.http.pollMillis}, {@code .websocket}, ...).</li>
@@ -55,6 +60,26 @@ public record HttpConfig(UnaryOperator<String> properties) {
     /** Direct mode's offset from session port to HTTP port. */
     public int portOffset() {
         return settingsOf().integer("http.portOffset", 0);
+    }
+
+    /**
+     * The key this process's servers prove when a relay asks for one ({@code sessionj.http.relayKeyFile}:
+     * a file whose first key line is the relay's listen key; a file, so that the secret is not on the
+     * command line), if any.
+     *
+     * @throws IOException if the file is set and cannot be read or holds no valid key
+     */
+    public Optional<byte[]> relayKey() throws IOException {
+        Optional<String> file = settingsOf().value("http.relayKeyFile");
+        if (file.isEmpty() || file.get().isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(ListenProof.readKeys(Path.of(file.get().strip())).get(0));
+        } catch (IOException | java.nio.file.InvalidPathException e) {
+            throw new IOException("cannot read the relay key of " + SystemSettings.property("http.relayKeyFile") + ": "
+                    + e.getMessage(), e);
+        }
     }
 
     /** The relay every service and server use unless told otherwise, if any. */

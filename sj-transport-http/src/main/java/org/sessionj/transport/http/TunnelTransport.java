@@ -87,7 +87,7 @@ abstract class TunnelTransport implements Transport {
             // unreachable for the vanish time (15 s). It was 10 s for one attempt, which a relay process started
             // just before, cold, on a loaded machine, exceeded with its first TLS handshake.
             return RelayAcceptor.listen(name, endpoint(relay.get(), settings), port, config.serverNames(relay.get()),
-                    TimeUnit.MILLISECONDS.toNanos(settings.vanishMillis()));
+                    TimeUnit.MILLISECONDS.toNanos(settings.vanishMillis()), config.relayKey().orElse(null));
         }
         return DirectAcceptor.listen(name, settings, port, config.portOffset(), serverSsl());
     }

@@ -34,13 +34,13 @@ import java.util.List;
  */
 final class LeanResponseDecoder extends LeanDecoder {
     /** The headers of the mapping a client reads (docs/http-transport.md); every other header is skipped. */
-    private static final String[] KEPT = {Wire.OFFSET, Wire.FIN, Wire.WIRE, Wire.PORT};
+    private static final String[] KEPT = {Wire.OFFSET, Wire.FIN, Wire.WIRE, Wire.PORT, Wire.NONCE};
     private static final HttpHeaders NO_HEADERS = new ReadOnlyHttpHeaders(false);
 
     // the head being scanned
     private long contentLength;
     private int connection;
-    /** The kept headers' names and values, in pairs (at most the four of {@link #KEPT} and Connection). */
+    /** The kept headers' names and values, in pairs (at most those of {@link #KEPT} and Connection). */
     private final CharSequence[] kept = new CharSequence[2 * (KEPT.length + 1)];
     private int keptLength;
 

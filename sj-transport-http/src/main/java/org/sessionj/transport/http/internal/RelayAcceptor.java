@@ -29,14 +29,19 @@ public final class RelayAcceptor implements ConnectionAcceptor {
     private final HttpClientChannel control;
     private final PendingConnections pending = new PendingConnections(this::describe);
     private final Backoff backoff;
+    /** The relay's listen key ({@code sessionj.http.relayKeyFile}), or null: registrations carry no proof. */
+    private final byte[] key;
     private volatile int port;
     private volatile boolean closed;
     private boolean warned;
+    /** Whether it said once that a key was configured and the relay asked for none. */
+    private volatile boolean warnedOpen;
 
-    private RelayAcceptor(String transportName, Endpoint relay, List<String> names) {
+    private RelayAcceptor(String transportName, Endpoint relay, List<String> names, byte[] key) {
         this.transportName = transportName;
         this.relay = relay;
         this.names = names;
+        this.key = key;
         this.control = new HttpClientChannel(relay);
         this.backoff = new Backoff(relay.settings().vanishMillis());
     }
@@ -44,7 +49,16 @@ public final class RelayAcceptor implements ConnectionAcceptor {
     /** Registers session port {@code port} (0: the relay picks one) under {@code names} at {@code relay}. */
     public static RelayAcceptor listen(String transportName, Endpoint relay, int port, List<String> names,
             long timeoutNanos) throws IOException {
-        RelayAcceptor acceptor = new RelayAcceptor(transportName, relay, names);
+        return listen(transportName, relay, port, names, timeoutNanos, null);
+    }
+
+    /**
+     * Registers session port {@code port} (0: the relay picks one) under {@code names} at {@code relay},
+     * proving {@code key} (null: none) when the relay asks for it (its 401 with a nonce).
+     */
+    public static RelayAcceptor listen(String transportName, Endpoint relay, int port, List<String> names,
+            long timeoutNanos, byte[] key) throws IOException {
+        RelayAcceptor acceptor = new RelayAcceptor(transportName, relay, names, key);
         acceptor.port = port;
         try {
             acceptor.register(timeoutNanos);
@@ -73,13 +87,15 @@ public final class RelayAcceptor implements ConnectionAcceptor {
     private void register(long timeoutNanos) throws IOException {
         long deadline = System.nanoTime() + timeoutNanos;
         Backoff retries = new Backoff(TimeUnit.NANOSECONDS.toMillis(timeoutNanos));
+        String proof = "";
+        int proofs = 0;
         while (true) {
             long left = Math.max(1, deadline - System.nanoTime());
             String why = null;
             FullHttpResponse response;
             try {
                 response = TunnelConnection.await(control.send(control.request(HttpMethod.POST,
-                        listenUri("&register=1"), null), TunnelConnection.millis(left)), left, relay);
+                        listenUri("&register=1" + proof), null), TunnelConnection.millis(left)), left, relay);
             } catch (InterruptedIOException e) {
                 throw e;
             } catch (IOException e) {
@@ -92,7 +108,19 @@ public final class RelayAcceptor implements ConnectionAcceptor {
                     why = LongPollLink.describe(response);
                     if (status == 200) {
                         port = Integer.parseInt(response.headers().get(Wire.PORT, String.valueOf(port)).strip());
+                        registeredWithout(proof);
                         return;
+                    }
+                    // The relay asks for proof of its listen key: answer its nonce at once; a second refusal
+                    // (a fresh nonce after a stale one on a loaded machine) is the last.
+                    String answer = status == 401 ? proofFor(response) : null;
+                    if (answer != null && proofs++ < 2) {
+                        proof = answer;
+                        continue;
+                    }
+                    if (status == 401) {
+                        throw new IOException("cannot register session port " + port + " at the relay " + relay + ": "
+                                + why + (key == null ? "; this server has no key (sessionj.http.relayKeyFile)" : ""));
                     }
                     if (!LongPollLink.retryable(status)) {
                         throw new IOException("cannot register session port " + port + " at the relay " + relay + ": "
@@ -115,6 +143,29 @@ public final class RelayAcceptor implements ConnectionAcceptor {
                 Thread.currentThread().interrupt();
                 throw new InterruptedIOException("interrupted while registering at the relay " + relay);
             }
+        }
+    }
+
+    /**
+     * The query part proving the key over the nonce of the relay's 401, or null when there is no key or
+     * no nonce.
+     */
+    private String proofFor(FullHttpResponse response) {
+        String nonce = response.headers().get(Wire.NONCE);
+        if (key == null || nonce == null || !nonce.strip().matches("[0-9a-f]{1,128}")) {
+            return null;
+        }
+        nonce = nonce.strip();
+        return "&nonce=" + nonce + "&proof=" + ListenProof.proof(key, nonce, id, port, names);
+    }
+
+    /** Warns once when this server has a key and the relay registered it without asking for a proof. */
+    private void registeredWithout(String proof) {
+        if (key != null && proof.isEmpty() && !warnedOpen) {
+            warnedOpen = true;
+            LOG.log(System.Logger.Level.WARNING, "the relay {0} registered session port {1} without asking for a proof of"
+                    + " sessionj.http.relayKeyFile: it lets any server register any name not taken (start it with"
+                    + " ./sj relay --listen-key FILE)", relay, port);
         }
     }
 
@@ -156,14 +207,23 @@ public final class RelayAcceptor implements ConnectionAcceptor {
     }
 
     private void reRegister() {
-        control.send(control.request(HttpMethod.POST, listenUri("&register=1"), null), relay.settings().pollMillis())
+        reRegister("", 0);
+    }
+
+    /** Registers again on the control channel's loop, with {@code proof} (the query part, or empty). */
+    private void reRegister(String proof, int proofs) {
+        control.send(control.request(HttpMethod.POST, listenUri("&register=1" + proof), null), relay.settings().pollMillis())
                 .whenComplete((response, failure) -> {
                     if (response != null) {
                         int status = response.status().code();
                         String why = LongPollLink.describe(response);
+                        String answer = status == 401 && proofs < 2 ? proofFor(response) : null;
                         response.release();
                         if (status == 200) {
+                            registeredWithout(proof);
                             poll();
+                        } else if (answer != null) {
+                            reRegister(answer, proofs + 1);
                         } else {
                             retry(why);
                         }

@@ -42,6 +42,11 @@ public final class Wire {
     /** Relay listen response header: the port the relay gave a listener that asked for port 0. */
     public static final String PORT = "x-sj-port";
     /**
+     * Relay listen response header of a 401: the nonce over which a registering server proves the relay's
+     * listen key ({@link ListenProof}).
+     */
+    public static final String NONCE = "x-sj-nonce";
+    /**
      * Response header of {@code open}, {@code connect} and {@code listen}: the wire version the server
      * speaks (absent: 1). A client uses what both speak.
      */

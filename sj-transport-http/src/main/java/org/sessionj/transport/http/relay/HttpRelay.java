@@ -68,6 +68,8 @@ public final class HttpRelay implements AutoCloseable, Routes {
     /** Where it listens (for {@link #selfCheck}), and whether it speaks HTTPS. */
     private final InetSocketAddress address;
     private final boolean tls;
+    /** The listen keys a registration must prove one of, or null: any server registers any name. */
+    private final ListenKeys listenKeys;
 
     /** A server registered at the relay: its names and the connections waiting for it. Guarded by itself. */
     private static final class Listener {
@@ -88,9 +90,10 @@ public final class HttpRelay implements AutoCloseable, Routes {
         }
     }
 
-    private HttpRelay(InetSocketAddress address, SslContext ssl, HttpSettings settings, RelayLimits limits)
-            throws IOException {
+    private HttpRelay(InetSocketAddress address, SslContext ssl, HttpSettings settings, RelayLimits limits,
+            ListenKeys listenKeys) throws IOException {
         this.settings = settings;
+        this.listenKeys = listenKeys;
         this.limits = limits;
         this.address = address;
         this.tls = ssl != null;
@@ -114,15 +117,37 @@ public final class HttpRelay implements AutoCloseable, Routes {
      */
     public static HttpRelay start(InetSocketAddress address, SslContext ssl, HttpSettings settings, RelayLimits limits)
             throws IOException {
-        HttpRelay relay = new HttpRelay(address, ssl, settings, limits);
-        LOG.log(System.Logger.Level.INFO, "SJ relay listening on port {0} ({1})", String.valueOf(relay.port()),
-                ssl == null ? "http" : "https");
+        return start(address, ssl, settings, limits, null);
+    }
+
+    /**
+     * Starts a relay that registers only servers proving one of {@code listenKeys} (null: any server
+     * registers any name not taken, as the other overloads).
+     *
+     * @throws IOException if the port cannot be bound
+     */
+    public static HttpRelay start(InetSocketAddress address, SslContext ssl, HttpSettings settings, RelayLimits limits,
+            ListenKeys listenKeys) throws IOException {
+        HttpRelay relay = new HttpRelay(address, ssl, settings, limits, listenKeys);
+        LOG.log(System.Logger.Level.INFO, "SJ relay listening on port {0} ({1}); {2}", String.valueOf(relay.port()),
+                ssl == null ? "http" : "https", listenKeys == null
+                        ? "any server may register any name not taken (no listen key)"
+                        : "servers register with a key of " + listenKeys.file());
         return relay;
     }
 
     /** A relay on {@code address} with the tunables of the system properties ({@code sessionj.http.*}). */
     public static HttpRelay start(InetSocketAddress address, SslContext ssl, RelayLimits limits) throws IOException {
         return start(address, ssl, HttpSettings.fromSystemProperties(), limits);
+    }
+
+    /**
+     * A relay on {@code address} with the tunables of the system properties, registering only servers that
+     * prove one of {@code listenKeys} (null: any server).
+     */
+    public static HttpRelay start(InetSocketAddress address, SslContext ssl, RelayLimits limits, ListenKeys listenKeys)
+            throws IOException {
+        return start(address, ssl, HttpSettings.fromSystemProperties(), limits, listenKeys);
     }
 
     /** A plain-HTTP relay on {@code port} of every interface, with settings from system properties and default limits. */
@@ -171,6 +196,15 @@ public final class HttpRelay implements AutoCloseable, Routes {
     /** Idle kept-alive connections closed so far for newcomers at the connection limit (see {@code TunnelServer#evictedIdle}). */
     public long evictedIdle() {
         return server.evictedIdle();
+    }
+
+    /**
+     * Registrations refused so far because their proof of the listen key failed: a wrong key, a nonce
+     * that is stale, used already (a replay) or not this relay's. A registration without a proof is
+     * answered with a nonce to prove the key with, and not counted.
+     */
+    public long refusedRegistrations() {
+        return listenKeys == null ? 0 : listenKeys.refused();
     }
 
     /** Connections from {@code address} whose request has not arrived whole, now. */
@@ -299,7 +333,17 @@ public final class HttpRelay implements AutoCloseable, Routes {
             return;
         }
         Listener listener = listeners.get(id);
-        if (listener == null || "1".equals(Wire.param(exchange.query(), "register"))) {
+        boolean registering = "1".equals(Wire.param(exchange.query(), "register"));
+        if (listenKeys != null && listener == null && !registering) {
+            // A poll of a server this relay does not know registers it only on an open relay: here it must
+            // register with a proof (the server does so on 404).
+            exchange.fail(HttpResponseStatus.NOT_FOUND, "unknown server: register again");
+            return;
+        }
+        if (listenKeys != null && registering && !listenKeys.admits(exchange, id, port)) {
+            return;
+        }
+        if (listener == null || registering) {
             if (listener == null) {
                 listener = register(exchange, id, (int) port);
                 if (listener == null) {
