@@ -27,6 +27,8 @@ public final class Half {
     private volatile java.net.InetAddress unusedFrom;
     /** The address it was opened from, if counted (kept after its first use, for the log). */
     private volatile java.net.InetAddress openedFrom;
+    /** The server's end that assembles this half's uploads into frames (direct servers), or null. */
+    private volatile ServedConnection server;
     /** Run once when the half stops being unused (its first request or its end); null: not counted, or run. */
     private volatile Runnable unusedEnds;
     private static final java.util.concurrent.atomic.AtomicReferenceFieldUpdater<Half, Runnable> UNUSED_ENDS =
@@ -203,11 +205,29 @@ public final class Half {
      * downloaded; its server's writes and its client's requests are refused with {@code reason}.
      */
     void failForMemory(String reason) {
+        ServedConnection served = server;
+        if (served != null) {
+            served.dropFrames(reason); // the frames assembled and not read go too
+        }
         done = true;
         endUnused();
         in.fail(reason); // wakes the server's reader, which then reads the failure
         in.closeReader(reason);
         out.closeReader(reason);
+    }
+
+    /** The server's end assembles this half's uploads (a direct server): its waiting frames count as held. */
+    void servedBy(ServedConnection connection) {
+        this.server = connection;
+    }
+
+    /**
+     * The bytes this connection holds: uploads not yet taken, answers not yet downloaded and, on a direct
+     * server, the frames assembled from the uploads that its program has not read yet.
+     */
+    long heldBytes() {
+        ServedConnection served = server;
+        return in.buffered() + out.buffered() + (served == null ? 0 : served.framesWaiting());
     }
 
     /** Releases every buffered byte (the half is being forgotten). */

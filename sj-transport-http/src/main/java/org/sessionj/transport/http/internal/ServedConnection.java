@@ -30,8 +30,17 @@ final class ServedConnection extends StreamConnection {
     private boolean released;
 
     ServedConnection(String transportName, Half half, HttpSettings settings, String description) {
-        super(transportName, settings);
+        this(transportName, half, settings, description, null);
+    }
+
+    /**
+     * The server's end of {@code half}; the frames it has assembled and its program has not read yet are
+     * charged to {@code frameBudget} (the process's {@link StreamMemory}), or to none when null.
+     */
+    ServedConnection(String transportName, Half half, HttpSettings settings, String description, Budget frameBudget) {
+        super(transportName, settings, frameBudget);
         this.half = half;
+        half.servedBy(this);
         this.description = transportName + " " + description;
         this.assembler = newAssembler();
         pump();

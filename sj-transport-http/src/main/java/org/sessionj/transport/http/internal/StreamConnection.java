@@ -22,6 +22,13 @@ abstract class StreamConnection implements Connection {
     final HttpSettings settings;
     final InboundQueue inbound;
     final AtomicLong inboundBytes = new AtomicLong();
+    /**
+     * The budget the frames received and not yet read are charged to (a direct server's end: the process's
+     * {@link StreamMemory}), or null (a client's end: bounded per connection only).
+     */
+    private final Budget frameBudget;
+    /** Why the frames waiting were dropped to make room ({@link #dropFrames}), or null. */
+    private volatile String droppedFor;
     volatile boolean closed;
     /** Guarded by itself: since when the reader has been behind (frames wait, downloading paused), and the time before. */
     private final long[] behind = new long[2];
@@ -33,9 +40,16 @@ abstract class StreamConnection implements Connection {
     private volatile long sendTimeoutNanos = -1;
 
     StreamConnection(String transportName, HttpSettings settings) {
+        this(transportName, settings, null);
+    }
+
+    /** A connection whose frames received and not yet read are charged to {@code frameBudget} (or null: to none). */
+    StreamConnection(String transportName, HttpSettings settings, Budget frameBudget) {
         this.transportName = transportName;
         this.settings = settings;
-        this.inbound = new InboundQueue(0, this::toString);
+        this.frameBudget = frameBudget;
+        this.inbound = frameBudget == null ? new InboundQueue(0, this::toString)
+                : new InboundQueue(0, this::toString, frame -> frameBudget.give(frame.readableBytes()));
     }
 
     /** The stream frames are written to. */
@@ -60,10 +74,38 @@ abstract class StreamConnection implements Connection {
     void writerWaiting() {
     }
 
-    /** A frame received (taken over). */
+    /**
+     * A frame received (taken over). With a frame budget it is charged there until read or released unread;
+     * going past the budget makes no room here (the bytes were just charged to the upload stream as well,
+     * until the next read acknowledges them): the next upload that does not fit, or a write past it, does.
+     */
     final void deliver(ByteBuf frame) {
-        inboundBytes.addAndGet(frame.readableBytes());
-        inbound.add(frame);
+        int length = frame.readableBytes();
+        inboundBytes.addAndGet(length);
+        Budget budget = frameBudget;
+        if (budget == null) {
+            inbound.add(frame);
+            return;
+        }
+        budget.force(length);
+        if (!inbound.add(frame)) {
+            budget.give(length); // released at once: the reader's side is closed
+        }
+    }
+
+    /** The bytes of the frames received and not yet read. */
+    final long framesWaiting() {
+        return inboundBytes.get();
+    }
+
+    /**
+     * Drops the frames waiting, for memory ({@link StreamMemory}): the reader's next read fails with
+     * {@code reason}, and the frames' bytes go back to the budget now rather than when the program reads them
+     * (a program that does not read is what let them pile up).
+     */
+    final void dropFrames(String reason) {
+        droppedFor = reason;
+        inbound.close();
     }
 
     /** Notes whether the reader is behind now (the peer's bytes are not taken meanwhile). */
@@ -173,8 +215,25 @@ abstract class StreamConnection implements Connection {
     @Override
     public final ByteBuf read(long timeoutNanos) throws IOException {
         readerWaiting();
-        ByteBuf frame = inbound.take(timeoutNanos);
-        if (frame != null && inboundBytes.addAndGet(-frame.readableBytes()) <= settings.streamBytes() / 4) {
+        ByteBuf frame;
+        try {
+            frame = inbound.take(timeoutNanos);
+        } catch (IOException e) {
+            String dropped = droppedFor;
+            if (dropped != null) {
+                throw new IOException("connection broken (" + this + "): " + dropped, e);
+            }
+            throw e;
+        }
+        if (frame == null) {
+            return null;
+        }
+        int length = frame.readableBytes();
+        Budget budget = frameBudget;
+        if (budget != null) {
+            budget.give(length);
+        }
+        if (inboundBytes.addAndGet(-length) <= settings.streamBytes() / 4) {
             readerCaughtUp();
         }
         return frame;

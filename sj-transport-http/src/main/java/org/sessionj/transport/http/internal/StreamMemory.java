@@ -22,9 +22,14 @@ import org.sessionj.transport.netty.internal.UnfinishedFrames;
  * {@link #MIN_FAILED_BYTES} is never failed this way. A connection whose program and client keep up holds little,
  * so the flood's connections go first.
  *
- * <p>The usual path pays nothing new: a remote writer's upload already takes from the budget (refused when spent:
+ * <p>The frames a server's end has assembled from the uploads and its program has not read yet are charged too
+ * (before the twentieth session they were outside the budget, up to a stream's worth per connection), count as the
+ * connection's, and are dropped with it.
+ *
+ * <p>The usual path pays little: a remote writer's upload already takes from the budget (refused when spent:
  * then this runs, and the upload is tried once more), a local writer's frame already adds to it (the sum it
- * returns says when it is spent). A look at the connections runs at most once per {@link #MIN_LOOK_NANOS}.
+ * returns says when it is spent), and an assembled frame adds and gives back one atomic count. A look at the
+ * connections runs at most once per {@link #MIN_LOOK_NANOS}.
  */
 public final class StreamMemory {
     private static final System.Logger LOG = System.getLogger(StreamMemory.class.getName());
@@ -108,7 +113,7 @@ public final class StreamMemory {
                 if (half.isDone()) {
                     continue;
                 }
-                long held = half.in().buffered() + half.out().buffered();
+                long held = half.heldBytes();
                 if (held >= MIN_FAILED_BYTES) {
                     heavy.add(new Heavy(table, half, held));
                 }

@@ -1,9 +1,11 @@
 package org.sessionj.transport.http.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -79,6 +81,59 @@ class StreamMemoryTest {
         assertThat(big.in().read(0, 1 << 20).failure()).as("its server's reader gets the failure, the bytes dropped")
                 .startsWith("failed by the server to make room");
         assertThat(memory.budget().used()).isEqualTo(110 * KIB + FrameAssembler.HEADER_BYTES);
+    }
+
+    /** {@code count} frames of {@code size} bytes each behind their 4-byte lengths, as a client uploads them. */
+    private static ByteBuf frames(int count, int size) {
+        ByteBuf bytes = Unpooled.directBuffer(count * (size + 4));
+        for (int i = 0; i < count; i++) {
+            bytes.writeInt(size).writeZero(size);
+        }
+        return bytes;
+    }
+
+    /**
+     * The rest of hostile18 H2: the frames a server's end had assembled from the uploads and its program had not read
+     * (up to {@code sessionj.http.streamBytes} per connection, on top of the stream) were charged to no budget, so
+     * connections whose programs did not read held that much each beyond {@code sessionj.http.bufferedBytes}. Now
+     * they are charged, counted as the connection's, and dropped with it when it is failed to make room.
+     */
+    @Test
+    void framesAssembledAndNotReadAreChargedAndDroppedWithTheirConnection() throws Exception {
+        StreamMemory memory = new StreamMemory(1024 * KIB);
+        memory.register(table);
+        HttpSettings settings = new HttpSettings(2_000, 256 * KIB, 1 << 20, 1 << 20, 60_000, false, 16 << 20);
+        Half slow = half(memory);
+        ServedConnection notReading = new ServedConnection("http", slow, settings, "from a slow program", memory.budget());
+        Half fast = half(memory);
+        ServedConnection reading = new ServedConnection("http", fast, settings, "from a reading program",
+                memory.budget());
+        try {
+            // 800 KiB of frames reach the slow program's end: assembled, acknowledged, waiting for its reader.
+            assertThat(slow.in().append(frames(80, 10 * KIB), 0, false)).isEqualTo(ByteStream.Append.ACCEPTED);
+            assertThat(slow.in().buffered()).as("the stream's bytes were taken into frames").isZero();
+            assertThat(memory.budget().used()).as("the frames are charged").isEqualTo(800 * KIB);
+
+            // 300 KiB more for the other connection do not fit: the slow one, holding the most, goes with its frames.
+            assertThat(fast.in().append(frames(30, 10 * KIB), 0, false)).isEqualTo(ByteStream.Append.ACCEPTED);
+            assertThat(memory.failed()).isEqualTo(1);
+            assertThat(slow.isDone()).isTrue();
+            assertThat(fast.isDone()).isFalse();
+            assertThat(memory.budget().used()).as("the slow one's frames were given back").isEqualTo(300 * KIB);
+            assertThatThrownBy(() -> notReading.read(0)).isInstanceOf(java.io.IOException.class)
+                    .hasMessageContaining("failed by the server to make room").hasMessageContaining("held the most"
+                            + " unread (" + 800 * KIB + " bytes");
+
+            for (int i = 0; i < 30; i++) {
+                ByteBuf frame = reading.read(TimeUnit.SECONDS.toNanos(10));
+                assertThat(frame.readableBytes()).isEqualTo(10 * KIB);
+                frame.release();
+            }
+            assertThat(memory.budget().used()).as("frames read are given back").isZero();
+        } finally {
+            notReading.close();
+            reading.close();
+        }
     }
 
     @Test
