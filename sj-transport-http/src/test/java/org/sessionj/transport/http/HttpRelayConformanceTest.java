@@ -2,27 +2,12 @@ package org.sessionj.transport.http;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.sessionj.runtime.spi.Transport;
 import org.sessionj.runtime.spi.TransportConformanceTest;
-import org.sessionj.transport.http.relay.HttpRelay;
 
 /** Relay mode: both ends are clients of an in-process relay, over long polling and over WebSocket. */
-class HttpRelayConformanceTest {
-    private static HttpRelay relay;
-
-    @BeforeAll
-    static void startRelay() throws IOException {
-        relay = HttpRelay.start(0);
-    }
-
-    @AfterAll
-    static void stopRelay() {
-        relay.close();
-    }
-
+class HttpRelayConformanceTest extends RelaySessions {
     static Transport viaRelay(boolean websocket) {
         if (relay == null) {
             throw new UncheckedIOException(new IOException("relay not started"));

@@ -170,16 +170,16 @@ final class StalledHeads {
      * each. True if one was evicted (the newcomer may stay), false if no connection is idle (it must go).
      */
     boolean evictIdle() {
-        Map<InetAddress, List<Idle>> idle = new HashMap<>();
-        List<Idle> most = null;
+        Map<InetAddress, List<Relief.Candidate<Head>>> idle = new HashMap<>();
+        List<Relief.Candidate<Head>> most = null;
         for (Head head : open) {
             InetAddress from = head.from();
             long since = head.idleSince();
             if (from == null || since == 0) {
                 continue;
             }
-            List<Idle> ofAddress = idle.computeIfAbsent(from, a -> new ArrayList<>());
-            ofAddress.add(new Idle(head, since));
+            List<Relief.Candidate<Head>> ofAddress = idle.computeIfAbsent(from, a -> new ArrayList<>());
+            ofAddress.add(new Relief.Candidate<>(head, -since, 1)); // the times as read: longest idle first
             if (most == null || ofAddress.size() > most.size()) {
                 most = ofAddress;
             }
@@ -187,34 +187,29 @@ final class StalledHeads {
         if (most == null) {
             return false;
         }
-        most.sort((a, b) -> Long.compare(a.since, b.since)); // the times as read: longest idle first
         long now = clock.getAsLong();
         int held = most.size();
         int batch = Math.max(1, Math.min(MAX_EVICT_BATCH, held / 8));
-        int done = 0;
-        for (Idle candidate : most) {
-            if (done == batch) {
-                break;
-            }
-            Head head = candidate.head;
-            if (head.idleSince() != candidate.since || !open.remove(head)) {
-                continue; // a request came on it since, or it closed, or another newcomer took it
-            }
-            head.drop();
-            done++;
-            long n = evicted.incrementAndGet();
-            long idleNanos = Math.max(0, now - candidate.since);
-            if ((n & (n - 1)) == 0) {
-                LOG.log(System.Logger.Level.INFO, () -> "closed an idle HTTP connection from " + head.peer() + " at "
-                        + server.get() + " (idle for " + Duration.ofNanos(idleNanos).withNanos(0) + "; its address had"
-                        + " the most idle connections, " + held + ") while the server had its limit of " + limit
-                        + " connections open and another connection came (" + n + " evicted so far)");
-            }
-        }
-        return done > 0;
+        return Relief.highestFirst(most, batch, candidate -> evict(candidate.item(), -candidate.rank(), now, held)) > 0;
     }
 
-    /** A connection idle since {@code since}, as one look read it. */
-    private record Idle(Head head, long since) {
+    /**
+     * Evicts {@code head}, idle since {@code since} at the look, for a newcomer; false if a request came on it since,
+     * or it closed, or another newcomer took it.
+     */
+    private boolean evict(Head head, long since, long now, int held) {
+        if (head.idleSince() != since || !open.remove(head)) {
+            return false;
+        }
+        head.drop();
+        long n = evicted.incrementAndGet();
+        long idleNanos = Math.max(0, now - since);
+        if ((n & (n - 1)) == 0) {
+            LOG.log(System.Logger.Level.INFO, () -> "closed an idle HTTP connection from " + head.peer() + " at "
+                    + server.get() + " (idle for " + Duration.ofNanos(idleNanos).withNanos(0) + "; its address had"
+                    + " the most idle connections, " + held + ") while the server had its limit of " + limit
+                    + " connections open and another connection came (" + n + " evicted so far)");
+        }
+        return true;
     }
 }

@@ -107,7 +107,7 @@ public final class StreamMemory {
         if (toFree <= 0) {
             return; // room was made since (an append that did not fit finds it spent before this)
         }
-        List<Heavy> heavy = new ArrayList<>();
+        List<Relief.Candidate<Held>> heavy = new ArrayList<>();
         for (Halves table : tables) {
             for (Half half : table.all()) {
                 if (half.isDone()) {
@@ -115,34 +115,33 @@ public final class StreamMemory {
                 }
                 long held = half.heldBytes();
                 if (held >= MIN_FAILED_BYTES) {
-                    heavy.add(new Heavy(table, half, held));
+                    heavy.add(new Relief.Candidate<>(new Held(table, half), held, held));
                 }
             }
         }
-        heavy.sort((a, b) -> Long.compare(b.held, a.held));
-        for (Heavy h : heavy) {
-            if (toFree <= 0) {
-                break;
-            }
-            if (!h.table.remove(h.half)) {
-                continue; // gone meanwhile
-            }
-            String reason = "failed by the server to make room: the stream bytes its direct http servers hold ("
-                    + used + ") were past sessionj.http.bufferedBytes (" + limit + ") and this connection held the most"
-                    + " unread (" + h.held + " bytes: uploads its program had not read, answers its client had not"
-                    + " downloaded)";
-            h.half.failForMemory(reason);
-            toFree -= h.held;
-            long n = failed.incrementAndGet();
-            if ((n & (n - 1)) == 0) {
-                java.net.InetAddress from = h.half.openedFrom();
-                LOG.log(System.Logger.Level.WARNING, () -> "an http connection" + (from == null ? "" : " from "
-                        + from.getHostAddress()) + " " + reason + " (" + n + " so far)");
-            }
-        }
+        Relief.highestFirst(heavy, toFree, candidate -> fail(candidate.item(), candidate.frees(), used, limit));
     }
 
-    /** A connection and what it held, as one look read it. */
-    private record Heavy(Halves table, Half half, long held) {
+    /** Fails {@code h} (holding {@code held} bytes) to make room; false if it was gone meanwhile. */
+    private boolean fail(Held h, long held, long used, long limit) {
+        if (!h.table.remove(h.half)) {
+            return false;
+        }
+        String reason = "failed by the server to make room: the stream bytes its direct http servers hold ("
+                + used + ") were past sessionj.http.bufferedBytes (" + limit + ") and this connection held the most"
+                + " unread (" + held + " bytes: uploads its program had not read, answers its client had not"
+                + " downloaded)";
+        h.half.failForMemory(reason);
+        long n = failed.incrementAndGet();
+        if ((n & (n - 1)) == 0) {
+            java.net.InetAddress from = h.half.openedFrom();
+            LOG.log(System.Logger.Level.WARNING, () -> "an http connection" + (from == null ? "" : " from "
+                    + from.getHostAddress()) + " " + reason + " (" + n + " so far)");
+        }
+        return true;
+    }
+
+    /** A connection of a table. */
+    private record Held(Halves table, Half half) {
     }
 }

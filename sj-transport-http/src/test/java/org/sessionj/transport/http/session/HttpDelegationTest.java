@@ -2,7 +2,6 @@ package org.sessionj.transport.http.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,9 +9,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.sessionj.api.SJServerSocket;
@@ -29,7 +25,7 @@ import org.sessionj.runtime.testing.delegation.DelegationProtocols.LoopGiver;
 import org.sessionj.runtime.testing.delegation.DelegationProtocols.LoopTaker;
 import org.sessionj.runtime.testing.delegation.DelegationProtocols.ServiceGiver;
 import org.sessionj.runtime.testing.delegation.DelegationProtocols.ServiceTaker;
-import org.sessionj.transport.http.relay.HttpRelay;
+import org.sessionj.transport.http.RelaySessions;
 
 /**
  * Service passing and delegation over http (through the relay): a delegated session leaves http for
@@ -37,29 +33,11 @@ import org.sessionj.transport.http.relay.HttpRelay;
  * http is requested like any other.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
-class HttpDelegationTest {
+class HttpDelegationTest extends RelaySessions {
     private static final Duration WAIT = Duration.ofSeconds(15);
     private static final TransportPreferences HTTP = TransportPreferences.of(List.of("http"), List.of("http"));
-    private static HttpRelay relay;
-
-    @BeforeAll
-    static void startRelay() throws IOException {
-        relay = HttpRelay.start(0);
-    }
-
-    @AfterAll
-    static void stopRelay() {
-        relay.close();
-    }
-
-    @AfterEach
-    void clearProperties() {
-        System.clearProperty("sessionj.http.relay");
-        System.clearProperty("sessionj.http.names");
-    }
-
     private static SJRuntime runtime(String... transports) {
-        HttpSessionTest.useRelay(relay);
+        useRelay();
         return SJRuntime.create(SJRuntimeConfig.builder().transports(transports).initiationTimeout(WAIT).build());
     }
 
@@ -92,7 +70,7 @@ class HttpDelegationTest {
                 return null;
             });
             FutureTask<String> bob = start(() -> {
-                try (SJSocket b = rt.service(LoopTaker.class, HttpSessionTest.HIDDEN, forBob.port(), HTTP).request();
+                try (SJSocket b = rt.service(LoopTaker.class, HIDDEN, forBob.port(), HTTP).request();
                         SJSocket d = b.receive()) {
                     int served = 0;
                     while (d.inwhile()) {
@@ -104,7 +82,7 @@ class HttpDelegationTest {
                 }
             });
             List<Object> outcome = new ArrayList<>();
-            try (SJSocket s = rt.service(AliceClient.class, HttpSessionTest.HIDDEN, forAlice.port(), HTTP).request()) {
+            try (SJSocket s = rt.service(AliceClient.class, HIDDEN, forAlice.port(), HTTP).request()) {
                 outcome.add(SJRuntime.transportOf(s));
                 for (int i = 1; i <= 6; i++) {
                     s.outwhile(true);
@@ -152,7 +130,7 @@ class HttpDelegationTest {
                 }
                 return null;
             });
-            try (SJSocket s = rt.service(ServiceTaker.class, HttpSessionTest.HIDDEN, giver.port(), HTTP).request()) {
+            try (SJSocket s = rt.service(ServiceTaker.class, HIDDEN, giver.port(), HTTP).request()) {
                 assertThat(SJRuntime.transportOf(s)).isEqualTo("http");
                 SJService service = s.receive();
                 try (SJSocket t = service.request()) {

@@ -2,14 +2,9 @@ package org.sessionj.transport.http.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -17,7 +12,7 @@ import org.sessionj.api.SJServerSocket;
 import org.sessionj.api.SJSocket;
 import org.sessionj.runtime.SJRuntime;
 import org.sessionj.runtime.SJRuntimeConfig;
-import org.sessionj.transport.http.relay.HttpRelay;
+import org.sessionj.transport.http.RelaySessions;
 import org.sessionj.transport.http.session.HttpProtocols.BurstClient;
 import org.sessionj.transport.http.session.HttpProtocols.BurstServer;
 import org.sessionj.transport.http.session.HttpProtocols.SinkClient;
@@ -29,27 +24,8 @@ import org.sessionj.transport.http.session.HttpProtocols.SinkServer;
  * WebSocket and with long polling, whichever side sends; the server closes its server socket at once.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class HttpDrainAtCloseTest {
+class HttpDrainAtCloseTest extends RelaySessions {
     private static final int MESSAGES = 30;
-    private static HttpRelay relay;
-
-    @BeforeAll
-    static void startRelay() throws IOException {
-        relay = HttpRelay.start(0);
-    }
-
-    @AfterAll
-    static void stopRelay() {
-        relay.close();
-    }
-
-    @AfterEach
-    void clearProperties() {
-        for (String key : List.of("sessionj.http.relay", "sessionj.http.names", "sessionj.http.websocket")) {
-            System.clearProperty(key);
-        }
-    }
-
     /** Message {@code i}: every tenth 3 MiB (three times the stream buffer), the others 1 KiB; it starts with i. */
     private static byte[] message(int i) {
         byte[] bytes = new byte[i % 10 == 9 ? 3 << 20 : 1024];
@@ -64,8 +40,8 @@ class HttpDrainAtCloseTest {
 
     private static String host(boolean viaRelay) {
         if (viaRelay) {
-            HttpSessionTest.useRelay(relay);
-            return HttpSessionTest.HIDDEN;
+            useRelay();
+            return HIDDEN;
         }
         return "localhost";
     }

@@ -2,13 +2,9 @@ package org.sessionj.transport.http.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.sessionj.api.SJServerSocket;
@@ -16,7 +12,7 @@ import org.sessionj.runtime.SJRuntime;
 import org.sessionj.runtime.SJRuntimeConfig;
 import org.sessionj.runtime.TransportPreferences;
 import org.sessionj.runtime.internal.transport.TransportManager;
-import org.sessionj.transport.http.relay.HttpRelay;
+import org.sessionj.transport.http.RelaySessions;
 import org.sessionj.transport.http.session.HttpProtocols.LoopClient;
 import org.sessionj.transport.http.session.HttpProtocols.LoopServer;
 import org.sessionj.transport.http.session.LoopSession.Ends;
@@ -26,33 +22,7 @@ import org.sessionj.transport.http.session.LoopSession.Ends;
  * the default lists, and a requester that cannot reach the server's TCP port falling back to the relay.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class HttpSessionTest {
-    /** A host name tcp cannot reach (it does not resolve) but under which the server registers at the relay. */
-    static final String HIDDEN = "sj-http-test-hidden.invalid";
-    private static HttpRelay relay;
-
-    @BeforeAll
-    static void startRelay() throws IOException {
-        relay = HttpRelay.start(0);
-    }
-
-    @AfterAll
-    static void stopRelay() {
-        relay.close();
-    }
-
-    @AfterEach
-    void clearProperties() {
-        for (String key : List.of("sessionj.http.relay", "sessionj.http.names", "sessionj.http.websocket")) {
-            System.clearProperty(key);
-        }
-    }
-
-    static void useRelay(HttpRelay relay) {
-        System.setProperty("sessionj.http.relay", "localhost:" + relay.port());
-        System.setProperty("sessionj.http.names", HIDDEN);
-    }
-
+class HttpSessionTest extends RelaySessions {
     private static SJRuntime runtime(String... transports) {
         return SJRuntime.create(SJRuntimeConfig.builder().transports(transports)
                 .initiationTimeout(Duration.ofSeconds(20)).build());
@@ -72,7 +42,7 @@ class HttpSessionTest {
 
     @Test
     void loopsAndBranchesThroughTheRelay() throws Exception {
-        useRelay(relay);
+        useRelay();
         SJRuntime http = runtime("http");
         try (SJServerSocket server = http.serverSocket(LoopServer.class, 0)) {
             assertThat(LoopSession.run(server, http.service(LoopClient.class, HIDDEN, server.port()), 50, true))
@@ -88,7 +58,7 @@ class HttpSessionTest {
         var withoutRelay = TransportManager.create(TransportPreferences.unset()).defaults();
         assertThat(withoutRelay.setupNames()).containsExactly("shm", "tcp");
         assertThat(withoutRelay.sessionNames()).containsExactly("shm", "ipc", "tcp", "tls");
-        useRelay(relay);
+        useRelay();
         var withRelay = TransportManager.create(TransportPreferences.unset()).defaults();
         assertThat(withRelay.setupNames()).containsExactly("shm", "tcp", "http");
         assertThat(withRelay.sessionNames()).containsExactly("shm", "ipc", "tcp", "tls", "http");
@@ -96,7 +66,7 @@ class HttpSessionTest {
 
     @Test
     void aRequesterThatCannotReachTheTcpPortFallsBackToTheRelayAndOneThatCanStaysOnTcp() throws Exception {
-        useRelay(relay);
+        useRelay();
         SJRuntime both = runtime("tcp", "http");
         try (SJServerSocket server = both.serverSocket(LoopServer.class, 0)) {
             long start = System.nanoTime();
@@ -111,7 +81,7 @@ class HttpSessionTest {
 
     @Test
     void inOneJvmTheSessionStillMovesToTheInJvmTransportAfterASetupThroughTheRelay() throws Exception {
-        useRelay(relay);
+        useRelay();
         SJRuntime defaults = SJRuntime.create(SJRuntimeConfig.builder().initiationTimeout(Duration.ofSeconds(20)).build());
         try (SJServerSocket server = defaults.serverSocket(LoopServer.class, 0)) {
             assertThat(LoopSession.run(server, defaults.service(LoopClient.class, HIDDEN, server.port(),
