@@ -164,10 +164,13 @@ final class LiveSessionExits {
                     }
                 }
             }
-            if (!ThrowSites.inJdk(method, flow)) {
-                // adv12 A6: what an unchecked exit of the callee's own meets here (UncheckedExits)
-                flow.uncheckedExits.call(method, new UncheckedExits.Call(caller(), call,
-                        flow.root.getCompilationUnit(), flow.line(call), handlersAround()), handlers);
+            // adv19 c8: c.accept(in) runs what the local c holds, a method reference or a lambda
+            Object value = ThrowSites.inJdk(method, flow)
+                    ? UncheckedExits.heldValue(HeldFunctions.valueRun(flow.pathOf(call), flow.trees), flow.trees, flow)
+                    : method; // adv12 A6: what an unchecked exit of the callee's own meets here (UncheckedExits)
+            if (value != null) {
+                flow.uncheckedExits.run(value, new UncheckedExits.Call(caller(), call, flow.root.getCompilationUnit(),
+                        flow.line(call), handlersAround(), heldIn()), handlers);
             }
         } finally {
             beforeCall = Map.of();
@@ -209,7 +212,7 @@ final class LiveSessionExits {
             return;
         }
         flow.uncheckedExits.call(method, new UncheckedExits.Call(caller(), reference,
-                flow.root.getCompilationUnit(), flow.line(reference), handlersAround()), handlers);
+                flow.root.getCompilationUnit(), flow.line(reference), handlersAround(), heldIn()), handlers);
     }
 
     /**
@@ -228,12 +231,26 @@ final class LiveSessionExits {
     /** The handlers around the lambda whose body is checked (none for another body), computed once. */
     private List<UncheckedExits.Handlers> lambdaHandlers() {
         if (aroundLambda == null) {
-            aroundLambda = lambda() ? UncheckedExits.handlersAround(flow.root, handlers) : List.of();
+            aroundLambda = lambda() ? UncheckedExits.handlersAround(flow.root, handlers, flow.trees) : List.of();
         }
         return aroundLambda;
     }
 
     private List<UncheckedExits.Handlers> aroundLambda;
+
+    /**
+     * The lambda whose body is checked when it is held in a local variable (adv19 c8, {@link HeldFunctions}): it
+     * runs where the variable's functional method is called; else null. Computed once.
+     */
+    private Tree heldIn() {
+        if (held == null) {
+            held = lambda() && HeldFunctions.runs(flow.root, flow.trees) != null;
+        }
+        return held ? flow.root.getLeaf() : null;
+    }
+
+    /** {@link #heldIn}'s answer, once computed. */
+    private Boolean held;
 
     /** The method whose code the body checked is: its own, or, for a lambda's, the method the lambda is in. */
     private ExecutableElement caller() {
@@ -249,6 +266,11 @@ final class LiveSessionExits {
      * taken to run): it meets the handlers around the lambda, and goes on to the enclosing method's callers.
      */
     private void lambdaExit(String session, String remains, String what, List<TypeMirror> thrown, boolean jdk) {
+        if (heldIn() != null) { // adv19 c8: it runs where the variable that holds it is called
+            flow.uncheckedExits.heldExit(heldIn(), new UncheckedExits.Exit(session, "the lambda on line "
+                    + flow.line(flow.root.getLeaf()), remains, what, "", thrown, jdk), handlers);
+            return;
+        }
         Tree runBy = UncheckedExits.runBy(flow.root);
         flow.uncheckedExits.lambdaExit(new UncheckedExits.Call(caller(), runBy, flow.root.getCompilationUnit(),
                 flow.line(runBy), lambdaHandlers()), new UncheckedExits.Exit(session, "the lambda on line "

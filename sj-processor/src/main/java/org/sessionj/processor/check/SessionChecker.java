@@ -324,7 +324,8 @@ public final class SessionChecker implements TaskListener {
 
             @Override
             public Void visitLambdaExpression(com.sun.source.tree.LambdaExpressionTree tree, Void unused) {
-                if (UncheckedExits.hasHandlers(tree.getBody()) || UncheckedExits.insideTry(getCurrentPath())) {
+                if (UncheckedExits.hasHandlers(tree.getBody()) || UncheckedExits.insideTry(getCurrentPath())
+                        || HeldFunctions.runs(getCurrentPath(), trees) != null) { // adv19 c8: run where it is called
                     calls(getCurrentPath());
                 }
                 return super.visitLambdaExpression(tree, unused);
@@ -728,7 +729,8 @@ public final class SessionChecker implements TaskListener {
             TreePath saved = reporter.enterBody(body);
             try {
                 if (!relevance.mayTouchSessions(body)) {
-                    if (UncheckedExits.hasHandlers(body.getLeaf()) || UncheckedExits.insideTry(body)) {
+                    if (UncheckedExits.hasHandlers(body.getLeaf()) || UncheckedExits.insideTry(body)
+                            || HeldFunctions.runs(body, trees) != null) {
                         calls(body); // a caller's catch may take a callee's unchecked exit and go on (adv12 A6, adv19 A1)
                     }
                     return;

@@ -34,7 +34,9 @@ import javax.lang.model.type.TypeMirror;
  * followed either (docs/diagnostics.md, "What is not checked"): out of a lambda's or initializer's body
  * (the exception leaves into the code that runs it), nor into a method known only from a class file. An
  * exit of a method that implements or overrides another is an exit of that one too (adv19 A2): a call
- * through the interface, the abstract class or the superclass may run this body.
+ * through the interface, the abstract class or the superclass may run this body. A method reference or lambda
+ * held in a local variable runs where the variable's functional method is called (adv19 c8,
+ * {@link HeldFunctions}): those calls are its calls, and a held lambda is keyed by its tree as a method is.
  */
 final class UncheckedExits {
     /**
@@ -63,9 +65,16 @@ final class UncheckedExits {
     /**
      * A call of a method of the program, by {@code caller} (null: a lambda's or initializer's body), at
      * {@code at} on {@code line} of {@code unit}, inside {@code handlers} (innermost first): what the
-     * caller's try statements around it do with an exception.
+     * caller's try statements around it do with an exception. {@code heldIn}: the lambda held in a local
+     * variable whose body the call is in (adv19 c8, {@link HeldFunctions}), or null: what the caller's
+     * handlers do not take leaves that lambda into the calls that run it, not the caller where it stands.
      */
-    record Call(ExecutableElement caller, Tree at, CompilationUnitTree unit, long line, List<Handlers> handlers) {
+    record Call(ExecutableElement caller, Tree at, CompilationUnitTree unit, long line, List<Handlers> handlers,
+            Tree heldIn) {
+        /** A call in no held lambda. */
+        Call(ExecutableElement caller, Tree at, CompilationUnitTree unit, long line, List<Handlers> handlers) {
+            this(caller, at, unit, line, handlers, null);
+        }
     }
 
     /** The catch clauses (none while a catch block is read) and the finally block that can end with a jump (or null) of one try statement. */
@@ -75,14 +84,14 @@ final class UncheckedExits {
     private final Trees trees;
     private final javax.lang.model.util.Elements elements;
     private final javax.lang.model.util.Types types;
-    /** The first exit found for each method. */
-    private final Map<ExecutableElement, Exit> exits = new HashMap<>();
-    /** The recorded calls of each method. */
-    private final Map<ExecutableElement, List<Call>> calls = new HashMap<>();
+    /** The first exit found for each method (an {@code ExecutableElement}) or held lambda (its tree, adv19 c8). */
+    private final Map<Object, Exit> exits = new HashMap<>();
+    /** The recorded calls of each method or held lambda (the calls that run it, adv19 c8). */
+    private final Map<Object, List<Call>> calls = new HashMap<>();
     /** The calls reported at (once each, also when a method's exit is replaced: see {@link #exit}). */
     private final Set<Tree> reportedCalls = Collections.newSetFromMap(new IdentityHashMap<>());
-    /** The call trees recorded (a call read twice, as a finally block is, counts once). */
-    private final Set<Tree> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** The call trees recorded, with what each calls (a call read twice, as a finally block is, counts once). */
+    private final Set<List<Object>> seen = new java.util.HashSet<>(); // trees and elements: equal only to themselves
 
     UncheckedExits(Trees trees, javax.lang.model.util.Elements elements, javax.lang.model.util.Types types) {
         this.trees = trees;
@@ -92,13 +101,8 @@ final class UncheckedExits {
 
     /** {@code method} may let {@code exit} out (its own check found it, or a call it makes does). */
     void exit(ExecutableElement method, Exit exit, CatchClauses handlers) {
-        Exit first = method == null ? null : exits.get(method);
-        if (method == null || first != null && !(first.thrown().isEmpty() && !exit.thrown().isEmpty())) {
-            return; // one exit per method, but one of the JDK's failures only gives way to one of any exception
-        }
-        exits.put(method, exit);
-        for (Call call : new ArrayList<>(calls.getOrDefault(method, List.of()))) {
-            meet(call, exit, handlers);
+        if (!exitOf(method, exit, handlers)) {
+            return;
         }
         // adv19 A2: a call of a method this one implements or overrides (through an interface, an abstract
         // class, a superclass) may run this body: the exit comes out of those calls too
@@ -109,6 +113,39 @@ final class UncheckedExits {
                     + " (as '" + overridden.getEnclosingElement().getSimpleName() + "." + overridden.getSimpleName()
                     + "', which it " + how + ")", exit.thrown(), exit.jdkFailures()), handlers);
         }
+    }
+
+    /**
+     * {@code exit} leaves {@code key}, a method or a held lambda: kept (the first; one of the JDK's failures only
+     * gives way to one of any exception) and met with the recorded calls; returns whether it was kept.
+     */
+    private boolean exitOf(Object key, Exit exit, CatchClauses handlers) {
+        Exit first = key == null ? null : exits.get(key);
+        if (key == null || first != null && !(first.thrown().isEmpty() && !exit.thrown().isEmpty())) {
+            return false;
+        }
+        exits.put(key, exit);
+        for (Call call : new ArrayList<>(calls.getOrDefault(key, List.of()))) {
+            meet(call, exit, handlers);
+        }
+        return true;
+    }
+
+    /**
+     * adv19 c8: {@code exit} leaves the body of {@code lambda}, held in a local variable ({@link HeldFunctions}):
+     * it comes out of each call of the variable's functional method ({@link #run}).
+     */
+    void heldExit(Tree lambda, Exit exit, CatchClauses handlers) {
+        exitOf(lambda, exit, handlers);
+    }
+
+    /**
+     * adv19 c8: {@code call} runs the functional value held in a local variable ({@code c.accept(in)} with
+     * {@code c} holding {@code C8::book} or a lambda), {@code value} (the method referred to, or the lambda's tree):
+     * what leaves it comes out here.
+     */
+    void run(Object value, Call call, CatchClauses handlers) {
+        callOf(value, call, handlers);
     }
 
     /** The methods of the program's supertypes of {@code method}'s class that {@code method} overrides. */
@@ -141,7 +178,12 @@ final class UncheckedExits {
 
     /** {@code call} of {@code callee} is read (once). */
     void call(ExecutableElement callee, Call call, CatchClauses handlers) {
-        if (!seen.add(call.at())) {
+        callOf(callee, call, handlers);
+    }
+
+    /** {@code call} of {@code callee}, a method or a held lambda, is read (once). */
+    private void callOf(Object callee, Call call, CatchClauses handlers) {
+        if (!seen.add(List.of(call.at(), callee))) {
             return;
         }
         List<Call> of = calls.get(callee);
@@ -194,7 +236,8 @@ final class UncheckedExits {
                 && trees.getElement(body) instanceof ExecutableElement method ? method
                 : body.getLeaf() instanceof com.sun.source.tree.LambdaExpressionTree ? enclosingMethod(body) : null;
         CatchClauses handlers = new CatchClauses(flow);
-        java.util.Deque<Handlers> around = new java.util.ArrayDeque<>(handlersAround(body, handlers)); // adv19 A1
+        java.util.Deque<Handlers> around = new java.util.ArrayDeque<>(handlersAround(body, handlers, trees)); // adv19 A1
+        Tree heldIn = HeldFunctions.runs(body, trees) != null ? body.getLeaf() : null; // adv19 c8
         CompilationUnitTree unit = body.getCompilationUnit();
         new com.sun.source.util.TreeScanner<Void, Void>() {
             @Override
@@ -234,9 +277,18 @@ final class UncheckedExits {
             }
 
             private void record(Tree call) {
-                if (!around.isEmpty() && trees.getElement(new TreePath(body, call)) instanceof ExecutableElement callee
-                        && !ThrowSites.inJdk(callee, flow)) {
-                    call(callee, new Call(caller, call, unit, flow.line(call), new ArrayList<>(around)), handlers);
+                if (around.isEmpty() && heldIn == null
+                        || !(trees.getElement(new TreePath(body, call)) instanceof ExecutableElement callee)) {
+                    return;
+                }
+                Call recorded = new Call(caller, call, unit, flow.line(call), new ArrayList<>(around), heldIn);
+                if (!ThrowSites.inJdk(callee, flow)) {
+                    call(callee, recorded, handlers);
+                } else if (!around.isEmpty()) {
+                    Object value = heldValue(HeldFunctions.valueRun(new TreePath(body, call), trees), trees, flow);
+                    if (value != null) {
+                        run(value, recorded, handlers); // adv19 c8: c.accept(in) runs what c holds
+                    }
                 }
             }
 
@@ -257,12 +309,14 @@ final class UncheckedExits {
      * adv19 A1: a lambda's body is run by the code it is given to ({@code values.forEach(v -> book(v))}),
      * taken to run where the lambda stands, as a method reference is (adv18 A6): the handlers of the try
      * statements around the lambda (innermost first) up to the method (or initializer) it is in, through
-     * the lambdas it is nested in. Empty for any other body.
+     * the lambdas it is nested in. Empty for any other body, and for a lambda held in a local variable, which runs
+     * where that variable's functional method is called ({@link HeldFunctions}).
      */
-    static List<Handlers> handlersAround(TreePath body, CatchClauses handlers) {
+    static List<Handlers> handlersAround(TreePath body, CatchClauses handlers, Trees trees) {
         List<Handlers> found = new ArrayList<>();
-        if (!(body.getLeaf() instanceof com.sun.source.tree.LambdaExpressionTree)) {
-            return found;
+        if (!(body.getLeaf() instanceof com.sun.source.tree.LambdaExpressionTree)
+                || HeldFunctions.runs(body, trees) != null) {
+            return found; // not a lambda, or one held in a variable, which runs where the variable's method is called (adv19 c8)
         }
         Tree child = body.getLeaf();
         for (TreePath up = body.getParentPath(); up != null; up = up.getParentPath()) {
@@ -327,6 +381,25 @@ final class UncheckedExits {
         meet(call, exit, handlers);
     }
 
+    /**
+     * What the call at {@code value} runs ({@link HeldFunctions#valueRun}; null: none known): the program's method a
+     * method reference refers to, or the lambda's tree; null for the JDK's.
+     */
+    static Object heldValue(TreePath value, Trees trees, MethodChecker flow) {
+        if (value == null) {
+            return null;
+        }
+        if (value.getLeaf() instanceof com.sun.source.tree.LambdaExpressionTree) {
+            return value.getLeaf();
+        }
+        return trees.getElement(value) instanceof ExecutableElement referred && !ThrowSites.inJdk(referred, flow)
+                ? referred : null;
+    }
+
+    private long line(CompilationUnitTree unit, Tree tree) {
+        return unit.getLineMap().getLineNumber(trees.getSourcePositions().getStartPosition(unit, tree));
+    }
+
     /** {@code exit} comes out of the callee at {@code call}: follows it through the caller's handlers. */
     private void meet(Call call, Exit exit, CatchClauses handlers) {
         List<TypeMirror> thrown = exit.thrown();
@@ -362,7 +435,11 @@ final class UncheckedExits {
                 return; // every catch that takes it ends the program (System.exit)
             }
         }
-        if (call.caller() != null) {
+        if (call.heldIn() != null) {
+            // adv19 c8: out of a held lambda's body, into the calls that run it
+            exitOf(call.heldIn(), new Exit(exit.session(), exit.owner(), exit.remains(), exit.what(), exit.through()
+                    + " and then the lambda on line " + line(call.unit(), call.heldIn()), thrown, jdk), handlers);
+        } else if (call.caller() != null) {
             exit(call.caller(), new Exit(exit.session(), exit.owner(), exit.remains(), exit.what(), exit.through()
                     + " and then '" + call.caller().getSimpleName() + "' (through its call on line " + call.line() + ")",
                     thrown, jdk), handlers);
