@@ -102,8 +102,9 @@ final class CatchClauses {
 
     /**
      * The unchecked exception types {@code clauses} expect of a JDK call (adv16 A16, and adv18 A3 for a caller's
-     * catch): each one a clause names that the JVM does not throw by its own checks, nor is a subtype or
-     * supertype of one ({@link ThrowSites#jvmCheck}); and {@code RuntimeException} for a clause that takes
+     * catch): each one of the JDK's own classes a clause names (adv20 A3: a JDK call that runs no code of the
+     * program cannot throw an {@code SJIOException} nor the program's {@code BookingException}) that the JVM does
+     * not throw by its own checks, nor is a subtype or supertype of one ({@link ThrowSites#jvmCheck}); and {@code RuntimeException} for a clause that takes
      * every unchecked exception ({@code catch (Exception e)}, {@code RuntimeException}, {@code Throwable}:
      * adv18 A12), which takes the JDK's undeclared failures ({@code LocalDate.parse}'s) too. The JVM's own
      * checks are not counted all the same: no JDK call is taken to throw one, and the calls that cannot fail
@@ -121,13 +122,20 @@ final class CatchClauses {
                 TypeMirror erased = flow.types.erasure(caught);
                 if ((flow.types.isSubtype(erased, runtime) || flow.types.isSubtype(erased, error))
                         && !ThrowSites.jvmCheck(erased, flow)) {
-                    expected.add(erased);
+                    if (jdkClass(erased)) {
+                        expected.add(erased); // adv20 A3: JDK code throws no SJIOException, no exception of the program's
+                    }
                 } else if (flow.types.isSubtype(runtime, erased)) {
                     expected.add(runtime); // adv18 A12: catch (Exception e) takes every JDK failure, the undeclared too
                 }
             }
         }
         return expected;
+    }
+
+    /** Whether {@code type} is a class of the JDK's ({@link ThrowSites#inJdk}), the only ones JDK code throws. */
+    private boolean jdkClass(TypeMirror type) {
+        return type instanceof javax.lang.model.type.DeclaredType declared && ThrowSites.inJdk(declared.asElement(), flow);
     }
 
     /** Whether one of {@code clauses} takes every unchecked exception ({@code RuntimeException} or a supertype). */
