@@ -201,6 +201,26 @@ final class LiveSessionExits {
     }
 
     /**
+     * adv20 A2: {@code call} is a timed action of {@code actor}'s session ({@code b.receive(Duration)}). Its timeout,
+     * an {@code SJTimeoutException}, is an expected failure (the docs teach {@code catch (SJTimeoutException e)}), not
+     * a lost connection: the runtime fails {@code actor}'s session and tells its peer, but the other live plain
+     * local sessions are left as they are. For each of them it is a throw point of that exception, counted where a
+     * catch outside its scope takes it and goes on (or, out of the method, where a caller's does), as a failed
+     * set-up is ({@link #sessionSetUp}).
+     */
+    void timedAction(Tree call, Element actor) {
+        if (flow.state == null || flow.reporter.silent()) {
+            return;
+        }
+        Set<Element> others = new HashSet<>(flow.state.variables());
+        others.remove(actor);
+        if (!others.isEmpty()) {
+            escapeAll(call, "the timed receive on line " + flow.line(call) + " times out and throws", List.of(
+                    type("org.sessionj.api.SJTimeoutException")), true, others);
+        }
+    }
+
+    /**
      * adv18 A6: a method reference ({@code A::send}, {@code this::send}) is run wherever the functional value is
      * run — by the JDK call it is given to ({@code values.forEach(A::send)}), inside the try statements around
      * it: for what an unchecked exit of the method referred to meets ({@link UncheckedExits}), it is a call

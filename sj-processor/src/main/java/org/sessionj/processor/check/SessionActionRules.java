@@ -125,6 +125,9 @@ final class SessionActionRules {
             return;
         }
         String name = flow.name(var);
+        if (operation.equals("receive") && call.getArguments().size() == 1) {
+            flow.liveExits.timedAction(call, var); // adv20 A2: its timeout leaves the other live sessions as they are
+        }
         switch (operation) {
             case "send", "pass" -> {
                 ExpressionTree argument = call.getArguments().get(0);
