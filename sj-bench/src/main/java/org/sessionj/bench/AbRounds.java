@@ -11,7 +11,10 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.concurrent.CompletableFuture;
 import org.sessionj.api.SJServerSocket;
+import org.sessionj.api.SJService;
 import org.sessionj.api.SJSocket;
+import org.sessionj.bench.BenchProtocols.OnceClient;
+import org.sessionj.bench.BenchProtocols.OnceServer;
 import org.sessionj.bench.BenchProtocols.PingClient;
 import org.sessionj.bench.BenchProtocols.PingServer;
 import org.sessionj.runtime.SJRuntime;
@@ -34,6 +37,7 @@ public final class AbRounds {
     private int next;
     private SJSocket tcpRequester;
     private SJSocket tcpLoopRequester;
+    private SJService tcpLoopOnce;
     private EchoConnections tcpConnections;
     private DataInputStream socketIn;
     private DataOutputStream socketOut;
@@ -142,6 +146,32 @@ public final class AbRounds {
             tcpLoopRequester.outwhile(true);
             tcpLoopRequester.send(next++ & 0xffff);
             sum += tcpLoopRequester.receiveInt();
+        }
+        return sum;
+    }
+
+    /**
+     * {@code n} whole sessions over TCP loopback on the event loops ({@code SessionSetupBenchmark.wholeSession}: request,
+     * one int each way, close at both ends), from the calling thread to an accepter on a platform thread: what a
+     * session's set-up and close cost, the connection's close included.
+     *
+     * @param n sessions
+     * @return a sum of the replies
+     */
+    public int tcpLoopSetup(int n) {
+        if (tcpLoopOnce == null) {
+            System.setProperty("sessionj.tcp.io", "eventloop"); // read as the runtime makes its TcpTransport
+            SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports("tcp").build());
+            SJServerSocket server = runtime.serverSocket(OnceServer.class, 0);
+            SessionSetupBenchmark.startAccepter(server, "ab-tcp-setup-accepter");
+            tcpLoopOnce = runtime.service(OnceClient.class, "127.0.0.1", server.port());
+        }
+        int sum = 0;
+        for (int i = 0; i < n; i++) {
+            try (SJSocket s = tcpLoopOnce.request()) {
+                s.send(next++ & 0xffff);
+                sum += s.receiveInt();
+            }
         }
         return sum;
     }

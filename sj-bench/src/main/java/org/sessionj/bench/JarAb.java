@@ -22,7 +22,7 @@ import java.util.Random;
  * differences are steady where JMH's figures of separate runs move by ±10 % at a load of 30–45.
  *
  * <pre>
- * java -cp sj-bench/target/benchmarks.jar org.sessionj.bench.JarAb path|virtual|tcp|tcp3|tcploop ROUNDS N before.jar after.jar
+ * java -cp sj-bench/target/benchmarks.jar org.sessionj.bench.JarAb path|virtual|tcp|tcp3|tcploop|tcpsetup ROUNDS N before.jar after.jar
  * taskset -c 0 java -cp ... org.sessionj.bench.JarAb virtual 24 50000 before.jar after.jar   # one vCPU
  * </pre>
  *
@@ -34,7 +34,8 @@ import java.util.Random;
  * {@code sjTcpSession} with {@code io=blocking} and {@code socketDataStreams}), CPU time that includes the
  * kernel's; {@code tcp3}: the same and, between them, the tcp transport's bare connection with blocking
  * sockets ({@code sjTcpConnection}), which tells the session's share from the connection's; {@code tcploop}: the SJ
- * session over TCP on the event loops ({@code io=eventloop}, the default) and the sockets. Both jars
+ * session over TCP on the event loops ({@code io=eventloop}, the default) and the sockets; {@code tcpsetup}: whole
+ * sessions over TCP on the event loops (set-up, one int each way, close at both ends; the figure is per session). Both jars
  * must contain {@link AbRounds} (with the mode's methods).
  */
 public final class JarAb {
@@ -63,19 +64,21 @@ public final class JarAb {
             case "tcp" -> List.of("tcpSession", "tcpSocket");
             case "tcp3" -> List.of("tcpSession", "tcpConnection", "tcpSocket");
             case "tcploop" -> List.of("tcpLoopSession", "tcpSocket");
-            default -> throw new IllegalArgumentException("mode " + mode + ": path, virtual, tcp, tcp3 or tcploop");
+            case "tcpsetup" -> List.of("tcpLoopSetup");
+            default -> throw new IllegalArgumentException(
+                    "mode " + mode + ": path, virtual, tcp, tcp3, tcploop or tcpsetup");
         };
     }
 
     /**
      * Runs the comparison.
      *
-     * @param args mode ({@code path}, {@code virtual}, {@code tcp}, {@code tcp3} or {@code tcploop}), chunks per jar, round trips per chunk, the jars
+     * @param args mode ({@code path}, {@code virtual}, {@code tcp}, {@code tcp3}, {@code tcploop} or {@code tcpsetup}), chunks per jar, round trips per chunk, the jars
      * @throws Exception if a jar cannot be loaded or its rounds fail
      */
     public static void main(String[] args) throws Exception {
         if (args.length < 4) {
-            System.err.println("usage: JarAb path|virtual|tcp|tcp3|tcploop CHUNKS ROUNDTRIPS JAR...");
+            System.err.println("usage: JarAb path|virtual|tcp|tcp3|tcploop|tcpsetup CHUNKS ROUNDTRIPS JAR...");
             System.exit(2);
         }
         String mode = args[0];
