@@ -186,6 +186,65 @@ public abstract class TransportConformanceTest extends ConnectionTestSupport {
         assertThatThrownBy(() -> ends[1].read(10 * SECOND)).isInstanceOf(IOException.class);
     }
 
+    /**
+     * A burst written just before a close (some frames larger than any transport's buffer of a
+     * direction) reaches the peer whole, whichever end writes and closes: the close must drain what is
+     * buffered, not tear the stream down under it (hostile17 H1), nor reset it when the reader writes
+     * meanwhile (over tls an RST once cost the reader the last of 40 frames). The reader reads as the
+     * writer writes.
+     */
+    @Test
+    void aBurstWrittenJustBeforeACloseArrivesWholeFromTheConnectingEnd() throws Exception {
+        Connection[] ends = connectedPair();
+        burstThenClose(ends[0], ends[1]);
+    }
+
+    /** As {@link #aBurstWrittenJustBeforeACloseArrivesWholeFromTheConnectingEnd}, the accepted end writing. */
+    @Test
+    void aBurstWrittenJustBeforeACloseArrivesWholeFromTheAcceptedEnd() throws Exception {
+        Connection[] ends = connectedPair();
+        burstThenClose(ends[1], ends[0]);
+    }
+
+    private static final int BURST_FRAMES = 40;
+
+    /** Frame {@code i} of a burst: every tenth 3 MiB, the others 1 KiB; each starts with its index. */
+    private static int burstSize(int i) {
+        return i % 10 == 9 ? 3 << 20 : 1024;
+    }
+
+    private static void burstThenClose(Connection writer, Connection reader) throws Exception {
+        CompletableFuture<Void> wrote = CompletableFuture.runAsync(() -> {
+            try {
+                for (int i = 0; i < BURST_FRAMES; i++) {
+                    int size = burstSize(i);
+                    writer.write(writer.alloc().buffer(size).writeInt(i).writeZero(size - 4));
+                }
+                writer.flush();
+                writer.close();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        int received = 0;
+        try {
+            for (; received < BURST_FRAMES; received++) {
+                ByteBuf frame = reader.read(20 * SECOND);
+                assertThat(frame).as("frame %d", received).isNotNull();
+                try {
+                    assertThat(frame.readableBytes()).as("frame %d's size", received).isEqualTo(burstSize(received));
+                    assertThat(frame.readInt()).as("frame %d's index", received).isEqualTo(received);
+                } finally {
+                    frame.release();
+                }
+            }
+        } catch (IOException e) {
+            throw new AssertionError("after " + received + " of " + BURST_FRAMES + " frames: " + e.getMessage(), e);
+        }
+        wrote.get(25, TimeUnit.SECONDS);
+        assertThatThrownBy(() -> reader.read(10 * SECOND)).as("the close after the burst").isInstanceOf(IOException.class);
+    }
+
     @Test
     void closeWakesABlockedReader() throws Exception {
         Connection[] ends = connectedPair();
