@@ -52,6 +52,12 @@ final class FaultSupport {
     private static Path tlsDir;
 
     static {
+        // The peers inherit this JVM's sessionj.* properties (inheritedProperties): the directories this suite
+        // looks in must be among them, also when it runs outside the faults profile (which sets them), as with
+        // -Dtest=IpcFilesFaultTest. Before, such a run's peers made their files in the machine's default
+        // directory (/dev/shm) while this JVM counted those in target/faults: "0 pooled files after 200 sessions".
+        System.setProperty("sessionj.ipc.dir", IPC_DIR.toAbsolutePath().toString());
+        System.setProperty("sessionj.ipc.memoryDir", MEMORY_DIR.toAbsolutePath().toString());
         try {
             // The ipc transport expects its directories to exist, and its socket directory to be closed to
             // other users (rwx------): it refuses to listen in one that is not.
