@@ -14,6 +14,7 @@ import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
@@ -44,7 +45,6 @@ public final class ListenKeys {
     private final Path file;
     private final LongSupplier millis;
     private final byte[] secret = new byte[32];
-    private final SecureRandom random = new SecureRandom();
     /** Guarded by this: the keys, the file's state when read, the used nonces and their expiry. */
     private List<byte[]> keys;
     private FileTime modified;
@@ -58,7 +58,7 @@ public final class ListenKeys {
         this.millis = millis;
         this.modified = Files.getLastModifiedTime(file);
         this.size = Files.size(file);
-        random.nextBytes(secret);
+        new SecureRandom().nextBytes(secret);
     }
 
     /**
@@ -121,9 +121,10 @@ public final class ListenKeys {
     public String nonce() {
         ByteBuffer nonce = ByteBuffer.allocate(NONCE_BYTES);
         nonce.putLong(millis.getAsLong());
-        byte[] salt = new byte[8];
-        random.nextBytes(salt);
-        nonce.put(salt);
+        // The salt only keeps two nonces of one millisecond apart; what makes a nonce the relay's is the MAC under
+        // the secret, so it need not be unpredictable (and a SecureRandom may read /dev/urandom: a system call for
+        // every registration anyone sends).
+        nonce.putLong(ThreadLocalRandom.current().nextLong());
         nonce.put(ListenProof.mac(secret, java.util.Arrays.copyOf(nonce.array(), 16)), 0, 16);
         return HexFormat.of().formatHex(nonce.array());
     }
