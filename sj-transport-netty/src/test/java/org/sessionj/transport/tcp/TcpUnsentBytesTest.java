@@ -29,6 +29,8 @@ import org.sessionj.transport.netty.internal.UnsentBytes;
 class TcpUnsentBytesTest extends ConnectionTestSupport {
     private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
     private static final int MIB = 1 << 20;
+    /** Three times what the kernel buffers for a peer that reads nothing (within sessionj.tcp.maxFrameBytes). */
+    private static final int FRAME = 12 * MIB;
 
     /** A peer that connects with a small receive buffer and never reads. */
     private void deafPeer(int port) throws IOException {
@@ -61,7 +63,13 @@ class TcpUnsentBytesTest extends ConnectionTestSupport {
     @EnumSource(TcpTransport.IoMode.class)
     void writersForPeersThatTakeNothingHoldNoMoreThanTheBudgetTheLongestWaitingGivenUp(TcpTransport.IoMode mode)
             throws Exception {
-        UnsentBytes budget = new UnsentBytes(6L * MIB); // one 4 MiB frame fits, two do not
+        // A waiting writer is charged what it holds when it starts waiting: on the event loops its frame less what
+        // the kernel took already (at most its send buffer, tcp_wmem's 4 MiB, and the deaf peer's few KiB), so
+        // between 8 and 12 MiB here. With 4 MiB frames and a 6 MiB budget that was 1.2 to 4 MiB (the kernel took
+        // 2.7-2.9 MiB for such a peer here), so whether the second writer gave the first up depended on how far
+        // the event loop had got; and the sum read off the event loop could count a frame twice, 8 MiB, over the
+        // budget by itself (NettyConnection.heldBytes).
+        UnsentBytes budget = new UnsentBytes(14L * MIB); // one frame fits, two do not
         TcpTransport transport = new TcpTransport(NettySettings.fromSystemProperties().withUnsentBytes(budget), mode);
         ConnectionAcceptor acceptor = track(transport.listen(0));
         deafPeer(acceptor.port());
@@ -69,17 +77,17 @@ class TcpUnsentBytesTest extends ConnectionTestSupport {
         deafPeer(acceptor.port());
         Connection second = track(acceptor.accept(10 * SECOND));
 
-        CompletableFuture<Void> firstSend = send(first, 4 * MIB);
+        CompletableFuture<Void> firstSend = send(first, FRAME);
         await(() -> budget.used() > 0, "the first writer waiting for its peer");
         assertThat(firstSend).as("its peer takes nothing").isNotDone();
-        CompletableFuture<Void> secondSend = send(second, 4 * MIB);
+        CompletableFuture<Void> secondSend = send(second, FRAME);
 
         Throwable failure = firstSend.handle((ok, e) -> e).get(20, TimeUnit.SECONDS);
         assertThat(failure).as("the longest waiting writer is given up").isNotNull();
         assertThat(failure).hasRootCauseInstanceOf(IOException.class);
         assertThat(failure.getCause().getCause()).isInstanceOf(IOException.class)
                 .hasMessageContaining("gave up writing to a peer that takes nothing: this side held")
-                .hasMessageContaining("within the process's budget of 6291456 bytes for them (sessionj.tcp.unsentBytes;")
+                .hasMessageContaining("within the process's budget of 14680064 bytes for them (sessionj.tcp.unsentBytes;")
                 .hasMessageContaining("tcp ");
         await(() -> budget.used() > 0 && budget.used() <= budget.budgetBytes(), "only the second writer's bytes held");
         assertThat(secondSend).as("the newer writer still waits for its peer").isNotDone();

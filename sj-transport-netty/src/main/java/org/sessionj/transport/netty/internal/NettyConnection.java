@@ -248,8 +248,7 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
         long unsent = Long.MAX_VALUE;
         // What this writer holds for its peer counts toward the process's budget while it waits (a whole
         // frame is queued before the wait): a peer that takes nothing for longest is given up for room.
-        UnsentBytes.Wait held = settings.unsent().await(outboundBytes.get() + pendingInChannel(), null,
-                this::giveUpWriting);
+        UnsentBytes.Wait held = settings.unsent().await(heldBytes(), null, this::giveUpWriting);
         try {
             while (true) {
                 VarHandle.fullFence();
@@ -307,6 +306,31 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
             held.end();
             blockedWriter = null;
         }
+    }
+
+    /**
+     * What this connection holds unsent, the frames queued here and the bytes in the channel, as the event loop sees
+     * them. Read from another thread the sum could count a batch twice: {@link #drainOutbound} hands it to the channel
+     * and flushes before it takes it off {@link #outboundBytes}, so a writer that read the two meanwhile was charged
+     * up to twice its frame (a 4 MiB frame as 8 MiB, over a 6 MiB budget by itself: the likely cause of
+     * TcpUnsentBytesTest's failure under load). One task on the
+     * event loop per wait for room (never per message); the racy sum if the event loop does not answer within a
+     * second or has ended.
+     */
+    private long heldBytes() {
+        if (channel.eventLoop().inEventLoop()) {
+            return outboundBytes.get() + pendingInChannel();
+        }
+        CompletableFuture<Long> seen = new CompletableFuture<>();
+        try {
+            channel.eventLoop().execute(() -> seen.complete(outboundBytes.get() + pendingInChannel()));
+            return seen.get(1, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the wait below reports it
+        } catch (ExecutionException | TimeoutException | java.util.concurrent.RejectedExecutionException e) {
+            // fall back to the sum read here
+        }
+        return outboundBytes.get() + pendingInChannel();
     }
 
     /** Bytes handed to the channel and not yet written to the socket (0 once it closed). */
