@@ -108,6 +108,36 @@ class MessageTypeAgreementTest {
     }
 
     static Stream<Case> cases() {
+        return Stream.concat(shapes(), jdkTable());
+    }
+
+    /**
+     * adv19 A7 (the rest): every JDK class of sj-api's JdkMessageTypes, the one table both sides read — each value
+     * class (as a list of them, the generic ones of String) loads and compiles, each refused one is refused by both
+     * — and JDK classes outside it (they loaded, or compiled, on one side only).
+     */
+    private static Stream<Case> jdkTable() {
+        java.util.List<Case> cases = new java.util.ArrayList<>();
+        int n = 0;
+        for (String type : new java.util.TreeSet<>(org.sessionj.types.internal.JdkMessageTypes.VALUES.keySet())) {
+            boolean generic = type.equals("java.util.Optional") || type.equals("java.util.concurrent.atomic.AtomicReference");
+            cases.add(new Case(String.format("F%02d", ++n), "java.util.List<" + type + (generic ? "<String>" : "") + ">",
+                    false));
+        }
+        for (String type : new java.util.TreeSet<>(org.sessionj.types.internal.JdkMessageTypes.REFUSED.keySet())) {
+            cases.add(new Case(String.format("F%02d", ++n), type,
+                    true));
+        }
+        for (String type : List.of("java.time.format.DateTimeFormatter", "java.lang.StackTraceElement[]",
+                "java.util.Map<java.io.File, String>", "java.util.Map<java.nio.file.Path, String>",
+                "java.util.Map<java.util.Locale, java.util.TimeZone>")) {
+            cases.add(new Case(String.format("F%02d", ++n), type, type.contains("File") || type.contains("Path")
+                    || type.contains("DateTimeFormatter")));
+        }
+        return cases.stream();
+    }
+
+    private static Stream<Case> shapes() {
         return Stream.of(
                 new Case("A01", "R<Pt>", true),
                 new Case("A02", "Bounded", true),

@@ -11,6 +11,7 @@ import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
+import org.sessionj.types.internal.JdkMessageTypes;
 
 /**
  * How a receiver creates a value of a class or enum of the program from what its sender writes, as the
@@ -27,30 +28,13 @@ import javax.lang.model.type.TypeMirror;
  * <li>an enum written as an object ({@code @JsonFormat(shape = OBJECT)}) needs a {@code @JsonCreator}
  *     factory: the codec reads enums from their names otherwise (adv19 A6).</li>
  * </ul>
- * The runtime's load check asks the codec the same (sj-runtime's Decodability); sj-crosscheck's
- * MessageTypeAgreementTest runs both on the same classes.
+ * The runtime's load check asks the codec the same (sj-runtime's Decodability), with the kinds of single
+ * values from the same table (sj-api's JdkMessageTypes); sj-crosscheck's MessageTypeAgreementTest runs both on
+ * the same classes.
  */
 final class MessageCreators {
     private static final String JSON_CREATOR = "com.fasterxml.jackson.annotation.JsonCreator";
     private static final String JSON_PROPERTY = "com.fasterxml.jackson.annotation.JsonProperty";
-
-    /**
-     * The kind of single value a type is written as, for the types whose one-argument constructor the codec finds
-     * by itself and uses to create a value from that value alone (Jackson's single-argument creators): a string,
-     * an int, a long, a double, a boolean, a BigInteger, a BigDecimal.
-     */
-    private static final java.util.Map<String, String> VALUE_KINDS = java.util.Map.ofEntries(
-            java.util.Map.entry("java.lang.String", "string"), java.util.Map.entry("java.lang.CharSequence", "string"),
-            java.util.Map.entry("int", "int"), java.util.Map.entry("java.lang.Integer", "int"),
-            java.util.Map.entry("long", "long"), java.util.Map.entry("java.lang.Long", "long"),
-            java.util.Map.entry("double", "double"), java.util.Map.entry("java.lang.Double", "double"),
-            java.util.Map.entry("boolean", "boolean"), java.util.Map.entry("java.lang.Boolean", "boolean"),
-            java.util.Map.entry("java.math.BigInteger", "BigInteger"),
-            java.util.Map.entry("java.math.BigDecimal", "BigDecimal"));
-
-    /** The kinds a {@code @JsonValue} of another type is written as (a short is written as an int). */
-    private static final java.util.Map<String, String> WRITTEN_AS = java.util.Map.of("short", "int", "java.lang.Short",
-            "int", "byte", "int", "java.lang.Byte", "int", "float", "double", "java.lang.Float", "double");
 
     private MessageCreators() {
     }
@@ -66,7 +50,7 @@ final class MessageCreators {
             if (annotated(member, "com.fasterxml.jackson.annotation.JsonValue")) {
                 travelsAsOneValue = true;
                 TypeMirror value = member instanceof ExecutableElement method ? method.getReturnType() : member.asType();
-                valueKind = WRITTEN_AS.getOrDefault(typeName(value), VALUE_KINDS.get(typeName(value)));
+                valueKind = JdkMessageTypes.writtenKind(typeName(value));
             }
         }
         boolean fromProperties = false;
@@ -101,7 +85,7 @@ final class MessageCreators {
             if (parameters == 0 || annotated(executable, "java.beans.ConstructorProperties")) {
                 fromProperties = true;
             } else if (parameters == 1) {
-                String kind = VALUE_KINDS.get(typeName(executable.getParameters().get(0).asType()));
+                String kind = JdkMessageTypes.SINGLE_VALUE_KINDS.get(typeName(executable.getParameters().get(0).asType()));
                 if (kind != null) {
                     fromKinds.add(kind); // the codec finds a constructor from a string, number or boolean by itself
                 }

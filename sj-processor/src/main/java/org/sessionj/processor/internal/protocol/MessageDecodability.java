@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.sessionj.types.internal.JdkMessageTypes;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
@@ -37,12 +38,15 @@ import javax.lang.model.util.Types;
  *     constructor or factory (a one-argument constructor from a string, number or boolean creates one only
  *     from that single value, while the class travels as an object of its fields, unless a
  *     {@code @JsonValue} member makes it travel as that value);</li>
- * <li>it is a JDK class the codec has no decoder for (a {@code Thread}, a {@code BitSet}: the JDK
- *     keeps their state out of reach of a decoder);</li>
+ * <li>it is a JDK class outside sj-api's JdkMessageTypes.VALUES, the classes the codec reads back as
+ *     sent and safely from a peer (a {@code Thread}, a {@code BitSet}: the JDK keeps their state out of reach
+ *     of a decoder), or one its REFUSED table gives a reason for ({@code Class}: a peer's text would be
+ *     loaded; {@code URL}: its equals looks the host up; {@code Calendar}: its zone does not travel); the
+ *     runtime's load check reads the same table (adv19 A7);</li>
  * <li>it is the key type of a JDK map and its keys would not read back as themselves: keys travel as
  *     strings (a key's text, read back as the declared key type), which only strings, boxes, enums,
  *     {@code Object} (strings only, checked at the send) and the JDK's value types with a key decoder
- *     (UUID, java.time, Locale, Currency, URI, URL, Date, BigInteger, BigDecimal) survive;</li>
+ *     (UUID, java.time, Locale, Currency, URI, Date, BigInteger, BigDecimal: JdkMessageTypes.KEYS) survive;</li>
  * <li>a member of a class of the program is kept to one side by {@code @JsonProperty(access = READ_ONLY)}
  *     or {@code WRITE_ONLY}, or a field hides a superclass's field of the same name: its value would not
  *     arrive (adv16 A18, adv17 A7);</li>
@@ -54,22 +58,6 @@ import javax.lang.model.util.Types;
  * MessageTypeAgreementTest runs both on the same classes.
  */
 public final class MessageDecodability {
-    /** The JDK classes (beyond collections, maps, boxes and java.time) the codec reads back. */
-    private static final Set<String> JDK_DECODABLE = Set.of("java.lang.Object", "java.lang.String",
-            "java.lang.StringBuilder", "java.lang.Boolean", "java.lang.Byte", "java.lang.Short",
-            "java.lang.Character", "java.lang.Integer", "java.lang.Long", "java.lang.Float", "java.lang.Double",
-            "java.lang.Void", "java.math.BigInteger", "java.math.BigDecimal", "java.util.UUID", "java.util.Locale",
-            "java.util.Currency", "java.util.Date", "java.util.Optional", "java.util.OptionalInt",
-            "java.util.OptionalLong", "java.util.OptionalDouble", "java.util.regex.Pattern", "java.net.URI",
-            "java.net.URL", "java.net.InetAddress", "java.net.InetSocketAddress", "java.io.File",
-            "java.util.concurrent.atomic.AtomicBoolean", "java.util.concurrent.atomic.AtomicInteger",
-            "java.util.concurrent.atomic.AtomicLong", "java.util.concurrent.atomic.AtomicReference",
-            "java.sql.Date", "java.sql.Time", "java.sql.Timestamp");
-
-    /** The JDK classes (beyond boxes, String, Object, enums and java.time) whose keys the codec reads back. */
-    private static final Set<String> JDK_KEYS = Set.of("java.util.UUID", "java.util.Locale", "java.util.Currency",
-            "java.net.URI", "java.net.URL", "java.util.Date", "java.math.BigInteger", "java.math.BigDecimal");
-
     private MessageDecodability() {
     }
 
@@ -80,10 +68,8 @@ public final class MessageDecodability {
      */
     private static String keyProblem(TypeElement key, int arrays) {
         String name = key.getQualifiedName().toString();
-        boolean keeps = arrays == 0 && (key.getKind() == ElementKind.ENUM || name.startsWith("java.time.")
-                || JDK_KEYS.contains(name) || name.equals("java.lang.Object") || name.equals("java.lang.String")
-                || name.equals("java.lang.Character") || name.equals("java.lang.Boolean")
-                || name.startsWith("java.lang.") && isNumberBox(name));
+        // the JDK's key types: sj-api's JdkMessageTypes.KEYS, which the runtime's load check reads too
+        boolean keeps = arrays == 0 && (key.getKind() == ElementKind.ENUM || JdkMessageTypes.KEYS.contains(name));
         return keeps ? null : keyMessage(key.getQualifiedName() + "[]".repeat(arrays));
     }
 
@@ -91,14 +77,6 @@ public final class MessageDecodability {
         return "its key type '" + keyType + "' would not arrive as itself: keys travel as strings (a key is written "
                 + "as its text and the receiver makes the key type from that text); use String, a box, an enum, UUID "
                 + "or a java.time key, or send the entries as a list of records";
-    }
-
-    private static boolean isNumberBox(String name) {
-        return switch (name) {
-            case "java.lang.Byte", "java.lang.Short", "java.lang.Integer", "java.lang.Long", "java.lang.Float",
-                 "java.lang.Double" -> true;
-            default -> false;
-        };
     }
 
     /** Whether {@code type} is a map of the JDK (its first type parameter is the key). */
@@ -394,20 +372,6 @@ public final class MessageDecodability {
     private static final Set<String> SORTED = Set.of("java.util.SortedSet", "java.util.SortedMap",
             "java.util.PriorityQueue", "java.util.concurrent.PriorityBlockingQueue");
 
-    /**
-     * The JDK's collection and map interfaces and abstract classes the codec creates a default implementation
-     * for (Jackson's fallbacks: ArrayList, HashSet, LinkedHashSet, TreeSet, LinkedList, LinkedHashMap, TreeMap,
-     * ConcurrentHashMap, ConcurrentSkipListMap) or has a decoder of its own for ({@code EnumSet}: adv19 A7); any
-     * other ({@code BlockingQueue}, {@code TransferQueue}) it cannot create at all (adv18 A7). The runtime keeps
-     * the same list.
-     */
-    private static final Set<String> DEFAULT_IMPLEMENTED = Set.of("java.util.Collection", "java.util.List",
-            "java.util.Set", "java.util.SortedSet", "java.util.Queue", "java.util.AbstractList",
-            "java.util.AbstractSet", "java.util.Deque", "java.util.NavigableSet", "java.util.SequencedCollection",
-            "java.util.SequencedSet", "java.util.Map", "java.util.AbstractMap", "java.util.concurrent.ConcurrentMap",
-            "java.util.SortedMap", "java.util.NavigableMap", "java.util.concurrent.ConcurrentNavigableMap",
-            "java.util.SequencedMap", "java.util.EnumSet");
-
     /** Whether {@code type} is one of {@code names} or a subtype of one, at any distance. */
     private static boolean inherits(TypeElement type, Set<String> names) {
         if (names.contains(type.getQualifiedName().toString())) {
@@ -479,6 +443,9 @@ public final class MessageDecodability {
                 ? keyProblem(element, arrays) : null;
     }
 
+    private static final String OPEN_TYPE = "it is an interface or abstract class that is not sealed, and values carry "
+            + "no class on the wire; use a concrete, final or sealed type";
+
     /** The problem of {@code type} itself, not of its parts. */
     private static String ownProblem(TypeElement type) {
         String name = type.getQualifiedName().toString();
@@ -487,15 +454,29 @@ public final class MessageDecodability {
             return "it is a session endpoint, which travels only as a session payload (!<cbegin…>), "
                     + "never inside a message";
         }
-        if (name.startsWith("java.") && collectionOrMap(type) && open(type) && !DEFAULT_IMPLEMENTED.contains(name)) {
+        if (name.startsWith("java.") && collectionOrMap(type) && open(type)
+                && !JdkMessageTypes.CONTAINER_DEFAULTS.contains(name)) {
             return "it is a collection or map interface the codec has no implementation to create for (it creates "
                     + "one for Collection, List, Set, EnumSet, SortedSet, NavigableSet, Queue, Deque, Map, SortedMap,"
                     + " NavigableMap, ConcurrentMap and ConcurrentNavigableMap); declare a class it can create"
                     + " (LinkedBlockingQueue) or one of those";
         }
+        if (jdk(type) && type.getKind() != ElementKind.ENUM && type.getKind() != ElementKind.ANNOTATION_TYPE
+                && !collectionOrMap(type) && !isMapEntry(type)) {
+            // one table for both sides (sj-api's JdkMessageTypes; the runtime's load check reads it too)
+            String refused = JdkMessageTypes.REFUSED.get(name);
+            if (refused != null) {
+                return "it " + refused;
+            }
+            if (JdkMessageTypes.VALUES.containsKey(name)) {
+                return null;
+            }
+            return undecodable(type) ? OPEN_TYPE
+                    : "it is a JDK class the codec has no decoder for that reads it back as sent; send the values it "
+                            + "holds instead";
+        }
         if (undecodable(type)) {
-            return "it is an interface or abstract class that is not sealed, and values carry no class on the "
-                    + "wire; use a concrete, final or sealed type";
+            return OPEN_TYPE;
         }
         Element namingClasses = namesClasses(type);
         if (namingClasses != null) {
@@ -523,11 +504,8 @@ public final class MessageDecodability {
         if (type.getKind() != ElementKind.CLASS || type.getModifiers().contains(Modifier.ABSTRACT)) {
             return null; // a record, sealed or JDK collection type, an annotation
         }
-        if (name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.")
-                || name.startsWith("sun.")) {
-            return JDK_DECODABLE.contains(name) || name.startsWith("java.time.")
-                    || collectionOrMap(type) ? null
-                    : "it is a JDK class the codec has no decoder for; send the values it holds instead";
+        if (jdk(type)) {
+            return null; // a JDK collection or map class: the table above decided the others
         }
         if (type.getNestingKind() == NestingKind.MEMBER && !type.getModifiers().contains(Modifier.STATIC)
                 || type.getNestingKind() == NestingKind.LOCAL || type.getNestingKind() == NestingKind.ANONYMOUS) {

@@ -25,6 +25,8 @@ import java.util.Set;
  *   <li>A sealed class or interface: an instance of one of its permitted subclasses, closed under
  *       permitted subclasses; the encoder writes which one and the decoder accepts only those. A
  *       {@code non-sealed} subclass in the hierarchy counts with its own class only.</li>
+ *   <li>An abstract JDK class of sj-api's JdkMessageTypes.VALUES ({@code TimeZone}, {@code Path},
+ *       {@code Charset}): any value; it travels as text and arrives as the JDK's own class for it.</li>
  *   <li>Any other interface or abstract class ({@code Number}, {@code CharSequence}, a user's open
  *       interface): nothing — no peer can decode one.</li>
  *   <li>Any other class: exactly that class (a subclass would arrive as the declared class, or fail
@@ -61,6 +63,10 @@ final class Decoding {
             return new Decoding(declared, Kind.ANY, Set.of()); // the JDK's own (ZoneId): Jackson's modules decode them
         }
         boolean open = declared.isInterface() || java.lang.reflect.Modifier.isAbstract(declared.getModifiers());
+        if (open && org.sessionj.types.internal.JdkMessageTypes.VALUES.containsKey(declared.getName())) {
+            // TimeZone, Path, Charset: travel as text and are read back as the JDK's own class for it (adv19 A7)
+            return new Decoding(declared, Kind.ANY, Set.of());
+        }
         return new Decoding(declared, open ? Kind.NONE : Kind.SAME_CLASS, Set.of());
     }
 

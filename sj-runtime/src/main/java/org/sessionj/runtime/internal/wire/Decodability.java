@@ -16,6 +16,7 @@ import java.lang.reflect.Modifier;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Set;
+import org.sessionj.types.internal.JdkMessageTypes;
 
 /**
  * Whether a receiver can decode a message type, asked of the codec itself when a protocol is loaded
@@ -89,6 +90,28 @@ final class Decodability {
         if (raw.isPrimitive() || raw == Object.class) {
             return null;
         }
+        String name = raw.getName();
+        if (JdkMessageTypes.jdk(name)) {
+            String refused = JdkMessageTypes.REFUSED.get(name);
+            if (refused != null) {
+                return name + " " + refused;
+            }
+            if (JdkMessageTypes.VALUES.containsKey(name)) {
+                return null; // JdkMessageTypesTest round-trips a value of each through this codec
+            }
+        }
+        String problem = classProblem(type, raw, nested);
+        if (problem == null && JdkMessageTypes.jdk(name)) {
+            // the codec describes it (a JDK sealed type, Thread's subclass, a LongAdder…), but nothing says it
+            // reads one back as sent: the processor's SJ018 refuses every JDK class outside the table too
+            return name + " is a JDK class the codec has no decoder for that reads it back as sent (docs/wire-format.md,"
+                    + " \"JDK values\"); send the values it holds instead";
+        }
+        return problem;
+    }
+
+    /** The problem of a class that is not a container, map entry, enum, primitive, Object or JDK value. */
+    private String classProblem(JavaType type, Class<?> raw, boolean nested) {
         if (SealedTypes.closedHierarchy(raw)) {
             for (Class<?> permitted : raw.getPermittedSubclasses()) {
                 String problem = check(member(type, permitted));
@@ -191,15 +214,15 @@ final class Decodability {
                 mapper.getSerializationConfig().introspect(type).findJsonValueAccessor();
         Class<?> value = accessor == null ? Object.class : accessor.getRawType();
         com.fasterxml.jackson.databind.deser.ValueInstantiator creator = bean.getValueInstantiator();
-        boolean readBack = creator.canCreateUsingDelegate() || switch (value.getName()) {
-            case "java.lang.String", "java.lang.CharSequence" -> creator.canCreateFromString();
-            case "int", "java.lang.Integer", "short", "java.lang.Short", "byte", "java.lang.Byte" ->
-                    creator.canCreateFromInt() || creator.canCreateFromLong();
-            case "long", "java.lang.Long" -> creator.canCreateFromLong();
-            case "double", "java.lang.Double", "float", "java.lang.Float" -> creator.canCreateFromDouble();
-            case "boolean", "java.lang.Boolean" -> creator.canCreateFromBoolean();
-            case "java.math.BigInteger" -> creator.canCreateFromBigInteger();
-            case "java.math.BigDecimal" -> creator.canCreateFromBigDecimal();
+        String kind = JdkMessageTypes.writtenKind(value.getName());
+        boolean readBack = creator.canCreateUsingDelegate() || kind != null && switch (kind) {
+            case "string" -> creator.canCreateFromString();
+            case "int" -> creator.canCreateFromInt() || creator.canCreateFromLong();
+            case "long" -> creator.canCreateFromLong();
+            case "double" -> creator.canCreateFromDouble();
+            case "boolean" -> creator.canCreateFromBoolean();
+            case "BigInteger" -> creator.canCreateFromBigInteger();
+            case "BigDecimal" -> creator.canCreateFromBigDecimal();
             default -> false;
         };
         return readBack ? null : type.getRawClass().getName() + " travels as a single value (@JsonValue, "
@@ -228,22 +251,9 @@ final class Decodability {
     }
 
     /**
-     * The collection and map interfaces and abstract classes Jackson creates a default implementation for
-     * (its {@code BasicDeserializerFactory.ContainerDefaultMappings}, which is not public; read from
-     * jackson-databind 2.22's class file), and {@code EnumSet}, which it has a decoder of its own for (adv19 A7).
-     * SJ018 keeps the same list (MessageTypeAgreementTest).
-     */
-    private static final Set<String> DEFAULT_IMPLEMENTED = Set.of("java.util.Collection", "java.util.List",
-            "java.util.Set", "java.util.SortedSet", "java.util.Queue", "java.util.AbstractList",
-            "java.util.AbstractSet", "java.util.Deque", "java.util.NavigableSet", "java.util.SequencedCollection",
-            "java.util.SequencedSet", "java.util.Map", "java.util.AbstractMap", "java.util.concurrent.ConcurrentMap",
-            "java.util.SortedMap", "java.util.NavigableMap", "java.util.concurrent.ConcurrentNavigableMap",
-            "java.util.SequencedMap", "java.util.EnumSet");
-
-    /**
      * Why a receiver cannot create or fill a collection or map of {@code type}, or null (adv18 A7): an interface
      * or abstract class the codec has no default implementation for ({@code BlockingQueue}, {@code
-     * TransferQueue}: "Cannot construct instance"; Jackson's own fallbacks, {@link #DEFAULT_IMPLEMENTED}),
+     * TransferQueue}: "Cannot construct instance"; Jackson's own fallbacks, sj-api's JdkMessageTypes.CONTAINER_DEFAULTS),
      * and a sorted one ({@code TreeSet}, {@code SortedSet}, {@code PriorityQueue}, a {@code TreeMap}'s keys) of elements that are not
      * {@code Comparable}: the comparator is code and does not travel, and the receiver's collection, in natural
      * order, fails at the first insertion. As SJ018 has it.
@@ -252,7 +262,7 @@ final class Decodability {
         Class<?> raw = type.getRawClass();
         boolean map = type.isMapLikeType();
         if (raw.isInterface() || Modifier.isAbstract(raw.getModifiers())) {
-            if (!DEFAULT_IMPLEMENTED.contains(raw.getName())) {
+            if (!JdkMessageTypes.CONTAINER_DEFAULTS.contains(raw.getName())) {
                 return raw.getName() + " is a collection or map interface the codec has no implementation to create for"
                         + " (it creates one for Collection, List, Set, EnumSet, SortedSet, NavigableSet, Queue, Deque, Map, SortedMap,"
                         + " NavigableMap, ConcurrentMap and ConcurrentNavigableMap); declare a class it can create"
@@ -379,23 +389,19 @@ final class Decodability {
      * writer writes a key's text ({@code toString()} for a class of the program) and the reader makes the
      * declared key type from it, so a key type of the program (a record has no way back at all; a class
      * with a constructor from a String is made from the text its {@code toString()} gave) does not round
-     * trip (adv15 A4). Keys that do: strings, the boxes, enums, and the JDK's value types the codec has a
-     * key decoder for (UUID, java.time, Locale, Currency, URI, BigDecimal…); {@code Object} keys arrive as
-     * strings, so the sender's monitor lets only strings through there.
+     * trip (adv15 A4). Keys that do: strings, the boxes, enums, and the JDK's value types sj-api's
+     * JdkMessageTypes.KEYS lists (UUID, java.time, Locale, Currency, URI, BigDecimal…: the codec has a key decoder
+     * for each, and reading one makes no look-up; a Class key would be loaded, a File key was read back from
+     * a constructor Jackson found); {@code Object} keys arrive as strings, so the sender's monitor lets only
+     * strings through there.
      */
     private String keyProblem(JavaType key) {
         Class<?> raw = key.getRawClass();
         if (raw == Object.class || raw == String.class || raw.isPrimitive() || raw.isEnum()) {
             return null;
         }
-        if (raw.getName().startsWith("java.") && !key.isContainerType()) {
-            try {
-                if (context.findKeyDeserializer(key, null) != null) {
-                    return null;
-                }
-            } catch (JsonMappingException | RuntimeException e) {
-                // no key decoder: refused below
-            }
+        if (JdkMessageTypes.KEYS.contains(raw.getName())) {
+            return null; // JdkMessageTypesTest round-trips each as a key through this codec
         }
         return raw.getName() + " is the key type of a map and would not arrive as itself: keys travel as strings (a "
                 + "key is written as its text and the receiver makes a " + raw.getSimpleName() + " from that text); use "

@@ -30,7 +30,9 @@ import java.util.regex.Pattern;
  * <li>{@code java.sql.Timestamp} travels as its instant in ISO-8601 text, nanoseconds included (Jackson
  *     wrote the milliseconds of a {@code java.util.Date});</li>
  * <li>{@code Pattern} travels as its text and its flags (Jackson wrote the text only: a
- *     {@code CASE_INSENSITIVE} pattern arrived matching case).</li>
+ *     {@code CASE_INSENSITIVE} pattern arrived matching case);</li>
+ * <li>{@code Path}, {@code File}, {@code TimeZone}, {@code Charset}, {@code InetAddress} and
+ *     {@code InetSocketAddress}: as text, read back without a look-up ({@link JdkTexts}).</li>
  * </ul>
  */
 final class JdkValues {
@@ -41,9 +43,11 @@ final class JdkValues {
     static ObjectMapper configure(ObjectMapper mapper) {
         mapper.configOverride(OffsetDateTime.class).setFormat(JsonFormat.Value.forShape(JsonFormat.Shape.STRING));
         mapper.configOverride(ZonedDateTime.class).setFormat(JsonFormat.Value.forShape(JsonFormat.Shape.STRING));
+        SimpleModule module = module();
+        JdkTexts.register(module, mapper);
         return mapper.disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
                 .enable(SerializationFeature.WRITE_DATES_WITH_ZONE_ID)
-                .registerModule(module());
+                .registerModule(module);
     }
 
     private static SimpleModule module() {

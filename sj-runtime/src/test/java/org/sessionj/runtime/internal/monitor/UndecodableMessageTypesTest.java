@@ -186,6 +186,34 @@ class UndecodableMessageTypesTest {
                 + ".!<java.util.AbstractList<java.lang.String>>")).doesNotThrowAnyException();
     }
 
+    /**
+     * adv19 A7 (the rest): the abstract JDK classes of sj-api's JdkMessageTypes (TimeZone, Path, Charset) load, as
+     * SJ018 compiles them, and the monitor lets their values through, at the top and inside a record; they were
+     * refused as open types though the codec reads them back. Class, URL and Calendar are refused with their
+     * reasons (a Class loaded, and a GregorianCalendar loaded and arrived in UTC).
+     */
+    @Test
+    void theAbstractJdkValueClassesLoadAndPassTheMonitor() {
+        assertThatCode(() -> compile("cbegin.!<java.util.TimeZone>.!<java.nio.file.Path>.!<java.nio.charset.Charset>"
+                + ".!<" + name(Where.class) + ">")).doesNotThrowAnyException();
+        assertThat(Decoding.of(java.util.TimeZone.class).refusal(java.util.TimeZone.getTimeZone("Europe/Paris"))).isNull();
+        assertThat(Decoding.of(java.nio.file.Path.class).refusal(java.nio.file.Path.of("a", "b"))).isNull();
+        assertThat(Decoding.of(java.nio.charset.Charset.class).refusal(java.nio.charset.StandardCharsets.UTF_8)).isNull();
+        assertThat(ValueShape.of(SmileCodec.jacksonType(Where.class)).refusal(new Where(java.nio.file.Path.of("x"),
+                java.util.TimeZone.getTimeZone("UTC"), java.nio.charset.StandardCharsets.US_ASCII))).isNull();
+        for (String type : new String[] {"java.lang.Class", "java.net.URL", "java.util.GregorianCalendar",
+                "java.util.concurrent.atomic.LongAdder"}) {
+            assertThatThrownBy(() -> compile("cbegin.!<" + type + ">")).as(type).isInstanceOf(SJException.class)
+                    .hasMessageContaining(type + " " + org.sessionj.types.internal.JdkMessageTypes.REFUSED.get(type));
+        }
+        assertThatThrownBy(() -> compile("cbegin.!<java.lang.StringBuilder>.!<java.nio.file.attribute.FileTime>"))
+                .isInstanceOf(SJException.class).hasMessageContaining("java.nio.file.attribute.FileTime");
+    }
+
+    /** A record of the abstract JDK value classes. */
+    public record Where(java.nio.file.Path path, java.util.TimeZone zone, java.nio.charset.Charset charset) {
+    }
+
     /** A class of the program made from a string: its keys would come back made from its toString(). */
     public static final class Tag {
         public String text;
