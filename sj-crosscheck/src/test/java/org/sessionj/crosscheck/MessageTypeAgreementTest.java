@@ -26,7 +26,7 @@ import org.sessionj.processor.SessionProcessor;
  * component, a class's field, a sealed type's permitted subclass, a raw use's bound, a list; an array key;
  * adv16 A18: a property kept to one side by {@code @JsonProperty(access = …)}; adv17 A7: a field hiding a
  * superclass's field of the same name; adv19 A5–A7: creators read as the codec reads them, {@code EnumSet},
- * {@code Map.Entry}) and a sample of SJ018's
+ * {@code Map.Entry}; adv20 A5: Jackson annotations neither read) and a sample of SJ018's
  * other rules, so that a change to one side alone shows here. Names in the protocols are qualified as the
  * runtime needs them without the processor (imports are not visible at run time).
  */
@@ -96,6 +96,18 @@ class MessageTypeAgreementTest {
               @com.fasterxml.jackson.annotation.JsonFormat(shape = com.fasterxml.jackson.annotation.JsonFormat.Shape.OBJECT) public enum ReadColor { RED, GREEN;
                 public String getName() { return name(); }
                 @com.fasterxml.jackson.annotation.JsonCreator public static ReadColor of(@JsonProperty("name") String name) { return valueOf(name); } }
+              public static final class IgnoredGetter { private int a; public IgnoredGetter() {} @com.fasterxml.jackson.annotation.JsonIgnore public int getA() { return a; } }
+              public static final class TwoOnOne { @JsonProperty("b") private int a; private int b; }
+              public static final class AnyGetter { private int total; private Map<String, Object> extra = new HashMap<>(); @com.fasterxml.jackson.annotation.JsonAnyGetter Map<String, Object> extra() { return extra; } }
+              public static final class AnyBoth { private Map<String, Object> extra = new HashMap<>(); @com.fasterxml.jackson.annotation.JsonAnyGetter Map<String, Object> extra() { return extra; }
+                @com.fasterxml.jackson.annotation.JsonAnySetter void put(String k, Object v) { extra.put(k, v); } }
+              public static final class SetterAnn { private int a; @com.fasterxml.jackson.annotation.JsonSetter("a") void putA(String s) {} }
+              public static final class GetterAnn { private int total; @com.fasterxml.jackson.annotation.JsonGetter("sum") int computeSum() { return total; } }
+              public static final class Serialized { @com.fasterxml.jackson.databind.annotation.JsonSerialize(using = com.fasterxml.jackson.databind.ser.std.ToStringSerializer.class) private int[] v; }
+              public static final class Raw { @com.fasterxml.jackson.annotation.JsonRawValue private String raw; }
+              public static final class Unwrapped { @com.fasterxml.jackson.annotation.JsonUnwrapped private Pt in; }
+              public static final class KeptField { @JsonProperty private int a; @com.fasterxml.jackson.annotation.JsonIgnore public int getA() { return a; } }
+              public static final class RenamedOnly { @JsonProperty("x") private int a; private int b; }
               public enum Color { RED, GREEN }
             """;
 
@@ -227,7 +239,19 @@ class MessageTypeAgreementTest {
                 new Case("E13", "java.util.EnumSet<Color>", false),
                 new Case("E14", "java.util.Map.Entry<String, Integer>", false),
                 new Case("E15", "java.util.Map.Entry<Pt, Integer>", true),
-                new Case("E16", "java.util.List<java.util.Map.Entry<String, java.util.EnumSet<Color>>>", false));
+                new Case("E16", "java.util.List<java.util.Map.Entry<String, java.util.EnumSet<Color>>>", false),
+                // adv20 A5: Jackson annotations that kept a value from arriving (silently, or failing every message)
+                new Case("G01", "IgnoredGetter", true),
+                new Case("G02", "TwoOnOne", true),
+                new Case("G03", "AnyGetter", true),
+                new Case("G04", "AnyBoth", false),
+                new Case("G05", "SetterAnn", true),
+                new Case("G06", "GetterAnn", true),
+                new Case("G07", "Serialized", true),
+                new Case("G08", "Raw", true),
+                new Case("G09", "Unwrapped", true),
+                new Case("G10", "KeptField", false),
+                new Case("G11", "RenamedOnly", false));
     }
 
     @TempDir

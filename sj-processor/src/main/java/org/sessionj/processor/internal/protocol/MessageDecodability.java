@@ -47,6 +47,9 @@ import javax.lang.model.util.Types;
  *     strings (a key's text, read back as the declared key type), which only strings, boxes, enums,
  *     {@code Object} (strings only, checked at the send) and the JDK's value types with a key decoder
  *     (UUID, java.time, Locale, Currency, URI, Date, BigInteger, BigDecimal: JdkMessageTypes.KEYS) survive;</li>
+ * <li>a Jackson annotation keeps a value from arriving as sent ({@code @JsonIgnore} on an accessor of a
+ *     field that travels, two fields under one name, an unpaired {@code @JsonAnyGetter}, and annotations
+ *     neither check follows: {@link MessageAnnotations}, adv20 A5);</li>
  * <li>a member of a class of the program is kept to one side by {@code @JsonProperty(access = READ_ONLY)}
  *     or {@code WRITE_ONLY}, or a field hides a superclass's field of the same name: its value would not
  *     arrive (adv16 A18, adv17 A7);</li>
@@ -497,6 +500,11 @@ public final class MessageDecodability {
         String unknown = travelsAsFields(type) ? BeanAccessors.unknownProperty(programHierarchy(type)) : null;
         if (unknown != null) {
             return unknown;
+        }
+        String annotated = !jdk(type) && (type.getKind() == ElementKind.CLASS || type.getKind() == ElementKind.RECORD)
+                ? MessageAnnotations.problem(programHierarchy(type), travelsAsFields(type)) : null;
+        if (annotated != null) {
+            return annotated; // adv20 A5
         }
         if (type.getKind() == ElementKind.ENUM) {
             return MessageCreators.enumProblem(type);

@@ -35,6 +35,8 @@ import org.sessionj.types.internal.JdkMessageTypes;
  * <li>a class written as an object of its properties that a receiver could create only from a single
  *     value (a one-argument constructor or factory), or whose creator takes a parameter no property
  *     writes (it would arrive as null or zero): adv15 A21;</li>
+ * <li>a Jackson annotation that keeps a value from arriving as sent ({@link MessageAnnotations}, adv20 A5),
+ *     and a JDK class outside sj-api's JdkMessageTypes (adv19 A7): the processor reads the same;</li>
  * <li>as SJ018 says, an interface or abstract class that is not sealed, at the top as inside: values
  *     carry no class on the wire, so a receiver has no class to create ({@code Object}, the JDK's
  *     collections and maps and sealed types are decoded; docs/wire-format.md, "Message types").</li>
@@ -137,6 +139,11 @@ final class Decodability {
             return raw.isSealed() ? null : raw.getName() + " is an interface or abstract class that is not sealed, "
                     + "and values carry no class on the wire, so no peer can decode one (its value would arrive as "
                     + "another class, or not at all); use a concrete, final or sealed type";
+        }
+        String annotated = JdkMessageTypes.jdk(raw.getName()) ? null
+                : MessageAnnotations.problem(raw, SealedTypes.ownState(raw) && !raw.isRecord());
+        if (annotated != null) {
+            return raw.getName() + ": " + annotated; // adv20 A5, as SJ018 (sj-processor's MessageAnnotations)
         }
         JsonDeserializer<Object> deserializer;
         JsonSerializer<Object> serializer;

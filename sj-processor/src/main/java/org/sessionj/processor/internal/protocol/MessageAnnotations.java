@@ -1,0 +1,203 @@
+package org.sessionj.processor.internal.protocol;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.AnnotationValue;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.element.VariableElement;
+
+/**
+ * The Jackson annotations on a class of the program that make a value not arrive as it was sent, which SJ018
+ * refuses as the runtime's load check does (adv20 A5; sj-runtime's MessageAnnotations decides the same from the
+ * class files):
+ * <ul>
+ * <li>annotations whose effect neither check follows ({@code @JsonSerialize}, {@code @JsonDeserialize}: the
+ *     program's own code writes or reads the value; {@code @JsonRawValue}: Smile has no raw values, every send
+ *     failed; {@code @JsonGetter}, {@code @JsonSetter}: write them as {@code @JsonProperty}, which both read;
+ *     {@code @JsonUnwrapped}; {@code @JsonAnyGetter} without a {@code @JsonAnySetter}: it writes properties no
+ *     receiver knows);</li>
+ * <li>{@code @JsonIgnore} on a getter or setter of a field that travels: Jackson drops the whole property, the
+ *     field included, so the field arrived at its default, silently;</li>
+ * <li>two fields that travel under one property name ({@code @JsonProperty("b") int a; int b;}): one value was
+ *     lost, silently.</li>
+ * </ul>
+ */
+final class MessageAnnotations {
+    private static final String PREFIX = "com.fasterxml.jackson.";
+    private static final String JSON_PROPERTY = PREFIX + "annotation.JsonProperty";
+    private static final String JSON_IGNORE = PREFIX + "annotation.JsonIgnore";
+
+    /** The annotations refused wherever they are on a message class, each with why (completing "… is @X: …"). */
+    private static final Map<String, String> REFUSED = Map.of(
+            PREFIX + "databind.annotation.JsonSerialize", "the program's own code writes it, which no check can follow to "
+                    + "what a receiver reads back",
+            PREFIX + "databind.annotation.JsonDeserialize", "the program's own code reads it, which no check can follow to "
+                    + "what a sender writes",
+            PREFIX + "annotation.JsonRawValue", "the codec (Smile) has no raw values: every send would fail",
+            PREFIX + "annotation.JsonGetter", "write it as @JsonProperty, which SJ018 and the runtime both read",
+            PREFIX + "annotation.JsonSetter", "write it as @JsonProperty, which SJ018 and the runtime both read",
+            PREFIX + "annotation.JsonUnwrapped", "its properties would be written into this object's, which its reader "
+                    + "does not know");
+
+    private MessageAnnotations() {
+    }
+
+    /**
+     * Why the Jackson annotations of {@code hierarchy} ({@code type} and its superclasses of the program, nearest
+     * first) keep a value from arriving as sent, or null. {@code asFields}: the class travels as its fields.
+     */
+    static String problem(List<TypeElement> hierarchy, boolean asFields) {
+        boolean anyGetter = false;
+        boolean anySetter = false;
+        for (TypeElement c : hierarchy) {
+            String refused = refused(c, "it");
+            if (refused != null) {
+                return refused;
+            }
+            for (Element member : c.getEnclosedElements()) {
+                refused = refused(member, describe(member));
+                if (refused != null) {
+                    return refused;
+                }
+                if (member instanceof ExecutableElement executable) {
+                    for (VariableElement parameter : executable.getParameters()) {
+                        refused = refused(parameter, "the parameter '" + parameter.getSimpleName() + "' of "
+                                + describe(member));
+                        if (refused != null) {
+                            return refused;
+                        }
+                    }
+                }
+                anyGetter |= MessageCreators.annotated(member, PREFIX + "annotation.JsonAnyGetter");
+                anySetter |= MessageCreators.annotated(member, PREFIX + "annotation.JsonAnySetter");
+            }
+            anySetter |= ignoresUnknown(c);
+        }
+        if (anyGetter && !anySetter) {
+            return "its @JsonAnyGetter writes properties no receiver knows (it has no @JsonAnySetter to read them, and "
+                    + "no @JsonIgnoreProperties(ignoreUnknown = true)), so every receive would fail; add a "
+                    + "@JsonAnySetter, or send the map as a field";
+        }
+        return asFields ? fields(hierarchy) : null;
+    }
+
+    /**
+     * A field that travels but that an accessor's {@code @JsonIgnore} drops, or two that travel under one name.
+     */
+    private static String fields(List<TypeElement> hierarchy) {
+        Map<String, Element> byName = new HashMap<>();
+        for (TypeElement c : hierarchy) {
+            for (Element member : c.getEnclosedElements()) {
+                if (member.getKind() != ElementKind.FIELD || member.getModifiers().contains(Modifier.STATIC)
+                        || member.getModifiers().contains(Modifier.TRANSIENT)
+                        || MessageCreators.annotated(member, JSON_IGNORE)) {
+                    continue;
+                }
+                String name = explicitName(member);
+                Element other = byName.putIfAbsent(name == null ? member.getSimpleName().toString() : name, member);
+                if (other != null && other != member && (name != null || explicitName(other) != null)) {
+                    return "its fields '" + other.getSimpleName() + "' and '" + member.getSimpleName() + "' travel "
+                            + "under one property name, '" + (name == null ? member.getSimpleName() : name) + "' "
+                            + "(@JsonProperty), so one value would not arrive; give each its own name";
+                }
+                // a field marked @JsonProperty is explicit: Jackson drops the ignored accessor only
+                Element ignoring = MessageCreators.annotated(member, JSON_PROPERTY) ? null
+                        : ignoringAccessor(hierarchy, member.getSimpleName().toString());
+                if (ignoring != null) {
+                    return "its field '" + member.getSimpleName() + "' would not arrive: the @JsonIgnore on '"
+                            + ignoring.getSimpleName() + "()' drops the whole property '" + member.getSimpleName()
+                            + "', the field too; mark the field @JsonIgnore or transient if it is not part of the "
+                            + "message, or move the @JsonIgnore off the accessor";
+                }
+            }
+        }
+        return null;
+    }
+
+    /** A getter or setter of the property {@code name} marked {@code @JsonIgnore}, none of it marked {@code @JsonProperty}. */
+    private static Element ignoringAccessor(List<TypeElement> hierarchy, String name) {
+        Element ignoring = null;
+        for (TypeElement c : hierarchy) {
+            for (Element member : c.getEnclosedElements()) {
+                if (member.getKind() != ElementKind.METHOD || member.getModifiers().contains(Modifier.STATIC)
+                        || !name.equals(accessorName((ExecutableElement) member))) {
+                    continue;
+                }
+                if (MessageCreators.annotated(member, JSON_PROPERTY)) {
+                    return null; // an explicit accessor keeps the property (Jackson drops the ignored one only)
+                }
+                if (MessageCreators.annotated(member, JSON_IGNORE)) {
+                    ignoring = member;
+                }
+            }
+        }
+        return ignoring;
+    }
+
+    /** The property a getter ({@code getX}, {@code isX}) or setter ({@code setX(one)}) is of, or null. */
+    private static String accessorName(ExecutableElement method) {
+        String name = method.getSimpleName().toString();
+        int parameters = method.getParameters().size();
+        if (parameters == 0 && name.startsWith("get") && name.length() > 3
+                || parameters == 1 && name.startsWith("set") && name.length() > 3) {
+            return BeanAccessors.mangle(name.substring(3));
+        }
+        return parameters == 0 && name.startsWith("is") && name.length() > 2 ? BeanAccessors.mangle(name.substring(2))
+                : null;
+    }
+
+    private static String refused(Element element, String what) {
+        for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
+            String name = ((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName().toString();
+            String why = REFUSED.get(name);
+            if (why != null) {
+                return what + " is @" + name.substring(name.lastIndexOf('.') + 1) + ": " + why + " (adv20 A5)";
+            }
+        }
+        return null;
+    }
+
+    private static String describe(Element member) {
+        return switch (member.getKind()) {
+            case FIELD -> "its field '" + member.getSimpleName() + "'";
+            case RECORD_COMPONENT -> "its component '" + member.getSimpleName() + "'";
+            case CONSTRUCTOR -> "its constructor";
+            default -> "its member '" + member.getSimpleName() + "'";
+        };
+    }
+
+    private static String explicitName(Element member) {
+        for (AnnotationMirror mirror : member.getAnnotationMirrors()) {
+            if (((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName().contentEquals(JSON_PROPERTY)) {
+                for (var entry : mirror.getElementValues().entrySet()) {
+                    if (entry.getKey().getSimpleName().contentEquals("value")
+                            && entry.getValue().getValue() instanceof String name && !name.isEmpty()) {
+                        return name;
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean ignoresUnknown(TypeElement type) {
+        for (AnnotationMirror mirror : type.getAnnotationMirrors()) {
+            if (((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName()
+                    .contentEquals(PREFIX + "annotation.JsonIgnoreProperties")) {
+                for (var entry : mirror.getElementValues().entrySet()) {
+                    AnnotationValue value = entry.getValue();
+                    if (entry.getKey().getSimpleName().contentEquals("ignoreUnknown") && Boolean.TRUE.equals(value.getValue())) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,77 @@
+package org.sessionj.processor;
+
+import static org.sessionj.processor.CompilerHarness.assertAccepted;
+import static org.sessionj.processor.CompilerHarness.assertRejected;
+import static org.sessionj.processor.CompilerHarness.msg;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * adv20 A5: the Jackson annotations that kept a value from arriving as sent, which SJ018 did not read (the
+ * runtime's load check now refuses the same: sj-runtime's MessageAnnotations). Each case compiled and then lost
+ * a value silently, or failed every send or receive (adv20 A5's programs J01-J11).
+ */
+class MessageAnnotationsTest {
+    private static void rejected(String member, String... fragments) {
+        assertRejected("SJ018", 5, msg(fragments), """
+                import org.sessionj.api.*;
+                import com.fasterxml.jackson.annotation.*;
+                interface P {
+                  final class M { %s }
+                  @Protocol("cbegin.!<M>") interface C {}
+                }
+                """.formatted(member));
+    }
+
+    @Test
+    void anAccessorsJsonIgnoreDropsItsFieldSilently() {
+        // J11: sent M(5), received M(0)
+        rejected("private int a; public M() {} @JsonIgnore public int getA() { return a; }",
+                "its field 'a' would not arrive: the @JsonIgnore on 'getA()' drops the whole property 'a'");
+        rejected("private boolean on; @JsonIgnore public void setOn(boolean on) { this.on = on; }",
+                "its field 'on' would not arrive", "'setOn()'");
+    }
+
+    @Test
+    void twoFieldsUnderOnePropertyName() {
+        // J05: sent M(1, 2), received M(1, 0)
+        rejected("@JsonProperty(\"b\") private int a; private int b;",
+                "its fields 'a' and 'b' travel under one property name, 'b'");
+    }
+
+    @Test
+    void annotationsNeitherCheckFollows() {
+        for (Map.Entry<String, String> c : Map.of(
+                "private int a; @JsonSetter(\"a\") void putA(String s) {}", "its member 'putA' is @JsonSetter",
+                "private int total; @JsonGetter(\"sum\") int computeSum() { return total; }", "its member 'computeSum' is @JsonGetter",
+                "@JsonRawValue private String raw;", "its field 'raw' is @JsonRawValue: the codec (Smile) has no raw values",
+                "@JsonUnwrapped private Inner in; static final class Inner { int x; }", "its field 'in' is @JsonUnwrapped")
+                .entrySet()) {
+            rejected(c.getKey(), c.getValue());
+        }
+        // J02: every receive failed, "Unrecognized field"
+        rejected("private int total; private java.util.Map<String, Object> extra = new java.util.HashMap<>(); "
+                + "@JsonAnyGetter java.util.Map<String, Object> extra() { return extra; }",
+                "its @JsonAnyGetter writes properties no receiver knows");
+    }
+
+    /** False alarms: the same annotations where the value does arrive. */
+    @Test
+    void whereTheValueArrivesItCompiles() {
+        assertAccepted("""
+                import org.sessionj.api.*;
+                import com.fasterxml.jackson.annotation.*;
+                interface P {
+                  final class Extra { private int total; private java.util.Map<String, Object> extra = new java.util.HashMap<>();
+                    @JsonAnyGetter java.util.Map<String, Object> extra() { return extra; }
+                    @JsonAnySetter void put(String k, Object v) { extra.put(k, v); } }
+                  final class Computed { private int a; @JsonIgnore public int getTwice() { return 2 * a; } }
+                  final class Kept { @JsonProperty private int a; @JsonIgnore public int getA() { return a; } }
+                  final class Both { @JsonIgnore private int a; @JsonIgnore public int getA() { return a; } private int b; }
+                  final class Renamed { @JsonProperty("x") private int a; private int b; }
+                  @Protocol("cbegin.!<Extra>.!<Computed>.!<Kept>.!<Both>.!<Renamed>") interface C {}
+                }
+                """);
+    }
+}
