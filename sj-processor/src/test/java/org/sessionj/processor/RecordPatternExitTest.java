@@ -43,14 +43,14 @@ class RecordPatternExitTest {
 
     @Test
     void anInstanceofRecordPatternIsAThrowPoint() {
-        assertRejected("SJ024", 11, msg("session 'a' is not complete if an accessor call of the record pattern (line 11) "
-                + "throws an unchecked exception, which the catch on line 14 takes and goes on"),
+        assertRejected("SJ024", 11, msg("session 'a' is not complete if the accessor 'x()' of 'Pt' that the record pattern "
+                + "calls (line 11) throws an unchecked exception, which the catch on line 14 takes and goes on"),
                 run(PLAIN, "a.close();", "o instanceof Pt(int x, int y) ? x + y : 0"));
     }
 
     @Test
     void aSwitchRecordPatternIsAThrowPoint() {
-        assertRejected("SJ024", 11, msg("an accessor call of the record pattern (line 11)"),
+        assertRejected("SJ024", 11, msg("the accessor 'x()' of 'Pt' that the record pattern calls (line 11)"),
                 run(PLAIN, "a.close();", "switch (o) { case Pt(int x, int y) -> x + y; default -> 0; }"));
     }
 

@@ -1,9 +1,18 @@
 package org.sessionj.processor.check;
 
+import com.sun.source.tree.DeconstructionPatternTree;
 import com.sun.source.tree.EnhancedForLoopTree;
 import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.IdentifierTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodTree;
+import com.sun.source.tree.ReturnTree;
 import com.sun.source.tree.Tree;
+import com.sun.source.util.TreePath;
 import java.util.Set;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.RecordComponentElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeKind;
@@ -12,8 +21,8 @@ import javax.lang.model.type.TypeMirror;
 /**
  * Where Java runs code of the program that the source does not show as a call: {@code toString()} of
  * an object in a string concatenation, {@code iterator()}/{@code hasNext()}/{@code next()} of an
- * enhanced for over an {@code Iterable}. (Also {@code close()} of try-with-resources and a record
- * pattern's accessors, which need no type test.) Such code may read a moved {@code @NoAlias} field
+ * enhanced for over an {@code Iterable}, the accessors a record pattern calls that the record declares
+ * itself. (Also {@code close()} of try-with-resources, read elsewhere.) Such code may read a moved {@code @NoAlias} field
  * (SJ044), and may throw anything, a session failure included (a throw point for the catch blocks).
  */
 final class ImplicitCalls {
@@ -66,6 +75,57 @@ final class ImplicitCalls {
             flow.noAliasFields.beforeForeignCode(loop.getExpression(), "before the loop asks its Iterable for the next "
                     + "element (iterator(), hasNext() and next() may read it)");
         }
+    }
+
+    /**
+     * A record pattern ({@code o instanceof Pt(int x, int y)}, {@code case Pt(var x, var y) ->}) at {@code path}
+     * calls the record's accessors, with no call in the source (JLS 14.30.2: what one throws comes out wrapped in
+     * a {@code MatchException}). An accessor the program's record declares itself may throw anything: a throw
+     * point for the live plain local sessions, as a call of it by name is (adv20 A6: {@code int v = p.x();} was
+     * SJ024, the record pattern that makes the same call compiled and the peer waited). The accessors javac
+     * writes, and one written out as the same {@code return x;}, only read their field, and the JDK's records
+     * run no code of the program.
+     */
+    void recordPattern(DeconstructionPatternTree pattern, TreePath path) {
+        Element record = flow.trees.getElement(new TreePath(path, pattern.getDeconstructor()));
+        if (!(record instanceof TypeElement type) || ThrowSites.inJdk(type, flow)) {
+            return;
+        }
+        for (RecordComponentElement component : type.getRecordComponents()) {
+            ExecutableElement accessor = component.getAccessor();
+            if (accessor == null || !onlyReadsField(accessor, type)) {
+                flow.liveExits.implicitCall(pattern, "the accessor '" + component.getSimpleName() + "()' of '"
+                        + type.getSimpleName() + "' that the record pattern calls");
+                return;
+            }
+        }
+    }
+
+    /**
+     * Whether {@code accessor} of {@code record} only reads its field: javac's own accessor (its tree, if any, has no
+     * body yet — javac writes it later), or one written as {@code return x;} or {@code return this.x;}. One known
+     * only from a class file (a record of a library) may do anything.
+     */
+    private boolean onlyReadsField(ExecutableElement accessor, TypeElement record) {
+        Tree tree = flow.trees.getTree(accessor);
+        if (tree == null) {
+            return flow.trees.getTree(record) != null; // declared in this compilation, with no accessor written out
+        }
+        if (!(tree instanceof MethodTree method)) {
+            return false;
+        }
+        if (method.getBody() == null) {
+            return true; // javac's accessor (a record's accessor cannot be abstract)
+        }
+        if (method.getBody().getStatements().size() != 1
+                || !(method.getBody().getStatements().get(0) instanceof ReturnTree returned)
+                || returned.getExpression() == null) {
+            return false;
+        }
+        ExpressionTree value = FlowScanner.strip(returned.getExpression());
+        return value instanceof IdentifierTree
+                || value instanceof MemberSelectTree select && select.getExpression() instanceof IdentifierTree self
+                        && self.getName().contentEquals("this");
     }
 
     /** Whether {@code operand} of a string concatenation is an object whose toString() may be user code. */

@@ -584,10 +584,7 @@ final class MethodChecker extends FlowScanner {
         if (state != null && linearity.collectingThrowPoints()) {
             linearity.throwPoint(); // the accessors are code of the program
         }
-        if (ThrowSites.mayBeProgramObject(trees.getTypeMirror(pathOf(tree.getDeconstructor())), this)) {
-            // adv20 A6: an accessor that throws (wrapped in a MatchException) is a call of the program's code
-            liveExits.implicitCall(tree, "an accessor call of the record pattern");
-        }
+        implicit.recordPattern(tree, getCurrentPath()); // and may throw what a caller's catch takes (adv20 A6)
         return super.visitDeconstructionPattern(tree, unused);
     }
 
