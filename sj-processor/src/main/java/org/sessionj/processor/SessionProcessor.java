@@ -287,11 +287,11 @@ public final class SessionProcessor extends AbstractProcessor implements Protoco
             return;
         }
         String path = ProtocolRegistry.DESCRIPTOR_DIRECTORY + binaryName + ".sj";
-        writeResource(path, text, type, "the protocol descriptor ");
-        // Which @Protocol texts the descriptor was made from: a later compilation that finds the class
-        // compiled again without the processor (an IDE's incremental build) notices the stale descriptor (SJ009).
-        writeResource(ProtocolRegistry.sourcesPath(binaryName), registry.sourcesRecord(type), type,
-                "the record of the texts of the protocol descriptor ");
+        // After the descriptor, as comment lines, which @Protocol texts it was made from: a later compilation
+        // that finds the class compiled again without the processor (an IDE's incremental build) notices the
+        // stale descriptor (SJ009). In the descriptor rather than a resource of its own: one Filer resource
+        // fewer per protocol (issue 12).
+        writeResource(path, registry.descriptorResource(text, type), type, "the protocol descriptor ");
         // The same text as a class, which the runtime loads instead of reading the resource (cold start).
         // Written as a resource of the class output, not with createClassFile or as a source: a generated
         // type costs javac another processing round, in which it enters every compilation unit again

@@ -173,6 +173,15 @@ final class CompilerHarness {
         }
     }
 
+    /**
+     * The descriptor in the text of a {@code .sj} resource the processor wrote: what precedes its record,
+     * the {@code // source} lines that say which {@code @Protocol} texts it was made from (SJ009).
+     */
+    static String descriptorOf(String resource) {
+        int record = resource.indexOf("\n// source ");
+        return record < 0 ? resource : resource.substring(0, record);
+    }
+
     static String[] msg(String... fragments) {
         return fragments;
     }

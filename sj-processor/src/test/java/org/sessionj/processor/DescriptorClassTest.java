@@ -177,8 +177,8 @@ class DescriptorClassTest {
     }
 
     private static String resource(Compilation compilation, String binaryName) throws IOException {
-        return compilation.generatedFile(StandardLocation.CLASS_OUTPUT,
-                "META-INF/sessionj/protocols/" + binaryName + ".sj").orElseThrow().getCharContent(true).toString();
+        return CompilerHarness.descriptorOf(compilation.generatedFile(StandardLocation.CLASS_OUTPUT,
+                "META-INF/sessionj/protocols/" + binaryName + ".sj").orElseThrow().getCharContent(true).toString());
     }
 
     /** Loads the compiled class {@code name} (initialised, verified) from the compilation's output; what it defined. */

@@ -26,8 +26,8 @@ class NameResolutionScopeTest {
             """;
 
     private static String descriptor(Compilation compilation, String binaryName) throws IOException {
-        return compilation.generatedFile(StandardLocation.CLASS_OUTPUT,
-                "META-INF/sessionj/protocols/" + binaryName + ".sj").orElseThrow().getCharContent(true).toString();
+        return CompilerHarness.descriptorOf(compilation.generatedFile(StandardLocation.CLASS_OUTPUT,
+                "META-INF/sessionj/protocols/" + binaryName + ".sj").orElseThrow().getCharContent(true).toString());
     }
 
     @Test

@@ -18,7 +18,7 @@ class ProtocolValidationTest {
     private static String descriptor(Compilation compilation, String binaryName) throws IOException {
         JavaFileObject file = compilation.generatedFile(StandardLocation.CLASS_OUTPUT,
                 "META-INF/sessionj/protocols/" + binaryName + ".sj").orElseThrow();
-        return file.getCharContent(true).toString();
+        return CompilerHarness.descriptorOf(file.getCharContent(true).toString());
     }
 
     @Test

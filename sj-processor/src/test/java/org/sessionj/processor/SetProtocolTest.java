@@ -186,7 +186,7 @@ class SetProtocolTest {
     }
 
     private static String descriptor(Compilation compilation, String binaryName) throws IOException {
-        return compilation.generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/sessionj/protocols/" + binaryName
-                + ".sj").orElseThrow().getCharContent(true).toString();
+        return CompilerHarness.descriptorOf(compilation.generatedFile(StandardLocation.CLASS_OUTPUT,
+                "META-INF/sessionj/protocols/" + binaryName + ".sj").orElseThrow().getCharContent(true).toString());
     }
 }

@@ -3,6 +3,7 @@ package org.sessionj.processor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -53,8 +54,9 @@ class SourcePathProtocolTest {
         String result = compileClientOnly("String");
         assertThat(result).startsWith("0\n");
         Path classes = project.resolve("classes");
-        assertThat(classes.resolve("META-INF/sessionj/protocols/demo.Protocols$Ask.sj")).content()
-                .isEqualToIgnoringWhitespace("cbegin.!<int>.?(java.lang.String)");
+        assertThat(CompilerHarness.descriptorOf(Files.readString(classes.resolve(
+                "META-INF/sessionj/protocols/demo.Protocols$Ask.sj")))).isEqualToIgnoringWhitespace(
+                "cbegin.!<int>.?(java.lang.String)");
         assertThat(classes.resolve("demo/Protocols$Ask$$SJProtocol.class")).exists();
     }
 

@@ -3,6 +3,7 @@ package org.sessionj.processor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -152,5 +153,72 @@ class StaleDescriptorTest {
         Result client = build.compile("Client");
         assertCompiles(client);
         assertThat(client.output()).doesNotContain("SJ009");
+    }
+
+    /** The processor's hash of a {@code @Protocol} text: its length and 64-bit FNV-1a hash. */
+    private static String hash(String text) {
+        long hash = 0xcbf29ce484222325L;
+        for (int i = 0; i < text.length(); i++) {
+            hash = (hash ^ text.charAt(i)) * 0x100000001b3L;
+        }
+        return text.length() + "-" + Long.toHexString(hash);
+    }
+
+    /**
+     * The record ends the descriptor resource as SJ-notation comment lines, one per {@code @Protocol} text
+     * the descriptor was made from (the protocol's, then each included one's), and no resource of its own
+     * is written: one Filer resource fewer per protocol (issue 12).
+     */
+    @Test
+    void theRecordEndsTheDescriptorAsCommentLinesAndHasNoResourceOfItsOwn() throws IOException {
+        StepwiseBuild build = build();
+        build.write("Tail", """
+                package demo;
+                import org.sessionj.api.Protocol;
+                public interface Tail {
+                    @Protocol("?(boolean)") interface Reply {}
+                }
+                """);
+        build.write("Protocols", """
+                package demo;
+                import org.sessionj.api.Protocol;
+                public interface Protocols {
+                    @Protocol("cbegin.!<int>.@(Tail.Reply)") interface Put {}
+                }
+                """);
+        build.write("Client", CLIENT);
+        assertCompiles(build.compile("Tail", "Protocols", "Client"));
+        Path protocols = build.classes().resolve("META-INF/sessionj/protocols");
+        assertThat(protocols.resolve("demo.Protocols$Put.sj")).content().isEqualTo("cbegin.!<int>.?(boolean)\n"
+                + "// source demo.Protocols$Put " + hash("cbegin.!<int>.@(Tail.Reply)") + "\n"
+                + "// source demo.Tail$Reply " + hash("?(boolean)") + "\n");
+        assertThat(build.classes().resolve("META-INF/sessionj/sources")).doesNotExist();
+    }
+
+    /**
+     * A descriptor written by an earlier processor has no record in it but one of its own, {@code
+     * META-INF/sessionj/sources/<binary name>.txt} (in a user's jar built with it): still read, so its
+     * staleness is still reported.
+     */
+    @Test
+    void aRecordInTheEarlierSeparateResourceIsStillRead() throws IOException {
+        StepwiseBuild build = build();
+        build.write("Protocols", PROTOCOLS.formatted("boolean"));
+        build.write("Client", CLIENT);
+        assertCompiles(build.compile("Protocols", "Client"));
+        // What the earlier processor wrote: the descriptor alone, and the record's lines without their prefix.
+        Path classes = build.classes();
+        Files.writeString(classes.resolve("META-INF/sessionj/protocols/demo.Protocols$Put.sj"), "cbegin.!<int>.?(boolean)");
+        Path record = classes.resolve("META-INF/sessionj/sources/demo.Protocols$Put.txt");
+        Files.createDirectories(record.getParent());
+        Files.writeString(record, "demo.Protocols$Put " + hash("cbegin.!<int>.?(boolean)") + "\n");
+        assertCompiles(build.compile("Client"));
+
+        build.write("Protocols", PROTOCOLS.formatted("String"));
+        assertCompiles(build.compileWithoutProcessor("Protocols"));
+        Result client = build.compile("Client");
+        assertThat(client.status()).as(client.output()).isNotZero();
+        assertThat(client.output()).contains("[SJ009] the protocol descriptor of demo.Protocols.Put (on the class path)"
+                + " was made from an earlier @Protocol text of demo.Protocols.Put");
     }
 }

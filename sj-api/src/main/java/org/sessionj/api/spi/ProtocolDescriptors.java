@@ -59,7 +59,8 @@ public final class ProtocolDescriptors {
      * (or was not initialised yet: load it with {@code Class.forName(name, true, loader)} first).
      *
      * @param descriptorClass a class named after its protocol with {@link #CLASS_SUFFIX}
-     * @return the descriptor text, as in the protocol's {@code .sj} resource
+     * @return the descriptor text, as in the protocol's {@code .sj} resource (before the {@code //} lines of its
+     *         record, which say what sj-processor made it from)
      */
     public static Optional<String> defined(Class<?> descriptorClass) {
         return Optional.ofNullable(DEFINED.get(Objects.requireNonNull(descriptorClass, "descriptorClass")));

@@ -10,23 +10,37 @@ import org.sessionj.processor.internal.facts.CompiledFacts;
 /**
  * Which {@code @Protocol} texts a protocol's descriptor was made from, so that a descriptor older than its
  * class is noticed (adv17 A15). The descriptor of a protocol {@code P} holds {@code P}'s type with every
- * protocol it includes inlined; the processor writes, beside it, {@value #DIRECTORY}{@code <binary
- * name>.txt}: one line {@code <binary name> <hash>} for {@code P} and for every protocol its expansion
- * read, with the hash of that protocol's {@code @Protocol} text. A build that compiles {@code P} again
- * without the processor (Eclipse's compiler or an IDE's incremental build with annotation processing
- * off, {@code javac -proc:none}) leaves the old descriptor beside the new class. A later compilation
- * that reads {@code P} from the class path compares each line with the annotation the class holds now.
+ * protocol it includes inlined; the processor ends the descriptor resource with a record of it: one
+ * line {@value #LINE}{@code <binary name> <hash>} for {@code P} and for every protocol its expansion
+ * read, with the hash of that protocol's {@code @Protocol} text. The lines are SJ-notation comments, so
+ * every reader of the descriptor skips them (sj-runtime cuts them off before it hashes the descriptor for
+ * its stale-users check). An earlier processor wrote the same lines without the
+ * prefix to a resource of their own, {@value #DIRECTORY}{@code <binary name>.txt}, which is read when the
+ * descriptor has no record (one resource fewer per protocol: the Filer's cost per resource was a measured
+ * share of the compilation, issue 12). A build that compiles {@code P} again without the processor
+ * (Eclipse's compiler or an IDE's incremental build with annotation processing off, {@code javac
+ * -proc:none}) leaves the old descriptor beside the new class. A later compilation that reads {@code P}
+ * from the class path compares each line with the annotation the class holds now.
  * Invariant: <em>a protocol from the class path is checked against the annotation its class holds, never
  * against a descriptor written for another text</em>: on a mismatch the check reads the annotation (as
  * from source) and the build fails with SJ009, since the runtime would load the stale descriptor.
  *
- * <p>Not seen: a descriptor written by a processor older than this record (no record: it is trusted, as
+ * <p>Not seen: a descriptor written by a processor older than either record (no record: it is trusted, as
  * before), and a protocol whose class file is as stale as its descriptor (both written before the edit:
  * then the build tool has not compiled the edit at all, and javac reads the old text from either).
  */
 final class DescriptorSources {
-    /** Where the records are, relative to a class-path entry (a shared contract with nothing else). */
+    /**
+     * Where an earlier processor wrote the record, relative to a class-path entry (read for its
+     * descriptors, never written).
+     */
     static final String DIRECTORY = "META-INF/sessionj/sources/";
+
+    /**
+     * Begins each line of the record at the end of a descriptor resource; sj-runtime cuts the descriptor
+     * there too (its ProtocolRegistry.RECORD_LINE).
+     */
+    static final String LINE = "// source ";
 
     private final CompiledFacts compiledFacts;
     private final Messager messager;
@@ -37,26 +51,52 @@ final class DescriptorSources {
         this.messager = messager;
     }
 
-    /** The record of a descriptor made from {@code texts} ({@code @Protocol} texts by binary name, the protocol's first). */
-    static String record(Map<String, String> texts) {
-        StringBuilder out = new StringBuilder();
+    /**
+     * The descriptor resource's text: {@code descriptor}, then the record of its making from {@code texts}
+     * ({@code @Protocol} texts by binary name, the protocol's first).
+     */
+    static String withRecord(String descriptor, Map<String, String> texts) {
+        StringBuilder out = new StringBuilder(descriptor.length() + 64 * texts.size()).append(descriptor).append('\n');
         for (Map.Entry<String, String> text : texts.entrySet()) {
-            out.append(text.getKey()).append(' ').append(hash(text.getValue())).append('\n');
+            out.append(LINE).append(text.getKey()).append(' ').append(hash(text.getValue())).append('\n');
         }
         return out.toString();
     }
 
+    /** The descriptor in a descriptor resource's text {@code file} (what precedes its record), stripped. */
+    static String descriptor(String file) {
+        int record = recordStart(file);
+        return (record < 0 ? file : file.substring(0, record)).strip();
+    }
+
+    /** Where the record in {@code file} starts (the start of its first line), or -1 when it has none. */
+    private static int recordStart(String file) {
+        if (file.startsWith(LINE)) {
+            return 0;
+        }
+        int newline = file.indexOf("\n" + LINE);
+        return newline < 0 ? -1 : newline + 1;
+    }
+
     /**
-     * Whether the descriptor of {@code type} (from the class path) was made from the {@code @Protocol}
-     * texts the classes javac sees hold now; true when there is no record. A mismatch is reported (SJ009)
-     * at {@code type}.
+     * Whether the descriptor of {@code type} (from the class path; {@code file}, its resource's text) was
+     * made from the {@code @Protocol} texts the classes javac sees hold now; true when there is no record.
+     * A mismatch is reported (SJ009) at {@code type}.
      */
-    boolean current(TypeElement type, String binaryName, ProtocolRegistry registry) {
-        String record = compiledFacts.read(type, DIRECTORY + binaryName + ".txt");
+    boolean current(TypeElement type, String binaryName, String file, ProtocolRegistry registry) {
+        int start = recordStart(file);
+        // No record in the descriptor: one written by an older processor has it in a resource of its own.
+        String record = start >= 0 ? file.substring(start) : compiledFacts.read(type, DIRECTORY + binaryName + ".txt");
         if (record == null) {
             return true;
         }
         for (String line : record.split("\n")) {
+            if (start >= 0) {
+                if (!line.startsWith(LINE)) {
+                    continue;
+                }
+                line = line.substring(LINE.length());
+            }
             int space = line.indexOf(' ');
             if (space <= 0) {
                 continue;

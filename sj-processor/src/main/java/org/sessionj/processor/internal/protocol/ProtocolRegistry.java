@@ -383,8 +383,9 @@ public final class ProtocolRegistry {
             return computeSet(type, binaryName);
         }
         if (trees.getTree(type) == null) {
-            Optional<SessionType> descriptor = readDescriptor(type, binaryName);
-            if (descriptor.isPresent() && sources.current(type, binaryName, this)) {
+            String file = readDescriptorFile(type, binaryName);
+            Optional<SessionType> descriptor = parseDescriptor(file);
+            if (descriptor.isPresent() && sources.current(type, binaryName, file, this)) {
                 return new ProtocolDefinition.Valid(binaryName, descriptor.get(), descriptor.get());
             }
             // No descriptor, or one made from other @Protocol texts than the classes hold now: the annotation.
@@ -406,8 +407,9 @@ public final class ProtocolRegistry {
     private ProtocolDefinition computeSet(TypeElement type, String binaryName) {
         List<String> problems = new ArrayList<>();
         List<SessionType> resolved = new ArrayList<>();
-        Optional<String> descriptor = trees.getTree(type) == null ? readDescriptorText(type, binaryName) : Optional.empty();
-        if (descriptor.isPresent() && !sources.current(type, binaryName, this)) {
+        String file = trees.getTree(type) == null ? readDescriptorFile(type, binaryName) : null;
+        Optional<String> descriptor = file == null ? Optional.empty() : Optional.of(DescriptorSources.descriptor(file));
+        if (descriptor.isPresent() && !sources.current(type, binaryName, file, this)) {
             descriptor = Optional.empty(); // made from another text than the class holds: the annotation (adv17 A15)
         }
         String text = descriptor.isPresent() ? descriptor.get() : protocolText(type);
@@ -452,11 +454,12 @@ public final class ProtocolRegistry {
     }
 
     /**
-     * The record to write beside the descriptor of {@code type}, a protocol compiled now: the hash of its
-     * {@code @Protocol} text and of the text of every protocol its expansion includes, at any depth
-     * ({@link DescriptorSources}). A set protocol's descriptor keeps its references, so only its own text.
+     * The text of the descriptor resource of {@code type}, a protocol compiled now: {@code descriptor}, then
+     * the record of the hash of its {@code @Protocol} text and of the text of every protocol its expansion
+     * includes, at any depth ({@link DescriptorSources}, SJ009). A set protocol's descriptor keeps its
+     * references, so only its own text.
      */
-    public String sourcesRecord(TypeElement type) {
+    public String descriptorResource(String descriptor, TypeElement type) {
         Map<String, String> texts = new java.util.LinkedHashMap<>();
         java.util.ArrayDeque<TypeElement> pending = new java.util.ArrayDeque<>();
         pending.add(type);
@@ -480,12 +483,7 @@ public final class ProtocolRegistry {
                 }
             }
         }
-        return DescriptorSources.record(texts);
-    }
-
-    /** Where {@link #sourcesRecord} is written, relative to the class output. */
-    public static String sourcesPath(String binaryName) {
-        return DescriptorSources.DIRECTORY + binaryName + ".txt";
+        return DescriptorSources.withRecord(descriptor, texts);
     }
 
     /** The descriptor text of a set protocol: its members resolved, references kept (the runtime needs them). */
@@ -516,16 +514,18 @@ public final class ProtocolRegistry {
         return result;
     }
 
-    /** The descriptor {@code type}'s own compilation wrote, from the class path or its module ({@link CompiledFacts}). */
-    private Optional<String> readDescriptorText(TypeElement type, String binaryName) {
-        String text = compiledFacts.read(type, DESCRIPTOR_DIRECTORY + binaryName + ".sj");
-        return text == null ? Optional.empty() : Optional.of(text.strip());
+    /**
+     * The descriptor resource {@code type}'s own compilation wrote (the descriptor and its record), from the
+     * class path or its module ({@link CompiledFacts}); null when there is none.
+     */
+    private String readDescriptorFile(TypeElement type, String binaryName) {
+        return compiledFacts.read(type, DESCRIPTOR_DIRECTORY + binaryName + ".sj");
     }
 
-    private Optional<SessionType> readDescriptor(TypeElement type, String binaryName) {
-        Optional<String> text = readDescriptorText(type, binaryName);
+    /** The descriptor in a descriptor resource's text {@code file} (null: none), parsed; empty if it does not parse. */
+    private static Optional<SessionType> parseDescriptor(String file) {
         try {
-            return text.isEmpty() ? Optional.empty() : Optional.of(TypeModel.parse(text.get()));
+            return file == null ? Optional.empty() : Optional.of(TypeModel.parse(DescriptorSources.descriptor(file)));
         } catch (ProtocolTextException | IllegalArgumentException e) {
             return Optional.empty();
         }

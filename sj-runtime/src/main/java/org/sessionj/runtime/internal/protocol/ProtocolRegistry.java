@@ -32,6 +32,13 @@ public final class ProtocolRegistry {
     /** Where sj-processor puts the resolved protocol of interface {@code B}: this prefix, {@code B}, {@code .sj}. */
     public static final String DESCRIPTOR_PREFIX = "META-INF/sessionj/protocols/";
 
+    /**
+     * Begins each line of the record sj-processor writes after the descriptor in its resource (which
+     * {@code @Protocol} texts it was made from, for the processor's SJ009; its DescriptorSources.LINE):
+     * comments to the parser, but not part of the descriptor, whose hash {@link StaleUsers} compares.
+     */
+    static final String RECORD_LINE = "// source ";
+
     private static final ClassValue<CompiledProtocol> COMPILED = new ClassValue<>() {
         @Override
         protected CompiledProtocol computeValue(Class<?> type) {
@@ -180,10 +187,16 @@ public final class ProtocolRegistry {
         String resource = DESCRIPTOR_PREFIX + protocol.getName() + ".sj";
         try (InputStream in = loader.getResourceAsStream(resource)) {
             return in == null ? Optional.empty()
-                    : Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8).strip());
+                    : Optional.of(withoutRecord(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the protocol descriptor " + resource, e);
         }
+    }
+
+    /** The descriptor in the text of a descriptor resource: what precedes the record ({@link #RECORD_LINE}), stripped. */
+    static String withoutRecord(String file) {
+        int record = file.startsWith(RECORD_LINE) ? 0 : file.indexOf("\n" + RECORD_LINE);
+        return (record < 0 ? file : file.substring(0, record)).strip();
     }
 
     /**
