@@ -5,8 +5,6 @@ import com.sun.source.util.JavacTask;
 import com.sun.source.util.TreePath;
 import com.sun.source.util.Trees;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Set;
@@ -21,11 +19,11 @@ import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.TypeElement;
 import javax.tools.Diagnostic.Kind;
-import javax.tools.FileObject;
 import javax.tools.StandardLocation;
 import org.sessionj.processor.check.Diagnostic;
 import org.sessionj.processor.check.ProtocolDeclarations;
 import org.sessionj.processor.check.SessionChecker;
+import org.sessionj.processor.internal.facts.OutputResources;
 import org.sessionj.processor.internal.model.TypeModel;
 import org.sessionj.processor.internal.protocol.DescriptorClass;
 import org.sessionj.processor.internal.protocol.ProtocolDefinition;
@@ -46,6 +44,8 @@ public final class SessionProcessor extends AbstractProcessor implements Protoco
     /** Whether a round had classes of this compilation (a run with sources, not only class files to process). */
     private boolean sawClasses;
     private final Set<String> written = new HashSet<>();
+    /** Where the descriptors are written (set in {@link #init} under javac). */
+    private OutputResources outputs;
     /**
      * Whether a type of the sources compiled so far (any round's files, at any depth, and the classes
      * compiled from the source path) has a name ending in {@link DescriptorClass#SUFFIX}: only such a
@@ -79,6 +79,7 @@ public final class SessionProcessor extends AbstractProcessor implements Protoco
         }
         registry = new ProtocolRegistry(environment.getElementUtils(), environment.getTypeUtils(), trees,
                 environment.getFiler(), environment.getMessager());
+        outputs = new OutputResources(environment.getFiler());
         checker = new SessionChecker(environment, trees, registry, this);
         task.addTaskListener(checker);
     }
@@ -307,11 +308,8 @@ public final class SessionProcessor extends AbstractProcessor implements Protoco
             return;
         }
         try {
-            FileObject file = processingEnv.getFiler().createResource(StandardLocation.CLASS_OUTPUT,
-                    packageOf(binaryName), className.substring(className.lastIndexOf('.') + 1) + ".class", type);
-            try (OutputStream out = file.openOutputStream()) {
-                out.write(classFile);
-            }
+            outputs.write(packageOf(binaryName), className.substring(className.lastIndexOf('.') + 1) + ".class",
+                    classFile, type);
         } catch (IOException e) {
             processingEnv.getMessager().printMessage(Kind.ERROR,
                     "cannot write the protocol descriptor class " + className + ": " + e.getMessage(), type);
@@ -320,10 +318,7 @@ public final class SessionProcessor extends AbstractProcessor implements Protoco
 
     private void writeResource(String path, String text, TypeElement type, String what) {
         try {
-            FileObject file = processingEnv.getFiler().createResource(StandardLocation.CLASS_OUTPUT, "", path, type);
-            try (Writer out = new java.io.OutputStreamWriter(file.openOutputStream(), StandardCharsets.UTF_8)) {
-                out.write(text);
-            }
+            outputs.write("", path, text.getBytes(StandardCharsets.UTF_8), type);
         } catch (IOException e) {
             processingEnv.getMessager().printMessage(Kind.ERROR, "cannot write " + what + path + ": " + e.getMessage(),
                     type);

@@ -1,7 +1,6 @@
 package org.sessionj.processor.check;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -15,9 +14,8 @@ import javax.lang.model.type.ArrayType;
 import javax.lang.model.type.DeclaredType;
 import javax.lang.model.type.TypeMirror;
 import javax.tools.Diagnostic.Kind;
-import javax.tools.FileObject;
-import javax.tools.StandardLocation;
 import org.sessionj.processor.internal.facts.CompiledFacts;
+import org.sessionj.processor.internal.facts.OutputResources;
 
 /**
  * Carries {@link LentSessions}' answers from the compilation of a class to the compilations that use
@@ -42,6 +40,8 @@ final class EndingsResource {
 
     private final ProcessingEnvironment environment;
     private final CompiledFacts facts;
+    /** Where the records are written (straight into a class output directory, else through the Filer). */
+    private final OutputResources outputs;
     /** Per binary class name, the lines read from the class path by method key and index (absent: none). */
     private final Map<String, Map<String, String[]>> read = new HashMap<>();
     /** The lines of a class without a record ({@link #load}), told apart by identity from an empty record. */
@@ -54,6 +54,7 @@ final class EndingsResource {
     EndingsResource(ProcessingEnvironment environment) {
         this.environment = environment;
         this.facts = new CompiledFacts(environment.getFiler(), environment.getElementUtils());
+        this.outputs = new OutputResources(environment.getFiler());
     }
 
     /** One parameter a method of the class being written ends. */
@@ -73,10 +74,7 @@ final class EndingsResource {
                     .append(key(ending.method())).append('\t').append(ending.how().replace('\n', ' ')).append('\n');
         }
         try {
-            FileObject file = environment.getFiler().createResource(StandardLocation.CLASS_OUTPUT, "", path, type);
-            try (OutputStream out = file.openOutputStream()) {
-                out.write(text.toString().getBytes(StandardCharsets.UTF_8));
-            }
+            outputs.write("", path, text.toString().getBytes(StandardCharsets.UTF_8), type);
         } catch (IOException | IllegalStateException e) {
             environment.getMessager().printMessage(Kind.WARNING, "sj-processor: cannot write " + path + ": "
                     + e.getMessage() + "; callers compiled against the class file take its methods not to end"

@@ -71,6 +71,9 @@ class NoPatternSwitchTest {
         "org.sessionj.processor.check.LiveSessionExits",
         "org.sessionj.processor.check.CatchClauses",
         "org.sessionj.processor.check.UncheckedExits",
+        "org.sessionj.processor.check.EndingsResource",
+        "org.sessionj.processor.internal.facts.OutputResources",
+        "org.sessionj.processor.internal.protocol.DescriptorSources",
     })
     void spinsNoLambda(String className) throws IOException {
         assertThat(constantPoolText(className)).as(className).doesNotContain("java/lang/invoke/LambdaMetafactory");
