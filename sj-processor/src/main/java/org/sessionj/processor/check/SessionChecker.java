@@ -180,9 +180,8 @@ public final class SessionChecker implements TaskListener {
             recordDeclarations(path, unit);
             users.checkUsers(type, reporter);
             if (!mentionsSessionApi(unit) && !relevance.mayTouchSessions(path)) {
-                if (UncheckedExits.hasHandlers(classTree)) {
-                    callsInTries(path, unit); // a catch of it may take a session method's unchecked exit (adv12 A6)
-                }
+                // a catch of it may take a session method's unchecked exit (adv12 A6), or a call let it out (adv20 A10)
+                callsOfBodies(path);
                 return;
             }
             sessionClasses.add(environment.getElementUtils().getBinaryName(type).toString());
@@ -308,15 +307,15 @@ public final class SessionChecker implements TaskListener {
     }
 
     /**
-     * The try statements of the bodies of a class the checker does not read (it can touch no session): their
-     * calls of the program's methods, for {@link UncheckedExits} (a catch that takes a session method's
-     * unchecked exception and goes on, adv12 A6).
+     * The bodies of a class the checker does not read (it can touch no session): their calls of the program's
+     * methods, for {@link UncheckedExits} (a catch that takes a session method's unchecked exception and goes
+     * on, adv12 A6; a call that lets it out to the body's own callers, adv20 A10).
      */
-    private void callsInTries(TreePath classPath, CompilationUnitTree unit) {
+    private void callsOfBodies(TreePath classPath) {
         new TreePathScanner<Void, Void>() {
             @Override
             public Void visitMethod(MethodTree tree, Void unused) {
-                if (tree.getBody() != null && UncheckedExits.hasHandlers(tree.getBody())) {
+                if (tree.getBody() != null) {
                     calls(getCurrentPath());
                 }
                 return super.visitMethod(tree, unused);
@@ -324,22 +323,19 @@ public final class SessionChecker implements TaskListener {
 
             @Override
             public Void visitLambdaExpression(com.sun.source.tree.LambdaExpressionTree tree, Void unused) {
-                if (UncheckedExits.hasHandlers(tree.getBody()) || UncheckedExits.insideTry(getCurrentPath())
-                        || HeldFunctions.runs(getCurrentPath(), trees) != null) { // adv19 c8: run where it is called
-                    calls(getCurrentPath());
-                }
+                calls(getCurrentPath());
                 return super.visitLambdaExpression(tree, unused);
             }
         }.scan(classPath, null);
     }
 
-    /** The calls in try statements of {@code body}, a body the checker does not read ({@link UncheckedExits#callsInTries}). */
+    /** The calls of the program's methods in {@code body}, a body the checker does not read ({@link UncheckedExits#callsOf}). */
     private void calls(TreePath body) {
         Reporter silent = new Reporter(trees, body.getCompilationUnit());
         silent.silence();
         MethodChecker types = newChecker(silent, new HashMap<>());
         types.root = body;
-        uncheckedExits.callsInTries(body, types);
+        uncheckedExits.callsOf(body, types);
     }
 
     private MethodChecker newChecker(Reporter reporter, Map<Element, VarState> capturedEndpoints) {
@@ -729,10 +725,9 @@ public final class SessionChecker implements TaskListener {
             TreePath saved = reporter.enterBody(body);
             try {
                 if (!relevance.mayTouchSessions(body)) {
-                    if (UncheckedExits.hasHandlers(body.getLeaf()) || UncheckedExits.insideTry(body)
-                            || HeldFunctions.runs(body, trees) != null) {
-                        calls(body); // a caller's catch may take a callee's unchecked exit and go on (adv12 A6, adv19 A1)
-                    }
+                    // a caller's catch may take a callee's unchecked exit and go on (adv12 A6, adv19 A1), or a
+                    // call let it out to this body's callers (adv20 A10)
+                    calls(body);
                     return;
                 }
                 check(body);

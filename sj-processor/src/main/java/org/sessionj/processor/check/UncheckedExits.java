@@ -28,10 +28,11 @@ import javax.lang.model.type.TypeMirror;
  * by makes the caller an exit of the same session in turn. The answer does not depend on which class javac
  * checks first; a report found after the caller's class was checked is made at the call's recorded place.
  *
- * <p>A body the checker does not read (it can touch no session: {@link SessionRelevance}) has its try
- * statements read for this ({@link #callsInTries}): its catch may take the exception and go on, but a call
- * outside its try statements is not recorded, so the exception is not followed on to its callers. Not
- * followed either (docs/diagnostics.md, "What is not checked"): out of a lambda's or initializer's body
+ * <p>A body the checker does not read (it can touch no session: {@link SessionRelevance}) has its calls
+ * recorded all the same ({@link #callsOf}): a catch of its own may take the exception and go on, and a call
+ * outside its try statements passes the exception on to its callers (adv20 A10: {@code runAll → go → book},
+ * the catch at the top, the session at the bottom, a method between that touches no session). Not
+ * followed (docs/diagnostics.md, "What is not checked"): out of a lambda's or initializer's body
  * (the exception leaves into the code that runs it), nor into a method known only from a class file. An
  * exit of a method that implements or overrides another is an exit of that one too (adv19 A2): a call
  * through the interface, the abstract class or the superclass may run this body. A method reference or lambda
@@ -199,39 +200,14 @@ final class UncheckedExits {
     }
 
     /**
-     * Whether {@code body} has a try statement with a catch or a finally block (a cheap walk, no paths): a
-     * class's, in any of its members (nested classes too); a body's, outside the classes declared in it.
-     */
-    static boolean hasHandlers(Tree body) {
-        boolean wholeClass = body instanceof com.sun.source.tree.ClassTree;
-        Boolean found = new com.sun.source.util.TreeScanner<Boolean, Void>() {
-            @Override
-            public Boolean visitTry(TryTree tree, Void unused) {
-                return !tree.getCatches().isEmpty() || tree.getFinallyBlock() != null ? Boolean.TRUE
-                        : super.visitTry(tree, unused);
-            }
-
-            @Override
-            public Boolean visitClass(com.sun.source.tree.ClassTree tree, Void unused) {
-                return wholeClass ? super.visitClass(tree, unused) : null; // else another body
-            }
-
-            @Override
-            public Boolean reduce(Boolean left, Boolean right) {
-                return Boolean.TRUE.equals(left) || Boolean.TRUE.equals(right);
-            }
-        }.scan(body, null);
-        return Boolean.TRUE.equals(found);
-    }
-
-    /**
      * A method body the checker does not read (it can touch no session: {@link SessionRelevance}) may still
-     * take a callee's unchecked exit and go on ({@code try { handleOne(); } catch (RuntimeException e) { … }}):
-     * records its calls of the program's methods inside try statements, with their handlers. Calls outside
-     * every try statement are not recorded (such a body passes nothing on to its callers: documented).
+     * take a callee's unchecked exit and go on ({@code try { handleOne(); } catch (RuntimeException e) { … }}),
+     * or let it out to its own callers ({@code static void go(String in) { book(in); }}, adv20 A10): records its
+     * calls of the program's methods, each with the handlers of the try statements around it (none outside
+     * every try statement: the exit then leaves this body too, and is followed to its callers).
      * {@code flow} is a checker of the body's class, rooted at {@code body}, for the handlers' types and lines.
      */
-    void callsInTries(TreePath body, MethodChecker flow) {
+    void callsOf(TreePath body, MethodChecker flow) {
         ExecutableElement caller = body.getLeaf() instanceof com.sun.source.tree.MethodTree
                 && trees.getElement(body) instanceof ExecutableElement method ? method
                 : body.getLeaf() instanceof com.sun.source.tree.LambdaExpressionTree ? enclosingMethod(body) : null;
@@ -277,8 +253,7 @@ final class UncheckedExits {
             }
 
             private void record(Tree call) {
-                if (around.isEmpty() && heldIn == null
-                        || !(trees.getElement(new TreePath(body, call)) instanceof ExecutableElement callee)) {
+                if (!(trees.getElement(new TreePath(body, call)) instanceof ExecutableElement callee)) {
                     return;
                 }
                 Call recorded = new Call(caller, call, unit, flow.line(call), new ArrayList<>(around), heldIn);
@@ -331,22 +306,6 @@ final class UncheckedExits {
             child = leaf;
         }
         return found;
-    }
-
-    /** Whether the lambda {@code body} stands in a try statement's block, resources or catches (see {@link #handlersAround}). */
-    static boolean insideTry(TreePath body) {
-        Tree child = body.getLeaf();
-        for (TreePath up = body.getParentPath(); up != null; up = up.getParentPath()) {
-            Tree leaf = up.getLeaf();
-            if (leaf instanceof com.sun.source.tree.ClassTree || leaf instanceof com.sun.source.tree.MethodTree) {
-                return false;
-            }
-            if (leaf instanceof TryTree tree && child != tree.getFinallyBlock()) {
-                return true;
-            }
-            child = leaf;
-        }
-        return false;
     }
 
     /** The method the lambda {@code body} is in (through the lambdas around it), or null (an initializer). */
@@ -441,8 +400,14 @@ final class UncheckedExits {
                     + " and then the lambda on line " + line(call.unit(), call.heldIn()), thrown, jdk), handlers);
         } else if (call.caller() != null) {
             exit(call.caller(), new Exit(exit.session(), exit.owner(), exit.remains(), exit.what(), exit.through()
-                    + " and then '" + call.caller().getSimpleName() + "' (through its call on line " + call.line() + ")",
+                    + " and then '" + nameOf(call.caller()) + "' (through its call on line " + call.line() + ")",
                     thrown, jdk), handlers);
         }
+    }
+
+    /** How a message names {@code method}: a constructor by its class's name, as the source does. */
+    private static String nameOf(ExecutableElement method) {
+        return (method.getKind() == javax.lang.model.element.ElementKind.CONSTRUCTOR ? method.getEnclosingElement()
+                : method).getSimpleName().toString();
     }
 }
