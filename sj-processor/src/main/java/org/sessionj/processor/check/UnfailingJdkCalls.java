@@ -31,7 +31,12 @@ import javax.lang.model.element.VariableElement;
  * <li>the boxes' conversions from a primitive ({@code Integer.valueOf(int)}, {@code Long.toString(long)}), their
  * {@code equals}, {@code hashCode}, {@code compare}, {@code sum}, {@code max}, {@code min}, {@code xxxValue},
  * and {@code Boolean.parseBoolean} (not {@code Integer.valueOf(String)}: it parses);</li>
- * <li>{@code System.currentTimeMillis}, {@code nanoTime}, {@code identityHashCode}, {@code lineSeparator}.</li>
+ * <li>{@code System.currentTimeMillis}, {@code nanoTime}, {@code identityHashCode}, {@code lineSeparator};</li>
+ * <li>with no argument only (adv20 A11: {@code new ArrayList<>()} or {@code Instant.now()} between two actions under a
+ * caller's {@code catch (Exception e)} was SJ024): the JDK collections' constructors (not one of a capacity, which
+ * refuses a negative one, nor a copy, which runs the source's code), the clocks' {@code now()}, {@code
+ * Thread.currentThread}, {@code Thread.getName}/{@code threadId}, {@code UUID.randomUUID}, {@code Optional.empty},
+ * {@code List.of()}/{@code Set.of()}/{@code Map.of()}, {@code Collections.emptyList}/{@code emptySet}/{@code emptyMap}.</li>
  * </ul>
  * Everything else of the JDK counts, {@code println} of a {@code PrintStream} subclass of the program's aside
  * (a concrete JDK class stands for its own code: {@link ThrowSites#mayBeProgramObject}).
@@ -60,6 +65,34 @@ final class UnfailingJdkCalls {
             Map.entry("java.lang.Boolean", Set.of("valueOf", "parseBoolean", "toString", "booleanValue", "equals",
                     "hashCode", "compare", "compareTo", "logicalAnd", "logicalOr", "logicalXor")));
 
+    /** adv20 A11: methods and constructors that cannot fail when called with no argument (their other overloads may). */
+    private static final Map<String, Set<String>> NO_ARGUMENT = Map.ofEntries(
+            Map.entry("java.util.ArrayList", Set.of("<init>")),
+            Map.entry("java.util.LinkedList", Set.of("<init>")),
+            Map.entry("java.util.HashMap", Set.of("<init>")),
+            Map.entry("java.util.LinkedHashMap", Set.of("<init>")),
+            Map.entry("java.util.TreeMap", Set.of("<init>")),
+            Map.entry("java.util.HashSet", Set.of("<init>")),
+            Map.entry("java.util.LinkedHashSet", Set.of("<init>")),
+            Map.entry("java.util.TreeSet", Set.of("<init>")),
+            Map.entry("java.util.ArrayDeque", Set.of("<init>")),
+            Map.entry("java.util.concurrent.ConcurrentHashMap", Set.of("<init>")),
+            Map.entry("java.util.concurrent.CopyOnWriteArrayList", Set.of("<init>")),
+            Map.entry("java.util.concurrent.ConcurrentLinkedQueue", Set.of("<init>")),
+            Map.entry("java.time.Instant", Set.of("now")),
+            Map.entry("java.time.LocalDate", Set.of("now")),
+            Map.entry("java.time.LocalDateTime", Set.of("now")),
+            Map.entry("java.time.LocalTime", Set.of("now")),
+            Map.entry("java.time.ZonedDateTime", Set.of("now")),
+            Map.entry("java.time.OffsetDateTime", Set.of("now")),
+            Map.entry("java.lang.Thread", Set.of("currentThread", "getName", "threadId")),
+            Map.entry("java.util.UUID", Set.of("randomUUID")),
+            Map.entry("java.util.Optional", Set.of("empty")),
+            Map.entry("java.util.List", Set.of("of")),
+            Map.entry("java.util.Set", Set.of("of")),
+            Map.entry("java.util.Map", Set.of("of")),
+            Map.entry("java.util.Collections", Set.of("emptyList", "emptySet", "emptyMap")));
+
     /** The boxes of numbers: these methods, and {@code valueOf} and {@code toString} of primitives only. */
     private static final List<String> NUMBER_BOXES = List.of("java.lang.Integer", "java.lang.Long", "java.lang.Short",
             "java.lang.Byte", "java.lang.Double", "java.lang.Float");
@@ -82,6 +115,10 @@ final class UnfailingJdkCalls {
         String name = method.getSimpleName().toString();
         Set<String> any = ANY_OVERLOAD.get(type);
         if (any != null && any.contains(name)) {
+            return true;
+        }
+        Set<String> bare = NO_ARGUMENT.get(type);
+        if (bare != null && bare.contains(name) && method.getParameters().isEmpty()) {
             return true;
         }
         Set<String> counted = ONE_OR_TWO_ARGUMENTS.get(type);
