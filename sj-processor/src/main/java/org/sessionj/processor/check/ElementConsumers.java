@@ -1,12 +1,14 @@
 package org.sessionj.processor.check;
 
 import com.sun.source.tree.ArrayTypeTree;
+import com.sun.source.tree.ClassTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.LambdaExpressionTree;
 import com.sun.source.tree.MemberReferenceTree;
 import com.sun.source.tree.MemberSelectTree;
 import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.MethodTree;
 import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.ReturnTree;
 import com.sun.source.tree.Tree;
@@ -15,6 +17,7 @@ import com.sun.source.tree.VariableTree;
 import com.sun.source.util.TreePath;
 import com.sun.source.util.TreePathScanner;
 import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
@@ -30,13 +33,14 @@ import javax.lang.model.type.WildcardType;
  * which keeps them after {@code x} is passed. Invariant (docs/noalias.md, "Results that may be the value"):
  * <em>an element that may be a view of the value ({@link ViewResults#elementMayView}) reaches only code that
  * lets it escape nowhere</em> — a lambda whose parameters are only read through ({@code e -> total +=
- * e.getValue()}), a method reference that calls the element's own method ({@code Map.Entry::getKey}) or a JDK
- * static method or constructor ({@code Map.Entry::copyOf}), or a functional value the JDK made
- * ({@code Map.Entry.comparingByValue()}). Any other functional argument —
- * a lambda that stores, returns or passes on its parameter, a bound or static method reference
- * ({@code keep::add}), a functional value of the program's held in a variable, an object of a class that
- * implements the functional interface ({@code new Consumer<>() {…}}, {@code new Keeper()}: adv19 A8) — moves
- * the value, as giving it to that code would.
+ * e.getValue()}), an object made there of a class whose source is read the same way (an anonymous
+ * {@code new Consumer<>() {…}}, {@code new Keeper()} of a class in this file: adv19 A8), a method reference that
+ * calls the element's own method ({@code Map.Entry::getKey}) or a JDK static method or constructor
+ * ({@code Map.Entry::copyOf}), or a functional value the JDK made ({@code Map.Entry.comparingByValue()}). Any
+ * other functional argument — a lambda that stores, returns or passes on its parameter (or returns code that
+ * captures it), a bound or static method reference ({@code keep::add}), a functional value of the program's
+ * held in a variable, a field or a constant ({@code Keeper.INSTANCE}), an object whose class inherits the
+ * functional method — moves the value, as giving it to that code would.
  */
 final class ElementConsumers {
     private final MethodChecker flow;
@@ -122,9 +126,98 @@ final class ElementConsumers {
                     returnsStay, containerFirst);
         }
         TypeMirror type = flow.trees.getTypeMirror(path);
-        boolean views = stripped instanceof NewClassTree ? functionalParameter(path) && objectGivenViews(type, valueType)
-                : givenViews(type, valueType);
+        if (stripped instanceof NewClassTree creation) {
+            // given to a functional parameter, or the receiver or operand of a JDK builder's functional value
+            // (new Consumer<>() {…}.andThen(…), a cast of it), which runs it on the elements as well
+            Tree parent = path.getParentPath().getLeaf();
+            boolean given = functionalParameter(path) || parent instanceof MemberSelectTree || parent instanceof TypeCastTree;
+            if (!given || !objectGivenViews(type, valueType)) {
+                return null;
+            }
+            TreePath body = readableClass(creation, strippedPath, type, valueType);
+            return body != null ? classKeeps(body, valueType, returnsStay, containerFirst)
+                    : opaqueKeeps(stripped, strippedPath, valueType, returnsStay, containerFirst);
+        }
+        // adv19 A8: an object of a class implementing the functional interface, given other than by 'new'
+        // (an enum constant Keeper.INSTANCE, a field, a variable, this), may be of a subclass, or its class's
+        // source is not read here: code the checker does not read
+        boolean views = givenViews(type, valueType)
+                || !(stripped instanceof MemberReferenceTree) && functionalParameter(path) && objectGivenViews(type, valueType);
         return views ? opaqueKeeps(stripped, strippedPath, valueType, returnsStay, containerFirst) : null;
+    }
+
+    /**
+     * The class body of the object {@code creation} (at {@code path}, of type {@code type}) makes, when the
+     * checker reads it as a lambda's body (adv19 A8): an anonymous class's, or a named class's whose source is
+     * in this compilation unit ({@code class Keeper implements Consumer<…>} declared in the method or file);
+     * and it declares itself the method of every functional interface among its supertypes that is given
+     * values that may be views (else what runs is a superclass's method, not read). Null otherwise.
+     */
+    private TreePath readableClass(NewClassTree creation, TreePath path, TypeMirror type, TypeMirror valueType) {
+        TreePath body;
+        if (creation.getClassBody() != null) {
+            body = new TreePath(path, creation.getClassBody());
+        } else {
+            Element made = type instanceof DeclaredType declared ? declared.asElement() : null;
+            body = made == null ? null : flow.trees.getPath(made);
+            if (body == null || body.getCompilationUnit() != path.getCompilationUnit()
+                    || !(body.getLeaf() instanceof ClassTree)) {
+                return null;
+            }
+        }
+        if (!(flow.trees.getElement(body) instanceof TypeElement made)) {
+            return null;
+        }
+        for (DeclaredType functional : functionalTypes(type, 0)) {
+            ExecutableElement method = flow.contracts.functionalMethod(functional);
+            if (givenViews(functional, valueType) && (method == null || !declares(made, method))) {
+                return null;
+            }
+        }
+        return body;
+    }
+
+    /** Whether the class {@code made} declares a method that implements {@code method}. */
+    private boolean declares(TypeElement made, ExecutableElement method) {
+        for (Element member : made.getEnclosedElements()) {
+            if (member instanceof ExecutableElement own && member.getKind() == ElementKind.METHOD
+                    && flow.elements.overrides(own, method, made)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Where the methods of the class body at {@code body} (adv19 A8: {@code new Consumer<>() { public void
+     * accept(E e) { … } }}) let a parameter that may receive a view of the value go, or null: each method's
+     * body is read as a lambda's ({@link #escapeOf}). All its methods are read, not only the functional one: the
+     * JDK may call a default method the class overrides.
+     */
+    private String classKeeps(TreePath body, TypeMirror valueType, boolean returnsStay, boolean containerFirst) {
+        ClassTree type = (ClassTree) body.getLeaf();
+        for (Tree member : type.getMembers()) {
+            if (!(member instanceof MethodTree method) || method.getBody() == null) {
+                continue;
+            }
+            TreePath methodPath = new TreePath(body, method);
+            Element container = containerFirst && !method.getParameters().isEmpty()
+                    ? flow.trees.getElement(new TreePath(methodPath, method.getParameters().get(0))) : null;
+            for (VariableTree parameter : method.getParameters()) {
+                Element element = flow.trees.getElement(new TreePath(methodPath, parameter));
+                if (element == null || element == container
+                        || !flow.viewResults.elementMayView(element.asType(), valueType)) {
+                    continue;
+                }
+                String escape = escapeOf(element, container, methodPath, returnsStay);
+                if (escape != null) {
+                    return "into " + (type.getSimpleName().isEmpty() ? "an anonymous class" : "an object of '"
+                            + type.getSimpleName() + "'") + " (its method '" + method.getName() + "' lets its parameter '"
+                            + parameter.getName() + "' go " + escape + ")";
+                }
+            }
+        }
+        return null;
     }
 
     /**
@@ -198,11 +291,11 @@ final class ElementConsumers {
     }
 
     /**
-     * The first use of {@code parameter} in the lambda at {@code lambdaPath} that lets it escape ("into a call
+     * The first use of {@code parameter} in the lambda or method at {@code codePath} that lets it escape ("into a call
      * of 'add' on line 7"), or null; returning it is none when {@code returnsStay}, nor is giving it to a method
      * of {@code container} (an accumulator's new container, or null).
      */
-    private String escapeOf(Element parameter, Element container, TreePath lambdaPath, boolean returnsStay) {
+    private String escapeOf(Element parameter, Element container, TreePath codePath, boolean returnsStay) {
         String[] found = new String[1];
         new TreePathScanner<Void, Void>() {
             @Override
@@ -211,7 +304,9 @@ final class ElementConsumers {
                     String move = flow.moveContexts.moveContext(getCurrentPath());
                     TreePath goesToPath = flow.moveContexts.reach(getCurrentPath()).parentPath();
                     Tree goesTo = goesToPath.getLeaf();
-                    boolean returned = goesTo instanceof ReturnTree || goesTo instanceof LambdaExpressionTree;
+                    // a return of the code read, not of a lambda or class inside it: e -> () -> e hands e out
+                    boolean returned = (goesTo instanceof ReturnTree || goesTo instanceof LambdaExpressionTree)
+                            && returnOf(goesToPath) == codePath.getLeaf();
                     boolean copied = (goesTo instanceof MethodInvocationTree || goesTo instanceof NewClassTree)
                             && flow.viewResults.copiesEntry(goesToPath); // e -> Map.Entry.copyOf(e): a snapshot
                     boolean intoContainer = container != null && goesTo instanceof MethodInvocationTree call
@@ -220,12 +315,46 @@ final class ElementConsumers {
                     if (move != null && !(returnsStay && returned) && !copied && !intoContainer
                             && !flow.moveContexts.borrowedBy(getCurrentPath())) {
                         found[0] = move + " on line " + flow.line(identifier);
+                    } else if (capturedAndReturned(getCurrentPath(), codePath)) {
+                        found[0] = "into code it returns (a lambda or class that captures it) on line " + flow.line(identifier);
                     }
                 }
                 return null;
             }
-        }.scan(lambdaPath, null);
+        }.scan(codePath, null);
         return found[0];
+    }
+
+    /**
+     * Whether the use at {@code use} is inside a lambda or an anonymous class that the code at {@code codePath}
+     * returns ({@code e -> (Supplier<Integer>) () -> e.getValue()}): that code keeps the element after the call,
+     * and its type need not say so.
+     */
+    private boolean capturedAndReturned(TreePath use, TreePath codePath) {
+        TreePath nested = null;
+        for (TreePath at = use.getParentPath(); at != null && at.getLeaf() != codePath.getLeaf(); at = at.getParentPath()) {
+            if (at.getLeaf() instanceof LambdaExpressionTree
+                    || at.getLeaf() instanceof NewClassTree creation && creation.getClassBody() != null) {
+                nested = at;
+            }
+        }
+        if (nested == null) {
+            return false;
+        }
+        TreePath goesTo = flow.moveContexts.reach(nested).parentPath();
+        return (goesTo.getLeaf() instanceof ReturnTree || goesTo.getLeaf() instanceof LambdaExpressionTree)
+                && returnOf(goesTo) == codePath.getLeaf();
+    }
+
+    /** The lambda or method whose result the return statement or lambda body at {@code path} gives. */
+    private static Tree returnOf(TreePath path) {
+        for (TreePath at = path; at != null; at = at.getParentPath()) {
+            if (at.getLeaf() instanceof LambdaExpressionTree || at.getLeaf() instanceof MethodTree
+                    || at.getLeaf() instanceof ClassTree) {
+                return at.getLeaf();
+            }
+        }
+        return null;
     }
 
     /**
@@ -290,8 +419,8 @@ final class ElementConsumers {
             }
         }
         if (call.getMethodSelect() instanceof MemberSelectTree select
-                && flow.contracts.functionalMethod(flow.trees.getTypeMirror(new TreePath(new TreePath(path, select),
-                        select.getExpression()))) != null) {
+                && !functionalTypes(flow.trees.getTypeMirror(new TreePath(new TreePath(path, select),
+                        select.getExpression())), 0).isEmpty()) { // an anonymous class's type is one's subtype
             TreePath selectPath = new TreePath(path, select);
             return functionalKeeps(select.getExpression(), new TreePath(selectPath, select.getExpression()), valueType,
                     returnsStay, false);

@@ -13,6 +13,7 @@ import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
+import javax.lang.model.type.WildcardType;
 
 /**
  * Which results may be a {@code @NoAlias} value itself or a view over it (docs/noalias.md, "Results that may
@@ -174,16 +175,50 @@ final class ViewResults {
         if (flow.types.isSubtype(own, returned) || flow.types.isSubtype(returned, own)) {
             return true;
         }
-        if (returned.getKind() == TypeKind.DECLARED && HOLDERS.contains(
-                ((TypeElement) flow.types.asElement(returned)).getQualifiedName().toString())) {
-            return heldMayView(result, receiver);
-        }
         for (String view : VIEW_TYPES) {
             if (isA(returned, view)) {
                 return true;
             }
         }
-        return innerOf(returned, own);
+        return innerOf(returned, own) || holdsViews(result, receiver);
+    }
+
+    /**
+     * Whether a value of the generic type {@code type} may hold a view of a value of type {@code receiver}
+     * (adv19 A12, closed by a rule rather than a list of holders): one of its type arguments may be one
+     * ({@code Optional<Map.Entry<K, V>>}, {@code CompletableFuture<int[]>}, {@code Supplier<List<T>>}, a program's
+     * {@code Box<Map.Entry<K, V>>}) — a generic type's type argument names what it holds or hands out, and a
+     * value typed so may well be keeping the very element it was made from ({@code map(Optional::of)},
+     * {@code map(CompletableFuture::completedFuture)}, {@code map(e -> () -> e)}). A raw generic type may hold
+     * anything; a wildcard is read as its bound (none: anything), a type variable or an array as a possible view.
+     * An {@code Optional<String>} holds nothing of it.
+     */
+    private boolean holdsViews(TypeMirror type, TypeMirror receiver) {
+        if (!(type instanceof javax.lang.model.type.DeclaredType declared)) {
+            return false;
+        }
+        if (declared.getTypeArguments().isEmpty()) {
+            return declared.asElement() instanceof TypeElement element && !element.getTypeParameters().isEmpty();
+        }
+        for (TypeMirror argument : declared.getTypeArguments()) {
+            if (argumentMayView(argument, receiver)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the type argument {@code argument} of a generic type may be (or hold) a view (see {@link #holdsViews}). */
+    private boolean argumentMayView(TypeMirror argument, TypeMirror receiver) {
+        if (argument instanceof WildcardType wildcard) {
+            TypeMirror bound = wildcard.getExtendsBound() != null ? wildcard.getExtendsBound() : wildcard.getSuperBound();
+            return bound == null || argumentMayView(bound, receiver);
+        }
+        TypeKind kind = argument.getKind();
+        if (kind == TypeKind.DECLARED) {
+            return mayView(argument, receiver);
+        }
+        return kind == TypeKind.ARRAY || kind == TypeKind.TYPEVAR || kind == TypeKind.INTERSECTION;
     }
 
     /**
@@ -224,27 +259,6 @@ final class ViewResults {
     private static final List<String> VIEW_TYPES = List.of("java.util.Collection", "java.util.Map",
             "java.util.Map.Entry", "java.lang.Iterable", "java.util.Iterator", "java.util.Spliterator",
             "java.util.Enumeration", "java.util.stream.BaseStream", "java.nio.Buffer", "java.lang.CharSequence");
-
-    /**
-     * The JDK's holders of one value, which hold what they were given: {@code x.entrySet().stream()
-     * .map(Optional::of)} holds the map's own nodes (adv19 A12: kept, they were written after the pass).
-     */
-    private static final Set<String> HOLDERS = Set.of("java.util.Optional", "java.util.concurrent.atomic.AtomicReference",
-            "java.lang.ref.Reference", "java.lang.ref.WeakReference", "java.lang.ref.SoftReference",
-            "java.lang.ref.PhantomReference");
-
-    /**
-     * Whether what the holder {@code holder} holds may be a view of a value of type {@code receiver}: its type
-     * argument may ({@code Optional<Map.Entry<K, V>>}, {@code AtomicReference<int[]>}); an {@code Optional<String>}
-     * holds nothing of it. A raw holder, or one of a wildcard or type variable, may.
-     */
-    private boolean heldMayView(TypeMirror holder, TypeMirror receiver) {
-        if (!(holder instanceof javax.lang.model.type.DeclaredType declared) || declared.getTypeArguments().size() != 1) {
-            return true;
-        }
-        TypeMirror held = declared.getTypeArguments().get(0);
-        return held.getKind() != TypeKind.DECLARED || mayView(held, receiver);
-    }
 
     /** Types of values nobody can change: a call returning one never hands out a view. */
     private static final Set<String> IMMUTABLE = Set.of("java.lang.String", "java.lang.Integer", "java.lang.Long",
