@@ -191,8 +191,8 @@ final class ElementConsumers {
     /**
      * Where the methods of the class body at {@code body} (adv19 A8: {@code new Consumer<>() { public void
      * accept(E e) { … } }}) let a parameter that may receive a view of the value go, or null: each method's
-     * body is read as a lambda's ({@link #escapeOf}). All its methods are read, not only the functional one: the
-     * JDK may call a default method the class overrides.
+     * body is read as a lambda's ({@link #escapeOf}). All its instance methods are read, not only the functional
+     * one: the JDK may call a default method the class overrides.
      */
     private String classKeeps(TreePath body, TypeMirror valueType, boolean returnsStay, boolean containerFirst) {
         ClassTree type = (ClassTree) body.getLeaf();
@@ -201,6 +201,10 @@ final class ElementConsumers {
                 continue;
             }
             TreePath methodPath = new TreePath(body, method);
+            Element declared = flow.trees.getElement(methodPath);
+            if (declared == null || declared.getKind() != ElementKind.METHOD || declared.getModifiers().contains(Modifier.STATIC)) {
+                continue; // a constructor or a static method is not given the elements by the object's user
+            }
             Element container = containerFirst && !method.getParameters().isEmpty()
                     ? flow.trees.getElement(new TreePath(methodPath, method.getParameters().get(0))) : null;
             for (VariableTree parameter : method.getParameters()) {
