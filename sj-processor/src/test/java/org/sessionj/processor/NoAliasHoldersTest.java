@@ -57,4 +57,31 @@ class NoAliasHoldersTest {
                         System.out.println(values.get(0).join() + keys.get(0).join() + copies.size());
                 """));
     }
+    /** A raw functional type is given anything, as a raw container holds anything (adv19 A3's sibling). */
+    @Test
+    void aRawConsumerGivenTheEntriesMovesTheValue() {
+        assertRejected("SJ041", 18, msg("moved into the method reference 'Own::take' given its elements by 'forEach'"),
+                PROTOCOL, MORE, BUF, run("""
+                        m.entrySet().forEach((java.util.function.Consumer) Own::take);
+                """ + PASS_M));
+        assertRejected("SJ041", 21, msg("moved into an object of 'Raw' (its method 'accept' lets its parameter 'o' go into "
+                + "a call of 'take' on line 18)"), PROTOCOL, MORE, BUF, run("""
+                        class Raw implements java.util.function.Consumer {
+                            public void accept(Object o) { Own.take(o); }
+                        }
+                        m.entrySet().forEach(new Raw());
+                """ + PASS_M));
+    }
+
+    /** Corrected: a raw consumer that only reads what it is given. */
+    @Test
+    void aRawConsumerThatOnlyReadsCompiles() {
+        assertAccepted(PROTOCOL, MORE, BUF, run("""
+                        class Raw implements java.util.function.Consumer {
+                            int n;
+                            public void accept(Object o) { n += o.hashCode(); }
+                        }
+                        m.entrySet().forEach(new Raw());
+                """ + PASS_M));
+    }
 }

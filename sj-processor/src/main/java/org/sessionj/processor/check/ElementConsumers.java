@@ -460,11 +460,15 @@ final class ElementConsumers {
     /**
      * Whether a functional argument of type {@code functional} is given values that may be views of a value of
      * type {@code valueType}: one of its type arguments (or their bounds: {@code Consumer<? super Entry<K, V>>})
-     * may be one ({@link ViewResults#elementMayView}).
+     * may be one ({@link ViewResults#elementMayView}), or it is raw.
      */
     private boolean givenViews(TypeMirror functional, TypeMirror valueType) {
         if (!(functional instanceof DeclaredType declared) || flow.contracts.functionalMethod(functional) == null) {
             return false;
+        }
+        if (declared.getTypeArguments().isEmpty() && declared.asElement() instanceof TypeElement generic
+                && !generic.getTypeParameters().isEmpty()) {
+            return true; // a raw Consumer is given anything (as a raw container holds anything: adv19 A3)
         }
         for (TypeMirror argument : declared.getTypeArguments()) {
             TypeMirror type = bound(argument);
