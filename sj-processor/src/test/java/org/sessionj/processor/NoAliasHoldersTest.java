@@ -57,6 +57,7 @@ class NoAliasHoldersTest {
                         System.out.println(values.get(0).join() + keys.get(0).join() + copies.size());
                 """));
     }
+
     /** A raw functional type is given anything, as a raw container holds anything (adv19 A3's sibling). */
     @Test
     void aRawConsumerGivenTheEntriesMovesTheValue() {
