@@ -74,11 +74,11 @@ class NoAliasHoldersTest {
                 """ + PASS_M));
     }
 
-    /** Corrected: a raw consumer that only reads what it is given. */
+    /** Corrected: a typed consumer that only reads what it is given. */
     @Test
-    void aRawConsumerThatOnlyReadsCompiles() {
+    void aTypedConsumerThatOnlyReadsCompiles() {
         assertAccepted(PROTOCOL, MORE, BUF, run("""
-                        class Raw implements java.util.function.Consumer {
+                        class Raw implements java.util.function.Consumer<Object> {
                             int n;
                             public void accept(Object o) { n += o.hashCode(); }
                         }

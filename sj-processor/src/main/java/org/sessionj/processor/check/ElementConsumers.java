@@ -423,8 +423,10 @@ final class ElementConsumers {
             }
         }
         if (call.getMethodSelect() instanceof MemberSelectTree select
+                && !(flow.trees.getElement(new TreePath(new TreePath(path, select), select.getExpression())) instanceof TypeElement)
                 && !functionalTypes(flow.trees.getTypeMirror(new TreePath(new TreePath(path, select),
-                        select.getExpression())), 0).isEmpty()) { // an anonymous class's type is one's subtype
+                        select.getExpression())), 0).isEmpty()) { // a value (not a type's name: Comparator.comparing);
+                                                                   // an anonymous class's type is one's subtype
             TreePath selectPath = new TreePath(path, select);
             return functionalKeeps(select.getExpression(), new TreePath(selectPath, select.getExpression()), valueType,
                     returnsStay, false);
