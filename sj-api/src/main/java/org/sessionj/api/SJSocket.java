@@ -103,6 +103,16 @@ public interface SJSocket extends AutoCloseable {
     String protocol();
 
     /**
+     * The address the peer's connection comes from, as this side's transport sees it (a peer behind a
+     * proxy or NAT shows that hop's address), or {@code null} when the transport does not say (in-JVM,
+     * {@code ipc}, {@code http}). Not an action: any time before the session moves away. A server uses it to
+     * bound what one source may hold, such as the chat demo's sessions per address.
+     */
+    default java.net.InetAddress peerAddress() {
+        return null;
+    }
+
+    /**
      * Ends the session. A session whose type is complete ends normally; one that is not is failed and
      * its peer gets an {@link SJIOException}. Idempotent.
      */

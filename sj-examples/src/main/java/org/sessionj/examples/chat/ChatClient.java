@@ -168,7 +168,8 @@ public final class ChatClient implements AutoCloseable {
                     }
                     boolean wasConnected = connected;
                     connected = false;
-                    display.show("! " + (wasConnected ? "lost the connection to the server" : "cannot reach the server at "
+                    display.show("! " + (e instanceof Refused ? "the server refused this client" : wasConnected
+                            ? "lost the connection to the server" : "cannot reach the server at "
                             + settings.serverHost() + ":" + settings.serverPort()) + " (" + reason(e)
                             + "); retrying in " + (delay >= 1000 ? delay / 1000 + " s" : delay + " ms") + " (/quit to leave)");
                     if (wasConnected) {
@@ -193,6 +194,14 @@ public final class ChatClient implements AutoCloseable {
     private void converse(@Session(protocol = ClientToServer.class) SJService server) throws InterruptedException {
         try (SJSocket s_cs = server.request()) {
             s_cs.send(settings.name());                                  // !<String>  Send user name.
+            switch (s_cs.inbranch()) {                                   // Admitted, or told why not.
+                case "WELCOME" -> {
+                }
+                case "REFUSED" -> {
+                    String why = s_cs.receive();
+                    throw new Refused(ChatText.clean(String.valueOf(why), 200));
+                }
+            }
             int userId = s_cs.receiveInt();                              // ?(int)     Receive user ID.
             SJService passed = s_cs.receive();                           // ?(cbegin.@(eventInStream))  (i)
             // Requested the way this client reaches the server (only over http, for one behind a
@@ -289,6 +298,15 @@ public final class ChatClient implements AutoCloseable {
         }
         if (!quitting) {
             commands.add(new Command.ServerGone(current, ending));
+        }
+    }
+
+    /** The server refused this client, with the reason it gave (the room is full, say): shown, then tried again later. */
+    private static final class Refused extends SJIOException {
+        private static final long serialVersionUID = 1L;
+
+        Refused(String reason) {
+            super(reason);
         }
     }
 

@@ -1,9 +1,11 @@
 package org.sessionj.examples.chat;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
  * The server's global channel: who is connected, under which unique name, and the fan-out of events
@@ -19,20 +21,35 @@ final class ChatRoom {
     private final int maxMembers;
     private final int floodBurst;
     private final int floodPerSecond;
+    private final long joinTimeoutNanos;
+    private final LongSupplier clock;
     private final Map<Integer, Member> members = new LinkedHashMap<>();
     private int nextId = 1;
 
-    ChatRoom(int maxMembers, int floodBurst, int floodPerSecond) {
+    ChatRoom(int maxMembers, int floodBurst, int floodPerSecond, Duration joinTimeout, LongSupplier clock) {
         this.maxMembers = maxMembers;
         this.floodBurst = floodBurst;
         this.floodPerSecond = floodPerSecond;
+        this.joinTimeoutNanos = joinTimeout.toNanos();
+        this.clock = clock;
     }
 
     /**
      * A new member with a fresh ID and a unique, cleaned version of {@code wanted} ("guest" if nothing is
-     * left of it; "bob2", "bob3" … if taken), or null when the room is full.
+     * left of it; "bob2", "bob3" … if taken), or null when the room is full. Members that have not joined
+     * within the join timeout are dropped first: they do not keep a room full (hostile18 H8: 1,000 members
+     * that never joined kept every real user out).
      */
     synchronized Member register(String wanted) {
+        long now = clock.getAsLong();
+        if (members.size() >= maxMembers) {
+            for (Member late : new ArrayList<>(members.values())) {
+                if (!late.joined() && now - late.registeredNanos() >= joinTimeoutNanos) {
+                    members.remove(late.id());
+                    late.drop("did not join the chat within " + joinTimeoutNanos / 1_000_000_000 + " s");
+                }
+            }
+        }
         if (members.size() >= maxMembers) {
             return null;
         }
@@ -45,7 +62,7 @@ final class ChatRoom {
             String tail = Integer.toString(suffix);
             name = base.substring(0, Math.min(base.length(), ChatText.MAX_NAME - tail.length())) + tail;
         }
-        Member member = new Member(nextId++, name, new FloodLimit(floodBurst, floodPerSecond));
+        Member member = new Member(nextId++, name, new FloodLimit(floodBurst, floodPerSecond), now);
         members.put(member.id(), member);
         return member;
     }

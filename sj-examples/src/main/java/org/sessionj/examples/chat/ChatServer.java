@@ -1,5 +1,6 @@
 package org.sessionj.examples.chat;
 
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Objects;
 import org.sessionj.api.SJException;
@@ -33,12 +34,15 @@ public final class ChatServer implements AutoCloseable {
     private final ChatRoom room;
     private final SJServerSocket listening;
     private final SJServerSocket httpListening;
+    /** Sessions held per source address (transports that say where their peer is), for the per-address cap. */
+    private final java.util.Map<InetAddress, Integer> perAddress = new java.util.HashMap<>();
     private volatile boolean closed;
 
     private ChatServer(SJRuntime runtime, ChatServerSettings settings) {
         this.runtime = Objects.requireNonNull(runtime, "runtime");
         this.settings = Objects.requireNonNull(settings, "settings");
-        this.room = new ChatRoom(settings.maxUsers(), settings.floodBurst(), settings.floodPerSecond());
+        this.room = new ChatRoom(settings.maxUsers(), settings.floodBurst(), settings.floodPerSecond(),
+                settings.joinTimeout(), System::nanoTime);
         this.listening = runtime.serverSocket(ServerToClient.class, settings.port(), settings.transports());
         this.httpListening = PartyRuntimes.httpPortNextTo(listening, runtime, ServerToClient.class, settings.httpPort());
     }
@@ -79,13 +83,30 @@ public final class ChatServer implements AutoCloseable {
     private void serveOne(@Session(protocol = ServerToClient.class) SJServerSocket server, TransportPreferences way) {
         Member member = null;
         SJServerSocket streamPort = null;
+        InetAddress counted = null;
         try (SJSocket s_sc = server.accept()) {
             acceptNextOn(server, way);
+            InetAddress from = s_sc.peerAddress();
             String userName = s_sc.receive();                         // ?(String)
-            member = room.register(userName == null ? "" : userName);
-            if (member == null) {
-                throw new SJIOException("the chat is full (" + settings.maxUsers() + " users)");
+            String refusal = null;
+            if (!enter(from)) {
+                refusal = "too many sessions from your address (" + settings.maxPerAddress() + ")";
+            } else {
+                counted = from;
+                member = room.register(userName == null ? "" : userName);
+                if (member == null) {
+                    refusal = "the chat is full (" + settings.maxUsers() + " users)";
+                }
             }
+            if (refusal != null) {
+                // Told, rather than a bare close (hostile18 H8): the client shows it and tries again later.
+                s_sc.outbranch("REFUSED");
+                s_sc.send(refusal);                                   // ?(String)
+                LOG.log(System.Logger.Level.INFO, "client (unnamed) refused: {0}", refusal);
+                return;
+            }
+            member.address(from);
+            s_sc.outbranch("WELCOME");
             s_sc.send(member.id());                                   // !<int>
             SJServerSocket port = runtime.serverSocket(EventOutServer.class, 0, way);
             streamPort = port;
@@ -102,6 +123,7 @@ public final class ChatServer implements AutoCloseable {
                         ChatText.clean(String.valueOf(e.getMessage()), LOGGED_REASON));
             }
         } finally {
+            leave(counted);
             if (member != null) {
                 room.leave(member);
                 member.drop("the client's session ended");
@@ -110,6 +132,33 @@ public final class ChatServer implements AutoCloseable {
                 // A client that is gone never asks for its stream: free the port now, not after the stream's
                 // request timeout (its accept returns; closing a port the stream already took is a no-op).
                 streamPort.close();
+            }
+        }
+    }
+
+    /**
+     * Counts a session from {@code address} (null: its transport does not say, not counted); false when the
+     * address holds {@code maxPerAddress} sessions already (hostile18 H8: one address filled the room).
+     */
+    private boolean enter(InetAddress address) {
+        if (address == null) {
+            return true;
+        }
+        synchronized (perAddress) {
+            int held = perAddress.getOrDefault(address, 0);
+            if (held >= settings.maxPerAddress()) {
+                return false;
+            }
+            perAddress.put(address, held + 1);
+            return true;
+        }
+    }
+
+    /** A session from {@code address} (counted by {@link #enter}) ended. */
+    private void leave(InetAddress address) {
+        if (address != null) {
+            synchronized (perAddress) {
+                perAddress.computeIfPresent(address, (a, held) -> held > 1 ? held - 1 : null);
             }
         }
     }
@@ -138,8 +187,17 @@ public final class ChatServer implements AutoCloseable {
                     if (invited != null) {
                         s_sc.outbranch("ACCEPT");
                         SJService peer = s_sc.receive();              // ?(cbegin.@(clientToClient))  (ii)
-                        invited.offer(new Outgoing.Invitation(new PrivateConversationEvent(member.id(), member.name(),
-                                invited.name(), ChatText.clean(request.ticket(), 64)), peer));
+                        // Passed on only to where the inviter is (hostile18 H9: an inviter made others connect to
+                        // any host:port it named, their own localhost too).
+                        String refusal = peer == null ? "it names no service"
+                                : InvitationHosts.serverRefusal(peer.host(), member.address(), invited.address());
+                        if (refusal == null) {
+                            invited.offer(new Outgoing.Invitation(new PrivateConversationEvent(member.id(), member.name(),
+                                    invited.name(), ChatText.clean(request.ticket(), 64)), peer));
+                        } else {
+                            room.notice(member, "your invitation to " + invited.name() + " was not passed on: "
+                                    + ChatText.clean(refusal, 200));
+                        }
                     } else {
                         s_sc.outbranch("REJECT");
                     }

@@ -1,5 +1,6 @@
 package org.sessionj.examples.chat;
 
+import java.time.Duration;
 import java.util.Objects;
 import org.sessionj.runtime.TransportPreferences;
 
@@ -15,9 +16,17 @@ import org.sessionj.runtime.TransportPreferences;
  * @param floodPerSecond how many messages per second a client may send in the long run
  * @param httpPort a second session port served by an HTTP server of the chat server's own, for clients
  *        that may only speak HTTP (0: a free one; -1: none)
+ * @param maxPerAddress how many sessions clients from one address may hold at once (a transport that does
+ *        not say where its peer is, in-JVM or http, is not counted); more are refused with the reason
+ * @param joinTimeout how long a client may stay in the room without joining the channel: past it, it is
+ *        dropped, so that clients that never join cannot keep the room full (hostile18 H8)
  */
 public record ChatServerSettings(int port, String advertisedHost, TransportPreferences transports, int maxUsers,
-        int floodBurst, int floodPerSecond, int httpPort) {
+        int floodBurst, int floodPerSecond, int httpPort, int maxPerAddress, Duration joinTimeout) {
+    /** Sessions one address may hold by default: a household or a small office behind one NAT. */
+    public static final int DEFAULT_MAX_PER_ADDRESS = 16;
+    /** How long a client may take to join by default (the event stream's own request timeout). */
+    public static final Duration DEFAULT_JOIN_TIMEOUT = Duration.ofSeconds(30);
 
     /** Validates the settings. */
     public ChatServerSettings {
@@ -29,18 +38,33 @@ public record ChatServerSettings(int port, String advertisedHost, TransportPrefe
         }
         Objects.requireNonNull(advertisedHost, "advertisedHost");
         Objects.requireNonNull(transports, "transports");
-        if (maxUsers < 1 || floodBurst < 1 || floodPerSecond < 1) {
-            throw new IllegalArgumentException("maxUsers, floodBurst and floodPerSecond must be positive");
+        if (maxUsers < 1 || floodBurst < 1 || floodPerSecond < 1 || maxPerAddress < 1) {
+            throw new IllegalArgumentException("maxUsers, floodBurst, floodPerSecond and maxPerAddress must be positive");
+        }
+        Objects.requireNonNull(joinTimeout, "joinTimeout");
+        if (joinTimeout.isNegative() || joinTimeout.isZero()) {
+            throw new IllegalArgumentException("the join timeout must be positive, got " + joinTimeout);
         }
     }
 
-    /** Defaults: up to 1000 users, 20 messages at once and 10 a second each. */
+    /**
+     * Defaults: up to 1000 users, 20 messages at once and 10 a second each, 16 sessions per address, 30 s
+     * to join.
+     */
     public static ChatServerSettings of(int port, String advertisedHost, TransportPreferences transports) {
-        return new ChatServerSettings(port, advertisedHost, transports, 1000, 20, 10, -1);
+        return new ChatServerSettings(port, advertisedHost, transports, 1000, 20, 10, -1, DEFAULT_MAX_PER_ADDRESS,
+                DEFAULT_JOIN_TIMEOUT);
     }
 
     /** These settings with an HTTP port ({@code 0}: a free one). */
     public ChatServerSettings withHttpPort(int port) {
-        return new ChatServerSettings(this.port, advertisedHost, transports, maxUsers, floodBurst, floodPerSecond, port);
+        return new ChatServerSettings(this.port, advertisedHost, transports, maxUsers, floodBurst, floodPerSecond, port,
+                maxPerAddress, joinTimeout);
+    }
+
+    /** These settings with other bounds on the room: its size, sessions per address, and the time to join. */
+    public ChatServerSettings withLimits(int maxUsers, int maxPerAddress, Duration joinTimeout) {
+        return new ChatServerSettings(port, advertisedHost, transports, maxUsers, floodBurst, floodPerSecond, httpPort,
+                maxPerAddress, joinTimeout);
     }
 }

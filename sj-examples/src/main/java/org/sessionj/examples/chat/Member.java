@@ -19,11 +19,30 @@ final class Member {
     private final FloodLimit flood;
     private volatile boolean closed;
     private boolean joined;
+    private final long registeredNanos;
+    /** The address the member's session comes from, or null (its transport does not say). */
+    private volatile java.net.InetAddress address;
 
-    Member(int id, String name, FloodLimit flood) {
+    Member(int id, String name, FloodLimit flood, long registeredNanos) {
         this.id = id;
         this.name = name;
         this.flood = flood;
+        this.registeredNanos = registeredNanos;
+    }
+
+    /** The address the member's session comes from, or null. */
+    java.net.InetAddress address() {
+        return address;
+    }
+
+    /** Records the address the member's session comes from (the server, once, after registering it). */
+    void address(java.net.InetAddress from) {
+        this.address = from;
+    }
+
+    /** When the member registered ({@code System.nanoTime()}, or the room's clock): it must join within the join timeout. */
+    long registeredNanos() {
+        return registeredNanos;
     }
 
     int id() {

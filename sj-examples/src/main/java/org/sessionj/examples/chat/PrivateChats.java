@@ -93,10 +93,14 @@ final class PrivateChats {
         all.forEach(c -> c.end("left the chat"));
     }
 
-    /** Whether to accept an invitation from {@code from}. */
+    /**
+     * Whether to accept an invitation from {@code from}: at most one conversation per inviter, opening or
+     * open (hostile18 H9: one inviter's invitations each made this client connect somewhere).
+     */
     synchronized boolean mayJoin(PrivateConversationEvent invitation) {
         return settings.acceptInvitations() && invitation != null && count() < MAX_CONVERSATIONS
-                && !ChatText.name(invitation.fromUserName()).isEmpty();
+                && !ChatText.name(invitation.fromUserName()).isEmpty()
+                && current(ChatText.name(invitation.fromUserName())) == null;
     }
 
     /** The server refused an invitation: there is no such user (any more). */
@@ -164,8 +168,15 @@ final class PrivateChats {
 
     /** Joins the conversation {@code invitation} offers, at the inviting client's {@code peer} service. */
     void join(@Session(protocol = PrivateService.class) SJService peer, PrivateConversationEvent invitation) {
-        Conversation conversation = new Conversation(ChatText.name(invitation.fromUserName()),
-                ChatText.clean(invitation.ticket(), 64), false);
+        String from = ChatText.name(invitation.fromUserName());
+        String refusal = peer == null ? "it names no service" : InvitationHosts.clientRefusal(peer.host(), settings.serverHost());
+        if (refusal != null) {
+            display.show("! private conversation with " + from + " not joined: the invitation leads to "
+                    + (peer == null ? "nothing" : ChatText.clean(peer.host(), 100) + ":" + peer.port()) + ", and "
+                    + ChatText.clean(refusal, 200));
+            return;
+        }
+        Conversation conversation = new Conversation(from, ChatText.clean(invitation.ticket(), 64), false);
         synchronized (this) {
             add(conversation);
         }

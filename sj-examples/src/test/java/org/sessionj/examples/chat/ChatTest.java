@@ -151,10 +151,185 @@ class ChatTest {
         assertThat(listening).as("stream port %d still listening 10 s after its client left", streamPort).isFalse();
     }
 
+    /**
+     * hostile18 H8: one address held as many sessions as it liked (1,000 members that never joined filled the
+     * room), and a refused client saw only a closed session. Now one address holds at most
+     * {@code maxPerAddress} sessions, and a refused client is told why and shows it.
+     */
+    @Test
+    void oneAddressHoldsAtMostItsShareAndARefusedClientIsToldWhy() throws Exception {
+        ChatServer server = ChatServer.start(PartyRuntimes.create("tcp", false),
+                ChatServerSettings.of(0, "localhost", TransportPreferences.unset())
+                        .withLimits(1000, 2, ChatServerSettings.DEFAULT_JOIN_TIMEOUT));
+        opened.add(server);
+        SJRuntime runtime = PartyRuntimes.create("tcp", false);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        List<java.util.concurrent.CompletableFuture<Integer>> squatters = new ArrayList<>();
+        java.util.concurrent.CountDownLatch admitted = new java.util.concurrent.CountDownLatch(2);
+        for (int k = 0; k < 2; k++) {
+            org.sessionj.api.SJService svc = runtime.service(ClientToServer.class, "localhost", server.port());
+            squatters.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> squat(svc, admitted, release),
+                    r -> Thread.ofVirtual().start(r)));
+        }
+        assertThat(admitted.await(30, TimeUnit.SECONDS)).isTrue();
+        try {
+            Transcript alice = new Transcript();
+            client(server, "alice", "tcp", false, alice);
+            String refused = alice.awaitPrefix("! the server refused this client");
+            assertThat(refused).contains("too many sessions from your address (2)");
+        } finally {
+            release.countDown();
+        }
+        for (java.util.concurrent.CompletableFuture<Integer> squatter : squatters) {
+            assertThat(squatter.get(30, TimeUnit.SECONDS)).isPositive();
+        }
+    }
+
+    /**
+     * hostile18 H9: an inviter made the invited client connect to any host:port it named. Now the server
+     * passes an invitation on only to where the inviter is: one naming a third host never reaches the
+     * invited client (which, before, connected there at once), and the inviter is told why.
+     */
+    @Test
+    void anInvitationToAHostThatIsNotTheInvitersIsNotPassedOn() throws Exception {
+        ChatServer server = server(0);
+        Transcript victim = new Transcript();
+        client(server, "victim", "tcp", false, victim);
+        victim.await("* joined the chat as victim; nobody else is here");
+        SJRuntime runtime = PartyRuntimes.create("tcp", false);
+        java.util.concurrent.CompletableFuture<List<String>> told = new java.util.concurrent.CompletableFuture<>();
+        inviteElsewhere(runtime.service(ClientToServer.class, "localhost", server.port()), told);
+        victim.await("<mallory> done");
+        assertThat(told.get(30, TimeUnit.SECONDS)).anyMatch(l -> l.startsWith(
+                "your invitation to victim was not passed on: it names 192.0.2.1, which is not the address you are connected from"));
+        assertThat(victim.lines()).as("no invitation reached the victim").noneMatch(l -> l.contains("private conversation"));
+    }
+
+    /**
+     * mallory: joins, invites victim to a service at 192.0.2.1 (a documentation address), says "done", quits;
+     * {@code told} gets the server's notices to it, read from its event stream.
+     */
+    private static void inviteElsewhere(
+            @org.sessionj.api.Session(protocol = ClientToServer.class) org.sessionj.api.SJService svc,
+            java.util.concurrent.CompletableFuture<List<String>> told) {
+        try (org.sessionj.api.SJSocket s = svc.request()) {
+            s.send("mallory");
+            switch (s.inbranch()) {
+                case "WELCOME" -> {
+                }
+                case "REFUSED" -> {
+                    String why = s.receive();
+                    throw new AssertionError("refused: " + why);
+                }
+            }
+            int id = s.receiveInt();
+            org.sessionj.api.SJService stream = s.receive();
+            Thread.ofVirtual().start(() -> notices(stream, told));
+            X:
+            while (true) {
+                s.outbranch("JOIN");
+                s.send(new UserJoinEvent(id, "mallory", true));
+                s.outbranch("PRIVATE_CONVERSATION");
+                s.send(new PrivateConversationEvent(id, "mallory", "victim", "t"));
+                switch (s.inbranch()) {
+                    case "ACCEPT" -> s.send(org.sessionj.api.SJService.create(PrivateService.class, "192.0.2.1", 6390));
+                    case "REJECT" -> throw new AssertionError("the server found no victim");
+                }
+                s.outbranch("MESSAGE");
+                s.send(new MessageEvent(id, "mallory", "done"));
+                s.outbranch("QUIT");
+                s.send(new UserQuitEvent(id, "leaving"));
+                break X;
+            }
+        }
+    }
+
+    /** Reads an event stream to its end, completing {@code told} with the server's notices on it. */
+    private static void notices(@org.sessionj.api.Session(protocol = EventInService.class) org.sessionj.api.SJService stream,
+            java.util.concurrent.CompletableFuture<List<String>> told) {
+        List<String> notices = new ArrayList<>();
+        try (org.sessionj.api.SJSocket s = stream.request()) {
+            X:
+            while (true) {
+                switch (s.inbranch()) {
+                    case "JOIN" -> {
+                        UserJoinEvent ignored = s.receive();
+                        continue X;
+                    }
+                    case "MESSAGE" -> {
+                        MessageEvent event = s.receive();
+                        if (event.userId() == ChatRoom.SERVER_ID) {
+                            notices.add(event.text());
+                        }
+                        continue X;
+                    }
+                    case "PRIVATE_CONVERSATION" -> {
+                        PrivateConversationEvent ignored = s.receive();
+                        s.outbranch("REJECT");
+                        continue X;
+                    }
+                    case "QUIT" -> {
+                        UserQuitEvent quit = s.receive();
+                        break X;
+                    }
+                }
+            }
+            told.complete(notices);
+        } catch (RuntimeException e) {
+            told.completeExceptionally(e);
+        }
+    }
+
+    /** Registers and holds its session, never joining, until {@code release}; returns its ID. */
+    private static int squat(@org.sessionj.api.Session(protocol = ClientToServer.class) org.sessionj.api.SJService svc,
+            java.util.concurrent.CountDownLatch admitted, java.util.concurrent.CountDownLatch release) {
+        try (org.sessionj.api.SJSocket s = svc.request()) {
+            s.send("squat");
+            switch (s.inbranch()) {
+                case "WELCOME" -> {
+                }
+                case "REFUSED" -> {
+                    String why = s.receive();
+                    throw new AssertionError("refused: " + why);
+                }
+            }
+            int id = s.receiveInt();
+            org.sessionj.api.SJService stream = s.receive();
+            admitted.countDown();
+            await(release);
+            X:
+            while (true) {
+                s.outbranch("QUIT");
+                s.send(new UserQuitEvent(id, "leaving"));
+                break X;
+            }
+            return id;
+        }
+    }
+
+    private static void await(java.util.concurrent.CountDownLatch latch) {
+        try {
+            if (!latch.await(60, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("not released");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Joins, is told its stream's service, and quits at once without asking for the stream; returns its port. */
     private static int leaveAtOnce(@org.sessionj.api.Session(protocol = ClientToServer.class) org.sessionj.api.SJService svc) {
         try (org.sessionj.api.SJSocket s = svc.request()) {
             s.send("ghost");
+            switch (s.inbranch()) {
+                case "WELCOME" -> {
+                }
+                case "REFUSED" -> {
+                    String why = s.receive();
+                    throw new AssertionError("refused: " + why);
+                }
+            }
             int id = s.receiveInt();
             org.sessionj.api.SJService stream = s.receive();
             X:

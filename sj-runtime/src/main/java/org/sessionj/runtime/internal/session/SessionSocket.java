@@ -622,6 +622,12 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
         return protocol;
     }
 
+    /** The connection's {@link Connection#peerAddress()}: no system call, no allocation. */
+    @Override
+    public java.net.InetAddress peerAddress() {
+        return connection.peerAddress();
+    }
+
     /** The state the session is in (for tests and diagnostics). */
     public State state() {
         return state;
