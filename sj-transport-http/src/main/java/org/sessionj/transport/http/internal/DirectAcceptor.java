@@ -182,7 +182,7 @@ public final class DirectAcceptor implements ConnectionAcceptor, Routes {
         unused.track(from, half);
         halves.add(half);
         ServedConnection connection = new ServedConnection(transportName, half, settings,
-                "from " + exchange.remote() + " on port " + port(), memory.budget());
+                "from " + exchange.remote() + " on port " + port(), memory.budget(), from);
         unaccepted.incrementAndGet();
         pending.add(connection);
         exchange.respond(Wire.versioned(Wire.text(exchange.version(), HttpResponseStatus.OK, half.token())));

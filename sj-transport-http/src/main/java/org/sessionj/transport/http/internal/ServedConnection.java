@@ -22,6 +22,8 @@ final class ServedConnection extends StreamConnection {
     private static final int PUMP_BYTES = 1 << 20;
 
     private final Half half;
+    /** The address the client's opening request came from (a proxy's, behind one), or null. */
+    private final java.net.InetAddress peer;
     private final String description;
     private final FrameAssembler assembler;
     private final AtomicInteger pumpWork = new AtomicInteger();
@@ -38,12 +40,32 @@ final class ServedConnection extends StreamConnection {
      * charged to {@code frameBudget} (the process's {@link StreamMemory}), or to none when null.
      */
     ServedConnection(String transportName, Half half, HttpSettings settings, String description, Budget frameBudget) {
+        this(transportName, half, settings, description, frameBudget, null);
+    }
+
+    /**
+     * As {@link #ServedConnection(String, Half, HttpSettings, String, Budget)}, for a client whose opening request
+     * came from {@code peer} (null: unknown), which {@link #peerAddress()} names.
+     */
+    ServedConnection(String transportName, Half half, HttpSettings settings, String description, Budget frameBudget,
+            java.net.InetAddress peer) {
         super(transportName, settings, frameBudget);
         this.half = half;
+        this.peer = peer;
         half.servedBy(this);
         this.description = transportName + " " + description;
         this.assembler = newAssembler();
         pump();
+    }
+
+    /**
+     * The address the client's opening request came from, as this server's socket saw it (a proxy's, behind
+     * one): the connections that carry the session's later polls or its WebSocket are the same client's (its
+     * token), so the opening one's address stands for them. No system call.
+     */
+    @Override
+    public java.net.InetAddress peerAddress() {
+        return peer;
     }
 
     /** Moves uploaded bytes into frames; one thread at a time, re-run if asked meanwhile. */
