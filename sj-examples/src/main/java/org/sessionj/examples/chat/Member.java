@@ -83,7 +83,7 @@ final class Member {
     }
 
     /** Ends the stream normally after what is queued; nothing is queued after it. */
-    void finish(Outgoing.Quit quit) {
+    synchronized void finish(Outgoing.Quit quit) {
         if (!closed) {
             closed = true;
             if (!outbox.offer(quit)) {
@@ -93,8 +93,15 @@ final class Member {
         }
     }
 
-    /** Fails the stream at once; what is queued is discarded. */
-    void drop(String reason) {
+    /**
+     * Fails the stream at once; what is queued is discarded. A stream already finished keeps its ending: the
+     * session that quit is dropped on its way out too (ChatServer's finally), and that must not turn the
+     * client's orderly QUIT, still queued, into a failed stream.
+     */
+    synchronized void drop(String reason) {
+        if (closed) {
+            return;
+        }
         closed = true;
         outbox.clear();
         outbox.offer(new Outgoing.Drop(reason));
