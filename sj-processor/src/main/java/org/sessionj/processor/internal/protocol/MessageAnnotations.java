@@ -11,6 +11,7 @@ import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
+import org.sessionj.types.internal.RefusedJacksonAnnotations;
 
 /**
  * The Jackson annotations on a class of the program that make a value not arrive as it was sent, which SJ018
@@ -29,21 +30,9 @@ import javax.lang.model.element.VariableElement;
  * </ul>
  */
 final class MessageAnnotations {
-    private static final String PREFIX = "com.fasterxml.jackson.";
+    private static final String PREFIX = RefusedJacksonAnnotations.PREFIX;
     private static final String JSON_PROPERTY = PREFIX + "annotation.JsonProperty";
     private static final String JSON_IGNORE = PREFIX + "annotation.JsonIgnore";
-
-    /** The annotations refused wherever they are on a message class, each with why (completing "… is @X: …"). */
-    private static final Map<String, String> REFUSED = Map.of(
-            PREFIX + "databind.annotation.JsonSerialize", "the program's own code writes it, which no check can follow to "
-                    + "what a receiver reads back",
-            PREFIX + "databind.annotation.JsonDeserialize", "the program's own code reads it, which no check can follow to "
-                    + "what a sender writes",
-            PREFIX + "annotation.JsonRawValue", "the codec (Smile) has no raw values: every send would fail",
-            PREFIX + "annotation.JsonGetter", "write it as @JsonProperty, which SJ018 and the runtime both read",
-            PREFIX + "annotation.JsonSetter", "write it as @JsonProperty, which SJ018 and the runtime both read",
-            PREFIX + "annotation.JsonUnwrapped", "its properties would be written into this object's, which its reader "
-                    + "does not know");
 
     private MessageAnnotations() {
     }
@@ -155,7 +144,7 @@ final class MessageAnnotations {
     private static String refused(Element element, String what) {
         for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
             String name = ((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName().toString();
-            String why = REFUSED.get(name);
+            String why = RefusedJacksonAnnotations.WHY.get(name);
             if (why != null) {
                 return what + " is @" + name.substring(name.lastIndexOf('.') + 1) + ": " + why + " (adv20 A5)";
             }

@@ -11,6 +11,7 @@ import java.lang.reflect.Parameter;
 import java.util.HashMap;
 import java.util.Map;
 import org.sessionj.types.internal.JdkMessageTypes;
+import org.sessionj.types.internal.RefusedJacksonAnnotations;
 
 /**
  * The Jackson annotations on a class of the program that make a value not arrive as it was sent (adv20 A5),
@@ -27,18 +28,7 @@ import org.sessionj.types.internal.JdkMessageTypes;
  * </ul>
  */
 final class MessageAnnotations {
-    private static final String PREFIX = "com.fasterxml.jackson.";
-
-    private static final Map<String, String> REFUSED = Map.of(
-            PREFIX + "databind.annotation.JsonSerialize", "the program's own code writes it, which no check can follow to "
-                    + "what a receiver reads back",
-            PREFIX + "databind.annotation.JsonDeserialize", "the program's own code reads it, which no check can follow to "
-                    + "what a sender writes",
-            PREFIX + "annotation.JsonRawValue", "the codec (Smile) has no raw values: every send would fail",
-            PREFIX + "annotation.JsonGetter", "write it as @JsonProperty, which SJ018 and the runtime both read",
-            PREFIX + "annotation.JsonSetter", "write it as @JsonProperty, which SJ018 and the runtime both read",
-            PREFIX + "annotation.JsonUnwrapped", "its properties would be written into this object's, which its reader "
-                    + "does not know");
+    private static final String PREFIX = RefusedJacksonAnnotations.PREFIX;
 
     private MessageAnnotations() {
     }
@@ -180,7 +170,7 @@ final class MessageAnnotations {
     private static String refused(AnnotatedElement element, String what) {
         for (Annotation annotation : element.getDeclaredAnnotations()) {
             String name = annotation.annotationType().getName();
-            String why = REFUSED.get(name);
+            String why = RefusedJacksonAnnotations.WHY.get(name);
             if (why != null) {
                 return what + " is @" + annotation.annotationType().getSimpleName() + ": " + why + " (adv20 A5)";
             }
