@@ -119,9 +119,11 @@ final class LiveSessionExits {
                 : call instanceof NewClassTree ? "the constructor call" : "the call";
         beforeCall = lends;
         try {
-            boolean programCode = ThrowSites.runsProgramCode(call, method, flow);
+            // adv20 A11: items.size(), m.put("k", record) on a concrete JDK collection cannot fail, run no program code
+            boolean collection = UnfailingJdkCalls.collectionCallCannotFail(call, method, flow);
+            boolean programCode = !collection && ThrowSites.runsProgramCode(call, method, flow);
             // adv18 A12: a JDK method on the hand-kept list cannot fail for any argument (println, String.valueOf)
-            boolean jdkMayFail = !programCode && !UnfailingJdkCalls.cannotFail(method);
+            boolean jdkMayFail = !programCode && !collection && !UnfailingJdkCalls.cannotFail(method);
             throwsAt(call, name + " on line " + flow.line(call) + " throws", thrownAt(call, method), programCode,
                     jdkMayFail);
             if (jdkMayFail && ThrowSites.inJdk(method, flow)) {

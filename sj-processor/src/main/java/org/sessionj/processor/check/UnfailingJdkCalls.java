@@ -1,11 +1,19 @@
 package org.sessionj.processor.check;
 
+import com.sun.source.tree.ExpressionTree;
+import com.sun.source.tree.MemberSelectTree;
+import com.sun.source.tree.MethodInvocationTree;
+import com.sun.source.tree.Tree;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
+import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.TypeMirror;
 
 /**
  * The JDK methods that cannot fail with an unchecked exception for any argument, other than the JVM's own checks
@@ -36,7 +44,19 @@ import javax.lang.model.element.VariableElement;
  * caller's {@code catch (Exception e)} was SJ024): the JDK collections' constructors (not one of a capacity, which
  * refuses a negative one, nor a copy, which runs the source's code), the clocks' {@code now()}, {@code
  * Thread.currentThread}, {@code Thread.getName}/{@code threadId}, {@code UUID.randomUUID}, {@code Optional.empty},
- * {@code List.of()}/{@code Set.of()}/{@code Map.of()}, {@code Collections.emptyList}/{@code emptySet}/{@code emptyMap}.</li>
+ * {@code List.of()}/{@code Set.of()}/{@code Map.of()}, {@code Collections.emptyList}/{@code emptySet}/{@code emptyMap};</li>
+ * <li>the everyday methods of a concrete JDK collection named as the receiver's static type (adv20 A11's rest:
+ * {@code items.size()}, {@code m.get("k")}, {@code v.put("i", i)} on an {@code ArrayList}/{@code HashMap} under a
+ * caller's {@code catch (Exception e)} were SJ024), by a principle ({@link #collectionCallCannotFail}): a method
+ * that takes no index, count or range, never refuses an element (the collection is modifiable, has no capacity
+ * bound and no comparator: not {@code TreeMap}/{@code TreeSet}, whose comparator may be the program's), and calls
+ * no code but that of the argument it looks up — {@code hashCode}/{@code equals} of a key or element given to
+ * {@code get}, {@code put}, {@code contains}, {@code remove}, which must be of a closed type or an enum (whose
+ * {@code equals} and {@code hashCode} are {@code Enum}'s, final); what it only stores ({@code add}'s element,
+ * {@code put}'s value) may be anything. Not {@code get(int)}, {@code set}, {@code remove(int)},
+ * {@code add(int, e)} (an index), {@code pop}, {@code element}, {@code getFirst} (an empty collection), a
+ * {@code List} or {@code Map} (an interface: an unmodifiable one refuses {@code add}, and a program's class may
+ * implement it).</li>
  * </ul>
  * Everything else of the JDK counts, {@code println} of a {@code PrintStream} subclass of the program's aside
  * (a concrete JDK class stands for its own code: {@link ThrowSites#mayBeProgramObject}).
@@ -105,6 +125,102 @@ final class UnfailingJdkCalls {
             "java.lang.String", Set.of("valueOf", "indexOf", "lastIndexOf"),
             "java.lang.StringBuilder", Set.of("append"),
             "java.lang.StringBuffer", Set.of("append"));
+
+    /** The plain methods of a hashed map ({@code name/arity}): they take nothing or only store. */
+    private static final Set<String> MAP_PLAIN = Set.of("size/0", "isEmpty/0", "clear/0", "keySet/0", "values/0",
+            "entrySet/0");
+
+    /** The methods of a hashed map that look their first argument (a key) up: its hashCode and equals run. */
+    private static final Set<String> MAP_LOOK_UP = Set.of("get/1", "containsKey/1", "remove/1", "put/2",
+            "putIfAbsent/2", "getOrDefault/2");
+
+    /** The plain methods of a hashed set. */
+    private static final Set<String> SET_PLAIN = Set.of("size/0", "isEmpty/0", "clear/0");
+
+    /** The methods of a hashed set that look their argument up. */
+    private static final Set<String> SET_LOOK_UP = Set.of("add/1", "contains/1", "remove/1");
+
+    /** The plain methods of a list: they take nothing or store their argument at an end. */
+    private static final Set<String> LIST_PLAIN = Set.of("size/0", "isEmpty/0", "clear/0", "add/1", "addFirst/1",
+            "addLast/1");
+
+    /** The methods of a list that compare their argument with the elements ({@code o.equals(e)}); not an index. */
+    private static final Set<String> LIST_LOOK_UP = Set.of("contains/1", "indexOf/1", "lastIndexOf/1", "remove/1",
+            "addIfAbsent/1");
+
+    /** The plain methods of a queue or deque: an empty one answers null to {@code peek} and {@code poll}. */
+    private static final Set<String> QUEUE_PLAIN = Set.of("size/0", "isEmpty/0", "clear/0", "add/1", "addFirst/1",
+            "addLast/1", "offer/1", "offerFirst/1", "offerLast/1", "push/1", "peek/0", "peekFirst/0", "peekLast/0",
+            "poll/0", "pollFirst/0", "pollLast/0");
+
+    /** The methods of a queue or deque that compare their argument with the elements. */
+    private static final Set<String> QUEUE_LOOK_UP = Set.of("contains/1", "remove/1", "removeFirstOccurrence/1",
+            "removeLastOccurrence/1");
+
+    private static final String MAP = "map";
+    private static final String SET = "set";
+    private static final String LIST = "list";
+    private static final String QUEUE = "queue";
+
+    /**
+     * The concrete JDK collections by kind (a {@code LinkedList} is a list and a queue): modifiable, unbounded,
+     * hashed or ordered by arrival, never by a comparator.
+     */
+    private static final Map<String, Set<String>> COLLECTIONS = Map.ofEntries(
+            Map.entry("java.util.HashMap", Set.of(MAP)),
+            Map.entry("java.util.LinkedHashMap", Set.of(MAP)),
+            Map.entry("java.util.concurrent.ConcurrentHashMap", Set.of(MAP)),
+            Map.entry("java.util.HashSet", Set.of(SET)),
+            Map.entry("java.util.LinkedHashSet", Set.of(SET)),
+            Map.entry("java.util.ArrayList", Set.of(LIST)),
+            Map.entry("java.util.concurrent.CopyOnWriteArrayList", Set.of(LIST)),
+            Map.entry("java.util.LinkedList", Set.of(LIST, QUEUE)),
+            Map.entry("java.util.ArrayDeque", Set.of(QUEUE)),
+            Map.entry("java.util.concurrent.ConcurrentLinkedQueue", Set.of(QUEUE)),
+            Map.entry("java.util.concurrent.ConcurrentLinkedDeque", Set.of(QUEUE)));
+
+    /**
+     * Whether {@code call} of {@code method} is one of a concrete JDK collection's everyday methods that cannot fail
+     * and runs no code of the program (the class comment's last item, adv20 A11's rest): its receiver's static type
+     * is the collection's class itself ({@code ArrayList<String> items}, not {@code List<String>}), and the argument
+     * it looks up, if any, is of a closed type ({@link ThrowSites#closed}) or an enum. Checked before
+     * {@link ThrowSites#runsProgramCode}: the value {@code add} or {@code put} only stores may be the program's.
+     */
+    static boolean collectionCallCannotFail(Tree call, ExecutableElement method, MethodChecker flow) {
+        if (!(call instanceof MethodInvocationTree invocation) || method.getModifiers().contains(Modifier.STATIC)
+                || !(invocation.getMethodSelect() instanceof MemberSelectTree select)
+                || !ThrowSites.inJdk(method, flow)) {
+            return false;
+        }
+        TypeMirror receiver = flow.trees.getTypeMirror(flow.pathOf(select.getExpression()));
+        if (!(receiver instanceof DeclaredType declared) || !(declared.asElement() instanceof TypeElement type)) {
+            return false;
+        }
+        Set<String> kinds = COLLECTIONS.get(type.getQualifiedName().toString());
+        if (kinds == null) {
+            return false;
+        }
+        String key = method.getSimpleName() + "/" + method.getParameters().size();
+        if (kinds.contains(MAP) && MAP_PLAIN.contains(key) || kinds.contains(SET) && SET_PLAIN.contains(key)
+                || kinds.contains(LIST) && LIST_PLAIN.contains(key) || kinds.contains(QUEUE) && QUEUE_PLAIN.contains(key)) {
+            return true;
+        }
+        boolean looksUp = kinds.contains(MAP) && MAP_LOOK_UP.contains(key) || kinds.contains(SET) && SET_LOOK_UP.contains(key)
+                || kinds.contains(LIST) && LIST_LOOK_UP.contains(key) || kinds.contains(QUEUE) && QUEUE_LOOK_UP.contains(key);
+        if (!looksUp || method.getParameters().get(0).asType().getKind().isPrimitive()) {
+            return false; // remove(int), of an index
+        }
+        ExpressionTree looked = invocation.getArguments().get(0);
+        return hashedSafely(flow.trees.getTypeMirror(flow.pathOf(looked)), flow);
+    }
+
+    /** Whether a value of static type {@code type} has {@code hashCode} and {@code equals} of the JDK's own code. */
+    private static boolean hashedSafely(TypeMirror type, MethodChecker flow) {
+        if (ThrowSites.closed(type, flow)) {
+            return true;
+        }
+        return type instanceof DeclaredType declared && declared.asElement().getKind() == ElementKind.ENUM;
+    }
 
     /** Whether {@code method}, a JDK method or constructor, cannot fail with an unchecked exception (see the class comment). */
     static boolean cannotFail(ExecutableElement method) {
