@@ -31,10 +31,36 @@ final class CatchClauses {
      * on after it (its block does not end in a {@code throw} or {@code System.exit} on every path), the
      * types of the exceptions its block throws ({@code rethrows}; {@code rethrowsItself}: it throws its
      * parameter, {@code throw e;}), and whether it is in fact a finally block that can end with a jump
-     * ({@code finally { continue; }}: it drops any exception and goes on, adv16 A5).
+     * ({@code finally { continue; }}: it drops any exception and goes on, adv16 A5); {@code runner}: null, or
+     * what a message calls the JDK call this clause stands for, one that runs a function on another thread and
+     * keeps what it throws ({@code 'submit'}: adv20 A1, {@link FunctionRunners}).
      */
     record Clause(List<TypeMirror> types, long line, boolean swallows, List<TypeMirror> rethrows,
-            boolean rethrowsItself, boolean finallyBlock) {
+            boolean rethrowsItself, boolean finallyBlock, String runner) {
+        /** A catch clause or a finally block (no runner). */
+        Clause(List<TypeMirror> types, long line, boolean swallows, List<TypeMirror> rethrows, boolean rethrowsItself,
+                boolean finallyBlock) {
+            this(types, line, swallows, rethrows, rethrowsItself, finallyBlock, null);
+        }
+
+        /** How a message says what this clause does with an exception it takes ("the catch on line 9 takes it and goes on"). */
+        String goesOn() {
+            return runner != null ? runner + " on line " + line + " runs it on another thread: the exception ends there"
+                    + " and the program goes on"
+                    : finallyBlock ? "the finally block on line " + line + " drops it (it can end with a jump) and goes on"
+                    : "the catch on line " + line + " takes it and goes on";
+        }
+    }
+
+    /**
+     * adv20 A1: the handler a function given to a JDK call that runs it on another thread meets instead of the try
+     * statements around the call ({@link FunctionRunners}): it takes every exception, and the program goes on.
+     * Null when the function at {@code function} is not given to such a call.
+     */
+    Clause runner(com.sun.source.util.TreePath function) {
+        com.sun.source.util.TreePath call = FunctionRunners.runner(function, flow);
+        return call == null ? null : new Clause(List.of(type("java.lang.Throwable")), flow.line(call.getLeaf()), true,
+                List.of(), false, false, FunctionRunners.name(call.getLeaf(), flow));
     }
 
     /** The catch clauses of {@code tree}, in order. */

@@ -226,15 +226,18 @@ final class LiveSessionExits {
      * adv18 A6: a method reference ({@code A::send}, {@code this::send}) is run wherever the functional value is
      * run — by the JDK call it is given to ({@code values.forEach(A::send)}), inside the try statements around
      * it: for what an unchecked exit of the method referred to meets ({@link UncheckedExits}), it is a call
-     * of that method here.
+     * of that method here; given to a JDK call that runs it on another thread ({@code pool.submit(A::book)}), a call
+     * of it whose exception that call keeps while the program goes on (adv20 A1, {@link FunctionRunners}).
      */
     void referenced(Tree reference, Element referred) {
         if (flow.state == null || !(referred instanceof ExecutableElement method) || ThrowSites.inJdk(method, flow)
                 || sessionApi(method)) {
             return;
         }
+        CatchClauses.Clause runner = handlers.runner(flow.pathOf(reference)); // adv20 A1: pool.submit(A::book)
         flow.uncheckedExits.call(method, new UncheckedExits.Call(caller(), reference,
-                flow.root.getCompilationUnit(), flow.line(reference), handlersAround(), heldIn()), handlers);
+                flow.root.getCompilationUnit(), flow.line(reference), runner != null
+                        ? List.of(new UncheckedExits.Handlers(List.of(runner), null)) : handlersAround(), heldIn()), handlers);
     }
 
     /**

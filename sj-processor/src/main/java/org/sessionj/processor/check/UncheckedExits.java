@@ -256,7 +256,10 @@ final class UncheckedExits {
                 if (!(trees.getElement(new TreePath(body, call)) instanceof ExecutableElement callee)) {
                     return;
                 }
-                Call recorded = new Call(caller, call, unit, flow.line(call), new ArrayList<>(around), heldIn);
+                CatchClauses.Clause runner = call instanceof com.sun.source.tree.MemberReferenceTree
+                        ? handlers.runner(trees.getPath(unit, call)) : null; // adv20 A1: pool.submit(A::book)
+                Call recorded = new Call(caller, call, unit, flow.line(call), runner != null
+                        ? List.of(new Handlers(List.of(runner), null)) : new ArrayList<>(around), heldIn);
                 if (!ThrowSites.inJdk(callee, flow)) {
                     call(callee, recorded, handlers);
                 } else if (!around.isEmpty()) {
@@ -285,13 +288,20 @@ final class UncheckedExits {
      * taken to run where the lambda stands, as a method reference is (adv18 A6): the handlers of the try
      * statements around the lambda (innermost first) up to the method (or initializer) it is in, through
      * the lambdas it is nested in. Empty for any other body, and for a lambda held in a local variable, which runs
-     * where that variable's functional method is called ({@link HeldFunctions}).
+     * where that variable's functional method is called ({@link HeldFunctions}); for a lambda given to a JDK call that
+     * runs it on another thread, that call alone, as a handler that takes every exception and goes on (adv20 A1,
+     * {@link FunctionRunners}).
      */
     static List<Handlers> handlersAround(TreePath body, CatchClauses handlers, Trees trees) {
         List<Handlers> found = new ArrayList<>();
         if (!(body.getLeaf() instanceof com.sun.source.tree.LambdaExpressionTree)
                 || HeldFunctions.runs(body, trees) != null) {
             return found; // not a lambda, or one held in a variable, which runs where the variable's method is called (adv19 c8)
+        }
+        CatchClauses.Clause runner = handlers.runner(body);
+        if (runner != null) { // adv20 A1: run on another thread, which keeps what it throws: the try statements here never see it
+            found.add(new Handlers(List.of(runner), null));
+            return found;
         }
         Tree child = body.getLeaf();
         for (TreePath up = body.getParentPath(); up != null; up = up.getParentPath()) {
@@ -372,9 +382,7 @@ final class UncheckedExits {
             }
             CatchClauses.Clause swallower = handlers.swallower(taken, around.clauses(), around.jumpingFinally(), onwards);
             if (swallower != null && reportedCalls.add(call.at())) {
-                String how = swallower.finallyBlock()
-                        ? "the finally block on line " + swallower.line() + " drops it (it can end with a jump) and goes on"
-                        : "the catch on line " + swallower.line() + " takes it and goes on";
+                String how = swallower.goesOn();
                 trees.printMessage(javax.tools.Diagnostic.Kind.ERROR, Diagnostic.INCOMPLETE_SESSION.format(
                         exit.session(), "if, in '" + exit.owner() + "', " + exit.what() + " an unchecked exception, which "
                                 + "leaves '" + exit.owner() + "'" + exit.through() + " and comes out of the call on line "
