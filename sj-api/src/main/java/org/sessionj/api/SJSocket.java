@@ -106,8 +106,9 @@ public interface SJSocket extends AutoCloseable {
      * The address the peer's connection comes from, as this side's transport sees it (a peer behind a
      * proxy or NAT shows that hop's address), or {@code null} when the transport does not say: in-JVM and
      * {@code ipc} (the peer is on this host), and on {@code http} the client's end and both ends through a relay
-     * (every peer there is the relay); {@code tcp} and {@code tls} name the peer on both ends, {@code http}
-     * direct on the server's end. Not an action: any time before the session moves away. A server uses it to
+     * (every peer there is the relay) — except the server's end through a relay that holds the server's listen
+     * key, which names the address the relay vouches the requester came from (docs/http-transport.md);
+     * {@code tcp} and {@code tls} name the peer on both ends, {@code http} direct on the server's end. Not an action: any time before the session moves away. A server uses it to
      * bound what one source may hold, such as the chat demo's sessions per address.
      */
     default java.net.InetAddress peerAddress() {

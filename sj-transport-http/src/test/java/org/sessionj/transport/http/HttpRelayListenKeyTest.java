@@ -89,6 +89,28 @@ class HttpRelayListenKeyTest {
         }
     }
 
+    /**
+     * hostile18 H8 through a relay: a relay that holds the server's key vouches, under it, for the address each
+     * requester's connection came from, and the server's end names it (before, null: every requester came from
+     * the relay, so a server could not bound what one source holds through a relay).
+     */
+    @Test
+    void theServersEndNamesTheAddressEachRequesterCameFromAsTheKeyedRelayVouches() throws Exception {
+        try (RelayAcceptor server = RelayAcceptor.listen("http", endpoint, 4000, List.of("vouched.example"),
+                REGISTER_NANOS, KEY);
+                RawHttp two = new RawHttp(InetAddress.getByName("127.0.0.2"), relay.port(), 10_000);
+                RawHttp three = new RawHttp(InetAddress.getByName("127.0.0.3"), relay.port(), 10_000)) {
+            assertThat(two.exchange("POST", Wire.CONNECT + "?target=vouched.example:4000").status()).isEqualTo(200);
+            Connection first = server.accept(TimeUnit.SECONDS.toNanos(20));
+            assertThat(three.exchange("POST", Wire.CONNECT + "?target=vouched.example:4000").status()).isEqualTo(200);
+            Connection second = server.accept(TimeUnit.SECONDS.toNanos(20));
+            assertThat(first.peerAddress()).isEqualTo(InetAddress.getByName("127.0.0.2"));
+            assertThat(second.peerAddress()).isEqualTo(InetAddress.getByName("127.0.0.3"));
+            first.close();
+            second.close();
+        }
+    }
+
     @Test
     void aReplayedRegistrationAProofUnderAnotherKeyAndAProofMovedToOtherNamesAreRefused() throws IOException {
         try (RawHttp server = new RawHttp(relay.port(), 10_000);

@@ -49,6 +49,26 @@ public final class ListenProof {
                 proof.getBytes(StandardCharsets.US_ASCII));
     }
 
+    /** Keeps the relay's word for a requester's address from being a valid MAC of anything else under the key. */
+    private static final String FROM_CONTEXT = "sessionj relay from v1";
+
+    /**
+     * The relay's word, 64 hex digits, that the relayed connection {@code token} came from {@code address}
+     * (the text of the listen answer's {@code from} line), under the key the server registered with: the
+     * server trusts the address only from a relay that holds its key (docs/http-transport.md, "The
+     * requester's address through a relay"). The token is in it, so it cannot be moved to another connection.
+     */
+    public static String from(byte[] key, String token, String address) {
+        return HexFormat.of().formatHex(mac(key, (FROM_CONTEXT + '\n' + token + '\n' + address)
+                .getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** Whether {@code word} is {@link #from} of {@code token} and {@code address} under {@code key} (in constant time). */
+    public static boolean vouches(byte[] key, String word, String token, String address) {
+        return MessageDigest.isEqual(from(key, token, address).getBytes(StandardCharsets.US_ASCII),
+                word.getBytes(StandardCharsets.US_ASCII));
+    }
+
     /** HMAC-SHA256 of {@code data} under {@code key}. */
     public static byte[] mac(byte[] key, byte[] data) {
         try {

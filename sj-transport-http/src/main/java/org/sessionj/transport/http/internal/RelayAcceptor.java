@@ -4,10 +4,13 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpMethod;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.net.InetAddress;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.ConnectionAcceptor;
 import org.sessionj.runtime.spi.support.PendingConnections;
@@ -21,6 +24,9 @@ import org.sessionj.runtime.spi.support.PendingConnections;
 public final class RelayAcceptor implements ConnectionAcceptor {
     private static final System.Logger LOG = System.getLogger(RelayAcceptor.class.getName());
     private static final long EXTRA_WAIT_MILLIS = 15_000;
+    /** An IPv4 literal, or an IPv6 one (it has a colon: {@code InetAddress} parses it without a look-up). */
+    private static final Pattern IP_LITERAL = Pattern.compile(
+            "\\d{1,3}(\\.\\d{1,3}){3}|[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*(%[A-Za-z0-9_.-]+)?");
 
     private final String transportName;
     private final Endpoint relay;
@@ -185,12 +191,7 @@ public final class RelayAcceptor implements ConnectionAcceptor {
                         if (status == 200) {
                             backoff.reset();
                             warned = false;
-                            int wire = Wire.versionOf(response);
-                            for (String token : response.content().toString(StandardCharsets.UTF_8).split("\n")) {
-                                if (Wire.isToken(token.strip())) {
-                                    take(token.strip(), wire);
-                                }
-                            }
+                            takeAll(response.content().toString(StandardCharsets.UTF_8), Wire.versionOf(response));
                             poll();
                         } else if (status == 204) {
                             backoff.reset();
@@ -249,11 +250,67 @@ public final class RelayAcceptor implements ConnectionAcceptor {
         control.loop().schedule(this::poll, delay, TimeUnit.MILLISECONDS);
     }
 
-    private void take(String token, int wire) {
+    /** A connection of a listen answer: its token, and the requester's address when the relay vouched for it. */
+    record Offer(String token, InetAddress from) {
+    }
+
+    /** Takes the connections of a listen answer ({@link #offers}). */
+    private void takeAll(String answer, int wire) {
+        for (Offer offer : offers(answer, key)) {
+            take(offer.token(), wire, offer.from());
+        }
+    }
+
+    /**
+     * The connections of a listen answer, in order: a token per line, each followed by the relay's {@code from}
+     * line ({@code from ADDRESS MAC}) when the relay vouches for the requester's address under {@code key}, this
+     * server's listen key (null: no address is believed); other lines skipped.
+     */
+    static List<Offer> offers(String answer, byte[] key) {
+        List<Offer> offers = new ArrayList<>();
+        for (String line : answer.split("\n")) {
+            line = line.strip();
+            if (Wire.isToken(line)) {
+                offers.add(new Offer(line, null));
+            } else if (!offers.isEmpty() && line.startsWith(Wire.FROM_LINE)) {
+                Offer last = offers.get(offers.size() - 1);
+                offers.set(offers.size() - 1, new Offer(last.token(),
+                        vouchedAddress(key, last.token(), line.substring(Wire.FROM_LINE.length()))));
+            }
+        }
+        return offers;
+    }
+
+    /**
+     * The address of a {@code from} line's words ({@code ADDRESS MAC}) for connection {@code token}, or null
+     * unless its MAC proves that the relay holds {@code key} ({@link ListenProof#vouches}) and the address is
+     * an IP literal (never a name: no DNS look-up on a relay's word). A relay without the key, or anyone on a
+     * plain-http path, cannot make the server believe an address (docs/http-transport.md).
+     */
+    private static InetAddress vouchedAddress(byte[] key, String token, String words) {
+        int space = words.lastIndexOf(' ');
+        if (key == null || space <= 0) {
+            return null;
+        }
+        String address = words.substring(0, space);
+        if (!ListenProof.vouches(key, words.substring(space + 1), token, address) || !IP_LITERAL.matcher(address).matches()) {
+            LOG.log(System.Logger.Level.DEBUG, "the relay named an address for a connection that this server's key"
+                    + " does not vouch for: ignored");
+            return null;
+        }
+        try {
+            return InetAddress.getByName(address);
+        } catch (java.net.UnknownHostException e) {
+            return null;
+        }
+    }
+
+    private void take(String token, int wire, InetAddress from) {
         Thread.ofVirtual().name("sj-relay-attach").start(() -> {
             try {
                 Connection connection = TunnelConnection.attach(transportName, relay, token,
-                        "via relay " + relay + " on session port " + port, null, wire, TimeUnit.SECONDS.toNanos(10));
+                        "via relay " + relay + " on session port " + port, null, wire, TimeUnit.SECONDS.toNanos(10),
+                        from);
                 pending.add(connection);
             } catch (IOException e) {
                 LOG.log(System.Logger.Level.DEBUG, "could not take a relayed connection: {0}", e.getMessage());

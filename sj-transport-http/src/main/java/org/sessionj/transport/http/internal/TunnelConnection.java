@@ -7,6 +7,7 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpMethod;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -36,6 +37,8 @@ public final class TunnelConnection extends StreamConnection {
 
     private final Endpoint endpoint;
     private final String token;
+    /** Where the peer's connection came from, as a relay that holds this server's listen key vouched; or null. */
+    private final InetAddress peer;
     final ByteStream out;
     final FrameAssembler assembler;
     private volatile Link link;
@@ -76,10 +79,11 @@ public final class TunnelConnection extends StreamConnection {
         }
     }
 
-    private TunnelConnection(String transportName, Endpoint endpoint, String token, String via) {
+    private TunnelConnection(String transportName, Endpoint endpoint, String token, String via, InetAddress peer) {
         super(transportName, endpoint.settings());
         this.endpoint = endpoint;
         this.token = token;
+        this.peer = peer;
         this.out = new ByteStream(settings.streamBytes(), Budget.unlimited());
         this.assembler = newAssembler();
         this.description = transportName + " " + via;
@@ -125,7 +129,16 @@ public final class TunnelConnection extends StreamConnection {
      */
     public static TunnelConnection attach(String transportName, Endpoint endpoint, String token, String via,
             HttpClientChannel control, int wire, long timeoutNanos) throws IOException {
-        TunnelConnection connection = new TunnelConnection(transportName, endpoint, token, via);
+        return attach(transportName, endpoint, token, via, control, wire, timeoutNanos, null);
+    }
+
+    /**
+     * As {@link #attach(String, Endpoint, String, String, HttpClientChannel, int, long)}, for a relayed connection
+     * whose requester the relay vouched came from {@code peer} (null: unknown), which {@link #peerAddress()} names.
+     */
+    static TunnelConnection attach(String transportName, Endpoint endpoint, String token, String via,
+            HttpClientChannel control, int wire, long timeoutNanos, InetAddress peer) throws IOException {
+        TunnelConnection connection = new TunnelConnection(transportName, endpoint, token, via, peer);
         Link link = null;
         HttpSettings settings = endpoint.settings();
         String key = endpoint.authority();
@@ -182,6 +195,16 @@ public final class TunnelConnection extends StreamConnection {
 
     static String abbreviate(String text) {
         return text.length() > 300 ? text.substring(0, 300) + "..." : text;
+    }
+
+    /**
+     * On a server's end of a relayed connection, the address the requester's connection came from as the relay
+     * saw it, when the relay vouched for it under this server's listen key ({@code sessionj.http.relayKeyFile});
+     * else null (a requester's end: its peer is behind the relay). No system call.
+     */
+    @Override
+    public InetAddress peerAddress() {
+        return peer;
     }
 
     /** The link in use: {@code "websocket"} or {@code "long-poll"}. */

@@ -47,6 +47,12 @@ public final class Wire {
      */
     public static final String NONCE = "x-sj-nonce";
     /**
+     * Starts a line of the relay's listen answer after a token, to a server that proved a listen key:
+     * {@code from ADDRESS MAC}, where the requester's connection came from, vouched for under the key
+     * ({@link ListenProof#from}). Not a token, so a server that does not know it skips it.
+     */
+    public static final String FROM_LINE = "from ";
+    /**
      * Response header of {@code open}, {@code connect} and {@code listen}: the wire version the server
      * speaks (absent: 1). A client uses what both speak.
      */

@@ -4,10 +4,7 @@ import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.ssl.SslContext;
-import io.netty.handler.ssl.SslContextBuilder;
-import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -22,18 +19,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-import javax.net.ssl.SSLException;
 import org.sessionj.transport.http.internal.Budget;
 import org.sessionj.transport.http.internal.ByteStream;
-import org.sessionj.transport.http.internal.Endpoint;
 import org.sessionj.transport.http.internal.Exchange;
 import org.sessionj.transport.http.internal.Half;
 import org.sessionj.transport.http.internal.Halves;
-import org.sessionj.transport.http.internal.HttpClientChannel;
 import org.sessionj.transport.http.internal.HttpSettings;
+import org.sessionj.transport.http.internal.ListenProof;
 import org.sessionj.transport.http.internal.RelayHandshakeSlots;
 import org.sessionj.transport.http.internal.Routes;
-import org.sessionj.transport.http.internal.TunnelConnection;
 import org.sessionj.transport.http.internal.TunnelServer;
 import org.sessionj.transport.http.internal.Wire;
 
@@ -78,8 +72,13 @@ public final class HttpRelay implements AutoCloseable, Routes {
         final Set<String> keys;
         /** The address that registered it (per-source cap). */
         final String source;
-        final ArrayDeque<String> waiting = new ArrayDeque<>();
+        final ArrayDeque<Waiting> waiting = new ArrayDeque<>();
         Exchange held;
+        /**
+         * The listen key it proved when it registered (last), or null: under it the relay vouches for where
+         * its requesters come from ({@link ListenProof#from}).
+         */
+        volatile byte[] key;
         volatile long lastSeen = System.nanoTime();
 
         Listener(String id, int port, Set<String> keys, String source) {
@@ -88,6 +87,10 @@ public final class HttpRelay implements AutoCloseable, Routes {
             this.keys = keys;
             this.source = source;
         }
+    }
+
+    /** A requester's connection waiting for its server: the server's half's token, and the requester's address. */
+    private record Waiting(String token, String from) {
     }
 
     private HttpRelay(InetSocketAddress address, SslContext ssl, HttpSettings settings, RelayLimits limits,
@@ -302,7 +305,7 @@ public final class HttpRelay implements AutoCloseable, Routes {
             halves.add(requester);
             halves.add(served);
             unpaired.put(served.token(), served);
-            listener.waiting.add(served.token());
+            listener.waiting.add(new Waiting(served.token(), source));
             poll = listener.held;
             listener.held = null;
         }
@@ -340,8 +343,12 @@ public final class HttpRelay implements AutoCloseable, Routes {
             exchange.fail(HttpResponseStatus.NOT_FOUND, "unknown server: register again");
             return;
         }
-        if (listenKeys != null && registering && !listenKeys.admits(exchange, id, port)) {
-            return;
+        byte[] key = null;
+        if (listenKeys != null && registering) {
+            key = listenKeys.admits(exchange, id, port);
+            if (key == null) {
+                return;
+            }
         }
         if (listener == null || registering) {
             if (listener == null) {
@@ -350,6 +357,7 @@ public final class HttpRelay implements AutoCloseable, Routes {
                     return;
                 }
             }
+            listener.key = key;
             FullHttpResponse ok = Wire.versioned(Wire.text(exchange.version(), HttpResponseStatus.OK, "registered"));
             ok.headers().set(Wire.PORT, listener.port);
             exchange.respond(ok);
@@ -456,20 +464,35 @@ public final class HttpRelay implements AutoCloseable, Routes {
         return name.toLowerCase(Locale.ROOT) + ":" + port;
     }
 
+    /**
+     * Answers a server's listen poll with the connections waiting for it: a line per token and, to a server
+     * that proved a listen key, after it a line {@code from ADDRESS MAC} (the requester's address as the
+     * relay saw it, vouched for under that key: {@link ListenProof#from}). A server that does not know the
+     * line skips it (it is no token), so both sides may be older.
+     */
     private void answerListener(Listener listener, Exchange exchange) {
-        List<String> tokens = new ArrayList<>();
+        List<Waiting> taken = new ArrayList<>();
         synchronized (listener) {
-            String token;
-            while ((token = listener.waiting.poll()) != null) {
-                tokens.add(token);
+            Waiting next;
+            while ((next = listener.waiting.poll()) != null) {
+                taken.add(next);
             }
         }
         listener.lastSeen = System.nanoTime();
-        if (tokens.isEmpty()) {
+        if (taken.isEmpty()) {
             exchange.empty();
-        } else {
-            exchange.respond(Wire.versioned(Wire.text(exchange.version(), HttpResponseStatus.OK, String.join("\n", tokens))));
+            return;
         }
+        byte[] key = listener.key;
+        StringBuilder body = new StringBuilder();
+        for (Waiting waiting : taken) {
+            body.append(waiting.token()).append('\n');
+            if (key != null) {
+                body.append(Wire.FROM_LINE).append(waiting.from()).append(' ')
+                        .append(ListenProof.from(key, waiting.token(), waiting.from())).append('\n');
+            }
+        }
+        exchange.respond(Wire.versioned(Wire.text(exchange.version(), HttpResponseStatus.OK, body.toString())));
     }
 
     private void drop(Listener listener, String reason) {
@@ -477,7 +500,7 @@ public final class HttpRelay implements AutoCloseable, Routes {
             listeners.remove(listener.id, listener);
             listener.keys.forEach(k -> targets.remove(k, listener));
         }
-        List<String> orphans;
+        List<Waiting> orphans;
         Exchange poll;
         synchronized (listener) {
             orphans = new ArrayList<>(listener.waiting);
@@ -488,8 +511,8 @@ public final class HttpRelay implements AutoCloseable, Routes {
         if (poll != null) {
             poll.empty();
         }
-        for (String token : orphans) {
-            Half half = unpaired.remove(token);
+        for (Waiting orphan : orphans) {
+            Half half = unpaired.remove(orphan.token());
             if (half != null) {
                 half.vanish(reason);
             }
@@ -547,31 +570,7 @@ public final class HttpRelay implements AutoCloseable, Routes {
      * @throws IOException if no answer came within {@code timeout}: the relay cannot serve
      */
     public Duration selfCheck(Duration timeout) throws IOException {
-        InetAddress bound = address.getAddress();
-        String host = (bound == null || bound.isAnyLocalAddress() ? InetAddress.getLoopbackAddress() : bound)
-                .getHostAddress();
-        SslContext client = null;
-        if (tls) {
-            try {
-                client = SslContextBuilder.forClient().trustManager(InsecureTrustManagerFactory.INSTANCE)
-                        .endpointIdentificationAlgorithm(null).build();
-            } catch (SSLException e) {
-                throw new IOException("cannot make the TLS context of the relay's self-check: " + e.getMessage(), e);
-            }
-        }
-        Endpoint self = new Endpoint(host, port(), client, settings);
-        HttpClientChannel channel = new HttpClientChannel(self);
-        long start = System.nanoTime();
-        try {
-            FullHttpResponse answer = TunnelConnection.await(channel.send(channel.request(HttpMethod.GET,
-                    Wire.TARGET + "?name=sj-relay-self-check:1", null), timeout.toMillis()), timeout.toNanos(), self);
-            answer.release();
-            return Duration.ofNanos(System.nanoTime() - start);
-        } catch (IOException e) {
-            throw new IOException("the relay does not answer on its own port (" + self + "): " + e.getMessage(), e);
-        } finally {
-            channel.close();
-        }
+        return RelaySelfCheck.run(address, port(), tls, settings, timeout);
     }
 
     /** Stops the relay: the port is released, every relayed connection fails. */

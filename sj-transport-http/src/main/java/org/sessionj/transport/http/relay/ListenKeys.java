@@ -82,20 +82,22 @@ public final class ListenKeys {
     }
 
     /**
-     * Whether the registration {@code exchange} (server {@code id}, session port {@code port}, its
-     * {@code name} parameters) carries a valid proof of a key; if not, it has been answered 401 with a
-     * fresh nonce (and, for a proof that failed, why, counted and logged).
+     * The key the registration {@code exchange} (server {@code id}, session port {@code port}, its
+     * {@code name} parameters) proves, or null when it carries no valid proof: then it has been answered 401
+     * with a fresh nonce (and, for a proof that failed, why, counted and logged). The relay vouches for its
+     * requesters' addresses to that server under the key it proved ({@link ListenProof#from}).
      */
-    boolean admits(Exchange exchange, String id, long port) {
+    byte[] admits(Exchange exchange, String id, long port) {
         String nonce = Wire.param(exchange.query(), "nonce");
         String proof = Wire.param(exchange.query(), "proof");
         List<String> names = exchange.query().parameters().getOrDefault("name", List.of());
         String why = null;
         if (nonce != null && proof != null) {
-            why = check(nonce, proof, id, port, names);
-            if (why == null) {
-                return true;
+            Verdict verdict = verify(nonce, proof, id, port, names);
+            if (verdict.key() != null) {
+                return verdict.key();
             }
+            why = verdict.why();
             long count = refused.incrementAndGet();
             if (Long.bitCount(count) == 1) {
                 String shown = String.valueOf(names);
@@ -109,7 +111,7 @@ public final class ListenKeys {
                         + " ./sj relay --listen-key)" + (why == null ? "" : ": " + why));
         challenge.headers().set(Wire.NONCE, nonce());
         exchange.respond(challenge);
-        return false;
+        return null;
     }
 
     /** The file the keys are read from. */
@@ -137,6 +139,18 @@ public final class ListenKeys {
      *         answer
      */
     public String check(String nonce, String proof, String id, long port, List<String> names) {
+        return verify(nonce, proof, id, port, names).why();
+    }
+
+    /** What {@link #verify} found: the key proven (and {@code why} null), or why not (and {@code key} null). */
+    private record Verdict(String why, byte[] key) {
+        static Verdict refused(String why) {
+            return new Verdict(why, null);
+        }
+    }
+
+    /** {@link #check}, and the key the proof proves. */
+    private Verdict verify(String nonce, String proof, String id, long port, List<String> names) {
         byte[] bytes;
         try {
             bytes = HexFormat.of().parseHex(nonce);
@@ -146,22 +160,24 @@ public final class ListenKeys {
         if (bytes == null || bytes.length != NONCE_BYTES || !MessageDigest.isEqual(
                 java.util.Arrays.copyOf(ListenProof.mac(secret, java.util.Arrays.copyOf(bytes, 16)), 16),
                 java.util.Arrays.copyOfRange(bytes, 16, NONCE_BYTES))) {
-            return "the nonce is not one this relay issued (it restarted?); register again";
+            return Verdict.refused("the nonce is not one this relay issued (it restarted?); register again");
         }
         long now = millis.getAsLong();
         long issued = ByteBuffer.wrap(bytes).getLong();
         if (now - issued > NONCE_MILLIS || issued > now) {
-            return "the nonce is older than " + NONCE_MILLIS / 1000 + " s; register again";
+            return Verdict.refused("the nonce is older than " + NONCE_MILLIS / 1000 + " s; register again");
         }
         synchronized (this) {
             reloadIfChanged();
-            boolean proven = false;
+            byte[] proven = null;
             for (byte[] key : keys) {
-                proven |= ListenProof.matches(key, proof, nonce, id, port, names);
+                if (ListenProof.matches(key, proof, nonce, id, port, names)) {
+                    proven = key;
+                }
             }
-            if (!proven) {
-                return "the proof matches no listen key of this relay (sessionj.http.relayKeyFile on the server must"
-                        + " name a file with a key of the relay's --listen-key file)";
+            if (proven == null) {
+                return Verdict.refused("the proof matches no listen key of this relay (sessionj.http.relayKeyFile on"
+                        + " the server must name a file with a key of the relay's --listen-key file)");
             }
             for (Iterator<Long> it = used.values().iterator(); it.hasNext();) {
                 if (it.next() < now) {
@@ -169,14 +185,14 @@ public final class ListenKeys {
                 }
             }
             if (used.containsKey(nonce)) {
-                return "the nonce was used already: a registration is proven once (a replay?)";
+                return Verdict.refused("the nonce was used already: a registration is proven once (a replay?)");
             }
             if (used.size() >= MAX_USED) {
-                return "the relay accepted " + MAX_USED + " registrations in the last " + NONCE_MILLIS / 1000
-                        + " s; retry later";
+                return Verdict.refused("the relay accepted " + MAX_USED + " registrations in the last "
+                        + NONCE_MILLIS / 1000 + " s; retry later");
             }
             used.put(nonce, issued + NONCE_MILLIS);
-            return null;
+            return new Verdict(null, proven);
         }
     }
 

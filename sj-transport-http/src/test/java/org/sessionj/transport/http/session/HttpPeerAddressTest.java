@@ -18,8 +18,9 @@ import org.sessionj.transport.http.session.HttpProtocols.BurstServer;
 /**
  * {@code SJSocket.peerAddress()} over http (hostile18 H8: the chat server counts sessions per source address).
  * Direct, the server's end names the address the client's HTTP connection came from (a proxy's, behind
- * one); through a relay it names nothing: every client's connection comes from the relay, and counting them as
- * one address would refuse all but a few. The client's end names nothing on either (its peer may be a relay).
+ * one); through a relay without a listen key it names nothing: every client's connection comes from the relay,
+ * and counting them as one address would refuse all but a few (a keyed relay vouches for the address:
+ * {@code HttpRelayListenKeyTest}). The client's end names nothing on either (its peer may be a relay).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class HttpPeerAddressTest extends RelaySessions {
