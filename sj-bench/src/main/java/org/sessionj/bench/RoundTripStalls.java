@@ -44,7 +44,15 @@ import org.sessionj.transport.http.relay.HttpRelay;
  * with {@code sessionj.http.leanCodec=false}: Netty's HTTP codec instead of the lean one, for an A/B in one run;
  * {@code proc-relay-poll} and {@code proc-relay-ws} go through a relay in a process of its own, {@code ./sj relay
  * --port 0} started from this class path, as a relay is deployed: the {@code relay-} paths run it in this JVM,
- * on the event loops the two peers use too).
+ * on the event loops the two peers use too; {@code relay-mixed} goes through the in-JVM relay with the requester
+ * long-polling and the server's end on WebSocket, what a requester behind a proxy that refuses the upgrade gets
+ * by default while its server's path to the relay passes it).
+ *
+ * <p>Each path's line also gives the CPU time per round trip: of every thread of this JVM (both peers, the
+ * in-JVM relay, the JIT and GC) and, for the {@code proc-} paths, of the relay's process, over the rounds
+ * measured: what a relay costs in work, beside what it costs in time. It moves with the machine's load as the
+ * latency does (at load 27–29 on the 2-vCPU build machine one path gave 44 µs in one run and 140 µs in the
+ * next: docs/benchmarks.md, twenty-first session), so compare it only between paths of one run on a quiet machine.
  */
 public final class RoundTripStalls {
     private static final AtomicLong LONGEST_OVERSLEEP = new AtomicLong();
@@ -62,6 +70,10 @@ public final class RoundTripStalls {
         long slow;
         long slowWithProcessStall;
         long slowWithGc;
+        /** CPU time (ns) of this JVM's threads and the relay process, if any, over the measured rounds. */
+        long cpuNanos;
+        /** The relay's process ({@code proc-} paths), else null. */
+        ProcessHandle relay;
 
         Path(String name, SJSocket session) {
             this.name = name;
@@ -83,6 +95,7 @@ public final class RoundTripStalls {
         List<GarbageCollectorMXBean> gcs = ManagementFactory.getGarbageCollectorMXBeans();
         for (int round = 0; round < rounds; round++) {
             for (Path path : paths.values()) {
+                long cpu0 = cpu(path);
                 long end = System.nanoTime() + roundNanos;
                 while (System.nanoTime() < end) {
                     long gc0 = gcMillis(gcs);
@@ -107,6 +120,9 @@ public final class RoundTripStalls {
                         }
                     }
                 }
+                if (round > 0) {
+                    path.cpuNanos += cpu(path) - cpu0;
+                }
             }
         }
         for (Path path : paths.values()) {
@@ -122,16 +138,38 @@ public final class RoundTripStalls {
         System.exit(0);
     }
 
+    private static final java.lang.management.ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    /** CPU time so far of every live thread of this JVM and of {@code path}'s relay process, if any. */
+    private static long cpu(Path path) {
+        long sum = 0;
+        for (long id : THREADS.getAllThreadIds()) {
+            long t = THREADS.getThreadCpuTime(id);
+            if (t > 0) {
+                sum += t;
+            }
+        }
+        if (path.relay != null) {
+            sum += path.relay.info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);
+        }
+        return sum;
+    }
+
     private static Path open(String path, List<AutoCloseable> closers) throws java.io.IOException {
         // "-netty": the same path with Netty's HTTP codec everywhere instead of the lean codec (an A/B in one run)
         boolean netty = path.endsWith("-netty");
         String name = netty ? path.substring(0, path.length() - "-netty".length()) : path;
         System.setProperty("sessionj.http.leanCodec", String.valueOf(!netty));
-        System.setProperty("sessionj.http.websocket", String.valueOf(name.endsWith("ws")));
+        // relay-mixed: the server's end registers with WebSocket allowed, the requester then long-polls
+        boolean mixed = name.equals("relay-mixed");
+        System.setProperty("sessionj.http.websocket", String.valueOf(name.endsWith("ws") || mixed));
         System.clearProperty("sessionj.http.relay");
+        ProcessHandle relayProcess = null;
         if (name.startsWith("proc-")) {
             name = name.substring("proc-".length());
-            System.setProperty("sessionj.http.relay", "127.0.0.1:" + relayProcess(closers));
+            Process started = relayProcess(closers);
+            relayProcess = started.toHandle();
+            System.setProperty("sessionj.http.relay", "127.0.0.1:" + RELAY_PORTS.get(started));
         } else if (name.startsWith("relay")) {
             HttpRelay relay = HttpRelay.start(0);
             closers.add(relay::close);
@@ -139,6 +177,9 @@ public final class RoundTripStalls {
         }
         SJRuntime runtime = SJRuntime.create(SJRuntimeConfig.builder().transports(name.equals("tcp") ? "tcp" : "http").build());
         SJServerSocket server = runtime.serverSocket(PingServer.class, 0);
+        if (mixed) {
+            System.setProperty("sessionj.http.websocket", "false");
+        }
         Thread accepter = Thread.ofPlatform().daemon().name("echo-" + path).start(() -> {
             try (SJSocket s = server.accept()) {
                 while (s.inwhile()) {
@@ -155,7 +196,9 @@ public final class RoundTripStalls {
             accepter.join(10_000);
             server.close();
         });
-        return new Path(path, session);
+        Path opened = new Path(path, session);
+        opened.relay = relayProcess;
+        return opened;
     }
 
     private static final Pattern LISTENING = Pattern.compile("sj relay: listening on \\S*:(\\d+) ");
@@ -165,7 +208,9 @@ public final class RoundTripStalls {
      * returns its port once it says it is listening; it is stopped with the other closers, or when this
      * JVM exits.
      */
-    private static int relayProcess(List<AutoCloseable> closers) throws IOException {
+    private static final Map<Process, Integer> RELAY_PORTS = new java.util.HashMap<>();
+
+    private static Process relayProcess(List<AutoCloseable> closers) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         Process relay = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp",
                 System.getProperty("java.class.path"), "org.sessionj.cli.SjCommand", "relay", "--port", "0")
@@ -178,7 +223,8 @@ public final class RoundTripStalls {
             Matcher listening = LISTENING.matcher(line);
             if (listening.find()) {
                 Thread.ofPlatform().daemon().name("relay-output").start(() -> out.lines().forEach(l -> { }));
-                return Integer.parseInt(listening.group(1));
+                RELAY_PORTS.put(relay, Integer.parseInt(listening.group(1)));
+                return relay;
             }
             said.append(line).append('\n');
         }
@@ -208,8 +254,9 @@ public final class RoundTripStalls {
         Arrays.sort(sorted);
         double mean = Arrays.stream(sorted).average().orElse(0);
         System.out.printf(Locale.ROOT, "%-10s %9d round trips: mean %8.1f us, p50 %7.1f, p90 %8.1f, p99 %8.1f, p99.9 %9.1f,"
-                + " max %9.1f us%n", path.name, sorted.length, mean / 1e3, at(sorted, 0.5), at(sorted, 0.9),
-                at(sorted, 0.99), at(sorted, 0.999), at(sorted, 1.0));
+                + " max %9.1f us; CPU %7.1f us per round trip%n", path.name, sorted.length, mean / 1e3, at(sorted, 0.5),
+                at(sorted, 0.9), at(sorted, 0.99), at(sorted, 0.999), at(sorted, 1.0),
+                sorted.length == 0 ? 0.0 : path.cpuNanos / 1e3 / sorted.length);
         System.out.printf(Locale.ROOT, "%-10s over %d ms: %d, of them %d with the whole process off the CPU, %d with a GC,"
                 + " %d other%n", path.name, TimeUnit.NANOSECONDS.toMillis(slowNanos), path.slow, path.slowWithProcessStall,
                 path.slowWithGc, path.slow - path.slowWithProcessStall - path.slowWithGc);
