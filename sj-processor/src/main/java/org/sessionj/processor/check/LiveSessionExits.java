@@ -442,15 +442,7 @@ final class LiveSessionExits {
                 || !(declaredType.asElement() instanceof javax.lang.model.element.TypeElement owner)) {
             return null;
         }
-        ExecutableElement found = null;
-        for (ExecutableElement method : javax.lang.model.util.ElementFilter.methodsIn(flow.elements.getAllMembers(owner))) {
-            if (method.getSimpleName().contentEquals("close") && method.getParameters().isEmpty()
-                    && !method.getModifiers().contains(javax.lang.model.element.Modifier.STATIC)
-                    && (found == null || flow.elements.overrides(method, found, owner))) {
-                found = method;
-            }
-        }
-        return found;
+        return flow.api.closeMethod(owner);
     }
 
     /** A {@code throw} runs (its exception evaluated). */
@@ -777,7 +769,7 @@ final class LiveSessionExits {
     }
 
     private TypeMirror type(String name) {
-        return flow.elements.getTypeElement(name).asType();
+        return flow.api.namedType(name);
     }
 
     // ------------------------------------------------------------------ try statements
