@@ -85,4 +85,74 @@ class NoAliasHoldersTest {
                         m.entrySet().forEach(new Raw());
                 """ + PASS_M));
     }
+
+    /**
+     * A JDK constructor reference whose class keeps its argument and is no generic holder (views report20: {@code
+     * map(EventObject::new)} kept each entry as the event's source, and compiled): as a lambda that keeps the element.
+     */
+    @Test
+    void aJdkObjectMadeFromTheEntryKeepsTheMapsNode() {
+        assertRejected("SJ041", 18, msg("moved into the method reference 'java.util.EventObject::new' (what it returns, "
+                + "of a class of the JDK that is neither generic nor a copy, may keep what it is given) given its elements"
+                + " by 'map'"), PROTOCOL, MORE, BUF, run("""
+                        var t = m.entrySet().stream().map(java.util.EventObject::new).toList();
+                """ + PASS_M));
+    }
+
+    /** Corrected: the same made from what cannot be a view (a key), a copy of the entry ({@code String::valueOf}). */
+    @Test
+    void jdkFunctionsOfKeysOrCopiesCompile() {
+        assertAccepted(PROTOCOL, MORE, BUF, run("""
+                        var sources = m.keySet().stream().map(java.util.EventObject::new).toList();
+                        var texts = m.entrySet().stream().map(String::valueOf).toList();
+                """ + PASS_M + """
+                        System.out.println(sources.size() + texts.size());
+                """));
+    }
+
+    /** Corrected: a stream made from each row is consumed where it is made (flatMap), not kept. */
+    @Test
+    void aStreamOfEachRowCompiles() {
+        assertAccepted(PROTOCOL, MORE, BUF, run("""
+                        @NoAlias double[][] g = new double[2][2];
+                        double sum = Arrays.stream(g).flatMapToDouble(Arrays::stream).sum();
+                        try (SJSocket s = grids.request()) { s.pass(g); }
+                        System.out.println(sum);
+                """));
+    }
+
+    /**
+     * A consumer held in a local variable that always holds one lambda is read as that lambda (it was code the
+     * checker does not read, SJ041, a false alarm for a read-only one): the same reading as {@code forEach(e -> …)}.
+     */
+    @Test
+    void aReadOnlyConsumerHeldInAVariableCompiles() {
+        assertAccepted(PROTOCOL, MORE, BUF, run("""
+                        int[] total = {0};
+                        java.util.function.Consumer<Map.Entry<String, Integer>> sink = e -> total[0] += e.getValue();
+                        m.entrySet().forEach(sink);
+                """ + PASS_M + """
+                        System.out.println(total[0]);
+                """));
+    }
+
+    /** A held consumer that keeps the entry, a held method reference, and a variable assigned again: SJ041. */
+    @Test
+    void aKeepingOrReassignedConsumerInAVariableMovesTheValue() {
+        assertRejected("SJ041", 19, msg("moved into a lambda (its parameter 'e' goes into a call of 'take' on line 17) "
+                + "given its elements by 'forEach'"), PROTOCOL, MORE, BUF, run("""
+                        java.util.function.Consumer<Map.Entry<String, Integer>> sink = e -> Own.take(e);
+                        m.entrySet().forEach(sink);
+                """ + PASS_M));
+        assertRejected("SJ041", 19, msg("moved into the method reference 'Own::take' given its elements by 'forEach'"),
+                PROTOCOL, MORE, BUF, run("""
+                        java.util.function.Consumer<Object> sink = Own::take;
+                        m.entrySet().forEach(sink);
+                """ + PASS_M));
+        assertRejected("SJ041", 20, msg("moved into 'sink' (code the checker does not read"), PROTOCOL, MORE, BUF, run("""
+                        java.util.function.Consumer<Map.Entry<String, Integer>> sink = e -> { };
+                        sink = Own::take;
+                        m.entrySet().forEach(sink);
+                """ + PASS_M));
+    }
 }

@@ -38,9 +38,11 @@ import javax.lang.model.type.WildcardType;
  * calls the element's own method ({@code Map.Entry::getKey}) or a JDK static method or constructor
  * ({@code Map.Entry::copyOf}), or a functional value the JDK made ({@code Map.Entry.comparingByValue()}). Any
  * other functional argument — a lambda that stores, returns or passes on its parameter (or returns code that
- * captures it), a bound or static method reference ({@code keep::add}), a functional value of the program's
- * held in a variable, a field or a constant ({@code Keeper.INSTANCE}), an object whose class inherits the
- * functional method — moves the value, as giving it to that code would.
+ * captures it), a bound or static method reference ({@code keep::add}), a JDK constructor or static method
+ * reference whose result may keep it unfollowed ({@code EventObject::new}), a functional value of the program's
+ * held in a field, a constant ({@code Keeper.INSTANCE}) or a variable that may hold more than one, an object whose
+ * class inherits the functional method — moves the value, as giving it to that code would. A local variable that
+ * always holds one lambda or method reference is read as that code ({@link HeldFunctions#fixedValue}).
  */
 final class ElementConsumers {
     private final MethodChecker flow;
@@ -124,6 +126,14 @@ final class ElementConsumers {
         if (stripped instanceof TypeCastTree cast) { // ((Consumer<Entry<K, V>>) e -> keep.add(e)).andThen(…)
             return functionalKeeps(cast.getExpression(), new TreePath(strippedPath, cast.getExpression()), valueType,
                     returnsStay, containerFirst);
+        }
+        if (stripped instanceof IdentifierTree) {
+            // a functional value held in a local variable that always holds one lambda or method reference
+            // (Consumer<E> c = e -> total += e.v(); xs.forEach(c)) is read as that code, given here
+            TreePath held = HeldFunctions.fixedValue(strippedPath, flow.trees);
+            if (held != null) {
+                return functionalKeeps((ExpressionTree) held.getLeaf(), held, valueType, returnsStay, containerFirst);
+            }
         }
         TypeMirror type = flow.trees.getTypeMirror(path);
         if (stripped instanceof NewClassTree creation) {
@@ -392,6 +402,10 @@ final class ElementConsumers {
                             == MemberReferenceTree.ReferenceMode.NEW)
                     && function.getEnclosingElement() instanceof TypeElement owner
                     && owner.getQualifiedName().toString().startsWith("java.");
+            if (jdkFunction && !resultFollowed((ExecutableElement) target, path)) {
+                return "into the method reference '" + reference + "' (what it returns, of a class of the JDK that is "
+                        + "neither generic nor a copy, may keep what it is given)";
+            }
             return elementsOwnMethod || jdkFunction ? null : "into the method reference '" + reference + "'";
         }
         if (argument instanceof MethodInvocationTree call && flow.trees.getElement(path) instanceof ExecutableElement made
@@ -406,6 +420,30 @@ final class ElementConsumers {
                     + " reference)";
         }
         return "into '" + argument + "' (code the checker does not read: give a lambda or a method reference)";
+    }
+
+    /**
+     * Whether what the JDK static method or constructor {@code function}, referenced at {@code path}, returns
+     * cannot keep an element out of sight: nothing is kept (the functional method returns nothing), or its type
+     * is a primitive, a closed value ({@code String::valueOf}, a box: a copy), {@code BigInteger}/{@code BigDecimal}
+     * (copies), a stream (consumed where it is made: {@code flatMapToInt(Arrays::stream)}), or generic, a holder
+     * followed by its type arguments ({@link ViewResults#elementMayView}: {@code CompletableFuture::completedFuture},
+     * {@code SimpleEntry::new}). Not a class like {@code EventObject} ({@code map(EventObject::new)} kept each
+     * entry as its source, and nothing typed it as a holder).
+     */
+    private boolean resultFollowed(ExecutableElement function, TreePath path) {
+        ExecutableElement functional = flow.contracts.functionalMethod(flow.trees.getTypeMirror(path));
+        if (functional != null && functional.getReturnType().getKind() == TypeKind.VOID) {
+            return true;
+        }
+        TypeMirror result = function.getKind() == ElementKind.CONSTRUCTOR ? function.getEnclosingElement().asType()
+                : function.getReturnType();
+        if (!(result instanceof DeclaredType declared) || !declared.getTypeArguments().isEmpty()
+                || ThrowSites.closed(result, flow) || flow.viewResults.isA(result, "java.util.stream.BaseStream")) {
+            return true; // a primitive, an array or a type variable (followed by its type), generic, closed, a stream
+        }
+        String name = ((TypeElement) declared.asElement()).getQualifiedName().toString();
+        return name.equals("java.math.BigInteger") || name.equals("java.math.BigDecimal");
     }
 
     /**

@@ -88,19 +88,52 @@ final class HeldFunctions {
             return null;
         }
         TreePath body = enclosingBody(call);
-        TreePath[] found = {null};
-        if (body != null) {
-            new TreePathScanner<Void, Void>() {
-                @Override
-                public Void visitVariable(VariableTree variable, Void unused) {
-                    if (found[0] == null && variable.getInitializer() != null && var.equals(trees.getElement(getCurrentPath()))) {
-                        found[0] = new TreePath(getCurrentPath(), variable.getInitializer());
-                    }
-                    return super.visitVariable(variable, unused);
-                }
-            }.scan(body, null);
+        TreePath initializer = body == null ? null : initializerOf(var, body, trees);
+        return initializer != null && runs(initializer, trees) != null ? initializer : null;
+    }
+
+    /**
+     * The method reference or lambda that the local variable named at {@code use} holds wherever it is read, or
+     * null: the variable is initialised with one and never assigned again. Unlike a held value ({@link #runs}), it
+     * may be given away: ElementConsumers reads what its code does with what it is given ({@code Consumer<E> c =
+     * e -> total += e.v(); xs.forEach(c);} is read as the lambda), not where it runs.
+     */
+    static TreePath fixedValue(TreePath use, Trees trees) {
+        if (!(use.getLeaf() instanceof IdentifierTree) || !(trees.getElement(use) instanceof Element var)
+                || var.getKind() != ElementKind.LOCAL_VARIABLE) {
+            return null;
         }
-        return found[0] != null && runs(found[0], trees) != null ? found[0] : null;
+        TreePath body = enclosingBody(use);
+        TreePath initializer = body == null ? null : initializerOf(var, body, trees);
+        if (initializer == null || !(initializer.getLeaf() instanceof LambdaExpressionTree
+                || initializer.getLeaf() instanceof MemberReferenceTree)) {
+            return null;
+        }
+        boolean[] assigned = {false};
+        new TreePathScanner<Void, Void>() {
+            @Override
+            public Void visitAssignment(com.sun.source.tree.AssignmentTree assignment, Void unused) {
+                TreePath target = new TreePath(getCurrentPath(), assignment.getVariable());
+                assigned[0] |= var.equals(trees.getElement(target));
+                return super.visitAssignment(assignment, unused);
+            }
+        }.scan(body, null);
+        return assigned[0] ? null : initializer;
+    }
+
+    /** The initializer of the local variable {@code var} declared in the method at {@code body}, as its path, or null. */
+    private static TreePath initializerOf(Element var, TreePath body, Trees trees) {
+        TreePath[] found = {null};
+        new TreePathScanner<Void, Void>() {
+            @Override
+            public Void visitVariable(VariableTree variable, Void unused) {
+                if (found[0] == null && variable.getInitializer() != null && var.equals(trees.getElement(getCurrentPath()))) {
+                    found[0] = new TreePath(getCurrentPath(), variable.getInitializer());
+                }
+                return super.visitVariable(variable, unused);
+            }
+        }.scan(body, null);
+        return found[0];
     }
 
     /**
