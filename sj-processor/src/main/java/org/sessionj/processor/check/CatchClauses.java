@@ -32,8 +32,10 @@ final class CatchClauses {
      * types of the exceptions its block throws ({@code rethrows}; {@code rethrowsItself}: it throws its
      * parameter, {@code throw e;}), and whether it is in fact a finally block that can end with a jump
      * ({@code finally { continue; }}: it drops any exception and goes on, adv16 A5); {@code runner}: null, or
-     * what a message calls the JDK call this clause stands for, one that runs a function on another thread and
-     * keeps what it throws ({@code 'submit'}: adv20 A1, {@link FunctionRunners}).
+     * how a message says what the JDK call this clause stands for does with the exception, a call that runs a
+     * function on another thread and keeps what it throws ("'submit' on line 9 runs it on another thread: …",
+     * adv20 A1, {@link FunctionRunners}), or a lazy stream operation whose stream is consumed where the checker
+     * does not follow it (adv20 A4, {@link LazyStreams}).
      */
     record Clause(List<TypeMirror> types, long line, boolean swallows, List<TypeMirror> rethrows,
             boolean rethrowsItself, boolean finallyBlock, String runner) {
@@ -45,8 +47,7 @@ final class CatchClauses {
 
         /** How a message says what this clause does with an exception it takes ("the catch on line 9 takes it and goes on"). */
         String goesOn() {
-            return runner != null ? runner + " on line " + line + " runs it on another thread: the exception ends there"
-                    + " and the program goes on"
+            return runner != null ? runner
                     : finallyBlock ? "the finally block on line " + line + " drops it (it can end with a jump) and goes on"
                     : "the catch on line " + line + " takes it and goes on";
         }
@@ -59,8 +60,31 @@ final class CatchClauses {
      */
     Clause runner(com.sun.source.util.TreePath function) {
         com.sun.source.util.TreePath call = FunctionRunners.runner(function, flow);
-        return call == null ? null : new Clause(List.of(type("java.lang.Throwable")), flow.line(call.getLeaf()), true,
-                List.of(), false, false, FunctionRunners.name(call.getLeaf(), flow));
+        if (call == null) {
+            return null;
+        }
+        long line = flow.line(call.getLeaf());
+        return new Clause(List.of(type("java.lang.Throwable")), line, true, List.of(), false, false,
+                FunctionRunners.name(call.getLeaf(), flow) + " on line " + line
+                        + " runs it on another thread: the exception ends there and the program goes on");
+    }
+
+    /** adv20 A4: where the function at {@code function} runs when it is given to a lazy stream operation ({@link LazyStreams}), or null. */
+    LazyStreams.Lazy lazy(com.sun.source.util.TreePath function) {
+        return LazyStreams.of(function, flow);
+    }
+
+    /**
+     * adv20 A4: the handler a function given to the lazy stream operation {@code op} meets when the terminal
+     * operation that runs it is not known here ({@link LazyStreams}): taken as one that takes every exception and
+     * goes on.
+     */
+    Clause unfollowedStream(com.sun.source.util.TreePath op) {
+        long line = flow.line(op.getLeaf());
+        String name = op.getLeaf() instanceof MethodInvocationTree call ? FlowScanner.calleeName(call) : "the operation";
+        return new Clause(List.of(type("java.lang.Throwable")), line, true, List.of(), false, false, "'" + name
+                + "' on line " + line + " only records it, and its stream is consumed where the checker does not follow"
+                + " it, taken as a catch that goes on");
     }
 
     /** The catch clauses of {@code tree}, in order. */

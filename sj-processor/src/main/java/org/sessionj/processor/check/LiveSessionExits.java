@@ -234,10 +234,13 @@ final class LiveSessionExits {
                 || sessionApi(method)) {
             return;
         }
-        CatchClauses.Clause runner = handlers.runner(flow.pathOf(reference)); // adv20 A1: pool.submit(A::book)
-        flow.uncheckedExits.call(method, new UncheckedExits.Call(caller(), reference,
-                flow.root.getCompilationUnit(), flow.line(reference), runner != null
-                        ? List.of(new UncheckedExits.Handlers(List.of(runner), null)) : handlersAround(), heldIn()), handlers);
+        // adv20 A1, A4: pool.submit(A::book); inputs.stream().map(A::book) consumed in a later statement
+        com.sun.source.util.TreePath path = flow.pathOf(reference);
+        List<UncheckedExits.Handlers> elsewhere = UncheckedExits.functionHandlers(path, handlers);
+        Tree consumer = UncheckedExits.lazyConsumer(path, handlers);
+        Tree at = consumer != null ? consumer : reference;
+        flow.uncheckedExits.call(method, new UncheckedExits.Call(caller(), at, flow.root.getCompilationUnit(),
+                flow.line(at), elsewhere != null ? elsewhere : handlersAround(), heldIn()), handlers);
     }
 
     /**
@@ -296,7 +299,8 @@ final class LiveSessionExits {
                     + flow.line(flow.root.getLeaf()), remains, what, "", thrown, jdk), handlers);
             return;
         }
-        Tree runBy = UncheckedExits.runBy(flow.root);
+        Tree consumer = UncheckedExits.lazyConsumer(flow.root, handlers); // adv20 A4: the terminal operation runs it
+        Tree runBy = consumer != null ? consumer : UncheckedExits.runBy(flow.root);
         flow.uncheckedExits.lambdaExit(new UncheckedExits.Call(caller(), runBy, flow.root.getCompilationUnit(),
                 flow.line(runBy), lambdaHandlers()), new UncheckedExits.Exit(session, "the lambda on line "
                         + flow.line(flow.root.getLeaf()), remains, what, "", thrown, jdk), handlers);

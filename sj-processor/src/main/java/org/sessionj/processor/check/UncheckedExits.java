@@ -256,10 +256,13 @@ final class UncheckedExits {
                 if (!(trees.getElement(new TreePath(body, call)) instanceof ExecutableElement callee)) {
                     return;
                 }
-                CatchClauses.Clause runner = call instanceof com.sun.source.tree.MemberReferenceTree
-                        ? handlers.runner(trees.getPath(unit, call)) : null; // adv20 A1: pool.submit(A::book)
-                Call recorded = new Call(caller, call, unit, flow.line(call), runner != null
-                        ? List.of(new Handlers(List.of(runner), null)) : new ArrayList<>(around), heldIn);
+                TreePath reference = call instanceof com.sun.source.tree.MemberReferenceTree ? trees.getPath(unit, call) : null;
+                // adv20 A1, A4: pool.submit(A::book), inputs.stream().map(A::book) consumed later
+                List<Handlers> elsewhere = reference == null ? null : functionHandlers(reference, handlers);
+                Tree consumer = reference == null ? null : lazyConsumer(reference, handlers);
+                Tree at = consumer != null ? consumer : call;
+                Call recorded = new Call(caller, at, unit, flow.line(at), elsewhere != null ? elsewhere
+                        : new ArrayList<>(around), heldIn);
                 if (!ThrowSites.inJdk(callee, flow)) {
                     call(callee, recorded, handlers);
                 } else if (!around.isEmpty()) {
@@ -290,7 +293,8 @@ final class UncheckedExits {
      * the lambdas it is nested in. Empty for any other body, and for a lambda held in a local variable, which runs
      * where that variable's functional method is called ({@link HeldFunctions}); for a lambda given to a JDK call that
      * runs it on another thread, that call alone, as a handler that takes every exception and goes on (adv20 A1,
-     * {@link FunctionRunners}).
+     * {@link FunctionRunners}); for one given to a lazy stream operation, those around the terminal operation that
+     * runs it (adv20 A4, {@link LazyStreams}).
      */
     static List<Handlers> handlersAround(TreePath body, CatchClauses handlers, Trees trees) {
         List<Handlers> found = new ArrayList<>();
@@ -298,13 +302,46 @@ final class UncheckedExits {
                 || HeldFunctions.runs(body, trees) != null) {
             return found; // not a lambda, or one held in a variable, which runs where the variable's method is called (adv19 c8)
         }
-        CatchClauses.Clause runner = handlers.runner(body);
-        if (runner != null) { // adv20 A1: run on another thread, which keeps what it throws: the try statements here never see it
-            found.add(new Handlers(List.of(runner), null));
-            return found;
+        // adv20 A1: run on another thread, which keeps what it throws (the try statements here never see it);
+        // adv20 A4: run by the terminal operation that consumes the stream
+        List<Handlers> elsewhere = functionHandlers(body, handlers);
+        return elsewhere != null ? elsewhere : handlersFrom(body, handlers);
+    }
+
+    /**
+     * The handlers a function (a lambda or a method reference, at {@code function}) meets when it does not run where
+     * it stands: given to a call that runs it on another thread, that call, as a handler that takes every exception
+     * and goes on (adv20 A1, {@link FunctionRunners}); given to a lazy stream operation, those around the terminal
+     * operation that runs it, or, where that is not known, the operation as such a handler (adv20 A4,
+     * {@link LazyStreams}); null for any other.
+     */
+    static List<Handlers> functionHandlers(TreePath function, CatchClauses handlers) {
+        CatchClauses.Clause runner = handlers.runner(function);
+        if (runner != null) {
+            return List.of(new Handlers(List.of(runner), null));
         }
-        Tree child = body.getLeaf();
-        for (TreePath up = body.getParentPath(); up != null; up = up.getParentPath()) {
+        LazyStreams.Lazy lazy = handlers.lazy(function);
+        if (lazy == null) {
+            return null;
+        }
+        return lazy.consumer() == null ? List.of(new Handlers(List.of(handlers.unfollowedStream(lazy.op())), null))
+                : handlersFrom(lazy.consumer(), handlers);
+    }
+
+    /**
+     * Where a function given to a lazy stream operation runs: the terminal operation that consumes its stream, when
+     * that is known and is not in the same expression ({@link LazyStreams}); else null.
+     */
+    static Tree lazyConsumer(TreePath function, CatchClauses handlers) {
+        LazyStreams.Lazy lazy = handlers.runner(function) != null ? null : handlers.lazy(function);
+        return lazy == null || lazy.consumer() == null ? null : lazy.consumer().getLeaf();
+    }
+
+    /** The handlers of the try statements around {@code from} (innermost first), up to the method or initializer it is in. */
+    private static List<Handlers> handlersFrom(TreePath from, CatchClauses handlers) {
+        List<Handlers> found = new ArrayList<>();
+        Tree child = from.getLeaf();
+        for (TreePath up = from.getParentPath(); up != null; up = up.getParentPath()) {
             Tree leaf = up.getLeaf();
             if (leaf instanceof com.sun.source.tree.ClassTree || leaf instanceof com.sun.source.tree.MethodTree) {
                 break;

@@ -72,6 +72,7 @@ class NoPatternSwitchTest {
         "org.sessionj.processor.check.CatchClauses",
         "org.sessionj.processor.check.UncheckedExits",
         "org.sessionj.processor.check.FunctionRunners",
+        "org.sessionj.processor.check.LazyStreams",
         "org.sessionj.processor.check.EndingsResource",
         "org.sessionj.processor.internal.facts.OutputResources",
         "org.sessionj.processor.internal.protocol.DescriptorSources",
