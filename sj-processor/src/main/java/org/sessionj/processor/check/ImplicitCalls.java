@@ -128,6 +128,95 @@ final class ImplicitCalls {
                         && self.getName().contentEquals("this");
     }
 
+    /**
+     * A read or write of the static field {@code field} at {@code at} (not a constant, which javac puts in place) may be
+     * the first use of its class, which runs the class's static initializer (JLS 12.4.1) — code of the program with no
+     * call in the source: what it throws comes out as an {@code ExceptionInInitializerError} (a
+     * {@code NoClassDefFoundError} at every later use). A throw point of an {@code Error} for the live plain local
+     * sessions (adv20 A6, U07: {@code int v = Limits.MAX;} between two actions, {@code MAX = compute()} throwing, under a
+     * caller's {@code catch (Throwable e)} that went on, compiled). Not for the class whose code is checked or its
+     * superclasses (initialized before that code runs), the JDK's classes, a plain enum ({@link PlainEnums}) or a
+     * class of this compilation whose static initializer calls nothing; a class known only from a class file may
+     * run anything.
+     */
+    void staticField(Tree at, Element field) {
+        if (flow.state == null || flow.reporter.silent() || field == null
+                || field.getKind() != javax.lang.model.element.ElementKind.FIELD
+                        && field.getKind() != javax.lang.model.element.ElementKind.ENUM_CONSTANT
+                || !field.getModifiers().contains(javax.lang.model.element.Modifier.STATIC)
+                || ((javax.lang.model.element.VariableElement) field).getConstantValue() != null
+                || !(field.getEnclosingElement() instanceof TypeElement owner) || ThrowSites.inJdk(owner, flow)
+                || flow.getCurrentPath().getParentPath().getLeaf() instanceof com.sun.source.tree.ConstantCaseLabelTree) {
+            return; // a case label names a constant of the value switched on, whose class is initialized
+        }
+        for (TreePath up = flow.getCurrentPath(); up != null; up = up.getParentPath()) {
+            if (up.getLeaf() instanceof com.sun.source.tree.ClassTree
+                    && flow.trees.getElement(up) instanceof TypeElement checked) {
+                for (Element type = checked; type instanceof TypeElement current;
+                        type = flow.types.asElement(current.getSuperclass())) {
+                    if (current.equals(owner)) {
+                        return;
+                    }
+                }
+                break;
+            }
+        }
+        if (PlainEnums.plain(owner, flow.trees) || !initializerCalls(owner)) {
+            return;
+        }
+        flow.liveExits.initializer(at, "the static initializer of '" + owner.getSimpleName() + "' that the first use of '"
+                + owner.getSimpleName() + "." + field.getSimpleName() + "' runs");
+    }
+
+    /**
+     * Whether the static initializer of {@code owner} may run code: a class known only from a class file, an enum that
+     * is not plain, or one with a static block or a static field initializer that calls a method or a constructor.
+     */
+    private boolean initializerCalls(TypeElement owner) {
+        com.sun.source.tree.ClassTree tree = flow.trees.getTree(owner);
+        if (tree == null) {
+            return true;
+        }
+        if (owner.getKind() == javax.lang.model.element.ElementKind.ENUM) {
+            return true; // not plain (tested first): its constants' constructors or bodies run code
+        }
+        for (Tree member : tree.getMembers()) {
+            if (member instanceof com.sun.source.tree.BlockTree block && block.isStatic()) {
+                return true;
+            }
+            if (member instanceof com.sun.source.tree.VariableTree variable && variable.getInitializer() != null
+                    && variable.getModifiers().getFlags().contains(javax.lang.model.element.Modifier.STATIC)
+                    && calls(variable.getInitializer())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether evaluating {@code expression} calls a method or a constructor (not inside a lambda or class it creates). */
+    private static boolean calls(Tree expression) {
+        boolean[] found = {false};
+        new com.sun.source.util.TreeScanner<Void, Void>() {
+            @Override
+            public Void visitMethodInvocation(com.sun.source.tree.MethodInvocationTree call, Void unused) {
+                found[0] = true;
+                return null;
+            }
+
+            @Override
+            public Void visitNewClass(com.sun.source.tree.NewClassTree creation, Void unused) {
+                found[0] = true;
+                return null;
+            }
+
+            @Override
+            public Void visitLambdaExpression(com.sun.source.tree.LambdaExpressionTree lambda, Void unused) {
+                return null; // runs later, when called
+            }
+        }.scan(expression, null);
+        return found[0];
+    }
+
     /** Whether {@code operand} of a string concatenation is an object whose toString() may be user code. */
     private boolean callsToString(ExpressionTree operand) {
         TypeMirror type = flow.trees.getTypeMirror(flow.pathOf(operand));

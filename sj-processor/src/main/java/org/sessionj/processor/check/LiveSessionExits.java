@@ -772,6 +772,18 @@ final class LiveSessionExits {
                 List.of(type("java.lang.RuntimeException"), type("java.lang.Error")), true);
     }
 
+    /**
+     * adv20 A6 (U07): a static field's first use runs its class's static initializer ({@link ImplicitCalls#staticField}),
+     * which may fail with an {@code Error} ({@code ExceptionInInitializerError}): a throw point of that, counted as
+     * an implicit call's is (a catch of {@code Exception} does not take it; one of {@code Throwable} does).
+     */
+    void initializer(Tree at, String what) {
+        if (flow.state == null || flow.reporter.silent()) {
+            return;
+        }
+        escapeAll(at, what + " (line " + flow.line(at) + ") throws", List.of(type("java.lang.Error")), true);
+    }
+
     private TypeMirror type(String name) {
         return flow.api.namedType(name);
     }

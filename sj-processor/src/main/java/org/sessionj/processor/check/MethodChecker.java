@@ -497,6 +497,7 @@ final class MethodChecker extends FlowScanner {
             return null;
         }
         noAliasFields.staticField(tree, var);
+        implicit.staticField(tree, var); // adv20 A6 (U07): a first use runs the class's static initializer
         VarInfo info = var == null ? null : infos.get(var);
         if (noAlias.identifier(tree, var, info)) {
             return null;
@@ -516,6 +517,7 @@ final class MethodChecker extends FlowScanner {
             return null;
         }
         noAliasFields.staticField(tree, element);
+        implicit.staticField(tree, element); // adv20 A6 (U07)
         if (noAlias.memberSelect(tree, element)) {
             return null;
         }
