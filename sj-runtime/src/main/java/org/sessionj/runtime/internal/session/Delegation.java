@@ -122,6 +122,12 @@ final class Delegation {
             // what it sent before closing and then sees the close.
         }
         long deadline = System.nanoTime() + timeoutNanos;
+        // The carried input goes to the new owner in one frame, so it is bounded like one (H21-3): before, what a
+        // peer sent without reading (it sees DELEGATE only when it reads) was all buffered here, up to the
+        // initiation timeout: a front end's 254 MB calendar stream ended the portal demo (256 MiB heap) with an
+        // OutOfMemoryError out of the delegating send(); a smaller excess failed only once drained, as a frame
+        // too large to send.
+        int maxCarried = SystemSettings.system().integer("tcp.maxFrameBytes", 16 << 20);
         while (true) {
             Frame frame;
             try {
@@ -159,6 +165,13 @@ final class Delegation {
                     drained.release();
                     throw session.failDelegation("both ends of the session were delegated at the same time,"
                             + " which this runtime does not support", null);
+                }
+                if (frame.readableBytes() > maxCarried - drained.readableBytes()) {
+                    drained.release();
+                    throw session.failDelegation("the peer sent more than " + maxCarried + " bytes that this side had"
+                            + " not read, before it acknowledged the delegation (it sees the delegation only when it"
+                            + " reads): a delegated session carries at most one frame of the peer's unread input to its"
+                            + " new owner (sessionj.tcp.maxFrameBytes)", null);
                 }
                 drained.writeBytes(frame);
             } catch (MalformedInputException | IndexOutOfBoundsException e) {

@@ -53,6 +53,23 @@ public final class DelegationProtocols {
     public interface StreamGiver {
     }
 
+    // Alice streams large messages and only then reads: a delegation waits behind all of them (H21-3).
+    @Protocol("cbegin.![!<byte[]>]*.?(int)")
+    public interface BulkAlice {
+    }
+
+    @Protocol("^(BulkAlice)")
+    public interface CarolServesBulk {
+    }
+
+    @Protocol("cbegin.?(?[?(byte[])]*.!<int>)")
+    public interface BulkTaker {
+    }
+
+    @Protocol("^(BulkTaker)")
+    public interface BulkGiver {
+    }
+
     // Values passed by reference, still unconsumed when the session is delegated.
     @Protocol("cbegin.![!<StringBuilder>]*.?(int)")
     public interface PassingAlice {

@@ -27,10 +27,14 @@ import org.sessionj.runtime.internal.wire.Tags;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.testing.delegation.DelegationProtocols.AliceClient;
 import org.sessionj.runtime.testing.delegation.DelegationProtocols.BranchAlice;
+import org.sessionj.runtime.testing.delegation.DelegationProtocols.BulkAlice;
+import org.sessionj.runtime.testing.delegation.DelegationProtocols.BulkGiver;
+import org.sessionj.runtime.testing.delegation.DelegationProtocols.BulkTaker;
 import org.sessionj.runtime.testing.delegation.DelegationProtocols.BranchGiver;
 import org.sessionj.runtime.testing.delegation.DelegationProtocols.BranchTaker;
 import org.sessionj.runtime.testing.delegation.DelegationProtocols.CarolServesAlice;
 import org.sessionj.runtime.testing.delegation.DelegationProtocols.CarolServesBranch;
+import org.sessionj.runtime.testing.delegation.DelegationProtocols.CarolServesBulk;
 import org.sessionj.runtime.testing.delegation.DelegationProtocols.Increment;
 import org.sessionj.runtime.testing.delegation.DelegationProtocols.IncrementServer;
 import org.sessionj.runtime.testing.delegation.DelegationProtocols.LoopGiver;
@@ -555,6 +559,61 @@ class DelegationInJvmTest {
             assertThat(join(carol)).isInstanceOf(SJIOException.class);
             assertThat(aliceFailure).isInstanceOf(SJIOException.class)
                     .hasMessageContaining("the delegation to a new owner failed");
+        }
+    }
+
+    /**
+     * H21-3: the delegator buffered everything the peer sent until the peer read and acknowledged the
+     * delegation, without bound (a front end's 254 MB stream ended the portal demo with an
+     * OutOfMemoryError). Now what it carries is bounded by one frame (sessionj.tcp.maxFrameBytes, 16 MiB):
+     * a peer that sends 20 MiB without reading fails the delegation, and both sides are told why. Before,
+     * all 20 MiB were drained first.
+     */
+    @Test
+    void aPeerThatSendsMoreThanAFrameWithoutReadingFailsTheDelegationInsteadOfBeingBufferedWhole() throws Exception {
+        SJRuntime rt = runtime();
+        try (SJServerSocket forAlice = rt.serverSocket(CarolServesBulk.class, 0);
+                SJServerSocket forBob = rt.serverSocket(BulkGiver.class, 0)) {
+            FutureTask<Throwable> carol = start(() -> {
+                try (SJSocket a = forAlice.accept(WAIT); SJSocket b = forBob.accept(WAIT)) {
+                    return failure(start(() -> {
+                        b.send(a);
+                        return null;
+                    }));
+                }
+            });
+            FutureTask<Integer> bob = start(() -> {
+                int got = 0;
+                try (SJSocket b = rt.service(BulkTaker.class, "localhost", forBob.port()).request();
+                        SJSocket d = b.receive()) {
+                    while (d.inwhile()) {
+                        byte[] bulk = d.receive();
+                        got++;
+                    }
+                    d.send(got);
+                } catch (SJIOException e) {
+                    return -1; // the delegation failed: the session never came
+                }
+                return got;
+            });
+            FutureTask<Throwable> alice = start(() -> {
+                try (SJSocket s = rt.service(BulkAlice.class, "localhost", forAlice.port()).request()) {
+                    for (int i = 0; i < 20; i++) {
+                        s.outwhile(true);
+                        s.send(new byte[1 << 20]);
+                    }
+                    s.outwhile(false);
+                    s.receiveInt();
+                    return null;
+                } catch (SJIOException e) {
+                    return e;
+                }
+            });
+            assertThat(join(carol)).isInstanceOf(SJIOException.class)
+                    .hasMessageContaining("a delegated session carries at most one frame of the peer's unread input")
+                    .hasMessageContaining("sessionj.tcp.maxFrameBytes");
+            assertThat(join(alice)).isInstanceOf(SJIOException.class).hasMessageContaining("delegation failed");
+            assertThat(join(bob)).isEqualTo(-1);
         }
     }
 
