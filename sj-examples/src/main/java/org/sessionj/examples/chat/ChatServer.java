@@ -26,6 +26,8 @@ public final class ChatServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(ChatServer.class.getName());
     /** How long a client has to request its event stream after it received the service. */
     private static final Duration STREAM_REQUEST_TIMEOUT = Duration.ofSeconds(30);
+    /** How long a client the per-address cap refuses has to send its name before it is told why (H21-2). */
+    private static final Duration REFUSED_NAME_TIMEOUT = Duration.ofSeconds(2);
     /** How much of a failed client's reason the log keeps (a failure may quote a whole session type). */
     private static final int LOGGED_REASON = 300;
 
@@ -87,12 +89,19 @@ public final class ChatServer implements AutoCloseable {
         try (SJSocket s_sc = server.accept()) {
             acceptNextOn(server, way);
             InetAddress from = s_sc.peerAddress();
-            String userName = s_sc.receive();                         // ?(String)
+            // Counted from the accept, and the name waited for in bounded time (H21-2): before, a client that
+            // never sent its name was neither counted nor timed out, so one address held as many sessions as
+            // it opened (a thread and a descriptor each), past the cap. One the cap refuses has a short
+            // while to send its name (an honest client sends it with its request) before it is told why.
+            boolean admitted = enter(from);
+            if (admitted) {
+                counted = from;
+            }
+            String userName = s_sc.receive(admitted ? settings.joinTimeout() : REFUSED_NAME_TIMEOUT); // ?(String)
             String refusal = null;
-            if (!enter(from)) {
+            if (!admitted) {
                 refusal = "too many sessions from your address (" + settings.maxPerAddress() + ")";
             } else {
-                counted = from;
                 member = room.register(userName == null ? "" : userName);
                 if (member == null) {
                     refusal = "the chat is full (" + settings.maxUsers() + " users)";
@@ -151,6 +160,17 @@ public final class ChatServer implements AutoCloseable {
             }
             perAddress.put(address, held + 1);
             return true;
+        }
+    }
+
+    /** How many sessions the per-address cap counts now, over all addresses (tests look at it). */
+    int sessionsCounted() {
+        synchronized (perAddress) {
+            int held = 0;
+            for (int n : perAddress.values()) {
+                held += n;
+            }
+            return held;
         }
     }
 

@@ -56,7 +56,9 @@ public final class Rendezvous {
         long left = Math.max(1, deadline - System.nanoTime());
         try {
             try (SJSocket rank = server.accept(Duration.ofNanos(left))) {
-                Registration registration = rank.receive();
+                // Within the same wait (H21-4): a connection that never sent its registration held the
+                // rendezvous past its timeout for as long as it stayed open (its heartbeats kept it up).
+                Registration registration = rank.receive(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
                 String failure = problem(registration, table);
                 if (failure == null) {
                     table[registration.rank()] = new Endpoint(registration.rank(), registration.host(),

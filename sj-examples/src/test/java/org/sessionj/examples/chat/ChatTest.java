@@ -186,6 +186,108 @@ class ChatTest {
     }
 
     /**
+     * H21-2: a session that never sent its user name was neither counted against its address's share nor
+     * timed out, so one address held as many sessions as it opened, past {@code maxPerAddress} (the H8 cap),
+     * each a thread and a descriptor for good. Now a session counts from its accept, and one that does not
+     * send its name within the join timeout is dropped and gives its share back.
+     */
+    @Test
+    void sessionsThatNeverSendTheirNameCountAgainstTheAddressAndAreDroppedAtTheJoinTimeout() throws Exception {
+        // Two nameless sessions, a 30 s join timeout: they hold the address's share, so alice is refused.
+        ChatServer held = ChatServer.start(PartyRuntimes.create("tcp", false),
+                ChatServerSettings.of(0, "localhost", TransportPreferences.unset())
+                        .withLimits(1000, 2, ChatServerSettings.DEFAULT_JOIN_TIMEOUT));
+        opened.add(held);
+        SJRuntime runtime = PartyRuntimes.create("tcp", false);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        List<java.util.concurrent.CompletableFuture<String>> nameless = new ArrayList<>();
+        for (int k = 0; k < 2; k++) {
+            org.sessionj.api.SJService svc = runtime.service(ClientToServer.class, "localhost", held.port());
+            nameless.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> lateName(svc, release),
+                    r -> Thread.ofVirtual().start(r)));
+        }
+        awaitHeld(held, 2);
+        try {
+            Transcript alice = new Transcript();
+            client(held, "alice", "tcp", false, alice);
+            assertThat(alice.awaitPrefix("! the server refused this client")).contains("too many sessions from your address (2)");
+        } finally {
+            release.countDown();
+        }
+        for (java.util.concurrent.CompletableFuture<String> late : nameless) {
+            assertThat(late.get(30, TimeUnit.SECONDS)).isEqualTo("WELCOME");
+        }
+
+        // One nameless session, a 2 s join timeout: it is dropped, its share comes back, bob gets in.
+        ChatServer dropping = ChatServer.start(PartyRuntimes.create("tcp", false),
+                ChatServerSettings.of(0, "localhost", TransportPreferences.unset())
+                        .withLimits(1000, 1, Duration.ofSeconds(2)));
+        opened.add(dropping);
+        java.util.concurrent.CountDownLatch later = new java.util.concurrent.CountDownLatch(1);
+        org.sessionj.api.SJService svc = runtime.service(ClientToServer.class, "localhost", dropping.port());
+        java.util.concurrent.CompletableFuture<String> stalled = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> lateName(svc, later), r -> Thread.ofVirtual().start(r));
+        awaitHeld(dropping, 0);
+        later.countDown();
+        assertThat(stalled.get(30, TimeUnit.SECONDS)).startsWith("failed: ");
+        Transcript bob = new Transcript();
+        client(dropping, "bob", "tcp", false, bob);
+        bob.await("* joined the chat as bob; nobody else is here");
+    }
+
+    /**
+     * Waits (30 s at most) until the server counts {@code count} sessions against addresses; for 0, until
+     * it has counted one and given it back (the count is looked at every 10 ms, the session held 2 s).
+     */
+    private static void awaitHeld(ChatServer server, int count) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        boolean seen = false;
+        boolean counted = count != 0;
+        while (!seen && System.nanoTime() < deadline) {
+            int now = server.sessionsCounted();
+            counted |= now > 0;
+            seen = counted && now == count;
+            if (!seen) {
+                Thread.sleep(10); // a look at the server's count, bounded by the deadline
+            }
+        }
+        assertThat(seen).as("%s sessions counted within 30 s", count).isTrue();
+    }
+
+    /**
+     * Requests a chat session and sends its name only once {@code release} is counted down; returns
+     * WELCOME (then quits), REFUSED with the reason, or "failed: " and why the session failed.
+     */
+    private static String lateName(@org.sessionj.api.Session(protocol = ClientToServer.class) org.sessionj.api.SJService svc,
+            java.util.concurrent.CountDownLatch release) {
+        String outcome = "";
+        try (org.sessionj.api.SJSocket s = svc.request()) {
+            await(release);
+            s.send("late");
+            switch (s.inbranch()) {
+                case "WELCOME" -> {
+                    int id = s.receiveInt();
+                    org.sessionj.api.SJService stream = s.receive();
+                    outcome = "WELCOME";
+                    X:
+                    while (true) {
+                        s.outbranch("QUIT");
+                        s.send(new UserQuitEvent(id, "leaving"));
+                        break X;
+                    }
+                }
+                case "REFUSED" -> {
+                    String why = s.receive();
+                    outcome = "REFUSED " + why;
+                }
+            }
+        } catch (org.sessionj.api.SJIOException e) {
+            outcome = "failed: " + e.getMessage();
+        }
+        return outcome;
+    }
+
+    /**
      * hostile18 H9: an inviter made the invited client connect to any host:port it named. Now the server
      * passes an invitation on only to where the inviter is: one naming a third host never reaches the
      * invited client (which, before, connected there at once), and the inviter is told why.

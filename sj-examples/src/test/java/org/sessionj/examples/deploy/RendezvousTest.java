@@ -141,6 +141,56 @@ class RendezvousTest {
         }
     }
 
+    /**
+     * H21-4: a connection that took a session with the rendezvous and never sent its registration held
+     * {@code serve} past its timeout, for as long as it stayed open. Now the registration is waited for
+     * within the same wait, and the run fails naming the ranks missing.
+     */
+    @Test
+    void aConnectionThatNeverSendsItsRegistrationDoesNotHoldTheRendezvousPastItsTimeout() throws Exception {
+        try (SJServerSocket server = SJServerSocket.create(RendezvousToRank.class, 0)) {
+            SJService service = SJService.create(RankToRendezvous.class, "127.0.0.1", server.port());
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            CompletableFuture<String> silent = new CompletableFuture<>();
+            Thread.ofVirtual().start(() -> silent.complete(registerLate(service, release)));
+            try {
+                assertThatThrownBy(() -> Rendezvous.serve(server, SELF, 2, Duration.ofSeconds(2)))
+                        .isInstanceOf(RendezvousException.class)
+                        .hasMessageContaining("only 1 of 2 ranks registered within")
+                        .hasMessageContaining("missing: [1]");
+            } finally {
+                release.countDown();
+            }
+            assertThat(silent.get(20, TimeUnit.SECONDS)).startsWith("failed");
+        }
+    }
+
+    /** Takes a session with the rendezvous and sends its registration only once {@code release} is counted down. */
+    private static String registerLate(@org.sessionj.api.Session(protocol = RankToRendezvous.class) SJService service,
+            java.util.concurrent.CountDownLatch release) {
+        String outcome = "";
+        try (org.sessionj.api.SJSocket s = service.request()) {
+            release.await();
+            s.send(new Registration(1, 2, "127.0.0.1", new int[] {1}));
+            switch (s.inbranch()) {
+                case "TABLE" -> {
+                    Endpoint[] table = s.receive();
+                    outcome = "table of " + table.length;
+                }
+                case "REJECTED" -> {
+                    String why = s.receive();
+                    outcome = "rejected: " + why;
+                }
+            }
+        } catch (org.sessionj.api.SJIOException e) {
+            outcome = "failed: " + e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            outcome = "interrupted";
+        }
+        return outcome;
+    }
+
     @Test
     void aRendezvousThatNeverAnswersFailsTheRankAfterItsTimeout() {
         SJService nobody;

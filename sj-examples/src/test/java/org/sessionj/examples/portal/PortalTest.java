@@ -74,6 +74,47 @@ class PortalTest {
                 "1  carol  Hi", "From: carol | Subject: Hi | there", "sent to carol");
     }
 
+    /**
+     * H21-1: the webmail server bounded each mailbox only, so mails to fresh names filled any heap. Now all
+     * mailboxes together keep the newest {@link WebmailServer#TOTAL_LIMIT} messages: the oldest goes, and
+     * a mailbox that held only it is gone.
+     */
+    @Test
+    void webmailKeepsAtMostItsTotalOfMessagesTheOldestGoingFirst() {
+        Parties parties = start(false);
+        for (int i = 0; i <= WebmailServer.TOTAL_LIMIT; i++) {
+            parties.webmail().deliver(new Mail("flood", "name" + i, "s", "b"));
+        }
+        List<String> first = new ArrayList<>();
+        FrontEnd.webmail(parties.frontEnd(), "name0", List.of("list").iterator(), first::add);
+        List<String> second = new ArrayList<>();
+        FrontEnd.webmail(parties.frontEnd(), "name1", List.of("list").iterator(), second::add);
+        assertThat(first).endsWith("(no mail)");
+        assertThat(second).endsWith("1  flood  s");
+    }
+
+    /**
+     * H21-1: the calendar server bounded each agenda only, so agendas under fresh user names filled any
+     * heap. Now all agendas together keep at most a total (here 5, and 3 per user); more are received and
+     * not stored, and a user none of whose entries is stored has no agenda.
+     */
+    @Test
+    void calendarKeepsAtMostItsTotalOfEntries() {
+        CalendarServer calendar = CalendarServer.start(PartyRuntimes.create("tcp", false), 0, 3, 5);
+        opened.add(calendar);
+        WebmailServer webmail = WebmailServer.start(PartyRuntimes.create("tcp", false), 0, 0);
+        opened.add(webmail);
+        Portal portal = Portal.start(PartyRuntimes.create("tcp", false), new PortalSettings(0, "localhost",
+                webmail.port(), webmail.directPort(), "localhost", calendar.port(), false));
+        opened.add(portal);
+        SJService frontEnd = PartyRuntimes.create("tcp", false).service(AppletToPortal.class, "localhost", portal.port());
+        List<CalendarEntry> four = PortalDelegationScenarios.entries(4);
+        assertThat(FrontEnd.calendar(frontEnd, "a", four, line -> { })).hasSize(3);
+        assertThat(FrontEnd.calendar(frontEnd, "b", four, line -> { })).hasSize(2);
+        assertThat(FrontEnd.calendar(frontEnd, "c", four, line -> { })).isEmpty();
+        assertThat(FrontEnd.calendar(frontEnd, "a", List.of(), line -> { })).hasSize(3);
+    }
+
     @Test
     void calendarDelegatedToATlsOnlyServer() {
         Parties parties = start(false);
