@@ -24,7 +24,7 @@ import org.sessionj.transport.http.internal.HttpSettings;
 import org.sessionj.transport.http.internal.Wire;
 import org.sessionj.transport.http.relay.HttpRelay;
 import org.sessionj.transport.http.relay.RelayLimits;
-import org.sessionj.transport.netty.internal.UnfinishedFrames;
+import org.sessionj.runtime.spi.support.UnfinishedFrames;
 
 /**
  * Clients of a direct {@code http} server that start large frames and never finish them (before, 16

@@ -20,7 +20,7 @@ import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.ConnectionAcceptor;
 import org.sessionj.runtime.testing.ConnectionTestSupport;
 import org.sessionj.transport.netty.internal.NettySettings;
-import org.sessionj.transport.netty.internal.UnfinishedFrames;
+import org.sessionj.runtime.spi.support.UnfinishedFrames;
 
 /**
  * Peers that start large frames and never finish them (the hostile-peer pass's trickling peers: all

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import org.sessionj.runtime.spi.support.UnfinishedFrames;
 
 /**
  * Turns the records of one ring back into the frames the writer sent: a whole-frame record becomes a
@@ -16,7 +17,7 @@ import java.nio.ByteBuffer;
  * <p>A fragmented frame's buffer grows as its fragments arrive, never to the length its first fragment
  * claims (a peer that wrote a first fragment claiming 64 MiB and nothing more made the reader allocate
  * 64 MiB of direct memory at once, per connection, until {@code OutOfMemoryError}), and the bytes it holds
- * are charged to the process's {@link IpcUnfinishedFrames} budget.
+ * are charged to the process's {@link UnfinishedFrames} budget.
  *
  * <p>Not thread-safe: only the thread that holds its {@link IpcInbound}'s read state calls it, and
  * {@link #release} runs once no read is in progress any more.
@@ -26,7 +27,7 @@ final class IpcFrameAssembly implements SharedRing.Reader {
     private final ByteBuffer bytes;
     private final ByteBufAllocator alloc;
     private final int maxFrame;
-    private final IpcUnfinishedFrames budget;
+    private final UnfinishedFrames budget;
     /** Told when another connection's frame gave this one's up: the reader must look (wakes it). */
     private final Runnable wake;
     private final String peer;
@@ -34,7 +35,7 @@ final class IpcFrameAssembly implements SharedRing.Reader {
     private ByteBuf partial;
     private int partialTotal;
     /** The budget's record of {@link #partial}, or null. */
-    private IpcUnfinishedFrames.Frame charged;
+    private UnfinishedFrames.Frame charged;
     /** Why the frame being assembled was given up for a newer one (set by any thread), or null. */
     private volatile String givenUp;
     private boolean ended;
@@ -45,7 +46,7 @@ final class IpcFrameAssembly implements SharedRing.Reader {
      * ones charged to {@code budget}; {@code wake} is run when another frame gives this one's up, and
      * {@code peer} names the connection in messages.
      */
-    IpcFrameAssembly(SharedRing ring, ByteBufAllocator alloc, int maxFrame, IpcUnfinishedFrames budget, Runnable wake,
+    IpcFrameAssembly(SharedRing ring, ByteBufAllocator alloc, int maxFrame, UnfinishedFrames budget, Runnable wake,
             String peer) {
         this.bytes = ring.bytes();
         this.alloc = alloc;

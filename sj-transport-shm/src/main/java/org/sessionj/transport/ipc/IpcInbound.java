@@ -7,6 +7,7 @@ import java.io.InterruptedIOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
+import org.sessionj.runtime.spi.support.UnfinishedFrames;
 
 /**
  * The reading end of one ring: takes records off it (turned into frames by {@link IpcFrameAssembly}),
@@ -69,7 +70,7 @@ final class IpcInbound {
     /** The reader of ring {@code direction} of {@code memory}. */
     IpcInbound(IpcMemory memory, int direction, ByteBufAllocator alloc, IpcSettings settings) {
         this.ring = memory.ring(direction);
-        this.frames = new IpcFrameAssembly(ring, alloc, settings.maxFrameBytes(), IpcUnfinishedFrames.shared(), this::wake,
+        this.frames = new IpcFrameAssembly(ring, alloc, settings.maxFrameBytes(), UnfinishedFrames.ipcShared(), this::wake,
                 "ipc connection, ring " + direction);
         this.memory = memory;
         this.direction = direction;

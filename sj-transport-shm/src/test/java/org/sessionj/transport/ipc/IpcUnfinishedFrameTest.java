@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.sessionj.runtime.spi.support.UnfinishedFrames;
 
 /**
  * A peer on the same host writes a fragmented frame's first fragment with a length it chooses (up to
@@ -51,7 +52,7 @@ class IpcUnfinishedFrameTest {
     private final SharedRing ring = new SharedRing(ByteBuffer.allocateDirect(RING + SharedRing.TRAILER), RING);
     private final Recording alloc = new Recording();
 
-    private IpcFrameAssembly reader(IpcUnfinishedFrames budget, AtomicInteger wakes) {
+    private IpcFrameAssembly reader(UnfinishedFrames budget, AtomicInteger wakes) {
         return new IpcFrameAssembly(ring, alloc, MAX_FRAME, budget, wakes::incrementAndGet, "ipc test");
     }
 
@@ -63,7 +64,7 @@ class IpcUnfinishedFrameTest {
 
     @Test
     void aFirstFragmentClaimingALargeFrameCostsItsBytesNotTheClaim() throws Exception {
-        IpcUnfinishedFrames budget = new IpcUnfinishedFrames(64L << 20);
+        UnfinishedFrames budget = UnfinishedFrames.ipc(64L << 20);
         IpcFrameAssembly frames = reader(budget, new AtomicInteger());
         first(frames, MAX_FRAME);
         assertThat(alloc.largest).isLessThanOrEqualTo(FRAGMENT); // was MAX_FRAME, whatever followed
@@ -80,7 +81,7 @@ class IpcUnfinishedFrameTest {
 
     @Test
     void anHonestFragmentedFrameIsWholeAndReleasesItsCharge() throws Exception {
-        IpcUnfinishedFrames budget = new IpcUnfinishedFrames(1 << 20);
+        UnfinishedFrames budget = UnfinishedFrames.ipc(1 << 20);
         IpcFrameAssembly frames = reader(budget, new AtomicInteger());
         int total = 3 * FRAGMENT - 4;
         first(frames, total);
@@ -95,7 +96,7 @@ class IpcUnfinishedFrameTest {
 
     @Test
     void aNewerFrameGivesUpTheOldestAndOneWithNothingOlderFailsItself() throws Exception {
-        IpcUnfinishedFrames budget = new IpcUnfinishedFrames(256 << 10);
+        UnfinishedFrames budget = UnfinishedFrames.ipc(256 << 10);
         AtomicInteger oldWakes = new AtomicInteger();
         IpcFrameAssembly old = reader(budget, oldWakes);
         IpcFrameAssembly newer = reader(budget, new AtomicInteger());
@@ -125,13 +126,13 @@ class IpcUnfinishedFrameTest {
     @Test
     void theBudgetFollowsTheSettingsAndHoldsOneLargestFrame() {
         var p = new java.util.Properties();
-        assertThat(IpcUnfinishedFrames.fromSettings(org.sessionj.runtime.spi.support.SystemSettings.of(p)).budgetBytes())
+        assertThat(UnfinishedFrames.ipcFromSettings(org.sessionj.runtime.spi.support.SystemSettings.of(p)).budgetBytes())
                 .isGreaterThanOrEqualTo(64 << 20);
         p.setProperty("sessionj.ipc.unfinishedFrameBytes", "1000000");
-        assertThat(IpcUnfinishedFrames.fromSettings(org.sessionj.runtime.spi.support.SystemSettings.of(p)).budgetBytes())
+        assertThat(UnfinishedFrames.ipcFromSettings(org.sessionj.runtime.spi.support.SystemSettings.of(p)).budgetBytes())
                 .isEqualTo(1_000_000);
         p.setProperty("sessionj.ipc.unfinishedFrameBytes", "0");
-        assertThatThrownBy(() -> IpcUnfinishedFrames.fromSettings(org.sessionj.runtime.spi.support.SystemSettings.of(p)))
+        assertThatThrownBy(() -> UnfinishedFrames.ipcFromSettings(org.sessionj.runtime.spi.support.SystemSettings.of(p)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sessionj.ipc.unfinishedFrameBytes");
     }
 }

@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
-import org.sessionj.transport.netty.internal.UnfinishedFrames;
+import org.sessionj.runtime.spi.support.UnfinishedFrames;
 
 /**
  * Cuts a byte stream (arriving in chunks of any size) into frames: a 4-byte big-endian length, then

@@ -2,7 +2,7 @@ package org.sessionj.transport.http.internal;
 
 import java.util.function.UnaryOperator;
 import org.sessionj.runtime.spi.support.SystemSettings;
-import org.sessionj.transport.netty.internal.UnfinishedFrames;
+import org.sessionj.runtime.spi.support.UnfinishedFrames;
 
 /**
  * Tunables of the http/https transports and the relay, read from system properties (so that

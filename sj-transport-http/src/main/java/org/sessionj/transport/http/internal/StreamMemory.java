@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.sessionj.runtime.spi.support.SystemSettings;
-import org.sessionj.transport.netty.internal.UnfinishedFrames;
+import org.sessionj.runtime.spi.support.UnfinishedFrames;
 
 /**
  * What the direct {@code http}/{@code https} servers of this process hold in stream bytes, over all their

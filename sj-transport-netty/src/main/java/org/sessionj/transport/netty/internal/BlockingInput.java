@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.TimeUnit;
 import org.sessionj.runtime.spi.support.HeapFrame;
+import org.sessionj.runtime.spi.support.UnfinishedFrames;
 
 /**
  * The reading side of a {@link BlockingConnection}: blocking socket reads into an input buffer on the

@@ -9,6 +9,7 @@ import io.netty.handler.codec.TooLongFrameException;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.sessionj.runtime.spi.support.UnfinishedFrames;
 
 /**
  * Splits the byte stream into frames: a 4-byte big-endian length, then that many bytes. A length

@@ -2,6 +2,7 @@ package org.sessionj.transport.netty.internal;
 
 import org.sessionj.runtime.spi.support.Heartbeat;
 import org.sessionj.runtime.spi.support.SystemSettings;
+import org.sessionj.runtime.spi.support.UnfinishedFrames;
 
 /**
  * Tunables of the Netty transports. The defaults come from system properties so that instances

@@ -2,6 +2,7 @@ package org.sessionj.transport.netty.internal;
 
 import java.util.concurrent.atomic.AtomicLong;
 import org.sessionj.runtime.spi.support.SystemSettings;
+import org.sessionj.runtime.spi.support.UnfinishedFrames;
 
 /**
  * What the frames received and not yet read may make this process hold, over all its event-loop connections. Each

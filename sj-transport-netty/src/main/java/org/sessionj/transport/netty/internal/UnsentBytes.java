@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.sessionj.runtime.spi.support.SystemSettings;
+import org.sessionj.runtime.spi.support.UnfinishedFrames;
 
 /**
  * What peers that take nothing may make this process hold in frames written for them. A writer waits once

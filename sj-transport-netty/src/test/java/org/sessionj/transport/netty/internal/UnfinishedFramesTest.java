@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.sessionj.runtime.spi.support.UnfinishedFrames;
 
 /**
  * The rules for unfinished frames ({@link UnfinishedFrames}): the budget's bookkeeping and whom it

@@ -1,4 +1,4 @@
-package org.sessionj.transport.netty.internal;
+package org.sessionj.runtime.spi.support;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -6,7 +6,6 @@ import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.function.Consumer;
-import org.sessionj.runtime.spi.support.SystemSettings;
 
 /**
  * What peers may hold in frames they have started and not finished: a frame whose header has arrived
@@ -33,15 +32,31 @@ import org.sessionj.runtime.spi.support.SystemSettings;
  * <p>Buffers grow as bytes arrive, never to the length a header claims, so a lie in the header costs
  * this side nothing. Thread-safe; the budget's bookkeeping takes one lock per frame that spans more
  * than one read (frames that arrive whole in one read are never seen here).
+ *
+ * <p>{@code ipc} has a budget of its own made by the same class ({@link #ipc}, {@link #ipcShared}:
+ * {@code sessionj.ipc.unfinishedFrameBytes}), without the deadline (a peer on the same host that stops
+ * half-way is the heartbeat's business): its fragmented frames are charged the capacity of the buffer
+ * that holds them. One class for both, so that the rule of whom to give up stays one rule.
  */
 public final class UnfinishedFrames {
+    /** The bytes of a frame's length header on the network transports: a frame of the largest size plus its header fits. */
+    private static final int HEADER_BYTES = 4;
+    /** The largest {@code ipc} frame by default ({@code sessionj.ipc.maxFrame}). */
+    private static final int IPC_MAX_FRAME = 64 << 20;
     /** The deadline's floor by default: an unfinished frame of any length may take this long. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
     /** The minimum rate by default, bytes per second: 16 MiB may take 256 s. */
     public static final int DEFAULT_MIN_RATE = 64 << 10;
 
     private static volatile UnfinishedFrames shared;
+    private static volatile UnfinishedFrames ipcShared;
 
+    /** What a frame is called in messages: {@code "unfinished frame"} or {@code "unfinished ipc frame"}. */
+    private final String kind;
+    /** The property that sets the budget, named in messages. */
+    private final String budgetProperty;
+    /** What a frame's charge is in messages: its bytes, or (ipc) its buffer's capacity. */
+    private final String heldNoun;
     private final long budgetBytes;
     private final long timeoutNanos;
     private final long minRate;
@@ -55,8 +70,13 @@ public final class UnfinishedFrames {
      * {@code timeout} and a minimum rate of {@code minBytesPerSecond}.
      */
     public UnfinishedFrames(long budgetBytes, Duration timeout, long minBytesPerSecond) {
+        this("unfinished frame", "sessionj.tcp.unfinishedFrameBytes", "", budgetBytes, timeout, minBytesPerSecond);
+    }
+
+    private UnfinishedFrames(String kind, String budgetProperty, String heldNoun, long budgetBytes, Duration timeout,
+            long minBytesPerSecond) {
         if (budgetBytes <= 0) {
-            throw new IllegalArgumentException("sessionj.tcp.unfinishedFrameBytes must be positive, found " + budgetBytes);
+            throw new IllegalArgumentException(budgetProperty + " must be positive, found " + budgetBytes);
         }
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("sessionj.tcp.frameTimeout must be positive, found " + timeout);
@@ -64,6 +84,9 @@ public final class UnfinishedFrames {
         if (minBytesPerSecond <= 0) {
             throw new IllegalArgumentException("sessionj.tcp.frameMinRate must be positive, found " + minBytesPerSecond);
         }
+        this.kind = kind;
+        this.budgetProperty = budgetProperty;
+        this.heldNoun = heldNoun;
         this.budgetBytes = budgetBytes;
         this.timeoutNanos = timeout.toNanos();
         this.minRate = minBytesPerSecond;
@@ -82,6 +105,40 @@ public final class UnfinishedFrames {
             }
         }
         return rules;
+    }
+
+    /**
+     * A budget of {@code budgetBytes} for the fragmented frames {@code ipc} readers hold
+     * ({@code sessionj.ipc.unfinishedFrameBytes}); no deadline.
+     */
+    public static UnfinishedFrames ipc(long budgetBytes) {
+        return new UnfinishedFrames("unfinished ipc frame", "sessionj.ipc.unfinishedFrameBytes", "buffer of ", budgetBytes,
+                Duration.ofNanos(Long.MAX_VALUE), Long.MAX_VALUE);
+    }
+
+    /** The process's {@code ipc} budget, from system properties the first time it is needed. */
+    public static UnfinishedFrames ipcShared() {
+        UnfinishedFrames budget = ipcShared;
+        if (budget == null) {
+            synchronized (UnfinishedFrames.class) {
+                budget = ipcShared;
+                if (budget == null) {
+                    budget = ipcFromSettings(SystemSettings.system());
+                    ipcShared = budget;
+                }
+            }
+        }
+        return budget;
+    }
+
+    /**
+     * The {@code ipc} budget from {@code settings}: {@code sessionj.ipc.unfinishedFrameBytes}, by default
+     * {@link #defaultBudget(long)} with a floor of {@code sessionj.ipc.maxFrame} (64 MiB), so that one frame
+     * of the largest size always fits.
+     */
+    public static UnfinishedFrames ipcFromSettings(SystemSettings settings) {
+        int maxFrame = settings.integer("ipc.maxFrame", IPC_MAX_FRAME);
+        return ipc(settings.integer("ipc.unfinishedFrameBytes", (int) Math.min(Integer.MAX_VALUE, defaultBudget(maxFrame))));
     }
 
     /**
@@ -114,10 +171,15 @@ public final class UnfinishedFrames {
      * frame of the default maximum size always fits: 64 MiB in a JVM of 256 MiB.
      */
     public static long defaultBudget() {
+        return defaultBudget((16L << 20) + HEADER_BYTES);
+    }
+
+    /** A quarter of the smaller of the heap's limit and the direct-memory limit, at least {@code floor}. */
+    public static long defaultBudget(long floor) {
         long heap = Runtime.getRuntime().maxMemory();
         long direct = io.netty.util.internal.PlatformDependent.maxDirectMemory();
         long smaller = Math.min(heap == Long.MAX_VALUE ? direct : heap, direct <= 0 ? heap : direct);
-        return Math.max((16L << 20) + FrameDecoder.HEADER_BYTES, smaller / 4);
+        return Math.max(floor, smaller / 4);
     }
 
     /** The budget for the bytes of all unfinished frames together. */
@@ -153,8 +215,13 @@ public final class UnfinishedFrames {
         return new Frame(length, peer, startNanos, giveUp);
     }
 
+    /** A frame with no deadline of its own ({@code ipc}): {@link #start(int, String, long, Consumer)} at time 0. */
+    public Frame start(int length, String peer, Consumer<String> giveUp) {
+        return new Frame(length, peer, 0, giveUp);
+    }
+
     /** The rule a frame that missed its deadline broke, for messages. */
-    String deadlineRule(long length) {
+    private String deadlineRule(long length) {
         return "a frame must be whole within max(" + Duration.ofNanos(timeoutNanos).toMillis() / 1000.0 + " s, its length at "
                 + minRate + " bytes/s) = " + allowanceNanos(length) / 1_000_000 / 1000.0
                 + " s of reading (sessionj.tcp.frameTimeout, sessionj.tcp.frameMinRate)";
@@ -261,10 +328,16 @@ public final class UnfinishedFrames {
 
         /** Why a frame whose bytes did not fit fails, naming the rule, the peer and the figures. */
         public String overBudget(long bytes) {
-            return "unfinished frame from the peer refused: its " + bytes + " bytes (of a frame of " + length
-                    + ") would take the bytes held in unfinished frames by this process past its budget of "
-                    + budgetBytes + " (sessionj.tcp.unfinishedFrameBytes; " + used() + " held now by other"
+            return kind + " from the peer refused: its " + heldNoun + bytes + " bytes (of a frame of " + length
+                    + ") would take the bytes held in " + kind + "s by this process past its budget of "
+                    + budgetBytes + " (" + budgetProperty + "; " + heldByOthers() + " held now by other"
                     + " frames, none of them older than this one) (" + peer + ")";
+        }
+
+        private long heldByOthers() {
+            synchronized (UnfinishedFrames.this) {
+                return used - (dropped ? 0 : held);
+            }
         }
 
         /** Why a frame past its deadline fails. */
@@ -274,9 +347,9 @@ public final class UnfinishedFrames {
         }
 
         private String givenUpMessage() {
-            return "unfinished frame from the peer given up: it held " + held + " bytes (of a frame of " + length
-                    + ") and was the oldest unfinished frame when a newer one needed room within the process's"
-                    + " budget of " + budgetBytes + " bytes for unfinished frames (sessionj.tcp.unfinishedFrameBytes)"
+            return kind + " from the peer given up: it held " + held + " bytes (of a frame of " + length
+                    + ") and was the oldest " + kind + " when a newer one needed room within the process's"
+                    + " budget of " + budgetBytes + " bytes for " + kind + "s (" + budgetProperty + ")"
                     + " (" + peer + ")";
         }
     }
