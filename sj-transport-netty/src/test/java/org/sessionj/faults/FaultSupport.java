@@ -207,13 +207,15 @@ final class FaultSupport {
         /**
          * Asserts that nothing leaked since {@code before}: no more threads (named as before, so a pool that
          * merely started is allowed once, not per session), file descriptors within {@code slack}, direct
-         * memory within 16 MiB, no ipc files left behind. Waits a little for closes that finish asynchronously.
+         * memory within 16 MiB, no ipc files left behind. Closes that finish asynchronously (a buffer freed by
+         * its cleaner, a thread ending) get up to 10 s: between looks it waits for a garbage collection to
+         * have run (the event that frees direct buffers), not for a fixed time.
          */
         void assertNothingLeakedSince(Snapshot before, int fdSlack) throws InterruptedException {
             Snapshot now = this;
-            for (int i = 0; i < 100 && !now.leakFree(before, fdSlack); i++) {
-                Thread.sleep(100);
-                System.gc();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!now.leakFree(before, fdSlack) && System.nanoTime() - deadline < 0) {
+                awaitGarbageCollection(deadline);
                 now = take();
             }
             assertThat(now.threads().size()).as("threads now %s, before %s", now.threads(), before.threads())
@@ -226,6 +228,22 @@ final class FaultSupport {
                     .isEmpty();
             assertThat(ringFilesOf(ProcessHandle.current().pid())).as("this JVM's ring files (the pool's bound %d)",
                     POOL_BOUND).hasSizeLessThanOrEqualTo(POOL_BOUND);
+        }
+
+        /**
+         * Asks for a garbage collection and waits (until {@code deadline} at most) for it to have cleared a
+         * weak reference to an object dropped here: by then the collector has found what was unreachable, and
+         * the cleaners of direct buffers run on the same reference processing.
+         */
+        private static void awaitGarbageCollection(long deadline) throws InterruptedException {
+            java.lang.ref.ReferenceQueue<Object> cleared = new java.lang.ref.ReferenceQueue<>();
+            java.lang.ref.WeakReference<Object> probe = new java.lang.ref.WeakReference<>(new Object(), cleared);
+            System.gc();
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (left > 0) {
+                cleared.remove(left);
+            }
+            java.lang.ref.Reference.reachabilityFence(probe);
         }
 
         private boolean leakFree(Snapshot before, int fdSlack) {

@@ -39,6 +39,11 @@ public final class ChatServer implements AutoCloseable {
     /** Sessions held per source address (transports that say where their peer is), for the per-address cap. */
     private final java.util.Map<InetAddress, Integer> perAddress = new java.util.HashMap<>();
     private volatile boolean closed;
+    /**
+     * One permit per client session whose serving has ended, with everything it held (its stream port)
+     * freed: tests wait on it rather than polling the port.
+     */
+    final java.util.concurrent.Semaphore served = new java.util.concurrent.Semaphore(0);
 
     private ChatServer(SJRuntime runtime, ChatServerSettings settings) {
         this.runtime = Objects.requireNonNull(runtime, "runtime");
@@ -142,6 +147,7 @@ public final class ChatServer implements AutoCloseable {
                 // request timeout (its accept returns; closing a port the stream already took is a no-op).
                 streamPort.close();
             }
+            served.release();
         }
     }
 
