@@ -133,6 +133,18 @@ public interface Connection extends AutoCloseable {
     void close();
 
     /**
+     * Closes this end of a session that has failed: nothing more is owed to the peer, so the caller does
+     * not wait for it. What was written and not yet sent (the failure notice, usually) still goes out if
+     * the peer takes it, in the background and within the transport's close bound, or is dropped; the
+     * caller's thread is free at once, where {@link #close} would wait up to that bound (10 s over
+     * {@code tcp} and {@code tls}) for a peer that takes nothing. The default is {@link #close}, for
+     * transports whose close never waits for the peer. Idempotent, and a no-op after {@link #close}.
+     */
+    default void closeFailed() {
+        close();
+    }
+
+    /**
      * This connection as the capability {@code type} (e.g. {@link LocalConnection}), or {@code null} if
      * it does not have it. The default answers by {@code instanceof}; wrappers may delegate.
      */

@@ -53,8 +53,8 @@ final class IpcOutbound {
     private final AtomicBoolean draining = new AtomicBoolean();
     private volatile boolean closed;
     /**
-     * A write waited past the send timeout: the reader takes nothing, so a close drops the backlog at
-     * once (before, it waited 10 s for it: a send with a 2 s timeout failed after 12 s).
+     * A write waited past the send timeout (the reader takes nothing), or the session failed: a close drops the
+     * backlog at once (before, it waited 10 s for it: a send with a 2 s timeout failed after 12 s).
      */
     private volatile boolean writeTimedOut;
     /** Why the backlog could not be delivered, reported by the next write. */
@@ -310,6 +310,14 @@ final class IpcOutbound {
             backlogBytes.addAndGet(-(long) (p.frame.readableBytes() - p.sent) - FRAME_COST);
             p.release();
         }
+    }
+
+    /**
+     * The session failed: the next {@link #close} does not wait for the reader. What the ring takes at once
+     * (a frame written before went in directly if there was room) stays; the backlog is dropped.
+     */
+    void dropBacklogOnClose() {
+        writeTimedOut = true;
     }
 
     /**

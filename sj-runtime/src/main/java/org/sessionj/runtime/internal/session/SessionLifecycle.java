@@ -300,9 +300,11 @@ abstract sealed class SessionLifecycle extends ActionGuard permits SessionSocket
             failure = reason;
             releaseBuffers();
             if (toPeer != null) {
-                FailureNotice.send(connection, toPeer);
+                FailureNotice.write(connection, toPeer);
             }
-            connection.close();
+            // Nothing more is owed to a failed peer: the notice goes out if the peer takes it, and this thread
+            // does not wait for a peer that takes nothing (close() would, up to the transport's 10 s linger).
+            connection.closeFailed();
             SessionScope sc = scope;
             if (sc != null) {
                 sc.memberFailed((SessionSocket) this, reason);
@@ -318,7 +320,7 @@ abstract sealed class SessionLifecycle extends ActionGuard permits SessionSocket
     void failFromElsewhere(String reason) {
         if (failure == null && !closed) {
             failure = reason;
-            connection.close();
+            connection.closeFailed();
         }
     }
 
@@ -339,7 +341,7 @@ abstract sealed class SessionLifecycle extends ActionGuard permits SessionSocket
         if (failure != null) {
             closed = true;
             releaseBuffers();
-            connection.close();
+            connection.closeFailed();
             return;
         }
         State s = state;

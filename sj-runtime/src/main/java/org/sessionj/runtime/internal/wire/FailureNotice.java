@@ -30,15 +30,30 @@ public final class FailureNotice {
 
     /** Sends a notice in a frame of its own, best effort: a peer that is gone learns from the close. */
     public static void send(Connection connection, String reason) {
+        if (write(connection, reason)) {
+            try {
+                connection.flush();
+            } catch (IOException | RuntimeException e) {
+                // The peer is gone already.
+            }
+        }
+    }
+
+    /**
+     * Writes a notice in a frame of its own without flushing it, best effort: the failing session's
+     * {@link Connection#closeFailed} sends it if the peer takes it, and does not wait for a peer that does
+     * not (a flush here waited for it, without bound when no send timeout was set). False if the write failed.
+     */
+    public static boolean write(Connection connection, String reason) {
         reason = shortened(reason);
         try {
             Frame notice = Frames.allocate(connection, 64);
             notice.writeByte(Tags.FAIL);
             ValueCodec.writeString(notice, reason);
             Frames.write(connection, notice);
-            connection.flush();
+            return true;
         } catch (IOException | RuntimeException e) {
-            // The peer is gone already.
+            return false; // the peer is gone already
         }
     }
 

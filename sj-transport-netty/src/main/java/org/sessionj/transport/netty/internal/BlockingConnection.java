@@ -415,12 +415,42 @@ final class BlockingConnection implements FrameConnection, BlockingKeeper.Kept, 
             return;
         }
         closed = true;
+        stopReadingAndKeeping();
+        flushThenCloseSocket();
+    }
+
+    /**
+     * A failed session's close: as {@link #close}, but the closer does not wait for the peer. What is buffered
+     * (the failure notice) is written by a thread of its own, bounded by the linger as the closer's flush is, so a
+     * peer that reads takes it before the end and one that takes nothing holds no program thread: before, a failed
+     * session's close waited here up to 10 s for a peer that never read (an honest client waited behind it in the
+     * tally demo's selector loop), and the notice's flush before it waited without bound.
+     */
+    @Override
+    public void closeFailed() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        stopReadingAndKeeping();
+        if (!output.hasBuffered()) {
+            closeQuietly(); // nothing to send: no thread
+            return;
+        }
+        Thread.ofVirtual().name("sj-failed-close").start(this::flushThenCloseSocket);
+    }
+
+    private void stopReadingAndKeeping() {
         keeper.stop();
         input.closed();
         InboundQueue queue = pumped;
         if (queue != null) {
             queue.close();
         }
+    }
+
+    /** The closing flush of what is buffered, bounded by the linger's watchdog, then the socket's close. */
+    private void flushThenCloseSocket() {
         Thread watchdog = Thread.ofVirtual().unstarted(() -> {
             try {
                 Thread.sleep(TimeUnit.SECONDS.toMillis(CLOSE_LINGER_SECONDS));

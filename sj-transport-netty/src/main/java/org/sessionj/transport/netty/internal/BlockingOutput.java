@@ -205,6 +205,12 @@ final class BlockingOutput {
         }
     }
 
+    /** Whether frames wait in the output buffer, written and not flushed (a hint: read without the lock). */
+    boolean hasBuffered() {
+        ByteBuffer buffer = out;
+        return buffer != null && buffer.position() > 0;
+    }
+
     /** Bytes of output buffer held (for tests: none before the first write). */
     int bufferBytes() {
         ByteBuffer buffer = out;

@@ -483,6 +483,21 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
 
     @Override
     public void close() {
+        close(true);
+    }
+
+    /**
+     * A failed session's close: as {@link #close}, but the closer does not wait for the peer. The last frames (the
+     * failure notice) are flushed and the output shut down after them on the event loop, bounded by the linger as
+     * ever, so a peer that reads takes them before the end and one that takes nothing holds no program thread:
+     * before, a failed session's close waited up to 10 s for a peer that never read.
+     */
+    @Override
+    public void closeFailed() {
+        close(false);
+    }
+
+    private void close(boolean awaitOutput) {
         if (!CLOSED.compareAndSet(this, false, true)) {
             return;
         }
@@ -493,7 +508,7 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
             channel.eventLoop().execute(this::abortChannel);
             return;
         }
-        if (channel.eventLoop().inEventLoop()) {
+        if (!awaitOutput || channel.eventLoop().inEventLoop()) {
             channel.eventLoop().execute(() -> closeChannel(null));
             return;
         }
