@@ -15,6 +15,8 @@ open module org.sessionj.runtime {
     requires transitive org.sessionj.api;
     requires transitive com.fasterxml.jackson.databind;
     requires transitive io.netty.buffer;
+    // UnfinishedFrames' default budget reads Netty's direct-memory limit (PlatformDependent).
+    requires io.netty.common;
     requires com.fasterxml.jackson.annotation;
     requires com.fasterxml.jackson.core;
     requires com.fasterxml.jackson.dataformat.smile;
