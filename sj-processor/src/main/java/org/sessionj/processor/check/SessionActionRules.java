@@ -32,9 +32,11 @@ import org.sessionj.types.SessionTypes;
  */
 final class SessionActionRules {
     private final MethodChecker flow;
+    private final SentValues sentValues;
 
     SessionActionRules(MethodChecker flow) {
         this.flow = flow;
+        this.sentValues = new SentValues(flow);
     }
 
     private static final Map<String, TypeKind> PRIMITIVE_RECEIVES = Map.of(
@@ -311,42 +313,58 @@ final class SessionActionRules {
             }
             flow.set(delegated, new VarState.Moved("delegated on line " + flow.line(call)));
         } else if (payload instanceof Payload.JavaType javaType) {
-            String apiObject = delegated == null ? flow.api.apiObject(argumentType) : null;
-            if (apiObject != null) { // Jackson would write it as an empty bean: the peer gets {}
-                flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedSend),
-                        sent(delegated, argumentType) + " (" + apiObject + " is not a message: a service travels only"
-                        + " where the type says !<cbegin.…>, server sockets, selectors and scopes not at all)");
-                flow.fail(var);
-                return;
-            }
-            TypeMirror wanted = flow.messages.mirror(javaType);
-            boolean nullValue = FlowScanner.strip(argument) instanceof TypeCastTree cast
-                    && FlowScanner.strip(cast.getExpression()) instanceof LiteralTree literal
-                            && literal.getValue() == null;
-            if (delegated != null || (wanted != null && !(nullValue && !wanted.getKind().isPrimitive())
-                    && !flow.messages.sendCompatible(argumentType, wanted))) {
-                boolean box = wanted != null && wanted.getKind().isPrimitive() && argumentType != null
-                        && !argumentType.getKind().isPrimitive() && flow.messages.unboxesTo(argumentType, wanted);
-                boolean raw = wanted != null && flow.messages.rawWhereParameterised(argumentType, wanted);
-                String widened = delegated == null ? widenedHint(argument, argumentType, wanted) : null;
-                flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedSend),
-                        sent(delegated, argumentType) + (box
-                        ? " (a box, which may be null where the type promises a value: unbox it explicitly, e.g. x."
-                                + wanted + "Value())"
-                        : raw ? " (a raw type, whose contents nothing has checked against " + wanted
-                                + ": give it type arguments)" : widened != null ? widened : ""));
-                flow.fail(var);
-                return;
-            }
-            String another = wanted == null || nullValue ? null : flow.messages.arrivesAsAnotherClass(argumentType, wanted);
-            if (another != null) {
-                flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedSend),
-                        sent(delegated, argumentType) + " (" + another + ")");
-                flow.fail(var);
-                return;
+            List<SentValues.Value> values = delegated != null
+                    ? List.of(new SentValues.Value(argument, argumentType, null)) : sentValues.of(argument);
+            for (SentValues.Value value : values) {
+                if (!valueFits(name, expectedSend, javaType, value, delegated)) {
+                    flow.fail(var);
+                    return;
+                }
             }
             advance(var, unfolded, live, call);
         }
+    }
+
+    /**
+     * Whether one value a send may send ({@link SentValues}) fits the promised message type; reports
+     * SJ013 when it does not.
+     */
+    private boolean valueFits(String name, Action.Send expectedSend, Payload.JavaType javaType, SentValues.Value value,
+            Element delegated) {
+        ExpressionTree argument = value.tree();
+        TypeMirror argumentType = value.type();
+        String apiObject = delegated == null ? flow.api.apiObject(argumentType) : null;
+        if (apiObject != null) { // Jackson would write it as an empty bean: the peer gets {}
+            flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedSend),
+                    sent(delegated, argumentType) + " (" + apiObject + " is not a message: a service travels only"
+                    + " where the type says !<cbegin.…>, server sockets, selectors and scopes not at all)");
+            return false;
+        }
+        TypeMirror wanted = flow.messages.mirror(javaType);
+        boolean nullValue = FlowScanner.strip(argument) instanceof TypeCastTree cast
+                && FlowScanner.strip(cast.getExpression()) instanceof LiteralTree literal
+                        && literal.getValue() == null;
+        if (delegated != null || (wanted != null && !(nullValue && !wanted.getKind().isPrimitive())
+                && !flow.messages.sendCompatible(argumentType, wanted) && !sentValues.fits(value, wanted))) {
+            boolean box = wanted != null && wanted.getKind().isPrimitive() && argumentType != null
+                    && !argumentType.getKind().isPrimitive() && flow.messages.unboxesTo(argumentType, wanted);
+            boolean raw = wanted != null && flow.messages.rawWhereParameterised(argumentType, wanted);
+            String widened = delegated == null ? widenedHint(argument, argumentType, wanted) : null;
+            flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedSend),
+                    sent(delegated, argumentType) + (box
+                    ? " (a box, which may be null where the type promises a value: unbox it explicitly, e.g. x."
+                            + wanted + "Value())"
+                    : raw ? " (a raw type, whose contents nothing has checked against " + wanted
+                            + ": give it type arguments)" : widened != null ? widened : ""));
+            return false;
+        }
+        String another = wanted == null || nullValue ? null : flow.messages.arrivesAsAnotherClass(argumentType, wanted);
+        if (another != null) {
+            flow.reporter.error(argument, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedSend),
+                    sent(delegated, argumentType) + " (" + another + ")");
+            return false;
+        }
+        return true;
     }
 
     /**

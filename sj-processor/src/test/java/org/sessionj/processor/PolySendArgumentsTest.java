@@ -1,0 +1,84 @@
+package org.sessionj.processor;
+
+import static org.sessionj.processor.CompilerHarness.assertAccepted;
+import static org.sessionj.processor.CompilerHarness.assertRejected;
+import static org.sessionj.processor.CompilerHarness.msg;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * adv21 B7: {@code send(Object)} is not generic, so javac types a reference conditional or switch
+ * expression given to it by the target, {@code Object}, and infers {@code List.of()} or {@code new
+ * ArrayList<>()} there as {@code List<Object>}. SJ013 read that type and refused what a user naturally
+ * writes ({@code s.send(name != null ? name : "anonymous")}). Each value a send may send is now checked on
+ * its own: every arm, every switch result, and a value whose type arguments only the target fixes as
+ * {@code T v = expr;} would type it. The rejected twins keep the check honest.
+ */
+class PolySendArgumentsTest {
+    private static String program(String type, String body) {
+        return """
+                import org.sessionj.api.*;
+                import java.time.LocalDate;
+                import java.util.*;
+                class C {
+                  enum Size { S, L }
+                  @Protocol("cbegin.!<%s>") interface P {}
+                  void run(int k, String name, List<String> names) {
+                    try (SJSocket s = SJService.create(P.class, "localhost", 1).request()) {
+                      %s
+                    }
+                  }
+                }
+                """.formatted(type, body);
+    }
+
+    @Test
+    void eachArmOfAConditionalIsSentAsItsOwnType() {
+        assertAccepted(program("String", "s.send(name != null ? name : \"anonymous\");"));
+        assertAccepted(program("String", "s.send(k > 0 ? (k > 9 ? \"many\" : \"some\") : (\"none\"));"));
+        assertAccepted(program("Size", "s.send(k > 0 ? Size.L : Size.S);"));
+        assertAccepted(program("List<String>", "s.send(k > 0 ? names : List.of());"));
+        assertAccepted(program("List<String>", "s.send(names.isEmpty() ? List.of(\"none\") : names);"));
+        assertAccepted(program("String", "s.send(k > 0 ? name : null);"));
+    }
+
+    @Test
+    void anArmOfAnotherTypeIsRefusedWhereItStands() {
+        assertRejected("SJ013", 9, msg("session 's': expected !<java.lang.String> but the program sends "
+                + "!<java.lang.Integer>"), program("String", "s.send(k > 0 ? name : Integer.valueOf(k));"));
+        assertRejected("SJ013", 9, msg("expected !<java.util.List<java.lang.String>> but the program sends "
+                + "!<java.util.List<java.lang.Integer>>"), program("List<String>", "s.send(k > 0 ? names : List.of(1));"));
+        assertRejected("SJ013", 9, msg("sends !<int>"), program("String", "s.send(k > 0 ? name : k);"));
+    }
+
+    @Test
+    void eachResultOfASwitchExpressionIsSentAsItsOwnType() {
+        assertAccepted(program("String", "s.send(switch (k) { case 0 -> \"zero\"; default -> \"many\"; });"));
+        assertAccepted(program("LocalDate",
+                "s.send(switch (k) { case 0 -> LocalDate.EPOCH; default -> { yield LocalDate.of(2020, 1, 1); } });"));
+        assertRejected("SJ013", 9, msg("expected !<java.lang.String> but the program sends !<java.time.LocalDate>"),
+                program("String", "s.send(switch (k) { case 0 -> \"zero\"; default -> { yield LocalDate.EPOCH; } });"));
+    }
+
+    @Test
+    void anEmptyGenericValueTakesTheMessagesTypeArguments() {
+        assertAccepted(program("List<String>", "s.send(List.of());"));
+        assertAccepted(program("List<String>", "s.send(new ArrayList<>());"));
+        assertAccepted(program("List<String>", "s.send(Collections.emptyList());"));
+        assertAccepted(program("Optional<String>", "s.send(Optional.empty());"));
+        assertAccepted(program("Map<String, Integer>", "s.send(new HashMap<>());"));
+        assertAccepted(program("Map<String, Integer>", "s.send(new HashMap<>(16));"));
+    }
+
+    @Test
+    void aGenericValueWhoseArgumentsFixItsTypeIsCheckedAsJavaTypesIt() {
+        // the arguments fix the element type: List<Integer> is not a List<String>
+        assertRejected("SJ013", 9, msg("sends !<java.util.ArrayList<java.lang.Integer>>"),
+                program("List<String>", "s.send(new ArrayList<>(List.of(1)));"));
+        // an empty value of another class than the message's is still refused
+        assertRejected("SJ013", 9, msg("sends !<java.util.HashSet<java.lang.Object>>"),
+                program("List<String>", "s.send(new HashSet<>());"));
+        assertRejected("SJ013", 9, msg("sends !<java.util.Optional<java.lang.Object>>"),
+                program("List<String>", "s.send(Optional.empty());"));
+    }
+}
