@@ -81,4 +81,49 @@ class PolySendArgumentsTest {
         assertRejected("SJ013", 9, msg("sends !<java.util.Optional<java.lang.Object>>"),
                 program("List<String>", "s.send(Optional.empty());"));
     }
+
+    @Test
+    void aReceiveGivenToASendSendsTheTypeItReceives() {
+        String echo = """
+                import org.sessionj.api.*;
+                import java.util.*;
+                class E {
+                  @Protocol("cbegin.?(%s).!<%s>") interface P {}
+                  void run() {
+                    try (SJSocket s = SJService.create(P.class, "localhost", 1).request()) {
+                      %s
+                    }
+                  }
+                }
+                """;
+        assertAccepted(echo.formatted("String", "String", "s.send(s.receive());"));
+        assertAccepted(echo.formatted("List<String>", "List<String>", "s.send(s.receive());"));
+        assertAccepted(echo.formatted("String", "String", "SJ.send(s.receive(), s);"));
+        assertAccepted(echo.formatted("int", "int", "s.send(s.receive());"));
+        assertRejected("SJ013", 7, msg("expected !<java.lang.String> but the program sends !<int>"),
+                echo.formatted("int", "String", "s.send(s.receive());"));
+        assertRejected("SJ013", 7, msg("expected !<java.util.List<java.lang.Integer>> but the program sends "
+                + "!<java.util.List<java.lang.String>>"), echo.formatted("List<String>", "List<Integer>",
+                "s.send(s.receive());"));
+    }
+
+    @Test
+    void aRelayForwardsWhatOneSessionReceivesToTheOther() {
+        String relay = """
+                import org.sessionj.api.*;
+                class R {
+                  @Protocol("cbegin.?(%s)") interface In {}
+                  @Protocol("cbegin.!<%s>") interface Out {}
+                  void run() {
+                    try (SJSocket a = SJService.create(In.class, "localhost", 1).request();
+                         SJSocket b = SJService.create(Out.class, "localhost", 2).request()) {
+                      b.send(a.receive());
+                    }
+                  }
+                }
+                """;
+        assertAccepted(relay.formatted("String", "String"));
+        assertRejected("SJ013", 8, msg("session 'b': expected !<java.lang.String> but the program sends !<int>"),
+                relay.formatted("int", "String"));
+    }
 }

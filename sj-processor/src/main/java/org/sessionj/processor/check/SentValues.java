@@ -38,7 +38,8 @@ import javax.lang.model.type.WildcardType;
  * ArrayList<>()}, {@code Optional.empty()}) from that target too. Invariant: <em>each value a send may
  * send is checked on its own</em> — every arm of a conditional and every result of a switch expression
  * (recursively), and a value whose type arguments nothing but the target fixes is checked by its class
- * alone, as Java would type it in {@code T v = expr;} with the message type {@code T}.
+ * alone, as Java would type it in {@code T v = expr;} with the message type {@code T}; a generic
+ * {@code receive()} sends the message type it receives.
  */
 final class SentValues {
     /**
@@ -58,23 +59,33 @@ final class SentValues {
         this.flow = flow;
     }
 
-    /** The values {@code argument} may evaluate to; the argument itself when it is not a poly expression. */
-    List<Value> of(ExpressionTree argument) {
+    /**
+     * The values {@code argument} may evaluate to; the argument itself when it is not a poly expression.
+     *
+     * @param received the generic {@code receive()} calls checked so far, each with the message type it
+     *     receives: such a call given to a send sends that type ({@code s.send(s.receive())}, the echo)
+     */
+    List<Value> of(ExpressionTree argument, Map<Tree, TypeMirror> received) {
         List<Value> values = new ArrayList<>(2);
-        collect(argument, values);
+        collect(argument, received, values);
         return values;
     }
 
-    private void collect(ExpressionTree argument, List<Value> values) {
+    private void collect(ExpressionTree argument, Map<Tree, TypeMirror> received, List<Value> values) {
         ExpressionTree stripped = FlowScanner.strip(argument);
+        TypeMirror receives = received.get(stripped);
+        if (receives != null) {
+            values.add(new Value(stripped, receives, null));
+            return;
+        }
         TypeMirror type = flow.trees.getTypeMirror(flow.pathOf(stripped));
         boolean reference = type != null && (type.getKind() == TypeKind.DECLARED || type.getKind() == TypeKind.ARRAY);
         if (reference && stripped instanceof ConditionalExpressionTree conditional) {
-            collect(conditional.getTrueExpression(), values);
-            collect(conditional.getFalseExpression(), values);
+            collect(conditional.getTrueExpression(), received, values);
+            collect(conditional.getFalseExpression(), received, values);
         } else if (reference && stripped instanceof SwitchExpressionTree switchExpression) {
             for (ExpressionTree result : results(switchExpression)) {
-                collect(result, values);
+                collect(result, received, values);
             }
         } else {
             values.add(new Value(stripped, type, reference ? freeTypeArguments(stripped) : null));

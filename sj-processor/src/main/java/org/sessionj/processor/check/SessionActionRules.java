@@ -10,6 +10,7 @@ import com.sun.source.tree.Tree;
 import com.sun.source.util.TreePath;
 import com.sun.source.tree.TypeCastTree;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import javax.lang.model.element.Element;
@@ -33,6 +34,8 @@ import org.sessionj.types.SessionTypes;
 final class SessionActionRules {
     private final MethodChecker flow;
     private final SentValues sentValues;
+    /** Each generic {@code receive()} checked, with the message type it receives (what a send of it sends). */
+    private final Map<Tree, TypeMirror> receivedTypes = new IdentityHashMap<>();
 
     SessionActionRules(MethodChecker flow) {
         this.flow = flow;
@@ -314,7 +317,7 @@ final class SessionActionRules {
             flow.set(delegated, new VarState.Moved("delegated on line " + flow.line(call)));
         } else if (payload instanceof Payload.JavaType javaType) {
             List<SentValues.Value> values = delegated != null
-                    ? List.of(new SentValues.Value(argument, argumentType, null)) : sentValues.of(argument);
+                    ? List.of(new SentValues.Value(argument, argumentType, null)) : sentValues.of(argument, receivedTypes);
             for (SentValues.Value value : values) {
                 if (!valueFits(name, expectedSend, javaType, value, delegated)) {
                     flow.fail(var);
@@ -463,6 +466,7 @@ final class SessionActionRules {
                 flow.fail(var);
                 return;
             }
+            receivedTypes.put(call, payload);
         } else {
             boolean service = ((Payload.SessionPayload) expectedReceive.payload()).isService();
             flow.reporter.error(call, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedReceive),
