@@ -54,6 +54,10 @@ public final class SessionChecker implements TaskListener {
     /** SJ024 across methods: the unchecked exits of methods and the calls of them (adv12 A6). */
     private final UncheckedExits uncheckedExits;
     private final EndingsResource endings;
+    /** adv20 A9: the unchecked exits written for, and read from, other compilations. */
+    private final ExitsResource exitsResource;
+    /** The top-level classes analysed in this compilation, by binary name (each gets its exits file, or loses it). */
+    private final Map<String, TypeElement> analysed = new LinkedHashMap<>();
     private final DeclarationFacts facts = new DeclarationFacts();
     private final OverrideRules overrides;
     private final NoAliasPlacement noAliasPlacement;
@@ -92,6 +96,8 @@ public final class SessionChecker implements TaskListener {
         this.endings = new EndingsResource(environment);
         this.lent = new LentSessions(api, trees, endings);
         this.uncheckedExits = new UncheckedExits(trees, environment.getElementUtils(), environment.getTypeUtils());
+        this.exitsResource = new ExitsResource(environment);
+        uncheckedExits.readRecordedExits(exitsResource);
         lent.recordReadsIn(users);
         facts.recordReadsIn(users);
         users.readFactsFrom(api, lent, facts);
@@ -141,6 +147,8 @@ public final class SessionChecker implements TaskListener {
         }
         if (event.getKind() == TaskEvent.Kind.COMPILATION && api.available()) {
             users.compilationFinished();
+            // adv20 A9: written once every class is checked (a later class's exit may pass through an earlier one)
+            exitsResource.write(analysed, sessionClasses, uncheckedExits.methodExits());
             String unmarked = done.isEmpty() ? null : CheckedMarker.write(users.sessionjDirectory(), sessionClasses);
             if (unmarked != null) {
                 environment.getMessager().printMessage(javax.tools.Diagnostic.Kind.WARNING, unmarked);
@@ -176,6 +184,10 @@ public final class SessionChecker implements TaskListener {
         Reporter reporter = new Reporter(trees, unit);
         users.checking(type);
         endings.checking(type);
+        exitsResource.checking(type);
+        if (type.getNestingKind() == javax.lang.model.element.NestingKind.TOP_LEVEL) {
+            analysed.put(environment.getElementUtils().getBinaryName(type).toString(), type);
+        }
         try {
             recordDeclarations(path, unit);
             users.checkUsers(type, reporter);
@@ -189,6 +201,7 @@ public final class SessionChecker implements TaskListener {
         } finally {
             users.checked();
             endings.checking(null); // a warning outside a class's checks (a fingerprint) has no place in one
+            exitsResource.checking(null);
         }
     }
 

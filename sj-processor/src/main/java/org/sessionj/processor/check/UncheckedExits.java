@@ -93,11 +93,34 @@ final class UncheckedExits {
     private final Set<Tree> reportedCalls = Collections.newSetFromMap(new IdentityHashMap<>());
     /** The call trees recorded, with what each calls (a call read twice, as a finally block is, counts once). */
     private final Set<List<Object>> seen = new java.util.HashSet<>(); // trees and elements: equal only to themselves
+    /** adv20 A9: the exits recorded by the compilations of classes known from class files, and where this one's go. */
+    private ExitsResource recorded;
+    /** The methods of class files whose recorded exit was looked up (once each). */
+    private final Set<ExecutableElement> looked = new java.util.HashSet<>();
 
     UncheckedExits(Trees trees, javax.lang.model.util.Elements elements, javax.lang.model.util.Types types) {
         this.trees = trees;
         this.elements = elements;
         this.types = types;
+    }
+
+    /**
+     * adv20 A9: reads the exits of methods known only from class files from {@code resource} (what their own
+     * compilations recorded), at the first call of each.
+     */
+    void readRecordedExits(ExitsResource resource) {
+        this.recorded = resource;
+    }
+
+    /** The exit kept for each method (not the held lambdas'), for {@link ExitsResource#write}. */
+    Map<ExecutableElement, Exit> methodExits() {
+        Map<ExecutableElement, Exit> found = new HashMap<>();
+        for (Map.Entry<Object, Exit> entry : exits.entrySet()) {
+            if (entry.getKey() instanceof ExecutableElement method) {
+                found.put(method, entry.getValue());
+            }
+        }
+        return found;
     }
 
     /** {@code method} may let {@code exit} out (its own check found it, or a call it makes does). */
@@ -193,10 +216,23 @@ final class UncheckedExits {
             calls.put(callee, of);
         }
         of.add(call);
+        if (recorded != null && callee instanceof ExecutableElement method && looked.add(method)
+                && !exits.containsKey(method) && fromClassFile(method)) {
+            Exit fromRecord = recorded.read(method); // adv20 A9: a method of another compilation
+            if (fromRecord != null) {
+                exits.put(method, fromRecord); // met with this call below (the first of it)
+            }
+        }
         Exit exit = exits.get(callee);
         if (exit != null) {
             meet(call, exit, handlers);
         }
+    }
+
+    /** Whether {@code method}'s class is known only from a class file (not compiled in this javac run). */
+    private boolean fromClassFile(ExecutableElement method) {
+        javax.lang.model.element.TypeElement top = ExitsResource.topLevel(method);
+        return top != null && trees.getTree(top) == null;
     }
 
     /**

@@ -76,4 +76,16 @@ public final class OutputResources {
         }
         Files.write(file, bytes);
     }
+
+    /**
+     * Removes the file {@code relativeName} (from the output's root) an earlier build left, when the class output
+     * is a directory; through the Filer (which cannot remove a file) nothing is done: such an output is a fresh one.
+     *
+     * @throws IOException when the file is there and cannot be removed
+     */
+    public void delete(String relativeName) throws IOException {
+        if (root != null) {
+            Files.deleteIfExists(root.resolve(relativeName));
+        }
+    }
 }
