@@ -123,6 +123,21 @@ class ClassPathEndingsTest {
         assertAccepted(app(CALLER.formatted("new Item(\"k\", 1)", "")));
     }
 
+    /**
+     * The library as a jar ({@code mvn package}, a repository's jar): its {@code META-INF/sessionj/ends/} is read
+     * from the jar the class came from. javac's file manager does not show a jar's {@code META-INF} to the
+     * processor: the app compiled with a warning that the library "was compiled without sj-processor", and the
+     * SJ025 was missed.
+     */
+    @Test
+    void aLibraryJarsEndingsAreRead() throws IOException {
+        library(ITEM, HELPER);
+        Path jar = ClassPathExitsTest.jar(project.resolve("api/classes"), project.resolve("api.jar"));
+        Result result = compile("app", true, List.of(jar), CALLER.formatted("new Item(\"k\", 1)", "s.close();"));
+        assertRejected(result, "[SJ025] session 's' is used after it was lent to 'put' on line 7, which closes it");
+        assertThat(result.output()).doesNotContain("compiled without sj-processor");
+    }
+
     @Test
     void theOverloadThatDoesNotEndItLeavesTheSessionToTheCaller() throws IOException {
         library(ITEM, HELPER);

@@ -290,4 +290,34 @@ class ClassPathExitsTest {
                 .contains("book(java.lang.String)");
         assertAccepted(app(MAIN.replace("lib.Booker.%s", "lib.Front.%s").formatted("go", "Exception")));
     }
+
+    /**
+     * The library as a jar (what {@code mvn package} gives the next module, and every library from a repository):
+     * javac's file manager does not show a jar's {@code META-INF} to the processor, so the record is read from the
+     * jar the class came from; before, the library's classes were taken as compiled without the processor.
+     */
+    @Test
+    void aLibraryJarsRecordIsRead() throws IOException {
+        library(BOOKER);
+        Path jar = jar(project.resolve("lib/classes"), project.resolve("lib.jar"));
+        Result result = compile("app", true, List.of(jar), MAIN.formatted("book", "DateTimeParseException"));
+        assertRejected(result, "Main.java:7: error: [SJ024] session 's' is not complete if, in 'book', the call of"
+                + " 'parse' on line 9");
+        assertThat(result.output()).doesNotContain("warning");
+    }
+
+    /** A jar of every file of {@code classes}. */
+    static Path jar(Path classes, Path jar) throws IOException {
+        try (java.io.OutputStream file = Files.newOutputStream(jar);
+                java.util.jar.JarOutputStream out = new java.util.jar.JarOutputStream(file);
+                java.util.stream.Stream<Path> files = Files.walk(classes)) {
+            for (Path path : (Iterable<Path>) files.filter(Files::isRegularFile).sorted()::iterator) {
+                out.putNextEntry(new java.util.jar.JarEntry(classes.relativize(path).toString()
+                        .replace(File.separatorChar, '/')));
+                Files.copy(path, out);
+                out.closeEntry();
+            }
+        }
+        return jar;
+    }
 }

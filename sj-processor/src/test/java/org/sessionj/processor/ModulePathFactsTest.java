@@ -123,6 +123,49 @@ class ModulePathFactsTest {
     }
 
     /**
+     * adv20 A9 on the module path: a library module's method that may leave its plain local session half done by
+     * the JDK's undeclared failure is followed into the application module, whose catch names that failure and goes
+     * on (the record {@code META-INF/sessionj/exits/} is read from the library's module, as the endings are).
+     */
+    @Test
+    void aLibraryMethodsUncheckedExitIsFollowedIntoTheApplicationModule() throws IOException {
+        Path api = apiModule();
+        Path lib = compile("lib", api.toString(), LIBRARY_MODULE, """
+                package com.lib;
+
+                import org.sessionj.api.*;
+
+                public final class Booker {
+                    @Protocol("cbegin.!<int>.!<java.time.LocalDate>") public interface Booking {}
+                    public static void book(String input) {
+                        SJSocket s = SJService.create(Booking.class, "localhost", 4000).request();
+                        s.send(1);
+                        s.send(java.time.LocalDate.parse(input));
+                        s.close();
+                    }
+                }
+                """);
+        assertThat(lib.resolve("META-INF/sessionj/exits/com.lib.Booker.txt")).content().contains("book(java.lang.String)");
+        Result wrong = javac("app", api + File.pathSeparator + lib, APP_MODULE,
+                """
+                package com.app;
+
+                final class App {
+                    static void run(String input) {
+                        try {
+                            com.lib.Booker.book(input);
+                        } catch (java.time.format.DateTimeParseException e) {
+                            System.out.println("bad date, next");
+                        }
+                    }
+                }
+                """);
+        assertThat(wrong.status()).as(wrong.output()).isNotZero();
+        assertThat(wrong.output()).contains("App.java:6: error: [SJ024] session 's' is not complete if, in 'book', the"
+                + " call of 'parse' on line 10 throws an unchecked exception");
+    }
+
+    /**
      * jpms report14 / adv13 A1 "fail closed": a library class with {@code @Session} socket parameters
      * compiled without the processor (here {@code -proc:none}) has no record of which of its methods end
      * the socket they are lent, which the checker cannot tell from "ends nothing" unless the processor marks
