@@ -80,6 +80,9 @@ public final class CompiledFacts {
      */
     private String besideClassFile(Element owner, String path) {
         javax.lang.model.element.TypeElement top = topLevel(owner);
+        if (top == null || jdk(top.getQualifiedName().toString())) {
+            return null; // the JDK's (from ct.sym under --release, or jrt:): no facts, and no archive to scan
+        }
         javax.tools.JavaFileObject file;
         try {
             file = top == null ? null : elements.getFileObjectOf(top);
@@ -93,6 +96,9 @@ public final class CompiledFacts {
         try {
             if (uri.startsWith("jar:") && uri.indexOf("!/") > 0) {
                 Path jar = Path.of(java.net.URI.create(uri.substring("jar:".length(), uri.indexOf("!/"))));
+                if (jar.getFileName() == null || jar.getFileName().toString().endsWith(".sym")) {
+                    return null; // the JDK's ct.sym
+                }
                 Map<String, String> entries = jars.get(jar);
                 if (entries == null) {
                     entries = jarFacts(jar);
@@ -135,6 +141,12 @@ public final class CompiledFacts {
             return found;
         }
         return found;
+    }
+
+    /** Whether {@code name} is a class of the JDK's own packages. */
+    private static boolean jdk(String name) {
+        return name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.")
+                || name.startsWith("sun.") || name.startsWith("com.sun.");
     }
 
     /** The top-level class {@code element} is in, or null. */
