@@ -1,18 +1,12 @@
 package org.sessionj.processor.check;
 
-import com.sun.source.tree.BlockTree;
-import com.sun.source.tree.CaseTree;
-import com.sun.source.tree.ClassTree;
 import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.ExpressionTree;
-import com.sun.source.tree.LambdaExpressionTree;
 import com.sun.source.tree.MethodInvocationTree;
 import com.sun.source.tree.NewClassTree;
 import com.sun.source.tree.ParameterizedTypeTree;
 import com.sun.source.tree.SwitchExpressionTree;
 import com.sun.source.tree.Tree;
-import com.sun.source.tree.YieldTree;
-import com.sun.source.util.TreeScanner;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -84,51 +78,12 @@ final class SentValues {
             collect(conditional.getTrueExpression(), received, values);
             collect(conditional.getFalseExpression(), received, values);
         } else if (reference && stripped instanceof SwitchExpressionTree switchExpression) {
-            for (ExpressionTree result : results(switchExpression)) {
+            for (ExpressionTree result : SwitchArms.values(switchExpression)) {
                 collect(result, received, values);
             }
         } else {
             values.add(new Value(stripped, type, reference ? freeTypeArguments(stripped) : null));
         }
-    }
-
-    /** The expressions a switch expression's arms yield: rule bodies and its own {@code yield} statements. */
-    private static List<ExpressionTree> results(SwitchExpressionTree switchExpression) {
-        List<ExpressionTree> results = new ArrayList<>();
-        TreeScanner<Void, Void> yields = new TreeScanner<>() {
-            @Override
-            public Void visitYield(YieldTree yield, Void unused) {
-                results.add(yield.getValue());
-                return null;
-            }
-
-            @Override
-            public Void visitSwitchExpression(SwitchExpressionTree nested, Void unused) {
-                return null; // its yields are its own
-            }
-
-            @Override
-            public Void visitLambdaExpression(LambdaExpressionTree lambda, Void unused) {
-                return null;
-            }
-
-            @Override
-            public Void visitClass(ClassTree type, Void unused) {
-                return null;
-            }
-        };
-        for (CaseTree arm : switchExpression.getCases()) {
-            Tree body = arm.getBody();
-            if (arm.getCaseKind() == CaseTree.CaseKind.RULE && body instanceof ExpressionTree expression) {
-                results.add(expression);
-            } else if (body instanceof BlockTree block) {
-                yields.scan(block, null);
-            } else if (body == null) {
-                yields.scan(arm.getStatements(), null); // an old-style `case …:` group
-            }
-            // a rule whose body is a throw statement yields nothing
-        }
-        return results;
     }
 
     /**

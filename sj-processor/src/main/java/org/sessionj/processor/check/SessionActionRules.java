@@ -1,6 +1,5 @@
 package org.sessionj.processor.check;
 
-import com.sun.source.tree.ConditionalExpressionTree;
 import com.sun.source.tree.ExpressionTree;
 import com.sun.source.tree.IdentifierTree;
 import com.sun.source.tree.LiteralTree;
@@ -409,15 +408,16 @@ final class SessionActionRules {
     }
 
     /**
-     * Whether {@code argument} is a service: by its type, or, for a conditional (which as an argument
-     * of {@code send(Object)} is typed {@code Object}, its target), by both arms'.
+     * Whether {@code argument} is a service: each value it may send ({@link SentValues}: both arms of a
+     * conditional, which as an argument of {@code send(Object)} is typed {@code Object}, its target).
      */
     private boolean serviceValue(ExpressionTree argument) {
-        ExpressionTree stripped = FlowScanner.strip(argument);
-        if (stripped instanceof ConditionalExpressionTree conditional) {
-            return serviceValue(conditional.getTrueExpression()) && serviceValue(conditional.getFalseExpression());
+        for (SentValues.Value value : sentValues.of(argument, receivedTypes)) {
+            if (!flow.api.isService(value.type())) {
+                return false;
+            }
         }
-        return flow.api.isService(flow.trees.getTypeMirror(flow.pathOf(stripped)));
+        return true;
     }
 
     private static boolean erroneous(TypeMirror type) {
