@@ -13,8 +13,8 @@ import org.sessionj.runtime.spi.support.SystemSettings;
  * Where a new owner may reconnect a delegated session (hostile17 H8). The SESSION item names the host and
  * port of the passive peer's resumption endpoint, and the receiving runtime connects there by itself, in
  * its program's {@code receive()}: a hostile delegator could make it connect anywhere (internal hosts,
- * other ports) and learn from the failures and their timing. By default the host must be the address the
- * delegating peer's connection comes from, or this host when that peer is on this host too (or its
+ * other ports) and learn from the failures and their timing. By default every address of the host must be the
+ * address the delegating peer's connection comes from, or this host when that peer is on this host too (or its
  * transport does not say where it is: in-JVM, {@code ipc}, {@code http}); {@code sessionj.delegation.reconnectHosts}
  * names more hosts (host names or addresses, comma-separated) or {@code *} for any, as before the
  * eighteenth session (three hosts: a portal that delegates a remote client's session to an application
@@ -32,6 +32,23 @@ final class ReconnectTargets {
      * at {@code host}, or null when it may; read with {@code settings}.
      */
     static String refusal(String host, InetAddress peer, SystemSettings settings) {
+        return refusal(host, peer, settings, InetAddress::getAllByName);
+    }
+
+    /** Looks a host up: {@link InetAddress#getAllByName} outside tests. */
+    @FunctionalInterface
+    interface Resolver {
+        /** Every address of {@code host}. */
+        InetAddress[] addresses(String host) throws UnknownHostException;
+    }
+
+    /**
+     * {@link #refusal(String, InetAddress, SystemSettings)} with {@code resolver} for the host's addresses. Every
+     * address of the name must be allowed, not one of them (hostile22 H22-1): the reconnection resolves the name
+     * again and connects to its first address, so a delegator that answers for a name with [an address only this
+     * host can reach, its own address] passed the check with its own and sent this runtime to the other.
+     */
+    static String refusal(String host, InetAddress peer, SystemSettings settings, Resolver resolver) {
         List<String> extra = settings.value("delegation.reconnectHosts").map(v -> Arrays.stream(v.split(","))
                 .map(String::strip).filter(s -> !s.isEmpty()).map(s -> s.toLowerCase(Locale.ROOT)).toList())
                 .orElse(List.of());
@@ -40,25 +57,19 @@ final class ReconnectTargets {
         }
         InetAddress[] named;
         try {
-            named = InetAddress.getAllByName(host);
+            named = resolver.addresses(host);
         } catch (UnknownHostException | SecurityException e) {
             return "the delegating peer named a host that does not resolve (" + why(peer) + ")";
         }
+        boolean peerHere = peer == null || isThisHost(peer);
         for (InetAddress address : named) {
-            if (address.equals(peer)) {
-                return null;
+            if (!address.equals(peer) && !(peerHere && isThisHost(address))) {
+                return named.length == 1 ? "it is not the address the delegating peer is connected from (" + why(peer) + ")"
+                        : "one of its addresses, " + address.getHostAddress() + ", is not the address the delegating peer"
+                                + " is connected from, and the reconnection may go to any of them (" + why(peer) + ")";
             }
         }
-        if (peer == null || isThisHost(peer)) {
-            boolean allHere = true;
-            for (InetAddress address : named) {
-                allHere &= isThisHost(address);
-            }
-            if (allHere) {
-                return null;
-            }
-        }
-        return "it is not the address the delegating peer is connected from (" + why(peer) + ")";
+        return named.length == 0 ? "the delegating peer named a host that does not resolve (" + why(peer) + ")" : null;
     }
 
     private static String why(InetAddress peer) {

@@ -64,4 +64,32 @@ class ReconnectTargetsTest {
                 .isNotNull();
         assertThat(ReconnectTargets.refusal("192.0.2.9", at("198.51.100.7"), settings("*"))).isNull();
     }
+
+    /**
+     * hostile22 H22-1: a name the delegator answers for with [an address only this host reaches, its own address].
+     * The reconnection connects to the name's first address, so one address being the peer's is not enough: before,
+     * the check passed it and this runtime connected to 192.0.2.55.
+     */
+    @Test
+    void aNameIsAllowedOnlyIfEveryOneOfItsAddressesIs() throws Exception {
+        InetAddress internal = at("192.0.2.55");
+        InetAddress peer = at("198.51.100.7");
+        ReconnectTargets.Resolver rebinding = host -> new InetAddress[] {internal, peer};
+        assertThat(ReconnectTargets.refusal("rebind.example", at("198.51.100.7"), settings(null), rebinding))
+                .startsWith("one of its addresses, 192.0.2.55, is not the address the delegating peer is connected"
+                        + " from, and the reconnection may go to any of them (the delegating peer is at 198.51.100.7;");
+        ReconnectTargets.Resolver ownTwice = host -> new InetAddress[] {peer, peer};
+        assertThat(ReconnectTargets.refusal("own.example", at("198.51.100.7"), settings(null), ownTwice)).isNull();
+        // a delegator on this host may name a name of this host's addresses only
+        ReconnectTargets.Resolver hereAndThere = host -> new InetAddress[] {LOOPBACK, internal};
+        assertThat(ReconnectTargets.refusal("mixed.example", LOOPBACK, settings(null), hereAndThere))
+                .startsWith("one of its addresses, 192.0.2.55, is not");
+        assertThat(ReconnectTargets.refusal("mixed.example", null, settings(null), hereAndThere))
+                .startsWith("one of its addresses, 192.0.2.55, is not");
+        // a name listed in the setting is the operator's word: not looked up
+        assertThat(ReconnectTargets.refusal("rebind.example", at("198.51.100.7"), settings("rebind.example"), rebinding))
+                .isNull();
+        assertThat(ReconnectTargets.refusal("none.example", at("198.51.100.7"), settings(null),
+                host -> new InetAddress[0])).startsWith("the delegating peer named a host that does not resolve");
+    }
 }
