@@ -151,8 +151,18 @@ public final class IpcTransport implements Transport {
         if (!dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
             return;
         }
-        String owner = Files.getOwner(dir).getName();
         String user = System.getProperty("user.name");
+        // A symbolic link is as good as its owner (hostile22 H22-2): a link that another user made in /tmp to a
+        // private directory of this user passed the checks below, which follow it, and its owner could point it
+        // elsewhere once this user's acceptors were bound behind it.
+        if (Files.isSymbolicLink(dir)) {
+            String linkOwner = Files.getOwner(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS).getName();
+            if (!linkOwner.equals(user)) {
+                throw new IOException("the ipc socket directory " + dir + " is a symbolic link made by " + linkOwner
+                        + ", not by " + user + "; remove it or set sessionj.ipc.dir");
+            }
+        }
+        String owner = Files.getOwner(dir).getName();
         java.util.Set<java.nio.file.attribute.PosixFilePermission> permissions = Files.getPosixFilePermissions(dir);
         boolean open = permissions.stream().anyMatch(p -> p.name().startsWith("GROUP") || p.name().startsWith("OTHERS"));
         if (!owner.equals(user) || open) {

@@ -338,6 +338,33 @@ class IpcTransportTest extends ConnectionTestSupport {
                 .hasMessageContaining("rwx---rwx");
     }
 
+    /**
+     * hostile22 H22-2: a symbolic link is as good as its owner. One this user made to a private directory serves; one
+     * another user made (in a shared /tmp) is refused, though it leads to a private directory of this user, since its
+     * owner could point it elsewhere once the acceptors are bound behind it. The second part needs root to give the
+     * link another owner (lchown), so it runs only as root.
+     */
+    @Test
+    void aSocketDirectoryThatIsAnotherUsersSymbolicLinkIsRefused(@TempDir Path parent) throws Exception {
+        Path target = Files.createDirectory(parent.resolve("private"),
+                java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+        Path own = Files.createSymbolicLink(parent.resolve("own-link"), target);
+        IpcTransport transport = new IpcTransport(settings().withSocketDirectory(own));
+        track(transport.listen(0));
+        org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")),
+                "giving a link another owner needs root");
+        Path foreign = Files.createSymbolicLink(parent.resolve("foreign-link"), target);
+        Files.getFileAttributeView(foreign, java.nio.file.attribute.FileOwnerAttributeView.class,
+                java.nio.file.LinkOption.NOFOLLOW_LINKS).setOwner(
+                        foreign.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
+        assertThat(Files.getOwner(target).getName()).isEqualTo("root");
+        assertThat(Files.getOwner(foreign, java.nio.file.LinkOption.NOFOLLOW_LINKS).getName()).isEqualTo("nobody");
+        IpcTransport squatted = new IpcTransport(settings().withSocketDirectory(foreign));
+        assertThatThrownBy(() -> squatted.listen(0)).isInstanceOf(IOException.class)
+                .hasMessageContaining("is a symbolic link made by nobody, not by root");
+    }
+
     @Test
     void onlyThisHostIsReachable() {
         IpcTransport transport = new IpcTransport(settings());

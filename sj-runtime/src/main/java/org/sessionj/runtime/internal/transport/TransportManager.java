@@ -137,7 +137,7 @@ public final class TransportManager {
     /**
      * Resolved preferences: setup transports in the order tried, session transports in order of
      * preference; {@code defaultSession} when the session list is the installed default (a server then
-     * offers only the default-disabled transports it can listen on).
+     * offers only the default-disabled and same-host transports it can listen on).
      */
     public record Plan(List<Transport> setup, List<Transport> session, boolean defaultSession) {
 
@@ -305,7 +305,9 @@ public final class TransportManager {
      * ({@link java.net.BindException}): then the whole group is closed and opened again on another
      * port, up to 20 times. That is the only failure a retry can mend; any other
      * (a port named by the program and taken, a bad bind address, a transport that cannot listen at
-     * all) fails at once, naming the transport and the port.
+     * all) fails at once, naming the transport and the port; except that a session transport the program
+     * did not name (the default list) is left out when it cannot listen and is off by default or reaches
+     * only this host (ipc: the others carry the same sessions), with a warning when it was on by default.
      */
     public AcceptorGroup listen(Plan plan, int port) {
         // In-JVM ports are plentiful; let a port-scarce transport pick first. Two loops, not a sort by a
@@ -342,10 +344,16 @@ public final class TransportManager {
                     try {
                         members.add(new AcceptorGroup.Member(transport, transport.listen(0), false));
                     } catch (IOException e) {
-                        if (!plan.defaultSession() || transport.enabledByDefault()) {
+                        if (!plan.defaultSession() || transport.enabledByDefault() && !transport.sameHostOnly()) {
                             throw e;
                         }
-                        LOG.log(System.Logger.Level.DEBUG, "not offering session transport {0}: {1}",
+                        // A same-host transport the program did not name only speeds up what the others carry: one
+                        // that cannot listen is left out, loudly if it was on by default (hostile22 H22-2: another
+                        // local user who made ipc's default directory in /tmp first kept every default server
+                        // socket of this user from listening at all).
+                        LOG.log(transport.enabledByDefault() ? System.Logger.Level.WARNING : System.Logger.Level.DEBUG,
+                                "not offering session transport {0}: {1}; its sessions go over the other transports"
+                                        + " (name {0} in sessionj.transports to make this an error)",
                                 transport.name(), e.getMessage());
                     }
                 }

@@ -112,9 +112,46 @@ class ListenRetryTest {
         assertThat(net.listens.get()).isEqualTo(1);
     }
 
+    /**
+     * hostile22 H22-2: a same-host session transport of the default list (ipc) whose directory another local user
+     * made first cannot listen; the server socket listens on the others and leaves it out. Before, the whole
+     * server socket failed. A program that names the transport still gets the failure.
+     */
+    @Test
+    void aDefaultSameHostSessionTransportThatCannotListenIsLeftOutUnlessNamed() {
+        Fake net = new Fake("net", false);
+        Fake local = new Fake("local", false);
+        local.sameHostOnly = true;
+        local.servesSetup = false;
+        local.failure = new IOException("the ipc socket directory /tmp/x must belong to alice");
+        TransportManager manager = TransportManager.of(List.of(net, local), TransportPreferences.unset());
+        AcceptorGroup group = manager.listen(manager.defaults(), 0);
+        try {
+            assertThat(local.listens.get()).isEqualTo(1);
+            assertThat(group.port()).isEqualTo(net.lastPort);
+        } finally {
+            group.close();
+        }
+        TransportManager named = TransportManager.of(List.of(net, local),
+                TransportPreferences.of(List.of("net"), List.of("local", "net")));
+        assertThatThrownBy(() -> named.listen(named.defaults(), 0))
+                .isInstanceOf(SJIOException.class)
+                .hasMessageStartingWith("cannot listen on a free session port with local: the ipc socket directory");
+        // a network session transport on by default still fails the server socket, as before
+        Fake extra = new Fake("extra", false);
+        extra.servesSetup = false;
+        extra.failure = new IOException("no such device");
+        TransportManager network = TransportManager.of(List.of(net, extra), TransportPreferences.unset());
+        assertThatThrownBy(() -> network.listen(network.defaults(), 0))
+                .isInstanceOf(SJIOException.class)
+                .hasMessageStartingWith("cannot listen on a free session port with extra: no such device");
+    }
+
     /** A transport with ports of its own; it can refuse a port as taken, or fail outright. */
     private static final class Fake extends FakeTransport {
         private final boolean inJvmOnly;
+        boolean sameHostOnly;
+        boolean servesSetup = true;
         final AtomicInteger listens = new AtomicInteger();
         final AtomicInteger closed = new AtomicInteger();
         final List<Integer> ports = new ArrayList<>();
@@ -171,6 +208,16 @@ class ListenRetryTest {
         @Override
         public boolean inJvmOnly() {
             return inJvmOnly;
+        }
+
+        @Override
+        public boolean sameHostOnly() {
+            return sameHostOnly || inJvmOnly;
+        }
+
+        @Override
+        public boolean servesSetup() {
+            return servesSetup;
         }
 
         @Override
