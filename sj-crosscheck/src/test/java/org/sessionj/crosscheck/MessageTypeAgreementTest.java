@@ -108,6 +108,10 @@ class MessageTypeAgreementTest {
               public static final class Unwrapped { @com.fasterxml.jackson.annotation.JsonUnwrapped private Pt in; }
               public static final class KeptField { @JsonProperty private int a; @com.fasterxml.jackson.annotation.JsonIgnore public int getA() { return a; } }
               public static final class RenamedOnly { @JsonProperty("x") private int a; private int b; }
+              @com.fasterxml.jackson.annotation.JsonIgnoreProperties({"a"}) public static final class IgnoredByName { private int a; private int b; }
+              @com.fasterxml.jackson.annotation.JsonIgnoreProperties(value = "y", ignoreUnknown = true) public record IgnoredComponent(int x, int y) {}
+              public static final class IgnoresInValue { @com.fasterxml.jackson.annotation.JsonIgnoreProperties({"x"}) private Pt in; }
+              @com.fasterxml.jackson.annotation.JsonIgnoreProperties({"cache", "gone"}) public static final class IgnoresNoTraveller { private transient int cache; private int a; }
               public enum Color { RED, GREEN }
             """;
 
@@ -251,7 +255,12 @@ class MessageTypeAgreementTest {
                 new Case("G08", "Raw", true),
                 new Case("G09", "Unwrapped", true),
                 new Case("G10", "KeptField", false),
-                new Case("G11", "RenamedOnly", false));
+                new Case("G11", "RenamedOnly", false),
+                // views (session 21): @JsonIgnoreProperties naming what travels drops it on both ends
+                new Case("G12", "IgnoredByName", true),
+                new Case("G13", "IgnoredComponent", true),
+                new Case("G14", "IgnoresInValue", true),
+                new Case("G15", "IgnoresNoTraveller", false));
     }
 
     @TempDir

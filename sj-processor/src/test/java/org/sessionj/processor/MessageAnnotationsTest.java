@@ -56,6 +56,35 @@ class MessageAnnotationsTest {
                 "its @JsonAnyGetter writes properties no receiver knows");
     }
 
+    /**
+     * {@code @JsonIgnoreProperties({"a"})} naming a field that travels drops it on both ends, as an accessor's
+     * {@code @JsonIgnore} does: sent M(5), received M(0). On a member, the names are properties of its value.
+     */
+    @Test
+    void jsonIgnorePropertiesNamingAFieldThatTravels() {
+        assertRejected("SJ018", 6, msg("its field 'a' would not arrive: @JsonIgnoreProperties names it, which drops "
+                + "the whole property on both ends"), """
+                import org.sessionj.api.*;
+                import com.fasterxml.jackson.annotation.*;
+                interface P {
+                  @JsonIgnoreProperties({"a"}) final class M { private int a; private int b; }
+                  @JsonIgnoreProperties(value = "y", ignoreUnknown = true) record R(int x, int y) {}
+                  @Protocol("cbegin.!<M>") interface C {}
+                }
+                """);
+        assertRejected("SJ018", 6, msg("its field 'y' would not arrive: @JsonIgnoreProperties names it"), """
+                import org.sessionj.api.*;
+                import com.fasterxml.jackson.annotation.*;
+                interface P {
+                  @JsonIgnoreProperties({"a"}) final class M { private int a; private int b; }
+                  @JsonIgnoreProperties(value = "y", ignoreUnknown = true) record R(int x, int y) {}
+                  @Protocol("cbegin.!<R>") interface C {}
+                }
+                """);
+        rejected("@JsonIgnoreProperties({\"x\"}) private Inner in; static final class Inner { int x; int y; }",
+                "its field 'in' is @JsonIgnoreProperties with names: the properties it names would not arrive");
+    }
+
     /** False alarms: the same annotations where the value does arrive. */
     @Test
     void whereTheValueArrivesItCompiles() {
@@ -70,7 +99,9 @@ class MessageAnnotationsTest {
                   final class Kept { @JsonProperty private int a; @JsonIgnore public int getA() { return a; } }
                   final class Both { @JsonIgnore private int a; @JsonIgnore public int getA() { return a; } private int b; }
                   final class Renamed { @JsonProperty("x") private int a; private int b; }
-                  @Protocol("cbegin.!<Extra>.!<Computed>.!<Kept>.!<Both>.!<Renamed>") interface C {}
+                  @JsonIgnoreProperties(ignoreUnknown = true) final class Lenient { private int a; }
+                  @JsonIgnoreProperties({"cache", "gone"}) final class NamesNoTraveller { private transient int cache; private int a; }
+                  @Protocol("cbegin.!<Extra>.!<Computed>.!<Kept>.!<Both>.!<Renamed>.!<Lenient>.!<NamesNoTraveller>") interface C {}
                 }
                 """);
     }

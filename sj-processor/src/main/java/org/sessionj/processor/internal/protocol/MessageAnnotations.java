@@ -26,7 +26,10 @@ import org.sessionj.types.internal.RefusedJacksonAnnotations;
  * <li>{@code @JsonIgnore} on a getter or setter of a field that travels: Jackson drops the whole property, the
  *     field included, so the field arrived at its default, silently;</li>
  * <li>two fields that travel under one property name ({@code @JsonProperty("b") int a; int b;}): one value was
- *     lost, silently.</li>
+ *     lost, silently;</li>
+ * <li>{@code @JsonIgnoreProperties({"a"})} on a class naming a field that travels (the field arrived at its
+ *     default, as under an accessor's {@code @JsonIgnore}), and {@code @JsonIgnoreProperties} with names on a member
+ *     (the names are its value's properties); {@code @JsonIgnoreProperties(ignoreUnknown = true)} alone is harmless.</li>
  * </ul>
  */
 final class MessageAnnotations {
@@ -67,6 +70,10 @@ final class MessageAnnotations {
                 anySetter |= MessageCreators.annotated(member, PREFIX + "annotation.JsonAnySetter");
             }
             anySetter |= ignoresUnknown(c);
+        }
+        String ignored = ignoredByName(hierarchy);
+        if (ignored != null) {
+            return ignored;
         }
         if (anyGetter && !anySetter) {
             return "its @JsonAnyGetter writes properties no receiver knows (it has no @JsonAnySetter to read them, and "
@@ -141,7 +148,60 @@ final class MessageAnnotations {
                 : null;
     }
 
+    /**
+     * A field that travels (not static, transient nor {@code @JsonIgnore}d) whose property name a class's
+     * {@code @JsonIgnoreProperties} lists: Jackson drops it on both ends, and it arrived at its default, silently.
+     */
+    private static String ignoredByName(List<TypeElement> hierarchy) {
+        List<String> names = new java.util.ArrayList<>();
+        for (TypeElement c : hierarchy) {
+            names.addAll(ignoredNames(c));
+        }
+        if (names.isEmpty()) {
+            return null;
+        }
+        for (TypeElement c : hierarchy) {
+            for (Element member : c.getEnclosedElements()) {
+                if (member.getKind() != ElementKind.FIELD || member.getModifiers().contains(Modifier.STATIC)
+                        || member.getModifiers().contains(Modifier.TRANSIENT)
+                        || MessageCreators.annotated(member, JSON_IGNORE)) {
+                    continue;
+                }
+                String name = explicitName(member);
+                if (names.contains(name == null ? member.getSimpleName().toString() : name)) {
+                    return RefusedJacksonAnnotations.ignoredByName(member.getSimpleName().toString());
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The property names {@code element}'s {@code @JsonIgnoreProperties} lists (its {@code value}), or none. */
+    private static List<String> ignoredNames(Element element) {
+        List<String> names = new java.util.ArrayList<>();
+        for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
+            if (!((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName()
+                    .contentEquals(RefusedJacksonAnnotations.IGNORE_PROPERTIES)) {
+                continue;
+            }
+            for (var entry : mirror.getElementValues().entrySet()) {
+                if (entry.getKey().getSimpleName().contentEquals("value")
+                        && entry.getValue().getValue() instanceof List<?> values) {
+                    for (Object value : values) {
+                        if (value instanceof AnnotationValue named && named.getValue() instanceof String name) {
+                            names.add(name);
+                        }
+                    }
+                }
+            }
+        }
+        return names;
+    }
+
     private static String refused(Element element, String what) {
+        if (!(element instanceof TypeElement) && !ignoredNames(element).isEmpty()) {
+            return RefusedJacksonAnnotations.ignoresPropertiesOfItsValue(what);
+        }
         for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
             String name = ((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName().toString();
             String why = RefusedJacksonAnnotations.WHY.get(name);

@@ -24,7 +24,8 @@ import org.sessionj.types.internal.RefusedJacksonAnnotations;
  *     {@code @JsonAnyGetter} with no {@code @JsonAnySetter} (every receive failed: "Unrecognized field");</li>
  * <li>{@code @JsonIgnore} on a getter or setter of a field that travels: the whole property is dropped, and
  *     the field arrived at its default, silently;</li>
- * <li>two fields that travel under one property name (a {@code @JsonProperty} rename): one value was lost.</li>
+ * <li>two fields that travel under one property name (a {@code @JsonProperty} rename): one value was lost;</li>
+ * <li>{@code @JsonIgnoreProperties} on a class naming a field that travels, or with names on a member.</li>
  * </ul>
  */
 final class MessageAnnotations {
@@ -80,6 +81,10 @@ final class MessageAnnotations {
             com.fasterxml.jackson.annotation.JsonIgnoreProperties ignoring =
                     c.getAnnotation(com.fasterxml.jackson.annotation.JsonIgnoreProperties.class);
             anySetter |= ignoring != null && ignoring.ignoreUnknown();
+        }
+        String ignored = ignoredByName(type);
+        if (ignored != null) {
+            return ignored;
         }
         if (anyGetter && !anySetter) {
             return "its @JsonAnyGetter writes properties no receiver knows (it has no @JsonAnySetter to read them, and "
@@ -167,7 +172,45 @@ final class MessageAnnotations {
         return base.substring(0, i).toLowerCase(java.util.Locale.ROOT) + base.substring(i);
     }
 
+    /**
+     * A field that travels (not static, transient nor {@code @JsonIgnore}d) whose property name a class's
+     * {@code @JsonIgnoreProperties} lists: Jackson drops it on both ends, and it arrived at its default, silently.
+     */
+    private static String ignoredByName(Class<?> type) {
+        java.util.List<String> names = new java.util.ArrayList<>();
+        for (Class<?> c = type; c != null && !JdkMessageTypes.jdk(c.getName()); c = c.getSuperclass()) {
+            names.addAll(java.util.Arrays.asList(ignoredNames(c)));
+        }
+        if (names.isEmpty()) {
+            return null;
+        }
+        for (Class<?> c = type; c != null && !JdkMessageTypes.jdk(c.getName()); c = c.getSuperclass()) {
+            for (Field field : c.getDeclaredFields()) {
+                int modifiers = field.getModifiers();
+                if (Modifier.isStatic(modifiers) || Modifier.isTransient(modifiers) || field.isSynthetic()
+                        || field.isAnnotationPresent(com.fasterxml.jackson.annotation.JsonIgnore.class)) {
+                    continue;
+                }
+                String name = explicitName(field);
+                if (names.contains(name == null ? field.getName() : name)) {
+                    return RefusedJacksonAnnotations.ignoredByName(field.getName());
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The property names {@code element}'s own {@code @JsonIgnoreProperties} lists, or none. */
+    private static String[] ignoredNames(AnnotatedElement element) {
+        com.fasterxml.jackson.annotation.JsonIgnoreProperties ignoring =
+                element.getDeclaredAnnotation(com.fasterxml.jackson.annotation.JsonIgnoreProperties.class);
+        return ignoring == null ? new String[0] : ignoring.value();
+    }
+
     private static String refused(AnnotatedElement element, String what) {
+        if (!(element instanceof Class<?>) && ignoredNames(element).length > 0) {
+            return RefusedJacksonAnnotations.ignoresPropertiesOfItsValue(what);
+        }
         for (Annotation annotation : element.getDeclaredAnnotations()) {
             String name = annotation.annotationType().getName();
             String why = RefusedJacksonAnnotations.WHY.get(name);

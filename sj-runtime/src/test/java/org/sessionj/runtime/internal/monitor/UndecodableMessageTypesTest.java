@@ -422,6 +422,28 @@ class UndecodableMessageTypesTest {
         assertThatCode(() -> compile("cbegin.!<" + name(Quieter.class) + ">")).doesNotThrowAnyException();
     }
 
+    /** Its field 'a' is dropped by name on both ends: it arrived at 0, silently. */
+    @com.fasterxml.jackson.annotation.JsonIgnoreProperties({"a"})
+    public static final class IgnoredByName {
+        private int a;
+        private int b;
+    }
+
+    /** Names only a field that does not travel, and ignores unknown properties: harmless. */
+    @com.fasterxml.jackson.annotation.JsonIgnoreProperties(value = "cache", ignoreUnknown = true)
+    public static final class IgnoresNoTraveller {
+        private int a;
+        private transient int cache;
+    }
+
+    /** A class's @JsonIgnoreProperties naming a field that travels is refused as SJ018 refuses it. */
+    @Test
+    void jsonIgnorePropertiesNamingAFieldThatTravelsFailsWhenTheProtocolLoads() {
+        assertThatThrownBy(() -> compile("cbegin.!<" + name(IgnoredByName.class) + ">")).isInstanceOf(SJException.class)
+                .hasMessageContaining("its field 'a' would not arrive: @JsonIgnoreProperties names it");
+        assertThatCode(() -> compile("cbegin.!<" + name(IgnoresNoTraveller.class) + ">")).doesNotThrowAnyException();
+    }
+
     private static Payload.JavaType java(String name, Payload.JavaType... arguments) {
         return new Payload.JavaType(name, List.of(arguments), 0);
     }
