@@ -72,17 +72,46 @@ class MessageAnnotationsTest {
                   @Protocol("cbegin.!<M>") interface C {}
                 }
                 """);
+        // A record with a list component travels through Jackson: y is dropped.
         assertRejected("SJ018", 6, msg("its field 'y' would not arrive: @JsonIgnoreProperties names it"), """
                 import org.sessionj.api.*;
                 import com.fasterxml.jackson.annotation.*;
                 interface P {
                   @JsonIgnoreProperties({"a"}) final class M { private int a; private int b; }
-                  @JsonIgnoreProperties(value = "y", ignoreUnknown = true) record R(int x, int y) {}
+                  @JsonIgnoreProperties(value = "y", ignoreUnknown = true) record R(int x, java.util.List<String> y) {}
                   @Protocol("cbegin.!<R>") interface C {}
+                }
+                """);
+        // A flat record inside a list travels through Jackson too (only a payload of its own travels flat).
+        assertRejected("SJ018", 5, msg("its field 'y' would not arrive: @JsonIgnoreProperties names it"), """
+                import org.sessionj.api.*;
+                import com.fasterxml.jackson.annotation.*;
+                interface P {
+                  @JsonIgnoreProperties("y") record F(int x, int y) {}
+                  @Protocol("cbegin.!<java.util.List<F>>") interface C {}
                 }
                 """);
         rejected("@JsonIgnoreProperties({\"x\"}) private Inner in; static final class Inner { int x; int y; }",
                 "its field 'in' is @JsonIgnoreProperties with names: the properties it names would not arrive");
+    }
+
+    /**
+     * A flat record sent as itself (or as an array of it) travels field by field, not through Jackson (sj-api's
+     * FlatRecords, docs/wire-format.md RECORD): Jackson's annotations do nothing to it, its y arrives, and the
+     * runtime loads it — SJ018 refused it, a false alarm the runtime disagreed with (crosscheck G13).
+     */
+    @Test
+    void aFlatRecordTravelsFieldByFieldWhateverItsJacksonAnnotations() {
+        assertAccepted("""
+                import org.sessionj.api.*;
+                import com.fasterxml.jackson.annotation.*;
+                interface P {
+                  @JsonIgnoreProperties("y") record F(int x, int y) {}
+                  record Outer(F f, String s, long[] ls) {}
+                  record Raw(@JsonRawValue String s, @JsonUnwrapped F f) {}
+                  @Protocol("cbegin.!<F>.!<F[]>.!<Outer>.!<Raw>") interface C {}
+                }
+                """);
     }
 
     /** False alarms: the same annotations where the value does arrive. */

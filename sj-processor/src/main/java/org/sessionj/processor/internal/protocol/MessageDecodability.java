@@ -119,9 +119,14 @@ public final class MessageDecodability {
      * {@code !<Box<Pt>>} for {@code class Box<K> { Map<K, Integer> m; }} has {@code Pt} keys, as has
      * {@code !<Msg<Pt>>} for {@code sealed interface Msg<K> permits Put} and {@code record Put<K>(Map<K,
      * Integer> m) implements Msg<K>}; a raw {@code !<R>} reads each type parameter as its first bound), as
-     * the runtime's codec decodes them.
+     * the runtime's codec decodes them. A payload that travels as a flat record (sj-api's FlatRecords: a record of
+     * primitives, strings, primitive arrays and flat records, written without type arguments, at most one array
+     * dimension) has none: it travels field by field, never through Jackson, and the runtime asks nothing of it.
      */
     public static String problem(TypeMirror type, Types types) {
+        if (FlatRecordMirrors.travelsFlat(type, types)) {
+            return null; // field by field, never through Jackson: sj-api's FlatRecords, as the runtime has it
+        }
         while (type instanceof ArrayType array) {
             type = array.getComponentType();
         }

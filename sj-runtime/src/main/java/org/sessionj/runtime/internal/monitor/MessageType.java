@@ -75,7 +75,7 @@ public final class MessageType {
         if (kind != WireKind.OBJECT) {
             return new MessageType(payload, kind, type, null, null, null);
         }
-        if (java.typeArguments().isEmpty() && java.arrayDimensions() <= 1) {
+        if (org.sessionj.types.internal.FlatRecords.flatShape(java.typeArguments().size(), java.arrayDimensions())) {
             RecordLayout layout = RecordLayout.of(java.arrayDimensions() == 0 ? type : type.componentType());
             if (layout != null) {
                 return new MessageType(payload, java.arrayDimensions() == 0 ? WireKind.RECORD : WireKind.RECORD_ARRAY,

@@ -1,6 +1,7 @@
 package org.sessionj.runtime.internal.wire;
 
 import org.sessionj.runtime.spi.Frame;
+import org.sessionj.types.internal.FlatRecords;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -83,11 +84,50 @@ public final class RecordLayout {
     public static RecordLayout of(Class<?> type) {
         RecordLayout known = LAYOUTS.get(type);
         if (known == null) {
-            RecordLayout analysed = analyse(type, new HashSet<>());
+            // sj-api's FlatRecords decides which records travel flat, as the processor's SJ018 reads it (a flat
+            // record never meets Jackson, so neither side asks about its Jackson annotations); analyse only fails
+            // for members it cannot reach (then Jackson gets its chance).
+            RecordLayout analysed = FlatRecords.flat(type, CLASSES) ? analyse(type, new HashSet<>()) : null;
             known = LAYOUTS.computeIfAbsent(type, t -> analysed == null ? NOT_FLAT : analysed);
         }
         return known == NOT_FLAT ? null : known;
     }
+
+    /**
+     * The runtime's view of a type for {@link FlatRecords}: a record's component types, a class's type name, a
+     * component field's {@code @JsonProperty} access (a component kept to one side, adv16 A18, is left to the
+     * codec, whose load check refuses it as it refuses the same record inside a list, and as SJ018 does).
+     */
+    private static final FlatRecords.Model<Class<?>> CLASSES = new FlatRecords.Model<>() {
+        @Override
+        public List<Class<?>> components(Class<?> type) {
+            if (!type.isRecord()) {
+                return null;
+            }
+            List<Class<?>> types = new ArrayList<>();
+            for (RecordComponent component : type.getRecordComponents()) {
+                types.add(component.getType());
+            }
+            return types;
+        }
+
+        @Override
+        public String name(Class<?> type) {
+            return type.getTypeName();
+        }
+
+        @Override
+        public String access(Class<?> record, int index) {
+            try {
+                com.fasterxml.jackson.annotation.JsonProperty property = record.getDeclaredField(
+                        record.getRecordComponents()[index].getName())
+                        .getAnnotation(com.fasterxml.jackson.annotation.JsonProperty.class);
+                return property == null ? null : property.access().name();
+            } catch (NoSuchFieldException | RuntimeException unreadable) {
+                return "UNREADABLE"; // not flat: Jackson gets its chance, as for members analyse cannot reach
+            }
+        }
+    };
 
     private static RecordLayout analyse(Class<?> type, Set<Class<?>> enclosing) {
         if (!type.isRecord() || !enclosing.add(type)) {
@@ -114,14 +154,6 @@ public final class RecordLayout {
                 // constructor stored, so an accessor that computes (v() { return v * 2; }) does not change the
                 // value on every hop (adv15 A22), as Java serialization reads a record's fields too.
                 Field field = type.getDeclaredField(declared[i].getName());
-                com.fasterxml.jackson.annotation.JsonProperty property =
-                        field.getAnnotation(com.fasterxml.jackson.annotation.JsonProperty.class);
-                if (property != null && property.access() != com.fasterxml.jackson.annotation.JsonProperty.Access.AUTO
-                        && property.access() != com.fasterxml.jackson.annotation.JsonProperty.Access.READ_WRITE) {
-                    // A component kept to one side (adv16 A18): left to the codec, whose load check refuses it as
-                    // it refuses the same record inside a list, and as SJ018 does.
-                    return null;
-                }
                 field.setAccessible(true);
                 Class<?> carried = componentType.isPrimitive() ? componentType : Object.class;
                 MethodHandle getter = lookup.unreflectGetter(field).asType(MethodType.methodType(carried, Object.class));

@@ -444,6 +444,31 @@ class UndecodableMessageTypesTest {
         assertThatCode(() -> compile("cbegin.!<" + name(IgnoresNoTraveller.class) + ">")).doesNotThrowAnyException();
     }
 
+    /** Its y is dropped by Jackson wherever it travels through Jackson. */
+    @com.fasterxml.jackson.annotation.JsonIgnoreProperties("y")
+    public record FlatIgnoring(int x, int y) {
+    }
+
+    /** Not flat (a list component): it always travels through Jackson, and its y would be dropped. */
+    @com.fasterxml.jackson.annotation.JsonIgnoreProperties("y")
+    public record ListIgnoring(int x, List<String> y) {
+    }
+
+    /**
+     * A flat record sent as itself (or an array of it) travels field by field, never through Jackson (sj-api's
+     * FlatRecords): its annotations do nothing and it loads, as SJ018 compiles it; inside a list, or not flat, it
+     * travels through Jackson and is refused.
+     */
+    @Test
+    void aFlatRecordsJacksonAnnotationsMatterOnlyWhereItTravelsThroughJackson() {
+        assertThatCode(() -> compile("cbegin.!<" + name(FlatIgnoring.class) + ">")).doesNotThrowAnyException();
+        assertThatCode(() -> compile("cbegin.!<" + name(FlatIgnoring.class) + "[]>")).doesNotThrowAnyException();
+        assertThatThrownBy(() -> compile("cbegin.!<java.util.List<" + name(FlatIgnoring.class) + ">>"))
+                .isInstanceOf(SJException.class).hasMessageContaining("its field 'y' would not arrive");
+        assertThatThrownBy(() -> compile("cbegin.!<" + name(ListIgnoring.class) + ">")).isInstanceOf(SJException.class)
+                .hasMessageContaining("its field 'y' would not arrive");
+    }
+
     private static Payload.JavaType java(String name, Payload.JavaType... arguments) {
         return new Payload.JavaType(name, List.of(arguments), 0);
     }
