@@ -87,6 +87,21 @@ final class CatchClauses {
                 + " it, taken as a catch that goes on");
     }
 
+    /**
+     * adv21 B1–B3: the handler a leaking function meets where it escapes the checker ({@link FunctionFates}):
+     * {@code where} says how; taken as one that takes every exception and goes on.
+     */
+    Clause escape(String where) {
+        return new Clause(List.of(type("java.lang.Throwable")), 0, true, List.of(), false, false,
+                "the function escapes where the checker does not follow it (" + where + "), taken as a catch that goes"
+                        + " on");
+    }
+
+    /** adv21 B1–B3: where the lambda or method reference at {@code function} runs ({@link FunctionFates}). */
+    FunctionFates.Fate fate(com.sun.source.util.TreePath function) {
+        return FunctionFates.of(function, this, flow);
+    }
+
     /** The catch clauses of {@code tree}, in order. */
     List<Clause> of(TryTree tree) {
         List<Clause> clauses = new ArrayList<>();

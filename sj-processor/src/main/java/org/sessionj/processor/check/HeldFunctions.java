@@ -35,11 +35,14 @@ final class HeldFunctions {
 
     /**
      * The calls that run the method reference or lambda at {@code value} (a local variable's initializer), each
-     * as its path, when the value is held (see the class comment); else null.
+     * as its path, when the value is held (see the class comment); else null. adv21 B2: also an object of a class
+     * of the program that implements a JDK functional interface ({@code Runnable r = new Runnable() { … }}), held
+     * when the variable is used only as the receiver of calls (of the interface's method, or of the class's own).
      */
     static List<TreePath> runs(TreePath value, Trees trees) {
         Tree leaf = value.getLeaf();
-        if (!(leaf instanceof LambdaExpressionTree || leaf instanceof MemberReferenceTree)) {
+        boolean object = leaf instanceof com.sun.source.tree.NewClassTree;
+        if (!(leaf instanceof LambdaExpressionTree || leaf instanceof MemberReferenceTree || object)) {
             return null;
         }
         TreePath declaration = value.getParentPath();
@@ -58,7 +61,7 @@ final class HeldFunctions {
             @Override
             public Void visitIdentifier(IdentifierTree identifier, Void unused) {
                 if (!escapes[0] && var.equals(trees.getElement(getCurrentPath()))) {
-                    TreePath run = functionalCall(getCurrentPath(), trees);
+                    TreePath run = receiverCall(getCurrentPath(), trees, !object);
                     if (run == null) {
                         escapes[0] = true; // given away, stored or assigned: where it runs is not known here
                     } else {
@@ -90,6 +93,49 @@ final class HeldFunctions {
         TreePath body = enclosingBody(call);
         TreePath initializer = body == null ? null : initializerOf(var, body, trees);
         return initializer != null && runs(initializer, trees) != null ? initializer : null;
+    }
+
+    /**
+     * adv21 B1: the parameter whose functional method {@code call} calls ({@code task.run()} in
+     * {@code static void runSafely(Runnable task)}), when it is a parameter of the method the call is in (not of a
+     * lambda there); else null. A function given for it runs here when the method only calls it
+     * ({@link FunctionFates#followedParameter}).
+     */
+    static Element parameterRun(TreePath call, Trees trees) {
+        if (!(call.getLeaf() instanceof MethodInvocationTree invocation)
+                || !(invocation.getMethodSelect() instanceof MemberSelectTree select)
+                || !(FlowScanner.strip(select.getExpression()) instanceof IdentifierTree)
+                || !(trees.getElement(call) instanceof ExecutableElement method)
+                || !method.getModifiers().contains(Modifier.ABSTRACT)) {
+            return null;
+        }
+        Element var = trees.getElement(new TreePath(new TreePath(call, select), select.getExpression()));
+        TreePath body = var == null || var.getKind() != ElementKind.PARAMETER ? null : enclosingBody(call);
+        return body != null && trees.getElement(body) instanceof ExecutableElement enclosing
+                && enclosing.getParameters().contains(var) ? var : null;
+    }
+
+    /**
+     * adv21 B1: whether the method at {@code body} uses its parameter {@code parameter} only as the receiver of calls
+     * of its functional method ({@code task.run()}), in its body or the lambdas there: a function given for it runs
+     * at those calls and nowhere else.
+     */
+    static boolean onlyCalled(TreePath body, Element parameter, Trees trees) {
+        if (!(body.getLeaf() instanceof MethodTree method) || method.getBody() == null) {
+            return false;
+        }
+        boolean[] other = {false};
+        new TreePathScanner<Void, Void>() {
+            @Override
+            public Void visitIdentifier(IdentifierTree identifier, Void unused) {
+                if (!other[0] && identifier.getName().contentEquals(parameter.getSimpleName())
+                        && parameter.equals(trees.getElement(getCurrentPath()))) {
+                    other[0] = functionalCall(getCurrentPath(), trees) == null;
+                }
+                return super.visitIdentifier(identifier, unused);
+            }
+        }.scan(new TreePath(body, method.getBody()), null);
+        return !other[0];
     }
 
     /**
@@ -140,7 +186,12 @@ final class HeldFunctions {
      * The call whose functional method {@code use} (an identifier naming the variable) is the receiver of
      * ({@code c.accept(in)}), as its path; null for any other use (an argument, an assignment, a return).
      */
-    private static TreePath functionalCall(TreePath use, Trees trees) {
+    static TreePath functionalCall(TreePath use, Trees trees) {
+        return receiverCall(use, trees, true);
+    }
+
+    /** The call {@code use} is the receiver of, as {@link #functionalCall}; of any method unless {@code abstractOnly}. */
+    private static TreePath receiverCall(TreePath use, Trees trees, boolean abstractOnly) {
         TreePath select = use.getParentPath();
         while (select != null && select.getLeaf() instanceof com.sun.source.tree.ParenthesizedTree) {
             select = select.getParentPath();
@@ -152,7 +203,7 @@ final class HeldFunctions {
         if (call == null || !(call.getLeaf() instanceof MethodInvocationTree invocation)
                 || invocation.getMethodSelect() != select.getLeaf()
                 || !(trees.getElement(call) instanceof ExecutableElement method)
-                || !method.getModifiers().contains(Modifier.ABSTRACT)) {
+                || abstractOnly && !method.getModifiers().contains(Modifier.ABSTRACT)) {
             return null;
         }
         return call;

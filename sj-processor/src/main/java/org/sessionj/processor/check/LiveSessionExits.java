@@ -166,13 +166,20 @@ final class LiveSessionExits {
                     }
                 }
             }
-            // adv19 c8: c.accept(in) runs what the local c holds, a method reference or a lambda
-            Object value = ThrowSites.inJdk(method, flow)
-                    ? UncheckedExits.heldValue(HeldFunctions.valueRun(flow.pathOf(call), flow.trees), flow.trees, flow)
-                    : method; // adv12 A6: what an unchecked exit of the callee's own meets here (UncheckedExits)
+            // adv19 c8: c.accept(in) runs what the local c holds, a method reference or a lambda; adv21 B1:
+            // task.run() runs the functions given for the parameter task (FunctionFates)
+            Object value = method.getModifiers().contains(javax.lang.model.element.Modifier.ABSTRACT)
+                    ? UncheckedExits.runValue(flow.pathOf(call), flow.trees, flow) : null;
             if (value != null) {
                 flow.uncheckedExits.run(value, new UncheckedExits.Call(caller(), call, flow.root.getCompilationUnit(),
                         flow.line(call), handlersAround(), heldIn()), handlers);
+            }
+            if (!ThrowSites.inJdk(method, flow)) { // adv12 A6: what an unchecked exit of the callee's own meets here
+                flow.uncheckedExits.run(method, new UncheckedExits.Call(caller(), call, flow.root.getCompilationUnit(),
+                        flow.line(call), handlersAround(), heldIn()), handlers);
+            }
+            if (call instanceof NewClassTree) {
+                functionObject(call, method);
             }
         } finally {
             beforeCall = Map.of();
@@ -234,13 +241,45 @@ final class LiveSessionExits {
                 || sessionApi(method)) {
             return;
         }
-        // adv20 A1, A4: pool.submit(A::book); inputs.stream().map(A::book) consumed in a later statement
-        com.sun.source.util.TreePath path = flow.pathOf(reference);
-        List<UncheckedExits.Handlers> elsewhere = UncheckedExits.functionHandlers(path, handlers);
+        // adv20 A1, A4: pool.submit(A::book); inputs.stream().map(A::book) consumed in a later statement; adv21 B1-B3:
+        // runSafely(A::book) runs where runSafely calls its parameter, Map.of("book", A::book) escapes (FunctionFates)
+        com.sun.source.util.TreePath path = pathTo(reference);
+        FunctionFates.Fate fate = handlers.fate(path);
         Tree consumer = UncheckedExits.lazyConsumer(path, handlers);
         Tree at = consumer != null ? consumer : reference;
         flow.uncheckedExits.call(method, new UncheckedExits.Call(caller(), at, flow.root.getCompilationUnit(),
-                flow.line(at), elsewhere != null ? elsewhere : handlersAround(), heldIn()), handlers);
+                flow.line(at), fate.handlers() != null ? fate.handlers() : fate.key() != null ? List.of() : handlersAround(),
+                fate.key() != null ? fate.key() : heldIn()), handlers);
+    }
+
+    /**
+     * adv21 B1 X04, B2 X11, B10: {@code creation} makes an object of a class of the program that implements a JDK
+     * functional interface ({@code new BookTask(in)}, {@code new Runnable() { … }}): a function, whose method runs
+     * where its fate says ({@link FunctionFates}: given to {@code submit}, held and run, given to a method that runs
+     * it, or escaping) — recorded as a call of that method there.
+     */
+    private void functionObject(Tree creation, ExecutableElement constructor) {
+        List<ExecutableElement> runs = flow.uncheckedExits.functionMethods(constructor, flow);
+        if (runs.isEmpty()) {
+            return;
+        }
+        FunctionFates.Fate fate = handlers.fate(pathTo(creation));
+        UncheckedExits.Call call = new UncheckedExits.Call(caller(), creation, flow.root.getCompilationUnit(),
+                flow.line(creation), fate.handlers() != null ? fate.handlers() : fate.key() != null ? List.of()
+                        : handlersAround(), fate.key() != null ? fate.key() : heldIn());
+        for (ExecutableElement run : runs) {
+            flow.uncheckedExits.call(run, call, handlers);
+        }
+    }
+
+    /**
+     * The path of {@code leaf}, the tree being read (the scanner's own path: {@link FlowScanner#pathOf} puts a tree
+     * under the current one, which is {@code leaf} itself while it is visited), for looking at where it stands.
+     */
+    private com.sun.source.util.TreePath pathTo(Tree leaf) {
+        com.sun.source.util.TreePath current = flow.getCurrentPath();
+        return current != null && current.getLeaf() == leaf ? current
+                : flow.trees.getPath(flow.root.getCompilationUnit(), leaf);
     }
 
     /**
@@ -259,7 +298,7 @@ final class LiveSessionExits {
     /** The handlers around the lambda whose body is checked (none for another body), computed once. */
     private List<UncheckedExits.Handlers> lambdaHandlers() {
         if (aroundLambda == null) {
-            aroundLambda = lambda() ? UncheckedExits.handlersAround(flow.root, handlers, flow.trees) : List.of();
+            aroundLambda = lambda() ? UncheckedExits.handlersAround(flow.root, handlers) : List.of();
         }
         return aroundLambda;
     }
@@ -270,15 +309,18 @@ final class LiveSessionExits {
      * The lambda whose body is checked when it is held in a local variable (adv19 c8, {@link HeldFunctions}): it
      * runs where the variable's functional method is called; else null. Computed once.
      */
-    private Tree heldIn() {
-        if (held == null) {
-            held = lambda() && HeldFunctions.runs(flow.root, flow.trees) != null;
+    private Object heldIn() {
+        if (!heldKnown) {
+            held = lambda() ? UncheckedExits.heldKey(flow.root, handlers) : null; // adv21 B1: or the parameter it is given for
+            heldKnown = true;
         }
-        return held ? flow.root.getLeaf() : null;
+        return held;
     }
 
-    /** {@link #heldIn}'s answer, once computed. */
-    private Boolean held;
+    /** {@link #heldIn}'s answer, once computed ({@code heldKnown}). */
+    private Object held;
+
+    private boolean heldKnown;
 
     /** The method whose code the body checked is: its own, or, for a lambda's, the method the lambda is in. */
     private ExecutableElement caller() {

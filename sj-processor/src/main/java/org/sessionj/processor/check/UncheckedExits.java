@@ -12,6 +12,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import javax.lang.model.element.Element;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.type.TypeMirror;
 
@@ -68,10 +69,12 @@ final class UncheckedExits {
      * {@code at} on {@code line} of {@code unit}, inside {@code handlers} (innermost first): what the
      * caller's try statements around it do with an exception. {@code heldIn}: the lambda held in a local
      * variable whose body the call is in (adv19 c8, {@link HeldFunctions}), or null: what the caller's
-     * handlers do not take leaves that lambda into the calls that run it, not the caller where it stands.
+     * handlers do not take leaves that lambda into the calls that run it, not the caller where it stands; or the
+     * parameter of a method of the program that the function the call is in was given for (adv21 B1,
+     * {@link FunctionFates}): it leaves into the calls of that parameter's functional method.
      */
     record Call(ExecutableElement caller, Tree at, CompilationUnitTree unit, long line, List<Handlers> handlers,
-            Tree heldIn) {
+            Object heldIn) {
         /** A call in no held lambda. */
         Call(ExecutableElement caller, Tree at, CompilationUnitTree unit, long line, List<Handlers> handlers) {
             this(caller, at, unit, line, handlers, null);
@@ -95,6 +98,8 @@ final class UncheckedExits {
     private final Set<List<Object>> seen = new java.util.HashSet<>(); // trees and elements: equal only to themselves
     /** adv20 A9: the exits recorded by the compilations of classes known from class files, and where this one's go. */
     private ExitsResource recorded;
+    /** adv21 B1: for each parameter asked about, whether its method only calls its functional method. */
+    private final Map<Element, Boolean> onlyCalled = new HashMap<>();
     /** The methods of class files whose recorded exit was looked up (once each). */
     private final Set<ExecutableElement> looked = new java.util.HashSet<>();
 
@@ -159,8 +164,8 @@ final class UncheckedExits {
      * adv19 c8: {@code exit} leaves the body of {@code lambda}, held in a local variable ({@link HeldFunctions}):
      * it comes out of each call of the variable's functional method ({@link #run}).
      */
-    void heldExit(Tree lambda, Exit exit, CatchClauses handlers) {
-        exitOf(lambda, exit, handlers);
+    void heldExit(Object lambda, Exit exit, CatchClauses handlers) {
+        exitOf(lambda, exit, handlers); // adv21 B1: or the parameter of a method of the program it is given for
     }
 
     /**
@@ -170,6 +175,97 @@ final class UncheckedExits {
      */
     void run(Object value, Call call, CatchClauses handlers) {
         callOf(value, call, handlers);
+    }
+
+    /**
+     * adv21 B1: whether {@code method}, a method of the program compiled now, uses its parameter {@code parameter} only
+     * as the receiver of calls of its functional method ({@link HeldFunctions#onlyCalled}); asked once per parameter.
+     */
+    boolean onlyCalled(ExecutableElement method, Element parameter) {
+        Boolean known = onlyCalled.get(parameter);
+        if (known == null) {
+            TreePath body = trees.getPath(method);
+            known = body != null && HeldFunctions.onlyCalled(body, parameter, trees);
+            onlyCalled.put(parameter, known);
+        }
+        return known;
+    }
+
+    /**
+     * What the call at {@code call} runs, when it calls the functional method of a held local ({@link #heldValue}) or
+     * of a parameter of the method it is in (adv21 B1: the key of the functions given for it); else null.
+     */
+    static Object runValue(TreePath call, Trees trees, MethodChecker flow) {
+        Object held = heldValue(HeldFunctions.valueRun(call, trees), trees, flow);
+        return held != null ? held : HeldFunctions.parameterRun(call, trees);
+    }
+
+    /**
+     * The key of the lambda at {@code body} when it runs where the checker follows it ({@link FunctionFates}): its
+     * tree when it is held in a local variable, the parameter it is given for; else null.
+     */
+    static Object heldKey(TreePath body, CatchClauses handlers) {
+        return body.getLeaf() instanceof com.sun.source.tree.LambdaExpressionTree ? handlers.fate(body).key() : null;
+    }
+
+    /** adv21 B10: for each class created, the methods that implement a JDK functional interface's method. */
+    private final Map<Element, List<ExecutableElement>> functionMethods = new HashMap<>();
+
+    /**
+     * adv21 B1 X04, B2 X11, B10: the methods of the class {@code constructor} creates (a class of the program, an
+     * anonymous one among them) that implement the abstract method of a JDK functional interface ({@code run()} of a
+     * {@code Runnable}, {@code call()} of a {@code Callable}): such an object is a function, which runs where the
+     * JDK calls that method — calls the checker does not record — so it is followed or rejected where it stands
+     * ({@link FunctionFates}). Empty for a class of the JDK. Found once per class.
+     */
+    List<ExecutableElement> functionMethods(ExecutableElement constructor, MethodChecker flow) {
+        if (!(constructor.getEnclosingElement() instanceof javax.lang.model.element.TypeElement created)
+                || ThrowSites.inJdk(created, flow)) {
+            return List.of();
+        }
+        List<ExecutableElement> found = functionMethods.get(created);
+        if (found != null) {
+            return found;
+        }
+        found = new ArrayList<>();
+        java.util.Deque<TypeMirror> todo = new java.util.ArrayDeque<>(types.directSupertypes(created.asType()));
+        Set<Element> visited = new java.util.HashSet<>();
+        while (!todo.isEmpty()) {
+            TypeMirror next = todo.pop();
+            if (!(types.asElement(next) instanceof javax.lang.model.element.TypeElement type) || !visited.add(type)) {
+                continue;
+            }
+            todo.addAll(types.directSupertypes(next));
+            if (type.getKind() != javax.lang.model.element.ElementKind.INTERFACE || !ThrowSites.inJdk(type, flow)
+                    || !elements.isFunctionalInterface(type)) {
+                continue;
+            }
+            for (ExecutableElement method : javax.lang.model.util.ElementFilter.methodsIn(type.getEnclosedElements())) {
+                if (method.getModifiers().contains(javax.lang.model.element.Modifier.ABSTRACT)) {
+                    ExecutableElement implementation = implementation(created, method);
+                    if (implementation != null && !found.contains(implementation)) {
+                        found.add(implementation);
+                    }
+                }
+            }
+        }
+        functionMethods.put(created, found);
+        return found;
+    }
+
+    /** The method of the program that implements {@code method} for {@code created} (in it or a superclass), or null. */
+    private ExecutableElement implementation(javax.lang.model.element.TypeElement created, ExecutableElement method) {
+        for (TypeMirror type = created.asType(); types.asElement(type) instanceof javax.lang.model.element.TypeElement owner;
+                type = owner.getSuperclass()) {
+            for (ExecutableElement candidate : javax.lang.model.util.ElementFilter.methodsIn(owner.getEnclosedElements())) {
+                if (candidate.getSimpleName().equals(method.getSimpleName())
+                        && !candidate.getModifiers().contains(javax.lang.model.element.Modifier.ABSTRACT)
+                        && elements.overrides(candidate, method, created)) {
+                    return candidate;
+                }
+            }
+        }
+        return null;
     }
 
     /** The methods of the program's supertypes of {@code method}'s class that {@code method} overrides. */
@@ -248,8 +344,8 @@ final class UncheckedExits {
                 && trees.getElement(body) instanceof ExecutableElement method ? method
                 : body.getLeaf() instanceof com.sun.source.tree.LambdaExpressionTree ? enclosingMethod(body) : null;
         CatchClauses handlers = new CatchClauses(flow);
-        java.util.Deque<Handlers> around = new java.util.ArrayDeque<>(handlersAround(body, handlers, trees)); // adv19 A1
-        Tree heldIn = HeldFunctions.runs(body, trees) != null ? body.getLeaf() : null; // adv19 c8
+        java.util.Deque<Handlers> around = new java.util.ArrayDeque<>(handlersAround(body, handlers)); // adv19 A1
+        Object heldIn = heldKey(body, handlers); // adv19 c8, adv21 B1
         CompilationUnitTree unit = body.getCompilationUnit();
         new com.sun.source.util.TreeScanner<Void, Void>() {
             @Override
@@ -293,18 +389,34 @@ final class UncheckedExits {
                     return;
                 }
                 TreePath reference = call instanceof com.sun.source.tree.MemberReferenceTree ? trees.getPath(unit, call) : null;
-                // adv20 A1, A4: pool.submit(A::book), inputs.stream().map(A::book) consumed later
-                List<Handlers> elsewhere = reference == null ? null : functionHandlers(reference, handlers);
+                // adv20 A1, A4: pool.submit(A::book), inputs.stream().map(A::book) consumed later; adv21 B1-B3:
+                // runSafely(A::book) followed to where runSafely runs it, Map.of("book", A::book) escapes
+                FunctionFates.Fate fate = reference == null ? FunctionFates.Fate.STANDS : handlers.fate(reference);
                 Tree consumer = reference == null ? null : lazyConsumer(reference, handlers);
                 Tree at = consumer != null ? consumer : call;
-                Call recorded = new Call(caller, at, unit, flow.line(at), elsewhere != null ? elsewhere
-                        : new ArrayList<>(around), heldIn);
-                if (!ThrowSites.inJdk(callee, flow)) {
+                Call recorded = new Call(caller, at, unit, flow.line(at), fate.handlers() != null ? fate.handlers()
+                        : fate.key() != null ? List.of() : new ArrayList<>(around), fate.key() != null ? fate.key() : heldIn);
+                boolean jdk = ThrowSites.inJdk(callee, flow);
+                if (!jdk) {
                     call(callee, recorded, handlers);
-                } else if (!around.isEmpty()) {
-                    Object value = heldValue(HeldFunctions.valueRun(new TreePath(body, call), trees), trees, flow);
-                    if (value != null) {
-                        run(value, recorded, handlers); // adv19 c8: c.accept(in) runs what c holds
+                }
+                if (call instanceof com.sun.source.tree.NewClassTree) { // adv21 B10: new BookTask(in), a function
+                    List<ExecutableElement> runs = functionMethods(callee, flow);
+                    if (!runs.isEmpty()) {
+                        FunctionFates.Fate objectFate = handlers.fate(trees.getPath(unit, call));
+                        Call object = new Call(caller, call, unit, flow.line(call), objectFate.handlers() != null
+                                ? objectFate.handlers() : objectFate.key() != null ? List.of() : new ArrayList<>(around),
+                                objectFate.key() != null ? objectFate.key() : heldIn);
+                        for (ExecutableElement run : runs) {
+                            call(run, object, handlers);
+                        }
+                    }
+                }
+                if (reference == null && callee.getModifiers().contains(javax.lang.model.element.Modifier.ABSTRACT)) {
+                    Object value = runValue(new TreePath(body, call), trees, flow);
+                    // adv19 c8: c.accept(in) runs what c holds; adv21 B1: task.run() runs what runSafely is given
+                    if (value != null && (!around.isEmpty() || value instanceof Element && !(value instanceof ExecutableElement))) {
+                        run(value, recorded, handlers);
                     }
                 }
             }
@@ -332,16 +444,16 @@ final class UncheckedExits {
      * {@link FunctionRunners}); for one given to a lazy stream operation, those around the terminal operation that
      * runs it (adv20 A4, {@link LazyStreams}).
      */
-    static List<Handlers> handlersAround(TreePath body, CatchClauses handlers, Trees trees) {
-        List<Handlers> found = new ArrayList<>();
-        if (!(body.getLeaf() instanceof com.sun.source.tree.LambdaExpressionTree)
-                || HeldFunctions.runs(body, trees) != null) {
-            return found; // not a lambda, or one held in a variable, which runs where the variable's method is called (adv19 c8)
+    static List<Handlers> handlersAround(TreePath body, CatchClauses handlers) {
+        if (!(body.getLeaf() instanceof com.sun.source.tree.LambdaExpressionTree)) {
+            return new ArrayList<>();
         }
+        // adv19 c8, adv21 B1: held in a variable, or given for a parameter that is only called: runs at those calls;
         // adv20 A1: run on another thread, which keeps what it throws (the try statements here never see it);
-        // adv20 A4: run by the terminal operation that consumes the stream
-        List<Handlers> elsewhere = functionHandlers(body, handlers);
-        return elsewhere != null ? elsewhere : handlersFrom(body, handlers);
+        // adv20 A4: run by the terminal operation that consumes the stream; adv21 B2, B3: escapes (FunctionFates)
+        FunctionFates.Fate fate = handlers.fate(body);
+        return fate.key() != null ? new ArrayList<>() : fate.handlers() != null ? fate.handlers()
+                : handlersFrom(body, handlers);
     }
 
     /**
@@ -374,7 +486,7 @@ final class UncheckedExits {
     }
 
     /** The handlers of the try statements around {@code from} (innermost first), up to the method or initializer it is in. */
-    private static List<Handlers> handlersFrom(TreePath from, CatchClauses handlers) {
+    static List<Handlers> handlersFrom(TreePath from, CatchClauses handlers) {
         List<Handlers> found = new ArrayList<>();
         Tree child = from.getLeaf();
         for (TreePath up = from.getParentPath(); up != null; up = up.getParentPath()) {
@@ -431,8 +543,9 @@ final class UncheckedExits {
         if (value == null) {
             return null;
         }
-        if (value.getLeaf() instanceof com.sun.source.tree.LambdaExpressionTree) {
-            return value.getLeaf();
+        if (value.getLeaf() instanceof com.sun.source.tree.LambdaExpressionTree
+                || value.getLeaf() instanceof com.sun.source.tree.NewClassTree) {
+            return value.getLeaf(); // a held lambda, or a held object (adv21 B2), keyed by its tree
         }
         return trees.getElement(value) instanceof ExecutableElement referred && !ThrowSites.inJdk(referred, flow)
                 ? referred : null;
@@ -478,7 +591,11 @@ final class UncheckedExits {
         if (call.heldIn() != null) {
             // adv19 c8: out of a held lambda's body, into the calls that run it
             exitOf(call.heldIn(), new Exit(exit.session(), exit.owner(), exit.remains(), exit.what(), exit.through()
-                    + " and then the lambda on line " + line(call.unit(), call.heldIn()), thrown, jdk), handlers);
+                    + (call.heldIn() instanceof Tree lambda ? (lambda instanceof com.sun.source.tree.NewClassTree
+                            ? " and then the object made on line " : " and then the lambda on line ") + line(call.unit(), lambda)
+                            : " and then the function given for '" + ((Element) call.heldIn()).getSimpleName()
+                                    + "' of '" + nameOf((ExecutableElement) ((Element) call.heldIn()).getEnclosingElement()) + "'"),
+                    thrown, jdk), handlers);
         } else if (call.caller() != null) {
             exit(call.caller(), new Exit(exit.session(), exit.owner(), exit.remains(), exit.what(), exit.through()
                     + " and then '" + nameOf(call.caller()) + "' (through its call on line " + call.line() + ")",
