@@ -107,6 +107,7 @@ final class UncheckedExits {
         this.trees = trees;
         this.elements = elements;
         this.types = types;
+        this.functionObjects = new FunctionObjects(elements, types);
     }
 
     /**
@@ -208,64 +209,12 @@ final class UncheckedExits {
         return body.getLeaf() instanceof com.sun.source.tree.LambdaExpressionTree ? handlers.fate(body).key() : null;
     }
 
-    /** adv21 B10: for each class created, the methods that implement a JDK functional interface's method. */
-    private final Map<Element, List<ExecutableElement>> functionMethods = new HashMap<>();
+    /** adv21 B10: the function methods of the classes created (found once per class). */
+    private final FunctionObjects functionObjects;
 
-    /**
-     * adv21 B1 X04, B2 X11, B10: the methods of the class {@code constructor} creates (a class of the program, an
-     * anonymous one among them) that implement the abstract method of a JDK functional interface ({@code run()} of a
-     * {@code Runnable}, {@code call()} of a {@code Callable}): such an object is a function, which runs where the
-     * JDK calls that method — calls the checker does not record — so it is followed or rejected where it stands
-     * ({@link FunctionFates}). Empty for a class of the JDK. Found once per class.
-     */
+    /** See {@link FunctionObjects#functionMethods}. */
     List<ExecutableElement> functionMethods(ExecutableElement constructor, MethodChecker flow) {
-        if (!(constructor.getEnclosingElement() instanceof javax.lang.model.element.TypeElement created)
-                || ThrowSites.inJdk(created, flow)) {
-            return List.of();
-        }
-        List<ExecutableElement> found = functionMethods.get(created);
-        if (found != null) {
-            return found;
-        }
-        found = new ArrayList<>();
-        java.util.Deque<TypeMirror> todo = new java.util.ArrayDeque<>(types.directSupertypes(created.asType()));
-        Set<Element> visited = new java.util.HashSet<>();
-        while (!todo.isEmpty()) {
-            TypeMirror next = todo.pop();
-            if (!(types.asElement(next) instanceof javax.lang.model.element.TypeElement type) || !visited.add(type)) {
-                continue;
-            }
-            todo.addAll(types.directSupertypes(next));
-            if (type.getKind() != javax.lang.model.element.ElementKind.INTERFACE || !ThrowSites.inJdk(type, flow)
-                    || !elements.isFunctionalInterface(type)) {
-                continue;
-            }
-            for (ExecutableElement method : javax.lang.model.util.ElementFilter.methodsIn(type.getEnclosedElements())) {
-                if (method.getModifiers().contains(javax.lang.model.element.Modifier.ABSTRACT)) {
-                    ExecutableElement implementation = implementation(created, method);
-                    if (implementation != null && !found.contains(implementation)) {
-                        found.add(implementation);
-                    }
-                }
-            }
-        }
-        functionMethods.put(created, found);
-        return found;
-    }
-
-    /** The method of the program that implements {@code method} for {@code created} (in it or a superclass), or null. */
-    private ExecutableElement implementation(javax.lang.model.element.TypeElement created, ExecutableElement method) {
-        for (TypeMirror type = created.asType(); types.asElement(type) instanceof javax.lang.model.element.TypeElement owner;
-                type = owner.getSuperclass()) {
-            for (ExecutableElement candidate : javax.lang.model.util.ElementFilter.methodsIn(owner.getEnclosedElements())) {
-                if (candidate.getSimpleName().equals(method.getSimpleName())
-                        && !candidate.getModifiers().contains(javax.lang.model.element.Modifier.ABSTRACT)
-                        && elements.overrides(candidate, method, created)) {
-                    return candidate;
-                }
-            }
-        }
-        return null;
+        return functionObjects.functionMethods(constructor, flow);
     }
 
     /** The methods of the program's supertypes of {@code method}'s class that {@code method} overrides. */
