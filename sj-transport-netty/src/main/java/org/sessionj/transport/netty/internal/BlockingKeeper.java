@@ -43,7 +43,7 @@ import org.sessionj.runtime.spi.support.Heartbeat;
 final class BlockingKeeper implements Runnable {
     private static final VarHandle WRITE_STARTED;
     private static final VarHandle LAST_WRITTEN;
-    private static final VarHandle READ_STARTED;
+    private static final VarHandle READS;
     private static final VarHandle RECEIVED;
     /** The shortest pause between two looks at a write under a send timeout. */
     private static final long MIN_LOOK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
@@ -55,7 +55,7 @@ final class BlockingKeeper implements Runnable {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             WRITE_STARTED = lookup.findVarHandle(BlockingKeeper.class, "writeStarted", long.class);
             LAST_WRITTEN = lookup.findVarHandle(BlockingKeeper.class, "lastWritten", long.class);
-            READ_STARTED = lookup.findVarHandle(BlockingKeeper.class, "readStarted", long.class);
+            READS = lookup.findVarHandle(BlockingKeeper.class, "reads", long.class);
             RECEIVED = lookup.findVarHandle(BlockingKeeper.class, "received", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
@@ -84,9 +84,21 @@ final class BlockingKeeper implements Runnable {
     private final long intervalNanos;
     /** How long an untimed read may hear nothing (0: heartbeats off, no limit). */
     private final long silenceNanos;
-    /** When the untimed read under way started ({@code System.nanoTime()}), or 0. */
-    @SuppressWarnings("unused") // through READ_STARTED
-    private long readStarted;
+    /**
+     * Untimed reads started and ended, counted by the reading thread (one at a time): odd while one is under
+     * way. A count, not a time: a read reads no clock ({@link #reading}).
+     */
+    @SuppressWarnings("unused") // through READS
+    private long reads;
+    /** The count of the read under way that the keeper last saw (keeper thread only). */
+    private long readSeen;
+    /**
+     * Where the keeper counts that read's silence from (keeper thread only): its previous look before it
+     * first saw the read, which the read started after.
+     */
+    private long readSince;
+    /** When the keeper last looked (keeper thread only; at first its start). */
+    private long lastLook;
     private volatile boolean silent;
     /** Bytes read from the socket so far (by whichever thread reads it: one at a time). */
     @SuppressWarnings("unused") // through RECEIVED
@@ -141,6 +153,7 @@ final class BlockingKeeper implements Runnable {
         long now = clock.getAsLong();
         LAST_WRITTEN.setOpaque(this, now);
         heardAt = now;
+        lastLook = now;
     }
 
     /** Starts a heartbeat's write on a platform writer, or on a virtual thread of its own if both are busy. */
@@ -198,9 +211,17 @@ final class BlockingKeeper implements Runnable {
         return silenceNanos > 0 && thread != null;
     }
 
-    /** Session thread: an untimed read starts (the keeper ends it if it hears nothing for the heartbeat timeout). */
+    /**
+     * Session thread: an untimed read starts (the keeper ends it if it hears nothing for the heartbeat
+     * timeout). No clock is read: the keeper times the read from its own last look before it saw the read
+     * (the read started after that look), and ends it only once nothing at all was heard from the peer for
+     * the timeout since then ({@link #look}). So a read that waits is ended between the timeout less one
+     * interval and the timeout after it started, always with the peer silent for the whole timeout; a clock
+     * read here cost ~20–35 ns on every message of a request/response loop (docs/benchmarks.md,
+     * "Twenty-second session").
+     */
     void reading() {
-        READ_STARTED.setOpaque(this, clock.getAsLong());
+        READS.setOpaque(this, (long) READS.getOpaque(this) + 1);
     }
 
     /** Reading thread: {@code bytes} more were read from the socket. */
@@ -223,7 +244,7 @@ final class BlockingKeeper implements Runnable {
 
     /** Session thread: the untimed read returned. */
     void readDone() {
-        READ_STARTED.setOpaque(this, 0L);
+        READS.setOpaque(this, (long) READS.getOpaque(this) + 1);
     }
 
     /** Whether the keeper closed the socket under a read that heard nothing for the heartbeat timeout. */
@@ -256,6 +277,7 @@ final class BlockingKeeper implements Runnable {
 
     @Override
     public void run() {
+        lastLook = clock.getAsLong(); // a read that started before the thread did is timed from here: later, never early
         for (long pause = look(clock.getAsLong()); pause >= 0; pause = look(clock.getAsLong())) {
             LockSupport.parkNanos(this, pause);
         }
@@ -295,11 +317,25 @@ final class BlockingKeeper implements Runnable {
                 return -1;
             }
         }
-        long reading = (long) READ_STARTED.getOpaque(this);
-        if (reading != 0 && silenceNanos > 0 && now - reading >= silenceNanos) {
-            silent = true;
-            connection.abort();
-            return -1;
+        long readCount = (long) READS.getOpaque(this);
+        boolean reading = (readCount & 1) != 0 && silenceNanos > 0;
+        long lookedBefore = lastLook;
+        lastLook = now;
+        long quiet = 0; // how long the read under way has heard nothing, as far as the keeper can tell
+        if (reading) {
+            if (readCount != readSeen) {
+                // A read the keeper had not seen: it started after the previous look.
+                readSeen = readCount;
+                readSince = lookedBefore;
+            }
+            // Silent since the later of the two: nothing heard since heardAt (bytes read plus bytes waiting
+            // did not grow from one look to the next), and the read began after readSince.
+            quiet = now - Math.max(readSince, heardAt);
+            if (quiet >= silenceNanos) {
+                silent = true;
+                connection.abort();
+                return -1;
+            }
         }
         long pause = Long.MAX_VALUE;
         if (intervalNanos > 0) {
@@ -319,9 +355,10 @@ final class BlockingKeeper implements Runnable {
         if (timeout >= 0) {
             pause = Math.min(pause, Math.max(MIN_LOOK_NANOS, timeout / 4));
         }
-        if (reading != 0 && silenceNanos > 0) {
-            // A read that starts while the keeper sleeps is seen at the latest one interval late.
-            pause = Math.min(pause, Math.max(MIN_LOOK_NANOS, silenceNanos - (now - reading)));
+        if (reading) {
+            // A read that starts while the keeper sleeps is seen at the latest one interval late, and timed
+            // from the look before.
+            pause = Math.min(pause, Math.max(MIN_LOOK_NANOS, silenceNanos - quiet));
         }
         if (started != 0 && silenceNanos > 0) {
             // Under a waiting write, look often enough to hear the peer's heartbeats come in.

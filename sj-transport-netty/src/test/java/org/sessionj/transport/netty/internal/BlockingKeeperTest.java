@@ -242,6 +242,85 @@ class BlockingKeeperTest {
         assertThat(keeper.frozen()).isFalse();
     }
 
+    /**
+     * An untimed read costs no clock read (the keeper times it from its own looks): on a request/response
+     * loop over blocking tcp every message starts one.
+     */
+    @Test
+    void anUntimedReadReadsNoClock() {
+        int[] reads = {0};
+        Recorded connection = new Recorded();
+        BlockingKeeper keeper = new BlockingKeeper(connection, HB, () -> {
+            reads[0]++;
+            return now[0];
+        }, Runnable::run);
+        connection.keeper = keeper;
+        int before = reads[0];
+        for (int i = 0; i < 3; i++) {
+            keeper.reading();
+            keeper.received(13);
+            keeper.readDone();
+        }
+        assertThat(reads[0] - before).as("clock reads of three reads").isZero();
+    }
+
+    /**
+     * A read that starts while the keeper sleeps is timed from the keeper's look before it: ended once the
+     * peer has been heard from by nothing for the whole timeout since that look, which may be less than the
+     * timeout after the read started (by at most the time between two looks, an interval here), never
+     * before the peer was silent for the timeout.
+     */
+    @Test
+    void aReadThatStartsBetweenLooksIsEndedOnceThePeerWasSilentForTheTimeoutSinceTheLookBefore() {
+        Recorded connection = recorded(HB);
+        BlockingKeeper keeper = connection.keeper;
+        connection.unread = 4; // a heartbeat heard at this look
+        long pause = look(connection);
+        long lastHeard = now[0];
+        assertThat(pause).as("no read seen yet: the next look at the interval").isEqualTo(HB.intervalNanos());
+        keeper.received(4);
+        connection.unread = 0;
+        now[0] += HB.intervalNanos() / 2;
+        keeper.reading(); // half an interval after that look
+        long started = now[0];
+        now[0] = lastHeard + pause;
+        while (!connection.aborted) {
+            long next = look(connection);
+            if (connection.aborted) {
+                break;
+            }
+            assertThat(now[0] - lastHeard).as("not before the peer was silent for the timeout").isLessThan(HB.timeoutNanos());
+            now[0] += next;
+        }
+        assertThat(now[0] - lastHeard).as("the look that wakes for it").isEqualTo(HB.timeoutNanos());
+        assertThat(now[0] - started).as("the read itself waited less, by what it started after that look")
+                .isEqualTo(HB.timeoutNanos() - HB.intervalNanos() / 2);
+        assertThat(keeper.silent()).isTrue();
+    }
+
+    /** A later read is a new read: the silence of one that ended does not count against the next one. */
+    @Test
+    void aNewReadAfterOneThatHeardSomethingStartsItsOwnCount() {
+        Recorded connection = recorded(HB);
+        BlockingKeeper keeper = connection.keeper;
+        keeper.reading();
+        look(connection);
+        now[0] += HB.timeoutNanos() - MS; // almost the whole timeout silent
+        look(connection);
+        keeper.received(13); // then the frame comes: this read ends, the next starts
+        keeper.readDone();
+        keeper.reading();
+        now[0] += 2 * MS;
+        look(connection); // hears the frame
+        assertThat(connection.aborted).as("the peer was heard since the last look").isFalse();
+        now[0] += HB.timeoutNanos() - MS;
+        look(connection);
+        assertThat(connection.aborted).isFalse();
+        now[0] += MS;
+        look(connection);
+        assertThat(connection.aborted).as("silent for the timeout since the look that heard the frame").isTrue();
+    }
+
     @Test
     void anUntimedReadThatKeepsHearingHeartbeatsIsNeverEnded() {
         Recorded connection = recorded(HB);
