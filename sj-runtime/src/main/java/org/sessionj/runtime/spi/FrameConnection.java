@@ -32,6 +32,19 @@ public interface FrameConnection extends Connection {
     void writeFrame(Frame frame) throws IOException;
 
     /**
+     * Queues {@code frame} as {@link #writeFrame} and then {@linkplain #flush() flushes}: what the session
+     * layer does to send a batch. A connection whose write and flush each take a lock (a blocking socket's,
+     * shared with its heartbeats) may do both under one; the default makes the two calls.
+     *
+     * @param frame the frame; the connection takes ownership (and releases it if this fails)
+     * @throws IOException if this end or the peer has closed, or the flush fails
+     */
+    default void writeFrameAndFlush(Frame frame) throws IOException {
+        writeFrame(frame);
+        flush();
+    }
+
+    /**
      * Waits for the next frame, as {@link #read(long)}; the caller owns (and must release) it.
      *
      * @param timeoutNanos how long to wait; negative waits forever

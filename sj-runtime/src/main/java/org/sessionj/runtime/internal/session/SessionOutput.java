@@ -115,8 +115,7 @@ final class SessionOutput {
         out = null;
         var connection = session.connection();
         try {
-            Frames.write(connection, o);
-            connection.flush();
+            Frames.writeAndFlush(connection, o);
         } catch (WriteTimeoutException e) {
             String message = "send timeout: the peer took nothing for "
                     + Duration.ofNanos(session.sendTimeoutNanos()) + " while this side of "

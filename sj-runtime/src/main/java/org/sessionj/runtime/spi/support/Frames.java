@@ -63,6 +63,22 @@ public final class Frames {
     }
 
     /**
+     * Writes {@code frame} to {@code connection} as {@link #write} and flushes the connection: through
+     * {@link FrameConnection#writeFrameAndFlush} when it has that capability (one step where the
+     * connection can make it one).
+     *
+     * @throws IOException as the connection's write or flush
+     */
+    public static void writeAndFlush(Connection connection, Frame frame) throws IOException {
+        if (connection instanceof FrameConnection frames) {
+            frames.writeFrameAndFlush(frame);
+        } else {
+            connection.write(toByteBuf(frame));
+            connection.flush();
+        }
+    }
+
+    /**
      * The next frame from {@code connection}, as {@link Connection#read}.
      *
      * @param timeoutNanos how long to wait; negative waits forever

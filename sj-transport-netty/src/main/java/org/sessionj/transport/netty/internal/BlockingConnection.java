@@ -190,6 +190,15 @@ final class BlockingConnection implements FrameConnection, BlockingKeeper.Kept, 
         output.write(frame);
     }
 
+    /** Both under one hold of the write lock ({@link BlockingOutput#writeAndFlush}). */
+    @Override
+    public void writeFrameAndFlush(Frame frame) throws IOException {
+        if (!ownKeeper) {
+            startOwnKeeper(); // as write(ByteBuf)
+        }
+        output.writeAndFlush(frame); // fails on a closed connection as writeFrame does
+    }
+
     @Override
     public void write(ByteBuf frame) throws IOException {
         if (!ownKeeper) {

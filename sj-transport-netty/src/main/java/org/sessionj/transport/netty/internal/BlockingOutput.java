@@ -94,29 +94,58 @@ final class BlockingOutput {
         checkSendable(length);
         lockForWriting();
         try {
-            if (length > COPY_LIMIT) {
-                ensureOutRoom(FrameDecoder.HEADER_BYTES);
-                out.putInt(length);
-                writeOut(buffer != null ? buffer.nioBuffers(buffer.readerIndex(), length)
-                        : new ByteBuffer[] {bytesOf(frame, length)});
-                return;
-            }
-            ensureOutRoom(FrameDecoder.HEADER_BYTES + length);
-            out.putInt(length);
-            int at = out.arrayOffset() + out.position();
-            if (buffer != null) {
-                buffer.getBytes(buffer.readerIndex(), out.array(), at, length);
-            } else if (frame.hasArray()) {
-                System.arraycopy(frame.array(), frame.arrayOffset() + frame.readerIndex(), out.array(), at, length);
-            } else {
-                frame.readBytes(out.array(), at, length);
-            }
-            out.position(out.position() + length);
-            if (out.position() > settings.outboundHighBytes()) {
-                writeOut(null);
-            }
+            writeLocked(buffer, frame, length);
         } finally {
             writeLock.unlock();
+        }
+    }
+
+    /**
+     * {@link #write(Frame)} and {@link #flush()} under one hold of the write lock: a session's batch on
+     * the path of every message (one lock and unlock fewer, two atomic instructions, per message and side;
+     * docs/benchmarks.md, "Twenty-second session").
+     */
+    void writeAndFlush(Frame frame) throws IOException {
+        try {
+            int length = frame.readableBytes();
+            checkSendable(length);
+            lockForWriting();
+            try {
+                writeLocked(null, frame, length);
+                writeOut(null);
+            } finally {
+                writeLock.unlock();
+            }
+        } finally {
+            frame.release();
+        }
+    }
+
+    /** {@link #writeFramed}'s body, the write lock held. */
+    private void writeLocked(ByteBuf buffer, Frame frame, int length) throws IOException {
+        if (length > COPY_LIMIT) {
+            ensureOutRoom(FrameDecoder.HEADER_BYTES);
+            out.putInt(length);
+            writeOut(buffer != null ? buffer.nioBuffers(buffer.readerIndex(), length)
+                    : new ByteBuffer[] {bytesOf(frame, length)});
+            return;
+        }
+        ensureOutRoom(FrameDecoder.HEADER_BYTES + length);
+        out.putInt(length);
+        if (buffer != null) {
+            int end = out.position() + length;
+            out.limit(end);
+            buffer.getBytes(buffer.readerIndex(), out); // up to the limit: the frame's bytes
+            out.limit(out.capacity());
+        } else if (frame.hasArray()) {
+            out.put(frame.array(), frame.arrayOffset() + frame.readerIndex(), length);
+        } else {
+            byte[] bytes = new byte[length]; // a frame of another kind (a delegated session's unread input): rare
+            frame.readBytes(bytes, 0, length);
+            out.put(bytes);
+        }
+        if (out.position() > settings.outboundHighBytes()) {
+            writeOut(null);
         }
     }
 
@@ -217,9 +246,19 @@ final class BlockingOutput {
         return buffer == null ? 0 : buffer.capacity();
     }
 
+    /**
+     * An output buffer of {@code capacity} bytes, outside the heap: the JDK writes a heap buffer by copying
+     * it into a temporary direct buffer of the writing thread's (two thread-local look-ups and a copy per
+     * write, which {@code Socket}'s streams pay too), and a direct one as it is (docs/benchmarks.md,
+     * "Twenty-second session"). Freed with the buffer by the collector, as the JDK's own are.
+     */
+    private static ByteBuffer newBuffer(int capacity) {
+        return ByteBuffer.allocateDirect(capacity);
+    }
+
     private void ensureOutRoom(int bytes) throws IOException {
         if (out == null) {
-            out = ByteBuffer.allocate(Math.max(INITIAL_BUFFER, bytes));
+            out = newBuffer(Math.max(INITIAL_BUFFER, bytes));
             return;
         }
         if (out.remaining() >= bytes) {
@@ -229,7 +268,7 @@ final class BlockingOutput {
             writeOut(null);
         }
         if (out.capacity() < bytes) {
-            out = ByteBuffer.allocate(Math.max(bytes, 2 * out.capacity()));
+            out = newBuffer(Math.max(bytes, 2 * out.capacity()));
         }
     }
 
@@ -295,7 +334,7 @@ final class BlockingOutput {
     /** {@link #writeOut} on this thread. */
     private void writeOutHere(ByteBuffer[] more) throws IOException {
         if (out == null) {
-            out = ByteBuffer.allocate(INITIAL_BUFFER);
+            out = newBuffer(INITIAL_BUFFER);
         }
         out.flip();
         keeper.writing();

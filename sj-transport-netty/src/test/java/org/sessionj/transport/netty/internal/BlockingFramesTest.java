@@ -70,6 +70,27 @@ class BlockingFramesTest {
     }
 
     /**
+     * A session's batch is written and flushed in one step ({@code writeFrameAndFlush}, one hold of the write
+     * lock): it reaches the peer at once, behind anything written before, the frame comes back for the next
+     * write, and on a closed connection it fails and still gives the frame back.
+     */
+    @Test
+    void aBatchIsWrittenAndFlushedInOneStepAndAFailedOneGivesItsFrameBack() throws Exception {
+        BlockingConnection connection = accepted();
+        Frame earlier = connection.newFrame(16);
+        connection.writeFrame(earlier.writeInt(1)); // buffered, not flushed
+        Frame batch = connection.newFrame(16);
+        connection.writeFrameAndFlush(batch.writeInt(2));
+        DataInputStream in = new DataInputStream(peer.getInputStream());
+        assertThat(new long[] {in.readLong(), in.readLong()}).containsExactly((4L << 32) | 1, (4L << 32) | 2);
+        Frame next = connection.newFrame(16);
+        assertThat(next).as("the batch's frame, emptied").isSameAs(batch);
+        connection.close();
+        assertThatThrownBy(() -> connection.writeFrameAndFlush(next.writeInt(3))).hasMessageContaining("closed");
+        assertThat(connection.newFrame(16)).as("given back although the write failed").isSameAs(next);
+    }
+
+    /**
      * The session layer's frames ({@link org.sessionj.runtime.spi.FrameConnection}) are SJ's heap frames,
      * recycled per direction as the buffers are: no Netty buffer, view or reference count on the path of a
      * message.
