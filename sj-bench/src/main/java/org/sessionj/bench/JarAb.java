@@ -19,7 +19,9 @@ import java.util.Random;
  * in a shuffled order, each chunk timed by the CPU of every platform thread of the JVM (carriers of
  * virtual threads included; {@link ThreadMXBean}, nanosecond clocks). Medians and quartiles per jar, a
  * quarter of the chunks left out as warm-up. Load that comes and goes hits every jar alike, so the
- * differences are steady where JMH's figures of separate runs move by ±10 % at a load of 30–45.
+ * differences are steady where JMH's figures of separate runs move by ±10 % at a load of 30–45. With two
+ * ways or more, the first one's CPU over the last one's in each chunk (SJ over its baseline, run back to
+ * back) is summed up as well: a ratio per chunk, which load between chunks does not move.
  *
  * <pre>
  * java -cp sj-bench/target/benchmarks.jar org.sessionj.bench.JarAb path|virtual|tcp|tcp3|tcploop|tcpsetup ROUNDS N before.jar after.jar
@@ -106,17 +108,29 @@ public final class JarAb {
         for (int j = 0; j < jars.size(); j++) {
             order.add(j);
         }
+        Map<String, List<Double>> ratios = new LinkedHashMap<>();
         for (int chunk = 0; chunk < chunks; chunk++) {
             Collections.shuffle(order, random);
             for (int j : order) {
+                double first = 0;
+                double last = 0;
                 for (String name : names) {
                     long before = cpu();
                     methods.get(j).get(name).invoke(rounds.get(j), n);
                     long after = cpu();
+                    double perRound = (after - before) / (double) n;
+                    first = first == 0 ? perRound : first;
+                    last = perRound;
                     if (chunk >= chunks / 4) {
                         results.computeIfAbsent(name + " " + Path.of(jars.get(j)).getFileName(), k -> new ArrayList<>())
-                                .add((after - before) / (double) n);
+                                .add(perRound);
                     }
+                }
+                if (chunk >= chunks / 4 && names.size() > 1) {
+                    // The first way against the last one (SJ against its baseline) within one chunk: both ran
+                    // back to back, so load that comes and goes between chunks cancels out of the ratio.
+                    ratios.computeIfAbsent(names.get(0) + " / " + names.get(names.size() - 1) + " "
+                            + Path.of(jars.get(j)).getFileName(), k -> new ArrayList<>()).add(first / last);
                 }
             }
         }
@@ -124,6 +138,12 @@ public final class JarAb {
             List<Double> v = new ArrayList<>(e.getValue());
             Collections.sort(v);
             System.out.printf("%-36s ns of CPU per round trip: median %7.1f  quartiles %7.1f %7.1f  (%d chunks)%n",
+                    e.getKey(), v.get(v.size() / 2), v.get(v.size() / 4), v.get(3 * v.size() / 4), v.size());
+        }
+        for (Map.Entry<String, List<Double>> e : ratios.entrySet()) {
+            List<Double> v = new ArrayList<>(e.getValue());
+            Collections.sort(v);
+            System.out.printf("%-46s ratio per chunk: median %.3f  quartiles %.3f %.3f  (%d chunks)%n",
                     e.getKey(), v.get(v.size() / 2), v.get(v.size() / 4), v.get(3 * v.size() / 4), v.size());
         }
         System.exit(0);
