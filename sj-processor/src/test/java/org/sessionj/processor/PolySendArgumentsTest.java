@@ -126,4 +126,57 @@ class PolySendArgumentsTest {
         assertRejected("SJ013", 8, msg("session 'b': expected !<java.lang.String> but the program sends !<int>"),
                 relay.formatted("int", "String"));
     }
+
+    private static String shapes(String type, String body) {
+        return """
+                import org.sessionj.api.*;
+                import java.util.*;
+                class F {
+                  sealed interface Shape permits Circle, Square {}
+                  record Circle(double r) implements Shape {}
+                  record Square(double side) implements Shape {}
+                  @Protocol("cbegin.!<%s>") interface P {}
+                  void run(String name, Circle circle, List<String> names, List raw) {
+                    try (SJSocket s = SJService.create(P.class, "localhost", 1).request()) {
+                      %s
+                    }
+                  }
+                }
+                """.formatted(type, body);
+    }
+
+    /**
+     * adv22 C4: a generic call whose arguments fix its type arguments is inferred against {@code Object}
+     * from its arguments alone ({@code List.of(circle, square)} as {@code List<Record & Shape>}); as
+     * {@code List<Shape> v = List.of(circle, square);} it is a {@code List<Shape>}.
+     */
+    @Test
+    void aGenericValueIsTypedWithTheMessagesTypeArgumentsWhenItsArgumentsFit() {
+        assertAccepted(shapes("List<Shape>", "s.send(List.of(new Circle(1), new Square(2)));"));
+        assertAccepted(shapes("List<Shape>", "s.send(List.of(circle));"));
+        assertAccepted(shapes("Optional<Shape>", "s.send(Optional.of(circle));"));
+        assertAccepted(shapes("Set<Shape>", "s.send(new HashSet<>(List.of(circle)));"));
+        assertAccepted(shapes("Map<String, Object>", "s.send(Map.of(\"name\", name, \"age\", 3));"));
+        assertAccepted(shapes("List<Object>", "s.send(Arrays.asList(name, 1));"));
+        assertAccepted(shapes("List<Shape>", "s.send(Arrays.asList(new Shape[] {circle}));"));
+        assertAccepted(shapes("List<Shape>", "s.send(new ArrayList<>(List.of(circle, new Square(1))));"));
+    }
+
+    @Test
+    void aGenericValueWhoseArgumentsDoNotFitTheMessagesTypeArgumentsIsRefused() {
+        assertRejected("SJ013", 10, msg("session 's': expected !<java.util.List<java.lang.String>> but the program"
+                + " sends !<java.util.List<"), shapes("List<String>", "s.send(List.of(name, 1));"));
+        assertRejected("SJ013", 10, msg("its type arguments from its arguments alone"),
+                shapes("List<String>", "s.send(List.of(name, 1));"));
+        assertRejected("SJ013", 10, msg("sends !<java.util.Optional<F.Circle>>"),
+                shapes("Optional<String>", "s.send(Optional.of(circle));"));
+        assertRejected("SJ013", 10, msg("sends !<java.util.Map<java.lang.String,java.lang.Integer>>"),
+                shapes("Map<String, String>", "s.send(Map.of(\"age\", 3));"));
+        // no unchecked conversion: a raw list's contents were never checked against the message type
+        assertRejected("SJ013", 10, msg("sends !<java.util.ArrayList> (a raw type"),
+                shapes("List<Shape>", "s.send(new ArrayList<>(raw));"));
+        // nested generic values are not instantiated from the outer message type: give them a type
+        assertRejected("SJ013", 10, msg("expected !<java.util.List<java.util.List<F$Shape>>>"),
+                shapes("List<List<Shape>>", "s.send(List.of(List.of(circle)));"));
+    }
 }

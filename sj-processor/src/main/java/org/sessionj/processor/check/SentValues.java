@@ -16,8 +16,10 @@ import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.TypeParameterElement;
+import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.ArrayType;
 import javax.lang.model.type.DeclaredType;
+import javax.lang.model.type.PrimitiveType;
 import javax.lang.model.type.TypeKind;
 import javax.lang.model.type.TypeMirror;
 import javax.lang.model.type.TypeVariable;
@@ -28,12 +30,13 @@ import javax.lang.model.type.WildcardType;
  *
  * <p>{@code SJSocket.send(Object)} is not generic, so javac types a reference conditional or switch
  * expression in its argument by the target, {@code Object} (JLS 15.25.3, 15.28.1), and infers a generic
- * call or diamond whose arguments leave its type arguments free ({@code List.of()}, {@code new
- * ArrayList<>()}, {@code Optional.empty()}) from that target too. Invariant: <em>each value a send may
+ * call or diamond from that target and its arguments alone ({@code List.of()} as {@code List<Object>},
+ * {@code List.of(circle, square)} as {@code List<Record & Shape>}). Invariant: <em>each value a send may
  * send is checked on its own</em> — every arm of a conditional and every result of a switch expression
- * (recursively), and a value whose type arguments nothing but the target fixes is checked by its class
- * alone, as Java would type it in {@code T v = expr;} with the message type {@code T}; a generic
- * {@code receive()} sends the message type it receives.
+ * (recursively), and a generic call or diamond without explicit type arguments as Java would type it
+ * in {@code T v = expr;} with the message type {@code T}: its type arguments are chosen from the message
+ * type and every argument must then fit its parameter (adv22 C4); a generic {@code receive()} sends the
+ * message type it receives.
  */
 final class SentValues {
     /**
@@ -41,8 +44,8 @@ final class SentValues {
      *
      * @param tree the expression that yields it
      * @param type its static type
-     * @param generic the generic method or constructor it calls, when only the target fixed its type
-     *     arguments ({@link #fits}), else null
+     * @param generic the generic method or constructor it calls without explicit type arguments, which
+     *     {@link #fits} may instantiate with the message type's, else null
      */
     record Value(ExpressionTree tree, TypeMirror type, ExecutableElement generic) {
     }
@@ -82,16 +85,16 @@ final class SentValues {
                 collect(result, received, values);
             }
         } else {
-            values.add(new Value(stripped, type, reference ? freeTypeArguments(stripped) : null));
+            values.add(new Value(stripped, type, reference ? inferredGeneric(stripped) : null));
         }
     }
 
     /**
      * The generic method or constructor {@code value} calls when it is a generic call without explicit
-     * type arguments, or a diamond, whose parameters do not mention the type variables of its result:
-     * javac fixed them from the target ({@code Object}) alone. Null otherwise.
+     * type arguments, or a diamond: javac inferred its type arguments against the target {@code Object}
+     * and its arguments alone. Null otherwise.
      */
-    private ExecutableElement freeTypeArguments(ExpressionTree value) {
+    private ExecutableElement inferredGeneric(ExpressionTree value) {
         boolean call = value instanceof MethodInvocationTree invocation && invocation.getTypeArguments().isEmpty();
         boolean diamond = value instanceof NewClassTree creation && creation.getClassBody() == null
                 && creation.getIdentifier() instanceof ParameterizedTypeTree type && type.getTypeArguments().isEmpty();
@@ -99,8 +102,7 @@ final class SentValues {
                 || !(flow.trees.getElement(flow.pathOf(value)) instanceof ExecutableElement executable)) {
             return null;
         }
-        List<? extends TypeParameterElement> variables = variables(executable);
-        return variables.isEmpty() || mentionsAny(executable, variables) ? null : executable;
+        return variables(executable).isEmpty() ? null : executable;
     }
 
     /** The type variables a generic executable's result may be instantiated with. */
@@ -113,10 +115,12 @@ final class SentValues {
     }
 
     /**
-     * Whether some choice of the free type variables of {@code value} makes its result a subtype of
-     * {@code wanted}, as Java would infer them in {@code T v = expr;}: the result's supertype of
-     * {@code wanted}'s class must match {@code wanted}'s type arguments, each either exactly or by a
-     * variable bound to it (the same one everywhere, within its bounds).
+     * Whether some choice of the type variables of {@code value} makes it a {@code wanted}, as Java would
+     * infer them in {@code T v = expr;}: the result's supertype of {@code wanted}'s class must match
+     * {@code wanted}'s type arguments, each either exactly or by a variable bound to it (the same one
+     * everywhere, within its bounds), and with the variables so chosen every argument must fit its
+     * parameter ({@code List.of(circle, square)} is a {@code List<Shape>}; {@code List.of(1)} is no
+     * {@code List<String>}). A variable the result does not fix but a parameter mentions fails.
      */
     boolean fits(Value value, TypeMirror wanted) {
         if (value.generic() == null || !(wanted instanceof DeclaredType target)) {
@@ -144,7 +148,85 @@ final class SentValues {
                 return false;
             }
         }
+        return argumentsFit(value.tree(), executable, chosen);
+    }
+
+    /**
+     * Whether each argument of the call or creation {@code tree}, with the type javac gave it, fits its
+     * parameter of {@code executable} with the type variables replaced by {@code chosen} (a variable-arity
+     * parameter taking either an array or each trailing argument), as the applicability check of
+     * {@code executable} instantiated explicitly would decide (JLS 15.12.2): by subtyping, after boxing
+     * a primitive argument; no unchecked conversion (a raw list is not a {@code List<Shape>}).
+     */
+    private boolean argumentsFit(ExpressionTree tree, ExecutableElement executable, Map<Element, TypeMirror> chosen) {
+        List<? extends ExpressionTree> arguments = tree instanceof MethodInvocationTree invocation
+                ? invocation.getArguments() : ((NewClassTree) tree).getArguments();
+        List<? extends VariableElement> parameters = executable.getParameters();
+        int count = parameters.size();
+        for (int i = 0; i < arguments.size(); i++) {
+            TypeMirror parameter = substitute(parameters.get(Math.min(i, count - 1)).asType(), chosen);
+            TypeMirror argument = flow.trees.getTypeMirror(flow.pathOf(arguments.get(i)));
+            if (parameter == null || argument == null) {
+                return false;
+            }
+            if (executable.isVarArgs() && i >= count - 1) {
+                boolean asArray = arguments.size() == count && passes(argument, parameter);
+                if (!asArray && !(parameter instanceof ArrayType array && passes(argument, array.getComponentType()))) {
+                    return false;
+                }
+            } else if (!passes(argument, parameter)) {
+                return false;
+            }
+        }
         return true;
+    }
+
+    /** Whether an argument of type {@code argument} may be passed where {@code parameter} is declared. */
+    private boolean passes(TypeMirror argument, TypeMirror parameter) {
+        if (parameter.getKind().isPrimitive()) {
+            return flow.types.isAssignable(argument, parameter);
+        }
+        TypeMirror reference = argument instanceof PrimitiveType primitive
+                ? flow.types.boxedClass(primitive).asType() : argument;
+        return flow.types.isSubtype(reference, parameter);
+    }
+
+    /** {@code type} with each type variable replaced by its choice in {@code chosen}; null if one is not chosen. */
+    private TypeMirror substitute(TypeMirror type, Map<Element, TypeMirror> chosen) {
+        if (type instanceof TypeVariable variable) {
+            return chosen.get(variable.asElement()); // a variable the message type does not fix: null
+        }
+        if (type instanceof ArrayType array) {
+            TypeMirror component = substitute(array.getComponentType(), chosen);
+            return component == null ? null : flow.types.getArrayType(component);
+        }
+        if (type instanceof WildcardType wildcard) {
+            TypeMirror extendsBound = wildcard.getExtendsBound() == null ? null
+                    : substitute(wildcard.getExtendsBound(), chosen);
+            TypeMirror superBound = wildcard.getSuperBound() == null ? null
+                    : substitute(wildcard.getSuperBound(), chosen);
+            boolean lost = wildcard.getExtendsBound() != null && extendsBound == null
+                    || wildcard.getSuperBound() != null && superBound == null;
+            return lost ? null : flow.types.getWildcardType(extendsBound, superBound);
+        }
+        if (type instanceof DeclaredType declared && !declared.getTypeArguments().isEmpty()) {
+            TypeMirror[] arguments = new TypeMirror[declared.getTypeArguments().size()];
+            for (int i = 0; i < arguments.length; i++) {
+                arguments[i] = substitute(declared.getTypeArguments().get(i), chosen);
+                if (arguments[i] == null) {
+                    return null;
+                }
+            }
+            TypeElement element = (TypeElement) declared.asElement();
+            try {
+                return declared.getEnclosingType() instanceof DeclaredType outer && !outer.getTypeArguments().isEmpty()
+                        ? flow.types.getDeclaredType((DeclaredType) substitute(outer, chosen), element, arguments)
+                        : flow.types.getDeclaredType(element, arguments);
+            } catch (IllegalArgumentException | ClassCastException | NullPointerException e) {
+                return null; // a shape javax.lang.model cannot rebuild: not shown to fit
+            }
+        }
+        return type;
     }
 
     private boolean withinBounds(TypeMirror choice, TypeParameterElement variable) {
@@ -171,35 +253,5 @@ final class SentValues {
             }
         }
         return null;
-    }
-
-    private static boolean mentionsAny(ExecutableElement executable, List<? extends TypeParameterElement> variables) {
-        for (Element parameter : executable.getParameters()) {
-            if (mentions(parameter.asType(), variables)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean mentions(TypeMirror type, List<? extends TypeParameterElement> variables) {
-        if (type instanceof TypeVariable variable) {
-            return variables.contains(variable.asElement());
-        }
-        if (type instanceof ArrayType array) {
-            return mentions(array.getComponentType(), variables);
-        }
-        if (type instanceof WildcardType wildcard) {
-            return wildcard.getExtendsBound() != null && mentions(wildcard.getExtendsBound(), variables)
-                    || wildcard.getSuperBound() != null && mentions(wildcard.getSuperBound(), variables);
-        }
-        if (type instanceof DeclaredType declared) {
-            for (TypeMirror argument : declared.getTypeArguments()) {
-                if (mentions(argument, variables)) {
-                    return true;
-                }
-            }
-        }
-        return false;
     }
 }

@@ -357,7 +357,10 @@ final class SessionActionRules {
                     ? " (a box, which may be null where the type promises a value: unbox it explicitly, e.g. x."
                             + wanted + "Value())"
                     : raw ? " (a raw type, whose contents nothing has checked against " + wanted
-                            + ": give it type arguments)" : widened != null ? widened : ""));
+                            + ": give it type arguments)" : widened != null ? widened
+                    : value.generic() != null ? " (Java infers its type arguments from its arguments alone in a"
+                            + " send, and with " + wanted + "'s some argument does not fit: check them, or give"
+                            + " it type arguments or a variable of the message type)" : ""));
             return false;
         }
         String another = wanted == null || nullValue ? null : flow.messages.arrivesAsAnotherClass(argumentType, wanted);
