@@ -23,17 +23,34 @@ import org.sessionj.runtime.spi.support.LazyLogger;
  * {@code sessionj.bindAddress}), so the reconnection is negotiated like any session (and lands on the
  * in-JVM transport when the new owner is in this JVM). Reconnections present the token the delegator
  * announced; unknown tokens are refused.
+ *
+ * <p>The endpoint is a listening port like a server socket's, and whoever can announce a delegation (any
+ * session partner) can have it opened and learns its port, so it is bounded like one (hostile22 H22-4): at
+ * most {@code sessionj.maxPendingHandshakes} connections in their handshake at once; at the limit the oldest
+ * is dropped (closed) for a new one. A new owner sends its request at once and is through in a round trip,
+ * so it is never the oldest of thousands; before, every connection got a handshake thread of its own, and
+ * 19,990 silent connections took a server's descriptors and then its heap (an event loop died of
+ * {@code OutOfMemoryError} and the server never served again).
  */
 public final class Resumptions implements AutoCloseable {
     private static final System.Logger LOG = LazyLogger.of(Resumptions.class.getName());
 
-    private final TransportManager transports;
+    private final java.util.function.Supplier<AcceptorGroup> opener;
     private final SJRuntimeConfig config;
     private final Map<UUID, CompletableFuture<Connection>> waiting = new ConcurrentHashMap<>();
     private volatile AcceptorGroup group;
+    /** The connections in their handshake, oldest first; at most {@link SJRuntimeConfig#maxPendingHandshakes()}. */
+    private final java.util.ArrayDeque<Connection> handshaking = new java.util.ArrayDeque<>();
+    /** Handshakes dropped at the limit, for the log (first and each power of two). */
+    private final java.util.concurrent.atomic.AtomicLong dropped = new java.util.concurrent.atomic.AtomicLong();
 
     Resumptions(TransportManager transports, SJRuntimeConfig config) {
-        this.transports = transports;
+        this(() -> transports.listen(listenable(transports.defaults()), 0), config);
+    }
+
+    /** An endpoint whose acceptor group {@code opener} opens (tests: acceptors they feed). */
+    Resumptions(java.util.function.Supplier<AcceptorGroup> opener, SJRuntimeConfig config) {
+        this.opener = opener;
         this.config = config;
     }
 
@@ -49,7 +66,7 @@ public final class Resumptions implements AutoCloseable {
     synchronized int open(UUID token, CompletableFuture<Connection> expected) {
         AcceptorGroup g = group;
         if (g == null) {
-            g = transports.listen(listenable(transports.defaults()), 0);
+            g = opener.get();
             group = g;
             AcceptorGroup opened = g;
             Thread.ofVirtual().name("sj-resume-" + g.port()).start(() -> serve(opened));
@@ -134,8 +151,37 @@ public final class Resumptions implements AutoCloseable {
                 return; // closed
             }
             if (accepted != null) {
+                Connection oldest = admit(accepted.connection());
+                if (oldest != null) {
+                    oldest.close(); // its handshake's read fails and it leaves
+                    long count = dropped.incrementAndGet();
+                    if (Long.bitCount(count) == 1) {
+                        LOG.log(System.Logger.Level.WARNING, "resumption endpoint on port {0}: dropped the oldest of its"
+                                + " {1} connections in their handshake for a new one (sessionj.maxPendingHandshakes);"
+                                + " {2} dropped so far (logged the first time and at each power of two)",
+                                String.valueOf(g.port()), config.maxPendingHandshakes(), count);
+                    }
+                }
                 Thread.ofVirtual().name("sj-resume-handshake").start(() -> handshake(g, accepted));
             }
+        }
+    }
+
+    /**
+     * Counts {@code connection} among the handshakes in progress; returns the oldest one to drop when that
+     * takes them past the limit, else null.
+     */
+    private Connection admit(Connection connection) {
+        synchronized (handshaking) {
+            handshaking.addLast(connection);
+            return handshaking.size() > config.maxPendingHandshakes() ? handshaking.pollFirst() : null;
+        }
+    }
+
+    /** Connections in their handshake on the endpoint now (tests). */
+    int handshaking() {
+        synchronized (handshaking) {
+            return handshaking.size();
         }
     }
 
@@ -144,6 +190,10 @@ public final class Resumptions implements AutoCloseable {
             Initiation.accept(accepted, g.offers(), g.id(), config, this::answer);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "refused a reconnection: {0}", e.getMessage());
+        } finally {
+            synchronized (handshaking) {
+                handshaking.remove(accepted.connection()); // by identity: connections do not override equals
+            }
         }
     }
 
