@@ -153,7 +153,9 @@ public final class Resumptions implements AutoCloseable {
             if (accepted != null) {
                 Connection oldest = admit(accepted.connection());
                 if (oldest != null) {
-                    oldest.close(); // its handshake's read fails and it leaves
+                    // Without waiting for its output (a plain close may wait for a flush): this is the accept
+                    // loop. Its handshake's read fails and it leaves.
+                    oldest.closeFailed();
                     long count = dropped.incrementAndGet();
                     if (Long.bitCount(count) == 1) {
                         LOG.log(System.Logger.Level.WARNING, "resumption endpoint on port {0}: dropped the oldest of its"
