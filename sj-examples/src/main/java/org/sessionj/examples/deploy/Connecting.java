@@ -118,7 +118,9 @@ public final class Connecting {
             return;
         }
         try (SJSocket peer = server.accept(tally.left())) {
-            int from = peer.receiveInt();
+            // Within the same wait (hostile22 H22-3, as H21-4 for the rendezvous): a connection that opened a session
+            // and never sent its rank held this rank past its timeout for as long as it stayed open.
+            int from = peer.receive(tally.left());
             switch (peer.inbranch()) {
                 case "CONNECT" -> {
                     tally.connected(from);

@@ -127,4 +127,56 @@ class ConnectingTest {
                 .hasMessage("rank 1 said READY twice to rank 0");
         assertThat(zero.done()).isTrue();
     }
+
+    /**
+     * hostile22 H22-3: a session with a rank's connect port that never sends its rank does not hold the rank past its
+     * timeout. Before, the rank number was received without a deadline: connect() never returned (this test's 60 s).
+     */
+    @Test
+    void aSessionThatNeverSendsItsRankDoesNotHoldARankPastItsTimeout() throws Exception {
+        List<SJServerSocket> servers = new ArrayList<>();
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        try {
+            for (int r = 0; r < 2; r++) {
+                servers.add(Connecting.open());
+            }
+            EndpointTable table = table(servers, 0, 1);
+            CompletableFuture<String> silent = new CompletableFuture<>();
+            org.sessionj.api.SJService stranger = Connecting.service(table, 0);
+            java.util.concurrent.CountDownLatch agreed = new java.util.concurrent.CountDownLatch(1);
+            Thread.ofVirtual().start(() -> silent.complete(sayLate(stranger, agreed, release)));
+            assertThat(agreed.await(20, TimeUnit.SECONDS)).as("the stranger's session agreed").isTrue();
+            // rank 1 never starts; the stranger's session, queued already, is the first one rank 0 takes
+            CompletableFuture<Void> zero = connect(0, servers.get(0), table, Duration.ofSeconds(2));
+            assertThat(failureOf(zero)).isInstanceOf(DeploymentException.class)
+                    .hasMessageContaining("rank 0: not every rank connected within 2 s");
+            release.countDown();
+            assertThat(silent.get(20, TimeUnit.SECONDS)).startsWith("failed");
+        } finally {
+            release.countDown();
+            servers.forEach(SJServerSocket::close);
+        }
+    }
+
+    /**
+     * Takes a session with a rank's connect port, says so ({@code agreed}), and sends its rank only once {@code release}
+     * is counted down.
+     */
+    private static String sayLate(@org.sessionj.api.Session(protocol = RankToRank.class) org.sessionj.api.SJService peer,
+            java.util.concurrent.CountDownLatch agreed, java.util.concurrent.CountDownLatch release) {
+        String outcome = "";
+        try (org.sessionj.api.SJSocket s = peer.request()) {
+            agreed.countDown();
+            release.await();
+            s.send(1);
+            s.outbranch("CONNECT");
+            outcome = "answered by rank " + s.receiveInt();
+        } catch (org.sessionj.api.SJIOException e) {
+            outcome = "failed: " + e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            outcome = "interrupted";
+        }
+        return outcome;
+    }
 }
