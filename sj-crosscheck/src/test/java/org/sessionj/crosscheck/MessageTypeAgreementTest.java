@@ -112,6 +112,12 @@ class MessageTypeAgreementTest {
               @com.fasterxml.jackson.annotation.JsonIgnoreProperties(value = "y", ignoreUnknown = true) public record IgnoredComponent(int x, int y) {}
               public static final class IgnoresInValue { @com.fasterxml.jackson.annotation.JsonIgnoreProperties({"x"}) private Pt in; }
               @com.fasterxml.jackson.annotation.JsonIgnoreProperties({"cache", "gone"}) public static final class IgnoresNoTraveller { private transient int cache; private int a; }
+              @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) public static final class Included { private int a; private String name = "anon"; }
+              public static final class Formatted { @com.fasterxml.jackson.annotation.JsonFormat(pattern = "yyyy-MM-dd HH:mm") private java.time.LocalDateTime when; }
+              @java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME) @com.fasterxml.jackson.annotation.JacksonAnnotationsInside @com.fasterxml.jackson.annotation.JsonIgnore public @interface Secret {}
+              public static final class Bundled { private int a; @Secret public int getA() { return a; } }
+              @com.fasterxml.jackson.annotation.JsonPropertyOrder({"b", "a"}) public static final class Ordered { private int a; private int b; }
+              public record FlatIncluded(@com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_DEFAULT) int a, String s) {}
               @com.fasterxml.jackson.annotation.JsonIgnoreProperties("y") public record IgnoredListComponent(int x, List<String> y) {}
               public record RawFlat(@com.fasterxml.jackson.annotation.JsonRawValue String s, Pt p) {}
               public enum Color { RED, GREEN }
@@ -270,7 +276,14 @@ class MessageTypeAgreementTest {
                 new Case("G18", "IgnoredComponent[]", false),
                 new Case("G19", "IgnoredComponent[][]", true),
                 new Case("G20", "RawFlat", false),
-                new Case("G21", "java.util.List<RawFlat>", true));
+                new Case("G21", "java.util.List<RawFlat>", true),
+                // adv21 B4-B6: the Jackson annotations neither side models are refused by both
+                new Case("G22", "Included", true),
+                new Case("G23", "Formatted", true),
+                new Case("G24", "Bundled", true),
+                new Case("G25", "Ordered", false),
+                new Case("G26", "FlatIncluded", false),
+                new Case("G27", "java.util.List<FlatIncluded>", true));
     }
 
     @TempDir

@@ -96,6 +96,43 @@ class MessageAnnotationsTest {
     }
 
     /**
+     * adv21 B4-B6: a Jackson annotation neither check models is refused (it was let through): {@code @JsonInclude}
+     * kept a field's default for a null sent (sent null, received "anon"), {@code @JsonIgnoreType} dropped a part,
+     * a {@code @JsonFormat} pattern lost the time or failed every send, a bundle ({@code @JacksonAnnotationsInside})
+     * hid a {@code @JsonIgnore} on a getter (sent 5, received 0).
+     */
+    @Test
+    void annotationsNeitherCheckModelsAreRefused() {
+        rejected("@JsonInclude(JsonInclude.Include.NON_NULL) String name = \"anon\"; int a;",
+                "its field 'name' is @JsonInclude: neither check models what it does to the value");
+        rejected("@JsonFormat(pattern = \"yyyy-MM-dd HH:mm\") java.time.LocalDateTime when;",
+                "its field 'when' is @JsonFormat: neither check models");
+        rejected("Audit audit; @JsonIgnoreType static final class Audit { int by; }",
+                "it is @JsonIgnoreType: neither check models");
+        assertRejected("SJ018", 7, msg("its member 'getA' is @Secret: a bundle of Jackson annotations "
+                + "(@JacksonAnnotationsInside), which neither check reads through"), """
+                import org.sessionj.api.*;
+                import com.fasterxml.jackson.annotation.*;
+                import java.lang.annotation.*;
+                interface P {
+                  @Retention(RetentionPolicy.RUNTIME) @JacksonAnnotationsInside @JsonIgnore @interface Secret {}
+                  final class M { private int a; @Secret public int getA() { return a; } }
+                  @Protocol("cbegin.!<M>") interface C {}
+                }
+                """);
+        // B6 J12: an enum component written as a number; every receive failed
+        assertRejected("SJ018", 6, msg("'s' is @JsonFormat: neither check models what it does to the value"), """
+                import org.sessionj.api.*;
+                import com.fasterxml.jackson.annotation.*;
+                interface P {
+                  enum Size { S, M }
+                  record R(@JsonFormat(shape = JsonFormat.Shape.NUMBER) Size s, java.util.List<String> l) {}
+                  @Protocol("cbegin.!<R>") interface C {}
+                }
+                """);
+    }
+
+    /**
      * A flat record sent as itself (or as an array of it) travels field by field, not through Jackson (sj-api's
      * FlatRecords, docs/wire-format.md RECORD): Jackson's annotations do nothing to it, its y arrives, and the
      * runtime loads it — SJ018 refused it, a false alarm the runtime disagreed with (crosscheck G13).
@@ -130,7 +167,11 @@ class MessageAnnotationsTest {
                   final class Renamed { @JsonProperty("x") private int a; private int b; }
                   @JsonIgnoreProperties(ignoreUnknown = true) final class Lenient { private int a; }
                   @JsonIgnoreProperties({"cache", "gone"}) final class NamesNoTraveller { private transient int cache; private int a; }
-                  @Protocol("cbegin.!<Extra>.!<Computed>.!<Kept>.!<Both>.!<Renamed>.!<Lenient>.!<NamesNoTraveller>") interface C {}
+                  @JsonPropertyOrder({"b", "a"}) final class Ordered { private int a; private int b; }
+                  @java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.CLASS) @JacksonAnnotationsInside @JsonIgnore @interface Unseen {}
+                  final class NotKept { private int a; @Unseen public int getA() { return a; } }
+                  final class HoldsNested { private int a; @JsonInclude(JsonInclude.Include.NON_NULL) static final class NotSent { String s = "x"; } }
+                  @Protocol("cbegin.!<Extra>.!<Computed>.!<Kept>.!<Both>.!<Renamed>.!<Lenient>.!<NamesNoTraveller>.!<Ordered>.!<NotKept>.!<HoldsNested>") interface C {}
                 }
                 """);
     }

@@ -1,9 +1,11 @@
 package org.sessionj.types.internal;
 
 import java.util.Map;
+import java.util.Set;
 
 /**
- * The Jackson annotations a message class may not carry anywhere, each with why: one table read by the
+ * The Jackson annotations a message class may carry ({@link #MODELLED}, an allow list: any other is refused, adv21
+ * B4-B6) and those refused with a reason of their own ({@link #WHY}): one table read by the
  * processor's SJ018 (from the source) and by the runtime's load check (by reflection), so the two sides cannot
  * disagree (adv20 A5), as {@link JdkMessageTypes} does for JDK classes; and {@code @JsonIgnoreProperties}, refused
  * where it names what travels, in the same words on both sides.
@@ -23,6 +25,50 @@ public final class RefusedJacksonAnnotations {
             PREFIX + "annotation.JsonSetter", "write it as @JsonProperty, which SJ018 and the runtime both read",
             PREFIX + "annotation.JsonUnwrapped", "its properties would be written into this object's, which its reader "
                     + "does not know");
+
+    /**
+     * The Jackson annotations whose effect both checks model (adv21 B4-B6: the others were let through, and
+     * {@code @JsonInclude(NON_NULL)} on a class with a field's default, {@code @JsonIgnoreType}, a {@code @JsonFormat}
+     * pattern or shape changed what arrived or failed every message): a property's name, access and creator
+     * ({@code @JsonProperty}, {@code @JsonCreator}, {@code @JsonValue}, {@code @JsonIgnore},
+     * {@code @JsonIgnoreProperties}, {@code @JsonAutoDetect}, {@code @JsonAnyGetter}/{@code @JsonAnySetter}), the
+     * type ids of a hierarchy ({@code @JsonTypeInfo}, {@code @JsonSubTypes}, {@code @JsonTypeName}), and those that
+     * change nothing that travels ({@code @JsonPropertyOrder}, the descriptions). Any other
+     * annotation of {@link #PREFIX} on a message class, its fields, methods, constructors or their parameters is
+     * refused ({@link #why}); an enum's {@code @JsonFormat(shape = OBJECT)} is read where enums are.
+     */
+    public static final Set<String> MODELLED = Set.of(PREFIX + "annotation.JsonProperty",
+            PREFIX + "annotation.JsonCreator", PREFIX + "annotation.JsonValue", PREFIX + "annotation.JsonIgnore",
+            PREFIX + "annotation.JsonIgnoreProperties", PREFIX + "annotation.JsonAutoDetect",
+            PREFIX + "annotation.JsonAnyGetter", PREFIX + "annotation.JsonAnySetter", PREFIX + "annotation.JsonTypeInfo",
+            PREFIX + "annotation.JsonSubTypes", PREFIX + "annotation.JsonTypeName",
+            PREFIX + "annotation.JsonPropertyOrder",
+            PREFIX + "annotation.JsonPropertyDescription", PREFIX + "annotation.JsonClassDescription");
+
+    /** The meta-annotation that makes an annotation a bundle of the Jackson annotations it carries. */
+    public static final String BUNDLE = PREFIX + "annotation.JacksonAnnotationsInside";
+
+    /**
+     * Why an annotation of qualified name {@code name}, found on a message class or its members, is refused, or
+     * null: it is in {@link #WHY}, a bundle ({@code bundle}: its type is meta-annotated
+     * {@code @JacksonAnnotationsInside}, which Jackson reads through and neither check does: adv21 B5), or a Jackson
+     * annotation outside {@link #MODELLED}.
+     */
+    public static String why(String name, boolean bundle) {
+        String why = WHY.get(name);
+        if (why != null) {
+            return why;
+        }
+        if (bundle) {
+            return "a bundle of Jackson annotations (@JacksonAnnotationsInside), which neither check reads through: "
+                    + "write the annotations it bundles directly";
+        }
+        if (name.startsWith(PREFIX) && !MODELLED.contains(name)) {
+            return "neither check models what it does to the value, which may change what arrives or fail every "
+                    + "message (a default kept for null, a format or shape of the codec's own replaced): remove it";
+        }
+        return null;
+    }
 
     /**
      * {@code @JsonIgnoreProperties}: harmless with {@code ignoreUnknown} only, but the property names it lists are

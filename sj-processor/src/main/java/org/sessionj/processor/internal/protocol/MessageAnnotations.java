@@ -29,7 +29,11 @@ import org.sessionj.types.internal.RefusedJacksonAnnotations;
  *     lost, silently;</li>
  * <li>{@code @JsonIgnoreProperties({"a"})} on a class naming a field that travels (the field arrived at its
  *     default, as under an accessor's {@code @JsonIgnore}), and {@code @JsonIgnoreProperties} with names on a member
- *     (the names are its value's properties); {@code @JsonIgnoreProperties(ignoreUnknown = true)} alone is harmless.</li>
+ *     (the names are its value's properties); {@code @JsonIgnoreProperties(ignoreUnknown = true)} alone is harmless;</li>
+ * <li>any Jackson annotation outside sj-api's {@code RefusedJacksonAnnotations.MODELLED}, the annotations whose effect
+ *     both checks model, and a bundle of them ({@code @JacksonAnnotationsInside}, kept at run time): adv21 B4-B6,
+ *     {@code @JsonInclude} kept a field's default for a null, a {@code @JsonFormat} pattern lost the time, a bundled
+ *     {@code @JsonIgnore} dropped a field.</li>
  * </ul>
  */
 final class MessageAnnotations {
@@ -53,6 +57,9 @@ final class MessageAnnotations {
                 return refused;
             }
             for (Element member : c.getEnclosedElements()) {
+                if (member instanceof TypeElement) {
+                    continue; // a nested class is checked where it travels (the runtime reads no nested class here)
+                }
                 refused = refused(member, describe(member));
                 if (refused != null) {
                     return refused;
@@ -203,13 +210,26 @@ final class MessageAnnotations {
             return RefusedJacksonAnnotations.ignoresPropertiesOfItsValue(what);
         }
         for (AnnotationMirror mirror : element.getAnnotationMirrors()) {
-            String name = ((TypeElement) mirror.getAnnotationType().asElement()).getQualifiedName().toString();
-            String why = RefusedJacksonAnnotations.WHY.get(name);
+            TypeElement annotation = (TypeElement) mirror.getAnnotationType().asElement();
+            String name = annotation.getQualifiedName().toString();
+            String why = RefusedJacksonAnnotations.why(name, bundle(annotation));
             if (why != null) {
-                return what + " is @" + name.substring(name.lastIndexOf('.') + 1) + ": " + why + " (adv20 A5)";
+                return what + " is @" + annotation.getSimpleName() + ": " + why + " (adv20 A5, adv21 B4-B6)";
             }
         }
         return null;
+    }
+
+    /**
+     * Whether {@code annotation} bundles Jackson annotations: meta-annotated {@code @JacksonAnnotationsInside} and
+     * kept at run time (Jackson, and the runtime's load check, see no other).
+     */
+    private static boolean bundle(TypeElement annotation) {
+        if (!MessageCreators.annotated(annotation, RefusedJacksonAnnotations.BUNDLE)) {
+            return false;
+        }
+        java.lang.annotation.Retention retention = annotation.getAnnotation(java.lang.annotation.Retention.class);
+        return retention != null && retention.value() == java.lang.annotation.RetentionPolicy.RUNTIME;
     }
 
     private static String describe(Element member) {

@@ -25,7 +25,9 @@ import org.sessionj.types.internal.RefusedJacksonAnnotations;
  * <li>{@code @JsonIgnore} on a getter or setter of a field that travels: the whole property is dropped, and
  *     the field arrived at its default, silently;</li>
  * <li>two fields that travel under one property name (a {@code @JsonProperty} rename): one value was lost;</li>
- * <li>{@code @JsonIgnoreProperties} on a class naming a field that travels, or with names on a member.</li>
+ * <li>{@code @JsonIgnoreProperties} on a class naming a field that travels, or with names on a member;</li>
+ * <li>any Jackson annotation outside sj-api's {@code RefusedJacksonAnnotations.MODELLED}, and a bundle of them
+ *     ({@code @JacksonAnnotationsInside}): adv21 B4-B6, as SJ018 has it.</li>
  * </ul>
  */
 final class MessageAnnotations {
@@ -212,10 +214,13 @@ final class MessageAnnotations {
             return RefusedJacksonAnnotations.ignoresPropertiesOfItsValue(what);
         }
         for (Annotation annotation : element.getDeclaredAnnotations()) {
-            String name = annotation.annotationType().getName();
-            String why = RefusedJacksonAnnotations.WHY.get(name);
+            String name = annotation.annotationType().getName().replace('$', '.');
+            boolean bundle = annotation.annotationType().isAnnotationPresent(
+                    com.fasterxml.jackson.annotation.JacksonAnnotationsInside.class);
+            String why = RefusedJacksonAnnotations.why(name, bundle);
             if (why != null) {
-                return what + " is @" + annotation.annotationType().getSimpleName() + ": " + why + " (adv20 A5)";
+                return what + " is @" + annotation.annotationType().getSimpleName() + ": " + why
+                        + " (adv20 A5, adv21 B4-B6)";
             }
         }
         return null;

@@ -469,6 +469,20 @@ class UndecodableMessageTypesTest {
                 .hasMessageContaining("its field 'y' would not arrive");
     }
 
+    /** adv21 B4: a null name arrived as "anon" (NON_NULL left it out, the receiver kept the field's default). */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    public static final class Included {
+        private int a;
+        private String name = "anon";
+    }
+
+    /** A Jackson annotation the load check does not model is refused, as SJ018 refuses it (adv21 B4-B6). */
+    @Test
+    void aJacksonAnnotationNotModelledFailsWhenTheProtocolLoads() {
+        assertThatThrownBy(() -> compile("cbegin.!<" + name(Included.class) + ">")).isInstanceOf(SJException.class)
+                .hasMessageContaining("it is @JsonInclude: neither check models what it does to the value");
+    }
+
     private static Payload.JavaType java(String name, Payload.JavaType... arguments) {
         return new Payload.JavaType(name, List.of(arguments), 0);
     }
