@@ -57,6 +57,25 @@ import javax.lang.model.type.TypeMirror;
  * {@code add(int, e)} (an index), {@code pop}, {@code element}, {@code getFirst} (an empty collection), a
  * {@code List} or {@code Map} (an interface: an unmodifiable one refuses {@code add}, and a program's class may
  * implement it).</li>
+ * <li>by a principle (adv21 B11: {@code o.orElse("d")}, {@code Objects.requireNonNullElse(text, "d")},
+ * {@code Arrays.toString(arr)}, {@code Character.toUpperCase(c)}, {@code Duration.ofSeconds(5)}, {@code Map.of("k", 1)}
+ * between two actions under a caller's {@code catch (Exception e)} were SJ024), the queries and factories of the JDK's
+ * value classes that take no index, count, range, pattern or function, do not unwrap an empty
+ * value and do not overflow — they can fail by a null check only ({@link #BY_ARITY}): {@code Optional}'s
+ * (and {@code OptionalInt}/{@code Long}/{@code Double}'s) {@code empty}, {@code of}, {@code ofNullable},
+ * {@code isPresent}, {@code isEmpty}, {@code orElse} (not {@code get}, {@code orElseThrow}: an empty one fails);
+ * {@code Objects.requireNonNull(o)}/{@code (o, message)}, {@code requireNonNullElse}; {@code Arrays.toString},
+ * {@code hashCode}, {@code deepToString}, {@code deepHashCode} of one array, {@code equals}/{@code deepEquals} of two
+ * (not the forms of a range), {@code asList}; {@code Character}'s classifications and case mappings of a char or code
+ * point ({@code isDigit}, {@code isLetter}, {@code toUpperCase}…, {@code digit}, {@code forDigit},
+ * {@code getNumericValue}) and {@code valueOf}/{@code toString} of a {@code char} (not {@code toString(int)},
+ * {@code toChars}, {@code getName}: they refuse an invalid code point); {@code Duration.ofSeconds(long)},
+ * {@code ofMillis}, {@code ofNanos}, {@code isZero}, {@code isNegative}, {@code isPositive}, {@code getSeconds},
+ * {@code getNano}, {@code toSeconds}, {@code compareTo} (not {@code ofMinutes}, {@code toMillis}, {@code plus}: they
+ * overflow); {@code List.of} of any elements, {@code Set.of} of one, {@code Map.of} of one pair and
+ * {@code Map.entry} (not more: a duplicate element or key fails). A receiver or argument that may be the program's
+ * still runs program code, counted anyway ({@link ThrowSites#runsProgramCode}: {@code Optional.of(program)} is
+ * counted; {@code Arrays.toString(Object[])} too).</li>
  * </ul>
  * Everything else of the JDK counts, {@code println} of a {@code PrintStream} subclass of the program's aside
  * (a concrete JDK class stands for its own code: {@link ThrowSites#mayBeProgramObject}).
@@ -112,6 +131,33 @@ final class UnfailingJdkCalls {
             Map.entry("java.util.Set", Set.of("of")),
             Map.entry("java.util.Map", Set.of("of")),
             Map.entry("java.util.Collections", Set.of("emptyList", "emptySet", "emptyMap")));
+
+    /**
+     * adv21 B11: the value classes' methods that can fail by a null check only (see the class comment's last item), by
+     * class, as {@code name/arity} ({@code name/*}: any arity).
+     */
+    private static final Map<String, Set<String>> BY_ARITY = Map.ofEntries(
+            Map.entry("java.util.Optional", Set.of("empty/0", "of/1", "ofNullable/1", "isPresent/0", "isEmpty/0",
+                    "orElse/1")),
+            Map.entry("java.util.OptionalInt", Set.of("empty/0", "of/1", "isPresent/0", "isEmpty/0", "orElse/1")),
+            Map.entry("java.util.OptionalLong", Set.of("empty/0", "of/1", "isPresent/0", "isEmpty/0", "orElse/1")),
+            Map.entry("java.util.OptionalDouble", Set.of("empty/0", "of/1", "isPresent/0", "isEmpty/0", "orElse/1")),
+            Map.entry("java.util.Objects", Set.of("requireNonNull/1", "requireNonNull/2", "requireNonNullElse/2")),
+            Map.entry("java.util.Arrays", Set.of("toString/1", "hashCode/1", "deepToString/1", "deepHashCode/1",
+                    "equals/2", "deepEquals/2", "asList/1")),
+            Map.entry("java.lang.Character", Set.of("isDigit/1", "isLetter/1", "isLetterOrDigit/1", "isAlphabetic/1",
+                    "isWhitespace/1", "isSpaceChar/1", "isUpperCase/1", "isLowerCase/1", "isTitleCase/1",
+                    "isISOControl/1", "isDefined/1", "isJavaIdentifierStart/1", "isJavaIdentifierPart/1",
+                    "isSurrogate/1", "isHighSurrogate/1", "isLowSurrogate/1", "isValidCodePoint/1", "isBmpCodePoint/1",
+                    "isSupplementaryCodePoint/1", "toUpperCase/1", "toLowerCase/1", "toTitleCase/1", "getNumericValue/1",
+                    "getType/1", "digit/2", "forDigit/2", "compare/2", "compareTo/1", "equals/1", "hashCode/0",
+                    "hashCode/1", "charValue/0", "toString/0", "reverseBytes/1")),
+            Map.entry("java.time.Duration", Set.of("ofSeconds/1", "ofMillis/1", "ofNanos/1", "isZero/0", "isNegative/0",
+                    "isPositive/0", "getSeconds/0", "getNano/0", "toSeconds/0", "compareTo/1", "equals/1", "hashCode/0",
+                    "toString/0")),
+            Map.entry("java.util.List", Set.of("of/*")),
+            Map.entry("java.util.Set", Set.of("of/1")),
+            Map.entry("java.util.Map", Set.of("of/2", "entry/2")));
 
     /** The boxes of numbers: these methods, and {@code valueOf} and {@code toString} of primitives only. */
     private static final List<String> NUMBER_BOXES = List.of("java.lang.Integer", "java.lang.Long", "java.lang.Short",
@@ -242,6 +288,15 @@ final class UnfailingJdkCalls {
             int count = method.getParameters().size();
             // valueOf(char[], int, int) and append(char[], int, int) take a range; indexOf(ch, from, to) too
             return count == 1 || count == 2 && !name.equals("append") && !name.equals("valueOf");
+        }
+        Set<String> byArity = BY_ARITY.get(type);
+        if (byArity != null && (byArity.contains(name + "/" + method.getParameters().size())
+                || byArity.contains(name + "/*"))) {
+            return true;
+        }
+        if (type.equals("java.lang.Character") && (name.equals("valueOf") || name.equals("toString"))) {
+            return method.getParameters().size() == 1
+                    && method.getParameters().get(0).asType().getKind() == javax.lang.model.type.TypeKind.CHAR;
         }
         if (NUMBER_BOXES.contains(type)) {
             if (NUMBER_BOX_METHODS.contains(name)) {
