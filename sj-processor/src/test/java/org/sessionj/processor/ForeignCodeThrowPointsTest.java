@@ -199,7 +199,7 @@ class ForeignCodeThrowPointsTest {
     /**
      * adv19 A13: a subtype of a JVM check that only library code throws ({@code StringIndexOutOfBoundsException},
      * from {@code String}'s methods) names a failure of the call; the one the JVM throws itself for an array
-     * ({@code ArrayIndexOutOfBoundsException}) names none.
+     * ({@code ArrayIndexOutOfBoundsException}) names the array index's failure, a throw point of its own (adv21 B8).
      */
     @Test
     void aLibraryOnlySubtypeOfAJvmCheckNamesTheCallsFailure() {
@@ -213,7 +213,8 @@ class ForeignCodeThrowPointsTest {
                             System.out.println("code too short, skipped");
                         }
                 """));
-        assertAccepted(PROTOCOLS, client(", int[] numbers", """
+        assertRejected("SJ024", 16, msg("if the array index on line 16 (ArrayIndexOutOfBoundsException) throws"),
+                PROTOCOLS, client(", int[] numbers", """
                         try {
                             SJSocket s = svc.request();
                             s.send(numbers[0]);
@@ -231,7 +232,8 @@ class ForeignCodeThrowPointsTest {
      * Corrected: the session is a resource. Not counted: a JDK call that cannot fail for any argument
      * ({@code trim}: UnfailingJdkCalls) under a catch of every unchecked exception (a {@code substring} there
      * counts, adv18 A12: BroadCatchTest), a JDK call under a catch of one the JVM throws by its own
-     * checks ({@code NullPointerException}, an index); the JDK's own code under a catch of an unrelated
+     * checks ({@code NullPointerException}, an index; the array read before the session begins: adv21 B8 counts an
+     * index between two actions); the JDK's own code under a catch of an unrelated
      * failure is counted (it names what the block expects), but a catch inside the socket's scope covers it.
      */
     @Test
@@ -252,9 +254,12 @@ class ForeignCodeThrowPointsTest {
                             System.out.println("skipped: " + e);
                         }
                         try {
+                            int first = numbers[0];
+                            int second = numbers[1];
+                            int third = numbers[2];
                             SJSocket s = svc.request();
-                            s.send(numbers[0]);
-                            s.send(Math.addExact(numbers[1], numbers[2]));
+                            s.send(first);
+                            s.send(Math.addExact(second, third));
                             s.close();
                         } catch (NullPointerException | IndexOutOfBoundsException e) {
                             System.out.println("skipped: " + e);

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
  * ({@code catch (DateTimeParseException e)} around {@code LocalDate.parse}), but a JDK call that runs no code of the
  * program throws only the JDK's own exception classes: a caller's {@code catch (SJIOException e)} ("connection
  * lost, next") or {@code catch (BookingException e)} (the program's own) made every JDK call between two actions of
- * a plain local session a throw point, {@code Duration.ofMillis(200)} included.
+ * a plain local session a throw point, {@code Duration.ofMillis(200).toMillis()} included ({@code toMillis} may
+ * overflow; {@code ofMillis} cannot fail, adv21 B11).
  */
 class JdkCallOwnExceptionsTest {
     private static final String HEAD = """
@@ -36,7 +37,7 @@ class JdkCallOwnExceptionsTest {
                   }
                   static void client(@Session(protocol = Pair.class) SJService svc, int[] values) {
                     SJSocket a = svc.request();
-                    a.send(values[0]);
+                    a.send(values.length);
                     Long wait = Duration.ofMillis(200).toMillis();
                     a.send(wait);
                     a.close();
@@ -46,7 +47,7 @@ class JdkCallOwnExceptionsTest {
                   static void inOne(@Session(protocol = Pair.class) SJService svc, int[] values) {
                     try {
                       SJSocket a = svc.request();
-                      a.send(values[0]);
+                      a.send(values.length);
                       Long wait = Duration.ofMillis(200).toMillis();
                       a.send(wait);
                       a.close();
@@ -73,9 +74,9 @@ class JdkCallOwnExceptionsTest {
     /** The JDK's own exception named, or every one taken (adv18 A12), still counts. */
     @Test
     void aCatchOfAJdkFailureStillCounts() {
-        assertRejected("SJ024", 10, msg("if, in 'client', the call of 'ofMillis' on line 18 throws an unchecked exception, "
+        assertRejected("SJ024", 10, msg("if, in 'client', the call of 'toMillis' on line 18 throws an unchecked exception, "
                 + "which leaves 'client' and comes out of the call on line 10, where the catch on line 11 takes it and goes on"),
                 program("java.time.DateTimeException"));
-        assertRejected("SJ024", 10, msg("the call of 'ofMillis' on line 18"), program("RuntimeException"));
+        assertRejected("SJ024", 10, msg("the call of 'toMillis' on line 18"), program("RuntimeException"));
     }
 }

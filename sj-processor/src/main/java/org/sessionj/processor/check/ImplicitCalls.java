@@ -43,6 +43,13 @@ final class ImplicitCalls {
         }
         if (foreign) {
             flow.liveExits.implicitCall(at, "the toString() of an operand of the string concatenation");
+            // adv21 B9: an unchecked exit of the program's toString() comes out here
+            flow.liveExits.implicitCallee(at, flow.uncheckedExits.implicitCallees.toStringOf(
+                    flow.trees.getTypeMirror(flow.pathOf(left))));
+            if (right != null) {
+                flow.liveExits.implicitCallee(at, flow.uncheckedExits.implicitCallees.toStringOf(
+                        flow.trees.getTypeMirror(flow.pathOf(right))));
+            }
         }
         if (flow.noAliasFields.fieldMoved() && (callsToString(left) || right != null && callsToString(right))) {
             flow.noAliasFields.beforeForeignCode(at, "before this string concatenation (which calls toString())");
@@ -70,6 +77,11 @@ final class ImplicitCalls {
         }
         if (overIterable(loop) && ThrowSites.mayBeProgramObject(flow.trees.getTypeMirror(flow.pathOf(loop.getExpression())), flow)) {
             flow.liveExits.implicitCall(loop.getExpression(), "the iterator(), hasNext() or next() of the enhanced for's Iterable");
+            // adv21 B9: an unchecked exit of the program's iterator(), hasNext() or next() comes out here
+            for (ExecutableElement callee : flow.uncheckedExits.implicitCallees.iteration(
+                    flow.trees.getTypeMirror(flow.pathOf(loop.getExpression())))) {
+                flow.liveExits.implicitCallee(loop.getExpression(), callee);
+            }
         }
         if (flow.state != null && flow.noAliasFields.fieldMoved() && overIterable(loop)) {
             flow.noAliasFields.beforeForeignCode(loop.getExpression(), "before the loop asks its Iterable for the next "
@@ -90,6 +102,9 @@ final class ImplicitCalls {
         Element record = flow.trees.getElement(new TreePath(path, pattern.getDeconstructor()));
         if (!(record instanceof TypeElement type) || ThrowSites.inJdk(type, flow)) {
             return;
+        }
+        for (ExecutableElement accessor : flow.uncheckedExits.implicitCallees.accessors(type)) {
+            flow.liveExits.implicitCallee(pattern, accessor); // adv21 B9: an unchecked exit of the accessor comes out here
         }
         for (RecordComponentElement component : type.getRecordComponents()) {
             ExecutableElement accessor = component.getAccessor();

@@ -166,6 +166,13 @@ final class LiveSessionExits {
                     }
                 }
             }
+            if (call instanceof MethodInvocationTree invocation && ThrowSites.inJdk(method, flow)) {
+                // adv21 B9: String.valueOf(o), set.add(key), Collections.sort(keys) call the program's methods
+                for (ExecutableElement implicit : flow.uncheckedExits.implicitCallees.givenToJdk(invocation, method,
+                        flow.pathOf(call), flow.trees)) {
+                    implicitCallee(call, implicit);
+                }
+            }
             // adv19 c8: c.accept(in) runs what the local c holds, a method reference or a lambda; adv21 B1:
             // task.run() runs the functions given for the parameter task (FunctionFates)
             Object value = method.getModifiers().contains(javax.lang.model.element.Modifier.ABSTRACT)
@@ -467,6 +474,9 @@ final class LiveSessionExits {
             TypeMirror type = variable != null && variable.getKind().isVariable() ? variable.asType()
                     : flow.trees.getTypeMirror(path);
             ExecutableElement close = closeMethod(type);
+            if (close != null && !ThrowSites.inJdk(close, flow)) {
+                implicitCallee(resource, close); // adv21 B9: an unchecked exit of the program's close() comes out here
+            }
             if (close == null || sessionApi(close)) {
                 continue;
             }
@@ -812,6 +822,47 @@ final class LiveSessionExits {
         }
         escapeAll(at, what + " (line " + flow.line(at) + ") throws",
                 List.of(type("java.lang.RuntimeException"), type("java.lang.Error")), true);
+    }
+
+    /**
+     * adv21 B9: Java or the JDK calls {@code callee}, a method of the program, at {@code at}, where the source shows no
+     * call of it ({@link ImplicitCallees}): what an unchecked exit of it meets here, as for a call written out.
+     */
+    void implicitCallee(Tree at, ExecutableElement callee) {
+        if (flow.state == null || flow.reporter.silent() || callee == null || ThrowSites.inJdk(callee, flow)
+                || sessionApi(callee)) {
+            return;
+        }
+        flow.uncheckedExits.call(callee, new UncheckedExits.Call(caller(), at, flow.root.getCompilationUnit(),
+                flow.line(at), handlersAround(), heldIn()), handlers);
+    }
+
+    /**
+     * adv21 B8: one of the JVM's own checks ({@link JvmChecks}) may throw {@code exception} at {@code at}: a throw point
+     * of that unchecked exception, counted where a catch outside a live plain local session's scope, or a caller's,
+     * takes it and goes on.
+     */
+    void jvmCheck(Tree at, String what, String exception) {
+        if (flow.state == null || flow.reporter.silent()) {
+            return;
+        }
+        escapeAll(at, what, List.of(type(exception)), true);
+    }
+
+    /**
+     * Whether a plain local session (or a parameter's this method ends) is live here and not reported yet: else a JVM
+     * check records nothing ({@link JvmChecks}'s cost bound).
+     */
+    boolean anyLiveLocal() {
+        if (flow.state == null || flow.reporter.silent()) {
+            return false;
+        }
+        for (Element var : flow.state.variables()) {
+            if (!reported.contains(var) && live(flow.state.get(var)) && (plainLocalSocket(var) || ownedParameter(var))) {
+                return true;
+            }
+        }
+        return !finallies.isEmpty();
     }
 
     /**

@@ -106,6 +106,7 @@ final class MethodChecker extends FlowScanner {
     final SocketExpressionRules sockets = new SocketExpressionRules(this);
     final TryStatements tries = new TryStatements(this);
     final ImplicitCalls implicit = new ImplicitCalls(this);
+    final JvmChecks jvmChecks = new JvmChecks(this);
     final MovedFieldExits fieldExits = new MovedFieldExits(this);
     final LiveSessionExits liveExits = new LiveSessionExits(this);
     final SpawnRules spawns = new SpawnRules(this);
@@ -465,6 +466,7 @@ final class MethodChecker extends FlowScanner {
         NoAliasRules.Held held = noAlias.holdTarget(tree.getVariable()); // x[0] = g(x): stored after g moved x
         assignment(tree);
         noAlias.release(held);
+        jvmChecks.stored(tree); // adv21 B8: an element's index and store are checked after the value
         return null;
     }
 
@@ -536,6 +538,7 @@ final class MethodChecker extends FlowScanner {
                 scan(initializer, null);
             }
         }
+        jvmChecks.newArray(tree); // adv21 B8
         return null;
     }
 
@@ -546,6 +549,7 @@ final class MethodChecker extends FlowScanner {
         NoAliasRules.Held held = noAlias.hold(tree.getExpression(), "by the index, evaluated before this array access uses it");
         scan(tree.getIndex(), null);
         noAlias.release(held);
+        jvmChecks.arrayAccess(tree); // adv21 B8
         return null;
     }
 
@@ -553,6 +557,7 @@ final class MethodChecker extends FlowScanner {
     public Void visitTypeCast(TypeCastTree tree, Void unused) {
         sockets.cast(tree);
         scan(tree.getExpression(), null); // the target type is a type name
+        jvmChecks.cast(tree); // adv21 B8
         return null;
     }
 
@@ -562,6 +567,7 @@ final class MethodChecker extends FlowScanner {
     @Override
     public Void visitBinary(BinaryTree tree, Void unused) {
         super.visitBinary(tree, unused);
+        jvmChecks.binary(tree); // adv21 B8
         if (tree.getKind() == Tree.Kind.PLUS) {
             implicit.concatenation(tree, tree.getLeftOperand(), tree.getRightOperand());
         }
@@ -573,6 +579,7 @@ final class MethodChecker extends FlowScanner {
         NoAliasRules.Held held = noAlias.holdTarget(tree.getVariable()); // x[0] += g(x)
         super.visitCompoundAssignment(tree, unused);
         noAlias.release(held);
+        jvmChecks.compound(tree); // adv21 B8
         if (tree.getKind() == Tree.Kind.PLUS_ASSIGNMENT) {
             implicit.concatenation(tree, tree.getExpression(), null);
         }

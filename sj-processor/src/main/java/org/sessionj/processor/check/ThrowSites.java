@@ -249,8 +249,8 @@ final class ThrowSites {
      * class loading and linking. They are the program's bugs (or the machine's), which SJ024 does not
      * count where no code of the program runs. Not {@code ArithmeticException} (adv20 A8): the JVM throws it for
      * an integer division by zero, but the JDK's {@code Math.toIntExact}, {@code addExact}, {@code BigDecimal.divide}
-     * document it as their failure, and a catch that names it expects one of those (a division is no call: it is
-     * not counted either way).
+     * document it as their failure, and a catch that names it expects one of those (a division is no call: it is a
+     * throw point of its own, {@link JvmChecks}, adv21 B8).
      */
     private static final java.util.List<String> JVM_CHECKS = java.util.List.of("java.lang.NullPointerException",
             "java.lang.ClassCastException", "java.lang.IndexOutOfBoundsException", "java.lang.ArrayStoreException",

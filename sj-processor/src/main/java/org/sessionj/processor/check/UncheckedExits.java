@@ -90,6 +90,8 @@ final class UncheckedExits {
     private final javax.lang.model.util.Types types;
     /** The first exit found for each method (an {@code ExecutableElement}) or held lambda (its tree, adv19 c8). */
     private final Map<Object, Exit> exits = new HashMap<>();
+    /** adv21 B8: the later exits of each, that may throw a type the ones before may not ({@link #newTypes}). */
+    private final Map<Object, List<Exit>> moreExits = new HashMap<>();
     /** The recorded calls of each method or held lambda (the calls that run it, adv19 c8). */
     private final Map<Object, List<Call>> calls = new HashMap<>();
     /** The calls reported at (once each, also when a method's exit is replaced: see {@link #exit}). */
@@ -103,11 +105,15 @@ final class UncheckedExits {
     /** The methods of class files whose recorded exit was looked up (once each). */
     private final Set<ExecutableElement> looked = new java.util.HashSet<>();
 
+    /** adv21 B9: the program's methods Java or the JDK calls where the source shows no call of them. */
+    final ImplicitCallees implicitCallees;
+
     UncheckedExits(Trees trees, javax.lang.model.util.Elements elements, javax.lang.model.util.Types types) {
         this.trees = trees;
         this.elements = elements;
         this.types = types;
         this.functionObjects = new FunctionObjects(elements, types);
+        this.implicitCallees = new ImplicitCallees(elements, types);
     }
 
     /**
@@ -151,14 +157,52 @@ final class UncheckedExits {
      */
     private boolean exitOf(Object key, Exit exit, CatchClauses handlers) {
         Exit first = key == null ? null : exits.get(key);
-        if (key == null || first != null && !(first.thrown().isEmpty() && !exit.thrown().isEmpty())) {
+        if (key == null) {
             return false;
         }
-        exits.put(key, exit);
+        if (first != null && !(first.thrown().isEmpty() && !exit.thrown().isEmpty())) {
+            // adv21 B8: an exit of a type none kept may be (parts[1]'s index after parseInt's NumberFormatException)
+            // meets the calls too: a caller's catch (ArrayIndexOutOfBoundsException e) takes it, not the first
+            if (!newTypes(key, first, exit)) {
+                return false;
+            }
+            List<Exit> of = moreExits.get(key);
+            if (of == null) { // not computeIfAbsent with a lambda: see NoPatternSwitchTest
+                of = new ArrayList<>();
+                moreExits.put(key, of);
+            }
+            of.add(exit);
+        } else {
+            exits.put(key, exit);
+        }
         for (Call call : new ArrayList<>(calls.getOrDefault(key, List.of()))) {
             meet(call, exit, handlers);
         }
         return true;
+    }
+
+    /**
+     * Whether {@code exit} may throw a type that no exit kept for {@code key} ({@code first}, then {@link #moreExits})
+     * may: one that is no subtype of theirs. The JDK's undeclared failures are a type of their own.
+     */
+    private boolean newTypes(Object key, Exit first, Exit exit) {
+        List<Exit> kept = new ArrayList<>(moreExits.getOrDefault(key, List.of()));
+        kept.add(first);
+        boolean jdk = false;
+        List<TypeMirror> thrown = new ArrayList<>();
+        for (Exit one : kept) {
+            jdk |= one.jdkFailures();
+            thrown.addAll(one.thrown());
+        }
+        if (exit.jdkFailures() && !jdk) {
+            return true;
+        }
+        for (TypeMirror type : exit.thrown()) {
+            if (!ThrowSites.caughtBy(List.of(type), thrown, types)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -272,6 +316,9 @@ final class UncheckedExits {
         if (exit != null) {
             meet(call, exit, handlers);
         }
+        for (Exit more : moreExits.getOrDefault(callee, List.of())) {
+            meet(call, more, handlers); // adv21 B8
+        }
     }
 
     /** Whether {@code method}'s class is known only from a class file (not compiled in this javac run). */
@@ -303,6 +350,12 @@ final class UncheckedExits {
                 around.push(new Handlers(handlers.of(tree), jumping));
                 scan(tree.getResources(), null);
                 scan(tree.getBlock(), null);
+                // adv21 B9: each resource's close() runs at the end of the block, under the statement's catches
+                Map<Tree, ExecutableElement> closes = new java.util.LinkedHashMap<>();
+                implicitCallees.resources(tree, new TreePath(body, tree), trees, flow.api, closes);
+                for (Map.Entry<Tree, ExecutableElement> close : closes.entrySet()) {
+                    implicit(close.getKey(), close.getValue());
+                }
                 around.pop();
                 around.push(new Handlers(List.of(), jumping));
                 scan(tree.getCatches(), null);
@@ -333,9 +386,38 @@ final class UncheckedExits {
                 return null;
             }
 
+            /**
+             * adv21 B9: a string concatenation, an enhanced for, a record pattern call the program's methods with no
+             * call in the source ({@link ImplicitCallees#at}).
+             */
+            @Override
+            public Void scan(Tree tree, Void unused) {
+                super.scan(tree, unused);
+                if (tree != null) {
+                    for (ExecutableElement callee : implicitCallees.at(tree, new TreePath(body, tree), trees)) {
+                        implicit(tree, callee);
+                    }
+                }
+                return null;
+            }
+
+            /** adv21 B9: {@code callee}, a method of the program, is called at {@code at} where the source shows no call. */
+            private void implicit(Tree at, ExecutableElement callee) {
+                if (callee != null) {
+                    call(callee, new Call(caller, at, unit, flow.line(at), new ArrayList<>(around), heldIn), handlers);
+                }
+            }
+
             private void record(Tree call) {
                 if (!(trees.getElement(new TreePath(body, call)) instanceof ExecutableElement callee)) {
                     return;
+                }
+                if (call instanceof com.sun.source.tree.MethodInvocationTree invocation && ThrowSites.inJdk(callee, flow)) {
+                    // adv21 B9: String.valueOf(o), set.add(key), Collections.sort(keys) call the program's methods
+                    for (ExecutableElement implicitCallee : implicitCallees.givenToJdk(invocation, callee,
+                            new TreePath(body, call), trees)) {
+                        implicit(call, implicitCallee);
+                    }
                 }
                 TreePath reference = call instanceof com.sun.source.tree.MemberReferenceTree ? trees.getPath(unit, call) : null;
                 // adv20 A1, A4: pool.submit(A::book), inputs.stream().map(A::book) consumed later; adv21 B1-B3:
