@@ -139,6 +139,12 @@ final class ImplicitCallees {
         return member(type, "toString", 0);
     }
 
+    /** Whether Java may call a method of the program at {@code tree} with no call in the source ({@link #at}). */
+    static boolean mayCall(Tree tree) {
+        return tree != null && (tree.getKind() == Tree.Kind.PLUS || tree.getKind() == Tree.Kind.PLUS_ASSIGNMENT
+                || tree.getKind() == Tree.Kind.ENHANCED_FOR_LOOP || tree.getKind() == Tree.Kind.DECONSTRUCTION_PATTERN);
+    }
+
     /**
      * The program's methods Java calls at {@code tree} (its path {@code path}) with no call in the source, for a body
      * the checker does not read ({@link UncheckedExits#callsOf}): a string concatenation's operands' {@code toString()},

@@ -393,7 +393,7 @@ final class UncheckedExits {
             @Override
             public Void scan(Tree tree, Void unused) {
                 super.scan(tree, unused);
-                if (tree != null) {
+                if (ImplicitCallees.mayCall(tree)) { // no path, no list for the other trees
                     for (ExecutableElement callee : implicitCallees.at(tree, new TreePath(body, tree), trees)) {
                         implicit(tree, callee);
                     }
