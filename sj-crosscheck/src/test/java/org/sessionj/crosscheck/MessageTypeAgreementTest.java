@@ -120,6 +120,10 @@ class MessageTypeAgreementTest {
               public record FlatIncluded(@com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_DEFAULT) int a, String s) {}
               @com.fasterxml.jackson.annotation.JsonIgnoreProperties("y") public record IgnoredListComponent(int x, List<String> y) {}
               public record RawFlat(@com.fasterxml.jackson.annotation.JsonRawValue String s, Pt p) {}
+              @com.fasterxml.jackson.annotation.JsonIgnoreType public static final class Audit { private int by; }
+              public static final class Audited { private int a; private Audit audit; }
+              public record AuditedRecord(int a, Audit audit) {}
+              public static final class AuditedLater { private int a; private transient Audit audit; }
               public enum Color { RED, GREEN }
             """;
 
@@ -283,7 +287,11 @@ class MessageTypeAgreementTest {
                 new Case("G24", "Bundled", true),
                 new Case("G25", "Ordered", false),
                 new Case("G26", "FlatIncluded", false),
-                new Case("G27", "java.util.List<FlatIncluded>", true));
+                new Case("G27", "java.util.List<FlatIncluded>", true),
+                // adv21 B4 J04: a field of a @JsonIgnoreType class, which Jackson drops before the codec's properties show it
+                new Case("G28", "Audited", true),
+                new Case("G29", "AuditedRecord", true),
+                new Case("G30", "AuditedLater", false));
     }
 
     @TempDir

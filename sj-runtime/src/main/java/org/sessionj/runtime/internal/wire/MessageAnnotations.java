@@ -85,6 +85,9 @@ final class MessageAnnotations {
             anySetter |= ignoring != null && ignoring.ignoreUnknown();
         }
         String ignored = ignoredByName(type);
+        if (ignored == null && (asFields || type.isRecord())) {
+            ignored = ignoredType(type);
+        }
         if (ignored != null) {
             return ignored;
         }
@@ -196,6 +199,34 @@ final class MessageAnnotations {
                 String name = explicitName(field);
                 if (names.contains(name == null ? field.getName() : name)) {
                     return RefusedJacksonAnnotations.ignoredByName(field.getName());
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A field that travels whose class (or a superclass of the program) is {@code @JsonIgnoreType}: Jackson drops the
+     * property, so the codec's properties, which the load check walks, never show its type, and it arrived null
+     * (adv21 B4 J04); SJ018 reads the field's class where it descends, and refuses it there.
+     */
+    private static String ignoredType(Class<?> type) {
+        for (Class<?> c = type; c != null && !JdkMessageTypes.jdk(c.getName()); c = c.getSuperclass()) {
+            for (Field field : c.getDeclaredFields()) {
+                int modifiers = field.getModifiers();
+                if (Modifier.isStatic(modifiers) || Modifier.isTransient(modifiers) || field.isSynthetic()
+                        || field.isAnnotationPresent(com.fasterxml.jackson.annotation.JsonIgnore.class)) {
+                    continue;
+                }
+                for (Class<?> t = field.getType(); t != null && !t.isPrimitive() && !t.isArray()
+                        && !JdkMessageTypes.jdk(t.getName()); t = t.getSuperclass()) {
+                    com.fasterxml.jackson.annotation.JsonIgnoreType ignoring =
+                            t.getDeclaredAnnotation(com.fasterxml.jackson.annotation.JsonIgnoreType.class);
+                    if (ignoring != null && ignoring.value()) {
+                        return "its field '" + field.getName() + "' has a type no peer can decode, " + t.getName()
+                                + ": it is @JsonIgnoreType: " + RefusedJacksonAnnotations.why(PREFIX
+                                + "annotation.JsonIgnoreType", false) + " (the property was dropped: it arrived null)";
+                    }
                 }
             }
         }

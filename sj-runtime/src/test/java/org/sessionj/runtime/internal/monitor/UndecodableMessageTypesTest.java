@@ -476,6 +476,26 @@ class UndecodableMessageTypesTest {
         private String name = "anon";
     }
 
+    /** adv21 B4 J04: Jackson drops a property of an ignored type; it arrived null. */
+    @com.fasterxml.jackson.annotation.JsonIgnoreType
+    public static final class Audit {
+        private int by;
+    }
+
+    /** Its audit would not arrive. */
+    public static final class Audited {
+        private int a;
+        private Audit audit;
+    }
+
+    /** A field of a {@code @JsonIgnoreType} class is refused though the codec's properties do not show it (J04). */
+    @Test
+    void aFieldOfAnIgnoredTypeFailsWhenTheProtocolLoads() {
+        assertThatThrownBy(() -> compile("cbegin.!<" + name(Audited.class) + ">")).isInstanceOf(SJException.class)
+                .hasMessageContaining("its field 'audit' has a type no peer can decode").hasMessageContaining(
+                        "it is @JsonIgnoreType");
+    }
+
     /** A Jackson annotation the load check does not model is refused, as SJ018 refuses it (adv21 B4-B6). */
     @Test
     void aJacksonAnnotationNotModelledFailsWhenTheProtocolLoads() {
