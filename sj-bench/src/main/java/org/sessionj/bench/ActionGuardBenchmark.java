@@ -16,7 +16,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The cost of the misuse detection every session action pays (ActionGuard's enter/exit in sj-runtime): an
  * acquire load of the socket's "thread inside" field, a release store of the current thread, and a
- * release store of null after; against the same with a compare-and-set (the exact variant, not
+ * release store of null after (and, since adv18 A13, a plain store of the owner thread:
+ * {@link #actionWithGuardAndOwner}); against the same with a compare-and-set (the exact variant, not
  * used), and against nothing. The whole session layer with it is {@link MonitorCostBenchmark}.
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -35,10 +36,12 @@ public class ActionGuardBenchmark {
         }
     }
 
-    /** A socket's guard field and a little state an action changes. */
+    /** A socket's guard fields and a little state an action changes. */
     @State(Scope.Thread)
     public static class Guarded {
         Thread inside;
+        /** The thread that entered an action last (adv18 A13: a transport's timer asks whether it ended). */
+        Thread owner;
         int state;
     }
 
@@ -50,6 +53,23 @@ public class ActionGuardBenchmark {
             throw new IllegalStateException("concurrent use");
         }
         INSIDE.setRelease(g, current);
+        try {
+            return ++g.state;
+        } finally {
+            INSIDE.setRelease(g, null);
+        }
+    }
+
+    /** The guard as sj-runtime has it since adv18 A13: the entry also stores the owner (a plain store). */
+    @Benchmark
+    public int actionWithGuardAndOwner(Guarded g) {
+        Thread current = Thread.currentThread();
+        Thread other = (Thread) INSIDE.getAcquire(g);
+        if (other != null && other != current) {
+            throw new IllegalStateException("concurrent use");
+        }
+        INSIDE.setRelease(g, current);
+        g.owner = current;
         try {
             return ++g.state;
         } finally {

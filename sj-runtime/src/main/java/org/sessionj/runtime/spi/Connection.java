@@ -103,6 +103,17 @@ public interface Connection extends AutoCloseable {
     }
 
     /**
+     * Sets the watch of the session that runs over this connection (the runtime calls it when the session
+     * starts, and again on the new connection when the peer delegates). A transport with a timer of its own
+     * per connection (heartbeats) asks it once per interval, through {@link
+     * org.sessionj.runtime.spi.support.OwnerLook}, whether the session's thread has ended with the session
+     * open, so that the peer is told rather than kept waiting (adv18 A13). The default ignores it (in-JVM
+     * ends have their own orphan rule, {@code sessionj.shm.orphanTimeout}).
+     */
+    default void ownerWatch(OwnerWatch watch) {
+    }
+
+    /**
      * Whether a whole frame from the peer is waiting unread (a hint for the same purpose as
      * {@link #receivedBytes}, from any thread; {@code false} if the transport cannot tell without
      * reading, the default).

@@ -188,6 +188,7 @@ final class Doorbells {
             if (!key.isValid()) {
                 continue;
             }
+            inbound.lookAtOwner(); // a session whose thread ended with it open fails (adv18 A13)
             if (now - inbound.lastHeard() > heartbeat.timeoutNanos() && !inbound.isPeerGone()) {
                 key.cancel();
                 try {

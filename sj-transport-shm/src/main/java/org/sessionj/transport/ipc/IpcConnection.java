@@ -131,6 +131,12 @@ final class IpcConnection implements Connection {
         in.listener(listener);
     }
 
+    /** The doorbell thread looks at it once per heartbeat interval (adv18 A13). */
+    @Override
+    public void ownerWatch(org.sessionj.runtime.spi.OwnerWatch watch) {
+        in.ownerWatch(watch);
+    }
+
     @Override
     public String transportName() {
         return IpcTransport.NAME;

@@ -21,6 +21,10 @@ import org.sessionj.runtime.spi.support.UnfinishedFrames;
  * may come from any thread and releases held buffers exactly once.
  */
 final class IpcInbound {
+    /** The session's watch over the connection (adv18 A13), or null. */
+    private volatile org.sessionj.runtime.spi.OwnerWatch ownerWatch;
+    /** The session's thread as the doorbell's last look saw it ended, or null (doorbell thread only). */
+    private Thread ownerSeenEnded;
     private static final int CLOSED = 1;
     private static final int BUSY = 2;
     private static final VarHandle STATE;
@@ -410,6 +414,19 @@ final class IpcInbound {
             arm();
         }
         wake();
+    }
+
+    /** Sets the session's watch over this connection (adv18 A13), looked at by the doorbell once per heartbeat. */
+    void ownerWatch(org.sessionj.runtime.spi.OwnerWatch watch) {
+        ownerWatch = watch;
+    }
+
+    /**
+     * The doorbell thread, once per heartbeat interval: fails the session if its thread ended with it open
+     * (seen at two beats in a row, {@link org.sessionj.runtime.spi.support.OwnerLook}).
+     */
+    void lookAtOwner() {
+        ownerSeenEnded = org.sessionj.runtime.spi.support.OwnerLook.look(ownerWatch, ownerSeenEnded);
     }
 
     /** The doorbell thread heard from the peer (a bell or a heartbeat). */

@@ -15,7 +15,12 @@ import org.sessionj.api.SJException;
  * both pass, to be caught at a later action. A compare-and-set would be exact and cost three times as
  * much on every action of every session.
  *
- * <p>The socket's superclass rather than an object of its own: its one field then lives in the socket,
+ * <p>It also keeps the thread that entered an action last, its owner (adv18 A13): a transport's timer
+ * asks, while no action is under way, whether that thread has ended with the session open
+ * ({@link SessionLifecycle#idleOwner}). A plain store next to the release store of an action's entry: it
+ * is read only by that timer, which needs to see it eventually (a look is a heartbeat interval apart).
+ *
+ * <p>The socket's superclass rather than an object of its own: its fields then live in the socket,
  * which saves each socket an object header and a reference (20 bytes; a million idle sessions have two
  * million sockets).
  */
@@ -33,6 +38,8 @@ abstract sealed class ActionGuard permits SessionLifecycle {
     /** The thread inside an action, or null. Accessed only through {@link #INSIDE}. */
     @SuppressWarnings("unused")
     private Thread inside;
+    /** The thread that entered an action last (plain: read by a transport's timer only), or null after a hand-over. */
+    private Thread owner;
 
     /**
      * Marks the calling thread as inside {@code action} of the session {@code protocol}. Nested calls
@@ -46,6 +53,7 @@ abstract sealed class ActionGuard permits SessionLifecycle {
         Thread other = (Thread) INSIDE.getAcquire(this);
         if (other == null) {
             INSIDE.setRelease(this, current);
+            owner = current;
             return true;
         }
         if (other == current) {
@@ -59,6 +67,39 @@ abstract sealed class ActionGuard permits SessionLifecycle {
                 + action + "() on the session " + protocol + " while thread \"" + other.getName()
                 + "\" was inside another action of it; a session socket is used by one thread at a time"
                 + " (hand it over between threads, never share it)");
+    }
+
+    /**
+     * The thread that acted on this session last, if no action is under way now; null while one is, or
+     * when no thread has acted since the session was made or handed over. Any thread.
+     */
+    final Thread idleThread() {
+        return INSIDE.getAcquire(this) == null ? owner : null;
+    }
+
+    /** The session moves to another thread, which has not acted yet ({@link #idleThread} is null until it does). */
+    final void forgetOwner() {
+        owner = null;
+    }
+
+    /** The calling thread owns the session before its first action (it made the session, or took it from accept()). */
+    final void claimOwner() {
+        owner = Thread.currentThread();
+    }
+
+    /** The thread that entered an action last, action under way or not (by the thread inside, {@link #enterIfIdle}). */
+    final Thread lastThread() {
+        return owner;
+    }
+
+    /**
+     * Enters for a thread other than the owner (a transport's watcher failing an orphaned session) only
+     * when no action is under way, exactly (a compare-and-set: this is not a per-action path).
+     *
+     * @return whether it entered (and must {@link #exitAction})
+     */
+    final boolean enterIfIdle() {
+        return INSIDE.compareAndSet(this, null, Thread.currentThread());
     }
 
     /** Ends the action {@link #enterAction} entered (nothing if it was a nested call). */

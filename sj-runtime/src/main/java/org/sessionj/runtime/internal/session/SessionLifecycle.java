@@ -14,6 +14,7 @@ import org.sessionj.runtime.internal.wire.MalformedInputException;
 import org.sessionj.runtime.internal.wire.Tags;
 import org.sessionj.runtime.spi.Connection;
 import org.sessionj.runtime.spi.LocalConnection;
+import org.sessionj.runtime.spi.OwnerWatch;
 
 /**
  * What an established session is between its actions: the connection it runs over (replaced when the
@@ -24,7 +25,7 @@ import org.sessionj.runtime.spi.LocalConnection;
  * <p>Fields are package-private for {@link SessionSocket}'s actions only; every other class of the
  * package goes through the methods.
  */
-abstract sealed class SessionLifecycle extends ActionGuard permits SessionSocket {
+abstract sealed class SessionLifecycle extends ActionGuard implements OwnerWatch permits SessionSocket {
     /** Replaced when the peer delegates its end (the new owner reconnects, docs/delegation.md). */
     Connection connection;
     /** The connection's in-JVM capability (references passed without a copy), or null. */
@@ -65,6 +66,8 @@ abstract sealed class SessionLifecycle extends ActionGuard permits SessionSocket
         this.state = start;
         this.output = new SessionOutput((SessionSocket) this);
         this.input = new SessionInput((SessionSocket) this, prefix, references);
+        claimOwner();
+        connection.ownerWatch(this);
     }
 
     // ---- state -------------------------------------------------------------------------------
@@ -261,6 +264,7 @@ abstract sealed class SessionLifecycle extends ActionGuard permits SessionSocket
             fresh.sendTimeout(sendTimeoutNanos);
         }
         local = fresh.capability(LocalConnection.class);
+        fresh.ownerWatch(this);
         old.close();
         Runnable listener = readinessListener;
         if (listener != null) {
@@ -321,6 +325,67 @@ abstract sealed class SessionLifecycle extends ActionGuard permits SessionSocket
         if (failure == null && !closed) {
             failure = reason;
             connection.closeFailed();
+        }
+    }
+
+    // ---- a thread that ended with the session open (adv18 A13) ---------------------------------------
+
+    /**
+     * The watch's view for the connection's timer: null once the session ended here (failed, closed, delegated)
+     * or its type is complete (everything was flushed on entering the end: the peer waits for nothing).
+     */
+    @Override
+    public final Thread idleOwner() {
+        if (closed || delegated || failure != null || state.kind() == State.Kind.END) {
+            return null;
+        }
+        return idleThread();
+    }
+
+    /** Fails the session on a thread of its own ({@link OrphanedSession}): the caller is a transport's timer. */
+    @Override
+    public final void ownerEnded(Thread owner) {
+        Thread failing = new Thread(new OrphanedSession(this, owner), "sj-orphaned-session");
+        failing.setDaemon(true);
+        failing.start();
+    }
+
+    /**
+     * {@code owner}, the thread that acted on this session last, ended with it open: fails the session and tells
+     * the peer, unless another thread has taken the session meanwhile (it acts, or is inside an action). The
+     * batch the thread left unsent is dropped, as a close of an incomplete session drops it. The failure is
+     * recorded inside the guard, and the notice and the close come after it: a thread that takes the session
+     * meanwhile learns that it failed and why, not that it is in use.
+     */
+    final void failOrphaned(Thread owner) {
+        if (!enterIfIdle()) {
+            return;
+        }
+        String next;
+        String reason;
+        try {
+            if (lastThread() != owner || owner.isAlive() || closed || delegated || failure != null
+                    || state.kind() == State.Kind.END) {
+                return;
+            }
+            next = state.describe();
+            reason = "the thread \"" + owner.getName() + "\" that acted on this session last ended with the"
+                    + " session open; its next action was " + next + " (the session failed and the peer was told)";
+            output.leaveThread();
+            releaseBuffers();
+            failure = reason;
+        } finally {
+            exitAction(true);
+        }
+        FailureNotice.send(connection, "the peer's thread that owned the session ended without completing or"
+                + " closing it; the peer's next action was " + next);
+        connection.close();
+        SessionScope sc = scope;
+        if (sc != null) {
+            sc.memberFailed((SessionSocket) this, reason);
+        }
+        if (settings.context() != null) {
+            settings.context().events().abandoned(reason);
         }
     }
 

@@ -159,6 +159,9 @@ public final class SessionSelector implements SJSelector {
         // Before anything else: the arms of a typed selector send after select() has handed the session
         // out, and a session keeps the bound for the rest of its life (docs/session-types.md §9).
         session.boundSends(sendTimeoutNanos);
+        // The selecting thread takes it next, which may not be the registering one: the session is not judged
+        // by a thread that ended (adv18 A13) until the selecting thread acts on it.
+        session.forgetOwner();
         Entry entry = new Entry(session, member);
         registered.put(session, entry);
         session.readinessListener(entry);

@@ -73,6 +73,7 @@ public final class SessionServerSocket implements SJServerSocket {
             throw new SJTimeoutException("no session request on port " + port() + " within "
                     + Duration.ofNanos(timeoutNanos));
         }
+        session.claimOwner(); // the accepting thread has the session until a thread acts on it (adv18 A13)
         return session;
     }
 

@@ -644,6 +644,7 @@ public final class SessionSocket extends SessionLifecycle implements SJSocket {
      * in-JVM peer must not take the old thread's end for the session's ({@link LocalConnection#releaseOwner}).
      */
     void releaseThread() {
+        forgetOwner();
         LocalConnection local = connection().capability(LocalConnection.class);
         if (local != null) {
             local.releaseOwner();

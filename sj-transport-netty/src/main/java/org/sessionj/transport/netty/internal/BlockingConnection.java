@@ -260,6 +260,12 @@ final class BlockingConnection implements FrameConnection, BlockingKeeper.Kept, 
         return made;
     }
 
+    /** The keeper looks at it once per heartbeat interval while nothing is written (adv18 A13). */
+    @Override
+    public void ownerWatch(org.sessionj.runtime.spi.OwnerWatch watch) {
+        keeper.ownerWatch(watch);
+    }
+
     @Override
     public java.net.InetAddress peerAddress() {
         return peer;

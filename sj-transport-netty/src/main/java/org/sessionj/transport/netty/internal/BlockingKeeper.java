@@ -6,7 +6,9 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongSupplier;
+import org.sessionj.runtime.spi.OwnerWatch;
 import org.sessionj.runtime.spi.support.Heartbeat;
+import org.sessionj.runtime.spi.support.OwnerLook;
 
 /**
  * What the runtime does for a blocking TCP connection ({@link BlockingConnection}) that the
@@ -126,6 +128,10 @@ final class BlockingKeeper implements Runnable {
     /** Whether the keeper looks on a thread of its own (false: a test calls {@link #look}). */
     private final boolean ownThread;
     private final Executor heartbeatStarter;
+    /** The session's watch over the connection, asked at each heartbeat due whether its thread ended (adv18 A13). */
+    private volatile OwnerWatch ownerWatch;
+    /** The session's thread as the last look saw it ended, or null (keeper thread only). */
+    private Thread ownerSeenEnded;
 
     /** A keeper of {@code connection}, with {@code heartbeat}'s interval ({@link Heartbeat#OFF}: no heartbeats). */
     BlockingKeeper(Kept connection, Heartbeat heartbeat) {
@@ -187,6 +193,11 @@ final class BlockingKeeper implements Runnable {
 
     long sendTimeoutNanos() {
         return sendTimeoutNanos;
+    }
+
+    /** Sets the session's watch, looked at once per heartbeat interval while nothing is written ({@link OwnerLook}). */
+    void ownerWatch(OwnerWatch watch) {
+        ownerWatch = watch;
     }
 
     /** Session thread: a write to the socket starts. */
@@ -349,6 +360,8 @@ final class BlockingKeeper implements Runnable {
                 if (started == 0 && !heartbeating) {
                     startHeartbeat();
                 }
+                // Nothing written for an interval: has the session's thread ended with it open (adv18 A13)?
+                ownerSeenEnded = OwnerLook.look(ownerWatch, ownerSeenEnded);
                 pause = intervalNanos;
             }
         }

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.sessionj.runtime.spi.support.Heartbeat;
+import org.sessionj.runtime.spi.support.OwnerLook;
 
 /**
  * Runtime heartbeats on a TCP or TLS connection (see {@link Heartbeat}), in the pipeline between
@@ -23,11 +24,17 @@ import org.sessionj.runtime.spi.support.Heartbeat;
  * mark lost its connection to "no data and no heartbeat from the peer", however much the peer kept sending. A
  * writer blocked for such a peer meanwhile is the connection's own rule ({@link NettyConnection}: neither side can
  * move).
+ *
+ * <p>At each heartbeat it writes, it also looks at the thread of the session over the connection (adv18 A13,
+ * {@link OwnerLook}): a thread that ended with the session open, seen at two heartbeats in a row, fails the
+ * session, and the peer is told, instead of waiting for as long as this process lives.
  */
 public final class Heartbeats extends IdleStateHandler {
     private final long timeoutNanos;
     /** The connection fed by this channel, asked whether it reads; null: judged by silence alone. */
     private final NettyConnection connection;
+    /** The session's thread as the last heartbeat saw it ended, or null (event loop only). */
+    private Thread ownerSeenEnded;
 
     /** Heartbeats as {@code settings} say (they must be {@linkplain Heartbeat#enabled() enabled}). */
     public Heartbeats(Heartbeat settings) {
@@ -70,6 +77,9 @@ public final class Heartbeats extends IdleStateHandler {
     @Override
     protected void channelIdle(ChannelHandlerContext ctx, IdleStateEvent event) {
         if (event.state() == IdleState.WRITER_IDLE) {
+            if (connection != null) {
+                ownerSeenEnded = OwnerLook.look(connection.ownerWatch(), ownerSeenEnded);
+            }
             ctx.writeAndFlush(ctx.alloc().buffer(FrameDecoder.HEADER_BYTES).writeInt(FrameDecoder.HEARTBEAT),
                     ctx.voidPromise());
         } else if (event.state() == IdleState.READER_IDLE && (connection == null || !connection.readingPaused())) {

@@ -104,6 +104,8 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
     private volatile long pausedAtNanos;
     /** The heartbeats of this connection's channel, told when reading resumes; null without heartbeats. */
     private Heartbeats heartbeats;
+    /** The session's watch over this connection, asked by the heartbeats whether its thread ended (adv18 A13); or null. */
+    private volatile org.sessionj.runtime.spi.OwnerWatch ownerWatch;
     @SuppressWarnings("unused")
     private volatile int flushScheduled;
     @SuppressWarnings("unused")
@@ -464,6 +466,17 @@ public class NettyConnection implements Connection, RecyclableFrame.Home, Heartb
     /** A decoder of this connection's frames that counts what comes in ({@link #receivedBytes}). */
     public FrameDecoder frameDecoder() {
         return new FrameDecoder(settings.maxFrameBytes(), this, settings.unfinished());
+    }
+
+    /** Kept for the heartbeats' look at each writer-idle interval ({@link Heartbeats}). */
+    @Override
+    public void ownerWatch(org.sessionj.runtime.spi.OwnerWatch watch) {
+        ownerWatch = watch;
+    }
+
+    /** The session's watch over this connection, or null. */
+    org.sessionj.runtime.spi.OwnerWatch ownerWatch() {
+        return ownerWatch;
     }
 
     @Override

@@ -135,6 +135,48 @@ class BlockingKeeperTest {
         return connection.keeper.look(now[0]);
     }
 
+    /** A session's watch whose owner the test sets (adv18 A13), recording what it is told. */
+    private static final class Owned implements org.sessionj.runtime.spi.OwnerWatch {
+        volatile Thread owner;
+        final java.util.List<Thread> ended = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        @Override
+        public Thread idleOwner() {
+            return owner;
+        }
+
+        @Override
+        public void ownerEnded(Thread thread) {
+            ended.add(thread);
+        }
+    }
+
+    @Test
+    void aSessionWhoseThreadEndedIsToldAtTheSecondHeartbeatDueAndALiveOneNever() throws InterruptedException {
+        Recorded connection = recorded(HB);
+        Owned watch = new Owned();
+        connection.keeper.ownerWatch(watch);
+        watch.owner = Thread.currentThread();
+        for (int i = 0; i < 10; i++) { // a live owner, idle for ten intervals
+            now[0] += HB.intervalNanos();
+            look(connection);
+        }
+        assertThat(watch.ended).isEmpty();
+        Thread ended = Thread.ofPlatform().start(() -> { });
+        ended.join();
+        watch.owner = ended;
+        now[0] += HB.intervalNanos();
+        look(connection);
+        assertThat(watch.ended).as("seen ended once: the grace").isEmpty();
+        now[0] += HB.intervalNanos() / 2;
+        look(connection);
+        assertThat(watch.ended).as("no heartbeat due: no look").isEmpty();
+        now[0] += HB.intervalNanos() / 2;
+        look(connection);
+        assertThat(watch.ended).as("seen ended at two heartbeats in a row").containsExactly(ended);
+        assertThat(connection.aborted).as("the session fails it, not the keeper").isFalse();
+    }
+
     @Test
     void aWriteThatWaitsWhileThePeerStillSendsIsLeftWaitingForAsLongAsItsHeartbeatsComeAndEndsOnceTheyStop() {
         Recorded connection = recorded(HB);
