@@ -377,9 +377,9 @@ abstract sealed class SessionLifecycle extends ActionGuard implements OwnerWatch
         } finally {
             exitAction(true);
         }
-        FailureNotice.send(connection, "the peer's thread that owned the session ended without completing or"
+        FailureNotice.write(connection, "the peer's thread that owned the session ended without completing or"
                 + " closing it; the peer's next action was " + next);
-        connection.close();
+        connection.closeFailed(); // as every failure: nothing more is owed to the peer, nobody waits for it
         SessionScope sc = scope;
         if (sc != null) {
             sc.memberFailed((SessionSocket) this, reason);
