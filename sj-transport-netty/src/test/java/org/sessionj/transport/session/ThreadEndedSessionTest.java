@@ -170,4 +170,49 @@ class ThreadEndedSessionTest {
                     .hasMessageContaining("serving-one").hasMessageContaining("ended with the session open");
         }
     }
+
+    /**
+     * The hand-overs the runtime knows are not orphans (the rule's other half): a session given to {@code SJ.spawn}
+     * by a thread that then ends, and one that waits in {@code accept()}'s queue (made by a handshake thread that
+     * ended) for a program that takes it late, each first acted on by its new thread ten heartbeat intervals (five
+     * looks' grace twice over) after the old one ended: both complete.
+     */
+    @ParameterizedTest(name = "over {0}")
+    @ValueSource(strings = {"tcp", "tcp-blocking", "tls", "ipc"})
+    void sessionsHandedOverBySpawnOrWaitingInTheAcceptQueueAreNotFailed(String transport) throws Exception {
+        over(transport, runtime -> handedOver(runtime));
+    }
+
+    private static void handedOver(SJRuntime runtime) throws Exception {
+        try (SJServerSocket server = runtime.serverSocket(PingServer.class, 0)) {
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            CompletableFuture<org.sessionj.api.SJThread> spawned = new CompletableFuture<>();
+            CompletableFuture<Integer> answer = new CompletableFuture<>();
+            Thread maker = Thread.ofVirtual().name("spawning-client").start(() -> {
+                SJSocket s = runtime.service(PingClient.class, "localhost", server.port()).request();
+                spawned.complete(org.sessionj.api.SJ.spawn(s, c -> {
+                    go.await(); // acts only long after its maker ended
+                    try (c) {
+                        c.send(7);
+                        answer.complete(c.receiveInt());
+                    }
+                }));
+            });
+            maker.join();
+            // The request was answered: the server's session waits in accept()'s queue, made by a handshake thread.
+            org.sessionj.api.SJThread body = spawned.get(30, TimeUnit.SECONDS);
+            assertThat(maker.isAlive()).isFalse();
+            // Ten heartbeat intervals with both old threads ended and nobody acting: the rule looks five times
+            // over at each end. (A wait for time to pass, not for an event: the test is that nothing happens.)
+            Thread.sleep(1_000);
+            SJSocket accepted = server.accept(Duration.ofSeconds(30));
+            go.countDown();
+            try (accepted) {
+                assertThat(accepted.receiveInt()).isEqualTo(7);
+                accepted.send(8);
+            }
+            assertThat(answer.get(30, TimeUnit.SECONDS)).isEqualTo(8);
+            assertThat(body.join(Duration.ofSeconds(30))).isTrue();
+        }
+    }
 }
