@@ -237,6 +237,31 @@ final class LiveSessionExits {
     }
 
     /**
+     * adv20 A2 E2: {@code call} is a send or receive on {@code actor}'s session of a message of type {@code message},
+     * whose codec may run code of the program ({@link CodecCode}: a getter, a setter, a record's own constructor) that
+     * throws: the runtime then fails {@code actor}'s session and tells its peer ({@code SJIOException}: "… the
+     * message's own code threw …"), but no connection failed, and the other live plain local sessions are left as
+     * they are. For each of them it is a throw point of that exception, counted where a catch outside its scope takes
+     * it and goes on (or, out of the method, where a caller's does), as a timed receive's timeout is ({@link #timedAction}).
+     */
+    void codecAction(Tree call, Element actor, TypeMirror message, String action) {
+        if (flow.state == null || flow.reporter.silent() || message == null) {
+            return;
+        }
+        Set<Element> others = new HashSet<>(flow.state.variables());
+        others.remove(actor);
+        if (others.isEmpty()) {
+            return;
+        }
+        javax.lang.model.element.TypeElement code = flow.uncheckedExits.codecCode.programCode(message, flow);
+        if (code != null) {
+            escapeAll(call, "the " + action + " on line " + flow.line(call) + " (whose message's codec runs the code of '"
+                    + code.getSimpleName() + "', which may fail it) fails and throws", List.of(
+                            type("org.sessionj.api.SJIOException")), true, others);
+        }
+    }
+
+    /**
      * adv18 A6: a method reference ({@code A::send}, {@code this::send}) is run wherever the functional value is
      * run — by the JDK call it is given to ({@code values.forEach(A::send)}), inside the try statements around
      * it: for what an unchecked exit of the method referred to meets ({@link UncheckedExits}), it is a call

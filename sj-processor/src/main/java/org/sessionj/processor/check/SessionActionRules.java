@@ -145,6 +145,8 @@ final class SessionActionRules {
                 if (!delegation) {
                     flow.scan(argument, null);
                     flow.noAliasFields.serialised(argument);
+                    // adv20 A2 E2: the codec may run the program's code, which may fail this session alone
+                    flow.liveExits.codecAction(call, var, flow.trees.getTypeMirror(flow.pathOf(argument)), operation);
                 }
                 send(var, argument, call);
             }
@@ -470,6 +472,7 @@ final class SessionActionRules {
                 return;
             }
             receivedTypes.put(call, payload);
+            flow.liveExits.codecAction(call, var, payload, "receive"); // adv20 A2 E2
         } else {
             boolean service = ((Payload.SessionPayload) expectedReceive.payload()).isService();
             flow.reporter.error(call, Diagnostic.WRONG_MESSAGE_TYPE, name, TypeModel.printAction(expectedReceive),

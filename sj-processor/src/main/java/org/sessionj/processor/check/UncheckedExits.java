@@ -114,6 +114,7 @@ final class UncheckedExits {
         this.types = types;
         this.functionObjects = new FunctionObjects(elements, types);
         this.implicitCallees = new ImplicitCallees(elements, types);
+        this.codecCode = new CodecCode(elements, trees);
     }
 
     /**
@@ -255,6 +256,8 @@ final class UncheckedExits {
 
     /** adv21 B10: the function methods of the classes created (found once per class). */
     private final FunctionObjects functionObjects;
+    /** adv20 A2 E2: which message types' codecs run code of the program (found once per class). */
+    final CodecCode codecCode;
 
     /** See {@link FunctionObjects#functionMethods}. */
     List<ExecutableElement> functionMethods(ExecutableElement constructor, MethodChecker flow) {
