@@ -116,8 +116,8 @@ class ClassPathEndingsTest {
     void aLibraryMethodThatClosesItsSocketEndsTheCallersSession() throws IOException {
         library(ITEM, HELPER);
         assertThat(project.resolve("api/classes/META-INF/sessionj/ends/demo.Helper.txt")).content()
-                .contains("put(org.sessionj.api.SJSocket,demo.Item)\tcloses it (try-with-resources)")
-                .doesNotContain("java.lang.String");
+                .contains("0\t0\tput(org.sessionj.api.SJSocket,demo.Item)\tcloses it (try-with-resources)")
+                .doesNotContain("0\t0\tput(org.sessionj.api.SJSocket,java.lang.String)");
         assertRejected(app(CALLER.formatted("new Item(\"k\", 1)", "s.close();")),
                 "[SJ025] session 's' is used after it was lent to 'put' on line 7, which closes it (try-with-resources)");
         assertAccepted(app(CALLER.formatted("new Item(\"k\", 1)", "")));
@@ -261,8 +261,11 @@ class ClassPathEndingsTest {
         assertThat(record).content().contains("put(");
         library(ITEM, HELPER.replace("try (s) { s.send(it); return s.receiveBoolean(); }",
                 "s.send(it); return s.receiveBoolean();"));
-        assertThat(record).as("the marker alone: compiled with the processor, ends nothing")
-                .hasContent("# sj-processor: socket parameters these methods end");
+        assertThat(record).as("the marker and the @Session types: compiled with the processor, ends nothing")
+                .hasContent("""
+                        # sj-processor: socket parameters these methods end
+                        type\t0\tput(org.sessionj.api.SJSocket,demo.Item)\t!<demo.Item>.?(boolean)
+                        type\t0\tput(org.sessionj.api.SJSocket,java.lang.String)\t!<demo.Item>.?(boolean)""");
         assertAccepted(app(CALLER.formatted("new Item(\"k\", 1)", "s.close();")));
     }
 
@@ -272,5 +275,85 @@ class ClassPathEndingsTest {
         Path record = project.resolve("api/classes/META-INF/sessionj/ends/demo.Helper.txt");
         Files.writeString(record, "garbage without tabs\n1\t0\tput(org.sessionj.api.SJSocket,java.lang.String)\n");
         assertAccepted(app(CALLER.formatted("new Item(\"k\", 1)", "s.close();")));
+    }
+
+    /** adv22 C6: a library's {@code @Session} texts name imported classes and a member type. */
+    private static final String IMPORTS = """
+            package lib;
+            import java.time.LocalDate;
+            import java.util.List;
+            import org.sessionj.api.*;
+            public final class Kv {
+                public record Entry(String key, String value) {}
+                @Protocol("cbegin.!<lib.Kv.Entry>.!<List<String>>.!<LocalDate>") public interface Client {}
+                public static void put(@Session("!<Entry>") SJSocket s, Entry e) { s.send(e); }
+                public static void names(@Session("!<List<String>>") SJSocket s, List<String> names) { s.send(names); }
+                public static void day(@Session("!<LocalDate>") SJSocket s) { s.send(LocalDate.EPOCH); }
+            }
+            """;
+
+    private static final String STEP = """
+            package lib;
+            import java.util.List;
+            import org.sessionj.api.*;
+            public interface Step {
+                void run(@Session("!<List<String>>") SJSocket s);
+            }
+            """;
+
+    private static final String KV_USER = """
+            package app;
+            import java.util.List;
+            import org.sessionj.api.*;
+            import lib.*;
+            public final class UseKv {
+                static void run() {
+                    try (SJSocket s = SJService.create(Kv.Client.class, "localhost", 1).request()) {
+                        Kv.put(s, new Kv.Entry("k", "v"));
+                        %s
+                    }
+                }
+            }
+            """;
+
+    /**
+     * adv22 C6: a class file keeps no imports, so {@code @Session("!<List<String>>")} with {@code import
+     * java.util.List} did not resolve from it: every call that lent a session to such a method was SJ010
+     * ("compile Kv to see why"), and an override of such an interface method SJ036. The library's compilation
+     * now records each {@code @Session} text as it resolved it, beside its endings.
+     */
+    @Test
+    void aLibrarysSessionTypesThatNameImportedClassesAreReadFromItsRecord() throws IOException {
+        library(IMPORTS, STEP);
+        assertThat(project.resolve("api/classes/META-INF/sessionj/ends/lib.Kv.txt")).content()
+                .contains("type\t0\tnames(org.sessionj.api.SJSocket,java.util.List)\t!<java.util.List<java.lang.String>>")
+                .contains("type\t0\tput(org.sessionj.api.SJSocket,lib.Kv$Entry)\t!<lib.Kv$Entry>");
+        assertAccepted(app(KV_USER.formatted("Kv.names(s, List.of(\"a\")); Kv.day(s);")));
+        // the recorded type is the one checked: lent out of order, the session is refused
+        assertRejected(app(KV_USER.formatted("Kv.day(s); Kv.names(s, List.of(\"a\"));")), "[SJ0");
+        assertAccepted(app("""
+                package app;
+                import java.util.List;
+                import org.sessionj.api.*;
+                public final class Impl implements lib.Step {
+                    @Override public void run(@Session("!<List<String>>") SJSocket s) { s.send(List.of("a")); }
+                }
+                """));
+    }
+
+    /** Without the record (a library compiled by an older sj-processor), the message says why and what to do. */
+    @Test
+    void withoutTheRecordTheMessageNamesTheMissingImports() throws IOException {
+        library(IMPORTS, STEP);
+        Path record = project.resolve("api/classes/META-INF/sessionj/ends/lib.Kv.txt");
+        StringBuilder kept = new StringBuilder();
+        for (String line : Files.readAllLines(record)) {
+            if (!line.startsWith("type\t")) {
+                kept.append(line).append('\n');
+            }
+        }
+        Files.writeString(record, kept);
+        assertRejected(app(KV_USER.formatted("Kv.names(s, List.of(\"a\")); Kv.day(s);")),
+                "[SJ010]", "known from its class file, its @Session text is read without Kv's imports");
     }
 }

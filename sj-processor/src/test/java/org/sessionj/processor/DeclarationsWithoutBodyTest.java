@@ -113,7 +113,9 @@ class DeclarationsWithoutBodyTest {
         assertThat(compilation.errors()).hasSize(1);
         assertThat(compilation.errors().get(0).getMessage(Locale.ROOT)).isEqualTo("[SJ010] session 's': its protocol "
                 + "is not known at compile time; it is lent to 'run', whose @Session type of parameter 1 is invalid "
-                + "(compile Step to see why)");
+                + "(compile Step to see why; known from its class file, its @Session text is read without Step's imports"
+                + " unless its compilation recorded the resolved type: rebuild Step with this sj-processor, or write the"
+                + " types' qualified names)");
         assertThat(compilation.errors().get(0).getLineNumber()).isEqualTo(6);
     }
 }

@@ -198,8 +198,9 @@ class ModulePathFactsTest {
 
         String sendsOnly = HELPERS.replace("        s.close();\n", "");
         Path recorded = compile("lib", api.toString(), LIBRARY_MODULE, sendsOnly, PROTOCOLS);
-        assertThat(recorded.resolve("META-INF/sessionj/ends/com.lib.Helpers.txt")).as("the marker")
-                .hasContent("# sj-processor: socket parameters these methods end");
+        assertThat(recorded.resolve("META-INF/sessionj/ends/com.lib.Helpers.txt")).as("the marker, no ending")
+                .content().startsWith("# sj-processor: socket parameters these methods end\n")
+                .doesNotContainPattern("(?m)^\\d");
         Result marked = javac("app3", api + File.pathSeparator + recorded, APP_MODULE, closes);
         assertThat(marked.status()).as(marked.output()).isZero();
         assertThat(marked.output()).doesNotContain("compiled without sj-processor");
@@ -225,7 +226,7 @@ class ModulePathFactsTest {
         Result old = javac("lib1", List.of("-cp", api.toString()), stale, PROTOCOLS);
         assertThat(old.status()).as(old.output()).isZero();
         assertThat(root.resolve("lib1-classes/META-INF/sessionj/ends/com.lib.Helpers.txt")).content()
-                .contains("other(").doesNotContain("finish(");
+                .contains("0\t0\tother(").doesNotContain("0\t0\tfinish(");
 
         Result app = javac("app", List.of("--module-path", api + File.pathSeparator + current, "--add-modules",
                 "com.lib", "-cp", root.resolve("lib1-classes").toString()), """

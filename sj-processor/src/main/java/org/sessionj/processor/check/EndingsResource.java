@@ -27,7 +27,10 @@ import org.sessionj.processor.internal.facts.OutputResources;
  * one line per ended parameter: {@code <index> TAB <hands over: 0|1> TAB <name(erased parameter
  * types)> TAB <how>}; a class whose methods end none gets the header line alone, the marker that says "compiled with
  * the processor, ends nothing" (jpms report14, adv13 A1 "fail closed"). A method known only from a class
- * file is looked up there. A class compiled without the processor has no file: its methods are taken not
+ * file is looked up there. The same file carries each {@code @Session("…")} text of the class's methods as its
+ * compilation resolved it, {@code type TAB <index> TAB <name(erased parameter types)> TAB <session type>} with
+ * binary names (adv22 C6): a class file keeps no imports, so {@code @Session("!<List<String>>")} with
+ * {@code import java.util.List} cannot be resolved again from it. A class compiled without the processor has no file: its methods are taken not
  * to end their socket, and the compilation warns once per such class, naming it, the method asked about
  * and where the record was looked for (docs/diagnostics.md, "What is not checked"). A warning, not an
  * error: a jar built by an sj-processor older than the marker has no file for a class that ends nothing,
@@ -60,11 +63,17 @@ final class EndingsResource {
     /** One parameter a method of the class being written ends. */
     record Ending(ExecutableElement method, int index, boolean handsOver, String how) {}
 
+    /** The session type a {@code @Session("…")} parameter of a method of the class being written resolved to. */
+    record SessionText(ExecutableElement method, int index, String type) {}
+
+    /** The first field of a {@link SessionText} line (an ending's is its parameter's index). */
+    private static final String TYPE_LINE = "type";
+
     /**
-     * Writes the endings of the methods of {@code type} (those declared in it, not in its member
-     * classes), or deletes the file an earlier build left when there are none.
+     * Writes the endings and the resolved {@code @Session} texts of the methods of {@code type} (those
+     * declared in it, not in its member classes); with none, the header alone.
      */
-    void write(TypeElement type, List<Ending> endings) {
+    void write(TypeElement type, List<Ending> endings, List<SessionText> texts) {
         String path = DIRECTORY + binaryName(type) + SUFFIX;
         // No endings: the header alone, the marker that the class was compiled with the processor (it also
         // replaces a file an earlier build of the same output left).
@@ -73,6 +82,10 @@ final class EndingsResource {
             text.append(ending.index()).append('\t').append(ending.handsOver() ? 1 : 0).append('\t')
                     .append(key(ending.method())).append('\t').append(ending.how().replace('\n', ' ')).append('\n');
         }
+        for (SessionText typed : texts) {
+            text.append(TYPE_LINE).append('\t').append(typed.index()).append('\t').append(key(typed.method()))
+                    .append('\t').append(typed.type().replace('\n', ' ')).append('\n');
+        }
         try {
             outputs.write("", path, text.toString().getBytes(StandardCharsets.UTF_8), type);
         } catch (IOException | IllegalStateException e) {
@@ -80,6 +93,29 @@ final class EndingsResource {
                     + e.getMessage() + "; callers compiled against the class file take its methods not to end"
                     + " their sockets", type);
         }
+    }
+
+    /**
+     * The session type of {@code method}'s {@code @Session("…")} parameter {@code parameter} as its own
+     * compilation resolved it (binary names), for a method known from a class file; null when nothing was
+     * recorded (a class compiled without the processor, or by one older than the record).
+     */
+    String sessionType(ExecutableElement method, VariableElement parameter) {
+        if (!(method.getEnclosingElement() instanceof TypeElement owner)) {
+            return null;
+        }
+        Map<String, String[]> lines = lines(owner);
+        String[] typed = lines.get(TYPE_LINE + "\t" + key(method) + "#" + method.getParameters().indexOf(parameter));
+        return typed == null ? null : typed[0];
+    }
+
+    private Map<String, String[]> lines(TypeElement owner) {
+        Map<String, String[]> lines = read.get(binaryName(owner));
+        if (lines == null) {
+            lines = load(owner, binaryName(owner));
+            read.put(binaryName(owner), lines);
+        }
+        return lines;
     }
 
     /**
@@ -99,11 +135,7 @@ final class EndingsResource {
         if (!(method.getEnclosingElement() instanceof TypeElement owner)) {
             return null;
         }
-        Map<String, String[]> lines = read.get(binaryName(owner));
-        if (lines == null) {
-            lines = load(owner, binaryName(owner));
-            read.put(binaryName(owner), lines);
-        }
+        Map<String, String[]> lines = lines(owner);
         if (lines == UNRECORDED) {
             if (annotatedSession(parameter)) {
                 warnUnrecorded(owner, method);
@@ -159,7 +191,12 @@ final class EndingsResource {
         }
         for (String line : text.split("\n")) {
             String[] fields = line.split("\t", 4);
-            if (!line.startsWith("#") && fields.length == 4) {
+            if (line.startsWith("#") || fields.length != 4) {
+                continue;
+            }
+            if (fields[0].equals(TYPE_LINE)) {
+                lines.put(TYPE_LINE + "\t" + fields[2] + "#" + fields[1], new String[] {fields[3]});
+            } else {
                 lines.put(fields[2] + "#" + fields[0], new String[] {fields[3], fields[1]});
             }
         }

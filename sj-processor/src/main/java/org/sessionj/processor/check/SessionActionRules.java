@@ -656,7 +656,7 @@ final class SessionActionRules {
                 flow.reporter.error(argument, Diagnostic.UNTYPED_SESSION, "session '" + flow.name(var) + "'",
                         "it is lent to '" + method.getSimpleName() + "', whose @Session type of parameter "
                                 + (method.getParameters().indexOf(parameter) + 1) + " is invalid (" + (elsewhere
-                                        ? "compile " + method.getEnclosingElement().getSimpleName() + " to see why"
+                                        ? SessionParameters.elsewhereHint(method)
                                         : "its declaration's @SuppressWarnings(\"sessionj\") hides why") + ")");
             }
             flow.fail(var); // a declaration in this compilation reports the problem itself (SJ007)

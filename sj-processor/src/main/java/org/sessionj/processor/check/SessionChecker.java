@@ -94,6 +94,7 @@ public final class SessionChecker implements TaskListener {
         registry.recordUses(users);
         this.messages = new MessageTypes(environment.getTypeUtils(), trees, registry);
         this.endings = new EndingsResource(environment);
+        sessionParameters.readRecordedTypesFrom(trees, endings);
         this.lent = new LentSessions(api, trees, endings);
         this.uncheckedExits = new UncheckedExits(trees, environment.getElementUtils(), environment.getTypeUtils());
         this.exitsResource = new ExitsResource(environment);
@@ -257,30 +258,51 @@ public final class SessionChecker implements TaskListener {
         }
         MethodChecker[] fields = new MethodChecker[1];
         Set<Element> withFields = new HashSet<>(); // the types declaring final endpoint or selector fields
-        // per class with socket parameters (member classes too), the parameters its methods end
+        // per class with socket parameters (member classes too), the parameters its methods end, and per class
+        // with @Session("…") parameters, their types as resolved here (a class file keeps no imports: adv22 C6)
         Map<TypeElement, List<EndingsResource.Ending>> ended = new LinkedHashMap<>();
+        Map<TypeElement, List<EndingsResource.SessionText>> typed = new LinkedHashMap<>();
         for (int i = 0; i < declarations.size(); i++) {
             if (declarations.get(i).getLeaf() instanceof MethodTree) {
-                recordEndings(declared.get(i), ended);
+                recordEndings(declared.get(i), ended, typed);
             } else {
                 recordField((VariableTree) declarations.get(i).getLeaf(), declared.get(i), unit, fields, withFields);
             }
         }
+        for (TypeElement owner : typed.keySet()) {
+            if (!ended.containsKey(owner)) {
+                ended.put(owner, new ArrayList<>());
+            }
+        }
         for (Map.Entry<TypeElement, List<EndingsResource.Ending>> entry : ended.entrySet()) {
-            endings.write(entry.getKey(), entry.getValue());
+            List<EndingsResource.SessionText> texts = typed.get(entry.getKey());
+            endings.write(entry.getKey(), entry.getValue(), texts == null ? List.of() : texts);
         }
         if (classElement instanceof TypeElement type) {
             users.recordFieldFacts(type, withFields);
         }
     }
 
-    /** Which socket parameters {@code element}, a member method, ends ({@link LentSessions}), into {@code ended}. */
-    private void recordEndings(Element element, Map<TypeElement, List<EndingsResource.Ending>> ended) {
+    /**
+     * Which socket parameters {@code element}, a member method, ends ({@link LentSessions}), into {@code ended};
+     * the types its {@code @Session("…")} parameters resolved to, into {@code typed}.
+     */
+    private void recordEndings(Element element, Map<TypeElement, List<EndingsResource.Ending>> ended,
+            Map<TypeElement, List<EndingsResource.SessionText>> typed) {
         if (element instanceof ExecutableElement method
                 && method.getEnclosingElement() instanceof TypeElement owner) {
             List<? extends VariableElement> parameters = method.getParameters();
             for (int i = 0; i < parameters.size(); i++) {
                 VariableElement parameter = parameters.get(i);
+                String resolved = sessionParameters.resolvedText(parameter);
+                if (resolved != null) {
+                    List<EndingsResource.SessionText> list = typed.get(owner);
+                    if (list == null) {
+                        list = new ArrayList<>();
+                        typed.put(owner, list);
+                    }
+                    list.add(new EndingsResource.SessionText(method, i, resolved));
+                }
                 if (api.isSocket(parameter.asType())) {
                     String how = lent.ending(method, parameter);
                     List<EndingsResource.Ending> list = ended.get(owner);

@@ -10,18 +10,24 @@ import java.util.Map;
 import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.AnnotationValue;
 import javax.lang.model.element.Element;
+import javax.lang.model.element.ExecutableElement;
 import javax.lang.model.element.TypeElement;
 import javax.lang.model.element.VariableElement;
 import javax.lang.model.type.DeclaredType;
+import com.sun.source.util.Trees;
 import org.sessionj.processor.internal.model.TypeModel;
 import org.sessionj.processor.internal.protocol.ProtocolDefinition;
 import org.sessionj.processor.internal.protocol.ProtocolRegistry;
+import org.sessionj.processor.internal.model.ProtocolTextException;
 import org.sessionj.types.SessionType;
 
 /**
  * The session types of {@code @Session} socket parameters: {@code @Session("…")} resolved in the
  * method's class, or {@code @Session(protocol = P.class)}; without the begin action. Cached per
- * parameter for the whole compilation (callers in other classes look them up too).
+ * parameter for the whole compilation (callers in other classes look them up too). Invariant: <em>a
+ * method's {@code @Session("…")} type is the same whether its class is compiled now or known from its
+ * class file</em>: a class file keeps no imports, so for one the type its own compilation resolved and
+ * recorded ({@link EndingsResource}) is read, and the text is resolved again only when there is no record.
  */
 final class SessionParameters {
     /**
@@ -49,10 +55,38 @@ final class SessionParameters {
     private final Map<Element, Resolved> cache = new HashMap<>();
 
     private CheckedUsersIndex reads;
+    /** The compilation's trees, telling a class compiled now from one known by its class file; null: none. */
+    private Trees trees;
+    /** Where a class file's resolved {@code @Session} texts are read; null: none. */
+    private EndingsResource recorded;
 
     SessionParameters(SessionApi api, ProtocolRegistry registry) {
         this.api = api;
         this.registry = registry;
+    }
+
+    /**
+     * Reads the {@code @Session("…")} types of methods known from class files ({@code trees} has no tree
+     * for them) from what their compilations recorded in {@code endings}.
+     */
+    void readRecordedTypesFrom(Trees compilation, EndingsResource endings) {
+        this.trees = compilation;
+        this.recorded = endings;
+    }
+
+    /**
+     * The type {@code parameter}'s {@code @Session("…")} text resolved to, with binary names, for its
+     * compilation to record ({@link EndingsResource}); null when it is not given as text or is invalid.
+     */
+    String resolvedText(VariableElement parameter) {
+        AnnotationMirror annotation = sessionAnnotation(parameter);
+        AnnotationValue text = annotation == null ? null
+                : ProtocolRegistry.annotationValue(annotation, "value").orElse(null);
+        if (text == null || String.valueOf(text.getValue()).isBlank()) {
+            return null;
+        }
+        SessionType declared = of(parameter, null, null).declared();
+        return declared == null ? null : TypeModel.print(declared);
     }
 
     /** Tells {@code index} of every parameter whose type is read from now on. */
@@ -79,13 +113,18 @@ final class SessionParameters {
         return known.parameter();
     }
 
-    private Resolved resolve(VariableElement parameter) {
+    private AnnotationMirror sessionAnnotation(VariableElement parameter) {
         AnnotationMirror annotation = null;
         for (AnnotationMirror mirror : parameter.getAnnotationMirrors()) {
             if (mirror.getAnnotationType().asElement().equals(api.sessionAnnotation())) {
                 annotation = mirror;
             }
         }
+        return annotation;
+    }
+
+    private Resolved resolve(VariableElement parameter) {
+        AnnotationMirror annotation = sessionAnnotation(parameter);
         if (annotation == null) {
             return new Resolved(new SessionParameter(false, null), List.of());
         }
@@ -140,11 +179,40 @@ final class SessionParameters {
                     + " @Session(protocol = " + protocolName + ".class)");
             return null;
         }
+        SessionType fromClassFile = recordedType(parameter);
+        if (fromClassFile != null) {
+            return fromClassFile;
+        }
         List<String> found = new ArrayList<>();
         SessionType resolved = registry.resolveText(text, scope, found).orElse(null);
         SessionType type = resolved == null ? null : registry.expandResolved(resolved, found).orElse(null);
         problems.addAll(found);
         return type;
+    }
+
+    /** What the compilation of {@code parameter}'s method recorded as its type, if the method is known from a class file. */
+    private SessionType recordedType(VariableElement parameter) {
+        if (recorded == null || !(parameter.getEnclosingElement() instanceof ExecutableElement method)
+                || trees.getTree(method) != null) {
+            return null;
+        }
+        String text = recorded.sessionType(method, parameter);
+        try {
+            return text == null ? null : TypeModel.parse(text);
+        } catch (ProtocolTextException | IllegalArgumentException e) {
+            return null; // a record this processor cannot read: the text, resolved as written
+        }
+    }
+
+    /**
+     * Why a class file's {@code @Session} type may not resolve, for the messages of the calls that lend to it:
+     * without its compilation's record, the text is read without the class's imports.
+     */
+    static String elsewhereHint(ExecutableElement method) {
+        String owner = method.getEnclosingElement().getSimpleName().toString();
+        return "compile " + owner + " to see why; known from its class file, its @Session text is read without "
+                + owner + "'s imports unless its compilation recorded the resolved type: rebuild " + owner
+                + " with this sj-processor, or write the types' qualified names";
     }
 
     /**

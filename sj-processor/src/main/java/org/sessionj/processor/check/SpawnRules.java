@@ -380,8 +380,8 @@ final class SpawnRules {
                     // No declaration here reports the invalid type (SJ007): compiled elsewhere, or its
                     // @SuppressWarnings("sessionj") hides it; the session must not go in unchecked (adv11 A14).
                     reportBody(reference, "'" + method.getSimpleName() + "''s @Session type of parameter '"
-                            + parameter.getSimpleName() + "' is invalid (" + (elsewhere ? "compile "
-                                    + method.getEnclosingElement().getSimpleName() + " to see why"
+                            + parameter.getSimpleName() + "' is invalid (" + (elsewhere
+                                    ? SessionParameters.elsewhereHint(method)
                                     : "its declaration's @SuppressWarnings(\"sessionj\") hides why")
                             + "), so what it does with the session cannot be checked");
                     return null;
