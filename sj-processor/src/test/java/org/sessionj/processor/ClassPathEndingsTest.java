@@ -356,4 +356,43 @@ class ClassPathEndingsTest {
         assertRejected(app(KV_USER.formatted("Kv.names(s, List.of(\"a\")); Kv.day(s);")),
                 "[SJ010]", "known from its class file, its @Session text is read without Kv's imports");
     }
+
+    /**
+     * adv22 C6's soundness side (adv's test): resolved again from the class file, a simple name that a single-type
+     * import took to another package resolved to the same-package class of that name, and the call was checked
+     * against the wrong type.
+     */
+    @Test
+    void anImportThatShadowsAClassOfThePackageKeepsItsClass() throws IOException {
+        library("""
+                package demo;
+                public record Entry(String key) {}
+                """, """
+                package other;
+                public record Entry(int id) {}
+                """, """
+                package demo;
+                import org.sessionj.api.*;
+                import other.Entry;
+                public final class Store {
+                    private Store() {}
+                    public static void put(@Session("!<Entry>") SJSocket s, Entry e) {
+                        s.send(e);
+                    }
+                }
+                """);
+        String caller = """
+                package app;
+                import org.sessionj.api.*;
+                public final class App {
+                    static void run(@Session("cbegin.!<%s.Entry>") SJService svc) {
+                        try (SJSocket s = svc.request()) {
+                            demo.Store.put(s, new other.Entry(1));
+                        }
+                    }
+                }
+                """;
+        assertRejected(app(caller.formatted("demo")), "[SJ035]", "'put'");
+        assertAccepted(app(caller.formatted("other")));
+    }
 }
