@@ -135,6 +135,8 @@ class PolySendArgumentsTest {
                   sealed interface Shape permits Circle, Square {}
                   record Circle(double r) implements Shape {}
                   record Square(double side) implements Shape {}
+                  static class Base { int a; }
+                  static class Sub extends Base { int b; }
                   @Protocol("cbegin.!<%s>") interface P {}
                   void run(String name, Circle circle, List<String> names, List raw) {
                     try (SJSocket s = SJService.create(P.class, "localhost", 1).request()) {
@@ -164,19 +166,27 @@ class PolySendArgumentsTest {
 
     @Test
     void aGenericValueWhoseArgumentsDoNotFitTheMessagesTypeArgumentsIsRefused() {
-        assertRejected("SJ013", 10, msg("session 's': expected !<java.util.List<java.lang.String>> but the program"
+        assertRejected("SJ013", 12, msg("session 's': expected !<java.util.List<java.lang.String>> but the program"
                 + " sends !<java.util.List<"), shapes("List<String>", "s.send(List.of(name, 1));"));
-        assertRejected("SJ013", 10, msg("its type arguments from its arguments alone"),
+        assertRejected("SJ013", 12, msg("its type arguments from its arguments alone"),
                 shapes("List<String>", "s.send(List.of(name, 1));"));
-        assertRejected("SJ013", 10, msg("sends !<java.util.Optional<F.Circle>>"),
+        assertRejected("SJ013", 12, msg("sends !<java.util.Optional<F.Circle>>"),
                 shapes("Optional<String>", "s.send(Optional.of(circle));"));
-        assertRejected("SJ013", 10, msg("sends !<java.util.Map<java.lang.String,java.lang.Integer>>"),
+        assertRejected("SJ013", 12, msg("sends !<java.util.Map<java.lang.String,java.lang.Integer>>"),
                 shapes("Map<String, String>", "s.send(Map.of(\"age\", 3));"));
         // no unchecked conversion: a raw list's contents were never checked against the message type
-        assertRejected("SJ013", 10, msg("sends !<java.util.ArrayList> (a raw type"),
+        assertRejected("SJ013", 12, msg("sends !<java.util.ArrayList> (a raw type"),
                 shapes("List<Shape>", "s.send(new ArrayList<>(raw));"));
+        // adv22 C11: each argument must travel as itself in the message type, as a value sent alone would
+        assertRejected("SJ013", 12, msg("sends !<java.util.List<F.Sub>>"),
+                shapes("List<Base>", "s.send(List.of(new Sub()));"));
+        assertRejected("SJ013", 12, msg("sends !<java.util.HashSet<F.Sub>>"),
+                shapes("Set<Base>", "s.send(new HashSet<>(List.of(new Sub())));"));
+        assertRejected("SJ013", 12, msg("sends !<java.util.Map<java.lang.String,F.Circle>>"),
+                shapes("Map<String, Object>", "s.send(Map.of(\"shape\", circle));"));
+        assertAccepted(shapes("List<Base>", "s.send(List.of(new Base()));"));
         // nested generic values are not instantiated from the outer message type: give them a type
-        assertRejected("SJ013", 10, msg("expected !<java.util.List<java.util.List<F$Shape>>>"),
+        assertRejected("SJ013", 12, msg("expected !<java.util.List<java.util.List<F$Shape>>>"),
                 shapes("List<List<Shape>>", "s.send(List.of(List.of(circle)));"));
     }
 }

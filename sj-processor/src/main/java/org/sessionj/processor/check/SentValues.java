@@ -169,13 +169,57 @@ final class SentValues {
             if (parameter == null || argument == null) {
                 return false;
             }
+            TypeMirror declared = parameters.get(Math.min(i, count - 1)).asType();
             if (executable.isVarArgs() && i >= count - 1) {
                 boolean asArray = arguments.size() == count && passes(argument, parameter);
-                if (!asArray && !(parameter instanceof ArrayType array && passes(argument, array.getComponentType()))) {
+                if (asArray ? !travelsAsChosen(argument, declared, chosen)
+                        : !(parameter instanceof ArrayType array && passes(argument, array.getComponentType())
+                                && declared instanceof ArrayType declaredArray
+                                && travelsAsChosen(argument, declaredArray.getComponentType(), chosen))) {
                     return false;
                 }
-            } else if (!passes(argument, parameter)) {
+            } else if (!passes(argument, parameter) || !travelsAsChosen(argument, declared, chosen)) {
                 return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether an argument of static type {@code argument}, given where {@code declared} (the parameter's type
+     * before the variables are replaced) puts a variable chosen in {@code chosen}, arrives as what it is
+     * when the value travels as the message type ({@link MessageTypes#arrivesAsAnotherClass}): a {@code Sub}
+     * in {@code List.of(new Sub())} sent as {@code !<List<Base>>} of a concrete, open {@code Base} would be
+     * decoded as a {@code Base} (adv22 C11), a record in {@code Map.of("k", record)} sent as
+     * {@code !<Map<String,Object>>} as a map. A type argument of the argument in such a place is read the
+     * same way ({@code new HashSet<>(subs)}); a wildcard there is read by its upper bound, and one without
+     * is not shown to arrive as itself.
+     */
+    private boolean travelsAsChosen(TypeMirror argument, TypeMirror declared, Map<Element, TypeMirror> chosen) {
+        TypeMirror sent = argument instanceof WildcardType wildcard ? wildcard.getExtendsBound() : argument;
+        if (sent == null) {
+            return false;
+        }
+        if (declared instanceof TypeVariable variable && chosen.containsKey(variable.asElement())) {
+            TypeMirror value = sent instanceof PrimitiveType primitive ? flow.types.boxedClass(primitive).asType() : sent;
+            return flow.messages.arrivesAsAnotherClass(value, chosen.get(variable.asElement())) == null;
+        }
+        if (declared instanceof ArrayType declaredArray) {
+            return !(sent instanceof ArrayType array)
+                    || travelsAsChosen(array.getComponentType(), declaredArray.getComponentType(), chosen);
+        }
+        if (declared instanceof WildcardType wildcard) {
+            return wildcard.getExtendsBound() == null || travelsAsChosen(sent, wildcard.getExtendsBound(), chosen);
+        }
+        if (declared instanceof DeclaredType type && !type.getTypeArguments().isEmpty()) {
+            DeclaredType matching = supertypeOf(sent, type.asElement());
+            if (matching == null || matching.getTypeArguments().size() != type.getTypeArguments().size()) {
+                return matching == null;
+            }
+            for (int i = 0; i < type.getTypeArguments().size(); i++) {
+                if (!travelsAsChosen(matching.getTypeArguments().get(i), type.getTypeArguments().get(i), chosen)) {
+                    return false;
+                }
             }
         }
         return true;
