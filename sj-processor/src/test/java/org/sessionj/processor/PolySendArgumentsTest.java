@@ -172,6 +172,11 @@ class PolySendArgumentsTest {
                 shapes("List<String>", "s.send(List.of(name, 1));"));
         assertRejected("SJ013", 12, msg("sends !<java.util.Optional<F.Circle>>"),
                 shapes("Optional<String>", "s.send(Optional.of(circle));"));
+        // another class altogether: the message says what is sent, with no hint about type arguments
+        com.google.testing.compile.Compilation other = CompilerHarness.compile(shapes("List<Shape>", "s.send(Optional.of(circle));"));
+        org.assertj.core.api.Assertions.assertThat(other.errors()).hasSize(1);
+        org.assertj.core.api.Assertions.assertThat(other.errors().get(0).getMessage(java.util.Locale.ROOT))
+                .contains("sends !<java.util.Optional<F.Circle>>").doesNotContain("infers its type arguments");
         assertRejected("SJ013", 12, msg("sends !<java.util.Map<java.lang.String,java.lang.Integer>>"),
                 shapes("Map<String, String>", "s.send(Map.of(\"age\", 3));"));
         // no unchecked conversion: a raw list's contents were never checked against the message type

@@ -152,6 +152,20 @@ final class SentValues {
     }
 
     /**
+     * Whether {@code value} is a generic value whose class is a {@code wanted} for some type arguments: then a
+     * refusal is about its arguments, not its class (the hint of SJ013's message).
+     */
+    boolean classFits(Value value, TypeMirror wanted) {
+        if (value.generic() == null || !(wanted instanceof DeclaredType target)) {
+            return false;
+        }
+        ExecutableElement executable = value.generic();
+        TypeMirror result = executable.getKind() == ElementKind.CONSTRUCTOR
+                ? executable.getEnclosingElement().asType() : executable.getReturnType();
+        return supertypeOf(result, target.asElement()) != null;
+    }
+
+    /**
      * Whether each argument of the call or creation {@code tree}, with the type javac gave it, fits its
      * parameter of {@code executable} with the type variables replaced by {@code chosen} (a variable-arity
      * parameter taking either an array or each trailing argument), as the applicability check of

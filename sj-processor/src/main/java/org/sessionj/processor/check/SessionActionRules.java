@@ -360,7 +360,7 @@ final class SessionActionRules {
                             + wanted + "Value())"
                     : raw ? " (a raw type, whose contents nothing has checked against " + wanted
                             + ": give it type arguments)" : widened != null ? widened
-                    : value.generic() != null ? " (Java infers its type arguments from its arguments alone in a"
+                    : sentValues.classFits(value, wanted) ? " (Java infers its type arguments from its arguments alone in a"
                             + " send, and with " + wanted + "'s some argument does not fit: check them, or give"
                             + " it type arguments or a variable of the message type)" : ""));
             return false;

@@ -37,8 +37,9 @@ import org.sessionj.runtime.spi.support.OwnerLook;
  * whether its peer lives.
  *
  * <p>The session's thread tells it when a write or an untimed read starts and ends ({@link #writing},
- * {@link #wrote}, {@link #reading}, {@link #readDone}): a {@code System.nanoTime()} and an opaque store
- * each, on a path that makes a system call anyway. So an untimed read is one blocking {@code read}
+ * {@link #wrote}, {@link #reading}, {@link #readDone}): an opaque load and store each, and a clock read
+ * for a write only (an untimed read is timed from the keeper's own looks), on a path that makes a system
+ * call anyway. So an untimed read is one blocking {@code read}
  * system call: a read with a socket timeout costs five more (the JDK switches the socket to
  * non-blocking and back around a {@code poll} for every timed read).
  */
