@@ -105,4 +105,32 @@ class CodecExitTest {
                 }
                 """);
     }
+
+    /**
+     * Review of 7f34a1eb: only the members a codec calls count — an explicit accessor that may throw is SJ024, a
+     * record's other methods ({@code area()}, {@code toString()}) are not: no codec calls them.
+     */
+    @Test
+    void onlyARecordsAccessorsGettersAndConstructorsAreCodecCode() {
+        String body = """
+                  static void relay(Pt p) {
+                    try (SJSocket b = SJService.create(Slow.class, "localhost", 4001).request()) {
+                      SJSocket a = SJService.create(Pair.class, "localhost", 4000).request();
+                      a.send(1);
+                      b.send(p);
+                      a.send(2);
+                      a.close();
+                    }
+                  }
+                  static void run(Pt p) {
+                    try { relay(p); } catch (SJIOException e) { System.out.println("send failed, next"); }
+                  }
+                }
+                """;
+        assertAccepted(HEAD.replace("public static class Pt {", "record Pt(int x) { double area() { return 1 / x; }"
+                + " public String toString() { return \"Pt\" + (10 / x); } }\n  static class Unused {") + body);
+        assertRejected("SJ024", 22, msg("whose message's codec runs the code of 'Pt'"), HEAD.replace("public static class Pt {",
+                "record Pt(int x) { public int x() { if (x < 0) throw new IllegalStateException(); return x; } }\n"
+                + "  static class Unused {") + body);
+    }
 }

@@ -82,7 +82,10 @@ final class CodecCode {
 
     /**
      * Whether the codec runs code that {@code element} itself declares: any class but a record or an enum (its
-     * constructors, getters and setters); a record that declares a constructor or an instance method itself.
+     * constructors, getters and setters); a record that declares a constructor itself, an accessor of one of its
+     * components, or a getter-named method ({@code getX()}, {@code isX()}: Jackson writes those too). Not a record's
+     * other methods ({@code area()}, {@code toString()}), which no codec calls (review of 7f34a1eb: counting them
+     * made every send of such a record a throw point, an SJ024 false alarm).
      */
     private boolean ownCode(TypeElement element) {
         if (element.getKind() == ElementKind.ENUM) {
@@ -94,9 +97,14 @@ final class CodecCode {
         if (trees.getTree(element) == null) {
             return false; // a record of a class file: which members it wrote itself is not known (not counted)
         }
+        Set<String> components = new HashSet<>();
+        for (Element component : element.getRecordComponents()) {
+            components.add(component.getSimpleName().toString());
+        }
         for (Element member : element.getEnclosedElements()) {
             // javac's own canonical constructor is MANDATED; its accessors have a tree with no body yet
-            if ((member.getKind() == ElementKind.CONSTRUCTOR || member.getKind() == ElementKind.METHOD)
+            if ((member.getKind() == ElementKind.CONSTRUCTOR || member.getKind() == ElementKind.METHOD
+                    && codecCalls((javax.lang.model.element.ExecutableElement) member, components))
                     && !member.getModifiers().contains(Modifier.STATIC)
                     && elements.getOrigin(member) == Elements.Origin.EXPLICIT
                     && trees.getTree(member) instanceof com.sun.source.tree.MethodTree method && method.getBody() != null) {
@@ -104,6 +112,21 @@ final class CodecCode {
             }
         }
         return false;
+    }
+
+    /** Whether a codec may call {@code method} of a record: a component's accessor or a getter-named method. */
+    private static boolean codecCalls(javax.lang.model.element.ExecutableElement method, Set<String> components) {
+        if (!method.getParameters().isEmpty()
+                || method.getReturnType().getKind() == javax.lang.model.type.TypeKind.VOID) {
+            return false;
+        }
+        String name = method.getSimpleName().toString();
+        return components.contains(name) || getterNamed(name, "get") || getterNamed(name, "is");
+    }
+
+    private static boolean getterNamed(String name, String prefix) {
+        return name.length() > prefix.length() && name.startsWith(prefix)
+                && Character.isUpperCase(name.charAt(prefix.length()));
     }
 
     private boolean sessionApi(TypeElement element) {
