@@ -27,11 +27,8 @@ class CodecExitTest {
               }
             """;
 
-    /** The adversary's E2: Pt's getter throws inside b's send while a is live; the caller takes it and goes on. */
-    @Test
-    void aSendWhoseGetterThrowsIsSJ024AtTheCallersCatch() {
-        assertRejected("SJ024", 21, msg("the send on line 15 (whose message's codec runs the code of 'Pt', which may "
-                + "fail it) fails and throws an unchecked exception, which leaves 'relay'"), HEAD + """
+    /** b's send of a Pt while a is live; the caller takes an SJIOException and goes on. */
+    private static final String RELAY = """
                   static void relay(Pt p) {
                     try (SJSocket b = SJService.create(Slow.class, "localhost", 4001).request()) {
                       SJSocket a = SJService.create(Pair.class, "localhost", 4000).request();
@@ -45,7 +42,13 @@ class CodecExitTest {
                     try { relay(p); } catch (SJIOException e) { System.out.println("send failed, next"); }
                   }
                 }
-                """);
+                """;
+
+    /** The adversary's E2: Pt's getter throws inside b's send while a is live; the caller takes it and goes on. */
+    @Test
+    void aSendWhoseGetterThrowsIsSJ024AtTheCallersCatch() {
+        assertRejected("SJ024", 21, msg("the send on line 15 (whose message's codec runs the code of 'Pt', which may "
+                + "fail it) fails and throws an unchecked exception, which leaves 'relay'"), HEAD + RELAY);
     }
 
     /** A receive of a record whose compact constructor validates, under a caller's catch. */
@@ -75,21 +78,7 @@ class CodecExitTest {
      */
     @Test
     void aPlainRecordOrASessionInTryWithResourcesCompiles() {
-        assertAccepted(HEAD.replace("public static class Pt {", "record Pt(int x) {}\n  static class Unused {") + """
-                  static void relay(Pt p) {
-                    try (SJSocket b = SJService.create(Slow.class, "localhost", 4001).request()) {
-                      SJSocket a = SJService.create(Pair.class, "localhost", 4000).request();
-                      a.send(1);
-                      b.send(p);
-                      a.send(2);
-                      a.close();
-                    }
-                  }
-                  static void run(Pt p) {
-                    try { relay(p); } catch (SJIOException e) { System.out.println("send failed, next"); }
-                  }
-                }
-                """);
+        assertAccepted(HEAD.replace("public static class Pt {", "record Pt(int x) {}\n  static class Unused {") + RELAY);
         assertAccepted(HEAD + """
                   static void relay(Pt p) {
                     try (SJSocket b = SJService.create(Slow.class, "localhost", 4001).request();
@@ -112,25 +101,10 @@ class CodecExitTest {
      */
     @Test
     void onlyARecordsAccessorsGettersAndConstructorsAreCodecCode() {
-        String body = """
-                  static void relay(Pt p) {
-                    try (SJSocket b = SJService.create(Slow.class, "localhost", 4001).request()) {
-                      SJSocket a = SJService.create(Pair.class, "localhost", 4000).request();
-                      a.send(1);
-                      b.send(p);
-                      a.send(2);
-                      a.close();
-                    }
-                  }
-                  static void run(Pt p) {
-                    try { relay(p); } catch (SJIOException e) { System.out.println("send failed, next"); }
-                  }
-                }
-                """;
         assertAccepted(HEAD.replace("public static class Pt {", "record Pt(int x) { double area() { return 1 / x; }"
-                + " public String toString() { return \"Pt\" + (10 / x); } }\n  static class Unused {") + body);
+                + " public String toString() { return \"Pt\" + (10 / x); } }\n  static class Unused {") + RELAY);
         assertRejected("SJ024", 22, msg("whose message's codec runs the code of 'Pt'"), HEAD.replace("public static class Pt {",
                 "record Pt(int x) { public int x() { if (x < 0) throw new IllegalStateException(); return x; } }\n"
-                + "  static class Unused {") + body);
+                + "  static class Unused {") + RELAY);
     }
 }

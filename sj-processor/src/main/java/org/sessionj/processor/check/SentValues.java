@@ -123,16 +123,12 @@ final class SentValues {
      * {@code List<String>}). A variable the result does not fix but a parameter mentions fails.
      */
     boolean fits(Value value, TypeMirror wanted) {
-        if (value.generic() == null || !(wanted instanceof DeclaredType target)) {
+        DeclaredType matching = resultAs(value, wanted);
+        if (matching == null || matching.getTypeArguments().size() != ((DeclaredType) wanted).getTypeArguments().size()) {
             return false;
         }
+        DeclaredType target = (DeclaredType) wanted;
         ExecutableElement executable = value.generic();
-        TypeMirror result = executable.getKind() == ElementKind.CONSTRUCTOR
-                ? executable.getEnclosingElement().asType() : executable.getReturnType();
-        DeclaredType matching = supertypeOf(result, target.asElement());
-        if (matching == null || matching.getTypeArguments().size() != target.getTypeArguments().size()) {
-            return false;
-        }
         List<? extends TypeParameterElement> variables = variables(executable);
         Map<Element, TypeMirror> chosen = new HashMap<>();
         for (int i = 0; i < target.getTypeArguments().size(); i++) {
@@ -156,13 +152,21 @@ final class SentValues {
      * refusal is about its arguments, not its class (the hint of SJ013's message).
      */
     boolean classFits(Value value, TypeMirror wanted) {
+        return resultAs(value, wanted) != null;
+    }
+
+    /**
+     * The supertype of a generic {@code value}'s declared result (type variables unchosen) whose class is
+     * {@code wanted}'s; null when {@code value} is not such a value or its class is no {@code wanted}.
+     */
+    private DeclaredType resultAs(Value value, TypeMirror wanted) {
         if (value.generic() == null || !(wanted instanceof DeclaredType target)) {
-            return false;
+            return null;
         }
         ExecutableElement executable = value.generic();
         TypeMirror result = executable.getKind() == ElementKind.CONSTRUCTOR
                 ? executable.getEnclosingElement().asType() : executable.getReturnType();
-        return supertypeOf(result, target.asElement()) != null;
+        return supertypeOf(result, target.asElement());
     }
 
     /**
